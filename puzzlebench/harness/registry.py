@@ -1,0 +1,75 @@
+"""The registry of engines, and solver specs: ``family[:variant][@key=value[;key=value…]]``.
+
+``sat:minisat22@encoding=minimal;amo=pairwise``, ``cpsat:bool@workers=2``, ``quine:h0@seed=3``;
+a bare family means its default variant.  The same spec is used by the CLI, the Python API
+and the harness.  Engines are imported only when asked for, so that a missing optional
+library breaks nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from ..errors import SolverSpecError
+from ..solvers.base import Engine
+
+# family → "module:class".  A paradigm is added here only once it is verified.
+FAMILIES: dict[str, str] = {
+    "backtrack": "puzzlebench.solvers.backtrack:BacktrackEngine",
+    "mrv": "puzzlebench.solvers.mrv:MrvEngine",
+}
+
+DEFAULT_SOLVER = "mrv"
+
+
+@dataclass(frozen=True)
+class SolverSpec:
+    family: str
+    variant: str | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        text = self.family + (f":{self.variant}" if self.variant else "")
+        return text + ("@" + ";".join(f"{k}={v}" for k, v in self.options) if self.options else "")
+
+
+def parse_spec(text: str) -> SolverSpec:
+    """Read ``family[:variant][@key=value[;key=value…]]``."""
+    text = text.strip()
+    head, _, opts = text.partition("@")
+    family, _, variant = head.partition(":")
+    if not family:
+        raise SolverSpecError(f"solver spec {text!r}: no engine named; known: {', '.join(FAMILIES)}")
+    options = []
+    if opts:
+        for item in opts.split(";"):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip():
+                raise SolverSpecError(f"solver spec {text!r}: option {item!r} is not key=value")
+            options.append((key.strip(), value.strip()))
+    return SolverSpec(family.strip(), variant.strip() or None, tuple(options))
+
+
+def engine_class(family: str) -> type[Engine]:
+    if family not in FAMILIES:
+        raise SolverSpecError(f"unknown solver {family!r}; known: {', '.join(sorted(FAMILIES))}")
+    module, _, name = FAMILIES[family].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def make_engine(spec: str | SolverSpec | Engine) -> Engine:
+    """An engine for a spec (text or parsed); an engine passes through."""
+    if isinstance(spec, Engine):
+        return spec
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    cls = engine_class(spec.family)
+    reason = cls.unavailable_reason()
+    if reason:
+        raise SolverSpecError(f"solver {spec.family!r} is not available here: {reason}")
+    return cls(spec.variant, dict(spec.options))
+
+
+def engine_classes() -> dict[str, type[Engine]]:
+    return {family: engine_class(family) for family in FAMILIES}

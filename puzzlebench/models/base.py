@@ -1,0 +1,81 @@
+"""What every puzzle kind is: a grid of cells with givens, rules in the shared vocabulary,
+a checker that needs no solver, and ways to write itself and its solutions."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from functools import cached_property
+from typing import ClassVar, Sequence
+
+from .vocabulary import Rules
+
+Solution = tuple[int, ...]
+"""A solution of any kind: the value of every cell, in cell order (N-Queens: a row's value is
+its queen's column, 1-based)."""
+
+
+class Puzzle(ABC):
+    """One puzzle instance.
+
+    ``givens`` holds a value per cell (``0`` = empty).  ``source`` says where it was read
+    (``file:line``), ``form`` in which textual form (so it is written back the same way), and
+    ``metadata`` keeps the extra fields of a data line (a reference solution, ``nsol=…``).
+    Constructors validate: an instance whose givens break a rule is never built
+    (:class:`~puzzlebench.errors.InvalidPuzzleError`).
+    """
+
+    kind: ClassVar[str]
+
+    givens: tuple[int, ...]
+    source: str | None
+    form: str
+    metadata: dict[str, str]
+
+    @property
+    @abstractmethod
+    def n_values(self) -> int: ...
+
+    @property
+    def n_cells(self) -> int:
+        return len(self.givens)
+
+    @property
+    @abstractmethod
+    def shape(self) -> str:
+        """A short description of the size: ``9x9 (3x3 blocks)``, ``8-queens``, ``5x5``."""
+
+    @cached_property
+    def rules(self) -> Rules:
+        return self._rules()
+
+    @abstractmethod
+    def _rules(self) -> Rules: ...
+
+    @abstractmethod
+    def check(self, solution: Sequence[int]) -> list[str]:
+        """Every rule ``solution`` breaks, in words (empty when it is a valid solution of this
+        puzzle).  Written directly from the puzzle's definition, not from :attr:`rules`."""
+
+    @abstractmethod
+    def format_solution(self, solution: Sequence[int]) -> str:
+        """A solution as the data files write it (one line)."""
+
+    @abstractmethod
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        """A grid for people: the puzzle, or ``solution`` when given."""
+
+    @abstractmethod
+    def write(self) -> str:
+        """The puzzle in its input's own form."""
+
+    @abstractmethod
+    def parse_solution(self, text: str) -> Solution:
+        """Read a solution written as :meth:`format_solution` writes it (the reference
+        solutions of the data files)."""
+
+    def cell_name(self, cell: int) -> str:
+        return self.rules.cell_name(cell)
+
+    def __repr__(self) -> str:
+        where = f" from {self.source}" if self.source else ""
+        return f"<{type(self).__name__} {self.shape}{where}>"

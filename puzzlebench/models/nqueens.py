@@ -1,0 +1,114 @@
+"""N-Queens, with optional pre-placed queens (the completion problem).
+
+Stated as cells = rows, value = the column of the row's queen (1-based): every row holds one
+queen (the cell's value), the columns are all different, and every diagonal holds at most one
+queen (``AtMostOne`` over the candidates on it).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from .base import Puzzle, Solution
+from .vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, candidate
+
+MAX_N = 64
+
+
+class NQueens(Puzzle):
+    kind = "nqueens"
+
+    def __init__(self, n: int, placed: Iterable[tuple[int, int]] = (), *, source: str | None = None,
+                 form: str = "n", metadata: dict[str, str] | None = None):
+        """``placed``: pre-placed queens as 0-based ``(row, column)`` pairs."""
+        if not 1 <= n <= MAX_N:
+            raise UnsupportedShapeError(f"N-Queens needs 1 <= n <= {MAX_N}; got {n}", Place(source))
+        self.n = n
+        self.source = source
+        self.form = form
+        self.metadata = dict(metadata or {})
+        givens = [0] * n
+        seen: list[tuple[int, int]] = []
+        for row, col in placed:
+            if not (0 <= row < n and 0 <= col < n):
+                raise InvalidPuzzleError(f"queen at ({row + 1},{col + 1}) is off the {n}x{n} board",
+                                         Place(source))
+            if (row, col) in seen:
+                raise InvalidPuzzleError(f"two queens at ({row + 1},{col + 1})", Place(source))
+            for r2, c2 in seen:
+                if r2 == row or c2 == col or abs(r2 - row) == abs(c2 - col):
+                    a, b = sorted([(r2, c2), (row, col)])
+                    raise InvalidPuzzleError(f"queen at ({a[0] + 1},{a[1] + 1}) attacks queen at "
+                                             f"({b[0] + 1},{b[1] + 1})", Place(source))
+            seen.append((row, col))
+            givens[row] = col + 1
+        self.givens = tuple(givens)
+
+    @property
+    def n_values(self) -> int:
+        return self.n
+
+    @property
+    def shape(self) -> str:
+        placed = sum(1 for g in self.givens if g)
+        return f"{self.n}-queens" + (f" ({placed} placed)" if placed else "")
+
+    @property
+    def placed(self) -> list[tuple[int, int]]:
+        """Pre-placed queens, 0-based ``(row, column)``."""
+        return [(r, c - 1) for r, c in enumerate(self.givens) if c]
+
+    def _rules(self) -> Rules:
+        n = self.n
+        names = tuple(f"row {r + 1}" for r in range(n))
+        rows = tuple(ExactlyOne(tuple(candidate(r, c, n) for c in range(1, n + 1)), f"row {r + 1}")
+                     for r in range(n))
+        columns = (AllDifferent(tuple(range(n)), "columns"),)
+        diagonals = []
+        for d in range(2 * n - 1):  # r + c = d
+            cands = tuple(candidate(r, d - r + 1, n) for r in range(n) if 0 <= d - r < n)
+            if len(cands) > 1:
+                diagonals.append(AtMostOne(cands, f"diagonal r+c={d + 2}"))
+        for d in range(-(n - 1), n):  # r - c = d
+            cands = tuple(candidate(r, r - d + 1, n) for r in range(n) if 0 <= r - d < n)
+            if len(cands) > 1:
+                diagonals.append(AtMostOne(cands, f"anti-diagonal r-c={d}"))
+        return Rules(n, n, self.givens, rows + columns + tuple(diagonals), names)
+
+    def check(self, solution: Sequence[int]) -> list[str]:
+        n = self.n
+        if len(solution) != n:
+            return [f"expected a column for each of the {n} rows, got {len(solution)}"]
+        problems = [f"row {r + 1}: column {c} is off the board"
+                    for r, c in enumerate(solution) if not (isinstance(c, int) and 1 <= c <= n)]
+        if problems:
+            return problems
+        problems += [f"queen given at ({r + 1},{g}) is not in the solution"
+                     for r, g in enumerate(self.givens) if g and solution[r] != g]
+        for r1 in range(n):
+            for r2 in range(r1 + 1, n):
+                c1, c2 = solution[r1], solution[r2]
+                if c1 == c2 or abs(c1 - c2) == r2 - r1:
+                    problems.append(f"queen at ({r1 + 1},{c1}) attacks queen at ({r2 + 1},{c2})")
+        return problems
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        return ",".join(str(c) for c in solution)
+
+    def parse_solution(self, text: str) -> Solution:
+        try:
+            return tuple(int(t) for t in text.strip().split(","))
+        except ValueError:
+            raise ParseError(f"a queens solution is {self.n} comma-separated columns; got {text!r}") from None
+
+    def write(self) -> str:
+        if self.form == "board":
+            return self.pretty()
+        placed = " ".join(f"({r + 1},{c + 1})" for r, c in self.placed)
+        return f"{self.n} {placed}".strip()
+
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        cols = self.givens if solution is None else solution
+        return "\n".join("".join("Q" if cols[r] == c + 1 else "." for c in range(self.n))
+                         for r in range(self.n))

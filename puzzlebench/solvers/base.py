@@ -1,0 +1,222 @@
+"""What an engine is, and the one way every engine is run and timed.
+
+An engine turns a puzzle into its own artifact (:meth:`Engine.encode`), searches it for up to
+``limit`` solutions (:meth:`Engine.search`), and turns each raw answer back into a value per
+cell (:meth:`Engine.decode`).  :meth:`Engine.run` does those three steps for every engine the
+same way: it times each one, applies the time limit, verifies every solution with the
+puzzle's own checker and fills in the shared :class:`~puzzlebench.results.Result`.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence
+
+from ..errors import EngineError, SolverSpecError
+from ..models.base import Puzzle, Solution
+from ..results import Result, Stats, Status, Times, error_result, status_of
+
+ALL_KINDS = frozenset({"sudoku", "nqueens", "skyscrapers"})
+
+
+@dataclass(frozen=True)
+class Option:
+    """An engine option, set in a solver spec as ``@name=value``."""
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple = ()
+
+    def convert(self, text: str) -> Any:
+        try:
+            if self.type is bool:
+                low = text.lower()
+                if low not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                    raise ValueError
+                value = low in ("1", "true", "yes", "on")
+            else:
+                value = self.type(text)
+        except ValueError:
+            raise SolverSpecError(f"option {self.name}={text!r}: expected {self.type.__name__}") from None
+        if self.choices and value not in self.choices:
+            raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
+                                  f"{', '.join(map(str, self.choices))}")
+        return value
+
+
+class Deadline:
+    """A point in time after which a search must stop (``None`` seconds: never)."""
+
+    def __init__(self, seconds: float | None):
+        self.seconds = seconds
+        self.at = None if seconds is None else time.perf_counter() + seconds
+
+    def expired(self) -> bool:
+        return self.at is not None and time.perf_counter() >= self.at
+
+    def remaining(self) -> float | None:
+        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+
+
+@dataclass
+class SearchOutcome:
+    """What a search found: the first ``keep`` raw solutions, how many it found in all, and
+    whether the clock stopped it."""
+
+    solutions: list[Any]
+    count: int
+    timed_out: bool = False
+    stats: Stats = field(default_factory=Stats)
+
+
+class Engine(ABC):
+    """One paradigm's engine.  Subclasses set the class attributes and :meth:`search`."""
+
+    family: ClassVar[str]
+    summary: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]] = ()  # the first is the default
+    kinds: ClassVar[frozenset[str]] = ALL_KINDS
+    options: ClassVar[tuple[Option, ...]] = ()
+    statistics: ClassVar[dict[str, str]] = {}
+    """Normalised statistic → what this engine counts for it (missing: the engine has none)."""
+    library: ClassVar[str | None] = None
+    """The distribution whose version is reported (None: puzzlebench itself)."""
+
+    def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None):
+        if self.variants:
+            variant = variant or self.variants[0]
+            if variant not in self.variants:
+                raise SolverSpecError(f"{self.family} has no variant {variant!r}; variants: "
+                                      f"{', '.join(self.variants)}")
+        elif variant:
+            raise SolverSpecError(f"{self.family} has no variants (got {variant!r})")
+        self.variant = variant
+        known = {o.name: o for o in self.options}
+        self.settings = {o.name: o.default for o in self.options}
+        for name, value in (options or {}).items():
+            if name not in known:
+                listed = ", ".join(known) or "none"
+                raise SolverSpecError(f"{self.family} has no option {name!r}; options: {listed}")
+            self.settings[name] = known[name].convert(value) if isinstance(value, str) else value
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec: family, variant, and the options that differ from their defaults."""
+        text = self.family + (f":{self.variant}" if self.variant else "")
+        changed = [f"{o.name}={self.settings[o.name]}" for o in self.options
+                   if self.settings[o.name] != o.default]
+        return text + ("@" + ";".join(changed) if changed else "")
+
+    # -- facts for `puzzlebench solvers` ----------------------------------------------------
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        """Why the engine cannot run here, or ``None`` when it can."""
+        return None
+
+    @classmethod
+    def version(cls) -> str:
+        try:
+            return importlib.metadata.version(cls.library or "puzzlebench")
+        except importlib.metadata.PackageNotFoundError:
+            return "unknown"
+
+    # -- the three steps ------------------------------------------------------------------
+
+    def encode(self, puzzle: Puzzle) -> Any:
+        """The engine's artifact for ``puzzle`` (by default the puzzle itself)."""
+        return puzzle
+
+    def size(self, artifact: Any) -> dict[str, int]:
+        """Artifact size: items/options, variables/clauses, model variables/constraints."""
+        return {}
+
+    @abstractmethod
+    def search(self, artifact: Any, limit: int | None, keep: int, deadline: Deadline) -> SearchOutcome:
+        """Find up to ``limit`` solutions (``None``: all), keep the first ``keep``."""
+
+    def decode(self, artifact: Any, raw: Any) -> Solution:
+        return tuple(raw)
+
+    # -- running --------------------------------------------------------------------------
+
+    def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
+            keep: int = 10, verify: bool = True, parse_time: float = 0.0) -> Result:
+        """Encode, search, decode and verify one puzzle, timing each step."""
+        if puzzle.kind not in self.kinds:
+            return error_result(f"{self.family} does not handle {puzzle.kind} puzzles "
+                                f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
+                                solver=self.spec, limit=limit, source=puzzle.source, puzzle=puzzle)
+        times = Times(parse=parse_time)
+        start = time.perf_counter()
+        deadline = Deadline(time_limit)
+        try:
+            artifact = self.encode(puzzle)
+            t1 = time.perf_counter()
+            outcome = self.search(artifact, limit, keep, deadline)
+            t2 = time.perf_counter()
+            solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
+            t3 = time.perf_counter()
+        except EngineError as exc:
+            times.total = time.perf_counter() - start + parse_time
+            return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
+                                source=puzzle.source, puzzle=puzzle, times=times)
+        times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
+        times.total = t3 - start + parse_time
+        result = Result(kind=puzzle.kind, solver=self.spec, limit=limit,
+                        status=status_of(outcome.count, limit, outcome.timed_out),
+                        count=outcome.count, solutions=solutions, times=times, stats=outcome.stats,
+                        size=self.size(artifact), source=puzzle.source, puzzle=puzzle)
+        if verify:
+            verify_result(result, puzzle)
+        return result
+
+    def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
+                 time_limit: float | None = None, keep: int = 10,
+                 verify: bool = True) -> list[Result]:
+        """Run many puzzles; engines with a batch path (one call for the whole list) override it."""
+        return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
+                for p in puzzles]
+
+
+def verify_result(result: Result, puzzle: Puzzle) -> Result:
+    """Check every solution with the puzzle's own checker; a wrong or repeated one turns the
+    result into an error, loudly."""
+    seen = set()
+    for solution in result.solutions:
+        problems = puzzle.check(solution)
+        if problems:
+            result.status = Status.ERROR
+            result.error = f"wrong answer from {result.solver}: {problems[0]}"
+            return result
+        if solution in seen:
+            result.status = Status.ERROR
+            result.error = f"wrong answer from {result.solver}: the same solution twice"
+            return result
+        seen.add(solution)
+    if result.status is not Status.ERROR and result.count < len(result.solutions):
+        result.status = Status.ERROR
+        result.error = f"{result.solver} counted {result.count} but returned {len(result.solutions)} solutions"
+    result.verified = result.status is not Status.ERROR
+    return result
+
+
+def limit_reached(count: int, limit: int | None) -> bool:
+    return limit is not None and count >= limit
+
+
+def count_solutions(solutions: Iterable[Any], limit: int | None, keep: int) -> tuple[list[Any], int]:
+    """Drain a generator of solutions up to ``limit``; keep the first ``keep``."""
+    kept, count = [], 0
+    for s in solutions:
+        count += 1
+        if len(kept) < keep:
+            kept.append(s)
+        if limit_reached(count, limit):
+            break
+    return kept, count

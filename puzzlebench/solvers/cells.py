@@ -1,0 +1,105 @@
+"""Rules compiled for the pure-Python search engines: a domain per cell and, for every
+candidate, the candidates it rules out.
+
+Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
+``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
+``ExactlyOne`` becomes conflicts plus an "at least one" check, and ``Visibility`` lines are
+checked on the towers as they are placed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..errors import EngineError
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+                                 candidate_cell_value)
+
+
+@dataclass(frozen=True)
+class CellProblem:
+    n_cells: int
+    n_values: int
+    domains: tuple[int, ...]
+    """Bitmask of each cell's allowed values (bit v-1 for value v); a given has one bit."""
+    conflicts: tuple[tuple[tuple[int, int], ...], ...]
+    """For candidate ``cell*n_values + v-1``: the ``(other cell, value bit)`` pairs it excludes."""
+    lines: tuple[Visibility, ...]
+    lines_of_cell: tuple[tuple[int, ...], ...]
+    """Indices into ``lines`` of the lines through each cell."""
+    at_least_one: tuple[tuple[int, ...], ...]
+    """Candidate groups of multi-cell ExactlyOne constraints: one of each must be true."""
+
+
+@lru_cache(maxsize=64)
+def _conflicts(n_cells: int, n_values: int, constraints: tuple) -> tuple[tuple, tuple]:
+    pairs: list[set[tuple[int, int]]] = [set() for _ in range(n_cells * n_values)]
+    at_least_one = []
+
+    def exclude_each_other(cands):
+        for a in cands:
+            ca, _ = candidate_cell_value(a, n_values)
+            for b in cands:
+                cb, vb = candidate_cell_value(b, n_values)
+                if cb != ca:
+                    pairs[a].add((cb, 1 << (vb - 1)))
+
+    for con in constraints:
+        if isinstance(con, AllDifferent):
+            for a in con.cells:
+                for b in con.cells:
+                    if a != b:
+                        for v in range(1, n_values + 1):
+                            pairs[a * n_values + v - 1].add((b, 1 << (v - 1)))
+        elif isinstance(con, (AtMostOne, ExactlyOne)):
+            cells = {candidate_cell_value(x, n_values)[0] for x in con.candidates}
+            if len(cells) > 1:
+                exclude_each_other(con.candidates)
+                if isinstance(con, ExactlyOne):
+                    at_least_one.append(con.candidates)
+            elif isinstance(con, AtMostOne):
+                pass  # one cell holds one value anyway
+        elif not isinstance(con, Visibility):
+            raise EngineError(f"the search engines cannot express {type(con).__name__}")
+    return tuple(tuple(sorted(p)) for p in pairs), tuple(at_least_one)
+
+
+def compile_rules(rules: Rules) -> CellProblem:
+    n, nv = rules.n_cells, rules.n_values
+    full = (1 << nv) - 1
+    domains = tuple(1 << (g - 1) if g else full for g in rules.givens)
+    structural = tuple(c for c in rules.constraints if not isinstance(c, Visibility))
+    conflicts, at_least_one = _conflicts(n, nv, structural)
+    lines = tuple(rules.of_type(Visibility))
+    through: list[list[int]] = [[] for _ in range(n)]
+    for k, line in enumerate(lines):
+        for cell in line.cells:
+            through[cell].append(k)
+    return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one)
+
+
+def line_possible(line: Visibility, values: list[int], n_values: int) -> bool:
+    """Can the clue of ``line`` still be met, given the placed towers (0 = not yet placed)?
+
+    Looks at the towers placed from the viewer outwards up to the first empty cell: they are
+    seen so far; the rest can add at most one tower per remaining cell and per height above
+    the tallest so far, and at least one more when the tallest height is still to come.
+    """
+    seen = tallest = 0
+    placed_prefix = 0
+    for cell in line.cells:
+        h = values[cell]
+        if not h:
+            break
+        placed_prefix += 1
+        if h > tallest:
+            seen, tallest = seen + 1, h
+    if placed_prefix == len(line.cells):
+        return seen == line.clue
+    if seen > line.clue:
+        return False
+    remaining = len(line.cells) - placed_prefix
+    if seen + min(remaining, n_values - tallest) < line.clue:
+        return False
+    return not (tallest < n_values and seen + 1 > line.clue)
