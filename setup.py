@@ -1,0 +1,59 @@
+"""Build of the compiled extension ``puzzlebench._native`` (everything else is in pyproject.toml).
+
+Every ``puzzlebench/native/*.c`` file is compiled into the one extension; ``module.c`` asks each
+engine's file to register its functions.  Portable optimisation by default; set
+``PUZZLEBENCH_NATIVE_ARCH=native`` to add ``-march=native`` for a machine-specific build.
+"""
+
+import glob
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NATIVE = "puzzlebench/native"
+
+
+def compile_args() -> list[str]:
+    if sys.platform == "win32":
+        return ["/O2"]
+    args = ["-O3", "-std=c11", "-fno-strict-aliasing", "-Wall", "-Wno-unused-function"]
+    arch = os.environ.get("PUZZLEBENCH_NATIVE_ARCH", "")
+    if arch:
+        args.append(f"-march={arch}")
+    if os.environ.get("PUZZLEBENCH_SANITIZE"):
+        args += ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-O1", "-g"]
+    return args
+
+
+def link_args() -> list[str]:
+    if os.environ.get("PUZZLEBENCH_SANITIZE"):
+        return ["-fsanitize=address,undefined"]
+    return []
+
+
+class BuildNative(build_ext):
+    """Say clearly what is missing when there is no C compiler, instead of a bare traceback."""
+
+    def run(self):
+        try:
+            super().run()
+        except Exception as exc:  # setuptools raises several kinds for a missing compiler
+            raise SystemExit(
+                "puzzlebench: building the compiled extension puzzlebench._native failed.\n"
+                "It needs a C compiler (gcc or clang) and the Python headers (python3-dev):\n"
+                "  Debian/Ubuntu: apt-get install gcc python3-dev\n"
+                f"The error was: {exc}") from exc
+
+
+setup(
+    ext_modules=[Extension(
+        "puzzlebench._native",
+        sources=sorted(glob.glob(f"{NATIVE}/*.c")),
+        include_dirs=[NATIVE],
+        extra_compile_args=compile_args(),
+        extra_link_args=link_args(),
+    )],
+    cmdclass={"build_ext": BuildNative},
+)
