@@ -1,0 +1,284 @@
+"""Rules in the shared vocabulary as an OR-Tools CP-SAT model, in two formulations.
+
+- ``int``: one integer variable per cell (domain 1..N, a given fixes it).  ``AllDifferent``
+  becomes ``AddAllDifferent``; a family of ``AtMostOne`` diagonals that covers every diagonal of
+  one direction becomes one ``AddAllDifferent`` over ``q[r] + r`` (or ``q[r] - r``): the classic
+  three-AllDifferent N-Queens model; any other ``AtMostOne``/``ExactlyOne`` over candidates gets
+  a reified literal per candidate.  ``Visibility`` uses a reified Boolean per cell ("taller than
+  the prefix maximum", the maximum from ``AddMaxEquality``) and a sum equal to the clue.
+- ``bool``: one Boolean per candidate (the SAT view).  ``ExactlyOne``/``AtMostOne`` map to
+  ``AddExactlyOne``/``AddAtMostOne``; ``AllDifferent`` to one at-most-one (exactly-one when
+  there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
+  :func:`visibility_terms`.
+
+The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
+are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
+
+Reference: L. Perron, F. Didier, "CP-SAT", OR-Tools (https://developers.google.com/optimization);
+the model proto is written in protobuf text form by :meth:`CpSatModel.write`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+from ..errors import SolverSpecError
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+                                 candidate, candidate_cell_value)
+
+FORMULATIONS = ("int", "bool")
+
+
+def check_formulation(name: str, known: tuple[str, ...], what: str) -> str:
+    if name not in known:
+        raise SolverSpecError(f"unknown {what} formulation {name!r}; known: {', '.join(known)}")
+    return name
+
+
+# -- shared views of the vocabulary -----------------------------------------------------------
+
+@dataclass(frozen=True)
+class CandidateGroup:
+    """``exactly`` (one of ``candidates`` is true) or ``at most`` one of them."""
+
+    exactly: bool
+    candidates: tuple[int, ...]
+    name: str
+
+
+def candidate_groups(rules: Rules) -> Iterator[CandidateGroup]:
+    """Every constraint but ``Visibility`` as groups over candidates: ``AllDifferent`` over k
+    cells becomes, for each value, at most one of the k candidates (exactly one when k equals
+    the number of values, the "every value once" reading)."""
+    n = rules.n_values
+    for con in rules.constraints:
+        if isinstance(con, ExactlyOne):
+            yield CandidateGroup(True, con.candidates, con.name)
+        elif isinstance(con, AtMostOne):
+            if len(con.candidates) > 1:
+                yield CandidateGroup(False, con.candidates, con.name)
+        elif isinstance(con, AllDifferent):
+            full = len(con.cells) == n
+            for v in range(1, n + 1):
+                yield CandidateGroup(full, tuple(candidate(c, v, n) for c in con.cells),
+                                     f"{con.name} value {v}")
+
+
+@dataclass(frozen=True)
+class DiagonalFamily:
+    """``AllDifferent(value[cell] + sign*cell for cell in cells)`` standing for the
+    ``AtMostOne`` constraints it replaces (``sign`` -1: value - cell constant on a diagonal)."""
+
+    sign: int
+    cells: tuple[int, ...]
+    replaced: frozenset[str]
+
+
+def diagonal_families(rules: Rules) -> tuple[list[DiagonalFamily], list[AtMostOne]]:
+    """Find ``AtMostOne`` constraints that are the diagonals of a board (one candidate per cell,
+    ``value - cell`` or ``value + cell`` constant) and, when one direction's constraints cover
+    every diagonal of two or more squares over their cells, replace them by one AllDifferent
+    over offset values.  Returns the families and the ``AtMostOne`` constraints left over."""
+    n = rules.n_values
+    by_sign: dict[int, list[tuple[int, AtMostOne, frozenset[int]]]] = {1: [], -1: []}
+    rest: list[AtMostOne] = []
+    for con in rules.of_type(AtMostOne):
+        pairs = [candidate_cell_value(x, n) for x in con.candidates]
+        cells = [c for c, _ in pairs]
+        if len(pairs) < 2 or len(set(cells)) != len(cells):
+            rest.append(con)
+            continue
+        for sign in (1, -1):
+            keys = {v + sign * c for c, v in pairs}
+            if len(keys) == 1:
+                by_sign[sign].append((keys.pop(), con, frozenset(con.candidates)))
+                break
+        else:
+            rest.append(con)
+    families = []
+    for sign, found in by_sign.items():
+        if not found:
+            continue
+        cells = sorted({candidate_cell_value(x, n)[0] for _, con, _ in found for x in con.candidates})
+        covered: dict[int, frozenset[int]] = {}
+        for key, _, cands in found:
+            covered[key] = covered.get(key, frozenset()) | cands
+        complete = True
+        for key in {v + sign * c for c in cells for v in range(1, n + 1)}:
+            diagonal = {candidate(c, key - sign * c, n) for c in cells if 1 <= key - sign * c <= n}
+            if len(diagonal) > 1 and not diagonal <= covered.get(key, frozenset()):
+                complete = False
+                break
+        if complete:
+            families.append(DiagonalFamily(sign, tuple(cells), frozenset(c.name for _, c, _ in found)))
+        else:
+            rest.extend(con for _, con, _ in found)
+    return families, rest
+
+
+@dataclass(frozen=True)
+class VisibilityTerms:
+    """The Boolean encoding of one ``Visibility`` line over candidate literals.
+
+    ``prefix[(i, v)]`` stands for "one of the first i+1 cells is at least v tall" and is
+    defined as ``prefix[(i-1, v)] or cell i is at least v``; cell i is seen with height v when
+    ``x(i, v) and not prefix[(i-1, v)]``; the first cell is always seen, so the ``seen`` terms
+    of cells 1.. must sum to ``clue - 1``.  Heights run 2..N in ``seen`` (a cell of height 1
+    behind another is never seen)."""
+
+    prefix: dict[tuple[int, int], tuple[int, ...]]
+    """(i, v) -> candidates of cell i with value >= v (the disjuncts added at step i)."""
+    seen: list[tuple[int, int]]
+    """(i, v) pairs whose "cell i has v and prefix (i-1, v) is false" terms are summed."""
+    target: int
+
+
+def visibility_terms(con: Visibility, n: int) -> VisibilityTerms:
+    prefix = {}
+    for i, cell in enumerate(con.cells):
+        for v in range(2, n + 1):
+            prefix[(i, v)] = tuple(candidate(cell, w, n) for w in range(v, n + 1))
+    seen = [(i, v) for i in range(1, len(con.cells)) for v in range(2, n + 1)]
+    return VisibilityTerms(prefix, seen, con.clue - 1)
+
+
+# -- the CP-SAT model -------------------------------------------------------------------------
+
+@dataclass
+class CpSatModel:
+    """A CP-SAT model and how to read a solution back: ``cells`` (int formulation: the
+    variable of each cell) or ``literals`` (bool formulation: the Boolean of each candidate)."""
+
+    formulation: str
+    model: Any
+    n_cells: int
+    n_values: int
+    cells: list[Any] = field(default_factory=list)
+    literals: list[Any] = field(default_factory=list)
+
+    def write(self) -> str:
+        """The model proto in protobuf text form (``puzzlebench export --to cpsat``)."""
+        return str(self.model.proto)
+
+    def size(self) -> dict[str, int]:
+        proto = self.model.proto
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+    def decode_values(self, value) -> tuple[int, ...]:
+        """A solution from ``value(var)`` (a solver's or a callback's ``Value``)."""
+        if self.formulation == "int":
+            return tuple(int(value(x)) for x in self.cells)
+        n = self.n_values
+        out = [0] * self.n_cells
+        for index, lit in enumerate(self.literals):
+            if value(lit):
+                cell, v = candidate_cell_value(index, n)
+                out[cell] = v
+        return tuple(out)
+
+
+def encode_cpsat(rules: Rules, formulation: str = "int") -> CpSatModel:
+    """The CP-SAT model of ``rules`` in the named formulation (``int`` or ``bool``)."""
+    from ortools.sat.python import cp_model
+
+    check_formulation(formulation, FORMULATIONS, "CP-SAT")
+    model = cp_model.CpModel()
+    build = _build_int if formulation == "int" else _build_bool
+    return build(rules, model)
+
+
+def _build_int(rules: Rules, model) -> CpSatModel:
+    n = rules.n_values
+    cells = [model.new_int_var(g or 1, g or n, f"c{c}") for c, g in enumerate(rules.givens)]
+    literal_cache: dict[int, Any] = {}
+
+    def literal(index: int):
+        """The reified candidate "cell = value", made once."""
+        if index not in literal_cache:
+            cell, v = candidate_cell_value(index, n)
+            b = model.new_bool_var(f"x{cell}_{v}")
+            model.add(cells[cell] == v).only_enforce_if(b)
+            model.add(cells[cell] != v).only_enforce_if(~b)
+            literal_cache[index] = b
+        return literal_cache[index]
+
+    families, leftover = diagonal_families(rules)
+    for fam in families:
+        model.add_all_different([cells[c] + fam.sign * c for c in fam.cells])
+    for con in leftover:
+        model.add_at_most_one([literal(x) for x in con.candidates])
+    for con in rules.constraints:
+        if isinstance(con, ExactlyOne):
+            owners = {candidate_cell_value(x, n)[0] for x in con.candidates}
+            if len(owners) == 1 and len(con.candidates) == n:
+                continue  # the cell's own domain says it
+            model.add_exactly_one([literal(x) for x in con.candidates])
+        elif isinstance(con, AllDifferent):
+            model.add_all_different([cells[c] for c in con.cells])
+        elif isinstance(con, Visibility):
+            _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
+    return CpSatModel("int", model, rules.n_cells, n, cells=cells)
+
+
+def _visibility_int(model, line: list, clue: int, n: int) -> None:
+    """Cell i is seen iff it is taller than the maximum of the cells before it."""
+    seen = []
+    tallest = line[0]
+    for i in range(1, len(line)):
+        b = model.new_bool_var("")
+        model.add(line[i] > tallest).only_enforce_if(b)
+        model.add(line[i] <= tallest).only_enforce_if(~b)
+        seen.append(b)
+        if i + 1 < len(line):
+            m = model.new_int_var(1, n, "")
+            model.add_max_equality(m, line[:i + 1])
+            tallest = m
+    _sum_equals(model, seen, clue - 1)
+
+
+def _sum_equals(model, literals: list, target: int) -> None:
+    if literals:
+        model.add(sum(literals) == target)
+    elif target != 0:
+        model.add_bool_or([])  # a one-cell line that must show more than one tower: infeasible
+
+
+def _build_bool(rules: Rules, model) -> CpSatModel:
+    n = rules.n_values
+    lits = [model.new_bool_var(f"x{c}_{v}") for c in range(rules.n_cells) for v in range(1, n + 1)]
+    for c, g in enumerate(rules.givens):
+        if g:
+            model.add_bool_or([lits[candidate(c, g, n)]])
+    for group in candidate_groups(rules):
+        chosen = [lits[x] for x in group.candidates]
+        if group.exactly:
+            model.add_exactly_one(chosen)
+        else:
+            model.add_at_most_one(chosen)
+    for con in rules.of_type(Visibility):
+        _visibility_bool(model, lits, con, n)
+    return CpSatModel("bool", model, rules.n_cells, n, literals=lits)
+
+
+def _visibility_bool(model, lits: list, con: Visibility, n: int) -> None:
+    terms = visibility_terms(con, n)
+    prefix: dict[tuple[int, int], Any] = {}
+    for (i, v), cands in terms.prefix.items():
+        parts = [lits[x] for x in cands] + ([prefix[(i - 1, v)]] if i else [])
+        p = model.new_bool_var("")
+        # p <-> OR(parts)
+        model.add_bool_or(parts).only_enforce_if(p)
+        for q in parts:
+            model.add_implication(q, p)
+        prefix[(i, v)] = p
+    seen = []
+    for i, v in terms.seen:
+        x = lits[candidate(con.cells[i], v, n)]
+        before = prefix[(i - 1, v)]
+        s = model.new_bool_var("")
+        # s <-> x and not before
+        model.add_bool_and([x, ~before]).only_enforce_if(s)
+        model.add_bool_or([~x, before, s])
+        seen.append(s)
+    _sum_equals(model, seen, terms.target)

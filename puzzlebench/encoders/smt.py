@@ -1,0 +1,345 @@
+"""Rules in the shared vocabulary as SMT-LIB2 text (writer), and SMT-LIB2 text read back
+into Z3 (reader).
+
+Formulations:
+
+- ``int``: an ``Int`` per cell with bounds ``1 <= c <= N``, a given as an equality,
+  ``AllDifferent`` as ``distinct``; N-Queens diagonals as two more ``distinct`` over
+  ``c + row`` and ``c - row`` (:func:`~puzzlebench.encoders.cpsat.diagonal_families`); other
+  candidate groups and ``Visibility`` through ``ite`` sums.  Standard QF_LIA.
+- ``bool``: a ``Bool`` per candidate ``x<cell>_<value>``; exactly-one = at-least-one clause +
+  at-most-one; ``Visibility`` through prefix-height Booleans and a count.  ``amo=card`` writes
+  at-most-one and counts with Z3's cardinality/pseudo-Boolean extensions (``(_ at-most 1)``,
+  ``(_ pbeq k 1 …)``, logic ``QF_FD``); ``amo=pairwise`` writes standard SMT-LIB only (pairwise
+  clauses, ``ite`` sums), for any SMT solver.
+- ``fold``: the ``bool`` formulation after the givens are folded in: the at-most-one /
+  exactly-one groups are unit-propagated once, here (each given removes its rivals; a group
+  left with one open candidate makes it true, the naked and hidden singles), and only the open
+  candidates and the groups that still constrain them reach the solver.  This is what a SAT
+  solver does at decision level 0, done before the formula exists, so the solver neither
+  parses nor stores the decided part.
+
+Variables are named ``c<cell>`` (int) and ``x<cell>_<value>`` (candidates, values from 1),
+so that a model read back from any file decodes by name (:func:`decode_model`).
+
+References: C. Barrett, P. Fontaine, C. Tinelli, "The SMT-LIB Standard, Version 2.6" (2017);
+L. de Moura, N. Bjørner, "Z3: an efficient SMT solver", TACAS 2008.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import ParseError, Place, UsageError
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+                                 candidate, candidate_cell_value)
+from .cpsat import candidate_groups, check_formulation, diagonal_families, visibility_terms
+
+FORMULATIONS = ("fold", "int", "bool")
+AMO_ENCODINGS = ("card", "pairwise")
+
+
+@dataclass
+class SmtFormula:
+    """An SMT-LIB2 formula and what is needed to read a solution back."""
+
+    formulation: str
+    logic: str
+    n_cells: int
+    n_values: int
+    declarations: list[str]
+    assertions: list[str]
+    fixed: dict[int, int] = field(default_factory=dict)
+    """Cells decided before the solver (``fold``): cell -> value."""
+
+    def body(self) -> str:
+        """Declarations and assertions: what :func:`read_smt2` needs."""
+        return "\n".join(self.declarations + self.assertions) + "\n"
+
+    def write(self) -> str:
+        """A complete SMT-LIB2 script (``puzzlebench export --to smt2``)."""
+        header = [f"; puzzlebench {self.formulation} formulation: {self.n_cells} cells, "
+                  f"values 1..{self.n_values}",
+                  "(set-info :source |puzzlebench|)", f"(set-logic {self.logic})"]
+        if self.fixed:
+            header.append("; decided before the solver (cell=value, cells from 0): " +
+                          " ".join(f"{c}={v}" for c, v in sorted(self.fixed.items())))
+        return "\n".join(header) + "\n" + self.body() + "(check-sat)\n(get-model)\n(exit)\n"
+
+    def size(self) -> dict[str, int]:
+        return {"variables": len(self.declarations), "constraints": len(self.assertions),
+                "decided_cells": len(self.fixed)}
+
+
+def encode_smt(rules: Rules, formulation: str = "fold", amo: str = "card") -> SmtFormula:
+    """The SMT-LIB2 formula of ``rules`` in the named formulation."""
+    check_formulation(formulation, FORMULATIONS, "SMT")
+    check_formulation(amo, AMO_ENCODINGS, "at-most-one")
+    if formulation == "int":
+        return _int_formula(rules)
+    return _bool_formula(rules, amo, fold=formulation == "fold")
+
+
+# -- int ------------------------------------------------------------------------------------
+
+def _ite_sum(terms: list[str]) -> str:
+    if not terms:
+        return "0"
+    parts = [f"(ite {t} 1 0)" for t in terms]
+    return parts[0] if len(parts) == 1 else f"(+ {' '.join(parts)})"
+
+
+def _int_formula(rules: Rules) -> SmtFormula:
+    n = rules.n_values
+    name = [f"c{c}" for c in range(rules.n_cells)]
+    decls = [f"(declare-const {x} Int)" for x in name]
+    asserts = [f"(assert (and (<= 1 {x}) (<= {x} {n})))" for x in name]
+    asserts += [f"(assert (= {name[c]} {g}))" for c, g in enumerate(rules.givens) if g]
+
+    def is_(index: int) -> str:
+        cell, v = candidate_cell_value(index, n)
+        return f"(= {name[cell]} {v})"
+
+    families, leftover = diagonal_families(rules)
+    for fam in families:
+        op = "+" if fam.sign > 0 else "-"
+        asserts.append("(assert (distinct " + " ".join(f"({op} {name[c]} {c})" for c in fam.cells) + "))")
+    for con in leftover:
+        asserts.append(f"(assert (<= {_ite_sum([is_(x) for x in con.candidates])} 1))")
+    for con in rules.constraints:
+        if isinstance(con, ExactlyOne):
+            owners = {candidate_cell_value(x, n)[0] for x in con.candidates}
+            if len(owners) == 1 and len(con.candidates) == n:
+                continue  # the bounds say it
+            asserts.append(f"(assert (= {_ite_sum([is_(x) for x in con.candidates])} 1))")
+        elif isinstance(con, AllDifferent):
+            if len(con.cells) > 1:
+                asserts.append("(assert (distinct " + " ".join(name[c] for c in con.cells) + "))")
+        elif isinstance(con, Visibility):
+            line = [name[c] for c in con.cells]
+            seen = ["true"] + ["(and " + " ".join(f"(> {line[i]} {line[j]})" for j in range(i)) + ")"
+                               for i in range(1, len(line))]
+            asserts.append(f"(assert (= {_ite_sum(seen)} {con.clue}))")
+    return SmtFormula("int", "QF_LIA", rules.n_cells, n, decls, asserts)
+
+
+# -- bool and fold ----------------------------------------------------------------------------
+
+OPEN, TRUE, FALSE = 0, 1, 2
+
+
+@lru_cache(maxsize=32)
+def _group_table(rules_key: tuple) -> tuple[list[tuple[bool, tuple[int, ...]]], list[list[int]]]:
+    """The candidate groups of a rule set and, per candidate, the groups it is in (cached:
+    every puzzle of one shape shares them)."""
+    n_cells, n_values, constraints = rules_key
+    rules = Rules(n_cells, n_values, (0,) * n_cells, constraints)
+    groups = [(g.exactly, g.candidates) for g in candidate_groups(rules)]
+    groups_of: list[list[int]] = [[] for _ in range(n_cells * n_values)]
+    for k, (_, members) in enumerate(groups):
+        for x in members:
+            groups_of[x].append(k)
+    return groups, groups_of
+
+
+def fold_givens(rules: Rules) -> tuple[bytearray | None, list[tuple[bool, tuple[int, ...]]], list[bool]]:
+    """Unit propagation of the candidate groups from the givens: the state of every
+    candidate (OPEN, TRUE, FALSE), the groups, and which groups already hold a true candidate.
+    ``None`` for the state when the givens contradict the groups."""
+    n = rules.n_values
+    groups, groups_of = _group_table((rules.n_cells, n, rules.constraints))
+    state = bytearray(rules.n_cells * n)
+    open_left = [len(m) for _, m in groups]
+    has_true = [False] * len(groups)
+    todo = [candidate(c, g, n) for c, g in enumerate(rules.givens) if g]
+    while todo:
+        x = todo.pop()
+        if state[x] == TRUE:
+            continue
+        if state[x] == FALSE:
+            return None, groups, has_true
+        state[x] = TRUE
+        for k in groups_of[x]:
+            if has_true[k]:
+                return None, groups, has_true
+            has_true[k] = True
+            open_left[k] -= 1
+            for y in groups[k][1]:
+                if state[y] != OPEN:
+                    continue
+                state[y] = FALSE
+                for k2 in groups_of[y]:
+                    open_left[k2] -= 1
+                    if groups[k2][0] and not has_true[k2]:
+                        if open_left[k2] == 0:
+                            return None, groups, has_true
+                        if open_left[k2] == 1:
+                            todo.extend(z for z in groups[k2][1] if state[z] == OPEN)
+    return state, groups, has_true
+
+
+def _bool_formula(rules: Rules, amo: str, fold: bool) -> SmtFormula:
+    n = rules.n_values
+    card = amo == "card"
+    has_lines = any(True for _ in rules.of_type(Visibility))
+    logic = "QF_FD" if card else ("QF_LIA" if has_lines else "QF_UF")
+    formulation = "fold" if fold else "bool"
+    if fold:
+        state, groups, has_true = fold_givens(rules)
+        if state is None:
+            return SmtFormula(formulation, logic, rules.n_cells, n, [], ["(assert false)"])
+    else:
+        groups, _ = _group_table((rules.n_cells, n, rules.constraints))
+        state, has_true = bytearray(rules.n_cells * n), [False] * len(groups)
+        for c, g in enumerate(rules.givens):
+            if g:
+                state[candidate(c, g, n)] = TRUE
+
+    def term(x: int) -> str:
+        if fold and state[x] != OPEN:
+            return "true" if state[x] == TRUE else "false"
+        cell, v = candidate_cell_value(x, n)
+        return f"x{cell}_{v}"
+
+    fixed = {}
+    decls, asserts = [], []
+    for x, s in enumerate(state):
+        if fold and s != OPEN:
+            if s == TRUE:
+                cell, v = candidate_cell_value(x, n)
+                fixed[cell] = v
+            continue
+        decls.append(f"(declare-const {term(x)} Bool)")
+    if not fold:
+        asserts += [f"(assert {term(x)})" for x, s in enumerate(state) if s == TRUE]
+    for k, (exactly, members) in enumerate(groups):
+        if has_true[k]:
+            continue
+        live = [term(x) for x in members if not (fold and state[x] == FALSE)]
+        if exactly:
+            asserts.append(f"(assert (or {' '.join(live)}))" if len(live) > 1 else f"(assert {live[0]})")
+        if len(live) > 1:
+            asserts += _at_most_one(live, card)
+    for index, con in enumerate(rules.of_type(Visibility)):
+        asserts += _visibility(index, con, n, term, decls, card)
+    return SmtFormula(formulation, logic, rules.n_cells, n, decls, asserts, fixed)
+
+
+def _at_most_one(lits: list[str], card: bool) -> list[str]:
+    if card:
+        return [f"(assert ((_ at-most 1) {' '.join(lits)}))"]
+    return [f"(assert (or (not {a}) (not {b})))" for i, a in enumerate(lits) for b in lits[i + 1:]]
+
+
+def _visibility(index: int, con: Visibility, n: int, term, decls: list[str], card: bool) -> list[str]:
+    """Prefix-height Booleans ``p<line>_<i>_<v>`` ("a cell among the first i+1 is at least v
+    tall") and the count of cells seen (see :func:`~puzzlebench.encoders.cpsat.visibility_terms`)."""
+    terms = visibility_terms(con, n)
+    out = []
+    prefix = {}
+    for (i, v), cands in terms.prefix.items():
+        p = f"p{index}_{i}_{v}"
+        decls.append(f"(declare-const {p} Bool)")
+        parts = [term(x) for x in cands] + ([prefix[(i - 1, v)]] if i else [])
+        out.append(f"(assert (= {p} (or {' '.join(parts)})))")
+        prefix[(i, v)] = p
+    seen = [f"(and {term(candidate(con.cells[i], v, n))} (not {prefix[(i - 1, v)]}))"
+            for i, v in terms.seen]
+    if not seen:
+        out.append("(assert true)" if terms.target == 0 else "(assert false)")
+    elif card:
+        out.append(f"(assert ((_ pbeq {terms.target} {' '.join('1' for _ in seen)}) {' '.join(seen)}))")
+    else:
+        out.append(f"(assert (= {_ite_sum(seen)} {terms.target}))")
+    return out
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+_Z3_ERROR = re.compile(r'line (\d+) column (\d+): (.*)')
+
+
+def read_smt2(text: str, source: str | None = None, solver: Any = None) -> Any:
+    """SMT-LIB2 text read by Z3 (commands such as ``check-sat`` are ignored): into ``solver``
+    when given (``Solver.from_string``, no Python loop over the assertions; returns the
+    solver), else as a vector of assertions.  A text that does not parse raises
+    :class:`ParseError` at Z3's line and column."""
+    import z3
+
+    try:
+        if solver is not None:
+            solver.from_string(text)
+            return solver
+        return z3.parse_smt2_string(text)
+    except z3.Z3Exception as exc:
+        raise _parse_error(exc, source) from None
+
+
+def _parse_error(exc: Exception, source: str | None) -> ParseError:
+    value = getattr(exc, "value", exc)
+    message = (value.decode() if isinstance(value, bytes) else str(value)).strip()
+    if message.startswith("(error"):
+        message = message[len("(error"):].strip().rstrip(")").strip().strip('"')
+    found = _Z3_ERROR.search(message)
+    if found:
+        line, column, what = found.groups()
+        return ParseError(f"SMT-LIB2 does not parse: {what}", Place(source, int(line), int(column)))
+    return ParseError(f"SMT-LIB2 does not parse: {message}", Place(source))
+
+
+def read_smt2_file(path: str | Path) -> Any:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    return read_smt2(text, str(path))
+
+
+_DEFINITION = re.compile(r"\(define-fun (c|x)(\d+)(?:_(\d+))? \(\) (?:Int|Bool)\s+([^\s()]+)\)")
+
+
+def model_assignment(model: Any) -> list[tuple[int, int | None, str]]:
+    """The cell variables of a Z3 model, read from its SMT-LIB2 text in one pass (one call
+    into Z3 instead of two per variable): ``(cell, value or None, text)`` where a candidate
+    ``x<cell>_<value>`` has its value and ``c<cell>`` has ``None`` and its number as text."""
+    return [(int(cell), int(value) if kind == "x" else None, text)
+            for kind, cell, value, text in _DEFINITION.findall(model.sexpr())]
+
+
+def decode_model(model: Any, n_cells: int, fixed: dict[int, int] | None = None) -> tuple[int, ...]:
+    """A value per cell from a Z3 model, by variable name (``c<cell>`` Int, ``x<cell>_<value>``
+    Bool), with the cells decided before the solver; an undecided cell stays 0."""
+    return decode_assignment(model_assignment(model), n_cells, fixed)
+
+
+def decode_assignment(assignment, n_cells: int, fixed: dict[int, int] | None = None) -> tuple[int, ...]:
+    values = [0] * n_cells
+    for cell, v in (fixed or {}).items():
+        values[cell] = v
+    for cell, value, text in assignment:
+        if value is None:
+            values[cell] = int(text)
+        elif text == "true":
+            values[cell] = value
+    return tuple(values)
+
+
+def blocking_clause(assignment, declare: bool = False) -> str | None:
+    """SMT-LIB2 text ruling out this assignment's solution (some cell takes another value),
+    with the declarations it needs when ``declare`` (a Z3 solver that read the formula with
+    ``from_string`` already knows them); ``None`` when no cell variable is left."""
+    decls, lits = [], []
+    for cell, value, text in assignment:
+        if value is None:
+            decls.append(f"(declare-const c{cell} Int)")
+            lits.append(f"(not (= c{cell} {text}))")
+        elif text == "true":
+            decls.append(f"(declare-const x{cell}_{value} Bool)")
+            lits.append(f"(not x{cell}_{value})")
+    if not lits:
+        return None
+    return "".join(decls if declare else []) + f"(assert (or {' '.join(lits)}))"

@@ -1,0 +1,129 @@
+"""OR-Tools CP-SAT as an engine: the ``int`` and ``bool`` formulations of
+:mod:`puzzlebench.encoders.cpsat`, counting up to a limit with a solution callback.
+
+The search enumerates solutions (``enumerate_all_solutions``) and a
+``CpSolverSolutionCallback`` stops it once ``limit`` solutions are found.  One worker by
+default, so that the comparison with single-threaded engines is fair.
+
+Statistics (CP-SAT's response): ``nodes`` = ``num_branches``, ``conflicts`` =
+``num_conflicts``, ``propagations`` = ``num_binary_propagations + num_integer_propagations``;
+``guesses`` and ``backtracks`` have no CP-SAT counterpart.  ``raw`` keeps the response's own
+names, with ``num_booleans``, ``wall_time``, ``user_time`` and ``deterministic_time``.
+"""
+
+from __future__ import annotations
+
+from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
+from ..errors import EngineError, UsageError
+from ..models.base import Puzzle
+from ..results import Result, Stats
+from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
+
+
+def check_time_limit(time_limit: float | None) -> None:
+    """The same rule and words as the API's: a time limit must be positive."""
+    if time_limit is not None and time_limit <= 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
+
+
+RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",
+                "num_integer_propagations", "wall_time", "user_time", "deterministic_time")
+
+
+def cpsat_stats(response) -> Stats:
+    raw = {name: getattr(response, name) for name in RAW_COUNTERS}
+    return Stats(nodes=raw["num_branches"], conflicts=raw["num_conflicts"],
+                 propagations=raw["num_binary_propagations"] + raw["num_integer_propagations"],
+                 raw=raw)
+
+
+def _collector_class():
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Keeps the first ``keep`` solutions, counts them all, stops at ``limit``."""
+
+        def __init__(self, artifact: CpSatModel, limit: int | None, keep: int):
+            super().__init__()
+            self.artifact, self.limit, self.keep = artifact, limit, keep
+            self.solutions: list[tuple[int, ...]] = []
+            self.count = 0
+
+        def on_solution_callback(self) -> None:
+            self.count += 1
+            if len(self.solutions) < self.keep:
+                value = self.value if self.artifact.formulation == "int" else self.boolean_value
+                self.solutions.append(self.artifact.decode_values(value))
+            if limit_reached(self.count, self.limit):
+                self.stop_search()
+
+    return Collector
+
+
+class CpSatEngine(Engine):
+    family = "cpsat"
+    summary = "OR-Tools CP-SAT: integer (AllDifferent) or Boolean (exactly-one) formulation"
+    variants = FORMULATIONS
+    library = "ortools"
+    options = (
+        Option("workers", int, 1, "search workers (1: single-threaded, for fair comparisons)"),
+        Option("presolve", bool, True, "CP-SAT presolve on/off"),
+        Option("log", str, "", "write CP-SAT's search log to this file"),
+    )
+    statistics = {
+        "nodes": "num_branches (search decisions)",
+        "conflicts": "num_conflicts",
+        "propagations": "num_binary_propagations + num_integer_propagations",
+    }
+
+    def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
+            **kwargs) -> Result:
+        check_time_limit(time_limit)
+        if self.settings["workers"] < 1:
+            raise UsageError(f"cpsat needs at least one worker; got {self.settings['workers']}")
+        return super().run(puzzle, limit=limit, time_limit=time_limit, **kwargs)
+
+    def encode(self, puzzle: Puzzle) -> CpSatModel:
+        return encode_cpsat(puzzle.rules, self.variant)
+
+    def size(self, artifact: CpSatModel) -> dict[str, int]:
+        return artifact.size()
+
+    def search(self, artifact: CpSatModel, limit, keep, deadline: Deadline) -> SearchOutcome:
+        from ortools.sat.python import cp_model
+
+        solver = cp_model.CpSolver()
+        params = solver.parameters
+        params.num_workers = self.settings["workers"]
+        params.cp_model_presolve = self.settings["presolve"]
+        params.enumerate_all_solutions = True
+        remaining = deadline.remaining()
+        if remaining is not None:
+            params.max_time_in_seconds = max(remaining, 1e-3)
+        log_file = None
+        if self.settings["log"]:
+            try:
+                log_file = open(self.settings["log"], "a", encoding="utf-8")
+            except OSError as exc:
+                raise EngineError(f"cannot write the CP-SAT log {self.settings['log']!r}: "
+                                  f"{exc.strerror}") from None
+            params.log_search_progress = True
+            params.log_to_stdout = False
+            solver.log_callback = lambda line: log_file.write(line + "\n")
+        collector = _collector_class()(artifact, limit, keep)
+        try:
+            status = solver.solve(artifact.model, collector)
+        finally:
+            if log_file:
+                log_file.close()
+        if status == cp_model.MODEL_INVALID:
+            raise EngineError(f"CP-SAT rejected the model: {artifact.model.validate()}")
+        # OPTIMAL / INFEASIBLE: the enumeration ended; FEASIBLE or UNKNOWN without reaching
+        # the limit: the clock stopped it.
+        finished = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+        timed_out = not finished and not limit_reached(collector.count, limit)
+        return SearchOutcome(collector.solutions, collector.count, timed_out,
+                             cpsat_stats(solver.response_proto))
+
+    def decode(self, artifact: CpSatModel, raw) -> tuple[int, ...]:
+        return tuple(raw)
