@@ -1,0 +1,349 @@
+"""CNF encoding of any puzzle stated in the shared vocabulary (direct encoding: one Boolean
+variable per candidate, variable ``candidate + 1``; auxiliary variables come after them).
+
+Encodings, named as the Sudoku literature names them (Kwon & Jain, "Optimized CNF Encoding for
+Sudoku Puzzles", 2006; Lynce & Ouaknine, "Sudoku as a SAT Problem", 2006):
+
+- ``minimal``:   every cell has at least one value; every row/column/block (every
+  ``AllDifferent``) has each value at most once.  A cell may not get two values in a model
+  because ``n`` cells that each take a value and never repeat one fill the unit exactly
+  (pigeonhole), so solutions still decode one value per cell.
+- ``efficient``: minimal + each cell has at most one value.
+- ``extended``:  efficient + each ``AllDifferent`` over as many cells as values has each
+  value at least once (the redundant clauses that let unit propagation find hidden singles).
+- ``optimized``: extended with the givens propagated away first (Kwon & Jain): the given
+  candidates are true, the candidates they exclude are false, and only the clauses still
+  open, over undecided variables, remain; no unit clause per given.
+
+``ExactlyOne`` constraints that are not a cell's value (none in the built-in kinds but the
+cell constraints) and ``AtMostOne`` constraints (N-Queens diagonals) are always encoded in
+full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one of the first
+``i+1`` cells seen from the clue is ``>= v``" and ``vis[i]`` "cell ``i`` is seen", tied by
+``x[i][v] and not g[i-1][v] -> vis[i]`` and ``x[i][v] and g[i-1][v] -> not vis[i]``, then
+exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
+
+At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
+encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
+"Efficient CNF Encoding for Selecting 1 from N Objects", 2007: groups of 3, commander
+variables, recursively), and PySAT's ``CardEnc`` encodings ``seqcounter`` (Sinz 2005),
+``ladder``, ``bitwise``, ``totalizer`` and ``cardnetwrk``.
+
+Building a formula per puzzle in Python is slow; the formula of the empty grid of a shape is
+built once and cached (:func:`base_formula`), and a puzzle adds one unit clause per given
+(:func:`encode`), or hands its givens to a SAT solver as assumptions.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from ..errors import EngineError, UsageError
+from ..models.base import Puzzle
+from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility, candidate
+
+ENCODINGS = ("minimal", "efficient", "extended", "optimized")
+AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
+DEFAULT_ENCODING = "extended"
+DEFAULT_AMO = "pairwise"
+COMMANDER_GROUP = 3
+
+
+@dataclass
+class Cnf:
+    """A puzzle's CNF: ``clauses`` (the shape's formula, shared and read-only, or the
+    puzzle's own for ``optimized``) plus ``units`` (one literal per given).
+
+    ``n_candidates`` first variables are candidates (variable ``k + 1`` is candidate ``k``);
+    ``fixed`` (``optimized`` only) maps the candidates the givens decided to True/False.
+    """
+
+    n_vars: int
+    clauses: list[list[int]]
+    units: list[int]
+    n_cells: int
+    n_values: int
+    givens: tuple[int, ...]
+    encoding: str
+    amo: str
+    kind: str = ""
+    shape: str = ""
+    header: dict[str, str] = field(default_factory=dict)
+    fixed: dict[int, bool] | None = None
+    base_key: tuple | None = None
+
+    @property
+    def n_candidates(self) -> int:
+        return self.n_cells * self.n_values
+
+    @property
+    def n_clauses(self) -> int:
+        return len(self.clauses) + len(self.units)
+
+    def all_clauses(self) -> list[list[int]]:
+        return self.clauses + [[u] for u in self.units]
+
+    def open_candidate_vars(self) -> list[int]:
+        """Variables of the candidates of the cells without a given (the ones a blocking
+        clause needs: two solutions differ in an open cell)."""
+        n = self.n_values
+        out = []
+        for cell, g in enumerate(self.givens):
+            if not g:
+                for v in range(1, n + 1):
+                    var = cell * n + v
+                    if self.fixed is None or var not in self.fixed:
+                        out.append(var)
+        return out
+
+    def decode(self, true_literals: Iterable[int]) -> tuple[int, ...]:
+        """A value per cell from the literals a model makes true (others are ignored)."""
+        n, limit = self.n_values, self.n_candidates
+        values = list(self.givens)
+        for lit in true_literals:
+            if 0 < lit <= limit:
+                if self.fixed is not None and lit in self.fixed:
+                    continue  # decided by the givens; absent from the formula
+                cell, rest = divmod(lit - 1, n)
+                if self.givens[cell]:
+                    continue
+                if values[cell] and values[cell] != rest + 1:
+                    raise EngineError(f"the model gives cell {cell + 1} two values "
+                                      f"({values[cell]} and {rest + 1})")
+                values[cell] = rest + 1
+        missing = [c for c, v in enumerate(values) if not v]
+        if missing:
+            raise EngineError(f"the model gives cell {missing[0] + 1} no value")
+        return tuple(values)
+
+
+class _Builder:
+    def __init__(self, n_candidates: int, amo: str):
+        self.top = n_candidates
+        self.amo = amo
+        self.clauses: list[list[int]] = []
+
+    def new_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def at_least_one(self, lits: Sequence[int]) -> None:
+        self.clauses.append(list(lits))
+
+    def at_most_one(self, lits: Sequence[int]) -> None:
+        lits = list(lits)
+        if len(lits) <= 1:
+            return
+        if self.amo == "pairwise" or len(lits) <= 2:
+            self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+        elif self.amo == "commander":
+            self._commander(lits)
+        else:
+            self._cardenc(lits, 1, "atmost")
+
+    def exactly(self, lits: Sequence[int], k: int) -> None:
+        if k == 1 and self.amo in ("pairwise", "commander"):
+            self.at_least_one(lits)
+            self.at_most_one(lits)
+            return
+        self._cardenc(list(lits), k, "equals", encoding="seqcounter" if self.amo in
+                      ("pairwise", "commander") else self.amo)
+
+    def _commander(self, lits: list[int]) -> None:
+        """Klieber & Kwon 2007: at most one per group (pairwise), a group's literal implies
+        its commander, and at most one commander (recursively)."""
+        while len(lits) > COMMANDER_GROUP + 1:
+            commanders = []
+            for i in range(0, len(lits), COMMANDER_GROUP):
+                group = lits[i:i + COMMANDER_GROUP]
+                if len(group) == 1:
+                    commanders.append(group[0])
+                    continue
+                c = self.new_var()
+                self.clauses.extend([-a, -b] for a, b in itertools.combinations(group, 2))
+                self.clauses.extend([-x, c] for x in group)
+                self.clauses.append([-c] + group)  # c only when one of its group is true
+                commanders.append(c)
+            lits = commanders
+        self.clauses.extend([-a, -b] for a, b in itertools.combinations(lits, 2))
+
+    def _cardenc(self, lits: list[int], k: int, how: str, encoding: str | None = None) -> None:
+        from pysat.card import CardEnc, EncType
+
+        enc = getattr(EncType, encoding or self.amo)
+        cnf = getattr(CardEnc, how)(lits=lits, bound=k, top_id=self.top, encoding=enc)
+        self.clauses.extend(cnf.clauses)
+        self.top = max(self.top, cnf.nv)
+
+    def visibility(self, cells: Sequence[int], clue: int, n: int) -> None:
+        """``clue`` towers seen along ``cells`` (from the viewer outwards)."""
+        x = lambda i, v: cells[i] * n + v  # noqa: E731  (variable of "cell i has height v")
+        seen = []
+        prev_g: list[int] | None = None  # prev_g[v]: one of the cells before i is >= v
+        for i in range(len(cells)):
+            vis = self.new_var()
+            seen.append(vis)
+            if prev_g is None:
+                self.clauses.append([vis])
+            else:
+                for v in range(1, n + 1):
+                    self.clauses.append([-x(i, v), prev_g[v], vis])
+                    self.clauses.append([-x(i, v), -prev_g[v], -vis])
+            if i < len(cells) - 1:
+                g = [0] * (n + 2)
+                for v in range(n, 0, -1):
+                    gv = self.new_var()
+                    g[v] = gv
+                    defn = [x(i, v)] + ([g[v + 1]] if v < n else []) + ([prev_g[v]] if prev_g else [])
+                    self.clauses.append([-gv] + defn)
+                    self.clauses.extend([-d, gv] for d in defn)
+                prev_g = g
+        self.exactly(seen, clue)
+
+
+def is_cell_constraint(con: ExactlyOne, n: int) -> bool:
+    """An ``ExactlyOne`` that states one cell's value (its ``n`` candidates in order)."""
+    c = con.candidates
+    return len(c) == n and c[0] % n == 0 and c == tuple(range(c[0], c[0] + n))
+
+
+def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, list[list[int]]]:
+    n = rules.n_values
+    b = _Builder(rules.n_candidates, amo)
+    for con in rules.constraints:
+        if isinstance(con, ExactlyOne):
+            lits = [c + 1 for c in con.candidates]
+            b.at_least_one(lits)
+            if encoding != "minimal" or not is_cell_constraint(con, n):
+                b.at_most_one(lits)
+        elif isinstance(con, AtMostOne):
+            b.at_most_one([c + 1 for c in con.candidates])
+        elif isinstance(con, AllDifferent):
+            full = len(con.cells) == n and encoding in ("extended", "optimized")
+            for v in range(1, n + 1):
+                lits = [candidate(cell, v, n) + 1 for cell in con.cells]
+                if full:
+                    b.at_least_one(lits)
+                b.at_most_one(lits)
+        elif isinstance(con, Visibility):
+            b.visibility(con.cells, con.clue, n)
+        else:  # a new kind of constraint needs a new clause family here
+            raise EngineError(f"the CNF encoder cannot express {type(con).__name__} ({con.name})")
+    return b.top, b.clauses
+
+
+def check_options(encoding: str, amo: str) -> None:
+    if encoding not in ENCODINGS:
+        raise UsageError(f"unknown CNF encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
+    if amo not in AMO_ENCODINGS:
+        raise UsageError(f"unknown at-most-one encoding {amo!r}; choose one of {', '.join(AMO_ENCODINGS)}")
+
+
+def structure_key(puzzle: Puzzle) -> tuple:
+    """What a puzzle's formula depends on besides its givens."""
+    if puzzle.kind == "sudoku":
+        return ("sudoku", puzzle.box)
+    if puzzle.kind == "nqueens":
+        return ("nqueens", puzzle.n)
+    return (puzzle.kind, puzzle.n_cells, puzzle.n_values, puzzle.rules.constraints)
+
+
+_BASE: dict[tuple, tuple[int, list[list[int]]]] = {}
+
+
+def base_formula(puzzle: Puzzle, encoding: str, amo: str) -> tuple[tuple, int, list[list[int]]]:
+    """The formula of the puzzle's shape without givens, built once per shape (cached):
+    ``(key, n_vars, clauses)``.  The clause lists are shared: never modify them."""
+    key = (structure_key(puzzle), encoding, amo)
+    hit = _BASE.get(key)
+    if hit is None:
+        rules = puzzle.rules
+        hit = _encode_constraints(rules, encoding, amo)
+        if len(_BASE) > 64:
+            _BASE.clear()
+        _BASE[key] = hit
+    return key, hit[0], hit[1]
+
+
+def header_fields(puzzle: Puzzle) -> dict[str, str]:
+    """What the DIMACS header says about the puzzle so that decoding needs nothing else."""
+    out = {"kind": puzzle.kind, "shape": puzzle.shape, "cells": str(puzzle.n_cells),
+           "values": str(puzzle.n_values), "givens": " ".join(map(str, puzzle.givens))}
+    if puzzle.kind == "sudoku":
+        out["box"] = "x".join(map(str, puzzle.box))
+    if puzzle.kind == "skyscrapers":
+        for side in ("top", "bottom", "left", "right"):
+            out[side] = ",".join(map(str, getattr(puzzle, side)))
+    return out
+
+
+def givens_decisions(rules: Rules) -> dict[int, bool]:
+    """Variables the givens decide (Kwon & Jain's optimized encoding): the given candidate is
+    true; the other candidates of its cell, and every candidate sharing a one-of constraint
+    or an ``AllDifferent`` value with it, are false."""
+    n = rules.n_values
+    fixed: dict[int, bool] = {}
+    given_vars = {candidate(c, g, n) + 1 for c, g in enumerate(rules.givens) if g}
+    for var in given_vars:
+        fixed[var] = True
+    for con in rules.constraints:
+        if isinstance(con, (ExactlyOne, AtMostOne)):
+            lits = [c + 1 for c in con.candidates]
+            if any(v in given_vars for v in lits):
+                for v in lits:
+                    fixed.setdefault(v, False)
+        elif isinstance(con, AllDifferent):
+            for cell in con.cells:
+                g = rules.givens[cell]
+                if g:
+                    for other in con.cells:
+                        fixed.setdefault(candidate(other, g, n) + 1, False)
+    for c, g in enumerate(rules.givens):
+        if g:
+            for v in range(1, n + 1):
+                fixed.setdefault(candidate(c, v, n) + 1, False)
+    return fixed
+
+
+def simplify(clauses: list[list[int]], fixed: dict[int, bool]) -> list[list[int]]:
+    """Drop the clauses a fixed literal satisfies and the fixed-false literals of the rest."""
+    out = []
+    for clause in clauses:
+        kept = []
+        for lit in clause:
+            value = fixed.get(abs(lit))
+            if value is None:
+                kept.append(lit)
+            elif value == (lit > 0):
+                break
+        else:
+            out.append(kept)
+    return out
+
+
+def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:
+    """The CNF of ``puzzle``: the shape's cached formula plus a unit clause per given, or,
+    for ``optimized``, the formula with the givens propagated away."""
+    check_options(encoding, amo)
+    n = puzzle.n_values
+    header = header_fields(puzzle)
+    if encoding == "optimized":
+        key, top, clauses = base_formula(puzzle, "extended", amo)
+        fixed = givens_decisions(puzzle.rules)
+        return Cnf(top, simplify(clauses, fixed), [], puzzle.n_cells, n, puzzle.givens, encoding,
+                   amo, puzzle.kind, puzzle.shape, header, fixed=fixed)
+    key, top, clauses = base_formula(puzzle, encoding, amo)
+    units = [c * n + g for c, g in enumerate(puzzle.givens) if g]
+    return Cnf(top, clauses, units, puzzle.n_cells, n, puzzle.givens, encoding, amo,
+               puzzle.kind, puzzle.shape, header, base_key=key)
+
+
+@lru_cache(maxsize=None)
+def empty_grid_clause_count(box: tuple[int, int], encoding: str, amo: str = "pairwise") -> int:
+    """Clauses of the empty Sudoku grid of ``box`` blocks (the figures the literature quotes)."""
+    from ..models.sudoku import Sudoku
+
+    r, c = box
+    return encode(Sudoku(box, [0] * (r * c) ** 2), encoding, amo).n_clauses
