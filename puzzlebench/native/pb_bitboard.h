@@ -1,0 +1,56 @@
+/* Internal interface between the bitboard engines (sudoku9.c, sudokun.c, queens.c,
+ * skyscrapers.c) and their Python bindings (bitboard.c).  The search functions take plain C
+ * buffers and never touch Python objects, so the bindings can release the GIL around them. */
+#ifndef PUZZLEBENCH_PB_BITBOARD_H
+#define PUZZLEBENCH_PB_BITBOARD_H
+#include <stdint.h>
+#include <stddef.h>
+
+/* Monotonic clock in seconds (clock_gettime). */
+double bb_now(void);
+
+/* What every search reports: solutions found (up to the limit), the first `keep` of them,
+ * and its counters.  `limit` 0 means all. */
+typedef struct {
+    long long limit;      /* stop after this many solutions; 0 = all */
+    int keep;             /* how many solutions to copy out */
+    uint8_t *solutions;   /* keep * n_cells values (1-based), caller-owned */
+    int kept;
+    long long count;
+    int timed_out;
+    double deadline;      /* bb_now() value after which to stop; 0 = none */
+    uint64_t nodes, guesses, naked, hidden, locked, backtracks;
+} BBSearch;
+
+/* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
+ * pointing/claiming.  Returns 0 (always succeeds; a contradiction is a count of 0). */
+void bb9_init(void);
+void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
+/* Parse one 81-character line: 0 ok, 1 bad character, 2 value out of range (both with
+ * *column 1-based), 3 duplicate value in a unit. */
+int bb9_parse(const char *text, uint8_t *givens, int *column);
+
+/* Sudoku of any block shape up to 64 values (sudokun.c).  Returns -1 on allocation failure. */
+int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int locked, BBSearch *s);
+
+/* N-Queens, n <= 64, placed[row] = 1-based column or 0 (queens.c).  `symmetry` allows the
+ * mirror halving when no queen is placed and all solutions are counted. */
+int bbq_solve(int n, const uint8_t *placed, int symmetry, BBSearch *s);
+
+/* Skyscrapers, n <= 9 (skyscrapers.c): clues 0 = none, givens 0 = empty.
+ * Returns -1 on allocation failure. */
+int bbs_prepare(int n);   /* build the permutation table for n (call with the GIL held) */
+int bbs_solve(int n, const uint8_t *top, const uint8_t *bottom, const uint8_t *left,
+              const uint8_t *right, const uint8_t *givens, BBSearch *s);
+
+#define BB_CLOCK_MASK 255  /* look at the clock every 256 nodes */
+static inline int bb_stop(const BBSearch *s) {
+    return s->timed_out || (s->limit > 0 && s->count >= s->limit);
+}
+static inline int bb_tick(BBSearch *s) {
+    s->nodes++;
+    if ((s->nodes & BB_CLOCK_MASK) == 0 && s->deadline > 0 && bb_now() >= s->deadline)
+        s->timed_out = 1;
+    return s->timed_out;
+}
+#endif
