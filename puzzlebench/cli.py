@@ -19,6 +19,8 @@ from .errors import PuzzlebenchError
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.commands",
+    "puzzlebench.harness.commands",
+    "puzzlebench.encoders.commands",
 ]
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2

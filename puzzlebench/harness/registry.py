@@ -18,6 +18,8 @@ from ..solvers.base import Engine
 FAMILIES: dict[str, str] = {
     "backtrack": "puzzlebench.solvers.backtrack:BacktrackEngine",
     "mrv": "puzzlebench.solvers.mrv:MrvEngine",
+    "dlx": "puzzlebench.solvers.dlx:DlxEngine",
+    "dlx-py": "puzzlebench.solvers.dlx_py:DlxPyEngine",
 }
 
 DEFAULT_SOLVER = "mrv"

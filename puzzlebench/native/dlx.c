@@ -376,6 +376,7 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "dlx_solve: an item index or color is out of range");
             goto out;
         }
+        d.n_primary = n_primary; /* sizes the rows of kept solutions */
         if (dlx_reserve(&d, n, (int)(n + 3 + n_entries + n_options), n_primary) < 0 ||
             dlx_prepare_run(&d, limit, keep, time_limit) < 0 ||
             !(tmp = malloc(sizeof(int) * (size_t)(n + 1)))) {

@@ -49,6 +49,7 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
 
 class DlxEngine(Engine):
     family = "dlx"
+    exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
     summary = ("Dancing Links in C: Knuth's Algorithm X (secondary items) and C (colors), "
                "his node and update counts; batch path for Sudoku")
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "

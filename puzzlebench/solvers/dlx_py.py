@@ -256,6 +256,7 @@ def search_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
 
 class DlxPyEngine(Engine):
     family = "dlx-py"
+    exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
     summary = ("Dancing Links (Knuth's Algorithms X and C) in plain Python: the readable twin "
                "of dlx, with identical counters")
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
