@@ -287,7 +287,9 @@ def _parse_error(exc: Exception, source: str | None) -> ParseError:
     found = _Z3_ERROR.search(message)
     if found:
         line, column, what = found.groups()
-        return ParseError(f"SMT-LIB2 does not parse: {what}", Place(source, int(line), int(column)))
+        # Z3 counts columns from 1 but says 0 at the start of a line (the end of the file)
+        return ParseError(f"SMT-LIB2 does not parse: {what}",
+                          Place(source, int(line), max(1, int(column))))
     return ParseError(f"SMT-LIB2 does not parse: {message}", Place(source))
 
 

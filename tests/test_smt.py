@@ -1,0 +1,246 @@
+"""Z3 SMT engine and SMT-LIB2 writer/reader: every formulation solves every kind and agrees
+with ``mrv``; a written file read back by Z3 gives the same answer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import z3
+from hypothesis import given, settings, strategies as st
+
+from puzzlebench.encoders.smt import (decode_model, encode_smt, fold_givens, read_smt2,
+                                      read_smt2_file)
+from puzzlebench.errors import ParseError, SolverSpecError, UsageError
+from puzzlebench.models.nqueens import NQueens
+from puzzlebench.models.skyscrapers import Skyscrapers
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.solvers.smt import SmtEngine, z3_stats
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+SPECS = (("fold", {}), ("int", {}), ("bool", {}), ("bool", {"amo": "pairwise"}))
+SPEC_IDS = ("fold", "int", "bool", "bool-pairwise")
+
+
+def data_lines(name: str, count: int, step: int = 1) -> list[str]:
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent (public data sets live in ../shared/data)")
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    return lines[::step][:count]
+
+
+def skyscrapers_line(line: str) -> tuple[Skyscrapers, str]:
+    fields = line.split()
+    n = int(fields[0])
+    clues = [[int(x) for x in f.split(",")] for f in fields[1:5]]
+    return Skyscrapers(n, *clues), fields[5]
+
+
+_REFERENCE: dict = {}
+
+
+def mrv_reference(puzzle, limit):
+    key = (type(puzzle).__name__, puzzle.write(), limit)
+    if key not in _REFERENCE:
+        _REFERENCE[key] = MrvEngine().run(puzzle, limit=limit)
+    return _REFERENCE[key]
+
+
+def agree_with_mrv(engine, puzzle, limit):
+    result = engine.run(puzzle, limit=limit)
+    reference = mrv_reference(puzzle, limit)
+    assert result.verified, result.error
+    assert (result.status, result.count) == (reference.status, reference.count)
+    if limit is None and result.count <= len(result.solutions):
+        assert sorted(result.solutions) == sorted(reference.solutions)
+    return result
+
+
+@pytest.mark.parametrize("variant, options", SPECS, ids=SPEC_IDS)
+def test_top95_sample_unique_and_verified(variant, options):
+    engine = SmtEngine(variant, options)
+    # smt:int takes about a second per hard 9x9 puzzle: one puzzle for it, three for the rest
+    count = 1 if variant == "int" else 3
+    for line in data_lines("sudoku9_norvig_top95.txt", count, step=31):
+        puzzle = parse_sudoku_line(line.split()[0])
+        result = engine.run(puzzle)
+        assert result.status is Status.UNIQUE and result.verified, result.error
+        assert result.solutions == mrv_reference(puzzle, 2).solutions
+
+
+@pytest.mark.parametrize("variant, options", SPECS, ids=SPEC_IDS)
+def test_4x4_sample_counts_equal_mrv(variant, options):
+    engine = SmtEngine(variant, options)
+    for line in data_lines("sudoku4_vu_kr_1000.txt", 12, step=83):
+        agree_with_mrv(engine, parse_sudoku_line(line.split()[0]), None)
+
+
+@pytest.mark.parametrize("variant, options", SPECS, ids=SPEC_IDS)
+def test_skyscrapers_counts_equal_mrv_and_nsol(variant, options):
+    engine = SmtEngine(variant, options)
+    lines = [line for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", 10_000)
+             if int(line.split()[0]) <= 5][::45][:8]
+    for line in lines:
+        puzzle, nsol = skyscrapers_line(line)
+        result = agree_with_mrv(engine, puzzle, None)
+        assert result.count == 1 if nsol == "nsol=1" else result.count >= 2
+
+
+@pytest.mark.parametrize("variant", ("fold", "bool"))
+def test_skyscrapers_6x6_unique_ones(variant):
+    lines = [line for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", 10_000)
+             if line.startswith("6 ") and " nsol=1 " in line][:3]
+    for line in lines:
+        puzzle, _ = skyscrapers_line(line)
+        result = SmtEngine(variant).run(puzzle)
+        assert result.status is Status.UNIQUE and result.verified, result.error
+        assert result.solutions == [puzzle.parse_solution(line.split()[6])]
+
+
+@pytest.mark.parametrize("variant, options", SPECS, ids=SPEC_IDS)
+def test_nqueens_counts_all_equal_oeis(variant, options):
+    counts = {int(line.split()[0]): int(line.split()[1])
+              for line in data_lines("nqueens_solution_counts_oeis.txt", 8)}
+    engine = SmtEngine(variant, options)
+    for n in range(1, 9):
+        result = engine.run(NQueens(n), limit=None)
+        assert result.count == counts[n] and result.verified, (n, result.count)
+
+
+@pytest.mark.parametrize("variant, options", SPECS, ids=SPEC_IDS)
+@pytest.mark.parametrize("puzzle", [
+    NQueens(8, [(0, 0)]), NQueens(10, [(0, 1), (3, 7), (5, 2)]), NQueens(6, [(0, 0)]),
+    Sudoku((2, 3), [1, 2, 3, 4, 5, 6] + [0] * 30),
+    Skyscrapers(4, [0, 0, 1, 2], [0] * 4, [2, 0, 0, 0], [0] * 4,
+                givens=[0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+], ids=["8q1", "10q3", "6q-unsat", "6x6-row", "sky-givens"])
+def test_completion_instances_equal_mrv(variant, options, puzzle):
+    agree_with_mrv(SmtEngine(variant, options), puzzle, 30)
+
+
+def test_16x16_puzzles_with_the_fast_formulations():
+    # smt:int takes tens of seconds per 16x16 puzzle: a benchmark finding, not a test
+    for line in data_lines("sudoku16_vu_kr_1000.txt", 2, step=300):
+        puzzle = parse_sudoku_line(line.split()[0])
+        for variant in ("fold", "bool"):
+            result = SmtEngine(variant).run(puzzle)
+            assert result.status is Status.UNIQUE and result.verified, result.error
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.booleans(), min_size=16, max_size=16), st.sampled_from(("fold", "int", "bool")))
+def test_random_4x4_holes_agree_with_mrv(keep, variant):
+    solution = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
+    puzzle = Sudoku((2, 2), [v if k else 0 for v, k in zip(solution, keep)])
+    agree_with_mrv(SmtEngine(variant), puzzle, None)
+
+
+def test_contradiction_is_unsat_everywhere():
+    # r1c1 sees 1, 2, 3 in its row and 4 in its column: no value left.
+    puzzle = Sudoku((2, 2), [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+    state, _, _ = fold_givens(puzzle.rules)
+    assert state is None  # the fold finds it before any solver
+    assert encode_smt(puzzle.rules, "fold").assertions == ["(assert false)"]
+    for variant, options in SPECS:
+        assert SmtEngine(variant, options).run(puzzle).status is Status.UNSAT
+
+
+def test_fold_sends_only_open_cells():
+    puzzle = parse_sudoku_line(data_lines("sudoku9_norvig_top95.txt", 1)[0].split()[0])
+    formula = encode_smt(puzzle.rules, "fold")
+    assert formula.fixed and all(puzzle.givens[c] in (0, v) for c, v in formula.fixed.items())
+    for cell in formula.fixed:
+        assert f"x{cell}_" not in formula.body()
+    full = encode_smt(puzzle.rules, "bool")
+    assert formula.size()["variables"] < full.size()["variables"] == 729
+
+
+def test_int_formulation_text():
+    text = encode_smt(NQueens(4, [(1, 3)]).rules, "int").write()
+    assert "(set-logic QF_LIA)" in text and "(assert (= c1 4))" in text
+    assert "(assert (distinct c0 c1 c2 c3))" in text
+    assert "(assert (distinct (+ c0 0) (+ c1 1) (+ c2 2) (+ c3 3)))" in text
+    assert "(assert (distinct (- c0 0) (- c1 1) (- c2 2) (- c3 3)))" in text
+
+
+@pytest.mark.parametrize("variant, amo", [("fold", "card"), ("int", "card"), ("bool", "card"),
+                                          ("bool", "pairwise")])
+@pytest.mark.parametrize("puzzle", [
+    parse_sudoku_line("003020600900305001001806400008102900700000008006708200002609500800203009005010300"),
+    Skyscrapers(4, [2, 2, 1, 4], [3, 2, 3, 1], [2, 1, 2, 3], [2, 3, 2, 1]),
+    NQueens(6),
+], ids=["sudoku", "skyscrapers", "6-queens"])
+def test_written_file_read_back_by_z3_gives_the_same_answer(tmp_path, variant, amo, puzzle):
+    formula = encode_smt(puzzle.rules, variant, amo)
+    path = tmp_path / "puzzle.smt2"
+    path.write_text(formula.write())
+    solver = z3.SolverFor(formula.logic) if formula.logic == "QF_FD" else z3.Solver()
+    solver.add(read_smt2_file(path))
+    assert solver.check() == z3.sat
+    solution = decode_model(solver.model(), formula.n_cells, formula.fixed)
+    assert puzzle.check(solution) == []
+    result = SmtEngine(variant, {"amo": amo}).run(puzzle, limit=1)
+    if puzzle.kind != "nqueens":  # unique puzzles: the one answer
+        assert (solution,) == tuple(result.solutions)
+
+
+def test_statistics_from_both_z3_vocabularies():
+    smt_core = SmtEngine("int").run(NQueens(6), limit=None).stats
+    assert smt_core.nodes == smt_core.raw.get("decisions", 0) + smt_core.raw.get("sat decisions", 0)
+    sat_core = SmtEngine("fold").run(NQueens(6), limit=None).stats
+    assert sat_core.conflicts == sat_core.raw.get("sat conflicts", 0) + sat_core.raw.get("conflicts", 0)
+
+    class Fake:
+        values = {"decisions": 3, "conflicts": 2, "propagations": 10, "sat decisions": 5,
+                  "sat conflicts": 1, "sat propagations 2ary": 7, "sat propagations nary": 4,
+                  "time": 0.01}
+
+        def keys(self):
+            return list(self.values)
+
+        def get_key_value(self, key):
+            return self.values[key]
+
+    stats = z3_stats(Fake())
+    assert (stats.nodes, stats.conflicts, stats.propagations) == (8, 3, 21)
+    assert stats.raw["sat propagations 2ary"] == 7 and stats.guesses is None
+
+
+def test_time_limit_stops_the_search():
+    result = SmtEngine("int").run(NQueens(12), limit=None, time_limit=0.3)
+    assert result.status is Status.TIMEOUT and 0 < result.count < 14_200
+
+
+def test_time_limit_must_be_positive():
+    with pytest.raises(UsageError) as err:
+        SmtEngine("fold").run(NQueens(4), time_limit=0)
+    assert str(err.value) == "the time limit must be positive (seconds); got 0"
+
+
+def test_unknown_formulation():
+    with pytest.raises(SolverSpecError) as err:
+        SmtEngine("bitvector")
+    assert str(err.value) == "smt has no variant 'bitvector'; variants: fold, int, bool"
+    with pytest.raises(SolverSpecError) as err:
+        encode_smt(NQueens(4).rules, "bitvector")
+    assert str(err.value) == "unknown SMT formulation 'bitvector'; known: fold, int, bool"
+    with pytest.raises(SolverSpecError) as err:
+        SmtEngine("bool", {"amo": "ladder"})
+    assert str(err.value) == "option amo='ladder': choose one of card, pairwise"
+
+
+def test_smt2_that_does_not_parse(tmp_path):
+    path = tmp_path / "bad.smt2"
+    path.write_text("(declare-const a Bool)\n(assert (and a\n")
+    with pytest.raises(ParseError) as err:
+        read_smt2_file(path)
+    assert str(err.value) == f"{path}:3:1: SMT-LIB2 does not parse: invalid expression, unexpected input"
+    with pytest.raises(ParseError) as err:
+        read_smt2("(assert (and x true))", "text.smt2")
+    assert str(err.value) == "text.smt2:1:14: SMT-LIB2 does not parse: unknown constant x"
+    with pytest.raises(UsageError) as err:
+        read_smt2_file(tmp_path / "missing.smt2")
+    assert str(err.value) == f"cannot read {tmp_path / 'missing.smt2'}: No such file or directory"
