@@ -22,6 +22,11 @@ from ..errors import PuzzleError, UsageError
 
 EXPORTERS: dict[str, str] = {
     "dlx": "puzzlebench.encoders.exact_cover:encode_puzzle",
+    "cpsat": "puzzlebench.encoders.cpsat:export_cpsat",
+    "cpsat-bool": "puzzlebench.encoders.cpsat:export_cpsat_bool",
+    "smt2": "puzzlebench.encoders.smt:export_smt2",
+    "smt2-fold": "puzzlebench.encoders.smt:export_smt2_fold",
+    "smt2-bool": "puzzlebench.encoders.smt:export_smt2_bool",
 }
 
 EXIT_OK, EXIT_SOME_ERRORS = 0, 1

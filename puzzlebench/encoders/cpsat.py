@@ -282,3 +282,15 @@ def _visibility_bool(model, lits: list, con: Visibility, n: int) -> None:
         model.add_bool_or([~x, before, s])
         seen.append(s)
     _sum_equals(model, seen, terms.target)
+
+
+# -- export targets (puzzlebench.encoders.commands.EXPORTERS) --------------------------------
+
+def export_cpsat(puzzle, formulation: str = "int") -> CpSatModel:
+    """``export --to cpsat``: the integer model's proto in text form."""
+    return encode_cpsat(puzzle.rules, formulation)
+
+
+def export_cpsat_bool(puzzle) -> CpSatModel:
+    """``export --to cpsat-bool``: the Boolean model's proto in text form."""
+    return encode_cpsat(puzzle.rules, "bool")

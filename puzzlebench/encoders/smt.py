@@ -345,3 +345,21 @@ def blocking_clause(assignment, declare: bool = False) -> str | None:
     if not lits:
         return None
     return "".join(decls if declare else []) + f"(assert (or {' '.join(lits)}))"
+
+
+# -- export targets (puzzlebench.encoders.commands.EXPORTERS) --------------------------------
+
+def export_smt2(puzzle, formulation: str = "int", amo: str = "card") -> SmtFormula:
+    """``export --to smt2``: standard SMT-LIB2 (QF_LIA), an Int per cell, for any SMT solver."""
+    return encode_smt(puzzle.rules, formulation, amo)
+
+
+def export_smt2_fold(puzzle, amo: str = "card") -> SmtFormula:
+    """``export --to smt2-fold``: the givens folded away (Z3's cardinality extensions;
+    ``amo="pairwise"`` for standard SMT-LIB)."""
+    return encode_smt(puzzle.rules, "fold", amo)
+
+
+def export_smt2_bool(puzzle, amo: str = "card") -> SmtFormula:
+    """``export --to smt2-bool``: a Bool per candidate."""
+    return encode_smt(puzzle.rules, "bool", amo)
