@@ -1,0 +1,253 @@
+"""The harness's sub-commands: ``bench``, ``report``, ``generate``.
+
+``puzzlebench bench FILE… --solvers a,b,c`` runs every pair in worker processes with hard time
+limits, verifies and stores every answer, cross-checks the solvers and prints the table;
+with no file it runs the embedded default set through every available engine.
+``puzzlebench report --db PATH`` renders the tables and plots of a database.
+``puzzlebench generate KIND`` writes seeded puzzles, one per line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import SolverSpecError, UsageError
+from ..models.sudoku import parse_box
+from . import registry
+from .bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
+from .database import open_existing
+from .inputs import InputItem, from_puzzles, read_file, sample, scramble_items
+from .report import PLOTS, render, summarise
+from .runner import engine_class
+
+EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+DEFAULT_SET_TIME_LIMIT = 5.0
+
+
+# -- bench -------------------------------------------------------------------------------------
+
+def _solver_list(args) -> list[str]:
+    specs = []
+    for text in args.solvers or []:
+        specs += [s.strip() for s in text.split(",") if s.strip()]
+    specs += args.solver or []
+    return specs
+
+
+def _extra_engines(args) -> dict[str, str]:
+    out = {}
+    for text in args.engine or []:
+        name, eq, target = text.partition("=")
+        if not eq or ":" not in target:
+            raise UsageError(f"--engine {text!r}: expected NAME=module:Class")
+        out[name.strip()] = target.strip()
+    return out
+
+
+def available_families(engines: dict[str, str] | None = None) -> list[str]:
+    """Every registered family that can run here (and every extra one)."""
+    out = []
+    for family in [*registry.FAMILIES, *(engines or {})]:
+        try:
+            cls = engine_class(family, engines)
+        except Exception:
+            continue
+        if cls.unavailable_reason() is None:
+            out.append(family)
+    return out
+
+
+def default_items(seed: int = 1) -> list[InputItem]:
+    """The embedded default set: famous puzzles (the examples of ``puzzlebench.models``) and
+    small generated ones of every kind and a few block shapes."""
+    from .generate import generate
+    items: list[InputItem] = []
+    try:
+        from ..models import examples
+        famous = [examples.example(name) for name in sorted(examples.EXAMPLES)]
+    except ImportError:
+        famous = []
+    by_kind: dict[str, list] = {}
+    for puzzle in famous:
+        by_kind.setdefault(puzzle.kind, []).append(puzzle)
+    for kind, puzzles in by_kind.items():
+        items += from_puzzles(f"famous-{kind}", puzzles)
+    items += from_puzzles("generated-sudoku-4x4", generate("sudoku", 3, seed, box=(2, 2)))
+    items += from_puzzles("generated-sudoku-6x6", generate("sudoku", 3, seed, box=(2, 3)))
+    items += from_puzzles("generated-sudoku-9x9", generate("sudoku", 3, seed, box=(3, 3)))
+    items += from_puzzles("generated-skyscrapers-5x5", generate("skyscrapers", 3, seed, size=5))
+    items += from_puzzles("generated-nqueens-10", generate("nqueens", 3, seed, size=10, placed=2))
+    return items
+
+
+def cmd_bench(args) -> int:
+    engines = _extra_engines(args)
+    solvers = _solver_list(args)
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {args.time_limit:g}")
+    if args.sample is not None and args.sample < 1:
+        raise UsageError(f"--sample must be 1 or more; got {args.sample}")
+    box = parse_box(args.box)
+    seed = args.seed if args.seed is not None else 0
+    if args.files:
+        items = []
+        for name in args.files:
+            items += scramble_if(sample(read_file(name, kind=args.kind, box=box), args.sample, seed), args, seed)
+        time_limit = args.time_limit or DEFAULT_TIME_LIMIT
+    else:
+        items = default_items()
+        time_limit = args.time_limit or DEFAULT_SET_TIME_LIMIT
+        solvers = solvers or available_families(engines)
+    if not solvers:
+        raise UsageError("no solvers: give --solvers a,b,c or --solver SPEC; known: "
+                         + ", ".join(sorted(registry.FAMILIES)))
+    db = args.db
+    temporary = None
+    if db is None:
+        if args.files:
+            raise UsageError("--db PATH is needed to keep the results (e.g. --db bench.sqlite)")
+        temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-")
+        db = os.path.join(temporary.name, "default.sqlite")
+    limit = None if args.limit == 0 else args.limit
+    cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, jobs=args.jobs,
+                      resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
+                      command=command_line(), settings={"files": args.files, "sample": args.sample,
+                                                        "scramble": args.scramble, "kind": args.kind,
+                                                        "box": args.box})
+    try:
+        outcome = run_bench(items, cfg)
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+    rows = [r for r in outcome.results]
+    print(render(summarise(rows), args.format), end="")
+    skipped = f", {outcome.skipped} already in the database" if outcome.skipped else ""
+    print(f"puzzlebench: {outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
+          f"{outcome.timeouts} timeouts, {outcome.errors} errors; results in {cfg.db if temporary is None else '(temporary)'}",
+          file=sys.stderr)
+    for line in outcome.wrong:
+        print(f"puzzlebench: WRONG ANSWER: {line}", file=sys.stderr)
+    if outcome.disagreements:
+        print(f"puzzlebench: {len(outcome.disagreements)} DISAGREEMENTS between solvers:", file=sys.stderr)
+        for d in outcome.disagreements:
+            print(f"  {d}", file=sys.stderr)
+    return outcome.exit_code
+
+
+def scramble_if(items, args, seed):
+    return scramble_items(items, seed) if args.scramble else items
+
+
+# -- report ------------------------------------------------------------------------------------
+
+def cmd_report(args) -> int:
+    db = open_existing(args.db)
+    try:
+        where, params = [], []
+        if args.set:
+            where.append(f"set_name IN ({','.join('?' * len(args.set))})")
+            params += args.set
+        if args.solvers:
+            names = [s.strip() for s in args.solvers.split(",") if s.strip()]
+            where.append(f"solver IN ({','.join('?' * len(names))})")
+            params += names
+        results = db.results(("WHERE " + " AND ".join(where)) if where else "", params)
+        disagreements = db.disagreements()
+    finally:
+        db.close()
+    summary = summarise(results)
+    text = render(summary, args.format)
+    print(text, end="")
+    if disagreements:
+        print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / f"summary.{ {'md': 'md', 'csv': 'csv', 'latex': 'tex', 'json': 'json'}[args.format]}").write_text(text)
+    if args.plot:
+        if not args.out:
+            raise UsageError("--plot needs --out DIR for the figures")
+        pair = None
+        if args.pair:
+            names = [s.strip() for s in args.pair.split(",")]
+            if len(names) != 2:
+                raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
+            pair = (names[0], names[1])
+        for kind in args.plot:
+            paths = PLOTS[kind](results, Path(args.out), pair) if kind == "scatter" else PLOTS[kind](results, Path(args.out))
+            for path in paths:
+                print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+# -- generate ----------------------------------------------------------------------------------
+
+def cmd_generate(args) -> int:
+    from .generate import generate
+    box = parse_box(args.box) if args.box else (3, 3)
+    if args.count < 1:
+        raise UsageError(f"--count must be 1 or more; got {args.count}")
+    size = args.size if args.size is not None else (8 if args.kind == "nqueens" else 6)
+    out = open(args.out, "w") if args.out else sys.stdout
+    try:
+        for puzzle in generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
+                               remove=args.remove, placed=args.placed):
+            line = puzzle.write()
+            if args.kind == "sudoku" and puzzle.metadata.get("solution"):
+                line += " " + puzzle.metadata["solution"]
+            print(line, file=out, flush=True)
+    finally:
+        if args.out:
+            out.close()
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bench", help="run puzzles x solvers side by side, verified, cross-checked, stored",
+                       description=cmd_bench.__doc__ or __doc__.splitlines()[0])
+    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (none: the embedded default set)")
+    p.add_argument("--solvers", action="append", metavar="A,B,C", help="solver specs, comma-separated")
+    p.add_argument("--solver", action="append", metavar="SPEC", help="one solver spec (repeat; for specs with options)")
+    p.add_argument("--engine", action="append", metavar="NAME=module:Class",
+                   help="bench an engine class outside the registry under NAME (repeat)")
+    p.add_argument("--limit", type=int, default=2, help="solutions to look for (0 = all); default 2")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+                   help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
+    p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
+    p.add_argument("--kind", choices=("sudoku", "nqueens", "skyscrapers"), help="the puzzle kind of the files")
+    p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
+    p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
+    p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")
+    p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every puzzle")
+    p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md", help="table format")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("report", help="tables and plots from a results database")
+    p.add_argument("--db", required=True, metavar="PATH")
+    p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md")
+    p.add_argument("--plot", action="append", choices=sorted(PLOTS), help="a figure (repeat): PNG and SVG in --out")
+    p.add_argument("--out", metavar="DIR", help="where the table (summary.EXT) and the figures go")
+    p.add_argument("--set", action="append", metavar="NAME", help="only this set (repeat)")
+    p.add_argument("--solvers", metavar="A,B", help="only these solvers")
+    p.add_argument("--pair", metavar="A,B", help="the two solvers of the scatter plot")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion")
+    p.add_argument("kind", choices=("sudoku", "skyscrapers", "nqueens"))
+    p.add_argument("--count", type=int, default=10)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--box", metavar="RxC", help="Sudoku block shape (default 3x3)")
+    p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
+    p.add_argument("--size", type=int, help="Skyscrapers N (default 6) or N-Queens n (default 8)")
+    p.add_argument("--remove", type=float, default=0.5, help="Skyscrapers: share of clues to remove (0..1)")
+    p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
+    p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
+    p.set_defaults(func=cmd_generate)

@@ -1,0 +1,55 @@
+"""Cross-checking: every two solvers that finished the same puzzle with the same solution limit
+must agree on the status and the number of solutions.
+
+Only finished answers take part (``unique``, ``multiple``, ``sat``, ``unsat``): a timeout's
+count is whatever was found by then, and an error has no answer.  Results are compared only
+between runs with the same limit (limit 2 says ``multiple`` with count 2 where counting all
+says ``multiple`` with the exact count).  A disagreement is never averaged away: it is stored,
+printed, and makes the bench's exit code 1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Iterable
+
+FINISHED = ("unique", "multiple", "sat", "unsat")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    puzzle_id: str
+    puzzle_hash: str
+    limit: int
+    solver_a: str
+    status_a: str
+    count_a: int
+    solver_b: str
+    status_b: str
+    count_b: int
+
+    def as_row(self) -> tuple:
+        return (self.puzzle_id, self.puzzle_hash, self.limit, self.solver_a, self.status_a, self.count_a,
+                self.solver_b, self.status_b, self.count_b)
+
+    def __str__(self) -> str:
+        limit = "all" if self.limit == 0 else self.limit
+        return (f"{self.puzzle_id} (limit {limit}): {self.solver_a} says {self.status_a} "
+                f"count={self.count_a}, {self.solver_b} says {self.status_b} count={self.count_b}")
+
+
+def crosscheck(results: Iterable[dict]) -> list[Disagreement]:
+    """Every pair of disagreeing answers among ``results`` (rows of the results table)."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in results:
+        if r["status"] in FINISHED:
+            groups.setdefault((r["puzzle_id"], r["puzzle_hash"], r["limit_"]), []).append(r)
+    out = []
+    for (pid, phash, limit), rows in groups.items():
+        rows.sort(key=lambda r: r["solver"])
+        for a, b in combinations(rows, 2):
+            if (a["status"], a["count"]) != (b["status"], b["count"]):
+                out.append(Disagreement(pid, phash, limit, a["solver"], a["status"], a["count"],
+                                        b["solver"], b["status"], b["count"]))
+    return out

@@ -1,0 +1,273 @@
+"""Seeded, reproducible puzzle generators: they fill what no public set covers (6x6 and 12x12
+Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
+
+- **Sudoku** of any block shape: a random full grid (randomised backtracking with minimum
+  remaining values), then clues removed in a random order, each removal kept only when the
+  puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
+  when registered, else ``mrv``) with a solution limit of 2.  One pass over every clue gives a
+  *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
+  removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
+  a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
+  redrawn.
+- **Skyscrapers** (N <= 9): a random Latin square and all 4N visibility clues; where those
+  leave several solutions, a cell where a second solution differs is given, until unique; then
+  a share of the clues is removed in random order, keeping uniqueness (a *proper* puzzle).
+- **N-Queens completion**: a random solution of N-Queens, of which ``placed`` queens are
+  kept: solvable by construction.
+
+The same seed gives the same puzzles: every random choice comes from one ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Iterator
+
+from ..errors import UsageError
+from ..models.nqueens import NQueens
+from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers
+from ..models.sudoku import Sudoku
+from ..models.vocabulary import visible_count
+from ..results import Status
+from . import registry
+
+PREFERRED = ("bitboard", "mrv")
+
+
+def uniqueness_engine(kind: str):
+    """The fastest registered engine that handles ``kind`` (bitboard, else mrv)."""
+    for family in PREFERRED:
+        if family in registry.FAMILIES:
+            try:
+                engine = registry.make_engine(family)
+            except Exception:
+                continue
+            if kind in engine.kinds:
+                return engine
+    return registry.make_engine("mrv")
+
+
+class _Counter:
+    """Solution counting (limit 2) with a fallback to ``mrv`` when the fast engine refuses a
+    shape (a bitboard engine may stop at some size)."""
+
+    def __init__(self, kind: str):
+        self.engine = uniqueness_engine(kind)
+        self.fallback = None
+
+    def solve(self, puzzle, limit: int = 2):
+        result = self.engine.run(puzzle, limit=limit, keep=2)
+        if result.status is Status.ERROR and not result.verified:
+            self.fallback = self.fallback or registry.make_engine("mrv")
+            result = self.fallback.run(puzzle, limit=limit, keep=2)
+        if result.status is Status.ERROR:
+            raise RuntimeError(f"uniqueness check failed: {result.error}")
+        return result
+
+
+# -- Sudoku ------------------------------------------------------------------------------------
+
+def random_full_grid(box: tuple[int, int], rng: random.Random) -> list[int]:
+    """A uniformly shuffled search for a complete grid: random value order, MRV cell choice."""
+    r, c = box
+    n = r * c
+    peers = Sudoku(box, [0] * n * n).units()
+    unit_of: list[list[int]] = [[] for _ in range(n * n)]
+    for _, cells in peers:
+        for cell in cells:
+            unit_of[cell].extend(x for x in cells if x != cell)
+    peer_sets = [sorted(set(p)) for p in unit_of]
+    full = (1 << n) - 1
+    grid = [0] * (n * n)
+    budget = [200_000]
+
+    def candidates(cell: int) -> int:
+        used = 0
+        for p in peer_sets[cell]:
+            if grid[p]:
+                used |= 1 << (grid[p] - 1)
+        return full & ~used
+
+    def fill() -> bool:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return False
+        best, best_mask, best_count = -1, 0, n + 1
+        for cell in range(n * n):
+            if not grid[cell]:
+                mask = candidates(cell)
+                k = mask.bit_count()
+                if k < best_count:
+                    best, best_mask, best_count = cell, mask, k
+                    if k <= 1:
+                        break
+        if best < 0:
+            return True
+        values = [v + 1 for v in range(n) if best_mask >> v & 1]
+        rng.shuffle(values)
+        for v in values:
+            grid[best] = v
+            if fill():
+                return True
+        grid[best] = 0
+        return False
+
+    while not fill():  # a rare dead end in a big grid: start again with a new budget
+        grid[:] = [0] * (n * n)
+        budget[0] = 200_000
+    return grid
+
+
+def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None = None,
+                    attempts: int = 20, counter: _Counter | None = None) -> Sudoku:
+    """A Sudoku with a unique solution: minimal, or with ``clues`` clues."""
+    r, c = box
+    n = r * c
+    if clues is not None and not 0 < clues <= n * n:
+        raise UsageError(f"--clues must be between 1 and {n * n} for {r}x{c} blocks; got {clues}")
+    counter = counter or _Counter("sudoku")
+    best = None
+    for _ in range(attempts):
+        solution = random_full_grid(box, rng)
+        givens = list(solution)
+        order = list(range(n * n))
+        rng.shuffle(order)
+        for cell in order:
+            if clues is not None and sum(1 for g in givens if g) <= clues:
+                break
+            keep = givens[cell]
+            givens[cell] = 0
+            if counter.solve(Sudoku(box, givens)).status is not Status.UNIQUE:
+                givens[cell] = keep
+        puzzle = Sudoku(box, givens, metadata={"solution": Sudoku(box, solution).write()})
+        count = sum(1 for g in givens if g)
+        if clues is None or count == clues:
+            return puzzle
+        if best is None or count < sum(1 for g in best.givens if g):
+            best = puzzle
+    raise UsageError(f"no {r}x{c} Sudoku with {clues} clues found in {attempts} attempts "
+                     f"(the fewest reached: {sum(1 for g in best.givens if g)}); ask for more clues")
+
+
+# -- Skyscrapers -------------------------------------------------------------------------------
+
+def random_latin_square(n: int, rng: random.Random) -> list[int]:
+    grid = [0] * (n * n)
+
+    def fill(cell: int) -> bool:
+        if cell == n * n:
+            return True
+        i, j = divmod(cell, n)
+        used = {grid[i * n + k] for k in range(j)} | {grid[k * n + j] for k in range(i)}
+        values = [v for v in range(1, n + 1) if v not in used]
+        rng.shuffle(values)
+        for v in values:
+            grid[cell] = v
+            if fill(cell + 1):
+                return True
+        grid[cell] = 0
+        return False
+
+    fill(0)
+    return grid
+
+
+def clues_of(n: int, grid: list[int]) -> dict[str, list[int]]:
+    rows = [grid[i * n:(i + 1) * n] for i in range(n)]
+    cols = [[grid[i * n + j] for i in range(n)] for j in range(n)]
+    return {"top": [visible_count(c) for c in cols], "bottom": [visible_count(c[::-1]) for c in cols],
+            "left": [visible_count(r) for r in rows], "right": [visible_count(r[::-1]) for r in rows]}
+
+
+def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
+                         counter: _Counter | None = None) -> Skyscrapers:
+    """A proper Skyscrapers puzzle: unique, with about ``remove`` of its clues taken away."""
+    if not 1 <= n <= SKY_MAX:
+        raise UsageError(f"Skyscrapers sizes go from 1 to {SKY_MAX}; got {n}")
+    if not 0 <= remove <= 1:
+        raise UsageError(f"--remove is a share of the clues, 0 to 1; got {remove:g}")
+    counter = counter or _Counter("skyscrapers")
+    solution = random_latin_square(n, rng)
+    clues = clues_of(n, solution)
+    givens = [0] * (n * n)
+
+    def build():
+        return Skyscrapers(n, clues["top"], clues["bottom"], clues["left"], clues["right"], givens)
+
+    while True:  # give cells until unique
+        result = counter.solve(build())
+        if result.status is Status.UNIQUE:
+            break
+        other = next(s for s in result.solutions if list(s) != solution)
+        differ = [c for c in range(n * n) if other[c] != solution[c]]
+        cell = rng.choice(differ)
+        givens[cell] = solution[cell]
+    slots = [(side, k) for side in ("top", "bottom", "left", "right") for k in range(n)]
+    rng.shuffle(slots)
+    target = int(round(remove * len(slots)))
+    removed = 0
+    for side, k in slots:
+        if removed >= target:
+            break
+        keep = clues[side][k]
+        clues[side][k] = 0
+        if counter.solve(build()).status is Status.UNIQUE:
+            removed += 1
+        else:
+            clues[side][k] = keep
+    puzzle = build()
+    puzzle.metadata["nsol"] = "1"
+    return puzzle
+
+
+# -- N-Queens ----------------------------------------------------------------------------------
+
+def random_queens_solution(n: int, rng: random.Random) -> list[int]:
+    """Columns (0-based) of a random N-Queens solution, by randomised backtracking."""
+    if n in (2, 3):
+        raise UsageError(f"{n}-queens has no solution")
+    cols: list[int] = []
+    used, d1, d2 = set(), set(), set()
+
+    def place(row: int) -> bool:
+        if row == n:
+            return True
+        options = [c for c in range(n) if c not in used and row + c not in d1 and row - c not in d2]
+        rng.shuffle(options)
+        for c in options:
+            cols.append(c)
+            used.add(c), d1.add(row + c), d2.add(row - c)
+            if place(row + 1):
+                return True
+            cols.pop()
+            used.discard(c), d1.discard(row + c), d2.discard(row - c)
+        return False
+
+    place(0)
+    return cols
+
+
+def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
+    if not 0 <= placed <= n:
+        raise UsageError(f"--placed must be between 0 and {n}; got {placed}")
+    cols = random_queens_solution(n, rng)
+    rows = sorted(rng.sample(range(n), placed))
+    return NQueens(n, [(r, cols[r]) for r in rows])
+
+
+# -- many at once ------------------------------------------------------------------------------
+
+def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
+             size: int = 8, remove: float = 0.5, placed: int = 0) -> Iterator:
+    """``count`` puzzles of ``kind``, the same ones for the same arguments."""
+    rng = random.Random(f"{kind}:{seed}")
+    counter = _Counter(kind) if kind != "nqueens" else None
+    for _ in range(count):
+        if kind == "sudoku":
+            yield generate_sudoku(box, rng, clues, counter=counter)
+        elif kind == "skyscrapers":
+            yield generate_skyscrapers(size, rng, remove, counter=counter)
+        elif kind == "nqueens":
+            yield generate_nqueens(size, placed, rng)
+        else:
+            raise UsageError(f"cannot generate {kind!r}: choose sudoku, skyscrapers or nqueens")
