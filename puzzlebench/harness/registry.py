@@ -20,6 +20,8 @@ FAMILIES: dict[str, str] = {
     "mrv": "puzzlebench.solvers.mrv:MrvEngine",
     "dlx": "puzzlebench.solvers.dlx:DlxEngine",
     "dlx-py": "puzzlebench.solvers.dlx_py:DlxPyEngine",
+    "cpsat": "puzzlebench.solvers.cpsat:CpSatEngine",
+    "smt": "puzzlebench.solvers.smt:SmtEngine",
 }
 
 DEFAULT_SOLVER = "mrv"
