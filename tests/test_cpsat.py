@@ -177,3 +177,28 @@ def test_unknown_formulation():
     with pytest.raises(SolverSpecError) as err:
         encode_cpsat(NQueens(4).rules, "float")
     assert str(err.value) == "unknown CP-SAT formulation 'float'; known: int, bool"
+
+
+def test_cli_export_cpsat_proto_solves_the_same(tmp_path):
+    from ortools.sat.python import cp_model
+
+    from puzzlebench.cli import main
+    from puzzlebench.harness.registry import make_engine
+
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    source = tmp_path / "p.txt"
+    source.write_text(line + "\n")
+    expected = make_engine("cpsat:int").run(parse_sudoku_line(line)).solutions[0]
+    for target in ("cpsat", "cpsat-bool"):
+        out = tmp_path / f"{target}.txt"
+        assert main(["export", str(source), "--to", target, "-o", str(out)]) == 0
+        model = cp_model.CpModel()
+        model.proto.parse_text_format(out.read_text())
+        solver = cp_model.CpSolver()
+        assert solver.solve(model) == cp_model.OPTIMAL
+        values = [solver.value(model.get_int_var_from_proto_index(i))
+                  for i in range(len(model.proto.variables))]
+        if target == "cpsat":
+            assert tuple(values[:81]) == expected
+        else:
+            assert tuple(i % 9 + 1 for i, v in enumerate(values[:729]) if v) == expected

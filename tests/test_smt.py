@@ -244,3 +244,24 @@ def test_smt2_that_does_not_parse(tmp_path):
     with pytest.raises(UsageError) as err:
         read_smt2_file(tmp_path / "missing.smt2")
     assert str(err.value) == f"cannot read {tmp_path / 'missing.smt2'}: No such file or directory"
+
+
+def test_cli_export_smt2_read_back_by_z3(tmp_path, capsys):
+    from puzzlebench.cli import main
+    from puzzlebench.harness.registry import make_engine
+
+    line = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+    source = tmp_path / "p.txt"
+    source.write_text(line + "\n")
+    puzzle = parse_sudoku_line(line)
+    expected = make_engine("smt:fold").run(puzzle).solutions
+    for target in ("smt2", "smt2-fold", "smt2-bool"):
+        out = tmp_path / f"p.{target}"
+        assert main(["export", str(source), "--to", target, "-o", str(out)]) == 0
+        text = out.read_text()
+        assert text.startswith("; puzzlebench ") and "(check-sat)" in text
+        solver = z3.SolverFor("QF_FD") if "QF_FD" in text else z3.Solver()
+        solver.add(read_smt2_file(out))
+        assert solver.check() == z3.sat
+        fixed = encode_smt(puzzle.rules, "fold").fixed if target == "smt2-fold" else {}
+        assert [decode_model(solver.model(), 81, fixed)] == expected
