@@ -1,8 +1,9 @@
 /* Dancing Links: Knuth's Algorithm X (exact cover with primary and secondary items) and
  * Algorithm C (secondary items with colors), after his programs DLX1 and DLX2 (TAOCP 7.2.2.1).
  *
- * The data layout is Knuth's: items 1..N have a header node nd[i] (its `itm` field holds the
- * list length) and an entry cl[i] in a doubly linked list of active items; primary items are
+ * The data layout is Knuth's: items 1..N have a header node nd[i], a list length len[i] (kept
+ * apart from the nodes, so that the MRV scan reads one compact array) and an entry cl[i] in a
+ * doubly linked list of active items; primary items are
  * in the list headed by 0 (root), secondary items in the list headed by N+1.  Options are
  * stored one after another, separated by spacer nodes (itm <= 0) whose `up` points to the
  * first node of the option before and `down` to the last node of the option after.
@@ -29,12 +30,13 @@
 
 #include "engines.h"
 
-typedef struct { int up, down, itm, color; } dnode; /* header: itm = length */
+typedef struct { int up, down, itm, color; } dnode; /* an item's header has itm = 0 */
 typedef struct { int prev, next; } ditem;
 
 typedef struct {
     dnode *nd;
     ditem *cl;
+    int *len;     /* len[i]: the length of item i's list (apart: the MRV scan stays compact) */
     int *choice;
     int n_items, n_primary, last_itm; /* last_itm = N + 1: nodes above it are option nodes */
     int n_nodes;                      /* nodes in use, spacers included */
@@ -62,9 +64,13 @@ static int dlx_reserve(dlx_t *d, int n_items, int n_nodes, int n_primary) {
     if (n_items + 2 > d->cap_items) {
         int cap = n_items + 2;
         ditem *cl = realloc(d->cl, sizeof(ditem) * (size_t)cap);
+        if (cl) d->cl = cl;
         int *choice = realloc(d->choice, sizeof(int) * (size_t)cap);
-        if (!cl || !choice) { if (cl) d->cl = cl; if (choice) d->choice = choice; return -1; }
-        d->cl = cl; d->choice = choice; d->cap_items = cap;
+        if (choice) d->choice = choice;
+        int *len = realloc(d->len, sizeof(int) * (size_t)cap);
+        if (len) d->len = len;
+        if (!cl || !choice || !len) return -1;
+        d->cap_items = cap;
     }
     if (n_nodes > d->cap_nodes) {
         dnode *nd = realloc(d->nd, sizeof(dnode) * (size_t)n_nodes);
@@ -76,7 +82,7 @@ static int dlx_reserve(dlx_t *d, int n_items, int n_nodes, int n_primary) {
 }
 
 static void dlx_free(dlx_t *d) {
-    free(d->nd); free(d->cl); free(d->choice); free(d->kept);
+    free(d->nd); free(d->cl); free(d->len); free(d->choice); free(d->kept);
     memset(d, 0, sizeof *d);
 }
 
@@ -97,7 +103,7 @@ static void dlx_begin(dlx_t *d, int n_primary, int n_secondary) {
     } else {
         cl[n + 1].next = cl[n + 1].prev = n + 1;
     }
-    for (i = 1; i <= n; i++) { nd[i].up = nd[i].down = i; nd[i].itm = 0; nd[i].color = 0; }
+    for (i = 1; i <= n; i++) { nd[i].up = nd[i].down = i; nd[i].itm = 0; nd[i].color = 0; d->len[i] = 0; }
     nd[n + 1].itm = 0; nd[n + 1].color = 0; nd[n + 1].up = nd[n + 1].down = 0;
     d->n_nodes = n + 2; /* next free node */
 }
@@ -116,7 +122,7 @@ static void dlx_add_option(dlx_t *d, const int *items, const int *colors, int k,
         if (nd[x].color) d->colored = 1;
         nd[x].up = bottom; nd[x].down = it;
         nd[bottom].down = x; nd[it].up = x;
-        nd[it].itm++;
+        d->len[it]++;
     }
     nd[spacer].down = d->n_nodes + k - 1;
     d->n_nodes += k;
@@ -133,6 +139,7 @@ static void dlx_add_option(dlx_t *d, const int *items, const int *colors, int k,
 
 INLINE void cover(dlx_t *d, int c, const int colored) {
     dnode *nd = d->nd;
+    int *len = d->len;
     ditem *cl = d->cl;
     int l = cl[c].prev, r = cl[c].next, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
@@ -145,7 +152,7 @@ INLINE void cover(dlx_t *d, int c, const int colored) {
                 if (cc <= 0) { nn = uu; continue; }
                 nd[uu].down = dd; nd[dd].up = uu;
                 upd++;
-                nd[cc].itm--;
+                len[cc]--;
             }
             nn++;
         }
@@ -155,6 +162,7 @@ INLINE void cover(dlx_t *d, int c, const int colored) {
 
 INLINE void uncover(dlx_t *d, int c, const int colored) {
     dnode *nd = d->nd;
+    int *len = d->len;
     ditem *cl = d->cl;
     int l, r, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
@@ -165,7 +173,7 @@ INLINE void uncover(dlx_t *d, int c, const int colored) {
                 uu = nd[nn].up; dd = nd[nn].down; cc = nd[nn].itm;
                 if (cc <= 0) { nn = dd; continue; }
                 nd[uu].down = nn; nd[dd].up = nn;
-                nd[cc].itm++;
+                len[cc]++;
             }
             nn--;
         }
@@ -177,6 +185,7 @@ INLINE void uncover(dlx_t *d, int c, const int colored) {
 /* Algorithm C: keep only the options of item nd[p].itm that agree with p's color. */
 static void purify(dlx_t *d, int p) {
     dnode *nd = d->nd;
+    int *len = d->len;
     int c = nd[p].itm, x = nd[p].color, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
     d->cleansings++;
@@ -188,7 +197,7 @@ static void purify(dlx_t *d, int p) {
                     if (cc <= 0) { nn = uu; continue; }
                     nd[uu].down = dd; nd[dd].up = uu;
                     d->updates++;
-                    nd[cc].itm--;
+                    len[cc]--;
                 }
                 nn++;
             }
@@ -201,6 +210,7 @@ static void purify(dlx_t *d, int p) {
 
 static void unpurify(dlx_t *d, int p) {
     dnode *nd = d->nd;
+    int *len = d->len;
     int c = nd[p].itm, x = nd[p].color, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
     for (rr = nd[c].up; rr >= last; rr = nd[rr].up) {
@@ -212,7 +222,7 @@ static void unpurify(dlx_t *d, int p) {
                     uu = nd[nn].up; dd = nd[nn].down; cc = nd[nn].itm;
                     if (cc <= 0) { nn = dd; continue; }
                     nd[uu].down = nn; nd[dd].up = nn;
-                    nd[cc].itm++;
+                    len[cc]++;
                 }
                 nn--;
             }
@@ -239,6 +249,7 @@ static void record_solution(dlx_t *d, int depth) {
 INLINE void search(dlx_t *d, const int colored) {
     dnode *nd = d->nd;
     ditem *cl = d->cl;
+    const int *len = d->len;
     int *choice = d->choice;
     int level = 0, best = 0, cur, pp, cc, k, t;
     if (cl[0].next == 0) { /* nothing to cover: the empty choice is the one solution */
@@ -253,7 +264,7 @@ forward:
     }
     t = INT_MAX;
     for (k = cl[0].next; t && k != 0; k = cl[k].next)
-        if (nd[k].itm < t) { best = k; t = nd[k].itm; }
+        if (len[k] < t) { best = k; t = len[k]; }
     cover(d, best, colored);
     cur = choice[level] = nd[best].down;
 advance:
