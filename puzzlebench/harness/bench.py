@@ -133,7 +133,8 @@ class _Planner:
 
 
 def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | None = None,
-              stderr: TextIO = sys.stderr) -> BenchOutcome:
+              stderr: TextIO | None = None) -> BenchOutcome:
+    stderr = stderr or sys.stderr
     check_settings(cfg, stderr)
     engines = resolve_solvers(cfg.solvers, cfg.engines)
     db = Database(cfg.db)

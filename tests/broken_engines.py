@@ -1,0 +1,128 @@
+"""Deliberately broken engines: test doubles for the harness, never registered.
+
+They are handed to the bench as extra engines (``engines={"wrong": "tests.broken_engines:
+WrongAnswerEngine"}`` or ``--engine wrong=tests.broken_engines:WrongAnswerEngine``), so the
+worker processes import them by module path.  Each one is :class:`MrvEngine` with one fault.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import time
+
+from puzzlebench.results import Result, Stats
+from puzzlebench.solvers.base import SearchOutcome
+from puzzlebench.solvers.mrv import MrvEngine
+
+
+class WrongAnswerEngine(MrvEngine):
+    """Finds the real solution, then breaks it: the first two cells swapped."""
+
+    family = "wrong"
+
+    def search(self, artifact, limit, keep, deadline):
+        outcome = super().search(artifact, limit, keep, deadline)
+        broken = []
+        for sol in outcome.solutions:
+            s = list(sol)
+            s[0], s[1] = s[1], s[0]
+            broken.append(tuple(s))
+        return SearchOutcome(broken, outcome.count, outcome.timed_out, outcome.stats)
+
+
+class HangEngine(MrvEngine):
+    """Never answers and never looks at its clock."""
+
+    family = "hang"
+
+    def search(self, artifact, limit, keep, deadline):
+        while True:
+            time.sleep(0.01)
+
+
+class ExitEngine(MrvEngine):
+    """Leaves the process at once, as a C library calling exit() would."""
+
+    family = "exit"
+
+    def search(self, artifact, limit, keep, deadline):
+        os._exit(3)
+
+
+class SigkillEngine(MrvEngine):
+    family = "sigkill"
+
+    def search(self, artifact, limit, keep, deadline):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class SegfaultEngine(MrvEngine):
+    """Dies inside C: reads address 0."""
+
+    family = "segfault"
+
+    def search(self, artifact, limit, keep, deadline):
+        ctypes.string_at(0)
+
+
+class LiarEngine(MrvEngine):
+    """Says every puzzle has no solution: nothing to verify, only the cross-check catches it."""
+
+    family = "liar"
+
+    def search(self, artifact, limit, keep, deadline):
+        return SearchOutcome([], 0, False, Stats(nodes=1))
+
+
+class SlowEngine(MrvEngine):
+    """A correct engine that takes at least 50 ms a puzzle (to kill a bench midway)."""
+
+    family = "slow"
+
+    def search(self, artifact, limit, keep, deadline):
+        time.sleep(0.05)
+        return super().search(artifact, limit, keep, deadline)
+
+
+class BatchEngine(MrvEngine):
+    """An engine with its own batch path (``run_many``), like a native batch call: the
+    harness hands it whole units and verifies their answers in bulk."""
+
+    family = "batch"
+
+    def run_many(self, puzzles, *, limit=2, time_limit=None, keep=10, verify=True) -> list[Result]:
+        return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify) for p in puzzles]
+
+
+class BatchCrashEngine(BatchEngine):
+    """A batch path that dies (SIGSEGV) when its batch holds a puzzle whose first cell is 1."""
+
+    family = "batchcrash"
+
+    def run_many(self, puzzles, **kw):
+        if any(p.givens[0] == 1 for p in puzzles):
+            ctypes.string_at(0)
+        return super().run_many(puzzles, **kw)
+
+
+class BatchWrongEngine(BatchEngine):
+    """A batch path whose answers to puzzles with an empty first cell are broken."""
+
+    family = "batchwrong"
+
+    def run_many(self, puzzles, **kw):
+        results = super().run_many(puzzles, **kw)
+        for p, r in zip(puzzles, results):
+            if p.givens[0] == 0 and r.solutions:
+                s = list(r.solutions[0])
+                s[0], s[1] = s[1], s[0]
+                r.solutions[0] = tuple(s)
+        return results
+
+
+ALL = {name: f"tests.broken_engines:{cls.__name__}" for name, cls in {
+    "wrong": WrongAnswerEngine, "hang": HangEngine, "exit": ExitEngine, "sigkill": SigkillEngine,
+    "segfault": SegfaultEngine, "liar": LiarEngine, "slow": SlowEngine, "batch": BatchEngine,
+    "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine}.items()}

@@ -1,0 +1,398 @@
+"""The harness: hard time limits, crashes, wrong answers, cross-checks, the database and
+resume, reports computed from the database, generators and symmetries."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.errors import SolverSpecError, UsageError
+from puzzlebench.harness import registry
+from puzzlebench.harness.bench import BenchConfig, run_bench
+from puzzlebench.harness.crosscheck import crosscheck
+from puzzlebench.harness.database import Database
+from puzzlebench.harness.generate import generate, generate_sudoku
+from puzzlebench.harness.inputs import from_puzzles, read_file, sample
+from puzzlebench.harness.report import percentile, render, summarise
+from puzzlebench.harness.scramble import scramble_sudoku
+from puzzlebench.harness.workers import LocalExecutor
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
+    sys.path.insert(0, str(REPO))
+
+from tests.broken_engines import ALL as BROKEN  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def small_sudokus():
+    """Four generated 4x4 Sudoku (unique, minimal), the same every run."""
+    return list(generate("sudoku", 4, seed=7, box=(2, 2)))
+
+
+def bench(items, solvers, tmp_path, **kw):
+    grace = kw.pop("grace", 0.3)
+    cfg = BenchConfig(solvers=solvers, db=str(tmp_path / "r.sqlite"), engines=BROKEN, quiet=True,
+                      time_limit=kw.pop("time_limit", 2.0), jobs=kw.pop("jobs", 2), **kw)
+    return run_bench(items, cfg, executor=LocalExecutor(cfg.jobs, grace=grace))
+
+
+def by_solver(outcome):
+    out = {}
+    for r in outcome.results:
+        out.setdefault(r["solver"], []).append(r)
+    return out
+
+
+# -- broken engines ------------------------------------------------------------------------------
+
+def test_broken_engines_cost_only_their_pairs(small_sudokus, tmp_path):
+    items = from_puzzles("four", small_sudokus[:2])
+    out = bench(items, ["mrv", "wrong", "hang", "exit", "sigkill", "segfault"], tmp_path, time_limit=0.3)
+    rows = by_solver(out)
+    assert [r["status"] for r in rows["mrv"]] == ["unique", "unique"]
+    assert all(r["verified"] for r in rows["mrv"])
+    for r in rows["wrong"]:
+        assert r["status"] == "error" and r["wrong"] == 1 and not r["verified"]
+        assert r["error"].startswith("wrong answer from wrong: ")
+    for r in rows["hang"]:
+        assert r["status"] == "timeout"
+        assert r["error"].startswith("no answer after ")
+        assert r["error"].endswith("the engine overran its time limit of 0.3s by more than the grace "
+                                   "of 0.3s; worker killed")
+    assert {r["error"] for r in rows["exit"]} == {"the worker exited with code 3 while exit was solving this puzzle"}
+    assert {r["error"] for r in rows["sigkill"]} == {
+        "the worker was killed by signal SIGKILL while sigkill was solving this puzzle"}
+    assert {r["error"] for r in rows["segfault"]} == {
+        "the worker was killed by signal SIGSEGV while segfault was solving this puzzle"}
+    assert len(out.wrong) == 2
+    assert out.exit_code == 1
+    assert out.disagreements == []  # errors and timeouts have no answer to compare
+
+
+def test_batch_path_crash_is_isolated_to_its_puzzle(small_sudokus, tmp_path):
+    puzzles = small_sudokus + list(generate("sudoku", 6, seed=8, box=(2, 2)))
+    crashing = [p for p in puzzles if p.givens[0] == 1]
+    assert 0 < len(crashing) < len(puzzles)
+    out = bench(from_puzzles("ten", puzzles), ["batchcrash"], tmp_path, jobs=1)
+    statuses = {r["puzzle_id"]: (r["status"], r["error"]) for r in out.results}
+    for n, p in enumerate(puzzles, start=1):
+        if p.givens[0] == 1:
+            assert statuses[f"ten:{n}"] == ("error", "the worker was killed by signal SIGSEGV while "
+                                            "batchcrash was solving this puzzle")
+        else:
+            assert statuses[f"ten:{n}"] == ("unique", None)
+
+
+def test_batch_path_answers_are_verified_in_bulk(small_sudokus, tmp_path):
+    out = bench(from_puzzles("four", small_sudokus), ["batch", "batchwrong"], tmp_path, jobs=1)
+    rows = by_solver(out)
+    assert all(r["status"] == "unique" and r["verified"] for r in rows["batch"])
+    for p, r in zip(small_sudokus, rows["batchwrong"]):
+        if p.givens[0] == 0:
+            assert r["status"] == "error" and r["wrong"]
+            assert r["error"].startswith("wrong answer from batchwrong: ")
+        else:
+            assert r["status"] == "unique" and r["verified"]
+
+
+def test_a_disagreement_is_stored_printed_and_fails(small_sudokus, tmp_path, capsys):
+    path = tmp_path / "four.txt"
+    path.write_text("".join(p.write() + "\n" for p in small_sudokus[:2]))
+    db = tmp_path / "d.sqlite"
+    code = main(["bench", str(path), "--solvers", "mrv,liar", "--engine", f"liar={BROKEN['liar']}",
+                 "--db", str(db), "--quiet", "--jobs", "1"])
+    assert code == 1
+    err = capsys.readouterr().err
+    assert "puzzlebench: 2 DISAGREEMENTS between solvers:" in err
+    assert "  four.txt:1 (limit 2): liar says unsat count=0, mrv says unique count=1" in err
+    stored = Database(db).disagreements()
+    assert [(d["puzzle_id"], d["solver_a"], d["status_a"], d["solver_b"], d["status_b"]) for d in stored] == [
+        ("four.txt:1", "liar", "unsat", "mrv", "unique"), ("four.txt:2", "liar", "unsat", "mrv", "unique")]
+
+
+def test_crosscheck_compares_only_finished_answers_with_the_same_limit():
+    def row(solver, status, count, limit=2, pid="s:1"):
+        return {"puzzle_id": pid, "puzzle_hash": "h", "limit_": limit, "solver": solver, "status": status,
+                "count": count}
+    rows = [row("a", "multiple", 2), row("b", "multiple", 2), row("c", "timeout", 0), row("d", "error", 0),
+            row("a", "multiple", 7, limit=0), row("b", "multiple", 5, limit=0)]
+    found = crosscheck(rows)
+    assert [str(d) for d in found] == ["s:1 (limit all): a says multiple count=7, b says multiple count=5"]
+
+
+# -- the database, kill and resume ---------------------------------------------------------------
+
+def _db_rows(path):
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT puzzle_id, solver, run_id, status, count FROM results").fetchall()
+
+
+def test_killed_bench_resumes_without_losing_or_repeating(tmp_path):
+    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
+    path = tmp_path / "set.txt"
+    path.write_text("".join(p.write() + "\n" for p in puzzles))
+    db = tmp_path / "k.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow,mrv",
+           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            time.sleep(0.05)
+            if db.exists():
+                try:
+                    if len(_db_rows(db)) >= 8:
+                        break
+                except sqlite3.OperationalError:
+                    pass
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    before = _db_rows(db)
+    assert 8 <= len(before) < 48, "the bench should have been killed midway"
+    assert {r[2] for r in before} == {1}
+
+    again = subprocess.run(cmd + ["--resume"], cwd=REPO, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    after = _db_rows(db)
+    assert len(after) == 48 and len({(r[0], r[1]) for r in after}) == 48
+    kept = {(r[0], r[1]): r for r in after if r[2] == 1}
+    assert kept == {(r[0], r[1]): r for r in before}          # every finished result kept, none re-run
+    assert sum(r[2] == 2 for r in after) == 48 - len(before)  # the resume ran only what was missing
+
+    whole = tmp_path / "whole.sqlite"
+    subprocess.run(cmd[:cmd.index("--db") + 1] + [str(whole), "--jobs", "2", "--quiet"], cwd=REPO,
+                   check=True, capture_output=True)
+    table = lambda p: sorted((r[0], r[1], r[3], r[4]) for r in _db_rows(p))
+    assert table(db) == table(whole)
+    assert "| set.txt | slow | 2 | 24 | 24 | 0 | 0 |" in again.stdout
+
+
+def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys):
+    path = tmp_path / "mixed.txt"
+    good = "..13....2.4....."
+    path.write_text(f"{good}\n..13....2.4...\n{good.replace('.', '0')}\n")
+    code = main(["bench", str(path), "--solvers", "mrv", "--db", str(tmp_path / "m.sqlite"), "--quiet"])
+    assert code == 1
+    rows = Database(tmp_path / "m.sqlite").results()
+    errors = [(r["puzzle_id"], r["solver"], r["error"]) for r in rows if r["status"] == "error"]
+    assert errors == [("mixed.txt:2", "(input)",
+                       "mixed.txt:2: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 14")]
+    assert sorted(r["status"] for r in rows if r["solver"] == "mrv") == ["unique", "unique"]
+
+
+# -- usage errors ---------------------------------------------------------------------------------
+
+def run_cli(args, capsys):
+    code = main(args)
+    return code, capsys.readouterr().err
+
+
+def test_unknown_solver_lists_the_known_ones(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    code, err = run_cli(["bench", str(path), "--solvers", "mrv,nosuch", "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert code == 2
+    assert err == f"puzzlebench: error: unknown solver 'nosuch'; known: {', '.join(sorted(registry.FAMILIES))}\n"
+
+
+def test_time_limit_must_be_positive(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    code, err = run_cli(["bench", str(path), "--solvers", "mrv", "--time-limit", "0", "--db",
+                         str(tmp_path / "x.sqlite")], capsys)
+    assert (code, err) == (2, "puzzlebench: error: the time limit must be positive (seconds); got 0\n")
+
+
+def test_a_file_of_mixed_kinds_is_refused(tmp_path, capsys):
+    path = tmp_path / "both.txt"
+    path.write_text("..13....2.4.....\n8 (1,1)\n")
+    code, err = run_cli(["bench", str(path), "--solvers", "mrv", "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert code == 2
+    assert err == (f"puzzlebench: error: {path} mixes puzzle kinds: sudoku (first on line 1), nqueens "
+                   "(first on line 2); a bench set must hold one kind (split the file, or give --kind to "
+                   "read every line as one kind)\n")
+
+
+def test_an_unreadable_database_is_refused(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("these are not the results you are looking for\n" * 20)
+    code, err = run_cli(["bench", str(path), "--solvers", "mrv", "--db", str(bad)], capsys)
+    assert (code, err) == (2, f"puzzlebench: error: cannot use {bad} as a results database: "
+                              "file is not a database\n")
+    code, err = run_cli(["report", "--db", str(tmp_path / "none.sqlite")], capsys)
+    assert (code, err) == (2, f"puzzlebench: error: no results database at {tmp_path / 'none.sqlite'} "
+                              f"(make one with `puzzlebench bench --db {tmp_path / 'none.sqlite'}`)\n")
+
+
+def test_more_jobs_than_cores_warns_and_runs(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    jobs = len(os.sched_getaffinity(0)) + 1
+    code, err = run_cli(["bench", str(path), "--solvers", "mrv", "--jobs", str(jobs), "--quiet",
+                         "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert code == 0
+    assert (f"puzzlebench: warning: --jobs {jobs} is more than the {jobs - 1} cores here: workers will "
+            "share cores and every time measured will be inflated\n") in err
+
+
+def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    code, err = run_cli(["bench", str(path), "--solver", "ghost", "--engine", "ghost=tests.nowhere:Ghost",
+                         "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert code == 2
+    assert err == ("puzzlebench: error: engine ghost=tests.nowhere:Ghost: cannot import: "
+                   "No module named 'tests.nowhere'\n")
+
+
+# -- the report, from a hand-computed example -------------------------------------------------------
+
+def _write_example(db_path):
+    db = Database(db_path)
+    run = db.start_run(command="test", seed=1, settings={}, engines={})
+    rows = [  # (puzzle, solver, status, count, encode, solve, total, peak, nodes, guesses)
+        ("s:1", "a", "unique", 1, 0.001, 0.009, 0.010, 10 * 2**20, 4, 1),
+        ("s:2", "a", "unique", 1, 0.001, 0.019, 0.020, 12 * 2**20, 10, 3),
+        ("s:3", "a", "multiple", 2, 0.002, 0.038, 0.040, 11 * 2**20, 30, 9),
+        ("s:4", "a", "timeout", 0, 0.0, 1.0, 1.0, 20 * 2**20, None, None),
+        ("s:5", "a", "unsat", 0, 0.001, 0.029, 0.030, 9 * 2**20, 6, 2),
+        ("s:1", "b", "unique", 1, 0.005, 0.005, 0.010, 30 * 2**20, None, None),
+        ("s:2", "b", "error", 0, 0.0, 0.0, 0.0, None, None, None),
+    ]
+    records = []
+    for pid, solver, status, count, enc, sol, total, peak, nodes, guesses in rows:
+        facts = {"puzzle_id": pid, "puzzle_hash": "h" + pid, "set_name": "s", "line": int(pid[2:]),
+                 "kind": "sudoku", "shape": "4x4", "solver": solver, "limit": 2, "time_limit": 1.0}
+        records.append((facts, (0, status, count, 0.0, enc, sol, 0.0, total, peak, nodes, guesses, None, None,
+                                None, None, None, "boom" if status == "error" else None,
+                                status in ("unique", "multiple"), False)))
+    db.write(run, records)
+    db.close()
+
+
+def test_report_figures_match_a_hand_computed_example(tmp_path):
+    _write_example(tmp_path / "e.sqlite")
+    rows = Database(tmp_path / "e.sqlite").results()
+    a, b = summarise(rows)
+    assert (a["set"], a["solver"], a["limit"], a["puzzles"], a["solved"], a["timeouts"], a["errors"]) == \
+        ("s", "a", 2, 5, 4, 1, 0)
+    # solved times: 0.010 0.020 0.030 0.040
+    assert a["median"] == pytest.approx(0.025)
+    assert a["mean"] == pytest.approx(0.025)
+    assert a["p90"] == pytest.approx(0.037)       # rank 0.9*3 = 2.7: 0.030 + 0.7*0.010
+    assert a["max"] == pytest.approx(0.040)
+    assert a["puzzles_per_s"] == pytest.approx(4 / 0.1)
+    assert a["peak_memory_mb"] == pytest.approx(20.0)
+    assert a["nodes_median"] == pytest.approx(8.0) and a["nodes_mean"] == pytest.approx(12.5)
+    assert a["guesses_median"] == pytest.approx(2.5) and a["guesses_mean"] == pytest.approx(3.75)
+    assert a["conflicts_median"] is None
+    assert a["encode_mean"] == pytest.approx(0.00125) and a["solve_mean"] == pytest.approx(0.02375)
+    assert a["encode_share"] == pytest.approx(0.005 / 0.1)
+    assert (b["puzzles"], b["solved"], b["errors"], b["median"], b["puzzles_per_s"], b["peak_memory_mb"]) == \
+        (2, 1, 1, 0.010, pytest.approx(100.0), 30.0)
+    md = render([a, b], "md").splitlines()
+    assert md[2] == "| s | a | 2 | 5 | 4 | 1 | 0 | 25 | 25 | 37 | 40 | 40 | 20.0 | 1.25 | 23.8 |"
+    assert md[3] == "| s | b | 2 | 2 | 1 | 0 | 1 | 10 | 10 | 10 | 10 | 100 | 30.0 | 5 | 5 |"
+    assert render([a], "csv").splitlines()[1].startswith("s,a,2,5,4,1,0,0,0.025,")
+    assert json.loads(render([a], "json"))[0]["p90"] == pytest.approx(0.037)
+    assert r"\begin{tabular}" in render([a], "latex")
+
+
+def test_percentile_is_linear_between_ranks():
+    assert percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90) == pytest.approx(9.1)
+    assert percentile([5], 90) == 5 and percentile([], 90) is None
+
+
+def test_report_command_writes_tables_and_plots(tmp_path, capsys):
+    _write_example(tmp_path / "e.sqlite")
+    out = tmp_path / "out"
+    code = main(["report", "--db", str(tmp_path / "e.sqlite"), "--out", str(out), "--plot", "cactus",
+                 "--plot", "scatter", "--plot", "stats"])
+    assert code == 0
+    assert "| s | a | 2 | 5 | 4 |" in capsys.readouterr().out
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["cactus-s.png", "cactus-s.svg", "nodes-s.png", "nodes-s.svg", "scatter-s-a-vs-b.png",
+                     "scatter-s-a-vs-b.svg", "summary.md"]
+
+
+# -- generators and symmetries ---------------------------------------------------------------------
+
+def test_generated_sudoku_are_reproducible_unique_and_minimal():
+    mrv = registry.make_engine("mrv")
+    first = [p.write() for p in generate("sudoku", 3, seed=11, box=(2, 3))]
+    assert first == [p.write() for p in generate("sudoku", 3, seed=11, box=(2, 3))]
+    assert first != [p.write() for p in generate("sudoku", 3, seed=12, box=(2, 3))]
+    for text in first:
+        puzzle = parse_sudoku_line(text, box=(2, 3))
+        assert mrv.run(puzzle).status is Status.UNIQUE
+        for cell, v in enumerate(puzzle.givens):  # minimal: no clue can go
+            if v:
+                fewer = list(puzzle.givens)
+                fewer[cell] = 0
+                assert mrv.run(Sudoku((2, 3), fewer)).status is Status.MULTIPLE
+
+
+def test_generated_sudoku_with_a_target_clue_count():
+    puzzle = generate_sudoku((2, 2), random.Random(5), clues=8)
+    assert sum(1 for v in puzzle.givens if v) == 8
+    assert registry.make_engine("mrv").run(puzzle).status is Status.UNIQUE
+    ref = puzzle.parse_solution(puzzle.metadata["solution"])
+    assert puzzle.check(ref) == []
+
+
+def test_generated_skyscrapers_are_proper_and_queens_completable():
+    mrv = registry.make_engine("mrv")
+    for p in generate("skyscrapers", 2, seed=4, size=5, remove=0.5):
+        assert mrv.run(p).status is Status.UNIQUE
+        assert sum(1 for side in p.clues.values() for c in side if c == 0) >= 5
+    for q in generate("nqueens", 3, seed=4, size=12, placed=4):
+        assert len(q.placed) == 4
+        assert mrv.run(q, limit=1).status is Status.SAT
+
+
+def test_generate_command_output_reads_back(tmp_path, capsys):
+    assert main(["generate", "sudoku", "--box", "2x2", "--count", "2", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(len(l.split()[0]) == 16 for l in lines)
+    path = tmp_path / "g.txt"
+    path.write_text("\n".join(lines) + "\n")
+    items = read_file(str(path))
+    assert [i.puzzle.kind for i in items] == ["sudoku", "sudoku"]
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3)])
+def test_scrambled_sudoku_keep_their_solutions(box):
+    rng = random.Random(9)
+    puzzle = generate_sudoku(box, rng)
+    mrv = registry.make_engine("mrv")
+    for _ in range(3):
+        other = scramble_sudoku(puzzle, rng)
+        assert other.box == puzzle.box
+        result = mrv.run(other)
+        assert result.status is Status.UNIQUE
+        assert other.check(other.parse_solution(other.metadata["solution"])) == []
+        assert sum(1 for v in other.givens if v) == sum(1 for v in puzzle.givens if v)
+
+
+def test_sample_is_reproducible_and_in_file_order(small_sudokus):
+    items = from_puzzles("s", small_sudokus * 5)
+    one = [i.line for i in sample(items, 6, seed=2)]
+    assert one == [i.line for i in sample(items, 6, seed=2)] and one == sorted(one) and len(one) == 6
+    assert one != [i.line for i in sample(items, 6, seed=3)]
