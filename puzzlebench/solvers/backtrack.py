@@ -5,7 +5,8 @@ position ``i`` holds the choices still to try there, its top is the choice being
 ``choices(i, tops)`` gives the choices for position ``i`` given the tops of the stacks before it.
 Going back (``retour``) drops the exhausted stacks at the end, then the top of the last one.
 
-Applied to puzzles in fixed cell order, with no propagation: a value is a choice for a cell
+Applied to puzzles in a cell order fixed before the search (by default fewest candidates left
+by the givens first; ``@order=row`` for the seed's reading order), with no propagation: a value is a choice for a cell
 when no earlier cell rules it out; a skyscraper line is checked when its last cell is placed.
 It will time out on hard puzzles, cleanly.
 """
@@ -17,7 +18,7 @@ from typing import Callable, Iterator, Sequence
 from ..models.base import Puzzle
 from ..models.vocabulary import visible_count
 from ..results import Stats
-from .base import Deadline, Engine, SearchOutcome, count_solutions
+from .base import Deadline, Engine, Option, SearchOutcome, count_solutions
 from .cells import CellProblem, compile_rules
 
 Choices = Callable[[int, list], Sequence]
@@ -86,38 +87,60 @@ def stack_search(n: int, choices: Choices, counters: SearchCounters | None = Non
             go_back()
 
 
-def puzzle_choices(problem: CellProblem) -> Choices:
-    """``choices(i, tops)`` for a puzzle: the values of cell ``i`` that no earlier cell rules out."""
+def static_order(problem: CellProblem) -> list[int]:
+    """Cells ordered once, before the search: fewest candidates left by the givens first
+    (ties in reading order).  Still a fixed order, and still no propagation."""
     nv = problem.n_values
-    # For each cell, the conflicts coming from earlier cells only: (earlier cell, value) pairs
-    # that rule out value v of this cell.
-    earlier: list[list[tuple[int, int, int]]] = []
-    for cell in range(problem.n_cells):
-        rules_out = []
-        for v in range(1, nv + 1):
-            for other, bit in problem.conflicts[cell * nv + v - 1]:
-                if other < cell:
-                    rules_out.append((other, bit.bit_length(), v))
-        earlier.append(rules_out)
-    last_cell_lines = [[k for k in problem.lines_of_cell[c]
-                        if max(problem.lines[k].cells) == c] for c in range(problem.n_cells)]
-    groups_closing = [[g for g in problem.at_least_one
-                       if max(x // nv for x in g) == c] for c in range(problem.n_cells)]
+    blocked = [0] * problem.n_cells
+    for cell, d in enumerate(problem.domains):
+        if d & (d - 1) == 0:
+            for other, bit in problem.conflicts[cell * nv + d.bit_length() - 1]:
+                blocked[other] |= bit
+    left = [(d & ~blocked[c]).bit_count() if d & (d - 1) else 0 for c, d in enumerate(problem.domains)]
+    return sorted(range(problem.n_cells), key=lambda c: (left[c], c))
+
+
+def puzzle_choices(problem: CellProblem, order: list[int]) -> Choices:
+    """``choices(i, tops)`` for a puzzle searched in ``order``: the values of cell ``order[i]``
+    that no cell placed before it rules out."""
+    nv = problem.n_values
+    position = {cell: i for i, cell in enumerate(order)}
+    same_value: list[list[int]] = []  # earlier positions that may not share this cell's value
+    other: list[list[tuple[int, int, int]]] = []  # (earlier position, its value, value it excludes)
+    for i, cell in enumerate(order):
+        pairs = {(position[o], bit.bit_length(), v) for v in range(1, nv + 1)
+                 for o, bit in problem.conflicts[cell * nv + v - 1] if position[o] < i}
+        peers = sorted({j for j, _, _ in pairs if all((j, v, v) in pairs for v in range(1, nv + 1))})
+        peer_set = set(peers)
+        same_value.append(peers)
+        other.append(sorted((j, w, v) for j, w, v in pairs if not (j in peer_set and w == v)))
+    closing_lines = [[k for k in problem.lines_of_cell[cell]
+                      if max(position[c] for c in problem.lines[k].cells) == i]
+                     for i, cell in enumerate(order)]
+    closing_groups = [[g for g in problem.at_least_one
+                       if max(position[x // nv] for x in g) == i] for i in range(len(order))]
 
     def choices(i: int, tops: list) -> list[int]:
-        allowed = problem.domains[i]
-        for other, value, v in earlier[i]:
-            if tops[other] == value:
+        allowed = problem.domains[order[i]]
+        for j in same_value[i]:
+            allowed &= ~(1 << (tops[j] - 1))
+        for j, w, v in other[i]:
+            if tops[j] == w:
                 allowed &= ~(1 << (v - 1))
         out = [v for v in range(1, nv + 1) if allowed >> (v - 1) & 1]
-        if last_cell_lines[i] or groups_closing[i]:
-            out = [v for v in out if _closes_well(problem, tops + [v], last_cell_lines[i], groups_closing[i])]
+        if closing_lines[i] or closing_groups[i]:
+            out = [v for v in out
+                   if _closes_well(problem, order, tops + [v], closing_lines[i], closing_groups[i])]
         return out
 
     return choices
 
 
-def _closes_well(problem: CellProblem, values: list[int], lines: list[int], groups) -> bool:
+def _closes_well(problem: CellProblem, order: list[int], tops: list[int], lines: list[int],
+                 groups) -> bool:
+    values = [0] * problem.n_cells
+    for cell, v in zip(order, tops):
+        values[cell] = v
     for k in lines:
         line = problem.lines[k]
         if visible_count([values[c] for c in line.cells]) != line.clue:
@@ -129,6 +152,9 @@ def _closes_well(problem: CellProblem, values: list[int], lines: list[int], grou
 class BacktrackEngine(Engine):
     family = "backtrack"
     summary = "seed 002's stack backtracking in fixed cell order, no propagation (pure Python)"
+    options = (Option("order", str, "static", "cell order, fixed before the search: 'static' = fewest "
+                      "candidates left by the givens first, 'row' = reading order (seed 002)",
+                      ("static", "row")),)
     statistics = {
         "nodes": "choices tried: every value put on top of a stack",
         "guesses": "stacks created with more than one choice",
@@ -143,9 +169,18 @@ class BacktrackEngine(Engine):
 
     def search(self, artifact: CellProblem, limit, keep, deadline: Deadline) -> SearchOutcome:
         counters = SearchCounters()
-        found = stack_search(artifact.n_cells, puzzle_choices(artifact), counters, deadline)
+        order = static_order(artifact) if self.settings["order"] == "static" else list(range(artifact.n_cells))
+        found = stack_search(artifact.n_cells, puzzle_choices(artifact, order), counters, deadline)
         kept, count = count_solutions(found, limit, keep)
+        kept = [_in_cell_order(order, s) for s in kept]
         stats = Stats(nodes=counters.nodes, guesses=counters.guesses, backtracks=counters.backtracks,
                       raw={"nodes": counters.nodes, "guesses": counters.guesses,
                            "retour": counters.backtracks})
-        return SearchOutcome([tuple(s) for s in kept], count, counters.timed_out, stats)
+        return SearchOutcome(kept, count, counters.timed_out, stats)
+
+
+def _in_cell_order(order: list[int], values: list[int]) -> tuple[int, ...]:
+    out = [0] * len(order)
+    for cell, v in zip(order, values):
+        out[cell] = v
+    return tuple(out)

@@ -1,0 +1,24 @@
+"""Shared fixtures: where the public data sets are (../shared/data), and small helpers."""
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+
+
+def data_file(name: str) -> Path:
+    """A public data set, or a skip saying it is absent (the tests never copy the data)."""
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"public data set {name} not found at {DATA}")
+    return path
+
+
+def data_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
+    """Non-comment lines of a data set: every ``step``-th, at most ``limit``."""
+    with open(data_file(name)) as f:
+        lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+    lines = lines[::step]
+    return lines[:limit] if limit else lines
