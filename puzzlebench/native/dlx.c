@@ -17,7 +17,7 @@
  *
  * Python entry points (registered by pb_register_dlx):
  *   dlx_solve(n_primary, n_secondary, items, colors, starts, limit, keep, time_limit)
- *   dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)
+ *   dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)  (dlx_sudoku.c)
  * Both release the GIL while they search.
  */
 #define PY_SSIZE_T_CLEAN
@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "engines.h"
+#include "dlx_sudoku.h"
 
 typedef struct { int up, down, itm, color; } dnode; /* an item's header has itm = 0 */
 typedef struct { int prev, next; } ditem;
@@ -416,157 +417,12 @@ out:
     return result;
 }
 
-/* ---- Python: many Sudokus in one call ------------------------------------------------ *
- * The matrix is built here the way the Python encoder builds it from the shared vocabulary
- * (puzzlebench/encoders/exact_cover.py), so both paths give equal counters:
- *   items   cell r,c for every empty cell (cell order), then (row i, v), (column j, v),
- *           (block b, v) for every value v not given in that unit;
- *   options (cell, v) in candidate order (cell-major, v ascending) for every empty cell and
- *           every v given in none of its units; items in the order cell, row, column, block.
- */
-
-typedef struct {
-    int n, br, bc;
-    int *cell_item;            /* n*n: item of an empty cell, 0 if given */
-    int *unit_item;            /* 3*n*n: item of (unit, v) */
-    int *opt_cell, *opt_value; /* per option */
-} sudoku_map;
-
-static int block_of(int r, int c, int br, int bc) { return (r / br) * br + c / bc; }
-
-static int build_sudoku(dlx_t *d, sudoku_map *m, const unsigned char *g) {
-    int n = m->n, nn = n * n, r, c, v, u, item = 0, opt = 0;
-    uint64_t used[3][64];
-    memset(used, 0, sizeof used);
-    for (r = 0; r < n; r++)
-        for (c = 0; c < n; c++)
-            if ((v = g[r * n + c])) {
-                uint64_t bit = 1ULL << (v - 1);
-                used[0][r] |= bit; used[1][c] |= bit; used[2][block_of(r, c, m->br, m->bc)] |= bit;
-            }
-    for (r = 0; r < nn; r++) m->cell_item[r] = g[r] ? 0 : ++item;
-    int n_primary;
-    for (u = 0; u < 3; u++)
-        for (r = 0; r < n; r++)
-            for (v = 0; v < n; v++)
-                m->unit_item[(u * n + r) * n + v] = (used[u][r] >> v) & 1 ? 0 : ++item;
-    n_primary = item;
-    dlx_begin(d, n_primary, 0);
-    for (r = 0; r < n; r++)
-        for (c = 0; c < n; c++) {
-            int cell = r * n + c, b = block_of(r, c, m->br, m->bc);
-            if (g[cell]) continue;
-            uint64_t free_values = ~(used[0][r] | used[1][c] | used[2][b]);
-            for (v = 0; v < n; v++) {
-                if (!((free_values >> v) & 1)) continue;
-                int its[4] = {m->cell_item[cell], m->unit_item[(0 * n + r) * n + v],
-                              m->unit_item[(1 * n + c) * n + v], m->unit_item[(2 * n + b) * n + v]};
-                m->opt_cell[opt] = cell; m->opt_value[opt] = v + 1;
-                dlx_add_option(d, its, NULL, 4, opt);
-                opt++;
-            }
-        }
-    return opt;
-}
-
-PyDoc_STRVAR(dlx_sudoku_batch_doc,
-"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
-"-> list of (count, solutions, nodes, updates, timed_out, items, options), one per puzzle\n\n"
-"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle\n"
-"is encoded as exact cover here, in C, and searched with the same engine as dlx_solve;\n"
-"solutions are bytes of N*N values.  time_limit applies to each puzzle.");
-
-typedef struct { unsigned long long count, nodes, updates; int timed_out, kept, items, options; } batch_row;
-
-static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
-    Py_buffer bg;
-    int br, bc, keep;
-    long long limit;
-    double time_limit;
-    PyObject *result = NULL;
-    dlx_t d;
-    sudoku_map m;
-    batch_row *rows = NULL;
-    unsigned char *sols = NULL;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
-    memset(&d, 0, sizeof d);
-    memset(&m, 0, sizeof m);
-    int n = br * bc, nn = n * n;
-    if (br < 1 || bc < 1 || n > 64 || bg.len % nn) {
-        PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: bad block shape or givens length");
-        goto out;
-    }
-    if (keep < 0) keep = 0;
-    Py_ssize_t count = bg.len / nn, p;
-    const unsigned char *g = bg.buf;
-    for (p = 0; p < bg.len; p++)
-        if (g[p] > n) {
-            PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: a value is out of range");
-            goto out;
-        }
-    int max_items = nn + 3 * nn, max_options = nn * n;
-    m.n = n; m.br = br; m.bc = bc;
-    m.cell_item = malloc(sizeof(int) * (size_t)nn);
-    m.unit_item = malloc(sizeof(int) * (size_t)(3 * nn));
-    m.opt_cell = malloc(sizeof(int) * (size_t)max_options);
-    m.opt_value = malloc(sizeof(int) * (size_t)max_options);
-    rows = calloc((size_t)count + 1, sizeof(batch_row));
-    sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
-    if (!m.cell_item || !m.unit_item || !m.opt_cell || !m.opt_value || !rows || !sols ||
-        dlx_reserve(&d, max_items, max_items + 3 + 5 * max_options, nn + 3 * nn) < 0) {
-        PyErr_NoMemory();
-        goto out;
-    }
-    d.n_primary = max_items; /* size of the kept-solution rows */
-    if (dlx_prepare_run(&d, limit, keep, time_limit) < 0) { PyErr_NoMemory(); goto out; }
-    int *kept = d.kept;
-    Py_BEGIN_ALLOW_THREADS
-    for (p = 0; p < count; p++) {
-        const unsigned char *gp = g + (size_t)p * nn;
-        int n_options = build_sudoku(&d, &m, gp);
-        d.nodes = d.updates = d.cleansings = d.count = 0;
-        d.timed_out = 0; d.kept_n = 0; d.kept = kept;
-        d.deadline = time_limit > 0 ? now_seconds() + time_limit : 0;
-        /* kept rows are sized by n_primary + 1, which build_sudoku set to this puzzle's */
-        dlx_run(&d);
-        rows[p].count = d.count; rows[p].nodes = d.nodes; rows[p].updates = d.updates;
-        rows[p].timed_out = d.timed_out; rows[p].kept = d.kept_n;
-        rows[p].items = d.n_primary; rows[p].options = n_options;
-        for (int s = 0; s < d.kept_n; s++) {
-            unsigned char *out = sols + ((size_t)p * keep + s) * nn;
-            const int *sol = d.kept + (size_t)s * (size_t)(d.n_primary + 1);
-            memcpy(out, gp, (size_t)nn);
-            for (int k = 0; sol[k] >= 0; k++) out[m.opt_cell[sol[k]]] = (unsigned char)m.opt_value[sol[k]];
-        }
-    }
-    Py_END_ALLOW_THREADS
-    result = PyList_New(count);
-    if (!result) goto out;
-    for (p = 0; p < count; p++) {
-        PyObject *sl = PyList_New(rows[p].kept);
-        if (!sl) { Py_CLEAR(result); goto out; }
-        for (int s = 0; s < rows[p].kept; s++)
-            PyList_SET_ITEM(sl, s, PyBytes_FromStringAndSize(
-                (const char *)sols + ((size_t)p * keep + s) * nn, nn));
-        PyObject *row = Py_BuildValue("KNKKOii", rows[p].count, sl, rows[p].nodes, rows[p].updates,
-                                      rows[p].timed_out ? Py_True : Py_False, rows[p].items,
-                                      rows[p].options);
-        if (!row) { Py_CLEAR(result); goto out; }
-        PyList_SET_ITEM(result, p, row);
-    }
-out:
-    PyBuffer_Release(&bg);
-    free(m.cell_item); free(m.unit_item); free(m.opt_cell); free(m.opt_value);
-    free(rows); free(sols);
-    dlx_free(&d);
-    return result;
-}
-
 static PyMethodDef dlx_methods[] = {
     {"dlx_solve", py_dlx_solve, METH_VARARGS, dlx_solve_doc},
-    {"dlx_sudoku_batch", py_dlx_sudoku_batch, METH_VARARGS, dlx_sudoku_batch_doc},
     {NULL, NULL, 0, NULL},
 };
 
-int pb_register_dlx(PyObject *module) { return PyModule_AddFunctions(module, dlx_methods); }
+int pb_register_dlx(PyObject *module) {
+    if (PyModule_AddFunctions(module, dlx_methods) < 0) return -1;
+    return pb_register_dlx_sudoku(module);
+}

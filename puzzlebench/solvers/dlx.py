@@ -6,8 +6,9 @@ The search is ``puzzlebench/native/dlx.c``; it releases the GIL and honours the 
 ``cleansings``) and equal those of the readable twin :mod:`puzzlebench.solvers.dlx_py`.
 
 A batch path (:meth:`DlxEngine.run_many`) solves many Sudokus of one block shape in one C
-call: each puzzle's matrix is built in C from its givens, the same matrix the Python encoder
-builds, so the counters are the same as one puzzle at a time.
+call (``native/dlx_sudoku.c``): the same Algorithm X on the same matrix the Python encoder
+builds, with the fixed-shape links kept in arrays, so the counters are the same as one puzzle
+at a time (the tests check it).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, Sequence
 
 from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle
 from ..models.base import Puzzle
-from ..results import Result, Stats, Times, status_of
+from ..results import Result, Stats, Times, error_result, status_of
 from .base import Deadline, Engine, SearchOutcome, verify_result
 
 try:
@@ -108,7 +109,12 @@ def sudoku_batch(puzzles: Sequence[Puzzle], *, limit: int | None = 2, time_limit
                                     0.0 if time_limit is None else max(time_limit, 1e-9))
     elapsed = (time.perf_counter() - start) / max(1, len(puzzles))
     out = []
-    for p, (count, sols, nodes, updates, timed_out, items, options) in zip(puzzles, rows):
+    for p, row in zip(puzzles, rows):
+        if row is None:  # givens that break a rule (a constructed Sudoku never has them)
+            out.append(error_result("givens break a rule", kind="sudoku", solver=solver,
+                                    limit=limit, source=p.source, puzzle=p))
+            continue
+        count, sols, nodes, updates, timed_out, items, options = row
         times = Times(solve=elapsed, total=elapsed)  # the batch's time, shared evenly
         result = Result(kind="sudoku", solver=solver, limit=limit,
                         status=status_of(count, limit, timed_out), count=count,

@@ -1,0 +1,298 @@
+/* Dancing Links for many Sudokus in one call: dlx_sudoku_batch (registered by dlx.c).
+ *
+ * The Sudoku exact-cover matrix has a fixed shape (N^3 options of 4 items, 4N^2 items of N
+ * options), so its "links" can be arrays instead of pointers, the way kudoku and Knuth's own
+ * remark on sparse fixed matrices suggest.  The search is still Algorithm X as DLX1 runs it,
+ * step for step, on the matrix the Python encoder builds (puzzlebench/encoders/exact_cover.py):
+ *
+ *   items   cell (cell order), then (row, v), (column, v), (block, v), unit-major, v ascending;
+ *   options (cell, v) in candidate order: option r = cell * N + v - 1;
+ *   givens  folded in: their items start covered and the options they exclude hidden, with
+ *           no count, as if those items and options were never in the matrix.
+ *
+ * hid[r] counts the covered items that contain option r: r is in its items' lists (DLX's
+ * linked state) exactly when hid[r] == 0.  Covering item j takes j out of the active list
+ * (one update) and, for each option r of j going from hid 0 to 1, "unlinks" r's three other
+ * nodes (three updates, three lengths less): the same updates DLX1 counts.  Branching is on
+ * the leftmost active item of minimum length, and a branch tries the options that were in the
+ * item's list in list (= option) order, so nodes and updates equal those of dlx_solve on the
+ * same matrix; the tests check it puzzle by puzzle.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dlx_sudoku.h"
+
+typedef struct {
+    int n, nn, n_items, n_options;
+    int *opt_items;   /* n_options * 4 */
+    int *item_opts;   /* n_items * n, ascending */
+    /* state */
+    uint8_t *hid;     /* per option */
+    uint8_t *key;     /* per item: its list's length, + 128 while the item is covered */
+    int active;       /* items not covered */
+    int *choice_item, *choice_pos;
+    /* run */
+    unsigned long long nodes, updates, count;
+    long long limit;
+    int keep, kept_n, timed_out, items_left, options_left;
+    int *kept;        /* keep rows of nn + 1 option ids, -1 terminated */
+    double deadline;
+} sudoku_dlx;
+
+static double clock_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
+    int n = br * bc, nn = n * n, r, c, v;
+    memset(s, 0, sizeof *s);
+    s->n = n; s->nn = nn; s->n_items = 4 * nn; s->n_options = nn * n; s->keep = keep;
+    s->opt_items = malloc(sizeof(int) * 4 * (size_t)s->n_options);
+    s->item_opts = malloc(sizeof(int) * (size_t)s->n_items * (size_t)n);
+    s->hid = malloc((size_t)s->n_options);
+    s->key = malloc((size_t)s->n_items);
+    s->choice_item = malloc(sizeof(int) * (size_t)(nn + 1));
+    s->choice_pos = malloc(sizeof(int) * (size_t)(nn + 1));
+    s->kept = malloc(sizeof(int) * ((size_t)keep * (size_t)(nn + 1) + 1));
+    if (!s->opt_items || !s->item_opts || !s->hid || !s->key ||
+        !s->choice_item || !s->choice_pos || !s->kept)
+        return -1;
+    int *fill = calloc((size_t)s->n_items, sizeof(int));
+    if (!fill) return -1;
+    for (r = 0; r < n; r++)
+        for (c = 0; c < n; c++)
+            for (v = 0; v < n; v++) {
+                int opt = (r * n + c) * n + v, b = (r / br) * br + c / bc;
+                int its[4] = {r * n + c, nn + r * n + v, 2 * nn + c * n + v, 3 * nn + b * n + v};
+                for (int k = 0; k < 4; k++) {
+                    s->opt_items[opt * 4 + k] = its[k];
+                    s->item_opts[its[k] * n + fill[its[k]]++] = opt; /* ascending: opt grows */
+                }
+            }
+    free(fill);
+    return 0;
+}
+
+static void sd_free(sudoku_dlx *s) {
+    free(s->opt_items); free(s->item_opts); free(s->hid); free(s->key);
+    free(s->choice_item); free(s->choice_pos); free(s->kept);
+}
+
+/* Cover item j; `count` says whether the updates are counted (not while folding givens).
+ * Lengths live in key[], whose bit 7 marks a covered item: lengths stay below 128 (N <= 64),
+ * so the MRV choice is a minimum over one small byte array (see sd_best). */
+static inline void sd_cover(sudoku_dlx *s, int j, int count) {
+    const int n = s->n, *opts = s->item_opts + (size_t)j * n;
+    uint8_t *key = s->key, *hid = s->hid;
+    unsigned long long upd = 1;
+    key[j] += 128;
+    s->active--;
+    for (int k = 0; k < n; k++) {
+        int r = opts[k];
+        if (hid[r]++ == 0) {
+            const int *its = s->opt_items + 4 * r;
+            for (int q = 0; q < 4; q++)
+                if (its[q] != j) { key[its[q]]--; upd++; }
+        }
+    }
+    if (count) s->updates += upd;
+}
+
+static inline void sd_uncover(sudoku_dlx *s, int j) {
+    const int n = s->n, *opts = s->item_opts + (size_t)j * n;
+    uint8_t *key = s->key, *hid = s->hid;
+    for (int k = n - 1; k >= 0; k--) {
+        int r = opts[k];
+        if (--hid[r] == 0) {
+            const int *its = s->opt_items + 4 * r;
+            for (int q = 0; q < 4; q++)
+                if (its[q] != j) key[its[q]]++;
+        }
+    }
+    key[j] -= 128;
+    s->active++;
+}
+
+/* The leftmost active item of minimum length (DLX1's choice): the minimum key, then its first
+ * occurrence; both loops run over bytes, which the compiler and memchr vectorise. */
+static inline int sd_best(const uint8_t *key, int m) {
+    uint8_t least = 255;
+    for (int i = 0; i < m; i++) least = key[i] < least ? key[i] : least;
+    return (int)((const uint8_t *)memchr(key, least, (size_t)m) - key);
+}
+
+/* The matrix of one puzzle: every item active with N options, then the givens folded in.
+ * Returns -1 when two givens claim the same item (the puzzle breaks a rule). */
+static int sd_load(sudoku_dlx *s, const unsigned char *g) {
+    const int n = s->n, nn = s->nn;
+    int i;
+    memset(s->hid, 0, (size_t)s->n_options);
+    memset(s->key, n, (size_t)s->n_items);
+    s->active = s->n_items;
+    for (int cell = 0; cell < nn; cell++) {
+        if (!g[cell]) continue;
+        int opt = cell * n + g[cell] - 1;
+        if (s->hid[opt]) return -1;
+        for (int q = 0; q < 4; q++) sd_cover(s, s->opt_items[4 * opt + q], 0);
+    }
+    s->items_left = s->active;
+    s->options_left = 0;
+    for (i = 0; i < s->n_options; i++) s->options_left += !s->hid[i];
+    return 0;
+}
+
+static void sd_record(sudoku_dlx *s, int depth) {
+    if (s->kept_n < s->keep) {
+        int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
+        for (int k = 0; k < depth; k++)
+            out[k] = s->item_opts[(size_t)s->choice_item[k] * s->n + s->choice_pos[k]];
+        out[depth] = -1;
+        s->kept_n++;
+    }
+}
+
+static void sd_search(sudoku_dlx *s) {
+    const int n = s->n, m = s->n_items;
+    int level = 0, best = 0, pos, r, q;
+    if (s->active == 0) { s->nodes++; s->count++; sd_record(s, 0); return; }
+forward:
+    s->nodes++;
+    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
+        s->timed_out = 1;
+        return;
+    }
+    best = sd_best(s->key, m);
+    sd_cover(s, best, 1);
+    s->choice_item[level] = best;
+    pos = -1;
+advance:
+    /* the next option that was in best's list: hidden by best's own cover only */
+    for (pos++; pos < n && s->hid[s->item_opts[(size_t)best * n + pos]] != 1; pos++) ;
+    if (pos >= n) goto backup;
+    s->choice_pos[level] = pos;
+    r = s->item_opts[(size_t)best * n + pos];
+    for (q = 0; q < 4; q++)
+        if (s->opt_items[4 * r + q] != best) sd_cover(s, s->opt_items[4 * r + q], 1);
+    if (s->active == 0) {
+        s->nodes++;
+        s->count++;
+        sd_record(s, level + 1);
+        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
+        goto recover;
+    }
+    level++;
+    goto forward;
+backup:
+    sd_uncover(s, best);
+    if (level == 0) return;
+    level--;
+    best = s->choice_item[level];
+    pos = s->choice_pos[level];
+    r = s->item_opts[(size_t)best * n + pos];
+recover:
+    for (q = 3; q >= 0; q--)
+        if (s->opt_items[4 * r + q] != best) sd_uncover(s, s->opt_items[4 * r + q]);
+    goto advance;
+}
+
+PyDoc_STRVAR(dlx_sudoku_batch_doc,
+"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
+"-> list of (count, solutions, nodes, updates, timed_out, items, options), one per puzzle\n\n"
+"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
+"searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
+"solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
+"applies to each puzzle.  The GIL is released while it runs.");
+
+typedef struct { unsigned long long count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
+
+static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
+    Py_buffer bg;
+    int br, bc, keep;
+    long long limit;
+    double time_limit;
+    PyObject *result = NULL;
+    sudoku_dlx s;
+    sd_row *rows = NULL;
+    unsigned char *sols = NULL;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
+    memset(&s, 0, sizeof s);
+    int n = br * bc, nn = n * n;
+    if (br < 1 || bc < 1 || n > 64 || bg.len % nn) {
+        PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: bad block shape or givens length");
+        goto out;
+    }
+    if (keep < 0) keep = 0;
+    Py_ssize_t count = bg.len / nn, p;
+    const unsigned char *g = bg.buf;
+    for (p = 0; p < bg.len; p++)
+        if (g[p] > n) {
+            PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: a value is out of range");
+            goto out;
+        }
+    rows = calloc((size_t)count + 1, sizeof(sd_row));
+    sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
+    if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
+    s.limit = limit;
+    Py_BEGIN_ALLOW_THREADS
+    for (p = 0; p < count; p++) {
+        const unsigned char *gp = g + (size_t)p * nn;
+        s.nodes = s.updates = s.count = 0;
+        s.timed_out = 0; s.kept_n = 0;
+        s.deadline = time_limit > 0 ? clock_now() + time_limit : 0;
+        if (sd_load(&s, gp) < 0) { rows[p].bad = 1; continue; }
+        sd_search(&s);
+        rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
+        rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
+        rows[p].items = s.items_left; rows[p].options = s.options_left;
+        for (int k = 0; k < s.kept_n; k++) {
+            unsigned char *o = sols + ((size_t)p * keep + k) * nn;
+            const int *sol = s.kept + (size_t)k * (size_t)(nn + 1);
+            memcpy(o, gp, (size_t)nn);
+            for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
+        }
+    }
+    Py_END_ALLOW_THREADS
+    result = PyList_New(count);
+    if (!result) goto out;
+    for (p = 0; p < count; p++) {
+        PyObject *row;
+        if (rows[p].bad) {
+            row = Py_None;
+            Py_INCREF(row);
+        } else {
+            PyObject *sl = PyList_New(rows[p].kept);
+            if (!sl) { Py_CLEAR(result); goto out; }
+            for (int k = 0; k < rows[p].kept; k++)
+                PyList_SET_ITEM(sl, k, PyBytes_FromStringAndSize(
+                    (const char *)sols + ((size_t)p * keep + k) * nn, nn));
+            row = Py_BuildValue("KNKKOii", rows[p].count, sl, rows[p].nodes, rows[p].updates,
+                                rows[p].timed_out ? Py_True : Py_False, rows[p].items,
+                                rows[p].options);
+            if (!row) { Py_CLEAR(result); goto out; }
+        }
+        PyList_SET_ITEM(result, p, row);
+    }
+out:
+    PyBuffer_Release(&bg);
+    sd_free(&s);
+    free(rows); free(sols);
+    return result;
+}
+
+static PyMethodDef dlx_sudoku_methods[] = {
+    {"dlx_sudoku_batch", py_dlx_sudoku_batch, METH_VARARGS, dlx_sudoku_batch_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+int pb_register_dlx_sudoku(PyObject *module) {
+    return PyModule_AddFunctions(module, dlx_sudoku_methods);
+}
