@@ -97,10 +97,12 @@ static inline void sd_cover(sudoku_dlx *s, int j, int count) {
     s->active--;
     for (int k = 0; k < n; k++) {
         int r = opts[k];
-        if (hid[r]++ == 0) {
+        if (hid[r]++ == 0) { /* r leaves the lists of its three other items */
             const int *its = s->opt_items + 4 * r;
-            for (int q = 0; q < 4; q++)
-                if (its[q] != j) { key[its[q]]--; upd++; }
+            /* j's own key drops too (it stays >= 128: j had exactly these options) and
+             * comes back in sd_uncover: no branch in this loop */
+            key[its[0]]--; key[its[1]]--; key[its[2]]--; key[its[3]]--;
+            upd += 3;
         }
     }
     if (count) s->updates += upd;
@@ -113,8 +115,7 @@ static inline void sd_uncover(sudoku_dlx *s, int j) {
         int r = opts[k];
         if (--hid[r] == 0) {
             const int *its = s->opt_items + 4 * r;
-            for (int q = 0; q < 4; q++)
-                if (its[q] != j) key[its[q]]++;
+            key[its[0]]++; key[its[1]]++; key[its[2]]++; key[its[3]]++;
         }
     }
     key[j] -= 128;
