@@ -7,10 +7,12 @@ queen (``AtMostOne`` over the candidates on it).
 
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .text import TextPlaces, content_lines, with_line
 from .vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, candidate
 
 MAX_N = 64
@@ -103,12 +105,88 @@ class NQueens(Puzzle):
             raise ParseError(f"a queens solution is {self.n} comma-separated columns; got {text!r}") from None
 
     def write(self) -> str:
+        """``n`` with the pre-placed queens as 1-based ``(row,col)`` pairs, or the board."""
+        return self._write_columns(self.givens)
+
+    def write_solution(self, solution: Sequence[int]) -> str:
+        """A solution in the puzzle's own form: every queen as a pair, or the board."""
+        return self._write_columns(solution)
+
+    def _write_columns(self, columns: Sequence[int]) -> str:
         if self.form == "board":
-            return self.pretty()
-        placed = " ".join(f"({r + 1},{c + 1})" for r, c in self.placed)
+            return self.pretty(columns)
+        placed = " ".join(f"({r + 1},{c})" for r, c in enumerate(columns) if c)
         return f"{self.n} {placed}".strip()
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         cols = self.givens if solution is None else solution
         return "\n".join("".join("Q" if cols[r] == c + 1 else "." for c in range(self.n))
                          for r in range(self.n))
+
+
+# -- reading the forms ----------------------------------------------------------------------
+
+PAIR = re.compile(r"\(\s*(\d+)\s*,\s*(\d+)\s*\)")
+
+
+def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
+    """``n``, optionally followed by pre-placed queens as 1-based ``(row,col)`` pairs
+    (``8 (1,1) (3,5)``).  Other fields are metadata: ``key=value`` under its key, plain
+    numbers (the counts of the OEIS data file: ``n A000170(n) A002562(n)``) as
+    ``field<k>``."""
+    places = TextPlaces(text, source)
+    m = re.match(r"\s*(\d+)(?=\s|$|\()", text)
+    if not m:
+        start = len(text) - len(text.lstrip())
+        raise ParseError("expected the board size n of an N-Queens puzzle, then (row,col) pairs",
+                         places.place(start))
+    n = int(m.group(1))
+    placed: list[tuple[int, int]] = []
+    metadata: dict[str, str] = {}
+    for k, tok in enumerate(re.finditer(r"\(\s*\d+\s*,\s*\d+\s*\)|[^\s,]+", text[m.end():]),
+                            start=2):
+        word, off = tok.group(), m.end() + tok.start()
+        pair = PAIR.fullmatch(word)
+        key, eq, value = word.partition("=")
+        if pair:
+            placed.append((int(pair.group(1)) - 1, int(pair.group(2)) - 1))
+        elif eq and key:
+            metadata[key] = value
+        elif word.isdigit() and not placed:
+            metadata[f"field{k}"] = word
+        else:
+            raise ParseError(f"unexpected {word!r}: after n, pre-placed queens are 1-based "
+                             "(row,col) pairs, e.g. 8 (1,1) (3,5)", places.place(off))
+    try:
+        return NQueens(n, placed, source=source, form="n", metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, places, m.start(1)) from None
+
+
+BOARD_EMPTY, BOARD_QUEEN = ".", "Qq"
+
+
+def parse_nqueens_board(text: str, *, source: str | None = None) -> NQueens:
+    """A board of n rows of n squares: ``.`` empty, ``Q`` a pre-placed queen (spaces between
+    squares are allowed).  The completion problem: place the other queens."""
+    places = TextPlaces(text, source)
+    rows = content_lines(text)
+    n = len(rows)
+    if n == 0:
+        raise ParseError("empty input: no puzzle found", places.place(0))
+    placed = []
+    for r, (offset, line) in enumerate(rows):
+        squares = [(offset + i, ch) for i, ch in enumerate(line) if not ch.isspace()]
+        if len(squares) != n:
+            raise ParseError(f"board row {r + 1} has {len(squares)} squares; a board of {n} rows "
+                             f"needs {n} in every row", places.line_place(offset))
+        for c, (off, ch) in enumerate(squares):
+            if ch in BOARD_QUEEN:
+                placed.append((r, c))
+            elif ch != BOARD_EMPTY:
+                raise ParseError(f"unexpected character {ch!r}: a board has '.' (empty) and "
+                                 "'Q' (queen)", places.place(off))
+    try:
+        return NQueens(n, placed, source=source, form="board")
+    except PuzzleError as err:
+        raise with_line(err, places, rows[0][0]) from None

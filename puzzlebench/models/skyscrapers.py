@@ -8,10 +8,12 @@ rows top to bottom (the convention of ../shared/data).
 
 from __future__ import annotations
 
+import re
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .text import TextPlaces, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, visible_count
 
 MAX_N = 9
@@ -139,11 +141,32 @@ class Skyscrapers(Puzzle):
             raise ParseError(f"a Skyscrapers solution is {self.n * self.n} comma-separated heights") from None
 
     def write(self) -> str:
+        """The puzzle in its input's own form: the data-file line (with its metadata), the
+        rush-01 clue list, or a Towers game id."""
+        return self._write_heights(self.givens)
+
+    def write_solution(self, solution: Sequence[int]) -> str:
+        """The puzzle in its own form with ``solution`` as its givens (rush-01 holds no
+        givens, so it becomes a data-file line)."""
+        return self._write_heights(solution)
+
+    def _write_heights(self, heights: Sequence[int]) -> str:
+        clues = [c for s in SIDES for c in self.clues[s]]
+        if self.form == "rush01" and not any(heights):
+            return " ".join(map(str, clues))
+        if self.form == "towers":
+            params = self.metadata.get("_params", str(self.n))
+            text = f"{params}:" + "/".join(str(c) if c else "" for c in clues)
+            return text + ("," + towers_grid(heights) if any(heights) else "")
         fields = [str(self.n)] + [",".join(map(str, self.clues[s])) for s in SIDES]
-        if any(self.givens):
-            fields.append(",".join(map(str, self.givens)))
-        fields += [f"{k}={v}" for k, v in self.metadata.items() if not k.startswith("_")]
-        return " ".join(fields)
+        positional = [v for k, v in self.metadata.items() if k == "solution" or FIELD_KEY.fullmatch(k)]
+        keyed = [f"{k}={v}" for k, v in self.metadata.items()
+                 if not (k.startswith("_") or k == "solution" or FIELD_KEY.fullmatch(k))]
+        if any(heights):
+            fields.append(",".join(map(str, heights)))
+        elif positional and not keyed:
+            fields.append("-")   # else the first later field would be read as the givens
+        return " ".join(fields + keyed + positional)
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         n = self.n
@@ -155,3 +178,165 @@ class Skyscrapers(Puzzle):
             lines.append(f" {clue(self.left[i])} |{row}| {clue(self.right[i])}")
         lines += ["   +" + "-" * (2 * n - 1) + "+", "    " + " ".join(clue(c) for c in self.bottom)]
         return "\n".join(lines)
+
+
+# -- reading the forms ----------------------------------------------------------------------
+
+FIELD_KEY = re.compile(r"field\d+")
+
+
+def _build(n: int, clues: list[list[int]], givens, places: TextPlaces, *, form: str,
+           metadata: dict[str, str] | None = None, offset: int = 0) -> Skyscrapers:
+    try:
+        return Skyscrapers(n, *clues, givens=givens, source=places.source, form=form,
+                           metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, places, offset) from None
+
+
+def _int_list(field: str, off: int, what: str, count: int, places: TextPlaces) -> list[int]:
+    items = field.split(",")
+    for i, item in enumerate(items):
+        if not item.isdigit():
+            at = off + sum(len(x) + 1 for x in items[:i])
+            raise ParseError(f"{what}: {item!r} is not a number", places.place(at))
+    if len(items) != count:
+        raise ParseError(f"{what}: expected {count} numbers, got {len(items)}", places.place(off))
+    return [int(x) for x in items]
+
+
+def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrapers:
+    """The line of ../shared/data: ``N top bottom left right`` (each N comma-separated clues,
+    0 = none; top/bottom over columns left to right, left/right over rows top to bottom), then
+    optional fields: a sixth field of N² comma-separated heights (0 = empty) or ``-`` is the
+    givens; ``key=value`` fields (``nsol=1``) and any later field are metadata, never givens —
+    the first later field as ``solution`` (a reference solution, or ``-``), others as
+    ``field<k>``."""
+    places = TextPlaces(text, source)
+    fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+    if not fields or not fields[0][1].isdigit():
+        raise ParseError("expected N, then the top, bottom, left and right clues",
+                         places.place(fields[0][0] if fields else 0))
+    n = int(fields[0][1])
+    if not 1 <= n <= MAX_N:
+        raise UnsupportedShapeError(f"Skyscrapers needs 1 <= N <= {MAX_N}; got {n}",
+                                    places.place(fields[0][0]))
+    if len(fields) < 5:
+        raise ParseError(f"expected N and four clue lists (top bottom left right); got "
+                         f"{len(fields) - 1} clue lists", places.line_place(0))
+    clues = [_int_list(f, off, f"{side} clues", n, places)
+             for side, (off, f) in zip(SIDES, fields[1:5])]
+    givens = None
+    metadata: dict[str, str] = {}
+    later = False
+    for k, (off, field) in enumerate(fields[5:], start=6):
+        key, eq, value = field.partition("=")
+        if eq and key:
+            metadata[key] = value
+            later = True
+        elif k == 6:
+            if field != "-":
+                givens = _int_list(field, off, "givens", n * n, places)
+            later = True
+        elif "solution" not in metadata:
+            metadata["solution"] = field
+        else:
+            metadata[f"field{k}"] = field
+    return _build(n, clues, givens, places, form="line", metadata=metadata)
+
+
+def parse_rush01(text: str, *, source: str | None = None) -> Skyscrapers:
+    """The rush-01 argument: 4N numbers, the column tops, column bottoms, row lefts, row
+    rights (separated by spaces or commas, quotes ignored)."""
+    places = TextPlaces(text, source)
+    tokens = [(m.start(), m.group()) for m in re.finditer(r"[^\s,\"']+", text)]
+    for off, tok in tokens:
+        if not tok.isdigit():
+            raise ParseError(f"unexpected {tok!r}: rush-01 clues are numbers", places.place(off))
+    if not tokens or len(tokens) % 4:
+        raise ParseError(f"rush-01 clues are 4N numbers (column tops, column bottoms, row lefts, "
+                         f"row rights); got {len(tokens)}", places.line_place(tokens[0][0] if tokens else 0))
+    n = len(tokens) // 4
+    if n > MAX_N:
+        raise UnsupportedShapeError(f"Skyscrapers needs 1 <= N <= {MAX_N}; got {n} "
+                                    f"({len(tokens)} rush-01 clues)", places.line_place(tokens[0][0]))
+    values = [int(t) for _, t in tokens]
+    clues = [values[i * n:(i + 1) * n] for i in range(4)]
+    return _build(n, clues, None, places, form="rush01", offset=tokens[0][0])
+
+
+TOWERS_ID = re.compile(r"\s*(\d+)([a-z]*)\s*:")
+
+
+def parse_towers(text: str, *, source: str | None = None) -> Skyscrapers:
+    """A game id of Simon Tatham's Towers (towers.c in sgt-puzzles): ``N[diff]:`` then 4N
+    clues separated by ``/`` (empty = no clue) in the order top (columns left to right),
+    bottom, left (rows top to bottom), right; then optionally ``,`` and the givens row-major,
+    where a letter ``a``-``z`` is a run of 1-26 empty squares, a number is a given and ``_``
+    separates two numbers.  E.g. ``5:/3/3////2/…,b3_4t``."""
+    places = TextPlaces(text, source)
+    m = TOWERS_ID.match(text)
+    if not m:
+        raise ParseError("expected a Towers game id 'N:clues[,grid]'", places.place(0))
+    n = int(m.group(1))
+    if not 1 <= n <= MAX_N:
+        raise UnsupportedShapeError(f"Skyscrapers needs 1 <= N <= {MAX_N}; got {n}", places.place(m.start(1)))
+    body = text[m.end():].rstrip()
+    clue_text, comma, grid_text = body.partition(",")
+    slots = clue_text.split("/")
+    if len(slots) != 4 * n:
+        raise ParseError(f"a Towers id of size {n} has {4 * n} clues separated by '/'; got "
+                         f"{len(slots)}", places.place(m.end()))
+    values, off = [], m.end()
+    for slot in slots:
+        if slot and not slot.isdigit():
+            raise ParseError(f"unexpected {slot!r}: a Towers clue is a number or empty",
+                             places.place(off))
+        values.append(int(slot) if slot else 0)
+        off += len(slot) + 1
+    clues = [values[i * n:(i + 1) * n] for i in range(4)]
+    givens = None
+    if comma:
+        givens, pos = [], m.end() + len(clue_text) + 1
+        for tok in re.finditer(r"[a-z]|_|\d+|.", grid_text):
+            t = tok.group()
+            if t == "_":
+                continue
+            if "a" <= t <= "z":
+                givens += [0] * (ord(t) - ord("a") + 1)
+            elif t.isdigit():
+                givens.append(int(t))
+            else:
+                raise ParseError(f"unexpected character {t!r} in the Towers grid: expected "
+                                 "a-z (empty runs), numbers or '_'", places.place(pos + tok.start()))
+        if len(givens) != n * n:
+            raise ParseError(f"the Towers grid describes {len(givens)} squares; size {n} has "
+                             f"{n * n}", places.place(pos))
+    params = m.group(1) + m.group(2)
+    return _build(n, clues, givens, places, form="towers",
+                  metadata={"_params": params} if m.group(2) else None)
+
+
+def towers_grid(heights: Sequence[int]) -> str:
+    """Givens in the Towers encoding: runs of empty squares as letters (``a`` = 1 … ``z`` =
+    26), numbers, and ``_`` between two adjacent numbers (towers.c, new_game_desc)."""
+    out: list[str] = []
+    run = 0
+
+    def flush_run() -> None:
+        nonlocal run
+        while run > 0:
+            step = min(run, 26)
+            out.append(chr(ord("a") + step - 1))
+            run -= step
+
+    for h in heights:
+        if not h:
+            run += 1
+            continue
+        flush_run()
+        if out and out[-1][-1].isdigit():
+            out.append("_")
+        out.append(str(h))
+    flush_run()
+    return "".join(out)

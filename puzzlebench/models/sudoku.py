@@ -8,16 +8,21 @@ Rules: every cell holds one value; every row, column and block holds every value
 from __future__ import annotations
 
 import math
+import re
+from functools import lru_cache
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .text import CPMPY_HEADER, TextPlaces, content_lines, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
 
 MAX_VALUES = 64
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 """Values 1..35 as single characters (``A`` = 10); larger grids only in the numbers form."""
 EMPTY_CHARS = ".0_"
+CHAR_VALUES = {**{ch: 0 for ch in EMPTY_CHARS}, **{ch: i + 1 for i, ch in enumerate(DIGITS)},
+               **{ch.lower(): i + 1 for i, ch in enumerate(DIGITS)}}
 
 
 def infer_box(n: int) -> tuple[int, int]:
@@ -31,6 +36,20 @@ def infer_box(n: int) -> tuple[int, int]:
             return rows, n // rows
     raise UnsupportedShapeError(f"no block shape for a {n}x{n} grid: {n} is prime; "
                                 "give --box RxC with R*C = N")
+
+
+@lru_cache(maxsize=None)
+def unit_table(rows: int, cols: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The rows, columns and blocks of a grid of ``rows x cols`` blocks, with their cells
+    (computed once per shape)."""
+    n = rows * cols
+    out = [(f"row {i + 1}", tuple(i * n + j for j in range(n))) for i in range(n)]
+    out += [(f"column {j + 1}", tuple(i * n + j for i in range(n))) for j in range(n)]
+    for b in range(n):
+        top, left = (b // rows) * rows, (b % rows) * cols
+        out.append((f"block {b + 1}",
+                    tuple((top + i) * n + left + j for i in range(rows) for j in range(cols))))
+    return tuple(out)
 
 
 def parse_box(text: str | tuple[int, int] | None) -> tuple[int, int] | None:
@@ -62,7 +81,7 @@ class Sudoku(Puzzle):
         self.box = (rows, cols)
         self.box_inferred = box_inferred
         self.size = n
-        self.givens = tuple(int(v) for v in givens)
+        self.givens = tuple(map(int, givens))
         self.source = source
         self.form = form
         self.empty = empty
@@ -86,15 +105,7 @@ class Sudoku(Puzzle):
 
     def units(self) -> list[tuple[str, tuple[int, ...]]]:
         """Every row, column and block with its cells: ``("row 1", cells)`` …"""
-        n = self.size
-        r, c = self.box
-        out = [(f"row {i + 1}", tuple(i * n + j for j in range(n))) for i in range(n)]
-        out += [(f"column {j + 1}", tuple(i * n + j for i in range(n))) for j in range(n)]
-        for b in range(n):
-            top, left = (b // r) * r, (b % r) * c
-            out.append((f"block {b + 1}",
-                        tuple((top + i) * n + left + j for i in range(r) for j in range(c))))
-        return out
+        return list(unit_table(*self.box))
 
     def _rules(self) -> Rules:
         n = self.size
@@ -108,19 +119,20 @@ class Sudoku(Puzzle):
 
     def _validate(self) -> None:
         n = self.size
-        for cell, v in enumerate(self.givens):
-            if not 0 <= v <= n:
-                raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1} has value {v}, "
-                                         f"outside 1..{n}", Place(self.source))
-        for name, cells in self.units():
-            seen: dict[int, int] = {}
-            for cell in cells:
-                v = self.givens[cell]
-                if v:
+        g = self.givens
+        if min(g) < 0 or max(g) > n:
+            cell, v = next((c, v) for c, v in enumerate(g) if not 0 <= v <= n)
+            raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1} has value {v}, "
+                                     f"outside 1..{n}", Place(self.source))
+        for name, cells in unit_table(*self.box):
+            values = [g[c] for c in cells if g[c]]
+            if len(set(values)) != len(values):
+                seen: set[int] = set()
+                for v in values:
                     if v in seen:
                         raise InvalidPuzzleError(f"{name} has two {self.value_text(v)}s",
                                                  Place(self.source))
-                    seen[v] = cell
+                    seen.add(v)
 
     def check(self, solution: Sequence[int]) -> list[str]:
         n = self.size
@@ -143,73 +155,404 @@ class Sudoku(Puzzle):
     # -- text ---------------------------------------------------------------------------------
 
     def value_text(self, v: int) -> str:
+        """A value as messages and grids show it: ``1-9``, ``A``-``Z`` up to 35, else the number."""
         return DIGITS[v - 1] if 1 <= v <= len(DIGITS) and self.size <= len(DIGITS) else str(v)
 
+    def _char(self, v: int) -> str:
+        if self.form == "cpmpy":
+            return CPMPY_DIGITS[v - 1] if v else "."
+        return DIGITS[v - 1] if v else self.empty
+
+    def _uses_characters(self) -> bool:
+        """One character per cell (line, grid, cpmpy forms), else numbers."""
+        if self.form == "cpmpy":
+            return self.size <= len(CPMPY_DIGITS)
+        return self.form in ("line", "grid") and self.size <= len(DIGITS)
+
     def _cells_text(self, values: Sequence[int]) -> str:
-        if self.form == "numbers" or self.size > len(DIGITS):
-            return " ".join(str(v) for v in values)
-        return "".join(DIGITS[v - 1] if v else self.empty for v in values)
+        if self._uses_characters():
+            return "".join(self._char(v) for v in values)
+        return " ".join(str(v) for v in values)
 
     def format_solution(self, solution: Sequence[int]) -> str:
+        """One line in the input's own alphabet: characters for the line, grid and CPMpy
+        forms, space-separated numbers for the numbers and list forms."""
         return self._cells_text(solution)
 
     def write(self) -> str:
-        return self._cells_text(self.givens)
+        """The puzzle in its input's own form (line → line, grid → grid, numbers → numbers,
+        list → list, CPMpy → CPMpy)."""
+        return self._write_values(self.givens)
+
+    def write_solution(self, solution: Sequence[int]) -> str:
+        """A solution written in the puzzle's own form (a grid for a grid)."""
+        return self._write_values(solution)
+
+    def _write_values(self, values: Sequence[int]) -> str:
+        n = self.size
+        rows = [values[i * n:(i + 1) * n] for i in range(n)]
+        if self.form == "grid":
+            return self.pretty(values, empty=self.empty)
+        if self.form == "numbers_grid":
+            width = len(str(n))
+            return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in rows)
+        if self.form == "list":
+            return "[" + ", ".join("[" + ", ".join(map(str, row)) + "]" for row in rows) + "]"
+        if self.form == "flat_list":
+            return "[" + ", ".join(map(str, values)) + "]"
+        if self.form == "cpmpy":
+            r, c = self.box
+            return "\n".join([f"# size={n} box={c}x{r}"] + ["".join(self._char(v) for v in row)
+                                                             for row in rows])
+        return self._cells_text(values)
 
     def parse_solution(self, text: str) -> Solution:
-        return parse_sudoku_line(text.strip(), box=self.box).givens
+        """A solution as :meth:`format_solution` or :meth:`write_solution` writes it: one
+        character per cell in the puzzle's alphabet, or numbers."""
+        text = text.strip()
+        n = self.size
+        if self.form == "cpmpy" and text.startswith("#"):
+            text = text.split("\n", 1)[1] if "\n" in text else ""
+        compact = re.sub(r"[\s|+\-]", "", text)
+        if len(compact) == n * n and not re.search(r"[,\[\]]", text) and (
+                self._uses_characters() or not re.search(r"\s", text)):
+            alphabet = CPMPY_DIGITS if self.form == "cpmpy" else DIGITS
+            values = []
+            for ch in compact:
+                if ch in "._" or (ch == "0" and self.form != "cpmpy"):
+                    values.append(0)
+                elif ch.upper() in alphabet:
+                    values.append(alphabet.index(ch.upper()) + 1)
+                else:
+                    raise ParseError(f"unexpected character {ch!r} in a solution")
+            return tuple(values)
+        tokens = [t for t in re.split(r"[\s,\[\]|]+", text) if t and not re.fullmatch(r"[-+]+", t)]
+        if not all(t.isdigit() for t in tokens):
+            bad = next(t for t in tokens if not t.isdigit())
+            raise ParseError(f"unexpected {bad!r} in a solution: expected {n * n} values")
+        if len(tokens) != n * n:
+            raise ParseError(f"a solution of a {n}x{n} Sudoku has {n * n} values; got {len(tokens)}")
+        return tuple(int(t) for t in tokens)
 
-    def pretty(self, solution: Sequence[int] | None = None) -> str:
+    def pretty(self, solution: Sequence[int] | None = None, empty: str = ".") -> str:
+        """The grid with `` | `` between blocks and ``-+-`` rules between bands, aligned."""
         values = self.givens if solution is None else solution
         n = self.size
         r, c = self.box
         width = max(1, len(self.value_text(n)))
+        group = c * width + (c - 1)          # the width of one block's cells in a row
+        rule = "-+-".join("-" * group for _ in range(n // c))
         lines = []
-        rule = "+".join("-" * ((width + 1) * c + 1) for _ in range(r))
         for i in range(n):
             if i and i % r == 0:
                 lines.append(rule)
             groups = []
             for b in range(0, n, c):
-                groups.append(" ".join((self.value_text(v) if v else ".").rjust(width)
+                groups.append(" ".join((self.value_text(v) if v else empty).rjust(width)
                                        for v in values[i * n + b:i * n + b + c]))
             lines.append(" | ".join(groups))
         return "\n".join(lines)
 
 
+# -- reading the forms ----------------------------------------------------------------------
+
+CPMPY_DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0"
+"""The alphabet of the scaled-sudoku-instances corpus that CPMpy 1.1 reads: there ``0`` is 36
+and only ``.`` is empty."""
+SIZES_HINT = "16, 36, 81, 144, 256, 625, …"
+
+
+def _choose_box(n: int, box, places: TextPlaces, offset: int = 0) -> tuple[tuple[int, int], bool]:
+    """The block shape: the one given (checked against N), else inferred."""
+    box = parse_box(box)
+    if box is None:
+        try:
+            return infer_box(n), True
+        except UnsupportedShapeError as err:
+            raise with_line(err, places, offset) from None
+    if box[0] * box[1] != n:
+        raise UnsupportedShapeError(f"block shape {box[0]}x{box[1]} does not divide a "
+                                    f"{n}x{n} grid ({box[0]}*{box[1]} != {n})", places.line_place(offset))
+    return box, False
+
+
+def _build(values: list[int], n: int, box, places: TextPlaces, *, form: str, empty: str = ".",
+           metadata: dict[str, str] | None = None, offset: int = 0) -> Sudoku:
+    if n > MAX_VALUES:
+        raise UnsupportedShapeError(f"a {n}x{n} Sudoku has more than {MAX_VALUES} values; "
+                                    f"supported: up to {MAX_VALUES}", places.line_place(offset))
+    shape, inferred = _choose_box(n, box, places, offset)
+    try:
+        return Sudoku(shape, values, source=places.source, form=form, empty=empty,
+                      box_inferred=inferred, metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, places, offset) from None
+
+
+def _is_solution_text(field: str, length: int) -> bool:
+    return len(field) == length and all(ch.upper() in DIGITS for ch in field)
+
+
 def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
-                      source: str | None = None) -> Sudoku:
+                      source: str | None = None, first_column: int = 1,
+                      metadata: dict[str, str] | None = None) -> Sudoku:
     """A Sudoku written as one string of N² characters: ``.``, ``0`` or ``_`` empty,
-    ``1-9`` then ``A`` = 10 … ``Z`` = 35 (case-insensitive).  Columns in errors are 1-based."""
+    ``1-9`` then ``A`` = 10 … ``Z`` = 35 (case-insensitive).  Columns in errors are 1-based
+    (``first_column`` is the column of the string's first character in its line)."""
     box = parse_box(box)
     length = len(text)
     n = math.isqrt(length)
     if n * n != length or n == 0:
-        expected = ", ".join(str(k * k) for k in (4, 6, 9, 12, 16, 25))
-        raise ParseError(f"a Sudoku line has N² characters ({expected}, …); got {length}",
+        raise ParseError(f"a Sudoku line has N² characters ({SIZES_HINT}); got {length}",
                          Place(source, 1, None))
     if n > len(DIGITS):
         raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form "
                                     f"(one character covers values up to {len(DIGITS)})", Place(source, 1))
-    empty_used = None
-    values = []
-    for col, ch in enumerate(text, start=1):
-        if ch in EMPTY_CHARS:
-            values.append(0)
-            empty_used = empty_used or ch
-            continue
-        v = DIGITS.find(ch.upper()) + 1
-        if v == 0:
-            raise ParseError(f"unexpected character {ch!r}: expected a value (1-9, A-Z) "
-                             f"or an empty cell (. 0 _)", Place(source, 1, col))
-        if v > n:
-            raise ParseError(f"value {ch!r} ({v}) is out of range for a {n}x{n} Sudoku "
-                             f"(1..{n})", Place(source, 1, col))
-        values.append(v)
+    values = [CHAR_VALUES.get(ch, -1) for ch in text]
+    if min(values) < 0 or max(values) > n:
+        for col, (ch, v) in enumerate(zip(text, values), start=first_column):
+            if v < 0:
+                raise ParseError(f"unexpected character {ch!r}: expected a value (1-9, A-Z) "
+                                 f"or an empty cell (. 0 _)", Place(source, 1, col))
+            if v > n:
+                raise ParseError(f"value {ch!r} ({v}) is out of range for a {n}x{n} Sudoku "
+                                 f"(1..{n})", Place(source, 1, col))
+    empty_used = next((ch for ch in EMPTY_CHARS if ch in text), None) if 0 in values else None
+    if empty_used and len([ch for ch in EMPTY_CHARS if ch in text]) > 1:
+        empty_used = next(ch for ch in text if ch in EMPTY_CHARS)
     inferred = box is None
     shape = box or infer_box(n)
     if shape[0] * shape[1] != n:
         raise UnsupportedShapeError(f"block shape {shape[0]}x{shape[1]} does not divide a "
                                     f"{n}x{n} grid ({shape[0]}*{shape[1]} != {n})", Place(source, 1))
     return Sudoku(shape, values, source=source, form="line", empty=empty_used or ".",
-                  box_inferred=inferred)
+                  box_inferred=inferred, metadata=metadata)
+
+
+def parse_sudoku_data_line(text: str, *, box=None, source: str | None = None) -> Sudoku:
+    """A data-file line: the puzzle string, then optional whitespace-separated fields kept as
+    metadata — field 2 as ``solution`` when it is a full grid of the same size, ``key=value``
+    fields under their key, any other field as ``field<k>`` (k counts from 1)."""
+    places = TextPlaces(text, source)
+    fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+    if not fields:
+        raise ParseError("empty input: no puzzle found", Place(source))
+    start, puzzle = fields[0]
+    metadata: dict[str, str] = {}
+    for k, (_, field) in enumerate(fields[1:], start=2):
+        key, eq, value = field.partition("=")
+        if eq and key:
+            metadata[key] = value
+        elif k == 2 and _is_solution_text(field, len(puzzle)):
+            metadata["solution"] = field
+        else:
+            metadata[f"field{k}"] = field
+    try:
+        return parse_sudoku_line(puzzle, box=box, source=source, first_column=start + 1,
+                                 metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, places, start) from None
+
+
+def _number(token: str, offset: int, n: int, places: TextPlaces) -> int:
+    if not token.isdigit():
+        raise ParseError(f"unexpected {token!r}: expected a number (0 = empty)", places.place(offset))
+    v = int(token)
+    if v > n:
+        raise ParseError(f"value {v} is out of range for a {n}x{n} Sudoku (1..{n}, 0 = empty)",
+                         places.place(offset))
+    return v
+
+
+def parse_sudoku_numbers(text: str, *, box=None, source: str | None = None) -> Sudoku:
+    """N² numbers on one line, separated by spaces or commas (0 = empty): any N up to 64."""
+    places = TextPlaces(text, source)
+    tokens = [(m.start(), m.group()) for m in re.finditer(r"[^\s,]+", text)]
+    n = math.isqrt(len(tokens))
+    if n * n != len(tokens) or n == 0:
+        raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}); got {len(tokens)}",
+                         places.line_place(tokens[0][0] if tokens else 0))
+    values = [_number(t, off, n, places) for off, t in tokens]
+    return _build(values, n, box, places, form="numbers", empty="0")
+
+
+SEPARATOR_LINE = re.compile(r"^[\s|]*[-+=][-+=\s|]*$")
+CELL_TOKEN = re.compile(r"[^\s,|;]+")
+
+
+def grid_rows(text: str) -> list[tuple[int, str]]:
+    """The rows of a grid: content lines that are not ``---+---`` separators."""
+    return [(off, line) for off, line in content_lines(text) if not SEPARATOR_LINE.match(line)]
+
+
+def row_cells(offset: int, line: str, expected: int) -> tuple[list[tuple[int, str]], bool]:
+    """The cells of one grid row as ``(offset, token)``, and whether they were read as
+    separated tokens (else one character a cell).  Tokens are separated by spaces, commas,
+    ``|`` or ``;``; a row of exactly ``expected`` tokens is a cell per token (so numbers may
+    have several digits), any other row is read one character a cell (``53..7....``,
+    ``53. .7. ...``)."""
+    tokens = [(offset + m.start(), m.group()) for m in CELL_TOKEN.finditer(line)]
+    if len(tokens) == expected:
+        return tokens, True
+    numbers = all(t.isdigit() for _, t in tokens)
+    grouped_digits = numbers and all(len(t) > 1 for _, t in tokens) and \
+        sum(len(t) for _, t in tokens) == expected
+    if len(tokens) > 1 and numbers and not grouped_digits:
+        return tokens, True
+    return [(off + i, ch) for off, t in tokens for i, ch in enumerate(t)], False
+
+
+def _cell_value(token: str, offset: int, n: int, places: TextPlaces) -> int:
+    if token in ("0", ".", "_") or (token.isdigit() and int(token) == 0):
+        return 0
+    if token.isdigit():
+        v = int(token)
+    elif len(token) == 1 and token.upper() in DIGITS and n <= len(DIGITS):
+        v = DIGITS.index(token.upper()) + 1
+    else:
+        what = "character" if len(token) == 1 else "cell"
+        raise ParseError(f"unexpected {what} {token!r}: expected a value (1-9, A-Z or a number) "
+                         "or an empty cell (. 0 _)", places.place(offset))
+    if v > n:
+        raise ParseError(f"value {token!r} ({v}) is out of range for a {n}x{n} Sudoku (1..{n})",
+                         places.place(offset))
+    return v
+
+
+def parse_sudoku_grid(text: str, *, box=None, source: str | None = None) -> Sudoku:
+    """N lines of N cells: characters (``53..7....``), characters or numbers separated by
+    spaces, ``|`` between blocks and ``---+---`` lines between bands (skipped); ``.``, ``0``
+    or ``_`` empty.  Written back as a grid (numbers without separators stay numbers)."""
+    places = TextPlaces(text, source)
+    rows = grid_rows(text)
+    n = len(rows)
+    if n == 0:
+        raise ParseError("empty input: no puzzle found", Place(source))
+    values: list[int] = []
+    all_numbers, empty = True, None
+    for i, (offset, line) in enumerate(rows, start=1):
+        cells, separated = row_cells(offset, line, n)
+        if len(cells) != n:
+            raise ParseError(f"grid row {i} has {len(cells)} cells; a grid of {n} rows needs "
+                             f"{n} cells in every row", places.line_place(offset))
+        all_numbers &= separated and all(t.isdigit() for _, t in cells)
+        for off, token in cells:
+            v = _cell_value(token, off, n, places)
+            if not v and empty is None:
+                empty = token if len(token) == 1 else "0"
+            values.append(v)
+    lines = content_lines(text)
+    plain = all_numbers and len(lines) == n and not any("|" in line for _, line in lines)
+    form = "numbers_grid" if plain else "grid"
+    return _build(values, n, box, places, form=form,
+                  empty="0" if plain else (empty or "."), offset=rows[0][0])
+
+
+def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudoku:
+    """Seed 002's list form: ``[[1,0,0,0],[0,0,2,0],…]`` (a list of rows) or a flat list of
+    N² numbers ``[3,0,4, 0,8,0, …]``; 0 = empty; may span lines."""
+    places = TextPlaces(text, source)
+    depth, rows, flat = 0, [], []
+    row_start = 0
+    first = None
+    for m in re.finditer(r"\d+|\S", text):
+        tok, off = m.group(), m.start()
+        if first is None:
+            first = off
+        if tok == "[":
+            depth += 1
+            if depth == 2:
+                rows.append([])
+                row_start = off
+            elif depth > 2:
+                raise ParseError("lists nest two deep at most: a list of rows of numbers",
+                                 places.place(off))
+        elif tok == "]":
+            depth -= 1
+            if depth < 0:
+                raise ParseError("unbalanced brackets: ']' without '['", places.place(off))
+        elif tok.isdigit():
+            if depth == 2:
+                rows[-1].append((off, tok))
+            elif depth == 1:
+                flat.append((off, tok))
+            else:
+                raise ParseError(f"unexpected {tok!r} outside the list", places.place(off))
+        elif tok != ",":
+            raise ParseError(f"unexpected character {tok!r}: expected numbers, ',', '[' or ']'",
+                             places.place(off))
+        if depth == 0 and first is not None and tok == "]":
+            rest = text[off + 1:]
+            if rest.strip():
+                extra = off + 1 + len(rest) - len(rest.lstrip())
+                raise ParseError(f"unexpected {rest.strip()[0]!r} after the list", places.place(extra))
+            break
+    if depth > 0:
+        raise ParseError("unbalanced brackets: the list is not closed with ']'",
+                         places.place(len(text.rstrip()) - 1 if text.strip() else 0))
+    if rows and flat:
+        raise ParseError("a list is either rows of numbers or numbers, not both",
+                         places.place(flat[0][0]))
+    if rows:
+        n = len(rows)
+        for i, row in enumerate(rows, start=1):
+            if len(row) != n:
+                off = row[0][0] if row else 0
+                raise ParseError(f"list row {i} has {len(row)} values; a list of {n} rows needs "
+                                 f"{n} in every row", places.place(off))
+        cells, form = [c for row in rows for c in row], "list"
+    else:
+        n = math.isqrt(len(flat))
+        if n * n != len(flat) or n == 0:
+            raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}); got {len(flat)}",
+                             places.place(first or 0))
+        cells, form = flat, "flat_list"
+    values = [_number(t, off, n, places) for off, t in cells]
+    return _build(values, n, box, places, form=form, empty="0", offset=first or 0)
+
+
+def parse_sudoku_cpmpy(text: str, *, box=None, source: str | None = None) -> Sudoku:
+    """The scaled-sudoku-instances format read by CPMpy 1.1: a header ``# size=N box=WxH``
+    (W = block width in columns, H = height in rows, so our shape is H x W), then N rows of N
+    characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` is 36), ``.`` empty."""
+    places = TextPlaces(text, source)
+    lines = content_lines(text)
+    if not lines or not CPMPY_HEADER.match(lines[0][1].strip()):
+        raise ParseError("expected a header '# size=N box=WxH'", places.place(lines[0][0] if lines else 0))
+    head_off, head = lines[0]
+    m = CPMPY_HEADER.match(head.strip())
+    n = int(m.group(1))
+    header_box = (int(m.group(3)), int(m.group(2))) if m.group(2) else None
+    given = parse_box(box)
+    if given and header_box and given != header_box:
+        raise UnsupportedShapeError(f"block shape {given[0]}x{given[1]} given, but the header "
+                                    f"says box={header_box[1]}x{header_box[0]} (width x height), "
+                                    f"i.e. {header_box[0]}x{header_box[1]}", places.line_place(head_off))
+    if n < 1 or n > len(CPMPY_DIGITS):
+        raise UnsupportedShapeError(f"size={n}: this format holds sizes 1 to {len(CPMPY_DIGITS)}",
+                                    places.line_place(head_off))
+    rows = lines[1:]
+    if len(rows) != n:
+        raise ParseError(f"size={n}: expected {n} rows after the header, got {len(rows)}",
+                         places.line_place(rows[n][0] if len(rows) > n else head_off))
+    values = []
+    for i, (offset, line) in enumerate(rows, start=1):
+        lead = len(line) - len(line.lstrip())
+        row = line.strip()
+        if len(row) != n:
+            raise ParseError(f"row {i} has {len(row)} characters; size={n} needs {n}",
+                             places.line_place(offset))
+        for j, ch in enumerate(row):
+            off = offset + lead + j
+            if ch == ".":
+                values.append(0)
+                continue
+            v = CPMPY_DIGITS.find(ch.upper()) + 1
+            if v == 0:
+                raise ParseError(f"unexpected character {ch!r}: expected a value from "
+                                 f"{CPMPY_DIGITS[:n]} or '.' (empty)", places.place(off))
+            if v > n:
+                raise ParseError(f"value {ch!r} ({v}) is out of range for a {n}x{n} Sudoku "
+                                 f"(1..{n}; in this format 0 is 36 and '.' is empty)", places.place(off))
+            values.append(v)
+    return _build(values, n, given or header_box, places, form="cpmpy", empty=".", offset=head_off)

@@ -1,0 +1,417 @@
+"""Reading puzzles from text: every textual form of the three kinds, the kind inferred where
+that is unambiguous, and clear errors that name the line and column.
+
+Forms (the form a puzzle was read in is kept in ``puzzle.form`` and ``puzzle.write()`` writes
+it back in that form):
+
+Sudoku (``puzzlebench.models.sudoku``)
+    ``line``         one line of N² characters: ``.``, ``0`` or ``_`` empty, ``1-9`` then
+                     ``A`` = 10 … ``Z`` = 35 (case-insensitive).  Further whitespace-separated
+                     fields are metadata: field 2 is ``solution`` when it is a full grid of the
+                     same length, ``key=value`` fields go under their key, others ``field<k>``.
+    ``numbers``      N² numbers on one line, separated by spaces or commas (0 = empty); the
+                     only form for N > 35 (up to 64).
+    ``grid``         N lines of N cells: characters (``53..7....``), or characters / numbers
+                     separated by spaces; ``|`` between blocks and ``---+---`` lines are skipped.
+    ``numbers_grid`` N lines of N numbers without ``|`` (seed 002's ``1 0 0 0`` rows).
+    ``list``         seed 002's ``[[1,0,0,0],[0,0,2,0],…]``; ``flat_list`` its flat
+                     ``[3,0,4, 0,8,0, …]``; both may span lines.
+    ``cpmpy``        CPMpy 1.1's scaled-sudoku-instances format: ``# size=N box=WxH`` (W = block
+                     width in columns, H = height in rows: our shape is HxW), then N rows of N
+                     characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` = 36),
+                     ``.`` empty.
+    Block shape: ``box`` (``"2x3"`` = 2 rows, 3 columns, or ``(2, 3)``), else the CPMpy header,
+    else inferred (:func:`~puzzlebench.models.sudoku.infer_box`; ``puzzle.box_inferred``).
+
+N-Queens (``puzzlebench.models.nqueens``)
+    ``n``            ``8``; or with pre-placed queens as 1-based pairs: ``8 (1,1) (3,5)``.
+    ``board``        n lines of n squares, ``.`` empty and ``Q`` a queen.
+
+Skyscrapers (``puzzlebench.models.skyscrapers``)
+    ``line``         ``N top bottom left right [givens|-] [key=value…] [solution]`` (the data
+                     files' line; 0 = no clue).
+    ``rush01``       4N numbers: column tops, column bottoms, row lefts, row rights.
+    ``towers``       Simon Tatham's Towers game id ``5:/3/3////2/…[,b3_4t]``.
+
+Kind inference (``kind=None``), only where one reading is possible:
+
+- a Towers id (``N:…``) or ``N`` followed by four comma-separated clue lists → Skyscrapers;
+- a lone integer, or an integer with ``(row,col)`` pairs, ``key=value`` fields or at most two
+  more plain numbers (the OEIS counts file) → N-Queens;
+- a first field of four or more characters that are not all separated numbers (N² Sudoku
+  characters), a ``[`` list, a ``# size=`` header, a multi-line grid without ``Q`` → Sudoku;
+- a grid with a ``Q`` → an N-Queens board;
+- a line of numbers only: N² of them → Sudoku numbers, 4N (N ≤ 9) → rush-01 clues; when both
+  readings make a valid puzzle (16 numbers, 36 numbers) → :class:`AmbiguousKindError`
+  asking for ``--kind``; when only one does (a value above 6 among 36 numbers cannot be a
+  6x6 Sudoku), that one.  An empty grid (only ``.``) is a Sudoku or a board: ambiguous too.
+
+Files of many puzzles (:func:`read_puzzles`): ``#`` starts a comment line (but ``# size=``
+starts a CPMpy puzzle); blank lines separate blocks.  A block of L ≥ 4 lines of L cells each
+(or with ``|`` / ``---+---`` separators, or a board with ``Q``) is one grid; a block whose
+lines are whole puzzles is one puzzle per line (the data files).  A block that is neither
+(a grid with a wrong row) is read as one grid, so that the error names its wrong row.  A
+``.csv`` file has a header line naming the columns; the column ``puzzle`` (or ``quizzes``)
+holds the puzzle, the others become metadata (``solution``/``solutions`` → ``solution``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+from typing import Iterator
+
+from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
+from .base import Puzzle
+from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
+from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
+from .sudoku import (DIGITS, EMPTY_CHARS, SEPARATOR_LINE, grid_rows, infer_box, parse_sudoku_cpmpy,
+                     parse_sudoku_data_line, parse_sudoku_grid, parse_sudoku_list, parse_sudoku_numbers,
+                     row_cells)
+from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
+
+KINDS = ("sudoku", "nqueens", "skyscrapers")
+ASK_KIND = "say which with --kind (kind= in Python)"
+
+
+def check_kind(kind: str | None) -> str | None:
+    if kind is None:
+        return None
+    k = kind.strip().lower()
+    if k not in KINDS:
+        raise UsageError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+    return k
+
+
+# -- one line ------------------------------------------------------------------------------
+
+def _numbers_only(text: str) -> list[str] | None:
+    """The tokens of a line made of numbers separated by spaces or commas, else None."""
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    return tokens if tokens and all(t.isdigit() for t in tokens) else None
+
+
+def _is_skyscrapers_line(fields: list[str]) -> bool:
+    """``N top bottom left right …``: N, then comma-separated clue lists (N = 1: numbers)."""
+    if len(fields) < 5 or not fields[0].isdigit() or len(fields[0]) > 2:
+        return False
+    if "," in fields[1]:
+        return True
+    return int(fields[0]) == 1 and all(f.isdigit() for f in fields[1:5]) and (
+        len(fields) == 5 or fields[5] == "-" or "=" in fields[5])
+
+
+def _is_nqueens_line(text: str, fields: list[str]) -> bool:
+    if not fields or not re.fullmatch(r"\d{1,3}(?=\(|$)", fields[0].split("(")[0] or "x"):
+        return False
+    rest = PAIR.sub(" ", " ".join(fields[1:])).split()
+    if "(" in text:
+        return True                      # pairs: nqueens reports any malformed one
+    if all("=" in f for f in rest):
+        return True
+    return len(fields) <= 3 and all(f.isdigit() for f in fields)
+
+
+def _is_sudoku_string(first: str) -> bool:
+    """A first field that is a Sudoku string (possibly of a wrong length): four or more
+    characters that are not separated numbers."""
+    return len(first) >= 4 and "," not in first and not first.startswith("[")
+
+
+def infer_line_kind(text: str) -> str:
+    """The kind of a one-line puzzle, or an error saying why it cannot be told."""
+    stripped = text.strip()
+    fields = stripped.split()
+    if TOWERS_ID.match(stripped) or _is_skyscrapers_line(fields):
+        return "skyscrapers"
+    if stripped.startswith("["):
+        return "sudoku"
+    if _is_nqueens_line(stripped, fields):
+        return "nqueens"
+    if fields and _is_sudoku_string(fields[0]):
+        return "sudoku"
+    numbers = _numbers_only(stripped)
+    if numbers is not None:
+        return _numbers_kind(stripped, numbers)
+    raise ParseError("cannot tell the kind of puzzle: expected a Sudoku line of N² characters, "
+                     "N-Queens 'n [(row,col)…]', Skyscrapers 'N top bottom left right', a "
+                     "rush-01 clue list or a Towers id", Place(None, 1, None))
+
+
+def _numbers_kind(text: str, numbers: list[str]) -> str:
+    count = len(numbers)
+    root = math.isqrt(count)
+    sudoku_possible = root * root == count and root >= 4
+    rush_possible = count % 4 == 0 and 2 <= count // 4 <= SKY_MAX_N
+    if sudoku_possible and rush_possible:
+        readings = []
+        for kind, parser in (("sudoku", parse_sudoku_numbers), ("skyscrapers", parse_rush01)):
+            try:
+                parser(text)
+                readings.append(kind)
+            except PuzzleError:
+                pass
+        if len(readings) == 1:
+            return readings[0]
+        if not readings:
+            return "sudoku"              # neither: report the Sudoku reading's error
+        n = count // 4
+        raise AmbiguousKindError(f"{count} numbers can be a {root}x{root} Sudoku or the rush-01 "
+                                 f"clues of a {n}x{n} Skyscrapers; {ASK_KIND}: sudoku or "
+                                 "skyscrapers", Place(None, 1, None))
+    if rush_possible:
+        return "skyscrapers"
+    return "sudoku"                      # N² numbers, or a wrong count reported as Sudoku's
+
+
+def parse_line(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
+    """One puzzle written on one line (its first and only content line)."""
+    kind = kind or infer_line_kind(text)
+    stripped = text.strip()
+    fields = stripped.split()
+    if kind == "sudoku":
+        if stripped.startswith("["):
+            return parse_sudoku_list(text, box=box, source=source)
+        if fields and _is_sudoku_string(fields[0]):
+            return parse_sudoku_data_line(text, box=box, source=source)
+        return parse_sudoku_numbers(text, box=box, source=source)
+    if kind == "nqueens":
+        return parse_nqueens_line(text, source=source)
+    if TOWERS_ID.match(stripped):
+        return parse_towers(text, source=source)
+    if _is_skyscrapers_line(fields) or (fields and fields[0].isdigit() and len(fields) >= 2
+                                         and "," in fields[1]):
+        return parse_skyscrapers_line(text, source=source)
+    return parse_rush01(text, source=source)
+
+
+# -- one block of lines ---------------------------------------------------------------------
+
+def _has_queen(rows: list[tuple[int, str]]) -> bool:
+    return any(ch in "Qq" for _, line in rows for ch in line)
+
+
+def infer_block_kind(text: str) -> str:
+    lines = content_lines(text)
+    first = lines[0][1].strip()
+    if CPMPY_HEADER.match(first) or first.startswith("["):
+        return "sudoku"
+    rows = grid_rows(text)
+    if _has_queen(rows):
+        return "nqueens"
+    cells = "".join(ch for _, line in rows for ch in line if not ch.isspace() and ch not in ",|;")
+    if cells and all(ch == "." for ch in cells) and len(rows) == len(lines):
+        n = len(rows)
+        raise AmbiguousKindError(f"an empty {n}x{n} grid can be a Sudoku or an N-Queens board; "
+                                 f"{ASK_KIND}: sudoku or nqueens", TextPlaces(text).line_place(lines[0][0]))
+    return "sudoku"
+
+
+def parse_block(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
+    """One puzzle written on several lines: a grid, a board, a list, a CPMpy instance."""
+    kind = kind or infer_block_kind(text)
+    first = content_lines(text)[0][1].strip()
+    if kind == "sudoku":
+        if CPMPY_HEADER.match(first):
+            return parse_sudoku_cpmpy(text, box=box, source=source)
+        if first.startswith("["):
+            return parse_sudoku_list(text, box=box, source=source)
+        return parse_sudoku_grid(text, box=box, source=source)
+    if kind == "nqueens":
+        return parse_nqueens_board(text, source=source)
+    places = TextPlaces(text, source)
+    raise ParseError("a Skyscrapers puzzle is written on one line (N top bottom left right, "
+                     "rush-01 clues or a Towers id)", places.line_place(content_lines(text)[1][0]))
+
+
+# -- the API --------------------------------------------------------------------------------
+
+def parse(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
+    """One puzzle from its text (one line or several); ``kind`` inferred when None.  Errors
+    are :class:`~puzzlebench.errors.PuzzleError` subclasses placed at 1-based line and column
+    of ``text``."""
+    kind = check_kind(kind)
+    if isinstance(text, bytes):
+        text = decode_bytes(text, source)
+    try:
+        puzzle = _parse_text(text, kind, box)
+    except PuzzleError as err:
+        raise err.located(source, 1) from None
+    puzzle.source = source
+    return puzzle
+
+
+def _parse_text(text: str, kind: str | None, box) -> Puzzle:
+    check_binary(text)
+    lines = content_lines(text)
+    if not lines:
+        raise ParseError("empty input: no puzzle found")
+    records = _records(text, lines, kind)
+    if len(records) > 1:
+        shown = ", ".join(str(r[0]) for r in records[:5]) + (", …" if len(records) > 5 else "")
+        raise ParseError(f"the text holds {len(records)} puzzles (lines {shown}); parse reads "
+                         "one: read files of many with read_puzzles", Place(None, records[0][0], None))
+    first_line, start, end = records[0]
+    if "\n" not in text[start:end]:
+        try:
+            return parse_line(text[start:end], kind, box)
+        except PuzzleError as err:
+            raise err.located(None, first_line) from None
+    return parse_block(text, kind, box)
+
+
+def decode_bytes(data: bytes, source: str | None = None) -> str:
+    """A file's bytes as text: UTF-8 (a BOM is dropped).  Binary junk — NUL bytes, bytes that
+    are not UTF-8 — is a :class:`ParseError` naming its line and column."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        line = data.count(b"\n", 0, nul) + 1
+        col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
+        raise ParseError("binary data: a NUL byte; expected puzzle text", Place(source, line, col))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ParseError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded; "
+                         "expected puzzle text", Place(source, line, col)) from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+# -- files of many puzzles -------------------------------------------------------------------
+
+def _line_is_record(line: str) -> bool:
+    """Whether one line is a whole puzzle of some kind (so a block of them is a list)."""
+    try:
+        kind = infer_line_kind(line)
+    except PuzzleError:
+        return False
+    stripped = line.strip()
+    fields = stripped.split()
+    if kind == "sudoku":
+        if stripped.startswith("["):
+            return stripped.endswith("]") and stripped.count("[") == stripped.count("]")
+        first = fields[0]
+        if _is_sudoku_string(first):
+            n = math.isqrt(len(first))
+            return n * n == len(first) and n >= 4
+        count = len(_numbers_only(stripped) or [])
+        return math.isqrt(count) ** 2 == count and count >= 16
+    return True
+
+
+def _block_is_grid(block: list[tuple[int, str]]) -> bool:
+    lines = [line for _, line in block]
+    if len(lines) < 2:
+        return False
+    if CPMPY_HEADER.match(lines[0].strip()):
+        return True
+    if lines[0].strip().startswith("[") and not _line_is_record(lines[0]):
+        return True
+    if any(SEPARATOR_LINE.match(line) for line in lines):
+        return True
+    rows = len(lines)
+    if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
+        return rows >= 4 or any(ch in "Qq" for line in lines for ch in line)
+    return not any(_line_is_record(line) for line in lines)
+
+
+def read_puzzles(text: str, source: str, kind: str | None = None, box=None
+                 ) -> Iterator[Puzzle | PuzzleError]:
+    """Every puzzle of a file's text, in order: a :class:`Puzzle` (its ``source`` set to
+    ``file:line``) or the :class:`PuzzleError` of that record, placed in the file.  One bad
+    record never stops the others; every record yields exactly one item; a text with no
+    puzzle at all yields one ``empty input`` error."""
+    kind = check_kind(kind)
+    if source.lower().endswith(".csv"):
+        yield from _read_csv(text, source, kind, box)
+        return
+    lines = content_lines(text)
+    if not lines:
+        yield ParseError("empty input: no puzzle found", Place(source))
+        return
+    for first_line, start, end in _records(text, lines, kind):
+        yield _parse_record(text[start:end], source, first_line, kind, box)
+
+
+def _records(text: str, lines: list[tuple[int, str]], kind: str | None
+                  ) -> list[tuple[int, int, int]]:
+    """The records of a text as ``(first_line, start, end)``: blocks separated by blank
+    lines (comment lines do not separate), each one grid or one puzzle per line."""
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    index = {s: i + 1 for i, s in enumerate(starts)}
+    blocks: list[list[tuple[int, str]]] = []
+    prev = None
+    for off, line in lines:
+        n = index[off]
+        if prev is None or CPMPY_HEADER.match(line.strip()) or (
+                n != prev + 1 and any(not text[starts[k - 1]:starts[k] - 1 if k < len(starts) else len(text)].strip()
+                                      for k in range(prev + 1, n))):
+            blocks.append([])
+        blocks[-1].append((off, line))
+        prev = n
+    records = []
+    for block in blocks:
+        records += _block_records(block, index, kind)
+    return records
+
+
+def _block_records(block, index, kind) -> list[tuple[int, int, int]]:
+    m = CPMPY_HEADER.match(block[0][1].strip())
+    if m:
+        size = int(m.group(1))
+        head, rest = block[:size + 1], block[size + 1:]
+        out = [(index[head[0][0]], head[0][0], head[-1][0] + len(head[-1][1]))]
+        return out + (_block_records(rest, index, kind) if rest else [])
+    if kind != "skyscrapers" and _block_is_grid(block):
+        return [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
+    return [(index[off], off, off + len(line)) for off, line in block]
+
+
+def _parse_record(record: str, source: str, first_line: int, kind, box) -> Puzzle | PuzzleError:
+    try:
+        if "\n" in record:
+            puzzle = _parse_text(record, kind, box)
+        else:
+            check_binary(record)
+            puzzle = parse_line(record, kind, box)
+    except PuzzleError as err:
+        return err.located(source, first_line)
+    puzzle.source = f"{source}:{first_line}"
+    return puzzle
+
+
+PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "sudoku")
+SOLUTION_COLUMNS = ("solution", "solutions")
+
+
+def _read_csv(text: str, source: str, kind, box) -> Iterator[Puzzle | PuzzleError]:
+    """A CSV file with a header line: the puzzle column and the others as metadata."""
+    rows = list(csv.reader(io.StringIO(text)))
+    if not rows or not any(cell.strip() for row in rows for cell in row):
+        yield ParseError("empty input: no puzzle found", Place(source))
+        return
+    header = [h.strip().lower() for h in rows[0]]
+    column = next((header.index(c) for c in PUZZLE_COLUMNS if c in header), None)
+    if column is None:
+        yield ParseError(f"a CSV file needs a column named {' or '.join(PUZZLE_COLUMNS)}; the "
+                         f"header has {', '.join(rows[0])}", Place(source, 1, None))
+        return
+    for line_no, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) <= column:
+            yield ParseError(f"this CSV row has {len(row)} columns; the puzzle is column "
+                             f"{column + 1}", Place(source, line_no, None))
+            continue
+        item = _parse_record(row[column].strip(), source, line_no, kind, box)
+        if isinstance(item, PuzzleError):
+            col = text.splitlines()[line_no - 1].find(row[column]) + 1 if item.column else None
+            item.place = Place(source, line_no, (col + item.column - 1) if col and item.column else None)
+        else:
+            for name, value in zip(header, row):
+                if name and name not in PUZZLE_COLUMNS:
+                    item.metadata["solution" if name in SOLUTION_COLUMNS else name] = value
+        yield item

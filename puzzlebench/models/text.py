@@ -1,0 +1,66 @@
+"""Places in a puzzle's text: 1-based line and column from an offset, for error messages.
+
+Every form parser reads the whole record (one line, or the lines of a grid) as one string and
+reports a problem at an offset; :class:`TextPlaces` turns that offset into the ``line:column``
+a user sees.  Lines are relative to the record; :meth:`PuzzleError.located` moves them into a
+file.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from ..errors import Place, PuzzleError
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+"""Characters that never appear in puzzle text: their presence means binary data."""
+CPMPY_HEADER = re.compile(r"#\s*size\s*=\s*(\d+)(?:\s+box\s*=\s*(\d+)\s*[xX]\s*(\d+))?\s*$")
+"""The header of the CPMpy scaled-sudoku-instances format (a comment line that is content)."""
+
+
+def content_lines(text: str) -> list[tuple[int, str]]:
+    """``(offset, line)`` of every line that is neither blank nor a ``#`` comment (the CPMpy
+    header ``# size=…`` is content)."""
+    out, offset = [], 0
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped and (not stripped.startswith("#") or CPMPY_HEADER.match(stripped)):
+            out.append((offset, line.rstrip("\r")))
+        offset += len(line) + 1
+    return out
+
+
+class TextPlaces:
+    """Offsets of one text mapped to 1-based ``(line, column)``."""
+
+    def __init__(self, text: str, source: str | None = None):
+        self.text = text
+        self.source = source
+        self._starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def place(self, offset: int | None) -> Place:
+        if offset is None:
+            return Place(self.source, 1, None)
+        line = bisect_right(self._starts, offset)
+        return Place(self.source, line, offset - self._starts[line - 1] + 1)
+
+    def line_place(self, offset: int) -> Place:
+        """The line of ``offset``, without a column (a problem with the whole line)."""
+        return Place(self.source, self.place(offset).line, None)
+
+
+def check_binary(text: str, source: str | None = None) -> None:
+    """Refuse text holding control characters (NUL bytes and the like): binary junk."""
+    from ..errors import ParseError
+    m = CONTROL.search(text)
+    if m:
+        raise ParseError(f"unexpected control character {m.group()!r}: this looks like binary "
+                         "data, not puzzle text", TextPlaces(text, source).place(m.start()))
+
+
+def with_line(err: PuzzleError, places: TextPlaces, offset: int = 0) -> PuzzleError:
+    """``err`` (from a model constructor, which knows no line) placed at ``offset``'s line."""
+    if err.place.line is None:
+        err.place = Place(err.place.source or places.source, places.place(offset).line, None)
+    return err
