@@ -323,3 +323,32 @@ def test_solve_xc_reports_a_bad_file_with_its_line(tmp_path, capsys):
     bad.write_text("a b\na z\n")
     assert main(["solve-xc", str(bad)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {bad}:2:3: option names unknown item 'z'\n"
+
+
+# -- texts straight to the batch -------------------------------------------------------------
+
+def test_solve_many_texts_take_the_batch_and_report_bad_lines_exactly():
+    from puzzlebench import api
+    good = [l.split()[0] for l in data_lines("sudoku9_norvig_top95.txt", limit=3)]
+    broken = "11" + good[0][2:]  # row 1 has two 1s
+    odd = "x" + good[1][1:]
+    results = api.solve_many(good + [broken, odd], solver="dlx")
+    assert [r.status for r in results[:3]] == [Status.UNIQUE] * 3
+    assert all(r.verified for r in results[:3])
+    from puzzlebench.models.reader import parse
+    for k, text in ((3, broken), (4, odd)):  # the reader's own message, word for word
+        with pytest.raises(ParseError if k == 4 else Exception) as err:
+            parse(text)
+        assert results[k].status is Status.ERROR and results[k].error == str(err.value)
+    assert results[3].error.endswith("row 1 has two 1s")
+    singles = [C.run(parse_sudoku_line(t)) for t in good]
+    assert [r.stats.raw for r in results[:3]] == [r.stats.raw for r in singles]
+
+
+def test_solve_many_texts_of_other_sizes():
+    from puzzlebench import api
+    lines = [l.split()[0] for l in data_lines("sudoku4_vu_kr_1000.txt", limit=4)]
+    results = api.solve_many(lines, solver="dlx")
+    assert all(r.verified and r.count >= 1 for r in results)
+    mixed = api.solve_many(lines[:1] + ["8"], solver="dlx", kind=None)  # not one size: one by one
+    assert mixed[0].verified and mixed[1].kind == "nqueens" and mixed[1].count == 2

@@ -18,7 +18,8 @@ from typing import Any, Sequence
 
 from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle
 from ..models.base import Puzzle
-from ..results import Result, Stats, Times, error_result, status_of
+from ..models.sudoku import DIGITS as SUDOKU_DIGITS, infer_box, parse_box, parse_sudoku_line
+from ..results import Result, Stats, Status, Times, error_result, status_of
 from .base import Deadline, Engine, SearchOutcome, verify_result
 
 try:
@@ -75,7 +76,19 @@ class DlxEngine(Engine):
     def decode(self, artifact: ExactCoverMatrix, raw: Any) -> tuple[int, ...]:
         return artifact.decode(raw)
 
-    # -- the batch path -------------------------------------------------------------------
+    # -- the batch paths ------------------------------------------------------------------
+
+    def run_texts(self, texts: Sequence[str], *, kind: str | None = None, box=None,
+                  limit: int | None = 2, time_limit: float | None = None,
+                  keep: int = 10) -> Sequence[Result]:
+        """Sudoku lines straight to the C batch (the API's ``solve_many`` calls this);
+        anything else is parsed and run one by one."""
+        if kind in (None, "sudoku"):
+            batch = sudoku_lines_batch(texts, box=box, limit=limit, time_limit=time_limit,
+                                       keep=keep, engine=self, kind=kind)
+            if batch is not None:
+                return batch
+        return [_parse_and_run(self, t, kind, box, limit, time_limit, keep) for t in texts]
 
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
                  time_limit: float | None = None, keep: int = 10,
@@ -127,3 +140,141 @@ def sudoku_batch(puzzles: Sequence[Puzzle], *, limit: int | None = 2, time_limit
             verify_result(result, p)
         out.append(result)
     return out
+
+
+# -- texts straight to the batch (the API's solve_many calls run_texts) -------------------
+
+_EMPTY_CHARS = ".0_"
+
+
+def _value_table() -> bytes:
+    """Byte translation: empty cell → 0, ``1-9A-Z`` (either case) → 1..35, anything else → 255."""
+    table = bytearray([255]) * 256
+    for ch in _EMPTY_CHARS:
+        table[ord(ch)] = 0
+    for v, ch in enumerate(SUDOKU_DIGITS, start=1):
+        table[ord(ch)] = table[ord(ch.lower())] = v
+    return bytes(table)
+
+
+_VALUES = _value_table()
+
+
+class DlxLineResults(Sequence[Result]):
+    """The answer of one batch call over Sudoku lines, as results built on demand.
+
+    ``count(i)``, ``status(i)`` and ``stats(i)`` read the C answer directly; ``results[i]``
+    builds the full :class:`~puzzlebench.results.Result`, its solutions checked by the model's
+    own checker (``verify``).  Lines the batch could not take (a wrong length or character,
+    givens that break a rule) go through the reader's parse and the one-puzzle path, which
+    gives the exact error text.  ``seconds``: the whole call's wall time."""
+
+    def __init__(self, lines: Sequence[str], rows: list, box: tuple[int, int], limit: int | None,
+                 engine: Engine, seconds: float, time_limit: float | None, keep: int,
+                 verify: bool = True, kind: str | None = None):
+        self._lines, self._rows, self.box = lines, rows, box
+        self.limit, self.engine, self.seconds = limit, engine, seconds
+        self._time_limit, self._keep, self._verify, self._kind = time_limit, keep, verify, kind
+        self._share = seconds / len(lines) if lines else 0.0
+        self._slow: dict[int, Result] = {}
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def is_fast(self, i: int) -> bool:
+        return self._rows[i] is not None
+
+    def count(self, i: int) -> int:
+        return self._rows[i][0] if self.is_fast(i) else self[i].count
+
+    def status(self, i: int) -> Status:
+        if not self.is_fast(i):
+            return self[i].status
+        row = self._rows[i]
+        return status_of(row[0], self.limit, row[4])
+
+    def stats(self, i: int) -> Stats:
+        if not self.is_fast(i):
+            return self[i].stats
+        nodes, updates = self._rows[i][2:4]
+        return Stats(nodes=nodes, raw={"nodes": nodes, "updates": updates})
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if not self.is_fast(i):
+            if i not in self._slow:
+                self._slow[i] = _parse_and_run(self.engine, self._lines[i], self._kind, self.box,
+                                               self.limit, self._time_limit, self._keep)
+            return self._slow[i]
+        count, sols, nodes, updates, timed_out, items, options = self._rows[i]
+        result = Result(kind="sudoku", solver=self.engine.spec, limit=self.limit,
+                        status=status_of(count, self.limit, timed_out), count=count,
+                        solutions=[tuple(s) for s in sols],
+                        times=Times(solve=self._share, total=self._share), stats=self.stats(i),
+                        size={"items": items, "primary_items": items, "secondary_items": 0,
+                              "options": options, "entries": 4 * options})
+        result.puzzle = parse_sudoku_line(self._lines[i].strip(), box=self.box)
+        result.source = result.puzzle.source
+        if self._verify:
+            verify_result(result, result.puzzle)
+        return result
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+
+def _parse_and_run(engine: Engine, text: str, kind, box, limit, time_limit, keep) -> Result:
+    """One text the slow way: the reader's parse (and its exact error), then the engine."""
+    from ..errors import PuzzleError
+    from ..models.reader import parse
+    start = time.perf_counter()
+    try:
+        puzzle = parse(text, kind=kind, box=box)
+    except PuzzleError as exc:
+        spent = time.perf_counter() - start
+        return error_result(str(exc), solver=engine.spec, limit=limit,
+                            times=Times(parse=spent, total=spent))
+    return engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep,
+                      parse_time=time.perf_counter() - start)
+
+
+def sudoku_lines_batch(lines: Sequence[str], *, box=None, limit: int | None = 2,
+                       time_limit: float | None = None, keep: int = 10, verify: bool = True,
+                       engine: Engine | None = None, kind: str | None = None) -> DlxLineResults | None:
+    """Sudoku lines (N² characters each, one N) in one C call, or ``None`` when they are not
+    all lines of one size (the caller then parses them one by one)."""
+    engine = engine or DlxEngine()
+    if not lines:
+        return None
+    start = time.perf_counter()
+    stripped = [t.strip() for t in lines]
+    size = len(stripped[0])
+    n = int(round(size ** 0.5))
+    if n * n != size or n < 1 or n > len(SUDOKU_DIGITS) or any(len(t) != size for t in stripped):
+        return None
+    try:
+        shape = parse_box(box) or infer_box(n)
+    except Exception:
+        return None
+    if shape[0] * shape[1] != n:
+        return None
+    try:
+        data = "".join(stripped).encode("ascii").translate(_VALUES)
+    except UnicodeEncodeError:
+        return None
+    bad: set[int] = set()
+    if max(data) > n:  # a character that is no value here: those lines take the slow path
+        bad = {i for i in range(len(stripped)) if max(data[i * size:(i + 1) * size]) > n}
+        data = b"".join(bytes(size) if i in bad else data[i * size:(i + 1) * size]
+                        for i in range(len(stripped)))
+    rows = _native.dlx_sudoku_batch(data, shape[0], shape[1], 0 if limit is None else limit, keep,
+                                    0.0 if time_limit is None else max(time_limit, 1e-9))
+    for i in bad:
+        rows[i] = None
+    return DlxLineResults(stripped, rows, shape, limit, engine, time.perf_counter() - start,
+                          time_limit, keep, verify, kind)
