@@ -347,3 +347,17 @@ def empty_grid_clause_count(box: tuple[int, int], encoding: str, amo: str = "pai
 
     r, c = box
     return encode(Sudoku(box, [0] * (r * c) ** 2), encoding, amo).n_clauses
+
+
+def _write(self: Cnf) -> str:
+    from .dimacs import dimacs_text
+
+    return dimacs_text(self)
+
+
+Cnf.write = _write  # the artifact writes itself (``puzzlebench export --to dimacs``)
+
+
+def export_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:
+    """The export target ``dimacs``: the puzzle's CNF, which ``write()`` turns into DIMACS."""
+    return encode(puzzle, encoding, amo)

@@ -27,6 +27,7 @@ EXPORTERS: dict[str, str] = {
     "smt2": "puzzlebench.encoders.smt:export_smt2",
     "smt2-fold": "puzzlebench.encoders.smt:export_smt2_fold",
     "smt2-bool": "puzzlebench.encoders.smt:export_smt2_bool",
+    "dimacs": "puzzlebench.encoders.cnf:export_dimacs",
 }
 
 EXIT_OK, EXIT_SOME_ERRORS = 0, 1
@@ -63,7 +64,8 @@ def cmd_export(args) -> int:
     record = records[args.number - 1]
     if record.error is not None:
         raise record.error
-    _write(artifact_for(record.puzzle, args.to).write(), args.output)
+    options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None)}
+    _write(artifact_for(record.puzzle, args.to, **options).write(), args.output)
     return EXIT_OK
 
 
@@ -109,6 +111,10 @@ def register(sub) -> None:
     p.add_argument("--number", type=int, default=1, metavar="K",
                    help="which puzzle of the input to export (1-based); default 1")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+    p.add_argument("--encoding", metavar="NAME", help="dimacs: CNF encoding (minimal, efficient, "
+                                                       "extended, optimized); default extended")
+    p.add_argument("--amo", metavar="NAME", help="dimacs: at-most-one encoding (pairwise, commander, "
+                                                  "seqcounter, ladder, bitwise, totalizer, cardnetwrk)")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("solve-xc", help="solve an exact-cover matrix in Knuth's DLX format "

@@ -128,6 +128,11 @@ class SatEngine(Engine):
         self._kept: dict[tuple, list] = {}  # base key -> [solver, next activation var, uses]
 
     @classmethod
+    def left_out(cls) -> dict[str, str]:
+        """The PySAT solvers this engine leaves out, and why."""
+        return dict(EXCLUDED)
+
+    @classmethod
     def unavailable_reason(cls) -> str | None:
         if not VARIANTS:
             return EXCLUDED.get("*", "no PySAT solver can be interrupted here")

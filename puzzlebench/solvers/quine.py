@@ -1,0 +1,502 @@
+"""The Quine dilemma solver of seed 004 (TIPE 2025, "Quine modifié": annexe 5 and its C code
+``solve_cnf.c``), on any CNF.
+
+The seed's algorithm:
+
+- *Quine steps*: while the formula has a clause with one literal, make that literal true
+  (substitute it: clauses it satisfies go, its complement leaves the others).  One step is
+  one such substitution.
+- When the formula stalls (no unit clause), a *disjunction* (dilemma) on a variable ``v``
+  chosen by the heuristic: one copy with ``v`` true, one with ``v`` false, propagated step
+  by step side by side.  A copy that reaches an empty clause is refuted: everything the
+  other copy deduced holds in the formula.  As soon as the two copies have deduced a common
+  literal, the literals implied by both become true in the formula.  When both copies stall,
+  disjunctions recurse inside them.
+
+Heuristics (the seed's ``heuristique_0..2``, its slides' heuristics 1–3):
+
+- ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed``);
+- ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
+  ties to the variable with the fewest occurrences;
+- ``h2``: the same in a largest such clause, ties to the most occurrences.
+  (Occurrences are counted in the formula given to the engine, once, not re-counted in each
+  reduced copy as the seed does: the seed's count is a 9x9-Sudoku specific table.)
+
+What was added to make it sound and complete (the seed's code asserts these away):
+
+- both copies refuted: the formula is unsatisfiable (the seed stops with ``assert``);
+- a copy that satisfies every clause: that copy's assignment is a model and is returned as
+  such (the seed applies it like deduced literals, which is right for finding one model but
+  is not an implication);
+- a refuted formula at the top level answers UNSAT instead of aborting;
+- counting: after each model, a clause forbidding it (over the candidates of the open
+  cells; over every variable for a plain DIMACS file) is added and the search starts again,
+  up to the limit; every model is checked against every clause before it is returned;
+- the clock is looked at every 512 steps (time limit).
+
+Each disjunction either refutes a copy, returns a model, or returns a non-empty set of new
+implied literals, so the search always progresses and ends (at most one disjunction level per
+variable).
+
+Statistics, in ``raw`` (of the first search, the one that finds the first solution, as the
+seed measures a puzzle): disjunctions per depth (depth 0 = disjunctions on the formula
+itself), Quine steps per depth (depth 0 = steps on the formula itself, depth k+1 = steps in
+the copies of a depth-k disjunction), maximum depth (deepest disjunction level + 1; 0 when
+propagation alone solves it), and the seed's difficulty ``d = α(max depth) + β·n_d + γ·n_Q``
+with the seed's fitted weights for the heuristic (α(k) for k > 2 is α(2)), and its inputs.
+Shared columns (over every search of the run): ``nodes`` = ``guesses`` = disjunctions,
+``backtracks`` = refuted copies, ``propagations`` = Quine steps.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from dataclasses import dataclass, field
+
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
+from ..models.base import Puzzle
+from ..results import Stats
+from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
+
+UNSAT, IMPLIED, MODEL = "unsat", "implied", "model"
+CLOCK_EVERY = 512
+
+WEIGHTS = {  # the seed's fitted weights (slides "3.C – Évaluation – Résultats")
+    "h0": ((0.9, 0.7, 0.2), 2e-2, 2e-4),
+    "h1": ((1.3, 2.0, 2.2), 9e-6, -2e-7),
+    "h2": ((1.1, 2.2, 2.5), -2e-4, 3e-6),
+}
+
+
+class _Timeout(Exception):
+    pass
+
+
+class QFormula:
+    """A CNF prepared for propagation: long clauses with occurrence lists, binary clauses as
+    implication lists, unit clauses, and the clauses holding a positive literal."""
+
+    def __init__(self, n_vars: int, clauses: list[list[int]]):
+        self.n = n_vars
+        self.long: list[tuple[int, ...]] = []
+        self.occ: list[list[int]] = [[] for _ in range(2 * n_vars + 1)]  # index lit + n
+        self.imp: list[list[int]] = [[] for _ in range(2 * n_vars + 1)]  # lit -> implied lits
+        self.units: list[int] = []
+        self.binaries: list[tuple[int, int]] = []
+        self.positive: list[tuple[int, ...]] = []
+        self.empty = False
+        self.count = [0] * (n_vars + 1)
+        for c in clauses:
+            self.add(c)
+
+    def add(self, clause) -> None:
+        c = tuple(dict.fromkeys(clause))
+        if any(-l in c for l in c):
+            return  # a tautology
+        n = self.n
+        for lit in c:
+            self.count[abs(lit)] += 1
+        if any(l > 0 for l in c):
+            self.positive.append(c)
+        if not c:
+            self.empty = True
+        elif len(c) == 1:
+            self.units.append(c[0])
+        elif len(c) == 2:
+            a, b = c
+            self.imp[-a + n].append(b)
+            self.imp[-b + n].append(a)
+            self.binaries.append(c)
+        else:
+            i = len(self.long)
+            self.long.append(c)
+            for lit in c:
+                self.occ[lit + n].append(i)
+
+    def extended(self, extra: list[list[int]]) -> "QFormula":
+        """A copy with ``extra`` clauses, sharing what they do not touch."""
+        g = QFormula.__new__(QFormula)
+        g.n, g.empty = self.n, self.empty
+        g.long, g.units, g.binaries, g.positive = list(self.long), list(self.units), list(self.binaries), list(self.positive)
+        g.occ, g.imp, g.count = list(self.occ), list(self.imp), list(self.count)
+        touched = {lit + self.n for c in extra for lit in c} | {-lit + self.n for c in extra for lit in c}
+        for i in touched:
+            g.occ[i] = list(g.occ[i])
+            g.imp[i] = list(g.imp[i])
+        for c in extra:
+            g.add(c)
+        return g
+
+
+class Copy:
+    """One copy of the formula: an assignment (0 free, 1 true, 2 false), which long clauses
+    are satisfied, the unit literals waiting, and the literals this copy deduced (``trail``)."""
+
+    __slots__ = ("val", "sat", "open", "queue", "trail", "dead")
+
+    def __init__(self, val: bytearray, sat: bytearray, open_: int):
+        self.val, self.sat, self.open = val, sat, open_
+        self.queue: list[int] = []
+        self.trail: list[int] = []
+        self.dead = False
+
+    def split(self) -> "Copy":
+        return Copy(self.val[:], self.sat[:], self.open)
+
+
+@dataclass
+class QuineStats:
+    disjunctions: list[int] = field(default_factory=list)
+    steps: list[int] = field(default_factory=list)
+    refuted: int = 0
+
+    def at(self, table: list[int], depth: int) -> None:
+        while len(table) <= depth:
+            table.append(0)
+        table[depth] += 1
+
+    @property
+    def max_depth(self) -> int:
+        return max((d + 1 for d, k in enumerate(self.disjunctions) if k), default=0)
+
+    def difficulty(self, heuristic: str) -> dict:
+        alphas, beta, gamma = WEIGHTS[heuristic]
+        depth = self.max_depth
+        alpha = alphas[min(depth, len(alphas) - 1)]
+        nd, nq = sum(self.disjunctions), sum(self.steps)
+        return {"difficulty": alpha + beta * nd + gamma * nq,
+                "inputs": {"max_depth": depth, "alpha": alpha, "beta": beta, "gamma": gamma,
+                           "disjunctions": nd, "eliminations": nq}}
+
+
+class QuineSolver:
+    """Finds one model of a :class:`QFormula` (or proves there is none) the seed's way."""
+
+    def __init__(self, f: QFormula, heuristic: str, rng: random.Random, deadline: Deadline,
+                 stats: QuineStats):
+        self.f, self.h, self.rng, self.deadline, self.stats = f, heuristic, rng, deadline, stats
+        self.ticks = 0
+
+    # -- propagation -------------------------------------------------------------------------
+
+    def assign(self, x: Copy, lit: int) -> bool:
+        """Make ``lit`` true in ``x``; False when a clause becomes empty."""
+        val, n = x.val, self.f.n
+        var = lit if lit > 0 else -lit
+        want = 1 if lit > 0 else 2
+        cur = val[var]
+        if cur:
+            return cur == want
+        val[var] = want
+        x.trail.append(lit)
+        sat = x.sat
+        for ci in self.f.occ[lit + n]:
+            if not sat[ci]:
+                sat[ci] = 1
+                x.open -= 1
+        queue = x.queue
+        for other in self.f.imp[lit + n]:
+            a = val[other if other > 0 else -other]
+            if not a:
+                queue.append(other)
+            elif (a == 1) != (other > 0):
+                return False
+        long = self.f.long
+        for ci in self.f.occ[-lit + n]:
+            if sat[ci]:
+                continue
+            free = 0
+            last = 0
+            for l in long[ci]:
+                if not val[l if l > 0 else -l]:
+                    free += 1
+                    last = l
+                    if free > 1:
+                        break
+            if free == 0:
+                return False
+            if free == 1:
+                queue.append(last)
+        return True
+
+    def step(self, x: Copy, depth: int) -> None:
+        """One Quine step in ``x``: the next waiting unit literal becomes true."""
+        queue, val = x.queue, x.val
+        while queue:
+            lit = queue.pop()
+            a = val[lit if lit > 0 else -lit]
+            if a:
+                if (a == 1) != (lit > 0):
+                    x.dead = True
+                    return
+                continue
+            self.stats.at(self.stats.steps, depth)
+            self.ticks += 1
+            if self.ticks % CLOCK_EVERY == 0 and self.deadline.expired():
+                raise _Timeout
+            if not self.assign(x, lit):
+                x.dead = True
+            return
+
+    def stalled(self, x: Copy) -> bool:
+        """No unit literal waits (dropping those already true)."""
+        queue, val = x.queue, x.val
+        while queue:
+            lit = queue[-1]
+            a = val[lit if lit > 0 else -lit]
+            if not a:
+                return False
+            if (a == 1) != (lit > 0):
+                x.dead = True
+                return False
+            queue.pop()
+        return True
+
+    def satisfied(self, x: Copy) -> bool:
+        """Every clause has a true literal (binary ones: at a stall, one with no true literal
+        has both literals free)."""
+        if x.open:
+            return False
+        val = x.val
+        for a, b in self.f.binaries:
+            va, vb = val[abs(a)], val[abs(b)]
+            if not ((va and (va == 1) == (a > 0)) or (vb and (vb == 1) == (b > 0))):
+                return False
+        return True
+
+    # -- heuristics ----------------------------------------------------------------------------
+
+    def choose(self, x: Copy) -> int:
+        val = x.val
+        if self.h == "h0":
+            seen, chosen = 0, 0
+            pool = [c for i, c in enumerate(self.f.long) if not x.sat[i]] or self.f.binaries
+            for c in pool:
+                if any(val[abs(l)] and (val[abs(l)] == 1) == (l > 0) for l in c):
+                    continue
+                for l in c:
+                    if not val[abs(l)]:
+                        seen += 1
+                        if self.rng.randrange(seen) == 0:
+                            chosen = abs(l)
+            return chosen
+        smallest = self.h == "h1"
+        best_size, best_var, best_count = None, 0, 0
+        count = self.f.count
+        for c in self.f.positive:
+            free = []
+            for l in c:
+                a = val[l if l > 0 else -l]
+                if not a:
+                    free.append(l)
+                elif (a == 1) == (l > 0):
+                    break
+            else:
+                size = len(free)
+                if best_size is not None and (size > best_size if smallest else size < best_size):
+                    continue
+                for l in free:
+                    if l > 0:
+                        k = count[l]
+                        if (best_size != size or (k < best_count if smallest else k > best_count)):
+                            best_size, best_var, best_count = size, l, k
+        if best_var:
+            return best_var
+        for c in self.f.long + self.f.binaries:  # no open clause has a positive literal
+            for l in c:
+                if not val[abs(l)]:
+                    return abs(l)
+        return 0
+
+    # -- the dilemma -----------------------------------------------------------------------------
+
+    def dilemma(self, x: Copy, depth: int) -> tuple[str, list[int]]:
+        """Disjunction on a stalled copy ``x``: UNSAT, IMPLIED literals, or a MODEL."""
+        stats = self.stats
+        stats.at(stats.disjunctions, depth)
+        var = self.choose(x)
+        t, e = x.split(), x.split()
+        t.dead = not self.assign(t, var)
+        e.dead = not self.assign(e, -var)
+        while True:
+            if t.dead or e.dead:
+                stats.refuted += t.dead + e.dead
+                if t.dead and e.dead:
+                    return UNSAT, []
+                return IMPLIED, (e.trail if t.dead else t.trail)
+            st, se = self.stalled(t), self.stalled(e)
+            if t.dead or e.dead:
+                continue
+            if not st:
+                self.step(t, depth + 1)
+            if not se:
+                self.step(e, depth + 1)
+            if not (st and se):
+                continue
+            # both stalled: what both deduced holds (the seed stops at its first common
+            # literal; waiting for the stall costs only unit steps and takes them all at once)
+            common = [l for l in t.trail if e.val[abs(l)] == (1 if l > 0 else 2)]
+            if common:
+                return IMPLIED, common
+            for copy in (t, e):
+                if self.satisfied(copy):
+                    return MODEL, copy.trail
+            for copy in (t, e):
+                if not self.stalled(copy) or copy.dead:
+                    continue
+                kind, lits = self.dilemma(copy, depth + 1)
+                if kind == UNSAT:
+                    copy.dead = True
+                    break
+                for l in lits:
+                    if not self.assign(copy, l):
+                        copy.dead = True
+                        break
+                if kind == MODEL and not copy.dead:
+                    return MODEL, copy.trail
+                if copy.dead:
+                    break
+                if not self.stalled(copy):
+                    break  # new units in this copy: step them before the other recurses
+
+    def solve(self) -> list[int] | None:
+        """A model (the true/false value of every variable, free ones false) or None."""
+        f = self.f
+        if f.empty:
+            return None
+        root = Copy(bytearray(f.n + 1), bytearray(len(f.long)), len(f.long))
+        root.queue = list(reversed(f.units))
+        while True:
+            while not self.stalled(root):
+                self.step(root, 0)
+                if root.dead:
+                    return None
+            if root.dead:
+                return None
+            if self.satisfied(root):
+                break
+            kind, lits = self.dilemma(root, 0)
+            if kind == UNSAT:
+                return None
+            for l in lits:
+                if not self.assign(root, l):
+                    return None
+            if kind == MODEL:
+                break
+        val = root.val
+        return [v if val[v] == 1 else -v for v in range(1, f.n + 1)]
+
+
+def check_model(clauses: list[list[int]], model: list[int]) -> None:
+    true = set(model)
+    for c in clauses:
+        if not any(l in true for l in c):
+            raise AssertionError(f"Quine returned an assignment that breaks clause {c}")
+
+
+_PREPARED: dict[tuple, QFormula] = {}
+
+
+def prepared(cnf: Cnf) -> QFormula:
+    """The shape's formula prepared once (cached); the givens come in as unit clauses."""
+    if cnf.base_key is None:
+        return QFormula(cnf.n_vars, cnf.all_clauses())
+    base = _PREPARED.get(cnf.base_key)
+    if base is None:
+        if len(_PREPARED) > 16:
+            _PREPARED.clear()
+        base = _PREPARED[cnf.base_key] = QFormula(cnf.n_vars, cnf.clauses)
+    return base.extended([[u] for u in cnf.units])
+
+
+def count_models(f: QFormula, heuristic: str, seed: int, limit: int | None, keep: int,
+                 deadline: Deadline, block_vars: list[int] | None,
+                 check_against: list[list[int]] | None = None):
+    """Models up to ``limit`` by blocking clauses; ``block_vars`` None: block whole models.
+    Returns (models kept, count, timed out, stats of the first search, total stats)."""
+    rng = random.Random(seed)
+    first = QuineStats()
+    total = QuineStats()
+    models, count, timed_out = [], 0, False
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * f.n + 1000))
+    try:
+        while True:
+            stats = first if count == 0 else QuineStats()
+            try:
+                model = QuineSolver(f, heuristic, rng, deadline, stats).solve()
+            except _Timeout:
+                timed_out = True
+                model = None
+            for name in ("disjunctions", "steps"):
+                for d, k in enumerate(getattr(stats, name)):
+                    while len(getattr(total, name)) <= d:
+                        getattr(total, name).append(0)
+                    getattr(total, name)[d] += k
+            total.refuted += stats.refuted
+            if model is None:
+                break
+            if check_against is not None:
+                check_model(check_against, model)
+            count += 1
+            if len(models) < keep:
+                models.append(model)
+            if limit_reached(count, limit):
+                break
+            if block_vars is None:
+                block = [-l for l in model]
+            else:
+                chosen = set(l for l in model if l > 0)
+                block = [-v for v in block_vars if v in chosen]
+                if not block:
+                    break
+            f = f.extended([block])
+    finally:
+        sys.setrecursionlimit(old)
+    return models, count, timed_out, first, total
+
+
+class QuineEngine(Engine):
+    family = "quine"
+    summary = "seed 004's modified Quine: unit steps, dilemmas propagated side by side (Python)"
+    variants = ("h1", "h0", "h2")
+    options = (
+        Option("seed", int, 0, "random seed of heuristic h0"),
+        Option("encoding", str, "extended", "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+    )
+    statistics = {
+        "nodes": "disjunctions (dilemmas), at every depth",
+        "guesses": "disjunctions (each splits the formula in two copies)",
+        "backtracks": "copies refuted by an empty clause",
+        "propagations": "Quine steps (unit literals substituted), at every depth",
+    }
+
+    def encode(self, puzzle: Puzzle) -> Cnf:
+        return encode(puzzle, self.settings["encoding"], self.settings["amo"])
+
+    def size(self, artifact: Cnf) -> dict[str, int]:
+        return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
+
+    def search(self, artifact: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
+        f = prepared(artifact)
+        models, count, timed_out, first, total = count_models(
+            f, self.variant, self.settings["seed"], limit, keep, deadline,
+            artifact.open_candidate_vars())
+        return SearchOutcome([[l for l in m[:artifact.n_candidates] if l > 0] for m in models],
+                             count, timed_out, quine_stats(first, total, self.variant))
+
+    def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
+        return artifact.decode(raw)
+
+
+def quine_stats(first: QuineStats, total: QuineStats, heuristic: str) -> Stats:
+    d = first.difficulty(heuristic)
+    raw = {"disjunctions_per_depth": first.disjunctions, "steps_per_depth": first.steps,
+           "max_depth": first.max_depth, "refuted": first.refuted, "difficulty": d["difficulty"],
+           "difficulty_inputs": d["inputs"], "heuristic": heuristic,
+           "all_searches": {"disjunctions_per_depth": total.disjunctions,
+                            "steps_per_depth": total.steps, "refuted": total.refuted}}
+    nd = sum(total.disjunctions)
+    return Stats(nodes=nd, guesses=nd, backtracks=total.refuted, propagations=sum(total.steps), raw=raw)
