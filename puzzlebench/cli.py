@@ -21,6 +21,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.commands",
     "puzzlebench.harness.commands",
     "puzzlebench.encoders.commands",
+    "puzzlebench.encoders.cnf_commands",
 ]
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
