@@ -199,7 +199,28 @@ def cmd_show(args) -> int:
     return EXIT_SOME_ERRORS if errors else EXIT_OK
 
 
+def statistics_markdown() -> str:
+    """docs/STATISTICS.md: what every engine counts for each shared column (made by
+    ``puzzlebench solvers --statistics``; a test keeps the file equal to it)."""
+    from .results import STATISTICS
+    out = ["# The shared statistics, engine by engine", "",
+           "Made by `puzzlebench solvers --statistics`. A number in a shared column means the same "
+           "thing for every engine, or it is left empty (—) for an engine that has no such counter; "
+           "each engine's own counters stay, unrenamed, under `raw`.", ""]
+    out += [f"- **{name}**: {text}." for name, text in STATISTICS.items()]
+    out += ["", "| engine | " + " | ".join(STATISTICS) + " |",
+            "|---|" + "---|" * len(STATISTICS)]
+    for family in FAMILIES:
+        mapping = engine_class(family).statistics
+        cells = [mapping.get(name, "—").replace("|", "\\|").replace("\n", " ") for name in STATISTICS]
+        out.append(f"| `{family}` | " + " | ".join(cells) + " |")
+    return "\n".join(out) + "\n"
+
+
 def cmd_solvers(args) -> int:
+    if args.statistics:
+        sys.stdout.write(statistics_markdown())
+        return EXIT_OK
     rows = []
     for family in FAMILIES:
         cls = engine_class(family)
@@ -260,4 +281,6 @@ def register(sub) -> None:
 
     p = sub.add_parser("solvers", help="every engine, its kinds, variants, options and availability")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--statistics", action="store_true",
+                   help="what each engine counts in each shared statistic (markdown)")
     p.set_defaults(func=cmd_solvers)

@@ -36,6 +36,7 @@ class MrvSearch:
         domains = list(p.domains)
         values = [0] * p.n_cells
         start = [c for c in range(p.n_cells) if _single(domains[c])]
+        self.nodes = 1  # the root
         try:
             if self._settle(domains, values, start):
                 self._branch(domains, values)
@@ -70,9 +71,6 @@ class MrvSearch:
         return all(line_possible(p.lines[k], values, nv) for k in touched_lines)
 
     def _branch(self, domains: list[int], values: list[int]) -> None:
-        self.nodes += 1
-        if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
-            raise _Timeout
         best, best_count = -1, self.p.n_values + 1
         for cell, v in enumerate(values):
             if not v:
@@ -93,6 +91,9 @@ class MrvSearch:
         while mask:
             bit = mask & -mask
             mask ^= bit
+            self.nodes += 1
+            if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
+                raise _Timeout
             d2, v2 = domains[:], values[:]
             d2[best] = bit
             if self._settle(d2, v2, [best]):
@@ -115,8 +116,8 @@ class MrvEngine(Engine):
     family = "mrv"
     summary = "bitmask candidates, MRV branching and naked singles (pure Python; seed 001)"
     statistics = {
-        "nodes": "search nodes: calls of the branching step (the root counts)",
-        "guesses": "nodes whose chosen cell had two or more candidates",
+        "nodes": "search nodes: the root and every alternative tried at a branch",
+        "guesses": "branch points whose chosen cell had two or more candidates",
         "backtracks": "values tried at a branch whose propagation failed at once",
         "propagations": "naked singles: cells placed because one candidate was left",
     }
