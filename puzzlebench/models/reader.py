@@ -97,10 +97,11 @@ def _is_skyscrapers_line(fields: list[str]) -> bool:
     """``N top bottom left right …``: N, then comma-separated clue lists (N = 1: numbers)."""
     if len(fields) < 5 or not fields[0].isdigit() or len(fields[0]) > 2:
         return False
-    if "," in fields[1]:
+    if "," in fields[1] and re.fullmatch(r"[\d,]+", fields[1]):
         return True
+    # N = 1: "1 1 1 1 1 …"; 4k numbers in all would rather be rush-01 clues
     return int(fields[0]) == 1 and all(f.isdigit() for f in fields[1:5]) and (
-        len(fields) == 5 or fields[5] == "-" or "=" in fields[5])
+        len(fields) % 4 != 0 or not all(f.isdigit() for f in fields))
 
 
 def _is_nqueens_line(text: str, fields: list[str]) -> bool:
@@ -128,6 +129,8 @@ def infer_line_kind(text: str) -> str:
         return "skyscrapers"
     if stripped.startswith("["):
         return "sudoku"
+    if re.fullmatch(r"[.]*[Qq][.]*", stripped):
+        return "nqueens"                 # a one-square board
     if _is_nqueens_line(stripped, fields):
         return "nqueens"
     if fields and _is_sudoku_string(fields[0]):
@@ -178,11 +181,13 @@ def parse_line(text: str, kind: str | None = None, box=None, source: str | None 
             return parse_sudoku_data_line(text, box=box, source=source)
         return parse_sudoku_numbers(text, box=box, source=source)
     if kind == "nqueens":
+        if re.fullmatch(r"[.Qq]+", stripped):
+            return parse_nqueens_board(text, source=source)
         return parse_nqueens_line(text, source=source)
     if TOWERS_ID.match(stripped):
         return parse_towers(text, source=source)
     if _is_skyscrapers_line(fields) or (fields and fields[0].isdigit() and len(fields) >= 2
-                                         and "," in fields[1]):
+                                         and re.fullmatch(r"[\d,]*,[\d,]*", fields[1])):
         return parse_skyscrapers_line(text, source=source)
     return parse_rush01(text, source=source)
 
@@ -302,7 +307,7 @@ def _line_is_record(line: str) -> bool:
     return True
 
 
-def _block_is_grid(block: list[tuple[int, str]]) -> bool:
+def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> bool:
     lines = [line for _, line in block]
     if len(lines) < 2:
         return False
@@ -314,7 +319,7 @@ def _block_is_grid(block: list[tuple[int, str]]) -> bool:
         return True
     rows = len(lines)
     if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
-        return rows >= 4 or any(ch in "Qq" for line in lines for ch in line)
+        return rows >= 4 or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)
     return not any(_line_is_record(line) for line in lines)
 
 
@@ -365,7 +370,7 @@ def _block_records(block, index, kind) -> list[tuple[int, int, int]]:
         head, rest = block[:size + 1], block[size + 1:]
         out = [(index[head[0][0]], head[0][0], head[-1][0] + len(head[-1][1]))]
         return out + (_block_records(rest, index, kind) if rest else [])
-    if kind != "skyscrapers" and _block_is_grid(block):
+    if kind != "skyscrapers" and _block_is_grid(block, kind):
         return [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
     return [(index[off], off, off + len(line)) for off, line in block]
 

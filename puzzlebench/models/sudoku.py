@@ -293,6 +293,14 @@ def _is_solution_text(field: str, length: int) -> bool:
     return len(field) == length and all(ch.upper() in DIGITS for ch in field)
 
 
+def _length_error_column(length: int) -> int:
+    """Where a line of a wrong length goes wrong, 0-based: just after its last character when
+    it is shorter than the nearest N², else at its first extra character."""
+    squares = [k * k for k in range(2, len(DIGITS) + 1)]
+    nearest = min(squares, key=lambda sq: (abs(sq - length), sq))
+    return length if length < nearest else nearest
+
+
 def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
                       source: str | None = None, first_column: int = 1,
                       metadata: dict[str, str] | None = None) -> Sudoku:
@@ -302,9 +310,9 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
     box = parse_box(box)
     length = len(text)
     n = math.isqrt(length)
-    if n * n != length or n == 0:
+    if n * n != length or n < 2:
         raise ParseError(f"a Sudoku line has N² characters ({SIZES_HINT}); got {length}",
-                         Place(source, 1, None))
+                         Place(source, 1, first_column + _length_error_column(length)))
     if n > len(DIGITS):
         raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form "
                                     f"(one character covers values up to {len(DIGITS)})", Place(source, 1))
@@ -453,7 +461,7 @@ def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudo
     N² numbers ``[3,0,4, 0,8,0, …]``; 0 = empty; may span lines."""
     places = TextPlaces(text, source)
     depth, rows, flat = 0, [], []
-    row_start = 0
+    row_starts: list[int] = []
     first = None
     for m in re.finditer(r"\d+|\S", text):
         tok, off = m.group(), m.start()
@@ -463,7 +471,7 @@ def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudo
             depth += 1
             if depth == 2:
                 rows.append([])
-                row_start = off
+                row_starts.append(off)
             elif depth > 2:
                 raise ParseError("lists nest two deep at most: a list of rows of numbers",
                                  places.place(off))
@@ -497,7 +505,7 @@ def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudo
         n = len(rows)
         for i, row in enumerate(rows, start=1):
             if len(row) != n:
-                off = row[0][0] if row else 0
+                off = row_starts[i - 1]
                 raise ParseError(f"list row {i} has {len(row)} values; a list of {n} rows needs "
                                  f"{n} in every row", places.place(off))
         cells, form = [c for row in rows for c in row], "list"
