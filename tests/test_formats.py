@@ -395,6 +395,13 @@ def test_empty_file_and_binary_junk():
     assert str(items[1]) == ("j.txt:2:1: unexpected control character '\\x01': this looks like binary "
                              "data, not puzzle text")
     assert isinstance(items[2], NQueens)
+    # lenient decoding: every line is kept, the junk lines are errors of their own
+    data = INKALA.encode() + b"\n\x89PNG\n12\x00\n8\n"
+    items = list(read_puzzles(decode_bytes(data, "j.bin", strict=False), "j.bin"))
+    assert [type(i).__name__ for i in items] == ["Sudoku", "ParseError", "ParseError", "NQueens"]
+    assert str(items[1]) == "j.bin:2:1: byte 0x89 is not UTF-8 text: this looks like binary data, not puzzle text"
+    assert str(items[2]) == ("j.bin:3:3: unexpected control character '\\x00': this looks like binary "
+                             "data, not puzzle text")
 
 
 # -- checkers: the kind's own and the vocabulary's agree ----------------------------------------

@@ -267,9 +267,17 @@ def _parse_text(text: str, kind: str | None, box) -> Puzzle:
     return parse_block(text, kind, box)
 
 
-def decode_bytes(data: bytes, source: str | None = None) -> str:
-    """A file's bytes as text: UTF-8 (a BOM is dropped).  Binary junk — NUL bytes, bytes that
-    are not UTF-8 — is a :class:`ParseError` naming its line and column."""
+def decode_bytes(data: bytes, source: str | None = None, strict: bool = True) -> str:
+    """A file's bytes as text: UTF-8 (a BOM is dropped).
+
+    ``strict``: binary junk — a NUL byte, bytes that are not UTF-8 — is a :class:`ParseError`
+    naming its line and column, for the whole file.  ``strict=False`` keeps every line: bytes
+    that are not UTF-8 stay in the text (as surrogate escapes) and NUL bytes too, so that
+    :func:`read_puzzles` reports each such line as an error of its own (``byte 0x89 is not
+    UTF-8 text``) while the other puzzles of the file still run."""
+    if not strict:
+        text = data.decode("utf-8", errors="surrogateescape")
+        return text[1:] if text.startswith("\ufeff") else text
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1

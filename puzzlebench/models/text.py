@@ -13,7 +13,7 @@ from bisect import bisect_right
 
 from ..errors import Place, PuzzleError
 
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+CONTROL = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f\udc80-\udcff]")
 """Characters that never appear in puzzle text: their presence means binary data."""
 CPMPY_HEADER = re.compile(r"#\s*size\s*=\s*(\d+)(?:\s+box\s*=\s*(\d+)\s*[xX]\s*(\d+))?\s*$")
 """The header of the CPMpy scaled-sudoku-instances format (a comment line that is content)."""
@@ -54,6 +54,9 @@ def check_binary(text: str, source: str | None = None) -> None:
     """Refuse text holding control characters (NUL bytes and the like): binary junk."""
     from ..errors import ParseError
     m = CONTROL.search(text)
+    if m and "\udc80" <= m.group() <= "\udcff":   # a byte decode_bytes(strict=False) kept
+        raise ParseError(f"byte 0x{ord(m.group()) - 0xdc00:02x} is not UTF-8 text: this looks "
+                         "like binary data, not puzzle text", TextPlaces(text, source).place(m.start()))
     if m:
         raise ParseError(f"unexpected control character {m.group()!r}: this looks like binary "
                          "data, not puzzle text", TextPlaces(text, source).place(m.start()))
