@@ -30,7 +30,7 @@
 
 typedef struct {
     int n, nn, n_items, n_options;
-    int *opt_items;   /* n_options * 4 */
+    uint16_t *opt_items; /* n_options * 4 (items < 4 * 64 * 64) */
     int *item_opts;   /* n_items * n, ascending */
     /* state */
     uint8_t *hid;     /* per option */
@@ -55,7 +55,7 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
     int n = br * bc, nn = n * n, r, c, v;
     memset(s, 0, sizeof *s);
     s->n = n; s->nn = nn; s->n_items = 4 * nn; s->n_options = nn * n; s->keep = keep;
-    s->opt_items = malloc(sizeof(int) * 4 * (size_t)s->n_options);
+    s->opt_items = malloc(sizeof(uint16_t) * 4 * (size_t)s->n_options);
     s->item_opts = malloc(sizeof(int) * (size_t)s->n_items * (size_t)n);
     s->hid = malloc((size_t)s->n_options);
     s->key = malloc((size_t)s->n_items);
@@ -73,7 +73,7 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
                 int opt = (r * n + c) * n + v, b = (r / br) * br + c / bc;
                 int its[4] = {r * n + c, nn + r * n + v, 2 * nn + c * n + v, 3 * nn + b * n + v};
                 for (int k = 0; k < 4; k++) {
-                    s->opt_items[opt * 4 + k] = its[k];
+                    s->opt_items[opt * 4 + k] = (uint16_t)its[k];
                     s->item_opts[its[k] * n + fill[its[k]]++] = opt; /* ascending: opt grows */
                 }
             }
@@ -90,32 +90,38 @@ static void sd_free(sudoku_dlx *s) {
  * Lengths live in key[], whose bit 7 marks a covered item: lengths stay below 128 (N <= 64),
  * so the MRV choice is a minimum over one small byte array (see sd_best). */
 static inline void sd_cover(sudoku_dlx *s, int j, int count) {
-    const int n = s->n, *opts = s->item_opts + (size_t)j * n;
-    uint8_t *key = s->key, *hid = s->hid;
-    unsigned long long upd = 1;
+    /* locals with restrict: the build uses -fno-strict-aliasing, so without them every byte
+     * store below would force the compiler to reload the tables */
+    const int n = s->n, t = j / s->nn; /* t: j's place in its options (cell, row, col, block) */
+    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
+    const int *restrict opts = s->item_opts + (size_t)j * n;
+    const uint16_t *restrict items = s->opt_items;
+    uint8_t *restrict key = s->key, *restrict hid = s->hid;
+    unsigned long long hidden = 0;
     key[j] += 128;
     s->active--;
     for (int k = 0; k < n; k++) {
         int r = opts[k];
         if (hid[r]++ == 0) { /* r leaves the lists of its three other items */
-            const int *its = s->opt_items + 4 * r;
-            /* j's own key drops too (it stays >= 128: j had exactly these options) and
-             * comes back in sd_uncover: no branch in this loop */
-            key[its[0]]--; key[its[1]]--; key[its[2]]--; key[its[3]]--;
-            upd += 3;
+            const uint16_t *its = items + 4 * r;
+            key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
+            hidden++;
         }
     }
-    if (count) s->updates += upd;
+    if (count) s->updates += 1 + 3 * hidden;
 }
 
 static inline void sd_uncover(sudoku_dlx *s, int j) {
-    const int n = s->n, *opts = s->item_opts + (size_t)j * n;
-    uint8_t *key = s->key, *hid = s->hid;
+    const int n = s->n, t = j / s->nn;
+    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
+    const int *restrict opts = s->item_opts + (size_t)j * n;
+    const uint16_t *restrict items = s->opt_items;
+    uint8_t *restrict key = s->key, *restrict hid = s->hid;
     for (int k = n - 1; k >= 0; k--) {
         int r = opts[k];
         if (--hid[r] == 0) {
-            const int *its = s->opt_items + 4 * r;
-            key[its[0]]++; key[its[1]]++; key[its[2]]++; key[its[3]]++;
+            const uint16_t *its = items + 4 * r;
+            key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
         }
     }
     key[j] -= 128;
@@ -162,7 +168,10 @@ static void sd_record(sudoku_dlx *s, int depth) {
 
 static void sd_search(sudoku_dlx *s) {
     const int n = s->n, m = s->n_items;
-    int level = 0, best = 0, pos, r, q;
+    const uint16_t *restrict items = s->opt_items;
+    const int *restrict item_opts = s->item_opts;
+    const uint8_t *restrict hid = s->hid;
+    int level = 0, best = 0, pos, r, q, its[4];
     if (s->active == 0) { s->nodes++; s->count++; sd_record(s, 0); return; }
 forward:
     s->nodes++;
@@ -176,12 +185,13 @@ forward:
     pos = -1;
 advance:
     /* the next option that was in best's list: hidden by best's own cover only */
-    for (pos++; pos < n && s->hid[s->item_opts[(size_t)best * n + pos]] != 1; pos++) ;
+    for (pos++; pos < n && hid[item_opts[(size_t)best * n + pos]] != 1; pos++) ;
     if (pos >= n) goto backup;
     s->choice_pos[level] = pos;
-    r = s->item_opts[(size_t)best * n + pos];
+    r = item_opts[(size_t)best * n + pos];
+    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
     for (q = 0; q < 4; q++)
-        if (s->opt_items[4 * r + q] != best) sd_cover(s, s->opt_items[4 * r + q], 1);
+        if (its[q] != best) sd_cover(s, its[q], 1);
     if (s->active == 0) {
         s->nodes++;
         s->count++;
@@ -197,10 +207,11 @@ backup:
     level--;
     best = s->choice_item[level];
     pos = s->choice_pos[level];
-    r = s->item_opts[(size_t)best * n + pos];
+    r = item_opts[(size_t)best * n + pos];
+    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
 recover:
     for (q = 3; q >= 0; q--)
-        if (s->opt_items[4 * r + q] != best) sd_uncover(s, s->opt_items[4 * r + q]);
+        if (its[q] != best) sd_uncover(s, its[q]);
     goto advance;
 }
 
