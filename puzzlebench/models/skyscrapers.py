@@ -210,8 +210,8 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
     0 = none; top/bottom over columns left to right, left/right over rows top to bottom), then
     optional fields: a sixth field of N² comma-separated heights (0 = empty) or ``-`` is the
     givens; ``key=value`` fields (``nsol=1``) and any later field are metadata, never givens —
-    the first later field as ``solution`` (a reference solution, or ``-``), others as
-    ``field<k>``."""
+    the first later field of N² comma-separated heights as ``solution`` (a reference
+    solution), others (such as the data files' ``-``, "several solutions") as ``field<k>``."""
     places = TextPlaces(text, source)
     fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
     if not fields or not fields[0][1].isdigit():
@@ -238,7 +238,8 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
             if field != "-":
                 givens = _int_list(field, off, "givens", n * n, places)
             later = True
-        elif "solution" not in metadata:
+        elif "solution" not in metadata and re.fullmatch(r"\d+(,\d+)*", field) \
+                and field.count(",") == n * n - 1:
             metadata["solution"] = field
         else:
             metadata[f"field{k}"] = field
