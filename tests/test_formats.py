@@ -381,6 +381,13 @@ def test_a_bad_grid_in_a_file_names_its_row_in_the_file():
     assert items[0].source == "g.txt:1" and items[2].source == "g.txt:13"
 
 
+def test_a_file_of_wrong_lines_gives_an_error_per_line():
+    items = list(read_puzzles("\n".join([INKALA[:80]] * 5), "short.txt"))
+    assert [str(i) for i in items] == [
+        f"short.txt:{k}:81: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 80"
+        for k in range(1, 6)]
+
+
 def test_empty_file_and_binary_junk():
     assert [str(e) for e in read_puzzles("", "e.txt")] == ["e.txt: empty input: no puzzle found"]
     assert [str(e) for e in read_puzzles("\n# nothing\n\n", "e.txt")] == ["e.txt: empty input: no puzzle found"]

@@ -49,8 +49,9 @@ Kind inference (``kind=None``), only where one reading is possible:
 Files of many puzzles (:func:`read_puzzles`): ``#`` starts a comment line (but ``# size=``
 starts a CPMpy puzzle); blank lines separate blocks.  A block of L ≥ 4 lines of L cells each
 (or with ``|`` / ``---+---`` separators, or a board with ``Q``) is one grid; a block whose
-lines are whole puzzles is one puzzle per line (the data files).  A block that is neither
-(a grid with a wrong row) is read as one grid, so that the error names its wrong row.  A
+lines are whole puzzles is one puzzle per line (the data files).  A block that is neither,
+where most lines have L cells (a grid with a wrong row), is read as one grid, so that the
+error names its wrong row; any other block is one record per line (each its own error).  A
 ``.csv`` file has a header line naming the columns; the column ``puzzle`` (or ``quizzes``)
 holds the puzzle, the others become metadata (``solution``/``solutions`` → ``solution``).
 """
@@ -328,7 +329,9 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
     rows = len(lines)
     if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
         return rows >= 4 or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)
-    return not any(_line_is_record(line) for line in lines)
+    # a grid with a wrong row: most rows right, and no line a puzzle of its own
+    right = sum(len(row_cells(0, line, rows)[0]) == rows for line in lines)
+    return 2 * right >= rows and not any(_line_is_record(line) for line in lines)
 
 
 def read_puzzles(text: str, source: str, kind: str | None = None, box=None
