@@ -90,6 +90,8 @@ _EXAMPLES = [
             solutions=4),
     Example("skyscrapers5", "skyscrapers", "5 0,3,0,3,0 0,0,0,0,3 2,2,0,0,4 0,0,0,3,0",
             "a 5x5 Skyscrapers generated for this project (seed 1): 8 of the 20 clues, unique"),
+    Example("skyscrapers5-towers", "skyscrapers", "5:/3//3//////3/2/2///4////3/",
+            "the same 5x5 Skyscrapers as a game id of Simon Tatham's Towers (playable there)"),
     Example("rush01", "skyscrapers", "4 3 2 1 1 2 2 2 4 3 2 1 1 2 2 2",
             "the 4x4 example of the rush-01 exercise (column tops, bottoms, row lefts, rights)"),
 ]
