@@ -191,7 +191,7 @@ def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys
     rows = Database(tmp_path / "m.sqlite").results()
     errors = [(r["puzzle_id"], r["solver"], r["error"]) for r in rows if r["status"] == "error"]
     assert errors == [("mixed.txt:2", "(input)",
-                       "mixed.txt:2: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 14")]
+                       "mixed.txt:2:15: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 14")]
     assert sorted(r["status"] for r in rows if r["solver"] == "mrv") == ["unique", "unique"]
 
 

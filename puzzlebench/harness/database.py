@@ -167,10 +167,11 @@ class Database:
     def transaction(self):
         return _Transaction(self.conn)
 
-    def results(self, where: str = "", params: Iterable = ()) -> list[dict]:
-        cur = self.conn.execute(f"SELECT * FROM results {where} ORDER BY id", tuple(params))
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur]
+    def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
+        """Rows of the results table (read by column name: ``row["status"]``)."""
+        cur = self.conn.cursor()
+        cur.row_factory = sqlite3.Row
+        return cur.execute(f"SELECT * FROM results {where} ORDER BY id", tuple(params)).fetchall()
 
     # -- disagreements ----------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from ..solvers.base import Engine
 FAMILIES: dict[str, str] = {
     "backtrack": "puzzlebench.solvers.backtrack:BacktrackEngine",
     "mrv": "puzzlebench.solvers.mrv:MrvEngine",
+    "bitboard": "puzzlebench.solvers.bitboard:BitboardEngine",
     "dlx": "puzzlebench.solvers.dlx:DlxEngine",
     "dlx-py": "puzzlebench.solvers.dlx_py:DlxPyEngine",
     "cpsat": "puzzlebench.solvers.cpsat:CpSatEngine",

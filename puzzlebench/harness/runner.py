@@ -91,13 +91,40 @@ def has_batch_path(engine: Engine) -> bool:
     return type(engine).run_many is not Engine.run_many
 
 
+_STATUS_TEXT = {s: s.value for s in Status}
+
+
+class _JsonCache:
+    """JSON of small flat dicts of numbers, fast when the keys repeat (they do: one engine's
+    raw counters have the same names for every puzzle): a ``%``-template per key tuple
+    instead of :func:`json.dumps` per row."""
+
+    def __init__(self):
+        self.templates: dict[tuple, str] = {}
+
+    def dumps(self, d: dict) -> str | None:
+        if not d:
+            return None
+        keys = tuple(d)
+        template = self.templates.get(keys)
+        if template is None:
+            if len(self.templates) > 64 or not all(isinstance(k, str) and k.isidentifier() for k in keys):
+                return json.dumps(d, default=str, separators=(",", ":"))
+            template = self.templates[keys] = "{" + ",".join(f'"{k}":%s' for k in keys) + "}"
+        values = tuple(d.values())
+        if all(type(v) is int for v in values):
+            return template % values
+        return json.dumps(d, default=str, separators=(",", ":"))
+
+
+_json = _JsonCache()
+
+
 def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False) -> Row:
     t, s = result.times, result.stats
-    return (task_id, str(result.status), result.count, t.parse, t.encode, t.solve, t.decode, t.total,
+    return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
-            json.dumps(s.raw, default=str, separators=(",", ":")) if s.raw else None,
-            json.dumps(result.size, separators=(",", ":")) if result.size else None,
-            result.error, result.verified, wrong)
+            _json.dumps(s.raw), _json.dumps(result.size), result.error, result.verified, wrong)
 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0) -> Row:

@@ -28,12 +28,16 @@ from __future__ import annotations
 import multiprocessing
 import multiprocessing.connection
 import os
+import queue
 import resource
 import signal
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
+
+import numpy  # noqa: F401  imported once here, before the workers fork, for bulk verification
 
 from ..models.base import Puzzle
 from ..results import Result, Status
@@ -142,28 +146,35 @@ def _unit_index(box):
 def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
     import numpy as np
     n = box[0] * box[1]
+    cells = n * n
     units = _unit_index(box)
-    rows, givens, owner = [], [], []
+    sols, givens, owner = [], [], []
+    good = [True] * len(results)
     for k, (res, puzzle) in enumerate(zip(results, puzzles)):
         for sol in res.solutions:
-            rows.append(sol)
-            givens.append(puzzle.givens)
+            try:
+                packed = bytes(sol)
+            except (TypeError, ValueError):
+                packed = b""
+            if len(packed) != cells:
+                good[k] = False  # not n*n small numbers: the checker will say what is wrong
+                continue
+            sols.append(packed)
+            givens.append(bytes(puzzle.givens))
             owner.append(k)
-    try:
-        sols = np.array(rows, dtype=np.int64)
-    except (ValueError, TypeError):  # ragged or non-numeric: let the checker say what is wrong
-        return [False] * len(results)
-    if sols.ndim != 2 or sols.shape[1] != n * n:
-        return [False] * len(results)
-    giv = np.array(givens, dtype=np.int64)
-    ok = ((sols >= 1) & (sols <= n)).all(axis=1)
-    ok &= ((giv == 0) | (giv == sols)).all(axis=1)
-    bits = np.left_shift(np.uint64(1), (np.clip(sols, 1, n) - 1).astype(np.uint64))
-    full = np.uint64((1 << n) - 1)
-    ok &= (np.bitwise_or.reduce(bits[:, units], axis=2) == full).all(axis=1)
-    good = [True] * len(results)
-    for k, fine in zip(owner, ok.tolist()):
-        good[k] = good[k] and fine
+    if sols:
+        values = np.frombuffer(b"".join(sols), dtype=np.uint8).reshape(len(sols), cells)
+        given = np.frombuffer(b"".join(givens), dtype=np.uint8).reshape(len(sols), cells)
+        ok = ((values >= 1) & (values <= n)).all(axis=1)
+        ok &= ((given == 0) | (given == values)).all(axis=1)
+        values = np.clip(values, 1, n)
+        dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+        bits = np.left_shift(dtype(1), (values - 1).astype(dtype))
+        full = dtype((1 << n) - 1)
+        ok &= (np.bitwise_or.reduce(bits[:, units], axis=2) == full).all(axis=1)
+        for k, fine in zip(owner, ok.tolist()):
+            if not fine:
+                good[k] = False
     for k, res in enumerate(results):  # two solutions of one puzzle must differ
         if len(res.solutions) > 1 and len(set(map(tuple, res.solutions))) < len(res.solutions):
             good[k] = False
@@ -171,19 +182,35 @@ def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -
 
 
 # -- the worker --------------------------------------------------------------------------------
+#
+# The shared array of a worker: [0] index of the puzzle being run in its unit, [1] when it
+# started (time.monotonic, the same clock in every process), [2] the unit's sequence number.
+# The worker writes them in the order start, index, sequence; the parent reads them in the
+# reverse order, so an index read after a matching sequence is never older than that unit.
+
+INDEX, STARTED, SEQ = 0, 1, 2
+
+
+def _mark(shared, seq: int, index: int) -> None:
+    shared[STARTED] = time.monotonic()
+    shared[INDEX] = index
+    shared[SEQ] = seq
+
 
 def worker_main(conn, shared) -> None:
-    """A worker's life: take units until the pipe closes or a ``None`` arrives."""
+    """A worker's life: take ``(seq, unit)`` until the pipe closes or a ``None`` arrives."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     probe = MemoryProbe()
     engines = {}
     while True:
         try:
-            unit = conn.recv()
+            msg = conn.recv()
         except (EOFError, OSError):
             return
-        if unit is None:
+        if msg is None:
             return
+        seq, unit = msg
+        _mark(shared, seq, 0)
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
@@ -194,18 +221,17 @@ def worker_main(conn, shared) -> None:
             conn.send(None)
             continue
         if unit.batch:
-            _run_batch(conn, shared, unit, engine, probe)
+            _run_batch(conn, shared, seq, unit, engine, probe)
         else:
-            _run_single(conn, shared, unit, engine, probe)
+            _run_single(conn, shared, seq, unit, engine, probe)
         conn.send(None)  # unit done
 
 
-def _run_single(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
+def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
     rows: list[Row] = []
     last_flush = time.monotonic()
     for index, (tid, puzzle) in enumerate(unit.tasks):
-        shared[1] = time.monotonic()
-        shared[0] = index
+        _mark(shared, seq, index)
         probe.reset()
         try:
             result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
@@ -214,7 +240,7 @@ def _run_single(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> Non
             rows.append(row_of(tid, result, probe.peak(), wrong))
         except Exception as exc:  # an engine bug: this pair is an error, the worker goes on
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
-                                    time.monotonic() - shared[1]))
+                                    time.monotonic() - shared[STARTED]))
         now = time.monotonic()
         if now - last_flush >= FLUSH_SECONDS:
             conn.send(rows)
@@ -223,9 +249,8 @@ def _run_single(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> Non
         conn.send(rows)
 
 
-def _run_batch(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
-    shared[1] = time.monotonic()
-    shared[0] = 0
+def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
+    _mark(shared, seq, 0)
     ids = [tid for tid, _ in unit.tasks]
     puzzles = [p for _, p in unit.tasks]
     probe.reset()
@@ -238,7 +263,7 @@ def _run_batch(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> None
         if len(puzzles) == 1:
             conn.send([failure_row(ids[0], Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}")])
         else:  # say which puzzle: run them one by one
-            _run_single(conn, shared, replace(unit, batch=False), engine, probe)
+            _run_single(conn, shared, seq, replace(unit, batch=False), engine, probe)
         return
     peak = probe.peak()
     wrong = verify_many(results, puzzles)
@@ -247,17 +272,39 @@ def _run_batch(conn, shared, unit: WorkUnit, engine, probe: MemoryProbe) -> None
 
 # -- the parent side ---------------------------------------------------------------------------
 
+AHEAD = 2
+"""Units sent to a worker before it finishes the first: it starts the next at once while the
+parent stores the rows of the last (the pipe holds the queue)."""
+
+
+_STOP = object()
+
+
+def _sender(conn, outbox: queue.SimpleQueue) -> None:
+    """Sends units to one worker.  A thread of its own, so that the parent never blocks on a
+    full pipe while the worker, busy sending rows back, is not reading it (a deadlock)."""
+    while True:
+        item = outbox.get()
+        if item is _STOP:
+            return
+        try:
+            conn.send(item)
+        except (OSError, ValueError):  # the worker is gone (killed): its units are re-run
+            return
+
+
 @dataclass
 class _Slot:
     process: multiprocessing.Process | None = None
     conn: object = None
+    outbox: object = None
     shared: object = None
-    unit: WorkUnit | None = None
+    units: deque = field(default_factory=deque)  # (seq, unit), the first is running or next
     received: set = field(default_factory=set)
 
     @property
     def busy(self) -> bool:
-        return self.unit is not None
+        return bool(self.units)
 
 
 def describe_exit(code: int | None) -> str:
@@ -280,15 +327,19 @@ class LocalExecutor:
         self.ctx = multiprocessing.get_context("fork")
         self.slots = [_Slot() for _ in range(self.jobs)]
         self.restarts = 0
+        self.seq = 0
 
     # life of a worker
     def _start(self, slot: _Slot) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
-        slot.shared = self.ctx.RawArray("d", 2)
+        slot.shared = self.ctx.RawArray("d", 3)
         slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared), daemon=True)
         slot.process.start()
         child.close()
         slot.conn = parent
+        slot.received = set()
+        slot.outbox = queue.SimpleQueue()
+        threading.Thread(target=_sender, args=(parent, slot.outbox), daemon=True).start()
 
     def _kill(self, slot: _Slot) -> int | None:
         proc = slot.process
@@ -300,27 +351,26 @@ class LocalExecutor:
         if proc is not None:
             proc.join(5)
         code = proc.exitcode if proc is not None else None
+        if slot.outbox is not None:
+            slot.outbox.put(_STOP)
         if slot.conn is not None:
             slot.conn.close()
-        slot.process = slot.conn = None
+        slot.process = slot.conn = slot.outbox = None
         self.restarts += 1
         return code
 
     def _assign(self, slot: _Slot, unit: WorkUnit) -> None:
         if slot.process is None or not slot.process.is_alive():
             self._start(slot)
-        slot.unit, slot.received = unit, set()
-        slot.shared[0] = 0
-        slot.shared[1] = time.monotonic()
-        slot.conn.send(unit)
+        self.seq += 1
+        slot.units.append((self.seq, unit))
+        slot.outbox.put((self.seq, unit))
 
     def close(self) -> None:
         for slot in self.slots:
             if slot.process is not None and slot.process.is_alive():
-                try:
-                    slot.conn.send(None)
-                except OSError:
-                    pass
+                slot.outbox.put(None)
+                slot.outbox.put(_STOP)
         for slot in self.slots:
             if slot.process is not None:
                 slot.process.join(1)
@@ -332,15 +382,25 @@ class LocalExecutor:
         source = iter(units)
         retry: deque[WorkUnit] = deque()
         exhausted = False
+
+        def next_unit():
+            nonlocal exhausted
+            if retry:
+                return retry.popleft()
+            if not exhausted:
+                unit = next(source, None)
+                exhausted = unit is None
+                return unit
+            return None
+
         try:
             while True:
-                for slot in self.slots:
-                    if not slot.busy:
-                        unit = retry.popleft() if retry else None
-                        if unit is None and not exhausted:
-                            unit = next(source, None)
-                            exhausted = unit is None
-                        if unit is not None:
+                for depth in range(1, AHEAD + 1):  # every idle worker first, then one ahead each
+                    for slot in self.slots:
+                        if len(slot.units) < depth:
+                            unit = next_unit()
+                            if unit is None:
+                                break
                             self._assign(slot, unit)
                 busy = [s for s in self.slots if s.busy]
                 if not busy:
@@ -352,8 +412,11 @@ class LocalExecutor:
                     self._drain(slot, out, retry)
                 now = time.monotonic()
                 for slot in busy:
-                    if slot.busy and now - slot.shared[1] > self._hard_limit(slot.unit):
-                        self._fail(slot, Status.TIMEOUT, out, retry, now - slot.shared[1])
+                    if not slot.busy:
+                        continue
+                    seq, unit = slot.units[0]
+                    if slot.shared[SEQ] == seq and now - slot.shared[STARTED] > self._hard_limit(unit):
+                        self._fail(slot, Status.TIMEOUT, out, retry)
                 if out:
                     yield out
         finally:
@@ -365,29 +428,36 @@ class LocalExecutor:
 
     def _drain(self, slot: _Slot, out: list[Row], retry: deque) -> None:
         try:
-            while slot.conn.poll():
+            while slot.units and slot.conn.poll():
                 msg = slot.conn.recv()
                 if msg is None:
-                    slot.unit = None
-                    return
+                    slot.units.popleft()
+                    continue
                 slot.received.update(row[0] for row in msg)
                 out.extend(msg)
         except (EOFError, OSError):
             pass
-        if not slot.process.is_alive():
-            self._fail(slot, Status.ERROR, out, retry, None)
+        if slot.units and not slot.process.is_alive():
+            self._fail(slot, Status.ERROR, out, retry)
 
-    def _fail(self, slot: _Slot, status: Status, out: list[Row], retry: deque, seconds: float | None) -> None:
+    def _fail(self, slot: _Slot, status: Status, out: list[Row], retry: deque) -> None:
         """The worker of ``slot`` hung (``timeout``) or died (``error``): record the pair it was
-        on, hand the rest of its unit to a new worker."""
-        unit = slot.unit
-        index = int(slot.shared[0])
-        started = slot.shared[1]
-        code = self._kill(slot) if status is Status.ERROR else None
-        if status is Status.TIMEOUT:
-            self._kill(slot)
-        slot.unit = None
-        pending = [(i, t) for i, t in enumerate(unit.tasks) if t[0] not in slot.received]
+        on, hand the rest of its units to a new worker."""
+        seq, unit = slot.units.popleft()
+        later = [u for _, u in slot.units]
+        slot.units.clear()
+        running = slot.shared[SEQ] == seq
+        index = int(slot.shared[INDEX])
+        started = slot.shared[STARTED]
+        received = slot.received
+        code = self._kill(slot)
+        elapsed = time.monotonic() - started
+        retry.extendleft(reversed(later))
+        pending = [(i, t) for i, t in enumerate(unit.tasks) if t[0] not in received]
+        if not running:  # it died before starting this unit: nobody to blame, run it again
+            if pending:
+                retry.appendleft(replace(unit, tasks=[t for _, t in pending]))
+            return
         if unit.batch and len(unit.tasks) > 1:  # which puzzle of the batch? one at a time
             retry.extendleft(replace(unit, tasks=[t]) for _, t in reversed(pending))
             return
@@ -398,7 +468,6 @@ class LocalExecutor:
         if not culprit:
             return
         tid = culprit[0][0]
-        elapsed = time.monotonic() - started if seconds is None else seconds
         if status is Status.TIMEOUT:
             message = (f"no answer after {elapsed:.1f}s: the engine overran its time limit of "
                        f"{unit.time_limit:g}s by more than the grace of "
