@@ -330,8 +330,9 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
     if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
         return rows >= 4 or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)
     # a grid with a wrong row: most rows right, and no line a puzzle of its own
-    right = sum(len(row_cells(0, line, rows)[0]) == rows for line in lines)
-    return 2 * right >= rows and not any(_line_is_record(line) for line in lines)
+    if any(_line_is_record(line) for line in lines):
+        return False
+    return 2 * sum(len(row_cells(0, line, rows)[0]) == rows for line in lines) >= rows
 
 
 def read_puzzles(text: str, source: str, kind: str | None = None, box=None

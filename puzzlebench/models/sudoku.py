@@ -124,7 +124,9 @@ class Sudoku(Puzzle):
             cell, v = next((c, v) for c, v in enumerate(g) if not 0 <= v <= n)
             raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1} has value {v}, "
                                      f"outside 1..{n}", Place(self.source))
-        for name, cells in unit_table(*self.box):
+        if not self._has_repeats():
+            return
+        for name, cells in unit_table(*self.box):   # name the first broken unit, in order
             values = [g[c] for c in cells if g[c]]
             if len(set(values)) != len(values):
                 seen: set[int] = set()
@@ -133,6 +135,24 @@ class Sudoku(Puzzle):
                         raise InvalidPuzzleError(f"{name} has two {self.value_text(v)}s",
                                                  Place(self.source))
                     seen.add(v)
+
+    def _has_repeats(self) -> bool:
+        """Whether some row, column or block holds a value twice (bitmasks, one pass over
+        the givens)."""
+        n = self.size
+        r, c = self.box
+        rows, cols, blocks = [0] * n, [0] * n, [0] * n
+        for cell, v in enumerate(self.givens):
+            if v:
+                i, j = divmod(cell, n)
+                b = (i // r) * r + j // c
+                bit = 1 << v
+                if (rows[i] | cols[j] | blocks[b]) & bit:
+                    return True
+                rows[i] |= bit
+                cols[j] |= bit
+                blocks[b] |= bit
+        return False
 
     def check(self, solution: Sequence[int]) -> list[str]:
         n = self.size
