@@ -551,3 +551,19 @@ def test_whole_small_data_files_read_without_error():
         items = list(read_puzzles((DATA / name).read_text(), name))
         assert all(isinstance(i, Puzzle) for i in items)
         assert len(items) == len((DATA / name).read_text().splitlines())
+
+
+# -- no traceback, whatever the input -----------------------------------------------------------
+
+JUNK = st.lists(st.sampled_from(list("0123456789.,_|-+=()[]Qq# \nabcxzAZ:/\t")
+                                + ["size=", "box=", "8 ", "4 ", "\x00", "é"]), max_size=120).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@given(JUNK, st.sampled_from([None, *KINDS]))
+def test_any_text_gives_a_puzzle_or_a_puzzle_error(text, kind):
+    try:
+        assert isinstance(parse(text, kind=kind), Puzzle)
+    except PuzzleError:
+        pass
+    assert all(isinstance(i, (Puzzle, PuzzleError)) for i in read_puzzles(text, "f.txt", kind=kind))
