@@ -185,7 +185,9 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     total = sum(len(q) for q in pending.values())
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
-    executor = executor or LocalExecutor(jobs)
+    if executor is None:
+        executor = LocalExecutor(jobs, catalog=[puzzle for _, puzzle in sorted(
+            (t for q in pending.values() for t in q), key=lambda t: t[0])])
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
     try:

@@ -76,7 +76,6 @@ CREATE TABLE IF NOT EXISTS results (
     wrong INTEGER,
     UNIQUE (puzzle_id, puzzle_hash, solver, limit_)
 );
-CREATE INDEX IF NOT EXISTS results_by_set ON results (set_name, solver);
 CREATE TABLE IF NOT EXISTS disagreements (
     id INTEGER PRIMARY KEY,
     run_id INTEGER REFERENCES runs(id),

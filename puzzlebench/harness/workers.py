@@ -190,6 +190,11 @@ def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -
 
 INDEX, STARTED, SEQ = 0, 1, 2
 
+_CATALOG = None
+"""Task id -> puzzle, set by the parent just before it forks a worker: the worker inherits the
+puzzles with its memory, so a unit needs to carry only task ids (pickling a puzzle costs more
+than solving it on the fastest engines)."""
+
 
 def _mark(shared, seq: int, index: int) -> None:
     shared[STARTED] = time.monotonic()
@@ -211,6 +216,8 @@ def worker_main(conn, shared) -> None:
             return
         seq, unit = msg
         _mark(shared, seq, 0)
+        if unit.tasks and unit.tasks[0][1] is None:
+            unit = replace(unit, tasks=[(tid, _CATALOG[tid]) for tid, _ in unit.tasks])
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
@@ -321,8 +328,9 @@ def describe_exit(code: int | None) -> str:
 class LocalExecutor:
     """Runs units in ``jobs`` forked worker processes on this machine (see the module doc)."""
 
-    def __init__(self, jobs: int, grace: float | None = None):
+    def __init__(self, jobs: int, grace: float | None = None, catalog=None):
         self.jobs = max(1, jobs)
+        self.catalog = catalog  # task id -> puzzle, inherited by the workers (see _CATALOG)
         self.grace = grace
         self.ctx = multiprocessing.get_context("fork")
         self.slots = [_Slot() for _ in range(self.jobs)]
@@ -334,6 +342,8 @@ class LocalExecutor:
         parent, child = self.ctx.Pipe(duplex=True)
         slot.shared = self.ctx.RawArray("d", 3)
         slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared), daemon=True)
+        global _CATALOG
+        _CATALOG = self.catalog
         slot.process.start()
         child.close()
         slot.conn = parent
@@ -364,6 +374,9 @@ class LocalExecutor:
             self._start(slot)
         self.seq += 1
         slot.units.append((self.seq, unit))
+        catalog = self.catalog
+        if catalog is not None and all(catalog[tid] is p for tid, p in unit.tasks):
+            unit = replace(unit, tasks=[(tid, None) for tid, _ in unit.tasks])
         slot.outbox.put((self.seq, unit))
 
     def close(self) -> None:
