@@ -215,6 +215,197 @@ recover:
     goto advance;
 }
 
+
+/* ---- small grids (N^3 <= 1024 options, 9x9 included): the options as a bitset ------------ *
+ * The same search on the same matrix; only the bookkeeping differs.  Active options are the
+ * bits of A; an item's options are a few (word, mask) pairs.  Covering item j clears A & its
+ * masks (the options that leave the lists now, the same set as "hid going 0 to 1") and pushes
+ * what it cleared; uncovering pops it back.  The options to try on a branch are the ones the
+ * branch item's own cover cleared, in ascending order (= list order). */
+
+#define BX_MAXW 16
+
+typedef struct {
+    int nw;
+    int *np;            /* per item: number of (word, mask) pairs */
+    uint8_t *pw;        /* per item, up to N pairs: word */
+    uint64_t *pm;       /* ... and mask */
+    uint64_t A[BX_MAXW];
+    int *sv_w;          /* saved (word, cleared bits), a stack */
+    uint64_t *sv_m;
+    int sp;
+    int *cs;            /* stack start of every cover in progress */
+    int csp;
+    int *lv_best, *lv_be, *lv_pi, *lv_r;  /* per level */
+    uint64_t *lv_rb;
+} bx_state;
+
+static int bx_setup(bx_state *b, const sudoku_dlx *s) {
+    int n = s->n, m = s->n_items;
+    memset(b, 0, sizeof *b);
+    b->nw = (s->n_options + 63) / 64;
+    b->np = calloc((size_t)m, sizeof(int));
+    b->pw = malloc((size_t)m * (size_t)n);
+    b->pm = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
+    b->sv_w = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
+    b->sv_m = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
+    b->cs = malloc(sizeof(int) * ((size_t)m + 1));
+    b->lv_best = malloc(sizeof(int) * ((size_t)m + 1));
+    b->lv_be = malloc(sizeof(int) * ((size_t)m + 1));
+    b->lv_pi = malloc(sizeof(int) * ((size_t)m + 1));
+    b->lv_r = malloc(sizeof(int) * ((size_t)m + 1));
+    b->lv_rb = malloc(sizeof(uint64_t) * ((size_t)m + 1));
+    if (!b->np || !b->pw || !b->pm || !b->sv_w || !b->sv_m || !b->cs || !b->lv_best ||
+        !b->lv_be || !b->lv_pi || !b->lv_r || !b->lv_rb)
+        return -1;
+    for (int j = 0; j < m; j++)
+        for (int k = 0; k < n; k++) {  /* item_opts is ascending: pairs come out ascending */
+            int r = s->item_opts[(size_t)j * n + k], w = r >> 6, q = b->np[j];
+            if (q && b->pw[(size_t)j * n + q - 1] == w) {
+                b->pm[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
+            } else {
+                b->pw[(size_t)j * n + q] = (uint8_t)w;
+                b->pm[(size_t)j * n + q] = 1ULL << (r & 63);
+                b->np[j] = q + 1;
+            }
+        }
+    return 0;
+}
+
+static void bx_free(bx_state *b) {
+    free(b->np); free(b->pw); free(b->pm); free(b->sv_w); free(b->sv_m); free(b->cs);
+    free(b->lv_best); free(b->lv_be); free(b->lv_pi); free(b->lv_r); free(b->lv_rb);
+}
+
+static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
+    const int n = s->n, t = j / s->nn;
+    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
+    const uint16_t *restrict items = s->opt_items;
+    uint8_t *restrict key = s->key;
+    const uint8_t *restrict pw = b->pw + (size_t)j * n;
+    const uint64_t *restrict pm = b->pm + (size_t)j * n;
+    int sp = b->sp, np = b->np[j];
+    unsigned hidden = 0;
+    key[j] += 128;
+    s->active--;
+    b->cs[b->csp++] = sp;
+    for (int k = 0; k < np; k++) {
+        int w = pw[k];
+        uint64_t cleared = b->A[w] & pm[k];
+        if (!cleared) continue;
+        b->A[w] ^= cleared;
+        b->sv_w[sp] = w; b->sv_m[sp] = cleared; sp++;
+        hidden += (unsigned)__builtin_popcountll(cleared);
+        do {
+            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(cleared));
+            key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
+            cleared &= cleared - 1;
+        } while (cleared);
+    }
+    b->sp = sp;
+    if (count) s->updates += 1 + 3ULL * hidden;
+}
+
+static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
+    const int t = j / s->nn;
+    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
+    const uint16_t *restrict items = s->opt_items;
+    uint8_t *restrict key = s->key;
+    int start = b->cs[--b->csp];
+    for (int i = b->sp - 1; i >= start; i--) {
+        int w = b->sv_w[i];
+        uint64_t back = b->sv_m[i];
+        b->A[w] |= back;
+        do {
+            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(back));
+            key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
+            back &= back - 1;
+        } while (back);
+    }
+    b->sp = start;
+    key[j] -= 128;
+    s->active++;
+}
+
+static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
+    const int n = s->n, nn = s->nn;
+    memset(b->A, 0, sizeof b->A);
+    for (int r = 0; r < s->n_options; r++) b->A[r >> 6] |= 1ULL << (r & 63);
+    memset(s->key, n, (size_t)s->n_items);
+    s->active = s->n_items;
+    b->sp = b->csp = 0;
+    for (int cell = 0; cell < nn; cell++) {
+        if (!g[cell]) continue;
+        int opt = cell * n + g[cell] - 1;
+        if (!((b->A[opt >> 6] >> (opt & 63)) & 1)) return -1;
+        for (int q = 0; q < 4; q++) bx_cover(s, b, s->opt_items[4 * opt + q], 0);
+    }
+    s->items_left = s->active;
+    s->options_left = 0;
+    for (int w = 0; w < b->nw; w++) s->options_left += __builtin_popcountll(b->A[w]);
+    return 0;
+}
+
+static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
+    if (s->kept_n < s->keep) {
+        int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
+        for (int k = 0; k < depth; k++) out[k] = b->lv_r[k];
+        out[depth] = -1;
+        s->kept_n++;
+    }
+}
+
+static void bx_search(sudoku_dlx *s, bx_state *b) {
+    const int m = s->n_items;
+    const uint16_t *restrict items = s->opt_items;
+    int level = 0, best = 0, pi, be, r, q, its[4];
+    uint64_t rb;
+    if (s->active == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
+forward:
+    s->nodes++;
+    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
+        s->timed_out = 1;
+        return;
+    }
+    best = sd_best(s->key, m);
+    pi = b->sp;
+    bx_cover(s, b, best, 1);
+    be = b->sp;
+    rb = pi < be ? b->sv_m[pi] : 0;
+advance:
+    while (!rb) {
+        if (++pi >= be) goto backup;
+        rb = b->sv_m[pi];
+    }
+    r = (b->sv_w[pi] << 6) + __builtin_ctzll(rb);
+    rb &= rb - 1;
+    b->lv_best[level] = best; b->lv_be[level] = be; b->lv_pi[level] = pi;
+    b->lv_rb[level] = rb; b->lv_r[level] = r;
+    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+    for (q = 0; q < 4; q++)
+        if (its[q] != best) bx_cover(s, b, its[q], 1);
+    if (s->active == 0) {
+        s->nodes++;
+        s->count++;
+        bx_record(s, b, level + 1);
+        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
+        goto recover;
+    }
+    level++;
+    goto forward;
+backup:
+    bx_uncover(s, b, best);
+    if (level == 0) return;
+    level--;
+    best = b->lv_best[level]; be = b->lv_be[level]; pi = b->lv_pi[level];
+    rb = b->lv_rb[level]; r = b->lv_r[level];
+    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+recover:
+    for (q = 3; q >= 0; q--)
+        if (its[q] != best) bx_uncover(s, b, its[q]);
+    goto advance;
+}
+
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
 "-> list of (count, solutions, nodes, updates, timed_out, items, options), one per puzzle\n\n"
@@ -232,11 +423,14 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     double time_limit;
     PyObject *result = NULL;
     sudoku_dlx s;
+    bx_state bits;
+    int use_bits = 0;
     sd_row *rows = NULL;
     unsigned char *sols = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
     memset(&s, 0, sizeof s);
+    memset(&bits, 0, sizeof bits);
     int n = br * bc, nn = n * n;
     if (br < 1 || bc < 1 || n > 64 || bg.len % nn) {
         PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: bad block shape or givens length");
@@ -253,6 +447,8 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     rows = calloc((size_t)count + 1, sizeof(sd_row));
     sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
     if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
+    use_bits = s.n_options <= 64 * BX_MAXW;
+    if (use_bits && bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
     s.limit = limit;
     Py_BEGIN_ALLOW_THREADS
     for (p = 0; p < count; p++) {
@@ -260,8 +456,13 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
         s.nodes = s.updates = s.count = 0;
         s.timed_out = 0; s.kept_n = 0;
         s.deadline = time_limit > 0 ? clock_now() + time_limit : 0;
-        if (sd_load(&s, gp) < 0) { rows[p].bad = 1; continue; }
-        sd_search(&s);
+        if (use_bits) {
+            if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
+            bx_search(&s, &bits);
+        } else {
+            if (sd_load(&s, gp) < 0) { rows[p].bad = 1; continue; }
+            sd_search(&s);
+        }
         rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
         rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
         rows[p].items = s.items_left; rows[p].options = s.options_left;
@@ -296,6 +497,7 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
 out:
     PyBuffer_Release(&bg);
     sd_free(&s);
+    bx_free(&bits);
     free(rows); free(sols);
     return result;
 }
