@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.harness.commands",
     "puzzlebench.encoders.commands",
     "puzzlebench.encoders.cnf_commands",
+    "puzzlebench.rating.commands",
 ]
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
