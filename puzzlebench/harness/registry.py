@@ -23,6 +23,7 @@ FAMILIES: dict[str, str] = {
     "dlx-py": "puzzlebench.solvers.dlx_py:DlxPyEngine",
     "cpsat": "puzzlebench.solvers.cpsat:CpSatEngine",
     "smt": "puzzlebench.solvers.smt:SmtEngine",
+    "human": "puzzlebench.solvers.human:HumanEngine",
 }
 
 DEFAULT_SOLVER = "mrv"

@@ -657,7 +657,6 @@ class HumanSolver:
         on_truth = self.truth is not None and self._agrees(s)
         try:
             while s.unsolved:
-                self.steps_taken += 1
                 if self.deadline is not None and self.steps_taken % CLOCK_EVERY == 0 \
                         and self.deadline.expired():
                     raise _Timeout
@@ -666,6 +665,7 @@ class HumanSolver:
                     break
                 if on_truth:
                     self._check(step)
+                self.steps_taken += 1
                 s.apply(step)
                 steps.append(Step(step.technique, step.placements, step.eliminations, step.text, depth))
         except Contradiction:

@@ -1,0 +1,115 @@
+"""Difficulty rating of Sudoku puzzles (issue 8, seed 004).
+
+A package rather than one harness module because rating has four separate concerns, each a
+module: :mod:`.criteria` (the visual criteria), :mod:`.profile` (what the human-technique
+solver of :mod:`puzzlebench.solvers.human` learns about a puzzle, as features), :mod:`.model`
+(linear models, fitting, cross-validation, correlations) and :mod:`.data` (labelled files);
+:mod:`.commands` is the ``puzzlebench rate`` command.  Nothing here belongs to the benchmark
+harness, which only calls :func:`rate_puzzle` (``puzzlebench generate --rating``).
+
+``rate_puzzle(puzzle)`` → :class:`Rating`: the score of the default model (the Sudoku
+Explainer scale, fitted to SE ratings), the hardest technique, the technique counts, the
+visual criteria and the explained steps.  ``model="human"`` scores a predicted human solve
+time in seconds (fitted to Wang 2024's records).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from ..errors import UsageError
+from ..models.base import Puzzle
+from .model import DifficultyModel, load_model
+from .profile import Profile, feature_vector, profile_puzzle
+
+BUILTIN_MODELS = {"se": "rating_se.json", "human": "rating_human.json"}
+DEFAULT_MODEL = "se"
+
+
+@lru_cache(maxsize=None)
+def builtin_model(name: str) -> DifficultyModel:
+    text = resources.files("puzzlebench").joinpath("data", BUILTIN_MODELS[name]).read_text()
+    return DifficultyModel.from_dict(json.loads(text))
+
+
+def get_model(model: str | Path | DifficultyModel | None) -> DifficultyModel:
+    """A model: an object, a built-in name (``se``, ``human``) or the path of a JSON file."""
+    if isinstance(model, DifficultyModel):
+        return model
+    if model is None:
+        model = DEFAULT_MODEL
+    if str(model) in BUILTIN_MODELS:
+        return builtin_model(str(model))
+    path = Path(model)
+    if not path.exists():
+        raise UsageError(f"model {str(model)!r}: no such file (built-in models: {', '.join(BUILTIN_MODELS)})")
+    try:
+        return load_model(path)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"model {str(model)!r}: {exc}") from None
+
+
+@dataclass
+class Rating:
+    """``status``: ``unique`` (rated), ``multiple`` / ``unsat`` (not a proper puzzle, so no
+    score: the rating assumes exactly one solution) or ``error``."""
+
+    status: str
+    score: float | None = None
+    hardest: str | None = None
+    techniques: dict[str, int] = field(default_factory=dict)
+    criteria: dict[str, float] = field(default_factory=dict)
+    steps: list[str] = field(default_factory=list)
+    guesses: int = 0
+    backtracks: int = 0
+    depth: int = 0
+    model: str | None = None
+    message: str | None = None
+    source: str | None = None
+    puzzle: str | None = None
+
+    def to_dict(self, explain: bool = False) -> dict:
+        out = {"source": self.source, "puzzle": self.puzzle, "status": self.status,
+               "score": None if self.score is None else round(self.score, 3),
+               "model": self.model, "hardest": self.hardest, "techniques": self.techniques,
+               "criteria": self.criteria, "guesses": self.guesses, "backtracks": self.backtracks,
+               "depth": self.depth}
+        if self.message:
+            out["message"] = self.message
+        if explain:
+            out["steps"] = self.steps
+        return out
+
+
+STATUS_MESSAGES = {
+    "multiple": "the puzzle has more than one solution; the rating assumes exactly one",
+    "unsat": "the puzzle has no solution; nothing to rate",
+}
+
+
+def rate_profile(prof: Profile, model: DifficultyModel) -> Rating:
+    if prof.status != "unique":
+        return Rating(prof.status, criteria=prof.criteria, model=model.name,
+                      message=STATUS_MESSAGES[prof.status])
+    return Rating("unique", model.predict_row(feature_vector(prof)), prof.hardest,
+                  dict(prof.techniques), prof.criteria, [s.text for s in prof.steps],
+                  prof.guesses, prof.backtracks, prof.depth, model.name)
+
+
+def rate_puzzle(puzzle: Puzzle, model: str | Path | DifficultyModel | None = None) -> Rating:
+    """Rate one Sudoku (any block shape; the shipped weights were fitted on 9x9 puzzles)."""
+    if puzzle.kind != "sudoku":
+        return Rating("error", message=f"rating handles Sudoku puzzles only, not {puzzle.kind}",
+                      source=puzzle.source)
+    chosen = get_model(model)
+    needs_quine = any(f.startswith("quine:") for f in chosen.features)
+    rating = rate_profile(profile_puzzle(puzzle.box, puzzle.givens, quine=needs_quine), chosen)
+    rating.source, rating.puzzle = puzzle.source, puzzle.write()
+    return rating
+
+
+__all__ = ["Rating", "rate_puzzle", "get_model", "DifficultyModel", "BUILTIN_MODELS"]

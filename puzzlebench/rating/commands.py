@@ -1,0 +1,159 @@
+"""``puzzlebench rate``: rate puzzles, or fit a rating model to labelled puzzles.
+
+    puzzlebench rate FILE|- [--explain] [--model se|human|PATH] [--format text|jsonl]
+    puzzlebench rate --fit DATA --labels COLUMN --out model.json [--features full|seed]
+                     [--method lstsq|anneal] [--transform none|log] [--folds K]
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import PuzzleError, PuzzlebenchError, UsageError
+from ..models.sudoku import parse_sudoku_line
+from . import BUILTIN_MODELS, Rating, get_model, rate_profile
+from .data import read_records
+from .model import correlations, cross_validate, fit
+from .profile import FEATURE_SETS, feature_vector, profile_puzzle
+
+EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("rate", help="rate Sudoku difficulty with human techniques, or fit a rating model",
+                              description=__doc__.splitlines()[0])
+    p.add_argument("file", nargs="?", help="puzzles, one a line (a CSV: the 'puzzle' column); - for stdin")
+    p.add_argument("--explain", action="store_true", help="list every step in words")
+    p.add_argument("--model", default="se",
+                   help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    fitting = p.add_argument_group("fitting (--fit)")
+    fitting.add_argument("--fit", metavar="DATA", help="fit a model to the labelled puzzles of DATA")
+    fitting.add_argument("--labels", metavar="COLUMN", help="label column: CSV header name or 1-based field number")
+    fitting.add_argument("--out", metavar="MODEL.json", help="where the fitted model is written")
+    fitting.add_argument("--features", choices=sorted(FEATURE_SETS), default="full",
+                         help="seed: Σ α n + Σ β [n>0] as in seed 004; full: plus hardest technique, "
+                              "guessing, singles and visual criteria (default)")
+    fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
+    fitting.add_argument("--transform", choices=("none", "log"), default="none",
+                         help="fit log(label) (use for solve times)")
+    fitting.add_argument("--ridge", type=float, default=1.0)
+    fitting.add_argument("--folds", type=int, default=5, help="k of the k-fold cross-validation")
+    fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument("--name", help="the model's name (default: the output file's stem)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.fit:
+        return run_fit(args)
+    if not args.file:
+        raise UsageError("rate: give a FILE of puzzles (or -), or --fit DATA --labels COLUMN --out MODEL.json")
+    for name in ("labels", "out"):
+        if getattr(args, name):
+            raise UsageError(f"rate: --{name} goes with --fit")
+    return run_rate(args)
+
+
+def _read(path: str) -> tuple[str, str]:
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    try:
+        return Path(path).read_text(), path
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def run_rate(args) -> int:
+    model = get_model(args.model)
+    text, source = _read(args.file)
+    errors = 0
+    for rec in read_records(text, source):
+        where = f"{source}:{rec.line}"
+        try:
+            puzzle = parse_sudoku_line(rec.puzzle, source=source)
+        except PuzzleError as exc:
+            errors += 1
+            rating = Rating("error", message=str(exc.located(source, rec.line)))
+        else:
+            needs_quine = any(f.startswith("quine:") for f in model.features)
+            rating = rate_profile(profile_puzzle(puzzle.box, puzzle.givens, quine=needs_quine), model)
+        rating.source, rating.puzzle = where, rec.puzzle
+        print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
+              else format_text(rating, args.explain), flush=True)
+    return EXIT_SOME_ERRORS if errors else EXIT_OK
+
+
+def format_text(r: Rating, explain: bool) -> str:
+    if r.status != "unique":
+        return f"{r.source}: {r.status}: {r.message}"
+    unit = "s" if r.model == "human" else ""
+    lines = [f"{r.source}: score {r.score:.2f}{unit} ({r.model})  hardest: {r.hardest}  "
+             f"guesses {r.guesses}, backtracks {r.backtracks}, depth {r.depth}",
+             "  techniques: " + ", ".join(f"{t} {n}" for t, n in r.techniques.items()),
+             "  criteria: " + ", ".join(f"{k} {v:g}" for k, v in r.criteria.items())]
+    if explain:
+        lines += [f"  {i:3d}. {s}" for i, s in enumerate(r.steps, start=1)]
+    return "\n".join(lines)
+
+
+def run_fit(args) -> int:
+    if args.file:
+        raise UsageError("rate --fit takes no puzzle FILE (the puzzles are in DATA)")
+    if not args.labels:
+        raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
+    if not args.out:
+        raise UsageError("rate --fit needs --out MODEL.json")
+    text, source = _read(args.fit)
+    records = read_records(text, source, args.labels)
+    names = FEATURE_SETS[args.features]
+    rows, labels, skipped = [], [], 0
+    for rec in records:
+        try:
+            puzzle = parse_sudoku_line(rec.puzzle, source=source)
+        except PuzzleError as exc:
+            raise exc.located(source, rec.line) from None
+        prof = profile_puzzle(puzzle.box, puzzle.givens)
+        if prof.status != "unique":
+            skipped += 1
+            print(f"puzzlebench: {source}:{rec.line}: skipped: {prof.status}", file=sys.stderr)
+            continue
+        f = feature_vector(prof)
+        rows.append([f.get(k, 0.0) for k in names])
+        labels.append(rec.label)
+    if len(rows) < max(args.folds, 2):
+        raise UsageError(f"rate --fit: {len(rows)} proper puzzles in {source}; need at least {max(args.folds, 2)}")
+    X, y = np.array(rows), np.array(labels)
+    if args.transform == "log" and (y <= 0).any():
+        raise UsageError("rate --fit --transform log: every label must be positive")
+    name = args.name or Path(args.out).stem
+    target = f"{args.labels} of {Path(source).name}"
+
+    def fitter(Xt, yt):
+        return fit(Xt, yt, names, name=name, target=target, transform=args.transform,
+                   method=args.method, ridge=args.ridge, seed=args.seed)
+
+    pred = cross_validate(X, y, fitter, k=args.folds, seed=args.seed)
+    cv = correlations(pred, y)
+    model = fitter(X, y)
+    model.fitted = {
+        "data": Path(source).name, "labels": args.labels, "rows": len(y), "skipped": skipped,
+        "features": args.features, "method": args.method, "ridge": args.ridge,
+        "transform": args.transform, "folds": args.folds, "seed": args.seed,
+        "command": "puzzlebench rate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 2 and sys.argv[1] == "rate" else None,
+        "cross_validation": {k: {"r": c.r, "low": c.low, "high": c.high, "n": c.n} for k, c in cv.items()},
+    }
+    Path(args.out).write_text(model.to_json())
+    print(f"fitted {name} on {len(y)} puzzles of {source} ({args.features} features, {args.method}"
+          f"{', log labels' if args.transform == 'log' else ''}); {skipped} skipped")
+    print(f"{args.folds}-fold cross-validated Pearson r {cv['pearson']}  Spearman rho {cv['spearman']}  (95% CI)")
+    top = sorted(zip(model.features, model.weights), key=lambda kv: -abs(kv[1]))[:8]
+    print("largest weights: " + ", ".join(f"{k} {w:+.3g}" for k, w in top))
+    print(f"wrote {args.out}")
+    return EXIT_OK
