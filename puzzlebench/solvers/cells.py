@@ -30,6 +30,8 @@ class CellProblem:
     """Indices into ``lines`` of the lines through each cell."""
     at_least_one: tuple[tuple[int, ...], ...]
     """Candidate groups of multi-cell ExactlyOne constraints: one of each must be true."""
+    full_units: tuple[tuple[int, ...], ...] = ()
+    """AllDifferent groups with as many cells as values: each value appears once in each."""
 
 
 @lru_cache(maxsize=64)
@@ -76,7 +78,9 @@ def compile_rules(rules: Rules) -> CellProblem:
     for k, line in enumerate(lines):
         for cell in line.cells:
             through[cell].append(k)
-    return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one)
+    full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
+    return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
+                       full_units)
 
 
 def line_possible(line: Visibility, values: list[int], n_values: int) -> bool:
