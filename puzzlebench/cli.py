@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.harness.commands",
     "puzzlebench.encoders.commands",
     "puzzlebench.encoders.cnf_commands",
+    "puzzlebench.encoders.smt_commands",
     "puzzlebench.rating.commands",
 ]
 
