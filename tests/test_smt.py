@@ -265,3 +265,28 @@ def test_cli_export_smt2_read_back_by_z3(tmp_path, capsys):
         assert solver.check() == z3.sat
         fixed = encode_smt(puzzle.rules, "fold").fixed if target == "smt2-fold" else {}
         assert [decode_model(solver.model(), 81, fixed)] == expected
+
+
+def test_cli_solve_smt2_counts_models_of_an_exported_file(tmp_path, capsys):
+    from puzzlebench.cli import main
+
+    source = tmp_path / "q.txt"
+    source.write_text("6\n")
+    out = tmp_path / "q.smt2"
+    for target in ("smt2", "smt2-fold"):
+        assert main(["export", str(source), "--kind", "nqueens", "--to", target, "-o", str(out)]) == 0
+        capsys.readouterr()
+        assert main(["solve-smt2", str(out), "--limit", "0"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        solutions = {tuple(int(v) for v in line.split(": ")[1].split(",")) for line in lines[:-1]}
+        assert len(solutions) == 4 and all(NQueens(6).check(s) == [] for s in solutions)
+        assert lines[-1].startswith("4 models; decisions=")
+
+
+def test_cli_solve_smt2_reports_a_file_that_does_not_parse(tmp_path, capsys):
+    from puzzlebench.cli import main
+
+    bad = tmp_path / "bad.smt2"
+    bad.write_text("(declare-const a Bool)\n(assert (and a b))\n")
+    assert main(["solve-smt2", str(bad)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {bad}:2:15: SMT-LIB2 does not parse: unknown constant b\n"

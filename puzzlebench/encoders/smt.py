@@ -40,6 +40,7 @@ from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Vis
 from .cpsat import candidate_groups, check_formulation, diagonal_families, visibility_terms
 
 FORMULATIONS = ("fold", "int", "bool")
+FIXED_COMMENT = "; decided before the solver (cell=value, cells from 0): "
 AMO_ENCODINGS = ("card", "pairwise")
 
 
@@ -66,7 +67,7 @@ class SmtFormula:
                   f"values 1..{self.n_values}",
                   "(set-info :source |puzzlebench|)", f"(set-logic {self.logic})"]
         if self.fixed:
-            header.append("; decided before the solver (cell=value, cells from 0): " +
+            header.append(FIXED_COMMENT +
                           " ".join(f"{c}={v}" for c, v in sorted(self.fixed.items())))
         return "\n".join(header) + "\n" + self.body() + "(check-sat)\n(get-model)\n(exit)\n"
 
@@ -316,6 +317,20 @@ def decode_model(model: Any, n_cells: int, fixed: dict[int, int] | None = None) 
     """A value per cell from a Z3 model, by variable name (``c<cell>`` Int, ``x<cell>_<value>``
     Bool), with the cells decided before the solver; an undecided cell stays 0."""
     return decode_assignment(model_assignment(model), n_cells, fixed)
+
+
+def header_facts(text: str) -> tuple[str | None, dict[int, int], int | None]:
+    """What a file written by :meth:`SmtFormula.write` says about itself: its logic, the cells
+    decided before the solver, and the number of cells (``None`` when not said)."""
+    logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
+    cells = re.search(r"^; puzzlebench \w+ formulation: (\d+) cells", text, re.M)
+    fixed = {}
+    for line in text.splitlines():
+        if line.startswith(FIXED_COMMENT):
+            for pair in line[len(FIXED_COMMENT):].split():
+                cell, _, value = pair.partition("=")
+                fixed[int(cell)] = int(value)
+    return (logic.group(1) if logic else None, fixed, int(cells.group(1)) if cells else None)
 
 
 def decode_assignment(assignment, n_cells: int, fixed: dict[int, int] | None = None) -> tuple[int, ...]:
