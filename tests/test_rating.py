@@ -453,3 +453,12 @@ def test_human_family_is_registered():
     result = engine.run(parse_sudoku_line(EASY), limit=2)
     assert (result.status.value, result.count, result.verified) == ("unique", 1, True)
     assert result.stats.guesses == 0 and result.stats.propagations == 51
+
+
+def test_quine_measure_features():
+    p = parse_sudoku_line(EASY)
+    prof = profile_puzzle(p.box, p.givens, quine=True)
+    assert set(prof.quine) == {"depth", "disjunctions", "eliminations"}
+    assert prof.quine["eliminations"] > 0
+    from puzzlebench.rating.profile import feature_vector
+    assert feature_vector(prof)["quine:depth"] == prof.quine["depth"]

@@ -38,7 +38,8 @@ def register(subparsers) -> None:
     fitting.add_argument("--out", metavar="MODEL.json", help="where the fitted model is written")
     fitting.add_argument("--features", choices=sorted(FEATURE_SETS), default="full",
                          help="seed: Σ α n + Σ β [n>0] as in seed 004; full: plus hardest technique, "
-                              "guessing, singles and visual criteria (default)")
+                              "guessing, singles and visual criteria (default); full+quine: plus the Quine "
+                              "measure (seed 004 section 3)")
     fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
     fitting.add_argument("--transform", choices=("none", "log"), default="none",
                          help="fit log(label) (use for solve times)")
@@ -118,7 +119,7 @@ def run_fit(args) -> int:
             puzzle = parse_sudoku_line(rec.puzzle, source=source)
         except PuzzleError as exc:
             raise exc.located(source, rec.line) from None
-        prof = profile_puzzle(puzzle.box, puzzle.givens)
+        prof = profile_puzzle(puzzle.box, puzzle.givens, quine=args.features.endswith("quine"))
         if prof.status != "unique":
             skipped += 1
             print(f"puzzlebench: {source}:{rec.line}: skipped: {prof.status}", file=sys.stderr)

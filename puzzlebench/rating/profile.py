@@ -122,17 +122,21 @@ def _left_before_first_guess(givens: Sequence[int], steps: Sequence[Step]) -> in
 
 
 def quine_measure(box: tuple[int, int], givens: Sequence[int]) -> dict[str, float] | None:
-    """Seed 004 §3: the Quine dilemma solver's disjunction depth, disjunctions and
-    eliminations, from :mod:`puzzlebench.solvers.quine` when that module is present."""
+    """Seed 004 §3.C: the Quine dilemma solver's disjunction depth, number of disjunctions
+    and number of eliminations (Quine steps), heuristic h1, for the search that finds the
+    first solution (:mod:`puzzlebench.solvers.quine`, the CNF issue's engine)."""
     try:
-        from ..solvers import quine as quine_module  # written by the CNF issue
-    except ImportError:
-        return None
-    measure = getattr(quine_module, "quine_measure", None)
-    if measure is None:
+        from ..solvers.quine import QuineEngine
+    except ImportError:  # pragma: no cover - the engine ships with the package
         return None
     from ..models.sudoku import Sudoku
-    return dict(measure(Sudoku(box, givens)))
+    result = QuineEngine("h1").run(Sudoku(tuple(box), givens), limit=1)
+    raw = result.stats.raw
+    if "max_depth" not in raw:
+        return None
+    return {"depth": float(raw["max_depth"]),
+            "disjunctions": float(sum(raw["disjunctions_per_depth"])),
+            "eliminations": float(sum(raw["steps_per_depth"]))}
 
 
 def feature_vector(prof: Profile) -> dict[str, float]:
@@ -175,5 +179,6 @@ FEATURE_SETS = {
                 "clues", "candidates", "spread_rows", "spread_columns", "spread_boxes",
                 "spread_values"]),
 }
+FEATURE_SETS["full+quine"] = FEATURE_SETS["full"] + ["quine:depth", "quine:disjunctions", "quine:eliminations"]
 """``seed``: the seed's model Σ α_j n_j + Σ β_j [n_j > 0]; ``full``: with the hardest
 technique, the guessing search and the visual criteria."""

@@ -1,0 +1,211 @@
+"""Benchmark of the difficulty rating (issue 8): writes results/rating_bench.md and the plot
+results/rating_correlation.{png,svg}.
+
+1. The human-technique solver, with guessing, solves every puzzle of top95 and top1465 to the
+   verified solution, every deduction checked against that solution (a false elimination or
+   placement stops the run); the time beside the reference ``mrv`` engine on the same puzzles.
+2. How many puzzles of each public set use each technique.
+3. Cross-validated correlations of the models (seed features, full features, with the Quine
+   measure) against SE ratings and against Wang 2024's human solve times, beside the simple
+   baselines measured on the same rows; the plot of the out-of-fold predictions.
+
+    python benchmarks/bench_rating.py [--quine-se N] [--sets top95,top1465,...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
+from puzzlebench.rating.model import correlations, cross_validate, fit  # noqa: E402
+from puzzlebench.rating.profile import ALL_MOVES, FEATURE_SETS, feature_vector, profile_puzzle  # noqa: E402
+from puzzlebench.solvers.human import HumanSolver, count_solutions  # noqa: E402
+from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data"
+RESULTS = ROOT / "results"
+SETS = {"top95": "sudoku9_norvig_top95.txt", "top1465": "sudoku9_magictour_top1465.txt",
+        "se": "sudoku9_sudokuexchange_by_rating_sample.txt", "wang": "sudoku9_wang2024_human_records_train.csv"}
+LIMIT = None  # --limit: every N-th puzzle only (a smoke test of the script)
+
+
+def puzzles_of(name: str) -> list[str]:
+    path = DATA / SETS[name]
+    if path.suffix == ".csv":
+        return [row["puzzle"] for row in csv.DictReader(path.open())][::LIMIT or 1]
+    return [line.split()[0] for line in path.read_text().splitlines() if line.strip()][::LIMIT or 1]
+
+
+def check_set(name: str) -> dict:
+    """Solve every puzzle with every deduction checked; time beside mrv."""
+    lines = puzzles_of(name)
+    used = Counter()
+    guesses = wrong = 0
+    t0 = time.perf_counter()
+    for line in lines:
+        p = parse_sudoku_line(line)
+        count, truth = count_solutions(p.box, p.givens)
+        assert count == 1, f"{name}: not a proper puzzle: {line}"
+        solver = HumanSolver(p.box, assume_unique=True, truth=truth)  # raises on a false deduction
+        solved = next(solver.solutions(p.givens))
+        if solved.values != truth or p.check(solved.values):
+            wrong += 1
+        used.update({t for t in (s.technique for s in solved.steps)})
+        guesses += solver.guesses
+    human_time = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    mrv = MrvEngine()
+    for line in lines:
+        mrv.run(parse_sudoku_line(line), limit=2)
+    mrv_time = time.perf_counter() - t0
+    return {"name": name, "n": len(lines), "wrong": wrong, "guesses": guesses, "used": used,
+            "human_s": human_time, "mrv_s": mrv_time}
+
+
+def profiles(name: str, labels: list[float], quine_every: int) -> tuple[list[dict], np.ndarray, list[bool], float]:
+    lines = puzzles_of(name)
+    rows, quine_rows = [], []
+    t0 = time.perf_counter()
+    for i, line in enumerate(lines):
+        p = parse_sudoku_line(line)
+        with_quine = quine_every > 0 and i % quine_every == 0
+        prof = profile_puzzle(p.box, p.givens, quine=with_quine)
+        assert prof.status == "unique", line
+        rows.append(feature_vector(prof))
+        quine_rows.append(with_quine and prof.quine is not None)
+    return rows, np.array(labels), quine_rows, time.perf_counter() - t0
+
+
+def labels_of(name: str) -> list[float]:
+    path = DATA / SETS[name]
+    if name == "wang":
+        return [float(r["avg_solve_time_s"]) for r in csv.DictReader(path.open())][::LIMIT or 1]
+    return [float(line.split()[1]) for line in path.read_text().splitlines() if line.strip()][::LIMIT or 1]
+
+
+def evaluate(rows, y, names, *, transform, ridge, method="lstsq", k=5):
+    X = np.array([[r.get(f, 0.0) for f in names] for r in rows])
+
+    def fitter(a, b):
+        return fit(a, b, names, name="cv", target="", transform=transform, method=method, ridge=ridge)
+    pred = cross_validate(X, y, fitter, k=k, seed=1)
+    return pred, correlations(pred, y)
+
+
+def baseline(rows, y, feature):
+    return correlations(np.array([r[feature] for r in rows]), y)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quine-se", type=int, default=5, help="Quine measure on every N-th SE puzzle (0: none)")
+    ap.add_argument("--sets", default="top95,top1465")
+    ap.add_argument("--limit", type=int, default=None, help="every N-th puzzle only (smoke test)")
+    args = ap.parse_args()
+    global LIMIT
+    LIMIT = args.limit
+    command = "python benchmarks/bench_rating.py " + " ".join(sys.argv[1:])
+    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    out = [f"# Difficulty rating: benchmark figures", "", f"Command: `{command}`  ",
+           f"Load before: `{load_before}`", ""]
+
+    # 1-2: correctness and techniques on the hard sets
+    checks = [check_set(s) for s in args.sets.split(",")]
+    out += ["## Solving with guessing, every deduction checked against the solution", "",
+            "| set | puzzles | wrong | guesses | human solver s | puzzles/s | mrv (reference) s |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
+    for c in checks:
+        out.append(f"| {c['name']} | {c['n']} | {c['wrong']} | {c['guesses']} | {c['human_s']:.1f} | "
+                   f"{c['n'] / c['human_s']:.0f} | {c['mrv_s']:.1f} |")
+    out += ["", "No false elimination or placement: the run stops at the first one "
+            "(HumanSolver(truth=...) raises).", ""]
+
+    # 3: rating data
+    se_rows, se_y, se_q, se_t = profiles("se", labels_of("se"), args.quine_se)
+    wang_rows, wang_y, wang_q, wang_t = profiles("wang", labels_of("wang"), 1)
+    used = {c["name"]: c["used"] for c in checks}
+    for name, rows in (("se", se_rows), ("wang", wang_rows)):
+        used[name] = Counter({t: sum(1 for r in rows if r[f"used:{t}"]) for t in ALL_MOVES})
+    out += ["## Puzzles using each technique (on the path to the solution)", "",
+            "| technique | " + " | ".join(used) + " |", "|---|" + "---:|" * len(used)]
+    for t in ALL_MOVES:
+        out.append(f"| {t} | " + " | ".join(str(used[s][t]) for s in used) + " |")
+    out += ["", f"Profiling time (count + techniques + singles pass, plus Quine where computed): "
+            f"SE {len(se_rows)} puzzles {se_t:.0f} s ({sum(se_q)} with Quine), "
+            f"Wang {len(wang_rows)} puzzles {wang_t:.0f} s (all with Quine).", ""]
+
+    table = ["## Cross-validated correlations (5-fold; 95 % CI by Fisher z)", "",
+             "| data | model / baseline | rows | Pearson r | Spearman rho |", "|---|---|---:|---|---|"]
+    preds = {}
+
+    def add(data, label, corr):
+        table.append(f"| {data} | {label} | {corr['pearson'].n} | {corr['pearson']} | {corr['spearman']} |")
+
+    for f in ("clues", "candidates", "singles_left", "singles_options", "stuck_left"):
+        add("SE", f"baseline: {f}", baseline(se_rows, se_y, f))
+    for fs, method in (("seed", "lstsq"), ("seed", "anneal"), ("full", "lstsq")):
+        pred, corr = evaluate(se_rows, se_y, FEATURE_SETS[fs], transform="none", ridge=1.0, method=method)
+        add("SE", f"model {fs} ({method})", corr)
+        preds.setdefault(("se", fs), pred)
+    if any(se_q):
+        sub = [r for r, q in zip(se_rows, se_q) if q]
+        sy = se_y[np.array(se_q)]
+        add("SE (Quine subsample)", "baseline: quine:disjunctions", baseline(sub, sy, "quine:disjunctions"))
+        for fs in ("full", "full+quine"):
+            add("SE (Quine subsample)", f"model {fs}", evaluate(sub, sy, FEATURE_SETS[fs], transform="none", ridge=1.0)[1])
+        add("SE (Quine subsample)", "model quine only (seed 004 section 3)",
+            evaluate(sub, sy, ["quine:depth", "quine:disjunctions", "quine:eliminations"], transform="none", ridge=1.0)[1])
+    for f in ("clues", "candidates", "singles_left", "singles_options", "stuck_left", "quine:disjunctions"):
+        add("Wang (seconds)", f"baseline: {f}", baseline(wang_rows, wang_y, f))
+    for fs, method, ridge in (("seed", "lstsq", 200.0), ("seed", "anneal", 200.0), ("full", "lstsq", 1.0),
+                              ("full", "lstsq", 200.0), ("full+quine", "lstsq", 200.0)):
+        pred, corr = evaluate(wang_rows, wang_y, FEATURE_SETS[fs], transform="log", ridge=ridge, method=method)
+        add("Wang (seconds)", f"model {fs} ({method}, log, ridge {ridge:g})", corr)
+        if (fs, ridge) == ("full", 200.0):
+            preds[("wang", "full")] = pred
+    out += table + [""]
+
+    # the plot
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (a, b) = plt.subplots(1, 2, figsize=(12, 5))
+    p = preds[("wang", "full")]
+    c = correlations(p, wang_y)
+    a.scatter(p, wang_y, s=6, alpha=0.5)
+    a.set_xscale("log")
+    a.set_yscale("log")
+    a.set_xlabel("predicted solve time (s), out of fold")
+    a.set_ylabel("mean human solve time (s), Wang 2024")
+    a.set_title(f"human times: Pearson {c['pearson'].r:.2f}, Spearman {c['spearman'].r:.2f} (n={len(p)})")
+    p = preds[("se", "full")]
+    c = correlations(p, se_y)
+    jitter = np.random.default_rng(0).uniform(-0.04, 0.04, len(se_y))
+    b.scatter(se_y + jitter, p, s=3, alpha=0.3)
+    b.plot([2.5, 9.3], [2.5, 9.3], color="grey", lw=1)
+    b.set_xlabel("Sudoku Explainer rating")
+    b.set_ylabel("predicted SE rating, out of fold")
+    b.set_title(f"SE ratings: Pearson {c['pearson'].r:.2f}, Spearman {c['spearman'].r:.2f} (n={len(p)})")
+    fig.tight_layout()
+    for ext in ("png", "svg"):
+        fig.savefig(RESULTS / f"rating_correlation.{ext}", dpi=110)
+    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    out += ["Plot: `results/rating_correlation.png` / `.svg` (full models, out-of-fold predictions).", "",
+            f"Load after: `{load_after}`", ""]
+    (RESULTS / "rating_bench.md").write_text("\n".join(out))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
