@@ -352,3 +352,4 @@ def test_solve_many_texts_of_other_sizes():
     assert all(r.verified and r.count >= 1 for r in results)
     mixed = api.solve_many(lines[:1] + ["8"], solver="dlx", kind=None)  # not one size: one by one
     assert mixed[0].verified and mixed[1].kind == "nqueens" and mixed[1].count == 2
+
