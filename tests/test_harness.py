@@ -396,3 +396,16 @@ def test_sample_is_reproducible_and_in_file_order(small_sudokus):
     one = [i.line for i in sample(items, 6, seed=2)]
     assert one == [i.line for i in sample(items, 6, seed=2)] and one == sorted(one) and len(one) == 6
     assert one != [i.line for i in sample(items, 6, seed=3)]
+
+
+def test_progress_line_counts_per_solver():
+    import io
+    from puzzlebench.harness.progress import Progress
+    quiet = Progress(4, ["a", "b"], io.StringIO())
+    assert not quiet.enabled  # not a terminal: silent
+    quiet.update("a", "unique")
+    quiet.update("a", "timeout")
+    quiet.update("b", "error")
+    line = quiet.line(now=quiet.started + 3.0)
+    assert line.startswith("[###############.....] 3/4  75% ETA 0:00:01 | ")
+    assert line.endswith("| a 2 T1 E0 | b 1 T0 E1")

@@ -213,11 +213,11 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         if hasattr(executor, "close"):
             executor.close()
 
-    ids = {(item.puzzle_id, item.puzzle_hash) for item in items if item.puzzle is not None}
-    solvers = set(engines)
-    results = [r for r in db.results("WHERE limit_ = ?", (limit,))
-               if (r["puzzle_id"], r["puzzle_hash"]) in ids and r["solver"] in solvers
-               or r["solver"] == INPUT_SOLVER and r["set_name"] in {i.set_name for i in items}]
+    ids = {(item.puzzle_id, item.puzzle_hash) for item in items}
+    sets = sorted({item.set_name for item in items})
+    solvers = set(engines) | {INPUT_SOLVER}
+    rows = db.results(f"WHERE limit_ = ? AND set_name IN ({', '.join('?' * len(sets))})", (limit, *sets))
+    results = [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in ids]
     disagreements = crosscheck(results)
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
