@@ -144,12 +144,14 @@ class _Builder:
             self._cardenc(lits, 1, "atmost")
 
     def exactly(self, lits: Sequence[int], k: int) -> None:
-        if k == 1 and self.amo in ("pairwise", "commander"):
+        if k == 1:
             self.at_least_one(lits)
             self.at_most_one(lits)
             return
-        self._cardenc(list(lits), k, "equals", encoding="seqcounter" if self.amo in
-                      ("pairwise", "commander") else self.amo)
+        # pairwise, commander, ladder and bitwise only say "at most one": a bound k > 1
+        # goes through a counter (the sequential counter unless another counter was asked)
+        counter = self.amo if self.amo in ("seqcounter", "totalizer", "cardnetwrk") else "seqcounter"
+        self._cardenc(list(lits), k, "equals", encoding=counter)
 
     def _commander(self, lits: list[int]) -> None:
         """Klieber & Kwon 2007: at most one per group (pairwise), a group's literal implies

@@ -24,6 +24,8 @@ FAMILIES: dict[str, str] = {
     "cpsat": "puzzlebench.solvers.cpsat:CpSatEngine",
     "smt": "puzzlebench.solvers.smt:SmtEngine",
     "human": "puzzlebench.solvers.human:HumanEngine",
+    "sat": "puzzlebench.solvers.sat:SatEngine",
+    "quine": "puzzlebench.solvers.quine:QuineEngine",
 }
 
 DEFAULT_SOLVER = "mrv"

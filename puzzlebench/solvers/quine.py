@@ -19,6 +19,9 @@ Heuristics (the seed's ``heuristique_0..2``, its slides' heuristics 1–3):
 - ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
   ties to the variable with the fewest occurrences;
 - ``h2``: the same in a largest such clause, ties to the most occurrences.
+  On a puzzle's CNF all three look at the candidates' literals first (auxiliary variables, such
+  as the Skyscrapers visibility ones, only when no open clause has a positive candidate):
+  the seed's CNF had no auxiliary variables, and branching on them is very slow.
   (Occurrences are counted in the formula given to the engine, once, not re-counted in each
   reduced copy as the seed does: the seed's count is a 9x9-Sudoku specific table.)
 
@@ -86,6 +89,7 @@ class QFormula:
         self.binaries: list[tuple[int, int]] = []
         self.positive: list[tuple[int, ...]] = []
         self.empty = False
+        self.primary = n_vars  # variables the heuristics h1/h2 prefer (a puzzle's candidates)
         self.count = [0] * (n_vars + 1)
         for c in clauses:
             self.add(c)
@@ -117,7 +121,7 @@ class QFormula:
     def extended(self, extra: list[list[int]]) -> "QFormula":
         """A copy with ``extra`` clauses, sharing what they do not touch."""
         g = QFormula.__new__(QFormula)
-        g.n, g.empty = self.n, self.empty
+        g.n, g.empty, g.primary = self.n, self.empty, self.primary
         g.long, g.units, g.binaries, g.positive = list(self.long), list(self.units), list(self.binaries), list(self.positive)
         g.occ, g.imp, g.count = list(self.occ), list(self.imp), list(self.count)
         touched = {lit + self.n for c in extra for lit in c} | {-lit + self.n for c in extra for lit in c}
@@ -276,14 +280,21 @@ class QuineSolver:
                 if any(val[abs(l)] and (val[abs(l)] == 1) == (l > 0) for l in c):
                     continue
                 for l in c:
-                    if not val[abs(l)]:
+                    if not val[abs(l)] and abs(l) <= self.f.primary:
                         seen += 1
                         if self.rng.randrange(seen) == 0:
                             chosen = abs(l)
+            if not chosen and self.f.primary < self.f.n:
+                primary, self.f.primary = self.f.primary, self.f.n
+                try:
+                    return self.choose(x)
+                finally:
+                    self.f.primary = primary
             return chosen
         smallest = self.h == "h1"
         best_size, best_var, best_count = None, 0, 0
         count = self.f.count
+        primary = self.f.primary
         for c in self.f.positive:
             free = []
             for l in c:
@@ -297,12 +308,18 @@ class QuineSolver:
                 if best_size is not None and (size > best_size if smallest else size < best_size):
                     continue
                 for l in free:
-                    if l > 0:
+                    if 0 < l <= primary:
                         k = count[l]
                         if (best_size != size or (k < best_count if smallest else k > best_count)):
                             best_size, best_var, best_count = size, l, k
         if best_var:
             return best_var
+        if primary < self.f.n:  # no open clause with a positive candidate: any variable
+            self.f.primary = self.f.n
+            try:
+                return self.choose(x)
+            finally:
+                self.f.primary = primary
         for c in self.f.long + self.f.binaries:  # no open clause has a positive literal
             for l in c:
                 if not val[abs(l)]:
@@ -481,6 +498,7 @@ class QuineEngine(Engine):
 
     def search(self, artifact: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
         f = prepared(artifact)
+        f.primary = artifact.n_candidates  # branch on candidates, not on auxiliary variables
         models, count, timed_out, first, total = count_models(
             f, self.variant, self.settings["seed"], limit, keep, deadline,
             artifact.open_candidate_vars())

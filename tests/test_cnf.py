@@ -1,0 +1,280 @@
+"""CNF encodings, DIMACS in and out, external solvers, and the PySAT engines."""
+
+import json
+import shutil
+import subprocess
+from math import comb
+
+import pytest
+
+from conftest import data_lines
+from puzzlebench.cli import main
+from puzzlebench.encoders.cnf import AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode
+from puzzlebench.encoders.dimacs import (check_answer, dimacs_text, read_answer, read_dimacs)
+from puzzlebench.errors import ParseError
+from puzzlebench.models.nqueens import NQueens
+from puzzlebench.models.reader import parse_line
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.solvers.sat import EXCLUDED, VARIANTS, SatEngine
+
+MRV = MrvEngine()
+TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+# -- clause counts of the empty grid (Kwon & Jain 2006) ----------------------------------------
+
+@pytest.mark.parametrize("box, encoding, clauses", [
+    ((3, 3), "minimal", 8829), ((3, 3), "efficient", 11745), ((3, 3), "extended", 11988),
+    ((3, 3), "optimized", 11988),
+    ((4, 4), "minimal", 92416), ((4, 4), "extended", 123904),
+    ((5, 5), "minimal", 563125), ((5, 5), "extended", 752500),
+])
+def test_empty_grid_clause_counts_are_the_literatures(box, encoding, clauses):
+    assert empty_grid_clause_count(box, encoding) == clauses
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 4), (2, 4)])
+def test_rectangular_blocks_follow_the_same_formula(box):
+    n = box[0] * box[1]
+    minimal = n * n + 3 * n * n * comb(n, 2)
+    counts = {e: empty_grid_clause_count(box, e) for e in ENCODINGS}
+    print(f"{box[0]}x{box[1]} blocks: {counts}")  # reported (pytest -s)
+    assert counts["minimal"] == minimal
+    assert counts["efficient"] == minimal + n * n * comb(n, 2)
+    assert counts["extended"] == counts["efficient"] + 3 * n * n
+
+
+def test_a_puzzle_adds_one_unit_clause_per_given_except_optimized():
+    p = parse_sudoku_line(TOP95_FIRST)
+    given = sum(1 for g in p.givens if g)
+    for e in ("minimal", "efficient", "extended"):
+        cnf = encode(p, e)
+        assert cnf.n_clauses == empty_grid_clause_count((3, 3), e) + given
+        assert sorted(cnf.units) == sorted(c * 9 + g for c, g in enumerate(p.givens) if g)
+    opt = encode(p, "optimized")
+    assert opt.units == []
+    assert all(len(c) >= 1 for c in opt.clauses)
+    used = {abs(l) for c in opt.clauses for l in c}
+    assert not used & set(opt.fixed)  # only undecided variables remain
+    assert opt.n_clauses < 3000
+
+
+# -- every encoding x every kind -----------------------------------------------------------------
+
+def sample_puzzles():
+    out = [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku4_vu_kr_1000.txt", 3, 97)]
+    out += [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_norvig_top95.txt", 2, 40)]
+    out += [Sudoku((2, 3), [0] * 36), NQueens(6), NQueens(5, [(0, 0)]), NQueens(3)]
+    out += [parse_line(l, kind="skyscrapers") for l in
+            data_lines("skyscrapers_random_fullclue_n4to9_sample.txt") if l.startswith("4 ")][:2]
+    out += [parse_line(l, kind="skyscrapers") for l in
+            data_lines("skyscrapers_random_fullclue_n4to9_sample.txt") if l.startswith("5 ")][:1]
+    return out
+
+
+@pytest.fixture(scope="module")
+def puzzles_and_counts():
+    puzzles = sample_puzzles()
+    return [(p, MRV.run(p, limit=3).count) for p in puzzles]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_every_encoding_solves_every_kind_and_agrees_with_mrv(encoding, puzzles_and_counts):
+    engine = SatEngine(None, {"encoding": encoding})
+    for puzzle, count in puzzles_and_counts:
+        result = engine.run(puzzle, limit=3)
+        assert result.error is None and result.verified, (puzzle, result.error)
+        assert result.count == count, puzzle
+
+
+@pytest.mark.parametrize("amo", [a for a in AMO_ENCODINGS if a != "pairwise"])
+def test_every_at_most_one_encoding_agrees(amo, puzzles_and_counts):
+    engine = SatEngine(None, {"amo": amo, "encoding": "extended"})
+    for puzzle, count in puzzles_and_counts[::2]:
+        result = engine.run(puzzle, limit=3)
+        assert result.verified and result.count == count, (amo, puzzle, result.error)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_queens_counts_agree_with_oeis(n):
+    oeis = {int(f[0]): int(f[1]) for f in (l.split() for l in data_lines("nqueens_solution_counts_oeis.txt"))}
+    result = SatEngine().run(NQueens(n), limit=None, keep=100)
+    assert result.count == oeis[n] and (result.verified or oeis[n] == 0)
+
+
+def test_every_variant_agrees_on_samples():
+    puzzles = [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_norvig_top95.txt", 3, 30)]
+    puzzles += [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku16_vu_kr_1000.txt", 1)]
+    puzzles += [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_serg_benchmark.txt", 1)]
+    want = [MRV.run(p).count for p in puzzles]
+    for variant in VARIANTS:
+        engine = SatEngine(variant)
+        got = [engine.run(p) for p in puzzles]
+        assert [r.count for r in got] == want, variant
+        assert all(r.verified for r in got), variant
+
+
+def test_top95_and_16x16_samples_agree_with_mrv_reusing_one_solver():
+    engine = SatEngine()
+    for name, step in (("sudoku9_norvig_top95.txt", 9), ("sudoku16_vu_kr_1000.txt", 200),
+                       ("sudoku4_vu_kr_1000.txt", 50), ("sudoku9_serg_benchmark.txt", 1000)):
+        for line in data_lines(name, step=step):
+            p = parse_sudoku_line(line.split()[0])
+            r = engine.run(p)
+            assert r.verified and r.count == MRV.run(p).count, (name, line)
+
+
+def test_skyscrapers_nsol_sample_agrees_with_the_files_counts():
+    engine = SatEngine()
+    for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", step=60):
+        if line.split()[0] not in ("4", "5", "6"):
+            continue
+        nsol = line.split()[5]
+        r = engine.run(parse_line(line, kind="skyscrapers"), limit=2)
+        assert r.verified
+        assert r.count == (1 if nsol == "nsol=1" else 2), line
+
+
+def test_statistics_map_pysat_counters():
+    r = SatEngine().run(parse_sudoku_line(TOP95_FIRST))
+    raw = r.stats.raw
+    assert set(raw) == {"decisions", "conflicts", "propagations", "restarts"}
+    assert (r.stats.nodes, r.stats.conflicts, r.stats.propagations) == \
+        (raw["decisions"], raw["conflicts"], raw["propagations"])
+    assert r.stats.propagations > 0 and r.stats.guesses is None
+
+
+def test_time_limit_interrupts_the_solver():
+    # the pigeonhole principle, 11 pigeons in 10 holes: hard for resolution, so for CDCL
+    holes = 10
+    clauses = [[p * holes + h + 1 for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-(p * holes + h + 1), -(q * holes + h + 1)]
+                for h in range(holes) for p in range(holes + 1) for q in range(p)]
+    from puzzlebench.encoders.cnf_commands import solve_dimacs
+
+    status, model, count, timed_out, _ = solve_dimacs(holes * (holes + 1), clauses, "sat", 1, 0.3)
+    assert (status, timed_out, count) == ("UNKNOWN", True, 0)
+
+
+def test_left_out_solvers_say_why():
+    assert "cadical195" in EXCLUDED or "cadical195" in VARIANTS
+    for name, why in EXCLUDED.items():
+        assert why
+    assert SatEngine.left_out() == EXCLUDED
+    assert VARIANTS[0] == SatEngine().variant
+
+
+# -- DIMACS ------------------------------------------------------------------------------------
+
+def test_write_then_read_gives_the_same_formula_and_header():
+    cnf = encode(parse_sudoku_line(TOP95_FIRST), "extended")
+    back = read_dimacs(dimacs_text(cnf), "x.cnf")
+    assert back.n_vars == 729 and back.clauses == cnf.all_clauses()
+    assert back.header["kind"] == "sudoku" and back.header["encoding"] == "extended"
+    assert back.header["box"] == "3x3" and back.header["map"].startswith("variable v in 1..729")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("p cnf 3 2\n1 2 0\n", "x.cnf:1:1: the 'p' line declares 2 clauses, the file has 1"),
+    ("p cnf 3 1\n1 4 0\n", "x.cnf:2:3: literal 4 is beyond the 3 variables the 'p' line declares"),
+    ("p cnf 3 2\n1 2 0\n-1 3\n", "x.cnf:3: the last clause has no terminating 0"),
+    ("c hi\n1 2 0\n", "x.cnf:2:1: a clause before the 'p cnf' line"),
+    ("p cnf 3\n", "x.cnf:1:1: expected 'p cnf VARIABLES CLAUSES', got 'p cnf 3'"),
+    ("p cnf 2 1\n1 x 0\n", "x.cnf:2:3: 'x' is not a literal (an integer)"),
+    ("c nothing\n", "x.cnf:1: no 'p cnf VARIABLES CLAUSES' line"),
+])
+def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
+    with pytest.raises(ParseError) as err:
+        read_dimacs(text, "x.cnf")
+    assert str(err.value) == message
+
+
+@pytest.mark.parametrize("answer, message", [
+    ("s SATISFIABLE\nv 1 -2 7 0\n", "out.txt:2: the answer names variable 7; the formula has 3"),
+    ("s SATISFIABLE\nv -1 -2 3 0\n", "out.txt: the answer does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
+    ("v 1 0\n", "out.txt:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')"),
+    ("s MAYBE\n", "out.txt:1: unknown status 'MAYBE'"),
+])
+def test_bad_answers_are_clear_errors(answer, message):
+    cnf = read_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\n", "x.cnf")
+    with pytest.raises(ParseError) as err:
+        check_answer(cnf, read_answer(answer, "out.txt"))
+    assert str(err.value) == message
+
+
+def test_minisat_result_file_is_read_too():
+    answer = read_answer("SAT\n1 -2 3 0\n")
+    assert answer.status == "SATISFIABLE" and answer.true_literals == [1, 3]
+
+
+# -- the commands and external solvers ------------------------------------------------------------
+
+def export(tmp_path, line, encoding, capsys):
+    src = tmp_path / "p.txt"
+    src.write_text(line + "\n")
+    out = tmp_path / f"p_{encoding}.cnf"
+    assert main(["export", "--to", "dimacs", "--encoding", encoding, "-o", str(out), str(src)]) == 0
+    return out
+
+
+EXTERNAL = {"cadical": lambda f, o: subprocess.run(["cadical", "-q", str(f)], stdout=open(o, "w")),
+            "picosat": lambda f, o: subprocess.run(["picosat", str(f)], stdout=open(o, "w")),
+            "minisat": lambda f, o: subprocess.run(["minisat", "-verb=0", str(f), str(o)],
+                                                   stdout=subprocess.DEVNULL)}
+
+
+@pytest.mark.parametrize("solver", sorted(EXTERNAL))
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_exported_cnf_solved_by_an_external_solver_decodes_to_a_verified_solution(
+        solver, encoding, tmp_path, capsys):
+    if shutil.which(solver) is None:
+        pytest.skip(f"external solver {solver!r} is not installed (Debian package {solver})")
+    cnf = export(tmp_path, TOP95_FIRST, encoding, capsys)
+    out = tmp_path / "answer.txt"
+    EXTERNAL[solver](cnf, out)
+    capsys.readouterr()
+    assert main(["decode", "--cnf", str(cnf), "--model", str(out), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and record["status"] == "sat"
+    assert record["solution"] == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+
+
+def test_export_and_decode_skyscrapers_and_queens(tmp_path, capsys):
+    lines = [l for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt") if l.startswith("5 ")][:1]
+    for line, kind in ((lines[0], "skyscrapers"), ("8", "nqueens")):
+        src = tmp_path / "p.txt"
+        src.write_text(line + "\n")
+        out = tmp_path / "p.cnf"
+        args = ["export", "--to", "dimacs", "-o", str(out), str(src)] + (["--kind", kind])
+        assert main(args) == 0
+        capsys.readouterr()
+        assert main(["solve-cnf", str(out), "--solver", "sat:minisat22"]) == 0
+        answer = tmp_path / "answer.txt"
+        answer.write_text(capsys.readouterr().out)
+        assert main(["decode", "--cnf", str(out), "--model", str(answer), "--format", "jsonl"]) == 0
+        assert json.loads(capsys.readouterr().out)["verified"]
+
+
+def test_solve_cnf_answers_in_sat_competition_form(tmp_path, capsys):
+    f = tmp_path / "f.cnf"
+    f.write_text("p cnf 3 3\n1 2 0\n-1 3 0\n-2 -3 0\n")
+    for solver in ("sat", "sat:glucose4", "quine:h1", "quine:h0", "quine:h2"):
+        assert main(["solve-cnf", str(f), "--solver", solver, "--limit", "0"]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[0].startswith(f"c {solver}: 2 model(s) found (limit all)")
+        assert out[2] == "s SATISFIABLE" and out[3].startswith("v ") and out[-1].endswith(" 0")
+    f.write_text("p cnf 1 2\n1 0\n-1 0\n")
+    assert main(["solve-cnf", str(f), "--solver", "quine:h1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "s UNSATISFIABLE"
+
+
+def test_decode_reports_a_bad_answer_with_exit_2(tmp_path, capsys):
+    cnf = export(tmp_path, TOP95_FIRST, "extended", capsys)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("s SATISFIABLE\nv 1 2 0\n")
+    assert main(["decode", "--cnf", str(cnf), "--model", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"puzzlebench: error: {bad}: the answer does not satisfy the clause -1 -2 0 "
+                   f"(line 13 of {cnf})\n")
