@@ -22,7 +22,7 @@ $B $D/sudoku9_norvig_top95.txt --solvers $ALL --time-limit 10 > /dev/null || tru
 $B $D/sudoku9_forum_hardest_1905_11plus.txt --sample 100 --scramble --solvers $ALL --time-limit 10 > /dev/null || true
 $B $D/sudoku4_vu_kr_1000.txt --sample 200 --solvers backtrack,$ALL --time-limit 5 > /dev/null || true
 $B $D/sudoku16_vu_kr_1000.txt --sample 20 --solvers $ALL --time-limit 10 > /dev/null || true
-$B $D/skyscrapers_random_fullclue_n4to9_sample.txt --sample 100 --solvers $ALL --time-limit 10 > /dev/null || true
+$B $D/skyscrapers_random_fullclue_n4to9_sample.txt --sample 60 --solvers $ALL --time-limit 3 > /dev/null || true
 $B results/generated/sudoku6_minimal_50.txt --box 2x3 --solvers backtrack,$ALL --time-limit 5 > /dev/null || true
 $B results/generated/sudoku12_minimal_10.txt --box 3x4 --solvers $ALL --time-limit 10 > /dev/null || true
 $B results/generated/skyscrapers7_proper_20.txt --solvers $ALL --time-limit 10 > /dev/null || true

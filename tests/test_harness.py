@@ -409,3 +409,22 @@ def test_progress_line_counts_per_solver():
     line = quiet.line(now=quiet.started + 3.0)
     assert line.startswith("[###############.....] 3/4  75% ETA 0:00:01 | ")
     assert line.endswith("| a 2 T1 E0 | b 1 T0 E1")
+
+
+def test_crosscheck_in_sqlite_finds_what_the_python_one_finds(tmp_path):
+    from puzzlebench.harness.crosscheck import crosscheck_db
+    db = Database(tmp_path / "c.sqlite")
+    run = db.start_run(command="test", seed=None, settings={}, engines={})
+    answers = [("s:1", "a", "unique", 1), ("s:1", "b", "unique", 1), ("s:1", "c", "unsat", 0),
+               ("s:2", "a", "multiple", 2), ("s:2", "b", "timeout", 0), ("s:2", "c", "unique", 1),
+               ("s:3", "a", "error", 0), ("s:3", "b", "unique", 1)]
+    db.write(run, [({"puzzle_id": pid, "puzzle_hash": "h", "set_name": "s", "line": 1, "kind": "sudoku",
+                     "shape": "4x4", "solver": solver, "limit": 2, "time_limit": 1.0},
+                    (0, status, count) + (0.0,) * 5 + (None,) * 8 + (None, False, False))
+                   for pid, solver, status, count in answers])
+    in_python = crosscheck(db.results())
+    in_sql = crosscheck_db(db.conn, 2, ["s"], ["a", "b", "c"])
+    assert sorted(map(str, in_sql)) == sorted(map(str, in_python)) == [
+        "s:1 (limit 2): a says unique count=1, c says unsat count=0",
+        "s:1 (limit 2): b says unique count=1, c says unsat count=0",
+        "s:2 (limit 2): a says multiple count=2, c says unique count=1"]

@@ -17,11 +17,12 @@ import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterator, Mapping, TextIO
 
 from ..errors import UsageError
 from ..results import Status
-from .crosscheck import Disagreement, crosscheck
+from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
@@ -58,11 +59,28 @@ class BenchOutcome:
     timeouts: int
     disagreements: list[Disagreement]
     seconds: float
-    results: list[dict]
+    db: str
+    limit: int
+    sets: list[str]
+    solvers: list[str]
+    ids: set = field(repr=False, default_factory=set)
 
     @property
     def exit_code(self) -> int:
         return 1 if self.wrong or self.disagreements or self.errors else 0
+
+    @cached_property
+    def results(self) -> list:
+        """This bench's rows of the results table (those resumed from earlier runs included),
+        read from the database when first asked for (a report, not part of the run)."""
+        db = Database(self.db)
+        try:
+            rows = db.results(f"WHERE limit_ = ? AND set_name IN ({', '.join('?' * len(self.sets))})",
+                              (self.limit, *self.sets))
+        finally:
+            db.close()
+        solvers = set(self.solvers)
+        return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
@@ -154,19 +172,19 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                           engines=engine_versions(engines))
     done = db.done_keys() if cfg.resume else set()
 
-    facts: list[dict] = []
+    facts: list[tuple] = []     # per task id: the columns of its puzzle and solver
+    parse_times: list[float] = []
     pending: dict[str, deque] = {spec: deque() for spec in engines}
     input_errors = []
     skipped = 0
     for item in items:
         if item.puzzle is None:
-            key = TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit)
-            if key in done:
+            if TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit) in done:
                 skipped += 1
                 continue
-            input_errors.append((_facts(item, INPUT_SOLVER, cfg), (0, "error", 0, item.parse_time, 0.0, 0.0, 0.0,
-                                 item.parse_time, None, None, None, None, None, None, None, None,
-                                 str(item.error), False, False)))
+            input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
+                "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
+                None, None, None, str(item.error), False, False))
             continue
         for spec, engine in engines.items():
             if item.puzzle.kind not in engine.kinds:
@@ -174,63 +192,64 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             if TaskKey(item.puzzle_id, item.puzzle_hash, spec, limit) in done:
                 skipped += 1
                 continue
+            pending[spec].append((len(facts), item.puzzle))
             facts.append(_facts(item, spec, cfg))
-            pending[spec].append((len(facts) - 1, item.puzzle))
-    parse_time = {i: f.pop("parse_time") for i, f in enumerate(facts)}
-    for f, _ in input_errors:
-        f.pop("parse_time")
+            parse_times.append(item.parse_time)
     if input_errors:
-        db.write(run_id, input_errors)
+        db.write_values(run_id, input_errors)
 
-    total = sum(len(q) for q in pending.values())
+    total = len(facts)
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
     if executor is None:
-        executor = LocalExecutor(jobs, catalog=[puzzle for _, puzzle in sorted(
-            (t for q in pending.values() for t in q), key=lambda t: t[0])])
+        catalog: list = [None] * total
+        for queue in pending.values():
+            for tid, puzzle in queue:
+                catalog[tid] = puzzle
+        executor = LocalExecutor(jobs, catalog=catalog)
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
+    error, timeout = Status.ERROR.value, Status.TIMEOUT.value
     try:
         for rows in executor.execute(planner.units()):
-            records = []
+            values = []
             for row in rows:
-                f = facts[row[0]]
-                extra = parse_time[row[0]]
-                row = row[:3] + (row[3] + extra,) + row[4:7] + (row[7] + extra,) + row[8:]
-                records.append((f, row))
-                planner.observe(f["solver"], row[7])
+                tid = row[0]
+                f = facts[tid]
+                extra = parse_times[tid]
+                values.append(f + row[1:3] + (row[3] + extra,) + row[4:7] + (row[7] + extra,) + row[8:])
+                solver = f[6]
+                planner.observe(solver, row[7])
                 status = row[1]
-                if row[18]:
-                    wrong.append(f"{f['puzzle_id']} {f['solver']}: {row[16]}")
-                if status == str(Status.ERROR):
+                if status == error:
                     errors += 1
-                elif status == str(Status.TIMEOUT):
+                    if row[18]:
+                        wrong.append(f"{f[0]} {solver}: {row[16]}")
+                elif status == timeout:
                     timeouts += 1
-                progress.update(f["solver"], status)
-            db.write(run_id, records)
+                progress.update(solver, status)
+            db.write_values(run_id, values)
     finally:
         progress.finish()
         if hasattr(executor, "close"):
             executor.close()
 
-    ids = {(item.puzzle_id, item.puzzle_hash) for item in items}
     sets = sorted({item.set_name for item in items})
-    solvers = set(engines) | {INPUT_SOLVER}
-    rows = db.results(f"WHERE limit_ = ? AND set_name IN ({', '.join('?' * len(sets))})", (limit, *sets))
-    results = [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in ids]
-    disagreements = crosscheck(results)
+    ids = {(item.puzzle_id, item.puzzle_hash) for item in items}
+    disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
+                     if (d.puzzle_id, d.puzzle_hash) in ids]
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
     db.finish_run(run_id)
     return BenchOutcome(run_id, total, skipped, wrong, errors, timeouts, disagreements,
-                        time.perf_counter() - started, results)
+                        time.perf_counter() - started, cfg.db, limit, sets, [*engines, INPUT_SOLVER], ids)
 
 
-def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> dict:
+def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> tuple:
+    """The task's own columns of the results table, in :data:`.database.FACT_COLUMNS` order."""
     p = item.puzzle
-    return {"puzzle_id": item.puzzle_id, "puzzle_hash": item.puzzle_hash, "set_name": item.set_name,
-            "line": item.line, "kind": p.kind if p else None, "shape": p.shape if p else None,
-            "solver": solver, "limit": cfg.limit, "time_limit": cfg.time_limit, "parse_time": item.parse_time}
+    return (item.puzzle_id, item.puzzle_hash, item.set_name, item.line, p.kind if p else None,
+            p.shape if p else None, solver, limit_key(cfg.limit), cfg.time_limit)
 
 
 def command_line(argv: list[str] | None = None) -> str:

@@ -121,11 +121,11 @@ def cmd_bench(args) -> int:
                                                         "box": args.box})
     try:
         outcome = run_bench(items, cfg)
+        table = render(summarise(outcome.results), args.format)
     finally:
         if temporary is not None:
             temporary.cleanup()
-    rows = [r for r in outcome.results]
-    print(render(summarise(rows), args.format), end="")
+    print(table, end="")
     skipped = f", {outcome.skipped} already in the database" if outcome.skipped else ""
     print(f"puzzlebench: {outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
           f"{outcome.timeouts} timeouts, {outcome.errors} errors; results in {cfg.db if temporary is None else '(temporary)'}",

@@ -53,3 +53,21 @@ def crosscheck(results: Iterable[dict]) -> list[Disagreement]:
                 out.append(Disagreement(pid, phash, limit, a["solver"], a["status"], a["count"],
                                         b["solver"], b["status"], b["count"]))
     return out
+
+
+def crosscheck_db(conn, limit: int, sets: list[str], solvers: list[str]) -> list[Disagreement]:
+    """:func:`crosscheck` done by SQLite over the results table (a self-join on the puzzle and
+    the limit), for the given sets and solvers: no row is read into Python unless it disagrees."""
+    finished = ", ".join(f"'{s}'" for s in FINISHED)
+    set_marks, solver_marks = ", ".join("?" * len(sets)), ", ".join("?" * len(solvers))
+    sql = f"""
+        SELECT a.puzzle_id, a.puzzle_hash, a.limit_, a.solver, a.status, a.count, b.solver, b.status, b.count
+        FROM results a JOIN results b
+          ON a.puzzle_id = b.puzzle_id AND a.puzzle_hash = b.puzzle_hash AND a.limit_ = b.limit_
+         AND a.solver < b.solver
+        WHERE a.limit_ = ? AND a.set_name IN ({set_marks})
+          AND a.solver IN ({solver_marks}) AND b.solver IN ({solver_marks})
+          AND a.status IN ({finished}) AND b.status IN ({finished})
+          AND (a.status != b.status OR a.count != b.count)
+        ORDER BY a.id, b.solver"""
+    return [Disagreement(*row) for row in conn.execute(sql, (limit, *sets, *solvers, *solvers))]

@@ -92,6 +92,7 @@ INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
 
 ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
+FACT_COLUMNS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
 
 
 def limit_key(limit: int | None) -> int:
@@ -162,6 +163,16 @@ class Database:
                   for t, row in records]
         with self.transaction():
             self.conn.executemany(sql, values)
+
+    def write_values(self, run_id: int, values: Sequence[tuple]) -> None:
+        """:meth:`write` for rows already flat: the task's :data:`FACT_COLUMNS` then the worker's
+        row without its task id."""
+        sql = self._insert_sql
+        with self.transaction():
+            self.conn.executemany(sql, [(run_id,) + v for v in values])
+
+    _insert_sql = (f"INSERT OR REPLACE INTO results (run_id, {', '.join(FACT_COLUMNS)}, {', '.join(ROW_COLUMNS)}) "
+                   f"VALUES ({', '.join('?' * (1 + len(FACT_COLUMNS) + len(ROW_COLUMNS)))})")
 
     def transaction(self):
         return _Transaction(self.conn)
