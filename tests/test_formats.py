@@ -284,6 +284,8 @@ BAD = [
     ("53..7....\n6..195...\n.98....6.\n8...6...3\n4..8#3..1\n7...2...6\n.6....28.\n...419..5\n....8..79",
      {}, ParseError,
      "5:5: unexpected character '#': expected a value (1-9, A-Z or a number) or an empty cell (. 0 _)"),
+    ("." * 10 + " " + "." * 70, {}, ParseError,       # a stray blank inside an N² line
+     "1:11: unexpected character ' ': expected a value (1-9, A-Z) or an empty cell (. 0 _)"),
     ("8 (1,1) x", {}, ParseError,
      "1:9: unexpected 'x': after n, pre-placed queens are 1-based (row,col) pairs, e.g. 8 (1,1) (3,5)"),
     ("Q..\n.x.\n...", {"kind": "nqueens"}, ParseError,

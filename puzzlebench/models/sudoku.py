@@ -357,6 +357,10 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
                   box_inferred=inferred, metadata=metadata)
 
 
+def _is_square(k: int) -> bool:
+    return math.isqrt(k) ** 2 == k
+
+
 def parse_sudoku_data_line(text: str, *, box=None, source: str | None = None) -> Sudoku:
     """A data-file line: the puzzle string, then optional whitespace-separated fields kept as
     metadata — field 2 as ``solution`` when it is a full grid of the same size, ``key=value``
@@ -366,6 +370,13 @@ def parse_sudoku_data_line(text: str, *, box=None, source: str | None = None) ->
     if not fields:
         raise ParseError("empty input: no puzzle found", Place(source))
     start, puzzle = fields[0]
+    whole = text.strip()
+    if not _is_square(len(puzzle)) and _is_square(len(whole)) and len(whole) >= 16:
+        # N² characters in all with a blank inside: a stray blank in the grid, not fields
+        try:
+            return parse_sudoku_line(whole, box=box, source=source, first_column=start + 1)
+        except PuzzleError as err:
+            raise with_line(err, places, start) from None
     metadata: dict[str, str] = {}
     for k, (_, field) in enumerate(fields[1:], start=2):
         key, eq, value = field.partition("=")
