@@ -5,7 +5,7 @@
 set -e
 D=../shared/data
 DB=results/bench.sqlite
-ALL=${SOLVERS:-bitboard,dlx,dlx-py,mrv,cpsat,smt}
+ALL=${SOLVERS:-bitboard,dlx,dlx-py,mrv,sat,cpsat,smt,quine,human}
 rm -f $DB $DB-wal $DB-shm
 B="puzzlebench bench --db $DB --jobs 2 --quiet --seed 1"
 
@@ -17,19 +17,20 @@ puzzlebench generate skyscrapers --size 7 --count 20 --seed 1 --remove 0.5 --out
 puzzlebench generate nqueens --size 24 --placed 6 --count 30 --seed 1 --out results/generated/nqueens24_completion_30.txt
 
 # public sets, samples that run in minutes on 2 cores
-$B $D/sudoku9_royle_17clue_49158.txt --sample 100 --solvers $ALL --time-limit 10 > /dev/null || true
-$B $D/sudoku9_norvig_top95.txt --solvers $ALL --time-limit 10 > /dev/null || true
-$B $D/sudoku9_forum_hardest_1905_11plus.txt --sample 100 --scramble --solvers $ALL --time-limit 10 > /dev/null || true
-$B $D/sudoku4_vu_kr_1000.txt --sample 200 --solvers backtrack,$ALL --time-limit 5 > /dev/null || true
-$B $D/sudoku16_vu_kr_1000.txt --sample 20 --solvers $ALL --time-limit 10 > /dev/null || true
-$B $D/skyscrapers_random_fullclue_n4to9_sample.txt --sample 60 --solvers $ALL --time-limit 3 > /dev/null || true
-$B results/generated/sudoku6_minimal_50.txt --box 2x3 --solvers backtrack,$ALL --time-limit 5 > /dev/null || true
-$B results/generated/sudoku12_minimal_10.txt --box 3x4 --solvers $ALL --time-limit 10 > /dev/null || true
-$B results/generated/skyscrapers7_proper_20.txt --solvers $ALL --time-limit 10 > /dev/null || true
-$B results/generated/nqueens24_completion_30.txt --solvers $ALL --time-limit 10 > /dev/null || true
+$B $D/sudoku9_royle_17clue_49158.txt --sample 100 --solvers $ALL --time-limit 3 > /dev/null || true
+$B $D/sudoku9_norvig_top95.txt --solvers $ALL --time-limit 3 > /dev/null || true
+$B $D/sudoku9_forum_hardest_1905_11plus.txt --sample 50 --scramble --solvers $ALL --time-limit 3 > /dev/null || true
+$B $D/sudoku4_vu_kr_1000.txt --sample 200 --solvers backtrack,$ALL --time-limit 3 > /dev/null || true
+$B $D/sudoku16_vu_kr_1000.txt --sample 10 --solvers $ALL --time-limit 3 > /dev/null || true
+$B $D/skyscrapers_random_fullclue_n4to9_sample.txt --sample 40 --solvers $ALL --time-limit 2 > /dev/null || true
+$B results/generated/sudoku6_minimal_50.txt --box 2x3 --solvers backtrack,$ALL --time-limit 3 > /dev/null || true
+$B results/generated/sudoku12_minimal_10.txt --box 3x4 --solvers $ALL --time-limit 3 > /dev/null || true
+$B results/generated/skyscrapers7_proper_20.txt --solvers $ALL --time-limit 3 > /dev/null || true
+$B results/generated/nqueens24_completion_30.txt --solvers $ALL --time-limit 3 > /dev/null || true
 
 # tables and plots from the database (results/bench/: summary.md, summary.csv, figures)
 puzzlebench report --db $DB --format csv --out results/bench > /dev/null
 puzzlebench report --db $DB --format md --out results/bench --plot cactus --plot stats > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair bitboard,dlx > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair cpsat,smt > /dev/null
+puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine > /dev/null

@@ -26,7 +26,7 @@ from .report import PLOTS, render, summarise
 from .runner import engine_class
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
-DEFAULT_SET_TIME_LIMIT = 5.0
+DEFAULT_SET_TIME_LIMIT = 2.0
 
 
 # -- bench -------------------------------------------------------------------------------------
