@@ -12,7 +12,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.errors import ParseError
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating import rate_puzzle
 from puzzlebench.rating.criteria import visual_criteria
 from puzzlebench.rating.data import read_records
@@ -462,3 +462,13 @@ def test_quine_measure_features():
     assert prof.quine["eliminations"] > 0
     from puzzlebench.rating.profile import feature_vector
     assert feature_vector(prof)["quine:depth"] == prof.quine["depth"]
+
+
+def test_rate_unsat_puzzle_has_a_clear_status(tmp_path, capsys):
+    line = "12345678." + "........9" + "." * 63   # r1c9 can only be 9, and column 9 has one
+    r = rate_puzzle(parse_sudoku_line(line))
+    assert (r.status, r.score, r.message) == ("unsat", None, "the puzzle has no solution; nothing to rate")
+    f = tmp_path / "u.txt"
+    f.write_text(line + "\n")
+    assert main(["rate", str(f)]) == 0
+    assert capsys.readouterr().out == f"{f}:1: unsat: the puzzle has no solution; nothing to rate\n"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import PuzzleError, PuzzlebenchError, UsageError
+from ..errors import PuzzleError, UsageError
 from ..models.sudoku import parse_sudoku_line
 from . import BUILTIN_MODELS, Rating, get_model, rate_profile
 from .data import read_records

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..solvers.human import (GUESS, ORDER, TECHNIQUES, Contradiction, HumanSolver, State, Step,
-                             count_solutions, geometry)
+                             count_solutions)
 from .criteria import visual_criteria
 
 SINGLES = ("last free cell", "hidden single", "naked single")
