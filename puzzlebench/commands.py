@@ -77,7 +77,7 @@ def read_records(args) -> Iterator[Record]:
         except OSError as exc:
             raise UsageError(f"cannot read {name}: {exc.strerror}") from None
         try:
-            text = reader.decode_bytes(data, source)
+            text = reader.decode_bytes(data, source, strict=False)
         except PuzzleError as exc:
             yield Record(source, error=exc)
             continue

@@ -1,0 +1,129 @@
+"""The `puzzlebench` command: sub-commands, output forms, exit codes, and errors that are
+messages, never tracebacks."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import data_file
+from puzzlebench.cli import main
+
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_with_no_input_takes_the_default_example(capsys):
+    code, out, _ = run(capsys, "solve")
+    assert code == 0
+    assert out.startswith("example:arto-inkala: unique count=1 ")
+    assert "8 1 2 | 7 5 3 | 6 4 9" in out
+
+
+def test_jsonl_record(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text(INKALA + "\n")
+    code, out, _ = run(capsys, "solve", "--format", "jsonl", str(f))
+    record = json.loads(out)
+    assert code == 0
+    assert record["source"] == f"{f}:1" and record["kind"] == "sudoku"
+    assert record["status"] == "unique" and record["count"] == 1
+    assert record["solution"] == INKALA_SOLUTION and record["error"] is None
+    assert set(record["times"]) == {"parse", "encode", "solve", "decode", "total"}
+    assert {"nodes", "guesses", "backtracks", "conflicts", "propagations", "raw"} <= set(record["stats"])
+
+
+def test_bad_line_among_good_ones_exit_1(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text(INKALA + "\n" + INKALA[:80] + "\n" + INKALA + "\n")
+    code, out, _ = run(capsys, "solve", "--format", "jsonl", str(f))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 1
+    assert [r["status"] for r in records] == ["unique", "error", "unique"]
+    assert records[1]["source"] == f"{f}:2"
+    assert records[1]["error"].startswith(f"{f}:2:")
+
+
+def test_nothing_usable_exit_2(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("not a puzzle at all\n")
+    code, _, _ = run(capsys, "solve", str(f))
+    assert code == 2
+
+
+def test_usage_errors_are_messages(capsys):
+    code, _, err = run(capsys, "solve", "--time-limit", "0")
+    assert code == 2
+    assert err == "puzzlebench: error: the time limit must be positive (seconds); got 0\n"
+    code, _, err = run(capsys, "solve", "--solver", "nosuch")
+    assert code == 2 and err.startswith("puzzlebench: error: unknown solver 'nosuch'; known: ")
+    code, _, err = run(capsys, "solve", "/nonexistent/file.txt")
+    assert code == 2
+    assert err == "puzzlebench: error: cannot read /nonexistent/file.txt: No such file or directory\n"
+
+
+def test_no_traceback_from_the_real_command(tmp_path):
+    f = tmp_path / "junk.bin"
+    f.write_bytes(b"\x00\xff\xfe\x01binary")
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve", str(f)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr + proc.stdout
+    assert "binary data" in proc.stdout
+
+
+def test_count_eight_queens(capsys):
+    code, out, _ = run(capsys, "count", "--example", "8-queens", "--format", "jsonl")
+    record = json.loads(out)
+    assert code == 0 and record["status"] == "multiple" and record["count"] == 92
+
+
+def test_check_lists_every_broken_rule(capsys, tmp_path):
+    wrong = "21" + INKALA_SOLUTION[2:]
+    f = tmp_path / "s.txt"
+    f.write_text(f"{INKALA} {INKALA_SOLUTION}\n{INKALA} {wrong}\n")
+    code, out, _ = run(capsys, "check", str(f))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == f"{f}:1: valid"
+    assert lines[1] == f"{f}:2: invalid"
+    assert "  r1c1 is given as 8, solution has 2" in lines
+
+
+def test_show_says_the_block_shape_was_inferred(capsys, tmp_path):
+    f = tmp_path / "six.txt"
+    f.write_text(".6.4.1..1......3..........2.4.4.35..\n")
+    code, out, _ = run(capsys, "show", str(f))
+    assert code == 0 and out.startswith(f"{f}:1: sudoku 6x6 (2x3 blocks) (block shape inferred)")
+    code, out, _ = run(capsys, "show", "--box", "3x2", str(f))
+    assert f"{f}:1: sudoku 6x6 (3x2 blocks)\n" in out
+
+
+def test_solvers_lists_every_engine(capsys):
+    code, out, _ = run(capsys, "solvers", "--format", "jsonl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    names = {r["solver"] for r in rows}
+    assert {"backtrack", "mrv"} <= names
+    assert all(r["version"] and r["kinds"] for r in rows)
+
+
+def test_statistics_doc_is_up_to_date(capsys):
+    from pathlib import Path
+    code, out, _ = run(capsys, "solvers", "--statistics")
+    doc = Path(__file__).resolve().parent.parent / "docs" / "STATISTICS.md"
+    assert doc.read_text() == out, "run: puzzlebench solvers --statistics > docs/STATISTICS.md"
+
+
+def test_mrv_answers_top95(capsys):
+    path = data_file("sudoku9_norvig_top95.txt")
+    code, out, _ = run(capsys, "solve", "--solver", "mrv", "--format", "jsonl", str(path))
+    records = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and len(records) == 95
+    assert all(r["status"] == "unique" for r in records)
