@@ -35,7 +35,7 @@ from ..models.base import Puzzle
 from ..results import Stats
 from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
 
-PREFERRED = ("glucose4", "minisat22", "glucose3", "glucose42", "maplechrono", "maplecm",
+PREFERRED = ("minisat22", "glucose4", "glucose3", "glucose42", "maplechrono", "maplecm",
              "maplesat", "mergesat3", "minicard", "gluecard3", "gluecard4", "minisatep", "ergo")
 """Order of the variants: the default first (the fastest on the benchmarks, see results/cnf.md)."""
 
@@ -160,7 +160,7 @@ class SatEngine(Engine):
         from pysat.solvers import Solver
 
         cnf = artifact
-        if any(not c for c in cnf.clauses):  # optimized: the givens already contradict
+        if cnf.base_key is None and any(not c for c in cnf.clauses):  # optimized: the givens contradict
             return SearchOutcome([], 0, False, Stats(nodes=0, conflicts=0, propagations=0))
         kept = cnf.base_key is not None
         if kept:
@@ -173,7 +173,7 @@ class SatEngine(Engine):
             solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
             act, assumptions = None, []
         before = solver.accum_stats() if kept else {}
-        blocking_vars = cnf.open_candidate_vars()
+        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed
         solutions, count, timed_out = [], 0, False
         timer = None
         try:
@@ -202,8 +202,8 @@ class SatEngine(Engine):
                     solutions.append(true)
                 if limit_reached(count, limit):
                     break
-                chosen = set(true)
-                block = [-v for v in blocking_vars if v in chosen]
+                # another solution differs in an open cell: one of these candidates is false
+                block = [-v for v in true if not givens[(v - 1) // n] and (fixed is None or v not in fixed)]
                 if not block:  # every cell given: there is no other solution
                     break
                 solver.add_clause(block + [-act] if act else block)
