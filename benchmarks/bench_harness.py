@@ -114,7 +114,7 @@ def main() -> None:
         "- *direct CPU*: CPU time of the engine called in this process, no harness "
         "(`run_many`, or `run` per puzzle; no verification);",
         "- *bench parent / workers CPU*: CPU time of `run_bench` with one worker: the bench process "
-        "(planning, hand-off, hard-limit watch, SQLite writes, cross-check, final read) and the worker "
+        "(planning, hand-off, hard-limit watch, SQLite writes, the cross-check query; not the final table, which is the report) and the worker "
         "(the engine, verification, peak memory, rows);",
         "- *overhead* = parent + workers − direct: what the harness adds.",
         "",
