@@ -6,7 +6,7 @@ For one engine and one sample of puzzles, in the same run:
   for an engine with a batch path, else ``engine.run(p, verify=False)`` per puzzle; wall time;
 - ``recorded``: the sum of the times the engine reports (``times.total``);
 - ``bench``: ``run_bench`` on the same puzzles with one worker (process hand-off, hard-limit
-  watch, verification, peak memory, the database writes, the cross-check and the final read);
+  watch, verification, peak memory, the database writes, the cross-check query);
   wall time, puzzles already parsed;
 - ``overhead = bench - direct``: what the harness adds; compared with ``direct`` (the issue's
   target: no more than the engine's own time on microsecond engines; under 10% on engines of
