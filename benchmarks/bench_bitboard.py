@@ -1,0 +1,232 @@
+"""Benchmark of the native bitboard engines (issue 3), with `mrv` as the in-project reference
+measured in the same run on a small sample.
+
+    python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
+
+- 9x9 sets, limit 2, one thread, from Python strings to Python results through
+  ``solve_sudoku_lines`` (what ``puzzlebench.solve_many(texts, solver="bitboard")`` calls):
+  puzzles/s for the batch call alone and with every status read; guesses per puzzle beside
+  tdoku's published 0.62 / 65 / 9.1;
+- 16x16 (all solved and proven unique), and 25x25 .. 64x64 made by a seeded generator (full
+  grid, cells removed), solved with limit 1 and checked;
+- N-Queens n = 15, all solutions (wall and CPU time);
+- Skyscrapers: every nsol=1 puzzle (N = 4-6) and generated unique 7x7, 8x8, 9x9 puzzles:
+  median time; nsol=2+ counted to 2.
+The machine's load (``uptime``) is written beside the figures: the machine is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO))
+
+from puzzlebench.models.nqueens import NQueens  # noqa: E402
+from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
+from puzzlebench.results import Status  # noqa: E402
+from puzzlebench.solvers.bitboard import BitboardEngine, solve_sudoku_lines  # noqa: E402
+from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
+
+SETS_9 = [  # file, tdoku puzzles/s (issue 3), tdoku guesses/puzzle, target puzzles/s
+    ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62, 105_000),
+    ("sudoku9_forum_hardest_1905_11plus.txt", 13_100, 65, 6_700),
+    ("sudoku9_magictour_top1465.txt", 77_700, 9.1, 39_000),
+]
+
+
+def lines_of(name: str) -> list[str]:
+    with open(DATA / name) as f:
+        return [l.strip()[:81] for l in f if l.strip() and not l.startswith("#")]
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+
+
+def timed(fn):
+    w, c = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - w, time.process_time() - c
+
+
+def mrv_rate(puzzles, limit=2) -> float:
+    mrv = MrvEngine()
+    _, wall, cpu = timed(lambda: [mrv.run(p, limit=limit) for p in puzzles])
+    return len(puzzles) / cpu
+
+
+def bench_9x9(quick: bool) -> list[str]:
+    rows = ["| set | puzzles | bitboard puzzles/s (batch call, CPU) | with every status read | "
+            "target | guesses/puzzle (tdoku) | mrv puzzles/s (sample) | ratio |",
+            "|---|---|---|---|---|---|---|---|"]
+    for name, tdoku, tdoku_guesses, target in SETS_9:
+        lines = lines_of(name)
+        if quick:
+            lines = lines[:5000]
+        batch, wall, cpu = timed(lambda: solve_sudoku_lines(lines, limit=2))
+        _, wall2, cpu2 = timed(lambda: (solve_sudoku_lines(lines, limit=2).statuses()))
+        assert all(batch.status(i) is Status.UNIQUE for i in range(len(batch))), name
+        guesses = sum(batch.stats(i).guesses for i in range(len(batch))) / len(batch)
+        sample = [parse_sudoku_line(l) for l in lines[:: max(1, len(lines) // 10)][:10]]
+        reference = mrv_rate(sample)
+        rate = len(lines) / cpu
+        rows.append(f"| {name} | {len(lines)} | {rate:,.0f} (wall {len(lines) / wall:,.0f}) | "
+                    f"{len(lines) / cpu2:,.0f} | {target:,} {'met' if rate >= target else 'MISSED'} | "
+                    f"{guesses:.2f} ({tdoku_guesses}) | {reference:,.1f} | {rate / reference:,.0f}x |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def bench_16(quick: bool) -> list[str]:
+    lines = lines_of("sudoku16_vu_kr_1000.txt")
+    lines = [l for l in (open(DATA / "sudoku16_vu_kr_1000.txt").read().split()) if len(l) == 256]
+    if quick:
+        lines = lines[:200]
+    puzzles = [parse_sudoku_line(l) for l in lines]
+    engine = BitboardEngine()
+    results, wall, cpu = timed(lambda: [engine.run(p) for p in puzzles])
+    unique = sum(r.status is Status.UNIQUE and r.verified for r in results)
+    reference = mrv_rate(puzzles[:3])
+    rate = len(puzzles) / cpu
+    return [f"- 16x16 ({len(puzzles)} puzzles, limit 2): {unique} unique and verified; "
+            f"{rate:,.0f} puzzles/s CPU (mrv on 3: {reference:.2f}/s, ratio {rate / reference:,.0f}x)"]
+
+
+def full_grid(box, rng):
+    r, c = box
+    n = r * c
+    base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
+    values = list(range(1, n + 1))
+    rng.shuffle(values)
+    rows = [b * r + i for b in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
+    cols = [s * c + j for s in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
+    return [values[base[i][j]] for i in rows for j in cols]
+
+
+def bench_large() -> list[str]:
+    out = []
+    engine = BitboardEngine()
+    for box in [(5, 5), (6, 6), (7, 7), (8, 8)]:
+        rng = random.Random(2024 + box[0])
+        n = box[0] * box[1]
+        times, ok = [], 0
+        for _ in range(3):
+            grid = full_grid(box, rng)
+            holes = set(rng.sample(range(n * n), int(n * n * 0.55)))
+            puzzle = Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)])
+            result = engine.run(puzzle, limit=1, time_limit=60)
+            ok += result.status is Status.SAT and result.verified
+            times.append(result.times.solve)
+        out.append(f"- {n}x{n} (seeded full grid, 55% of cells removed, 3 puzzles, limit 1): "
+                   f"{ok}/3 solved and checked, median solve {statistics.median(times) * 1000:.1f} ms")
+    return out
+
+
+def bench_queens() -> list[str]:
+    engine = BitboardEngine()
+    result, wall, cpu = timed(lambda: engine.run(NQueens(15), limit=None))
+    plain, wall_p, cpu_p = timed(lambda: BitboardEngine(options={"symmetry": False}).run(NQueens(15), limit=None))
+    ref, _, cpu_ref = timed(lambda: MrvEngine().run(NQueens(8), limit=None))
+    assert result.count == plain.count == 2_279_184
+    return [f"- N-Queens n=15, all {result.count:,} solutions: {cpu:.2f} s CPU ({wall:.2f} s wall) with "
+            f"mirror halving, {cpu_p:.2f} s CPU ({wall_p:.2f} s wall) without; target < 2 s "
+            f"{'met' if cpu < 2 else 'MISSED'}; mrv reference: n=8 all 92 in {cpu_ref:.2f} s CPU"]
+
+
+def sky_lines():
+    for line in open(DATA / "skyscrapers_random_fullclue_n4to9_sample.txt"):
+        f = line.split()
+        if not f or f[0].startswith("#"):
+            continue
+        n = int(f[0])
+        clues = [list(map(int, x.split(","))) for x in f[1:5]]
+        nsol = next(x.split("=")[1] for x in f if x.startswith("nsol="))
+        yield Skyscrapers(n, *clues), nsol
+
+
+def make_unique_skyscrapers(n, rng, engine, tries=200):
+    """A full-clue puzzle from a random Latin square, kept if the engine proves it unique."""
+    for _ in range(tries):
+        grid = full_grid((1, n), rng)  # a random Latin square (cyclic, shuffled)
+        rows = [grid[i * n:(i + 1) * n] for i in range(n)]
+        from puzzlebench.models.vocabulary import visible_count
+        cols = [[rows[i][j] for i in range(n)] for j in range(n)]
+        p = Skyscrapers(n, [visible_count(c) for c in cols], [visible_count(c[::-1]) for c in cols],
+                        [visible_count(r) for r in rows], [visible_count(r[::-1]) for r in rows])
+        if engine.run(p, limit=2).status is Status.UNIQUE:
+            return p
+    return None
+
+
+def bench_skyscrapers() -> list[str]:
+    engine = BitboardEngine()
+    times, bad, twos = [], 0, {}
+    mrv_times = []
+    for p, nsol in sky_lines():
+        r = engine.run(p, limit=2, time_limit=60)
+        if nsol == "1":
+            times.append(r.times.solve)
+            bad += r.status is not Status.UNIQUE or not r.verified
+            if len(mrv_times) < 5 and p.n <= 5:
+                mrv_times.append(MrvEngine().run(p, limit=2).times.solve)
+        elif nsol == "2+":
+            twos.setdefault(p.n, [0, 0])
+            twos[p.n][0] += 1
+            twos[p.n][1] += r.status is Status.MULTIPLE and r.count == 2
+    rng = random.Random(7)
+    gen = {}
+    for n in (7, 8, 9):
+        made = [make_unique_skyscrapers(n, rng, engine) for _ in range(5)]
+        made = [m for m in made if m]
+        gen[n] = [engine.run(m, limit=2).times.solve for m in made]
+    med = statistics.median(times)
+    out = [f"- Skyscrapers nsol=1 (N=4-6, {len(times)} puzzles): median {med * 1000:.3f} ms, max "
+           f"{max(times) * 1000:.2f} ms, {bad} wrong; target median < 1 ms {'met' if med < 1e-3 else 'MISSED'}; "
+           f"mrv median on 5 (N<=5): {statistics.median(mrv_times) * 1000:.1f} ms"]
+    for n, ts in gen.items():
+        if ts:
+            out.append(f"- Skyscrapers {n}x{n} generated unique (seed 7, {len(ts)} puzzles): median "
+                       f"{statistics.median(ts) * 1000:.3f} ms")
+        else:
+            out.append(f"- Skyscrapers {n}x{n}: the generator found no unique puzzle")
+    out.append("- Skyscrapers nsol=2+ counted to 2: " + ", ".join(
+        f"N={n}: {ok}/{total}" for n, (total, ok) in sorted(twos.items())))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="5000 puzzles a 9x9 set, 200 16x16")
+    ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
+    args = ap.parse_args()
+    load_before = uptime()
+    sections = ["## 9x9, limit 2, one thread, Python strings to Python results", *bench_9x9(args.quick),
+                "", "## Other shapes and kinds", *bench_16(args.quick), *bench_large(),
+                *bench_queens(), *bench_skyscrapers()]
+    command = "python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
+    text = "\n".join([
+        "# bitboard engines (issue 3)", "",
+        f"Command: `{command}` (extension built by `python setup.py build_ext --inplace`, "
+        "portable -O3, no -march).", f"Machine: {platform.processor() or platform.machine()}, "
+        f"Python {platform.python_version()}; load before: `{load_before}`; after: `{uptime()}`.",
+        "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
+        "wall figures beside). tdoku's figures are from the issue (same machine kind).", "",
+        *sections, ""])
+    Path(args.out).parent.mkdir(exist_ok=True)
+    Path(args.out).write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,431 @@
+"""The native bitboard engines: agreement with `mrv`, published counts, the 9x9 batch path,
+the C validation twin of the model's, malformed buffers, and a sanitizer build."""
+
+import os
+import random
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import REPO, data_lines
+from puzzlebench import _native
+from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
+from puzzlebench.harness.registry import FAMILIES, make_engine
+from puzzlebench.models.nqueens import NQueens
+from puzzlebench.models.skyscrapers import Skyscrapers
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.solvers.bitboard import BitboardEngine, LineResults, solve_sudoku_lines
+from puzzlebench.solvers.mrv import MrvEngine
+
+BB, MRV = BitboardEngine(), MrvEngine()
+SHAPES = [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5), (3, 4), (4, 3), (4, 4),
+          (3, 5), (4, 5), (5, 5), (5, 6), (6, 6), (6, 7), (7, 7), (7, 8), (8, 8)]
+
+
+def agree(puzzle, limit=2, engine=BB):
+    """bitboard and mrv: same status, same count, every solution verified."""
+    a, b = engine.run(puzzle, limit=limit), MRV.run(puzzle, limit=limit)
+    assert (a.status, a.count) == (b.status, b.count), puzzle.write()
+    assert a.verified and b.verified
+    if limit is None and a.count <= 10:  # all kept (keep=10): the same solutions
+        assert sorted(a.solutions) == sorted(b.solutions)
+    return a
+
+
+def full_grid(box, rng):
+    """A random complete grid of block shape ``box``: a pattern grid with shuffled values,
+    rows within bands, columns within stacks."""
+    r, c = box
+    n = r * c
+    base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
+    values = list(range(1, n + 1))
+    rng.shuffle(values)
+    rows = [b * r + i for b in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
+    cols = [s * c + j for s in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
+    return [values[base[i][j]] for i in rows for j in cols]
+
+
+def test_full_grid_is_valid():
+    rng = random.Random(0)
+    for box in SHAPES:
+        grid = full_grid(box, rng)
+        assert Sudoku(box, grid).check(grid) == []
+
+
+# -- Sudoku -----------------------------------------------------------------------------------
+
+def test_registered():
+    assert FAMILIES["bitboard"] == "puzzlebench.solvers.bitboard:BitboardEngine"
+    assert make_engine("bitboard@locked=false").settings["locked"] is False
+
+
+@pytest.mark.parametrize("locked", [True, False])
+def test_9x9_against_published_solutions(locked):
+    engine = BitboardEngine(options={"locked": locked})
+    for line in data_lines("sudoku9_kaggle1m_first9999_with_solutions.txt", limit=60, step=97):
+        puzzle_text, solution = line.split()[:2]
+        result = engine.run(parse_sudoku_line(puzzle_text))
+        assert result.status is Status.UNIQUE and result.verified
+        assert result.solution == solution
+
+
+def test_9x9_against_mrv():
+    for line in data_lines("sudoku9_kaggle1m_first9999_with_solutions.txt", limit=8, step=500):
+        agree(parse_sudoku_line(line.split()[0]))
+    for line in data_lines("sudoku9_magictour_top1465.txt", limit=3, step=400):
+        agree(parse_sudoku_line(line[:81]))
+
+
+def test_16x16_unique():
+    for line in data_lines("sudoku16_vu_kr_1000.txt", limit=5, step=150):
+        result = BB.run(parse_sudoku_line(line))
+        assert result.status is Status.UNIQUE and result.verified
+
+
+def test_4x4_set_against_mrv():
+    for line in data_lines("sudoku4_vu_kr_1000.txt", limit=40, step=25):
+        agree(parse_sudoku_line(line), limit=None)
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (2, 4)])
+def test_counts_all_against_mrv(box):
+    """Sparse grids with many solutions, counted to the end by both."""
+    rng = random.Random(hash(box) & 0xFFFF)
+    n = box[0] * box[1]
+    for _ in range(4):
+        grid = full_grid(box, rng)
+        keep = set(rng.sample(range(n * n), int(n * n * (0.3 if n == 4 else 0.62))))
+        puzzle = Sudoku(box, [v if i in keep else 0 for i, v in enumerate(grid)])
+        agree(puzzle, limit=None)
+
+
+@pytest.mark.parametrize("box", SHAPES)
+def test_every_shape_solves_and_checks(box):
+    rng = random.Random(box[0] * 100 + box[1])
+    n = box[0] * box[1]
+    grid = full_grid(box, rng)
+    # half the cells empty up to 20x20; 30% from 25x25 on (at 40-50% the plain DFS meets
+    # heavy-tailed searches on 36x36 and larger grids: see results/bitboard.md)
+    holes = set(rng.sample(range(n * n), int(n * n * (0.5 if n <= 20 else 0.3))))
+    puzzle = Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)])
+    result = BB.run(puzzle, limit=1)
+    assert result.status is Status.SAT and result.verified
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([(2, 2), (2, 3), (3, 2), (2, 4), (4, 2)]), st.integers(0, 2**32),
+       st.floats(0.0, 0.9), st.sampled_from([1, 2, 3, None]), st.booleans())
+def test_random_small_grids_agree_with_mrv(box, seed, fill, limit, noise):
+    """Random givens (from a full grid, plus a wrong value now and then): bitboard == mrv."""
+    rng = random.Random(seed)
+    n = box[0] * box[1]
+    if limit is None:  # counting all: keep the counts small enough for mrv
+        fill = max(fill, {4: 0.2, 6: 0.45}.get(n, 0.6))
+    grid = full_grid(box, rng)
+    givens = [v if rng.random() < fill else 0 for v in grid]
+    if noise:
+        givens[rng.randrange(n * n)] = rng.randint(1, n)
+    try:
+        puzzle = Sudoku(box, givens)
+    except InvalidPuzzleError:
+        return
+    agree(puzzle, limit=limit)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32), st.floats(0.3, 0.95))
+def test_random_grids_of_every_shape(box, seed, fill):
+    """Any shape: a solution found is checked, the original grid is always a solution."""
+    rng = random.Random(seed)
+    grid = full_grid(box, rng)
+    if box[0] * box[1] > 16:
+        fill = max(fill, 0.7)
+    puzzle = Sudoku(box, [v if rng.random() < fill else 0 for v in grid])
+    result = BB.run(puzzle, limit=1, time_limit=0.5)
+    assert result.status in (Status.SAT, Status.TIMEOUT) and result.status is not Status.ERROR
+    if result.status is Status.SAT:
+        assert result.verified
+
+
+def test_unsat_9x9():
+    # no duplicate among the givens, yet r1c9 has no value left
+    text = "12345678." + "........9" + "." * 63
+    assert agree(parse_sudoku_line(text)).status is Status.UNSAT
+
+
+def test_time_limit_stops_search():
+    result = BB.run(parse_sudoku_line("." * 81), limit=None, time_limit=0.05)
+    assert result.status is Status.TIMEOUT and result.count > 0 and result.verified
+    result = BB.run(Sudoku((4, 4), [0] * 256), limit=None, time_limit=0.05)
+    assert result.status is Status.TIMEOUT
+
+
+def test_statistics_are_reported():
+    result = BB.run(parse_sudoku_line(data_lines("sudoku9_magictour_top1465.txt", limit=1)[0][:81]))
+    s = result.stats
+    assert s.nodes >= 1 and s.guesses >= 1 and s.propagations > 0
+    assert s.raw["naked_singles"] + s.raw["hidden_singles"] + s.raw["locked_eliminations"] == s.propagations
+    assert set(BB.statistics) <= {"nodes", "guesses", "backtracks", "conflicts", "propagations"}
+
+
+# -- the batch path ------------------------------------------------------------------------
+
+def test_batch_matches_single_runs():
+    lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=30, step=40)]
+    lines.append("." * 81)  # many solutions
+    lines.append("12345678." + "........9" + "." * 63)  # unsat
+    batch = solve_sudoku_lines(lines)
+    assert isinstance(batch, LineResults) and len(batch) == len(lines)
+    for i, line in enumerate(lines):
+        single = BB.run(parse_sudoku_line(line))
+        lean = batch[i]
+        assert (lean.status, lean.count) == (single.status, single.count) == (batch.status(i), batch.count(i))
+        assert lean.verified or lean.status is Status.UNSAT
+        if single.status is Status.UNIQUE:
+            assert batch.solution(i) == single.solution == lean.solution
+        assert lean.stats.nodes == single.stats.nodes
+
+
+def test_batch_from_bytes_buffer_and_limits():
+    lines = [l[:81] for l in data_lines("sudoku9_royle_17clue_49158.txt", limit=50, step=900)]
+    buffer = ("\r\n".join(lines) + "\n").encode()
+    batch = solve_sudoku_lines(buffer, limit=1)
+    assert len(batch) == len(lines)
+    assert all(batch.status(i) is Status.SAT for i in range(len(lines)))
+    assert [r.status for r in solve_sudoku_lines(lines, limit=None)] == [Status.UNIQUE] * len(lines)
+
+
+def test_run_many_and_run_texts_use_the_batch():
+    lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=5, step=200)]
+    puzzles = [parse_sudoku_line(l) for l in lines] + [NQueens(6), Sudoku((2, 2), [0] * 16)]
+    results = BB.run_many(puzzles)
+    assert [r.status for r in results] == [Status.UNIQUE] * 5 + [Status.MULTIPLE, Status.MULTIPLE]
+    assert all(r.verified for r in results)
+    texts = BB.run_texts(lines + ["...3..4114..3..."])
+    assert [r.status for r in texts] == [Status.UNIQUE] * 6
+    assert texts[5].verified
+
+
+BAD_LINES = [
+    ("x" + "." * 80, ParseError, 1),  # a letter: value 33, out of range
+    ("?" + "." * 80, ParseError, 1),
+    ("." * 40 + "A" + "." * 40, ParseError, 41),
+    ("." * 80 + "z", ParseError, 81),
+    ("." * 10 + "'" + "." * 70, ParseError, 11),
+    ("." * 10 + " " + "." * 70, ParseError, 11),
+    ("55" + "." * 79, InvalidPuzzleError, None),      # row
+    ("5" + "." * 8 + "5" + "." * 71, InvalidPuzzleError, None),  # column
+    ("5" + "." * 9 + "5" + "." * 70, InvalidPuzzleError, None),  # block
+    ("." * 80 + "1" + "", None, None),
+]
+
+
+@pytest.mark.parametrize("line, error, column", BAD_LINES)
+def test_c_validation_is_the_models_twin(line, error, column):
+    """The C parser rejects exactly what parse_sudoku_line rejects, at the same column; the
+    error text of the batch is the model's."""
+    batch = solve_sudoku_lines([line])
+    if error is None:
+        assert batch.rejected(0) is None and batch.is_fast(0)
+        parse_sudoku_line(line)
+        return
+    with pytest.raises(error) as info:
+        parse_sudoku_line(line)
+    kind, col = batch.rejected(0)
+    assert kind == {ParseError: "character" if not line[col - 1 if col else 0].isalpha() else "range",
+                    InvalidPuzzleError: "duplicate"}[error]
+    if column:
+        assert col == column == info.value.place.column
+    assert batch[0].status is Status.ERROR
+    assert str(info.value) in batch[0].error or batch[0].error.endswith(info.value.message)
+
+
+def test_exact_error_texts():
+    batch = solve_sudoku_lines(["?" + "." * 80, "55" + "." * 79, "." * 40 + "A" + "." * 40])
+    assert batch[0].error.endswith("unexpected character '?': expected a value (1-9, A-Z) or an "
+                                   "empty cell (. 0 _)")
+    assert batch[1].error.endswith("row 1 has two 5s")
+    assert batch[2].error.endswith("value 'A' (10) is out of range for a 9x9 Sudoku (1..9)")
+    assert [batch.status(i) for i in range(3)] == [Status.ERROR] * 3
+
+
+def test_batch_other_lines_fall_back():
+    lines = ["...3..4114..3...", "." * 81, "." * 80 + "é", "", "1" * 5]
+    batch = solve_sudoku_lines(lines)
+    assert not batch.is_fast(0) and batch.status(0) is Status.UNIQUE
+    assert batch.status(1) is Status.MULTIPLE
+    assert [batch.status(i) for i in (2, 3, 4)] == [Status.ERROR] * 3
+
+
+def test_batch_rejects_wrong_types():
+    with pytest.raises(TypeError, match="puzzle 1 is int, not str"):
+        _native.sudoku9_batch(["." * 81, 5], 2, 0.0, True)
+    with pytest.raises(TypeError, match="one str"):
+        solve_sudoku_lines("." * 81)
+
+
+# -- malformed buffers: a Python exception, never a crash --------------------------------------
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: _native.sudoku_solve(3, 3, bytes(80), 2, 1, 0.0, True), "givens: expected 81 bytes, got 80"),
+    (lambda: _native.sudoku_solve(3, 3, bytes([10]) + bytes(80), 2, 1, 0.0, True), "givens[0] = 10 is outside 0..9"),
+    (lambda: _native.sudoku_solve(9, 9, bytes(81 * 81), 2, 1, 0.0, True), "block shape 9x9: 1 to 64 values supported"),
+    (lambda: _native.sudoku_solve(0, 3, b"", 2, 1, 0.0, True), "block shape 0x3: 1 to 64 values supported"),
+    (lambda: _native.sudoku_solve(3, 3, bytes(81), -1, 1, 0.0, True), "limit must be >= 0 or None"),
+    (lambda: _native.sudoku_solve(3, 3, bytes(81), 2, -1, 0.0, True), "keep must be >= 0"),
+    (lambda: _native.nqueens_solve(65, bytes(65), 2, 1, 0.0, True), "n = 65: 1 to 64 supported"),
+    (lambda: _native.nqueens_solve(4, bytes([5, 0, 0, 0]), 2, 1, 0.0, True), "placed[0] = 5 is outside 0..4"),
+    (lambda: _native.nqueens_solve(4, bytes(3), 2, 1, 0.0, True), "placed: expected 4 bytes, got 3"),
+    (lambda: _native.skyscrapers_solve(10, bytes(10), bytes(10), bytes(10), bytes(10), bytes(100), 2, 1, 0.0),
+     "n = 10: 1 to 9 supported"),
+    (lambda: _native.skyscrapers_solve(4, bytes([5, 0, 0, 0]), bytes(4), bytes(4), bytes(4), bytes(16), 2, 1, 0.0),
+     "top[0] = 5 is outside 0..4"),
+    (lambda: _native.skyscrapers_solve(4, bytes(4), bytes(4), bytes(4), bytes(4), bytes(15), 2, 1, 0.0),
+     "givens: expected 16 bytes, got 15"),
+])
+def test_malformed_buffers_raise(call, message):
+    with pytest.raises(ValueError) as info:
+        call()
+    assert str(info.value) == message
+
+
+def test_duplicate_givens_reaching_c_are_unsat_not_a_crash():
+    for box in [(3, 3), (2, 3)]:
+        n = box[0] * box[1]
+        count, timed_out, sols, _ = _native.sudoku_solve(*box, bytes([1, 1] + [0] * (n * n - 2)), 2, 1, 0.0, True)
+        assert (count, timed_out, sols) == (0, False, b"")
+    count, *_ = _native.nqueens_solve(4, bytes([1, 1, 0, 0]), None, 1, 0.0, True)
+    assert count == 0
+
+
+# -- N-Queens ------------------------------------------------------------------------------------
+
+def test_nqueens_counts_match_oeis():
+    published = {}
+    for line in data_lines("nqueens_solution_counts_oeis.txt"):
+        n, total = line.split()[:2]
+        published[int(n)] = int(total)
+    for n in range(1, 13):
+        for symmetry in (True, False):
+            result = BitboardEngine(options={"symmetry": symmetry}).run(NQueens(n), limit=None)
+            assert result.count == published[n] and result.verified
+
+
+def test_nqueens_limits_and_placed_against_mrv():
+    rng = random.Random(5)
+    for n in range(4, 10):
+        agree(NQueens(n), limit=1)
+        agree(NQueens(n), limit=3)
+        for _ in range(3):
+            r, c = rng.randrange(n), rng.randrange(n)
+            agree(NQueens(n, [(r, c)]), limit=None)
+    agree(NQueens(8, [(0, 0), (1, 2)]), limit=None)
+    agree(NQueens(6, [(0, 0)]), limit=None)  # no completion
+
+
+# -- Skyscrapers -----------------------------------------------------------------------------------
+
+def skyscraper_lines(max_n, step=1):
+    out = []
+    for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", step=step):
+        fields = line.split()
+        n = int(fields[0])
+        if n <= max_n:
+            clues = [list(map(int, f.split(","))) for f in fields[1:5]]
+            nsol = next(f.split("=")[1] for f in fields if f.startswith("nsol="))
+            out.append((Skyscrapers(n, *clues), nsol))
+    return out
+
+
+def test_skyscrapers_published_counts():
+    # N <= 8: the sample's 9x9 lines are nsol=? (random clues, unknown count)
+    for puzzle, nsol in skyscraper_lines(7, step=11):
+        result = BB.run(puzzle, limit=2)
+        assert result.verified
+        if nsol == "1":
+            assert result.status is Status.UNIQUE
+        elif nsol == "2+":
+            assert result.status is Status.MULTIPLE and result.count == 2
+
+
+def test_skyscrapers_against_mrv():
+    for puzzle, _ in skyscraper_lines(5, step=9):
+        agree(puzzle)
+
+
+def test_skyscrapers_partial_clues_and_givens_against_mrv():
+    rng = random.Random(11)
+    for _ in range(12):
+        n = rng.randint(3, 5)
+        grid = full_grid((1, n), rng) if False else None
+        clues = [[rng.choice([0, 0, rng.randint(1, n)]) for _ in range(n)] for _ in range(4)]
+        givens = [0] * (n * n)
+        for c in rng.sample(range(n * n), rng.randint(0, 3)):
+            givens[c] = rng.randint(1, n)
+        try:
+            puzzle = Skyscrapers(n, *clues, givens=givens)
+        except PuzzleError:
+            continue
+        agree(puzzle, limit=None)
+
+
+# -- sanitizer build ---------------------------------------------------------------------------------
+
+SANITIZED_SCRIPT = textwrap.dedent("""
+    import random, sys
+    sys.path.insert(0, sys.argv[1])
+    import puzzlebench._native as N
+    assert N.__file__.startswith(sys.argv[1]), N.__file__
+    rng = random.Random(1)
+    lines = [l.strip()[:81] for l in open(sys.argv[2])][:300]
+    lines += ["x" + "." * 80, "55" + "." * 79, "." * 81, "short", "." * 80 + "\u00e9"]
+    r = N.sudoku9_batch(lines, 2, 1.0, True)
+    r = N.sudoku9_batch(("\n".join(lines[:50]) + "\r\n").encode(), 2, 1.0, True)
+    for box in [(2, 2), (2, 3), (3, 4), (4, 4), (5, 5), (8, 8)]:
+        n = box[0] * box[1]
+        N.sudoku_solve(*box, bytes(n * n), 1, 3, 1.0, True)
+        N.sudoku_solve(*box, bytes([1, 1] + [0] * (n * n - 2)), 2, 1, 1.0, False)
+    for n in (1, 5, 12, 63, 64):
+        N.nqueens_solve(n, bytes(n), 3, 3, 0.5, True)
+    print(N.nqueens_solve(10, bytes(10), None, 5, 0.0, True)[0])
+    for n in range(1, 10):
+        N.skyscrapers_solve(n, bytes(n), bytes(n), bytes(n), bytes(n), bytes(n * n), 3, 3, 0.5)
+    print("ok")
+""")
+
+
+@pytest.mark.slow
+def test_sanitizer_build(tmp_path):
+    """Build the extension with ASan/UBSan (PUZZLEBENCH_SANITIZE=1) into a temporary copy and
+    run every entry point under it."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc to build a sanitized extension")
+    libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(libasan) or not os.path.exists(libasan):
+        pytest.skip("gcc has no libasan.so here")
+    copy = tmp_path / "src"
+    shutil.copytree(REPO / "puzzlebench", copy / "puzzlebench",
+                    ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    for name in ("setup.py", "pyproject.toml"):
+        shutil.copy(REPO / name, copy / name)
+    env = {**os.environ, "PUZZLEBENCH_SANITIZE": "1"}
+    build = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=copy,
+                           env=env, capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr[-2000:]
+    data = REPO.parent / "shared" / "data" / "sudoku9_magictour_top1465.txt"
+    if not data.exists():
+        pytest.skip("public data set sudoku9_magictour_top1465.txt not found")
+    (tmp_path / "run.py").write_text(SANITIZED_SCRIPT)
+    run_env = {**os.environ, "LD_PRELOAD": libasan,
+               "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+               "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1"}
+    run = subprocess.run([sys.executable, str(tmp_path / "run.py"), str(copy), str(data)],
+                         env=run_env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split() == ["724", "ok"]
