@@ -345,7 +345,7 @@ def skyscraper_lines(max_n, step=1):
 
 def test_skyscrapers_published_counts():
     # N <= 8: the sample's 9x9 lines are nsol=? (random clues, unknown count)
-    for puzzle, nsol in skyscraper_lines(7, step=11):
+    for puzzle, nsol in skyscraper_lines(8, step=11):
         result = BB.run(puzzle, limit=2)
         assert result.verified
         if nsol == "1":
@@ -377,7 +377,7 @@ def test_skyscrapers_partial_clues_and_givens_against_mrv():
 
 # -- sanitizer build ---------------------------------------------------------------------------------
 
-SANITIZED_SCRIPT = textwrap.dedent("""
+SANITIZED_SCRIPT = textwrap.dedent(r"""
     import random, sys
     sys.path.insert(0, sys.argv[1])
     import puzzlebench._native as N

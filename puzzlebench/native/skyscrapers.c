@@ -1,14 +1,14 @@
-/* Skyscrapers by whole-row permutations (seed 000).
+/* Skyscrapers by whole-line permutations (seed 000), rows and columns alike.
  *
- * Every permutation of 1..N is listed once per N with its visibility from the left and the
- * right, and bucketed by (left, right).  A puzzle's row starts from the bucket of its two
- * clues (0 = any) and keeps the permutations that respect its givens and the bounds the
- * column clues put on each cell (a tower at distance d from a viewer whose clue is c is at
- * most N - c + 1 + d tall; clue 1 sees N first; clue N sees 1..N in order).  The search
- * fills one row at a time with a whole permutation, always the row with the fewest
- * permutations left (most constrained first); column-value bits (bit j*N + v-1) filter the
- * other rows' lists; a column's clue is checked as its cells are filled from the viewer's
- * side (seen-so-far + what the rest can add must reach the clue) and exactly once full. */
+ * Every permutation of 1..N is listed once per N with its visibility from either end, and
+ * bucketed by (first clue, last clue).  Each of the 2N lines (rows seen from the left and
+ * right, columns from the top and bottom) starts from the bucket of its two clues (0 = any)
+ * less what contradicts the givens.  Propagation keeps the rows and the columns consistent:
+ * the values a row's remaining permutations allow in a cell, intersected with what the
+ * column's allow there, is the cell's domain, and every permutation using a value outside
+ * a domain is dropped (column-value bit sets: bit p*N + v-1), to a fixed point.  The search
+ * then takes the line with the fewest permutations left (most constrained first; seed 000
+ * fills rows, here columns are lines too) and tries each of its permutations in turn. */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"
@@ -88,11 +88,8 @@ int bbs_prepare(int n) {
 typedef struct {
     int n;
     const Table *t;
-    const uint8_t *top, *bottom;
-    int *arena;          /* candidate lists of every level */
+    int *arena;          /* the lines' permutation lists, level after level */
     size_t cap;
-    int grid[9][9];      /* placed heights, 0 = not yet */
-    int row_done[9];
     BBSearch *s;
 } Sky;
 
@@ -106,97 +103,104 @@ static int reserve(Sky *k, size_t need) {
     return 0;
 }
 
-/* Can column j still meet its clue seen from one end, given the rows filled from that end? */
-static int column_ok(const Sky *k, int j, int clue, int from_top) {
-    if (!clue) return 1;
-    int n = k->n, seen = 0, tall = 0, prefix = 0;
-    for (int i = 0; i < n; i++) {
-        int h = k->grid[from_top ? i : n - 1 - i][j];
-        if (!h) break;
-        prefix++;
-        if (h > tall) { tall = h; seen++; }
-    }
-    if (prefix == n) return seen == clue;
-    if (seen > clue) return 0;
-    int rest = n - prefix, add = n - tall < rest ? n - tall : rest;
-    if (seen + add < clue) return 0;
-    return !(tall < n && seen + 1 > clue);
+static inline unsigned field(Bits b, int start, int n) {
+    unsigned mask = (1u << n) - 1;
+    if (start >= 64) return (unsigned)(b.hi >> (start - 64)) & mask;
+    uint64_t x = b.lo >> start;
+    if (start + n > 64) x |= b.hi << (64 - start);
+    return (unsigned)x & mask;
 }
 
-static void record_s(Sky *k) {
+static inline void put(Bits *b, int start, unsigned v) {
+    if (start >= 64) { b->hi |= (uint64_t)v << (start - 64); return; }
+    b->lo |= (uint64_t)v << start;
+    if (start > 0 && start + 9 > 64) b->hi |= (uint64_t)v >> (64 - start);
+}
+
+/* Row/column consistency to a fixed point; 0 when a line or a cell is left with nothing. */
+static int consistent(Sky *k, const size_t *off, int *size) {
+    int n = k->n, lines = 2 * n;
+    const Bits *bits = k->t->bits;
+    for (;;) {
+        Bits sup[18], allowed[18];
+        for (int L = 0; L < lines; L++) {
+            Bits u = {0, 0};
+            const int *list = k->arena + off[L];
+            for (int x = 0; x < size[L]; x++) { u.lo |= bits[list[x]].lo; u.hi |= bits[list[x]].hi; }
+            sup[L] = u;
+            allowed[L].lo = allowed[L].hi = 0;
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                unsigned d = field(sup[i], j * n, n) & field(sup[n + j], i * n, n);
+                if (!d) return 0;
+                put(&allowed[i], j * n, d);
+                put(&allowed[n + j], i * n, d);
+            }
+        int changed = 0;
+        for (int L = 0; L < lines; L++) {
+            Bits out = {sup[L].lo & ~allowed[L].lo, sup[L].hi & ~allowed[L].hi};
+            if (!(out.lo | out.hi)) continue;
+            int *list = k->arena + off[L], m = 0;
+            for (int x = 0; x < size[L]; x++) {
+                Bits b = bits[list[x]];
+                if (!((b.lo & out.lo) | (b.hi & out.hi))) list[m++] = list[x];
+            }
+            if (!m) return 0;
+            size[L] = m;
+            changed = 1;
+        }
+        if (!changed) return 1;
+    }
+}
+
+static void record_s(Sky *k, const size_t *off) {
     BBSearch *s = k->s;
     if (s->kept < s->keep) {
-        uint8_t *out = s->solutions + (size_t)s->kept * k->n * k->n;
-        for (int i = 0; i < k->n; i++)
-            for (int j = 0; j < k->n; j++) out[i * k->n + j] = (uint8_t)k->grid[i][j];
+        int n = k->n;
+        uint8_t *out = s->solutions + (size_t)s->kept * n * n;
+        for (int i = 0; i < n; i++)
+            memcpy(out + i * n, k->t->perm + (size_t)k->arena[off[i]] * n, (size_t)n);
         s->kept++;
     }
     s->count++;
 }
 
-/* lists: offsets/sizes of each row's list in the arena (rows already filled: unused). */
-static int sky_search(Sky *k, int filled, const size_t *off, const int *size, size_t top) {
+/* Lists of this level at off[] (sizes size[]), free arena from `top`. */
+static int sky_search(Sky *k, const size_t *off, const int *size, size_t top) {
     BBSearch *s = k->s;
-    int n = k->n;
-    if (filled == n) { record_s(k); return 0; }
-    int row = -1;
-    for (int i = 0; i < n; i++)
-        if (!k->row_done[i] && (row < 0 || size[i] < size[row])) row = i;
-    if (size[row] > 1) s->guesses++;
-    size_t need = top;
-    for (int i = 0; i < n; i++) if (!k->row_done[i] && i != row) need += (size_t)size[i];
-    if (reserve(k, need) < 0) return -1;
-    k->row_done[row] = 1;
-    for (int x = 0; x < size[row]; x++) {
+    int lines = 2 * k->n, line = -1;
+    size_t total = 0;
+    for (int L = 0; L < lines; L++) {
+        total += (size_t)size[L];
+        if (size[L] > 1 && (line < 0 || size[L] < size[line])) line = L;
+    }
+    if (line < 0) { record_s(k, off); return 0; }
+    if (size[line] > 1) s->guesses++;
+    if (reserve(k, top + total) < 0) return -1;
+    for (int x = 0; x < size[line]; x++) {
         if (bb_tick(s)) break;
-        int p = k->arena[off[row] + x];
-        const uint8_t *perm = k->t->perm + (size_t)p * n;
-        for (int j = 0; j < n; j++) k->grid[row][j] = perm[j];
-        int ok = 1;
-        for (int j = 0; j < n && ok; j++)
-            ok = column_ok(k, j, k->top[j], 1) && column_ok(k, j, k->bottom[j], 0);
-        size_t off2[9], at = top;
-        int size2[9];
-        if (ok) {
-            Bits b = k->t->bits[p];
-            for (int i = 0; i < n && ok; i++) {
-                if (k->row_done[i]) continue;
-                off2[i] = at;
-                int m = 0;
-                for (int y = 0; y < size[i]; y++) {
-                    int q = k->arena[off[i] + y];
-                    Bits c = k->t->bits[q];
-                    if (!((c.lo & b.lo) | (c.hi & b.hi))) k->arena[at + m++] = q;
-                }
-                size2[i] = m;
-                at += (size_t)m;
-                ok = m > 0;
+        size_t off2[18], at = top;
+        int size2[18];
+        for (int L = 0; L < lines; L++) {
+            off2[L] = at;
+            if (L == line) {
+                k->arena[at] = k->arena[off[line] + x];
+                size2[L] = 1;
+            } else {
+                memcpy(k->arena + at, k->arena + off[L], (size_t)size[L] * sizeof(int));
+                size2[L] = size[L];
             }
+            at += (size_t)size2[L];
         }
-        if (ok) {
-            if (sky_search(k, filled + 1, off2, size2, at) < 0) return -1;
+        if (consistent(k, off2, size2)) {
+            if (sky_search(k, off2, size2, at) < 0) return -1;
         } else {
             s->backtracks++;
         }
         if (bb_stop(s)) break;
     }
-    for (int j = 0; j < n; j++) k->grid[row][j] = 0;
-    k->row_done[row] = 0;
     return 0;
-}
-
-/* Does permutation p fit row i's givens and the column clues' bounds? */
-static int fits(const Sky *k, const uint8_t *p, int i, const uint8_t *givens) {
-    int n = k->n;
-    for (int j = 0; j < n; j++) {
-        int h = p[j], g = givens[i * n + j];
-        if (g && g != h) return 0;
-        int c = k->top[j], d = i;
-        if (c && (h > n - c + 1 + d || (c == 1 && d == 0 && h != n) || (c == n && h != d + 1))) return 0;
-        c = k->bottom[j]; d = n - 1 - i;
-        if (c && (h > n - c + 1 + d || (c == 1 && d == 0 && h != n) || (c == n && h != d + 1))) return 0;
-    }
-    return 1;
 }
 
 int bbs_solve(int n, const uint8_t *top, const uint8_t *bottom, const uint8_t *left,
@@ -204,31 +208,39 @@ int bbs_solve(int n, const uint8_t *top, const uint8_t *bottom, const uint8_t *l
     if (bbs_prepare(n) < 0) return -1;
     Sky k;
     memset(&k, 0, sizeof k);
-    k.n = n; k.t = &tables[n]; k.top = top; k.bottom = bottom; k.s = s;
-    size_t off[9], at = 0;
-    int size[9];
-    for (int i = 0; i < n; i++) {
-        int lmin = left[i] ? left[i] : 1, lmax = left[i] ? left[i] : n;
-        int rmin = right[i] ? right[i] : 1, rmax = right[i] ? right[i] : n;
+    k.n = n; k.t = &tables[n]; k.s = s;
+    size_t off[18], at = 0;
+    int size[18];
+    for (int L = 0; L < 2 * n; L++) {
+        int first = L < n ? left[L] : top[L - n], last = L < n ? right[L] : bottom[L - n];
+        int lmin = first ? first : 1, lmax = first ? first : n;
+        int rmin = last ? last : 1, rmax = last ? last : n;
         size_t most = 0;
         for (int l = lmin; l <= lmax; l++)
             for (int r = rmin; r <= rmax; r++) most += (size_t)k.t->size[l][r];
         if (reserve(&k, at + most) < 0) { free(k.arena); return -1; }
-        off[i] = at;
+        off[L] = at;
         int m = 0;
         for (int l = lmin; l <= lmax; l++)
             for (int r = rmin; r <= rmax; r++)
                 for (int x = 0; x < k.t->size[l][r]; x++) {
                     int p = k.t->order[k.t->start[l][r] + x];
-                    if (fits(&k, k.t->perm + (size_t)p * n, i, givens)) k.arena[at + m++] = p;
+                    const uint8_t *perm = k.t->perm + (size_t)p * n;
+                    int ok = 1;
+                    for (int q = 0; q < n && ok; q++) {
+                        int g = L < n ? givens[L * n + q] : givens[q * n + (L - n)];
+                        ok = !g || g == perm[q];
+                    }
+                    if (ok) k.arena[at + m++] = p;
                 }
-        size[i] = m;
+        size[L] = m;
         at += (size_t)m;
     }
     s->nodes++;
     int rc = 0, empty = 0;
-    for (int i = 0; i < n; i++) empty |= size[i] == 0;
-    if (!empty) rc = sky_search(&k, 0, off, size, at);
+    for (int L = 0; L < 2 * n; L++) empty |= size[L] == 0;
+    if (!empty && consistent(&k, off, size)) rc = sky_search(&k, off, size, at);
+    else s->backtracks++;
     free(k.arena);
     return rc;
 }
