@@ -229,7 +229,8 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None)
     for set_name, rows in _by_set(results).items():
         solvers = sorted({r["solver"] for r in rows})
         a, b = pair if pair else (solvers[:2] if len(solvers) >= 2 else (None, None))
-        if a not in solvers or b not in solvers:
+        a, b = _named(a, solvers), _named(b, solvers)
+        if a is None or b is None:
             continue
         per: dict[tuple, dict[str, dict]] = {}
         for r in rows:
@@ -256,6 +257,15 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None)
         paths += _save(fig, out, f"scatter-{_slug(set_name)}-{_slug(a)}-vs-{_slug(b)}")
         plt.close(fig)
     return paths
+
+
+def _named(name: str | None, solvers: list[str]) -> str | None:
+    """The solver spec ``name`` stands for: itself, or a family's only spec (``cpsat`` for
+    ``cpsat:int``)."""
+    if name in solvers:
+        return name
+    matches = [s for s in solvers if name and s.split("@")[0].split(":")[0] == name]
+    return matches[0] if len(matches) == 1 else None
 
 
 def _plotted_time(r: dict, cap: float) -> float:
