@@ -215,7 +215,11 @@ class LineResults(Sequence[Result]):
         return _stats(self._stats[i * 6:(i + 1) * 6].tolist(), True)
 
     def statuses(self) -> list[Status]:
-        return [self.status(i) for i in range(self._n)]
+        """Every puzzle's status, read from the arrays in one sweep."""
+        if any(code != _OK for code in self._status):
+            return [self.status(i) for i in range(self._n)]
+        by_count = [status_of(c, self.limit, False) for c in range(3)]
+        return [by_count[c if c < 2 else 2] for c in self._counts]
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
