@@ -13,12 +13,11 @@ so ``puzzlebench export --to TARGET`` and ``puzzlebench.api.encode(puzzle, to=TA
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from typing import Any, Callable
 
-from ..errors import PuzzleError, UsageError
+from ..errors import UsageError
 
 EXPORTERS: dict[str, str] = {
     "dlx": "puzzlebench.encoders.exact_cover:encode_puzzle",

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError, Place, UsageError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+from ..models.vocabulary import (AllDifferent, ExactlyOne, Rules, Visibility,
                                  candidate, candidate_cell_value)
 from .cpsat import candidate_groups, check_formulation, diagonal_families, visibility_terms
 

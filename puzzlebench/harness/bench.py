@@ -26,7 +26,7 @@ from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
-from .runner import Executor, WorkUnit, engine_class, has_batch_path, make_engine
+from .runner import Executor, WorkUnit, has_batch_path, make_engine
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2

@@ -9,14 +9,12 @@ with no file it runs the embedded default set through every available engine.
 
 from __future__ import annotations
 
-import argparse
 import os
-import random
 import sys
 import tempfile
 from pathlib import Path
 
-from ..errors import SolverSpecError, UsageError
+from ..errors import UsageError
 from ..models.sudoku import parse_box
 from . import registry
 from .bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench

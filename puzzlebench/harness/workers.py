@@ -42,7 +42,7 @@ import numpy  # noqa: F401  imported once here, before the workers fork, for bul
 from ..models.base import Puzzle
 from ..results import Result, Status
 from ..solvers.base import verify_result
-from .runner import Row, WorkUnit, failure_row, has_batch_path, make_engine, row_of
+from .runner import Row, WorkUnit, failure_row, make_engine, row_of
 
 FLUSH_SECONDS = 0.05   # a worker sends what it has at least this often
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers

@@ -176,6 +176,23 @@ class Engine(ABC):
             verify_result(result, puzzle)
         return result
 
+    def run_text(self, text: str, *, kind: str | None = None, box=None, limit: int | None = 2,
+                 time_limit: float | None = None, keep: int = 10) -> Result:
+        """One puzzle text: the reader's parse (a text that is no puzzle gives an ``error``
+        result with the reader's exact message), then :meth:`run`.  Batch paths fall back
+        on it for the lines their fast parser does not take."""
+        from ..errors import PuzzleError
+        from ..models.reader import parse
+        start = time.perf_counter()
+        try:
+            puzzle = parse(text, kind=kind, box=box)
+        except PuzzleError as exc:
+            spent = time.perf_counter() - start
+            return error_result(str(exc), solver=self.spec, limit=limit,
+                                times=Times(parse=spent, total=spent))
+        return self.run(puzzle, limit=limit, time_limit=time_limit, keep=keep,
+                        parse_time=time.perf_counter() - start)
+
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
                  time_limit: float | None = None, keep: int = 10,
                  verify: bool = True) -> list[Result]:

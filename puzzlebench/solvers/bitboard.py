@@ -20,12 +20,11 @@ import time
 from typing import Any, Iterator, Sequence
 
 from .. import _native
-from ..errors import PuzzleError
 from ..models.base import Puzzle
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
 from ..models.sudoku import Sudoku, parse_box, parse_sudoku_line
-from ..results import Result, Stats, Status, Times, error_result, status_of
+from ..results import Result, Stats, Status, Times, status_of
 from .base import Deadline, Engine, Option, SearchOutcome, verify_result
 
 RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
@@ -130,21 +129,8 @@ class BitboardEngine(Engine):
                                   locked=self.settings["locked"], engine=self, kind=kind, box=box)
 
     def _parse_and_run(self, texts, kind, box, limit, time_limit, keep) -> list[Result]:
-        return [_parse_and_run_one(self, t, kind, box, limit, time_limit, keep) for t in texts]
-
-
-def _parse_and_run_one(engine: Engine, text: str, kind, box, limit, time_limit, keep) -> Result:
-    """The slow path of one text: the reader's own parse (and its exact error), then run."""
-    from ..models.reader import parse
-    start = time.perf_counter()
-    try:
-        puzzle = parse(text, kind=kind, box=box)
-    except PuzzleError as exc:
-        spent = time.perf_counter() - start
-        return error_result(str(exc), solver=engine.spec, limit=limit,
-                            times=Times(parse=spent, total=spent))
-    return engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep,
-                      parse_time=time.perf_counter() - start)
+        return [self.run_text(t, kind=kind, box=box, limit=limit, time_limit=time_limit, keep=keep)
+                for t in texts]
 
 
 class LineResults(Sequence[Result]):
@@ -230,8 +216,9 @@ class LineResults(Sequence[Result]):
             raise IndexError(i)
         if not self.is_fast(i):
             if i not in self._slow:
-                self._slow[i] = _parse_and_run_one(self.engine, self._line(i), self._kind, self._box,
-                                                   self.limit, self._time_limit, 1)
+                self._slow[i] = self.engine.run_text(self._line(i), kind=self._kind, box=self._box,
+                                                     limit=self.limit, time_limit=self._time_limit,
+                                                     keep=1)
             return self._slow[i]
         solve = self._secs[i]
         times = Times(solve=solve, total=solve + self._overhead)

@@ -88,7 +88,8 @@ class DlxEngine(Engine):
                                        keep=keep, engine=self, kind=kind)
             if batch is not None:
                 return batch
-        return [_parse_and_run(self, t, kind, box, limit, time_limit, keep) for t in texts]
+        return [self.run_text(t, kind=kind, box=box, limit=limit, time_limit=time_limit, keep=keep)
+                for t in texts]
 
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
                  time_limit: float | None = None, keep: int = 10,
@@ -208,8 +209,9 @@ class DlxLineResults(Sequence[Result]):
             raise IndexError(i)
         if not self.is_fast(i):
             if i not in self._slow:
-                self._slow[i] = _parse_and_run(self.engine, self._lines[i], self._kind, self.box,
-                                               self.limit, self._time_limit, self._keep)
+                self._slow[i] = self.engine.run_text(self._lines[i], kind=self._kind, box=self.box,
+                                                     limit=self.limit, time_limit=self._time_limit,
+                                                     keep=self._keep)
             return self._slow[i]
         count, sols, nodes, updates, timed_out, items, options = self._rows[i]
         result = Result(kind="sudoku", solver=self.engine.spec, limit=self.limit,
@@ -226,21 +228,6 @@ class DlxLineResults(Sequence[Result]):
 
     def __iter__(self):
         return (self[i] for i in range(len(self)))
-
-
-def _parse_and_run(engine: Engine, text: str, kind, box, limit, time_limit, keep) -> Result:
-    """One text the slow way: the reader's parse (and its exact error), then the engine."""
-    from ..errors import PuzzleError
-    from ..models.reader import parse
-    start = time.perf_counter()
-    try:
-        puzzle = parse(text, kind=kind, box=box)
-    except PuzzleError as exc:
-        spent = time.perf_counter() - start
-        return error_result(str(exc), solver=engine.spec, limit=limit,
-                            times=Times(parse=spent, total=spent))
-    return engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep,
-                      parse_time=time.perf_counter() - start)
 
 
 def sudoku_lines_batch(lines: Sequence[str], *, box=None, limit: int | None = 2,
