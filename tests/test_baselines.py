@@ -127,3 +127,20 @@ def test_engines_agree_on_queens_completion(n, placed):
     b = make_engine("backtrack").run(puzzle, limit=None)
     assert a.count == b.count and a.verified and b.verified
     assert set(a.solutions) == set(b.solutions) or a.count > 10
+
+
+@pytest.mark.parametrize("name, step", [("sudoku4_vu_kr_1000.txt", 100), ("sudoku16_vu_kr_1000.txt", 250)])
+def test_mrv_solves_4x4_and_16x16_sets(name, step):
+    engine = make_engine("mrv")
+    for line in data_lines(name, step=step):
+        res = engine.run(parse_sudoku_line(line.split()[0]), time_limit=60)
+        assert res.status is Status.UNIQUE and res.verified
+
+
+def test_mrv_solves_6x6_and_12x12_examples():
+    from puzzlebench.models.examples import example
+    for name, shape in (("sudoku6", "6x6 (2x3 blocks)"), ("sudoku12", "12x12 (3x4 blocks)")):
+        puzzle = example(name)
+        assert puzzle.shape == shape
+        res = make_engine("mrv").run(puzzle)
+        assert res.status is Status.UNIQUE and puzzle.check(res.solutions[0]) == []
