@@ -14,13 +14,14 @@ at a time (the tests check it).
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Sequence
 
-from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle
+from ..encoders.exact_cover import ExactCoverMatrix
 from ..models.base import Puzzle
 from ..models.sudoku import DIGITS as SUDOKU_DIGITS, infer_box, parse_box, parse_sudoku_line
 from ..results import Result, Stats, Status, Times, error_result, status_of
 from .base import Deadline, Engine, SearchOutcome, verify_result
+from .dlx_py import ExactCoverEngine
 
 try:
     from .. import _native
@@ -49,13 +50,10 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
     return SearchOutcome(list(kept), count, timed_out, Stats(nodes=nodes, raw=raw))
 
 
-class DlxEngine(Engine):
+class DlxEngine(ExactCoverEngine):
     family = "dlx"
-    exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
     summary = ("Dancing Links in C: Knuth's Algorithm X (secondary items) and C (colors), "
                "his node and update counts; batch path for Sudoku")
-    statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
-                           "(raw: nodes, updates, cleansings as DLX1/DLX2 count them)"}
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -63,18 +61,9 @@ class DlxEngine(Engine):
             return "the compiled extension puzzlebench._native (with dlx_solve) is not built"
         return None
 
-    def encode(self, puzzle: Puzzle) -> ExactCoverMatrix:
-        return encode_puzzle(puzzle)
-
-    def size(self, artifact: ExactCoverMatrix) -> dict[str, int]:
-        return artifact.size()
-
     def search(self, artifact: ExactCoverMatrix, limit: int | None, keep: int,
                deadline: Deadline) -> SearchOutcome:
         return solve_matrix(artifact, limit, keep, deadline.remaining())
-
-    def decode(self, artifact: ExactCoverMatrix, raw: Any) -> tuple[int, ...]:
-        return artifact.decode(raw)
 
     # -- the batch paths ------------------------------------------------------------------
 

@@ -254,11 +254,11 @@ def search_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
     return SearchOutcome(kept, links.count, timed_out, Stats(nodes=links.nodes, raw=raw))
 
 
-class DlxPyEngine(Engine):
-    family = "dlx-py"
+class ExactCoverEngine(Engine):
+    """What the two Dancing Links engines share: a puzzle becomes an :class:`ExactCoverMatrix`,
+    a raw solution is a tuple of option indices, and Knuth's counters are the statistics."""
+
     exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
-    summary = ("Dancing Links (Knuth's Algorithms X and C) in plain Python: the readable twin "
-               "of dlx, with identical counters")
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
                            "(raw: nodes, updates, cleansings as DLX1/DLX2 count them)"}
 
@@ -268,9 +268,15 @@ class DlxPyEngine(Engine):
     def size(self, artifact: ExactCoverMatrix) -> dict[str, int]:
         return artifact.size()
 
+    def decode(self, artifact: ExactCoverMatrix, raw: Any) -> tuple[int, ...]:
+        return artifact.decode(raw)
+
+
+class DlxPyEngine(ExactCoverEngine):
+    family = "dlx-py"
+    summary = ("Dancing Links (Knuth's Algorithms X and C) in plain Python: the readable twin "
+               "of dlx, with identical counters")
+
     def search(self, artifact: ExactCoverMatrix, limit: int | None, keep: int,
                deadline: Deadline) -> SearchOutcome:
         return search_matrix(artifact, limit, keep, deadline)
-
-    def decode(self, artifact: ExactCoverMatrix, raw: Any) -> tuple[int, ...]:
-        return artifact.decode(raw)
