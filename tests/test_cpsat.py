@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,44 +15,12 @@ from puzzlebench.results import Status
 from puzzlebench.solvers.cpsat import CpSatEngine
 from puzzlebench.solvers.mrv import MrvEngine
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from agreement import agree_with_mrv, skyscrapers_line
+from conftest import data_lines
+
 FORMULATIONS = ("int", "bool")
 
 
-def data_lines(name: str, count: int, step: int = 1) -> list[str]:
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} is absent (public data sets live in ../shared/data)")
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
-    return lines[::step][:count]
-
-
-def skyscrapers_line(line: str) -> tuple[Skyscrapers, str]:
-    fields = line.split()
-    n = int(fields[0])
-    clues = [[int(x) for x in f.split(",")] for f in fields[1:5]]
-    return Skyscrapers(n, *clues), fields[5]
-
-
-_REFERENCE: dict = {}
-
-
-def mrv_reference(puzzle, limit):
-    """mrv's answer, computed once per puzzle for both formulations."""
-    key = (type(puzzle).__name__, puzzle.write(), limit)
-    if key not in _REFERENCE:
-        _REFERENCE[key] = MrvEngine().run(puzzle, limit=limit)
-    return _REFERENCE[key]
-
-
-def agree_with_mrv(engine, puzzle, limit):
-    result = engine.run(puzzle, limit=limit)
-    reference = mrv_reference(puzzle, limit)
-    assert result.verified, result.error
-    assert (result.status, result.count) == (reference.status, reference.count)
-    if limit is None and result.count <= len(result.solutions):  # every solution was kept
-        assert sorted(result.solutions) == sorted(reference.solutions)
-    return result
 
 
 @pytest.mark.parametrize("formulation", FORMULATIONS)
