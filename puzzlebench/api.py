@@ -5,11 +5,11 @@ from __future__ import annotations
 import time
 from typing import Any, Iterable
 
-from .errors import PuzzleError, UsageError
+from .errors import PuzzleError
 from .harness.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .results import Result, Times, error_result
-from .solvers.base import Engine
+from .solvers.base import Engine, check_time_limit, normalise_limit
 
 DEFAULT_KEEP = 10
 
@@ -19,21 +19,6 @@ def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None 
     ``box`` is a Sudoku block shape, ``"3x4"`` or ``(3, 4)`` (rows x columns)."""
     from .models.reader import parse as parse_text
     return parse_text(text, kind=kind, box=box)
-
-
-def normalise_limit(limit: int | None) -> int | None:
-    """``None`` or ``0`` mean "all solutions"; a negative limit is a mistake."""
-    if limit is None or limit == 0:
-        return None
-    if limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {limit}")
-    return limit
-
-
-def check_time_limit(time_limit: float | None) -> float | None:
-    if time_limit is not None and time_limit <= 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
-    return time_limit
 
 
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,

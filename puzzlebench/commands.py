@@ -146,6 +146,8 @@ def exit_code(results: list[Result]) -> int:
 
 
 def cmd_solve(args) -> int:
+    api.normalise_limit(args.limit)  # the options first: a usage error reads no input
+    api.check_time_limit(args.time_limit)
     records = list(read_records(args))
     results = solve_records(records, args)
     for res in results:

@@ -127,3 +127,15 @@ def test_mrv_answers_top95(capsys):
     records = [json.loads(line) for line in out.splitlines()]
     assert code == 0 and len(records) == 95
     assert all(r["status"] == "unique" for r in records)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve-xc", "-", "--time-limit", "0"], "the time limit must be positive (seconds); got 0"),
+    (["solve-cnf", "-", "--time-limit", "-1"], "the time limit must be positive (seconds); got -1"),
+    (["solve-smt2", "-", "--limit", "-2"], "the solution limit must be 0 (all) or more; got -2"),
+    (["solve", "--time-limit", "nan"], "the time limit must be positive (seconds); got nan"),
+    (["count", "--limit", "-1"], "the solution limit must be 0 (all) or more; got -1"),
+])
+def test_every_command_checks_limits_the_same_way(capsys, argv, message):
+    code, _, err = run(capsys, *argv)
+    assert (code, err) == (2, f"puzzlebench: error: {message}\n")

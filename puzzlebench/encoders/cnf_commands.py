@@ -9,6 +9,7 @@ import json
 import sys
 
 from ..errors import PuzzlebenchError, UsageError
+from ..solvers.base import check_time_limit, normalise_limit
 from .dimacs import answer_text, check_answer, cnf_for_decoding, read_answer, read_dimacs
 
 EXIT_OK, EXIT_SOME_ERRORS = 0, 1
@@ -87,10 +88,8 @@ def solve_dimacs(n_vars: int, clauses: list[list[int]], spec: str, limit: int | 
 
 
 def cmd_solve_cnf(args) -> int:
-    if args.limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {args.limit}")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"the time limit must be positive; got {args.time_limit}")
+    normalise_limit(args.limit)
+    check_time_limit(args.time_limit)
     text, source = _read(args.file)
     cnf = read_dimacs(text, source)
     status, model, count, timed_out, stats = solve_dimacs(cnf.n_vars, cnf.clauses, args.solver,

@@ -70,12 +70,10 @@ def cmd_export(args) -> int:
 
 def cmd_solve_xc(args) -> int:
     from ..harness.registry import make_engine
-    from ..solvers.base import Deadline
+    from ..solvers.base import Deadline, check_time_limit, normalise_limit
     from .exact_cover import read_knuth
-    if args.limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {args.limit}")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"the time limit must be positive; got {args.time_limit}")
+    normalise_limit(args.limit)
+    check_time_limit(args.time_limit)
     source = "<stdin>" if args.file == "-" else args.file
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file).read()

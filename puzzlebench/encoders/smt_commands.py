@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import UsageError
-from ..solvers.base import Deadline
+from ..solvers.base import Deadline, check_time_limit, normalise_limit
 from ..solvers.smt import z3_stats
 from .smt import blocking_clause, decode_assignment, header_facts, model_assignment, read_smt2
 
@@ -17,10 +17,8 @@ EXIT_OK = 0
 def cmd_solve_smt2(args) -> int:
     import z3
 
-    if args.limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {args.limit}")
-    if args.time_limit is not None and args.time_limit <= 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {args.time_limit:g}")
+    normalise_limit(args.limit)
+    check_time_limit(args.time_limit)
     source = "<stdin>" if args.file == "-" else args.file
     try:
         text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()

@@ -26,6 +26,7 @@ from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
+from ..solvers.base import check_time_limit, normalise_limit
 from .runner import Executor, WorkUnit, has_batch_path, make_engine
 from .workers import LocalExecutor, default_jobs
 
@@ -84,10 +85,10 @@ class BenchOutcome:
 
 
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
-    if cfg.time_limit is None or not cfg.time_limit > 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {cfg.time_limit:g}")
-    if cfg.limit is not None and cfg.limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {cfg.limit}")
+    if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
+        raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
+    check_time_limit(cfg.time_limit)
+    normalise_limit(cfg.limit)
     if cfg.jobs is not None and cfg.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {cfg.jobs}")
     cores = default_jobs()

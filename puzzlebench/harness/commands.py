@@ -21,6 +21,7 @@ from .bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from .database import open_existing
 from .inputs import InputItem, from_puzzles, read_file, sample, scramble_items
 from .report import PLOTS, render, summarise
+from ..solvers.base import check_time_limit
 from .runner import engine_class
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
@@ -86,8 +87,7 @@ def default_items(seed: int = 1) -> list[InputItem]:
 def cmd_bench(args) -> int:
     engines = _extra_engines(args)
     solvers = _solver_list(args)
-    if args.time_limit is not None and not args.time_limit > 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {args.time_limit:g}")
+    check_time_limit(args.time_limit)
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
     box = parse_box(args.box)

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
-from ..errors import EngineError, SolverSpecError
+from ..errors import EngineError, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
 from ..results import Result, Stats, Status, Times, error_result, status_of
 
@@ -47,6 +47,22 @@ class Option:
             raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
                                   f"{', '.join(map(str, self.choices))}")
         return value
+
+
+def normalise_limit(limit: int | None) -> int | None:
+    """``None`` or ``0`` mean "all solutions"; a negative limit is a mistake."""
+    if limit is None or limit == 0:
+        return None
+    if limit < 0:
+        raise UsageError(f"the solution limit must be 0 (all) or more; got {limit}")
+    return limit
+
+
+def check_time_limit(time_limit: float | None) -> float | None:
+    """A time limit is ``None`` (none) or a positive number of seconds (NaN is refused too)."""
+    if time_limit is not None and not time_limit > 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
+    return time_limit
 
 
 class Deadline:

@@ -17,13 +17,7 @@ from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..results import Result, Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
-
-
-def check_time_limit(time_limit: float | None) -> None:
-    """The same rule and words as the API's: a time limit must be positive."""
-    if time_limit is not None and time_limit <= 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
+from .base import Deadline, Engine, Option, SearchOutcome, check_time_limit, limit_reached
 
 
 RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",

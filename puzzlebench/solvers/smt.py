@@ -20,8 +20,7 @@ from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_cl
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Result, Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
-from .cpsat import check_time_limit
+from .base import Deadline, Engine, Option, SearchOutcome, check_time_limit, limit_reached
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
