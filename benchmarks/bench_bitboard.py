@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 
+from puzzlebench.models.generate import sudoku_solution  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
@@ -104,15 +105,7 @@ def bench_16(quick: bool) -> list[str]:
             f"(bitboard on it: {results[0].times.solve * 1000:.2f} ms)"]
 
 
-def full_grid(box, rng):
-    r, c = box
-    n = r * c
-    base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
-    values = list(range(1, n + 1))
-    rng.shuffle(values)
-    rows = [b * r + i for b in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
-    cols = [s * c + j for s in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
-    return [values[base[i][j]] for i in rows for j in cols]
+full_grid = sudoku_solution  # a random complete grid; box (1, n) gives a shuffled Latin square
 
 
 def bench_large() -> list[str]:

@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -16,6 +15,7 @@ from conftest import REPO, data_lines
 from puzzlebench import _native
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlebench.harness.registry import FAMILIES, make_engine
+from puzzlebench.models.generate import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
@@ -38,17 +38,7 @@ def agree(puzzle, limit=2, engine=BB):
     return a
 
 
-def full_grid(box, rng):
-    """A random complete grid of block shape ``box``: a pattern grid with shuffled values,
-    rows within bands, columns within stacks."""
-    r, c = box
-    n = r * c
-    base = [[(c * (i % r) + i // r + j) % n for j in range(n)] for i in range(n)]
-    values = list(range(1, n + 1))
-    rng.shuffle(values)
-    rows = [b * r + i for b in rng.sample(range(c), c) for i in rng.sample(range(r), r)]
-    cols = [s * c + j for s in rng.sample(range(r), r) for j in rng.sample(range(c), c)]
-    return [values[base[i][j]] for i in rows for j in cols]
+full_grid = sudoku_solution  # a random complete grid of block shape ``box``
 
 
 def test_full_grid_is_valid():
@@ -363,7 +353,6 @@ def test_skyscrapers_partial_clues_and_givens_against_mrv():
     rng = random.Random(11)
     for _ in range(12):
         n = rng.randint(3, 5)
-        grid = full_grid((1, n), rng) if False else None
         clues = [[rng.choice([0, 0, rng.randint(1, n)]) for _ in range(n)] for _ in range(4)]
         givens = [0] * (n * n)
         for c in rng.sample(range(n * n), rng.randint(0, 3)):
