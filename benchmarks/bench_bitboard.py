@@ -30,6 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 
+from puzzlebench import api  # noqa: E402
 from puzzlebench.models.generate import sudoku_solution  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
@@ -67,24 +68,39 @@ def mrv_rate(puzzles, limit=2) -> float:
     return len(puzzles) / cpu
 
 
+def best_cpu(fn, repeat: int = 3):
+    """(result, wall, CPU) of the run with the least CPU time: the machine is shared."""
+    runs = [timed(fn) for _ in range(repeat)]
+    return min(runs, key=lambda run: run[2])
+
+
 def bench_9x9(quick: bool) -> list[str]:
-    rows = ["| set | puzzles | bitboard puzzles/s (batch call, CPU) | with every status read | "
-            "target | guesses/puzzle (tdoku) | mrv puzzles/s (3 of the set) | ratio |",
-            "|---|---|---|---|---|---|---|---|"]
+    """Rates count everything from Python strings to every status read (the target's terms)."""
+    rows = ["| set | puzzles | bitboard puzzles/s (CPU, best of 3) | wall | target | ratio to tdoku | "
+            "guesses/puzzle (tdoku) | dlx puzzles/s, same run | mrv puzzles/s (3 of the set) |",
+            "|---|---:|---:|---:|---|---:|---|---:|---:|"]
     for name, tdoku, tdoku_guesses, target in SETS_9:
         lines = lines_of(name)
         if quick:
             lines = lines[:5000]
-        batch, wall, cpu = timed(lambda: solve_sudoku_lines(lines, limit=2))
-        _, wall2, cpu2 = timed(lambda: (solve_sudoku_lines(lines, limit=2).statuses()))
-        assert all(batch.status(i) is Status.UNIQUE for i in range(len(batch))), name
+
+        def bitboard():
+            batch = solve_sudoku_lines(lines, limit=2)
+            return batch, batch.statuses()
+
+        (batch, statuses), wall, cpu = best_cpu(bitboard)
+        assert all(s is Status.UNIQUE for s in statuses), name
         guesses = sum(batch.stats(i).guesses for i in range(len(batch))) / len(batch)
+        dlx_lines = lines[:5000]
+        (dlx_statuses), _, dlx_cpu = best_cpu(
+            lambda: [r.status for r in api.solve_many(dlx_lines, solver="dlx", limit=2)], repeat=1)
+        assert all(s is Status.UNIQUE for s in dlx_statuses), name
         sample = [parse_sudoku_line(l) for l in lines[:: max(1, len(lines) // 3)][:3]]
         reference = mrv_rate(sample)
         rate = len(lines) / cpu
-        rows.append(f"| {name} | {len(lines)} | {rate:,.0f} (wall {len(lines) / wall:,.0f}) | "
-                    f"{len(lines) / cpu2:,.0f} | {target:,} {'met' if rate >= target else 'MISSED'} | "
-                    f"{guesses:.2f} ({tdoku_guesses}) | {reference:,.1f} | {rate / reference:,.0f}x |")
+        rows.append(f"| {name} | {len(lines)} | {rate:,.0f} | {len(lines) / wall:,.0f} | "
+                    f"{target:,} {'met' if rate >= target else 'MISSED'} | {rate / tdoku:.2f} | "
+                    f"{guesses:.2f} ({tdoku_guesses}) | {len(dlx_lines) / dlx_cpu:,.0f} | {reference:,.1f} |")
         print(rows[-1], flush=True)
     return rows
 

@@ -1,27 +1,59 @@
-/* 9x9 Sudoku on band bitboards.
+/* 9x9 Sudoku on band bitboards, JCZSolve-style.
  *
- * The representation follows the band idea of JCZSolve / fsss2 (and tdoku's digit-plane
- * view): for every digit d and every band b (three rows) one 27-bit word F[d][b] holds the
- * cells where d may still go; a solved cell keeps the bit of its digit.  U[b] holds the
- * unsolved cells.  Placing d clears the cell from the other digits' planes and the cell's
- * peers from d's plane: a dozen word operations.  Propagation to a fixed point:
- *   - naked singles and empty cells, by bit-sliced counting over the nine planes;
- *   - hidden singles per digit: every row, column and box of a plane must hold exactly one
- *     bit once solved, so a unit with one bit on an unsolved cell places the digit, and a
- *     unit with none is a contradiction;
- *   - optionally locked candidates (pointing and claiming, rows and columns) when the
- *     singles stall.
- * Branching: a cell with two candidates when there is one (bit-sliced), else the cell with
- * the fewest; the state (112 bytes) is copied for every alternative but the last. */
+ * Representation (JCZSolve by Zhou Yundong and JasonLion; fsss2; tdoku's digit planes): for
+ * every digit d and band b (three rows) one 27-bit word F[3d+b] holds the cells where d may
+ * still go; a solved cell keeps the bit of its digit.  U[b] holds the unsolved cells.
+ * seen[i] is F[i] as it was last examined, so propagation revisits only the words that
+ * changed since (the idea that makes JCZSolve fast: after a placement most words are
+ * untouched).
+ *
+ * Propagation to a fixed point, per changed word and per digit:
+ *   - band logic (one table lookup): in a band, digit d occupies one cell of each row and of
+ *     each box, so the 3x3 pattern "row r has d in box x" must contain a permutation; the
+ *     entries that belong to no permutation are removed (pointing and claiming along rows,
+ *     and more), and a pattern without a permutation is a contradiction;
+ *   - stack logic, the same on the columns' side: "band b has d in column j of the stack";
+ *   - hidden singles in rows, boxes (per word) and columns (per digit);
+ *   - naked singles and empty cells, by bit-sliced counting over the nine planes, once the
+ *     words are stable.
+ * With option locked off, the band and stack logic only checks that every row, box and
+ * column keeps a candidate (singles only).
+ * Branching: the two-candidate cell that sees the most unsolved cells, else the cell with the
+ * fewest candidates;
+ * the state is copied for every alternative but the last (seed 001's zero-allocation DFS). */
 #include <string.h>
 #include "pb_bitboard.h"
 
 #define ROWBITS 0x1FFu
-static uint32_t PEERS[27];
-static uint32_t COLM[9];
+#define ALL27 0x7FFFFFFu
+static uint32_t PEERS[27];           /* same band: row, box and column peers of a cell */
+static uint32_t COLM[9];             /* a column's three cells in a band */
 static uint32_t BOXM[3];
 static const uint32_t ROWM[3] = {ROWBITS, ROWBITS << 9, ROWBITS << 18};
+static uint8_t THIRDS[512];          /* 9-bit row -> which of its three thirds are non-empty */
+static uint16_t PERM[2][512];        /* 3x3 pattern -> entries on some permutation ([1]) or
+                                        the whole pattern if no line is empty ([0]); 0 = none */
+static uint32_t PATTERN_CELLS[512];  /* 3x3 (row, box) pattern -> its 27 cells */
+static uint32_t STACK_COLS[512];     /* 9-bit column set -> its cells in a band */
 static int ready;
+
+/* The entries of the 3x3 0/1 matrix m (bit 3r+c) that lie on a permutation inside m. */
+static uint16_t on_permutation(unsigned m) {
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    unsigned out = 0;
+    for (int p = 0; p < 6; p++) {
+        unsigned cells = 0;
+        for (int r = 0; r < 3; r++) cells |= 1u << (3 * r + perms[p][r]);
+        if ((cells & m) == cells) out |= cells;
+    }
+    return (uint16_t)out;
+}
+
+static uint16_t lines_nonempty(unsigned m) {
+    for (int k = 0; k < 3; k++)
+        if (!(m & (7u << (3 * k))) || !(m & (0x49u << k))) return 0;
+    return (uint16_t)m;
+}
 
 void bb9_init(void) {
     if (ready) return;
@@ -29,146 +61,159 @@ void bb9_init(void) {
     for (int k = 0; k < 3; k++) BOXM[k] = (7u << (3 * k)) | (7u << (3 * k + 9)) | (7u << (3 * k + 18));
     for (int k = 0; k < 27; k++)
         PEERS[k] = (ROWM[k / 9] | COLM[k % 9] | BOXM[(k % 9) / 3]) & ~(1u << k);
+    for (unsigned m = 0; m < 512; m++) {
+        THIRDS[m] = (uint8_t)(((m & 7) ? 1 : 0) | ((m & 070) ? 2 : 0) | ((m & 0700) ? 4 : 0));
+        PERM[1][m] = on_permutation(m);
+        PERM[0][m] = lines_nonempty(m);
+        uint32_t cells = 0, cols = 0;
+        for (int e = 0; e < 9; e++)
+            if (m & (1u << e)) {
+                cells |= 7u << (9 * (e / 3) + 3 * (e % 3));
+                cols |= COLM[e];
+            }
+        PATTERN_CELLS[m] = cells;
+        STACK_COLS[m] = cols;
+    }
     ready = 1;
 }
 
-typedef struct { uint32_t F[9][3]; uint32_t U[3]; } S9;
+typedef struct { uint32_t F[27]; uint32_t seen[27]; uint32_t U[3]; } S9;
 
 static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
-static inline int single_bit(uint32_t x) { return x && !(x & (x - 1)); }
+/* Portable flags give no popcnt instruction, and the library call costs more than this. */
+static inline int popcount27(uint32_t x) {
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+}
 
 static inline void place9(S9 *s, int d, int b, int k) {
     uint32_t bit = 1u << k, nb = ~bit, cm = ~COLM[k % 9];
-    for (int e = 0; e < 9; e++) s->F[e][b] &= nb;
-    s->F[d][b] = (s->F[d][b] & ~PEERS[k]) | bit;
-    if (b != 0) s->F[d][0] &= cm;
-    if (b != 1) s->F[d][1] &= cm;
-    if (b != 2) s->F[d][2] &= cm;
+    for (int e = 0; e < 9; e++) s->F[3 * e + b] &= nb;
+    s->F[3 * d + b] = (s->F[3 * d + b] & ~PEERS[k]) | bit;
+    if (b != 0) s->F[3 * d] &= cm;
+    if (b != 1) s->F[3 * d + 1] &= cm;
+    if (b != 2) s->F[3 * d + 2] &= cm;
     s->U[b] &= nb;
 }
 
-/* Pointing and claiming for every digit, along rows and columns; 1 when a candidate went. */
-static int locked9(S9 *s, BBSearch *c) {
-    int changed = 0;
-    for (int d = 0; d < 9; d++) {
-        uint32_t *F = s->F[d];
-        if (!((F[0] & s->U[0]) | (F[1] & s->U[1]) | (F[2] & s->U[2]))) continue;
-        for (int b = 0; b < 3; b++) {
-            if (!(F[b] & s->U[b])) continue;
-            for (int bx = 0; bx < 3; bx++) {
-                uint32_t in_box = F[b] & BOXM[bx];
-                if (!in_box) continue;
-                /* rows of the box that hold d */
-                int rows = 0, row = 0;
-                for (int r = 0; r < 3; r++)
-                    if (in_box & ROWM[r]) { rows++; row = r; }
-                if (rows == 1) {  /* pointing along the row */
-                    uint32_t out = ROWM[row] & ~BOXM[bx];
-                    if (F[b] & out) { F[b] &= ~out; changed = 1; c->locked++; }
-                }
-                uint32_t cols = (in_box | in_box >> 9 | in_box >> 18) & (7u << (3 * bx));
-                if (single_bit(cols)) {  /* pointing along the column */
-                    int j = ctz32(cols);
-                    for (int bb = 0; bb < 3; bb++)
-                        if (bb != b && (F[bb] & COLM[j])) { F[bb] &= ~COLM[j]; changed = 1; c->locked++; }
-                }
-            }
-            for (int r = 0; r < 3; r++) {  /* claiming: a row's d within one box */
-                uint32_t in_row = F[b] & ROWM[r];
-                int boxes = 0, box = 0;
-                for (int bx = 0; bx < 3; bx++)
-                    if (in_row & BOXM[bx]) { boxes++; box = bx; }
-                if (boxes == 1) {
-                    uint32_t out = BOXM[box] & ~ROWM[r];
-                    if (F[b] & out) { F[b] &= ~out; changed = 1; c->locked++; }
-                }
-            }
-        }
-        for (int j = 0; j < 9; j++) {  /* claiming: a column's d within one band */
-            int bands = 0, band = 0;
-            for (int b = 0; b < 3; b++)
-                if (F[b] & COLM[j]) { bands++; band = b; }
-            if (bands == 1) {
-                uint32_t out = BOXM[j / 3] & ~COLM[j];
-                if (F[band] & out) { F[band] &= ~out; changed = 1; c->locked++; }
+/* Place d on the cells of `cells` (singles found in word 3d+b); 0 when one of them was
+ * emptied meanwhile by another placement (its unit has no d left: a contradiction). */
+static int place_singles(S9 *s, int d, int b, uint32_t cells, uint64_t *counter) {
+    while (cells) {
+        int k = ctz32(cells);
+        uint32_t bit = 1u << k;
+        cells &= cells - 1;
+        if (!(s->F[3 * d + b] & bit)) return 0;
+        if (!(s->U[b] & bit)) continue;
+        place9(s, d, b, k);
+        (*counter)++;
+    }
+    return 1;
+}
+
+/* Band logic and hidden singles in rows and boxes for word i = 3d+b; 0 on a contradiction. */
+static int update_word(S9 *s, int i, int locked, BBSearch *c) {
+    uint32_t f = s->F[i];
+    unsigned pattern = THIRDS[f & ROWBITS] | THIRDS[(f >> 9) & ROWBITS] << 3 | THIRDS[f >> 18] << 6;
+    unsigned keep = PERM[locked][pattern];
+    if (!keep) return 0;
+    uint32_t g = f & PATTERN_CELLS[keep];
+    if (g != f) {
+        c->locked += (uint64_t)popcount27(f & ~g);
+        s->F[i] = g;
+    }
+    s->seen[i] = g;
+    int d = i / 3, b = i % 3;
+    if (!(g & s->U[b])) return 1;
+    uint32_t singles = 0, v;
+    for (int r = 0; r < 3; r++) { v = g & ROWM[r]; if (!(v & (v - 1))) singles |= v; }
+    for (int x = 0; x < 3; x++) { v = g & BOXM[x]; if (!(v & (v - 1))) singles |= v; }
+    return place_singles(s, d, b, singles & s->U[b], &c->hidden);
+}
+
+/* Stack logic and hidden singles in columns for digit d; 0 on a contradiction. */
+static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
+    uint32_t *F = s->F + 3 * d;
+    uint32_t p[3];
+    for (int b = 0; b < 3; b++) p[b] = (F[b] | F[b] >> 9 | F[b] >> 18) & ROWBITS;
+    if ((p[0] | p[1] | p[2]) != ROWBITS) return 0;
+    if (locked) {
+        for (int st = 0; st < 3; st++) {
+            unsigned pattern = (p[0] >> (3 * st) & 7) | (p[1] >> (3 * st) & 7) << 3 | (p[2] >> (3 * st) & 7) << 6;
+            unsigned keep = PERM[1][pattern];
+            if (!keep) return 0;
+            unsigned gone = pattern & ~keep;
+            for (int b = 0; gone && b < 3; b++) {
+                uint32_t cols = ((gone >> (3 * b)) & 7) << (3 * st);
+                if (!cols) continue;
+                uint32_t cells = F[b] & STACK_COLS[cols];
+                c->locked += (uint64_t)popcount27(cells);
+                F[b] &= ~cells;
+                p[b] &= ~cols;
             }
         }
     }
-    return changed;
+    uint32_t once = (p[0] ^ p[1] ^ p[2]) & ~((p[0] & p[1]) | (p[0] & p[2]) | (p[1] & p[2]));
+    while (once) {
+        int j = ctz32(once);
+        once &= once - 1;
+        int b = (p[0] >> j & 1) ? 0 : (p[1] >> j & 1) ? 1 : 2;
+        uint32_t v = F[b] & COLM[j];
+        if (!v) return 0;
+        if (!(v & (v - 1)) && (v & s->U[b])) { place9(s, d, b, ctz32(v)); c->hidden++; }
+    }
+    return 1;
 }
 
-/* Singles (and locked candidates) to a fixed point; 0 on a contradiction. */
+/* Naked singles (and empty cells) in every band: -1 contradiction, else how many placed. */
+static int naked_singles(S9 *s, BBSearch *c) {
+    int placed = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t u = s->U[b];
+        if (!u) continue;
+        uint32_t a = 0, t = 0;
+        for (int d = 0; d < 9; d++) { uint32_t f = s->F[3 * d + b]; t |= a & f; a |= f; }
+        if (u & ~a) return -1;
+        uint32_t single = u & ~t;
+        while (single) {
+            int k = ctz32(single);
+            single &= single - 1;
+            uint32_t bit = 1u << k;
+            int d = 0;
+            while (d < 9 && !(s->F[3 * d + b] & bit)) d++;
+            if (d == 9) return -1;
+            place9(s, d, b, k);
+            c->naked++;
+            placed++;
+        }
+    }
+    return placed;
+}
+
+/* Everything above to a fixed point; 0 on a contradiction. */
 static int propagate9(S9 *s, BBSearch *c, int locked) {
     for (;;) {
-        int progress = 0;
-        for (int b = 0; b < 3; b++) {
-            uint32_t a = 0, t = 0;
-            for (int d = 0; d < 9; d++) { uint32_t f = s->F[d][b]; t |= a & f; a |= f; }
-            uint32_t u = s->U[b];
-            if (u & ~a) return 0;
-            uint32_t single = u & ~t;
-            while (single) {
-                int k = ctz32(single);
-                single &= single - 1;
-                uint32_t bit = 1u << k;
-                int d = 0;
-                while (d < 9 && !(s->F[d][b] & bit)) d++;
-                if (d == 9) return 0;
-                place9(s, d, b, k);
-                c->naked++;
-                progress = 1;
-            }
-        }
-        if (!(s->U[0] | s->U[1] | s->U[2])) return 1;
+        int changed = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t *F = s->F[d];
-            /* a digit placed in all nine of its cells has nothing left to find */
-            if (!((F[0] & s->U[0]) | (F[1] & s->U[1]) | (F[2] & s->U[2]))) continue;
+            int dirty = 0;
             for (int b = 0; b < 3; b++) {
-                if (!(F[b] & s->U[b])) continue;  /* this band's three d are placed */
-                for (int r = 0; r < 3; r++) {
-                    uint32_t v = F[b] & ROWM[r];
-                    if (!v) return 0;
-                    if (!(v & (v - 1))) {
-                        int k = ctz32(v);
-                        if (s->U[b] & v) { place9(s, d, b, k); c->hidden++; progress = 1; }
-                    }
-                }
-                for (int bx = 0; bx < 3; bx++) {
-                    uint32_t v = F[b] & BOXM[bx];
-                    if (!v) return 0;
-                    if (!(v & (v - 1))) {
-                        int k = ctz32(v);
-                        if (s->U[b] & v) { place9(s, d, b, k); c->hidden++; progress = 1; }
-                    }
-                }
+                int i = 3 * d + b;
+                if (s->F[i] == s->seen[i]) continue;
+                if (!update_word(s, i, locked, c)) return 0;
+                dirty = 1;
             }
-            /* columns: count the nine row slices bitwise (at least one, at least two) */
-            uint32_t A = 0, B = 0;
-            for (int b = 0; b < 3; b++) {
-                uint32_t f = F[b];
-                for (int r = 0; r < 3; r++) {
-                    uint32_t v = (f >> (9 * r)) & ROWBITS;
-                    B |= A & v;
-                    A |= v;
-                }
-            }
-            if (A != ROWBITS) return 0;
-            uint32_t E = A & ~B;
-            while (E) {
-                int j = ctz32(E);
-                E &= E - 1;
-                int b = 0;
-                while (b < 3 && !(F[b] & COLM[j])) b++;
-                if (b == 3) return 0;
-                uint32_t v = F[b] & COLM[j];
-                if (s->U[b] & v) { place9(s, d, b, ctz32(v)); c->hidden++; progress = 1; }
+            if (dirty) {
+                if (!update_columns(s, d, locked, c)) return 0;
+                changed = 1;
             }
         }
-        if (!progress) {
-            if (!(s->U[0] | s->U[1] | s->U[2])) return 1;
-            if (!locked || !locked9(s, c)) return 1;
-        }
+        if (changed) continue;
+        if (!(s->U[0] | s->U[1] | s->U[2])) return 1;
+        int placed = naked_singles(s, c);
+        if (placed < 0) return 0;
+        if (!placed) return 1;
     }
 }
 
@@ -177,7 +222,7 @@ static void record9(const S9 *s, BBSearch *c) {
         uint8_t *out = c->solutions + (size_t)c->kept * 81;
         for (int d = 0; d < 9; d++)
             for (int b = 0; b < 3; b++) {
-                uint32_t f = s->F[d][b];
+                uint32_t f = s->F[3 * d + b];
                 while (f) { out[27 * b + ctz32(f)] = (uint8_t)(d + 1); f &= f - 1; }
             }
         c->kept++;
@@ -185,28 +230,44 @@ static void record9(const S9 *s, BBSearch *c) {
     c->count++;
 }
 
-/* The cell to branch on: a two-candidate cell if any, else the fewest candidates. */
+/* Unsolved cells that see cell k of band b (row, box and the column across the bands). */
+static inline int open_peers(const S9 *s, int b, int k) {
+    int n = popcount27(s->U[b] & PEERS[k]);
+    for (int o = 0; o < 3; o++)
+        if (o != b) n += popcount27(s->U[o] & COLM[k % 9]);
+    return n;
+}
+
+/* The cell to branch on: among the two-candidate cells, the one that sees the most unsolved
+ * cells (either choice then propagates furthest: on top1465 this halves the guesses of the
+ * first two-candidate cell, 10.4 against 18.8 per puzzle); with none, the fewest candidates. */
 static void choose9(const S9 *s, int *band, int *bitpos) {
+    uint32_t twos[3], any = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t a = 0, t2 = 0, t3 = 0;
         for (int d = 0; d < 9; d++) {
-            uint32_t f = s->F[d][b];
+            uint32_t f = s->F[3 * d + b];
             t3 |= t2 & f; t2 |= a & f; a |= f;
         }
-        uint32_t two = s->U[b] & t2 & ~t3;
-        if (two) { *band = b; *bitpos = ctz32(two); return; }
+        twos[b] = s->U[b] & t2 & ~t3;
+        any |= twos[b];
     }
-    int best = 10;
-    for (int b = 0; b < 3; b++) {
-        uint32_t u = s->U[b];
-        while (u) {
-            int k = ctz32(u);
-            u &= u - 1;
-            int n = 0;
-            for (int d = 0; d < 9; d++) n += (s->F[d][b] >> k) & 1;
-            if (n < best) { best = n; *band = b; *bitpos = k; }
+    if (any) {
+        int best = -1;
+        for (int b = 0; b < 3; b++)
+            for (uint32_t two = twos[b]; two; two &= two - 1) {
+                int k = ctz32(two), score = open_peers(s, b, k);
+                if (score > best) { best = score; *band = b; *bitpos = k; }
+            }
+        return;
+    }
+    int fewest = 10;
+    for (int b = 0; b < 3; b++)
+        for (uint32_t u = s->U[b]; u; u &= u - 1) {
+            int k = ctz32(u), n = 0;
+            for (int d = 0; d < 9; d++) n += (s->F[3 * d + b] >> k) & 1;
+            if (n < fewest) { fewest = n; *band = b; *bitpos = k; }
         }
-    }
 }
 
 static void search9(S9 *s, BBSearch *c, int locked) {
@@ -218,7 +279,7 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     uint32_t bit = 1u << k;
     int digits[9], n = 0;
     for (int d = 0; d < 9; d++)
-        if (s->F[d][b] & bit) digits[n++] = d;
+        if (s->F[3 * d + b] & bit) digits[n++] = d;
     if (n > 1) c->guesses++;
     for (int i = 0; i < n; i++) {
         if (i + 1 < n) {
@@ -235,13 +296,14 @@ static void search9(S9 *s, BBSearch *c, int locked) {
 
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *c) {
     S9 s;
-    for (int d = 0; d < 9; d++) s.F[d][0] = s.F[d][1] = s.F[d][2] = 0x7FFFFFFu;
-    s.U[0] = s.U[1] = s.U[2] = 0x7FFFFFFu;
+    locked = locked != 0;
+    for (int i = 0; i < 27; i++) { s.F[i] = ALL27; s.seen[i] = 0; }
+    s.U[0] = s.U[1] = s.U[2] = ALL27;
     for (int i = 0; i < 81; i++) {
         int v = givens[i];
         if (!v) continue;
         int b = i / 27, k = i % 27;
-        if (v > 9 || !(s.F[v - 1][b] & (1u << k))) { c->nodes++; return; }  /* contradiction */
+        if (v > 9 || !(s.F[3 * (v - 1) + b] & (1u << k))) { c->nodes++; return; }  /* contradiction */
         place9(&s, v - 1, b, k);
     }
     search9(&s, c, locked);

@@ -2,8 +2,10 @@
 N-Queens and Skyscrapers, and the 9x9 batch path.
 
 - Sudoku 9x9: band bitboards (a 27-bit word per digit and band, after JCZSolve / fsss2 and
-  tdoku's digit planes): naked and hidden singles by bit-sliced counting, pointing and
-  claiming (option ``locked``), branching on a two-candidate cell (MRV).  Other block shapes,
+  tdoku's digit planes), only the words changed since they were last seen revisited: box-line
+  logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
+  and column, naked singles by bit-sliced counting; branching on the two-candidate cell that
+  sees the most unsolved cells (see native/sudoku9.c).  Other block shapes,
   up to 64 values: one 64-bit candidate mask per cell (seed 001), the same propagation, MRV.
 - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
   mirror halving when counting all solutions of an empty board (exact).
@@ -54,7 +56,8 @@ class BitboardEngine(Engine):
     family = "bitboard"
     summary = "native C bitboards: Sudoku (band bitboards, any block shape), N-Queens, Skyscrapers"
     options = (
-        Option("locked", bool, True, "Sudoku: pointing and claiming (locked candidates) when singles stall"),
+        Option("locked", bool, True, "Sudoku: locked candidates (pointing and claiming): on 9x9 with every "
+               "band and stack update, on other shapes when singles stall"),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
     statistics = {
