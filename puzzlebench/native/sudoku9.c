@@ -15,7 +15,7 @@
  *   - stack logic, the same on the columns' side: "band b has d in column j of the stack";
  *   - hidden singles in rows, boxes (per word) and columns (per digit);
  *   - naked singles and empty cells, by bit-sliced counting over the nine planes, once the
- *     words are stable.
+ *     words are stable; the columns last.
  * With option locked off, the band and stack logic only checks that every row, box and
  * column keeps a candidate (singles only).
  * Branching: the two-candidate cell that sees the most unsolved cells, else the cell with the
@@ -192,28 +192,34 @@ static int naked_singles(S9 *s, BBSearch *c) {
     return placed;
 }
 
-/* Everything above to a fixed point; 0 on a contradiction. */
+/* Everything above to a fixed point; 0 on a contradiction.  The band words first (cheap, and
+ * most of the work), then naked singles, and only when both stall the columns of the digits
+ * whose words changed (this order was the fastest measured: 1.3x on top1465 against
+ * columns after every band pass).  A full grid is consistent: every placement cleared its
+ * peers. */
 static int propagate9(S9 *s, BBSearch *c, int locked) {
+    unsigned column_dirty = 0;  /* digits whose words changed since their columns were seen */
     for (;;) {
-        int changed = 0;
-        for (int d = 0; d < 9; d++) {
-            int dirty = 0;
-            for (int b = 0; b < 3; b++) {
-                int i = 3 * d + b;
+        int changed;
+        do {
+            changed = 0;
+            for (int i = 0; i < 27; i++) {
                 if (s->F[i] == s->seen[i]) continue;
                 if (!update_word(s, i, locked, c)) return 0;
-                dirty = 1;
-            }
-            if (dirty) {
-                if (!update_columns(s, d, locked, c)) return 0;
+                column_dirty |= 1u << (i / 3);
                 changed = 1;
             }
-        }
-        if (changed) continue;
+        } while (changed);
         if (!(s->U[0] | s->U[1] | s->U[2])) return 1;
         int placed = naked_singles(s, c);
         if (placed < 0) return 0;
-        if (!placed) return 1;
+        if (placed) continue;
+        if (!column_dirty) return 1;
+        while (column_dirty) {
+            int d = ctz32(column_dirty);
+            column_dirty &= column_dirty - 1;
+            if (!update_columns(s, d, locked, c)) return 0;
+        }
     }
 }
 
