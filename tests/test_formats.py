@@ -456,6 +456,15 @@ def test_sudoku_checkers_agree_on_random_grids(box, seed):
     assert (p.check(bad) == []) == (p.rules.violations(bad) == [])
 
 
+@pytest.mark.parametrize("intruder", [0, 10, 5.0, "5", None])
+def test_sudoku_check_refuses_values_that_are_not_1_to_n(intruder):
+    rng = random.Random(3)
+    sol = list(full_sudoku((3, 3), rng))
+    p = Sudoku((3, 3), [0] * 81)
+    sol[40] = intruder
+    assert p.check(tuple(sol)) == [f"r5c5 = {intruder} is not a value 1..9"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 7), st.integers(0, 2 ** 32))
 def test_skyscrapers_checkers_agree_on_random_grids(n, seed):
