@@ -20,7 +20,11 @@ Peak memory is the worker's resident-set high-water mark from the OS (``VmHWM`` 
 Every answer is verified here, by the harness, not left to the engine: single puzzles by
 :func:`~puzzlebench.solvers.base.verify_result` (the puzzle's own checker), batches of Sudoku
 in bulk with numpy (each unit's values as a bitmask), any failure re-checked by the puzzle's
-checker for its message.
+checker for its message.  An engine that answers a batch as columns
+(:meth:`~puzzlebench.solvers.base.Engine.run_columns`: the bitboard's 9x9 C batch) is checked
+on those columns, and the worker sends the unit back as one :class:`~.runner.RowBatch`; a
+wrong answer there sends the unit down the :class:`~puzzlebench.results.Result` path, which
+names it.
 """
 
 from __future__ import annotations
