@@ -125,6 +125,34 @@ class Result:
         }
 
 
+@dataclass
+class ResultColumns:
+    """The answers of one batch call as columns (index ``i`` = puzzle ``i``): what a caller that
+    stores many answers (the harness) reads without one :class:`Result` per puzzle.
+
+    Every puzzle of the batch is a finished search or a timeout (an engine returns no columns
+    when some puzzle needs a :class:`Result` of its own, e.g. an error).  ``solutions`` holds
+    ``cells`` values per puzzle: its first solution, meaningless where ``counts[i]`` is 0; the
+    columns have not been verified (the caller checks them against the puzzles)."""
+
+    kind: str
+    solver: str
+    limit: int | None
+    statuses: list[Status]
+    counts: list[int]
+    solve_seconds: list[float]
+    total_seconds: list[float]
+    stats: dict[str, list[int]]  # normalised name -> one value per puzzle; absent: not counted
+    raw_names: tuple[str, ...]
+    raw: list[int]               # len(raw_names) values per puzzle, in one flat list
+    size: dict[str, int]         # the same for every puzzle of the batch
+    cells: int
+    solutions: bytes
+
+    def __len__(self) -> int:
+        return len(self.statuses)
+
+
 def error_result(message: str, *, kind: str = "", solver: str = "", limit: int | None = None,
                  source: str | None = None, puzzle: Puzzle | None = None,
                  times: Times | None = None) -> Result:

@@ -14,6 +14,7 @@ import time
 
 from puzzlebench.results import Result, Stats
 from puzzlebench.solvers.base import SearchOutcome
+from puzzlebench.solvers.bitboard import BitboardEngine
 from puzzlebench.solvers.mrv import MrvEngine
 
 
@@ -122,7 +123,45 @@ class BatchWrongEngine(BatchEngine):
         return results
 
 
+class ColumnsWrongEngine(BitboardEngine):
+    """The bitboard engine whose columnar batch (``run_columns``) breaks the answers to
+    puzzles with an empty first cell: the first two cells of their solution swapped."""
+
+    family = "columnswrong"
+
+    def run_columns(self, puzzles, **kw):
+        columns = super().run_columns(puzzles, **kw)
+        if columns is not None:
+            grids = bytearray(columns.solutions)
+            for k, p in enumerate(puzzles):
+                if p.givens[0] == 0:
+                    at = k * columns.cells
+                    grids[at], grids[at + 1] = grids[at + 1], grids[at]
+            columns.solutions = bytes(grids)
+        return columns
+
+    def run_many(self, puzzles, **kw):  # the same fault on the Result path
+        results = super().run_many(puzzles, **kw)
+        for p, r in zip(puzzles, results):
+            if p.givens[0] == 0 and r.solutions:
+                s = list(r.solutions[0])
+                s[0], s[1] = s[1], s[0]
+                r.solutions[0] = tuple(s)
+                r.verified = False
+        return results
+
+
+class RowsBitboardEngine(BitboardEngine):
+    """The bitboard engine without its columnar batch: the harness takes the Result path."""
+
+    family = "rowsbitboard"
+
+    def run_columns(self, puzzles, **kw):
+        return None
+
+
 ALL = {name: f"tests.broken_engines:{cls.__name__}" for name, cls in {
     "wrong": WrongAnswerEngine, "hang": HangEngine, "exit": ExitEngine, "sigkill": SigkillEngine,
     "segfault": SegfaultEngine, "liar": LiarEngine, "slow": SlowEngine, "batch": BatchEngine,
-    "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine}.items()}
+    "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine, "columnswrong": ColumnsWrongEngine,
+    "rowsbitboard": RowsBitboardEngine}.items()}

@@ -108,6 +108,37 @@ def test_batch_path_answers_are_verified_in_bulk(small_sudokus, tmp_path):
             assert r["status"] == "unique" and r["verified"]
 
 
+@pytest.fixture(scope="module")
+def nine_by_nine():
+    """Six generated 9x9 Sudoku (unique), the same every run: the bitboard's columnar batch."""
+    return list(generate("sudoku", 6, seed=5, box=(3, 3)))
+
+
+def test_columnar_batch_rows_equal_the_result_path(nine_by_nine, tmp_path):
+    out = bench(from_puzzles("nine", nine_by_nine), ["bitboard", "rowsbitboard", "mrv"], tmp_path, jobs=1)
+    assert out.exit_code == 0 and out.disagreements == []
+    rows = by_solver(out)
+    fields = ("puzzle_id", "status", "count", "nodes", "guesses", "backtracks", "conflicts", "propagations",
+              "size", "error", "verified", "wrong", "set_name", "kind", "shape", "limit_", "time_limit")
+    columnar = [{f: r[f] for f in fields} | {"raw": json.loads(r["raw_stats"])} for r in rows["bitboard"]]
+    by_results = [{f: r[f] for f in fields} | {"raw": json.loads(r["raw_stats"])} for r in rows["rowsbitboard"]]
+    assert columnar == by_results
+    assert all(r["status"] == "unique" and r["verified"] == 1 and r["peak_memory"] > 0 for r in rows["bitboard"])
+    assert all(r["t_total"] >= r["t_solve"] > 0 for r in rows["bitboard"])
+
+
+def test_columnar_batch_answers_are_verified(nine_by_nine, tmp_path):
+    assert 0 < sum(p.givens[0] == 0 for p in nine_by_nine) < len(nine_by_nine)
+    out = bench(from_puzzles("nine", nine_by_nine), ["columnswrong"], tmp_path, jobs=1)
+    for p, r in zip(nine_by_nine, out.results):
+        if p.givens[0] == 0:
+            assert r["status"] == "error" and r["wrong"] and not r["verified"]
+            assert r["error"].startswith("wrong answer from columnswrong: ")
+        else:
+            assert r["status"] == "unique" and r["verified"]
+    assert out.exit_code == 1 and len(out.wrong) == sum(p.givens[0] == 0 for p in nine_by_nine)
+
+
 def test_a_disagreement_is_stored_printed_and_fails(small_sudokus, tmp_path, capsys):
     path = tmp_path / "four.txt"
     path.write_text("".join(p.write() + "\n" for p in small_sudokus[:2]))

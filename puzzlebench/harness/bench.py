@@ -18,6 +18,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property
+from operator import itemgetter
 from typing import Iterator, Mapping, TextIO
 
 from ..errors import UsageError
@@ -27,7 +28,7 @@ from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
-from .runner import Executor, WorkUnit, has_batch_path, make_engine
+from .runner import Executor, RowBatch, WorkUnit, has_batch_path, make_engine
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
@@ -125,9 +126,10 @@ class _Planner:
         self.seconds: dict[str, float] = {s: 0.0 for s in pending}
         self.done: dict[str, int] = {s: 0 for s in pending}
 
-    def observe(self, solver: str, seconds: float) -> None:
+    def observe(self, solver: str, seconds: float, done: int = 1) -> None:
+        """``done`` more tasks of ``solver`` finished in ``seconds`` between them."""
         self.seconds[solver] += seconds
-        self.done[solver] += 1
+        self.done[solver] += done
 
     def _size(self, solver: str, batch: bool) -> int:
         left = len(self.pending[solver])
@@ -173,33 +175,38 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                           engines=engine_versions(engines))
     done = db.done_keys() if cfg.resume else set()
 
-    facts: list[tuple] = []     # per task id: the columns of its puzzle and solver
-    parse_times: list[float] = []
-    pending: dict[str, deque] = {spec: deque() for spec in engines}
+    puzzles = []  # (item, its id, kind, shape) of every record that is a puzzle
+    ids = set()
     input_errors = []
     skipped = 0
     for item in items:
+        puzzle_id = item.puzzle_id
+        ids.add((puzzle_id, item.puzzle_hash))
         if item.puzzle is None:
-            if TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit) in done:
+            if done and TaskKey(puzzle_id, "", INPUT_SOLVER, limit) in done:
                 skipped += 1
                 continue
             input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
                 "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
-                None, None, None, str(item.error), False, False))
+                None, None, None, str(item.error), 0, 0))
             continue
-        for spec, engine in engines.items():
-            if item.puzzle.kind not in engine.kinds:
+        puzzles.append((item, puzzle_id, item.puzzle.kind, item.puzzle.shape))
+    tasks = _Tasks()
+    pending: dict[str, deque] = {spec: deque() for spec in engines}
+    for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
+        queue, kinds = pending[spec], engine.kinds
+        for item, puzzle_id, kind, shape in puzzles:
+            if kind not in kinds:
                 continue
-            if TaskKey(item.puzzle_id, item.puzzle_hash, spec, limit) in done:
+            if done and TaskKey(puzzle_id, item.puzzle_hash, spec, limit) in done:
                 skipped += 1
                 continue
-            pending[spec].append((len(facts), item.puzzle))
-            facts.append(_facts(item, spec, cfg))
-            parse_times.append(item.parse_time)
+            queue.append((len(tasks), item.puzzle))
+            tasks.add(puzzle_id, item, kind, shape, spec)
     if input_errors:
         db.write_values(run_id, input_errors)
 
-    total = len(facts)
+    total = len(tasks)
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
     if executor is None:
@@ -210,33 +217,38 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         executor = LocalExecutor(jobs, catalog=catalog)
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
-    error, timeout = Status.ERROR.value, Status.TIMEOUT.value
+    shared_facts = {"limit_": limit, "time_limit": cfg.time_limit}
     try:
-        for rows in executor.execute(planner.units()):
-            values = []
-            for row in rows:
-                tid = row[0]
-                f = facts[tid]
-                extra = parse_times[tid]
-                values.append(f + row[1:3] + (row[3] + extra,) + row[4:7] + (row[7] + extra,) + row[8:])
-                solver = f[6]
-                planner.observe(solver, row[7])
-                status = row[1]
-                if status == error:
-                    errors += 1
-                    if row[18]:
-                        wrong.append(f"{f[0]} {solver}: {row[16]}")
-                elif status == timeout:
-                    timeouts += 1
-                progress.update(solver, status)
-            db.write_values(run_id, values)
+        for batch in executor.execute(planner.units()):
+            if not len(batch):
+                continue
+            statuses = batch.column("status")
+            n_errors, n_timeouts = statuses.count(Status.ERROR.value), statuses.count(Status.TIMEOUT.value)
+            errors += n_errors
+            timeouts += n_timeouts
+            columns, shared = tasks.columns_of(batch)
+            db.write_columns(run_id, columns, {**shared_facts, **shared})
+            n = len(batch)
+            solver = shared.get("solver")  # one unit: one solver
+            solvers = [solver] * n if solver is not None else columns["solver"]
+            if n_errors:
+                flags = batch.column("wrong")
+                wrong += [f"{pid} {solver}: {message}" for pid, solver, message, bad in
+                          zip(columns["puzzle_id"], solvers, batch.column("error"), flags) if bad]
+            seconds = batch.column("t_total")  # the engine's, without the parse
+            if solver is not None:
+                planner.observe(solver, sum(seconds), n)
+                progress.update_many(solver, n, n_timeouts, n_errors)
+            else:
+                for solver, status, spent in zip(solvers, statuses, seconds):
+                    planner.observe(solver, spent)
+                    progress.update(solver, status)
     finally:
         progress.finish()
         if hasattr(executor, "close"):
             executor.close()
 
     sets = sorted({item.set_name for item in items})
-    ids = {(item.puzzle_id, item.puzzle_hash) for item in items}
     disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
                      if (d.puzzle_id, d.puzzle_hash) in ids]
     if disagreements:
@@ -244,6 +256,56 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     db.finish_run(run_id)
     return BenchOutcome(run_id, total, skipped, wrong, errors, timeouts, disagreements,
                         time.perf_counter() - started, cfg.db, limit, sets, [*engines, INPUT_SOLVER], ids)
+
+
+class _Tasks:
+    """The bench's own columns of every task (index = task id): its puzzle's identity and
+    parse time and its solver.  Kept as columns so that a batch of rows picks its facts with
+    one :func:`operator.itemgetter` per column, not one tuple per task."""
+
+    FACTS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "solver")
+    CONSTANT_IN_A_SET = ("set_name", "kind", "shape", "solver")
+
+    def __init__(self):
+        self.facts: dict[str, list] = {name: [] for name in self.FACTS}
+        self.parse: list[float] = []
+        self._appends = [column.append for column in self.facts.values()]
+
+    def __len__(self) -> int:
+        return len(self.parse)
+
+    def add(self, puzzle_id: str, item: InputItem, kind: str, shape: str, solver: str) -> None:
+        ids, hashes, sets, lines, kinds, shapes, solvers = self._appends
+        ids(puzzle_id)
+        hashes(item.puzzle_hash)
+        sets(item.set_name)
+        lines(item.line)
+        kinds(kind)
+        shapes(shape)
+        solvers(solver)
+        self.parse.append(item.parse_time)
+
+    def columns_of(self, batch: RowBatch) -> tuple[dict[str, list], dict[str, object]]:
+        """The results-table columns of a batch: its tasks' facts, then the worker's fields,
+        the puzzle's parse time added to ``t_parse`` and ``t_total`` (the worker never parsed it)."""
+        ids = batch.task_ids
+        first = ids[0]
+        if ids == list(range(first, first + len(ids))):  # a unit as planned: slices
+            pick = itemgetter(slice(first, first + len(ids)))
+        else:
+            pick = itemgetter(*ids) if len(ids) > 1 else (lambda column: (column[first],))
+        columns = {name: list(pick(values)) for name, values in self.facts.items()}
+        shared = dict(batch.shared)
+        for name in self.CONSTANT_IN_A_SET:  # one value for the whole batch: a literal, not bound per row
+            values = columns[name]
+            if values.count(values[0]) == len(values):
+                shared[name] = values[0]
+        columns.update(batch.columns)
+        parse = pick(self.parse)
+        for name in ("t_parse", "t_total"):
+            columns[name] = [a + b for a, b in zip(batch.column(name), parse)]
+            shared.pop(name, None)
+        return columns, shared
 
 
 def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> tuple:

@@ -21,6 +21,7 @@ the pairs that have none.
 from __future__ import annotations
 
 import json
+import math
 import os
 import platform
 import sqlite3
@@ -171,6 +172,28 @@ class Database:
         with self.transaction():
             self.conn.executemany(sql, [(run_id,) + v for v in values])
 
+    def write_columns(self, run_id: int, columns: dict[str, Sequence], shared: dict[str, object]) -> None:
+        """Store finished results given as columns, in one transaction and one ``executemany``.
+        ``columns`` maps a column of the results table to one value per result; ``shared``
+        to the value of every result.  Shared values go into the statement as SQL literals and
+        shared ``NULL`` s are left out (SQLite's default), so each row binds only what varies:
+        Python's sqlite3 binds a ``None`` or a ``bool`` through its slow adaptation path."""
+        names, literals = [], []
+        for name, value in {"run_id": run_id, **shared}.items():
+            literal = sql_literal(value)
+            if literal is None:
+                continue  # NULL: the column's default
+            if literal is _BIND:  # not writable as a literal: bound with every row
+                columns = {**columns, name: [value] * len(next(iter(columns.values()), ()))}
+                continue
+            names.append(name)
+            literals.append(literal)
+        names += list(columns)
+        values = literals + ["?"] * len(columns)
+        sql = f"INSERT OR REPLACE INTO results ({', '.join(names)}) VALUES ({', '.join(values)})"
+        with self.transaction():
+            self.conn.executemany(sql, zip(*columns.values()))
+
     _insert_sql = (f"INSERT OR REPLACE INTO results (run_id, {', '.join(FACT_COLUMNS)}, {', '.join(ROW_COLUMNS)}) "
                    f"VALUES ({', '.join('?' * (1 + len(FACT_COLUMNS) + len(ROW_COLUMNS)))})")
 
@@ -196,6 +219,23 @@ class Database:
         cur = self.conn.execute("SELECT * FROM disagreements ORDER BY id")
         names = [d[0] for d in cur.description]
         return [dict(zip(names, row)) for row in cur]
+
+
+_BIND = object()
+
+
+def sql_literal(value) -> str | None | object:
+    """``value`` as an SQL literal; ``None`` for NULL; :data:`_BIND` when it cannot be one
+    (a float that is not finite, text holding a NUL, another type)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or type(value) is int:
+        return str(int(value))
+    if type(value) is float:
+        return repr(value) if math.isfinite(value) else _BIND
+    if type(value) is str and "\0" not in value:
+        return "'" + value.replace("'", "''") + "'"
+    return _BIND
 
 
 class _Transaction:

@@ -23,11 +23,15 @@ class Progress:
         self.drawn = False
 
     def update(self, solver: str, status: str) -> None:
-        self.done += 1
+        self.update_many(solver, 1, status == "timeout", status == "error")
+
+    def update_many(self, solver: str, done: int, timeouts: int, errors: int) -> None:
+        """:meth:`update` for a whole batch of one solver."""
+        self.done += done
         counts = self.per_solver.setdefault(solver, [0, 0, 0])
-        counts[0] += 1
-        counts[1] += status == "timeout"
-        counts[2] += status == "error"
+        counts[0] += done
+        counts[1] += timeouts
+        counts[2] += errors
         if self.enabled:
             now = time.monotonic()
             if now - self.last_draw >= REDRAW_SECONDS or self.done == self.total:

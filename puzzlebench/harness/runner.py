@@ -6,7 +6,8 @@ sees this interface, so a distributed executor (Dask, Ray: one unit = one remote
 limits enforced by the remote worker's own watchdog) can replace :class:`LocalExecutor
 <puzzlebench.harness.workers.LocalExecutor>` without touching the rest.  An executor must:
 
-- yield exactly one row for every task of every unit it was given, in any order;
+- yield exactly one row (in a :class:`RowBatch`) for every task of every unit it was given,
+  in any order;
 - never let an engine's crash, hang or wrong answer escape: those are rows with status
   ``error`` or ``timeout`` and the reason in ``error``;
 - mark ``verified`` only when every returned solution was checked by the puzzle's checker,
@@ -53,9 +54,39 @@ Row = tuple
 """One finished task, as a plain tuple in :data:`ROW_FIELDS` order (cheap to pickle)."""
 
 
+@dataclass
+class RowBatch:
+    """Finished tasks as columns: what a worker sends for a whole batch (one message, a few
+    lists, instead of one object per puzzle), and what the bench stores with one
+    ``executemany``.  ``columns`` maps a name of :data:`ROW_FIELDS` to one value per task (in
+    ``task_ids`` order); ``shared`` maps a name to the value of every task.  Every name but
+    ``task_id`` is in one of the two."""
+
+    task_ids: list[int]
+    columns: dict[str, list]
+    shared: dict[str, object] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.task_ids)
+
+    @classmethod
+    def from_rows(cls, rows: Sequence[Row]) -> "RowBatch":
+        """A batch of rows in :data:`ROW_FIELDS` order (the per-puzzle paths)."""
+        if not rows:
+            return cls([], {name: [] for name in ROW_FIELDS[1:]})
+        ids, *values = (list(column) for column in zip(*rows))
+        return cls(ids, dict(zip(ROW_FIELDS[1:], values)))
+
+    def column(self, name: str) -> Sequence:
+        """One value per task, whichever way the field was given."""
+        if name in self.columns:
+            return self.columns[name]
+        return [self.shared[name]] * len(self.task_ids)
+
+
 class Executor(Protocol):
-    def execute(self, units: Sequence[WorkUnit]) -> Iterator[list[Row]]:
-        """Run every unit; yield rows as they finish (in small groups)."""
+    def execute(self, units: Sequence[WorkUnit]) -> Iterator[RowBatch]:
+        """Run every unit; yield its finished tasks as they come (a batch at a time)."""
 
     def close(self) -> None:
         """Stop every worker."""
@@ -119,14 +150,24 @@ class _JsonCache:
 
 _json = _JsonCache()
 
+STAT_FIELDS = ("nodes", "guesses", "backtracks", "conflicts", "propagations")
+
+
+def json_objects(names: Sequence[str], flat: Sequence[int]) -> list[str]:
+    """JSON objects of integers, one per ``len(names)`` values of ``flat``, made by one
+    ``%``-format over the whole batch (the raw counters of a columnar batch)."""
+    template = "{" + ",".join(json.dumps(name).replace("%", "%%") + ":%d" for name in names) + "}"
+    n = len(flat) // len(names)
+    return ("\n".join([template] * n) % tuple(flat)).split("\n") if n else []
+
 
 def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False) -> Row:
     t, s = result.times, result.stats
     return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
-            _json.dumps(s.raw), _json.dumps(result.size), result.error, result.verified, wrong)
+            _json.dumps(s.raw), _json.dumps(result.size), result.error, int(result.verified), int(wrong))
 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0) -> Row:
     return (task_id, str(status), 0, 0.0, 0.0, 0.0, 0.0, seconds, None, None, None, None, None, None,
-            None, None, message, False, False)
+            None, None, message, 0, 0)

@@ -20,13 +20,19 @@ Peak memory is the worker's resident-set high-water mark from the OS (``VmHWM`` 
 Every answer is verified here, by the harness, not left to the engine: single puzzles by
 :func:`~puzzlebench.solvers.base.verify_result` (the puzzle's own checker), batches of Sudoku
 in bulk with numpy (each unit's values as a bitmask), any failure re-checked by the puzzle's
-checker for its message.
+checker for its message.  An engine that answers a batch as columns
+(:meth:`~puzzlebench.solvers.base.Engine.run_columns`: the bitboard's 9x9 C batch) is checked
+on those columns, and the worker sends the unit back as one :class:`~.runner.RowBatch`; a
+wrong answer there sends the unit down the :class:`~puzzlebench.results.Result` path, which
+names it.
 """
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
+import operator
 import os
 import queue
 import resource
@@ -35,14 +41,16 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Iterable, Iterator
 
 import numpy  # noqa: F401  imported once here, before the workers fork, for bulk verification
 
 from ..models.base import Puzzle
-from ..results import Result, Status
+from ..results import Result, ResultColumns, Status
 from ..solvers.base import verify_result
-from .runner import Row, WorkUnit, failure_row, make_engine, row_of
+from .runner import (_STATUS_TEXT, STAT_FIELDS, Row, RowBatch, WorkUnit, _json, failure_row, json_objects,
+                     make_engine, row_of)
 
 FLUSH_SECONDS = 0.05   # a worker sends what it has at least this often
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
@@ -145,9 +153,7 @@ def _unit_index(box):
 
 def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
     import numpy as np
-    n = box[0] * box[1]
-    cells = n * n
-    units = _unit_index(box)
+    cells = (box[0] * box[1]) ** 2
     sols, givens, owner = [], [], []
     good = [True] * len(results)
     for k, (res, puzzle) in enumerate(zip(results, puzzles)):
@@ -165,20 +171,78 @@ def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -
     if sols:
         values = np.frombuffer(b"".join(sols), dtype=np.uint8).reshape(len(sols), cells)
         given = np.frombuffer(b"".join(givens), dtype=np.uint8).reshape(len(sols), cells)
-        ok = ((values >= 1) & (values <= n)).all(axis=1)
-        ok &= ((given == 0) | (given == values)).all(axis=1)
-        values = np.clip(values, 1, n)
-        dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
-        bits = np.left_shift(dtype(1), (values - 1).astype(dtype))
-        full = dtype((1 << n) - 1)
-        ok &= (np.bitwise_or.reduce(bits[:, units], axis=2) == full).all(axis=1)
-        for k, fine in zip(owner, ok.tolist()):
+        for k, fine in zip(owner, sudoku_grids_valid(box, values, given).tolist()):
             if not fine:
                 good[k] = False
     for k, res in enumerate(results):  # two solutions of one puzzle must differ
         if len(res.solutions) > 1 and len(set(map(tuple, res.solutions))) < len(res.solutions):
             good[k] = False
     return good
+
+
+def sudoku_grids_valid(box, values, givens):
+    """Which rows of ``values`` (one grid of small numbers per row, a numpy uint8 array) are
+    solutions of the Sudoku whose givens are the same row of ``givens`` (0 = empty): every
+    value in 1..n, every given kept, every row, column and block holding each value once
+    (the OR of the values' bits is full).  The rules of :meth:`Sudoku.check`, for a whole
+    batch at once; a numpy bool array."""
+    import numpy as np
+    n = box[0] * box[1]
+    units = _unit_index(box)
+    ok = ((values >= 1) & (values <= n)).all(axis=1)
+    ok &= ((givens == 0) | (givens == values)).all(axis=1)
+    values = np.clip(values, 1, n)
+    dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
+    bits = np.left_shift(dtype(1), (values - 1).astype(dtype))
+    full = dtype((1 << n) - 1)
+    ok &= (np.bitwise_or.reduce(bits[:, units], axis=2) == full).all(axis=1)
+    return ok
+
+
+def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: list[int],
+                    peak: int | None) -> RowBatch | None:
+    """Verify a batch's columns in bulk and turn them into a :class:`RowBatch`, or ``None``
+    when that cannot be done here (not Sudoku of one block shape) or some answer is wrong
+    (then the caller takes the :class:`Result` path, which says what is wrong)."""
+    import numpy as np
+    from ..models.sudoku import Sudoku
+    n = len(puzzles)
+    if len(columns) != n or not n or columns.kind != "sudoku":
+        return None
+    box = puzzles[0].box
+    if not all(isinstance(p, Sudoku) and p.box == box for p in puzzles):
+        return None
+    cells = (box[0] * box[1]) ** 2
+    if columns.cells != cells or len(columns.solutions) != n * cells:
+        return None
+    statuses = columns.statuses
+    solved = [1 if s in SOLVED else 0 for s in statuses]  # verified (an int: SQLite binds bools slowly)
+    picked = [k for k, fine in enumerate(solved) if fine]
+    if picked:
+        if min(columns.counts[k] for k in picked) < 1:
+            return None  # "solved" without a solution to check
+        values = np.frombuffer(columns.solutions, dtype=np.uint8).reshape(n, cells)
+        givens = np.frombuffer(b"".join([bytes(p.givens) for p in puzzles]), dtype=np.uint8).reshape(n, cells)
+        if len(picked) < n:
+            values, givens = values[picked], givens[picked]
+        if not sudoku_grids_valid(box, values, givens).all():
+            return None
+    stats = columns.stats
+    raw = json_objects(columns.raw_names, columns.raw) if columns.raw_names else None
+    out = {"status": [_STATUS_TEXT[s] for s in statuses], "count": columns.counts,
+           "t_solve": columns.solve_seconds, "t_total": columns.total_seconds, "verified": solved}
+    shared = {"t_parse": 0.0, "t_encode": 0.0, "t_decode": 0.0, "peak_memory": peak,
+              "size": _json.dumps(columns.size), "error": None, "wrong": 0}
+    for name in STAT_FIELDS:
+        if name in stats:
+            out[name] = stats[name]
+        else:
+            shared[name] = None
+    if raw is None:
+        shared["raw_stats"] = None
+    else:
+        out["raw_stats"] = raw
+    return RowBatch(task_ids, out, shared)
 
 
 # -- the worker --------------------------------------------------------------------------------
@@ -260,6 +324,16 @@ def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProb
     _mark(shared, seq, 0)
     ids = [tid for tid, _ in unit.tasks]
     puzzles = [p for _, p in unit.tasks]
+    probe.reset()
+    try:
+        columns = engine.run_columns(puzzles, limit=unit.limit, time_limit=unit.time_limit)
+        batch = columns_to_rows(columns, puzzles, ids, probe.peak()) if columns is not None else None
+    except Exception:  # the Result path below runs it again and says what went wrong
+        batch = None
+    if batch is not None:
+        conn.send(batch)
+        return
+    _mark(shared, seq, 0)
     probe.reset()
     try:
         results = engine.run_many(puzzles, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
@@ -344,7 +418,11 @@ class LocalExecutor:
         slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared), daemon=True)
         global _CATALOG
         _CATALOG = self.catalog
-        slot.process.start()
+        gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
+        try:
+            slot.process.start()
+        finally:
+            gc.unfreeze()
         child.close()
         slot.conn = parent
         slot.received = set()
@@ -375,8 +453,10 @@ class LocalExecutor:
         self.seq += 1
         slot.units.append((self.seq, unit))
         catalog = self.catalog
-        if catalog is not None and all(catalog[tid] is p for tid, p in unit.tasks):
-            unit = replace(unit, tasks=[(tid, None) for tid, _ in unit.tasks])
+        if catalog is not None:
+            ids, puzzles = zip(*unit.tasks) if unit.tasks else ((), ())
+            if all(map(operator.is_, map(catalog.__getitem__, ids), puzzles)):
+                unit = replace(unit, tasks=list(zip(ids, repeat(None))))
         slot.outbox.put((self.seq, unit))
 
     def close(self) -> None:
@@ -420,7 +500,7 @@ class LocalExecutor:
                     return
                 waitables = [s.conn for s in busy] + [s.process.sentinel for s in busy]
                 multiprocessing.connection.wait(waitables, timeout=POLL_SECONDS)
-                out: list[Row] = []
+                out: list[RowBatch] = []
                 for slot in busy:
                     self._drain(slot, out, retry)
                 now = time.monotonic()
@@ -430,8 +510,7 @@ class LocalExecutor:
                     seq, unit = slot.units[0]
                     if slot.shared[SEQ] == seq and now - slot.shared[STARTED] > self._hard_limit(unit):
                         self._fail(slot, Status.TIMEOUT, out, retry)
-                if out:
-                    yield out
+                yield from out
         finally:
             self.close()
 
@@ -439,21 +518,22 @@ class LocalExecutor:
         grace = self.grace if self.grace is not None else grace_for(unit.time_limit)
         return unit.time_limit + grace
 
-    def _drain(self, slot: _Slot, out: list[Row], retry: deque) -> None:
+    def _drain(self, slot: _Slot, out: list[RowBatch], retry: deque) -> None:
         try:
             while slot.units and slot.conn.poll():
                 msg = slot.conn.recv()
                 if msg is None:
                     slot.units.popleft()
                     continue
-                slot.received.update(row[0] for row in msg)
-                out.extend(msg)
+                batch = msg if isinstance(msg, RowBatch) else RowBatch.from_rows(msg)
+                slot.received.update(batch.task_ids)
+                out.append(batch)
         except (EOFError, OSError):
             pass
         if slot.units and not slot.process.is_alive():
             self._fail(slot, Status.ERROR, out, retry)
 
-    def _fail(self, slot: _Slot, status: Status, out: list[Row], retry: deque) -> None:
+    def _fail(self, slot: _Slot, status: Status, out: list[RowBatch], retry: deque) -> None:
         """The worker of ``slot`` hung (``timeout``) or died (``error``): record the pair it was
         on, hand the rest of its units to a new worker."""
         seq, unit = slot.units.popleft()
@@ -487,7 +567,7 @@ class LocalExecutor:
                        f"{self._hard_limit(unit) - unit.time_limit:.1f}s; worker killed")
         else:
             message = f"{describe_exit(code)} while {unit.solver} was solving this puzzle"
-        out.append(failure_row(tid, status, message, elapsed))
+        out.append(RowBatch.from_rows([failure_row(tid, status, message, elapsed)]))
 
 
 def default_jobs() -> int:

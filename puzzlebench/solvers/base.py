@@ -17,7 +17,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import EngineError, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
-from ..results import Result, Stats, Status, Times, error_result, status_of
+from ..results import Result, ResultColumns, Stats, Status, Times, error_result, status_of
 
 ALL_KINDS = frozenset({"sudoku", "nqueens", "skyscrapers"})
 
@@ -215,6 +215,13 @@ class Engine(ABC):
         """Run many puzzles; engines with a batch path (one call for the whole list) override it."""
         return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
                 for p in puzzles]
+
+    def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
+                    time_limit: float | None = None) -> ResultColumns | None:
+        """The batch path's answers as columns, unverified, one solution kept per puzzle
+        (for callers storing many answers: the harness), or ``None`` when this engine has no
+        columnar path for these puzzles (then :meth:`run_many`)."""
+        return None
 
 
 def verify_result(result: Result, puzzle: Puzzle) -> Result:

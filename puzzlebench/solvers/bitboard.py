@@ -26,7 +26,7 @@ from ..models.base import Puzzle
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
 from ..models.sudoku import Sudoku, parse_box, parse_sudoku_line
-from ..results import Result, Stats, Status, Times, status_of
+from ..results import Result, ResultColumns, Stats, Status, Times, status_of
 from .base import Deadline, Engine, Option, SearchOutcome, verify_result
 
 RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
@@ -105,8 +105,7 @@ class BitboardEngine(Engine):
         fast = [i for i, p in enumerate(puzzles) if isinstance(p, Sudoku) and p.box == (3, 3)]
         results: list[Result | None] = [None] * len(puzzles)
         if fast:
-            table = bytes.maketrans(bytes(range(10)), b"0123456789")
-            buffer = b"\n".join(bytes(puzzles[i].givens).translate(table) for i in fast)
+            buffer = _lines_buffer(puzzles[i] for i in fast)
             batch = solve_sudoku_lines(buffer, limit=limit, time_limit=time_limit,
                                        locked=self.settings["locked"], engine=self, verify=False)
             for k, i in enumerate(fast):
@@ -120,6 +119,15 @@ class BitboardEngine(Engine):
             if results[i] is None:
                 results[i] = self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
         return results  # type: ignore[return-value]
+
+    def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
+                    time_limit: float | None = None) -> ResultColumns | None:
+        """9x9 Sudoku only: the C batch's arrays as columns (no :class:`Result` per puzzle)."""
+        if not puzzles or not all(isinstance(p, Sudoku) and p.box == (3, 3) for p in puzzles):
+            return None
+        batch = solve_sudoku_lines(_lines_buffer(puzzles), limit=limit, time_limit=time_limit,
+                                   locked=self.settings["locked"], engine=self, verify=False)
+        return batch.columns()
 
     def run_texts(self, texts: Sequence[str], *, kind: str | None = None,
                   box: str | tuple[int, int] | None = None, limit: int | None = 2,
@@ -210,6 +218,24 @@ class LineResults(Sequence[Result]):
         by_count = [status_of(c, self.limit, False) for c in range(3)]
         return [by_count[c if c < 2 else 2] for c in self._counts]
 
+    def columns(self) -> ResultColumns | None:
+        """The whole batch as columns, read from the C arrays in a few sweeps; ``None`` when
+        some line was not solved in C (rejected or another shape: it needs a :class:`Result`)."""
+        codes = bytes(self._status)
+        if codes.count(_OK) + codes.count(_TIMEOUT) != self._n:
+            return None
+        counters = self._stats.tolist()
+        singles = [a + b + c for a, b, c in zip(counters[3::6], counters[4::6], counters[5::6])]
+        overhead = self._overhead
+        solve = self._secs.tolist()
+        return ResultColumns(
+            kind="sudoku", solver=self.engine.spec, limit=self.limit, statuses=self.statuses(),
+            counts=self._counts.tolist(), solve_seconds=solve, total_seconds=[s + overhead for s in solve],
+            stats={"nodes": counters[0::6], "guesses": counters[1::6], "backtracks": counters[2::6],
+                   "propagations": singles},
+            raw_names=RAW_NAMES, raw=counters, size={"cells": 81, "values": 9}, cells=81,
+            solutions=self._solutions.translate(_DIGIT_VALUES))
+
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(self._n))]
@@ -237,6 +263,15 @@ class LineResults(Sequence[Result]):
 
     def __iter__(self) -> Iterator[Result]:
         return (self[i] for i in range(self._n))
+
+
+_GIVEN_DIGITS = bytes.maketrans(bytes(range(10)), b"0123456789")
+_DIGIT_VALUES = bytes.maketrans(b"0123456789", bytes(range(10)))
+
+
+def _lines_buffer(puzzles) -> bytes:
+    """9x9 Sudoku as the C batch reads them: one line of 81 digits each (0 = empty)."""
+    return b"\n".join(bytes(p.givens).translate(_GIVEN_DIGITS) for p in puzzles)
 
 
 def solve_sudoku_lines(lines: Sequence[str] | bytes, limit: int | None = 2, *,
