@@ -10,8 +10,11 @@ measured in the same run on a small sample.
 - 16x16 (all solved and proven unique), and 25x25 .. 64x64 made by a seeded generator (full
   grid, cells removed), solved with limit 1 and checked;
 - N-Queens n = 15, all solutions (wall and CPU time);
-- Skyscrapers: every nsol=1 puzzle (N = 4-6) and generated unique 7x7, 8x8, 9x9 puzzles:
-  median time; nsol=2+ counted to 2.
+- Skyscrapers: every nsol=1 puzzle (N = 4-6) and 25 proper 7x7, 8x8, 9x9 puzzles a size from
+  the project's seeded generator (median and max; dlx as the reference on two a size); the
+  nsol=2+ lines counted to 2 and the 9x9 nsol=? lines counted; full-clue puzzles of random
+  Latin squares (how many are unique).  ``benchmarks/bench_skyscrapers.py`` runs this part
+  alone.
 The machine's load (``uptime``) is written beside the figures: the machine is shared.
 """
 
@@ -31,6 +34,8 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 
 from puzzlebench import api  # noqa: E402
+from puzzlebench.harness.generate import clues_of, generate_skyscrapers, random_latin_square  # noqa: E402
+from puzzlebench.harness.registry import make_engine  # noqa: E402
 from puzzlebench.models.generate import sudoku_solution  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
@@ -154,6 +159,12 @@ def bench_queens() -> list[str]:
             f"{'met' if cpu < 2 else 'MISSED'}; mrv reference: n=8 all 92 in {cpu_ref:.2f} s CPU"]
 
 
+SKY_SIZES = (7, 8, 9)
+SKY_GENERATED = 25   # proper puzzles a size, from generate_skyscrapers(n, random.Random(n))
+SKY_REFERENCE = 2    # of them also solved by dlx (mrv times out at 7x7 and above)
+SKY_FULL_CLUE_TRIES = 300
+
+
 def sky_lines():
     for line in open(DATA / "skyscrapers_random_fullclue_n4to9_sample.txt"):
         f = line.split()
@@ -165,53 +176,92 @@ def sky_lines():
         yield Skyscrapers(n, *clues), nsol
 
 
-def make_unique_skyscrapers(n, rng, engine, tries=200):
-    """A full-clue puzzle from a random Latin square, kept if the engine proves it unique."""
-    for _ in range(tries):
-        grid = full_grid((1, n), rng)  # a random Latin square (cyclic, shuffled)
-        rows = [grid[i * n:(i + 1) * n] for i in range(n)]
-        from puzzlebench.models.vocabulary import visible_count
-        cols = [[rows[i][j] for i in range(n)] for j in range(n)]
-        p = Skyscrapers(n, [visible_count(c) for c in cols], [visible_count(c[::-1]) for c in cols],
-                        [visible_count(r) for r in rows], [visible_count(r[::-1]) for r in rows])
-        if engine.run(p, limit=2).status is Status.UNIQUE:
-            return p
-    return None
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f} ms"
+
+
+def sky_runs(engine, puzzles, limit=2, time_limit=60):
+    """Results and CPU seconds a puzzle over the whole loop."""
+    results, _, cpu = timed(lambda: [engine.run(p, limit=limit, time_limit=time_limit) for p in puzzles])
+    return results, cpu / max(1, len(puzzles))
+
+
+def bench_sky_generated(engine) -> list[str]:
+    """Proper puzzles from the project's seeded generator (unique, proven by this engine),
+    with dlx as the in-project reference on a few of them."""
+    rows = ["| N | puzzles (seed) | bitboard median | max | CPU a puzzle | median nodes | "
+            f"dlx on the first {SKY_REFERENCE} (bitboard on them) |", "|---|---|---|---|---|---|---|"]
+    dlx = make_engine("dlx")
+    for n in SKY_SIZES:
+        rng = random.Random(n)
+        puzzles = [generate_skyscrapers(n, rng) for _ in range(SKY_GENERATED)]
+        results, cpu = sky_runs(engine, puzzles)
+        assert all(r.status is Status.UNIQUE and r.verified for r in results), n
+        times = [r.times.solve for r in results]
+        refs = [dlx.run(p, limit=2, time_limit=20) for p in puzzles[:SKY_REFERENCE]]
+        ref_text = ", ".join(f"{r.times.solve:.2f} s {r.status}" for r in refs)
+        own = ", ".join(ms(r.times.solve) for r in results[:SKY_REFERENCE])
+        rows.append(f"| {n} | {len(puzzles)} (random.Random({n})) | {ms(statistics.median(times))} "
+                    f"{'< 1 ms met' if statistics.median(times) < 1e-3 else 'MISSED'} | {ms(max(times))} | "
+                    f"{ms(cpu)} | {statistics.median(r.stats.nodes for r in results):.0f} | {ref_text} ({own}) |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def bench_sky_full_clue(engine) -> list[str]:
+    """All 4N clues of random Latin squares, no givens: how many are unique (a second
+    generated family if they were), and the time to count each to 2."""
+    out = []
+    for n in SKY_SIZES:
+        rng = random.Random(100 + n)
+        puzzles = []
+        for _ in range(SKY_FULL_CLUE_TRIES):
+            clues = clues_of(n, random_latin_square(n, rng))
+            puzzles.append(Skyscrapers(n, clues["top"], clues["bottom"], clues["left"], clues["right"]))
+        results, cpu = sky_runs(engine, puzzles)
+        assert all(r.verified and r.status in (Status.UNIQUE, Status.MULTIPLE) for r in results), n
+        unique = sum(r.status is Status.UNIQUE for r in results)
+        times = [r.times.solve for r in results]
+        out.append(f"- Skyscrapers {n}x{n} full clues of random Latin squares (random.Random({100 + n}), "
+                   f"{len(puzzles)} squares): {unique} unique; counted to 2 in median "
+                   f"{ms(statistics.median(times))}, max {ms(max(times))}")
+    return out
 
 
 def bench_skyscrapers() -> list[str]:
     engine = BitboardEngine()
-    times, bad, twos = [], 0, {}
+    nsol1, bad, twos, unknown = [], 0, {}, []
     mrv_times = []
     for p, nsol in sky_lines():
         r = engine.run(p, limit=2, time_limit=60)
         if nsol == "1":
-            times.append(r.times.solve)
+            nsol1.append(r.times.solve)
             bad += r.status is not Status.UNIQUE or not r.verified
             if len(mrv_times) < 5 and p.n <= 5:
                 mrv_times.append(MrvEngine().run(p, limit=2).times.solve)
         elif nsol == "2+":
             twos.setdefault(p.n, [0, 0])
             twos[p.n][0] += 1
-            twos[p.n][1] += r.status is Status.MULTIPLE and r.count == 2
-    rng = random.Random(7)
-    gen = {}
-    for n in (7, 8, 9):
-        made = [make_unique_skyscrapers(n, rng, engine) for _ in range(5)]
-        made = [m for m in made if m]
-        gen[n] = [engine.run(m, limit=2).times.solve for m in made]
-    med = statistics.median(times)
-    out = [f"- Skyscrapers nsol=1 (N=4-6, {len(times)} puzzles): median {med * 1000:.3f} ms, max "
-           f"{max(times) * 1000:.2f} ms, {bad} wrong; target median < 1 ms {'met' if med < 1e-3 else 'MISSED'}; "
-           f"mrv median on 5 (N<=5): {statistics.median(mrv_times) * 1000:.1f} ms"]
-    for n, ts in gen.items():
-        if ts:
-            out.append(f"- Skyscrapers {n}x{n} generated unique (seed 7, {len(ts)} puzzles): median "
-                       f"{statistics.median(ts) * 1000:.3f} ms")
-        else:
-            out.append(f"- Skyscrapers {n}x{n}: the generator found no unique puzzle")
-    out.append("- Skyscrapers nsol=2+ counted to 2: " + ", ".join(
-        f"N={n}: {ok}/{total}" for n, (total, ok) in sorted(twos.items())))
+            twos[p.n][1] += r.status is Status.MULTIPLE and r.count == 2 and r.verified
+        else:  # nsol=?: the sample's 9x9 lines, never counted before
+            assert r.verified and r.status in (Status.UNIQUE, Status.MULTIPLE, Status.UNSAT)
+            unknown.append(r)
+    med = statistics.median(nsol1)
+    out = [f"- Skyscrapers nsol=1 (N=4-6, {len(nsol1)} puzzles): median {ms(med)}, max "
+           f"{ms(max(nsol1))}, {bad} wrong; target median < 1 ms {'met' if med < 1e-3 else 'MISSED'}; "
+           f"mrv median on 5 (N<=5): {ms(statistics.median(mrv_times))}",
+           "- Skyscrapers nsol=2+ counted to 2: " + ", ".join(
+               f"N={n}: {ok}/{total}" for n, (total, ok) in sorted(twos.items()))]
+    if unknown:
+        times = [r.times.solve for r in unknown]
+        counts = {s: sum(r.status is s for r in unknown) for s in (Status.UNIQUE, Status.MULTIPLE, Status.UNSAT)}
+        out.append(f"- Skyscrapers 9x9 nsol=? ({len(unknown)} lines) counted to 2: {counts[Status.UNIQUE]} "
+                   f"unique, {counts[Status.MULTIPLE]} with 2+, {counts[Status.UNSAT]} none; median "
+                   f"{ms(statistics.median(times))}, max {ms(max(times))}")
+    out += ["", f"Generated proper puzzles (`harness.generate.generate_skyscrapers`: random Latin "
+            "square, all clues, givens until unique, then half the clues removed while unique), "
+            "limit 2; median and max of the engine's solve time, CPU a puzzle over the loop:", "",
+            *bench_sky_generated(engine), "", *bench_sky_full_clue(engine)]
     return out
 
 

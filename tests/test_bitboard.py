@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import REPO, data_lines
 from puzzlebench import _native
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
+from puzzlebench.harness.generate import clues_of, random_latin_square
 from puzzlebench.harness.registry import FAMILIES, make_engine
 from puzzlebench.models.generate import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
@@ -364,6 +365,32 @@ def test_skyscrapers_partial_clues_and_givens_against_mrv():
         agree(puzzle, limit=None)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(1, 6), seed=st.integers(0, 2**32 - 1), keep=st.floats(0.2, 1.0),
+       planted=st.booleans())
+def test_skyscrapers_random_instances_against_mrv(n, seed, keep, planted):
+    """Clues of a random Latin square, some dropped, plus givens (from the square, or at
+    random: then often no solution): bitboard and mrv find the same count up to 2, and all
+    of them (same solutions) when the clues leave few."""
+    rng = random.Random(seed)
+    square = random_latin_square(n, rng)
+    clues = clues_of(n, square)
+    sides = [[c if rng.random() < keep else 0 for c in clues[side]]
+             for side in ("top", "bottom", "left", "right")]
+    givens = [0] * (n * n)
+    for c in rng.sample(range(n * n), rng.randint(0, n)):
+        givens[c] = square[c] if planted else rng.randint(1, n)
+    try:
+        puzzle = Skyscrapers(n, *sides, givens=givens)
+    except PuzzleError:
+        return
+    first = agree(puzzle, limit=2)
+    if planted:
+        assert first.count >= 1
+    if first.count < 2 or keep > 0.8:
+        agree(puzzle, limit=None)
+
+
 # -- sanitizer build ---------------------------------------------------------------------------------
 
 SANITIZED_SCRIPT = textwrap.dedent(r"""
@@ -385,6 +412,9 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
     print(N.nqueens_solve(10, bytes(10), None, 5, 0.0, True)[0])
     for n in range(1, 10):
         N.skyscrapers_solve(n, bytes(n), bytes(n), bytes(n), bytes(n), bytes(n * n), 3, 3, 0.5)
+        clues = [bytes(rng.choice([0, rng.randint(1, n)]) for _ in range(n)) for _ in range(4)]
+        givens = bytes(rng.choice([0, 0, rng.randint(1, n)]) for _ in range(n * n))
+        N.skyscrapers_solve(n, *clues, givens, 2, 2, 0.5)
     print("ok")
 """)
 

@@ -84,7 +84,7 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     if (br == 3 && bc == 3) bb9_solve(g.buf, locked, &s);
     else rc = bbn_solve(br, bc, g.buf, locked, &s);
     Py_END_ALLOW_THREADS
-    if (rc < 0) { PyErr_NoMemory(); goto done; }
+    if (rc < 0) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 9 supported", n); goto done; }
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(s.solutions);
@@ -131,12 +131,11 @@ static PyObject *skyscrapers_solve(PyObject *self, PyObject *args) {
         if (check_values(&b[i], n, n, names[i]) < 0) goto done;
     if (check_values(&b[4], (Py_ssize_t)n * n, n, "givens") < 0) goto done;
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
-    if (bbs_prepare(n) < 0) { PyErr_NoMemory(); goto done; }
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = bbs_solve(n, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, &s);
     Py_END_ALLOW_THREADS
-    if (rc < 0) { PyErr_NoMemory(); goto done; }
+    if (rc < 0) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 9 supported", n); goto done; }
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(s.solutions);

@@ -37,9 +37,8 @@ int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int locked, BBS
  * mirror halving when no queen is placed and all solutions are counted. */
 int bbq_solve(int n, const uint8_t *placed, int symmetry, BBSearch *s);
 
-/* Skyscrapers, n <= 9 (skyscrapers.c): clues 0 = none, givens 0 = empty.
- * Returns -1 on allocation failure. */
-int bbs_prepare(int n);   /* build the permutation table for n (call with the GIL held) */
+/* Skyscrapers, n <= 9 (skyscrapers.c): clues 0 = none, givens 0 = empty.  Allocates
+ * nothing and keeps no global state.  Returns -1 when n is out of range. */
 int bbs_solve(int n, const uint8_t *top, const uint8_t *bottom, const uint8_t *left,
               const uint8_t *right, const uint8_t *givens, BBSearch *s);
 

@@ -9,8 +9,12 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   up to 64 values: one 64-bit candidate mask per cell (seed 001), the same propagation, MRV.
 - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
   mirror halving when counting all solutions of an empty board (exact).
-- Skyscrapers (seed 000): whole-row permutations bucketed by (left, right) visibility, the
-  most constrained row first, column-value bits, column clues checked as columns fill.
+- Skyscrapers (seed 000's whole-line permutations, N <= 9): every row and column must be a
+  permutation fitting its two clues and its squares' domains; the values such permutations
+  use (the line's support) come from a dynamic programme over the value sets of the parts
+  before and after the tallest building (Pesant's regular-constraint passes), not from
+  listing N! permutations; Latin singles, then the supports of lines with a clue, to a
+  fixed point; branching on the line with the fewest fitting permutations, each tried whole.
 
 :func:`solve_sudoku_lines` solves a list of 9x9 lines (or one bytes buffer of lines) in one C
 call — parsing and validation included — and returns a lazy :class:`LineResults`.
@@ -62,10 +66,10 @@ class BitboardEngine(Engine):
     )
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch",
-        "guesses": "branch points with two or more alternatives (Sudoku: a cell; N-Queens, "
-                   "Skyscrapers: a row)",
-        "backtracks": "alternatives whose propagation (Sudoku) or filtering (Skyscrapers, "
-                      "N-Queens: a row with no free square) failed at once",
+        "guesses": "branch points with two or more alternatives (Sudoku: a cell; N-Queens: a "
+                   "row; Skyscrapers: a row or column, each alternative a whole permutation)",
+        "backtracks": "alternatives whose propagation (Sudoku, Skyscrapers) or filtering "
+                      "(N-Queens: a row with no free square) failed at once",
         "propagations": "Sudoku only: naked singles + hidden singles placed + candidates removed "
                         "by pointing/claiming (raw: naked_singles, hidden_singles, locked_eliminations)",
     }
