@@ -258,7 +258,7 @@ def bench_skyscrapers() -> list[str]:
         out.append(f"- Skyscrapers 9x9 nsol=? ({len(unknown)} lines) counted to 2: {counts[Status.UNIQUE]} "
                    f"unique, {counts[Status.MULTIPLE]} with 2+, {counts[Status.UNSAT]} none; median "
                    f"{ms(statistics.median(times))}, max {ms(max(times))}")
-    out += ["", f"Generated proper puzzles (`harness.generate.generate_skyscrapers`: random Latin "
+    out += ["", "Generated proper puzzles (`harness.generate.generate_skyscrapers`: random Latin "
             "square, all clues, givens until unique, then half the clues removed while unique), "
             "limit 2; median and max of the engine's solve time, CPU a puzzle over the loop:", "",
             *bench_sky_generated(engine), "", *bench_sky_full_clue(engine)]
