@@ -63,6 +63,12 @@ def test_invalid_givens_are_refused():
         Skyscrapers(5, [7, 0, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5)
 
 
+def test_one_by_one_sudoku_is_checked():
+    # a 1x1 grid's units are single cells: the fast path once failed on them
+    assert Sudoku((1, 1), [0]).check((1,)) == []
+    assert Sudoku((1, 1), [0]).check((2,)) == ["r1c1 = 2 is not a value 1..1"]
+
+
 def test_vocabulary_checker_agrees_with_kind_checkers():
     s = parse_sudoku_line("1234341221434321".replace("4", ".", 1))
     good = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)

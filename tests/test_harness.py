@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzlebench.cli import main
 from puzzlebench.errors import SolverSpecError, UsageError
@@ -25,7 +27,8 @@ from puzzlebench.harness.generate import generate, generate_sudoku
 from puzzlebench.harness.inputs import from_puzzles, read_file, sample
 from puzzlebench.harness.report import percentile, render, summarise
 from puzzlebench.harness.scramble import scramble_sudoku
-from puzzlebench.harness.workers import LocalExecutor
+from puzzlebench.harness.workers import LocalExecutor, sudoku_answers_right
+from puzzlebench.models.generate import sudoku_solution
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 
@@ -459,3 +462,49 @@ def test_crosscheck_in_sqlite_finds_what_the_python_one_finds(tmp_path):
         "s:1 (limit 2): a says unique count=1, c says unsat count=0",
         "s:1 (limit 2): b says unique count=1, c says unsat count=0",
         "s:2 (limit 2): a says multiple count=2, c says unique count=1"]
+
+
+# -- the native bulk checker: a twin of Sudoku.check ---------------------------------------------
+
+BOXES = [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 4), (5, 5), (8, 8)]
+
+
+@st.composite
+def sudoku_answers(draw):
+    """A block shape, a right answer (a random grid), givens drawn from it, and a tampered
+    copy: some cells changed to any byte (0, out of range, or a value breaking a unit)."""
+    box = draw(st.sampled_from(BOXES))
+    rng = random.Random(draw(st.integers(0, 2**32 - 1)))
+    grid = sudoku_solution(box, rng)
+    givens = tuple(v if rng.random() < 0.3 else 0 for v in grid)
+    tampered = list(grid)
+    for _ in range(draw(st.integers(1, 3))):
+        tampered[rng.randrange(len(grid))] = draw(st.integers(0, 255))
+    return box, grid, givens, tampered
+
+
+@settings(max_examples=150, deadline=None)
+@given(sudoku_answers())
+def test_native_bulk_check_agrees_with_the_checker(case):
+    box, grid, givens, tampered = case
+    puzzle = Sudoku(box, givens)
+    answers = [list(grid), tampered, [v if g == 0 else g for v, g in zip(tampered, givens)]]
+    flags = sudoku_answers_right(box, b"".join(bytes(a) for a in answers), [givens] * len(answers))
+    expected = [puzzle.check(tuple(a)) == [] for a in answers]
+    assert list(flags) == [int(e) for e in expected]
+    assert flags[0] == 1
+
+
+def test_native_bulk_check_refuses_malformed_arguments():
+    givens = (0,) * 16
+    with pytest.raises(ValueError, match="solutions: 15 bytes for 1 puzzles of 16 cells"):
+        sudoku_answers_right((2, 2), bytes(15), [givens])
+    with pytest.raises(ValueError, match="givens of puzzle 0: 15 cells, expected 16"):
+        sudoku_answers_right((2, 2), bytes(16), [givens[:15]])
+    with pytest.raises(ValueError, match="value 5 at cell 0 is outside 0..4"):
+        sudoku_answers_right((2, 2), bytes(16), [(5,) + givens[1:]])
+    with pytest.raises(ValueError, match="block shape 9x9: 1 to 64 values"):
+        sudoku_answers_right((9, 9), b"", [])
+    with pytest.raises(TypeError):
+        sudoku_answers_right((2, 2), bytes(16), [None])
+    assert sudoku_answers_right((2, 2), b"", []) == b""

@@ -15,11 +15,11 @@ import math
 import shlex
 import sys
 import time
-from collections import deque
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
 from operator import itemgetter
-from typing import Iterator, Mapping, TextIO
+from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
 from ..results import Status
@@ -28,7 +28,7 @@ from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
-from .runner import Executor, RowBatch, WorkUnit, has_batch_path, make_engine
+from .runner import Executor, RowBatch, WorkUnit, contiguous, has_batch_path, make_engine
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
@@ -117,7 +117,7 @@ def engine_versions(engines: dict[str, object]) -> dict[str, dict]:
 class _Planner:
     """Hands out units lazily, round-robin over solvers, sized from each solver's pace."""
 
-    def __init__(self, pending: dict[str, deque], engines: dict, cfg: BenchConfig, jobs: int, keep: int):
+    def __init__(self, pending: dict[str, "_Queue"], engines: dict, cfg: BenchConfig, jobs: int, keep: int):
         self.pending = pending
         self.engines = engines
         self.cfg = cfg
@@ -148,9 +148,24 @@ class _Planner:
                     continue
                 batch = has_batch_path(self.engines[solver])
                 size = self._size(solver, batch)
-                tasks = [queue.popleft() for _ in range(min(size, len(queue)))]
-                yield WorkUnit(solver, tasks, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
+                ids, puzzles = queue.take(size)
+                yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
                                batch=batch, engines=dict(self.cfg.engines))
+
+
+class _Queue:
+    """One solver's tasks still to hand out: their ids (a run) and puzzles, taken by slices."""
+
+    def __init__(self, ids: range, puzzles: list):
+        self.ids, self.puzzles, self.at = ids, puzzles, 0
+
+    def __len__(self) -> int:
+        return len(self.ids) - self.at
+
+    def take(self, size: int) -> tuple[range, list]:
+        a, b = self.at, min(self.at + size, len(self.ids))
+        self.at = b
+        return self.ids[a:b], self.puzzles[a:b]
 
 
 def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | None = None,
@@ -175,34 +190,36 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                           engines=engine_versions(engines))
     done = db.done_keys() if cfg.resume else set()
 
-    puzzles = []  # (item, its id, kind, shape) of every record that is a puzzle
-    ids = set()
+    good = [item for item in items if item.puzzle is not None]
+    tasks = _Tasks(good)
+    ids = set(zip(tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"]))
     input_errors = []
     skipped = 0
     for item in items:
-        puzzle_id = item.puzzle_id
-        ids.add((puzzle_id, item.puzzle_hash))
-        if item.puzzle is None:
-            if done and TaskKey(puzzle_id, "", INPUT_SOLVER, limit) in done:
-                skipped += 1
-                continue
-            input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
-                "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
-                None, None, None, str(item.error), 0, 0))
+        if item.puzzle is not None:
             continue
-        puzzles.append((item, puzzle_id, item.puzzle.kind, item.puzzle.shape))
-    tasks = _Tasks()
-    pending: dict[str, deque] = {spec: deque() for spec in engines}
+        ids.add((item.puzzle_id, item.puzzle_hash))
+        if done and TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit) in done:
+            skipped += 1
+            continue
+        input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
+            "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
+            None, None, None, str(item.error), 0, 0))
+    pending: dict[str, _Queue] = {}
+    kinds_of_puzzles = tasks.facts["kind"]
     for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
-        queue, kinds = pending[spec], engine.kinds
-        for item, puzzle_id, kind, shape in puzzles:
-            if kind not in kinds:
-                continue
-            if done and TaskKey(puzzle_id, item.puzzle_hash, spec, limit) in done:
-                skipped += 1
-                continue
-            queue.append((len(tasks), item.puzzle))
-            tasks.add(puzzle_id, item, kind, shape, spec)
+        members = range(len(good))
+        if not set(kinds_of_puzzles) <= engine.kinds:
+            members = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
+        if done:
+            keys = zip(tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"])
+            left = [k for k, (pid, phash) in enumerate(keys) if TaskKey(pid, phash, spec, limit) not in done]
+            kept = set(left)
+            before = len(members)
+            members = [k for k in members if k in kept]
+            skipped += before - len(members)
+        first = tasks.add_solver(spec, members)
+        pending[spec] = _Queue(range(first, first + len(members)), [good[k].puzzle for k in members])
     if input_errors:
         db.write_values(run_id, input_errors)
 
@@ -210,10 +227,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
     if executor is None:
-        catalog: list = [None] * total
-        for queue in pending.values():
-            for tid, puzzle in queue:
-                catalog[tid] = puzzle
+        catalog = [puzzle for queue in pending.values() for puzzle in queue.puzzles]  # index = task id
         executor = LocalExecutor(jobs, catalog=catalog)
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
@@ -249,8 +263,10 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             executor.close()
 
     sets = sorted({item.set_name for item in items})
-    disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
-                     if (d.puzzle_id, d.puzzle_hash) in ids]
+    disagreements = []
+    if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
+        disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
+                         if (d.puzzle_id, d.puzzle_hash) in ids]
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
     db.finish_run(run_id)
@@ -259,53 +275,93 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
 
 
 class _Tasks:
-    """The bench's own columns of every task (index = task id): its puzzle's identity and
-    parse time and its solver.  Kept as columns so that a batch of rows picks its facts with
-    one :func:`operator.itemgetter` per column, not one tuple per task."""
+    """The bench's own columns of every task: its puzzle's identity and parse time, and its
+    solver.  The puzzles' facts are columns made once for the whole input (index = the
+    puzzle's place among the input's puzzles); task ids are handed out solver by solver
+    (:meth:`add_solver`), so that a unit's tasks are a run of ids whose facts are a slice of
+    those columns, picked with one :func:`operator.itemgetter` per column, not a tuple a task."""
 
-    FACTS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "solver")
-    CONSTANT_IN_A_SET = ("set_name", "kind", "shape", "solver")
+    FACTS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "t_parse")
+    CONSTANT_IN_A_SET = ("set_name", "kind", "shape")
 
-    def __init__(self):
-        self.facts: dict[str, list] = {name: [] for name in self.FACTS}
-        self.parse: list[float] = []
-        self._appends = [column.append for column in self.facts.values()]
+    def __init__(self, items: list[InputItem]):
+        puzzles = [item.puzzle for item in items]
+        self.facts: dict[str, list] = {
+            "puzzle_id": [f"{item.set_name}:{item.line}" for item in items],
+            "puzzle_hash": [item.puzzle_hash for item in items],
+            "set_name": [item.set_name for item in items],
+            "line": [item.line for item in items],
+            "kind": [p.kind for p in puzzles],
+            "shape": [p.shape for p in puzzles],
+            "t_parse": [item.parse_time for item in items],
+        }
+        self.starts: list[int] = []     # first task id of each solver's block
+        self.solvers: list[str] = []
+        self.members: list[Sequence[int]] = []  # the puzzles of each block, in task order
+        self.total = 0
 
     def __len__(self) -> int:
-        return len(self.parse)
+        return self.total
 
-    def add(self, puzzle_id: str, item: InputItem, kind: str, shape: str, solver: str) -> None:
-        ids, hashes, sets, lines, kinds, shapes, solvers = self._appends
-        ids(puzzle_id)
-        hashes(item.puzzle_hash)
-        sets(item.set_name)
-        lines(item.line)
-        kinds(kind)
-        shapes(shape)
-        solvers(solver)
-        self.parse.append(item.parse_time)
+    def add_solver(self, solver: str, members: Sequence[int]) -> int:
+        """Tasks of ``solver`` on the puzzles ``members``; the first of their ids."""
+        first = self.total
+        self.starts.append(first)
+        self.solvers.append(solver)
+        self.members.append(members)
+        self.total += len(members)
+        return first
+
+    def _puzzles_of(self, ids: list[int]) -> tuple[Callable, str | None]:
+        """A picker of the batch's puzzles' facts, and the batch's solver (``None`` when the
+        batch mixes solvers: then it is a column)."""
+        first = ids[0]
+        block = bisect_right(self.starts, first) - 1
+        start, members = self.starts[block], self.members[block]
+        run = contiguous(ids)
+        if run is not None and run.stop <= start + len(members):
+            a, b = first - start, first - start + len(ids)
+            if isinstance(members, range) and members.step == 1:  # a unit as planned: slices
+                return itemgetter(slice(members.start + a, members.start + b)), self.solvers[block]
+            return _picker([members[k] for k in range(a, b)]), self.solvers[block]
+        places = [self._place(t) for t in ids]
+        solvers = {self.solvers[block] for block, _ in places}
+        puzzles = [self.members[block][k] for block, k in places]
+        return _picker(puzzles), (solvers.pop() if len(solvers) == 1 else None)
+
+    def _place(self, task_id: int) -> tuple[int, int]:
+        block = bisect_right(self.starts, task_id) - 1
+        return block, task_id - self.starts[block]
 
     def columns_of(self, batch: RowBatch) -> tuple[dict[str, list], dict[str, object]]:
         """The results-table columns of a batch: its tasks' facts, then the worker's fields,
         the puzzle's parse time added to ``t_parse`` and ``t_total`` (the worker never parsed it)."""
-        ids = batch.task_ids
-        first = ids[0]
-        if ids == list(range(first, first + len(ids))):  # a unit as planned: slices
-            pick = itemgetter(slice(first, first + len(ids)))
-        else:
-            pick = itemgetter(*ids) if len(ids) > 1 else (lambda column: (column[first],))
+        pick, solver = self._puzzles_of(batch.task_ids)
         columns = {name: list(pick(values)) for name, values in self.facts.items()}
         shared = dict(batch.shared)
+        if solver is not None:
+            shared["solver"] = solver
+        else:
+            columns["solver"] = [self.solvers[self._place(t)[0]] for t in batch.task_ids]
         for name in self.CONSTANT_IN_A_SET:  # one value for the whole batch: a literal, not bound per row
             values = columns[name]
             if values.count(values[0]) == len(values):
                 shared[name] = values[0]
+                del columns[name]
+        parse = columns.pop("t_parse")
         columns.update(batch.columns)
-        parse = pick(self.parse)
         for name in ("t_parse", "t_total"):
             columns[name] = [a + b for a, b in zip(batch.column(name), parse)]
             shared.pop(name, None)
         return columns, shared
+
+
+def _picker(indices: list[int]) -> Callable:
+    """``itemgetter`` of these indices that always returns a tuple."""
+    if len(indices) == 1:
+        k = indices[0]
+        return lambda column: (column[k],)
+    return itemgetter(*indices)
 
 
 def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> tuple:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import importlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
 from ..errors import SolverSpecError
@@ -32,19 +33,40 @@ from . import registry
 class WorkUnit:
     """Puzzles for one solver, run one after another inside one worker.
 
-    ``tasks`` pairs a task id (the bench's key for the pair) with its puzzle.  ``batch``: hand
-    the whole list to the engine's own batch path (``run_many``) and verify in bulk; otherwise
-    each puzzle is run, timed and watched alone.  ``engines`` maps extra family names to
-    ``module:Class`` (engines outside the registry: plug-ins, test doubles), importable in
-    the worker."""
+    ``task_ids`` are the bench's keys of the pairs, ``puzzles`` their puzzles, in the same
+    order (two columns, so that a unit is cut from the bench's lists by slicing, and sent
+    without its puzzles to workers that already hold them: ``puzzles`` is then ``None``).
+    ``batch``: hand the whole list to the engine's own batch path (``run_many``) and verify
+    in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
+    family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
+    importable in the worker."""
 
     solver: str
-    tasks: list[tuple[int, Puzzle]]
+    task_ids: Sequence[int]
+    puzzles: Sequence[Puzzle] | None
     limit: int | None
     time_limit: float
     keep: int = 2
     batch: bool = False
     engines: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def tasks(self) -> list[tuple[int, Puzzle | None]]:
+        """(task id, puzzle) pairs (puzzle ``None`` when the unit travels without them)."""
+        return list(zip(self.task_ids, self.puzzles if self.puzzles is not None else repeat(None)))
+
+    def with_tasks(self, tasks: Sequence[tuple[int, Puzzle | None]]) -> "WorkUnit":
+        """The same unit for these (task id, puzzle) pairs only."""
+        return replace(self, task_ids=[t for t, _ in tasks], puzzles=[p for _, p in tasks])
+
+
+def contiguous(ids: Sequence[int]) -> range | None:
+    """``ids`` as a range when they are consecutive ids (a unit as planned), else ``None``."""
+    if isinstance(ids, range):
+        return ids if ids.step == 1 else None
+    if ids and ids[-1] - ids[0] == len(ids) - 1 and list(ids) == list(range(ids[0], ids[-1] + 1)):
+        return range(ids[0], ids[-1] + 1)
+    return None
 
 
 ROW_FIELDS = ("task_id", "status", "count", "t_parse", "t_encode", "t_solve", "t_decode", "t_total",
@@ -62,7 +84,7 @@ class RowBatch:
     ``task_ids`` order); ``shared`` maps a name to the value of every task.  Every name but
     ``task_id`` is in one of the two."""
 
-    task_ids: list[int]
+    task_ids: Sequence[int]
     columns: dict[str, list]
     shared: dict[str, object] = field(default_factory=dict)
 

@@ -19,8 +19,8 @@ Peak memory is the worker's resident-set high-water mark from the OS (``VmHWM`` 
 
 Every answer is verified here, by the harness, not left to the engine: single puzzles by
 :func:`~puzzlebench.solvers.base.verify_result` (the puzzle's own checker), batches of Sudoku
-in bulk with numpy (each unit's values as a bitmask), any failure re-checked by the puzzle's
-checker for its message.  An engine that answers a batch as columns
+in bulk by the native twin of the Sudoku checker (``native/check.c``: each unit's values as a
+bitmask), any failure re-checked by the puzzle's checker for its message.  An engine that answers a batch as columns
 (:meth:`~puzzlebench.solvers.base.Engine.run_columns`: the bitboard's 9x9 C batch) is checked
 on those columns, and the worker sends the unit back as one :class:`~.runner.RowBatch`; a
 wrong answer there sends the unit down the :class:`~puzzlebench.results.Result` path, which
@@ -41,16 +41,13 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
-from itertools import repeat
-from typing import Iterable, Iterator
-
-import numpy  # noqa: F401  imported once here, before the workers fork, for bulk verification
+from typing import Iterable, Iterator, Sequence
 
 from ..models.base import Puzzle
 from ..results import Result, ResultColumns, Status
 from ..solvers.base import verify_result
-from .runner import (_STATUS_TEXT, STAT_FIELDS, Row, RowBatch, WorkUnit, _json, failure_row, json_objects,
-                     make_engine, row_of)
+from .runner import (_STATUS_TEXT, STAT_FIELDS, Row, RowBatch, WorkUnit, _json, contiguous, failure_row,
+                     json_objects, make_engine, row_of)
 
 FLUSH_SECONDS = 0.05   # a worker sends what it has at least this often
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
@@ -114,8 +111,8 @@ def verify(result: Result, puzzle: Puzzle) -> bool:
 
 def verify_many(results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
     """:func:`verify` for a batch: Sudoku solutions of one block shape are checked together
-    with numpy (givens kept, every row, column and block a permutation); a failure is then
-    explained by the puzzle's own checker.  Other kinds one by one."""
+    (:func:`sudoku_answers_right`); a failure is then explained by the puzzle's own checker.
+    Other kinds one by one."""
     from ..models.sudoku import Sudoku
     wrong = [False] * len(results)
     groups: dict[tuple[int, int], list[int]] = {}
@@ -139,20 +136,7 @@ def verify_many(results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
     return wrong
 
 
-_UNITS: dict[tuple[int, int], object] = {}
-
-
-def _unit_index(box):
-    import numpy as np
-    if box not in _UNITS:
-        from ..models.sudoku import Sudoku
-        probe = Sudoku(box, [0] * (box[0] * box[1]) ** 2)
-        _UNITS[box] = np.array([cells for _, cells in probe.units()], dtype=np.intp)
-    return _UNITS[box]
-
-
 def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
-    import numpy as np
     cells = (box[0] * box[1]) ** 2
     sols, givens, owner = [], [], []
     good = [True] * len(results)
@@ -166,12 +150,10 @@ def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -
                 good[k] = False  # not n*n small numbers: the checker will say what is wrong
                 continue
             sols.append(packed)
-            givens.append(bytes(puzzle.givens))
+            givens.append(puzzle.givens)
             owner.append(k)
     if sols:
-        values = np.frombuffer(b"".join(sols), dtype=np.uint8).reshape(len(sols), cells)
-        given = np.frombuffer(b"".join(givens), dtype=np.uint8).reshape(len(sols), cells)
-        for k, fine in zip(owner, sudoku_grids_valid(box, values, given).tolist()):
+        for k, fine in zip(owner, sudoku_answers_right(box, b"".join(sols), givens)):
             if not fine:
                 good[k] = False
     for k, res in enumerate(results):  # two solutions of one puzzle must differ
@@ -180,23 +162,15 @@ def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -
     return good
 
 
-def sudoku_grids_valid(box, values, givens):
-    """Which rows of ``values`` (one grid of small numbers per row, a numpy uint8 array) are
-    solutions of the Sudoku whose givens are the same row of ``givens`` (0 = empty): every
-    value in 1..n, every given kept, every row, column and block holding each value once
-    (the OR of the values' bits is full).  The rules of :meth:`Sudoku.check`, for a whole
-    batch at once; a numpy bool array."""
-    import numpy as np
-    n = box[0] * box[1]
-    units = _unit_index(box)
-    ok = ((values >= 1) & (values <= n)).all(axis=1)
-    ok &= ((givens == 0) | (givens == values)).all(axis=1)
-    values = np.clip(values, 1, n)
-    dtype = np.uint16 if n <= 16 else np.uint32 if n <= 32 else np.uint64
-    bits = np.left_shift(dtype(1), (values - 1).astype(dtype))
-    full = dtype((1 << n) - 1)
-    ok &= (np.bitwise_or.reduce(bits[:, units], axis=2) == full).all(axis=1)
-    return ok
+def sudoku_answers_right(box: tuple[int, int], solutions: bytes, givens: Sequence[Sequence[int]]) -> bytes:
+    """Which of the Sudoku answers in ``solutions`` (``n*n`` values per puzzle, one byte each)
+    are right for the puzzles whose givens are the same entry of ``givens`` (0 = empty): every
+    value in 1..n, every given kept, every row, column and block holding each value once.  The
+    rules of :meth:`Sudoku.check <puzzlebench.models.sudoku.Sudoku.check>` for a whole batch in
+    one call of the native twin (``native/check.c``, which shares no code with any engine);
+    one byte per puzzle, 1 where right."""
+    from .. import _native
+    return _native.sudoku_check_batch(box[0], box[1], solutions, givens)
 
 
 def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: list[int],
@@ -204,14 +178,16 @@ def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: lis
     """Verify a batch's columns in bulk and turn them into a :class:`RowBatch`, or ``None``
     when that cannot be done here (not Sudoku of one block shape) or some answer is wrong
     (then the caller takes the :class:`Result` path, which says what is wrong)."""
-    import numpy as np
     from ..models.sudoku import Sudoku
     n = len(puzzles)
     if len(columns) != n or not n or columns.kind != "sudoku":
         return None
-    box = puzzles[0].box
-    if not all(isinstance(p, Sudoku) and p.box == box for p in puzzles):
+    if not all(issubclass(t, Sudoku) for t in set(map(type, puzzles))):
         return None
+    boxes = set(map(operator.attrgetter("box"), puzzles))
+    if len(boxes) != 1:
+        return None
+    box = boxes.pop()
     cells = (box[0] * box[1]) ** 2
     if columns.cells != cells or len(columns.solutions) != n * cells:
         return None
@@ -221,11 +197,11 @@ def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: lis
     if picked:
         if min(columns.counts[k] for k in picked) < 1:
             return None  # "solved" without a solution to check
-        values = np.frombuffer(columns.solutions, dtype=np.uint8).reshape(n, cells)
-        givens = np.frombuffer(b"".join([bytes(p.givens) for p in puzzles]), dtype=np.uint8).reshape(n, cells)
+        solutions, givens = columns.solutions, [p.givens for p in puzzles]
         if len(picked) < n:
-            values, givens = values[picked], givens[picked]
-        if not sudoku_grids_valid(box, values, givens).all():
+            solutions = b"".join([solutions[k * cells:(k + 1) * cells] for k in picked])
+            givens = [givens[k] for k in picked]
+        if 0 in sudoku_answers_right(box, solutions, givens):
             return None
     stats = columns.stats
     raw = json_objects(columns.raw_names, columns.raw) if columns.raw_names else None
@@ -280,15 +256,17 @@ def worker_main(conn, shared) -> None:
             return
         seq, unit = msg
         _mark(shared, seq, 0)
-        if unit.tasks and unit.tasks[0][1] is None:
-            unit = replace(unit, tasks=[(tid, _CATALOG[tid]) for tid, _ in unit.tasks])
+        if unit.puzzles is None:  # sent without them: this worker inherited them
+            run = contiguous(unit.task_ids)
+            unit = replace(unit, puzzles=_CATALOG[run.start:run.stop] if run is not None
+                           else [_CATALOG[tid] for tid in unit.task_ids])
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
                 engines[key] = make_engine(unit.solver, unit.engines)
             engine = engines[key]
         except Exception as exc:  # a spec that cannot be built here: every task says why
-            conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid, _ in unit.tasks])
+            conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
         if unit.batch:
@@ -301,7 +279,7 @@ def worker_main(conn, shared) -> None:
 def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
     rows: list[Row] = []
     last_flush = time.monotonic()
-    for index, (tid, puzzle) in enumerate(unit.tasks):
+    for index, (tid, puzzle) in enumerate(zip(unit.task_ids, unit.puzzles)):
         _mark(shared, seq, index)
         probe.reset()
         try:
@@ -322,8 +300,7 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryPro
 
 def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
     _mark(shared, seq, 0)
-    ids = [tid for tid, _ in unit.tasks]
-    puzzles = [p for _, p in unit.tasks]
+    ids, puzzles = unit.task_ids, list(unit.puzzles)
     probe.reset()
     try:
         columns = engine.run_columns(puzzles, limit=unit.limit, time_limit=unit.time_limit)
@@ -453,10 +430,14 @@ class LocalExecutor:
         self.seq += 1
         slot.units.append((self.seq, unit))
         catalog = self.catalog
-        if catalog is not None:
-            ids, puzzles = zip(*unit.tasks) if unit.tasks else ((), ())
-            if all(map(operator.is_, map(catalog.__getitem__, ids), puzzles)):
-                unit = replace(unit, tasks=list(zip(ids, repeat(None))))
+        if catalog is not None and unit.puzzles is not None and unit.task_ids:
+            run = contiguous(unit.task_ids)
+            if run is not None and run.stop <= len(catalog):  # list equality tests identity first
+                same = catalog[run.start:run.stop] == list(unit.puzzles)
+            else:
+                same = all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), unit.puzzles))
+            if same:  # the worker has them: send the ids alone
+                unit = replace(unit, puzzles=None)
         slot.outbox.put((self.seq, unit))
 
     def close(self) -> None:
@@ -549,15 +530,15 @@ class LocalExecutor:
         pending = [(i, t) for i, t in enumerate(unit.tasks) if t[0] not in received]
         if not running:  # it died before starting this unit: nobody to blame, run it again
             if pending:
-                retry.appendleft(replace(unit, tasks=[t for _, t in pending]))
+                retry.appendleft(unit.with_tasks([t for _, t in pending]))
             return
         if unit.batch and len(unit.tasks) > 1:  # which puzzle of the batch? one at a time
-            retry.extendleft(replace(unit, tasks=[t]) for _, t in reversed(pending))
+            retry.extendleft(unit.with_tasks([t]) for _, t in reversed(pending))
             return
         culprit = [t for i, t in pending if i == index]
         rest = [t for i, t in pending if i != index]
         if rest:
-            retry.appendleft(replace(unit, tasks=rest))
+            retry.appendleft(unit.with_tasks(rest))
         if not culprit:
             return
         tid = culprit[0][0]

@@ -5,5 +5,6 @@
 
 int pb_register_bitboard(PyObject *module); /* bitboard.c: Sudoku, N-Queens, Skyscrapers */
 int pb_register_dlx(PyObject *module);      /* dlx.c: Dancing Links, Algorithms X and C */
+int pb_register_check(PyObject *module);    /* check.c: bulk verification of Sudoku answers */
 
 #endif
