@@ -1,24 +1,26 @@
 """The harness's own cost: a bench of N puzzles against the same engine called directly.
 
-For one engine and one sample of puzzles, in the same run:
+For one engine and one set of puzzles, in the same run, in CPU time:
 
-- ``direct``: the engine alone, in this process: ``engine.run_many(puzzles, verify=False)``
-  for an engine with a batch path, else ``engine.run(p, verify=False)`` per puzzle; wall time;
+- ``call``: the engine alone, in this process, as the harness calls it: the columnar batch
+  call (``run_columns``: no ``Result`` objects, nothing verified) where the engine has one,
+  else ``engine.run(p, verify=False)`` per puzzle;
 - ``recorded``: the sum of the times the engine reports (``times.total``);
-- ``bench``: ``run_bench`` on the same puzzles with one worker (process hand-off, hard-limit
-  watch, verification, peak memory, the database writes, the cross-check query);
-  wall time, puzzles already parsed;
-- ``overhead = bench - direct``: what the harness adds; compared with ``direct`` (the issue's
-  target: no more than the engine's own time on microsecond engines; under 10% on engines of
-  a millisecond or more);
-- ``call``: the engine's columnar batch call alone (``run_columns``, what the harness calls
-  when the engine has one: no ``Result`` objects), and ``bench - call``, the stricter figure:
-  everything the harness does besides calling the engine.
+- ``bench``: ``run_bench`` on the same puzzles with one worker (planning, process hand-off,
+  hard-limit watch, verification, peak memory, the database writes, the run record), puzzles
+  already parsed; the bench process and its children (the worker, and ``git`` for the run
+  record) both counted;
+- ``harness = bench - call``: everything the harness does besides calling the engine, against
+  ``call`` (issue 7's target: no more than the engine's own time on microsecond engines; under
+  10% on engines of a millisecond or more);
+- ``direct``: the engine through its per-puzzle API (``run_many``, a ``Result`` per puzzle),
+  and ``bench - direct``, the lenient figure an earlier version reported.
 
-Cases: the fastest registered engine (bitboard, else mrv) on a sample of the 17-clue set, and
-a millisecond engine (mrv) on a sample of top1465.  Writes ``results/harness.md``.
+Cases: the fastest registered engine (bitboard, else mrv) on the 17-clue set (all of it by
+default: a bench's fixed costs, about 50 ms, are spread as a user's run spreads them), and a
+millisecond engine (mrv) on a sample of top1465.  Writes ``results/harness.md``.
 
-    python benchmarks/bench_harness.py [--fast-sample 5000] [--slow-sample 100]
+    python benchmarks/bench_harness.py [--fast-sample 0] [--slow-sample 300]
 """
 
 from __future__ import annotations
@@ -50,10 +52,11 @@ def cpu_seconds() -> tuple[float, float]:
 
 
 def measure(solver: str, path: Path, k: int, seed: int, repeats: int) -> dict:
-    items = sample(read_file(str(path)), k, seed)
+    items = read_file(str(path))
+    items = sample(items, k, seed) if k else items
     puzzles = [i.puzzle for i in items if i.puzzle is not None]
     engine = make_engine(solver)
-    best = {}
+    runs = []
     for _ in range(repeats):
         wall, cpu = time.perf_counter(), time.process_time()
         if has_batch_path(engine):
@@ -77,26 +80,31 @@ def measure(solver: str, path: Path, k: int, seed: int, repeats: int) -> dict:
              "parent": me1 - me0,
              "workers": kids1 - kids0, "bench_wall": bench_wall}
         m["bench"] = m["parent"] + m["workers"]
-        if not best or m["bench"] - m["direct"] < best["bench"] - best["direct"]:
-            best = m
+        runs.append(m)
+    # best of the repeats for each part on its own (the least disturbed run of each)
+    best = min(runs, key=lambda m: m["bench"])
+    for name in ("call", "direct", "direct_wall", "recorded"):
+        best[name] = min(m[name] for m in runs)
     best.update(solver=engine.spec, set=path.name, puzzles=len(puzzles), batch=has_batch_path(engine))
     return best
 
 
 def row(m: dict) -> str:
-    overhead = m["bench"] - m["direct"]
     n = m["puzzles"]
     us = lambda x: f"{x / n * 1e6:.1f}"
-    beyond = m["bench"] - m["call"]
-    return (f"| {m['solver']} | {m['set']} | {n} | {us(m['recorded'])} | {us(m['direct'])} | {us(m['parent'])} | "
-            f"{us(m['workers'])} | {us(overhead)} | **{overhead / m['direct']:.0%}** | {us(m['call'])} | "
-            f"{us(beyond)} | {beyond / m['call']:.0%} | {us(m['direct_wall'])} | {us(m['bench_wall'])} |")
+    harness = m["bench"] - m["call"]
+    lenient = m["bench"] - m["direct"]
+    target = 1.0 if m["fast"] else 0.10
+    verdict = "met" if harness / m["call"] <= target else "MISSED"
+    return (f"| {m['solver']} | {m['set']} | {n} | {us(m['recorded'])} | {us(m['call'])} | {us(m['parent'])} | "
+            f"{us(m['workers'])} | {us(harness)} | **{harness / m['call']:.0%}** | ≤ {target:.0%}: {verdict} | "
+            f"{us(m['direct'])} | {lenient / m['direct']:.0%} | {us(m['direct_wall'])} | {us(m['bench_wall'])} |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--fast-sample", type=int, default=5000)
-    ap.add_argument("--slow-sample", type=int, default=100)
+    ap.add_argument("--fast-sample", type=int, default=0, help="puzzles of the 17-clue set (0: all 49,158)")
+    ap.add_argument("--slow-sample", type=int, default=300, help="puzzles of top1465 for mrv")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(ROOT / "results" / "harness.md"))
@@ -105,6 +113,7 @@ def main() -> None:
     load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     cases = [measure(fast, DATA / "sudoku9_royle_17clue_49158.txt", args.fast_sample, args.seed, args.repeats),
              measure("mrv", DATA / "sudoku9_magictour_top1465.txt", args.slow_sample, args.seed, args.repeats)]
+    cases[0]["fast"], cases[1]["fast"] = True, False
     load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     lines = [
         "# The harness's own cost",
@@ -115,29 +124,30 @@ def main() -> None:
         f"Load before: `{load_before}`  ",
         f"Load after: `{load_after}`",
         "",
-        "Microseconds per puzzle.  The machine is shared, so the comparison is in CPU time (what each "
-        "part consumed), not wall time (inflated by waiting for a core); wall times are given beside.",
+        "Microseconds per puzzle, CPU time (what each part consumed; the machine may be shared, which "
+        "inflates wall times, given beside).",
         "",
         "- *recorded*: the engine's own times as stored (`times.total`, wall clock, inside the engine);",
-        "- *direct CPU*: CPU time of the engine called in this process, no harness "
-        "(`run_many`, or `run` per puzzle; no verification);",
-        "- *bench parent / workers CPU*: CPU time of `run_bench` with one worker: the bench process "
-        "(planning, hand-off, hard-limit watch, SQLite writes, the cross-check query; not the final table, which is the report) and the worker "
-        "(the engine, verification, peak memory, rows);",
-        "- *overhead* = parent + workers − direct: what the harness adds to calling the engine directly;",
-        "- *engine call CPU*: the engine's columnar batch call alone (`run_columns`: the C batch, its arrays "
-        "read into lists, nothing verified), which is what the harness calls when the engine has one; else "
-        "the same as direct.  The harness does not build the `Result` objects that `run_many` builds, so "
-        "*beyond the call* = parent + workers − engine call is the stricter figure: everything the harness "
-        "does besides that call (planning, hand-off, worker start, verification, rows, SQLite, the run record).",
+        "- *engine call*: CPU time of the engine alone in this process, as the harness calls it: the "
+        "columnar batch call (`run_columns`: for bitboard the C batch with its parse, its arrays read "
+        "into lists, nothing verified) where the engine has one, else `run` per puzzle without "
+        "verification;",
+        "- *bench parent / workers*: CPU time of `run_bench` with one worker: the bench process "
+        "(planning, hand-off, hard-limit watch, SQLite writes, the run record; not the final table, "
+        "which is the report) and the worker (the engine, verification, peak memory, rows);",
+        "- *harness* = parent + workers − engine call: everything the harness does besides calling the "
+        "engine (the issue's \"harness's own cost\"), against the engine call (the issue's \"engines' own "
+        "time\"): the target figure;",
+        "- *direct*: the engine through its per-puzzle API (`run_many`, building a `Result` per puzzle), "
+        "and (bench − direct) / direct, the lenient ratio an earlier version of this table reported.",
         "",
-        "| solver | set | puzzles | recorded | direct CPU | bench parent CPU | bench workers CPU | overhead CPU | "
-        "overhead / direct | engine call CPU | beyond the call | beyond / call | direct wall | bench wall |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| solver | set | puzzles | recorded | engine call | bench parent | bench workers | harness | "
+        "harness / engine call | target (issue 7) | direct | (bench − direct) / direct | direct wall | bench wall |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|",
     ] + [row(m) for m in cases] + [
         "",
-        "Targets (issue 7): on the fastest engine, overhead no more than the engine's own time "
-        "(overhead / direct ≤ 100%); on engines of a millisecond or more, under 10%.",
+        "Targets (issue 7): on the fastest engine, the harness's own cost no more than the engine's own "
+        "time; on engines of a millisecond or more, under 10%.",
         "",
     ]
     Path(args.out).write_text("\n".join(lines))
