@@ -34,11 +34,11 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 
 from puzzlebench import api  # noqa: E402
-from puzzlebench.harness.generate import clues_of, generate_skyscrapers, random_latin_square  # noqa: E402
+from puzzlebench.harness.generate import generate_skyscrapers, random_latin_square  # noqa: E402
 from puzzlebench.harness.registry import make_engine  # noqa: E402
 from puzzlebench.models.generate import sudoku_solution  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
-from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
+from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
 from puzzlebench.solvers.bitboard import BitboardEngine, solve_sudoku_lines  # noqa: E402
@@ -216,8 +216,7 @@ def bench_sky_full_clue(engine) -> list[str]:
         rng = random.Random(100 + n)
         puzzles = []
         for _ in range(SKY_FULL_CLUE_TRIES):
-            clues = clues_of(n, random_latin_square(n, rng))
-            puzzles.append(Skyscrapers(n, clues["top"], clues["bottom"], clues["left"], clues["right"]))
+            puzzles.append(Skyscrapers(n, *clues_shown(n, random_latin_square(n, rng)).values()))
         results, cpu = sky_runs(engine, puzzles)
         assert all(r.verified and r.status in (Status.UNIQUE, Status.MULTIPLE) for r in results), n
         unique = sum(r.status is Status.UNIQUE for r in results)

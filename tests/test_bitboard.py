@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import REPO, data_lines
 from puzzlebench import _native
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
-from puzzlebench.harness.generate import clues_of, random_latin_square
+from puzzlebench.harness.generate import random_latin_square
 from puzzlebench.harness.registry import FAMILIES, make_engine
 from puzzlebench.models.generate import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
-from puzzlebench.models.skyscrapers import Skyscrapers
+from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers.bitboard import BitboardEngine, LineResults, solve_sudoku_lines
@@ -374,7 +374,7 @@ def test_skyscrapers_random_instances_against_mrv(n, seed, keep, planted):
     of them (same solutions) when the clues leave few."""
     rng = random.Random(seed)
     square = random_latin_square(n, rng)
-    clues = clues_of(n, square)
+    clues = clues_shown(n, square)
     sides = [[c if rng.random() < keep else 0 for c in clues[side]]
              for side in ("top", "bottom", "left", "right")]
     givens = [0] * (n * n)

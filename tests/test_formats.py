@@ -12,13 +12,12 @@ from hypothesis import strategies as st
 
 from puzzlebench.errors import (AmbiguousKindError, InvalidPuzzleError, ParseError, PuzzleError,
                                 UnsupportedShapeError, UsageError)
-from puzzlebench.models import examples, reader
+from puzzlebench.models import examples
 from puzzlebench.models.base import Puzzle
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import KINDS, decode_bytes, parse, read_puzzles
-from puzzlebench.models.skyscrapers import Skyscrapers
+from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_box
-from puzzlebench.models.vocabulary import visible_count
 from puzzlebench.solvers.mrv import MrvEngine
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -205,10 +204,7 @@ def random_latin(n: int, rng: random.Random) -> list[int]:
 
 
 def clues_of(n: int, sol: list[int]) -> list[list[int]]:
-    grid = [sol[i * n:(i + 1) * n] for i in range(n)]
-    cols = [[grid[i][j] for i in range(n)] for j in range(n)]
-    return [[visible_count(c) for c in cols], [visible_count(c[::-1]) for c in cols],
-            [visible_count(r) for r in grid], [visible_count(r[::-1]) for r in grid]]
+    return list(clues_shown(n, sol).values())
 
 
 @settings(max_examples=60, deadline=None)

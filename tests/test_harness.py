@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
-from puzzlebench.errors import SolverSpecError, UsageError
 from puzzlebench.harness import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.crosscheck import crosscheck

@@ -25,9 +25,8 @@ from typing import Iterator
 
 from ..errors import UsageError
 from ..models.nqueens import NQueens
-from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers
+from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
 from ..models.sudoku import Sudoku
-from ..models.vocabulary import visible_count
 from ..results import Status
 from . import registry
 
@@ -172,13 +171,6 @@ def random_latin_square(n: int, rng: random.Random) -> list[int]:
     return grid
 
 
-def clues_of(n: int, grid: list[int]) -> dict[str, list[int]]:
-    rows = [grid[i * n:(i + 1) * n] for i in range(n)]
-    cols = [[grid[i * n + j] for i in range(n)] for j in range(n)]
-    return {"top": [visible_count(c) for c in cols], "bottom": [visible_count(c[::-1]) for c in cols],
-            "left": [visible_count(r) for r in rows], "right": [visible_count(r[::-1]) for r in rows]}
-
-
 def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
                          counter: _Counter | None = None) -> Skyscrapers:
     """A proper Skyscrapers puzzle: unique, with about ``remove`` of its clues taken away."""
@@ -188,7 +180,7 @@ def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
         raise UsageError(f"--remove is a share of the clues, 0 to 1; got {remove:g}")
     counter = counter or _Counter("skyscrapers")
     solution = random_latin_square(n, rng)
-    clues = clues_of(n, solution)
+    clues = clues_shown(n, solution)
     givens = [0] * (n * n)
 
     def build():

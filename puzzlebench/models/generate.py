@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import random
 
-from .skyscrapers import Skyscrapers
+from .skyscrapers import Skyscrapers, clues_shown
 from .sudoku import Sudoku
-from .vocabulary import visible_count
 
 
 def _unique(puzzle) -> bool:
@@ -54,14 +53,6 @@ def generate_sudoku(box: tuple[int, int], seed: int) -> tuple[Sudoku, tuple[int,
     return Sudoku(box, givens), tuple(solution)
 
 
-def latin_clues(n: int, solution: list[int]) -> list[list[int]]:
-    """The four clue lists (top, bottom, left, right) that ``solution`` shows."""
-    grid = [solution[i * n:(i + 1) * n] for i in range(n)]
-    cols = [[grid[i][j] for i in range(n)] for j in range(n)]
-    return [[visible_count(col) for col in cols], [visible_count(col[::-1]) for col in cols],
-            [visible_count(row) for row in grid], [visible_count(row[::-1]) for row in grid]]
-
-
 def generate_skyscrapers(n: int, seed: int) -> tuple[Skyscrapers, tuple[int, ...]]:
     """A unique Skyscrapers of size ``n`` with clues only (minimal), and its solution.
     Latin squares whose full clue set allows several solutions are drawn again."""
@@ -69,7 +60,7 @@ def generate_skyscrapers(n: int, seed: int) -> tuple[Skyscrapers, tuple[int, ...
     while True:
         rows, cols, symbols = rng.sample(range(n), n), rng.sample(range(n), n), rng.sample(range(1, n + 1), n)
         solution = [symbols[(rows[i] + cols[j]) % n] for i in range(n) for j in range(n)]
-        clues = latin_clues(n, solution)
+        clues = list(clues_shown(n, solution).values())
         if _unique(Skyscrapers(n, *clues)):
             break
     slots = [(side, k) for side in range(4) for k in range(n)]

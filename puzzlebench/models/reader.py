@@ -68,7 +68,7 @@ from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageEr
 from .base import Puzzle
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
-from .sudoku import (DIGITS, EMPTY_CHARS, SEPARATOR_LINE, grid_rows, infer_box, parse_sudoku_cpmpy,
+from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
                      parse_sudoku_data_line, parse_sudoku_grid, parse_sudoku_list, parse_sudoku_numbers,
                      row_cells)
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines

@@ -17,6 +17,15 @@ from .text import TextPlaces, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, visible_count
 
 MAX_N = 9
+
+
+def clues_shown(n: int, grid: Sequence[int]) -> dict[str, list[int]]:
+    """The visibility clues a filled ``n``x``n`` grid (row by row) shows on each side, in the
+    order ``Skyscrapers`` takes them: ``Skyscrapers(n, *clues_shown(n, grid).values())``."""
+    rows = [list(grid[i * n:(i + 1) * n]) for i in range(n)]
+    cols = [[grid[i * n + j] for i in range(n)] for j in range(n)]
+    return {"top": [visible_count(c) for c in cols], "bottom": [visible_count(c[::-1]) for c in cols],
+            "left": [visible_count(r) for r in rows], "right": [visible_count(r[::-1]) for r in rows]}
 SIDES = ("top", "bottom", "left", "right")
 
 
@@ -228,16 +237,13 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
              for side, (off, f) in zip(SIDES, fields[1:5])]
     givens = None
     metadata: dict[str, str] = {}
-    later = False
     for k, (off, field) in enumerate(fields[5:], start=6):
         key, eq, value = field.partition("=")
         if eq and key:
             metadata[key] = value
-            later = True
         elif k == 6:
             if field != "-":
                 givens = _int_list(field, off, "givens", n * n, places)
-            later = True
         elif "solution" not in metadata and re.fullmatch(r"\d+(,\d+)*", field) \
                 and field.count(",") == n * n - 1:
             metadata["solution"] = field

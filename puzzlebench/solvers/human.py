@@ -191,7 +191,7 @@ class State:
         self.unsolved -= 1
         for u in self.g.cell_units[cell]:
             self.placed[u] |= bit
-        cand, val = self.cand, self.val
+        cand = self.cand
         for p in self.g.peers[cell]:
             if cand[p] & bit:
                 cand[p] &= ~bit
