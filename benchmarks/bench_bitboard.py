@@ -277,18 +277,23 @@ def main() -> int:
                 *bench_queens(), *bench_skyscrapers()]
     command = ("python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
                + (" --no-9x9" if args.no_9x9 else ""))
+    write_report(args.out, "# bitboard engines (issue 3)", command, load_before,
+                 "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
+                 "wall figures beside). tdoku's figures are from the issue (same machine kind).", sections)
+    return 0
+
+
+def write_report(out: str, title: str, command: str, load_before: str, note: str, lines: list[str]) -> None:
+    """The results file: title, command, machine and load, a note on the figures, the lines."""
     text = "\n".join([
-        "# bitboard engines (issue 3)", "",
+        title, "",
         f"Command: `{command}` (extension built by `python setup.py build_ext --inplace`, "
         "portable -O3, no -march).", f"Machine: {platform.processor() or platform.machine()}, "
         f"Python {platform.python_version()}; load before: `{load_before}`; after: `{uptime()}`.",
-        "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
-        "wall figures beside). tdoku's figures are from the issue (same machine kind).", "",
-        *sections, ""])
-    Path(args.out).parent.mkdir(exist_ok=True)
-    Path(args.out).write_text(text)
+        note, "", *lines, ""])
+    Path(out).parent.mkdir(exist_ok=True)
+    Path(out).write_text(text)
     print(text)
-    return 0
 
 
 if __name__ == "__main__":

@@ -7,10 +7,8 @@ to ``results/skyscrapers.md``:
 from __future__ import annotations
 
 import argparse
-import platform
-from pathlib import Path
 
-from bench_bitboard import REPO, bench_skyscrapers, uptime
+from bench_bitboard import REPO, bench_skyscrapers, uptime, write_report
 
 
 def main() -> int:
@@ -18,18 +16,9 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "results" / "skyscrapers.md"))
     args = ap.parse_args()
     load_before = uptime()
-    lines = bench_skyscrapers()
-    text = "\n".join([
-        "# Skyscrapers, bitboard engine (issue 3)", "",
-        "Command: `python benchmarks/bench_skyscrapers.py` (extension built by `python setup.py "
-        "build_ext --inplace`, portable -O3, no -march).",
-        f"Machine: {platform.processor() or platform.machine()}, Python {platform.python_version()}; "
-        f"load before: `{load_before}`; after: `{uptime()}`.",
-        "Times are the engine's solve time (wall, `Result.times.solve`); the machine is shared, so "
-        "CPU seconds a puzzle over each loop are given beside.", "", *lines, ""])
-    Path(args.out).parent.mkdir(exist_ok=True)
-    Path(args.out).write_text(text)
-    print(text)
+    write_report(args.out, "# Skyscrapers, bitboard engine (issue 3)", "python benchmarks/bench_skyscrapers.py",
+                 load_before, "Times are the engine's solve time (wall, `Result.times.solve`); the machine "
+                 "is shared, so CPU seconds a puzzle over each loop are given beside.", bench_skyscrapers())
     return 0
 
 
