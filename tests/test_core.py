@@ -2,8 +2,8 @@
 
 import pytest
 
-from puzzlebench.errors import InvalidPuzzleError, ParseError, Place, SolverSpecError
-from puzzlebench.harness.registry import make_engine, parse_spec, SolverSpec
+from puzzlebench.errors import InvalidPuzzleError, ParseError, Place, SolverSpecError, UsageError
+from puzzlebench.harness.registry import FAMILIES, make_engine, parse_spec, SolverSpec
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_sudoku_line
@@ -98,3 +98,13 @@ def test_a_wrong_answer_is_an_error():
 def test_deadline():
     assert not Deadline(None).expired()
     assert Deadline(0.0).expired()
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("seconds", [0, -1.5, float("nan")])
+def test_every_engine_refuses_a_time_limit_that_is_not_positive(family, seconds):
+    engine = make_engine(family)
+    puzzle = NQueens(4) if "nqueens" in engine.kinds else parse_sudoku_line("1" + "." * 80)
+    with pytest.raises(UsageError) as err:
+        engine.run(puzzle, time_limit=seconds)
+    assert str(err.value) == f"the time limit must be positive (seconds); got {seconds:g}"

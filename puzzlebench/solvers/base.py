@@ -65,6 +65,12 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return time_limit
 
 
+def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
+    """Both limits of a run, checked (:func:`normalise_limit`, :func:`check_time_limit`): what
+    every way into an engine does first."""
+    return normalise_limit(limit), check_time_limit(time_limit)
+
+
 class Deadline:
     """A point in time after which a search must stop (``None`` seconds: never)."""
 
@@ -164,6 +170,7 @@ class Engine(ABC):
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
             keep: int = 10, verify: bool = True, parse_time: float = 0.0) -> Result:
         """Encode, search, decode and verify one puzzle, timing each step."""
+        limit, time_limit = checked_limits(limit, time_limit)
         if puzzle.kind not in self.kinds:
             return error_result(f"{self.family} does not handle {puzzle.kind} puzzles "
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
@@ -213,6 +220,7 @@ class Engine(ABC):
                  time_limit: float | None = None, keep: int = 10,
                  verify: bool = True) -> list[Result]:
         """Run many puzzles; engines with a batch path (one call for the whole list) override it."""
+        limit, time_limit = checked_limits(limit, time_limit)
         return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
                 for p in puzzles]
 

@@ -31,7 +31,7 @@ from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
 from ..models.sudoku import Sudoku, parse_box, parse_sudoku_line
 from ..results import Result, ResultColumns, Stats, Status, Times, status_of
-from .base import Deadline, Engine, Option, SearchOutcome, verify_result
+from .base import Deadline, Engine, Option, SearchOutcome, checked_limits, verify_result
 
 RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
 # status codes of the C batch (bitboard.c)
@@ -106,6 +106,7 @@ class BitboardEngine(Engine):
                  verify: bool = True) -> list[Result]:
         """9x9 Sudoku go through one C call (their givens as one buffer of lines); the rest,
         one by one."""
+        limit, time_limit = checked_limits(limit, time_limit)
         fast = [i for i, p in enumerate(puzzles) if isinstance(p, Sudoku) and p.box == (3, 3)]
         results: list[Result | None] = [None] * len(puzzles)
         if fast:
@@ -127,6 +128,7 @@ class BitboardEngine(Engine):
     def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
                     time_limit: float | None = None) -> ResultColumns | None:
         """9x9 Sudoku only: the C batch's arrays as columns (no :class:`Result` per puzzle)."""
+        limit, time_limit = checked_limits(limit, time_limit)
         if not puzzles or not all(isinstance(p, Sudoku) and p.box == (3, 3) for p in puzzles):
             return None
         batch = solve_sudoku_lines(_lines_buffer(puzzles), limit=limit, time_limit=time_limit,
@@ -138,6 +140,7 @@ class BitboardEngine(Engine):
                   time_limit: float | None = None, keep: int = 10) -> "LineResults | list[Result]":
         """Texts straight to the C batch when they can be 9x9 Sudoku lines (the API's
         ``solve_many`` calls this); otherwise parse and run them one by one."""
+        limit, time_limit = checked_limits(limit, time_limit)
         if kind not in (None, "sudoku") or parse_box(box) not in _FAST_BOXES:
             return self._parse_and_run(texts, kind, box, limit, time_limit, keep)
         return solve_sudoku_lines(texts, limit=limit, time_limit=time_limit,

@@ -17,7 +17,7 @@ from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..results import Result, Stats
-from .base import Deadline, Engine, Option, SearchOutcome, check_time_limit, limit_reached
+from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
 
 
 RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",
@@ -72,7 +72,6 @@ class CpSatEngine(Engine):
 
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
             **kwargs) -> Result:
-        check_time_limit(time_limit)
         if self.settings["workers"] < 1:
             raise UsageError(f"cpsat needs at least one worker; got {self.settings['workers']}")
         return super().run(puzzle, limit=limit, time_limit=time_limit, **kwargs)

@@ -20,7 +20,7 @@ from ..encoders.exact_cover import ExactCoverMatrix
 from ..models.base import Puzzle
 from ..models.sudoku import DIGITS as SUDOKU_DIGITS, infer_box, parse_box, parse_sudoku_line
 from ..results import Result, Stats, Status, Times, error_result, status_of
-from .base import Deadline, Engine, SearchOutcome, verify_result
+from .base import Deadline, Engine, SearchOutcome, checked_limits, verify_result
 from .dlx_py import ExactCoverEngine
 
 try:
@@ -72,6 +72,7 @@ class DlxEngine(ExactCoverEngine):
                   keep: int = 10) -> Sequence[Result]:
         """Sudoku lines straight to the C batch (the API's ``solve_many`` calls this);
         anything else is parsed and run one by one."""
+        limit, time_limit = checked_limits(limit, time_limit)
         if kind in (None, "sudoku"):
             batch = sudoku_lines_batch(texts, box=box, limit=limit, time_limit=time_limit,
                                        keep=keep, engine=self, kind=kind)
@@ -84,6 +85,7 @@ class DlxEngine(ExactCoverEngine):
                  time_limit: float | None = None, keep: int = 10,
                  verify: bool = True) -> list[Result]:
         """Sudokus go through one C call per block shape; everything else one at a time."""
+        limit, time_limit = checked_limits(limit, time_limit)
         results: list[Result | None] = [None] * len(puzzles)
         by_box: dict[tuple[int, int], list[int]] = {}
         for k, p in enumerate(puzzles):

@@ -19,8 +19,8 @@ from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_cl
                             decode_assignment, encode_smt, model_assignment, read_smt2)
 from ..errors import EngineError
 from ..models.base import Puzzle
-from ..results import Result, Stats
-from .base import Deadline, Engine, Option, SearchOutcome, check_time_limit, limit_reached
+from ..results import Stats
+from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
@@ -53,11 +53,6 @@ class SmtEngine(Engine):
         "conflicts": "conflicts (SMT core) + sat conflicts (SAT core)",
         "propagations": "propagations (SMT core) + sat propagations 2ary/3ary/nary (SAT core)",
     }
-
-    def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
-            **kwargs) -> Result:
-        check_time_limit(time_limit)
-        return super().run(puzzle, limit=limit, time_limit=time_limit, **kwargs)
 
     def encode(self, puzzle: Puzzle) -> tuple[SmtFormula, object]:
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
