@@ -507,3 +507,32 @@ def test_native_bulk_check_refuses_malformed_arguments():
     with pytest.raises(TypeError):
         sudoku_answers_right((2, 2), bytes(16), [None])
     assert sudoku_answers_right((2, 2), b"", []) == b""
+
+
+def test_task_facts_of_any_batch(small_sudokus):
+    """A batch's facts come from the task ids whatever their order: a planned unit (a run of
+    ids), a retried remainder (ids out of order), a block of some puzzles only (a solver that
+    skips a kind, or a resumed bench), two solvers in one batch."""
+    from puzzlebench.harness.bench import _Tasks
+    from puzzlebench.harness.runner import RowBatch
+    items = from_puzzles("four", (small_sudokus * 2)[:6])
+    tasks = _Tasks(items)
+    first_a = tasks.add_solver("a", range(6))
+    first_b = tasks.add_solver("b", [5, 1, 3])
+    assert (first_a, first_b, len(tasks)) == (0, 6, 9)
+
+    def facts(ids):
+        batch = RowBatch(ids, {"status": ["unique"] * len(ids), "t_parse": [0.0] * len(ids),
+                               "t_total": [1.0] * len(ids)})
+        columns, shared = tasks.columns_of(batch)
+        solvers = columns.get("solver", [shared.get("solver")] * len(ids))
+        return [(pid, solver) for pid, solver in zip(columns["puzzle_id"], solvers)], shared, columns
+
+    assert facts(range(2, 5))[0] == [("four:3", "a"), ("four:4", "a"), ("four:5", "a")]
+    assert facts([4, 2])[0] == [("four:5", "a"), ("four:3", "a")]
+    assert facts(range(6, 9))[0] == [("four:6", "b"), ("four:2", "b"), ("four:4", "b")]
+    assert facts([7])[0] == [("four:2", "b")]
+    mixed, shared, columns = facts([5, 6])
+    assert mixed == [("four:6", "a"), ("four:6", "b")] and "solver" not in shared
+    assert shared["set_name"] == "four" and "set_name" not in columns
+    assert columns["t_total"] == [1.0 + items[5].parse_time] * 2
