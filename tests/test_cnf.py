@@ -6,10 +6,12 @@ import subprocess
 from math import comb
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import data_lines
 from puzzlebench.cli import main
-from puzzlebench.encoders.cnf import AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode
+from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
+                                      unit_partitions)
 from puzzlebench.encoders.dimacs import (check_answer, dimacs_text, read_answer, read_dimacs)
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
@@ -46,10 +48,82 @@ def test_rectangular_blocks_follow_the_same_formula(box):
     assert counts["extended"] == counts["efficient"] + 3 * n * n
 
 
+# -- the augmented encoding (tdoku's triads, derived from the vocabulary) ----------------------------
+
+def augmented_counts(box):
+    """Variables and clauses of the empty grid, from the construction: cells exactly-one;
+    a triad per row segment (c cells) and column segment (r cells) and value, exactly one of
+    its cells and its negation; per value, exactly one triad of each row (r of them), column
+    (c), block by row segments (r) and block by column segments (c).  Pairwise: exactly one
+    of k literals is 1 + C(k, 2) clauses."""
+    r, c = box
+    n = r * c
+    eo = lambda k: 1 + comb(k, 2)  # noqa: E731
+    clauses = (n * n * eo(n)                                   # cells
+               + r * n * n * eo(c + 1) + c * n * n * eo(r + 1)  # triad definitions
+               + 2 * n * n * (eo(r) + eo(c)))                   # rows, columns, blocks twice
+    return n ** 3 + (r + c) * n * n, clauses
+
+
+@pytest.mark.parametrize("box, variables, clauses", [
+    ((3, 3), 1215, 7695), ((2, 3), 396, 1944), ((4, 4), 6144, 60672)])
+def test_augmented_counts(box, variables, clauses):
+    n = box[0] * box[1]
+    cnf = encode(Sudoku(box, [0] * n * n), "augmented")
+    assert (cnf.n_vars, cnf.n_clauses) == (variables, clauses) == augmented_counts(box)
+
+
+@pytest.mark.parametrize("box", [(2, 2), (3, 2), (3, 4), (4, 3), (2, 4)])
+def test_augmented_counts_follow_the_construction_for_rectangular_blocks(box):
+    n = box[0] * box[1]
+    cnf = encode(Sudoku(box, [0] * n * n), "augmented")
+    assert (cnf.n_vars, cnf.n_clauses) == augmented_counts(box)
+
+
+def test_sudoku_units_are_partitioned_into_their_segments():
+    rules = Sudoku((2, 3), [0] * 36).rules
+    parts = unit_partitions(rules)
+    names = {i: con.name for i, con in enumerate(rules.constraints)}
+    by_name = {names[i]: p for i, p in parts.items()}
+    assert len(by_name) == 18  # every row, column and block
+    assert by_name["row 1"] == [[(0, 1, 2), (3, 4, 5)]]             # its two block segments
+    assert by_name["column 1"] == [[(0, 6), (12, 18), (24, 30)]]   # its three block segments
+    assert sorted(by_name["block 1"]) == [[(0, 1, 2), (6, 7, 8)],   # by rows
+                                          [(0, 6), (1, 7), (2, 8)]]  # by columns
+
+
+def test_augmented_is_extended_where_units_meet_in_one_cell():
+    sky = [parse_line(l, kind="skyscrapers") for l in
+           data_lines("skyscrapers_random_fullclue_n4to9_sample.txt") if l.startswith("5 ")][0]
+    for puzzle in (sky, NQueens(8), NQueens(5, [(0, 0)])):
+        assert unit_partitions(puzzle.rules) == {}
+        a, e = encode(puzzle, "augmented"), encode(puzzle, "extended")
+        assert (a.n_vars, a.clauses, a.units) == (e.n_vars, e.clauses, e.units)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(box=st.sampled_from([(2, 2), (2, 3), (3, 2)]), seed=st.integers(0, 10 ** 6),
+       holes=st.integers(0, 36))
+def test_augmented_agrees_with_extended_and_mrv_on_random_sudoku(box, seed, holes):
+    import random
+
+    from puzzlebench.models.generate import sudoku_solution
+
+    rng = random.Random(seed)
+    grid = list(sudoku_solution(box, rng))
+    for cell in rng.sample(range(len(grid)), min(holes, len(grid))):
+        grid[cell] = 0
+    puzzle = Sudoku(box, grid)
+    a = SatEngine(None, {"encoding": "augmented"}).run(puzzle, limit=3)
+    e = SatEngine(None, {"encoding": "extended"}).run(puzzle, limit=3)
+    assert a.verified and e.verified
+    assert a.count == e.count == MRV.run(puzzle, limit=3).count
+
+
 def test_a_puzzle_adds_one_unit_clause_per_given_except_optimized():
     p = parse_sudoku_line(TOP95_FIRST)
     given = sum(1 for g in p.givens if g)
-    for e in ("minimal", "efficient", "extended"):
+    for e in ("minimal", "efficient", "extended", "augmented"):
         cnf = encode(p, e)
         assert cnf.n_clauses == empty_grid_clause_count((3, 3), e) + given
         assert sorted(cnf.units) == sorted(c * 9 + g for c, g in enumerate(p.givens) if g)
@@ -238,6 +312,24 @@ def test_exported_cnf_solved_by_an_external_solver_decodes_to_a_verified_solutio
     assert main(["decode", "--cnf", str(cnf), "--model", str(out), "--format", "jsonl"]) == 0
     record = json.loads(capsys.readouterr().out)
     assert record["verified"] and record["status"] == "sat"
+    assert record["solution"] == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
+
+
+def test_augmented_dimacs_round_trip_decodes_past_the_triad_variables(tmp_path, capsys):
+    """The model of an exported augmented CNF names the 486 triad variables too: decoding
+    reads the candidates and ignores them."""
+    cnf = export(tmp_path, TOP95_FIRST, "augmented", capsys)
+    back = read_dimacs(cnf.read_text(), str(cnf))
+    assert back.n_vars == 1215 and back.header["encoding"] == "augmented"
+    assert len(back.clauses) == 7695 + sum(ch != "." for ch in TOP95_FIRST)
+    capsys.readouterr()
+    assert main(["solve-cnf", str(cnf), "--solver", "sat:minisat22"]) == 0
+    answer = tmp_path / "answer.txt"
+    answer.write_text(capsys.readouterr().out)
+    assert max(abs(l) for l in read_answer(answer.read_text()).literals) == 1215
+    assert main(["decode", "--cnf", str(cnf), "--model", str(answer), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"]
     assert record["solution"] == "417369825632158947958724316825437169791586432346912758289643571573291684164875293"
 
 

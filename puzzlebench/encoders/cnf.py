@@ -14,6 +14,19 @@ Sudoku Puzzles", 2006; Lynce & Ouaknine, "Sudoku as a SAT Problem", 2006):
 - ``optimized``: extended with the givens propagated away first (Kwon & Jain): the given
   candidates are true, the candidates they exclude are false, and only the clauses still
   open, over undecided variables, remain; no unit clause per given.
+- ``augmented``: the representation of Tom Dillon's tdoku benchmark (its best minisat
+  entry, "augmented"), derived from the vocabulary: for an ``AllDifferent`` unit ``U`` holding
+  every value once, the other such units meeting it in two cells or more give
+  *intersections*; pairwise disjoint intersections covering ``U`` are a *partition* of ``U``
+  (a Sudoku row: its three block segments; a block: its row segments, and separately its
+  column segments; rectangular blocks alike).  Each intersection ``I`` and value ``v`` used
+  by a partition gets a *triad* variable ``t(I,v)``, true when ``v`` is in ``I``: exactly one
+  of ``{x(c,v) : c in I} + {not t(I,v)}`` (at most one cell of ``I`` has ``v``, and ``t`` iff
+  one does).  Each partition of ``U`` then gets, per value, exactly one of its triads; a unit
+  with no partition keeps the extended clauses.  Cells keep their exactly-one.  9x9: 729 +
+  486 variables, 7,695 clauses (81 x 37 cell clauses, 486 x 7 triad clauses, 324 x 4
+  partition clauses).  Skyscrapers lines and the N-Queens columns meet no other unit in two
+  cells, so there ``augmented`` is ``extended``.
 
 ``ExactlyOne`` constraints that are not a cell's value (none in the built-in kinds but the
 cell constraints) and ``AtMostOne`` constraints (N-Queens diagonals) are always encoded in
@@ -36,15 +49,17 @@ built once and cached (:func:`base_formula`), and a puzzle adds one unit clause 
 from __future__ import annotations
 
 import itertools
+from operator import add, sub
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress
 from typing import Iterable, Sequence
 
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility, candidate
 
-ENCODINGS = ("minimal", "efficient", "extended", "optimized")
+ENCODINGS = ("minimal", "efficient", "extended", "optimized", "augmented")
 AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
@@ -73,6 +88,14 @@ class Cnf:
     header: dict[str, str] = field(default_factory=dict)
     fixed: dict[int, bool] | None = None
     base_key: tuple | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False)
+    """The puzzle encoded (the DIMACS header is made from it when written)."""
+
+    def header_fields(self) -> dict[str, str]:
+        """What the DIMACS header says about the puzzle (made only when asked for)."""
+        if not self.header and self.puzzle is not None:
+            self.header = header_fields(self.puzzle)
+        return self.header
 
     @property
     def n_candidates(self) -> int:
@@ -101,6 +124,12 @@ class Cnf:
     def decode(self, true_literals: Iterable[int]) -> tuple[int, ...]:
         """A value per cell from the literals a model makes true (others are ignored)."""
         n, limit = self.n_values, self.n_candidates
+        if self.fixed is None and type(true_literals) is list and len(true_literals) == self.n_cells:
+            # the common case: exactly one true candidate per cell, in order (a list of the
+            # positive candidate literals of a model, as the SAT engine hands it over)
+            values = list(map(sub, true_literals, range(0, limit, n)))
+            if 0 < min(values) and max(values) <= n:
+                return tuple(values)
         values = list(self.givens)
         for lit in true_literals:
             if 0 < lit <= limit:
@@ -211,10 +240,69 @@ def is_cell_constraint(con: ExactlyOne, n: int) -> bool:
     return len(c) == n and c[0] % n == 0 and c == tuple(range(c[0], c[0] + n))
 
 
+MAX_PARTITIONS = 8  # partitions kept per unit (a Sudoku block has 2; exotic units could have many)
+
+
+def unit_partitions(rules: Rules) -> dict[int, list[list[tuple[int, ...]]]]:
+    """For each ``AllDifferent`` (by its index in ``rules.constraints``) over as many cells as
+    values, its partitions into intersections with the other such units (each intersection
+    two cells or more, sorted cell numbers); units without a partition are left out.
+
+    A partition is found by exact cover: the first cell not yet covered must lie in one of
+    the chosen intersections (at most :data:`MAX_PARTITIONS` per unit, in a fixed order)."""
+    n = rules.n_values
+    full = [(i, con.cells) for i, con in enumerate(rules.constraints)
+            if isinstance(con, AllDifferent) and len(con.cells) == n and len(set(con.cells)) == n]
+    sets = {i: frozenset(cells) for i, cells in full}
+    out: dict[int, list[list[tuple[int, ...]]]] = {}
+    for i, cells in full:
+        u = sets[i]
+        pieces: dict[frozenset, None] = {}
+        for j, _ in full:
+            meet = u & sets[j]
+            if j != i and 2 <= len(meet) < len(u):
+                pieces.setdefault(meet)
+        if not pieces:
+            continue
+        order = {c: k for k, c in enumerate(cells)}
+        found: list[list[frozenset]] = []
+
+        def cover(left: frozenset, chosen: list[frozenset]) -> None:
+            if len(found) >= MAX_PARTITIONS:
+                return
+            if not left:
+                found.append(list(chosen))
+                return
+            first = min(left, key=order.__getitem__)
+            for piece in pieces:
+                if first in piece and piece <= left:
+                    chosen.append(piece)
+                    cover(left - piece, chosen)
+                    chosen.pop()
+
+        cover(u, [])
+        if found:
+            out[i] = [[tuple(sorted(piece)) for piece in p] for p in found]
+    return out
+
+
 def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, list[list[int]]]:
     n = rules.n_values
     b = _Builder(rules.n_candidates, amo)
-    for con in rules.constraints:
+    partitions = unit_partitions(rules) if encoding == "augmented" else {}
+    triads: dict[tuple[tuple[int, ...], int], int] = {}
+
+    def triad(piece: tuple[int, ...], v: int) -> int:
+        """t(piece, v): v is in one cell of ``piece`` (and in at most one)."""
+        t = triads.get((piece, v))
+        if t is None:
+            t = triads[piece, v] = b.new_var()
+            lits = [candidate(cell, v, n) + 1 for cell in piece] + [-t]
+            b.at_least_one(lits)
+            b.at_most_one(lits)
+        return t
+
+    for index, con in enumerate(rules.constraints):
         if isinstance(con, ExactlyOne):
             lits = [c + 1 for c in con.candidates]
             b.at_least_one(lits)
@@ -222,8 +310,14 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
                 b.at_most_one(lits)
         elif isinstance(con, AtMostOne):
             b.at_most_one([c + 1 for c in con.candidates])
+        elif index in partitions:
+            for v in range(1, n + 1):
+                for partition in partitions[index]:
+                    lits = [triad(piece, v) for piece in partition]
+                    b.at_least_one(lits)
+                    b.at_most_one(lits)
         elif isinstance(con, AllDifferent):
-            full = len(con.cells) == n and encoding in ("extended", "optimized")
+            full = len(con.cells) == n and encoding in ("extended", "optimized", "augmented")
             for v in range(1, n + 1):
                 lits = [candidate(cell, v, n) + 1 for cell in con.cells]
                 if full:
@@ -328,18 +422,19 @@ def simplify(clauses: list[list[int]], fixed: dict[int, bool]) -> list[list[int]
 def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:
     """The CNF of ``puzzle``: the shape's cached formula plus a unit clause per given, or,
     for ``optimized``, the formula with the givens propagated away."""
-    check_options(encoding, amo)
+    if encoding not in ENCODINGS or amo not in AMO_ENCODINGS:
+        check_options(encoding, amo)
     n = puzzle.n_values
-    header = header_fields(puzzle)
     if encoding == "optimized":
         key, top, clauses = base_formula(puzzle, "extended", amo)
         fixed = givens_decisions(puzzle.rules)
         return Cnf(top, simplify(clauses, fixed), [], puzzle.n_cells, n, puzzle.givens, encoding,
-                   amo, puzzle.kind, puzzle.shape, header, fixed=fixed)
+                   amo, puzzle.kind, puzzle.shape, fixed=fixed, puzzle=puzzle)
     key, top, clauses = base_formula(puzzle, encoding, amo)
-    units = [c * n + g for c, g in enumerate(puzzle.givens) if g]
-    return Cnf(top, clauses, units, puzzle.n_cells, n, puzzle.givens, encoding, amo,
-               puzzle.kind, puzzle.shape, header, base_key=key)
+    givens = puzzle.givens
+    units = list(compress(map(add, range(0, len(givens) * n, n), givens), givens))
+    return Cnf(top, clauses, units, len(givens), n, givens, encoding, amo, puzzle.kind, puzzle.shape,
+               base_key=key, puzzle=puzzle)
 
 
 @lru_cache(maxsize=None)

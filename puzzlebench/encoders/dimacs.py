@@ -28,7 +28,7 @@ HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
 
 def header_lines(cnf: Cnf) -> list[str]:
     n, limit = cnf.n_values, cnf.n_candidates
-    fields = dict(cnf.header)
+    fields = dict(cnf.header_fields())
     fields["encoding"] = cnf.encoding
     fields["amo"] = cnf.amo
     fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
