@@ -80,6 +80,47 @@ def test_counts_every_model_of_random_cnfs(heuristic):
         assert count == brute_force(n, clauses), clauses
 
 
+def loop_choice(f, val, smallest):
+    """h1/h2 as the plain loop over the clauses (the way seed 004 scans them)."""
+    best_size, best_var, best_count = None, 0, 0
+    for c in f.positive:
+        free = []
+        for l in c:
+            a = val[abs(l)]
+            if not a:
+                free.append(l)
+            elif (a == 1) == (l > 0):
+                break
+        else:
+            size = len(free)
+            if best_size is not None and (size > best_size if smallest else size < best_size):
+                continue
+            for l in free:
+                if 0 < l <= f.primary:
+                    k = f.count[l]
+                    if best_size != size or (k < best_count if smallest else k > best_count):
+                        best_size, best_var, best_count = size, l, k
+    return best_var
+
+
+def test_the_heuristics_matrix_scan_chooses_what_the_loop_chooses():
+    from puzzlebench.solvers.quine import Copy, QuineSolver, QuineStats
+
+    rng = random.Random(11)
+    for _ in range(300):
+        n = rng.randint(1, 12)
+        clauses = [[rng.choice((-1, 1)) * rng.randint(1, n) for _ in range(rng.randint(1, 6))]
+                   for _ in range(rng.randint(0, 30))]
+        f = QFormula(n, clauses)
+        f.primary = rng.randint(1, n)
+        val = bytearray(rng.choice((0, 0, 1, 2)) for _ in range(n + 1))
+        val[0] = 0
+        x = Copy(val, bytearray(len(f.long)), len(f.long), f.counters())
+        for h, smallest in (("h1", True), ("h2", False)):
+            solver = QuineSolver(f, h, random.Random(0), Deadline(None), QuineStats())
+            assert solver._extreme_candidate(x, smallest) == loop_choice(f, val, smallest), clauses
+
+
 def test_empty_clause_and_contradicting_units_are_unsat():
     for clauses in ([[]], [[1], [-1]], [[1, 2], [-1, 2], [1, -2], [-1, -2]]):
         assert count_models(QFormula(2, clauses), "h1", 0, None, 1, Deadline(None), None)[1] == 0
