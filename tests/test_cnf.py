@@ -232,6 +232,104 @@ def test_time_limit_interrupts_the_solver():
     assert (status, timed_out, count) == ("UNKNOWN", True, 0)
 
 
+def pigeonhole(holes=10):
+    """11 pigeons in 10 holes: hard for resolution, so for CDCL (seconds to minutes)."""
+    clauses = [[p * holes + h + 1 for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-(p * holes + h + 1), -(q * holes + h + 1)]
+                for h in range(holes) for p in range(holes + 1) for q in range(p)]
+    return holes * (holes + 1), clauses
+
+
+def pigeonhole_cnf():
+    """The pigeonhole formula as a kept-solver artifact (a base key: assumptions, switch)."""
+    from puzzlebench.encoders.cnf import Cnf
+
+    n_vars, clauses = pigeonhole()
+    return Cnf(n_vars, clauses, [], 11, 10, (0,) * 11, "extended", "pairwise", base_key=("php",))
+
+
+def test_the_engines_watchdog_interrupts_and_leaves_the_next_search_alone():
+    import threading
+    import time
+
+    from puzzlebench.solvers.base import Deadline
+
+    engine = SatEngine()
+    puzzles = [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_norvig_top95.txt", 20)]
+    threads = threading.active_count()
+    start = time.perf_counter()
+    out = engine.search(pigeonhole_cnf(), 1, 1, Deadline(0.3))
+    assert out.timed_out and out.count == 0 and time.perf_counter() - start < 5
+    for p in puzzles:  # the interrupt of the timed-out search must not reach these
+        r = engine.run(p, time_limit=30)
+        assert r.status is Status.UNIQUE and r.verified
+    assert threading.active_count() <= threads + 1  # one watchdog thread for every search
+
+
+def test_a_watchdog_that_fired_after_the_search_clears_the_interrupt():
+    import time
+
+    from pysat.solvers import Solver
+
+    from puzzlebench.solvers.sat import Watchdog
+
+    watchdog = Watchdog()
+    with Solver(name=VARIANTS[0], bootstrap_with=[[1, 2], [-1, 2]]) as solver:
+        watchdog.arm(solver, time.perf_counter() - 1)  # already past: it fires at once
+        for _ in range(200):
+            if watchdog._fired:
+                break
+            time.sleep(0.01)
+        assert watchdog.disarm() is True and watchdog.disarm() is False
+        assert solver.solve_limited(expect_interrupt=True) is True
+    watchdog.stop()
+
+
+def _child_search(queue):
+    from puzzlebench.solvers.base import Deadline
+
+    queue.put(ENGINE_BEFORE_FORK.search(pigeonhole_cnf(), 1, 1, Deadline(0.3)).timed_out)
+
+
+ENGINE_BEFORE_FORK = None
+
+
+def test_a_forked_child_gets_a_watchdog_of_its_own():
+    import multiprocessing
+
+    global ENGINE_BEFORE_FORK
+    ENGINE_BEFORE_FORK = SatEngine()
+    ENGINE_BEFORE_FORK.run(parse_sudoku_line(TOP95_FIRST), time_limit=10)  # the parent's thread
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_search, args=(queue,))
+    child.start()
+    child.join(30)
+    if child.is_alive():
+        child.kill()
+        pytest.fail("the child's search was never interrupted")
+    assert queue.get(timeout=5) is True
+
+
+def test_kept_solvers_are_rebuilt_and_still_agree(monkeypatch):
+    import puzzlebench.solvers.sat as sat
+
+    monkeypatch.setattr(sat, "REBUILD_PUZZLES", 3)
+    engine = SatEngine(None, {"encoding": "augmented"})
+    built = set()
+    for line in data_lines("sudoku9_norvig_top95.txt", 10):
+        p = parse_sudoku_line(line.split()[0])
+        r = engine.run(p, time_limit=30)
+        built.add(id(next(iter(engine._kept.values())).solver))
+        assert r.verified and r.count == MRV.run(p).count
+    assert len(built) >= 3
+    monkeypatch.setattr(sat, "REBUILD_PUZZLES", 10 ** 9)
+    monkeypatch.setattr(sat, "REBUILD_CONFLICTS", 1)  # every puzzle with a conflict
+    for line in data_lines("sudoku9_norvig_top95.txt", 5):
+        p = parse_sudoku_line(line.split()[0])
+        assert engine.run(p).count == MRV.run(p).count
+
+
 def test_left_out_solvers_say_why():
     assert "cadical195" in EXCLUDED or "cadical195" in VARIANTS
     for name, why in EXCLUDED.items():

@@ -2,9 +2,11 @@
 :mod:`puzzlebench.encoders.cnf`.
 
 An engine must solve, give a model, count by blocking clauses (a clause added after each
-model, forbidding it) and be interrupted (the time limit: ``solve_limited`` plus a timer
-calling ``interrupt``).  Which PySAT solvers can is found out by trying each one on a tiny
-formula once per process (:func:`probe`); the others are listed in :data:`EXCLUDED` with the
+model, forbidding it) and be interrupted (the time limit: ``solve_limited``, and one
+long-lived watchdog thread per engine that calls ``interrupt`` when the deadline of the
+running search passes, see :class:`Watchdog`; a ``threading.Timer`` per solve call cost about
+370 us per top1465 puzzle, more than the rest of the Python around the solver).  Which PySAT
+solvers can is found out by trying each one on a tiny formula once per process (:func:`probe`); the others are listed in :data:`EXCLUDED` with the
 reason (CaDiCaL and Lingeling in PySAT cannot be interrupted, Kissat takes no assumptions and
 cannot be interrupted, …).
 
@@ -13,8 +15,18 @@ built once and loaded once into a solver that the engine keeps (one per shape, e
 at-most-one encoding); a puzzle's givens are *assumptions*, and its blocking clauses carry an
 activation literal that is assumed during that puzzle only and set false for good afterwards,
 so that what the solver keeps (the base formula and clauses learnt from it) stays implied by
-the base formula: reusing the solver is sound.  ``optimized`` (givens propagated away) makes
-a fresh solver for each puzzle from the reduced formula.
+the base formula: reusing the solver is sound.  The learnt clauses pile up, though, and most
+of them are about other puzzles: a kept solver is rebuilt from the base formula after
+:data:`REBUILD_CONFLICTS` conflicts (conflicts are what make learnt clauses) or
+:data:`REBUILD_PUZZLES` puzzles, whichever comes first (tdoku's own minisat driver rebuilds
+every 20 puzzles; the figures that chose these are in results/cnf.md: counting conflicts adapts
+to the set, about every 45 top1465 puzzles and every 10 of forum hardest).  ``optimized``
+(givens propagated away) makes a fresh solver for each puzzle from the reduced formula.
+
+The default is Glucose 3 on the ``extended`` encoding, the fastest on both benchmark sets
+(results/cnf.md).  ``augmented`` needs fewer conflicts but adds 486 variables, and on formulas
+this small the per-call work (propagating the givens again, a full model) grows with the
+variables: through PySAT it is the slower of the two.
 
 Statistics (PySAT's ``accum_stats()``, the difference over one puzzle's search):
 ``nodes`` = decisions (each decision opens a node of the search tree; assumptions are not
@@ -26,8 +38,12 @@ propagations and restarts unrenamed.
 
 from __future__ import annotations
 
+import os
 import threading
+import time
+import weakref
 from functools import lru_cache
+from operator import neg
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
 from ..errors import EngineError
@@ -35,14 +51,16 @@ from ..models.base import Puzzle
 from ..results import Stats
 from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
 
-PREFERRED = ("minisat22", "glucose4", "glucose3", "glucose42", "maplechrono", "maplecm",
+PREFERRED = ("glucose3", "minisat22", "glucose4", "glucose42", "maplechrono", "maplecm",
              "maplesat", "mergesat3", "minicard", "gluecard3", "gluecard4", "minisatep", "ergo")
 """Order of the variants: the default first (the fastest on the benchmarks, see results/cnf.md)."""
 
 KNOWN = ("cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "ergo", "gluecard3",
          "gluecard4", "glucose3", "glucose4", "glucose42", "kissat404", "lingeling", "maplechrono",
          "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatgh", "minisatep")
-REBUILD_AFTER = 20000  # puzzles on one kept solver before it is rebuilt (activation variables pile up)
+REBUILD_CONFLICTS = 1000  # conflicts on one kept solver before it is rebuilt (learnt clauses pile up)
+REBUILD_PUZZLES = 500  # or puzzles (each adds a switch variable, and the model grows with them)
+STATS = ("decisions", "conflicts", "propagations", "restarts")
 
 
 def _probe_one(name: str) -> str | None:
@@ -106,6 +124,93 @@ def probe() -> tuple[tuple[str, ...], dict[str, str]]:
 VARIANTS, EXCLUDED = probe()
 
 
+class Watchdog:
+    """One daemon thread that interrupts the armed solver once its deadline has passed.
+
+    ``arm`` and ``disarm`` only take a lock and set two fields; the thread is woken only when
+    it sleeps with nothing to watch or until a later deadline than the new one (when each
+    puzzle has its own deadline, a newer one is later: the thread wakes at the old one, sees
+    the new one and sleeps again).  Whether it fired is read (and the solver's interrupt flag
+    cleared) under the same lock, so a late interrupt can never reach the next search."""
+
+    _all: "weakref.WeakSet[Watchdog]" = weakref.WeakSet()
+
+    def __init__(self) -> None:
+        self._reset()
+        Watchdog._all.add(self)
+
+    def _reset(self) -> None:  # also in a forked child: the parent's thread and lock stay behind
+        self._cond = threading.Condition(threading.Lock())
+        self._solver = None
+        self._at: float | None = None
+        self._sleeping_until: float | None = None
+        self._fired = False
+        self._stop = False
+        self._thread: threading.Thread | None = None
+
+    def arm(self, solver, at: float) -> None:
+        with self._cond:
+            self._solver, self._at = solver, at
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._watch, name="sat-watchdog", daemon=True)
+                self._thread.start()
+            elif self._sleeping_until is None or at < self._sleeping_until:
+                self._cond.notify()
+
+    def disarm(self) -> bool:
+        """Stop watching; True when the solver was interrupted (its flag is cleared)."""
+        with self._cond:
+            fired, solver = self._fired, self._solver
+            self._solver = self._at = None
+            self._fired = False
+            if fired:
+                solver.clear_interrupt()
+        return fired
+
+    def _watch(self) -> None:
+        cond = self._cond
+        with cond:
+            while not self._stop:
+                at = self._at
+                if at is None:
+                    self._sleeping_until = None
+                    cond.wait()
+                    continue
+                now = time.perf_counter()
+                if now < at:
+                    self._sleeping_until = at
+                    cond.wait(at - now)
+                    continue
+                self._solver.interrupt()
+                self._fired = True
+                self._at = None
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stop = True
+            self._cond.notify()
+
+
+def _reset_watchdogs_in_child() -> None:
+    for watchdog in list(Watchdog._all):
+        watchdog._reset()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_watchdogs_in_child)
+
+
+class _Kept:
+    """A solver loaded with a shape's base formula, kept across puzzles."""
+
+    __slots__ = ("solver", "top", "puzzles", "conflicts_at_build", "last")
+
+    def __init__(self, solver, top: int):
+        self.solver, self.top, self.puzzles = solver, top, 0
+        self.last = solver.accum_stats()
+        self.conflicts_at_build = self.last.get("conflicts", 0)
+
+
 class SatEngine(Engine):
     family = "sat"
     summary = "CDCL SAT solvers from PySAT on the direct CNF encoding (givens as assumptions)"
@@ -125,7 +230,8 @@ class SatEngine(Engine):
 
     def __init__(self, variant=None, options=None):
         super().__init__(variant, options)
-        self._kept: dict[tuple, list] = {}  # base key -> [solver, next activation var, uses]
+        self._kept: dict[tuple, _Kept] = {}  # base key -> the solver kept for that formula
+        self._watchdog: Watchdog | None = None
 
     @classmethod
     def left_out(cls) -> dict[str, str]:
@@ -144,82 +250,113 @@ class SatEngine(Engine):
     def size(self, artifact: Cnf) -> dict[str, int]:
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
 
-    def _kept_solver(self, cnf: Cnf) -> list:
-        from pysat.solvers import Solver
-
+    def _kept_solver(self, cnf: Cnf) -> _Kept:
         entry = self._kept.get(cnf.base_key)
-        if entry is None or entry[2] >= REBUILD_AFTER:
+        if (entry is None or entry.puzzles >= REBUILD_PUZZLES
+                or entry.last.get("conflicts", 0) - entry.conflicts_at_build >= REBUILD_CONFLICTS):
+            from pysat.solvers import Solver
+
             if entry is not None:
-                entry[0].delete()
-            solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
-            entry = self._kept[cnf.base_key] = [solver, cnf.n_vars, 0]
-        entry[2] += 1
+                entry.solver.delete()
+            entry = self._kept[cnf.base_key] = _Kept(
+                Solver(name=self.variant, bootstrap_with=cnf.clauses), cnf.n_vars)
+        entry.puzzles += 1
         return entry
 
     def search(self, artifact: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
-        from pysat.solvers import Solver
-
         cnf = artifact
-        if cnf.base_key is None and any(not c for c in cnf.clauses):  # optimized: the givens contradict
-            return SearchOutcome([], 0, False, Stats(nodes=0, conflicts=0, propagations=0))
-        kept = cnf.base_key is not None
-        if kept:
-            entry = self._kept_solver(cnf)
-            solver = entry[0]
-            entry[1] += 1
-            act = entry[1]
-            assumptions = cnf.units + [act]
-        else:
-            solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
-            act, assumptions = None, []
-        before = solver.accum_stats() if kept else {}
-        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed
+        if cnf.base_key is None:
+            return self._search_fresh(cnf, limit, keep, deadline)
+        entry = self._kept_solver(cnf)
+        solver = entry.solver
+        entry.top += 1
+        act = entry.top  # this puzzle's switch: its blocking clauses hold while it is assumed
+        assumptions = cnf.units + [act]
         solutions, count, timed_out = [], 0, False
-        timer = None
+        at = deadline.at
+        watchdog = None
+        if at is not None:
+            watchdog = self._watchdog or self._new_watchdog()
+            watchdog.arm(solver, at)
+        n_candidates = cnf.n_candidates
         try:
             while True:
-                remaining = deadline.remaining()
-                if remaining is not None:
-                    if remaining <= 0:
-                        timed_out = True
-                        break
-                    timer = threading.Timer(remaining, solver.interrupt)
-                    timer.start()
+                if watchdog is None:
+                    ok = solver.solve(assumptions=assumptions)
+                elif time.perf_counter() >= at:
+                    timed_out = True
+                    break
+                else:
                     ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-                    timer.cancel()
-                    solver.clear_interrupt()
                     if ok is None:
                         timed_out = True
                         break
-                else:
-                    ok = solver.solve(assumptions=assumptions)
                 if not ok:
                     break
-                model = solver.get_model()
-                true = [lit for lit in model[:cnf.n_candidates] if lit > 0]
+                true = [lit for lit in solver.get_model()[:n_candidates] if lit > 0]
+                count += 1
+                if len(solutions) < keep:
+                    solutions.append(true)
+                if limit is not None and count >= limit:
+                    break
+                # another solution differs in an open cell: one of these candidates is false
+                # (the givens' candidates are in it too: assumed true, they make no difference)
+                block = list(map(neg, true))
+                block.append(-act)
+                solver.add_clause(block)
+        finally:
+            if watchdog is not None:
+                watchdog.disarm()
+            after = solver.accum_stats()
+            solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
+            before, entry.last = entry.last, after
+        raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
+        return SearchOutcome(solutions, count, timed_out, _stats(raw))
+
+    def _new_watchdog(self) -> Watchdog:
+        self._watchdog = Watchdog()
+        return self._watchdog
+
+    def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
+        """``optimized``: a solver of its own for the puzzle's reduced formula."""
+        from pysat.solvers import Solver
+
+        if any(not c for c in cnf.clauses):  # the givens contradict
+            return SearchOutcome([], 0, False, _stats(dict.fromkeys(STATS, 0)))
+        solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
+        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed
+        solutions, count, timed_out = [], 0, False
+        watchdog = None
+        if deadline.at is not None:
+            watchdog = self._watchdog or self._new_watchdog()
+            watchdog.arm(solver, deadline.at)
+        try:
+            while True:
+                if watchdog is not None and deadline.expired():
+                    timed_out = True
+                    break
+                ok = solver.solve_limited(expect_interrupt=True) if watchdog else solver.solve()
+                if ok is None:
+                    timed_out = True
+                    break
+                if not ok:
+                    break
+                true = [lit for lit in solver.get_model()[:cnf.n_candidates] if lit > 0]
                 count += 1
                 if len(solutions) < keep:
                     solutions.append(true)
                 if limit_reached(count, limit):
                     break
-                # another solution differs in an open cell: one of these candidates is false
-                block = [-v for v in true if not givens[(v - 1) // n] and (fixed is None or v not in fixed)]
-                if not block:  # every cell given: there is no other solution
+                block = [-v for v in true if not givens[(v - 1) // n] and v not in fixed]
+                if not block:  # every cell decided by the givens: there is no other solution
                     break
-                solver.add_clause(block + [-act] if act else block)
+                solver.add_clause(block)
         finally:
-            if timer is not None:
-                timer.cancel()
+            if watchdog is not None:
+                watchdog.disarm()
             after = solver.accum_stats()
-            if kept:
-                solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
-            else:
-                solver.delete()
-        raw = {k: after.get(k, 0) - before.get(k, 0) for k in ("decisions", "conflicts",
-                                                                "propagations", "restarts")}
-        stats = Stats(nodes=raw["decisions"], conflicts=raw["conflicts"],
-                      propagations=raw["propagations"], raw=raw)
-        return SearchOutcome(solutions, count, timed_out, stats)
+            solver.delete()
+        return SearchOutcome(solutions, count, timed_out, _stats({k: after.get(k, 0) for k in STATS}))
 
     def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
         try:
@@ -228,8 +365,15 @@ class SatEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def __del__(self):
+        if getattr(self, "_watchdog", None) is not None:
+            self._watchdog.stop()
         for entry in getattr(self, "_kept", {}).values():
             try:
-                entry[0].delete()
+                entry.solver.delete()
             except Exception:  # noqa: BLE001 (interpreter shutdown)
                 pass
+
+
+def _stats(raw: dict) -> Stats:
+    return Stats(nodes=raw["decisions"], conflicts=raw["conflicts"],
+                 propagations=raw["propagations"], raw=raw)
