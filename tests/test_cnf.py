@@ -221,14 +221,9 @@ def test_statistics_map_pysat_counters():
 
 
 def test_time_limit_interrupts_the_solver():
-    # the pigeonhole principle, 11 pigeons in 10 holes: hard for resolution, so for CDCL
-    holes = 10
-    clauses = [[p * holes + h + 1 for h in range(holes)] for p in range(holes + 1)]
-    clauses += [[-(p * holes + h + 1), -(q * holes + h + 1)]
-                for h in range(holes) for p in range(holes + 1) for q in range(p)]
     from puzzlebench.encoders.cnf_commands import solve_dimacs
 
-    status, model, count, timed_out, _ = solve_dimacs(holes * (holes + 1), clauses, "sat", 1, 0.3)
+    status, model, count, timed_out, _ = solve_dimacs(*pigeonhole(), "sat", 1, 0.3)
     assert (status, timed_out, count) == ("UNKNOWN", True, 0)
 
 

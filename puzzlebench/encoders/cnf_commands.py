@@ -44,23 +44,21 @@ def solve_dimacs(n_vars: int, clauses: list[list[int]], spec: str, limit: int | 
         stats = {"disjunctions_per_depth": first.disjunctions, "steps_per_depth": first.steps,
                  "max_depth": first.max_depth, "difficulty": round(d["difficulty"], 6)}
     elif parsed.family == "sat":
-        import threading
-
         from pysat.solvers import Solver
 
-        from ..solvers.sat import SatEngine
+        from ..solvers.sat import SatEngine, Watchdog
 
         engine = SatEngine(parsed.variant, options)
         solver = Solver(name=engine.variant, bootstrap_with=clauses)
         models, count, timed_out = [], 0, False
+        watchdog = None
+        if deadline.at is not None:  # one watch over the whole count: it interrupts whichever solve runs
+            watchdog = Watchdog()
+            watchdog.arm(solver, deadline.at)
         try:
             while limit is None or count < limit:
-                remaining = deadline.remaining()
-                if remaining is not None:
-                    timer = threading.Timer(remaining, solver.interrupt)
-                    timer.start()
+                if watchdog is not None:
                     ok = solver.solve_limited(expect_interrupt=True)
-                    timer.cancel()
                     if ok is None:
                         timed_out = True
                         break
@@ -76,6 +74,9 @@ def solve_dimacs(n_vars: int, clauses: list[list[int]], spec: str, limit: int | 
                 solver.add_clause([-lit for lit in model[:n_vars]])
             stats = solver.accum_stats()
         finally:
+            if watchdog is not None:
+                watchdog.disarm()
+                watchdog.stop()
             solver.delete()
     else:
         raise UsageError(f"solve-cnf takes a SAT engine (sat:NAME) or the Quine engine "

@@ -18,6 +18,7 @@ import sys
 from typing import Any, Callable
 
 from ..errors import UsageError
+from .cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 
 EXPORTERS: dict[str, str] = {
     "dlx": "puzzlebench.encoders.exact_cover:encode_puzzle",
@@ -108,10 +109,10 @@ def register(sub) -> None:
     p.add_argument("--number", type=int, default=1, metavar="K",
                    help="which puzzle of the input to export (1-based); default 1")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
-    p.add_argument("--encoding", metavar="NAME", help="dimacs: CNF encoding (minimal, efficient, "
-                                                       "extended, optimized); default extended")
-    p.add_argument("--amo", metavar="NAME", help="dimacs: at-most-one encoding (pairwise, commander, "
-                                                  "seqcounter, ladder, bitwise, totalizer, cardnetwrk)")
+    p.add_argument("--encoding", metavar="NAME", help=f"dimacs: CNF encoding ({', '.join(ENCODINGS)}); "
+                                                       f"default {DEFAULT_ENCODING}")
+    p.add_argument("--amo", metavar="NAME", help=f"dimacs: at-most-one encoding ({', '.join(AMO_ENCODINGS)}); "
+                                                  f"default {DEFAULT_AMO}")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("solve-xc", help="solve an exact-cover matrix in Knuth's DLX format "
