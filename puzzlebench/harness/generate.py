@@ -10,8 +10,11 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
   redrawn.
 - **Skyscrapers** (N <= 9): a random Latin square and all 4N visibility clues; where those
-  leave several solutions, a cell where a second solution differs is given, until unique; then
-  a share of the clues is removed in random order, keeping uniqueness (a *proper* puzzle).
+  leave several solutions, cells of the square are given in a random order until the puzzle is
+  unique, then every given that is not needed is taken back (in a random order, keeping
+  uniqueness); then a share of the clues is removed in random order, keeping uniqueness (a
+  *proper* puzzle).  Only *whether* a puzzle is unique is asked of the engine, never *which*
+  other solution it found, so the same seed gives the same puzzles whatever engine counts.
 - **N-Queens completion**: a random solution of N-Queens, of which ``placed`` queens are
   kept: solvable by construction.
 
@@ -186,14 +189,19 @@ def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
     def build():
         return Skyscrapers(n, clues["top"], clues["bottom"], clues["left"], clues["right"], givens)
 
-    while True:  # give cells until unique
-        result = counter.solve(build())
-        if result.status is Status.UNIQUE:
-            break
-        other = next(s for s in result.solutions if list(s) != solution)
-        differ = [c for c in range(n * n) if other[c] != solution[c]]
-        cell = rng.choice(differ)
+    def unique() -> bool:
+        return counter.solve(build()).status is Status.UNIQUE
+
+    order = rng.sample(range(n * n), n * n)
+    given = []
+    while not unique():  # give cells in a random order until unique (all given: unique)
+        cell = order[len(given)]
         givens[cell] = solution[cell]
+        given.append(cell)
+    for cell in rng.sample(given, len(given)):  # then take back every given not needed
+        givens[cell] = 0
+        if not unique():
+            givens[cell] = solution[cell]
     slots = [(side, k) for side in ("top", "bottom", "left", "right") for k in range(n)]
     rng.shuffle(slots)
     target = int(round(remove * len(slots)))
@@ -203,7 +211,7 @@ def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
             break
         keep = clues[side][k]
         clues[side][k] = 0
-        if counter.solve(build()).status is Status.UNIQUE:
+        if unique():
             removed += 1
         else:
             clues[side][k] = keep
