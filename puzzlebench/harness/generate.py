@@ -10,11 +10,11 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
   redrawn.
 - **Skyscrapers** (N <= 9): a random Latin square and all 4N visibility clues; where those
-  leave several solutions, cells of the square are given in a random order until the puzzle is
-  unique, then every given that is not needed is taken back (in a random order, keeping
-  uniqueness); then a share of the clues is removed in random order, keeping uniqueness (a
-  *proper* puzzle).  Only *whether* a puzzle is unique is asked of the engine, never *which*
-  other solution it found, so the same seed gives the same puzzles whatever engine counts.
+  leave several solutions, cells that some solution fills with another value are given, taken
+  in a random order, until the puzzle is unique; then a share of the clues is removed in random
+  order, keeping uniqueness (a *proper* puzzle).  The engine is asked only whether solutions
+  exist, never *which* one it found first, so the same seed gives the same puzzles whatever
+  engine counts.
 - **N-Queens completion**: a random solution of N-Queens, of which ``placed`` queens are
   kept: solvable by construction.
 
@@ -192,16 +192,23 @@ def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
     def unique() -> bool:
         return counter.solve(build()).status is Status.UNIQUE
 
-    order = rng.sample(range(n * n), n * n)
-    given = []
-    while not unique():  # give cells in a random order until unique (all given: unique)
-        cell = order[len(given)]
+    def admits_another_value(cell: int) -> bool:
+        """Whether some solution of the puzzle so far puts another value in ``cell``."""
+        row, col = divmod(cell, n)
+        taken = {givens[row * n + j] for j in range(n)} | {givens[i * n + col] for i in range(n)}
+        for value in range(1, n + 1):
+            if value != solution[cell] and value not in taken:
+                givens[cell] = value
+                found = counter.solve(build(), limit=1).status is Status.SAT
+                givens[cell] = 0
+                if found:
+                    return True
+        return False
+
+    cells = iter(rng.sample(range(n * n), n * n))  # a cell found fixed stays fixed: never tried again
+    while not unique():
+        cell = next(c for c in cells if admits_another_value(c))
         givens[cell] = solution[cell]
-        given.append(cell)
-    for cell in rng.sample(given, len(given)):  # then take back every given not needed
-        givens[cell] = 0
-        if not unique():
-            givens[cell] = solution[cell]
     slots = [(side, k) for side in ("top", "bottom", "left", "right") for k in range(n)]
     rng.shuffle(slots)
     target = int(round(remove * len(slots)))
