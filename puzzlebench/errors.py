@@ -93,5 +93,11 @@ class EngineError(PuzzlebenchError):
     """An engine cannot handle what it was given (a puzzle kind it cannot express, a limit)."""
 
 
+class OutOfTime(Exception):
+    """The time limit passed while an engine was still building what it searches (an encoder
+    that watches the clock raises it; :meth:`Engine.run` turns it into a ``timeout``).  Not a
+    mistake of the user's: no place, no message to print."""
+
+
 class UsageError(PuzzlebenchError):
     """A command-line or API argument out of range (a time limit of 0, a bad ``--box``)."""

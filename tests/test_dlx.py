@@ -355,3 +355,21 @@ def test_solve_many_texts_of_other_sizes():
     mixed = api.solve_many(lines[:1] + ["8"], solver="dlx", kind=None)  # not one size: one by one
     assert mixed[0].verified and mixed[1].kind == "nqueens" and mixed[1].count == 2
 
+
+
+def test_a_long_matrix_build_stops_at_the_time_limit():
+    """A 9x9 Skyscrapers with every clue makes some 400,000 line options (seconds to build):
+    the build looks at the clock, so the engines answer timeout without searching, instead of
+    overrunning their limit until the harness kills them."""
+    import random
+
+    from puzzlebench.errors import OutOfTime
+    from puzzlebench.harness.generate import random_latin_square
+    from puzzlebench.models.skyscrapers import clues_shown
+    puzzle = Skyscrapers(9, *clues_shown(9, random_latin_square(9, random.Random(3))).values())
+    with pytest.raises(OutOfTime):
+        encode_puzzle(puzzle, expired=lambda: True)
+    for engine in (DlxEngine(), DlxPyEngine()):
+        result = engine.run(puzzle, time_limit=1e-6)
+        assert (result.status, result.count, result.times.solve) == (Status.TIMEOUT, 0, 0.0)
+        assert result.times.encode > 0

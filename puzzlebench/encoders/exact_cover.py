@@ -35,9 +35,9 @@ import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Callable, Sequence
 
-from ..errors import EngineError, ParseError, Place
+from ..errors import EngineError, OutOfTime, ParseError, Place
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
                                  candidate, candidate_cell_value, visible_count)
@@ -192,12 +192,13 @@ def read_knuth(text: str, source: str | None = None) -> ExactCoverMatrix:
 
 # -- puzzles -----------------------------------------------------------------------------
 
-def encode_puzzle(puzzle: Puzzle) -> ExactCoverMatrix:
+def encode_puzzle(puzzle: Puzzle, expired: Callable[[], bool] | None = None) -> ExactCoverMatrix:
     """The exact-cover matrix of a puzzle: Knuth's formulation for N-Queens, the vocabulary
-    for everything else."""
+    for everything else.  ``expired``, when given, is looked at while a long matrix is built
+    (Skyscrapers lines): :class:`~puzzlebench.errors.OutOfTime` once it says yes."""
     if puzzle.kind == "nqueens":
         return encode_queens(puzzle.n, puzzle.placed)
-    return encode_rules(puzzle.rules)
+    return encode_rules(puzzle.rules, expired)
 
 
 def organ_pipe(n: int) -> list[int]:
@@ -256,10 +257,10 @@ def _unique(names: list[str], fallback: str) -> list[str]:
     return names if len(set(names)) == len(names) else [f"{fallback}{k}" for k in range(len(names))]
 
 
-def encode_rules(rules: Rules) -> ExactCoverMatrix:
+def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> ExactCoverMatrix:
     """A matrix from the shared vocabulary (see the module's docstring)."""
     if any(isinstance(c, Visibility) for c in rules.constraints):
-        return _encode_lines(rules)
+        return _encode_lines(rules, expired or (lambda: False))
     n = rules.n_values
     givens = rules.givens
     excluded = {candidate(c, v, n) for c, g in enumerate(givens) if g
@@ -334,7 +335,11 @@ def _line_permutations(n: int, first: int, last: int):
             yield from perms
 
 
-def _encode_lines(rules: Rules) -> ExactCoverMatrix:
+CLOCK_EVERY = 4096
+"""Options built between two looks at the clock (a 9x9 Skyscrapers matrix has ~400,000)."""
+
+
+def _encode_lines(rules: Rules, expired: Callable[[], bool]) -> ExactCoverMatrix:
     """Skyscrapers: one primary item per line, options = the line's permutations that satisfy
     its clues and givens, cells as secondary items colored by height."""
     n = rules.n_values
@@ -371,6 +376,8 @@ def _encode_lines(rules: Rules) -> ExactCoverMatrix:
         first = max((c for end, c in clues[k] if end == 0), default=0)
         last = max((c for end, c in clues[k] if end == 1), default=0)
         cells = line.cells
+        if expired():
+            raise OutOfTime
         fits = [p for p in _line_permutations(n, first, last)
                 if all(not givens[c] or givens[c] == v for c, v in zip(cells, p))]
         if all(givens[c] for c in cells) and fits:
@@ -381,7 +388,9 @@ def _encode_lines(rules: Rules) -> ExactCoverMatrix:
     n_primary = len(primary)
     for item, (k, fits) in enumerate(owners):
         cells = lines[k].cells
-        for perm in fits:
+        for count, perm in enumerate(fits):
+            if count % CLOCK_EVERY == 0 and expired():
+                raise OutOfTime
             entries = [(item, 0)] + [(n_primary + cell_item[c], v) for c, v in zip(cells, perm)
                                      if not givens[c]]
             options.append(tuple(entries))

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
-from ..errors import EngineError, SolverSpecError, UsageError
+from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
 from ..results import Result, ResultColumns, Stats, Status, Times, error_result, status_of
 
@@ -165,6 +165,12 @@ class Engine(ABC):
     def decode(self, artifact: Any, raw: Any) -> Solution:
         return tuple(raw)
 
+    def encode_until(self, puzzle: Puzzle, deadline: Deadline) -> Any:
+        """:meth:`encode` under the run's clock.  An engine whose encoding can outlast a time
+        limit (exact cover of Skyscrapers lines: hundreds of thousands of options) overrides it
+        and raises :class:`~puzzlebench.errors.OutOfTime` when the deadline passes."""
+        return self.encode(puzzle)
+
     # -- running --------------------------------------------------------------------------
 
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
@@ -179,7 +185,7 @@ class Engine(ABC):
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         try:
-            artifact = self.encode(puzzle)
+            artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
             outcome = self.search(artifact, limit, keep, deadline)
             t2 = time.perf_counter()
@@ -189,6 +195,11 @@ class Engine(ABC):
             times.total = time.perf_counter() - start + parse_time
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
                                 source=puzzle.source, puzzle=puzzle, times=times)
+        except OutOfTime:  # the clock ran out before the search began
+            times.encode = time.perf_counter() - start
+            times.total = times.encode + parse_time
+            return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
+                          times=times, source=puzzle.source, puzzle=puzzle)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
         times.total = t3 - start + parse_time
         result = Result(kind=puzzle.kind, solver=self.spec, limit=limit,

@@ -265,6 +265,9 @@ class ExactCoverEngine(Engine):
     def encode(self, puzzle: Puzzle) -> ExactCoverMatrix:
         return encode_puzzle(puzzle)
 
+    def encode_until(self, puzzle: Puzzle, deadline: Deadline) -> ExactCoverMatrix:
+        return encode_puzzle(puzzle, expired=deadline.expired)
+
     def size(self, artifact: ExactCoverMatrix) -> dict[str, int]:
         return artifact.size()
 
