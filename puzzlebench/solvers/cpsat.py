@@ -47,6 +47,8 @@ def _collector_class():
             self.count = 0
 
         def on_solution_callback(self) -> None:
+            if limit_reached(self.count, self.limit):  # a worker that found one before the stop
+                return
             self.count += 1
             if len(self.solutions) < self.keep:
                 value = self.value if self.artifact.formulation == "int" else self.boolean_value
