@@ -46,38 +46,23 @@ def solve_dimacs(n_vars: int, clauses: list[list[int]], spec: str, limit: int | 
     elif parsed.family == "sat":
         from pysat.solvers import Solver
 
-        from ..solvers.sat import SatEngine, Watchdog
+        from ..solvers.sat import SatEngine
 
         engine = SatEngine(parsed.variant, options)
         solver = Solver(name=engine.variant, bootstrap_with=clauses)
-        models, count, timed_out = [], 0, False
-        watchdog = None
-        if deadline.at is not None:  # one watch over the whole count: it interrupts whichever solve runs
-            watchdog = Watchdog()
-            watchdog.arm(solver, deadline.at)
+
+        def whole(true: list[int]) -> list[int]:
+            """The whole assignment (variables the solver left out of its model are false)."""
+            on = set(true)
+            return [v if v in on else -v for v in range(1, n_vars + 1)]
+
         try:
-            while limit is None or count < limit:
-                if watchdog is not None:
-                    ok = solver.solve_limited(expect_interrupt=True)
-                    if ok is None:
-                        timed_out = True
-                        break
-                else:
-                    ok = solver.solve()
-                if not ok:
-                    break
-                model = solver.get_model()
-                model = model + [-v for v in range(len(model) + 1, n_vars + 1)]
-                count += 1
-                if not models:
-                    models.append(model[:n_vars])
-                solver.add_clause([-lit for lit in model[:n_vars]])
+            trues, count, timed_out = engine.models(solver, [], n_vars, limit, 1, deadline,
+                                                    lambda true: [-lit for lit in whole(true)])
             stats = solver.accum_stats()
         finally:
-            if watchdog is not None:
-                watchdog.disarm()
-                watchdog.stop()
             solver.delete()
+        models = [whole(true) for true in trues]
     else:
         raise UsageError(f"solve-cnf takes a SAT engine (sat:NAME) or the Quine engine "
                          f"(quine:h0|h1|h2), not {spec!r}")

@@ -266,10 +266,7 @@ class QuineSolver:
                     x.dead = True
                     return
                 continue
-            steps = self.stats.steps
-            if len(steps) <= depth:
-                steps.extend([0] * (depth + 1 - len(steps)))
-            steps[depth] += 1
+            self.stats.at(self.stats.steps, depth)
             self.ticks += 1
             if self.ticks % CLOCK_EVERY == 0 and self.deadline.expired():
                 raise _Timeout

@@ -272,18 +272,43 @@ class SatEngine(Engine):
         entry.top += 1
         act = entry.top  # this puzzle's switch: its blocking clauses hold while it is assumed
         assumptions = cnf.units + [act]
+
+        def blocking(true: list[int]) -> list[int]:
+            # another solution differs in an open cell: one of these candidates is false
+            # (the givens' candidates are in it too: assumed true, they make no difference)
+            block = list(map(neg, true))
+            block.append(-act)
+            return block
+
+        try:
+            solutions, count, timed_out = self.models(solver, assumptions, cnf.n_candidates, limit, keep,
+                                                       deadline, blocking)
+        finally:
+            after = solver.accum_stats()
+            solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
+            before, entry.last = entry.last, after
+        raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
+        return SearchOutcome(solutions, count, timed_out, _stats(raw))
+
+    def _new_watchdog(self) -> Watchdog:
+        self._watchdog = Watchdog()
+        return self._watchdog
+
+    def models(self, solver, assumptions: list[int], n_candidates: int, limit, keep: int, deadline: Deadline,
+                blocking) -> tuple[list[list[int]], int, bool]:
+        """Solve, keep the model's true candidates, forbid it with ``blocking(true)`` (``None``:
+        no other model can exist) and solve again, up to ``limit`` models, the watchdog armed
+        for ``deadline``: (first ``keep`` models, how many, whether the clock stopped it)."""
         solutions, count, timed_out = [], 0, False
-        at = deadline.at
         watchdog = None
-        if at is not None:
+        if deadline.at is not None:
             watchdog = self._watchdog or self._new_watchdog()
-            watchdog.arm(solver, at)
-        n_candidates = cnf.n_candidates
+            watchdog.arm(solver, deadline.at)
         try:
             while True:
                 if watchdog is None:
                     ok = solver.solve(assumptions=assumptions)
-                elif time.perf_counter() >= at:
+                elif deadline.expired():
                     timed_out = True
                     break
                 else:
@@ -297,25 +322,16 @@ class SatEngine(Engine):
                 count += 1
                 if len(solutions) < keep:
                     solutions.append(true)
-                if limit is not None and count >= limit:
+                if limit_reached(count, limit):
                     break
-                # another solution differs in an open cell: one of these candidates is false
-                # (the givens' candidates are in it too: assumed true, they make no difference)
-                block = list(map(neg, true))
-                block.append(-act)
+                block = blocking(true)
+                if block is None:
+                    break
                 solver.add_clause(block)
         finally:
             if watchdog is not None:
                 watchdog.disarm()
-            after = solver.accum_stats()
-            solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
-            before, entry.last = entry.last, after
-        raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
-        return SearchOutcome(solutions, count, timed_out, _stats(raw))
-
-    def _new_watchdog(self) -> Watchdog:
-        self._watchdog = Watchdog()
-        return self._watchdog
+        return solutions, count, timed_out
 
     def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
         """``optimized``: a solver of its own for the puzzle's reduced formula."""
@@ -325,35 +341,15 @@ class SatEngine(Engine):
             return SearchOutcome([], 0, False, _stats(dict.fromkeys(STATS, 0)))
         solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
         n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed
-        solutions, count, timed_out = [], 0, False
-        watchdog = None
-        if deadline.at is not None:
-            watchdog = self._watchdog or self._new_watchdog()
-            watchdog.arm(solver, deadline.at)
+
+        def blocking(true: list[int]) -> list[int] | None:
+            block = [-v for v in true if not givens[(v - 1) // n] and v not in fixed]
+            return block or None  # every cell decided by the givens: there is no other solution
+
         try:
-            while True:
-                if watchdog is not None and deadline.expired():
-                    timed_out = True
-                    break
-                ok = solver.solve_limited(expect_interrupt=True) if watchdog else solver.solve()
-                if ok is None:
-                    timed_out = True
-                    break
-                if not ok:
-                    break
-                true = [lit for lit in solver.get_model()[:cnf.n_candidates] if lit > 0]
-                count += 1
-                if len(solutions) < keep:
-                    solutions.append(true)
-                if limit_reached(count, limit):
-                    break
-                block = [-v for v in true if not givens[(v - 1) // n] and v not in fixed]
-                if not block:  # every cell decided by the givens: there is no other solution
-                    break
-                solver.add_clause(block)
+            solutions, count, timed_out = self.models(solver, [], cnf.n_candidates, limit, keep, deadline,
+                                                       blocking)
         finally:
-            if watchdog is not None:
-                watchdog.disarm()
             after = solver.accum_stats()
             solver.delete()
         return SearchOutcome(solutions, count, timed_out, _stats({k: after.get(k, 0) for k in STATS}))
