@@ -212,11 +212,9 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         if not set(kinds_of_puzzles) <= engine.kinds:
             members = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
         if done:
-            keys = zip(tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"])
-            left = [k for k, (pid, phash) in enumerate(keys) if TaskKey(pid, phash, spec, limit) not in done]
-            kept = set(left)
+            pids, hashes = tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"]
             before = len(members)
-            members = [k for k in members if k in kept]
+            members = [k for k in members if TaskKey(pids[k], hashes[k], spec, limit) not in done]
             skipped += before - len(members)
         first = tasks.add_solver(spec, members)
         pending[spec] = _Queue(range(first, first + len(members)), [good[k].puzzle for k in members])
@@ -287,7 +285,7 @@ class _Tasks:
     def __init__(self, items: list[InputItem]):
         puzzles = [item.puzzle for item in items]
         self.facts: dict[str, list] = {
-            "puzzle_id": [f"{item.set_name}:{item.line}" for item in items],
+            "puzzle_id": [item.puzzle_id for item in items],
             "puzzle_hash": [item.puzzle_hash for item in items],
             "set_name": [item.set_name for item in items],
             "line": [item.line for item in items],
@@ -320,10 +318,10 @@ class _Tasks:
         start, members = self.starts[block], self.members[block]
         run = contiguous(ids)
         if run is not None and run.stop <= start + len(members):
-            a, b = first - start, first - start + len(ids)
-            if isinstance(members, range) and members.step == 1:  # a unit as planned: slices
-                return itemgetter(slice(members.start + a, members.start + b)), self.solvers[block]
-            return _picker([members[k] for k in range(a, b)]), self.solvers[block]
+            chosen = members[run.start - start:run.stop - start]
+            if isinstance(chosen, range) and chosen.step == 1:  # a unit as planned: slices
+                return itemgetter(slice(chosen.start, chosen.stop)), self.solvers[block]
+            return _picker(list(chosen)), self.solvers[block]
         places = [self._place(t) for t in ids]
         solvers = {self.solvers[block] for block, _ in places}
         puzzles = [self.members[block][k] for block, k in places]

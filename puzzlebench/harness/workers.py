@@ -533,7 +533,7 @@ class LocalExecutor:
             if pending:
                 retry.appendleft(unit.with_tasks([t for _, t in pending]))
             return
-        if unit.batch and len(unit.tasks) > 1:  # which puzzle of the batch? one at a time
+        if unit.batch and len(unit.task_ids) > 1:  # which puzzle of the batch? one at a time
             retry.extendleft(unit.with_tasks([t]) for _, t in reversed(pending))
             return
         culprit = [t for i, t in pending if i == index]
