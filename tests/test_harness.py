@@ -228,6 +228,63 @@ def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys
     assert sorted(r["status"] for r in rows if r["solver"] == "mrv") == ["unique", "unique"]
 
 
+def test_a_bench_run_again_replaces_its_pairs_and_keeps_the_earlier_rows_in_the_log(tmp_path, capsys):
+    """Without --resume a bench runs its pairs again: the results view shows the new run's row
+    of each pair (one row per pair), the log keeps the earlier ones, marked replaced; pairs of
+    another solver are left as they were."""
+    path = tmp_path / "mixed.txt"
+    good = "..13....2.4....."
+    path.write_text(f"{good}\n..13....2.4...\n{good.replace('.', '0')}\n")
+    db = str(tmp_path / "again.sqlite")
+    assert main(["bench", str(path), "--solvers", "mrv,dlx", "--db", db, "--quiet"]) == 1
+    assert main(["bench", str(path), "--solvers", "mrv", "--db", db, "--quiet"]) == 1
+    capsys.readouterr()
+    rows = Database(db).results()
+    assert sorted((r["puzzle_id"], r["solver"], r["run_id"]) for r in rows) == [
+        ("mixed.txt:1", "dlx", 1), ("mixed.txt:1", "mrv", 2), ("mixed.txt:2", "(input)", 2),
+        ("mixed.txt:3", "dlx", 1), ("mixed.txt:3", "mrv", 2)]
+    with sqlite3.connect(db) as conn:
+        log = conn.execute("SELECT v.spec, r.line, r.run_id, r.replaced_by FROM result_log r "
+                           "JOIN solvers v ON v.id = r.solver_id ORDER BY r.id").fetchall()
+    assert sorted(log) == [("(input)", 2, 1, 2), ("(input)", 2, 2, None), ("dlx", 1, 1, None),
+                           ("dlx", 3, 1, None), ("mrv", 1, 1, 2), ("mrv", 1, 2, None), ("mrv", 3, 1, 2),
+                           ("mrv", 3, 2, None)]
+
+
+def test_a_database_of_the_earlier_layout_is_moved_into_the_log(tmp_path):
+    """A database made before the log (one ``results`` table with the names spelled out) opens
+    with its rows in the log and the same rows in the ``results`` view."""
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as conn:
+        conn.executescript("""
+            CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT, command TEXT,
+                seed INTEGER, settings TEXT, cpu_model TEXT, cores INTEGER, memory_bytes INTEGER,
+                platform TEXT, python TEXT, package_version TEXT, engines TEXT, git_commit TEXT, load TEXT);
+            INSERT INTO runs (id, started) VALUES (1, '2026-11-20T10:00:00Z');
+            CREATE TABLE results (id INTEGER PRIMARY KEY, run_id INTEGER, puzzle_id TEXT NOT NULL,
+                puzzle_hash TEXT NOT NULL, set_name TEXT NOT NULL, line INTEGER, kind TEXT, shape TEXT,
+                solver TEXT NOT NULL, limit_ INTEGER NOT NULL, time_limit REAL, status TEXT NOT NULL,
+                count INTEGER, t_parse REAL, t_encode REAL, t_solve REAL, t_decode REAL, t_total REAL,
+                peak_memory INTEGER, nodes INTEGER, guesses INTEGER, backtracks INTEGER, conflicts INTEGER,
+                propagations INTEGER, raw_stats TEXT, size TEXT, error TEXT, verified INTEGER, wrong INTEGER,
+                UNIQUE (puzzle_id, puzzle_hash, solver, limit_));
+            INSERT INTO results VALUES (7, 1, 's.txt:1', 'ab', 's.txt', 1, 'sudoku', '4x4 (2x2 blocks)', 'mrv', 2,
+                10.0, 'unique', 1, 0.1, 0.2, 0.3, 0.4, 1.0, 1000, 5, 2, 1, NULL, 30, '{"nodes":5}',
+                '{"cells":16}', NULL, 1, 0);
+            INSERT INTO results VALUES (9, 1, 's.txt:2', '', 's.txt', 2, NULL, NULL, '(input)', 2, 10.0,
+                'error', 0, 0.0, 0.0, 0.0, 0.0, 0.0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+                's.txt:2:3: bad', 0, 0);
+        """)
+        before = conn.execute("SELECT * FROM results ORDER BY id").fetchall()
+    db = Database(path)
+    after = [tuple(r) for r in db.results()]
+    db.close()
+    assert after == before
+    with sqlite3.connect(path) as conn:
+        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master WHERE name IN ('results', 'result_log')"))
+    assert kinds == {"results": "view", "result_log": "table"}
+
+
 # -- usage errors ---------------------------------------------------------------------------------
 
 def run_cli(args, capsys):
@@ -311,7 +368,7 @@ def _write_example(db_path):
     ]
     records = []
     for pid, solver, status, count, enc, sol, total, peak, nodes, guesses in rows:
-        facts = {"puzzle_id": pid, "puzzle_hash": "h" + pid, "set_name": "s", "line": int(pid[2:]),
+        facts = {"puzzle_hash": "h" + pid, "set_name": "s", "line": int(pid[2:]),
                  "kind": "sudoku", "shape": "4x4", "solver": solver, "limit": 2, "time_limit": 1.0}
         records.append((facts, (0, status, count, 0.0, enc, sol, 0.0, total, peak, nodes, guesses, None, None,
                                 None, None, None, "boom" if status == "error" else None,
@@ -461,7 +518,7 @@ def test_crosscheck_in_sqlite_finds_what_the_python_one_finds(tmp_path):
     answers = [("s:1", "a", "unique", 1), ("s:1", "b", "unique", 1), ("s:1", "c", "unsat", 0),
                ("s:2", "a", "multiple", 2), ("s:2", "b", "timeout", 0), ("s:2", "c", "unique", 1),
                ("s:3", "a", "error", 0), ("s:3", "b", "unique", 1)]
-    db.write(run, [({"puzzle_id": pid, "puzzle_hash": "h", "set_name": "s", "line": 1, "kind": "sudoku",
+    db.write(run, [({"puzzle_hash": "h", "set_name": "s", "line": int(pid[2:]), "kind": "sudoku",
                      "shape": "4x4", "solver": solver, "limit": 2, "time_limit": 1.0},
                     (0, status, count) + (0.0,) * 5 + (None,) * 8 + (None, False, False))
                    for pid, solver, status, count in answers])
@@ -536,7 +593,7 @@ def test_task_facts_of_any_batch(small_sudokus):
                                "t_total": [1.0] * len(ids)})
         columns, shared = tasks.columns_of(batch)
         solvers = columns.get("solver", [shared.get("solver")] * len(ids))
-        return [(pid, solver) for pid, solver in zip(columns["puzzle_id"], solvers)], shared, columns
+        return [(f"four:{line}", solver) for line, solver in zip(columns["line"], solvers)], shared, columns
 
     assert facts(range(2, 5))[0] == [("four:3", "a"), ("four:4", "a"), ("four:5", "a")]
     assert facts([4, 2])[0] == [("four:5", "a"), ("four:3", "a")]

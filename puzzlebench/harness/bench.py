@@ -18,7 +18,7 @@ import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import itemgetter
+from operator import add, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
@@ -65,11 +65,16 @@ class BenchOutcome:
     limit: int
     sets: list[str]
     solvers: list[str]
-    ids: set = field(repr=False, default_factory=set)
+    items: list[InputItem] = field(repr=False, default_factory=list)
 
     @property
     def exit_code(self) -> int:
         return 1 if self.wrong or self.disagreements or self.errors else 0
+
+    @cached_property
+    def ids(self) -> set[tuple[str, str]]:
+        """(puzzle_id, puzzle_hash) of every input record of this bench."""
+        return {(item.puzzle_id, item.puzzle_hash) for item in self.items}
 
     @cached_property
     def results(self) -> list:
@@ -192,13 +197,11 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
 
     good = [item for item in items if item.puzzle is not None]
     tasks = _Tasks(good)
-    ids = set(zip(tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"]))
     input_errors = []
     skipped = 0
     for item in items:
         if item.puzzle is not None:
             continue
-        ids.add((item.puzzle_id, item.puzzle_hash))
         if done and TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit) in done:
             skipped += 1
             continue
@@ -212,12 +215,17 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         if not set(kinds_of_puzzles) <= engine.kinds:
             members = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
         if done:
-            pids, hashes = tasks.facts["puzzle_id"], tasks.facts["puzzle_hash"]
+            sets, lines, hashes = tasks.facts["set_name"], tasks.facts["line"], tasks.facts["puzzle_hash"]
             before = len(members)
-            members = [k for k in members if TaskKey(pids[k], hashes[k], spec, limit) not in done]
+            members = [k for k in members if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit) not in done]
             skipped += before - len(members)
         first = tasks.add_solver(spec, members)
         pending[spec] = _Queue(range(first, first + len(members)), [good[k].puzzle for k in members])
+    sets = sorted({item.set_name for item in items})
+    if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
+        db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
+                  lambda: tasks.pairs() | {(i.set_name, i.line, i.puzzle_hash, INPUT_SOLVER)
+                                           for i in items if i.puzzle is None})
     if input_errors:
         db.write_values(run_id, input_errors)
 
@@ -245,8 +253,9 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             solvers = [solver] * n if solver is not None else columns["solver"]
             if n_errors:
                 flags = batch.column("wrong")
-                wrong += [f"{pid} {solver}: {message}" for pid, solver, message, bad in
-                          zip(columns["puzzle_id"], solvers, batch.column("error"), flags) if bad]
+                set_names = columns["set_name"] if "set_name" in columns else [shared["set_name"]] * n
+                wrong += [f"{set_name}:{line} {solver}: {message}" for set_name, line, solver, message, bad in
+                          zip(set_names, columns["line"], solvers, batch.column("error"), flags) if bad]
             seconds = batch.column("t_total")  # the engine's, without the parse
             if solver is not None:
                 planner.observe(solver, sum(seconds), n)
@@ -260,16 +269,17 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         if hasattr(executor, "close"):
             executor.close()
 
-    sets = sorted({item.set_name for item in items})
+    outcome = BenchOutcome(run_id, total, skipped, wrong, errors, timeouts, [], 0.0, cfg.db, limit, sets,
+                           [*engines, INPUT_SOLVER], items)
     disagreements = []
     if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
         disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
-                         if (d.puzzle_id, d.puzzle_hash) in ids]
+                         if (d.puzzle_id, d.puzzle_hash) in outcome.ids]
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
     db.finish_run(run_id)
-    return BenchOutcome(run_id, total, skipped, wrong, errors, timeouts, disagreements,
-                        time.perf_counter() - started, cfg.db, limit, sets, [*engines, INPUT_SOLVER], ids)
+    outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
+    return outcome
 
 
 class _Tasks:
@@ -279,13 +289,12 @@ class _Tasks:
     (:meth:`add_solver`), so that a unit's tasks are a run of ids whose facts are a slice of
     those columns, picked with one :func:`operator.itemgetter` per column, not a tuple a task."""
 
-    FACTS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "t_parse")
+    FACTS = ("puzzle_hash", "set_name", "line", "kind", "shape", "t_parse")
     CONSTANT_IN_A_SET = ("set_name", "kind", "shape")
 
     def __init__(self, items: list[InputItem]):
         puzzles = [item.puzzle for item in items]
         self.facts: dict[str, list] = {
-            "puzzle_id": [item.puzzle_id for item in items],
             "puzzle_hash": [item.puzzle_hash for item in items],
             "set_name": [item.set_name for item in items],
             "line": [item.line for item in items],
@@ -309,6 +318,12 @@ class _Tasks:
         self.members.append(members)
         self.total += len(members)
         return first
+
+    def pairs(self) -> set[tuple[str, int, str, str]]:
+        """Every task as ``(set_name, line, puzzle_hash, solver)``."""
+        sets, lines, hashes = self.facts["set_name"], self.facts["line"], self.facts["puzzle_hash"]
+        return {(sets[k], lines[k], hashes[k], solver)
+                for solver, members in zip(self.solvers, self.members) for k in members}
 
     def _puzzles_of(self, ids: list[int]) -> tuple[Callable, str | None]:
         """A picker of the batch's puzzles' facts, and the batch's solver (``None`` when the
@@ -349,7 +364,10 @@ class _Tasks:
         parse = columns.pop("t_parse")
         columns.update(batch.columns)
         for name in ("t_parse", "t_total"):
-            columns[name] = [a + b for a, b in zip(batch.column(name), parse)]
+            if shared.get(name) == 0.0:  # a batch path: the worker parsed nothing
+                columns[name] = parse
+            else:
+                columns[name] = list(map(add, batch.column(name), parse))
             shared.pop(name, None)
         return columns, shared
 
@@ -365,7 +383,7 @@ def _picker(indices: list[int]) -> Callable:
 def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> tuple:
     """The task's own columns of the results table, in :data:`.database.FACT_COLUMNS` order."""
     p = item.puzzle
-    return (item.puzzle_id, item.puzzle_hash, item.set_name, item.line, p.kind if p else None,
+    return (item.puzzle_hash, item.set_name, item.line, p.kind if p else None,
             p.shape if p else None, solver, limit_key(cfg.limit), cfg.time_limit)
 
 

@@ -5,17 +5,33 @@ Tables:
 - ``runs``: one row per bench: when, the command line, the seed and settings, the machine
   (CPU model, cores, memory), the versions of Python, of puzzlebench and of every engine's
   library, the git commit of the code;
-- ``results``: the latest result of every (puzzle, solver, limit): the puzzle's id
-  (``set:line``) and hash, its set, kind and shape, the solver spec, the solution limit
+- ``result_log``: every result ever stored, one row each, never rewritten but to mark it
+  replaced: the puzzle (its set, line and hash), its shape, the solver, the solution limit
   (``0`` = all), the time limit, status, count, times, peak memory, the normalised statistics
-  (one column each), the engine's raw counters and the artifact size (JSON), the error, and
-  whether the answer was verified (``verified``) or found wrong (``wrong``);
+  (one column each), the engine's raw counters and the artifact size (JSON), the error,
+  whether the answer was verified (``verified``) or found wrong (``wrong``), and
+  ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
+- ``puzzle_sets``, ``shapes``, ``solvers``: the names the log refers to by number (a set's
+  name, a puzzle kind and shape, a solver spec), written once each;
+- ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
+  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``line``,
+  ``kind``, ``shape``, ``solver`` and the log's own columns.  This is what reports, the
+  cross-check and ``--resume`` read, and what a user queries;
 - ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
   answered differently (see :mod:`.crosscheck`).
 
+Why a log and a view rather than one table with a unique key: a bench stores a row per
+puzzle, and on the microsecond engines that row is most of the harness's cost (issue 7).  A
+row of numbers, with the names kept once in their own tables and no index to maintain, costs
+SQLite about half of a row spelling out the names under a unique text key (measured in
+``benchmarks/bench_harness.py``).  Uniqueness is kept by the bench instead: a bench without
+``--resume`` marks the earlier results of the pairs it is about to run as replaced
+(:meth:`Database.retire`), so the view shows one row per pair; they stay in the log.
+
 Rows are written as they arrive from the workers, each group in one transaction, in WAL mode:
 a bench killed at any moment keeps every result it had received, and ``--resume`` runs only
-the pairs that have none.
+the pairs that have none.  A database made by an earlier version (a ``results`` table) is
+moved into the log when it is opened.
 """
 
 from __future__ import annotations
@@ -35,6 +51,9 @@ from typing import Iterable, Sequence
 from ..errors import UsageError
 from .runner import ROW_FIELDS
 
+RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
+"""The log's columns that are stored as they are (every one but the names and the puzzle)."""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -53,16 +72,18 @@ CREATE TABLE IF NOT EXISTS runs (
     git_commit TEXT,
     load TEXT
 );
-CREATE TABLE IF NOT EXISTS results (
+CREATE TABLE IF NOT EXISTS puzzle_sets (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS shapes (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, shape TEXT NOT NULL,
+                                   UNIQUE (kind, shape));
+CREATE TABLE IF NOT EXISTS solvers (id INTEGER PRIMARY KEY, spec TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS result_log (
     id INTEGER PRIMARY KEY,
     run_id INTEGER REFERENCES runs(id),
-    puzzle_id TEXT NOT NULL,
-    puzzle_hash TEXT NOT NULL,
-    set_name TEXT NOT NULL,
+    set_id INTEGER NOT NULL REFERENCES puzzle_sets(id),
     line INTEGER,
-    kind TEXT,
-    shape TEXT,
-    solver TEXT NOT NULL,
+    puzzle_hash TEXT NOT NULL,
+    shape_id INTEGER REFERENCES shapes(id),
+    solver_id INTEGER NOT NULL REFERENCES solvers(id),
     limit_ INTEGER NOT NULL,
     time_limit REAL,
     status TEXT NOT NULL,
@@ -75,8 +96,19 @@ CREATE TABLE IF NOT EXISTS results (
     error TEXT,
     verified INTEGER,
     wrong INTEGER,
-    UNIQUE (puzzle_id, puzzle_hash, solver, limit_)
+    replaced_by INTEGER REFERENCES runs(id)
 );
+CREATE VIEW IF NOT EXISTS results AS
+SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name, r.line,
+       h.kind, h.shape, v.spec AS solver, r.limit_, r.time_limit, r.status, r.count,
+       r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.peak_memory,
+       r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
+       r.verified, r.wrong
+FROM result_log r
+JOIN puzzle_sets s ON s.id = r.set_id
+JOIN solvers v ON v.id = r.solver_id
+LEFT JOIN shapes h ON h.id = r.shape_id
+WHERE r.replaced_by IS NULL;
 CREATE TABLE IF NOT EXISTS disagreements (
     id INTEGER PRIMARY KEY,
     run_id INTEGER REFERENCES runs(id),
@@ -93,7 +125,11 @@ INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
 
 ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
-FACT_COLUMNS = ("puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
+FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
+"""A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``."""
+
+NAMED = (("set_id", ("set_name",)), ("solver_id", ("solver",)), ("shape_id", ("kind", "shape")))
+"""The log's references to the name tables, and the view's columns each one stands for."""
 
 
 def limit_key(limit: int | None) -> int:
@@ -118,9 +154,15 @@ class Database:
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
+            earlier = _has_results_table(self.conn)
+            if earlier:
+                self.conn.execute("ALTER TABLE results RENAME TO results_before_log")
             self.conn.executescript(SCHEMA)
+            if earlier:
+                _move_into_log(self.conn, "results_before_log")
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
+        self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, _ in NAMED}
 
     def close(self) -> None:
         self.conn.close()
@@ -151,57 +193,94 @@ class Database:
         return {TaskKey(*row) for row in
                 self.conn.execute("SELECT puzzle_id, puzzle_hash, solver, limit_ FROM results")}
 
+    def retire(self, run_id: int, limit: int, sets: Sequence[str], solvers: Sequence[str], planned) -> int:
+        """Mark as replaced by ``run_id`` the latest results of the pairs this run is about to
+        run again, so that the ``results`` view keeps one row per pair (they stay in the log).
+        ``planned()`` gives those pairs as ``(set_name, line, puzzle_hash, solver)``; it is
+        called only when some result of these sets and solvers at this limit exists.  The
+        number of results replaced."""
+        if not sets or not solvers:
+            return 0
+        rows = self.conn.execute(
+            "SELECT r.id, s.name, r.line, r.puzzle_hash, v.spec FROM result_log r"
+            " JOIN puzzle_sets s ON s.id = r.set_id JOIN solvers v ON v.id = r.solver_id"
+            f" WHERE r.replaced_by IS NULL AND r.limit_ = ? AND s.name IN ({', '.join('?' * len(sets))})"
+            f" AND v.spec IN ({', '.join('?' * len(solvers))})", (limit, *sets, *solvers)).fetchall()
+        if not rows:
+            return 0
+        pairs = planned()
+        replaced = [(run_id, row[0]) for row in rows if row[1:] in pairs]
+        with self.transaction():
+            self.conn.executemany("UPDATE result_log SET replaced_by = ? WHERE id = ?", replaced)
+        return len(replaced)
+
     def write(self, run_id: int, records: Sequence[tuple[dict, tuple]]) -> None:
         """Store finished results in one transaction.  ``records`` pairs the task's facts
-        (puzzle_id, puzzle_hash, set_name, line, kind, shape, solver, limit, time_limit) with
-        the worker's row (in :data:`~.runner.ROW_FIELDS` order)."""
-        columns = ("run_id", "puzzle_id", "puzzle_hash", "set_name", "line", "kind", "shape", "solver",
-                   "limit_", "time_limit") + ROW_COLUMNS
-        sql = (f"INSERT OR REPLACE INTO results ({', '.join(columns)}) "
-               f"VALUES ({', '.join('?' * len(columns))})")
-        values = [(run_id, t["puzzle_id"], t["puzzle_hash"], t["set_name"], t["line"], t["kind"], t["shape"],
-                   t["solver"], limit_key(t["limit"]), t["time_limit"]) + tuple(row[1:])
-                  for t, row in records]
-        with self.transaction():
-            self.conn.executemany(sql, values)
+        (puzzle_hash, set_name, line, kind, shape, solver, limit, time_limit) with the worker's
+        row (in :data:`~.runner.ROW_FIELDS` order)."""
+        self.write_values(run_id, [
+            (t["puzzle_hash"], t["set_name"], t["line"], t["kind"], t["shape"], t["solver"],
+             limit_key(t["limit"]), t["time_limit"]) + tuple(row[1:]) for t, row in records])
 
     def write_values(self, run_id: int, values: Sequence[tuple]) -> None:
         """:meth:`write` for rows already flat: the task's :data:`FACT_COLUMNS` then the worker's
         row without its task id."""
-        sql = self._insert_sql
-        with self.transaction():
-            self.conn.executemany(sql, [(run_id,) + v for v in values])
+        if values:
+            self.write_columns(run_id, dict(zip(FACT_COLUMNS + ROW_COLUMNS, map(list, zip(*values)))), {})
 
     def write_columns(self, run_id: int, columns: dict[str, Sequence], shared: dict[str, object]) -> None:
         """Store finished results given as columns, in one transaction and one ``executemany``.
-        ``columns`` maps a column of the results table to one value per result; ``shared``
-        to the value of every result.  Shared values go into the statement as SQL literals and
-        shared ``NULL`` s are left out (SQLite's default), so each row binds only what varies:
-        Python's sqlite3 binds a ``None`` or a ``bool`` through its slow adaptation path."""
+        ``columns`` maps a column of the ``results`` view to one value per result; ``shared``
+        to the value of every result (``puzzle_id`` is not given: it is ``set_name:line``).
+        Names become references to their tables (:data:`NAMED`).  Shared values go into the
+        statement as SQL literals and shared ``NULL`` s are left out (SQLite's default), so each
+        row binds only what varies: Python's sqlite3 binds a ``None`` or a ``bool`` through its
+        slow adaptation path."""
+        columns, shared = dict(columns), {"run_id": run_id, **shared}
+        n = len(next(iter(columns.values()), ()))
+        for ref, names in NAMED:
+            if all(name in shared for name in names):
+                shared[ref] = self._id(ref, tuple(shared.pop(name) for name in names))
+            else:
+                keys = zip(*(columns.pop(name) if name in columns else [shared.pop(name)] * n for name in names))
+                columns[ref] = [self._id(ref, key) for key in keys]
         names, literals = [], []
-        for name, value in {"run_id": run_id, **shared}.items():
+        for name, value in shared.items():
             literal = sql_literal(value)
             if literal is None:
                 continue  # NULL: the column's default
             if literal is _BIND:  # not writable as a literal: bound with every row
-                columns = {**columns, name: [value] * len(next(iter(columns.values()), ()))}
+                columns[name] = [value] * n
                 continue
             names.append(name)
             literals.append(literal)
         names += list(columns)
         values = literals + ["?"] * len(columns)
-        sql = f"INSERT OR REPLACE INTO results ({', '.join(names)}) VALUES ({', '.join(values)})"
+        sql = f"INSERT INTO result_log ({', '.join(names)}) VALUES ({', '.join(values)})"
         with self.transaction():
             self.conn.executemany(sql, zip(*columns.values()))
 
-    _insert_sql = (f"INSERT OR REPLACE INTO results (run_id, {', '.join(FACT_COLUMNS)}, {', '.join(ROW_COLUMNS)}) "
-                   f"VALUES ({', '.join('?' * (1 + len(FACT_COLUMNS) + len(ROW_COLUMNS)))})")
+    def _id(self, ref: str, key: tuple) -> int | None:
+        """The number of a set name, a solver spec or a (kind, shape), added when new;
+        ``None`` for a missing shape (a line that is not a puzzle has none)."""
+        known = self._ids[ref]
+        found = known.get(key)
+        if found is None:
+            if None in key:
+                return None
+            table, columns = {"set_id": ("puzzle_sets", ("name",)), "solver_id": ("solvers", ("spec",)),
+                              "shape_id": ("shapes", ("kind", "shape"))}[ref]
+            where = " AND ".join(f"{c} = ?" for c in columns)
+            self.conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) "
+                              f"VALUES ({', '.join('?' * len(columns))})", key)
+            found = known[key] = self.conn.execute(f"SELECT id FROM {table} WHERE {where}", key).fetchone()[0]
+        return found
 
     def transaction(self):
         return _Transaction(self.conn)
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
-        """Rows of the results table (read by column name: ``row["status"]``)."""
+        """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
         cur = self.conn.cursor()
         cur.row_factory = sqlite3.Row
         return cur.execute(f"SELECT * FROM results {where} ORDER BY id", tuple(params)).fetchall()
@@ -219,6 +298,30 @@ class Database:
         cur = self.conn.execute("SELECT * FROM disagreements ORDER BY id")
         names = [d[0] for d in cur.description]
         return [dict(zip(names, row)) for row in cur]
+
+
+def _has_results_table(conn) -> bool:
+    """Whether this database was made by an earlier version: ``results`` a table, not the view."""
+    row = conn.execute("SELECT type FROM sqlite_master WHERE name = 'results'").fetchone()
+    return row is not None and row[0] == "table"
+
+
+def _move_into_log(conn, old: str) -> None:
+    """Move the rows of an earlier version's ``results`` table (one row per pair, names spelled
+    out) into the log, keeping their ids, and drop it."""
+    stored = ", ".join(c for c in RESULT_COLUMNS if c != "limit_")
+    with _Transaction(conn):
+        conn.execute(f"INSERT OR IGNORE INTO puzzle_sets (name) SELECT DISTINCT set_name FROM {old}")
+        conn.execute(f"INSERT OR IGNORE INTO solvers (spec) SELECT DISTINCT solver FROM {old}")
+        conn.execute(f"INSERT OR IGNORE INTO shapes (kind, shape) SELECT DISTINCT kind, shape FROM {old} "
+                     "WHERE kind IS NOT NULL AND shape IS NOT NULL")
+        conn.execute(
+            f"INSERT INTO result_log (id, set_id, line, puzzle_hash, shape_id, solver_id, limit_, {stored}) "
+            f"SELECT o.id, s.id, o.line, o.puzzle_hash, h.id, v.id, o.limit_, "
+            f"{', '.join('o.' + c for c in RESULT_COLUMNS if c != 'limit_')} FROM {old} o "
+            "JOIN puzzle_sets s ON s.name = o.set_name JOIN solvers v ON v.spec = o.solver "
+            "LEFT JOIN shapes h ON h.kind = o.kind AND h.shape = o.shape")
+        conn.execute(f"DROP TABLE {old}")
 
 
 _BIND = object()
