@@ -18,7 +18,7 @@ import time
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import add, itemgetter
+from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
@@ -220,7 +220,8 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             members = [k for k in members if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit) not in done]
             skipped += before - len(members)
         first = tasks.add_solver(spec, members)
-        pending[spec] = _Queue(range(first, first + len(members)), [good[k].puzzle for k in members])
+        puzzles = tasks.puzzles if isinstance(members, range) else [tasks.puzzles[k] for k in members]
+        pending[spec] = _Queue(range(first, first + len(members)), puzzles)
     sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
@@ -233,7 +234,8 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
     if executor is None:
-        catalog = [puzzle for queue in pending.values() for puzzle in queue.puzzles]  # index = task id
+        queues = list(pending.values())  # index in the catalog = task id
+        catalog = queues[0].puzzles if len(queues) == 1 else [p for queue in queues for p in queue.puzzles]
         executor = LocalExecutor(jobs, catalog=catalog)
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
@@ -293,14 +295,14 @@ class _Tasks:
     CONSTANT_IN_A_SET = ("set_name", "kind", "shape")
 
     def __init__(self, items: list[InputItem]):
-        puzzles = [item.puzzle for item in items]
+        self.puzzles: list = list(map(attrgetter("puzzle"), items))
         self.facts: dict[str, list] = {
-            "puzzle_hash": [item.puzzle_hash for item in items],
-            "set_name": [item.set_name for item in items],
-            "line": [item.line for item in items],
-            "kind": [p.kind for p in puzzles],
-            "shape": [p.shape for p in puzzles],
-            "t_parse": [item.parse_time for item in items],
+            "puzzle_hash": list(map(attrgetter("puzzle_hash"), items)),
+            "set_name": list(map(attrgetter("set_name"), items)),
+            "line": list(map(attrgetter("line"), items)),
+            "kind": list(map(attrgetter("kind"), self.puzzles)),
+            "shape": list(map(attrgetter("shape"), self.puzzles)),
+            "t_parse": list(map(attrgetter("parse_time"), items)),
         }
         self.starts: list[int] = []     # first task id of each solver's block
         self.solvers: list[str] = []

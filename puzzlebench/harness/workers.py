@@ -178,48 +178,67 @@ def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: lis
                     peak: int | None) -> RowBatch | None:
     """Verify a batch's columns in bulk and turn them into a :class:`RowBatch`, or ``None``
     when that cannot be done here (not Sudoku of one block shape) or some answer is wrong
-    (then the caller takes the :class:`Result` path, which says what is wrong)."""
+    (then the caller takes the :class:`Result` path, which says what is wrong).  A field with
+    one value for the whole batch (a status, a count: all puzzles unique, say) is sent as
+    shared, which the database writes as a literal instead of binding it to every row."""
     from ..models.sudoku import Sudoku
     n = len(puzzles)
     if len(columns) != n or not n or columns.kind != "sudoku":
         return None
     if not all(issubclass(t, Sudoku) for t in set(map(type, puzzles))):
         return None
-    boxes = set(map(operator.attrgetter("box"), puzzles))
+    boxes = set(map(_BOX, puzzles))
     if len(boxes) != 1:
         return None
     box = boxes.pop()
     cells = (box[0] * box[1]) ** 2
     if columns.cells != cells or len(columns.solutions) != n * cells:
         return None
-    statuses = columns.statuses
-    solved = [1 if s in SOLVED else 0 for s in statuses]  # verified (an int: SQLite binds bools slowly)
-    picked = [k for k, fine in enumerate(solved) if fine]
+    statuses, counts = columns.statuses, columns.counts
+    out: dict[str, list] = {}
+    shared: dict[str, object] = {}
+    if statuses.count(statuses[0]) == n:  # the list's own count: identity first, no enum hashing
+        shared["status"] = _STATUS_TEXT[statuses[0]]
+        picked = range(n) if statuses[0] in SOLVED else range(0)
+        shared["verified"] = 1 if picked else 0
+    else:
+        codes = [_STATUS_BY_ID[id(s)] for s in statuses]
+        out["status"] = [text for text, _ in codes]
+        out["verified"] = [solved for _, solved in codes]  # an int: SQLite binds bools slowly
+        picked = [k for k, (_, solved) in enumerate(codes) if solved]
     if picked:
-        if min(columns.counts[k] for k in picked) < 1:
+        if (min(counts) if len(picked) == n else min(counts[k] for k in picked)) < 1:
             return None  # "solved" without a solution to check
-        solutions, givens = columns.solutions, [p.givens for p in puzzles]
+        solutions, givens = columns.solutions, list(map(_GIVENS, puzzles))
         if len(picked) < n:
             solutions = b"".join([solutions[k * cells:(k + 1) * cells] for k in picked])
             givens = [givens[k] for k in picked]
         if 0 in sudoku_answers_right(box, solutions, givens):
             return None
+    if counts.count(counts[0]) == n:
+        shared["count"] = counts[0]
+    else:
+        out["count"] = counts
+    out["t_solve"], out["t_total"] = columns.solve_seconds, columns.total_seconds
+    shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, peak_memory=peak, size=_json.dumps(columns.size),
+                  error=None, wrong=0)
     stats = columns.stats
-    raw = json_objects(columns.raw_names, columns.raw) if columns.raw_names else None
-    out = {"status": [_STATUS_TEXT[s] for s in statuses], "count": columns.counts,
-           "t_solve": columns.solve_seconds, "t_total": columns.total_seconds, "verified": solved}
-    shared = {"t_parse": 0.0, "t_encode": 0.0, "t_decode": 0.0, "peak_memory": peak,
-              "size": _json.dumps(columns.size), "error": None, "wrong": 0}
     for name in STAT_FIELDS:
         if name in stats:
             out[name] = stats[name]
         else:
             shared[name] = None
-    if raw is None:
-        shared["raw_stats"] = None
+    if columns.raw_names:
+        out["raw_stats"] = json_objects(columns.raw_names, columns.raw)
     else:
-        out["raw_stats"] = raw
+        shared["raw_stats"] = None
     return RowBatch(task_ids, out, shared)
+
+
+_BOX, _GIVENS = operator.attrgetter("box"), operator.attrgetter("givens")
+_STATUS_BY_ID = {id(s): (s.value, int(s in SOLVED)) for s in Status}
+"""A status's text and whether it claims solutions, by the identity of the member (hashing an
+enum member runs Python code)."""
 
 
 # -- the worker --------------------------------------------------------------------------------
