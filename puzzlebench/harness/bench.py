@@ -28,7 +28,7 @@ from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
-from .runner import Executor, RowBatch, WorkUnit, contiguous, has_batch_path, make_engine
+from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, make_engine
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
@@ -159,18 +159,20 @@ class _Planner:
 
 
 class _Queue:
-    """One solver's tasks still to hand out: their ids (a run) and puzzles, taken by slices."""
+    """One solver's tasks still to hand out: their ids (a run), taken in slices, each with its
+    puzzles as a :class:`~.runner.PuzzleSlice` of the catalog (index = task id)."""
 
-    def __init__(self, ids: range, puzzles: list):
-        self.ids, self.puzzles, self.at = ids, puzzles, 0
+    def __init__(self, ids: range, catalog: list):
+        self.ids, self.catalog, self.at = ids, catalog, 0
 
     def __len__(self) -> int:
         return len(self.ids) - self.at
 
-    def take(self, size: int) -> tuple[range, list]:
+    def take(self, size: int) -> tuple[range, PuzzleSlice]:
         a, b = self.at, min(self.at + size, len(self.ids))
         self.at = b
-        return self.ids[a:b], self.puzzles[a:b]
+        ids = self.ids[a:b]
+        return ids, PuzzleSlice(self.catalog, ids.start, ids.stop)
 
 
 def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | None = None,
@@ -208,7 +210,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
             "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
             None, None, None, str(item.error), 0, 0))
-    pending: dict[str, _Queue] = {}
+    blocks: list[tuple[str, int, Sequence[int]]] = []
     kinds_of_puzzles = tasks.facts["kind"]
     for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
         members = range(len(good))
@@ -219,9 +221,9 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             before = len(members)
             members = [k for k in members if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit) not in done]
             skipped += before - len(members)
-        first = tasks.add_solver(spec, members)
-        puzzles = tasks.puzzles if isinstance(members, range) else [tasks.puzzles[k] for k in members]
-        pending[spec] = _Queue(range(first, first + len(members)), puzzles)
+        blocks.append((spec, tasks.add_solver(spec, members), members))
+    catalog = tasks.catalog()
+    pending = {spec: _Queue(range(first, first + len(members)), catalog) for spec, first, members in blocks}
     sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
@@ -234,8 +236,6 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(pending, engines, cfg, jobs, keep=2)
     if executor is None:
-        queues = list(pending.values())  # index in the catalog = task id
-        catalog = queues[0].puzzles if len(queues) == 1 else [p for queue in queues for p in queue.puzzles]
         executor = LocalExecutor(jobs, catalog=catalog)
     wrong: list[str] = []
     errors, timeouts = len(input_errors), 0
@@ -320,6 +320,16 @@ class _Tasks:
         self.members.append(members)
         self.total += len(members)
         return first
+
+    def catalog(self) -> list:
+        """Every task's puzzle, index = task id: the input's own list when the bench has one
+        solver taking every puzzle (no copy), else a list made here."""
+        if len(self.members) == 1 and self.members[0] == range(len(self.puzzles)):
+            return self.puzzles
+        catalog = []
+        for members in self.members:
+            catalog.extend(self.puzzles if members == range(len(self.puzzles)) else map(self.puzzles.__getitem__, members))
+        return catalog
 
     def pairs(self) -> set[tuple[str, int, str, str]]:
         """Every task as ``(set_name, line, puzzle_hash, solver)``."""

@@ -368,7 +368,7 @@ def now() -> str:
 
 
 def machine() -> dict:
-    cpu = platform.processor() or platform.machine()
+    cpu = None
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("model name"):
@@ -376,6 +376,8 @@ def machine() -> dict:
                 break
     except OSError:
         pass
+    if cpu is None:  # platform.processor() runs `uname -p` on Linux: only when /proc says nothing
+        cpu = platform.processor() or platform.machine()
     memory = None
     try:
         for line in Path("/proc/meminfo").read_text().splitlines():

@@ -19,7 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 from dataclasses import dataclass, field, replace
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
 from ..errors import SolverSpecError
@@ -58,6 +58,34 @@ class WorkUnit:
     def with_tasks(self, tasks: Sequence[tuple[int, Puzzle | None]]) -> "WorkUnit":
         """The same unit for these (task id, puzzle) pairs only."""
         return replace(self, task_ids=[t for t, _ in tasks], puzzles=[p for _, p in tasks])
+
+
+class PuzzleSlice(Sequence):
+    """``source[start:stop]`` without copying it: a unit's puzzles, cut from the bench's list.
+    A copy would take a reference to every puzzle, which writes to the memory holding it: in
+    the parent of forked workers, memory shared with them, so that every page of puzzles would
+    be copied once more (the workers read them from the same list)."""
+
+    __slots__ = ("source", "start", "stop")
+
+    def __init__(self, source: Sequence, start: int, stop: int):
+        self.source, self.start, self.stop = source, start, stop
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self.source[self.start:self.stop][index]
+        if not -len(self) <= index < len(self):
+            raise IndexError(index)
+        return self.source[self.start + index % len(self)]
+
+    def __iter__(self):
+        return islice(self.source, self.start, self.stop)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
 
 
 def contiguous(ids: Sequence[int]) -> range | None:
@@ -176,11 +204,12 @@ STAT_FIELDS = ("nodes", "guesses", "backtracks", "conflicts", "propagations")
 
 
 def json_objects(names: Sequence[str], flat: Sequence[int]) -> list[str]:
-    """JSON objects of integers, one per ``len(names)`` values of ``flat``, made by one
-    ``%``-format over the whole batch (the raw counters of a columnar batch)."""
-    template = "{" + ",".join(json.dumps(name).replace("%", "%%") + ":%d" for name in names) + "}"
-    n = len(flat) // len(names)
-    return ("\n".join([template] * n) % tuple(flat)).split("\n") if n else []
+    """JSON objects of integers, one per ``len(names)`` values of ``flat`` (the raw counters of
+    a columnar batch), as :func:`json.dumps` writes them compactly, made in one native call
+    (``native/rows.c``): the keys escaped here once, the numbers written there."""
+    from .. import _native
+    keys = tuple(("{" if k == 0 else ",") + json.dumps(name) + ":" for k, name in enumerate(names))
+    return _native.json_int_objects(keys, flat)
 
 
 def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False) -> Row:

@@ -46,8 +46,8 @@ from typing import Iterable, Iterator, Sequence
 from ..models.base import Puzzle
 from ..results import Result, ResultColumns, Status
 from ..solvers.base import verify_result
-from .runner import (_STATUS_TEXT, STAT_FIELDS, Row, RowBatch, WorkUnit, _json, contiguous, failure_row,
-                     json_objects, make_engine, row_of)
+from .runner import (_STATUS_TEXT, STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
+                     failure_row, json_objects, make_engine, row_of)
 
 FLUSH_SECONDS = 0.05   # a worker sends what it has at least this often
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
@@ -449,16 +449,23 @@ class LocalExecutor:
             self._start(slot)
         self.seq += 1
         slot.units.append((self.seq, unit))
-        catalog = self.catalog
-        if catalog is not None and unit.puzzles is not None and unit.task_ids:
-            run = contiguous(unit.task_ids)
-            if run is not None and run.stop <= len(catalog):  # list equality tests identity first
-                same = catalog[run.start:run.stop] == list(unit.puzzles)
-            else:
-                same = all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), unit.puzzles))
-            if same:  # the worker has them: send the ids alone
-                unit = replace(unit, puzzles=None)
+        if self._inherited(unit):  # the worker has them: send the ids alone
+            unit = replace(unit, puzzles=None)
         slot.outbox.put((self.seq, unit))
+
+    def _inherited(self, unit: WorkUnit) -> bool:
+        """Whether the unit's puzzles are the catalog's at its task ids (which the workers
+        inherited).  A :class:`PuzzleSlice` of the catalog is known so without reading it: the
+        parent must not take references to puzzles it shares with the workers."""
+        catalog, puzzles = self.catalog, unit.puzzles
+        if catalog is None or puzzles is None or not unit.task_ids:
+            return False
+        run = contiguous(unit.task_ids)
+        if isinstance(puzzles, PuzzleSlice) and puzzles.source is catalog:
+            return run is not None and (run.start, run.stop) == (puzzles.start, puzzles.stop)
+        if run is not None and run.stop <= len(catalog):  # list equality tests identity first
+            return catalog[run.start:run.stop] == list(puzzles)
+        return all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), puzzles))
 
     def close(self) -> None:
         for slot in self.slots:
