@@ -326,9 +326,9 @@ class _Tasks:
         solver taking every puzzle (no copy), else a list made here."""
         if len(self.members) == 1 and self.members[0] == range(len(self.puzzles)):
             return self.puzzles
-        catalog = []
+        catalog, every = [], range(len(self.puzzles))
         for members in self.members:
-            catalog.extend(self.puzzles if members == range(len(self.puzzles)) else map(self.puzzles.__getitem__, members))
+            catalog.extend(self.puzzles if members == every else map(self.puzzles.__getitem__, members))
         return catalog
 
     def pairs(self) -> set[tuple[str, int, str, str]]:

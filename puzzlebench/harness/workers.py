@@ -49,7 +49,7 @@ from ..solvers.base import verify_result
 from .runner import (_STATUS_TEXT, STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, make_engine, row_of)
 
-FLUSH_SECONDS = 0.05   # a worker sends what it has at least this often
+FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
 SOLVED = (Status.UNIQUE, Status.MULTIPLE, Status.SAT)
 
