@@ -575,6 +575,20 @@ def test_native_json_of_counters_is_what_json_dumps_writes(case):
     assert [json.loads(t) for t in texts] == [dict(zip(names, row)) for row in rows]
 
 
+def test_a_puzzle_slice_reads_as_its_part_of_the_list_and_travels_as_it():
+    import pickle
+    from puzzlebench.harness.runner import PuzzleSlice
+    source = list("abcdefgh")
+    part = PuzzleSlice(source, 2, 6)
+    assert (len(part), list(part), part[0], part[-1], part[1:3]) == (4, list("cdef"), "c", "f", ["d", "e"])
+    assert part == list("cdef") and part != list("cde")
+    with pytest.raises(IndexError):
+        part[4]
+    assert pickle.loads(pickle.dumps(part)) == list("cdef")
+    big = [f"puzzle {k}" for k in range(1000)]
+    assert len(pickle.dumps(PuzzleSlice(big, 10, 12))) < len(pickle.dumps(big[10:12])) + 40  # not the whole list
+
+
 def test_native_json_of_counters_refuses_malformed_arguments():
     from puzzlebench import _native
     with pytest.raises(ValueError, match="json_int_objects: 3 values for 2 keys"):

@@ -87,6 +87,11 @@ class PuzzleSlice(Sequence):
     def __eq__(self, other) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
+    def __reduce__(self):
+        """Pickled as the list of its puzzles (a unit sent to a worker that holds no catalog),
+        never with the whole list it is cut from."""
+        return list, (list(self),)
+
 
 def contiguous(ids: Sequence[int]) -> range | None:
     """``ids`` as a range when they are consecutive ids (a unit as planned), else ``None``."""
