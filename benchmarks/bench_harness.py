@@ -30,12 +30,10 @@ import gc
 import os
 import resource
 import statistics
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-from operator import itemgetter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 
 from puzzlebench.harness import registry  # noqa: E402
 from puzzlebench.harness.bench import BenchConfig, run_bench  # noqa: E402
-from puzzlebench.harness.database import Database, sql_literal  # noqa: E402
+from puzzlebench.harness.database import Database  # noqa: E402
 from puzzlebench.harness.inputs import read_file, sample  # noqa: E402
 from puzzlebench.harness.runner import has_batch_path, make_engine  # noqa: E402
 
@@ -124,32 +122,23 @@ def forked_cpu(call) -> float:
 
 
 def sqlite_insert_cpu(db_path: str, tmp: str) -> float:
-    """CPU seconds SQLite alone takes to store the bench's rows again: the same rows of the
-    results log read back, inserted into a fresh results database as the bench does (WAL, one
-    transaction and one ``executemany`` per 4,096 rows, a column with one value in every row
-    written as a literal, the others bound)."""
-    source = sqlite3.connect(db_path)
-    columns = [c[1] for c in source.execute("PRAGMA table_info(result_log)") if c[1] != "id"]
-    rows = source.execute(f"SELECT {', '.join(columns)} FROM result_log").fetchall()
+    """CPU seconds SQLite alone takes to store the bench's rows again: the same results read
+    back and written into a fresh results database by the bench's own
+    :meth:`~puzzlebench.harness.database.Database.write_columns` (WAL, one transaction per
+    4,096 rows, a column with one value in every row given as shared, so written as a literal,
+    the others bound)."""
+    source = Database(db_path)
+    rows = source.results()
     source.close()
+    names = [name for name in rows[0].keys() if name not in ("id", "puzzle_id")]
+    columns = {name: [row[name] for row in rows] for name in names}
+    shared = {name: values[0] for name, values in columns.items() if values.count(values[0]) == len(values)}
+    varying = {name: values for name, values in columns.items() if name not in shared}
+    run_id = shared.pop("run_id")
     fresh = Database(os.path.join(tmp, "again.sqlite"))
-    literals = {}  # column index -> SQL literal, for a column with one value in every row
-    for k, values in enumerate(zip(*rows)):
-        if values.count(values[0]) == len(values):
-            literal = sql_literal(values[0])
-            if isinstance(literal, str) or literal is None:  # None: NULL, the default, left out
-                literals[k] = literal
-    bound = [k for k in range(len(columns)) if k not in literals]
-    written = [k for k in sorted(literals) if literals[k] is not None]
-    names = [columns[k] for k in written + bound]
-    marks = [literals[k] for k in written] + ["?"] * len(bound)
-    sql = f"INSERT INTO result_log ({', '.join(names)}) VALUES ({', '.join(marks)})"
-    pick = itemgetter(*bound)
-    rows = [pick(row) for row in rows]
     cpu = time.process_time()
     for k in range(0, len(rows), 4096):
-        with fresh.transaction():
-            fresh.conn.executemany(sql, rows[k:k + 4096])
+        fresh.write_columns(run_id, {name: values[k:k + 4096] for name, values in varying.items()}, shared)
     fresh.close()  # the last checkpoint of the write-ahead log, as at the end of a bench
     return time.process_time() - cpu
 

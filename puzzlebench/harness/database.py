@@ -128,8 +128,11 @@ ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
 FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
 """A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``."""
 
-NAMED = (("set_id", ("set_name",)), ("solver_id", ("solver",)), ("shape_id", ("kind", "shape")))
-"""The log's references to the name tables, and the view's columns each one stands for."""
+NAMED = (("set_id", "puzzle_sets", ("name",), ("set_name",)),
+         ("solver_id", "solvers", ("spec",), ("solver",)),
+         ("shape_id", "shapes", ("kind", "shape"), ("kind", "shape")))
+"""The log's references to the name tables: the log's column, the table and its columns, and
+the view's columns that spell the name out."""
 
 
 def limit_key(limit: int | None) -> int:
@@ -162,7 +165,7 @@ class Database:
                 _move_into_log(self.conn, "results_before_log")
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
-        self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, _ in NAMED}
+        self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
 
     def close(self) -> None:
         self.conn.close()
@@ -238,12 +241,12 @@ class Database:
         slow adaptation path."""
         columns, shared = dict(columns), {"run_id": run_id, **shared}
         n = len(next(iter(columns.values()), ()))
-        for ref, names in NAMED:
+        for ref, table, table_columns, names in NAMED:
             if all(name in shared for name in names):
-                shared[ref] = self._id(ref, tuple(shared.pop(name) for name in names))
+                shared[ref] = self._id(ref, table, table_columns, tuple(shared.pop(name) for name in names))
             else:
                 keys = zip(*(columns.pop(name) if name in columns else [shared.pop(name)] * n for name in names))
-                columns[ref] = [self._id(ref, key) for key in keys]
+                columns[ref] = [self._id(ref, table, table_columns, key) for key in keys]
         names, literals = [], []
         for name, value in shared.items():
             literal = sql_literal(value)
@@ -260,16 +263,14 @@ class Database:
         with self.transaction():
             self.conn.executemany(sql, zip(*columns.values()))
 
-    def _id(self, ref: str, key: tuple) -> int | None:
-        """The number of a set name, a solver spec or a (kind, shape), added when new;
-        ``None`` for a missing shape (a line that is not a puzzle has none)."""
+    def _id(self, ref: str, table: str, columns: tuple[str, ...], key: tuple) -> int | None:
+        """The number of a set name, a solver spec or a (kind, shape) in ``table``, added when
+        new; ``None`` for a missing shape (a line that is not a puzzle has none)."""
         known = self._ids[ref]
         found = known.get(key)
         if found is None:
             if None in key:
                 return None
-            table, columns = {"set_id": ("puzzle_sets", ("name",)), "solver_id": ("solvers", ("spec",)),
-                              "shape_id": ("shapes", ("kind", "shape"))}[ref]
             where = " AND ".join(f"{c} = ?" for c in columns)
             self.conn.execute(f"INSERT OR IGNORE INTO {table} ({', '.join(columns)}) "
                               f"VALUES ({', '.join('?' * len(columns))})", key)
