@@ -523,14 +523,23 @@ def data_files():
     return sorted(p.name for p in DATA.glob("*")) if DATA.is_dir() else []
 
 
+# Simon Tatham's game ids name their kind by the program that made them (MANIFEST.md).
+TATHAM_KINDS = {"tatham_solo_sudokux": "sudoku-x", "tatham_solo_jigsaw": "jigsaw",
+                "tatham_solo_killer": "killer", "tatham_keen": "kenken", "tatham_unequal": "futoshiki"}
+
+
 def expected_kind(name: str) -> str:
-    return next(k for k in KINDS if name.startswith(k[:6]))
+    tatham = [kind for prefix, kind in TATHAM_KINDS.items() if name.startswith(prefix)]
+    return tatham[0] if tatham else next(k for k in KINDS if name.startswith(k[:6]))
 
 
 @needs_data
 @pytest.mark.parametrize("name", [n for n in data_files() if n.endswith((".txt", ".csv"))
                                   and not n.startswith("MANIFEST")])
 def test_data_files_parse_with_the_right_kind_and_their_solutions_check(name):
+    kind = expected_kind(name)
+    if kind not in KINDS:
+        pytest.skip(f"puzzlebench does not read the kind {kind!r} yet")
     lines = (DATA / name).read_text().splitlines()
     header, body = (lines[:1], lines[1:]) if name.endswith(".csv") else ([], lines)
     step = max(1, len(body) // SAMPLE)
@@ -539,7 +548,6 @@ def test_data_files_parse_with_the_right_kind_and_their_solutions_check(name):
         items = list(read_puzzles("\n".join(header + sample), name))
     else:
         items = [parse(line, source=f"{name}:{i}") for i, line in enumerate(sample, start=1)]
-    kind = expected_kind(name)
     checked = 0
     for p in items:
         assert isinstance(p, Puzzle), p
