@@ -14,6 +14,14 @@ from .solvers.base import Engine, check_time_limit, normalise_limit
 DEFAULT_KEEP = 10
 
 
+def check_keep(keep: int) -> int:
+    """The number of solutions kept per puzzle: 0 or more."""
+    from .errors import UsageError
+    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+        raise UsageError(f"keep must be a whole number, 0 or more; got {keep!r}")
+    return keep
+
+
 def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None = None) -> Puzzle:
     """One puzzle from its text; the kind is inferred when not given (and unambiguous).
     ``box`` is a Sudoku block shape, ``"3x4"`` or ``(3, 4)`` (rows x columns)."""
@@ -27,7 +35,7 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
     """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
     look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.  A text that
     is not a puzzle raises its :class:`~puzzlebench.errors.PuzzleError`."""
-    limit, time_limit = normalise_limit(limit), check_time_limit(time_limit)
+    limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     engine = make_engine(solver)
     parse_time = 0.0
     if isinstance(puzzle, str):
@@ -43,7 +51,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     """Solve many puzzles (parsed ones or texts) with one engine, in order.  A text that does
     not parse gives an ``error`` result with the message; the others still run.  Engines with
     a batch path (``bitboard``) take the whole list in one call."""
-    limit, time_limit = normalise_limit(limit), check_time_limit(time_limit)
+    limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     engine = make_engine(solver)
     items = list(puzzles)
     texts = [p for p in items if isinstance(p, str)]

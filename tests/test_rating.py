@@ -12,6 +12,7 @@ import pytest
 
 from puzzlebench.cli import main
 from puzzlebench.errors import ParseError
+from puzzlebench.models.reader import parse as read_one
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating import rate_puzzle
 from puzzlebench.rating.criteria import visual_criteria
@@ -415,8 +416,8 @@ def test_cli_rate_jsonl_and_text(tmp_path, capsys):
     assert out[1]["status"] == "multiple" and out[1]["score"] is None
     assert out[2]["status"] == "error"
     with pytest.raises(ParseError) as err:
-        parse_sudoku_line("12", source=str(f))
-    assert out[2]["message"] == str(err.value.located(str(f), 3))   # the parser's text, placed on line 3
+        read_one("12", kind="sudoku")
+    assert out[2]["message"] == str(err.value.located(str(f), 3))   # the reader's text, placed on line 3
     assert out[2]["message"].startswith(f"{f}:3:")
     assert main(["rate", str(f), "--model", "human"]) == 1
     text = capsys.readouterr().out

@@ -59,10 +59,9 @@ holds the puzzle, the others become metadata (``solution``/``solutions`` → ``s
 from __future__ import annotations
 
 import csv
-import io
 import math
 import re
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
 from .base import Puzzle
@@ -74,6 +73,8 @@ from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
 
 KINDS = ("sudoku", "nqueens", "skyscrapers")
+MAX_SIZE = 64                  # the largest grid of any kind: 64 rows
+MAX_GRID_LINES = 2 * MAX_SIZE  # its rows and separator lines: a longer block is a list
 ASK_KIND = "say which with --kind (kind= in Python)"
 
 
@@ -254,7 +255,7 @@ def _parse_text(text: str, kind: str | None, box) -> Puzzle:
     lines = content_lines(text)
     if not lines:
         raise ParseError("empty input: no puzzle found")
-    records = _records(text, lines, kind)
+    records = _records(text, lines, kind, box)
     if len(records) > 1:
         shown = ", ".join(str(r[0]) for r in records[:5]) + (", …" if len(records) > 5 else "")
         raise ParseError(f"the text holds {len(records)} puzzles (lines {shown}); parse reads "
@@ -318,7 +319,7 @@ def _line_is_record(line: str) -> bool:
 
 def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> bool:
     lines = [line for _, line in block]
-    if len(lines) < 2:
+    if not 2 <= len(lines) <= MAX_GRID_LINES:
         return False
     if CPMPY_HEADER.match(lines[0].strip()):
         return True
@@ -328,33 +329,92 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
         return True
     rows = len(lines)
     if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
-        return rows >= 4 or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)
+        return 4 <= rows <= MAX_SIZE or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)
     # a grid with a wrong row: most rows right, and no line a puzzle of its own
     if any(_line_is_record(line) for line in lines):
         return False
     return 2 * sum(len(row_cells(0, line, rows)[0]) == rows for line in lines) >= rows
 
 
-def read_puzzles(text: str, source: str, kind: str | None = None, box=None
+def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None, box=None
                  ) -> Iterator[Puzzle | PuzzleError]:
     """Every puzzle of a file's text, in order: a :class:`Puzzle` (its ``source`` set to
     ``file:line``) or the :class:`PuzzleError` of that record, placed in the file.  One bad
     record never stops the others; every record yields exactly one item; a text with no
-    puzzle at all yields one ``empty input`` error."""
+    puzzle at all yields one ``empty input`` error.
+
+    ``text`` may be a stream of lines (a file, standard input): it is read a block at a time
+    (blocks end at blank lines; a file of one puzzle a line, a line at a time: see
+    :func:`_chunks`), so that memory holds one block, never the whole input, and each puzzle
+    can be answered before the next one is read."""
     kind = check_kind(kind)
+    lines = (line + "\n" for line in text.split("\n")) if isinstance(text, str) else iter(text)
     if source.lower().endswith(".csv"):
-        yield from _read_csv(text, source, kind, box)
+        yield from _read_csv(lines, source, kind, box)
         return
-    lines = content_lines(text)
-    if not lines:
+    empty = True
+    for offset, chunk, per_line in _chunks(lines):
+        chunk_text = "".join(chunk)
+        content = content_lines(chunk_text)
+        if per_line:
+            starts = [0] + [m.end() for m in re.finditer("\n", chunk_text)]
+            index = {at: number for number, at in enumerate(starts, start=1)}
+            records = [(index[at], at, at + len(line)) for at, line in content]
+        else:
+            records = _records(chunk_text, content, kind, box) if content else []
+        for first_line, start, end in records:
+            empty = False
+            yield _parse_record(chunk_text[start:end], source, offset + first_line, kind, box)
+    if empty:
         yield ParseError("empty input: no puzzle found", Place(source))
-        return
-    for first_line, start, end in _records(text, lines, kind):
-        yield _parse_record(text[start:end], source, first_line, kind, box)
 
 
-def _records(text: str, lines: list[tuple[int, str]], kind: str | None
-                  ) -> list[tuple[int, int, int]]:
+def _chunks(lines: Iterator[str]) -> Iterator[tuple[int, list[str], bool]]:
+    """A stream of lines cut into ``(lines before the chunk, its lines, per_line)``.  A chunk
+    ends at a blank line (blocks never span one) or, once its block is known to be one puzzle
+    a line (``per_line``), after every line, so that each puzzle can be answered as soon as it
+    is read.  A block is one puzzle a line when its first line is a puzzle of its own that no
+    grid can continue: a row of more cells than the largest grid has rows, or a block already
+    longer than its first row is wide, with no ``---+---`` line (a grid of N-cell rows has N
+    rows); and any block longer than a grid with its separators.  A block with CPMpy headers is kept whole: each of its instances spans lines."""
+    chunk: list[str] = []
+    before = 0
+    block: list[str] = []
+    per_line = cpmpy = False
+    for line in lines:
+        chunk.append(line)
+        stripped = line.strip()
+        if not stripped:
+            yield before, chunk, per_line
+            before += len(chunk)
+            chunk, block, per_line, cpmpy = [], [], False, False
+            continue
+        if stripped.startswith("#") and not CPMPY_HEADER.match(stripped):
+            continue
+        block.append(stripped)
+        cpmpy = cpmpy or stripped.startswith("#")
+        per_line = per_line or (not cpmpy and _one_puzzle_a_line(block))
+        if per_line:
+            yield before, chunk, True
+            before += len(chunk)
+            chunk = []
+    if chunk:
+        yield before, chunk, per_line
+
+
+def _one_puzzle_a_line(block: list[str]) -> bool:
+    """Whether a block's first lines already show that it is one puzzle a line."""
+    if len(block) > MAX_GRID_LINES:
+        return True
+    first = block[0]
+    if not _line_is_record(first) or any(SEPARATOR_LINE.match(line) for line in block):
+        return False
+    width = len(row_cells(0, first, 0)[0])
+    return width > MAX_SIZE or len(block) > width
+
+
+def _records(text: str, lines: list[tuple[int, str]], kind: str | None, box=None
+             ) -> list[tuple[int, int, int]]:
     """The records of a text as ``(first_line, start, end)``: blocks separated by blank
     lines (comment lines do not separate), each one grid or one puzzle per line."""
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
@@ -371,20 +431,44 @@ def _records(text: str, lines: list[tuple[int, str]], kind: str | None
         prev = n
     records = []
     for block in blocks:
-        records += _block_records(block, index, kind)
+        records += _block_records(block, index, kind, box)
     return records
 
 
-def _block_records(block, index, kind) -> list[tuple[int, int, int]]:
+def _block_records(block, index, kind, box=None) -> list[tuple[int, int, int]]:
     m = CPMPY_HEADER.match(block[0][1].strip())
     if m:
         size = int(m.group(1))
         head, rest = block[:size + 1], block[size + 1:]
         out = [(index[head[0][0]], head[0][0], head[-1][0] + len(head[-1][1]))]
-        return out + (_block_records(rest, index, kind) if rest else [])
+        return out + (_block_records(rest, index, kind, box) if rest else [])
+    per_line = [(index[off], off, off + len(line)) for off, line in block]
     if kind != "skyscrapers" and _block_is_grid(block, kind):
-        return [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
-    return [(index[off], off, off + len(line)) for off, line in block]
+        grid = (index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))
+        if _lines_rather_than_grid(block, kind, box):
+            return per_line
+        return [grid]
+    return per_line
+
+
+def _lines_rather_than_grid(block, kind, box) -> bool:
+    """A block of L lines of L characters that are each a puzzle too (16 lines of a 4x4
+    Sudoku: a 16x16 grid, or 16 puzzles?): the grid when it reads as one, else the lines
+    when every one of them reads as a puzzle."""
+    lines = [line for _, line in block]
+    if not all(_line_is_record(line) for line in lines):
+        return False
+    try:
+        parse_block("\n".join(lines), kind, box)
+        return False
+    except PuzzleError:
+        pass
+    for line in lines:
+        try:
+            parse_line(line, kind, box)
+        except PuzzleError:
+            return False
+    return True
 
 
 def _parse_record(record: str, source: str, first_line: int, kind, box) -> Puzzle | PuzzleError:
@@ -404,19 +488,30 @@ PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "sudoku")
 SOLUTION_COLUMNS = ("solution", "solutions")
 
 
-def _read_csv(text: str, source: str, kind, box) -> Iterator[Puzzle | PuzzleError]:
-    """A CSV file with a header line: the puzzle column and the others as metadata."""
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or not any(cell.strip() for row in rows for cell in row):
+def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle | PuzzleError]:
+    """A CSV file with a header line: the puzzle column and the others as metadata, read a
+    row at a time."""
+    raw: list[str] = []
+
+    def remember(stream):
+        for line in stream:
+            raw.append(line)
+            del raw[:-1]
+            yield line
+
+    rows = csv.reader(remember(lines))
+    header_row = next((row for row in rows if any(cell.strip() for cell in row)), None)
+    if header_row is None:
         yield ParseError("empty input: no puzzle found", Place(source))
         return
-    header = [h.strip().lower() for h in rows[0]]
+    header = [h.strip().lower() for h in header_row]
     column = next((header.index(c) for c in PUZZLE_COLUMNS if c in header), None)
     if column is None:
         yield ParseError(f"a CSV file needs a column named {' or '.join(PUZZLE_COLUMNS)}; the "
-                         f"header has {', '.join(rows[0])}", Place(source, 1, None))
+                         f"header has {', '.join(header_row)}", Place(source, rows.line_num, None))
         return
-    for line_no, row in enumerate(rows[1:], start=2):
+    for row in rows:
+        line_no = rows.line_num
         if not any(cell.strip() for cell in row):
             continue
         if len(row) <= column:
@@ -425,7 +520,7 @@ def _read_csv(text: str, source: str, kind, box) -> Iterator[Puzzle | PuzzleErro
             continue
         item = _parse_record(row[column].strip(), source, line_no, kind, box)
         if isinstance(item, PuzzleError):
-            col = text.splitlines()[line_no - 1].find(row[column]) + 1 if item.column else None
+            col = raw[-1].find(row[column]) + 1 if item.column and raw else None
             item.place = Place(source, line_no, (col + item.column - 1) if col and item.column else None)
         else:
             for name, value in zip(header, row):

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import sys
@@ -62,35 +63,43 @@ def run(args) -> int:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
+    """A labelled data file's text; bytes that are not UTF-8 are an error with their place."""
+    from ..models.reader import decode_bytes
+    source = "<stdin>" if path == "-" else path
     try:
-        return Path(path).read_text(), path
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+    return decode_bytes(data, source), source
 
 
 def run_rate(args) -> int:
+    """Rate every Sudoku of the file, read as ``solve`` reads puzzles (any of its forms,
+    streamed); a record that is not a Sudoku, or not one puzzle, is an error record and the
+    others go on; the exit code follows the commands' one rule."""
+    from ..commands import Tally, read_records as read_puzzle_records, record_error_text, report_error
     model = get_model(args.model)
-    text, source = _read(args.file)
-    errors = 0
-    for rec in read_records(text, source):
-        where = f"{source}:{rec.line}"
-        try:
-            puzzle = parse_sudoku_line(rec.puzzle, source=source)
-        except PuzzleError as exc:
-            errors += 1
-            rating = Rating("error", message=str(exc.located(source, rec.line)))
+    needs_quine = any(f.startswith("quine:") for f in model.features)
+    inputs = argparse.Namespace(files=[args.file], kind="sudoku", box=None)
+    tally = Tally()
+    for rec in read_puzzle_records(inputs):
+        if rec.puzzle is None:
+            report_error(record_error_text(rec))
+            rating = Rating("error", message=str(rec.error))
+            rating.source, rating.puzzle = rec.source, None
         else:
-            needs_quine = any(f.startswith("quine:") for f in model.features)
-            rating = rate_profile(profile_puzzle(puzzle.box, puzzle.givens, quine=needs_quine), model)
-        rating.source, rating.puzzle = where, rec.puzzle
+            rating = rate_profile(profile_puzzle(rec.puzzle.box, rec.puzzle.givens, quine=needs_quine), model)
+            rating.source, rating.puzzle = rec.source, rec.puzzle.write()
+        tally.add(rating.status, error=rec.puzzle is None)
         print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
               else format_text(rating, args.explain), flush=True)
-    return EXIT_SOME_ERRORS if errors else EXIT_OK
+    return tally.exit_code()
 
 
 def format_text(r: Rating, explain: bool) -> str:
+    if r.status == "error":
+        place, _, problem = r.message.partition(": ")
+        return f"{place}: error: {problem}"
     if r.status != "unique":
         return f"{r.source}: {r.status}: {r.message}"
     unit = "s" if r.model == "human" else ""
