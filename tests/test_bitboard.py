@@ -415,6 +415,33 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
         clues = [bytes(rng.choice([0, rng.randint(1, n)]) for _ in range(n)) for _ in range(4)]
         givens = bytes(rng.choice([0, 0, rng.randint(1, n)]) for _ in range(n * n))
         N.skyscrapers_solve(n, *clues, givens, 2, 2, 0.5)
+    # fuzzed inputs: mutated puzzle lines and random bytes for every C reader
+    alphabet = b"0123456789.x_ \n\r\t\xc3\xa9\x00\xff"
+    for _ in range(300):
+        line = bytearray(rng.choice(lines[:300]).encode("latin-1", "replace"))
+        for _ in range(rng.randint(1, 6)):
+            at = rng.randrange(len(line) + 1)
+            op = rng.randrange(3)
+            if op == 0 and line:
+                del line[at % len(line)]
+            elif op == 1:
+                line.insert(at, rng.choice(alphabet))
+            elif line:
+                line[at % len(line)] = rng.choice(alphabet)
+        text = bytes(line)
+        N.sudoku9_batch([text.decode("latin-1")], 2, 0.5, True)
+        N.sudoku9_batch(text + b"\n" + text, 2, 0.5, True)
+    for box in [(2, 2), (2, 3), (3, 3), (4, 4)]:
+        n = box[0] * box[1]
+        for _ in range(30):
+            givens = bytes(rng.choice([0, 0, 0, rng.randint(0, 255)]) for _ in range(n * n))
+            answers = bytes(rng.randint(0, 255) for _ in range(n * n))
+            for call in (lambda: N.dlx_sudoku_batch(givens, box[0], box[1], 2, 1, 0.5),
+                         lambda: N.sudoku_check_batch(box[0], box[1], answers, [givens])):
+                try:
+                    call()
+                except ValueError:   # a clean refusal is right; a crash or UB is not
+                    pass
     print("ok")
 """)
 
