@@ -15,18 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import data_file
-from puzzlebench.cli import main
 from puzzlebench.models.reader import read_puzzles
 
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+from test_cli import INKALA, INKALA_SOLUTION, run
+
 NOT_A_PUZZLE = "xx3"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def puzzlebench(*argv, **kw):
