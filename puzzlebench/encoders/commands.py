@@ -57,7 +57,7 @@ def _write(text: str, output: str | None) -> None:
 
 
 def cmd_export(args) -> int:
-    from ..commands import read_records
+    from ..cli.common import read_records
     records = list(read_records(args))
     if args.number < 1 or args.number > len(records):
         raise UsageError(f"--number {args.number}: the input holds {len(records)} puzzle(s)")
@@ -100,7 +100,7 @@ def cmd_solve_xc(args) -> int:
 
 
 def register(sub) -> None:
-    from ..commands import add_input_arguments
+    from ..cli.common import add_input_arguments
     p = sub.add_parser("export", help="write a puzzle in a solver's own format (--to dlx: Knuth's "
                                       "exact-cover format)")
     add_input_arguments(p)

@@ -1,12 +1,9 @@
 """The ``puzzlebench`` command.
 
-Sub-commands live beside what they drive: this file holds the puzzle commands (``solve``,
-``count``, ``check``, ``show``, ``solvers``); every module named in :data:`COMMAND_MODULES`
-adds its own with ``register(subparsers)``, each sub-parser setting ``func`` to a function
-``(args) -> exit code``.
-
-Exit codes: 0 every puzzle processed; 1 some puzzles had errors (the rest were processed);
-2 usage error or nothing usable.  A user's mistake is a message, never a traceback.
+Every module named in :data:`COMMAND_MODULES` adds its sub-commands with
+``register(subparsers)``, each sub-parser setting ``func`` to a function ``(args) -> exit
+code``; :mod:`.common` holds what they share (the exit codes, the input records, the error
+lines).  A user's mistake is a message, never a traceback.
 """
 
 from __future__ import annotations
@@ -15,18 +12,17 @@ import argparse
 import importlib
 import sys
 
-from .errors import PuzzlebenchError
+from ..errors import PuzzlebenchError
+from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
-    "puzzlebench.commands",
+    "puzzlebench.cli.puzzles",
     "puzzlebench.harness.commands",
     "puzzlebench.encoders.commands",
     "puzzlebench.encoders.cnf_commands",
     "puzzlebench.encoders.smt_commands",
-    "puzzlebench.rating.commands",
+    "puzzlebench.cli.rate",
 ]
-
-EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
 
 
 class _Parser(argparse.ArgumentParser):

@@ -17,13 +17,11 @@ import numpy as np
 
 from ..errors import PuzzleError, UsageError
 from ..models.sudoku import parse_sudoku_line
-from . import BUILTIN_MODELS, Rating, get_model, rate_profile
-from .data import read_records
-from .model import correlations, cross_validate, fit
-from .profile import FEATURE_SETS, feature_vector, profile_puzzle
-
-EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
-
+from ..rating import BUILTIN_MODELS, Rating, get_model, rate_profile
+from ..rating.data import read_records
+from ..rating.model import correlations, cross_validate, fit
+from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
+from .common import EXIT_OK, Tally, read_records as read_puzzle_records, record_error_text, report_error
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("rate", help="rate Sudoku difficulty with human techniques, or fit a rating model",
@@ -77,7 +75,6 @@ def run_rate(args) -> int:
     """Rate every Sudoku of the file, read as ``solve`` reads puzzles (any of its forms,
     streamed); a record that is not a Sudoku, or not one puzzle, is an error record and the
     others go on; the exit code follows the commands' one rule."""
-    from ..commands import Tally, read_records as read_puzzle_records, record_error_text, report_error
     model = get_model(args.model)
     needs_quine = any(f.startswith("quine:") for f in model.features)
     inputs = argparse.Namespace(files=[args.file], kind="sudoku", box=None)

@@ -1,0 +1,177 @@
+"""What every command shares: the exit codes, reading puzzle inputs (files, standard input,
+embedded examples) as a stream of records, and saying what went wrong.
+
+One rule for every command's exit code: 0 every record processed; 1 some records failed (the
+rest were processed); 2 a usage error, or nothing usable (every record an error, or none).
+Each failed record is written to standard output as that command writes records, and once to
+standard error (``puzzlebench: file:line:column: error: problem``), with a summary line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import select
+import sys
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from .. import api
+from ..errors import PuzzleError, UsageError
+from ..harness.registry import DEFAULT_SOLVER
+from ..models.base import Puzzle
+from ..results import Result
+
+EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
+BATCH = 1000   # puzzles solved and answered at a time: memory holds one batch of a stream
+@dataclass
+class Record:
+    """One input puzzle as read: the puzzle, or the error that stopped it, and where."""
+
+    source: str
+    puzzle: Puzzle | None = None
+    error: PuzzleError | None = None
+    parse_time: float = 0.0
+
+
+def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> None:
+    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files ('-' for standard input)")
+    if example:
+        p.add_argument("--example", metavar="NAME", help="an embedded example puzzle (see --example list)")
+    p.add_argument("--kind", choices=("sudoku", "nqueens", "skyscrapers"),
+                   help="the puzzle kind, where it cannot be inferred")
+    p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
+
+
+def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) -> None:
+    p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
+                   help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
+    p.add_argument("--limit", type=int, default=default_limit,
+                   help="solutions to look for (0 = all); default %(default)s")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="per puzzle")
+    p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+
+
+def read_records(args) -> Iterator[Record]:
+    """Every puzzle of the inputs named by ``args`` (``--example`` first, then the files, in
+    order), or the error that stopped it, read as a stream."""
+    from ..models import examples
+    if getattr(args, "example", None):
+        if args.example == "list":
+            raise UsageError("--example list is a listing, not an input")
+        yield Record(f"example:{args.example}", examples.example(args.example))
+    files = args.files or []
+    if not files and not getattr(args, "example", None):
+        default = getattr(args, "default_example", None)
+        if not default:
+            raise UsageError("no input: name puzzle files, '-' for standard input, or --example NAME")
+        yield Record(f"example:{default}", examples.example(default))
+    for name in files:
+        source = "<stdin>" if name == "-" else name
+        try:
+            stream = sys.stdin.buffer if name == "-" else open(name, "rb")
+        except OSError as exc:
+            raise UsageError(f"cannot read {name}: {exc.strerror}") from None
+        with stream if name != "-" else contextlib.nullcontext(stream):
+            yield from _records_of(stream, source, args)
+
+
+def _records_of(stream, source: str, args) -> Iterator[Record]:
+    from ..models import reader
+    start = time.perf_counter()
+    try:
+        for item in reader.read_puzzles(text_lines(stream, source), source, kind=args.kind, box=args.box):
+            now = time.perf_counter()
+            if isinstance(item, Puzzle):
+                yield Record(item.source or source, puzzle=item, parse_time=now - start)
+            else:
+                yield Record(f"{item.source or source}:{item.line}" if item.line else source, error=item)
+            start = time.perf_counter()
+    except OSError as exc:   # a folder, a device that fails mid-read
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+
+
+def text_lines(stream, source: str) -> Iterator[str]:
+    """The lines of a binary stream as text.  Bytes that are not UTF-8 stay in the line (as
+    surrogate escapes) so that the reader reports that line as an error of its own and the
+    other lines still run; a byte-order mark at the start is dropped."""
+    first = True
+    for raw in stream:
+        line = raw.decode("utf-8", errors="surrogateescape")
+        if first and line.startswith("\ufeff"):
+            line = line[1:]
+        first = False
+        yield line
+
+
+def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Record]]:
+    """Records in groups of up to ``size``; a group is also closed when standard input has
+    nothing more to read at once, so that a puzzle typed at a terminal is answered at once."""
+    batch: list[Record] = []
+    for rec in records:
+        batch.append(rec)
+        if len(batch) >= size or (rec.source.startswith("<stdin>") and not _stdin_ready()):
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _stdin_ready() -> bool:
+    try:
+        return bool(select.select([sys.stdin], [], [], 0)[0])
+    except (OSError, ValueError):
+        return True
+
+
+def record_error_text(rec: Record) -> str:
+    """``file:line:column: error: problem`` for a record that could not be read."""
+    err = rec.error
+    return f"{err.place}: error: {err.message}" if err.place.source else f"{rec.source}: error: {err.message}"
+
+
+def error_text(res: Result) -> str:
+    """``place: error: problem``, the place said once (an error read from the input carries
+    its own file:line:column; an engine's error is placed at its puzzle)."""
+    error = res.error or ""
+    if res.source and not error.startswith(res.source.rsplit(":", 1)[0] + ":"):
+        return f"{res.source}: error: {error}"
+    place, sep, problem = error.partition(": ")
+    return f"{place}: error: {problem}" if sep else f"{res.source}: error: {error}"
+
+
+class Tally:
+    """What a command did with its records: counts by verdict and time, for the summary line
+    and the exit code, kept without keeping the records."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.errors = self.records = 0
+        self.seconds = 0.0
+
+    def add(self, verdict: str, *, error: bool = False, seconds: float = 0.0) -> None:
+        self.counts[verdict] = self.counts.get(verdict, 0) + 1
+        self.records += 1
+        self.errors += error
+        self.seconds += seconds
+
+    def summary(self, noun: str = "puzzle") -> str:
+        parts = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
+        plural = "" if self.records == 1 else "s"
+        return f"{self.records} {noun}{plural}: {parts}; {self.seconds:.3f}s in all"
+
+    def exit_code(self, failed: int = 0) -> int:
+        """One rule for every command: 2 when nothing usable was read (every record an
+        error), 1 when some records failed (errors, or ``failed`` others: invalid solutions),
+        else 0."""
+        if self.records == 0 or self.errors == self.records:
+            return EXIT_USAGE
+        return EXIT_SOME_ERRORS if self.errors or failed else EXIT_OK
+
+
+def report_error(text: str) -> None:
+    """A record's error on standard error too (one line), so that it shows when standard
+    output goes to a file."""
+    print(f"puzzlebench: {text}", file=sys.stderr, flush=True)
