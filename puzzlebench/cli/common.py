@@ -21,6 +21,7 @@ from .. import api
 from ..errors import PuzzleError, UsageError
 from ..harness.registry import DEFAULT_SOLVER
 from ..models.base import Puzzle
+from ..models.kinds import KIND_NAMES
 from ..results import Result
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -39,7 +40,7 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
     p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files ('-' for standard input)")
     if example:
         p.add_argument("--example", metavar="NAME", help="an embedded example puzzle (see --example list)")
-    p.add_argument("--kind", choices=("sudoku", "nqueens", "skyscrapers"),
+    p.add_argument("--kind", choices=KIND_NAMES,
                    help="the puzzle kind, where it cannot be inferred")
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
 

@@ -76,6 +76,24 @@ class Puzzle(ABC):
     def cell_name(self, cell: int) -> str:
         return self.rules.cell_name(cell)
 
+    # -- what the encoders ask of a kind ---------------------------------------------------
+
+    def structure(self) -> tuple:
+        """What the puzzle's rules depend on besides its givens: puzzles of one structure
+        share an encoding, which the encoders build once and cache under this key.  The
+        default is the rules themselves; a kind whose rules follow from a few numbers says so."""
+        return (self.kind, self.n_cells, self.n_values, self.rules.constraints)
+
+    def header(self) -> dict[str, str]:
+        """What an exported file must say, besides the kind and the givens, to rebuild the
+        puzzle (:meth:`from_header`): a Sudoku's block shape, a Skyscrapers' clues."""
+        return {}
+
+    @classmethod
+    @abstractmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "Puzzle":
+        """The puzzle an exported file's header describes (:meth:`header`'s fields)."""
+
     def __repr__(self) -> str:
         where = f" from {self.source}" if self.source else ""
         return f"<{type(self).__name__} {self.shape}{where}>"

@@ -51,6 +51,13 @@ class NQueens(Puzzle):
     def n_values(self) -> int:
         return self.n
 
+    def structure(self) -> tuple:
+        return ("nqueens", self.n)
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "NQueens":
+        return cls(len(givens), [(row, g - 1) for row, g in enumerate(givens) if g], source=source)
+
     @property
     def shape(self) -> str:
         placed = sum(1 for g in self.givens if g)

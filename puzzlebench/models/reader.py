@@ -65,6 +65,7 @@ from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
 from .base import Puzzle
+from .kinds import KIND_NAMES
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
 from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
@@ -72,7 +73,7 @@ from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
                      row_cells)
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
 
-KINDS = ("sudoku", "nqueens", "skyscrapers")
+KINDS = KIND_NAMES
 MAX_SIZE = 64                  # the largest grid of any kind: 64 rows
 MAX_GRID_LINES = 2 * MAX_SIZE  # its rows and separator lines: a longer block is a list
 ASK_KIND = "say which with --kind (kind= in Python)"

@@ -8,6 +8,7 @@ rows top to bottom (the convention of ../shared/data).
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Sequence
 
@@ -72,6 +73,19 @@ class Skyscrapers(Puzzle):
     @property
     def n_values(self) -> int:
         return self.n
+
+    def header(self) -> dict[str, str]:
+        return {side: ",".join(map(str, self.clues[side])) for side in SIDES}
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "Skyscrapers":
+        n = math.isqrt(len(givens))
+        try:
+            sides = [[int(x) for x in fields[side].split(",")] for side in SIDES]
+        except (KeyError, ValueError):
+            raise ParseError("the header gives no clues (top: …, bottom: …, left: …, right: …)",
+                             Place(source, 1)) from None
+        return cls(n, *sides, givens=givens, source=source)
 
     @property
     def shape(self) -> str:

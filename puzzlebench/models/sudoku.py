@@ -118,6 +118,19 @@ class Sudoku(Puzzle):
         r, c = self.box
         return (row // r) * r + col // c
 
+    def structure(self) -> tuple:
+        return ("sudoku", self.box)
+
+    def header(self) -> dict[str, str]:
+        return {"box": "x".join(map(str, self.box))}
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "Sudoku":
+        box = parse_box(fields.get("box", ""))
+        if box is None:
+            raise ParseError("the header gives no block shape (box: RxC)", Place(source, 1))
+        return cls(box, givens, source=source, form="numbers" if box[0] * box[1] > len(DIGITS) else "line")
+
     def units(self) -> list[tuple[str, tuple[int, ...]]]:
         """Every row, column and block with its cells: ``("row 1", cells)`` …"""
         return list(unit_table(*self.box))

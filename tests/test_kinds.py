@@ -1,0 +1,29 @@
+"""The kinds registry: every kind named once, its class found by name, and what the encoders
+ask of a kind (structure, header) enough to rebuild each puzzle."""
+
+import pytest
+
+from puzzlebench.errors import UsageError
+from puzzlebench.models import examples
+from puzzlebench.models.kinds import KIND_NAMES, kind_class
+
+EXAMPLES = [examples.example(name) for name in sorted(examples.EXAMPLES)]
+
+
+@pytest.mark.parametrize("kind", KIND_NAMES)
+def test_every_kind_has_its_class_and_an_example(kind):
+    assert kind_class(kind).kind == kind
+    assert any(p.kind == kind for p in EXAMPLES)
+
+
+@pytest.mark.parametrize("puzzle", EXAMPLES, ids=lambda p: f"{p.kind}-{p.shape}")
+def test_a_puzzle_is_rebuilt_from_its_header(puzzle):
+    again = kind_class(puzzle.kind).from_header(puzzle.header(), list(puzzle.givens), source="f.cnf")
+    assert (again.kind, again.shape, again.givens) == (puzzle.kind, puzzle.shape, puzzle.givens)
+    assert again.structure() == puzzle.structure()
+    assert again.rules.constraints == puzzle.rules.constraints
+
+
+def test_an_unknown_kind_is_a_usage_error():
+    with pytest.raises(UsageError, match="unknown kind 'kakuro'; known: sudoku, nqueens, skyscrapers"):
+        kind_class("kakuro")
