@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 import z3
-from hypothesis import given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from puzzlebench.encoders.smt import (decode_model, encode_smt, fold_givens, read_smt2,
                                       read_smt2_file)
@@ -251,3 +251,85 @@ def test_cli_solve_smt2_reports_a_file_that_does_not_parse(tmp_path, capsys):
     bad.write_text("(declare-const a Bool)\n(assert (and a b))\n")
     assert main(["solve-smt2", str(bad)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {bad}:2:15: SMT-LIB2 does not parse: unknown constant b\n"
+
+
+# -- solve-smt2 counts the models of any file ---------------------------------------------------
+
+def _random_formula(draw):
+    """A small SMT-LIB2 file: Int constants bounded to 0..3, Bool constants, and a few random
+    clauses over comparisons; with its models counted by brute force in Python."""
+    import itertools
+    ints = [f"i{k}" for k in range(draw(st.integers(0, 3)))]
+    bools = [f"b{k}" for k in range(draw(st.integers(0 if ints else 1, 2)))]
+    atoms = []
+    for _ in range(draw(st.integers(0, 4))):
+        if ints and draw(st.booleans()):
+            a = draw(st.sampled_from(ints))
+            op = draw(st.sampled_from(["<", "<=", "=", ">", ">="]))
+            b = draw(st.sampled_from(ints + [str(v) for v in range(4)]))
+            atoms.append((f"({op} {a} {b})", op, a, b))
+        elif bools:
+            name = draw(st.sampled_from(bools))
+            atoms.append((name, None, name, None))
+    clauses = [[(draw(st.booleans()), atom) for atom in draw(st.lists(st.sampled_from(atoms), min_size=1, max_size=3))]
+               for _ in range(draw(st.integers(0, 3)))] if atoms else []
+    text = "".join(f"(declare-const {i} Int)(assert (and (>= {i} 0) (<= {i} 3)))" for i in ints)
+    text += "".join(f"(declare-const {b} Bool)" for b in bools)
+    text += "".join("(assert (or " + " ".join(f"(not {a[0]})" if neg else a[0] for neg, a in clause) + "))"
+                    for clause in clauses)
+
+    def holds(env, atom):
+        _, op, a, b = atom
+        if op is None:
+            return env[a]
+        x, y = env[a], env[b] if b in env else int(b)
+        return {"<": x < y, "<=": x <= y, "=": x == y, ">": x > y, ">=": x >= y}[op]
+
+    count = 0
+    for values in itertools.product(*([range(4)] * len(ints) + [(False, True)] * len(bools))):
+        env = dict(zip(ints + bools, values))
+        count += all(any(holds(env, a) != neg for neg, a in clause) for clause in clauses)
+    return text + "(check-sat)\n(exit)\n", count
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_solve_smt2_counts_every_model_of_any_file(data):
+    from puzzlebench.solvers.smt import count_smt2_models
+    text, expected = _random_formula(data.draw)
+    assert count_smt2_models(text, "f.smt2", None, 30).count == expected
+
+
+def test_solve_smt2_counts_constants_of_any_name(tmp_path, capsys):
+    from puzzlebench.cli import main
+    f = tmp_path / "x.smt2"
+    f.write_text("(declare-const x Int)\n(assert (and (> x 1) (< x 5)))\n")
+    assert main(["solve-smt2", str(f), "--limit", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:3] == ["solution 1: x=2", "solution 2: x=3", "solution 3: x=4"] or \
+        sorted(out[:3]) == ["solution 1: x=2", "solution 2: x=3", "solution 3: x=4"]
+    assert out[3].startswith("3 models;")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("(declare-const r Real)\n(assert (> r 1))\n",
+     "r.smt2:1: r is of sort Real, whose values cannot be listed one by one: the models are not counted "
+     "(Int, Bool, bit-vectors and enumerations can be)"),
+    ("(declare-const a Int)\n(declare-fun f (Int) Int)\n(assert (> (f a) 1))\n",
+     "r.smt2:2: f is a function of arguments: its models cannot be counted by listing values"),
+    ("(declare-const s (Array Int Int))\n", "r.smt2:1: s is of sort Array(Int, Int), whose values cannot be "
+     "listed one by one: the models are not counted (Int, Bool, bit-vectors and enumerations can be)"),
+])
+def test_solve_smt2_refuses_what_it_cannot_count(tmp_path, capsys, text, message):
+    from puzzlebench.cli import main
+    f = tmp_path / "r.smt2"
+    f.write_text(text)
+    assert main(["solve-smt2", str(f), "--limit", "0"]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {tmp_path}/{message}\n"
+
+
+def test_solve_smt2_counts_enumerations_and_bit_vectors(tmp_path):
+    from puzzlebench.solvers.smt import count_smt2_models
+    text = ("(declare-datatypes () ((Color red green blue)))(declare-const c Color)"
+            "(declare-const v (_ BitVec 2))(assert (not (= c red)))")
+    assert count_smt2_models(text, "e.smt2", None, 30).count == 2 * 4

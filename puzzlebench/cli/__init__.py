@@ -20,7 +20,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.harness.commands",
     "puzzlebench.encoders.commands",
     "puzzlebench.encoders.cnf_commands",
-    "puzzlebench.encoders.smt_commands",
+    "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
 ]
 

@@ -15,6 +15,10 @@ report); ``guesses`` and ``backtracks`` have no Z3 counterpart.  ``raw`` keeps Z
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Callable
+
 from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_clause,
                             decode_assignment, encode_smt, model_assignment, read_smt2)
 from ..errors import EngineError
@@ -103,3 +107,107 @@ class SmtEngine(Engine):
     def decode(self, artifact, raw) -> tuple[int, ...]:
         return tuple(raw)
 
+
+
+# -- any SMT-LIB2 file ---------------------------------------------------------------------------
+
+_EXIT = re.compile(r"\(\s*exit\s*\)")
+_DECLARATION = re.compile(r"\(\s*declare-(const|fun)\s+(\|[^|]*\||[^\s()|]+)\s*(\([^()]*\))?")
+
+
+@dataclass
+class SmtModels:
+    """What :func:`count_smt2_models` found: the models (each as its constants' values, in
+    declaration order), how many, how it ended (``sat``/``unsat``/``unknown``) and Z3's
+    statistics."""
+
+    models: list[list[tuple[str, str]]]
+    count: int
+    ending: str
+    reason: str
+    stats: Stats
+
+
+def countable_constants(text: str, source: str | None = None) -> list:
+    """Every constant the file declares (``declare-const``, ``declare-fun`` of no argument),
+    as Z3 terms, in declaration order: the variables whose values make one model.  A file whose
+    models cannot be listed one by one — a function of arguments, or a constant of a sort with
+    no end of values that blocking cannot walk (Real, arrays, strings, uninterpreted sorts…) —
+    is refused, naming the declaration: counting it another way would be a guess."""
+    import z3
+
+    names = []
+    for found in _DECLARATION.finditer(text):
+        kind, name, args = found.groups()
+        if kind == "fun" and args is not None and args.strip("() \t\r\n"):
+            line = text.count("\n", 0, found.start()) + 1
+            raise EngineError(f"{_where(source, line)}{name} is a function of arguments: its models "
+                              "cannot be counted by listing values")
+        names.append((name, text.count("\n", 0, found.start()) + 1))
+    if not names:
+        return []
+    # each declared name read back as a term with its sort: an assertion of it appended (after
+    # the file's own, so before any `(exit)`, which ends Z3's reading)
+    body = _EXIT.sub("", text)
+    probe = read_smt2(body + "".join(f"(assert (= {n} {n}))" for n, _ in names), source)
+    first = len(probe) - len(names)
+    constants = [probe[first + i].arg(0) for i in range(len(names))]
+    for (name, line), const in zip(names, constants):
+        if not _enumerable(const.sort()):
+            raise EngineError(f"{_where(source, line)}{name} is of sort {const.sort()}, whose values cannot "
+                              "be listed one by one: the models are not counted (Int, Bool, bit-vectors "
+                              "and enumerations can be)")
+    return constants
+
+
+def _where(source: str | None, line: int) -> str:
+    return f"{source}:{line}: " if source else f"line {line}: "
+
+
+def _enumerable(sort) -> bool:
+    import z3
+
+    kind = sort.kind()
+    if kind in (z3.Z3_BOOL_SORT, z3.Z3_INT_SORT, z3.Z3_BV_SORT, z3.Z3_FINITE_DOMAIN_SORT):
+        return True
+    return kind == z3.Z3_DATATYPE_SORT and all(
+        sort.constructor(i).arity() == 0 for i in range(sort.num_constructors()))
+
+
+def count_smt2_models(text: str, source: str | None, limit: int | None, time_limit: float | None,
+                      on_model: Callable[[int, list[tuple[str, str]]], None] | None = None) -> SmtModels:
+    """Count the models of an SMT-LIB2 text over every constant it declares (see
+    :func:`countable_constants`), blocking each model found, up to ``limit`` (``None``: all)
+    within ``time_limit``.  Two models are different when some declared constant differs, so
+    the count is the file's, whatever its variables are called.  ``on_model(k, values)`` is
+    called as each model is found."""
+    import z3
+
+    constants = countable_constants(text, source)
+    logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
+    solver = z3.SolverFor("QF_FD") if logic and logic.group(1) == "QF_FD" else z3.Solver()
+    read_smt2(text, source, solver)
+    deadline, models, count, answer = Deadline(time_limit), [], 0, None
+    while limit is None or count < limit:
+        if deadline.remaining() is not None:
+            if deadline.expired():
+                answer = z3.unknown
+                break
+            solver.set("timeout", max(1, int(deadline.remaining() * 1000)))
+        answer = solver.check()
+        if answer != z3.sat:
+            break
+        count += 1
+        model = solver.model()
+        values = [model.eval(c, model_completion=True) for c in constants]
+        shown = [(str(c), v.sexpr()) for c, v in zip(constants, values)]
+        if len(models) < 10:
+            models.append(shown)
+        if on_model:
+            on_model(count, shown)
+        if not constants:
+            break                    # no variable: the one model there is
+        solver.add(z3.Or([c != v for c, v in zip(constants, values)]))
+    ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
+    reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
+    return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))

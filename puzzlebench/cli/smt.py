@@ -1,0 +1,56 @@
+"""``puzzlebench solve-smt2``: count the models of any SMT-LIB2 file (one written by ``export
+--to smt2*`` or not) with Z3, over every constant the file declares, and print them: as cell
+values when the file is puzzlebench's (its variables named ``c<cell>``, ``x<cell>_<value>``),
+else as the constants' values."""
+
+from __future__ import annotations
+
+import re
+
+from ..encoders.smt import decode_assignment, header_facts
+from ..solvers.base import check_time_limit, normalise_limit
+from ..solvers.smt import count_smt2_models
+from .common import EXIT_OK, read_text
+
+_CELL_NAME = re.compile(r"(c|x)(\d+)(?:_(\d+))?$")
+
+
+def cmd_solve_smt2(args) -> int:
+    import z3
+
+    limit = normalise_limit(args.limit)
+    time_limit = check_time_limit(args.time_limit)
+    text, source = read_text(args.file)
+    _, fixed, n_cells = header_facts(text)
+
+    def show(k: int, values: list[tuple[str, str]]) -> None:
+        cells = [(int(m.group(2)), int(m.group(3)) if m.group(3) else None, value)
+                 for name, value in values for m in [_CELL_NAME.match(name)] if m]
+        if cells and len(cells) == len(values) - _auxiliary(values):
+            size = n_cells or 1 + max(cell for cell, _, _ in cells)
+            print(f"solution {k}: {','.join(map(str, decode_assignment(cells, size, fixed)))}")
+        else:
+            print(f"solution {k}: " + " ".join(f"{name}={value}" for name, value in values))
+
+    found = count_smt2_models(text, source, limit, time_limit, show)
+    ending = {"sat": "", "unsat": " (unsat)" if found.count == 0 else ""}.get(
+        found.ending, f" (stopped: {found.reason})")
+    plural = "" if found.count == 1 else "s"
+    stats = found.stats
+    print(f"{found.count} model{plural}{ending}; decisions={stats.nodes} conflicts={stats.conflicts} "
+          f"propagations={stats.propagations} [z3 {z3.get_version_string()}]")
+    return EXIT_OK
+
+
+def _auxiliary(values: list[tuple[str, str]]) -> int:
+    """puzzlebench's own auxiliary variables (the prefix heights ``p<line>_<i>_<v>`` of a
+    Skyscrapers formula), which a cell listing leaves out."""
+    return sum(1 for name, _ in values if re.fullmatch(r"p\d+_\d+_\d+", name))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve-smt2", help="count the models of an SMT-LIB2 file with Z3 (e.g. from export --to smt2)")
+    p.add_argument("file", metavar="FILE", help="the SMT-LIB2 file ('-' for standard input)")
+    p.add_argument("--limit", type=int, default=1, help="models to look for (0 = all); default 1")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.set_defaults(func=cmd_solve_smt2)
