@@ -29,7 +29,7 @@ DATA = REPO.parent / "shared" / "data"
 
 import puzzlebench.solvers.sat as sat  # noqa: E402
 from puzzlebench.encoders.cnf import encode  # noqa: E402
-from puzzlebench.harness.registry import make_engine  # noqa: E402
+from puzzlebench.solvers.registry import make_engine  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
 from puzzlebench.solvers.quine import QuineEngine  # noqa: E402
 from puzzlebench.solvers.sat import SatEngine  # noqa: E402

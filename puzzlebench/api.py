@@ -6,7 +6,7 @@ import time
 from typing import Any, Iterable
 
 from .errors import PuzzleError
-from .harness.registry import DEFAULT_SOLVER, make_engine
+from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .results import Result, Times, error_result
 from .solvers.base import Engine, check_time_limit, normalise_limit

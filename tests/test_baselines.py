@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import data_lines
-from puzzlebench.harness.registry import make_engine
+from puzzlebench.solvers.registry import make_engine
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line

@@ -15,7 +15,7 @@ from conftest import REPO, data_lines
 from puzzlebench import _native
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlebench.harness.generate import random_latin_square
-from puzzlebench.harness.registry import FAMILIES, make_engine
+from puzzlebench.solvers.registry import FAMILIES, make_engine
 from puzzlebench.models.generate import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown

@@ -3,7 +3,7 @@
 import pytest
 
 from puzzlebench.errors import InvalidPuzzleError, ParseError, Place, SolverSpecError, UsageError
-from puzzlebench.harness.registry import FAMILIES, make_engine, parse_spec, SolverSpec
+from puzzlebench.solvers.registry import FAMILIES, make_engine, parse_spec, SolverSpec
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_sudoku_line

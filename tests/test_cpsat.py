@@ -155,7 +155,7 @@ def test_cli_export_cpsat_proto_solves_the_same(tmp_path):
     from ortools.sat.python import cp_model
 
     from puzzlebench.cli import main
-    from puzzlebench.harness.registry import make_engine
+    from puzzlebench.solvers.registry import make_engine
 
     line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
     source = tmp_path / "p.txt"

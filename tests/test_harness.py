@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
-from puzzlebench.harness import registry
+from puzzlebench.solvers import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.crosscheck import crosscheck
 from puzzlebench.harness.database import Database

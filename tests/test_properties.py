@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from puzzlebench.harness.generate import random_full_grid, random_queens_solution
-from puzzlebench.harness.registry import FAMILIES, engine_class, make_engine
+from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
 from puzzlebench.harness.scramble import scramble_sudoku
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers

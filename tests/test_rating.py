@@ -449,7 +449,7 @@ def test_cli_usage_errors(capsys):
 
 
 def test_human_family_is_registered():
-    from puzzlebench.harness.registry import make_engine
+    from puzzlebench.solvers.registry import make_engine
     engine = make_engine("human")
     result = engine.run(parse_sudoku_line(EASY), limit=2)
     assert (result.status.value, result.count, result.verified) == ("unique", 1, True)

@@ -209,7 +209,7 @@ def test_smt2_that_does_not_parse(tmp_path):
 
 def test_cli_export_smt2_read_back_by_z3(tmp_path, capsys):
     from puzzlebench.cli import main
-    from puzzlebench.harness.registry import make_engine
+    from puzzlebench.solvers.registry import make_engine
 
     line = "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
     source = tmp_path / "p.txt"

@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import PuzzleError, UsageError
-from ..harness.registry import DEFAULT_SOLVER
+from ..solvers.registry import DEFAULT_SOLVER
 from ..models.base import Puzzle
 from ..models.kinds import KIND_NAMES
 from ..results import Result

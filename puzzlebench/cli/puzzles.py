@@ -19,7 +19,7 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import PuzzleError
-from ..harness.registry import FAMILIES, engine_class
+from ..solvers.registry import FAMILIES, engine_class
 from ..results import Result, Status, Times, error_result
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
@@ -75,7 +75,7 @@ def cmd_solve(args) -> int:
     api.normalise_limit(args.limit)  # the options first: a usage error reads no input
     api.check_time_limit(args.time_limit)
     api.check_keep(args.keep)
-    from ..harness.registry import make_engine
+    from ..solvers.registry import make_engine
     engine = make_engine(args.solver)
     tally = Tally()
     first = True

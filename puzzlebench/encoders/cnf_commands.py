@@ -27,7 +27,7 @@ def solve_dimacs(n_vars: int, clauses: list[list[int]], spec: str, limit: int | 
                  time_limit: float | None):
     """Models of a plain CNF (whole assignments, blocked one by one) with ``sat:NAME`` or
     ``quine:hK``: ``(status, first model or None, count, stats dict)``."""
-    from ..harness.registry import parse_spec
+    from ..solvers.registry import parse_spec
     from ..solvers.base import Deadline
 
     parsed = parse_spec(spec)

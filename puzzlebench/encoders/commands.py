@@ -70,7 +70,7 @@ def cmd_export(args) -> int:
 
 
 def cmd_solve_xc(args) -> int:
-    from ..harness.registry import make_engine
+    from ..solvers.registry import make_engine
     from ..solvers.base import Deadline, check_time_limit, normalise_limit
     from .exact_cover import read_knuth
     normalise_limit(args.limit)

@@ -28,7 +28,8 @@ from .database import INPUT_SOLVER, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
-from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, make_engine
+from ..solvers.registry import make_engine
+from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2

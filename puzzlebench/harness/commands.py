@@ -16,13 +16,13 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..models.sudoku import parse_box
-from . import registry
+from ..solvers import registry
 from .bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from .database import open_existing
 from .inputs import InputItem, from_puzzles, read_file, sample, scramble_items
 from .report import PLOTS, render, summarise
 from ..solvers.base import check_time_limit
-from .runner import engine_class
+from ..solvers.registry import engine_class
 
 EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
 DEFAULT_SET_TIME_LIMIT = 2.0

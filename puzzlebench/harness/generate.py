@@ -31,7 +31,7 @@ from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
 from ..models.sudoku import Sudoku
 from ..results import Status
-from . import registry
+from ..solvers import registry
 
 PREFERRED = ("bitboard", "mrv")
 

@@ -16,17 +16,14 @@ limits enforced by the remote worker's own watchdog) can replace :class:`LocalEx
 
 from __future__ import annotations
 
-import importlib
 import json
 from dataclasses import dataclass, field, replace
 from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
-from ..errors import SolverSpecError
 from ..models.base import Puzzle
 from ..results import Result, Status
 from ..solvers.base import Engine
-from . import registry
 
 
 @dataclass
@@ -148,29 +145,6 @@ class Executor(Protocol):
 
 
 # -- engines by spec, with extra families -------------------------------------------------------
-
-def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[Engine]:
-    if engines and family in engines:
-        module, _, name = engines[family].partition(":")
-        try:
-            return getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError) as exc:
-            raise SolverSpecError(f"engine {family}={engines[family]}: cannot import: {exc}") from None
-    if family not in registry.FAMILIES:
-        known = sorted({*registry.FAMILIES, *(engines or {})})
-        raise SolverSpecError(f"unknown solver {family!r}; known: {', '.join(known)}")
-    return registry.engine_class(family)
-
-
-def make_engine(spec: str, engines: Mapping[str, str] | None = None) -> Engine:
-    """The engine of a spec, looked up in ``engines`` first, then in the registry."""
-    parsed = registry.parse_spec(spec)
-    cls = engine_class(parsed.family, engines)
-    reason = cls.unavailable_reason()
-    if reason:
-        raise SolverSpecError(f"solver {parsed.family!r} is not available here: {reason}")
-    return cls(parsed.variant, dict(parsed.options))
-
 
 def has_batch_path(engine: Engine) -> bool:
     """Whether the engine overrides :meth:`Engine.run_many` (a native batch call)."""

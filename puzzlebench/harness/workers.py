@@ -47,7 +47,8 @@ from ..models.base import Puzzle
 from ..results import Result, ResultColumns, Status
 from ..solvers.base import verify_result
 from .runner import (_STATUS_TEXT, STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
-                     failure_row, json_objects, make_engine, row_of)
+                     failure_row, json_objects, row_of)
+from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Mapping
 
 from ..errors import SolverSpecError
-from ..solvers.base import Engine
+from .base import Engine
 
 # family → "module:class".  A paradigm is added here only once it is verified.
 FAMILIES: dict[str, str] = {
@@ -59,25 +60,29 @@ def parse_spec(text: str) -> SolverSpec:
     return SolverSpec(family.strip(), variant.strip() or None, tuple(options))
 
 
-def engine_class(family: str) -> type[Engine]:
-    if family not in FAMILIES:
-        raise SolverSpecError(f"unknown solver {family!r}; known: {', '.join(sorted(FAMILIES))}")
-    module, _, name = FAMILIES[family].partition(":")
-    return getattr(importlib.import_module(module), name)
+def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[Engine]:
+    """The class of an engine family, looked up in ``engines`` (extra ``family →
+    "module:Class"`` entries, e.g. test doubles named on the bench's command line) first."""
+    table = {**FAMILIES, **(engines or {})}
+    if family not in table:
+        raise SolverSpecError(f"unknown solver {family!r}; known: {', '.join(sorted(table))}")
+    module, _, name = table[family].partition(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as exc:
+        if family in FAMILIES:
+            raise
+        raise SolverSpecError(f"engine {family}={table[family]}: cannot import: {exc}") from None
 
 
-def make_engine(spec: str | SolverSpec | Engine) -> Engine:
+def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | None = None) -> Engine:
     """An engine for a spec (text or parsed); an engine passes through."""
     if isinstance(spec, Engine):
         return spec
     if isinstance(spec, str):
         spec = parse_spec(spec)
-    cls = engine_class(spec.family)
+    cls = engine_class(spec.family, engines)
     reason = cls.unavailable_reason()
     if reason:
         raise SolverSpecError(f"solver {spec.family!r} is not available here: {reason}")
     return cls(spec.variant, dict(spec.options))
-
-
-def engine_classes() -> dict[str, type[Engine]]:
-    return {family: engine_class(family) for family in FAMILIES}
