@@ -36,7 +36,7 @@ sys.path.insert(0, str(REPO))
 from puzzlebench import api  # noqa: E402
 from puzzlebench.harness.generate import generate_skyscrapers, random_latin_square  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
-from puzzlebench.models.generate import sudoku_solution  # noqa: E402
+from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402

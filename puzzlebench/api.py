@@ -87,7 +87,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
 def encode(puzzle: Puzzle | str, to: str, **options: Any):
     """The artifact of ``puzzle`` for a target representation (``dimacs``, ``dlx``, ``cpsat``,
     ``smt2``); the artifact can ``write()`` itself as text."""
-    from .encoders.commands import artifact_for
+    from .encoders.registry import artifact_for
     if isinstance(puzzle, str):
         puzzle = parse(puzzle)
     return artifact_for(puzzle, to, **options)

@@ -16,7 +16,7 @@ from puzzlebench import _native
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlebench.harness.generate import random_latin_square
 from puzzlebench.solvers.registry import FAMILIES, make_engine
-from puzzlebench.models.generate import sudoku_solution
+from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line

@@ -107,7 +107,7 @@ def test_augmented_is_extended_where_units_meet_in_one_cell():
 def test_augmented_agrees_with_extended_and_mrv_on_random_sudoku(box, seed, holes):
     import random
 
-    from puzzlebench.models.generate import sudoku_solution
+    from puzzlebench.harness.dig_holes import sudoku_solution
 
     rng = random.Random(seed)
     grid = list(sudoku_solution(box, rng))
@@ -221,10 +221,10 @@ def test_statistics_map_pysat_counters():
 
 
 def test_time_limit_interrupts_the_solver():
-    from puzzlebench.encoders.cnf_commands import solve_dimacs
+    from puzzlebench.solvers.cnf_file import count_cnf_models
 
-    status, model, count, timed_out, _ = solve_dimacs(*pigeonhole(), "sat", 1, 0.3)
-    assert (status, timed_out, count) == ("UNKNOWN", True, 0)
+    found = count_cnf_models(*pigeonhole(), "sat", 1, 0.3)
+    assert (found.status, found.timed_out, found.count) == ("UNKNOWN", True, 0)
 
 
 def pigeonhole(holes=10):
@@ -463,3 +463,58 @@ def test_decode_reports_a_bad_answer_with_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"puzzlebench: error: {bad}: the answer does not satisfy the clause -1 -2 0 "
                    f"(line 13 of {cnf})\n")
+
+
+def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
+    """A header may declare far more variables than the clauses use: they are free (each
+    model of the others stands for 2^free), and nothing is allocated for them (a header of
+    99,999,999,999 variables took 4.5 GB before it was refused by the machine)."""
+    from puzzlebench.solvers.cnf_file import count_cnf_models
+    found = count_cnf_models(5, [[1, 2]], "sat", None, None)
+    assert (found.found, found.free, found.count) == (3, 3, 24)
+    assert count_cnf_models(5, [[1, 2]], "quine:h1", None, None).count == 24
+    assert count_cnf_models(2_000_000_000, [[1]], "sat", 5, None).count == 5
+    f = tmp_path / "h.cnf"
+    f.write_text("p cnf 2000000000 1\n1 0\n")
+    assert main(["solve-cnf", str(f), "--limit", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "c sat: 2 model(s) found (limit 2)" and out[-2:] == ["s SATISFIABLE", "v 1 0"]
+
+
+def test_a_header_beyond_any_solver_is_refused(tmp_path, capsys):
+    f = tmp_path / "h.cnf"
+    f.write_text("p cnf 99999999999 1\n1 0\n")
+    assert main(["solve-cnf", str(f)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:1:7: the 'p' line declares 99999999999 "
+                                       "variables; a DIMACS literal is at most 2147483647\n")
+
+
+@pytest.mark.parametrize("command", [["solve-cnf", "{f}"], ["decode", "--cnf", "{f}", "--model", "{f}"]])
+def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys, command):
+    f = tmp_path / "u.cnf"
+    f.write_bytes(b"p cnf 3 1\n1 \xff 0\n")
+    assert main([a.format(f=f) for a in command]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:3: not UTF-8 text: byte 0xff cannot be "
+                                       "decoded; expected puzzle text\n")
+
+
+@pytest.mark.parametrize("target, option, message", [
+    ("dlx", "--encoding", "export target 'dlx' has no option 'encoding'; it takes no option"),
+    ("cpsat", "--amo", "export target 'cpsat' has no option 'amo'; it takes no option"),
+    ("smt2", "--encoding", "export target 'smt2' has no option 'encoding'; it takes amo"),
+    ("smt2-bool", "--amo", "unknown at-most-one formulation 'x'; known: card, pairwise"),
+    ("dimacs", "--amo", "unknown at-most-one encoding 'x'; choose one of pairwise, commander, seqcounter, "
+                        "ladder, bitwise, totalizer, cardnetwrk"),
+])
+def test_an_option_a_target_does_not_take_is_refused(capsys, target, option, message):
+    value = "minimal" if option == "--encoding" else "x"
+    assert main(["export", "--example", "knuth", "--to", target, option, value]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+
+
+def test_solve_xc_refuses_bytes_that_are_not_text(tmp_path, capsys):
+    f = tmp_path / "u.dlx"
+    f.write_bytes(b"a b\n\xff\n")
+    assert main(["solve-xc", str(f)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:1: not UTF-8 text: byte 0xff cannot be "
+                                       "decoded; expected puzzle text\n")

@@ -27,7 +27,7 @@ from puzzlebench.harness.inputs import from_puzzles, read_file, sample
 from puzzlebench.harness.report import percentile, render, summarise
 from puzzlebench.harness.scramble import scramble_sudoku
 from puzzlebench.harness.workers import LocalExecutor, sudoku_answers_right
-from puzzlebench.models.generate import sudoku_solution
+from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 

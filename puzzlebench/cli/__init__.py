@@ -18,8 +18,8 @@ from .common import EXIT_OK, EXIT_USAGE
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
     "puzzlebench.harness.commands",
-    "puzzlebench.encoders.commands",
-    "puzzlebench.encoders.cnf_commands",
+    "puzzlebench.cli.export",
+    "puzzlebench.cli.cnf",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
 ]

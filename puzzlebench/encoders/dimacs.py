@@ -66,6 +66,9 @@ class Dimacs:
     source: str | None = None
 
 
+MAX_LITERAL = 2**31 - 1   # a 32-bit signed integer in every SAT solver
+
+
 def read_dimacs(text: str, source: str | None = None) -> Dimacs:
     """Read DIMACS CNF; every mistake is a :class:`ParseError` naming its line."""
     header: dict[str, str] = {}
@@ -94,6 +97,9 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if len(parts) != 4 or parts[1] != "cnf" or not parts[2].isdigit() or not parts[3].isdigit():
                 raise ParseError(f"expected 'p cnf VARIABLES CLAUSES', got {line!r}", Place(source, number, 1))
             declared = (int(parts[2]), int(parts[3]))
+            if declared[0] > MAX_LITERAL:
+                raise ParseError(f"the 'p' line declares {declared[0]} variables; a DIMACS literal is at "
+                                 f"most {MAX_LITERAL}", Place(source, number, raw.find(parts[2]) + 1))
             p_line = number
             continue
         if declared is None:

@@ -362,7 +362,7 @@ def blocking_clause(assignment, declare: bool = False) -> str | None:
     return "".join(decls if declare else []) + f"(assert (or {' '.join(lits)}))"
 
 
-# -- export targets (puzzlebench.encoders.commands.EXPORTERS) --------------------------------
+# -- export targets (puzzlebench.encoders.registry.EXPORTERS) --------------------------------
 
 def export_smt2(puzzle, formulation: str = "int", amo: str = "card") -> SmtFormula:
     """``export --to smt2``: standard SMT-LIB2 (QF_LIA), an Int per cell, for any SMT solver."""

@@ -15,8 +15,6 @@ from typing import Any
 from ..errors import UsageError
 from .base import Deadline
 
-MAX_VARIABLES = 2**31 - 1   # a DIMACS literal is a 32-bit signed integer in every SAT solver
-
 
 @dataclass
 class CnfModels:

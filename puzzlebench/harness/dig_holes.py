@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import random
 
-from .skyscrapers import Skyscrapers, clues_shown
-from .sudoku import Sudoku
+from ..models.skyscrapers import Skyscrapers, clues_shown
+from ..models.sudoku import Sudoku
 
 
 def _unique(puzzle) -> bool:
-    from ..solvers.mrv import MrvEngine   # models do not depend on engines at import time
+    from ..solvers.mrv import MrvEngine
     return MrvEngine().run(puzzle, limit=2, verify=False).count == 1
 
 

@@ -1,48 +1,14 @@
-"""Encoder sub-commands: ``export`` (a puzzle as an artifact in a solver's own text format)
-and ``solve-xc`` (any exact-cover matrix in Knuth's format, puzzle or not).
-
-Every encoder registers its export target in :data:`EXPORTERS` (target → ``"module:function"``,
-imported only when asked for, as the solver registry does), the function taking
-``(puzzle, **options)`` and returning an artifact with a ``write() -> str`` method::
-
-    EXPORTERS["dimacs"] = "puzzlebench.encoders.cnf:export_dimacs"
-
-so ``puzzlebench export --to TARGET`` and ``puzzlebench.api.encode(puzzle, to=TARGET)``
-(through :func:`artifact_for`) know every target without importing every encoder.
-"""
+"""``puzzlebench export`` (a puzzle in a solver's own format, from the encoders' registry)
+and ``solve-xc`` (any exact-cover matrix in Knuth's format, puzzle or not)."""
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import Any, Callable
 
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
+from ..encoders.registry import EXPORTERS, artifact_for
 from ..errors import UsageError
-from .cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-
-EXPORTERS: dict[str, str] = {
-    "dlx": "puzzlebench.encoders.exact_cover:encode_puzzle",
-    "cpsat": "puzzlebench.encoders.cpsat:export_cpsat",
-    "cpsat-bool": "puzzlebench.encoders.cpsat:export_cpsat_bool",
-    "smt2": "puzzlebench.encoders.smt:export_smt2",
-    "smt2-fold": "puzzlebench.encoders.smt:export_smt2_fold",
-    "smt2-bool": "puzzlebench.encoders.smt:export_smt2_bool",
-    "dimacs": "puzzlebench.encoders.cnf:export_dimacs",
-}
-
-EXIT_OK, EXIT_SOME_ERRORS = 0, 1
-
-
-def exporter(target: str) -> Callable[..., Any]:
-    if target not in EXPORTERS:
-        raise UsageError(f"unknown export target {target!r}; known: {', '.join(sorted(EXPORTERS))}")
-    module, _, name = EXPORTERS[target].partition(":")
-    return getattr(importlib.import_module(module), name)
-
-
-def artifact_for(puzzle, to: str, **options: Any):
-    """The artifact of ``puzzle`` for export target ``to`` (it can ``write()`` itself)."""
-    return exporter(to)(puzzle, **options)
+from .common import EXIT_OK, add_input_arguments, read_records, read_text
 
 
 def _write(text: str, output: str | None) -> None:
@@ -57,29 +23,24 @@ def _write(text: str, output: str | None) -> None:
 
 
 def cmd_export(args) -> int:
-    from ..cli.common import read_records
     records = list(read_records(args))
     if args.number < 1 or args.number > len(records):
         raise UsageError(f"--number {args.number}: the input holds {len(records)} puzzle(s)")
     record = records[args.number - 1]
     if record.error is not None:
         raise record.error
-    options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None)}
+    options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
     _write(artifact_for(record.puzzle, args.to, **options).write(), args.output)
     return EXIT_OK
 
 
 def cmd_solve_xc(args) -> int:
-    from ..solvers.registry import make_engine
+    from ..encoders.exact_cover import read_knuth
     from ..solvers.base import Deadline, check_time_limit, normalise_limit
-    from .exact_cover import read_knuth
+    from ..solvers.registry import make_engine
     normalise_limit(args.limit)
     check_time_limit(args.time_limit)
-    source = "<stdin>" if args.file == "-" else args.file
-    try:
-        text = sys.stdin.read() if args.file == "-" else open(args.file).read()
-    except OSError as exc:
-        raise UsageError(f"cannot read {args.file}: {exc.strerror}") from None
+    text, source = read_text(args.file)
     matrix = read_knuth(text, source)
     engine = make_engine(args.solver)
     if not getattr(engine, "exact_cover", False):
@@ -100,7 +61,6 @@ def cmd_solve_xc(args) -> int:
 
 
 def register(sub) -> None:
-    from ..cli.common import add_input_arguments
     p = sub.add_parser("export", help="write a puzzle in a solver's own format (--to dlx: Knuth's "
                                       "exact-cover format)")
     add_input_arguments(p)

@@ -1,0 +1,85 @@
+"""CNF sub-commands: ``solve-cnf`` (any DIMACS file, answered in SAT-competition form) and
+``decode`` (a solver's answer to an exported puzzle CNF, back to a verified solution).
+
+``export --to dimacs`` lives with the other export targets (:mod:`.export`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from ..encoders.dimacs import answer_text, check_answer, cnf_for_decoding, read_answer, read_dimacs
+from ..errors import PuzzlebenchError, UsageError
+from ..solvers.base import check_time_limit, normalise_limit
+from ..solvers.cnf_file import count_cnf_models
+from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
+
+
+def cmd_solve_cnf(args) -> int:
+    limit = normalise_limit(args.limit)
+    check_time_limit(args.time_limit)
+    text, source = read_text(args.file)
+    cnf = read_dimacs(text, source)
+    found = count_cnf_models(cnf.n_vars, cnf.clauses, args.solver, limit, args.time_limit)
+    shown = args.limit or "all"
+    stopped = ", time limit reached" if found.timed_out else ""
+    print(f"c {args.solver}: {found.count} model(s) found (limit {shown}{stopped})")
+    if found.free:
+        print(f"c variables {cnf.n_vars - found.free + 1}..{cnf.n_vars} occur in no clause: each of "
+              f"the {found.found} model(s) listed stands for 2^{found.free}; v lines list the others")
+    print(f"c statistics: {json.dumps(found.stats)}")
+    sys.stdout.write(answer_text(found.status, found.model or []))
+    return EXIT_OK
+
+
+def cmd_decode(args) -> int:
+    text, source = read_text(args.cnf)
+    cnf = read_dimacs(text, source)
+    answer_raw, answer_source = read_text(args.model)
+    answer = read_answer(answer_raw, answer_source)
+    puzzle, decoder = cnf_for_decoding(cnf)
+    if answer.status != "SATISFIABLE":
+        verdict = "unsat" if answer.status == "UNSATISFIABLE" else "unknown"
+        if args.format == "jsonl":
+            print(json.dumps({"source": source, "kind": puzzle.kind, "status": verdict,
+                              "solution": None, "verified": False}))
+        else:
+            print(verdict)
+        return EXIT_OK
+    check_answer(cnf, answer)
+    try:
+        solution = decoder.decode(answer.true_literals)
+    except PuzzlebenchError as exc:
+        raise UsageError(f"{answer_source}: {exc}") from None
+    problems = puzzle.check(solution)
+    if args.format == "jsonl":
+        print(json.dumps({"source": source, "kind": puzzle.kind, "status": "sat",
+                          "solution": puzzle.format_solution(solution),
+                          "verified": not problems, "error": problems[0] if problems else None}))
+    else:
+        print(puzzle.format_solution(solution) if not args.pretty else puzzle.pretty(solution))
+    if problems:
+        print(f"puzzlebench: error: the decoded solution is wrong: {problems[0]}", file=sys.stderr)
+        return EXIT_SOME_ERRORS
+    return EXIT_OK
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve-cnf", help="solve any DIMACS CNF file; answer in SAT-competition "
+                                         "form (s/v lines)")
+    p.add_argument("file", metavar="FILE", help="the CNF ('-' for standard input)")
+    p.add_argument("--solver", default="sat", help="sat[:NAME] (a PySAT solver) or quine:h0|h1|h2; "
+                                                    "default %(default)s")
+    p.add_argument("--limit", type=int, default=1, metavar="K",
+                   help="models to count (0 = all; each whole assignment blocked); default 1")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.set_defaults(func=cmd_solve_cnf)
+
+    p = sub.add_parser("decode", help="turn a SAT solver's answer to an exported CNF into the "
+                                      "puzzle's solution, verified")
+    p.add_argument("--cnf", required=True, metavar="FILE", help="the CNF written by export --to dimacs")
+    p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
+                   help="the solver's output (s/v lines, or MiniSat's result file; '-' for stdin)")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--pretty", action="store_true", help="print the solution as a grid")
+    p.set_defaults(func=cmd_decode)

@@ -1,0 +1,48 @@
+"""The registry of export targets: every encoder registers its target in :data:`EXPORTERS`
+(target → ``"module:function"``, imported only when asked for, as the engine registry does),
+the function taking ``(puzzle, **options)`` and returning an artifact with a ``write() ->
+str`` method::
+
+    EXPORTERS["dimacs"] = "puzzlebench.encoders.cnf:export_dimacs"
+
+so ``puzzlebench export --to TARGET`` and ``puzzlebench.api.encode(puzzle, to=TARGET)``
+(through :func:`artifact_for`) know every target without importing every encoder.  An option
+a target's function does not take is refused, naming the option and the target.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+from ..errors import UsageError
+
+# target → ("module:function", the options a user may give it)
+EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "dlx": ("puzzlebench.encoders.exact_cover:encode_puzzle", ()),
+    "cpsat": ("puzzlebench.encoders.cpsat:export_cpsat", ()),
+    "cpsat-bool": ("puzzlebench.encoders.cpsat:export_cpsat_bool", ()),
+    "smt2": ("puzzlebench.encoders.smt:export_smt2", ("amo",)),
+    "smt2-fold": ("puzzlebench.encoders.smt:export_smt2_fold", ("amo",)),
+    "smt2-bool": ("puzzlebench.encoders.smt:export_smt2_bool", ("amo",)),
+    "dimacs": ("puzzlebench.encoders.cnf:export_dimacs", ("encoding", "amo")),
+}
+
+
+def exporter(target: str) -> Callable[..., Any]:
+    if target not in EXPORTERS:
+        raise UsageError(f"unknown export target {target!r}; known: {', '.join(sorted(EXPORTERS))}")
+    module, _, name = EXPORTERS[target][0].partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def artifact_for(puzzle, to: str, **options: Any):
+    """The artifact of ``puzzle`` for export target ``to`` (it can ``write()`` itself); an
+    option the target does not take is refused, naming both."""
+    function = exporter(to)
+    known = EXPORTERS[to][1]
+    for name in options:
+        if name not in known:
+            takes = f"it takes {', '.join(known)}" if known else "it takes no option"
+            raise UsageError(f"export target {to!r} has no option {name!r}; {takes}")
+    return function(puzzle, **options)
