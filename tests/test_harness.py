@@ -643,3 +643,52 @@ def test_task_facts_of_any_batch(small_sudokus):
     assert mixed == [("four:6", "a"), ("four:6", "b")] and "solver" not in shared
     assert shared["set_name"] == "four" and "set_name" not in columns
     assert columns["t_total"] == [1.0 + items[5].parse_time] * 2
+
+
+def _children_of(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found |= {int(c) for c in (task / "children").read_text().split()}
+        except OSError:
+            pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_workers_end_when_the_bench_is_killed(tmp_path):
+    """SIGKILL of the bench alone (not its process group): its workers end within seconds
+    (they stayed, blocked on their pipes and holding the database, for minutes)."""
+    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
+    path = tmp_path / "set.txt"
+    path.write_text("".join(p.write() + "\n" for p in puzzles))
+    db = tmp_path / "k.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow",
+           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        workers: set[int] = set()
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.05)
+            workers = _children_of(proc.pid)
+        assert len(workers) >= 2, "the bench should have started its workers"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.05)
+        assert not any(_alive(w) for w in workers), "a worker outlived its bench"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

@@ -29,6 +29,7 @@ names it.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import multiprocessing
 import multiprocessing.connection
@@ -263,8 +264,35 @@ def _mark(shared, seq: int, index: int) -> None:
     shared[SEQ] = seq
 
 
-def worker_main(conn, shared) -> None:
+PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
+PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a worker looks for its parent
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """End this worker when the bench that forked it dies, however it dies (``kill -9``
+    included).  The pipe alone does not tell: every worker forked after this one inherited
+    the bench's end of this worker's pipe, so the pipe stays open, and a worker inside a long
+    engine call reads nothing.  On Linux the kernel sends SIGKILL at the parent's death
+    (``PR_SET_PDEATHSIG``; workers are forked by the thread that runs the bench, whose end is
+    the bench's); elsewhere a thread looks for the parent every half second."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        armed = False
+    if os.getppid() != parent_pid:   # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent_pid:
+                time.sleep(PARENT_POLL_SECONDS)
+            os._exit(1)
+        threading.Thread(target=watch, daemon=True).start()
+
+
+def worker_main(conn, shared, parent_pid: int) -> None:
     """A worker's life: take ``(seq, unit)`` until the pipe closes or a ``None`` arrives."""
+    die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     probe = MemoryProbe()
     engines = {}
@@ -413,7 +441,7 @@ class LocalExecutor:
     def _start(self, slot: _Slot) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
         slot.shared = self.ctx.RawArray("d", 3)
-        slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared), daemon=True)
+        slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared, os.getpid()), daemon=True)
         global _CATALOG
         _CATALOG = self.catalog
         gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
