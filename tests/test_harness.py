@@ -3,6 +3,8 @@ resume, reports computed from the database, generators and symmetries."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import random
@@ -18,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
+from puzzlebench.models import examples
 from puzzlebench.solvers import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.crosscheck import crosscheck
@@ -692,3 +695,53 @@ def test_workers_end_when_the_bench_is_killed(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path):
+    """Two benches at once on one --db would each store the pairs both run (190 current rows
+    for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
+    first ends with one current result a pair."""
+    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
+    path = tmp_path / "set.txt"
+    path.write_text("".join(p.write() + "\n" for p in puzzles))
+    db = tmp_path / "c.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow",
+           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (db.exists() and Path(f"{db}.lock").exists()):
+            time.sleep(0.05)
+        second = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+        assert first.poll() is None, "the first bench should still be running"
+        assert second.returncode == 2
+        assert second.stderr.startswith(f"puzzlebench: error: {db} is in use by another bench (pid {first.pid}, ")
+        assert second.stderr.rstrip().endswith("wait for it to end, or give another --db")
+    finally:
+        first.wait(timeout=120)
+    assert first.returncode == 0, first.stderr.read()
+    rows = _db_rows(db)
+    assert len(rows) == 24 and len({(r[0], r[1]) for r in rows}) == 24
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)
+    again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr    # the lock went with the first bench
+
+
+def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
+    path = tmp_path / "hard.txt"
+    path.write_text(examples.example("norvig-hardest").write() + "\n")
+    db = tmp_path / "r.sqlite"
+    base = ["bench", str(path), "--solvers", "backtrack", "--db", str(db), "--jobs", "1", "--quiet"]
+    assert main(base + ["--time-limit", "0.05"]) in (0, 1)
+    assert [r[3] for r in _db_rows(db)] == ["timeout"]
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        assert main(base + ["--time-limit", "60", "--resume"]) == 0
+    assert "1 earlier timeout(s) under a smaller time limit are run again at 60 s" in err.getvalue()
+    assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
+    with sqlite3.connect(db) as conn:   # the timeout stays in the log, replaced by run 2
+        assert conn.execute("SELECT status, replaced_by FROM result_log ORDER BY id").fetchall() == [
+            ("timeout", 2), ("unique", None)]
+    assert main(base + ["--time-limit", "30", "--resume"]) == 0     # solved: nothing to run again
+    assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]

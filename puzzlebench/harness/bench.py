@@ -24,7 +24,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TextIO
 from ..errors import UsageError
 from ..results import Status
 from .crosscheck import Disagreement, crosscheck_db
-from .database import INPUT_SOLVER, Database, TaskKey, limit_key
+from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
@@ -181,12 +181,16 @@ def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | 
     stderr = stderr or sys.stderr
     check_settings(cfg, stderr)
     engines = resolve_solvers(cfg.solvers, cfg.engines)
-    db = Database(cfg.db)
-    started = time.perf_counter()
+    lock = BenchLock(cfg.db)
     try:
-        return _run(items, cfg, engines, db, executor, stderr, started)
+        db = Database(cfg.db)
+        started = time.perf_counter()
+        try:
+            return _run(items, cfg, engines, db, executor, stderr, started)
+        finally:
+            db.close()
     finally:
-        db.close()
+        lock.release()
 
 
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
@@ -196,7 +200,12 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                 "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
-    done = db.done_keys() if cfg.resume else set()
+    done, stale = db.done_keys(cfg.time_limit) if cfg.resume else (set(), [])
+    if stale:
+        limit_now = f"at {cfg.time_limit:g} s" if cfg.time_limit is not None else "with no time limit"
+        print(f"puzzlebench: {len(stale)} earlier timeout(s) under a smaller time limit are run again "
+              f"{limit_now}", file=stderr)
+        db.replace(run_id, stale)
 
     good = [item for item in items if item.puzzle is not None]
     tasks = _Tasks(good)

@@ -36,6 +36,7 @@ moved into the log when it is opened.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
 import os
@@ -192,9 +193,26 @@ class Database:
 
     # -- results ----------------------------------------------------------------------------
 
-    def done_keys(self) -> set[TaskKey]:
-        return {TaskKey(*row) for row in
-                self.conn.execute("SELECT puzzle_id, puzzle_hash, solver, limit_ FROM results")}
+    def done_keys(self, time_limit: float | None = None) -> tuple[set[TaskKey], list[int]]:
+        """What ``--resume`` need not run again: the pairs with a result, but for a
+        ``timeout`` under a smaller time limit than ``time_limit`` (``None``: no limit), which
+        is no result at the larger one.  Also the log ids of those timeouts, which the run
+        that runs them again replaces."""
+        done, stale = set(), []
+        for row_id, *key, status, limit_before in self.conn.execute(
+                "SELECT id, puzzle_id, puzzle_hash, solver, limit_, status, time_limit FROM results"):
+            if status == "timeout" and limit_before is not None and (
+                    time_limit is None or limit_before < time_limit):
+                stale.append(row_id)
+            else:
+                done.add(TaskKey(*key))
+        return done, stale
+
+    def replace(self, run_id: int, row_ids: Sequence[int]) -> None:
+        """Mark these results as replaced by ``run_id`` (they stay in the log)."""
+        with self.transaction():
+            self.conn.executemany("UPDATE result_log SET replaced_by = ? WHERE id = ?",
+                                  [(run_id, i) for i in row_ids])
 
     def retire(self, run_id: int, limit: int, sets: Sequence[str], solvers: Sequence[str], planned) -> int:
         """Mark as replaced by ``run_id`` the latest results of the pairs this run is about to
@@ -212,9 +230,8 @@ class Database:
         if not rows:
             return 0
         pairs = planned()
-        replaced = [(run_id, row[0]) for row in rows if row[1:] in pairs]
-        with self.transaction():
-            self.conn.executemany("UPDATE result_log SET replaced_by = ? WHERE id = ?", replaced)
+        replaced = [row[0] for row in rows if row[1:] in pairs]
+        self.replace(run_id, replaced)
         return len(replaced)
 
     def write(self, run_id: int, records: Sequence[tuple[dict, tuple]]) -> None:
@@ -353,6 +370,36 @@ class _Transaction:
     def __exit__(self, kind, value, tb):
         self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
         return False
+
+
+class BenchLock:
+    """One bench at a time on a database: two benches on one file would each store the pairs
+    both run, and the view would show both.  The lock is an ``flock`` on ``DB.lock`` beside
+    the database (the kernel releases it when the bench dies, however it dies); the file holds
+    the bench's process id for the message a second bench gives."""
+
+    def __init__(self, path: str):
+        self.path = f"{path}.lock"
+        try:
+            self.file = open(self.path, "a+")
+        except OSError as exc:
+            raise UsageError(f"cannot lock the database {path}: {exc.strerror} ({self.path})") from None
+        try:
+            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.file.seek(0)
+            holder = self.file.read().strip() or "another process"
+            self.file.close()
+            raise UsageError(f"{path} is in use by another bench ({holder}); wait for it to end, "
+                             "or give another --db") from None
+        self.file.seek(0)
+        self.file.truncate()
+        self.file.write(f"pid {os.getpid()}, started {now()}")
+        self.file.flush()
+
+    def release(self) -> None:
+        if not self.file.closed:
+            self.file.close()   # closing the last descriptor releases the flock
 
 
 def open_existing(path: str) -> Database:
