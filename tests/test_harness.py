@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
@@ -745,3 +745,92 @@ def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
             ("timeout", 2), ("unique", None)]
     assert main(base + ["--time-limit", "30", "--resume"]) == 0     # solved: nothing to run again
     assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
+
+
+# -- report reads, never writes; a file that is not a results database is refused --------------
+
+@pytest.fixture(scope="module")
+def small_db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("db") / "r.sqlite"
+    assert main(["bench", "--solvers", "mrv", "--db", str(path), "--quiet"]) in (0, 1)
+    return path
+
+
+def test_report_reads_a_database_in_a_read_only_folder(small_db, tmp_path, capsys):
+    if os.geteuid() == 0:
+        pytest.skip("root writes into read-only folders; nothing to prove")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    copy = folder / "r.sqlite"
+    copy.write_bytes(small_db.read_bytes())
+    folder.chmod(0o555)
+    try:
+        assert main(["report", "--db", str(copy)]) == 0
+        assert "| famous-sudoku | mrv |" in capsys.readouterr().out
+    finally:
+        folder.chmod(0o755)
+
+
+def test_report_opens_read_only_and_adds_nothing(small_db, capsys):
+    before = small_db.read_bytes()
+    assert main(["report", "--db", str(small_db)]) == 0
+    assert small_db.read_bytes() == before
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.write_bytes(b""), "{p} is empty: not a puzzlebench results database"),
+    (lambda p: sqlite3.connect(p).execute("CREATE TABLE t (x)").connection.commit(),
+     "{p} is not a puzzlebench results database (no runs, result_log, results, disagreements)"),
+    (lambda p: p.write_text("hello, not SQLite\n" * 100),
+     "cannot read {p} as a results database: file is not a database"),
+])
+def test_report_refuses_a_file_that_is_not_a_results_database(tmp_path, capsys, make, message):
+    path = tmp_path / "other.db"
+    make(path)
+    before = path.read_bytes()
+    assert main(["report", "--db", str(path)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {message.format(p=path)}\n"
+    assert path.read_bytes() == before
+
+
+def test_a_damaged_database_is_a_clean_error_for_report_and_bench(small_db, tmp_path, capsys):
+    damaged = tmp_path / "d.sqlite"
+    data = bytearray(small_db.read_bytes())
+    middle = len(data) // 2
+    data[middle:middle + 4000] = b"\xde\xad" * 2000
+    damaged.write_bytes(bytes(data))
+    assert main(["report", "--db", str(damaged)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: cannot read {damaged}: database disk image is malformed\n"
+    assert main(["bench", "--solvers", "mrv", "--db", str(damaged), "--quiet"]) == 2
+    assert capsys.readouterr().err.endswith(
+        f"puzzlebench: error: cannot use {damaged} as a results database: database disk image is malformed\n")
+
+
+def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_path, capsys):
+    taken = tmp_path / "taken.txt"
+    taken.write_text("x")
+    assert main(["report", "--db", str(small_db), "--out", str(taken)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"puzzlebench: error: --out {taken}: a file of that name is in the way; --out names a folder\n"
+    nowhere = tmp_path / "no" / "such" / "x.txt"
+    assert main(["generate", "sudoku", "--out", str(nowhere)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: --out {nowhere}: cannot write there: No such file or directory\n"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.tuples(st.integers(0, 2**20), st.binary(min_size=1, max_size=64)), min_size=1, max_size=8))
+def test_report_on_a_mutated_database_is_a_table_or_a_clean_error(small_db, tmp_path_factory, edits):
+    """Random bytes written over a real results database: ``report`` prints its table or
+    refuses with one line, never a traceback."""
+    data = bytearray(small_db.read_bytes())
+    for at, junk in edits:
+        at %= len(data)
+        data[at:at + len(junk)] = junk
+    path = tmp_path_factory.mktemp("fuzz") / "m.sqlite"
+    path.write_bytes(bytes(data[:len(small_db.read_bytes())]))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["report", "--db", str(path)])
+    assert code in (0, 2)
+    if code == 2:
+        assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("puzzlebench: error: ")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import shlex
+import sqlite3
 import sys
 import time
 from bisect import bisect_right
@@ -187,6 +188,8 @@ def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | 
         started = time.perf_counter()
         try:
             return _run(items, cfg, engines, db, executor, stderr, started)
+        except sqlite3.DatabaseError as exc:   # a damaged file, a full disk
+            raise UsageError(f"cannot use {cfg.db} as a results database: {exc}") from None
         finally:
             db.close()
     finally:

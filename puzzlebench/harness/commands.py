@@ -144,6 +144,8 @@ def scramble_if(items, args, seed):
 # -- report ------------------------------------------------------------------------------------
 
 def cmd_report(args) -> int:
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
     db = open_existing(args.db)
     try:
         where, params = [], []
@@ -165,8 +167,11 @@ def cmd_report(args) -> int:
         print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
     if args.out:
         out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        (out / f"summary.{ {'md': 'md', 'csv': 'csv', 'latex': 'tex', 'json': 'json'}[args.format]}").write_text(text)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / f"summary.{ {'md': 'md', 'csv': 'csv', 'latex': 'tex', 'json': 'json'}[args.format]}").write_text(text)
+        except OSError as exc:
+            raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     if args.plot:
         if not args.out:
             raise UsageError("--plot needs --out DIR for the figures")
@@ -191,7 +196,10 @@ def cmd_generate(args) -> int:
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
     size = args.size if args.size is not None else (8 if args.kind == "nqueens" else 6)
-    out = open(args.out, "w") if args.out else sys.stdout
+    try:
+        out = open(args.out, "w") if args.out else sys.stdout
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     try:
         for puzzle in generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed):

@@ -148,7 +148,68 @@ class TaskKey:
     limit: int  # 0 = all
 
 
-class Database:
+class ResultsReader:
+    """A results database opened to be read, never written (``report``): it works on a file
+    in a read-only folder, and refuses a file that is not a puzzlebench database (an empty
+    one, another program's SQLite file, a damaged one) instead of adding tables to it."""
+
+    TABLES = ("runs", "result_log", "results", "disagreements")
+
+    def __init__(self, path: str):
+        self.path = path
+        file = Path(path)
+        if not file.is_file():
+            raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
+        if file.stat().st_size == 0:
+            raise UsageError(f"{path} is empty: not a puzzlebench results database")
+        try:
+            self.conn = self._connect(file)
+            names = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master")}
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(f"cannot read {path} as a results database: {exc}") from None
+        missing = [t for t in self.TABLES if t not in names]
+        if missing:
+            self.conn.close()
+            raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
+
+    @staticmethod
+    def _connect(file: Path) -> sqlite3.Connection:
+        """Read-only; a WAL database in a folder where SQLite cannot make its shared-memory
+        file is read as immutable (nothing can be writing it there)."""
+        uri = file.resolve().as_uri()
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.OperationalError:   # "unable to open database file": no -shm possible
+            conn.close()
+            return sqlite3.connect(f"{uri}?immutable=1", uri=True)
+        except sqlite3.DatabaseError:
+            conn.close()
+            raise
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _read(self, query: str, params: Iterable = ()) -> list[sqlite3.Row]:
+        try:
+            cur = self.conn.cursor()
+            cur.row_factory = sqlite3.Row
+            return cur.execute(query, tuple(params)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise UsageError(f"cannot read {self.path}: {exc}") from None
+
+    def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
+        """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
+        return self._read(f"SELECT * FROM results {where} ORDER BY id", params)
+
+    def disagreements(self) -> list[dict]:
+        return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
+
+
+class Database(ResultsReader):
+    """The results database opened by a bench, to be written (see the module's text)."""
+
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
         parent = Path(self.path).parent
@@ -167,9 +228,6 @@ class Database:
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
-
-    def close(self) -> None:
-        self.conn.close()
 
     # -- runs -------------------------------------------------------------------------------
 
@@ -297,12 +355,6 @@ class Database:
     def transaction(self):
         return _Transaction(self.conn)
 
-    def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
-        """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
-        cur = self.conn.cursor()
-        cur.row_factory = sqlite3.Row
-        return cur.execute(f"SELECT * FROM results {where} ORDER BY id", tuple(params)).fetchall()
-
     # -- disagreements ----------------------------------------------------------------------
 
     def write_disagreements(self, run_id: int, rows: Iterable[tuple]) -> None:
@@ -311,11 +363,6 @@ class Database:
                 "INSERT OR REPLACE INTO disagreements (run_id, puzzle_id, puzzle_hash, limit_, solver_a, "
                 "status_a, count_a, solver_b, status_b, count_b) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [(run_id, *row) for row in rows])
-
-    def disagreements(self) -> list[dict]:
-        cur = self.conn.execute("SELECT * FROM disagreements ORDER BY id")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur]
 
 
 def _has_results_table(conn) -> bool:
@@ -402,11 +449,9 @@ class BenchLock:
             self.file.close()   # closing the last descriptor releases the flock
 
 
-def open_existing(path: str) -> Database:
-    """A database that must already exist (for ``report``)."""
-    if not Path(path).is_file():
-        raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
-    return Database(path)
+def open_existing(path: str) -> ResultsReader:
+    """A database that must already exist, read-only (for ``report``)."""
+    return ResultsReader(path)
 
 
 # -- facts about the run ------------------------------------------------------------------------
