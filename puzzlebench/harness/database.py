@@ -148,6 +148,14 @@ class TaskKey:
     limit: int  # 0 = all
 
 
+def _damage(exc: Exception) -> str:
+    """What SQLite said of a file it cannot read; a text that is no longer UTF-8 (a damaged
+    page) in words."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "a stored text is not UTF-8 (a damaged file?)"
+    return str(exc)
+
+
 class ResultsReader:
     """A results database opened to be read, never written (``report``): it works on a file
     in a read-only folder, and refuses a file that is not a puzzlebench database (an empty
@@ -165,8 +173,8 @@ class ResultsReader:
         try:
             self.conn = self._connect(file)
             names = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master")}
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"cannot read {path} as a results database: {exc}") from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {path} as a results database: {_damage(exc)}") from None
         missing = [t for t in self.TABLES if t not in names]
         if missing:
             self.conn.close()
@@ -196,8 +204,8 @@ class ResultsReader:
             cur = self.conn.cursor()
             cur.row_factory = sqlite3.Row
             return cur.execute(query, tuple(params)).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"cannot read {self.path}: {exc}") from None
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
         """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
