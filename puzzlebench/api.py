@@ -10,6 +10,7 @@ from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .results import Result, Times, error_result
 from .solvers.base import Engine, check_time_limit, normalise_limit
+from .solvers.child import run_limited
 
 DEFAULT_KEEP = 10
 
@@ -42,7 +43,10 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
         start = time.perf_counter()
         puzzle = parse(puzzle, kind=kind, box=box)
         parse_time = time.perf_counter() - start
-    return engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep, parse_time=parse_time)
+    result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep)[0]
+    result.times.parse += parse_time
+    result.times.total += parse_time
+    return result
 
 
 def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
@@ -70,7 +74,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                 parsed.append(exc)
         parse_times.append(time.perf_counter() - start)
     good = [p for p in parsed if isinstance(p, Puzzle)]
-    solved = iter(engine.run_many(good, limit=limit, time_limit=time_limit, keep=keep))
+    solved = iter(run_limited(engine, good, limit=limit, time_limit=time_limit, keep=keep))
     results = []
     for item, parse_time in zip(parsed, parse_times):
         if isinstance(item, Puzzle):

@@ -21,6 +21,7 @@ from .. import api
 from ..errors import PuzzleError
 from ..solvers.registry import FAMILIES, engine_class
 from ..results import Result, Status, Times, error_result
+from ..solvers.child import run_limited
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
 
@@ -29,7 +30,7 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     (in one batch call where the engine has one)."""
     limit = api.normalise_limit(args.limit)
     puzzles = [r.puzzle for r in records if r.puzzle is not None]
-    solved = iter(engine.run_many(puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep))
+    solved = iter(run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep))
     out = []
     for rec in records:
         if rec.puzzle is None:

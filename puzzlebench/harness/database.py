@@ -153,7 +153,8 @@ def _damage(exc: Exception) -> str:
     page) in words."""
     if isinstance(exc, UnicodeDecodeError):
         return "a stored text is not UTF-8 (a damaged file?)"
-    return str(exc)
+    lines = str(exc).splitlines() or ["no reason given"]
+    return lines[0] + (" …" if len(lines) > 1 else "")   # SQLite may quote a whole damaged schema
 
 
 class ResultsReader:

@@ -29,7 +29,6 @@ names it.
 
 from __future__ import annotations
 
-import ctypes
 import gc
 import multiprocessing
 import multiprocessing.connection
@@ -49,6 +48,7 @@ from ..results import Result, ResultColumns, Status
 from ..solvers.base import verify_result
 from .runner import (_STATUS_TEXT, STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
+from ..solvers.child import die_with_parent
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -262,32 +262,6 @@ def _mark(shared, seq: int, index: int) -> None:
     shared[STARTED] = time.monotonic()
     shared[INDEX] = index
     shared[SEQ] = seq
-
-
-PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
-PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a worker looks for its parent
-
-
-def die_with_parent(parent_pid: int) -> None:
-    """End this worker when the bench that forked it dies, however it dies (``kill -9``
-    included).  The pipe alone does not tell: every worker forked after this one inherited
-    the bench's end of this worker's pipe, so the pipe stays open, and a worker inside a long
-    engine call reads nothing.  On Linux the kernel sends SIGKILL at the parent's death
-    (``PR_SET_PDEATHSIG``; workers are forked by the thread that runs the bench, whose end is
-    the bench's); elsewhere a thread looks for the parent every half second."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
-    except (OSError, AttributeError):
-        armed = False
-    if os.getppid() != parent_pid:   # the parent died before the signal was armed
-        os._exit(1)
-    if not armed:
-        def watch() -> None:
-            while os.getppid() == parent_pid:
-                time.sleep(PARENT_POLL_SECONDS)
-            os._exit(1)
-        threading.Thread(target=watch, daemon=True).start()
 
 
 def worker_main(conn, shared, parent_pid: int) -> None:

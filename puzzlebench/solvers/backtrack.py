@@ -107,12 +107,15 @@ def puzzle_choices(problem: CellProblem, order: list[int]) -> Choices:
     position = {cell: i for i, cell in enumerate(order)}
     same_value: list[list[int]] = []  # earlier positions that may not share this cell's value
     other: list[list[tuple[int, int, int]]] = []  # (earlier position, its value, value it excludes)
+    peers_of, extra = problem.conflicts.peers, problem.conflicts.extra
     for i, cell in enumerate(order):
+        # the cells of a shared AllDifferent, and cells that the other constraints keep from
+        # every value of this one, may not share its value; the rest exclude value by value
         pairs = {(position[o], bit.bit_length(), v) for v in range(1, nv + 1)
-                 for o, bit in problem.conflicts[cell * nv + v - 1] if position[o] < i}
-        peers = sorted({j for j, _, _ in pairs if all((j, v, v) in pairs for v in range(1, nv + 1))})
-        peer_set = set(peers)
-        same_value.append(peers)
+                 for o, bit in extra.get(cell * nv + v - 1, ()) if position[o] < i}
+        peer_set = {position[o] for o in peers_of[cell] if position[o] < i}
+        peer_set |= {j for j, _, _ in pairs if all((j, v, v) in pairs for v in range(1, nv + 1))}
+        same_value.append(sorted(peer_set))
         other.append(sorted((j, w, v) for j, w, v in pairs if not (j in peer_set and w == v)))
     closing_lines = [[k for k in problem.lines_of_cell[cell]
                       if max(position[c] for c in problem.lines[k].cells) == i]
@@ -151,6 +154,7 @@ def _closes_well(problem: CellProblem, order: list[int], tops: list[int], lines:
 
 class BacktrackEngine(Engine):
     family = "backtrack"
+    holds_time_limit = True
     summary = "seed 002's stack backtracking in fixed cell order, no propagation (pure Python)"
     options = (Option("order", str, "static", "cell order, fixed before the search: 'static' = fewest "
                       "candidates left by the givens first, 'row' = reading order (seed 002)",

@@ -103,6 +103,10 @@ class Engine(ABC):
     summary: ClassVar[str]
     variants: ClassVar[tuple[str, ...]] = ()  # the first is the default
     kinds: ClassVar[frozenset[str]] = ALL_KINDS
+    holds_time_limit: ClassVar[bool] = False
+    """Whether every phase (encode, search, decode) looks at the run's clock, so that a time
+    limit holds in-process; otherwise the API and the commands run the engine in a child
+    process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
     options: ClassVar[tuple[Option, ...]] = ()
     statistics: ClassVar[dict[str, str]] = {}
     """Normalised statistic → what this engine counts for it (missing: the engine has none)."""

@@ -58,6 +58,7 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
 
 class BitboardEngine(Engine):
     family = "bitboard"
+    holds_time_limit = True
     summary = "native C bitboards: Sudoku (band bitboards, any block shape), N-Queens, Skyscrapers"
     options = (
         Option("locked", bool, True, "Sudoku: locked candidates (pointing and claiming): on 9x9 with every "

@@ -17,13 +17,37 @@ from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Vis
                                  candidate_cell_value)
 
 
+class Conflicts:
+    """For candidate ``cell*n_values + v-1``: the ``(other cell, value bit)`` pairs it
+    excludes, worked out the first time a search asks (a 64x64 grid has 262,144 candidates
+    of about 190 conflicts each: built up front, that table took 7 GB before the search
+    began; asked for, it grows with the search).  ``peers``: for each cell, the cells that
+    share an ``AllDifferent`` with it (the same value is excluded there); ``extra``: the
+    pairs of multi-cell ``AtMostOne`` / ``ExactlyOne`` constraints, candidate by candidate."""
+
+    def __init__(self, n_values: int, peers: tuple[tuple[int, ...], ...], extra: dict[int, set]):
+        self.n_values = n_values
+        self.peers = peers
+        self.extra = extra
+        self._known: list[tuple | None] = [None] * (len(peers) * n_values)
+
+    def __getitem__(self, candidate: int) -> tuple[tuple[int, int], ...]:
+        known = self._known[candidate]
+        if known is None:
+            cell, value = divmod(candidate, self.n_values)
+            bit = 1 << value
+            pairs = {(other, bit) for other in self.peers[cell]} | self.extra.get(candidate, set())
+            known = self._known[candidate] = tuple(sorted(pairs))
+        return known
+
+
 @dataclass(frozen=True)
 class CellProblem:
     n_cells: int
     n_values: int
     domains: tuple[int, ...]
     """Bitmask of each cell's allowed values (bit v-1 for value v); a given has one bit."""
-    conflicts: tuple[tuple[tuple[int, int], ...], ...]
+    conflicts: Conflicts
     """For candidate ``cell*n_values + v-1``: the ``(other cell, value bit)`` pairs it excludes."""
     lines: tuple[Visibility, ...]
     lines_of_cell: tuple[tuple[int, ...], ...]
@@ -35,36 +59,33 @@ class CellProblem:
 
 
 @lru_cache(maxsize=64)
-def _conflicts(n_cells: int, n_values: int, constraints: tuple) -> tuple[tuple, tuple]:
-    pairs: list[set[tuple[int, int]]] = [set() for _ in range(n_cells * n_values)]
+def _conflicts(n_cells: int, n_values: int, constraints: tuple) -> tuple[Conflicts, tuple]:
+    """The conflicts of a structure (shared by its puzzles, so each candidate's list is
+    worked out once per shape) and its "at least one" groups."""
+    peers: list[set[int]] = [set() for _ in range(n_cells)]
+    extra: dict[int, set[tuple[int, int]]] = {}
     at_least_one = []
-
-    def exclude_each_other(cands):
-        for a in cands:
-            ca, _ = candidate_cell_value(a, n_values)
-            for b in cands:
-                cb, vb = candidate_cell_value(b, n_values)
-                if cb != ca:
-                    pairs[a].add((cb, 1 << (vb - 1)))
-
     for con in constraints:
         if isinstance(con, AllDifferent):
             for a in con.cells:
-                for b in con.cells:
-                    if a != b:
-                        for v in range(1, n_values + 1):
-                            pairs[a * n_values + v - 1].add((b, 1 << (v - 1)))
+                peers[a].update(con.cells)
         elif isinstance(con, (AtMostOne, ExactlyOne)):
             cells = {candidate_cell_value(x, n_values)[0] for x in con.candidates}
             if len(cells) > 1:
-                exclude_each_other(con.candidates)
+                for a in con.candidates:
+                    ca, _ = candidate_cell_value(a, n_values)
+                    for b in con.candidates:
+                        cb, vb = candidate_cell_value(b, n_values)
+                        if cb != ca:
+                            extra.setdefault(a, set()).add((cb, 1 << (vb - 1)))
                 if isinstance(con, ExactlyOne):
                     at_least_one.append(con.candidates)
-            elif isinstance(con, AtMostOne):
-                pass  # one cell holds one value anyway
+            # a one-cell AtMostOne says nothing: one cell holds one value anyway
         elif not isinstance(con, Visibility):
             raise EngineError(f"the search engines cannot express {type(con).__name__}")
-    return tuple(tuple(sorted(p)) for p in pairs), tuple(at_least_one)
+    for cell, others in enumerate(peers):
+        others.discard(cell)
+    return Conflicts(n_values, tuple(tuple(sorted(p)) for p in peers), extra), tuple(at_least_one)
 
 
 def compile_rules(rules: Rules) -> CellProblem:

@@ -52,6 +52,7 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
 
 class DlxEngine(ExactCoverEngine):
     family = "dlx"
+    holds_time_limit = True
     summary = ("Dancing Links in C: Knuth's Algorithm X (secondary items) and C (colors), "
                "his node and update counts; batch path for Sudoku")
 

@@ -221,24 +221,42 @@ class DancingLinks:
             raise _Stop("limit")
 
     def _search(self) -> None:
-        self.nodes += 1
-        if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
-            raise _Stop("clock")
-        item = self.choose_item()
-        self.cover(item)
+        """Algorithm X (C with colors) with the levels on a list, not the call stack: a 64x64
+        grid goes 4,096 levels deep, past Python's recursion limit.  The steps and counters
+        are those of the recursive form, in the same order."""
+        levels: list[tuple[Item, Node]] = []
+        item = self._enter_level()
         row = item.down
-        while row is not item:
+        while True:
+            if row is item:                      # every option of this level tried
+                self.uncover(item)
+                if not levels:
+                    return
+                item, row = levels.pop()
+                self.uncommit(row)
+                self.chosen.pop()
+                row = row.down
+                continue
             self.chosen.append(row)
             self.commit(row)
             if self.root.right is self.root:
                 self.nodes += 1  # a solution counts as a node
                 self._found()
+                self.uncommit(row)
+                self.chosen.pop()
+                row = row.down
             else:
-                self._search()
-            self.uncommit(row)
-            self.chosen.pop()
-            row = row.down
-        self.uncover(item)
+                levels.append((item, row))
+                item = self._enter_level()
+                row = item.down
+
+    def _enter_level(self) -> Item:
+        self.nodes += 1
+        if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
+            raise _Stop("clock")
+        item = self.choose_item()
+        self.cover(item)
+        return item
 
 
 def search_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,

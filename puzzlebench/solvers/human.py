@@ -722,6 +722,7 @@ def count_solutions(box: tuple[int, int], givens: Sequence[int], limit: int = 2)
 
 class HumanEngine(Engine):
     family = "human"
+    holds_time_limit = True
     summary = "human techniques easiest first, guessing when stuck (seed 004; explained steps)"
     kinds = frozenset({"sudoku"})
     statistics = {

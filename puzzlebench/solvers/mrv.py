@@ -110,6 +110,33 @@ class MrvSearch:
         return self._settle(domains, values, queue) and self._hidden_singles(domains, values)
 
     def _branch(self, domains: list[int], values: list[int]) -> None:
+        """Depth first over the most constrained cell, the branch points on a list rather than
+        the call stack (a 64x64 grid goes thousands of levels deep, past Python's recursion
+        limit); the same steps and counters as the recursive form, in the same order."""
+        points = [self._open(domains, values)]
+        while points:
+            point = points[-1]
+            if point is None or not point[3]:     # a leaf, or every alternative tried
+                points.pop()
+                continue
+            d, v, best, mask = point
+            bit = mask & -mask
+            points[-1] = (d, v, best, mask ^ bit)
+            self.nodes += 1
+            if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
+                raise _Timeout
+            d2, v2 = d[:], v[:]
+            d2[best] = bit
+            if self._propagate(d2, v2, [best]):
+                points.append(self._open(d2, v2))
+                if limit_reached(self.count, self.limit):
+                    return
+            else:
+                self.backtracks += 1
+
+    def _open(self, domains: list[int], values: list[int]) -> tuple | None:
+        """A branch point on the cell with fewest candidates ``(domains, values, cell, its
+        candidates)``, or ``None`` where every cell is placed (a solution counted)."""
         best, best_count = -1, self.p.n_values + 1
         for cell, v in enumerate(values):
             if not v:
@@ -123,24 +150,10 @@ class MrvSearch:
                 self.count += 1
                 if len(self.solutions) < self.keep:
                     self.solutions.append(tuple(values))
-            return
+            return None
         if best_count > 1:
             self.guesses += 1
-        mask = domains[best]
-        while mask:
-            bit = mask & -mask
-            mask ^= bit
-            self.nodes += 1
-            if self.nodes % CLOCK_EVERY == 0 and self.deadline.expired():
-                raise _Timeout
-            d2, v2 = domains[:], values[:]
-            d2[best] = bit
-            if self._propagate(d2, v2, [best]):
-                self._branch(d2, v2)
-                if limit_reached(self.count, self.limit):
-                    return
-            else:
-                self.backtracks += 1
+        return domains, values, best, domains[best]
 
     def _complete(self, values: list[int]) -> bool:
         nv = self.p.n_values
@@ -153,6 +166,7 @@ def _single(mask: int) -> bool:
 
 class MrvEngine(Engine):
     family = "mrv"
+    holds_time_limit = True
     summary = "bitmask candidates, MRV branching and naked singles (pure Python; seed 001)"
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch",
