@@ -17,7 +17,7 @@ from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
-    "puzzlebench.harness.commands",
+    "puzzlebench.cli.bench",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
     "puzzlebench.cli.smt",

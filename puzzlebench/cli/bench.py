@@ -15,16 +15,15 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
+from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
+from ..harness.database import open_existing
+from ..harness.inputs import InputItem, from_puzzles, read_file, sample, scramble_items
+from ..harness.report import PLOTS, render, summarise
 from ..models.sudoku import parse_box
 from ..solvers import registry
-from .bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
-from .database import open_existing
-from .inputs import InputItem, from_puzzles, read_file, sample, scramble_items
-from .report import PLOTS, render, summarise
 from ..solvers.base import check_time_limit
 from ..solvers.registry import engine_class
-
-EXIT_OK, EXIT_FOUND, EXIT_USAGE = 0, 1, 2
+from .common import EXIT_OK
 DEFAULT_SET_TIME_LIMIT = 2.0
 
 
@@ -64,7 +63,7 @@ def available_families(engines: dict[str, str] | None = None) -> list[str]:
 def default_items(seed: int = 1) -> list[InputItem]:
     """The embedded default set: famous puzzles (the examples of ``puzzlebench.models``) and
     small generated ones of every kind and a few block shapes."""
-    from .generate import generate
+    from ..harness.generate import generate
     items: list[InputItem] = []
     try:
         from ..models import examples
@@ -191,7 +190,7 @@ def cmd_report(args) -> int:
 # -- generate ----------------------------------------------------------------------------------
 
 def cmd_generate(args) -> int:
-    from .generate import generate
+    from ..harness.generate import generate
     box = parse_box(args.box) if args.box else (3, 3)
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
