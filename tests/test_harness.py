@@ -834,3 +834,12 @@ def test_report_on_a_mutated_database_is_a_table_or_a_clean_error(small_db, tmp_
     assert code in (0, 2)
     if code == 2:
         assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("puzzlebench: error: ")
+
+
+def test_a_line_that_is_not_text_stops_no_other_puzzle_of_a_bench(tmp_path):
+    path = tmp_path / "mixed.txt"
+    good = examples.example("arto-inkala").write()
+    path.write_bytes(good.encode() + b"\n\xff\xfe" + b"." * 79 + b"\n" + good.encode() + b"\n")
+    items = read_file(str(path))
+    assert [i.puzzle is not None for i in items] == [True, False, True]
+    assert str(items[1].error).startswith("mixed.txt:2:1: byte 0xff is not UTF-8 text")

@@ -83,7 +83,7 @@ def _records_of(stream, source: str, args) -> Iterator[Record]:
     from ..models import reader
     start = time.perf_counter()
     try:
-        for item in reader.read_puzzles(text_lines(stream, source), source, kind=args.kind, box=args.box):
+        for item in reader.read_puzzles(reader.text_lines(stream), source, kind=args.kind, box=args.box):
             now = time.perf_counter()
             if isinstance(item, Puzzle):
                 yield Record(item.source or source, puzzle=item, parse_time=now - start)
@@ -92,19 +92,6 @@ def _records_of(stream, source: str, args) -> Iterator[Record]:
             start = time.perf_counter()
     except OSError as exc:   # a folder, a device that fails mid-read
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
-
-
-def text_lines(stream, source: str) -> Iterator[str]:
-    """The lines of a binary stream as text.  Bytes that are not UTF-8 stay in the line (as
-    surrogate escapes) so that the reader reports that line as an error of its own and the
-    other lines still run; a byte-order mark at the start is dropped."""
-    first = True
-    for raw in stream:
-        line = raw.decode("utf-8", errors="surrogateescape")
-        if first and line.startswith("\ufeff"):
-            line = line[1:]
-        first = False
-        yield line
 
 
 def batches(records: Iterable[Record], size: int = BATCH) -> Iterator[list[Record]]:

@@ -56,27 +56,25 @@ def read_file(path: str, *, kind: str | None = None, box: str | None = None) -> 
     mixing puzzle kinds too (each set must be one kind, so that its table means something)."""
     from ..models import reader
     name = Path(path).name
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        text = reader.decode_bytes(data, name)
-    except PuzzleError as exc:
-        return [InputItem(name, exc.line or 1, error=exc)]
     items: list[InputItem] = []
-    start = time.perf_counter()
-    for n, record in enumerate(reader.read_puzzles(text, name, kind=kind, box=box), start=1):
-        now = time.perf_counter()
-        if isinstance(record, Puzzle):
-            item = InputItem(name, _line_of(record.source, n), puzzle=record, parse_time=now - start,
-                             puzzle_hash=puzzle_hash(record))
-        else:
-            item = InputItem(name, record.line or n, error=record, parse_time=now - start)
-        items.append(item)
-        start = time.perf_counter()
+    try:
+        with open(path, "rb") as stream:
+            start = time.perf_counter()
+            for n, record in enumerate(reader.read_puzzles(reader.text_lines(stream), name, kind=kind, box=box),
+                                       start=1):
+                items.append(_item(name, n, record, time.perf_counter() - start))
+                start = time.perf_counter()
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     check_one_kind(path, items)
     return items
+
+
+def _item(name: str, n: int, record, parse_time: float) -> InputItem:
+    if isinstance(record, Puzzle):
+        return InputItem(name, _line_of(record.source, n), puzzle=record, parse_time=parse_time,
+                         puzzle_hash=puzzle_hash(record))
+    return InputItem(name, record.line or n, error=record, parse_time=parse_time)
 
 
 def check_one_kind(path: str, items: Iterable[InputItem]) -> None:

@@ -298,6 +298,20 @@ def decode_bytes(data: bytes, source: str | None = None, strict: bool = True) ->
 
 # -- files of many puzzles -------------------------------------------------------------------
 
+def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a binary stream (a file, standard input) as text, for
+    :func:`read_puzzles`.  Bytes that are not UTF-8 stay in their line (as surrogate
+    escapes), so that the reader reports that line as an error of its own and the other
+    lines still run; a byte-order mark at the start is dropped."""
+    first = True
+    for raw in stream:
+        line = raw.decode("utf-8", errors="surrogateescape")
+        if first and line.startswith("\ufeff"):
+            line = line[1:]
+        first = False
+        yield line
+
+
 def _line_is_record(line: str) -> bool:
     """Whether one line is a whole puzzle of some kind (so a block of them is a list)."""
     try:
