@@ -83,6 +83,7 @@ def test_vocabulary_checker_agrees_with_kind_checkers():
 class _WrongEngine(Engine):
     family = "wrong"
     summary = "answers a grid that breaks the rules"
+    kinds = frozenset({"sudoku"})
 
     def search(self, artifact, limit, keep, deadline):
         return SearchOutcome([(1,) * artifact.n_cells], 1)

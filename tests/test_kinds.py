@@ -27,3 +27,10 @@ def test_a_puzzle_is_rebuilt_from_its_header(puzzle):
 def test_an_unknown_kind_is_a_usage_error():
     with pytest.raises(UsageError, match="unknown kind 'kakuro'; known: sudoku, nqueens, skyscrapers"):
         kind_class("kakuro")
+
+
+def test_every_engine_says_which_kinds_it_takes():
+    from puzzlebench.solvers.registry import FAMILIES, engine_class
+    for family in FAMILIES:
+        kinds = engine_class(family).kinds
+        assert kinds and kinds <= set(KIND_NAMES), family

@@ -338,12 +338,8 @@ def check_options(encoding: str, amo: str) -> None:
 
 
 def structure_key(puzzle: Puzzle) -> tuple:
-    """What a puzzle's formula depends on besides its givens."""
-    if puzzle.kind == "sudoku":
-        return ("sudoku", puzzle.box)
-    if puzzle.kind == "nqueens":
-        return ("nqueens", puzzle.n)
-    return (puzzle.kind, puzzle.n_cells, puzzle.n_values, puzzle.rules.constraints)
+    """What a puzzle's formula depends on besides its givens (the kind says)."""
+    return puzzle.structure()
 
 
 _BASE: dict[tuple, tuple[int, list[list[int]]]] = {}
@@ -365,14 +361,8 @@ def base_formula(puzzle: Puzzle, encoding: str, amo: str) -> tuple[tuple, int, l
 
 def header_fields(puzzle: Puzzle) -> dict[str, str]:
     """What the DIMACS header says about the puzzle so that decoding needs nothing else."""
-    out = {"kind": puzzle.kind, "shape": puzzle.shape, "cells": str(puzzle.n_cells),
-           "values": str(puzzle.n_values), "givens": " ".join(map(str, puzzle.givens))}
-    if puzzle.kind == "sudoku":
-        out["box"] = "x".join(map(str, puzzle.box))
-    if puzzle.kind == "skyscrapers":
-        for side in ("top", "bottom", "left", "right"):
-            out[side] = ",".join(map(str, getattr(puzzle, side)))
-    return out
+    return {"kind": puzzle.kind, "shape": puzzle.shape, "cells": str(puzzle.n_cells),
+            "values": str(puzzle.n_values), "givens": " ".join(map(str, puzzle.givens)), **puzzle.header()}
 
 
 def givens_decisions(rules: Rules) -> dict[int, bool]:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
 from ..errors import ParseError, Place
+from ..models.kinds import KINDS, kind_class
 from .cnf import Cnf
 
 MAGIC = "puzzlebench cnf"
@@ -222,22 +223,9 @@ def puzzle_from_header(header: dict[str, str], source: str | None = None):
     except (KeyError, ValueError):
         raise ParseError("the CNF has no puzzlebench header (c kind: …, c givens: …): it was not "
                          "written by 'puzzlebench export --to dimacs'", where) from None
-    if kind == "sudoku":
-        from ..models.sudoku import Sudoku, parse_box
-
-        return Sudoku(parse_box(header.get("box", "")), givens, source=source, form="numbers"
-                      if int(header.get("values", 9)) > 35 else "line")
-    if kind == "nqueens":
-        from ..models.nqueens import NQueens
-
-        return NQueens(len(givens), [(r, g - 1) for r, g in enumerate(givens) if g], source=source)
-    if kind == "skyscrapers":
-        from ..models.skyscrapers import Skyscrapers
-
-        n = int(header["values"])
-        sides = [[int(x) for x in header[s].split(",")] for s in ("top", "bottom", "left", "right")]
-        return Skyscrapers(n, *sides, givens=givens, source=source)
-    raise ParseError(f"unknown puzzle kind {kind!r} in the CNF header", where)
+    if kind not in KINDS:
+        raise ParseError(f"unknown puzzle kind {kind!r} in the CNF header", where)
+    return kind_class(kind).from_header(header, givens, source)
 
 
 def cnf_for_decoding(dimacs: Dimacs):

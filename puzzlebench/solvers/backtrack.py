@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Sequence
 from ..models.base import Puzzle
 from ..models.vocabulary import visible_count
 from ..results import Stats
-from .base import Deadline, Engine, Option, SearchOutcome, count_solutions
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, count_solutions
 from .cells import CellProblem, compile_rules
 
 Choices = Callable[[int, list], Sequence]
@@ -153,6 +153,7 @@ def _closes_well(problem: CellProblem, order: list[int], tops: list[int], lines:
 
 
 class BacktrackEngine(Engine):
+    kinds = EVERY_KIND
     family = "backtrack"
     holds_time_limit = True
     summary = "seed 002's stack backtracking in fixed cell order, no propagation (pure Python)"

@@ -17,9 +17,12 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
+from ..models.kinds import KIND_NAMES
 from ..results import Result, ResultColumns, Stats, Status, Times, error_result, status_of
 
-ALL_KINDS = frozenset({"sudoku", "nqueens", "skyscrapers"})
+EVERY_KIND = frozenset(KIND_NAMES)
+"""The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
+it cannot express is an ``EngineError`` naming it, never a wrong answer)."""
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,7 @@ class Engine(ABC):
     family: ClassVar[str]
     summary: ClassVar[str]
     variants: ClassVar[tuple[str, ...]] = ()  # the first is the default
-    kinds: ClassVar[frozenset[str]] = ALL_KINDS
+    kinds: ClassVar[frozenset[str]] = frozenset()   # every engine says which kinds it takes
     holds_time_limit: ClassVar[bool] = False
     """Whether every phase (encode, search, decode) looks at the run's clock, so that a time
     limit holds in-process; otherwise the API and the commands run the engine in a child

@@ -57,6 +57,7 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
 
 
 class BitboardEngine(Engine):
+    kinds = frozenset({"sudoku", "nqueens", "skyscrapers"})
     family = "bitboard"
     holds_time_limit = True
     summary = "native C bitboards: Sudoku (band bitboards, any block shape), N-Queens, Skyscrapers"

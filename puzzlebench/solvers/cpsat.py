@@ -20,7 +20,7 @@ from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..results import Result, Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit
 
 
 RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",
@@ -60,6 +60,7 @@ def _collector_class():
 
 
 class CpSatEngine(Engine):
+    kinds = EVERY_KIND
     family = "cpsat"
     summary = "OR-Tools CP-SAT: integer (AllDifferent) or Boolean (exactly-one) formulation"
     variants = FORMULATIONS

@@ -25,7 +25,7 @@ from typing import Any
 from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import Deadline, Engine, SearchOutcome
+from .base import EVERY_KIND, Deadline, Engine, SearchOutcome
 
 CLOCK_EVERY = 1024  # nodes between looks at the clock, as in the C engine
 
@@ -276,6 +276,7 @@ class ExactCoverEngine(Engine):
     """What the two Dancing Links engines share: a puzzle becomes an :class:`ExactCoverMatrix`,
     a raw solution is a tuple of option indices, and Knuth's counters are the statistics."""
 
+    kinds = EVERY_KIND
     exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
                            "(raw: nodes, updates, cleansings as DLX1/DLX2 count them)"}

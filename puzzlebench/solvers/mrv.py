@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import Deadline, Engine, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
 from .cells import CellProblem, compile_rules, line_possible
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
@@ -165,6 +165,7 @@ def _single(mask: int) -> bool:
 
 
 class MrvEngine(Engine):
+    kinds = EVERY_KIND
     family = "mrv"
     holds_time_limit = True
     summary = "bitmask candidates, MRV branching and naked singles (pure Python; seed 001)"

@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 
 UNSAT, IMPLIED, MODEL = "unsat", "implied", "model"
 CLOCK_EVERY = 512
@@ -513,6 +513,7 @@ def count_models(f: QFormula, heuristic: str, seed: int, limit: int | None, keep
 
 
 class QuineEngine(Engine):
+    kinds = EVERY_KIND
     family = "quine"
     summary = "seed 004's modified Quine: unit steps, dilemmas propagated side by side (Python)"
     variants = ("h1", "h0", "h2")

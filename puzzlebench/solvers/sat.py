@@ -49,7 +49,7 @@ from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODIN
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 
 PREFERRED = ("glucose3", "minisat22", "glucose4", "glucose42", "maplechrono", "maplecm",
              "maplesat", "mergesat3", "minicard", "gluecard3", "gluecard4", "minisatep", "ergo")
@@ -212,6 +212,7 @@ class _Kept:
 
 
 class SatEngine(Engine):
+    kinds = EVERY_KIND
     family = "sat"
     summary = "CDCL SAT solvers from PySAT on the direct CNF encoding (givens as assumptions)"
     variants = VARIANTS

@@ -24,7 +24,7 @@ from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_cl
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import Deadline, Engine, Option, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
@@ -43,6 +43,7 @@ def z3_stats(statistics) -> Stats:
 
 
 class SmtEngine(Engine):
+    kinds = EVERY_KIND
     family = "smt"
     summary = ("Z3 on SMT-LIB2: givens folded + Booleans (fold), Int per cell with Distinct (int), "
                "Boolean per candidate (bool)")
