@@ -16,6 +16,8 @@ from puzzlebench.models.vocabulary import visible_count
 from puzzlebench.results import Status
 
 AVAILABLE = [f for f in FAMILIES if engine_class(f).unavailable_reason() is None]
+EXTRA = {"template": "puzzlebench.solvers.TEMPLATE:TemplateEngine"}
+"""Engines outside the registry held to the same properties: the template for new engines."""
 SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
 
 
@@ -49,8 +51,8 @@ def _queens(seed, n):
 
 def _agree(puzzle, limit):
     results = {}
-    for family in AVAILABLE:
-        engine = make_engine(family)
+    for family in [*AVAILABLE, *EXTRA]:
+        engine = make_engine(family, EXTRA)
         if puzzle.kind not in engine.kinds:
             continue
         res = engine.run(puzzle, limit=limit, time_limit=60)
