@@ -1,4 +1,4 @@
-"""Benchmark of the native bitboard engines (issue 3), with `mrv` as the in-project reference
+"""Benchmark of the native bitboard engines, with `mrv` as the in-project reference
 measured in the same run on a small sample.
 
     python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
@@ -44,7 +44,7 @@ from puzzlebench.results import Status  # noqa: E402
 from puzzlebench.solvers.bitboard import BitboardEngine, solve_sudoku_lines  # noqa: E402
 from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
 
-SETS_9 = [  # file, tdoku puzzles/s (issue 3), tdoku guesses/puzzle, target puzzles/s
+SETS_9 = [  # file, tdoku puzzles/s, tdoku guesses/puzzle, target puzzles/s
     ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62, 105_000),
     ("sudoku9_forum_hardest_1905_11plus.txt", 13_100, 65, 6_700),
     ("sudoku9_magictour_top1465.txt", 77_700, 9.1, 39_000),
@@ -277,7 +277,7 @@ def main() -> int:
                 *bench_queens(), *bench_skyscrapers()]
     command = ("python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
                + (" --no-9x9" if args.no_9x9 else ""))
-    write_report(args.out, "# bitboard engines (issue 3)", command, load_before,
+    write_report(args.out, "# bitboard engines", command, load_before,
                  "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
                  "wall figures beside). tdoku's figures are from the issue (same machine kind).", sections)
     return 0

@@ -1,4 +1,4 @@
-"""Benchmark of the Dancing Links engines (issue 4); writes results/dlx.md.
+"""Benchmark of the Dancing Links engines; writes results/dlx.md.
 
 Measured, each with its reference in the same run:
 

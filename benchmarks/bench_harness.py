@@ -11,7 +11,7 @@ For one engine and one set of puzzles, in the same run, in CPU time:
   already parsed; the bench process and its children (the worker, and ``git`` for the run
   record) both counted;
 - ``harness = bench - call``: everything the harness does besides calling the engine, against
-  ``call`` (issue 7's target: no more than the engine's own time on microsecond engines; under
+  ``call`` (the target: no more than the engine's own time on microsecond engines; under
   10% on engines of a millisecond or more);
 - ``direct``: the engine through its per-puzzle API (``run_many``, a ``Result`` per puzzle),
   and ``bench - direct``, the lenient figure an earlier version reported.
@@ -216,14 +216,14 @@ def main() -> None:
         "and (bench − direct) / direct, the lenient ratio an earlier version of this table reported.",
         "",
         "| solver | set | puzzles | recorded | engine call | bench parent | bench workers | harness | "
-        "harness / engine call | each repeat: least / median / most | target (issue 7) | "
+        "harness / engine call | each repeat: least / median / most | target | "
         "of which SQLite's insert | of which the worker process | "
         "the rest | direct | (bench − direct) / direct | "
         "direct wall | bench wall |",
         "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|",
     ] + [row(m) for m in cases] + [
         "",
-        "Targets (issue 7): on the fastest engine, the harness's own cost no more than the engine's own "
+        "Targets: on the fastest engine, the harness's own cost no more than the engine's own "
         "time; on engines of a millisecond or more, under 10%.",
         "",
     ]

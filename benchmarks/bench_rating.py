@@ -1,4 +1,4 @@
-"""Benchmark of the difficulty rating (issue 8): writes results/rating_bench.md and the plot
+"""Benchmark of the difficulty rating: writes results/rating_bench.md and the plot
 results/rating_correlation.{png,svg}.
 
 1. The human-technique solver, with guessing, solves every puzzle of top95 and top1465 to the
@@ -164,7 +164,7 @@ def main() -> None:
         add("SE (Quine subsample)", "baseline: quine:disjunctions", baseline(sub, sy, "quine:disjunctions"))
         for fs in ("full", "full+quine"):
             add("SE (Quine subsample)", f"model {fs}", evaluate(sub, sy, FEATURE_SETS[fs], transform="none", ridge=1.0)[1])
-        add("SE (Quine subsample)", "model quine only (seed 004 section 3)",
+        add("SE (Quine subsample)", "model quine only (Landreau, TIPE 2025, section 3)",
             evaluate(sub, sy, ["quine:depth", "quine:disjunctions", "quine:eliminations"], transform="none", ridge=1.0)[1])
     for f in ("clues", "candidates", "singles_left", "singles_options", "stuck_left", "quine:disjunctions"):
         add("Wang (seconds)", f"baseline: {f}", baseline(wang_rows, wang_y, f))

@@ -1,4 +1,4 @@
-"""The Skyscrapers part of ``bench_bitboard.py`` alone (issue 3's Skyscrapers target), written
+"""The Skyscrapers part of ``bench_bitboard.py`` alone (the Skyscrapers target), written
 to ``results/skyscrapers.md``:
 
     python benchmarks/bench_skyscrapers.py [--out results/skyscrapers.md]
@@ -16,7 +16,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(REPO / "results" / "skyscrapers.md"))
     args = ap.parse_args()
     load_before = uptime()
-    write_report(args.out, "# Skyscrapers, bitboard engine (issue 3)", "python benchmarks/bench_skyscrapers.py",
+    write_report(args.out, "# Skyscrapers, bitboard engine", "python benchmarks/bench_skyscrapers.py",
                  load_before, "Times are the engine's solve time (wall, `Result.times.solve`); the machine "
                  "is shared, so CPU seconds a puzzle over each loop are given beside.", bench_skyscrapers())
     return 0

@@ -1,4 +1,4 @@
-"""The pure-Python baselines: seed 002's stack search and the MRV engine."""
+"""The pure-Python baselines: the stack backtracking and the MRV engine."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -16,21 +16,21 @@ def _all(n, choices):
     return list(stack_search(n, choices))
 
 
-def test_seed002_problem1():
+def test_course_problem1():
     table = [[1, 2, 3, 4], [5, 6], [7, 8], [9]]
     sols = _all(4, lambda i, tops: table[i])
     assert len(sols) == 16 and [3, 6, 7, 9] in sols
     assert sols[0] == [4, 6, 8, 9]  # the seed tries the last choice of a stack first
 
 
-def test_seed002_problem2():
+def test_course_problem2():
     def choices(i, tops):
         return [[1, 2, 3], [2 * tops[0]] if tops else [], [5, 7, 9], [tops[2]] if len(tops) > 2 else []][i]
     sols = _all(4, choices)
     assert len(sols) == 9 and [2, 4, 7, 7] in sols
 
 
-def test_seed002_problem3():
+def test_course_problem3():
     def choices(i, tops):
         if i == 0:
             return [1, 3, 5, 7, 9]
@@ -43,7 +43,7 @@ def test_seed002_problem3():
     assert len(sols) == 20 and [5, 2, 1, 4] in sols
 
 
-def test_seed002_problem4():
+def test_course_problem4():
     assert sorted(_all(4, lambda i, tops: [0, 1])) == [[a, b, c, d] for a in (0, 1) for b in (0, 1)
                                                         for c in (0, 1) for d in (0, 1)]
 

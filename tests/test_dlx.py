@@ -1,4 +1,4 @@
-"""Dancing Links (issue 4): the C engine ``dlx`` and its Python twin ``dlx-py``, the
+"""Dancing Links: the C engine ``dlx`` and its Python twin ``dlx-py``, the
 exact-cover encoders, Knuth's text format, and the CLI commands ``export`` / ``solve-xc``.
 
 Counts are checked against published figures (OEIS) and the ``mrv`` reference; every

@@ -482,8 +482,8 @@ def test_examples_solve_to_their_stated_counts(solved_examples):
         assert res.count == e.solutions, name
         assert all(p.check(s) == [] for s in res.solutions)
     assert examples.example(examples.DEFAULT_EXAMPLE).shape == "9x9 (3x3 blocks)"
-    # seed 002 prints the solution of its example grid
-    p = examples.example("seed002-9x9")
+    # the course prints the solution of its example grid
+    p = examples.example("course-9x9")
     res = engine.run(p)
     assert p.format_solution(res.solutions[0]) == (
         "246581397758493126139267485981375642523846719674129853892634571465712938317958264")

@@ -25,7 +25,7 @@ def exported(target: str, example: str = "sudoku6") -> bytes:
 SEEDS = {
     "dimacs": exported("dimacs"),
     "dlx": exported("dlx"),
-    "smt2": exported("smt2", "seed002-4x4"),
+    "smt2": exported("smt2", "course-4x4"),
     "answer": b"s SATISFIABLE\nv 1 -2 3 0\n",
 }
 

@@ -1,4 +1,4 @@
-"""The Quine dilemma engine (seed 004): per-depth counts on a CNF traced by hand, soundness
+"""The Quine dilemma engine (Landreau, TIPE 2025): per-depth counts on a CNF traced by hand, soundness
 and completeness against brute force and PySAT, and agreement with mrv on puzzles."""
 
 import itertools
@@ -81,7 +81,7 @@ def test_counts_every_model_of_random_cnfs(heuristic):
 
 
 def loop_choice(f, val, smallest):
-    """h1/h2 as the plain loop over the clauses (the way seed 004 scans them)."""
+    """h1/h2 as the plain loop over the clauses (the way Landreau's C code scans them)."""
     best_size, best_var, best_count = None, 0, 0
     for c in f.positive:
         free = []

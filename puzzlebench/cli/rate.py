@@ -36,9 +36,9 @@ def register(subparsers) -> None:
     fitting.add_argument("--labels", metavar="COLUMN", help="label column: CSV header name or 1-based field number")
     fitting.add_argument("--out", metavar="MODEL.json", help="where the fitted model is written")
     fitting.add_argument("--features", choices=sorted(FEATURE_SETS), default="full",
-                         help="seed: Σ α n + Σ β [n>0] as in seed 004; full: plus hardest technique, "
+                         help="seed: Σ α n + Σ β [n>0] as in Landreau's TIPE 2025 study; full: plus hardest technique, "
                               "guessing, singles and visual criteria (default); full+quine: plus the Quine "
-                              "measure (seed 004 section 3)")
+                              "measure (Landreau, section 3)")
     fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
     fitting.add_argument("--transform", choices=("none", "log"), default="none",
                          help="fit log(label) (use for solve times)")

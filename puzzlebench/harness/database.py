@@ -21,7 +21,7 @@ Tables:
   answered differently (see :mod:`.crosscheck`).
 
 Why a log and a view rather than one table with a unique key: a bench stores a row per
-puzzle, and on the microsecond engines that row is most of the harness's cost (issue 7).  A
+puzzle, and on the microsecond engines that row is most of the harness's cost.  A
 row of numbers, with the names kept once in their own tables and no index to maintain, costs
 SQLite about half of a row spelling out the names under a unique text key (measured in
 ``benchmarks/bench_harness.py``).  Uniqueness is kept by the bench instead: a bench without

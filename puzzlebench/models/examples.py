@@ -44,10 +44,10 @@ _EXAMPLES = [
     Example("norvig-hardest", "sudoku",
             "85...24..72......9..4.........1.7..23.5...9...4...........8..7..17..........36.4.",
             "the first puzzle of Peter Norvig's 'hardest' list (Solving Every Sudoku Puzzle)"),
-    Example("seed002-4x4", "sudoku",
+    Example("course-4x4", "sudoku",
             "[[1, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0], [0, 3, 0, 4]]",
-            "seed 002's 4x4 starting grid (2x2 blocks), in its list-of-rows form"),
-    Example("seed002-9x9", "sudoku",
+            "the backtracking course's 4x4 starting grid (2x2 blocks), in its list-of-rows form"),
+    Example("course-9x9", "sudoku",
             ". 4 . | 5 . 1 | . 9 .\n"
             "7 . . | 4 . 3 | . . 6\n"
             ". 3 . | . 6 . | . 8 .\n"
@@ -59,22 +59,22 @@ _EXAMPLES = [
             ". 9 . | . 3 . | . 7 .\n"
             "4 . . | 7 . 2 | . . 8\n"
             ". 1 . | 9 . 8 | . 6 .",
-            "seed 002's example grid of its Sudoku lesson (solution given there), as a grid"),
-    Example("seed002-easy", "sudoku",
+            "the backtracking course's example grid of its Sudoku lesson (solution given there), as a grid"),
+    Example("course-easy", "sudoku",
             "3,0,4, 0,8,0, 0,5,0,\n7,0,0, 0,1,0, 0,0,3,\n8,0,0, 0,0,2, 6,0,0,\n"
             "0,0,9, 1,0,0, 3,0,5,\n4,0,5, 3,0,7, 9,0,2,\n6,0,8, 0,0,9, 7,0,0,\n"
             "0,0,7, 4,0,0, 0,0,6,\n5,0,0, 0,9,0, 0,0,8,\n0,4,0, 0,7,0, 5,0,9",
-            "seed 002's 'Facile' grid, in its comma-separated numbers form"),
-    Example("seed002-medium", "sudoku",
+            "the backtracking course's 'Facile' grid, in its comma-separated numbers form"),
+    Example("course-medium", "sudoku",
             "[5,0,8, 0,3,0, 4,6,0,\n 0,0,0, 2,0,0, 8,0,0,\n 1,9,0, 4,0,0, 7,3,0,\n"
             " 8,0,7, 9,2,0, 0,0,0,\n 0,0,9, 6,0,4, 2,0,0,\n 0,0,0, 0,8,3, 1,0,5,\n"
             " 0,3,1, 0,0,2, 0,7,6,\n 0,0,2, 0,0,9, 0,0,0,\n 0,7,5, 0,6,0, 9,0,8]",
-            "seed 002's 'Moyen' grid, as its flat list of 81 numbers"),
-    Example("seed002-hard", "sudoku",
+            "the backtracking course's 'Moyen' grid, as its flat list of 81 numbers"),
+    Example("course-hard", "sudoku",
             "0,4,0, 1,0,0, 9,0,0,\n0,0,0, 0,0,0, 0,6,0,\n0,8,0, 6,3,0, 0,0,0,\n"
             "5,1,7, 2,9,0, 0,0,8,\n0,0,4, 0,5,0, 2,0,0,\n9,0,0, 0,1,4, 7,5,6,\n"
             "0,0,0, 0,7,5, 0,8,0,\n0,9,0, 0,0,0, 0,0,0,\n0,0,1, 0,0,2, 0,4,0",
-            "seed 002's 'Difficile' grid"),
+            "the backtracking course's 'Difficile' grid"),
     Example("sudoku6", "sudoku",
             ".6.4.1..1....3.......2.4.4.35......6",
             "a 6x6 Sudoku (2x3 blocks) generated for this project (seed 6), 11 givens, unique",

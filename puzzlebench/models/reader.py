@@ -13,8 +13,8 @@ Sudoku (``puzzlebench.models.sudoku``)
                      only form for N > 35 (up to 64).
     ``grid``         N lines of N cells: characters (``53..7....``), or characters / numbers
                      separated by spaces; ``|`` between blocks and ``---+---`` lines are skipped.
-    ``numbers_grid`` N lines of N numbers without ``|`` (seed 002's ``1 0 0 0`` rows).
-    ``list``         seed 002's ``[[1,0,0,0],[0,0,2,0],…]``; ``flat_list`` its flat
+    ``numbers_grid`` N lines of N numbers without ``|`` (``1 0 0 0`` rows).
+    ``list``         ``[[1,0,0,0],[0,0,2,0],…]``; ``flat_list`` its flat
                      ``[3,0,4, 0,8,0, …]``; both may span lines.
     ``cpmpy``        CPMpy 1.1's scaled-sudoku-instances format: ``# size=N box=WxH`` (W = block
                      width in columns, H = height in rows: our shape is HxW), then N rows of N

@@ -530,7 +530,7 @@ def parse_sudoku_grid(text: str, *, box=None, source: str | None = None) -> Sudo
 
 
 def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudoku:
-    """Seed 002's list form: ``[[1,0,0,0],[0,0,2,0],…]`` (a list of rows) or a flat list of
+    """The list form of a French backtracking course: ``[[1,0,0,0],[0,0,2,0],…]`` (a list of rows) or a flat list of
     N² numbers ``[3,0,4, 0,8,0, …]``; 0 = empty; may span lines."""
     places = TextPlaces(text, source)
     depth, rows, flat = 0, [], []

@@ -1,4 +1,4 @@
-/* Python bindings of the bitboard engines (issue 3): Sudoku (9x9 band bitboards and any
+/* Python bindings of the bitboard engines: Sudoku (9x9 band bitboards and any
  * block shape up to 64 values), N-Queens and Skyscrapers, one puzzle per call, and the 9x9
  * batch call that parses, validates and solves a whole list of lines in C.
  *

@@ -1,8 +1,8 @@
-/* Skyscrapers by whole-line permutations (seed 000), rows and columns alike.
+/* Skyscrapers by whole-line permutations, rows and columns alike.
  *
  * Each of the 2N lines (rows seen from the left and right, columns from the top and bottom)
  * must be a permutation of 1..N whose visibility from its two ends matches its clues (0 =
- * any) and whose values lie in its squares' domains.  Seed 000 lists all N! permutations,
+ * any) and whose values lie in its squares' domains.  The plain way lists all N! permutations,
  * bucketed by (first clue, last clue), and filters them; at N = 9 that is 362,880
  * permutations a line, and listing and filtering them was most of a 9x9 puzzle's time.
  * Here the same set is handled without listing it: the tallest building N splits a line
@@ -11,13 +11,13 @@
  * (and of suffixes), with the bit set of maxima counts each can reach within the domains,
  * finds in O(2^(N-1) N) which values each square takes in at least one fitting permutation
  * (forward and backward passes, as for the regular constraint: Pesant, CP 2004).  That
- * support is exactly the union of the permutations seed 000's filter would keep (its
+ * support is exactly the union of the permutations a clue-bucketed permutation filter would keep (its
  * column bounds, seen-so-far + rows-left, are implied).
  *
  * Propagation, to a fixed point: Latin singles on the lines that changed (cheap: a placed
  * value leaves its line, a value with one square left goes there), then the support of one
  * changed line with a clue, the one with the fewest candidates left first (cheapest, and
- * the likeliest to settle squares).  The search, as seed 000's, takes the line with the
+ * the likeliest to settle squares).  The search takes the line with the
  * fewest fitting permutations (most constrained first; columns are lines too) and tries
  * each of them in turn, enumerated in lexicographic order with visibility pruning.
  * (Branching on a square with the fewest values took 20-30% fewer nodes on generated

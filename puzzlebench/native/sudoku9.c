@@ -19,7 +19,7 @@
  * With option locked off, the band and stack logic only checks that every row, box and
  * column keeps a candidate (singles only).
  * Branching: the two-candidate cell that sees the most unsolved cells, else the cell with the
- * fewest candidates; the state is copied for every alternative but the last (seed 001's
+ * fewest candidates; the state is copied for every alternative but the last (the classic bitboard solvers'
  * zero-allocation depth-first search). */
 #include <string.h>
 #include "pb_bitboard.h"

@@ -1,6 +1,6 @@
 /* Sudoku of any block shape up to 64 values: one 64-bit candidate mask per cell.
  *
- * Seed 001's cell bitboards, generalised: placing a value removes its bit from the cell's
+ * Cell bitboards (a candidate mask per cell), generalised: placing a value removes its bit from the cell's
  * peers (row, column, block), a cell left with one candidate is queued (naked single), a
  * cell left with none is a dead end; every unit is then scanned with bit-sliced counting
  * (at least one / at least two) for hidden singles and for values with no place; with

@@ -1,4 +1,4 @@
-"""Difficulty rating of Sudoku puzzles (issue 8, seed 004).
+"""Difficulty rating of Sudoku puzzles (after Landreau ("Mise en place de méthodes d'évaluation de la difficulté d'une grille de sudoku", TIPE study, 2025)).
 
 A package rather than one harness module because rating has four separate concerns, each a
 module: :mod:`.criteria` (the visual criteria), :mod:`.profile` (what the human-technique

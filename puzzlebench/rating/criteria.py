@@ -1,4 +1,4 @@
-"""Seed 004's visual criteria (annexe 1): what a person sees before solving anything.
+"""The visual criteria of Landreau ("Mise en place de méthodes d'évaluation de la difficulté d'une grille de sudoku", TIPE study, 2025), annexe 1: what a person sees before solving anything.
 
 - ``clues``: the number of givens (the seed: r ≈ 0.21 with human difficulty);
 - ``candidates``: candidates left in the empty cells once the givens are removed from their

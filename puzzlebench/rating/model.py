@@ -1,6 +1,6 @@
 """Difficulty models: a linear score over the features of :mod:`.profile`, fitted to labels.
 
-Seed 004 §2.B: Difficulté(S) = Σ_j α_j n_j + Σ_j β_j 1[n_j > 0], the weights fitted by least
+Landreau ("Mise en place de méthodes d'évaluation de la difficulté d'une grille de sudoku", TIPE study, 2025) §2.B: Difficulté(S) = Σ_j α_j n_j + Σ_j β_j 1[n_j > 0], the weights fitted by least
 squares ("méthode analytique": minimise ||NA − Y||₂) or by simulated annealing ("recuit
 simulé").  Here the features are standardised on the training rows and a small ridge term
 keeps the normal equations well posed (features that never vary, such as a technique unused in
@@ -85,7 +85,7 @@ def least_squares(Z: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
 
 def simulated_annealing(Z: np.ndarray, y: np.ndarray, ridge: float, *, steps: int = 20000,
                         seed: int = 1, start_temperature: float = 1.0) -> np.ndarray:
-    """Seed 004's "recuit simulé": move one weight at a time by a random amount, accept a
+    """Landreau's "recuit simulé": move one weight at a time by a random amount, accept a
     worse mean squared error with probability exp(−Δ/T), T cooling geometrically."""
     rng = np.random.default_rng(seed)
     A = np.hstack([Z, np.ones((len(Z), 1))])

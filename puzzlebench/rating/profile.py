@@ -1,5 +1,5 @@
 """What the human-technique solver learns about one puzzle: the facts a difficulty model
-weighs (seed 004 §2: the count of each technique; §3: the Quine measure; annexe 1: the
+weighs (Landreau, TIPE 2025, §2: the count of each technique; §3: the Quine measure; annexe 1: the
 visual criteria)."""
 
 from __future__ import annotations
@@ -122,7 +122,7 @@ def _left_before_first_guess(givens: Sequence[int], steps: Sequence[Step]) -> in
 
 
 def quine_measure(box: tuple[int, int], givens: Sequence[int]) -> dict[str, float] | None:
-    """Seed 004 §3.C: the Quine dilemma solver's disjunction depth, number of disjunctions
+    """Landreau (TIPE 2025) §3.C: the Quine dilemma solver's disjunction depth, number of disjunctions
     and number of eliminations (Quine steps), heuristic h1, for the search that finds the
     first solution (:mod:`puzzlebench.solvers.quine`, the CNF issue's engine)."""
     try:
@@ -143,7 +143,7 @@ def feature_vector(prof: Profile) -> dict[str, float]:
     """Every feature a model may use, by name:
 
     - ``n:T`` how often technique T (or ``guess``) was used, ``used:T`` whether it was (the
-      seed's "coefficient de première utilisation"), ``hardest:T`` whether T was the hardest;
+      study's "coefficient de première utilisation"), ``hardest:T`` whether T was the hardest;
     - ``backtracks``, ``depth``: the guessing search; ``singles_left``, ``stuck_left``: empty
       cells left by the singles alone and by every technique, before any guess;
       ``singles_options`` the mean number of cells a single could fill at each step of the
@@ -180,5 +180,5 @@ FEATURE_SETS = {
                 "spread_values"]),
 }
 FEATURE_SETS["full+quine"] = FEATURE_SETS["full"] + ["quine:depth", "quine:disjunctions", "quine:eliminations"]
-"""``seed``: the seed's model Σ α_j n_j + Σ β_j [n_j > 0]; ``full``: with the hardest
+"""``seed``: the study's model Σ α_j n_j + Σ β_j [n_j > 0]; ``full``: with the hardest
 technique, the guessing search and the visual criteria."""

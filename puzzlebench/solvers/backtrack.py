@@ -1,12 +1,13 @@
-"""The naive reference: seed 002's backtracking with a list of stacks.
+"""The naive reference: backtracking with a list of stacks.
 
-Seed 002 (a French course on backtracking) searches with one stack per position: the stack of
+A French course on backtracking ("recherche par retour en arrière", whose grids are the
+``course-*`` examples) searches with one stack per position: the stack of
 position ``i`` holds the choices still to try there, its top is the choice being tried, and
 ``choices(i, tops)`` gives the choices for position ``i`` given the tops of the stacks before it.
 Going back (``retour``) drops the exhausted stacks at the end, then the top of the last one.
 
 Applied to puzzles in a cell order fixed before the search (by default fewest candidates left
-by the givens first; ``@order=row`` for the seed's reading order), with no propagation: a value is a choice for a cell
+by the givens first; ``@order=row`` for the course's reading order), with no propagation: a value is a choice for a cell
 when no earlier cell rules it out; a skyscraper line is checked when its last cell is placed.
 It will time out on hard puzzles, cleanly.
 """
@@ -33,7 +34,7 @@ class SearchCounters:
 
 def stack_search(n: int, choices: Choices, counters: SearchCounters | None = None,
                  deadline: Deadline | None = None) -> Iterator[list]:
-    """Every sequence of ``n`` choices, by seed 002's stack search (its ``recherche``).
+    """Every sequence of ``n`` choices, by the course's stack search (its ``recherche``).
 
     ``choices(i, tops)`` lists the possible choices at position ``i`` given ``tops``, the
     choices made at positions ``0..i-1``; the last one listed is tried first, as in the seed.
@@ -51,7 +52,7 @@ def stack_search(n: int, choices: Choices, counters: SearchCounters | None = Non
         if len(new) > 1:
             counters.guesses += 1
 
-    def go_back() -> None:  # the seed's retour()
+    def go_back() -> None:  # the course's retour()
         counters.backtracks += 1
         while stacks and len(stacks[-1]) == 1:
             stacks.pop()
@@ -156,14 +157,14 @@ class BacktrackEngine(Engine):
     kinds = EVERY_KIND
     family = "backtrack"
     holds_time_limit = True
-    summary = "seed 002's stack backtracking in fixed cell order, no propagation (pure Python)"
+    summary = "stack backtracking (one stack per position) in fixed cell order, no propagation (pure Python)"
     options = (Option("order", str, "static", "cell order, fixed before the search: 'static' = fewest "
-                      "candidates left by the givens first, 'row' = reading order (seed 002)",
+                      "candidates left by the givens first, 'row' = reading order (the course's)",
                       ("static", "row")),)
     statistics = {
         "nodes": "choices tried: every value put on top of a stack",
         "guesses": "stacks created with more than one choice",
-        "backtracks": "dead ends: calls of the seed's retour() that did not follow a solution",
+        "backtracks": "dead ends: calls of the course's retour() that did not follow a solution",
     }
 
     def encode(self, puzzle: Puzzle) -> CellProblem:

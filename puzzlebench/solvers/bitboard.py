@@ -6,10 +6,10 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
   and column, naked singles by bit-sliced counting; branching on the two-candidate cell that
   sees the most unsolved cells (see native/sudoku9.c).  Other block shapes,
-  up to 64 values: one 64-bit candidate mask per cell (seed 001), the same propagation, MRV.
+  up to 64 values: one 64-bit candidate mask per cell, the same propagation, MRV.
 - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
   mirror halving when counting all solutions of an empty board (exact).
-- Skyscrapers (seed 000's whole-line permutations, N <= 9): every row and column must be a
+- Skyscrapers (whole-line permutations filtered by the clues, N <= 9): every row and column must be a
   permutation fitting its two clues and its squares' domains; the values such permutations
   use (the line's support) come from a dynamic programme over the value sets of the parts
   before and after the tallest building (Pesant's regular-constraint passes), not from

@@ -1,6 +1,6 @@
 """Dancing Links in plain Python: the readable twin of the C engine (family ``dlx-py``).
 
-The structure is seed 003's (Knuth, "Dancing Links", 2000): every 1 of the matrix is a node
+The structure is Knuth's ("Dancing Links", Millennial Perspectives in Computer Science, 2000): every 1 of the matrix is a node
 linked left/right within its option and up/down within its item; every item has a header
 holding its list's length; covering an item unlinks it from the active list and hides the
 options in its list; uncovering undoes exactly that, in the mirror order.  On top of it:

@@ -1,6 +1,6 @@
 """A Sudoku solver that uses the techniques people use, easiest first, and explains each step.
 
-Seed 004 (Landreau, TIPE 2025) rates a grid by the techniques a progressive solver needs, "les
+Félix Landreau's TIPE study (2025) rates a grid by the techniques a progressive solver needs, "les
 techniques fournies par ordre croissant de difficulté": last free cell, hidden single, naked
 single, naked pair, naked triple, pointing pair, hidden pair, hidden triple, box-line
 reduction, X-wing, Y-wing, swordfish, and backtracking when nothing else works.  This module
@@ -11,7 +11,7 @@ XY-chains (the classic catalogue: Sudopedia / HoDoKu's technique pages, A. Stuar
 At every step the solver applies the *easiest* technique that makes progress (one placement
 or one set of eliminations), logs it in words ("r3c5 = 7: hidden single in box 2"), and
 starts again from the easiest.  When none applies it guesses the cell with the fewest
-candidates (the seed's "backtracking"), solving each branch the same way, and records the
+candidates (the study's "backtracking"), solving each branch the same way, and records the
 guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
 rectangular blocks is handled, each technique wherever it is defined.
 
@@ -36,9 +36,9 @@ TECHNIQUES: tuple[str, ...] = (
     "pointing pair", "hidden pair", "hidden triple", "box-line reduction", "x-wing", "y-wing",
     "swordfish", "simple colouring", "xyz-wing", "jellyfish", "unique rectangle", "xy-chain",
 )
-"""Every technique in the order tried: the seed's twelve in its order, then the additions."""
+"""Every technique in the order tried: the study's twelve in its order, then the additions."""
 GUESS = "guess"
-"""The seed's "backtracking": a cell's value chosen without a deduction."""
+"""The study's "backtracking": a cell's value chosen without a deduction."""
 ORDER = {name: i for i, name in enumerate(TECHNIQUES + (GUESS,))}
 
 CLOCK_EVERY = 64  # steps between looks at the clock
@@ -723,7 +723,7 @@ def count_solutions(box: tuple[int, int], givens: Sequence[int], limit: int = 2)
 class HumanEngine(Engine):
     family = "human"
     holds_time_limit = True
-    summary = "human techniques easiest first, guessing when stuck (seed 004; explained steps)"
+    summary = "human techniques easiest first, guessing when stuck (after Landreau's TIPE 2025 study; explained steps)"
     kinds = frozenset({"sudoku"})
     statistics = {
         "nodes": "branches solved by techniques (the root counts)",

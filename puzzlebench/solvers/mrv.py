@@ -1,7 +1,7 @@
 """Backtracking with bitmask candidate sets, minimum-remaining-values branching, naked and
 hidden singles, in Python: the readable reference for the native bitboard engine.
 
-Seed 001's ideas: each cell holds a bitmask of its candidates (bit v-1 for value v); placing
+Each cell holds a bitmask of its candidates (bit v-1 for value v); placing
 a value removes it from the cells it conflicts with; a cell left with one candidate is placed
 at once (a naked single) and a cell left with none is a dead end; the search branches on the
 undecided cell with the fewest candidates (popcount), copying the state on each branch.
@@ -168,7 +168,7 @@ class MrvEngine(Engine):
     kinds = EVERY_KIND
     family = "mrv"
     holds_time_limit = True
-    summary = "bitmask candidates, MRV branching and naked singles (pure Python; seed 001)"
+    summary = "bitmask candidates, MRV branching and naked singles (pure Python)"
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch",
         "guesses": "branch points whose chosen cell had two or more candidates",

@@ -1,7 +1,7 @@
-"""The Quine dilemma solver of seed 004 (TIPE 2025, "Quine modifié": annexe 5 and its C code
+"""The Quine dilemma solver of Félix Landreau's TIPE study (2025, "Quine modifié": annexe 5 and its C code
 ``solve_cnf.c``), on any CNF.
 
-The seed's algorithm:
+The study's algorithm:
 
 - *Quine steps*: while the formula has a clause with one literal, make that literal true
   (substitute it: clauses it satisfies go, its complement leaves the others).  One step is
@@ -13,7 +13,7 @@ The seed's algorithm:
   literal, the literals implied by both become true in the formula.  When both copies stall,
   disjunctions recurse inside them.
 
-Heuristics (the seed's ``heuristique_0..2``, its slides' heuristics 1–3):
+Heuristics (the study's ``heuristique_0..2``, its slides' heuristics 1–3):
 
 - ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed``);
 - ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
@@ -21,11 +21,11 @@ Heuristics (the seed's ``heuristique_0..2``, its slides' heuristics 1–3):
 - ``h2``: the same in a largest such clause, ties to the most occurrences.
   On a puzzle's CNF all three look at the candidates' literals first (auxiliary variables, such
   as the Skyscrapers visibility ones, only when no open clause has a positive candidate):
-  the seed's CNF had no auxiliary variables, and branching on them is very slow.
+  the study's CNF had no auxiliary variables, and branching on them is very slow.
   (Occurrences are counted in the formula given to the engine, once, not re-counted in each
-  reduced copy as the seed does: the seed's count is a 9x9-Sudoku specific table.)
+  reduced copy as the study does: the study's count is a 9x9-Sudoku specific table.)
 
-What was added to make it sound and complete (the seed's code asserts these away):
+What was added to make it sound and complete (the study's code asserts these away):
 
 - both copies refuted: the formula is unsatisfiable (the seed stops with ``assert``);
 - a copy that satisfies every clause: that copy's assignment is a model and is returned as
@@ -50,8 +50,8 @@ Statistics, in ``raw`` (of the first search, the one that finds the first soluti
 seed measures a puzzle): disjunctions per depth (depth 0 = disjunctions on the formula
 itself), Quine steps per depth (depth 0 = steps on the formula itself, depth k+1 = steps in
 the copies of a depth-k disjunction), maximum depth (deepest disjunction level + 1; 0 when
-propagation alone solves it), and the seed's difficulty ``d = α(max depth) + β·n_d + γ·n_Q``
-with the seed's fitted weights for the heuristic (α(k) for k > 2 is α(2)), and its inputs.
+propagation alone solves it), and the study's difficulty ``d = α(max depth) + β·n_d + γ·n_Q``
+with the study's fitted weights for the heuristic (α(k) for k > 2 is α(2)), and its inputs.
 Shared columns (over every search of the run): ``nodes`` = ``guesses`` = disjunctions,
 ``backtracks`` = refuted copies, ``propagations`` = Quine steps.
 """
@@ -70,7 +70,7 @@ from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_rea
 UNSAT, IMPLIED, MODEL = "unsat", "implied", "model"
 CLOCK_EVERY = 512
 
-WEIGHTS = {  # the seed's fitted weights (slides "3.C – Évaluation – Résultats")
+WEIGHTS = {  # the study's fitted weights (slides "3.C – Évaluation – Résultats")
     "h0": ((0.9, 0.7, 0.2), 2e-2, 2e-4),
     "h1": ((1.3, 2.0, 2.2), 9e-6, -2e-7),
     "h2": ((1.1, 2.2, 2.5), -2e-4, 3e-6),
@@ -207,7 +207,7 @@ class QuineStats:
 
 
 class QuineSolver:
-    """Finds one model of a :class:`QFormula` (or proves there is none) the seed's way."""
+    """Finds one model of a :class:`QFormula` (or proves there is none) the study's way."""
 
     def __init__(self, f: QFormula, heuristic: str, rng: random.Random, deadline: Deadline,
                  stats: QuineStats):
@@ -515,7 +515,7 @@ def count_models(f: QFormula, heuristic: str, seed: int, limit: int | None, keep
 class QuineEngine(Engine):
     kinds = EVERY_KIND
     family = "quine"
-    summary = "seed 004's modified Quine: unit steps, dilemmas propagated side by side (Python)"
+    summary = "Landreau's modified Quine (TIPE 2025): unit steps, dilemmas propagated side by side (Python)"
     variants = ("h1", "h0", "h2")
     options = (
         Option("seed", int, 0, "random seed of heuristic h0"),
