@@ -69,38 +69,31 @@ def clean(code: int, err: str, records: bool = False) -> None:
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 
 
+FILE_COMMANDS = {
+    "solve-cnf": ("dimacs", "f.cnf", ["solve-cnf", "{f}", "--time-limit", "5"]),
+    "solve-xc": ("dlx", "f.dlx", ["solve-xc", "{f}", "--limit", "3", "--time-limit", "5"]),
+    "solve-smt2": ("smt2", "f.smt2", ["solve-smt2", "{f}", "--limit", "3", "--time-limit", "5"]),
+}
+
+
+@pytest.mark.parametrize("command", sorted(FILE_COMMANDS))
 @FUZZ
-@given(st.data())
-def test_solve_cnf_on_a_mutated_dimacs_file(tmp_path_factory, data):
-    f = tmp_path_factory.mktemp("fz") / "f.cnf"
-    f.write_bytes(data.draw(mutated(SEEDS["dimacs"])))
-    clean(*run(["solve-cnf", str(f), "--time-limit", "5"]))
+@given(data=st.data())
+def test_a_file_command_on_a_mutated_file(tmp_path_factory, command, data):
+    seed, name, argv = FILE_COMMANDS[command]
+    f = tmp_path_factory.mktemp("fz") / name
+    f.write_bytes(data.draw(mutated(SEEDS[seed])))
+    clean(*run([a.format(f=f) for a in argv]))
 
 
 @FUZZ
-@given(st.data())
+@given(data=st.data())
 def test_decode_on_a_mutated_dimacs_file_and_answer(tmp_path_factory, data):
     folder = tmp_path_factory.mktemp("fz")
     cnf, answer = folder / "f.cnf", folder / "a.txt"
     cnf.write_bytes(data.draw(mutated(SEEDS["dimacs"])))
     answer.write_bytes(data.draw(mutated(SEEDS["answer"])))
     clean(*run(["decode", "--cnf", str(cnf), "--model", str(answer)]))
-
-
-@FUZZ
-@given(st.data())
-def test_solve_xc_on_a_mutated_knuth_file(tmp_path_factory, data):
-    f = tmp_path_factory.mktemp("fz") / "f.dlx"
-    f.write_bytes(data.draw(mutated(SEEDS["dlx"])))
-    clean(*run(["solve-xc", str(f), "--limit", "3", "--time-limit", "5"]))
-
-
-@FUZZ
-@given(st.data())
-def test_solve_smt2_on_a_mutated_file(tmp_path_factory, data):
-    f = tmp_path_factory.mktemp("fz") / "f.smt2"
-    f.write_bytes(data.draw(mutated(SEEDS["smt2"])))
-    clean(*run(["solve-smt2", str(f), "--limit", "3", "--time-limit", "5"]))
 
 
 @FUZZ

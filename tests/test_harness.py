@@ -176,13 +176,19 @@ def _db_rows(path):
         return conn.execute("SELECT puzzle_id, solver, run_id, status, count FROM results").fetchall()
 
 
-def test_killed_bench_resumes_without_losing_or_repeating(tmp_path):
+def slow_bench(tmp_path, db_name: str, solvers: str = "slow") -> tuple[list[str], Path]:
+    """The command of a bench of 24 generated 4x4 Sudokus through the ``slow`` test engine
+    (50 ms a puzzle: long enough to act on it midway), and its database."""
     puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
     path = tmp_path / "set.txt"
     path.write_text("".join(p.write() + "\n" for p in puzzles))
-    db = tmp_path / "k.sqlite"
-    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow,mrv",
-           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    db = tmp_path / db_name
+    return [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", solvers,
+            "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"], db
+
+
+def test_killed_bench_resumes_without_losing_or_repeating(tmp_path):
+    cmd, db = slow_bench(tmp_path, "k.sqlite", solvers="slow,mrv")
     proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -253,42 +259,6 @@ def test_a_bench_run_again_replaces_its_pairs_and_keeps_the_earlier_rows_in_the_
                            ("dlx", 3, 1, None), ("mrv", 1, 1, 2), ("mrv", 1, 2, None), ("mrv", 3, 1, 2),
                            ("mrv", 3, 2, None)]
 
-
-def test_a_database_of_the_earlier_layout_is_moved_into_the_log(tmp_path):
-    """A database made before the log (one ``results`` table with the names spelled out) opens
-    with its rows in the log and the same rows in the ``results`` view."""
-    path = tmp_path / "old.sqlite"
-    with sqlite3.connect(path) as conn:
-        conn.executescript("""
-            CREATE TABLE runs (id INTEGER PRIMARY KEY, started TEXT NOT NULL, finished TEXT, command TEXT,
-                seed INTEGER, settings TEXT, cpu_model TEXT, cores INTEGER, memory_bytes INTEGER,
-                platform TEXT, python TEXT, package_version TEXT, engines TEXT, git_commit TEXT, load TEXT);
-            INSERT INTO runs (id, started) VALUES (1, '2026-11-20T10:00:00Z');
-            CREATE TABLE results (id INTEGER PRIMARY KEY, run_id INTEGER, puzzle_id TEXT NOT NULL,
-                puzzle_hash TEXT NOT NULL, set_name TEXT NOT NULL, line INTEGER, kind TEXT, shape TEXT,
-                solver TEXT NOT NULL, limit_ INTEGER NOT NULL, time_limit REAL, status TEXT NOT NULL,
-                count INTEGER, t_parse REAL, t_encode REAL, t_solve REAL, t_decode REAL, t_total REAL,
-                peak_memory INTEGER, nodes INTEGER, guesses INTEGER, backtracks INTEGER, conflicts INTEGER,
-                propagations INTEGER, raw_stats TEXT, size TEXT, error TEXT, verified INTEGER, wrong INTEGER,
-                UNIQUE (puzzle_id, puzzle_hash, solver, limit_));
-            INSERT INTO results VALUES (7, 1, 's.txt:1', 'ab', 's.txt', 1, 'sudoku', '4x4 (2x2 blocks)', 'mrv', 2,
-                10.0, 'unique', 1, 0.1, 0.2, 0.3, 0.4, 1.0, 1000, 5, 2, 1, NULL, 30, '{"nodes":5}',
-                '{"cells":16}', NULL, 1, 0);
-            INSERT INTO results VALUES (9, 1, 's.txt:2', '', 's.txt', 2, NULL, NULL, '(input)', 2, 10.0,
-                'error', 0, 0.0, 0.0, 0.0, 0.0, 0.0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-                's.txt:2:3: bad', 0, 0);
-        """)
-        before = conn.execute("SELECT * FROM results ORDER BY id").fetchall()
-    db = Database(path)
-    after = [tuple(r) for r in db.results()]
-    db.close()
-    assert after == before
-    with sqlite3.connect(path) as conn:
-        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master WHERE name IN ('results', 'result_log')"))
-    assert kinds == {"results": "view", "result_log": "table"}
-
-
-# -- usage errors ---------------------------------------------------------------------------------
 
 def run_cli(args, capsys):
     code = main(args)
@@ -669,12 +639,7 @@ def _alive(pid: int) -> bool:
 def test_workers_end_when_the_bench_is_killed(tmp_path):
     """SIGKILL of the bench alone (not its process group): its workers end within seconds
     (they stayed, blocked on their pipes and holding the database, for minutes)."""
-    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
-    path = tmp_path / "set.txt"
-    path.write_text("".join(p.write() + "\n" for p in puzzles))
-    db = tmp_path / "k.sqlite"
-    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow",
-           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    cmd, db = slow_bench(tmp_path, "k.sqlite")
     proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     try:
@@ -701,12 +666,7 @@ def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path
     """Two benches at once on one --db would each store the pairs both run (190 current rows
     for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
     first ends with one current result a pair."""
-    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
-    path = tmp_path / "set.txt"
-    path.write_text("".join(p.write() + "\n" for p in puzzles))
-    db = tmp_path / "c.sqlite"
-    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "slow",
-           "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"]
+    cmd, db = slow_bench(tmp_path, "c.sqlite")
     first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60

@@ -30,8 +30,7 @@ SQLite about half of a row spelling out the names under a unique text key (measu
 
 Rows are written as they arrive from the workers, each group in one transaction, in WAL mode:
 a bench killed at any moment keeps every result it had received, and ``--resume`` runs only
-the pairs that have none.  A database made by an earlier version (a ``results`` table) is
-moved into the log when it is opened.
+the pairs that have none (one bench at a time: see :class:`BenchLock`).
 """
 
 from __future__ import annotations
@@ -228,12 +227,7 @@ class Database(ResultsReader):
             self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
-            earlier = _has_results_table(self.conn)
-            if earlier:
-                self.conn.execute("ALTER TABLE results RENAME TO results_before_log")
             self.conn.executescript(SCHEMA)
-            if earlier:
-                _move_into_log(self.conn, "results_before_log")
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
@@ -372,30 +366,6 @@ class Database(ResultsReader):
                 "INSERT OR REPLACE INTO disagreements (run_id, puzzle_id, puzzle_hash, limit_, solver_a, "
                 "status_a, count_a, solver_b, status_b, count_b) VALUES (?,?,?,?,?,?,?,?,?,?)",
                 [(run_id, *row) for row in rows])
-
-
-def _has_results_table(conn) -> bool:
-    """Whether this database was made by an earlier version: ``results`` a table, not the view."""
-    row = conn.execute("SELECT type FROM sqlite_master WHERE name = 'results'").fetchone()
-    return row is not None and row[0] == "table"
-
-
-def _move_into_log(conn, old: str) -> None:
-    """Move the rows of an earlier version's ``results`` table (one row per pair, names spelled
-    out) into the log, keeping their ids, and drop it."""
-    stored = ", ".join(c for c in RESULT_COLUMNS if c != "limit_")
-    with _Transaction(conn):
-        conn.execute(f"INSERT OR IGNORE INTO puzzle_sets (name) SELECT DISTINCT set_name FROM {old}")
-        conn.execute(f"INSERT OR IGNORE INTO solvers (spec) SELECT DISTINCT solver FROM {old}")
-        conn.execute(f"INSERT OR IGNORE INTO shapes (kind, shape) SELECT DISTINCT kind, shape FROM {old} "
-                     "WHERE kind IS NOT NULL AND shape IS NOT NULL")
-        conn.execute(
-            f"INSERT INTO result_log (id, set_id, line, puzzle_hash, shape_id, solver_id, limit_, {stored}) "
-            f"SELECT o.id, s.id, o.line, o.puzzle_hash, h.id, v.id, o.limit_, "
-            f"{', '.join('o.' + c for c in RESULT_COLUMNS if c != 'limit_')} FROM {old} o "
-            "JOIN puzzle_sets s ON s.name = o.set_name JOIN solvers v ON v.spec = o.solver "
-            "LEFT JOIN shapes h ON h.kind = o.kind AND h.shape = o.shape")
-        conn.execute(f"DROP TABLE {old}")
 
 
 _BIND = object()

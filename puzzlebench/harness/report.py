@@ -34,7 +34,6 @@ from typing import Iterable
 from ..results import STATISTICS
 from .crosscheck import FINISHED
 
-TIME_COLUMNS = ("median", "mean", "p90", "max")
 
 
 def percentile(values: list[float], q: float) -> float | None:

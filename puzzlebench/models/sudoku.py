@@ -114,10 +114,6 @@ class Sudoku(Puzzle):
     def shape(self) -> str:
         return _shape_text(*self.box)
 
-    def block_of(self, row: int, col: int) -> int:
-        r, c = self.box
-        return (row // r) * r + col // c
-
     def structure(self) -> tuple:
         return ("sudoku", self.box)
 
