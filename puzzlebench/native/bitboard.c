@@ -84,7 +84,7 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     if (br == 3 && bc == 3) bb9_solve(g.buf, locked, &s);
     else rc = bbn_solve(br, bc, g.buf, locked, &s);
     Py_END_ALLOW_THREADS
-    if (rc < 0) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 9 supported", n); goto done; }
+    if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(s.solutions);

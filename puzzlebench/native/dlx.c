@@ -334,8 +334,12 @@ static PyObject *kept_solutions(const dlx_t *d) {
         while (sol[len] >= 0) len++;
         PyObject *tup = PyTuple_New(len);
         if (!tup) { Py_DECREF(list); return NULL; }
-        for (k = 0; k < len; k++) PyTuple_SET_ITEM(tup, k, PyLong_FromLong(sol[k]));
-        PyList_SET_ITEM(list, s, tup);
+        PyList_SET_ITEM(list, s, tup);   /* the list owns it now: freed with it on failure */
+        for (k = 0; k < len; k++) {
+            PyObject *option = PyLong_FromLong(sol[k]);
+            if (!option) { Py_DECREF(list); return NULL; }
+            PyTuple_SET_ITEM(tup, k, option);
+        }
     }
     return list;
 }

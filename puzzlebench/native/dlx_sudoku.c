@@ -484,9 +484,11 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
         } else {
             PyObject *sl = PyList_New(rows[p].kept);
             if (!sl) { Py_CLEAR(result); goto out; }
-            for (int k = 0; k < rows[p].kept; k++)
-                PyList_SET_ITEM(sl, k, PyBytes_FromStringAndSize(
-                    (const char *)sols + ((size_t)p * keep + k) * nn, nn));
+            for (int k = 0; k < rows[p].kept; k++) {
+                PyObject *grid = PyBytes_FromStringAndSize((const char *)sols + ((size_t)p * keep + k) * nn, nn);
+                if (!grid) { Py_DECREF(sl); Py_CLEAR(result); goto out; }
+                PyList_SET_ITEM(sl, k, grid);
+            }
             row = Py_BuildValue("KNKKOii", rows[p].count, sl, rows[p].nodes, rows[p].updates,
                                 rows[p].timed_out ? Py_True : Py_False, rows[p].items,
                                 rows[p].options);
