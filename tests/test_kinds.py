@@ -25,7 +25,7 @@ def test_a_puzzle_is_rebuilt_from_its_header(puzzle):
 
 
 def test_an_unknown_kind_is_a_usage_error():
-    with pytest.raises(UsageError, match="unknown kind 'kakuro'; known: sudoku, nqueens, skyscrapers"):
+    with pytest.raises(UsageError, match="unknown kind 'kakuro'; known: sudoku, nqueens, skyscrapers, latin"):
         kind_class("kakuro")
 
 

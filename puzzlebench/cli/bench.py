@@ -19,6 +19,7 @@ from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_b
 from ..harness.database import open_existing
 from ..harness.inputs import InputItem, from_puzzles, read_file, sample, scramble_items
 from ..harness.report import PLOTS, render, summarise
+from ..models.kinds import KIND_NAMES
 from ..models.sudoku import parse_box
 from ..solvers import registry
 from ..solvers.base import check_time_limit
@@ -225,7 +226,7 @@ def register(sub) -> None:
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
     p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
-    p.add_argument("--kind", choices=("sudoku", "nqueens", "skyscrapers"), help="the puzzle kind of the files")
+    p.add_argument("--kind", choices=KIND_NAMES, help="the puzzle kind of the files")
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
     p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
     p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")

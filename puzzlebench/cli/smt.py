@@ -26,8 +26,11 @@ def cmd_solve_smt2(args) -> int:
     def show(k: int, values: list[tuple[str, str]]) -> None:
         cells = [(int(m.group(2)), int(m.group(3)) if m.group(3) else None, value)
                  for name, value in values for m in [_CELL_NAME.match(name)] if m]
-        if cells and len(cells) == len(values) - _auxiliary(values):
-            size = n_cells or 1 + max(cell for cell, _, _ in cells)
+        size = n_cells or 1 + max((cell for cell, _, _ in cells), default=-1)
+        readable = (cells and len(cells) == len(values) - _auxiliary(values)
+                    and all(value in ("true", "false") or value.isdigit() for _, _, value in cells)
+                    and all(cell < size for cell, _, _ in cells) and all(0 <= c < size for c in fixed))
+        if readable:   # a file of puzzlebench's, intact: its cells
             print(f"solution {k}: {','.join(map(str, decode_assignment(cells, size, fixed)))}")
         else:
             print(f"solution {k}: " + " ".join(f"{name}={value}" for name, value in values))

@@ -94,6 +94,9 @@ _EXAMPLES = [
             "the same 5x5 Skyscrapers as a game id of Simon Tatham's Towers (playable there)"),
     Example("rush01", "skyscrapers", "4 3 2 1 1 2 2 2 4 3 2 1 1 2 2 2",
             "the 4x4 example of the rush-01 exercise (column tops, bottoms, row lefts, rights)"),
+    Example("latin5", "latin", "0 3 1 0 0\n0 4 2 0 0\n0 0 0 3 0\n4 5 0 0 0\n5 0 0 0 0",
+            "a 5x5 Latin square to complete, made for this project (a shuffled cyclic square, each "
+            "given removed in a seeded order while the completion stays unique: 8 givens)"),
 ]
 
 EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}

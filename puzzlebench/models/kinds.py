@@ -19,6 +19,7 @@ KINDS: dict[str, str] = {
     "sudoku": "puzzlebench.models.sudoku:Sudoku",
     "nqueens": "puzzlebench.models.nqueens:NQueens",
     "skyscrapers": "puzzlebench.models.skyscrapers:Skyscrapers",
+    "latin": "puzzlebench.models.latin:LatinSquare",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

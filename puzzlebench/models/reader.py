@@ -65,7 +65,7 @@ from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
 from .base import Puzzle
-from .kinds import KIND_NAMES
+from .kinds import KIND_NAMES, kind_class
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
 from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
@@ -86,6 +86,31 @@ def check_kind(kind: str | None) -> str | None:
     if k not in KINDS:
         raise UsageError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
     return k
+
+
+BUILT_IN = ("sudoku", "nqueens", "skyscrapers")
+"""The kinds whose text forms this module reads itself (their inference is intertwined: 16
+numbers can be a Sudoku or rush-01 clues).  Every other registered kind reads its own text
+(``read_text``) and may claim a text whatever the kind asked (``claims``)."""
+
+
+def _own_reader(kind: str | None):
+    """The class of a kind that reads its own text, or ``None``."""
+    if kind is None or kind in BUILT_IN:
+        return None
+    cls = kind_class(kind)
+    return cls if hasattr(cls, "read_text") else None
+
+
+def _claimed_kind(text: str) -> str | None:
+    """A registered kind whose text form this unmistakably is (a ``.pls`` file's ``order``
+    line, a game id's parameters), or ``None``."""
+    for name in KIND_NAMES:
+        if name not in BUILT_IN:
+            claims = getattr(kind_class(name), "claims", None)
+            if claims is not None and claims(text):
+                return name
+    return None
 
 
 # -- one line ------------------------------------------------------------------------------
@@ -126,6 +151,9 @@ def _is_sudoku_string(first: str) -> bool:
 
 def infer_line_kind(text: str) -> str:
     """The kind of a one-line puzzle, or an error saying why it cannot be told."""
+    claimed = _claimed_kind(text)
+    if claimed:
+        return claimed
     stripped = text.strip()
     fields = stripped.split()
     if TOWERS_ID.match(stripped) or _is_skyscrapers_line(fields):
@@ -175,6 +203,9 @@ def _numbers_kind(text: str, numbers: list[str]) -> str:
 def parse_line(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on one line (its first and only content line)."""
     kind = kind or infer_line_kind(text)
+    own = _own_reader(kind)
+    if own is not None:
+        return own.read_text(text, box=box, source=source)
     stripped = text.strip()
     fields = stripped.split()
     if kind == "sudoku":
@@ -202,6 +233,9 @@ def _has_queen(rows: list[tuple[int, str]]) -> bool:
 
 
 def infer_block_kind(text: str) -> str:
+    claimed = _claimed_kind(text)
+    if claimed:
+        return claimed
     lines = content_lines(text)
     first = lines[0][1].strip()
     if CPMPY_HEADER.match(first) or first.startswith("["):
@@ -220,6 +254,9 @@ def infer_block_kind(text: str) -> str:
 def parse_block(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on several lines: a grid, a board, a list, a CPMpy instance."""
     kind = kind or infer_block_kind(text)
+    own = _own_reader(kind)
+    if own is not None:
+        return own.read_text(text, box=box, source=source)
     first = content_lines(text)[0][1].strip()
     if kind == "sudoku":
         if CPMPY_HEADER.match(first):
@@ -458,6 +495,11 @@ def _block_records(block, index, kind, box=None) -> list[tuple[int, int, int]]:
         out = [(index[head[0][0]], head[0][0], head[-1][0] + len(head[-1][1]))]
         return out + (_block_records(rest, index, kind, box) if rest else [])
     per_line = [(index[off], off, off + len(line)) for off, line in block]
+    kind = kind or _claimed_kind("\n".join(line for _, line in block))
+    own = _own_reader(kind)
+    if own is not None:   # a kind that reads its own text: a block is one puzzle, or a line is
+        whole = [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
+        return whole if getattr(own, "spans_lines", False) else per_line
     if kind != "skyscrapers" and _block_is_grid(block, kind):
         grid = (index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))
         if _lines_rather_than_grid(block, kind, box):

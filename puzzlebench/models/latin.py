@@ -1,0 +1,179 @@
+"""Latin square completion: an N x N grid (N <= 64) with some cells given; every row and every
+column holds each of the values 1..N once.  With holes punched in a complete random square it
+is the quasigroup-with-holes (QWH) problem, the classic SAT and CSP benchmark family (Gomes and
+Selman, "Problem structure in the presence of perturbations", AAAI 1997; Achlioptas, Gomes,
+Kautz and Selman, "Generating satisfiable problem instances", AAAI 2000).
+
+Rules: every cell holds one value (``ExactlyOne``); every row and column is an ``AllDifferent``
+over its N cells.  Nothing here is new to the vocabulary, so every engine generic over it
+solves Latin squares with no code of its own.
+
+Text forms (:meth:`LatinSquare.read_text`, with ``--kind latin``; a ``.pls`` file's ``order``
+line needs no ``--kind``):
+
+- ``grid``: N lines of N numbers separated by spaces or commas, ``0``, ``-1`` or ``.`` empty;
+- ``pls``: the quasigroup-completion files of the literature: a line ``order N``, then N rows of
+  N numbers with ``-1`` for a hole and values counted from 0 (as the ``.pls`` generators write
+  them: the value ``v`` there is ``v + 1`` here).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Sequence
+
+from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from .base import Puzzle, Solution
+from .text import TextPlaces, content_lines
+from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
+
+MAX_N = 64
+PLS_HEADER = re.compile(r"\s*order\s+(\d+)\s*$", re.IGNORECASE)
+_TOKEN = re.compile(r"[^\s,]+")
+
+
+class LatinSquare(Puzzle):
+    kind = "latin"
+    spans_lines = True   # in a file of many, a puzzle is a block of lines (blank lines between)
+
+    def __init__(self, n: int, givens: Sequence[int], *, source: str | None = None, form: str = "grid",
+                 metadata: dict[str, str] | None = None):
+        if not 1 <= n <= MAX_N:
+            raise UnsupportedShapeError(f"a Latin square needs 1 <= N <= {MAX_N}; got {n}", Place(source))
+        if len(givens) != n * n:
+            raise ParseError(f"a {n}x{n} Latin square has {n * n} cells; got {len(givens)}", Place(source))
+        self.n = n
+        self.givens = tuple(int(v) for v in givens)
+        self.source, self.form, self.metadata = source, form, dict(metadata or {})
+        for cell, v in enumerate(self.givens):
+            if not 0 <= v <= n:
+                raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1}: value {v} is not in 1..{n}", Place(source))
+        broken = self._repeats(self.givens)
+        if broken:
+            raise InvalidPuzzleError(broken[0], Place(source))
+
+    @property
+    def n_values(self) -> int:
+        return self.n
+
+    @property
+    def shape(self) -> str:
+        return f"{self.n}x{self.n}"
+
+    def _lines(self) -> list[tuple[str, tuple[int, ...]]]:
+        n = self.n
+        return ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+                + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
+
+    def _rules(self) -> Rules:
+        n = self.n
+        names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
+        cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
+                      for cell in range(n * n))
+        return Rules(n * n, n, self.givens, cells + tuple(AllDifferent(c, name) for name, c in self._lines()), names)
+
+    def structure(self) -> tuple:
+        return ("latin", self.n)
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "LatinSquare":
+        return cls(math.isqrt(len(givens)), givens, source=source)
+
+    # -- checking ------------------------------------------------------------------------
+
+    def _repeats(self, values: Sequence[int]) -> list[str]:
+        out = []
+        for name, cells in self._lines():
+            seen: dict[int, int] = {}
+            for cell in cells:
+                v = values[cell]
+                if v and v in seen:
+                    out.append(f"{name} has two {v}s")
+                    break
+                seen[v] = cell
+        return out
+
+    def check(self, solution: Sequence[int]) -> list[str]:
+        n = self.n
+        if len(solution) != n * n:
+            return [f"expected {n * n} values, got {len(solution)}"]
+        problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
+                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
+        if problems:
+            return problems
+        problems += [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
+                     for i, g in enumerate(self.givens) if g and solution[i] != g]
+        return problems + self._repeats(solution)
+
+    # -- text ----------------------------------------------------------------------------
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        return " ".join(map(str, solution))
+
+    def parse_solution(self, text: str) -> Solution:
+        try:
+            return tuple(int(t) for t in _TOKEN.findall(text))
+        except ValueError:
+            raise ParseError(f"a Latin square's solution is {self.n * self.n} numbers; got {text[:40]!r}") from None
+
+    def write(self) -> str:
+        return self.write_solution(self.givens)
+
+    def write_solution(self, values: Sequence[int]) -> str:
+        n = self.n
+        rows = [values[r * n:(r + 1) * n] for r in range(n)]
+        if self.form == "pls":
+            return "\n".join([f"order {n}"] + [" ".join(str(v - 1) for v in row) for row in rows])
+        width = len(str(n))
+        return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in rows)
+
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        values = self.givens if solution is None else solution
+        width = len(str(self.n))
+        n = self.n
+        return "\n".join(" ".join((str(v) if v else ".").rjust(width) for v in values[r * n:(r + 1) * n])
+                         for r in range(n))
+
+    @classmethod
+    def claims(cls, text: str) -> bool:
+        """Whether a text is a Latin square whatever ``--kind`` says: a ``.pls`` file."""
+        lines = content_lines(text)
+        return bool(lines) and bool(PLS_HEADER.match(lines[0][1]))
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "LatinSquare":
+        """A Latin square in either of its forms (see the module's text); errors name the
+        line and column."""
+        places = TextPlaces(text, source)
+        lines = content_lines(text)
+        if not lines:
+            raise ParseError("empty input: no Latin square found", Place(source))
+        header = PLS_HEADER.match(lines[0][1])
+        form, rows = ("pls", lines[1:]) if header else ("grid", lines)
+        n = int(header.group(1)) if header else len(rows)
+        if header and len(rows) != n:
+            raise ParseError(f"'order {n}' is followed by {len(rows)} rows; expected {n}",
+                             places.line_place(lines[0][0]))
+        values = []
+        for offset, line in rows:
+            tokens = [(offset + m.start(), m.group()) for m in _TOKEN.finditer(line)]
+            if len(tokens) != n:
+                raise ParseError(f"a row of a {n}x{n} Latin square has {n} numbers; this one has {len(tokens)}",
+                                 places.line_place(offset))
+            for at, token in tokens:
+                values.append(_value(token, n, form, places.place(at)))
+        return cls(n, values, source=source, form=form)
+
+
+def _value(token: str, n: int, form: str, place: Place) -> int:
+    if token in (".", "-1", "0") and not (form == "pls" and token == "0"):
+        return 0
+    try:
+        v = int(token) + (1 if form == "pls" else 0)
+    except ValueError:
+        raise ParseError(f"unexpected {token!r}: expected a number (0, -1 or . for a hole)", place) from None
+    if not 1 <= v <= n:
+        shown = f"{token} (value {v})" if form == "pls" else token
+        raise ParseError(f"{shown} is not a value of a {n}x{n} Latin square", place)
+    return v
