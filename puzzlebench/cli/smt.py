@@ -9,7 +9,7 @@ import re
 
 from ..encoders.smt import decode_assignment, header_facts
 from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.smt import count_smt2_models
+from ..solvers.smt import count_smt2_models_apart
 from .common import EXIT_OK, read_text
 
 _CELL_NAME = re.compile(r"(c|x)(\d+)(?:_(\d+))?$")
@@ -32,7 +32,7 @@ def cmd_solve_smt2(args) -> int:
         else:
             print(f"solution {k}: " + " ".join(f"{name}={value}" for name, value in values))
 
-    found = count_smt2_models(text, source, limit, time_limit, show)
+    found = count_smt2_models_apart(text, source, limit, time_limit, show)
     ending = {"sat": "", "unsat": " (unsat)" if found.count == 0 else ""}.get(
         found.ending, f" (stopped: {found.reason})")
     plural = "" if found.count == 1 else "s"
