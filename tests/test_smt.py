@@ -365,6 +365,34 @@ def test_only_z3s_first_error_is_said():
     assert str(err.value) == "z.smt2:1:29: SMT-LIB2 does not parse: bit-vector size must be greater than zero"
 
 
+@pytest.mark.parametrize("text, first", [
+    # named like puzzlebench's cells, but no puzzle: listed by name (a negative Int was a
+    # ValueError traceback; a cell numbered 99,999,999,999 a list of that many zeros)
+    ("(declare-const c0 Int)(assert (< c0 0))", "solution 1: c0=(- 1)"),
+    ("(declare-const c99999999999 Bool)(assert c99999999999)", "solution 1: c99999999999=true"),
+    ("; puzzlebench int formulation: 99999999999 cells, values 1..2\n(declare-const c0 Int)(assert (= c0 1))",
+     "solution 1: c0=1"),
+    ("(declare-const c1 Int)(assert (= c1 1))", "solution 1: c1=1"),
+    # a puzzle's cells 0..n-1: listed as its values
+    ("; puzzlebench int formulation: 2 cells, values 1..2\n(declare-const c0 Int)(declare-const c1 Int)"
+     "(assert (= c0 1))(assert (= c1 2))", "solution 1: 1,2"),
+])
+def test_solve_smt2_lists_cells_only_for_a_puzzle(tmp_path, capsys, text, first):
+    from puzzlebench.cli import main
+    f = tmp_path / "c.smt2"
+    f.write_text(text)
+    assert main(["solve-smt2", str(f)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first
+
+
+def test_a_decided_cell_that_is_no_pair_of_integers_is_an_error_with_its_place(tmp_path, capsys):
+    from puzzlebench.cli import main
+    f = tmp_path / "d.smt2"
+    f.write_text("(declare-const b Bool)\n; decided before the solver (cell=value, cells from 0): 0=1 x=1\n")
+    assert main(["solve-smt2", str(f)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {f}:2:61: decided cell 'x=1' is not cell=value\n"
+
+
 def test_solve_smt2_names_a_quoted_symbol_with_its_bars(tmp_path, capsys):
     from puzzlebench.cli import main
     f = tmp_path / "q.smt2"

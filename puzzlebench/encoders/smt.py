@@ -431,17 +431,23 @@ def decode_model(model: Any, n_cells: int, fixed: dict[int, int] | None = None) 
     return decode_assignment(model_assignment(model), n_cells, fixed)
 
 
-def header_facts(text: str) -> tuple[str | None, dict[int, int], int | None]:
+def header_facts(text: str, source: str | None = None) -> tuple[str | None, dict[int, int], int | None]:
     """What a file written by :meth:`SmtFormula.write` says about itself: its logic, the cells
-    decided before the solver, and the number of cells (``None`` when not said)."""
+    decided before the solver, and the number of cells (``None`` when not said).  A line of
+    decided cells that is not ``cell=value`` pairs of integers is a :class:`ParseError` at
+    the pair."""
     logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
-    cells = re.search(r"^; puzzlebench \w+ formulation: (\d+) cells", text, re.M)
-    fixed = {}
-    for line in text.splitlines():
+    cells = re.search(r"^; puzzlebench \w+ formulation: ([0-9]{1,18}) cells", text, re.M)
+    fixed: dict[int, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
         if line.startswith(FIXED_COMMENT):
-            for pair in line[len(FIXED_COMMENT):].split():
-                cell, _, value = pair.partition("=")
-                fixed[int(cell)] = int(value)
+            for found in re.finditer(r"\S+", line[len(FIXED_COMMENT):]):
+                pair = re.fullmatch(r"([0-9]{1,18})=([0-9]{1,18})", found.group())
+                if pair is None or int(pair.group(1)) in fixed:
+                    why = "is given twice" if pair else "is not cell=value"
+                    raise ParseError(f"decided cell {found.group()!r} {why}",
+                                     Place(source, number, len(FIXED_COMMENT) + found.start() + 1))
+                fixed[int(pair.group(1))] = int(pair.group(2))
     return (logic.group(1) if logic else None, fixed, int(cells.group(1)) if cells else None)
 
 
