@@ -13,6 +13,7 @@ from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
 from puzzlebench.encoders.dimacs import (check_answer, dimacs_text, read_answer, read_dimacs)
+from puzzlebench.encoders.registry import EXPORTERS
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import parse_line
@@ -540,6 +541,32 @@ def test_an_option_a_target_does_not_take_is_refused(capsys, target, option, mes
     value = "minimal" if option == "--encoding" else "x"
     assert main(["export", "--example", "knuth", "--to", target, option, value]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+
+
+def test_an_answer_that_is_not_text_is_an_error_with_its_place(tmp_path, capsys):
+    cnf = tmp_path / "p.cnf"
+    assert main(["export", "--example", "seed002-4x4", "--to", "dimacs", "-o", str(cnf)]) == 0
+    answer = tmp_path / "a.txt"
+    answer.write_bytes(b"s SATISFIABLE\nv 1 -2 \xfe 0\n")
+    assert main(["decode", "--cnf", str(cnf), "--model", str(answer)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {answer}:2:8: not UTF-8 text: byte 0xfe cannot be "
+                                       "decoded; expected puzzle text\n")
+
+
+@pytest.mark.parametrize("target", sorted(EXPORTERS))
+@pytest.mark.parametrize("option, value", [("--encoding", "minimal"), ("--amo", "pairwise")])
+def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, option, value):
+    """--encoding and --amo belong to the CNF exporter (amo to the SMT-LIB2 ones too): another
+    target refuses them naming both, never a TypeError traceback."""
+    takes = EXPORTERS[target][1]
+    code = main(["export", "--example", "seed002-4x4", "--to", target, option, value])
+    out, err = capsys.readouterr()
+    if option[2:] in takes:
+        assert (code, err) == (0, "") and out
+    else:
+        said = f"it takes {', '.join(takes)}" if takes else "it takes no option"
+        assert (code, out) == (2, "")
+        assert err == f"puzzlebench: error: export target {target!r} has no option {option[2:]!r}; {said}\n"
 
 
 def test_solve_xc_refuses_bytes_that_are_not_text(tmp_path, capsys):
