@@ -13,6 +13,7 @@ from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
 from puzzlebench.encoders.dimacs import (check_answer, dimacs_text, read_answer, read_dimacs)
+from puzzlebench.encoders.registry import EXPORTERS
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import parse_line
@@ -351,6 +352,14 @@ def test_write_then_read_gives_the_same_formula_and_header():
     ("p cnf 3\n", "x.cnf:1:1: expected 'p cnf VARIABLES CLAUSES', got 'p cnf 3'"),
     ("p cnf 2 1\n1 x 0\n", "x.cnf:2:3: 'x' is not a literal (an integer)"),
     ("c nothing\n", "x.cnf:1: no 'p cnf VARIABLES CLAUSES' line"),
+    # DIMACS integers are ASCII: Python's int() also reads '1_0' as 10 and '\u0661' as 1,
+    # and raises ValueError on '\u00b2' (a superscript two, which str.isdigit() accepts)
+    ("p cnf \u00b2 1\n1 0\n", "x.cnf:1:1: expected 'p cnf VARIABLES CLAUSES', got 'p cnf \u00b2 1'"),
+    ("p cnf 20 1\n1_0 0\n", "x.cnf:2:1: '1_0' is not a literal (an integer)"),
+    ("p cnf 2 1\n\u0661 0\n", "x.cnf:2:1: '\u0661' is not a literal (an integer)"),
+    ("p cnf 2 1\n-1 - 0\n", "x.cnf:2:4: '-' is not a literal (an integer)"),
+    # lines are counted at '\n' only, as the place of a byte that is not UTF-8 is
+    ("p cnf 2 2\n1 0\f\n\u2028 2 0\n-3 0\n", "x.cnf:4:1: literal -3 is beyond the 2 variables the 'p' line declares"),
 ])
 def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
     with pytest.raises(ParseError) as err:
@@ -359,10 +368,16 @@ def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
 
 
 @pytest.mark.parametrize("answer, message", [
-    ("s SATISFIABLE\nv 1 -2 7 0\n", "out.txt:2: the answer names variable 7; the formula has 3"),
+    ("s SATISFIABLE\nv 1 -2 7 0\n", "out.txt:2:8: the answer names variable 7; the formula has 3"),
     ("s SATISFIABLE\nv -1 -2 3 0\n", "out.txt: the answer does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
     ("v 1 0\n", "out.txt:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')"),
-    ("s MAYBE\n", "out.txt:1: unknown status 'MAYBE'"),
+    ("s MAYBE\n", "out.txt:1:1: unknown status 'MAYBE'"),
+    ("c solver\n s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", "out.txt:4:1: a second status, UNSATISFIABLE, after "
+                                                          "SATISFIABLE (line 2)"),
+    ("s SATISFIABLE\nv 1 2\nv 3 -1 0\n", "out.txt:3:5: variable 1 is given both values (first at line 2)"),
+    ("SAT\n1 2_0 0\n", "out.txt:2:3: '2_0' is not a literal in the solver's answer"),
+    ("SAT\n1 \u0663 0\n", "out.txt:2:3: '\u0663' is not a literal in the solver's answer"),
+    ("SAT\n1 " + "9" * 5000 + " 0\n", "out.txt:2:3: '" + "9" * 5000 + "' is not a literal in the solver's answer"),
 ])
 def test_bad_answers_are_clear_errors(answer, message):
     cnf = read_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\n", "x.cnf")
@@ -481,6 +496,22 @@ def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
     assert out[0] == "c sat: 2 model(s) found (limit 2)" and out[-2:] == ["s SATISFIABLE", "v 1 0"]
 
 
+def test_a_count_too_large_to_write_out_is_a_power_of_two(tmp_path, capsys):
+    """Every model of 2,000,000,000 declared variables over one clause: 2^1999999999, a
+    number of 600 million digits, written as a power of two (Python's str() refused it with a
+    traceback, and computing it took 10 s and 860 MB)."""
+    from puzzlebench.solvers.cnf_file import count_cnf_models, models_of_file
+    assert models_of_file(3, 2, None) == 12 and models_of_file(3, 64, None) == 3 << 64
+    assert models_of_file(3, 65, None) is None and models_of_file(0, 10**9, None) == 0
+    assert models_of_file(3, 10**9, 7) == 7 and models_of_file(1, 2, 7) == 4
+    found = count_cnf_models(2_000_000_000, [[1]], "sat", None, None)
+    assert (found.count, found.count_text()) == (None, "1 × 2^1999999999")
+    f = tmp_path / "h.cnf"
+    f.write_text("p cnf 2000000000 1\n1 0\n")
+    assert main(["solve-cnf", str(f), "--limit", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "c sat: 1 × 2^1999999999 model(s) found (limit all)"
+
+
 def test_a_header_beyond_any_solver_is_refused(tmp_path, capsys):
     f = tmp_path / "h.cnf"
     f.write_text("p cnf 99999999999 1\n1 0\n")
@@ -510,6 +541,32 @@ def test_an_option_a_target_does_not_take_is_refused(capsys, target, option, mes
     value = "minimal" if option == "--encoding" else "x"
     assert main(["export", "--example", "knuth", "--to", target, option, value]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+
+
+def test_an_answer_that_is_not_text_is_an_error_with_its_place(tmp_path, capsys):
+    cnf = tmp_path / "p.cnf"
+    assert main(["export", "--example", "course-4x4", "--to", "dimacs", "-o", str(cnf)]) == 0
+    answer = tmp_path / "a.txt"
+    answer.write_bytes(b"s SATISFIABLE\nv 1 -2 \xfe 0\n")
+    assert main(["decode", "--cnf", str(cnf), "--model", str(answer)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {answer}:2:8: not UTF-8 text: byte 0xfe cannot be "
+                                       "decoded; expected puzzle text\n")
+
+
+@pytest.mark.parametrize("target", sorted(EXPORTERS))
+@pytest.mark.parametrize("option, value", [("--encoding", "minimal"), ("--amo", "pairwise")])
+def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, option, value):
+    """--encoding and --amo belong to the CNF exporter (amo to the SMT-LIB2 ones too): another
+    target refuses them naming both, never a TypeError traceback."""
+    takes = EXPORTERS[target][1]
+    code = main(["export", "--example", "course-4x4", "--to", target, option, value])
+    out, err = capsys.readouterr()
+    if option[2:] in takes:
+        assert (code, err) == (0, "") and out
+    else:
+        said = f"it takes {', '.join(takes)}" if takes else "it takes no option"
+        assert (code, out) == (2, "")
+        assert err == f"puzzlebench: error: export target {target!r} has no option {option[2:]!r}; {said}\n"
 
 
 def test_solve_xc_refuses_bytes_that_are_not_text(tmp_path, capsys):

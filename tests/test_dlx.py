@@ -126,6 +126,10 @@ def test_limit_stops_at_the_limit():
     ("a a\n", "m.dlx:1:3: item 'a' is listed twice"),
     ("a x:1\n", "m.dlx:1:3: item name 'x:1' contains ':' or '|'"),
     ("a | x\na x:\n", "m.dlx:2:3: item 'x' has an empty color"),
+    # lines end at '\n' only: a form feed is a space within the item line (splitlines cut
+    # the line there, and every later place was one line off)
+    ("a b\fc\na\nb d\n", "m.dlx:3:3: option names unknown item 'd'"),
+    ("a\n\u2028a x\n", "m.dlx:2:4: option names unknown item 'x'"),
 ])
 def test_bad_matrices_are_clear_errors_with_their_line(text, message):
     with pytest.raises(ParseError) as err:

@@ -311,14 +311,23 @@ def test_solve_smt2_counts_constants_of_any_name(tmp_path, capsys):
     assert out[3].startswith("3 models;")
 
 
+REFUSED = "whose values cannot be listed one by one: the models are not counted (Int, Bool, bit-vectors and enumerations can be)"
+
+
 @pytest.mark.parametrize("text, message", [
-    ("(declare-const r Real)\n(assert (> r 1))\n",
-     "r.smt2:1: r is of sort Real, whose values cannot be listed one by one: the models are not counted "
-     "(Int, Bool, bit-vectors and enumerations can be)"),
-    ("(declare-const a Int)\n(declare-fun f (Int) Int)\n(assert (> (f a) 1))\n",
-     "r.smt2:2: f is a function of arguments: its models cannot be counted by listing values"),
-    ("(declare-const s (Array Int Int))\n", "r.smt2:1: s is of sort Array(Int, Int), whose values cannot be "
-     "listed one by one: the models are not counted (Int, Bool, bit-vectors and enumerations can be)"),
+    ("(declare-const r Real)\n(assert (> r 1))\n", f"r.smt2:1:1: r is of sort Real, {REFUSED}"),
+    ("(declare-const a Int)\n  (declare-fun f (Int) Int)\n(assert (> (f a) 1))\n",
+     "r.smt2:2:3: f is a function of sort (Int) -> Int: its models cannot be counted by listing values"),
+    ("(declare-fun g ((_ BitVec 8) Bool) Int)\n",
+     "r.smt2:1:1: g is a function of sort ((_ BitVec 8) Bool) -> Int: its models cannot be counted by listing values"),
+    ("(declare-const s (Array Int Int))\n", f"r.smt2:1:1: s is of sort (Array Int Int), {REFUSED}"),
+    ("(declare-sort U 0)\n(declare-const u U)\n", f"r.smt2:2:1: u is of sort U, {REFUSED}"),
+    ("(declare-const t String)\n", f"r.smt2:1:1: t is of sort String, {REFUSED}"),
+    ("(declare-datatypes ((P 0)) (((mk (fst Int)))))\n(declare-const p P)\n", f"r.smt2:2:1: p is of sort P, {REFUSED}"),
+    ("(declare-const x Bool", "r.smt2:1:1: the declaration of x is not closed before the file ends"),
+    ("(declare-const x (_ BitVec 8 " + " " * 10000 + "))", "r.smt2:1:1: the declaration of x is not closed within "
+                                                            "10000 characters"),
+    ("(declare-fun x Bool)", "r.smt2:1:1: declare-fun x: expected its argument sorts in parentheses"),
 ])
 def test_solve_smt2_refuses_what_it_cannot_count(tmp_path, capsys, text, message):
     from puzzlebench.cli import main
@@ -326,6 +335,108 @@ def test_solve_smt2_refuses_what_it_cannot_count(tmp_path, capsys, text, message
     f.write_text(text)
     assert main(["solve-smt2", str(f), "--limit", "0"]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {tmp_path}/{message}\n"
+
+
+@pytest.mark.parametrize("text, count", [
+    # a declaration inside a comment, a string literal or a quoted symbol declares nothing
+    # (the scanner read them as declarations: a valid file was refused)
+    ("; (declare-const y Real)\n(declare-const x Bool)\n", 2),
+    ('(assert (= "(declare-const z Real)" "(declare-const z Real)"))(declare-const x Bool)', 2),
+    ("(declare-const |(declare-const w Real)| Bool)(declare-const |a b| Bool)(assert (xor |a b| |(declare-const w Real)|))", 2),
+    # what a popped scope or a reset declared is gone; what follows (exit) is not read
+    ("(push 1)(declare-const x Bool)(pop 1)(declare-const y Bool)(declare-const z Bool)", 4),
+    ("(push 2)(declare-const x Bool)(pop 1)(declare-const y Bool)", 2),
+    ("(declare-const x Bool)(push)(declare-const y Bool)", 4),
+    ("(declare-const x Int)(reset)(declare-const y Bool)", 2),
+    ("(declare-const x Bool)(check-sat)(get-model)(exit)(declare-const y Real)", 2),
+    ("(declare-fun x () Int)(assert (and (>= x 0) (< x 3)))", 3),
+])
+def test_solve_smt2_counts_the_declarations_of_the_script(text, count):
+    from puzzlebench.solvers.smt import count_smt2_models
+    assert count_smt2_models(text, "d.smt2", None, 30).count == count
+
+
+def test_solve_smt2_refuses_bytes_that_are_not_text_with_their_place(tmp_path, capsys):
+    from puzzlebench.cli import main
+    f = tmp_path / "u.smt2"
+    f.write_bytes(b"(declare-const x Bool)\n; \xff\n")
+    assert main(["solve-smt2", str(f)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:3: not UTF-8 text: byte 0xff cannot be "
+                                       "decoded; expected puzzle text\n")
+
+
+def test_only_z3s_first_error_is_said():
+    """Z3 lists one error a line; the message is the first (it kept the first line's closing
+    quote and parenthesis: 'bit-vector size must be greater than zero")')."""
+    from puzzlebench.solvers.smt import count_smt2_models
+    with pytest.raises(ParseError) as err:
+        count_smt2_models("(declare-const b (_ BitVec 0))\n(assert (= b b))", "z.smt2", None, 30)
+    assert str(err.value) == "z.smt2:1:29: SMT-LIB2 does not parse: bit-vector size must be greater than zero"
+
+
+@pytest.mark.parametrize("text, first", [
+    # named like puzzlebench's cells, but no puzzle: listed by name (a negative Int was a
+    # ValueError traceback; a cell numbered 99,999,999,999 a list of that many zeros)
+    ("(declare-const c0 Int)(assert (< c0 0))", "solution 1: c0=(- 1)"),
+    ("(declare-const c99999999999 Bool)(assert c99999999999)", "solution 1: c99999999999=true"),
+    ("; puzzlebench int formulation: 99999999999 cells, values 1..2\n(declare-const c0 Int)(assert (= c0 1))",
+     "solution 1: c0=1"),
+    ("(declare-const c1 Int)(assert (= c1 1))", "solution 1: c1=1"),
+    # a puzzle's cells 0..n-1: listed as its values
+    ("; puzzlebench int formulation: 2 cells, values 1..2\n(declare-const c0 Int)(declare-const c1 Int)"
+     "(assert (= c0 1))(assert (= c1 2))", "solution 1: 1,2"),
+])
+def test_solve_smt2_lists_cells_only_for_a_puzzle(tmp_path, capsys, text, first):
+    from puzzlebench.cli import main
+    f = tmp_path / "c.smt2"
+    f.write_text(text)
+    assert main(["solve-smt2", str(f)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first
+
+
+def test_a_decided_cell_that_is_no_pair_of_integers_is_an_error_with_its_place(tmp_path, capsys):
+    from puzzlebench.cli import main
+    f = tmp_path / "d.smt2"
+    f.write_text("(declare-const b Bool)\n; decided before the solver (cell=value, cells from 0): 0=1 x=1\n")
+    assert main(["solve-smt2", str(f)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {f}:2:61: decided cell 'x=1' is not cell=value\n"
+
+
+def test_solve_smt2_names_a_quoted_symbol_with_its_bars(tmp_path, capsys):
+    from puzzlebench.cli import main
+    f = tmp_path / "q.smt2"
+    f.write_text("(declare-const |a b| Bool)(assert |a b|)")
+    assert main(["solve-smt2", str(f)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "solution 1: |a b|=true"
+
+
+def test_z3_ending_its_process_out_of_memory_is_an_error_naming_the_file(tmp_path):
+    """Z3's SMT-LIB2 parser ends the process (exit code 101, nothing said) when memory runs
+    out: the count runs in a child, so that the command can say so (it ended with 101)."""
+    import resource
+    import subprocess
+    import sys
+    f = tmp_path / "big.smt2"
+    f.write_text("(declare-const b (_ BitVec 200000000))(assert (= b (bvadd b b)))")
+
+    def one_gigabyte():
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    run = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve-smt2", str(f)], capture_output=True,
+                         text=True, preexec_fn=one_gigabyte, timeout=120)
+    assert (run.returncode, run.stderr) == (2, f"puzzlebench: error: {f}: Z3 ran out of memory and ended its "
+                                               "process (exit code 101)\n")
+
+
+def test_solve_smt2_holds_its_time_limit_while_z3_reads(tmp_path, capsys):
+    """An Int without bounds has models without end: the time limit stops the count, and the
+    models found are said (in a child killed at the limit if Z3 does not stop itself)."""
+    from puzzlebench.cli import main
+    f = tmp_path / "n.smt2"
+    f.write_text("(declare-const x Int)")
+    assert main(["solve-smt2", str(f), "--limit", "0", "--time-limit", "0.5"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert " models (stopped: the time limit);" in last and int(last.split()[0]) > 1
 
 
 def test_solve_smt2_counts_enumerations_and_bit_vectors(tmp_path):

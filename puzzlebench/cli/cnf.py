@@ -23,7 +23,7 @@ def cmd_solve_cnf(args) -> int:
     found = count_cnf_models(cnf.n_vars, cnf.clauses, args.solver, limit, args.time_limit)
     shown = args.limit or "all"
     stopped = ", time limit reached" if found.timed_out else ""
-    print(f"c {args.solver}: {found.count} model(s) found (limit {shown}{stopped})")
+    print(f"c {args.solver}: {found.count_text()} model(s) found (limit {shown}{stopped})")
     if found.free:
         print(f"c variables {cnf.n_vars - found.free + 1}..{cnf.n_vars} occur in no clause: each of "
               f"the {found.found} model(s) listed stands for 2^{found.free}; v lines list the others")

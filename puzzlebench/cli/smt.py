@@ -9,10 +9,10 @@ import re
 
 from ..encoders.smt import decode_assignment, header_facts
 from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.smt import count_smt2_models
+from ..solvers.smt import count_smt2_models_apart
 from .common import EXIT_OK, read_text
 
-_CELL_NAME = re.compile(r"(c|x)(\d+)(?:_(\d+))?$")
+_CELL_NAME = re.compile(r"(c|x)([0-9]+)(?:_([0-9]+))?")
 
 
 def cmd_solve_smt2(args) -> int:
@@ -21,21 +21,16 @@ def cmd_solve_smt2(args) -> int:
     limit = normalise_limit(args.limit)
     time_limit = check_time_limit(args.time_limit)
     text, source = read_text(args.file)
-    _, fixed, n_cells = header_facts(text)
+    _, fixed, n_cells = header_facts(text, source)
 
     def show(k: int, values: list[tuple[str, str]]) -> None:
-        cells = [(int(m.group(2)), int(m.group(3)) if m.group(3) else None, value)
-                 for name, value in values for m in [_CELL_NAME.match(name)] if m]
-        size = n_cells or 1 + max((cell for cell, _, _ in cells), default=-1)
-        readable = (cells and len(cells) == len(values) - _auxiliary(values)
-                    and all(value in ("true", "false") or value.isdigit() for _, _, value in cells)
-                    and all(cell < size for cell, _, _ in cells) and all(0 <= c < size for c in fixed))
-        if readable:   # a file of puzzlebench's, intact: its cells
-            print(f"solution {k}: {','.join(map(str, decode_assignment(cells, size, fixed)))}")
+        cells = cell_values(values, fixed, n_cells)
+        if cells is not None:
+            print(f"solution {k}: {','.join(map(str, cells))}")
         else:
             print(f"solution {k}: " + " ".join(f"{name}={value}" for name, value in values))
 
-    found = count_smt2_models(text, source, limit, time_limit, show)
+    found = count_smt2_models_apart(text, source, limit, time_limit, show)
     ending = {"sat": "", "unsat": " (unsat)" if found.count == 0 else ""}.get(
         found.ending, f" (stopped: {found.reason})")
     plural = "" if found.count == 1 else "s"
@@ -45,10 +40,27 @@ def cmd_solve_smt2(args) -> int:
     return EXIT_OK
 
 
-def _auxiliary(values: list[tuple[str, str]]) -> int:
-    """puzzlebench's own auxiliary variables (the prefix heights ``p<line>_<i>_<v>`` of a
-    Skyscrapers formula), which a cell listing leaves out."""
-    return sum(1 for name, _ in values if re.fullmatch(r"p\d+_\d+_\d+", name))
+def cell_values(values: list[tuple[str, str]], fixed: dict[int, int], n_cells: int | None) -> tuple[int, ...] | None:
+    """A model as a puzzle's cell values, when the file is puzzlebench's: every constant a
+    cell variable (``c<cell>`` Int, ``x<cell>_<value>`` Bool) or an auxiliary one, each Int
+    a value from 0, and the cells named (with those decided before the solver) exactly
+    ``0..n-1``, ``n`` the cells the header says.  Else None: the model is listed by name (a
+    file naming ``c99999999999`` alone is no puzzle of 10^11 cells to allocate)."""
+    cells = []
+    for name, value in values:
+        m = _CELL_NAME.fullmatch(name)
+        if m is None:
+            if not re.fullmatch(r"p[0-9]+_[0-9]+_[0-9]+", name):   # a Skyscrapers prefix height
+                return None
+            continue
+        if m.group(3) is None and not value.isdigit():
+            return None
+        cells.append((int(m.group(2)), int(m.group(3)) if m.group(3) else None, value))
+    named = {cell for cell, _, _ in cells} | set(fixed)
+    size = len(named)
+    if not cells or named != set(range(size)) or (n_cells is not None and n_cells != size):
+        return None
+    return decode_assignment(cells, size, fixed)
 
 
 def register(sub) -> None:

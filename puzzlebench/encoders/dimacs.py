@@ -15,6 +15,7 @@ The reader checks the ``p`` line against what follows and names the line of ever
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
@@ -68,10 +69,36 @@ class Dimacs:
 
 
 MAX_LITERAL = 2**31 - 1   # a 32-bit signed integer in every SAT solver
+_INTEGER = re.compile(r"[-+]?[0-9]+")   # ASCII only: Python's int() also takes '1_0' and '١'
+_WORD = re.compile(r"\S+")
+
+
+def file_lines(text: str):
+    """``(number, line)`` for every line, split at ``\n`` only (as the places of the bytes
+    reader count them; ``str.splitlines`` also splits at form feeds and U+2028), ``\r`` dropped."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        yield number, line[:-1] if line.endswith("\r") else line
+
+
+def words(line: str):
+    """``(column, word)`` for every whitespace-separated word of a line (1-based columns)."""
+    return [(m.start() + 1, m.group()) for m in _WORD.finditer(line)]
+
+
+def integer(word: str) -> int | None:
+    """The ASCII integer ``word`` spells, or None (a literal is at most 11 characters long: a
+    longer word is no solver's literal, and Python's int() would refuse it beyond 4,300
+    digits anyway)."""
+    if len(word) > 20 or not _INTEGER.fullmatch(word):
+        return None
+    return int(word)
 
 
 def read_dimacs(text: str, source: str | None = None) -> Dimacs:
-    """Read DIMACS CNF; every mistake is a :class:`ParseError` naming its line."""
+    """Read DIMACS CNF; every mistake is a :class:`ParseError` naming its line and column.
+    Memory grows with the clauses the file holds: the ``p`` line's counts are checked, never
+    allocated (a variable count beyond a 32-bit literal is refused at once, a clause count
+    that the file does not hold at its end)."""
     header: dict[str, str] = {}
     declared = None
     p_line = 0
@@ -79,7 +106,7 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
     lines: list[int] = []
     current: list[int] = []
     start = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in file_lines(text):
         line = raw.strip()
         if not line:
             continue
@@ -92,26 +119,17 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
         if line.startswith("%"):  # the SATLIB files' end marker
             break
         if line.startswith("p"):
-            parts = line.split()
             if declared is not None:
                 raise ParseError("a second 'p' line", Place(source, number, 1))
-            if len(parts) != 4 or parts[1] != "cnf" or not parts[2].isdigit() or not parts[3].isdigit():
-                raise ParseError(f"expected 'p cnf VARIABLES CLAUSES', got {line!r}", Place(source, number, 1))
-            declared = (int(parts[2]), int(parts[3]))
-            if declared[0] > MAX_LITERAL:
-                raise ParseError(f"the 'p' line declares {declared[0]} variables; a DIMACS literal is at "
-                                 f"most {MAX_LITERAL}", Place(source, number, raw.find(parts[2]) + 1))
+            declared = _problem_line(raw, source, number)
             p_line = number
             continue
         if declared is None:
             raise ParseError("a clause before the 'p cnf' line", Place(source, number, 1))
-        column = 1
-        for token in line.split():
-            try:
-                lit = int(token)
-            except ValueError:
-                raise ParseError(f"{token!r} is not a literal (an integer)",
-                                 Place(source, number, raw.find(token) + 1)) from None
+        for column, token in words(raw):
+            lit = integer(token)
+            if lit is None:
+                raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
                 clauses.append(current)
                 lines.append(number)
@@ -119,11 +137,10 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
                 continue
             if abs(lit) > declared[0]:
                 raise ParseError(f"literal {lit} is beyond the {declared[0]} variables the 'p' "
-                                 f"line declares", Place(source, number, raw.find(token) + 1))
+                                 f"line declares", Place(source, number, column))
             if not current:
                 start = number
             current.append(lit)
-            column += 1
     if declared is None:
         raise ParseError("no 'p cnf VARIABLES CLAUSES' line", Place(source, 1))
     if current:
@@ -134,64 +151,91 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
     return Dimacs(declared[0], clauses, lines, header, source)
 
 
+def _problem_line(raw: str, source: str | None, number: int) -> tuple[int, int]:
+    """The ``p cnf VARIABLES CLAUSES`` line's two counts."""
+    parts = words(raw)
+    counts = [integer(word) for _, word in parts[2:]]
+    if (len(parts) != 4 or parts[0][1] != "p" or parts[1][1] != "cnf"
+            or any(c is None or c < 0 or not w.isdigit() for c, (_, w) in zip(counts, parts[2:]))):
+        raise ParseError(f"expected 'p cnf VARIABLES CLAUSES', got {raw.strip()!r}", Place(source, number, 1))
+    if counts[0] > MAX_LITERAL:
+        raise ParseError(f"the 'p' line declares {counts[0]} variables; a DIMACS literal is at "
+                         f"most {MAX_LITERAL}", Place(source, number, parts[2][0]))
+    return counts[0], counts[1]
+
+
 @dataclass
 class Answer:
     """A solver's answer: ``status`` SATISFIABLE / UNSATISFIABLE / UNKNOWN, and the model's
-    true and false variables."""
+    true and false variables; ``places`` the (line, column) where each variable is first named."""
 
     status: str
     literals: list[int]
     source: str | None = None
+    places: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def true_literals(self) -> list[int]:
         return [lit for lit in self.literals if lit > 0]
 
 
+STATUS_WORDS = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}   # MiniSat's
+
+
 def read_answer(text: str, source: str | None = None) -> Answer:
     """Read a solver's output: SAT-competition form (``s SATISFIABLE``, ``v`` lines) or
-    MiniSat's result file (``SAT`` then the literals)."""
+    MiniSat's result file (``SAT`` then the literals).  Every mistake names its line and
+    column: a word that is no literal, a second status that contradicts the first, a
+    variable given both values."""
     status = None
+    status_place = Place(source, 1)
     literals: list[int] = []
-    places: dict[int, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
+    places: dict[int, tuple[int, int]] = {}
+    sign: dict[int, bool] = {}
+    for number, raw in file_lines(text):
         line = raw.strip()
         if not line or line.startswith("c"):
             continue
-        if line.startswith("s "):
-            status = line[2:].strip()
+        said = line[2:].strip() if line.startswith("s ") else STATUS_WORDS.get(line)
+        if said is not None:
+            where = Place(source, number, raw.find(line[0]) + 1)
+            if said not in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
+                raise ParseError(f"unknown status {said!r}", where)
+            if status is not None and said != status:
+                raise ParseError(f"a second status, {said}, after {status} (line {status_place.line})", where)
+            status, status_place = said, where
             continue
-        if line in ("SAT", "UNSAT", "INDET"):
-            status = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}[line]
-            continue
-        body = line[2:] if line.startswith("v ") or line == "v" else line
-        for token in body.split():
-            try:
-                lit = int(token)
-            except ValueError:
+        body = words(raw)
+        if body and body[0][1] == "v":
+            body = body[1:]
+        for column, token in body:
+            lit = integer(token)
+            if lit is None:
                 raise ParseError(f"{token!r} is not a literal in the solver's answer",
-                                 Place(source, number, raw.find(token) + 1)) from None
-            if lit:
-                literals.append(lit)
-                places.setdefault(abs(lit), number)
+                                 Place(source, number, column))
+            if not lit:
+                continue
+            if abs(lit) in places:
+                if sign[abs(lit)] != (lit > 0):
+                    raise ParseError(f"variable {abs(lit)} is given both values (first at line "
+                                     f"{places[abs(lit)][0]})", Place(source, number, column))
+                continue                     # a repeated literal says nothing new
+            places[abs(lit)] = (number, column)
+            sign[abs(lit)] = lit > 0
+            literals.append(lit)
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')",
                          Place(source, 1))
-    if status not in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
-        raise ParseError(f"unknown status {status!r}", Place(source, 1))
-    answer = Answer(status, literals, source)
-    answer.places = places  # type: ignore[attr-defined]
-    return answer
+    return Answer(status, literals, source, places)
 
 
 def check_answer(cnf: Dimacs, answer: Answer) -> None:
     """The answer names only declared variables and satisfies every clause (a variable it
     leaves out satisfies nothing)."""
-    places = getattr(answer, "places", {})
     for lit in answer.literals:
         if abs(lit) > cnf.n_vars:
             raise ParseError(f"the answer names variable {abs(lit)}; the formula has {cnf.n_vars}",
-                             Place(answer.source, places.get(abs(lit))))
+                             Place(answer.source, *answer.places.get(abs(lit), (None, None))))
     true = set(answer.literals)
     for clause, line in zip(cnf.clauses, cnf.lines):
         if not any(lit in true for lit in clause):

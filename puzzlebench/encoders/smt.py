@@ -280,18 +280,130 @@ def read_smt2(text: str, source: str | None = None, solver: Any = None) -> Any:
         raise _parse_error(exc, source) from None
 
 
+_Z3_FIRST_ERROR = re.compile(r'\(error "(?:line (\d+) column (\d+): )?(.*)"\)\s*$')
+
+
 def _parse_error(exc: Exception, source: str | None) -> ParseError:
+    """Z3's first error (it lists one ``(error "line L column C: …")`` a line) as a
+    :class:`ParseError` at its place."""
     value = getattr(exc, "value", exc)
-    message = (value.decode() if isinstance(value, bytes) else str(value)).strip()
-    if message.startswith("(error"):
-        message = message[len("(error"):].strip().rstrip(")").strip().strip('"')
-    found = _Z3_ERROR.search(message)
-    if found:
-        line, column, what = found.groups()
-        # Z3 counts columns from 1 but says 0 at the start of a line (the end of the file)
-        return ParseError(f"SMT-LIB2 does not parse: {what}",
-                          Place(source, int(line), max(1, int(column))))
-    return ParseError(f"SMT-LIB2 does not parse: {message}", Place(source))
+    message = (value.decode(errors="replace") if isinstance(value, bytes) else str(value)).strip()
+    first = message.splitlines()[0] if message else "Z3 said nothing"
+    found = _Z3_FIRST_ERROR.match(first)
+    if not found:
+        return ParseError(f"SMT-LIB2 does not parse: {first}", Place(source))
+    line, column, what = found.groups()
+    if line is None:
+        return ParseError(f"SMT-LIB2 does not parse: {what}", Place(source))
+    # Z3 counts columns from 1 but says 0 at the start of a line (the end of the file)
+    return ParseError(f"SMT-LIB2 does not parse: {what}", Place(source, int(line), max(1, int(column))))
+
+
+# -- the declarations of any SMT-LIB2 file ----------------------------------------------------
+
+@dataclass
+class Declaration:
+    """A ``declare-const`` or ``declare-fun`` command: the name as written (``|a b|`` keeps
+    its bars), where it stands, and for ``declare-fun`` the text of its argument sorts (empty
+    for a constant) and its result sort."""
+
+    name: str
+    line: int
+    column: int
+    arguments: str
+    result: str
+
+
+# Everything the scanner must step over whole (a comment, a string literal, a quoted symbol:
+# each may hold parentheses or what looks like a command), or a command it looks at.
+_SCAN = re.compile(r';[^\n]*|"(?:[^"]|"")*"?|\|[^|]*\|?|\(\s*(declare-const|declare-fun|push|pop|reset|exit)(?![^\s()|";])')
+_SYMBOL = re.compile(r'\s*(\|[^|]*\||[^\s()|";]+)')
+_NUMERAL = re.compile(r'\s*([0-9]+)?\s*\)')
+
+
+def declarations(text: str, source: str | None = None) -> tuple[list[Declaration], int]:
+    """The constants and functions an SMT-LIB2 script has declared when it ends (those of a
+    ``push`` scope later popped, or before a ``reset``, are gone), and the offset where Z3
+    stops reading (an ``(exit)``, or the end).  Comments, string literals and quoted symbols
+    are stepped over whole: a ``(declare-const …)`` inside them declares nothing.  A
+    declaration that does not end is a :class:`ParseError` at its place; what else is
+    malformed is left for Z3's own parser to report."""
+    scopes: list[list[Declaration]] = [[]]
+    for found in _SCAN.finditer(text):
+        command = found.group(1)
+        if command is None:
+            continue
+        at = found.end()
+        if command == "exit":
+            return [d for scope in scopes for d in scope], found.start()
+        if command == "reset":
+            scopes = [[]]
+        elif command in ("push", "pop"):
+            levels = _NUMERAL.match(text, at)
+            n = int(levels.group(1) or 1) if levels else 1
+            if command == "push":
+                scopes += [[] for _ in range(min(n, 1 << 16))]
+            elif n < len(scopes):
+                del scopes[len(scopes) - n:]
+        else:
+            declared = _declaration(text, found.start(), at, command == "declare-fun", source)
+            if declared is not None:
+                scopes[-1].append(declared)
+    return [d for scope in scopes for d in scope], len(text)
+
+
+MAX_DECLARATION = 10_000   # characters of a declaration's sorts: a sort is short; a longer one is junk
+
+
+def _declaration(text: str, start: int, at: int, function: bool, source: str | None) -> Declaration | None:
+    name = _SYMBOL.match(text, at)
+    if name is None:
+        return None                  # Z3 says what is wrong
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    close = _closing(text, name.end(), depth=1)
+    if close is None:
+        within = ("before the file ends" if len(text) - name.end() < MAX_DECLARATION
+                  else f"within {MAX_DECLARATION} characters")
+        raise ParseError(f"the declaration of {name.group(1)} is not closed {within}", Place(source, line, column))
+    rest = text[name.end():close]
+    arguments, result = "", rest.strip()
+    if function:
+        inner = rest.lstrip()
+        split = _closing(inner, 0) if inner.startswith("(") else None
+        if split is None:
+            raise ParseError(f"declare-fun {name.group(1)}: expected its argument sorts in parentheses",
+                             Place(source, line, column))
+        arguments, result = inner[1:split].strip(), inner[split + 1:].strip()
+    return Declaration(name.group(1), line, column, arguments, result)
+
+
+_PAREN = re.compile(r"[()|]")
+
+
+def _closing(text: str, at: int, depth: int = 0) -> int | None:
+    """The offset of the parenthesis that brings the depth (``depth`` at ``at``) back to 0,
+    looked for within :data:`MAX_DECLARATION` characters (sorts hold no strings or comments;
+    a quoted symbol is stepped over); None if there is none there."""
+    end = min(len(text), at + MAX_DECLARATION)
+    i = at
+    while True:
+        found = _PAREN.search(text, i, end)
+        if found is None:
+            return None
+        i = found.end()
+        c = found.group()
+        if c == "|":
+            bar = text.find("|", i, end)
+            if bar < 0:
+                return None
+            i = bar + 1
+        elif c == "(":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return found.start()
 
 
 def read_smt2_file(path: str | Path) -> Any:
@@ -319,17 +431,23 @@ def decode_model(model: Any, n_cells: int, fixed: dict[int, int] | None = None) 
     return decode_assignment(model_assignment(model), n_cells, fixed)
 
 
-def header_facts(text: str) -> tuple[str | None, dict[int, int], int | None]:
+def header_facts(text: str, source: str | None = None) -> tuple[str | None, dict[int, int], int | None]:
     """What a file written by :meth:`SmtFormula.write` says about itself: its logic, the cells
-    decided before the solver, and the number of cells (``None`` when not said)."""
+    decided before the solver, and the number of cells (``None`` when not said).  A line of
+    decided cells that is not ``cell=value`` pairs of integers is a :class:`ParseError` at
+    the pair."""
     logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
-    cells = re.search(r"^; puzzlebench \w+ formulation: (\d+) cells", text, re.M)
-    fixed = {}
-    for line in text.splitlines():
+    cells = re.search(r"^; puzzlebench \w+ formulation: ([0-9]{1,18}) cells", text, re.M)
+    fixed: dict[int, int] = {}
+    for number, line in enumerate(text.split("\n"), start=1):
         if line.startswith(FIXED_COMMENT):
-            for pair in line[len(FIXED_COMMENT):].split():
-                cell, _, value = pair.partition("=")
-                fixed[int(cell)] = int(value)
+            for found in re.finditer(r"\S+", line[len(FIXED_COMMENT):]):
+                pair = re.fullmatch(r"([0-9]{1,18})=([0-9]{1,18})", found.group())
+                if pair is None or int(pair.group(1)) in fixed:
+                    why = "is given twice" if pair else "is not cell=value"
+                    raise ParseError(f"decided cell {found.group()!r} {why}",
+                                     Place(source, number, len(FIXED_COMMENT) + found.start() + 1))
+                fixed[int(pair.group(1))] = int(pair.group(2))
     return (logic.group(1) if logic else None, fixed, int(cells.group(1)) if cells else None)
 
 

@@ -19,16 +19,37 @@ from .base import Deadline
 @dataclass
 class CnfModels:
     """``status`` in SAT-competition words; ``model`` the first whole assignment of the
-    variables ``1..n_used`` (or None); ``count`` models of the file (2^free for each model
-    found, at most the limit); ``found`` the assignments the search listed."""
+    variables ``1..n_used`` (or None); ``found`` the assignments the search listed; ``count``
+    models of the file (2^free for each model found, at most the limit), or None where that
+    number has more than :data:`EXACT_FREE_BITS` bits: then :meth:`count_text` writes it as
+    ``found × 2^free`` (a header of 2,000,000,000 variables over one clause has 2^1999999999
+    models: 250 MB as a Python integer, and computing the power took 10 s)."""
 
     status: str
     model: list[int] | None
-    count: int
+    count: int | None
     found: int
     free: int
     timed_out: bool
     stats: dict[str, Any] = field(default_factory=dict)
+
+    def count_text(self) -> str:
+        if self.count is not None:
+            return str(self.count)
+        return f"{self.found} × 2^{self.free}"
+
+
+EXACT_FREE_BITS = 64   # beyond 2^64 models, a count is written as a power of two
+
+
+def models_of_file(found: int, free: int, limit: int | None) -> int | None:
+    """``found × 2^free``, at most ``limit``, without making a power of two larger than the
+    limit (or than 2^EXACT_FREE_BITS when there is no limit: None)."""
+    if found == 0:
+        return 0
+    if limit is not None:
+        return limit if free >= limit.bit_length() else min(found << free, limit)
+    return found << free if free <= EXACT_FREE_BITS else None
 
 
 def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit: int | None,
@@ -50,9 +71,7 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
         models, found, timed_out, stats = _quine_models(engine, n_used, clauses, wanted, deadline)
     else:
         models, found, timed_out, stats = _sat_models(engine, n_used, clauses, wanted, deadline)
-    count = found * 2 ** free
-    if limit is not None:
-        count = min(count, limit)
+    count = models_of_file(found, free, limit)
     status = "UNKNOWN" if timed_out and not found else ("SATISFIABLE" if found else "UNSATISFIABLE")
     return CnfModels(status, models[0] if models else None, count, found, free, timed_out, stats)
 

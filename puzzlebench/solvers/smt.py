@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_clause,
-                            decode_assignment, encode_smt, model_assignment, read_smt2)
-from ..errors import EngineError
+                            decode_assignment, declarations, encode_smt, model_assignment,
+                            read_smt2)
+from ..errors import EngineError, Place
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
@@ -112,10 +113,6 @@ class SmtEngine(Engine):
 
 # -- any SMT-LIB2 file ---------------------------------------------------------------------------
 
-_EXIT = re.compile(r"\(\s*exit\s*\)")
-_DECLARATION = re.compile(r"\(\s*declare-(const|fun)\s+(\|[^|]*\||[^\s()|]+)\s*(\([^()]*\))?")
-
-
 @dataclass
 class SmtModels:
     """What :func:`count_smt2_models` found: the models (each as its constants' values, in
@@ -130,39 +127,34 @@ class SmtModels:
 
 
 def countable_constants(text: str, source: str | None = None) -> list:
-    """Every constant the file declares (``declare-const``, ``declare-fun`` of no argument),
-    as Z3 terms, in declaration order: the variables whose values make one model.  A file whose
-    models cannot be listed one by one — a function of arguments, or a constant of a sort with
-    no end of values that blocking cannot walk (Real, arrays, strings, uninterpreted sorts…) —
-    is refused, naming the declaration: counting it another way would be a guess."""
-    import z3
-
-    names = []
-    for found in _DECLARATION.finditer(text):
-        kind, name, args = found.groups()
-        if kind == "fun" and args is not None and args.strip("() \t\r\n"):
-            line = text.count("\n", 0, found.start()) + 1
-            raise EngineError(f"{_where(source, line)}{name} is a function of arguments: its models "
-                              "cannot be counted by listing values")
-        names.append((name, text.count("\n", 0, found.start()) + 1))
-    if not names:
+    """Every constant the file has declared when it ends (``declare-const``, ``declare-fun``
+    of no argument; see :func:`~puzzlebench.encoders.smt.declarations`), as Z3 terms, in
+    declaration order: the variables whose values make one model.  A file whose models cannot
+    be listed one by one — a function of arguments, or a constant of a sort with no end of
+    values that blocking cannot walk (Real, arrays, strings, uninterpreted sorts…) — is
+    refused, naming the declaration and its sort: counting it another way would be a guess."""
+    declared, end = declarations(text, source)
+    for d in declared:
+        if d.arguments:
+            raise EngineError(f"{_where(source, d.line, d.column)}{d.name} is a function of sort "
+                              f"({d.arguments}) -> {d.result}: its models cannot be counted by listing values")
+    if not declared:
         return []
-    # each declared name read back as a term with its sort: an assertion of it appended (after
-    # the file's own, so before any `(exit)`, which ends Z3's reading)
-    body = _EXIT.sub("", text)
-    probe = read_smt2(body + "".join(f"(assert (= {n} {n}))" for n, _ in names), source)
-    first = len(probe) - len(names)
-    constants = [probe[first + i].arg(0) for i in range(len(names))]
-    for (name, line), const in zip(names, constants):
+    # each declared name read back as a term with its sort: an assertion of it appended after
+    # the file's own commands (before an `(exit)`, which ends Z3's reading)
+    probe = read_smt2(text[:end] + "\n" + "".join(f"(assert (= {d.name} {d.name}))" for d in declared), source)
+    first = len(probe) - len(declared)
+    constants = [probe[first + i].arg(0) for i in range(len(declared))]
+    for d, const in zip(declared, constants):
         if not _enumerable(const.sort()):
-            raise EngineError(f"{_where(source, line)}{name} is of sort {const.sort()}, whose values cannot "
-                              "be listed one by one: the models are not counted (Int, Bool, bit-vectors "
-                              "and enumerations can be)")
+            raise EngineError(f"{_where(source, d.line, d.column)}{d.name} is of sort {const.sort().sexpr()}, "
+                              "whose values cannot be listed one by one: the models are not counted (Int, Bool, "
+                              "bit-vectors and enumerations can be)")
     return constants
 
 
-def _where(source: str | None, line: int) -> str:
-    return f"{source}:{line}: " if source else f"line {line}: "
+def _where(source: str | None, line: int, column: int) -> str:
+    return f"{Place(source, line, column)}: "
 
 
 def _enumerable(sort) -> bool:
@@ -201,7 +193,7 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
         count += 1
         model = solver.model()
         values = [model.eval(c, model_completion=True) for c in constants]
-        shown = [(str(c), v.sexpr()) for c, v in zip(constants, values)]
+        shown = [(c.sexpr(), v.sexpr()) for c, v in zip(constants, values)]
         if len(models) < 10:
             models.append(shown)
         if on_model:
@@ -212,3 +204,92 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
     reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
     return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))
+
+
+Z3_MEMOUT = 101   # Z3's exit code when memory runs out (ERR_MEMOUT in its util/error_codes.h)
+
+
+def count_smt2_models_apart(text: str, source: str | None, limit: int | None, time_limit: float | None,
+                            on_model: Callable[[int, list[tuple[str, str]]], None] | None = None) -> SmtModels:
+    """:func:`count_smt2_models` in a forked child process, the models sent back as they are
+    found.  Two things Z3 does not let a caller hold in-process: its SMT-LIB2 parser ends the
+    whole process (exit code 101, nothing said) when memory runs out, as a declared
+    ``(_ BitVec 200000000)`` under a memory limit does; and reading a file looks at no clock.
+    Here the first is an error naming the file, and the second a child killed at the time
+    limit plus :func:`~puzzlebench.solvers.child.grace` (a ``timeout`` with the models found)."""
+    import multiprocessing
+    import os
+    import signal
+    import time
+
+    from .child import grace
+
+    context = multiprocessing.get_context("fork")
+    mine, theirs = context.Pipe(duplex=False)
+    process = context.Process(target=_count_in_child, daemon=True,
+                              args=(theirs, text, source, limit, time_limit, os.getpid()))
+    process.start()
+    theirs.close()
+    ends = None if time_limit is None else time.monotonic() + time_limit + grace(time_limit)
+    models: list[list[tuple[str, str]]] = []
+    count = 0
+    try:
+        while True:
+            wait = None if ends is None else max(0.0, ends - time.monotonic())
+            if not mine.poll(wait):
+                return SmtModels(models, count, "unknown", "the time limit", Stats())
+            try:
+                message = mine.recv()
+            except EOFError:          # the child ended without a word: Z3 ended it
+                process.join()
+                raise EngineError(_ended(source, process.exitcode)) from None
+            if message[0] == "model":
+                count, values = message[1], message[2]
+                if len(models) < 10:
+                    models.append(values)
+                if on_model:
+                    on_model(count, values)
+            elif message[0] == "error":
+                raise EngineError(message[1])
+            else:
+                return message[1]
+    finally:
+        if process.is_alive():
+            os.kill(process.pid, signal.SIGKILL)
+        process.join()
+        mine.close()
+
+
+def _count_in_child(conn, text, source, limit, time_limit, parent_pid) -> None:
+    import signal
+
+    from ..errors import PuzzlebenchError
+    from .child import die_with_parent
+
+    die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
+    try:
+        found = count_smt2_models(text, source, limit, time_limit,
+                                  lambda k, values: conn.send(("model", k, values)))
+        conn.send(("done", found))
+    except PuzzlebenchError as exc:   # its place is in its text
+        conn.send(("error", str(exc)))
+    conn.close()
+
+
+def _ended(source: str | None, code: int | None) -> str:
+    where = f"{source}: " if source else ""
+    if code == Z3_MEMOUT:
+        return f"{where}Z3 ran out of memory and ended its process (exit code {Z3_MEMOUT})"
+    if code is not None and code < 0:
+        try:
+            return f"{where}Z3's process was killed by {signal_name(-code)}"
+        except ValueError:
+            pass
+    return f"{where}Z3's process ended (exit code {code})"
+
+
+def signal_name(number: int) -> str:
+    import signal
+
+    return signal.Signals(number).name
