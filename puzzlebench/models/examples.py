@@ -97,6 +97,9 @@ _EXAMPLES = [
     Example("latin5", "latin", "0 3 1 0 0\n0 4 2 0 0\n0 0 0 3 0\n4 5 0 0 0\n5 0 0 0 0",
             "a 5x5 Latin square to complete, made for this project (a shuffled cyclic square, each "
             "given removed in a seeded order while the completion stays unique: 8 givens)"),
+    Example("sudoku-x", "sudoku-x", "3x3x:c1a2_3c9f5b8d9p7_8b1a2e7b5_4i9a1f7c",
+            "a Sudoku-X made for this project (a grid found by mrv, relabelled, each given removed in "
+            "a seeded order while the puzzle stays unique: 17 givens), as a Solo game id"),
 ]
 
 EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}

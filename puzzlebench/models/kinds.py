@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "nqueens": "puzzlebench.models.nqueens:NQueens",
     "skyscrapers": "puzzlebench.models.skyscrapers:Skyscrapers",
     "latin": "puzzlebench.models.latin:LatinSquare",
+    "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -1,0 +1,160 @@
+"""Sudoku-X: a Sudoku whose two main diagonals are units too (each holds every value once).
+
+Rules: those of a Sudoku of the same block shape (``models/sudoku.py``'s units) plus an
+``AllDifferent`` over each diagonal; nothing new to the vocabulary, so every engine generic
+over it solves Sudoku-X with no code of its own.  The class is not a ``Sudoku``: the Sudoku
+fast paths (native batches, the bulk checker, scrambling) know only rows, columns and blocks,
+and must never take a Sudoku-X for one.
+
+Text forms:
+
+- ``tatham``: Simon Tatham's Solo game id ``CxRx:GRID`` (his solo.c writes and reads it):
+  blocks ``C`` cells wide and ``R`` high, the ``x`` after them marking the diagonals.  In
+  ``GRID`` a number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_``
+  separates two numbers that would otherwise run together.  Read without ``--kind``.
+- ``line``: one line of N² characters as for a Sudoku, with ``--kind sudoku-x``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..errors import InvalidPuzzleError, ParseError, Place
+from .base import Puzzle, Solution
+from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
+from .text import TextPlaces, content_lines
+from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
+
+TATHAM_ID = re.compile(r"\s*(\d+)x(\d+)x:([0-9a-z_]*)\s*$")
+
+
+class SudokuX(Puzzle):
+    kind = "sudoku-x"
+
+    def __init__(self, box: tuple[int, int], givens: Sequence[int], *, source: str | None = None,
+                 form: str = "line", metadata: dict[str, str] | None = None):
+        self.plain = Sudoku(box, givens, source=source, form="line" if form == "tatham" else form)
+        self.box, self.size = self.plain.box, self.plain.size
+        self.givens, self.source, self.form = self.plain.givens, source, form
+        self.metadata = dict(metadata or {})
+        for name, cells in self.diagonals():
+            values = [self.givens[c] for c in cells if self.givens[c]]
+            repeated = next((v for v in values if values.count(v) > 1), None)
+            if repeated:
+                raise InvalidPuzzleError(f"{name} has two {self.plain.value_text(repeated)}s", Place(source))
+
+    @property
+    def n_values(self) -> int:
+        return self.size
+
+    @property
+    def shape(self) -> str:
+        return f"{self.plain.shape} with diagonals"
+
+    def diagonals(self) -> list[tuple[str, tuple[int, ...]]]:
+        n = self.size
+        return [("the main diagonal", tuple(i * n + i for i in range(n))),
+                ("the anti-diagonal", tuple(i * n + n - 1 - i for i in range(n)))]
+
+    def units(self) -> list[tuple[str, tuple[int, ...]]]:
+        return list(unit_table(*self.box)) + self.diagonals()
+
+    def _rules(self) -> Rules:
+        n = self.size
+        names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
+        cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
+                      for cell in range(n * n))
+        return Rules(n * n, n, self.givens, cells + tuple(AllDifferent(c, name) for name, c in self.units()), names)
+
+    def structure(self) -> tuple:
+        return ("sudoku-x", self.box)
+
+    def header(self) -> dict[str, str]:
+        return {"box": "x".join(map(str, self.box))}
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "SudokuX":
+        return cls(Sudoku.from_header(fields, givens, source).box, givens, source=source)
+
+    def check(self, solution: Sequence[int]) -> list[str]:
+        problems = self.plain.check(solution)
+        if problems or len(solution) != self.size ** 2:
+            return problems
+        missing = [name for name, cells in self.diagonals() if len({solution[c] for c in cells}) != self.size]
+        return [f"{name} repeats a value" for name in missing]
+
+    # -- text ----------------------------------------------------------------------------
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        return self.plain.format_solution(solution)
+
+    def parse_solution(self, text: str) -> Solution:
+        return self.plain.parse_solution(text)
+
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        return self.plain.pretty(solution)
+
+    def write(self) -> str:
+        return self.write_solution(self.givens)
+
+    def write_solution(self, values: Sequence[int]) -> str:
+        if self.form != "tatham":
+            return self.plain.write_solution(values)
+        out, run = [], 0
+        for v in values:
+            if not v:
+                run += 1
+                continue
+            while run:
+                step = min(run, 26)
+                out.append(chr(ord("a") + step - 1))
+                run -= step
+            if out and out[-1][-1].isdigit():
+                out.append("_")
+            out.append(str(v))
+        while run:
+            step = min(run, 26)
+            out.append(chr(ord("a") + step - 1))
+            run -= step
+        c, r = self.box[1], self.box[0]
+        return f"{c}x{r}x:" + "".join(out)
+
+    @classmethod
+    def claims(cls, text: str) -> bool:
+        lines = content_lines(text)
+        return len(lines) == 1 and bool(TATHAM_ID.match(lines[0][1]))
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "SudokuX":
+        lines = content_lines(text)
+        if len(lines) != 1:
+            raise ParseError("a Sudoku-X is one line: a Solo game id (3x3x:…) or N² characters", Place(source))
+        offset, line = lines[0]
+        found = TATHAM_ID.match(line)
+        if not found:
+            plain = parse_sudoku_data_line(line, box=box, source=source)
+            return cls(plain.box, plain.givens, source=source, form="line", metadata=plain.metadata)
+        places = TextPlaces(text, source)
+        wide, high = int(found.group(1)), int(found.group(2))
+        n = wide * high
+        values: list[int] = []
+        start = offset + found.start(3)
+        for m in re.finditer(r"[a-z]|\d+|_", found.group(3)):
+            token = m.group()
+            if token == "_":
+                continue
+            if token.isalpha():
+                values += [0] * (ord(token) - ord("a") + 1)
+            elif not 1 <= int(token) <= n:
+                raise ParseError(f"{token} is not a value of a {n}x{n} Sudoku", places.place(start + m.start()))
+            else:
+                values.append(int(token))
+            if len(values) > n * n:
+                raise ParseError(f"the grid runs past the {n * n} cells of a {n}x{n} Sudoku",
+                                 places.place(start + m.start()))
+        if len(values) != n * n:
+            raise ParseError(f"the grid describes {len(values)} cells; a {n}x{n} Sudoku has {n * n}",
+                             places.place(start + len(found.group(3))))
+        return cls((high, wide), values, source=source, form="tatham")   # our box is rows x columns
+
