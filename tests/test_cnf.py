@@ -520,9 +520,11 @@ def test_a_header_beyond_any_solver_is_refused(tmp_path, capsys):
                                        "variables; a DIMACS literal is at most 2147483647\n")
 
 
-@pytest.mark.parametrize("command", [["solve-cnf", "{f}"], ["decode", "--cnf", "{f}", "--model", "{f}"]])
+@pytest.mark.parametrize("command", [["solve-cnf", "{f}"], ["decode", "--cnf", "{f}", "--model", "{f}"],
+                                     ["solve-xc", "{f}"], ["solve-smt2", "{f}"]])
 def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys, command):
-    f = tmp_path / "u.cnf"
+    """Every file command: a byte that is not UTF-8 is one line naming its line and column."""
+    f = tmp_path / "u.txt"
     f.write_bytes(b"p cnf 3 1\n1 \xff 0\n")
     assert main([a.format(f=f) for a in command]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:3: not UTF-8 text: byte 0xff cannot be "
@@ -568,10 +570,3 @@ def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, op
         assert (code, out) == (2, "")
         assert err == f"puzzlebench: error: export target {target!r} has no option {option[2:]!r}; {said}\n"
 
-
-def test_solve_xc_refuses_bytes_that_are_not_text(tmp_path, capsys):
-    f = tmp_path / "u.dlx"
-    f.write_bytes(b"a b\n\xff\n")
-    assert main(["solve-xc", str(f)]) == 2
-    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:1: not UTF-8 text: byte 0xff cannot be "
-                                       "decoded; expected puzzle text\n")

@@ -356,14 +356,6 @@ def test_solve_smt2_counts_the_declarations_of_the_script(text, count):
     assert count_smt2_models(text, "d.smt2", None, 30).count == count
 
 
-def test_solve_smt2_refuses_bytes_that_are_not_text_with_their_place(tmp_path, capsys):
-    from puzzlebench.cli import main
-    f = tmp_path / "u.smt2"
-    f.write_bytes(b"(declare-const x Bool)\n; \xff\n")
-    assert main(["solve-smt2", str(f)]) == 2
-    assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:3: not UTF-8 text: byte 0xff cannot be "
-                                       "decoded; expected puzzle text\n")
-
 
 def test_only_z3s_first_error_is_said():
     """Z3 lists one error a line; the message is the first (it kept the first line's closing

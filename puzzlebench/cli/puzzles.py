@@ -8,22 +8,17 @@ per input puzzle.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import json
-import select
 import sys
-import time
-from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import PuzzleError
-from ..solvers.registry import FAMILIES, engine_class
 from ..results import Result, Status, Times, error_result
 from ..solvers.child import run_limited
+from ..solvers.registry import FAMILIES, engine_class
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
+
 
 def solve_records(records: list[Record], engine, args) -> list[Result]:
     """Results in input order: parse errors as error results, the rest solved by one engine

@@ -26,7 +26,7 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .text import TextPlaces, content_lines
-from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
+from .vocabulary import Rules, grid_rules
 
 MAX_N = 64
 PLS_HEADER = re.compile(r"\s*order\s+(\d+)\s*$", re.IGNORECASE)
@@ -67,11 +67,7 @@ class LatinSquare(Puzzle):
                 + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
 
     def _rules(self) -> Rules:
-        n = self.n
-        names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
-        cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
-                      for cell in range(n * n))
-        return Rules(n * n, n, self.givens, cells + tuple(AllDifferent(c, name) for name, c in self._lines()), names)
+        return grid_rules(self.n, self.givens, self._lines())
 
     def structure(self) -> tuple:
         return ("latin", self.n)

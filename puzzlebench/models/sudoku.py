@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .text import CPMPY_HEADER, TextPlaces, content_lines, with_line
-from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
+from .vocabulary import Rules, grid_rules
 
 MAX_VALUES = 64
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -132,12 +132,7 @@ class Sudoku(Puzzle):
         return list(unit_table(*self.box))
 
     def _rules(self) -> Rules:
-        n = self.size
-        names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
-        cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
-                      for cell in range(n * n))
-        units = tuple(AllDifferent(cells_, name) for name, cells_ in self.units())
-        return Rules(n * n, n, self.givens, cells + units, names)
+        return grid_rules(self.size, self.givens, self.units())
 
     # -- validation and checking -------------------------------------------------------------
 

@@ -24,7 +24,7 @@ from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
 from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
 from .text import TextPlaces, content_lines
-from .vocabulary import AllDifferent, ExactlyOne, Rules, candidate
+from .vocabulary import Rules, grid_rules
 
 TATHAM_ID = re.compile(r"\s*(\d+)x(\d+)x:([0-9a-z_]*)\s*$")
 
@@ -61,11 +61,7 @@ class SudokuX(Puzzle):
         return list(unit_table(*self.box)) + self.diagonals()
 
     def _rules(self) -> Rules:
-        n = self.size
-        names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
-        cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
-                      for cell in range(n * n))
-        return Rules(n * n, n, self.givens, cells + tuple(AllDifferent(c, name) for name, c in self.units()), names)
+        return grid_rules(self.size, self.givens, self.units())
 
     def structure(self) -> tuple:
         return ("sudoku-x", self.box)

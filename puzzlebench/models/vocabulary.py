@@ -23,7 +23,7 @@ a new kind of constraint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence, Union
+from typing import Iterable, Iterator, Sequence, Union
 
 
 def candidate(cell: int, value: int, n_values: int) -> int:
@@ -137,3 +137,13 @@ class Rules:
                 if seen != con.clue:
                     out.append(f"{con.name}: {seen} seen, clue says {con.clue}")
         return out
+
+
+def grid_rules(n: int, givens: Sequence[int], units: Iterable[tuple[str, tuple[int, ...]]]) -> Rules:
+    """The rules of an N x N grid of values 1..N whose ``units`` (named groups of N cells)
+    each hold every value once: one value per cell (``ExactlyOne``), an ``AllDifferent`` per
+    unit.  Sudoku, Sudoku-X and Latin squares are this with other units."""
+    names = tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n))
+    cells = tuple(ExactlyOne(tuple(candidate(cell, v, n) for v in range(1, n + 1)), f"cell {names[cell]}")
+                  for cell in range(n * n))
+    return Rules(n * n, n, tuple(givens), cells + tuple(AllDifferent(c, name) for name, c in units), names)
