@@ -96,7 +96,9 @@ def test_backtrack_easy_and_timeout():
 def test_backtrack_reports_timeout_cleanly():
     empty16 = Sudoku((4, 4), [0] * 256)
     res = make_engine("backtrack").run(empty16, limit=None, time_limit=0.1)
-    assert res.status is Status.TIMEOUT and res.error is None and res.count >= 0
+    assert res.status is Status.TIMEOUT and res.error is None
+    assert res.count >= len(res.solutions) and all(empty16.check(s) == [] for s in res.solutions)
+    assert res.times.total < 2.0   # the limit held (0.1 s and a look at the clock every so many nodes)
 
 
 def test_skyscrapers_nsol():
