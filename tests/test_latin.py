@@ -45,6 +45,12 @@ def test_a_pls_file_is_read_without_kind_and_written_back_in_its_form():
     assert puzzle.write_solution(result.solutions[0]).startswith("order 3\n0 ")
 
 
+def test_a_pls_file_of_many_squares_is_read_square_by_square():
+    square = "order 5\n" + "\n".join(" ".join(["-1"] * 5) for _ in range(5))
+    items = list(read_puzzles(square + "\n\n" + square + "\n", "qwh.pls"))
+    assert [(i.kind, i.source) for i in items] == [("latin", "qwh.pls:1"), ("latin", "qwh.pls:8")]
+
+
 def test_a_file_of_grids_separated_by_blank_lines():
     items = list(read_puzzles(empty(3) + "\n\n" + "1 2\n2 1\n", "l.txt", kind="latin"))
     assert [i.shape for i in items] == ["3x3", "2x2"] and items[1].source == "l.txt:5"

@@ -355,6 +355,9 @@ def _line_is_record(line: str) -> bool:
         kind = infer_line_kind(line)
     except PuzzleError:
         return False
+    own = _own_reader(kind)
+    if own is not None and getattr(own, "spans_lines", False):
+        return False                     # the first line of a puzzle of several (a .pls header)
     stripped = line.strip()
     fields = stripped.split()
     if kind == "sudoku":
