@@ -34,3 +34,10 @@ puzzlebench report --db $DB --format md --out results/bench --plot cactus --plot
 puzzlebench report --db $DB --out results/bench --plot scatter --pair bitboard,dlx > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair cpsat,smt > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine > /dev/null
+
+# Sudoku-X: Simon Tatham's 100 public Solo ids through every engine that takes the kind (results/sudokux)
+SX=results/sudokux.sqlite
+rm -f $SX
+puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
+    --time-limit 5 --jobs 2 --db $SX --quiet > /dev/null
+puzzlebench report --db $SX --format md --out results/sudokux > /dev/null
