@@ -100,6 +100,9 @@ _EXAMPLES = [
     Example("sudoku-x", "sudoku-x", "3x3x:c1a2_3c9f5b8d9p7_8b1a2e7b5_4i9a1f7c",
             "a Sudoku-X made for this project (a grid found by mrv, relabelled, each given removed in "
             "a seeded order while the puzzle stays unique: 17 givens), as a Solo game id"),
+    Example("jigsaw6", "jigsaw", "6j:1a3b6b5f3_1d5i4d,bb__a_a_aa_b_abdbbbbbcaac_",
+            "a 6x6 jigsaw Sudoku made for this project (regions drawn by hand, a grid found by mrv, "
+            "each given removed in a seeded order while the puzzle stays unique: 8 givens), as a Solo id"),
 ]
 
 EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}

@@ -21,6 +21,7 @@ KINDS: dict[str, str] = {
     "skyscrapers": "puzzlebench.models.skyscrapers:Skyscrapers",
     "latin": "puzzlebench.models.latin:LatinSquare",
     "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
+    "jigsaw": "puzzlebench.models.jigsaw:JigsawSudoku",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -1,0 +1,246 @@
+"""Jigsaw Sudoku: an N x N grid whose blocks are N regions of N cells of any shape; every row,
+every column and every region holds each value once.  Nothing new to the vocabulary (an
+``AllDifferent`` per row, column and region), so every engine generic over it solves jigsaw
+puzzles with no code of its own.  Not a ``Sudoku``: the Sudoku fast paths know only
+rectangular blocks.
+
+Text form: Simon Tatham's Solo game id ``Nj:GRID,BLOCKS`` (his solo.c writes and reads it).
+``GRID`` is as in every Solo id (a number is a given, a letter ``a``..``z`` a run of 1..26
+empty cells, ``_`` between two numbers).  ``BLOCKS`` writes down the lines between regions,
+not the regions: the walk goes over the internal edges between horizontal neighbours in
+reading order, then between vertical neighbours column by column, and each character counts
+the places in that walk that are *not* a dividing line before the next one that is (``_``
+none, ``a`` one …); ``z`` is 26 places with no line after them, and a last, virtual line
+closes the walk.  Cells joined by no line make one region.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from ..errors import InvalidPuzzleError, ParseError, Place
+from .base import Puzzle, Solution
+from .sudoku import DIGITS
+from .text import TextPlaces, content_lines
+from .vocabulary import Rules, grid_rules
+
+TATHAM_ID = re.compile(r"\s*(\d+)j:([0-9a-z_]*),([a-z_]*)\s*$")
+
+
+class JigsawSudoku(Puzzle):
+    kind = "jigsaw"
+
+    def __init__(self, regions: Sequence[int], givens: Sequence[int], *, source: str | None = None,
+                 form: str = "tatham", metadata: dict[str, str] | None = None):
+        n = round(len(givens) ** 0.5)
+        if n * n != len(givens) or len(regions) != n * n or not 1 <= n <= len(DIGITS):
+            raise ParseError(f"a jigsaw Sudoku of {len(givens)} cells and {len(regions)} region marks "
+                             f"is not an N x N grid (N <= {len(DIGITS)})", Place(source))
+        self.n = n
+        self.regions = _numbered(regions)
+        self.givens = tuple(int(v) for v in givens)
+        self.source, self.form, self.metadata = source, form, dict(metadata or {})
+        sizes = [self.regions.count(r) for r in range(max(self.regions) + 1)]
+        if len(sizes) != n or any(size != n for size in sizes):
+            raise InvalidPuzzleError(f"a {n}x{n} jigsaw needs {n} regions of {n} cells; the regions have "
+                                     f"{', '.join(map(str, sorted(sizes)))} cells", Place(source))
+        for cell, v in enumerate(self.givens):
+            if not 0 <= v <= n:
+                raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1}: {v} is not a value of 1..{n}",
+                                         Place(source))
+        for name, cells in self.units():
+            values = [self.givens[c] for c in cells if self.givens[c]]
+            twice = next((v for v in values if values.count(v) > 1), None)
+            if twice:
+                raise InvalidPuzzleError(f"{name} has two {twice}s", Place(source))
+
+    @property
+    def n_values(self) -> int:
+        return self.n
+
+    @property
+    def shape(self) -> str:
+        return f"{self.n}x{self.n} jigsaw"
+
+    def units(self) -> list[tuple[str, tuple[int, ...]]]:
+        n = self.n
+        rows = [(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+        columns = [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)]
+        regions = [(f"region {k + 1}", tuple(i for i, r in enumerate(self.regions) if r == k)) for k in range(n)]
+        return rows + columns + regions
+
+    def _rules(self) -> Rules:
+        return grid_rules(self.n, self.givens, self.units())
+
+    def structure(self) -> tuple:
+        return ("jigsaw", self.regions)
+
+    def header(self) -> dict[str, str]:
+        return {"regions": " ".join(map(str, self.regions))}
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "JigsawSudoku":
+        try:
+            regions = [int(x) for x in fields["regions"].split()]
+        except (KeyError, ValueError):
+            raise ParseError("the header gives no regions (regions: a region number per cell)",
+                             Place(source, 1)) from None
+        return cls(regions, givens, source=source)
+
+    def check(self, solution: Sequence[int]) -> list[str]:
+        n = self.n
+        if len(solution) != n * n:
+            return [f"expected {n * n} values, got {len(solution)}"]
+        problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
+                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
+        if problems:
+            return problems
+        problems = [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
+                    for i, g in enumerate(self.givens) if g and solution[i] != g]
+        return problems + [f"{name} repeats a value" for name, cells in self.units()
+                           if len({solution[c] for c in cells}) != n]
+
+    # -- text ----------------------------------------------------------------------------
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        return "".join(DIGITS[v - 1] for v in solution)
+
+    def parse_solution(self, text: str) -> Solution:
+        text = text.strip()
+        if len(text) != self.n * self.n or any(ch.upper() not in DIGITS[:self.n] for ch in text):
+            raise ParseError(f"a jigsaw solution is {self.n * self.n} characters of 1..{DIGITS[self.n - 1]}")
+        return tuple(DIGITS.index(ch.upper()) + 1 for ch in text)
+
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        values = self.givens if solution is None else solution
+        n = self.n
+        rows = []
+        for r in range(n):
+            cells = [DIGITS[v - 1] if v else "." for v in values[r * n:(r + 1) * n]]
+            marks = [chr(ord("a") + self.regions[r * n + c]) for c in range(n)]
+            rows.append(" ".join(cells) + "   " + "".join(marks))
+        return "\n".join(rows)
+
+    def write(self) -> str:
+        return self.write_solution(self.givens)
+
+    def write_solution(self, values: Sequence[int]) -> str:
+        return f"{self.n}j:{_grid_text(values)},{_edges_text(self.regions, self.n)}"
+
+    @classmethod
+    def claims(cls, text: str) -> bool:
+        lines = content_lines(text)
+        return len(lines) == 1 and bool(TATHAM_ID.match(lines[0][1]))
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "JigsawSudoku":
+        lines = content_lines(text)
+        found = TATHAM_ID.match(lines[0][1]) if len(lines) == 1 else None
+        if not found:
+            raise ParseError("a jigsaw Sudoku is a Solo game id on one line: N j : grid , regions",
+                             Place(source, lines[0] and 1 if lines else None))
+        offset = lines[0][0]
+        places = TextPlaces(text, source)
+        n = int(found.group(1))
+        if not 1 <= n <= len(DIGITS):
+            raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
+        givens = _grid_values(found.group(2), n, places, offset + found.start(2))
+        regions = _regions(found.group(3), n, places, offset + found.start(3))
+        return cls(regions, givens, source=source, form="tatham")
+
+
+def _numbered(regions: Sequence[int]) -> tuple[int, ...]:
+    """Region marks renumbered 0, 1, … in order of first appearance (the same regions)."""
+    order: dict[int, int] = {}
+    return tuple(order.setdefault(r, len(order)) for r in regions)
+
+
+def _grid_values(text: str, n: int, places: TextPlaces, start: int) -> list[int]:
+    values: list[int] = []
+    for m in re.finditer(r"[a-z]|\d+|_", text):
+        token = m.group()
+        if token.isalpha():
+            values += [0] * (ord(token) - ord("a") + 1)
+        elif token != "_":
+            if not 1 <= int(token) <= n:
+                raise ParseError(f"{token} is not a value of a {n}x{n} jigsaw", places.place(start + m.start()))
+            values.append(int(token))
+        if len(values) > n * n:
+            raise ParseError(f"the grid runs past the {n * n} cells of a {n}x{n} jigsaw", places.place(start + m.start()))
+    if len(values) != n * n:
+        raise ParseError(f"the grid describes {len(values)} cells; a {n}x{n} jigsaw has {n * n}",
+                         places.place(start + len(text)))
+    return values
+
+
+def _edge_cells(i: int, n: int) -> tuple[int, int]:
+    """The two cells on either side of internal edge ``i`` of the walk (see the module)."""
+    if i < n * (n - 1):
+        y, x = divmod(i, n - 1)
+        return y * n + x, y * n + x + 1
+    x, y = divmod(i - n * (n - 1), n - 1)
+    return y * n + x, (y + 1) * n + x
+
+
+def _regions(text: str, n: int, places: TextPlaces, start: int) -> list[int]:
+    parent = list(range(n * n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    limit, position = 2 * n * (n - 1), 0
+    for k, ch in enumerate(text):
+        run = 0 if ch == "_" else ord(ch) - ord("a") + 1
+        for _ in range(run):
+            if position >= limit:
+                raise ParseError("the region lines run past the grid's edges", places.place(start + k))
+            a, b = _edge_cells(position, n)
+            parent[find(a)] = find(b)
+            position += 1
+        if run != 26:
+            position += 1          # a dividing line (the last one virtual)
+    if position != limit + 1:
+        raise ParseError(f"the region lines cover {min(position, limit)} of the grid's {limit} edges",
+                         places.place(start + len(text)))
+    return [find(cell) for cell in range(n * n)]
+
+
+def _grid_text(values: Sequence[int]) -> str:
+    out: list[str] = []
+    run = 0
+    for v in list(values) + [None]:
+        if v == 0:
+            run += 1
+            continue
+        while run:
+            step = min(run, 26)
+            out.append(chr(ord("a") + step - 1))
+            run -= step
+        if v is not None:
+            if out and out[-1][-1].isdigit():
+                out.append("_")
+            out.append(str(v))
+    return "".join(out)
+
+
+def _edges_text(regions: Sequence[int], n: int) -> str:
+    """The region lines as solo.c writes them (a run of 25 places with no line as ``z``, as
+    it does, though it reads ``z`` as 26: its regions never have such runs)."""
+    out, run = [], 0
+    total = 2 * n * (n - 1)
+    for i in range(total + 1):
+        if i < total:
+            a, b = _edge_cells(i, n)
+            if regions[a] == regions[b]:
+                run += 1
+                continue
+        while run > 25:
+            out.append("z")
+            run -= 25
+        out.append(chr(ord("a") + run - 1) if run else "_")
+        run = 0
+    return "".join(out)
