@@ -41,3 +41,10 @@ rm -f $SX
 puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
     --time-limit 5 --jobs 2 --db $SX --quiet > /dev/null
 puzzlebench report --db $SX --format md --out results/sudokux > /dev/null
+
+# jigsaw: Simon Tatham's 100 public Solo jigsaw ids through every engine that takes the kind but backtrack (results/jigsaw)
+JG=results/jigsaw.sqlite
+rm -f $JG
+puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt \
+    --time-limit 5 --jobs 2 --db $JG --quiet > /dev/null
+puzzlebench report --db $JG --format md --out results/jigsaw > /dev/null
