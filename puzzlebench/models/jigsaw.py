@@ -21,6 +21,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
+from .solo import grid_text, grid_values
 from .sudoku import DIGITS
 from .text import TextPlaces, content_lines
 from .vocabulary import Rules, grid_rules
@@ -126,7 +127,7 @@ class JigsawSudoku(Puzzle):
         return self.write_solution(self.givens)
 
     def write_solution(self, values: Sequence[int]) -> str:
-        return f"{self.n}j:{_grid_text(values)},{_edges_text(self.regions, self.n)}"
+        return f"{self.n}j:{grid_text(values)},{_edges_text(self.regions, self.n)}"
 
     @classmethod
     def claims(cls, text: str) -> bool:
@@ -145,7 +146,7 @@ class JigsawSudoku(Puzzle):
         n = int(found.group(1))
         if not 1 <= n <= len(DIGITS):
             raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
-        givens = _grid_values(found.group(2), n, places, offset + found.start(2))
+        givens = grid_values(found.group(2), n, places, offset + found.start(2), f"a {n}x{n} jigsaw")
         regions = _regions(found.group(3), n, places, offset + found.start(3))
         return cls(regions, givens, source=source, form="tatham")
 
@@ -154,24 +155,6 @@ def _numbered(regions: Sequence[int]) -> tuple[int, ...]:
     """Region marks renumbered 0, 1, … in order of first appearance (the same regions)."""
     order: dict[int, int] = {}
     return tuple(order.setdefault(r, len(order)) for r in regions)
-
-
-def _grid_values(text: str, n: int, places: TextPlaces, start: int) -> list[int]:
-    values: list[int] = []
-    for m in re.finditer(r"[a-z]|\d+|_", text):
-        token = m.group()
-        if token.isalpha():
-            values += [0] * (ord(token) - ord("a") + 1)
-        elif token != "_":
-            if not 1 <= int(token) <= n:
-                raise ParseError(f"{token} is not a value of a {n}x{n} jigsaw", places.place(start + m.start()))
-            values.append(int(token))
-        if len(values) > n * n:
-            raise ParseError(f"the grid runs past the {n * n} cells of a {n}x{n} jigsaw", places.place(start + m.start()))
-    if len(values) != n * n:
-        raise ParseError(f"the grid describes {len(values)} cells; a {n}x{n} jigsaw has {n * n}",
-                         places.place(start + len(text)))
-    return values
 
 
 def _edge_cells(i: int, n: int) -> tuple[int, int]:
@@ -207,24 +190,6 @@ def _regions(text: str, n: int, places: TextPlaces, start: int) -> list[int]:
         raise ParseError(f"the region lines cover {min(position, limit)} of the grid's {limit} edges",
                          places.place(start + len(text)))
     return [find(cell) for cell in range(n * n)]
-
-
-def _grid_text(values: Sequence[int]) -> str:
-    out: list[str] = []
-    run = 0
-    for v in list(values) + [None]:
-        if v == 0:
-            run += 1
-            continue
-        while run:
-            step = min(run, 26)
-            out.append(chr(ord("a") + step - 1))
-            run -= step
-        if v is not None:
-            if out and out[-1][-1].isdigit():
-                out.append("_")
-            out.append(str(v))
-    return "".join(out)
 
 
 def _edges_text(regions: Sequence[int], n: int) -> str:

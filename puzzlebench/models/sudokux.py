@@ -22,6 +22,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
+from .solo import grid_text, grid_values
 from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
 from .text import TextPlaces, content_lines
 from .vocabulary import Rules, grid_rules
@@ -97,24 +98,7 @@ class SudokuX(Puzzle):
     def write_solution(self, values: Sequence[int]) -> str:
         if self.form != "tatham":
             return self.plain.write_solution(values)
-        out, run = [], 0
-        for v in values:
-            if not v:
-                run += 1
-                continue
-            while run:
-                step = min(run, 26)
-                out.append(chr(ord("a") + step - 1))
-                run -= step
-            if out and out[-1][-1].isdigit():
-                out.append("_")
-            out.append(str(v))
-        while run:
-            step = min(run, 26)
-            out.append(chr(ord("a") + step - 1))
-            run -= step
-        c, r = self.box[1], self.box[0]
-        return f"{c}x{r}x:" + "".join(out)
+        return f"{self.box[1]}x{self.box[0]}x:{grid_text(values)}"   # Solo writes the block width first
 
     @classmethod
     def claims(cls, text: str) -> bool:
@@ -134,23 +118,6 @@ class SudokuX(Puzzle):
         places = TextPlaces(text, source)
         wide, high = int(found.group(1)), int(found.group(2))
         n = wide * high
-        values: list[int] = []
-        start = offset + found.start(3)
-        for m in re.finditer(r"[a-z]|\d+|_", found.group(3)):
-            token = m.group()
-            if token == "_":
-                continue
-            if token.isalpha():
-                values += [0] * (ord(token) - ord("a") + 1)
-            elif not 1 <= int(token) <= n:
-                raise ParseError(f"{token} is not a value of a {n}x{n} Sudoku", places.place(start + m.start()))
-            else:
-                values.append(int(token))
-            if len(values) > n * n:
-                raise ParseError(f"the grid runs past the {n * n} cells of a {n}x{n} Sudoku",
-                                 places.place(start + m.start()))
-        if len(values) != n * n:
-            raise ParseError(f"the grid describes {len(values)} cells; a {n}x{n} Sudoku has {n * n}",
-                             places.place(start + len(found.group(3))))
+        values = grid_values(found.group(3), n, places, offset + found.start(3), f"a {n}x{n} Sudoku")
         return cls((high, wide), values, source=source, form="tatham")   # our box is rows x columns
 
