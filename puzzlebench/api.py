@@ -8,7 +8,8 @@ from typing import Any, Iterable
 from .errors import PuzzleError
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
-from .results import Result, Times, error_result
+from .models.sudoku import read_sudoku_lines
+from .results import Result, Results, Times, error_result
 from .solvers.base import Engine, check_time_limit, normalise_limit
 from .solvers.child import run_limited
 
@@ -51,41 +52,47 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
 
 def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
-               kind: str | None = None, box: str | tuple[int, int] | None = None) -> list[Result]:
-    """Solve many puzzles (parsed ones or texts) with one engine, in order.  A text that does
-    not parse gives an ``error`` result with the message; the others still run.  Engines with
-    a batch path (``bitboard``) take the whole list in one call."""
+               kind: str | None = None, box: str | tuple[int, int] | None = None) -> Results:
+    """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
+    :class:`Result` of each in order, every answer verified.  A text that does not parse gives
+    an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
+    size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
+    in one call."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     engine = make_engine(solver)
     items = list(puzzles)
-    texts = [p for p in items if isinstance(p, str)]
-    if texts and len(texts) == len(items) and hasattr(engine, "run_texts"):
-        return engine.run_texts(texts, kind=kind, box=box, limit=limit, time_limit=time_limit, keep=keep)
-    parsed: list[Puzzle | PuzzleError] = []
-    parse_times: list[float] = []
-    for item in items:
+    start = time.perf_counter()
+    texts = [i for i, item in enumerate(items) if isinstance(item, str)]
+    batch, taken = (read_sudoku_lines([items[i] for i in texts], box) if kind in (None, "sudoku") and texts
+                    else (None, []))
+    parse_share = (time.perf_counter() - start) / max(1, len(taken))
+    fast = run_limited(engine, batch, limit=limit, time_limit=time_limit, keep=keep) if batch else None
+    if fast is not None:
+        fast.parse_seconds = parse_share
+        if len(taken) == len(items):
+            return fast
+    records: list[Result | None] = [None] * len(items)
+    for k, result in zip(taken, fast or ()):
+        records[texts[k]] = result
+    rest = [i for i, r in enumerate(records) if r is None]
+    parsed: dict[int, Puzzle] = {}
+    for i in rest:
         start = time.perf_counter()
-        if isinstance(item, Puzzle):
-            parsed.append(item)
-        else:
-            try:
-                parsed.append(parse(item, kind=kind, box=box))
-            except PuzzleError as exc:
-                parsed.append(exc)
-        parse_times.append(time.perf_counter() - start)
-    good = [p for p in parsed if isinstance(p, Puzzle)]
-    solved = iter(run_limited(engine, good, limit=limit, time_limit=time_limit, keep=keep))
-    results = []
-    for item, parse_time in zip(parsed, parse_times):
-        if isinstance(item, Puzzle):
-            result = next(solved)
-            result.times.parse += parse_time
-            result.times.total += parse_time
-        else:
-            result = error_result(str(item), solver=engine.spec, limit=limit,
-                                  times=Times(parse=parse_time, total=parse_time))
-        results.append(result)
-    return results
+        try:
+            parsed[i] = items[i] if isinstance(items[i], Puzzle) else parse(items[i], kind=kind, box=box)
+        except PuzzleError as exc:
+            spent = time.perf_counter() - start
+            records[i] = error_result(str(exc), solver=engine.spec, limit=limit,
+                                      times=Times(parse=spent, total=spent))
+            continue
+        records[i] = Times(parse=time.perf_counter() - start)  # the parse time, until solved
+    solved = run_limited(engine, list(parsed.values()), limit=limit, time_limit=time_limit, keep=keep)
+    for i, result in zip(parsed, solved):
+        parse_time = records[i].parse
+        result.times.parse += parse_time
+        result.times.total += parse_time
+        records[i] = result
+    return Results.of(records, [r.puzzle for r in records], engine.spec, limit)
 
 
 def encode(puzzle: Puzzle | str, to: str, **options: Any):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from .models.base import Puzzle, Solution
@@ -45,6 +45,10 @@ class Status(str, enum.Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+SOLVED = (Status.UNIQUE, Status.MULTIPLE, Status.SAT)
+"""The statuses that claim a solution (and so have one to check)."""
 
 
 def status_of(count: int, limit: int | None, timed_out: bool) -> Status:
@@ -126,18 +130,13 @@ class Result:
 
 
 @dataclass
-class ResultColumns:
-    """The answers of one batch call as columns (index ``i`` = puzzle ``i``): what a caller that
-    stores many answers (the harness) reads without one :class:`Result` per puzzle.
+class Columns:
+    """The answers of one batch call as arrays (index ``i`` = puzzle ``i``): what a native
+    batch returns, read without an object per puzzle.
 
-    Every puzzle of the batch is a finished search or a timeout (an engine returns no columns
-    when some puzzle needs a :class:`Result` of its own, e.g. an error).  ``solutions`` holds
-    ``cells`` values per puzzle: its first solution, meaningless where ``counts[i]`` is 0; the
-    columns have not been verified (the caller checks them against the puzzles)."""
+    Every puzzle of the batch is a finished search or a timeout.  ``solutions`` holds
+    ``cells`` values per puzzle, its first solution (zeros where ``counts[i]`` is 0)."""
 
-    kind: str
-    solver: str
-    limit: int | None
     statuses: list[Status]
     counts: list[int]
     solve_seconds: list[float]
@@ -145,12 +144,78 @@ class ResultColumns:
     stats: dict[str, list[int]]  # normalised name -> one value per puzzle; absent: not counted
     raw_names: tuple[str, ...]
     raw: list[int]               # len(raw_names) values per puzzle, in one flat list
-    size: dict[str, int]         # the same for every puzzle of the batch
+    size: dict[str, int] | list[dict[str, int]]  # one for the whole batch, or one per puzzle
     cells: int
     solutions: bytes
+    verified: bytes | None = None  # one byte per puzzle once checked: 1 = its solution is right
+
+
+class Results(Sequence[Result]):
+    """The answers to many puzzles, in their order: what :meth:`Engine.run_many
+    <puzzlebench.solvers.base.Engine.run_many>` and :func:`puzzlebench.solve_many` return and
+    what the harness stores.
+
+    ``results[i]`` is the :class:`Result` of puzzle ``i``.  Behind it is either a list of
+    results (engines that run one puzzle at a time) or the :class:`Columns` of a native batch
+    call (``results.columns``), from which a record is built when it is read; a caller that
+    stores many answers (the harness) reads the columns instead.  ``parse_seconds`` is each
+    puzzle's share of reading the batch, added to its ``times``."""
+
+    def __init__(self, kind: str, solver: str, limit: int | None, puzzles: Sequence[Puzzle],
+                 records: list[Result] | None = None, columns: Columns | None = None):
+        if (records is None) == (columns is None):
+            raise ValueError("Results holds either records or columns")
+        self.kind, self.solver, self.limit, self.puzzles = kind, solver, limit, puzzles
+        self.records, self.columns = records, columns
+        self.parse_seconds = 0.0
+        self.wrong: set[int] = set()  # puzzles whose answers failed verification
+
+    @classmethod
+    def of(cls, results: list[Result], puzzles: Sequence[Puzzle], solver: str = "",
+           limit: int | None = None) -> "Results":
+        kind = results[0].kind if results else ""
+        return cls(kind, results[0].solver if results else solver, limit, puzzles, records=results)
 
     def __len__(self) -> int:
-        return len(self.statuses)
+        return len(self.records) if self.records is not None else len(self.columns.statuses)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self.records is not None:
+            return self.records[i]
+        i = range(len(self))[i]
+        return next(self._from_columns(i, i + 1))
+
+    def __iter__(self):
+        if self.records is not None:
+            return iter(self.records)
+        return self._from_columns(0, len(self))
+
+    def to_records(self) -> "Results":
+        """The same answers as a list of records (what a caller that mends one answer needs)."""
+        if self.records is None:
+            self.records, self.columns = list(self), None
+        return self
+
+    def _from_columns(self, start: int, stop: int):
+        """The records of puzzles ``start..stop`` built from the columns, in one sweep."""
+        col = self.columns
+        cells, width, parse = col.cells, len(col.raw_names), self.parse_seconds
+        stats = [col.stats.get(name) or [None] * len(col.counts) for name in STATISTICS]
+        sizes = col.size if isinstance(col.size, list) else [col.size] * len(col.counts)
+        verified = col.verified or bytes(len(col.counts))
+        kind, solver, limit, puzzles, solutions, raw = (self.kind, self.solver, self.limit, self.puzzles,
+                                                        col.solutions, col.raw)
+        for i in range(start, stop):
+            count = col.counts[i]
+            puzzle = puzzles[i]
+            yield Result(kind, solver, limit, col.statuses[i], count,
+                         [tuple(solutions[i * cells:(i + 1) * cells])] if count else [],
+                         Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse),
+                         Stats(stats[0][i], stats[1][i], stats[2][i], stats[3][i], stats[4][i],
+                               dict(zip(col.raw_names, raw[i * width:(i + 1) * width]))),
+                         sizes[i], puzzle.source, None, None, verified[i] == 1, puzzle)
 
 
 def error_result(message: str, *, kind: str = "", solver: str = "", limit: int | None = None,

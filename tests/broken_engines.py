@@ -13,8 +13,8 @@ import os
 import signal
 import time
 
-from puzzlebench.results import Result, Stats
-from puzzlebench.solvers.base import SearchOutcome
+from puzzlebench.results import Result, Results, Stats
+from puzzlebench.solvers.base import SearchOutcome, verify_result
 from puzzlebench.solvers.bitboard import BitboardEngine
 from puzzlebench.solvers.mrv import MrvEngine
 
@@ -96,13 +96,14 @@ class SlowEngine(MrvEngine):
 
 
 class BatchEngine(MrvEngine):
-    """An engine with its own batch path (``run_many``), like a native batch call: the
-    harness hands it whole units and verifies their answers in bulk."""
+    """An engine with its own batch path (``batch``), like a native batch call: the harness
+    hands it whole units and verifies their answers in bulk."""
 
     family = "batch"
 
-    def run_many(self, puzzles, *, limit=2, time_limit=None, keep=10, verify=True) -> list[Result]:
-        return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify) for p in puzzles]
+    def batch(self, puzzles, *, limit, time_limit, keep) -> Results:
+        return Results.of([self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False)
+                           for p in puzzles], puzzles, self.spec, limit)
 
 
 class BatchCrashEngine(BatchEngine):
@@ -110,61 +111,63 @@ class BatchCrashEngine(BatchEngine):
 
     family = "batchcrash"
 
-    def run_many(self, puzzles, **kw):
+    def batch(self, puzzles, **kw):
         if any(p.givens[0] == 1 for p in puzzles):
             crash()
-        return super().run_many(puzzles, **kw)
+        return super().batch(puzzles, **kw)
+
+
+def swap_first_cells(results: Results, puzzles) -> Results:
+    """The answers to puzzles with an empty first cell broken: the first two cells of their
+    solution swapped (in the columns of a native batch, or in the records)."""
+    if results.columns is not None:
+        columns = results.columns
+        grids = bytearray(columns.solutions)
+        for k, p in enumerate(puzzles):
+            if p.givens[0] == 0:
+                at = k * columns.cells
+                grids[at], grids[at + 1] = grids[at + 1], grids[at]
+        columns.solutions = bytes(grids)
+        return results
+    for p, r in zip(puzzles, results):
+        if p.givens[0] == 0 and r.solutions:
+            s = list(r.solutions[0])
+            s[0], s[1] = s[1], s[0]
+            r.solutions[0] = tuple(s)
+    return results
 
 
 class BatchWrongEngine(BatchEngine):
-    """A batch path whose answers to puzzles with an empty first cell are broken."""
+    """A batch path (records) whose answers to puzzles with an empty first cell are broken."""
 
     family = "batchwrong"
 
-    def run_many(self, puzzles, **kw):
-        results = super().run_many(puzzles, **kw)
-        for p, r in zip(puzzles, results):
-            if p.givens[0] == 0 and r.solutions:
-                s = list(r.solutions[0])
-                s[0], s[1] = s[1], s[0]
-                r.solutions[0] = tuple(s)
-        return results
+    def batch(self, puzzles, **kw):
+        return swap_first_cells(super().batch(puzzles, **kw), puzzles)
 
 
 class ColumnsWrongEngine(BitboardEngine):
-    """The bitboard engine whose columnar batch (``run_columns``) breaks the answers to
-    puzzles with an empty first cell: the first two cells of their solution swapped."""
+    """The bitboard engine whose native batch (columns) breaks the answers to puzzles with an
+    empty first cell."""
 
     family = "columnswrong"
 
-    def run_columns(self, puzzles, **kw):
-        columns = super().run_columns(puzzles, **kw)
-        if columns is not None:
-            grids = bytearray(columns.solutions)
-            for k, p in enumerate(puzzles):
-                if p.givens[0] == 0:
-                    at = k * columns.cells
-                    grids[at], grids[at + 1] = grids[at + 1], grids[at]
-            columns.solutions = bytes(grids)
-        return columns
+    def batch(self, puzzles, **kw):
+        results = super().batch(puzzles, **kw)
+        return swap_first_cells(results, puzzles) if results is not None else None
 
-    def run_many(self, puzzles, **kw):  # the same fault on the Result path
-        results = super().run_many(puzzles, **kw)
-        for p, r in zip(puzzles, results):
-            if p.givens[0] == 0 and r.solutions:
-                s = list(r.solutions[0])
-                s[0], s[1] = s[1], s[0]
-                r.solutions[0] = tuple(s)
-                r.verified = False
-        return results
+    def run(self, puzzle, **kw):  # the same fault one puzzle at a time
+        result = super().run(puzzle, **{**kw, "verify": False})
+        swap_first_cells(Results.of([result], [puzzle]), [puzzle])
+        return verify_result(result, puzzle) if kw.get("verify", True) else result
 
 
 class RowsBitboardEngine(BitboardEngine):
-    """The bitboard engine without its columnar batch: the harness takes the Result path."""
+    """The bitboard engine without its native batch: one puzzle at a time, a record each."""
 
     family = "rowsbitboard"
 
-    def run_columns(self, puzzles, **kw):
+    def batch(self, puzzles, **kw):
         return None
 
 

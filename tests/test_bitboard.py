@@ -12,16 +12,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import REPO, data_lines
-from puzzlebench import _native
+from puzzlebench import _native, api
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
 from puzzlebench.harness.generate import random_latin_square
 from puzzlebench.solvers.registry import FAMILIES, make_engine
 from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line, read_sudoku_lines
 from puzzlebench.results import Status
-from puzzlebench.solvers.bitboard import BitboardEngine, LineResults, solve_sudoku_lines
+from puzzlebench.solvers.bitboard import BitboardEngine
 from puzzlebench.solvers.mrv import MrvEngine
 
 BB, MRV = BitboardEngine(), MrvEngine()
@@ -171,94 +171,100 @@ def test_batch_matches_single_runs():
     lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=30, step=40)]
     lines.append("." * 81)  # many solutions
     lines.append("12345678." + "........9" + "." * 63)  # unsat
-    batch = solve_sudoku_lines(lines)
-    assert isinstance(batch, LineResults) and len(batch) == len(lines)
-    for i, line in enumerate(lines):
+    batch = api.solve_many(lines, solver="bitboard")
+    assert batch.columns is not None and len(batch) == len(lines)   # one C call, read as columns
+    for line, lean in zip(lines, batch):
         single = BB.run(parse_sudoku_line(line))
-        lean = batch[i]
-        assert (lean.status, lean.count) == (single.status, single.count) == (batch.status(i), batch.count(i))
+        assert (lean.status, lean.count) == (single.status, single.count)
         assert lean.verified or lean.status is Status.UNSAT
         if single.status is Status.UNIQUE:
-            assert batch.solution(i) == single.solution == lean.solution
-        assert lean.stats.nodes == single.stats.nodes
+            assert lean.solution == single.solution
+        assert lean.stats == single.stats
+        assert lean.puzzle.write() == line
 
 
-def test_batch_from_bytes_buffer_and_limits():
+def test_batch_limits():
     lines = [l[:81] for l in data_lines("sudoku9_royle_17clue_49158.txt", limit=50, step=900)]
-    buffer = ("\r\n".join(lines) + "\n").encode()
-    batch = solve_sudoku_lines(buffer, limit=1)
-    assert len(batch) == len(lines)
-    assert all(batch.status(i) is Status.SAT for i in range(len(lines)))
-    assert [r.status for r in solve_sudoku_lines(lines, limit=None)] == [Status.UNIQUE] * len(lines)
+    assert [r.status for r in api.solve_many(lines, solver="bitboard", limit=1)] == [Status.SAT] * len(lines)
+    assert [r.status for r in api.solve_many(lines, solver="bitboard", limit=None)] == [Status.UNIQUE] * len(lines)
 
 
-def test_run_many_and_run_texts_use_the_batch():
+def test_run_many_takes_the_batch_for_9x9_and_runs_the_rest_alone():
     lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=5, step=200)]
-    puzzles = [parse_sudoku_line(l) for l in lines] + [NQueens(6), Sudoku((2, 2), [0] * 16)]
-    results = BB.run_many(puzzles)
+    sudokus = [parse_sudoku_line(l) for l in lines]
+    assert BB.run_many(sudokus).columns is not None
+    results = BB.run_many(sudokus + [NQueens(6), Sudoku((2, 2), [0] * 16)])
     assert [r.status for r in results] == [Status.UNIQUE] * 5 + [Status.MULTIPLE, Status.MULTIPLE]
     assert all(r.verified for r in results)
-    texts = BB.run_texts(lines + ["...3..4114..3..."])
+    texts = api.solve_many(lines + ["...3..4114..3..."], solver="bitboard")
     assert [r.status for r in texts] == [Status.UNIQUE] * 6
-    assert texts[5].verified
+    assert texts[5].verified and texts[5].solution == MRV.run(parse_sudoku_line("...3..4114..3...")).solution
 
 
 BAD_LINES = [
-    ("x" + "." * 80, ParseError, 1),  # a letter: value 33, out of range
-    ("?" + "." * 80, ParseError, 1),
-    ("." * 40 + "A" + "." * 40, ParseError, 41),
-    ("." * 80 + "z", ParseError, 81),
-    ("." * 10 + "'" + "." * 70, ParseError, 11),
-    ("." * 10 + " " + "." * 70, ParseError, 11),
-    ("55" + "." * 79, InvalidPuzzleError, None),      # row
-    ("5" + "." * 8 + "5" + "." * 71, InvalidPuzzleError, None),  # column
-    ("5" + "." * 9 + "5" + "." * 70, InvalidPuzzleError, None),  # block
-    ("." * 80 + "1" + "", None, None),
+    "x" + "." * 80, "?" + "." * 80, "." * 40 + "A" + "." * 40, "." * 80 + "z",
+    "." * 10 + "'" + "." * 70, "." * 10 + " " + "." * 70, "." * 80 + "é",
+    "55" + "." * 79, "5" + "." * 8 + "5" + "." * 71, "5" + "." * 9 + "5" + "." * 70,  # row, column, block
+    "." * 80 + "1", "0" * 81, "_" * 80 + "9",
 ]
 
 
-@pytest.mark.parametrize("line, error, column", BAD_LINES)
-def test_c_validation_is_the_models_twin(line, error, column):
-    """The C parser rejects exactly what parse_sudoku_line rejects, at the same column; the
-    error text of the batch is the model's."""
-    batch = solve_sudoku_lines([line])
-    if error is None:
-        assert batch.rejected(0) is None and batch.is_fast(0)
-        parse_sudoku_line(line)
+def taken_by_the_batch(line: str) -> bool:
+    batch, taken = read_sudoku_lines([line])
+    assert taken in ([], [0])
+    return bool(taken)
+
+
+@pytest.mark.parametrize("line", BAD_LINES)
+def test_batch_reader_takes_exactly_what_the_model_reads(line):
+    """read_sudoku_lines (bulk, validated in C) takes a line exactly when parse_sudoku_line
+    reads it, with the same givens; solve_many gives the model's own error for the rest."""
+    try:
+        expected = parse_sudoku_line(line)
+    except PuzzleError as exc:
+        assert not taken_by_the_batch(line)
+        result = api.solve_many([line], solver="bitboard")[0]
+        assert result.status is Status.ERROR and result.error.endswith(exc.message)
         return
-    with pytest.raises(error) as info:
-        parse_sudoku_line(line)
-    kind, col = batch.rejected(0)
-    assert kind == {ParseError: "character" if not line[col - 1 if col else 0].isalpha() else "range",
-                    InvalidPuzzleError: "duplicate"}[error]
-    if column:
-        assert col == column == info.value.place.column
-    assert batch[0].status is Status.ERROR
-    assert str(info.value) in batch[0].error or batch[0].error.endswith(info.value.message)
+    batch, _ = read_sudoku_lines([line])
+    assert batch[0].givens == expected.givens and batch[0].write() == expected.write()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from("..........123456789_0aZ #é"), min_size=16, max_size=16))
+def test_batch_reader_agrees_with_the_model_on_random_lines(chars):
+    line = "".join(chars)
+    try:
+        expected = parse_sudoku_line(line.strip())
+    except PuzzleError:
+        assert not taken_by_the_batch(line)
+        return
+    batch, taken = read_sudoku_lines([line])
+    assert taken == [0] and batch[0].givens == expected.givens and batch.box == expected.box
 
 
 def test_exact_error_texts():
-    batch = solve_sudoku_lines(["?" + "." * 80, "55" + "." * 79, "." * 40 + "A" + "." * 40])
+    batch = api.solve_many(["?" + "." * 80, "55" + "." * 79, "." * 40 + "A" + "." * 40], solver="bitboard")
     assert batch[0].error.endswith("unexpected character '?': expected a value (1-9, A-Z) or an "
                                    "empty cell (. 0 _)")
     assert batch[1].error.endswith("row 1 has two 5s")
     assert batch[2].error.endswith("value 'A' (10) is out of range for a 9x9 Sudoku (1..9)")
-    assert [batch.status(i) for i in range(3)] == [Status.ERROR] * 3
+    assert [r.status for r in batch] == [Status.ERROR] * 3
 
 
 def test_batch_other_lines_fall_back():
     lines = ["...3..4114..3...", "." * 81, "." * 80 + "é", "", "1" * 5]
-    batch = solve_sudoku_lines(lines)
-    assert not batch.is_fast(0) and batch.status(0) is Status.UNIQUE
-    assert batch.status(1) is Status.MULTIPLE
-    assert [batch.status(i) for i in (2, 3, 4)] == [Status.ERROR] * 3
+    batch = api.solve_many(lines, solver="bitboard")
+    assert [r.status for r in batch] == [Status.UNIQUE, Status.MULTIPLE] + [Status.ERROR] * 3
 
 
-def test_batch_rejects_wrong_types():
-    with pytest.raises(TypeError, match="puzzle 1 is int, not str"):
-        _native.sudoku9_batch(["." * 81, 5], 2, 0.0, True)
-    with pytest.raises(TypeError, match="one str"):
-        solve_sudoku_lines("." * 81)
+def test_batch_call_refuses_what_is_not_packed_givens():
+    with pytest.raises(ValueError, match="not a whole number of 81-cell puzzles"):
+        _native.sudoku9_batch(bytes(80), 2, 0.0, True)
+    with pytest.raises(ValueError, match="value 10 at cell 3 of puzzle 1 is outside 0..9"):
+        _native.sudoku9_batch(bytes(84) + bytes([10]) + bytes(77), 2, 0.0, True)
+    with pytest.raises(TypeError):
+        _native.sudoku9_batch(["." * 81], 2, 0.0, True)
 
 
 # -- malformed buffers: a Python exception, never a crash --------------------------------------
@@ -400,9 +406,13 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
     assert N.__file__.startswith(sys.argv[1]), N.__file__
     rng = random.Random(1)
     lines = [l.strip()[:81] for l in open(sys.argv[2])][:300]
-    lines += ["x" + "." * 80, "55" + "." * 79, "." * 81, "short", "." * 80 + "\u00e9"]
-    r = N.sudoku9_batch(lines, 2, 1.0, True)
-    r = N.sudoku9_batch(("\n".join(lines[:50]) + "\r\n").encode(), 2, 1.0, True)
+    table = bytes.maketrans(b".123456789", bytes(range(10)))
+    N.sudoku9_batch("".join(lines).encode().translate(table), 2, 1.0, True)
+    N.sudoku9_batch(bytes([1, 1] + [0] * 79) + bytes(81), 2, 1.0, True)   # givens that break a rule
+    for box in [(2, 2), (3, 3), (4, 4)]:
+        n = box[0] * box[1]
+        N.sudoku_givens_right(*box, bytes(rng.randint(0, 255) for _ in range(n * n * 5)))
+        N.sudoku_answers_right(*box, bytes(rng.randint(0, 255) for _ in range(n * n * 5)), bytes(n * n * 5))
     for box in [(2, 2), (2, 3), (3, 4), (4, 4), (5, 5), (8, 8)]:
         n = box[0] * box[1]
         N.sudoku_solve(*box, bytes(n * n), 1, 3, 1.0, True)
@@ -429,15 +439,17 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
             elif line:
                 line[at % len(line)] = rng.choice(alphabet)
         text = bytes(line)
-        N.sudoku9_batch([text.decode("latin-1")], 2, 0.5, True)
-        N.sudoku9_batch(text + b"\n" + text, 2, 0.5, True)
+        try:
+            N.sudoku9_batch(text, 2, 0.5, True)
+        except ValueError:
+            pass
     for box in [(2, 2), (2, 3), (3, 3), (4, 4)]:
         n = box[0] * box[1]
         for _ in range(30):
             givens = bytes(rng.choice([0, 0, 0, rng.randint(0, 255)]) for _ in range(n * n))
             answers = bytes(rng.randint(0, 255) for _ in range(n * n))
             for call in (lambda: N.dlx_sudoku_batch(givens, box[0], box[1], 2, 1, 0.5),
-                         lambda: N.sudoku_check_batch(box[0], box[1], answers, [givens])):
+                         lambda: N.sudoku_answers_right(box[0], box[1], answers, givens)):
                 try:
                     call()
                 except ValueError:   # a clean refusal is right; a crash or UB is not

@@ -19,7 +19,7 @@ from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers.base import Deadline
-from puzzlebench.solvers.dlx import DlxEngine, sudoku_batch
+from puzzlebench.solvers.dlx import DlxEngine
 from puzzlebench.solvers.dlx_py import DlxPyEngine
 from puzzlebench.solvers.mrv import MrvEngine
 
@@ -209,7 +209,8 @@ def test_top95_sample_c_and_python_agree_and_verify():
 
 def test_batch_path_gives_the_same_counters_as_one_at_a_time():
     puzzles = sudokus("sudoku9_norvig_top95.txt", limit=12, step=8)
-    batch = sudoku_batch(puzzles)
+    batch = C.run_many(puzzles)
+    assert batch.columns is not None   # one C call
     for puzzle, result in zip(puzzles, batch):
         single = C.run(puzzle)
         assert result.verified and result.status is Status.UNIQUE
@@ -227,7 +228,7 @@ def test_run_many_uses_the_batch_and_keeps_the_order():
 
 def test_serg_puzzles_have_two_or_more_solutions():
     puzzles = sudokus("sudoku9_serg_benchmark.txt", limit=40, step=250)
-    batch = sudoku_batch(puzzles, limit=2)
+    batch = C.run_many(puzzles, limit=2)
     for result in batch:
         assert result.verified and result.count >= 2 and result.status is Status.MULTIPLE
     for puzzle, result in list(zip(puzzles, batch))[:3]:
@@ -240,7 +241,7 @@ def test_other_block_shapes_solve_and_verify():
         same_run(puzzle)
     six = parse_sudoku_line("." * 36, box=(2, 3))
     assert C.run(six, limit=5).count == 5
-    for result in sudoku_batch(sudokus("sudoku16_vu_kr_1000.txt", limit=3, step=300)):
+    for result in C.run_many(sudokus("sudoku16_vu_kr_1000.txt", limit=3, step=300)):
         assert result.verified and result.count == 1
 
 

@@ -29,7 +29,7 @@ from puzzlebench.harness.generate import generate, generate_sudoku
 from puzzlebench.harness.inputs import from_puzzles, read_file, sample
 from puzzlebench.harness.report import percentile, render, summarise
 from puzzlebench.harness.scramble import scramble_sudoku
-from puzzlebench.harness.workers import LocalExecutor, sudoku_answers_right
+from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
@@ -528,7 +528,7 @@ def test_native_bulk_check_agrees_with_the_checker(case):
     box, grid, givens, tampered = case
     puzzle = Sudoku(box, givens)
     answers = [list(grid), tampered, [v if g == 0 else g for v, g in zip(tampered, givens)]]
-    flags = sudoku_answers_right(box, b"".join(bytes(a) for a in answers), [givens] * len(answers))
+    flags = Sudoku.answers_right([puzzle] * len(answers), b"".join(bytes(a) for a in answers))
     expected = [puzzle.check(tuple(a)) == [] for a in answers]
     assert list(flags) == [int(e) for e in expected]
     assert flags[0] == 1
@@ -574,29 +574,32 @@ def test_native_json_of_counters_refuses_malformed_arguments():
         _native.json_int_objects(('{"a":',), ["1"])
 
 
-def test_native_bulk_check_refuses_malformed_arguments():
-    givens = (0,) * 16
-    with pytest.raises(ValueError, match="solutions: 15 bytes for 1 puzzles of 16 cells"):
-        sudoku_answers_right((2, 2), bytes(15), [givens])
-    with pytest.raises(ValueError, match="givens of puzzle 0: 15 cells, expected 16"):
-        sudoku_answers_right((2, 2), bytes(16), [givens[:15]])
-    with pytest.raises(ValueError, match="value 5 at cell 0 is outside 0..4"):
-        sudoku_answers_right((2, 2), bytes(16), [(5,) + givens[1:]])
-    with pytest.raises(ValueError, match="block shape 9x9: 1 to 64 values"):
-        sudoku_answers_right((9, 9), b"", [])
+def test_native_bulk_checks_refuse_malformed_arguments():
+    from puzzlebench._native import sudoku_answers_right, sudoku_givens_right
+    with pytest.raises(ValueError, match="solutions .15 values. and givens .16 values. are not the same "
+                                         "whole number of 16-cell puzzles"):
+        sudoku_answers_right(2, 2, bytes(15), bytes(16))
+    with pytest.raises(ValueError, match="givens: 15 values, not a whole number of 16-cell puzzles"):
+        sudoku_givens_right(2, 2, bytes(15))
+    for rows, cols in ((9, 9), (0, 3), (10**6, 10**6), (-8, -8)):   # checked before multiplying
+        with pytest.raises(ValueError, match=f"block shape {rows}x{cols}: 1 to 64 values"):
+            sudoku_answers_right(rows, cols, b"", b"")
+        with pytest.raises(ValueError, match=f"block shape {rows}x{cols}: 1 to 64 values"):
+            sudoku_givens_right(rows, cols, b"")
     with pytest.raises(TypeError):
-        sudoku_answers_right((2, 2), bytes(16), [None])
-    assert sudoku_answers_right((2, 2), b"", []) == b""
+        sudoku_answers_right(2, 2, bytes(16), [0] * 16)
+    assert sudoku_answers_right(2, 2, b"", b"") == sudoku_givens_right(2, 2, b"") == b""
+    assert sudoku_givens_right(2, 2, bytes([1, 1] + [0] * 14) + bytes(16) + bytes([5] + [0] * 15)) == b"\x00\x01\x00"
 
 
 def test_task_facts_of_any_batch(small_sudokus):
     """A batch's facts come from the task ids whatever their order: a planned unit (a run of
     ids), a retried remainder (ids out of order), a block of some puzzles only (a solver that
     skips a kind, or a resumed bench), two solvers in one batch."""
-    from puzzlebench.harness.bench import _Tasks
+    from puzzlebench.harness.bench import _TaskTable
     from puzzlebench.harness.runner import RowBatch
     items = from_puzzles("four", (small_sudokus * 2)[:6])
-    tasks = _Tasks(items)
+    tasks = _TaskTable(items)
     first_a = tasks.add_solver("a", range(6))
     first_b = tasks.add_solver("b", [5, 1, 3])
     assert (first_a, first_b, len(tasks)) == (0, 6, 9)

@@ -23,14 +23,14 @@ from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
-from ..results import Status
+from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
 from .inputs import InputItem
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.registry import make_engine
-from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path
+from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
 from .workers import LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
@@ -124,7 +124,7 @@ def engine_versions(engines: dict[str, object]) -> dict[str, dict]:
 class _Planner:
     """Hands out units lazily, round-robin over solvers, sized from each solver's pace."""
 
-    def __init__(self, pending: dict[str, "_Queue"], engines: dict, cfg: BenchConfig, jobs: int, keep: int):
+    def __init__(self, pending: dict[str, "_SolverQueue"], engines: dict, cfg: BenchConfig, jobs: int, keep: int):
         self.pending = pending
         self.engines = engines
         self.cfg = cfg
@@ -160,7 +160,7 @@ class _Planner:
                                batch=batch, engines=dict(self.cfg.engines))
 
 
-class _Queue:
+class _SolverQueue:
     """One solver's tasks still to hand out: their ids (a run), taken in slices, each with its
     puzzles as a :class:`~.runner.PuzzleSlice` of the catalog (index = task id)."""
 
@@ -197,32 +197,62 @@ def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | 
 
 
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
+    """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or default_jobs()
-    limit = limit_key(cfg.limit)
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "jobs": jobs, "resume": cfg.resume,
                 "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
+    plan = _plan(items, cfg, engines, db, run_id, stderr)
+    if executor is None:
+        executor = LocalExecutor(jobs, catalog=plan.catalog)
+    stored = _execute(plan, cfg, engines, db, run_id, executor, jobs, stderr)
+    limit = limit_key(cfg.limit)
+    outcome = BenchOutcome(run_id, len(plan.tasks), plan.skipped, stored.wrong, stored.errors, stored.timeouts,
+                           [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items)
+    disagreements = []
+    if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
+        disagreements = [d for d in crosscheck_db(db.conn, limit, plan.sets, list(engines))
+                         if (d.puzzle_id, d.puzzle_hash) in outcome.ids]
+    if disagreements:
+        db.write_disagreements(run_id, [d.as_row() for d in disagreements])
+    db.finish_run(run_id)
+    outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
+    return outcome
+
+
+@dataclass
+class _Plan:
+    """What a bench will run: every (puzzle, solver) task, each solver's queue of them, the
+    inputs that are no puzzle (stored at once as errors), what ``--resume`` skips."""
+
+    tasks: "_TaskTable"
+    queues: dict[str, "_SolverQueue"]
+    catalog: list
+    sets: list[str]
+    skipped: int
+    input_errors: int
+
+
+def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, stderr: TextIO) -> _Plan:
+    limit = limit_key(cfg.limit)
     done, stale = db.done_keys(cfg.time_limit) if cfg.resume else (set(), [])
     if stale:
         limit_now = f"at {cfg.time_limit:g} s" if cfg.time_limit is not None else "with no time limit"
         print(f"puzzlebench: {len(stale)} earlier timeout(s) under a smaller time limit are run again "
               f"{limit_now}", file=stderr)
         db.replace(run_id, stale)
-
     good = [item for item in items if item.puzzle is not None]
-    tasks = _Tasks(good)
-    input_errors = []
-    skipped = 0
+    tasks = _TaskTable(good)
+    input_errors, skipped = [], 0
     for item in items:
         if item.puzzle is not None:
             continue
         if done and TaskKey(item.puzzle_id, "", INPUT_SOLVER, limit) in done:
             skipped += 1
             continue
-        input_errors.append(_facts(item, INPUT_SOLVER, cfg) + (
-            "error", 0, item.parse_time, 0.0, 0.0, 0.0, item.parse_time, None, None, None, None, None,
-            None, None, None, str(item.error), 0, 0))
+        failed = error_result(str(item.error), times=Times(parse=item.parse_time, total=item.parse_time))
+        input_errors.append(_facts(item, INPUT_SOLVER, cfg) + row_of(0, failed, None)[1:])
     blocks: list[tuple[str, int, Sequence[int]]] = []
     kinds_of_puzzles = tasks.facts["kind"]
     for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
@@ -236,7 +266,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             skipped += before - len(members)
         blocks.append((spec, tasks.add_solver(spec, members), members))
     catalog = tasks.catalog()
-    pending = {spec: _Queue(range(first, first + len(members)), catalog) for spec, first, members in blocks}
+    queues = {spec: _SolverQueue(range(first, first + len(members)), catalog) for spec, first, members in blocks}
     sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
@@ -244,24 +274,34 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                                            for i in items if i.puzzle is None})
     if input_errors:
         db.write_values(run_id, input_errors)
+    return _Plan(tasks, queues, catalog, sets, skipped, len(input_errors))
 
-    total = len(tasks)
-    progress = Progress(total, list(engines), stderr, enabled=not cfg.quiet)
-    planner = _Planner(pending, engines, cfg, jobs, keep=2)
-    if executor is None:
-        executor = LocalExecutor(jobs, catalog=catalog)
-    wrong: list[str] = []
-    errors, timeouts = len(input_errors), 0
-    shared_facts = {"limit_": limit, "time_limit": cfg.time_limit}
+
+@dataclass
+class _Stored:
+    """What the bench stored: the wrong answers (one line each), errors and timeouts."""
+
+    wrong: list[str]
+    errors: int
+    timeouts: int
+
+
+def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id: int, executor: Executor,
+             jobs: int, stderr: TextIO) -> _Stored:
+    """Run the plan's units on the executor, storing each batch of rows as it comes."""
+    progress = Progress(len(plan.tasks), list(engines), stderr, enabled=not cfg.quiet)
+    planner = _Planner(plan.queues, engines, cfg, jobs, keep=2)
+    stored = _Stored([], plan.input_errors, 0)
+    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit}
     try:
         for batch in executor.execute(planner.units()):
             if not len(batch):
                 continue
             statuses = batch.column("status")
             n_errors, n_timeouts = statuses.count(Status.ERROR.value), statuses.count(Status.TIMEOUT.value)
-            errors += n_errors
-            timeouts += n_timeouts
-            columns, shared = tasks.columns_of(batch)
+            stored.errors += n_errors
+            stored.timeouts += n_timeouts
+            columns, shared = plan.tasks.columns_of(batch)
             db.write_columns(run_id, columns, {**shared_facts, **shared})
             n = len(batch)
             solver = shared.get("solver")  # one unit: one solver
@@ -269,8 +309,8 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
             if n_errors:
                 flags = batch.column("wrong")
                 set_names = columns["set_name"] if "set_name" in columns else [shared["set_name"]] * n
-                wrong += [f"{set_name}:{line} {solver}: {message}" for set_name, line, solver, message, bad in
-                          zip(set_names, columns["line"], solvers, batch.column("error"), flags) if bad]
+                stored.wrong += [f"{set_name}:{line} {solver}: {message}" for set_name, line, solver, message, bad
+                                 in zip(set_names, columns["line"], solvers, batch.column("error"), flags) if bad]
             seconds = batch.column("t_total")  # the engine's, without the parse
             if solver is not None:
                 planner.observe(solver, sum(seconds), n)
@@ -283,21 +323,10 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         progress.finish()
         if hasattr(executor, "close"):
             executor.close()
-
-    outcome = BenchOutcome(run_id, total, skipped, wrong, errors, timeouts, [], 0.0, cfg.db, limit, sets,
-                           [*engines, INPUT_SOLVER], items)
-    disagreements = []
-    if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
-        disagreements = [d for d in crosscheck_db(db.conn, limit, sets, list(engines))
-                         if (d.puzzle_id, d.puzzle_hash) in outcome.ids]
-    if disagreements:
-        db.write_disagreements(run_id, [d.as_row() for d in disagreements])
-    db.finish_run(run_id)
-    outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
-    return outcome
+    return stored
 
 
-class _Tasks:
+class _TaskTable:
     """The bench's own columns of every task: its puzzle's identity and parse time, and its
     solver.  The puzzles' facts are columns made once for the whole input (index = the
     puzzle's place among the input's puzzles); task ids are handed out solver by solver
@@ -361,11 +390,11 @@ class _Tasks:
             chosen = members[run.start - start:run.stop - start]
             if isinstance(chosen, range) and chosen.step == 1:  # a unit as planned: slices
                 return itemgetter(slice(chosen.start, chosen.stop)), self.solvers[block]
-            return _picker(list(chosen)), self.solvers[block]
+            return _getter_of(list(chosen)), self.solvers[block]
         places = [self._place(t) for t in ids]
         solvers = {self.solvers[block] for block, _ in places}
         puzzles = [self.members[block][k] for block, k in places]
-        return _picker(puzzles), (solvers.pop() if len(solvers) == 1 else None)
+        return _getter_of(puzzles), (solvers.pop() if len(solvers) == 1 else None)
 
     def _place(self, task_id: int) -> tuple[int, int]:
         block = bisect_right(self.starts, task_id) - 1
@@ -397,7 +426,7 @@ class _Tasks:
         return columns, shared
 
 
-def _picker(indices: list[int]) -> Callable:
+def _getter_of(indices: list[int]) -> Callable:
     """``itemgetter`` of these indices that always returns a tuple."""
     if len(indices) == 1:
         k = indices[0]

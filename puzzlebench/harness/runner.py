@@ -22,7 +22,7 @@ from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
 from ..models.base import Puzzle
-from ..results import Result, Status
+from ..results import Result, Status, Times
 from ..solvers.base import Engine
 
 
@@ -33,8 +33,8 @@ class WorkUnit:
     ``task_ids`` are the bench's keys of the pairs, ``puzzles`` their puzzles, in the same
     order (two columns, so that a unit is cut from the bench's lists by slicing, and sent
     without its puzzles to workers that already hold them: ``puzzles`` is then ``None``).
-    ``batch``: hand the whole list to the engine's own batch path (``run_many``) and verify
-    in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
+    ``batch``: hand the whole list to the engine's own batch call (``Engine.batch``, through
+    ``run_many``) and verify in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
     family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
     importable in the worker."""
 
@@ -147,8 +147,8 @@ class Executor(Protocol):
 # -- engines by spec, with extra families -------------------------------------------------------
 
 def has_batch_path(engine: Engine) -> bool:
-    """Whether the engine overrides :meth:`Engine.run_many` (a native batch call)."""
-    return type(engine).run_many is not Engine.run_many
+    """Whether the engine has a batch call of its own (overrides :meth:`Engine.batch`)."""
+    return type(engine).batch is not Engine.batch
 
 
 _STATUS_TEXT = {s: s.value for s in Status}
@@ -199,5 +199,6 @@ def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = 
 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0) -> Row:
-    return (task_id, str(status), 0, 0.0, 0.0, 0.0, 0.0, seconds, None, None, None, None, None, None,
-            None, None, message, 0, 0)
+    """The row of a task that has no answer: its worker died, hung, or could not build the engine."""
+    return row_of(task_id, Result(kind="", solver="", limit=None, status=status, error=message,
+                                  times=Times(total=seconds)), None)

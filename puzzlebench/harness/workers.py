@@ -18,13 +18,10 @@ Peak memory is the worker's resident-set high-water mark from the OS (``VmHWM`` 
 ``ru_maxrss`` of :func:`resource.getrusage`.
 
 Every answer is verified here, by the harness, not left to the engine: single puzzles by
-:func:`~puzzlebench.solvers.base.verify_result` (the puzzle's own checker), batches of Sudoku
-in bulk by the native twin of the Sudoku checker (``native/check.c``: each unit's values as a
-bitmask), any failure re-checked by the puzzle's checker for its message.  An engine that answers a batch as columns
-(:meth:`~puzzlebench.solvers.base.Engine.run_columns`: the bitboard's 9x9 C batch) is checked
-on those columns, and the worker sends the unit back as one :class:`~.runner.RowBatch`; a
-wrong answer there sends the unit down the :class:`~puzzlebench.results.Result` path, which
-names it.
+:func:`~puzzlebench.solvers.base.verify_answer` (the puzzle's own checker), batches by
+:func:`~puzzlebench.solvers.base.verify_all` (a kind's bulk checker where it has one, the
+puzzle's checker for the rest and for every answer the bulk check refuses, which names the
+problem).  A batch answered as columns travels back as columns (:func:`rows_of`).
 """
 
 from __future__ import annotations
@@ -44,16 +41,15 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from ..models.base import Puzzle
-from ..results import Result, ResultColumns, Status
-from ..solvers.base import verify_result
-from .runner import (_STATUS_TEXT, STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
+from ..results import Results, Status
+from ..solvers.base import verify_all, verify_answer
+from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import die_with_parent
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
-SOLVED = (Status.UNIQUE, Status.MULTIPLE, Status.SAT)
 
 
 def grace_for(time_limit: float) -> float:
@@ -94,140 +90,43 @@ class MemoryProbe:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-# -- verification ------------------------------------------------------------------------------
+# -- answers to rows --------------------------------------------------------------------------
 
-def verify(result: Result, puzzle: Puzzle) -> bool:
-    """Verify ``result`` unless the engine already did; True when the answer is wrong."""
-    if result.status not in SOLVED:
-        return False
-    if not result.verified:
-        verify_result(result, puzzle)
-    if result.status is Status.ERROR:
-        return True
-    if not result.solutions:
-        claimed = result.status
-        result.status, result.verified = Status.ERROR, False
-        result.error = f"wrong answer from {result.solver}: {claimed} with no solution to check"
-        return True
-    return False
-
-
-def verify_many(results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
-    """:func:`verify` for a batch: Sudoku solutions of one block shape are checked together
-    (:func:`sudoku_answers_right`); a failure is then explained by the puzzle's own checker.
-    Other kinds one by one."""
-    from ..models.sudoku import Sudoku
-    wrong = [False] * len(results)
-    groups: dict[tuple[int, int], list[int]] = {}
-    for i, (res, puzzle) in enumerate(zip(results, puzzles)):
-        if res.status in SOLVED and not res.verified:
-            if isinstance(puzzle, Sudoku) and len(res.solutions) == min(res.count, 2) and res.solutions:
-                groups.setdefault(puzzle.box, []).append(i)
-                continue
-        wrong[i] = verify(res, puzzle)
-    for box, members in groups.items():
-        good = _sudoku_solutions_valid(box, [results[i] for i in members], [puzzles[i] for i in members])
-        for i, ok in zip(members, good):
-            if ok:
-                results[i].verified = True
-            else:
-                wrong[i] = verify(results[i], puzzles[i])
-                if not wrong[i]:  # the bulk check and the checker disagree: trust neither
-                    results[i].status, results[i].verified = Status.ERROR, False
-                    results[i].error = "bulk verification failed where the checker passed (harness bug)"
-                    wrong[i] = True
-    return wrong
-
-
-def _sudoku_solutions_valid(box, results: list[Result], puzzles: list[Puzzle]) -> list[bool]:
-    cells = (box[0] * box[1]) ** 2
-    sols, givens, owner = [], [], []
-    good = [True] * len(results)
-    for k, (res, puzzle) in enumerate(zip(results, puzzles)):
-        for sol in res.solutions:
-            try:
-                packed = bytes(sol)
-            except (TypeError, ValueError):
-                packed = b""
-            if len(packed) != cells:
-                good[k] = False  # not n*n small numbers: the checker will say what is wrong
-                continue
-            sols.append(packed)
-            givens.append(puzzle.givens)
-            owner.append(k)
-    if sols:
-        for k, fine in zip(owner, sudoku_answers_right(box, b"".join(sols), givens)):
-            if not fine:
-                good[k] = False
-    for k, res in enumerate(results):  # two solutions of one puzzle must differ
-        if len(res.solutions) > 1 and len(set(map(tuple, res.solutions))) < len(res.solutions):
-            good[k] = False
-    return good
-
-
-def sudoku_answers_right(box: tuple[int, int], solutions: bytes, givens: Sequence[Sequence[int]]) -> bytes:
-    """Which of the Sudoku answers in ``solutions`` (``n*n`` values per puzzle, one byte each)
-    are right for the puzzles whose givens are the same entry of ``givens`` (0 = empty): every
-    value in 1..n, every given kept, every row, column and block holding each value once.  The
-    rules of :meth:`Sudoku.check <puzzlebench.models.sudoku.Sudoku.check>` for a whole batch in
-    one call of the native twin (``native/check.c``, which shares no code with any engine);
-    one byte per puzzle, 1 where right."""
-    from .. import _native
-    return _native.sudoku_check_batch(box[0], box[1], solutions, givens)
-
-
-def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: list[int],
-                    peak: int | None) -> RowBatch | None:
-    """Verify a batch's columns in bulk and turn them into a :class:`RowBatch`, or ``None``
-    when that cannot be done here (not Sudoku of one block shape) or some answer is wrong
-    (then the caller takes the :class:`Result` path, which says what is wrong).  A field with
-    one value for the whole batch (a status, a count: all puzzles unique, say) is sent as
-    shared, which the database writes as a literal instead of binding it to every row."""
-    from ..models.sudoku import Sudoku
-    n = len(puzzles)
-    if len(columns) != n or not n or columns.kind != "sudoku":
-        return None
-    if not all(issubclass(t, Sudoku) for t in set(map(type, puzzles))):
-        return None
-    boxes = set(map(_BOX, puzzles))
-    if len(boxes) != 1:
-        return None
-    box = boxes.pop()
-    cells = (box[0] * box[1]) ** 2
-    if columns.cells != cells or len(columns.solutions) != n * cells:
-        return None
-    statuses, counts = columns.statuses, columns.counts
+def rows_of(results: Results, task_ids: Sequence[int], peak: int | None) -> RowBatch:
+    """A verified batch's answers as the rows the bench stores: straight from the columns of a
+    native batch call (a field with one value for the whole batch, such as the status when all
+    are unique, sent once), else a row per record."""
+    columns = results.columns
+    if columns is None:
+        wrong = results.wrong
+        return RowBatch.from_rows([row_of(tid, result, peak, k in wrong)
+                                   for k, (tid, result) in enumerate(zip(task_ids, results))])
+    n = len(task_ids)
     out: dict[str, list] = {}
     shared: dict[str, object] = {}
-    if statuses.count(statuses[0]) == n:  # the list's own count: identity first, no enum hashing
-        shared["status"] = _STATUS_TEXT[statuses[0]]
-        picked = range(n) if statuses[0] in SOLVED else range(0)
-        shared["verified"] = 1 if picked else 0
+    statuses, counts = columns.statuses, columns.counts
+    if statuses.count(statuses[0]) == n:
+        shared["status"] = statuses[0].value
     else:
-        codes = [_STATUS_BY_ID[id(s)] for s in statuses]
-        out["status"] = [text for text, _ in codes]
-        out["verified"] = [solved for _, solved in codes]  # an int: SQLite binds bools slowly
-        picked = [k for k, (_, solved) in enumerate(codes) if solved]
-    if picked:
-        if (min(counts) if len(picked) == n else min(counts[k] for k in picked)) < 1:
-            return None  # "solved" without a solution to check
-        solutions, givens = columns.solutions, list(map(_GIVENS, puzzles))
-        if len(picked) < n:
-            solutions = b"".join([solutions[k * cells:(k + 1) * cells] for k in picked])
-            givens = [givens[k] for k in picked]
-        if 0 in sudoku_answers_right(box, solutions, givens):
-            return None
+        out["status"] = [s.value for s in statuses]
+    verified = columns.verified or bytes(n)
+    if verified.count(verified[0]) == n:
+        shared["verified"] = verified[0]
+    else:
+        out["verified"] = list(verified)
     if counts.count(counts[0]) == n:
         shared["count"] = counts[0]
     else:
         out["count"] = counts
     out["t_solve"], out["t_total"] = columns.solve_seconds, columns.total_seconds
-    shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, peak_memory=peak, size=_json.dumps(columns.size),
-                  error=None, wrong=0)
-    stats = columns.stats
+    shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, peak_memory=peak, error=None, wrong=0)
+    if isinstance(columns.size, dict):
+        shared["size"] = _json.dumps(columns.size)
+    else:
+        out["size"] = [_json.dumps(size) for size in columns.size]
     for name in STAT_FIELDS:
-        if name in stats:
-            out[name] = stats[name]
+        if name in columns.stats:
+            out[name] = columns.stats[name]
         else:
             shared[name] = None
     if columns.raw_names:
@@ -235,12 +134,6 @@ def columns_to_rows(columns: ResultColumns, puzzles: list[Puzzle], task_ids: lis
     else:
         shared["raw_stats"] = None
     return RowBatch(task_ids, out, shared)
-
-
-_BOX, _GIVENS = operator.attrgetter("box"), operator.attrgetter("givens")
-_STATUS_BY_ID = {id(s): (s.value, int(s in SOLVED)) for s in Status}
-"""A status's text and whether it claims solutions, by the identity of the member (hashing an
-enum member runs Python code)."""
 
 
 # -- the worker --------------------------------------------------------------------------------
@@ -252,20 +145,17 @@ enum member runs Python code)."""
 
 INDEX, STARTED, SEQ = 0, 1, 2
 
-_CATALOG = None
-"""Task id -> puzzle, set by the parent just before it forks a worker: the worker inherits the
-puzzles with its memory, so a unit needs to carry only task ids (pickling a puzzle costs more
-than solving it on the fastest engines)."""
-
-
 def _mark(shared, seq: int, index: int) -> None:
     shared[STARTED] = time.monotonic()
     shared[INDEX] = index
     shared[SEQ] = seq
 
 
-def worker_main(conn, shared, parent_pid: int) -> None:
-    """A worker's life: take ``(seq, unit)`` until the pipe closes or a ``None`` arrives."""
+def worker_main(conn, shared, parent_pid: int, catalog) -> None:
+    """A worker's life: take ``(seq, unit)`` until the pipe closes or a ``None`` arrives.
+    ``catalog`` (task id -> puzzle, or ``None``) comes with the fork, not through a pipe: the
+    worker inherits the puzzles with its memory, so a unit needs to carry only task ids
+    (pickling a puzzle costs more than solving it on the fastest engines)."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     probe = MemoryProbe()
@@ -281,8 +171,8 @@ def worker_main(conn, shared, parent_pid: int) -> None:
         _mark(shared, seq, 0)
         if unit.puzzles is None:  # sent without them: this worker inherited them
             run = contiguous(unit.task_ids)
-            unit = replace(unit, puzzles=_CATALOG[run.start:run.stop] if run is not None
-                           else [_CATALOG[tid] for tid in unit.task_ids])
+            unit = replace(unit, puzzles=catalog[run.start:run.stop] if run is not None
+                           else [catalog[tid] for tid in unit.task_ids])
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
@@ -308,7 +198,7 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryPro
         try:
             result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
                                 verify=False)
-            wrong = verify(result, puzzle)
+            wrong = verify_answer(result, puzzle)
             rows.append(row_of(tid, result, probe.peak(), wrong))
         except Exception as exc:  # an engine bug: this pair is an error, the worker goes on
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
@@ -322,18 +212,9 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryPro
 
 
 def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
+    """The unit through the engine's batch path (:meth:`Engine.run_many`), verified here."""
     _mark(shared, seq, 0)
-    ids, puzzles = unit.task_ids, list(unit.puzzles)
-    probe.reset()
-    try:
-        columns = engine.run_columns(puzzles, limit=unit.limit, time_limit=unit.time_limit)
-        batch = columns_to_rows(columns, puzzles, ids, probe.peak()) if columns is not None else None
-    except Exception:  # the Result path below runs it again and says what went wrong
-        batch = None
-    if batch is not None:
-        conn.send(batch)
-        return
-    _mark(shared, seq, 0)
+    ids, puzzles = unit.task_ids, unit.puzzles
     probe.reset()
     try:
         results = engine.run_many(puzzles, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
@@ -347,8 +228,7 @@ def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProb
             _run_single(conn, shared, seq, replace(unit, batch=False), engine, probe)
         return
     peak = probe.peak()
-    wrong = verify_many(results, puzzles)
-    conn.send([row_of(tid, res, peak, bad) for tid, res, bad in zip(ids, results, wrong)])
+    conn.send(rows_of(verify_all(results), ids, peak))
 
 
 # -- the parent side ---------------------------------------------------------------------------
@@ -375,7 +255,7 @@ def _sender(conn, outbox: queue.SimpleQueue) -> None:
 
 
 @dataclass
-class _Slot:
+class _WorkerSlot:
     process: multiprocessing.Process | None = None
     conn: object = None
     outbox: object = None
@@ -404,20 +284,19 @@ class LocalExecutor:
 
     def __init__(self, jobs: int, grace: float | None = None, catalog=None):
         self.jobs = max(1, jobs)
-        self.catalog = catalog  # task id -> puzzle, inherited by the workers (see _CATALOG)
+        self.catalog = catalog  # task id -> puzzle, inherited by the workers (see worker_main)
         self.grace = grace
         self.ctx = multiprocessing.get_context("fork")
-        self.slots = [_Slot() for _ in range(self.jobs)]
+        self.slots = [_WorkerSlot() for _ in range(self.jobs)]
         self.restarts = 0
         self.seq = 0
 
     # life of a worker
-    def _start(self, slot: _Slot) -> None:
+    def _start(self, slot: _WorkerSlot) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
         slot.shared = self.ctx.RawArray("d", 3)
-        slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared, os.getpid()), daemon=True)
-        global _CATALOG
-        _CATALOG = self.catalog
+        slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared, os.getpid(), self.catalog),
+                                        daemon=True)  # forked: the arguments are inherited, not pickled
         gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
         try:
             slot.process.start()
@@ -429,7 +308,7 @@ class LocalExecutor:
         slot.outbox = queue.SimpleQueue()
         threading.Thread(target=_sender, args=(parent, slot.outbox), daemon=True).start()
 
-    def _kill(self, slot: _Slot) -> int | None:
+    def _kill(self, slot: _WorkerSlot) -> int | None:
         proc = slot.process
         if proc is not None and proc.is_alive():
             try:
@@ -447,7 +326,7 @@ class LocalExecutor:
         self.restarts += 1
         return code
 
-    def _assign(self, slot: _Slot, unit: WorkUnit) -> None:
+    def _assign(self, slot: _WorkerSlot, unit: WorkUnit) -> None:
         if slot.process is None or not slot.process.is_alive():
             self._start(slot)
         self.seq += 1
@@ -529,7 +408,7 @@ class LocalExecutor:
         grace = self.grace if self.grace is not None else grace_for(unit.time_limit)
         return unit.time_limit + grace
 
-    def _drain(self, slot: _Slot, out: list[RowBatch], retry: deque) -> None:
+    def _drain(self, slot: _WorkerSlot, out: list[RowBatch], retry: deque) -> None:
         try:
             while slot.units and slot.conn.poll():
                 msg = slot.conn.recv()
@@ -544,7 +423,7 @@ class LocalExecutor:
         if slot.units and not slot.process.is_alive():
             self._fail(slot, Status.ERROR, out, retry)
 
-    def _fail(self, slot: _Slot, status: Status, out: list[RowBatch], retry: deque) -> None:
+    def _fail(self, slot: _WorkerSlot, status: Status, out: list[RowBatch], retry: deque) -> None:
         """The worker of ``slot`` hung (``timeout``) or died (``error``): record the pair it was
         on, hand the rest of its units to a new worker."""
         seq, unit = slot.units.popleft()

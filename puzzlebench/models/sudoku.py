@@ -8,6 +8,7 @@ Rules: every cell holds one value; every row, column and block holds every value
 from __future__ import annotations
 
 import math
+import operator
 import re
 from functools import lru_cache
 from operator import itemgetter
@@ -104,6 +105,27 @@ class Sudoku(Puzzle):
         self.metadata = dict(metadata or {})
         self._validate()
 
+    @classmethod
+    def _checked(cls, box: tuple[int, int], givens: bytes, *, empty: str = ".",
+                 box_inferred: bool = True) -> "Sudoku":
+        """A puzzle of a :class:`SudokuBatch`, whose givens were validated with the batch
+        (the attributes :meth:`__init__` sets, without validating again)."""
+        puzzle = cls.__new__(cls)
+        puzzle.__dict__ = {"box": box, "box_inferred": box_inferred, "size": box[0] * box[1],
+                           "givens": tuple(givens), "source": None, "form": "line", "empty": empty,
+                           "metadata": {}}
+        return puzzle
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        """One line in the input's own alphabet: characters for the line, grid and CPMpy
+        forms, space-separated numbers for the numbers and list forms."""
+        if self.form in ("line", "grid") and self.size <= len(DIGITS):
+            try:  # the common case (results are read by the thousand) in one translation
+                return bytes(solution).translate(_value_chars(self.empty)).decode("ascii")
+            except (TypeError, ValueError):  # not small numbers: written one by one
+                pass
+        return self._cells_text(solution)
+
     # -- geometry -------------------------------------------------------------------------
 
     @property
@@ -193,6 +215,19 @@ class Sudoku(Puzzle):
                 problems.append(f"{name} lacks {', '.join(self.value_text(v) for v in missing)}")
         return problems
 
+    @classmethod
+    def answers_right(cls, puzzles: Sequence["Sudoku"], solutions: bytes) -> bytes | None:
+        """Which of ``solutions`` (``n*n`` values a puzzle, one byte each, in the order of
+        ``puzzles``) are right: the rules of :meth:`check` for a whole batch in one call of
+        the native twin of the checker (``native/check.c``, which shares no code with any
+        engine); one byte per puzzle, 1 where right.  ``None`` when the puzzles are not all
+        of one block shape (each is then checked alone)."""
+        batch = SudokuBatch.of(puzzles)
+        if batch is None:
+            return None
+        from .. import _native
+        return _native.sudoku_answers_right(*batch.box, solutions, batch.values)
+
     def _plainly_right(self, solution: Sequence[int]) -> bool:
         """The common case in a few C-level sweeps (results are checked by the thousand): every
         value an int of 1..n, every given kept, every unit holding all n values.  False sends
@@ -226,11 +261,6 @@ class Sudoku(Puzzle):
         if self._uses_characters():
             return "".join(self._char(v) for v in values)
         return " ".join(str(v) for v in values)
-
-    def format_solution(self, solution: Sequence[int]) -> str:
-        """One line in the input's own alphabet: characters for the line, grid and CPMpy
-        forms, space-separated numbers for the numbers and list forms."""
-        return self._cells_text(solution)
 
     def write(self) -> str:
         """The puzzle in its input's own form (line → line, grid → grid, numbers → numbers,
@@ -388,6 +418,105 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
                                     f"{n}x{n} grid ({shape[0]}*{shape[1]} != {n})", Place(source, 1))
     return Sudoku(shape, values, source=source, form="line", empty=empty_used or ".",
                   box_inferred=inferred, metadata=metadata)
+
+
+@lru_cache(maxsize=None)
+def _value_chars(empty: str) -> bytes:
+    """Byte translation of values to their characters: 0 → ``empty``, 1.. → ``DIGITS``, a
+    value beyond them → ``?``."""
+    return (empty + DIGITS).encode("ascii") + b"?" * (255 - len(DIGITS))
+
+
+def _char_values() -> bytes:
+    """Byte translation of characters to values: empty cells → 0, ``1-9A-Z`` (either case) →
+    1..35, anything else → 255."""
+    table = bytearray([255]) * 256
+    for ch, v in CHAR_VALUES.items():
+        table[ord(ch)] = v
+    return bytes(table)
+
+
+_CHAR_VALUES = _char_values()
+
+
+class SudokuBatch(Sequence["Sudoku"]):
+    """Many Sudoku of one block shape in the compact form the native batch engines take:
+    ``values`` holds ``n*n`` bytes a puzzle (its givens, 0 = empty), each puzzle validated
+    when the batch was made, so that an engine reads them as they are, never parsing or
+    validating again.  ``batch[i]`` is puzzle ``i`` as a :class:`Sudoku`."""
+
+    def __init__(self, box: tuple[int, int], values: bytes, puzzles: Sequence[Sudoku] | None = None,
+                 lines: Sequence[str] | None = None, box_inferred: bool = True):
+        self.box, self.box_inferred = box, box_inferred
+        self.cells = (box[0] * box[1]) ** 2
+        self.values = values
+        self._puzzles, self._lines = puzzles, lines
+
+    @classmethod
+    def of(cls, puzzles: Sequence[Puzzle]) -> "SudokuBatch | None":
+        """The batch of these puzzles, or ``None`` unless they are all Sudoku of one block shape."""
+        if isinstance(puzzles, SudokuBatch):
+            return puzzles
+        if not puzzles or any(type(p) is not Sudoku for p in puzzles):
+            return None
+        box = puzzles[0].box
+        if any(p.box != box for p in puzzles):
+            return None
+        return cls(box, b"".join(map(bytes, map(_GIVENS, puzzles))), puzzles)
+
+    def __len__(self) -> int:
+        return len(self.values) // self.cells
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if self._puzzles is not None:
+            return self._puzzles[i]
+        i = range(len(self))[i]
+        line = self._lines[i]
+        empty = "." if "." in line else "0" if "0" in line else "_" if "_" in line else "."
+        return Sudoku._checked(self.box, self.values[i * self.cells:(i + 1) * self.cells], empty=empty,
+                               box_inferred=self.box_inferred)
+
+
+_GIVENS = operator.attrgetter("givens")
+
+
+def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None
+                      ) -> tuple[SudokuBatch | None, list[int]]:
+    """The lines that are Sudoku lines of one size (``N*N`` characters, as
+    :func:`parse_sudoku_line` reads them) read together: the batch of them and their indices
+    in ``lines``.  Validated in bulk (values in range, no value twice in a unit: the native
+    ``sudoku_givens_right``); a line it does not take (another size, a stray character,
+    givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
+    the problem exactly."""
+    stripped = [line.strip() for line in lines]
+    if not stripped:
+        return None, []
+    size = len(stripped[0])
+    n = math.isqrt(size)
+    try:
+        shape = parse_box(box) or (infer_box(n) if 2 <= n <= len(DIGITS) else None)
+    except PuzzleError:
+        shape = None
+    if n * n != size or shape is None or shape[0] * shape[1] != n:
+        return None, []
+    taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
+    text = "".join([stripped[i] for i in taken]) if len(taken) < len(stripped) else "".join(stripped)
+    values = text.encode("ascii").translate(_CHAR_VALUES)
+    if values and max(values) > n:   # a character that is no value here
+        keep = [k for k in range(len(taken)) if max(values[k * size:(k + 1) * size]) <= n]
+        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
+        taken = [taken[k] for k in keep]
+    from .. import _native
+    right = _native.sudoku_givens_right(shape[0], shape[1], values)
+    if 0 in right:
+        keep = [k for k, ok in enumerate(right) if ok]
+        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
+        taken = [taken[k] for k in keep]
+    if not taken:
+        return None, []
+    return SudokuBatch(shape, values, lines=[stripped[i] for i in taken], box_inferred=box is None), taken
 
 
 def _is_square(k: int) -> bool:

@@ -145,123 +145,71 @@ done:
 
 /* ---- the 9x9 batch ------------------------------------------------------------------- */
 
-enum { B_OK = 0, B_TIMEOUT = 1, B_BAD_CHAR = 2, B_RANGE = 3, B_DUPLICATE = 4, B_OTHER = 5 };
-#define STATS_PER 6
+/* Many 9x9 puzzles in one call, the GIL released: the givens come as the model packs them
+ * (models/sudoku.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
+ * text to parse again.  Each puzzle keeps its first solution. */
+enum { STATS_PER = 6 };
 
 typedef struct {
     Py_ssize_t count;
-    char *text;          /* count * 81 characters */
-    uint8_t *status, *column;
-    unsigned long long *counts;
-    uint32_t *stats;
+    const uint8_t *givens;   /* count * 81 values 0..9 */
+    uint8_t *timed_out;
+    uint64_t *counts, *stats;
     double *seconds;
-    char *solutions;
+    uint8_t *solutions;      /* count * 81 values 1..9 (0 where none was found) */
 } Batch;
 
 static void solve_batch(Batch *bt, long long limit, double seconds, int locked) {
-    uint8_t givens[81], sol[81];
     for (Py_ssize_t i = 0; i < bt->count; i++) {
-        char *out = bt->solutions + i * 81;
-        memset(out, '.', 81);
-        if (bt->status[i] != B_OK) continue;
-        int column = 0;
-        int rc = bb9_parse(bt->text + i * 81, givens, &column);
-        if (rc) {
-            bt->status[i] = (uint8_t)(rc == 1 ? B_BAD_CHAR : rc == 2 ? B_RANGE : B_DUPLICATE);
-            bt->column[i] = (uint8_t)column;
-            continue;
-        }
+        uint8_t *out = bt->solutions + i * 81;
         double t0 = bb_now();
         BBSearch s;
         memset(&s, 0, sizeof s);
         s.limit = limit;
         s.keep = 1;
-        s.solutions = sol;
+        s.solutions = out;
         s.deadline = seconds > 0 ? t0 + seconds : 0;
-        bb9_solve(givens, locked, &s);
+        bb9_solve(bt->givens + i * 81, locked, &s);
         bt->seconds[i] = bb_now() - t0;
-        if (s.kept)
-            for (int c = 0; c < 81; c++) out[c] = (char)('0' + sol[c]);
-        bt->counts[i] = (unsigned long long)s.count;
-        bt->status[i] = s.timed_out ? B_TIMEOUT : B_OK;
-        uint32_t *st = bt->stats + i * STATS_PER;
-        st[0] = (uint32_t)s.nodes; st[1] = (uint32_t)s.guesses; st[2] = (uint32_t)s.backtracks;
-        st[3] = (uint32_t)s.naked; st[4] = (uint32_t)s.hidden; st[5] = (uint32_t)s.locked;
+        if (!s.kept) memset(out, 0, 81);
+        bt->counts[i] = (uint64_t)s.count;
+        bt->timed_out[i] = (uint8_t)s.timed_out;
+        uint64_t *st = bt->stats + i * STATS_PER;
+        st[0] = s.nodes; st[1] = s.guesses; st[2] = s.backtracks;
+        st[3] = s.naked; st[4] = s.hidden; st[5] = s.locked;
     }
-}
-
-/* Copy the puzzles' characters into one buffer (GIL held): a list/tuple of str, or one
- * bytes-like buffer of lines separated by "\n" (a trailing "\r" is dropped, a last empty
- * line ignored).  Lines that are not 81 ASCII characters are marked B_OTHER. */
-static Py_ssize_t gather(PyObject *data, Batch *bt) {
-    if (PyList_Check(data) || PyTuple_Check(data)) {
-        PyObject *seq = data;
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
-        bt->count = n;
-        bt->text = PyMem_Malloc((size_t)(n ? n : 1) * 81);
-        bt->status = PyMem_Calloc((size_t)(n ? n : 1), 1);
-        if (!bt->text || !bt->status) { PyErr_NoMemory(); return -1; }
-        PyObject **items = PySequence_Fast_ITEMS(seq);
-        for (Py_ssize_t i = 0; i < n; i++) {
-            PyObject *s = items[i];
-            if (!PyUnicode_Check(s)) {
-                PyErr_Format(PyExc_TypeError, "puzzle %zd is %.100s, not str", i, Py_TYPE(s)->tp_name);
-                return -1;
-            }
-            if (PyUnicode_READY(s) < 0) return -1;
-            if (!PyUnicode_IS_ASCII(s) || PyUnicode_GET_LENGTH(s) != 81) { bt->status[i] = B_OTHER; continue; }
-            memcpy(bt->text + i * 81, PyUnicode_DATA(s), 81);
-        }
-        return n;
-    }
-    Py_buffer b;
-    if (PyObject_GetBuffer(data, &b, PyBUF_SIMPLE) < 0) {
-        PyErr_SetString(PyExc_TypeError, "puzzles: expected a list of str or a bytes buffer of lines");
-        return -1;
-    }
-    const char *p = b.buf, *end = p + b.len;
-    Py_ssize_t n = 0;
-    for (const char *q = p; q < end; q++) n += *q == '\n';
-    if (b.len && end[-1] != '\n') n++;
-    bt->count = n;
-    bt->text = PyMem_Malloc((size_t)(n ? n : 1) * 81);
-    bt->status = PyMem_Calloc((size_t)(n ? n : 1), 1);
-    if (!bt->text || !bt->status) { PyBuffer_Release(&b); PyErr_NoMemory(); return -1; }
-    Py_ssize_t i = 0;
-    while (p < end) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *stop = nl ? nl : end;
-        Py_ssize_t len = stop - p;
-        if (len && p[len - 1] == '\r') len--;
-        int ascii = 1;
-        for (Py_ssize_t k = 0; k < len; k++) ascii &= (unsigned char)p[k] < 128;
-        if (len == 81 && ascii) memcpy(bt->text + i * 81, p, 81);
-        else bt->status[i] = B_OTHER;
-        i++;
-        p = nl ? nl + 1 : end;
-    }
-    PyBuffer_Release(&b);
-    return n;
 }
 
 static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
-    PyObject *data, *limit_obj;
+    Py_buffer givens;
+    PyObject *limit_obj;
     double seconds;
     int locked;
-    if (!PyArg_ParseTuple(args, "OOdp", &data, &limit_obj, &seconds, &locked)) return NULL;
-    long long limit;
-    if (get_limit(limit_obj, &limit) < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*Odp", &givens, &limit_obj, &seconds, &locked)) return NULL;
+    PyObject *res = NULL;
     Batch bt;
     memset(&bt, 0, sizeof bt);
-    PyObject *res = NULL;
-    if (gather(data, &bt) < 0) goto done;
+    long long limit;
+    if (get_limit(limit_obj, &limit) < 0) goto done;
+    if (givens.len % 81) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of 81-cell puzzles", givens.len);
+        goto done;
+    }
+    bt.count = givens.len / 81;
+    bt.givens = givens.buf;
+    for (Py_ssize_t k = 0; k < givens.len; k++)
+        if (bt.givens[k] > 9) {
+            PyErr_Format(PyExc_ValueError, "givens: value %d at cell %zd of puzzle %zd is outside 0..9",
+                         bt.givens[k], k % 81, k / 81);
+            goto done;
+        }
     size_t n = (size_t)(bt.count ? bt.count : 1);
-    bt.column = PyMem_Calloc(n, 1);
-    bt.counts = PyMem_Calloc(n, sizeof(unsigned long long));
-    bt.stats = PyMem_Calloc(n * STATS_PER, sizeof(uint32_t));
+    bt.timed_out = PyMem_Calloc(n, 1);
+    bt.counts = PyMem_Calloc(n, sizeof(uint64_t));
+    bt.stats = PyMem_Calloc(n * STATS_PER, sizeof(uint64_t));
     bt.seconds = PyMem_Calloc(n, sizeof(double));
     bt.solutions = PyMem_Malloc(n * 81);
-    if (!bt.column || !bt.counts || !bt.stats || !bt.seconds || !bt.solutions) {
+    if (!bt.timed_out || !bt.counts || !bt.stats || !bt.seconds || !bt.solutions) {
         PyErr_NoMemory();
         goto done;
     }
@@ -269,13 +217,14 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     solve_batch(&bt, limit, seconds, locked);
     Py_END_ALLOW_THREADS
     Py_ssize_t c = bt.count;
-    res = Py_BuildValue("(ny#y#y#y#y#y#)", c, (char *)bt.status, c, (char *)bt.column, c,
-                        (char *)bt.counts, c * (Py_ssize_t)sizeof(unsigned long long),
-                        (char *)bt.stats, c * STATS_PER * (Py_ssize_t)sizeof(uint32_t),
-                        (char *)bt.seconds, c * (Py_ssize_t)sizeof(double), bt.solutions, c * 81);
+    res = Py_BuildValue("(y#y#y#y#y#)", (char *)bt.timed_out, c,
+                        (char *)bt.counts, c * (Py_ssize_t)sizeof(uint64_t),
+                        (char *)bt.stats, c * STATS_PER * (Py_ssize_t)sizeof(uint64_t),
+                        (char *)bt.seconds, c * (Py_ssize_t)sizeof(double), (char *)bt.solutions, c * 81);
 done:
-    PyMem_Free(bt.text); PyMem_Free(bt.status); PyMem_Free(bt.column); PyMem_Free(bt.counts);
-    PyMem_Free(bt.stats); PyMem_Free(bt.seconds); PyMem_Free(bt.solutions);
+    PyBuffer_Release(&givens);
+    PyMem_Free(bt.timed_out); PyMem_Free(bt.counts); PyMem_Free(bt.stats);
+    PyMem_Free(bt.seconds); PyMem_Free(bt.solutions);
     return res;
 }
 
@@ -284,8 +233,8 @@ static PyMethodDef bitboard_methods[] = {
      "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, locked) -> "
      "(count, timed_out, solutions: bytes, (nodes, guesses, backtracks, naked, hidden, locked))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
-     "sudoku9_batch(lines: list[str] | bytes, limit|None, seconds, locked) -> (n, status, column, "
-     "counts<Q>, stats<6I>, seconds<d>, solutions: 81 chars each)"},
+     "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
+     "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each)"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

@@ -1,17 +1,18 @@
-/* Bulk verification of Sudoku answers, for the harness (harness/workers.py).
+/* Bulk checks of Sudoku batches in the models' compact form (models/sudoku.py, SudokuBatch:
+ * n*n values a puzzle, one byte each, 0 = empty), for verifying answers (solvers/base.py,
+ * verify_all) and reading many lines at once (models/sudoku.py, read_sudoku_lines).
  *
- * A twin of Sudoku.check (models/sudoku.py) for a whole batch in one call: the answer to a
- * puzzle is right when every value is in 1..n, every given is kept, and every row, column and
- * block holds each value once (n cells whose value bits OR to the full mask).  It shares no
- * code with any engine, so that an engine's bug cannot hide in its own check; the tests hold
- * it to Sudoku.check on random right and wrong grids of every block shape.
+ *   sudoku_answers_right(rows, cols, solutions, givens) -> bytes
+ *     A twin of Sudoku.check for a whole batch: an answer is right when every value is in
+ *     1..n, every given kept, and every row, column and block holds each value once (n cells
+ *     whose value bits OR to the full mask).
+ *   sudoku_givens_right(rows, cols, givens) -> bytes
+ *     A twin of Sudoku._validate: every value in 0..n, none twice in a row, column or block.
  *
- *   sudoku_check_batch(rows, cols, solutions, givens) -> bytes
- *
- * rows x cols is the block shape (n = rows*cols <= 64 values); solutions is a bytes-like of
- * n*n values per puzzle (one byte each); givens is a sequence with one sequence of n*n ints
- * (0 = empty) per puzzle: Puzzle.givens as they are.  The answer has one byte per puzzle,
- * 1 where the solution is right.  A malformed argument raises an exception. */
+ * Both answer one byte per puzzle, 1 where right; rows x cols is the block shape (n =
+ * rows*cols <= 64 values).  They share no code with any engine, so that an engine's bug
+ * cannot hide in its own check; the tests hold them to the model on random grids of every
+ * shape.  A malformed argument raises ValueError. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -50,77 +51,100 @@ static int grid_right(const uint8_t *v, const uint8_t *g, int n, const uint8_t *
     return 1;
 }
 
-/* One puzzle's givens (a sequence of cells ints) into g; -1 with an exception set. */
-static int read_givens(PyObject *seq, uint8_t *g, Py_ssize_t cells, int n, Py_ssize_t index, PyObject *zero) {
-    PyObject *fast = PySequence_Fast(seq, "givens: each puzzle's givens must be a sequence");
-    if (!fast) return -1;
-    if (PySequence_Fast_GET_SIZE(fast) != cells) {
-        PyErr_Format(PyExc_ValueError, "givens of puzzle %zd: %zd cells, expected %zd", index,
-                     PySequence_Fast_GET_SIZE(fast), cells);
-        Py_DECREF(fast);
-        return -1;
+
+/* Whether a block shape is one the checks take, tested before anything is multiplied. */
+static int shape_ok(int rows, int cols) {
+    if (rows < 1 || cols < 1 || rows > MAX_VALUES || cols > MAX_VALUES || rows * cols > MAX_VALUES) {
+        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to %d values", rows, cols, MAX_VALUES);
+        return 0;
     }
-    PyObject **items = PySequence_Fast_ITEMS(fast);
-    for (Py_ssize_t i = 0; i < cells; i++) {
-        if (items[i] == zero) { g[i] = 0; continue; }  /* most cells are empty: skip the conversion */
-        long x = PyLong_AsLong(items[i]);
-        if (x == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        if (x < 0 || x > n) {
-            PyErr_Format(PyExc_ValueError, "givens of puzzle %zd: value %ld at cell %zd is outside 0..%d",
-                         index, x, i, n);
-            Py_DECREF(fast);
-            return -1;
-        }
-        g[i] = (uint8_t)x;
-    }
-    Py_DECREF(fast);
-    return 0;
+    return 1;
 }
 
-static PyObject *py_sudoku_check_batch(PyObject *self, PyObject *args) {
+static PyObject *py_sudoku_answers_right(PyObject *self, PyObject *args) {
     int rows, cols;
-    Py_buffer sol;
-    PyObject *givens;
-    if (!PyArg_ParseTuple(args, "iiy*O", &rows, &cols, &sol, &givens)) return NULL;
-    PyObject *out = NULL, *fast = NULL;
-    uint8_t *g = NULL, *block_of = NULL;
-    PyObject *zero = PyLong_FromLong(0);  /* CPython's one small int 0: compared by identity */
+    Py_buffer sol, giv;
+    if (!PyArg_ParseTuple(args, "iiy*y*", &rows, &cols, &sol, &giv)) return NULL;
+    PyObject *out = NULL;
+    uint8_t *block_of = NULL;
+    if (!shape_ok(rows, cols)) goto done;
     int n = rows * cols;
-    if (rows < 1 || cols < 1 || n > MAX_VALUES) {
-        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to %d values", rows, cols, MAX_VALUES);
-        goto done;
-    }
     Py_ssize_t cells = (Py_ssize_t)n * n;
-    fast = PySequence_Fast(givens, "givens must be a sequence (one per puzzle)");
-    if (!fast) goto done;
-    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
-    if (sol.len != count * cells) {
-        PyErr_Format(PyExc_ValueError, "solutions: %zd bytes for %zd puzzles of %zd cells", sol.len, count,
-                     cells);
+    if (sol.len != giv.len || sol.len % cells) {
+        PyErr_Format(PyExc_ValueError, "solutions (%zd values) and givens (%zd values) are not the same "
+                     "whole number of %zd-cell puzzles", sol.len, giv.len, cells);
         goto done;
     }
+    Py_ssize_t count = sol.len / cells;
     out = PyBytes_FromStringAndSize(NULL, count);
-    g = PyMem_Malloc((size_t)cells);
     block_of = PyMem_Malloc((size_t)cells);
-    if (!out || !g || !block_of) { Py_CLEAR(out); if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    if (!out || !block_of) { Py_CLEAR(out); if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
     uint8_t *flags = (uint8_t *)PyBytes_AS_STRING(out);
     block_table(rows, cols, block_of);
-    for (Py_ssize_t k = 0; k < count; k++) {
-        if (read_givens(PySequence_Fast_GET_ITEM(fast, k), g, cells, n, k, zero) < 0) { Py_CLEAR(out); goto done; }
-        flags[k] = (uint8_t)grid_right((const uint8_t *)sol.buf + k * cells, g, n, block_of);
-    }
+    for (Py_ssize_t k = 0; k < count; k++)
+        flags[k] = (uint8_t)grid_right((const uint8_t *)sol.buf + k * cells,
+                                       (const uint8_t *)giv.buf + k * cells, n, block_of);
 done:
-    PyMem_Free(g);
     PyMem_Free(block_of);
-    Py_XDECREF(fast);
     PyBuffer_Release(&sol);
-    Py_XDECREF(zero);
+    PyBuffer_Release(&giv);
+    return out;
+}
+
+/* Givens that keep the rules: every value in 0..n, no value twice in a row, column or block. */
+static int givens_right(const uint8_t *g, int n, const uint8_t *block_of) {
+    uint64_t row[MAX_VALUES], col[MAX_VALUES], box[MAX_VALUES];
+    memset(row, 0, sizeof(uint64_t) * n);
+    memset(col, 0, sizeof(uint64_t) * n);
+    memset(box, 0, sizeof(uint64_t) * n);
+    for (int r = 0, i = 0; r < n; r++)
+        for (int c = 0; c < n; c++, i++) {
+            int x = g[i];
+            if (!x) continue;
+            if (x > n) return 0;
+            uint64_t bit = 1ULL << (x - 1);
+            if ((row[r] | col[c] | box[block_of[i]]) & bit) return 0;
+            row[r] |= bit; col[c] |= bit; box[block_of[i]] |= bit;
+        }
+    return 1;
+}
+
+/* sudoku_givens_right(rows, cols, givens) -> bytes: 1 per puzzle whose givens (n*n values a
+ * puzzle, 0 = empty) keep the rules, 0 where a value is out of range or repeats in a unit
+ * (the model's own validation then names it). */
+static PyObject *py_sudoku_givens_right(PyObject *self, PyObject *args) {
+    int rows, cols;
+    Py_buffer giv;
+    if (!PyArg_ParseTuple(args, "iiy*", &rows, &cols, &giv)) return NULL;
+    PyObject *out = NULL;
+    uint8_t *block_of = NULL;
+    if (!shape_ok(rows, cols)) goto done;
+    int n = rows * cols;
+    Py_ssize_t cells = (Py_ssize_t)n * n;
+    if (giv.len % cells) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of %zd-cell puzzles",
+                     giv.len, cells);
+        goto done;
+    }
+    Py_ssize_t count = giv.len / cells;
+    out = PyBytes_FromStringAndSize(NULL, count);
+    block_of = PyMem_Malloc((size_t)cells);
+    if (!out || !block_of) { Py_CLEAR(out); if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
+    uint8_t *flags = (uint8_t *)PyBytes_AS_STRING(out);
+    block_table(rows, cols, block_of);
+    for (Py_ssize_t k = 0; k < count; k++)
+        flags[k] = (uint8_t)givens_right((const uint8_t *)giv.buf + k * cells, n, block_of);
+done:
+    PyMem_Free(block_of);
+    PyBuffer_Release(&giv);
     return out;
 }
 
 static PyMethodDef check_methods[] = {
-    {"sudoku_check_batch", py_sudoku_check_batch, METH_VARARGS,
-     "sudoku_check_batch(rows, cols, solutions, givens) -> bytes: 1 per right Sudoku answer"},
+    {"sudoku_answers_right", py_sudoku_answers_right, METH_VARARGS,
+     "sudoku_answers_right(rows, cols, solutions, givens: both n*n values a puzzle) -> bytes: 1 per right answer"},
+    {"sudoku_givens_right", py_sudoku_givens_right, METH_VARARGS,
+     "sudoku_givens_right(rows, cols, givens: n*n values a puzzle) -> bytes: 1 per puzzle whose givens keep the rules"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -26,9 +26,6 @@ typedef struct {
  * pointing/claiming.  Returns 0 (always succeeds; a contradiction is a count of 0). */
 void bb9_init(void);
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
-/* Parse one 81-character line: 0 ok, 1 bad character, 2 value out of range (both with
- * *column 1-based), 3 duplicate value in a unit. */
-int bb9_parse(const char *text, uint8_t *givens, int *column);
 
 /* Sudoku of any block shape up to 64 values (sudokun.c).  Returns -1 on allocation failure. */
 int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int locked, BBSearch *s);

@@ -314,25 +314,3 @@ void bb9_solve(const uint8_t *givens, int locked, BBSearch *c) {
     }
     search9(&s, c, locked);
 }
-
-/* The model's checks for one 81-character line (parse_sudoku_line + Sudoku._validate). */
-int bb9_parse(const char *text, uint8_t *g, int *column) {
-    for (int i = 0; i < 81; i++) {
-        unsigned char ch = (unsigned char)text[i];
-        if (ch == '.' || ch == '0' || ch == '_') { g[i] = 0; continue; }
-        if (ch >= '1' && ch <= '9') { g[i] = (uint8_t)(ch - '0'); continue; }
-        *column = i + 1;
-        if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) return 2;
-        return 1;
-    }
-    uint16_t rows[9] = {0}, cols[9] = {0}, boxes[9] = {0};
-    int dup = 0;
-    for (int i = 0; i < 81; i++) {
-        if (!g[i]) continue;
-        uint16_t bit = (uint16_t)(1u << g[i]);
-        int r = i / 9, j = i % 9, x = (r / 3) * 3 + j / 3;
-        if ((rows[r] & bit) || (cols[j] & bit) || (boxes[x] & bit)) dup = 1;
-        rows[r] |= bit; cols[j] |= bit; boxes[x] |= bit;
-    }
-    return dup ? 3 : 0;
-}

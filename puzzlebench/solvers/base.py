@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
-from ..results import Result, ResultColumns, Stats, Status, Times, error_result, status_of
+from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
 
 EVERY_KIND = frozenset(KIND_NAMES)
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -235,18 +235,22 @@ class Engine(ABC):
                         parse_time=time.perf_counter() - start)
 
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                 time_limit: float | None = None, keep: int = 10,
-                 verify: bool = True) -> list[Result]:
-        """Run many puzzles; engines with a batch path (one call for the whole list) override it."""
+                 time_limit: float | None = None, keep: int = 10, verify: bool = True) -> Results:
+        """Run many puzzles (a list, or a model's compact batch such as
+        :class:`~puzzlebench.models.sudoku.SudokuBatch`): one :class:`Results` in their order,
+        verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
+        itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
-        return [self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
-                for p in puzzles]
+        results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+        if results is None:
+            results = Results.of([self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False)
+                                  for p in puzzles], puzzles, self.spec, limit)
+        return verify_all(results) if verify else results
 
-    def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                    time_limit: float | None = None) -> ResultColumns | None:
-        """The batch path's answers as columns, unverified, one solution kept per puzzle
-        (for callers storing many answers: the harness), or ``None`` when this engine has no
-        columnar path for these puzzles (then :meth:`run_many`)."""
+    def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
+              keep: int) -> Results | None:
+        """The engine's native batch call for these puzzles (limits already checked; answers
+        unverified), or ``None`` when it has none for them (then each puzzle is run alone)."""
         return None
 
 
@@ -286,3 +290,70 @@ def count_solutions(solutions: Iterable[Any], limit: int | None, keep: int) -> t
         if limit_reached(count, limit):
             break
     return kept, count
+
+
+def verify_all(results: Results) -> Results:
+    """Check every answer of a batch that claims a solution, with the puzzles' own checkers:
+    columns in bulk where the kind has a bulk checker (:meth:`Puzzle.answers_right`), the
+    rest one by one (:func:`verify_result`).  A wrong answer, or a solved status with no
+    solution to check, turns that puzzle's result into an error naming the problem (its index
+    in ``results.wrong``)."""
+    columns, puzzles = results.columns, results.puzzles
+    if columns is not None:
+        flags = type(puzzles[0]).answers_right(puzzles, columns.solutions) if puzzles else b""
+        if flags is not None:
+            claimed = bytes(s in SOLVED and c > 0 for s, c in zip(columns.statuses, columns.counts))
+            solved = bytes(s in SOLVED for s in columns.statuses)
+            right = bytes(a & b for a, b in zip(claimed, flags)) if 0 in flags else claimed
+            if right == solved:
+                columns.verified = right
+                return results
+        results.to_records()
+    records = results.records
+    groups = _bulk_checked(records, puzzles)
+    for i, (result, puzzle) in enumerate(zip(records, puzzles)):
+        if result.status in SOLVED and not result.verified and not groups.get(i):
+            if verify_answer(result, puzzle):
+                results.wrong.add(i)
+    return results
+
+
+def verify_answer(result: Result, puzzle: Puzzle) -> bool:
+    """:func:`verify_result` for a result that claims solutions; True when it is wrong
+    (including a solved status with no solution to check)."""
+    if result.status not in SOLVED:
+        return False
+    if not result.verified:
+        verify_result(result, puzzle)
+    if result.status is Status.ERROR:
+        return True
+    if not result.solutions:
+        claimed = result.status
+        result.status, result.verified = Status.ERROR, False
+        result.error = f"wrong answer from {result.solver}: {claimed} with no solution to check"
+        return True
+    return False
+
+
+def _bulk_checked(records: Sequence[Result], puzzles: Sequence[Puzzle]) -> dict[int, bool]:
+    """Records whose solutions a kind's bulk checker found right (marked verified): one
+    solution each (``limit`` 1 or a unique answer), of one size.  Index → True."""
+    picked = [i for i, r in enumerate(records)
+              if r.status in SOLVED and not r.verified and len(r.solutions) == 1 and r.count == 1]
+    if not picked:
+        return {}
+    first = puzzles[picked[0]]
+    same = [i for i in picked if type(puzzles[i]) is type(first) and len(records[i].solutions[0]) == first.n_cells
+            and getattr(puzzles[i], "box", None) == getattr(first, "box", None)]
+    try:
+        packed = b"".join(bytes(records[i].solutions[0]) for i in same)
+    except (TypeError, ValueError):  # not small numbers: the checker says what is wrong
+        return {}
+    flags = type(first).answers_right([puzzles[i] for i in same], packed) if same else None
+    if flags is None:
+        return {}
+    out = {}
+    for i, ok in zip(same, flags):
+        if ok:
+            records[i].verified = out[i] = True
+    return out

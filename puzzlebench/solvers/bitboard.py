@@ -16,27 +16,24 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   listing N! permutations; Latin singles, then the supports of lines with a clue, to a
   fixed point; branching on the line with the fewest fitting permutations, each tried whole.
 
-:func:`solve_sudoku_lines` solves a list of 9x9 lines (or one bytes buffer of lines) in one C
-call — parsing and validation included — and returns a lazy :class:`LineResults`.
+:meth:`BitboardEngine.batch` solves many 9x9 Sudoku in one C call, from the givens the model
+packed and validated (:class:`~puzzlebench.models.sudoku.SudokuBatch`), into columns.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, Sequence
+from typing import Sequence
 
 from .. import _native
 from ..models.base import Puzzle
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
-from ..models.sudoku import Sudoku, parse_box, parse_sudoku_line
-from ..results import Result, ResultColumns, Stats, Status, Times, status_of
-from .base import Deadline, Engine, Option, SearchOutcome, checked_limits, verify_result
+from ..models.sudoku import Sudoku, SudokuBatch
+from ..results import Columns, Results, Stats, Status, status_of
+from .base import Deadline, Engine, Option, SearchOutcome
 
 RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
-# status codes of the C batch (bitboard.c)
-_OK, _TIMEOUT, _BAD_CHAR, _RANGE, _DUPLICATE, _OTHER = range(6)
-_FAST_BOXES = (None, (3, 3))
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -101,203 +98,32 @@ class BitboardEngine(Engine):
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
                              timed_out, _stats(counters, propagating))
 
-    # -- batch paths ----------------------------------------------------------------------
+    # -- the batch path ---------------------------------------------------------------------
 
-    def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                 time_limit: float | None = None, keep: int = 10,
-                 verify: bool = True) -> list[Result]:
-        """9x9 Sudoku go through one C call (their givens as one buffer of lines); the rest,
-        one by one."""
-        limit, time_limit = checked_limits(limit, time_limit)
-        fast = [i for i, p in enumerate(puzzles) if isinstance(p, Sudoku) and p.box == (3, 3)]
-        results: list[Result | None] = [None] * len(puzzles)
-        if fast:
-            buffer = _lines_buffer(puzzles[i] for i in fast)
-            batch = solve_sudoku_lines(buffer, limit=limit, time_limit=time_limit,
-                                       locked=self.settings["locked"], engine=self, verify=False)
-            for k, i in enumerate(fast):
-                result = batch[k]
-                result.puzzle = puzzles[i]
-                result.source = puzzles[i].source
-                if verify:
-                    verify_result(result, puzzles[i])
-                results[i] = result
-        for i, p in enumerate(puzzles):
-            if results[i] is None:
-                results[i] = self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=verify)
-        return results  # type: ignore[return-value]
-
-    def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                    time_limit: float | None = None) -> ResultColumns | None:
-        """9x9 Sudoku only: the C batch's arrays as columns (no :class:`Result` per puzzle)."""
-        limit, time_limit = checked_limits(limit, time_limit)
-        if not puzzles or not all(isinstance(p, Sudoku) and p.box == (3, 3) for p in puzzles):
+    def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
+              keep: int) -> Results | None:
+        """9x9 Sudoku in one C call on the model's packed givens (:class:`SudokuBatch`), the
+        GIL released; anything else one by one."""
+        packed = SudokuBatch.of(puzzles)
+        if packed is None or packed.box != (3, 3):
             return None
-        batch = solve_sudoku_lines(_lines_buffer(puzzles), limit=limit, time_limit=time_limit,
-                                   locked=self.settings["locked"], engine=self, verify=False)
-        return batch.columns()
-
-    def run_texts(self, texts: Sequence[str], *, kind: str | None = None,
-                  box: str | tuple[int, int] | None = None, limit: int | None = 2,
-                  time_limit: float | None = None, keep: int = 10) -> "LineResults | list[Result]":
-        """Texts straight to the C batch when they can be 9x9 Sudoku lines (the API's
-        ``solve_many`` calls this); otherwise parse and run them one by one."""
-        limit, time_limit = checked_limits(limit, time_limit)
-        if kind not in (None, "sudoku") or parse_box(box) not in _FAST_BOXES:
-            return self._parse_and_run(texts, kind, box, limit, time_limit, keep)
-        return solve_sudoku_lines(texts, limit=limit, time_limit=time_limit,
-                                  locked=self.settings["locked"], engine=self, kind=kind, box=box)
-
-    def _parse_and_run(self, texts, kind, box, limit, time_limit, keep) -> list[Result]:
-        return [self.run_text(t, kind=kind, box=box, limit=limit, time_limit=time_limit, keep=keep)
-                for t in texts]
-
-
-class LineResults(Sequence[Result]):
-    """The answer of one batch call: arrays over the puzzles, read lazily.
-
-    ``len(results)`` puzzles; ``results.status(i)``, ``results.count(i)``,
-    ``results.solution(i)`` (the solution as an 81-character line, or ``None``) and
-    ``results.stats(i)`` read the C arrays directly; ``results[i]`` builds a full
-    :class:`~puzzlebench.results.Result` on demand (solution checked by the model's checker
-    when ``verify``).  Lines that are not 81 ASCII characters or that the C validation
-    rejected go through the reader's parse, which gives the exact error text.
-    ``results.seconds`` is the whole call's wall time; ``times.solve`` of each record is the
-    C search time of that puzzle, ``times.total`` adds its share of the call's parse and
-    overhead."""
-
-    def __init__(self, lines, raw: tuple, limit: int | None, engine: Engine, seconds: float,
-                 kind=None, box=None, time_limit=None, verify: bool = True):
-        (self._n, self._status, self._column, counts, stats, secs, self._solutions) = raw
-        self._counts = memoryview(counts).cast("Q")
-        self._stats = memoryview(stats).cast("I")
-        self._secs = memoryview(secs).cast("d")
-        self._lines = lines
-        self.limit, self.engine, self.seconds = limit, engine, seconds
-        self._kind, self._box, self._time_limit, self._verify = kind, box, time_limit, verify
-        self._slow: dict[int, Result] = {}
-        self._overhead = (seconds - sum(self._secs)) / self._n if self._n else 0.0
-
-    def __len__(self) -> int:
-        return self._n
-
-    def _line(self, i: int) -> str:
-        if isinstance(self._lines, (list, tuple)):
-            return self._lines[i]
-        if not hasattr(self, "_split_lines"):
-            text = bytes(self._lines).decode("utf-8", "replace").split("\n")
-            if text and text[-1] == "":
-                text.pop()
-            self._split_lines = [t[:-1] if t.endswith("\r") else t for t in text]
-        return self._split_lines[i]
-
-    def is_fast(self, i: int) -> bool:
-        """Was puzzle ``i`` parsed and solved in C (not an error, not another shape)?"""
-        return self._status[i] in (_OK, _TIMEOUT)
-
-    def rejected(self, i: int) -> tuple[str, int] | None:
-        """How the C validation rejected line ``i``: (``"character"`` | ``"range"`` |
-        ``"duplicate"``, 1-based column or 0), or ``None``."""
-        code = self._status[i]
-        names = {_BAD_CHAR: "character", _RANGE: "range", _DUPLICATE: "duplicate"}
-        return (names[code], self._column[i]) if code in names else None
-
-    def status(self, i: int) -> Status:
-        if not self.is_fast(i):
-            return self[i].status
-        return status_of(self._counts[i], self.limit, self._status[i] == _TIMEOUT)
-
-    def count(self, i: int) -> int:
-        return self._counts[i] if self.is_fast(i) else self[i].count
-
-    def solution(self, i: int) -> str | None:
-        if not self.is_fast(i):
-            return self[i].solution
-        if not self._counts[i]:
-            return None
-        return self._solutions[i * 81:(i + 1) * 81].decode("ascii")
-
-    def stats(self, i: int) -> Stats:
-        return _stats(self._stats[i * 6:(i + 1) * 6].tolist(), True)
-
-    def statuses(self) -> list[Status]:
-        """Every puzzle's status, read from the arrays in one sweep."""
-        if any(code != _OK for code in self._status):
-            return [self.status(i) for i in range(self._n)]
-        by_count = [status_of(c, self.limit, False) for c in range(3)]
-        return [by_count[c if c < 2 else 2] for c in self._counts]
-
-    def columns(self) -> ResultColumns | None:
-        """The whole batch as columns, read from the C arrays in a few sweeps; ``None`` when
-        some line was not solved in C (rejected or another shape: it needs a :class:`Result`)."""
-        codes = bytes(self._status)
-        if codes.count(_OK) + codes.count(_TIMEOUT) != self._n:
-            return None
-        counters = self._stats.tolist()
+        start = time.perf_counter()
+        timed_out, counts, stats, seconds, solutions = _native.sudoku9_batch(
+            packed.values, limit, time_limit or 0.0, self.settings["locked"])
+        counts = memoryview(counts).cast("Q").tolist()
+        counters = memoryview(stats).cast("Q").tolist()
+        solve = memoryview(seconds).cast("d").tolist()
+        overhead = (time.perf_counter() - start - sum(solve)) / max(1, len(solve))
+        by_count = [status_of(c, limit, False) for c in range(3)]
+        statuses = [by_count[c if c < 2 else 2] for c in counts]
+        if 1 in timed_out:
+            statuses = [Status.TIMEOUT if t else s for s, t in zip(statuses, timed_out)]
         singles = [a + b + c for a, b, c in zip(counters[3::6], counters[4::6], counters[5::6])]
-        overhead = self._overhead
-        solve = self._secs.tolist()
-        return ResultColumns(
-            kind="sudoku", solver=self.engine.spec, limit=self.limit, statuses=self.statuses(),
-            counts=self._counts.tolist(), solve_seconds=solve, total_seconds=[s + overhead for s in solve],
+        columns = Columns(
+            statuses=statuses, counts=counts, solve_seconds=solve,
+            total_seconds=[s + overhead for s in solve],
             stats={"nodes": counters[0::6], "guesses": counters[1::6], "backtracks": counters[2::6],
                    "propagations": singles},
             raw_names=RAW_NAMES, raw=counters, size={"cells": 81, "values": 9}, cells=81,
-            solutions=self._solutions.translate(_DIGIT_VALUES))
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(self._n))]
-        if i < 0:
-            i += self._n
-        if not 0 <= i < self._n:
-            raise IndexError(i)
-        if not self.is_fast(i):
-            if i not in self._slow:
-                self._slow[i] = self.engine.run_text(self._line(i), kind=self._kind, box=self._box,
-                                                     limit=self.limit, time_limit=self._time_limit,
-                                                     keep=1)
-            return self._slow[i]
-        solve = self._secs[i]
-        times = Times(solve=solve, total=solve + self._overhead)
-        text = self.solution(i)
-        solutions = [tuple(b - 48 for b in text.encode())] if text else []
-        result = Result(kind="sudoku", solver=self.engine.spec, limit=self.limit,
-                        status=self.status(i), count=self._counts[i], solutions=solutions,
-                        times=times, stats=self.stats(i), size={"cells": 81, "values": 9})
-        if self._verify:
-            result.puzzle = parse_sudoku_line(self._line(i))
-            verify_result(result, result.puzzle)
-        return result
-
-    def __iter__(self) -> Iterator[Result]:
-        return (self[i] for i in range(self._n))
-
-
-_GIVEN_DIGITS = bytes.maketrans(bytes(range(10)), b"0123456789")
-_DIGIT_VALUES = bytes.maketrans(b"0123456789", bytes(range(10)))
-
-
-def _lines_buffer(puzzles) -> bytes:
-    """9x9 Sudoku as the C batch reads them: one line of 81 digits each (0 = empty)."""
-    return b"\n".join(bytes(p.givens).translate(_GIVEN_DIGITS) for p in puzzles)
-
-
-def solve_sudoku_lines(lines: Sequence[str] | bytes, limit: int | None = 2, *,
-                       time_limit: float | None = None, locked: bool = True,
-                       engine: Engine | None = None, kind: str | None = None,
-                       box: Any = None, verify: bool = True) -> LineResults:
-    """Solve 9x9 Sudoku lines in one C call: parse, validate, search (GIL released).
-
-    ``lines``: a list of str (81 characters each) or one bytes buffer of lines separated by
-    ``\\n``.  ``limit``: 2 = solve and prove unique, ``None``/0 = count all.
-    ``time_limit``: seconds per puzzle.  Returns a :class:`LineResults` (lazy records)."""
-    engine = engine or BitboardEngine(options={"locked": locked})
-    if isinstance(lines, str):
-        raise TypeError("solve_sudoku_lines takes a list of lines or a bytes buffer, not one str")
-    if not isinstance(lines, (list, tuple, bytes, bytearray, memoryview)):
-        lines = list(lines)
-    start = time.perf_counter()
-    raw = _native.sudoku9_batch(lines, limit or None, time_limit or 0.0, locked)
-    return LineResults(lines, raw, limit or None, engine, time.perf_counter() - start,
-                       kind=kind, box=box, time_limit=time_limit, verify=verify)
+            solutions=solutions)
+        return Results("sudoku", self.spec, limit, packed, columns=columns)

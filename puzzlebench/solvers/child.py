@@ -22,7 +22,7 @@ import time
 from typing import Sequence
 
 from ..models.base import Puzzle
-from ..results import Result, Status, Times, error_result
+from ..results import Result, Results, Status, Times, error_result
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
@@ -56,13 +56,13 @@ def die_with_parent(parent_pid: int) -> None:
 
 
 def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
-                keep: int) -> list[Result]:
+                keep: int) -> Results:
     """``engine.run_many`` with the time limit held in every phase: in-process when the
     engine says it holds it (``Engine.holds_time_limit``) or there is none, else puzzle by
     puzzle in a child process killed at the limit."""
     if time_limit is None or engine.holds_time_limit or not puzzles:
         return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
-    return _Child(engine, limit, time_limit, keep).run_all(puzzles)
+    return Results.of(_Child(engine, limit, time_limit, keep).run_all(puzzles), puzzles, engine.spec, limit)
 
 
 class _Child:
