@@ -3,10 +3,11 @@ measured in the same run on a small sample.
 
     python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
 
-- 9x9 sets, limit 2, one thread, from Python strings to Python results through
-  ``solve_sudoku_lines`` (what ``puzzlebench.solve_many(texts, solver="bitboard")`` calls):
-  puzzles/s for the batch call alone and with every status read; guesses per puzzle beside
-  tdoku's published 0.62 / 65 / 9.1;
+- 9x9 sets, limit 2, one thread, from Python strings to Python results:
+  ``puzzlebench.solve_many(lines, solver="bitboard")`` with every record read (status, count,
+  the solution's text) and verified, and the engine's batch call alone on the packed puzzles
+  (``BitboardEngine.batch``: its columns unread, nothing verified) in the same run; guesses per
+  puzzle beside tdoku's published 0.62 / 65 / 9.1;
 - 16x16 (all solved and proven unique), and 25x25 .. 64x64 made by a seeded generator (full
   grid, cells removed), solved with limit 1 and checked;
 - N-Queens n = 15, all solutions (wall and CPU time);
@@ -41,7 +42,8 @@ from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.solvers.bitboard import BitboardEngine, solve_sudoku_lines  # noqa: E402
+from puzzlebench.models.sudoku import read_sudoku_lines  # noqa: E402
+from puzzlebench.solvers.bitboard import BitboardEngine  # noqa: E402
 from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
 
 SETS_9 = [  # file, tdoku puzzles/s, tdoku guesses/puzzle, target puzzles/s
@@ -80,22 +82,27 @@ def best_cpu(fn, repeat: int = 3):
 
 
 def bench_9x9(quick: bool) -> list[str]:
-    """Rates count everything from Python strings to every status read (the target's terms)."""
-    rows = ["| set | puzzles | bitboard puzzles/s (CPU, best of 3) | wall | target | ratio to tdoku | "
+    """Rates count everything from Python strings to every record read and verified (the
+    target's terms); the engine's batch call alone beside it, in the same run."""
+    rows = ["| set | puzzles | bitboard puzzles/s: solve_many, every record read and verified (CPU, "
+            "best of 3) | wall | the batch call alone | target | ratio to tdoku | "
             "guesses/puzzle (tdoku) | dlx puzzles/s, same run | mrv puzzles/s (3 of the set) |",
-            "|---|---:|---:|---:|---|---:|---|---:|---:|"]
+            "|---|---:|---:|---:|---:|---|---:|---|---:|---:|"]
+    engine = BitboardEngine()
     for name, tdoku, tdoku_guesses, target in SETS_9:
         lines = lines_of(name)
         if quick:
             lines = lines[:5000]
 
         def bitboard():
-            batch = solve_sudoku_lines(lines, limit=2)
-            return batch, batch.statuses()
+            results = api.solve_many(lines, solver="bitboard", limit=2)
+            return [(r.status, r.count, r.solution, r.verified, r.stats.guesses) for r in results]
 
-        (batch, statuses), wall, cpu = best_cpu(bitboard)
-        assert all(s is Status.UNIQUE for s in statuses), name
-        guesses = sum(batch.stats(i).guesses for i in range(len(batch))) / len(batch)
+        records, wall, cpu = best_cpu(bitboard)
+        assert all(status is Status.UNIQUE and verified for status, _, _, verified, _ in records), name
+        guesses = sum(r[4] for r in records) / len(records)
+        packed, _ = read_sudoku_lines(lines)
+        _, _, call_cpu = best_cpu(lambda: engine.batch(packed, limit=2, time_limit=None, keep=1))
         dlx_lines = lines[:5000]
         (dlx_statuses), _, dlx_cpu = best_cpu(
             lambda: [r.status for r in api.solve_many(dlx_lines, solver="dlx", limit=2)], repeat=1)
@@ -104,7 +111,7 @@ def bench_9x9(quick: bool) -> list[str]:
         reference = mrv_rate(sample)
         rate = len(lines) / cpu
         rows.append(f"| {name} | {len(lines)} | {rate:,.0f} | {len(lines) / wall:,.0f} | "
-                    f"{target:,} {'met' if rate >= target else 'MISSED'} | {rate / tdoku:.2f} | "
+                    f"{len(lines) / call_cpu:,.0f} | {target:,} {'met' if rate >= target else 'MISSED'} | {rate / tdoku:.2f} | "
                     f"{guesses:.2f} ({tdoku_guesses}) | {len(dlx_lines) / dlx_cpu:,.0f} | {reference:,.1f} |")
         print(rows[-1], flush=True)
     return rows

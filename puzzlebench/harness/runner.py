@@ -184,11 +184,11 @@ STAT_FIELDS = ("nodes", "guesses", "backtracks", "conflicts", "propagations")
 
 def json_objects(names: Sequence[str], flat: Sequence[int]) -> list[str]:
     """JSON objects of integers, one per ``len(names)`` values of ``flat`` (the raw counters of
-    a columnar batch), as :func:`json.dumps` writes them compactly, made in one native call
-    (``native/rows.c``): the keys escaped here once, the numbers written there."""
-    from .. import _native
-    keys = tuple(("{" if k == 0 else ",") + json.dumps(name) + ":" for k, name in enumerate(names))
-    return _native.json_int_objects(keys, flat)
+    a batch's columns), as :func:`json.dumps` writes them compactly: one ``%`` template made
+    from the escaped keys."""
+    template = "{" + ",".join(json.dumps(name).replace("%", "%%") + ":%d" for name in names) + "}"
+    width = len(names)
+    return [template % tuple(flat[i:i + width]) for i in range(0, len(flat), width)]
 
 
 def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False) -> Row:

@@ -5,7 +5,6 @@
 
 int pb_register_bitboard(PyObject *module); /* bitboard.c: Sudoku, N-Queens, Skyscrapers */
 int pb_register_dlx(PyObject *module);      /* dlx.c: Dancing Links, Algorithms X and C */
-int pb_register_check(PyObject *module);    /* check.c: bulk verification of Sudoku answers */
-int pb_register_rows(PyObject *module);     /* rows.c: the harness's rows in bulk (JSON of counters) */
+int pb_register_check(PyObject *module);    /* check.c: bulk checks of packed Sudoku (answers, givens) */
 
 #endif
