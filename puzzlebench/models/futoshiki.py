@@ -36,6 +36,7 @@ Text forms:
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
@@ -112,9 +113,9 @@ class Futoshiki(Puzzle):
                 + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
 
     def _rules(self) -> Rules:
-        latin = grid_rules(self.n, self.givens, self._lines())
+        latin = _latin_rules(self.n)
         signs = tuple(Less(a, b, f"{self.cell_label(a)} < {self.cell_label(b)}") for a, b in self.less)
-        return Rules(latin.n_cells, latin.n_values, latin.givens, latin.constraints + signs, latin.cell_names)
+        return Rules(latin.n_cells, latin.n_values, self.givens, latin.constraints + signs, latin.cell_names)
 
     def structure(self) -> tuple:
         return ("futoshiki", self.n, self.less)
@@ -243,6 +244,15 @@ class Futoshiki(Puzzle):
         if len(lines) == 1 and TATHAM_ID.match(lines[0][1]):
             return _read_tatham(lines[0], places)
         return _read_grid(lines, places)
+
+
+@lru_cache(maxsize=MAX_N)
+def _latin_rules(n: int) -> Rules:
+    """The Latin square part of every N x N Futoshiki, stated once per N (the same objects
+    for every puzzle of the size, so that the engines' caches by shape hit at once)."""
+    lines = ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+             + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
+    return grid_rules(n, (0,) * (n * n), lines)
 
 
 def _neighbours(a: int, b: int, n: int) -> bool:

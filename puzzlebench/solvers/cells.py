@@ -84,8 +84,6 @@ def _conflicts(n_cells: int, n_values: int, constraints: tuple) -> tuple[Conflic
                 if isinstance(con, ExactlyOne):
                     at_least_one.append(con.candidates)
             # a one-cell AtMostOne says nothing: one cell holds one value anyway
-        elif isinstance(con, Less):
-            _less_conflicts(con, n_values, extra)
         elif not isinstance(con, Visibility):
             raise EngineError(f"the search engines cannot express {type(con).__name__}")
     for cell, others in enumerate(peers):
@@ -108,15 +106,21 @@ def compile_rules(rules: Rules) -> CellProblem:
     n, nv = rules.n_cells, rules.n_values
     full = (1 << nv) - 1
     domains = tuple(1 << (g - 1) if g else full for g in rules.givens)
-    structural = tuple(c for c in rules.constraints if not isinstance(c, Visibility))
+    structural = tuple(c for c in rules.constraints if not isinstance(c, (Visibility, Less)))
     conflicts, at_least_one = _conflicts(n, nv, structural)
+    signs = tuple(rules.of_type(Less))
+    if signs:   # each puzzle's own: layered over the shape's cached conflicts
+        extra = {k: set(v) for k, v in conflicts.extra.items()}
+        for con in signs:
+            _less_conflicts(con, nv, extra)
+        conflicts = Conflicts(nv, conflicts.peers, extra)
     lines = tuple(rules.of_type(Visibility))
     through: list[list[int]] = [[] for _ in range(n)]
     for k, line in enumerate(lines):
         for cell in line.cells:
             through[cell].append(k)
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
-    less = tuple((c.smaller, c.larger) for c in rules.of_type(Less))
+    less = tuple((c.smaller, c.larger) for c in signs)
     return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
                        full_units, less)
 
