@@ -48,3 +48,14 @@ rm -f $JG
 puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt \
     --time-limit 5 --jobs 2 --db $JG --quiet > /dev/null
 puzzlebench report --db $JG --format md --out results/jigsaw > /dev/null
+
+# Futoshiki: Simon Tatham's 96 public Unequal ids, one set per size (4x4 to 7x7, split into a temporary
+# folder so that the report gives each size its own medians), through every engine that takes the kind
+FT=results/futoshiki.sqlite
+FD=$(mktemp -d)
+rm -f $FT
+for n in 4 5 6 7; do grep "^$n:" ../shared/data/tatham_unequal_4to7_96.txt > $FD/tatham_unequal_${n}x$n.txt; done
+puzzlebench bench $FD/tatham_unequal_4x4.txt $FD/tatham_unequal_5x5.txt $FD/tatham_unequal_6x6.txt $FD/tatham_unequal_7x7.txt \
+    --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack --time-limit 5 --jobs 2 --db $FT --quiet > /dev/null
+puzzlebench report --db $FT --format md --out results/futoshiki > /dev/null
+rm -r $FD

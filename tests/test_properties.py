@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from puzzlebench.harness.generate import random_full_grid, random_queens_solution
 from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
 from puzzlebench.harness.scramble import scramble_sudoku
+from puzzlebench.models.futoshiki import Futoshiki
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku
@@ -49,6 +50,28 @@ def _queens(seed, n):
     return NQueens(n, [(r, cols[r]) for r in rows])
 
 
+def random_futoshiki(seed, n, turned=0.1):
+    """A random N x N Futoshiki and the Latin square it was made from (a shuffled cyclic
+    one): some of its values as givens and some of its orderings of neighbours as signs, a
+    fraction ``turned`` of the signs between two empty cells turned round, so that some
+    instances have no solution (the square is then no solution)."""
+    rng = random.Random(seed)
+    rows = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
+    rng.shuffle(rows)
+    columns = rng.sample(range(n), n)
+    square = [rows[r][columns[c]] for r in range(n) for c in range(n)]
+    givens = [v if rng.random() < 0.2 else 0 for v in square]
+    signs = []
+    for cell in range(n * n):
+        for other in ([cell + 1] if cell % n + 1 < n else []) + ([cell + n] if cell + n < n * n else []):
+            if rng.random() < 0.35:
+                pair = (cell, other) if square[cell] < square[other] else (other, cell)
+                if rng.random() < turned and not (givens[cell] or givens[other]):
+                    pair = pair[::-1]
+                signs.append(pair)
+    return Futoshiki(n, givens, signs), square
+
+
 def _agree(puzzle, limit):
     results = {}
     for family in [*AVAILABLE, *EXTRA]:
@@ -84,6 +107,12 @@ def test_engines_agree_on_skyscrapers(seed):
 @given(st.integers(0, 10**6), st.integers(5, 7))
 def test_engines_agree_on_queens_completion(seed, n):
     _agree(_queens(seed, n), limit=None)
+
+
+@SETTINGS
+@given(st.integers(0, 10**6), st.integers(3, 4))
+def test_engines_agree_on_futoshiki(seed, n):
+    _agree(random_futoshiki(seed, n)[0], limit=2)
 
 
 @settings(max_examples=20, deadline=None)

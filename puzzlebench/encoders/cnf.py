@@ -34,6 +34,8 @@ full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one o
 ``i+1`` cells seen from the clue is ``>= v``" and ``vis[i]`` "cell ``i`` is seen", tied by
 ``x[i][v] and not g[i-1][v] -> vis[i]`` and ``x[i][v] and g[i-1][v] -> not vis[i]``, then
 exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
+``Less`` (Futoshiki's signs) is one binary clause per pair of values that breaks it and
+one support clause per value (:func:`less_clauses`).
 
 At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
 encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
@@ -57,7 +59,7 @@ from typing import Iterable, Sequence
 
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
-from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility, candidate
+from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility, candidate
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized", "augmented")
 AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
@@ -234,6 +236,22 @@ class _Builder:
         self.exactly(seen, clue)
 
 
+def less_clauses(con: Less, n: int) -> list[list[int]]:
+    """``smaller < larger`` over the candidates.  The conflicts: ``x[smaller]=v ->
+    x[larger] != w`` for every ``w <= v``, one binary clause per pair of values that breaks
+    it (complete with the cells' exactly-one; unit propagation prunes the neighbour's values
+    as soon as a value is set).  The supports (Gent, "Arc consistency in SAT", ECAI 2002):
+    ``x[smaller]=v -> x[larger] is one of v+1..N`` and ``x[larger]=w -> x[smaller] is one of
+    1..w-1``, so that unit propagation also removes a value with no support left, before
+    either cell is set (arc consistency: the bounds reasoning of a Futoshiki chain); for
+    ``smaller = N`` and ``larger = 1`` they are unit clauses."""
+    a, b = con.smaller * n, con.larger * n
+    conflicts = [[-(a + v), -(b + w)] for v in range(1, n + 1) for w in range(1, v + 1)]
+    supports = ([[-(a + v)] + [b + w for w in range(v + 1, n + 1)] for v in range(1, n + 1)]
+                + [[-(b + w)] + [a + v for v in range(1, w)] for w in range(1, n + 1)])
+    return conflicts + supports
+
+
 def is_cell_constraint(con: ExactlyOne, n: int) -> bool:
     """An ``ExactlyOne`` that states one cell's value (its ``n`` candidates in order)."""
     c = con.candidates
@@ -325,6 +343,8 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
                 b.at_most_one(lits)
         elif isinstance(con, Visibility):
             b.visibility(con.cells, con.clue, n)
+        elif isinstance(con, Less):
+            b.clauses.extend(less_clauses(con, n))
         else:  # a new kind of constraint needs a new clause family here
             raise EngineError(f"the CNF encoder cannot express {type(con).__name__} ({con.name})")
     return b.top, b.clauses

@@ -6,11 +6,13 @@
   three-AllDifferent N-Queens model; any other ``AtMostOne``/``ExactlyOne`` over candidates gets
   a reified literal per candidate.  ``Visibility`` uses a reified Boolean per cell ("taller than
   the prefix maximum", the maximum from ``AddMaxEquality``) and a sum equal to the clue.
+  ``Less`` is the linear inequality ``cell < cell``.
 - ``bool``: one Boolean per candidate (the SAT view).  ``ExactlyOne``/``AtMostOne`` map to
   ``AddExactlyOne``/``AddAtMostOne``; ``AllDifferent`` to one at-most-one (exactly-one when
   there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
-  :func:`visibility_terms`.
+  :func:`visibility_terms`; ``Less`` to a binary clause per value pair that breaks it.
 
+:func:`candidate_groups` leaves out ``Visibility`` and ``Less``: each formulation adds them.
 The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
 are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..errors import SolverSpecError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
                                  candidate, candidate_cell_value)
 
 FORMULATIONS = ("int", "bool")
@@ -48,7 +50,7 @@ class CandidateGroup:
 
 
 def candidate_groups(rules: Rules) -> Iterator[CandidateGroup]:
-    """Every constraint but ``Visibility`` as groups over candidates: ``AllDifferent`` over k
+    """Every constraint but ``Visibility`` and ``Less`` as groups over candidates: ``AllDifferent`` over k
     cells becomes, for each value, at most one of the k candidates (exactly one when k equals
     the number of values, the "every value once" reading)."""
     n = rules.n_values
@@ -143,6 +145,12 @@ def visibility_terms(con: Visibility, n: int) -> VisibilityTerms:
     return VisibilityTerms(prefix, seen, con.clue - 1)
 
 
+def less_pairs(n: int) -> list[tuple[int, int]]:
+    """The value pairs ``(v, w)`` that break ``smaller < larger`` (``w <= v``): the Boolean
+    formulations forbid each one with a binary clause, as the CNF does."""
+    return [(v, w) for v in range(1, n + 1) for w in range(1, v + 1)]
+
+
 # -- the CP-SAT model -------------------------------------------------------------------------
 
 @dataclass
@@ -218,6 +226,8 @@ def _build_int(rules: Rules, model) -> CpSatModel:
             model.add_all_different([cells[c] for c in con.cells])
         elif isinstance(con, Visibility):
             _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
+        elif isinstance(con, Less):
+            model.add(cells[con.smaller] < cells[con.larger])
     return CpSatModel("int", model, rules.n_cells, n, cells=cells)
 
 
@@ -258,6 +268,9 @@ def _build_bool(rules: Rules, model) -> CpSatModel:
             model.add_at_most_one(chosen)
     for con in rules.of_type(Visibility):
         _visibility_bool(model, lits, con, n)
+    for con in rules.of_type(Less):
+        for v, w in less_pairs(n):
+            model.add_bool_or([~lits[candidate(con.smaller, v, n)], ~lits[candidate(con.larger, w, n)]])
     return CpSatModel("bool", model, rules.n_cells, n, literals=lits)
 
 

@@ -35,9 +35,11 @@ def header_lines(cnf: Cnf) -> list[str]:
     fields["amo"] = cnf.amo
     fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
                      f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
-    lines = [f"c {MAGIC}"]
-    lines += [f"c {k}: {fields[k]}" for k in HEADER_ORDER if k in fields]
-    return lines
+    # the fields of HEADER_ORDER in that order, then a kind's own (a jigsaw's regions, a
+    # Futoshiki's signs: decoding rebuilds the puzzle from them), the map last
+    keys = [k for k in HEADER_ORDER if k in fields and k != "map"] + \
+        [k for k in fields if k not in HEADER_ORDER] + ["map"]
+    return [f"c {MAGIC}"] + [f"c {k}: {fields[k]}" for k in keys]
 
 
 def write_dimacs(cnf: Cnf, out: TextIO) -> None:

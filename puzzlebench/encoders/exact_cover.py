@@ -9,6 +9,9 @@ From the shared vocabulary (:func:`encode_rules`):
 - ``ExactlyOne`` → one primary item; ``AtMostOne`` → one secondary item;
 - ``AllDifferent`` of N cells over N values → N primary items "(group, value)" (fewer cells:
   secondary items, at most once);
+- ``Less`` (Futoshiki's signs) → a secondary item per threshold between 2 and N-1, named by
+  the values of one cell at or above it and of the other at or below it (:func:`_less_items`):
+  an inequality with plain secondary items, no colors needed;
 - givens are folded in the way Knuth's SUDOKU-DLX does: no item for a constraint the givens
   already satisfy, no option for a decided cell or for a candidate the givens exclude;
 - ``Visibility`` (Skyscrapers) → options that place a whole line (a row or column, i.e. an
@@ -39,7 +42,7 @@ from typing import Callable, Sequence
 
 from ..errors import EngineError, OutOfTime, ParseError, Place
 from ..models.base import Puzzle
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
                                  candidate, candidate_cell_value, visible_count)
 
 Entry = tuple[int, int]
@@ -272,7 +275,7 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
     true = {candidate(c, g, n) for c, g in enumerate(givens) if g}
     items: list[tuple[str, bool]] = []  # name, primary
     touches: dict[int, list[int]] = {}  # candidate → items, in constraint order
-    n_all_different = n_at_most = n_exactly = 0
+    n_all_different = n_at_most = n_exactly = n_less = 0
 
     def new_item(name: str, primary: bool, cands) -> None:
         k = len(items)
@@ -306,6 +309,9 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
                 if v not in given_values:
                     new_item(f"{tag}v{v}", full,
                              [candidate(c, v, n) for c in con.cells if not givens[c]])
+        elif isinstance(con, Less):
+            _less_items(con, n_less, n, givens, excluded, new_item)
+            n_less += 1
     order = [k for k, (_, p) in enumerate(items) if p] + [k for k, (_, p) in enumerate(items) if not p]
     new_index = {old: new for new, old in enumerate(order)}
     names = _unique([items[k][0] for k in order], "i")
@@ -319,6 +325,34 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
         placements.append(((cell, value),))
     return ExactCoverMatrix(names[:n_primary], names[n_primary:], options, [""], placements,
                             tuple(givens))
+
+
+def _less_items(con: Less, index: int, n: int, givens: Sequence[int], excluded: set[int],
+                new_item: Callable) -> None:
+    """``smaller < larger`` in exact cover, with secondary items alone (no colors): item
+    ``l{index}k{t}`` for each threshold ``t`` in 2..N-1 is named by ``smaller = v`` when
+    ``v >= t`` and by ``larger = w`` when ``w <= t``; two options may not share a secondary
+    item, so ``smaller = v`` and ``larger = w`` exclude each other exactly when some ``t``
+    has ``w <= t <= v``, that is when ``w <= v``.  ``smaller = N`` and ``larger = 1`` (the
+    thresholds 1 and N) are removed; a given side removes the other side's values that break
+    the sign, as the givens remove candidates elsewhere; two givens that break it leave a
+    primary item no option covers (no solution)."""
+    a, b = con.smaller, con.larger
+    ga, gb = givens[a], givens[b]
+    if ga and gb:
+        if not ga < gb:
+            new_item(f"l{index}broken", True, [])
+        return
+    if ga:
+        excluded.update(candidate(b, w, n) for w in range(1, ga + 1))
+        return
+    if gb:
+        excluded.update(candidate(a, v, n) for v in range(gb, n + 1))
+        return
+    excluded.update((candidate(a, n, n), candidate(b, 1, n)))
+    for t in range(2, n):
+        new_item(f"l{index}k{t}", False, [candidate(a, v, n) for v in range(t, n)]
+                 + [candidate(b, w, n) for w in range(2, t + 1)])
 
 
 @lru_cache(maxsize=16)
@@ -350,7 +384,7 @@ def _encode_lines(rules: Rules, expired: Callable[[], bool]) -> ExactCoverMatrix
     givens = rules.givens
     lines = [c for c in rules.constraints if isinstance(c, AllDifferent) and len(c.cells) == n]
     for con in rules.constraints:
-        if isinstance(con, AtMostOne) or (isinstance(con, AllDifferent) and len(con.cells) != n):
+        if isinstance(con, (AtMostOne, Less)) or (isinstance(con, AllDifferent) and len(con.cells) != n):
             raise EngineError(f"exact cover with visibility clues: {con.name!r} cannot be "
                               "combined with whole-line options")
         if isinstance(con, ExactlyOne) and len({candidate_cell_value(x, n)[0] for x in con.candidates}) != 1:

@@ -6,12 +6,12 @@ Formulations:
 - ``int``: an ``Int`` per cell with bounds ``1 <= c <= N``, a given as an equality,
   ``AllDifferent`` as ``distinct``; N-Queens diagonals as two more ``distinct`` over
   ``c + row`` and ``c - row`` (:func:`~puzzlebench.encoders.cpsat.diagonal_families`); other
-  candidate groups and ``Visibility`` through ``ite`` sums.  Standard QF_LIA.
+  candidate groups and ``Visibility`` through ``ite`` sums, ``Less`` as ``<``.  Standard QF_LIA.
 - ``bool``: a ``Bool`` per candidate ``x<cell>_<value>``; exactly-one = at-least-one clause +
   at-most-one; ``Visibility`` through prefix-height Booleans and a count.  ``amo=card`` writes
   at-most-one and counts with Z3's cardinality/pseudo-Boolean extensions (``(_ at-most 1)``,
   ``(_ pbeq k 1 …)``, logic ``QF_FD``); ``amo=pairwise`` writes standard SMT-LIB only (pairwise
-  clauses, ``ite`` sums), for any SMT solver.
+  clauses, ``ite`` sums), for any SMT solver.  ``Less``: a clause per value pair that breaks it.
 - ``fold``: the ``bool`` formulation after the givens are folded in: the at-most-one /
   exactly-one groups are unit-propagated once, here (each given removes its rivals; a group
   left with one open candidate makes it true, the naked and hidden singles), and only the open
@@ -35,9 +35,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError, Place, UsageError
-from ..models.vocabulary import (AllDifferent, ExactlyOne, Rules, Visibility,
+from ..models.vocabulary import (AllDifferent, ExactlyOne, Less, Rules, Visibility,
                                  candidate, candidate_cell_value)
-from .cpsat import candidate_groups, check_formulation, diagonal_families, visibility_terms
+from .cpsat import candidate_groups, check_formulation, diagonal_families, less_pairs, visibility_terms
 
 FORMULATIONS = ("fold", "int", "bool")
 FIXED_COMMENT = "; decided before the solver (cell=value, cells from 0): "
@@ -125,6 +125,8 @@ def _int_formula(rules: Rules) -> SmtFormula:
             seen = ["true"] + ["(and " + " ".join(f"(> {line[i]} {line[j]})" for j in range(i)) + ")"
                                for i in range(1, len(line))]
             asserts.append(f"(assert (= {_ite_sum(seen)} {con.clue}))")
+        elif isinstance(con, Less):
+            asserts.append(f"(assert (< {name[con.smaller]} {name[con.larger]}))")
     return SmtFormula("int", "QF_LIA", rules.n_cells, n, decls, asserts)
 
 
@@ -227,7 +229,22 @@ def _bool_formula(rules: Rules, amo: str, fold: bool) -> SmtFormula:
             asserts += _at_most_one(live, card)
     for index, con in enumerate(rules.of_type(Visibility)):
         asserts += _visibility(index, con, n, term, decls, card)
+    for con in rules.of_type(Less):
+        asserts += _less(con, n, term)
     return SmtFormula(formulation, logic, rules.n_cells, n, decls, asserts, fixed)
+
+
+def _less(con: Less, n: int, term) -> list[str]:
+    """``smaller < larger``: a clause per value pair that breaks it, over the candidates'
+    terms (``fold``: a pair with a false candidate is left out, one of two true ones makes
+    the formula false)."""
+    out = []
+    for v, w in less_pairs(n):
+        a, b = term(candidate(con.smaller, v, n)), term(candidate(con.larger, w, n))
+        if "false" in (a, b):
+            continue
+        out.append(f"(assert (or (not {a}) (not {b})))")
+    return out
 
 
 def _at_most_one(lits: list[str], card: bool) -> list[str]:

@@ -103,6 +103,10 @@ _EXAMPLES = [
     Example("jigsaw6", "jigsaw", "6j:1a3b6b5f3_1d5i4d,bb__a_a_aa_b_abdbbbbbcaac_",
             "a 6x6 jigsaw Sudoku made for this project (regions drawn by hand, a grid found by mrv, "
             "each given removed in a seeded order while the puzzle stays unique: 8 givens), as a Solo id"),
+    Example("futoshiki5", "futoshiki", ". . .>. .\n    ^   ^\n.>. . . .\n^\n.<. . . .\n. . . . .\n^ ^ ^   v\n. . . .<.",
+            "a 5x5 Futoshiki made for this project (a shuffled cyclic Latin square with all its givens and "
+            "signs, each given then each sign removed in a seeded order while mrv still finds one solution: "
+            "no givens, 11 signs), as books print it"),
 ]
 
 EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}

@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {
     "latin": "puzzlebench.models.latin:LatinSquare",
     "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
     "jigsaw": "puzzlebench.models.jigsaw:JigsawSudoku",
+    "futoshiki": "puzzlebench.models.futoshiki:Futoshiki",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -102,6 +102,14 @@ def _own_reader(kind: str | None):
     return cls if hasattr(cls, "read_text") else None
 
 
+def _spans_lines(own, text: str) -> bool:
+    """Whether a kind that reads its own text takes this block as one puzzle of several
+    lines (``spans_lines``: a class attribute, or a method of the block's text for a kind
+    with forms of both sorts: Futoshiki's grids span lines, its game ids are one a line)."""
+    spans = getattr(own, "spans_lines", False)
+    return spans(text) if callable(spans) else bool(spans)
+
+
 def _claimed_kind(text: str) -> str | None:
     """A registered kind whose text form this unmistakably is (a ``.pls`` file's ``order``
     line, a game id's parameters), or ``None``."""
@@ -356,7 +364,7 @@ def _line_is_record(line: str) -> bool:
     except PuzzleError:
         return False
     own = _own_reader(kind)
-    if own is not None and getattr(own, "spans_lines", False):
+    if own is not None and _spans_lines(own, line):
         return False                     # the first line of a puzzle of several (a .pls header)
     stripped = line.strip()
     fields = stripped.split()
@@ -465,7 +473,15 @@ def _one_puzzle_a_line(block: list[str]) -> bool:
     if not _line_is_record(first) or any(SEPARATOR_LINE.match(line) for line in block):
         return False
     width = len(row_cells(0, first, 0)[0])
-    return width > MAX_SIZE or len(block) > width
+    return (width > MAX_SIZE or len(block) > width) and not _claimed_as_one(block)
+
+
+def _claimed_as_one(block: list[str]) -> bool:
+    """Whether a kind claims these lines as one puzzle (a Futoshiki grid whose first row is
+    eight numbers, rush-01 clues of their own, and whose sign lines make it longer than wide)."""
+    text = "\n".join(block)
+    kind = _claimed_kind(text)
+    return kind is not None and _spans_lines(kind_class(kind), text)
 
 
 def _records(text: str, lines: list[tuple[int, str]], kind: str | None, box=None
@@ -502,7 +518,7 @@ def _block_records(block, index, kind, box=None) -> list[tuple[int, int, int]]:
     own = _own_reader(kind)
     if own is not None:   # a kind that reads its own text: a block is one puzzle, or a line is
         whole = [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
-        return whole if getattr(own, "spans_lines", False) else per_line
+        return whole if _spans_lines(own, "\n".join(line for _, line in block)) else per_line
     if kind != "skyscrapers" and _block_is_grid(block, kind):
         grid = (index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))
         if _lines_rather_than_grid(block, kind, box):

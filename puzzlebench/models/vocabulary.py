@@ -14,6 +14,8 @@ Constraints:
   value appears once, which encoders may use (exact cover turns it into primary items).
 - :class:`Visibility` over cells — seen from the clue's side (``cells`` is listed from the
   viewer outwards), exactly ``clue`` cells are higher than every cell before them.
+- :class:`Less` over two cells — the value of ``smaller`` is less than that of ``larger``
+  (a Futoshiki inequality sign).
 
 Givens are part of the rules (``Rules.givens``, ``0`` for an empty cell).  Every encoder
 works from :class:`Rules` alone, so a new puzzle kind needs no new encoder unless it brings
@@ -64,7 +66,16 @@ class Visibility:
     name: str
 
 
-Constraint = Union[ExactlyOne, AtMostOne, AllDifferent, Visibility]
+@dataclass(frozen=True)
+class Less:
+    """The value of cell ``smaller`` is less than the value of cell ``larger``."""
+
+    smaller: int
+    larger: int
+    name: str
+
+
+Constraint = Union[ExactlyOne, AtMostOne, AllDifferent, Visibility, Less]
 
 
 def visible_count(heights: Sequence[int]) -> int:
@@ -136,6 +147,9 @@ class Rules:
                 seen = visible_count([solution[c] for c in con.cells])
                 if seen != con.clue:
                     out.append(f"{con.name}: {seen} seen, clue says {con.clue}")
+            elif isinstance(con, Less):
+                if not solution[con.smaller] < solution[con.larger]:
+                    out.append(f"{con.name}: {solution[con.smaller]} is not less than {solution[con.larger]}")
         return out
 
 

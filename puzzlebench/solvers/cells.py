@@ -3,8 +3,9 @@ candidate, the candidates it rules out.
 
 Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
 ``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
-``ExactlyOne`` becomes conflicts plus an "at least one" check, and ``Visibility`` lines are
-checked on the towers as they are placed.
+``ExactlyOne`` becomes conflicts plus an "at least one" check, ``Less`` becomes the conflicts
+of the value pairs that break it, and ``Visibility`` lines are checked on the towers as they
+are placed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import EngineError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
+from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
                                  candidate_cell_value)
 
 
@@ -56,6 +57,8 @@ class CellProblem:
     """Candidate groups of multi-cell ExactlyOne constraints: one of each must be true."""
     full_units: tuple[tuple[int, ...], ...] = ()
     """AllDifferent groups with as many cells as values: each value appears once in each."""
+    less: tuple[tuple[int, int], ...] = ()
+    """The ``(smaller, larger)`` cells of every ``Less``, for searches that prune by bounds."""
 
 
 @lru_cache(maxsize=64)
@@ -88,20 +91,65 @@ def _conflicts(n_cells: int, n_values: int, constraints: tuple) -> tuple[Conflic
     return Conflicts(n_values, tuple(tuple(sorted(p)) for p in peers), extra), tuple(at_least_one)
 
 
+def _less_conflicts(con: Less, n_values: int, extra: dict[int, set]) -> None:
+    """``smaller < larger`` as conflicts between candidates: ``smaller = v`` rules out
+    ``larger = w`` for every ``w <= v``, and ``larger = w`` rules out ``smaller = v`` for every
+    ``v >= w``; so placing a value prunes the neighbour's candidates at once (mrv), and a
+    value is a choice only when the placed neighbour allows it (backtrack)."""
+    a, b = con.smaller, con.larger
+    for v in range(1, n_values + 1):
+        extra.setdefault(a * n_values + v - 1, set()).update((b, 1 << (w - 1)) for w in range(1, v + 1))
+        extra.setdefault(b * n_values + v - 1, set()).update((a, 1 << (w - 1)) for w in range(v, n_values + 1))
+
+
 def compile_rules(rules: Rules) -> CellProblem:
     n, nv = rules.n_cells, rules.n_values
     full = (1 << nv) - 1
     domains = tuple(1 << (g - 1) if g else full for g in rules.givens)
-    structural = tuple(c for c in rules.constraints if not isinstance(c, Visibility))
+    structural = tuple(c for c in rules.constraints if not isinstance(c, (Visibility, Less)))
     conflicts, at_least_one = _conflicts(n, nv, structural)
+    signs = tuple(rules.of_type(Less))
+    if signs:   # each puzzle's own: layered over the shape's cached conflicts
+        extra = {k: set(v) for k, v in conflicts.extra.items()}
+        for con in signs:
+            _less_conflicts(con, nv, extra)
+        conflicts = Conflicts(nv, conflicts.peers, extra)
     lines = tuple(rules.of_type(Visibility))
     through: list[list[int]] = [[] for _ in range(n)]
     for k, line in enumerate(lines):
         for cell in line.cells:
             through[cell].append(k)
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
+    less = tuple((c.smaller, c.larger) for c in signs)
     return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
-                       full_units)
+                       full_units, less)
+
+
+def less_bounds(pairs: tuple[tuple[int, int], ...], domains: list[int]) -> list[int] | None:
+    """Arc consistency of the ``Less`` pairs on bitmask domains, to a fixpoint: the larger
+    cell keeps only values above the smaller one's least candidate, the smaller cell only
+    values below the larger one's greatest (a chain ``a < b < c`` thus bounds all three
+    before any is placed).  Returns the cells whose domains changed, or ``None`` when one
+    is left empty."""
+    changed: set[int] = set()
+    again = True
+    while again:
+        again = False
+        for a, b in pairs:
+            da, db = domains[a], domains[b]
+            nb = db & -((da & -da) << 1)               # above the least value of a
+            na = da & ((1 << (nb.bit_length() - 1)) - 1) if nb else 0   # below the greatest of b
+            if not na or not nb:
+                return None
+            if na != da:
+                domains[a] = na
+                changed.add(a)
+                again = True
+            if nb != db:
+                domains[b] = nb
+                changed.add(b)
+                again = True
+    return sorted(changed)
 
 
 def line_possible(line: Visibility, values: list[int], n_values: int) -> bool:

@@ -8,7 +8,10 @@ undecided cell with the fewest candidates (popcount), copying the state on each 
 Beyond the seed, hidden singles: in a group of cells that must hold every value once (an
 ``AllDifferent`` over as many cells as values), a value with one place left goes there, and a
 value with none is a dead end.  Without them 16x16 grids take minutes in Python.
-Skyscraper lines are pruned with the bound of :func:`~puzzlebench.solvers.cells.line_possible`.
+Skyscraper lines are pruned with the bound of :func:`~puzzlebench.solvers.cells.line_possible`,
+and ``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
+(:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
+neighbour, and a chain of signs left mrv a minute on one 7x7.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
-from .cells import CellProblem, compile_rules, line_possible
+from .cells import CellProblem, compile_rules, less_bounds, line_possible
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 
@@ -107,7 +110,18 @@ class MrvSearch:
         return True
 
     def _propagate(self, domains: list[int], values: list[int], queue: list[int]) -> bool:
-        return self._settle(domains, values, queue) and self._hidden_singles(domains, values)
+        while True:
+            if not (self._settle(domains, values, queue) and self._hidden_singles(domains, values)):
+                return False
+            if not self.p.less:
+                return True
+            changed = less_bounds(self.p.less, domains)
+            if changed is None:
+                return False
+            queue = [c for c in changed if not values[c] and _single(domains[c])]
+            self.propagations += len(queue)
+            if not queue:
+                return True
 
     def _branch(self, domains: list[int], values: list[int]) -> None:
         """Depth first over the most constrained cell, the branch points on a list rather than

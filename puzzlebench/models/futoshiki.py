@@ -1,0 +1,419 @@
+"""Futoshiki: a Latin square (N x N, values 1..N, N <= 64, every row and column holding each
+value once) with some cells given and inequality signs between orthogonal neighbours: the
+cell a sign's point faces holds the smaller value.  The puzzle of Tamaki Seto (Japan, 2001),
+printed by The Guardian from 2006; Simon Tatham's Portable Puzzle Collection has it as
+"Unequal".
+
+Rules: those of a Latin square (``ExactlyOne`` per cell, ``AllDifferent`` per row and
+column) plus one ``Less(smaller, larger)`` per sign, the vocabulary's term for an
+inequality; every engine generic over the vocabulary encodes it once for its paradigm.
+
+Text forms:
+
+- ``tatham``: Tatham's Unequal game id ``N:CELLS``, as his unequal.c writes it: for every cell
+  in reading order its number (``0`` empty), then the flags ``U``, ``R``, ``D``, ``L`` (in that
+  order) saying that this cell is *greater* than its neighbour up, right, down or left, then
+  ``,`` (after the last cell too).  His reader also takes a letter ``a``..``z`` before a number
+  as a run of 1..26 empty cells, flags in any order, and no comma after the last cell; so
+  does this one.  ``N`` may carry his difficulty (``5dk:``); ``5a:`` is his "adjacent" mode,
+  whose marks say that two values differ by one: another puzzle, refused.  Read without
+  ``--kind``.
+- ``grid``: the puzzle as books print it: rows of cells (a number, ``.`` or ``0`` for an empty
+  cell; right-aligned in the width of N) with ``<`` or ``>`` between horizontal neighbours
+  (a space where there is none), and between two rows a line of ``^`` and ``v`` under the
+  cells whose vertical neighbours they order (``^``: the upper cell is the smaller; ``v``: the
+  lower one), left out when it would be blank.  Read without ``--kind`` once the grid shows
+  a sign; ``show`` prints it::
+
+      2 . .<.
+      ^
+      .>. . .
+            v
+      . . . 3
+      . . 1 .
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from .base import Puzzle, Solution
+from .text import TextPlaces, content_lines
+from .vocabulary import Less, Rules, grid_rules
+
+MAX_N = 64
+TATHAM_ID = re.compile(r"\s*(\d+)([a-z]*)\s*:(.*?)\s*$")
+"""``N[params]:cells``; whether the cells are an Unequal grid is :meth:`Futoshiki.claims`'s
+question (a Towers id ``5:/3/…`` shares the head)."""
+FLAGS = {"U": (-1, 0), "R": (0, 1), "D": (1, 0), "L": (0, -1)}
+"""Tatham's flags: this cell is greater than its neighbour in that direction (row, column step)."""
+_GRID_LINE = re.compile(r"[0-9.<>^v \t]*")
+_SIGN_LINE = re.compile(r"[\s^v]*[\^v][\s^v]*")
+_TOKEN = re.compile(r"[^\s,]+")
+
+
+class Futoshiki(Puzzle):
+    kind = "futoshiki"
+
+    def __init__(self, n: int, givens: Sequence[int], less: Sequence[tuple[int, int]] = (), *,
+                 source: str | None = None, form: str = "tatham", params: str = "",
+                 metadata: dict[str, str] | None = None):
+        """``less``: the signs, as pairs ``(smaller cell, larger cell)`` of orthogonal
+        neighbours (cells numbered row by row from 0).  ``params``: what stood between N and
+        the colon of a Tatham id (his difficulty), written back with it."""
+        if not 1 <= n <= MAX_N:
+            raise UnsupportedShapeError(f"a Futoshiki needs 1 <= N <= {MAX_N}; got {n}", Place(source))
+        if len(givens) != n * n:
+            raise ParseError(f"a {n}x{n} Futoshiki has {n * n} cells; got {len(givens)}", Place(source))
+        self.n = n
+        self.givens = tuple(int(v) for v in givens)
+        self.less = tuple(sorted({(int(a), int(b)) for a, b in less}))
+        self.source, self.form, self.params = source, form, params
+        self.metadata = dict(metadata or {})
+        problem = self._invalid()
+        if problem:
+            raise InvalidPuzzleError(problem, Place(source))
+
+    def _invalid(self) -> str | None:
+        """The first reason these givens and signs cannot be a Futoshiki, or None."""
+        n = self.n
+        for cell, v in enumerate(self.givens):
+            if not 0 <= v <= n:
+                return f"{self.cell_label(cell)}: {v} is not a value of 1..{n}"
+        pairs = set(self.less)
+        for a, b in self.less:
+            if not (0 <= a < n * n and 0 <= b < n * n and _neighbours(a, b, n)):
+                return f"a sign between cells {a} and {b}, which are not orthogonal neighbours of a {n}x{n} grid"
+            if (b, a) in pairs:
+                return f"{self.cell_label(a)} < {self.cell_label(b)} and {self.cell_label(b)} < {self.cell_label(a)}"
+            broken = _broken_sign(a, b, self.givens, n)
+            if broken:
+                return broken
+        repeats = self._repeats(self.givens)
+        return repeats[0] if repeats else None
+
+    def cell_label(self, cell: int) -> str:
+        return _label(cell, self.n)
+
+
+    @property
+    def n_values(self) -> int:
+        return self.n
+
+    @property
+    def shape(self) -> str:
+        return f"{self.n}x{self.n}"
+
+    def _lines(self) -> list[tuple[str, tuple[int, ...]]]:
+        n = self.n
+        return ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+                + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
+
+    def _rules(self) -> Rules:
+        latin = _latin_rules(self.n)
+        signs = tuple(Less(a, b, f"{self.cell_label(a)} < {self.cell_label(b)}") for a, b in self.less)
+        return Rules(latin.n_cells, latin.n_values, self.givens, latin.constraints + signs, latin.cell_names)
+
+    def structure(self) -> tuple:
+        return ("futoshiki", self.n, self.less)
+
+    def header(self) -> dict[str, str]:
+        return {"less": " ".join(f"{a}<{b}" for a, b in self.less) or "-"}
+
+    @classmethod
+    def from_header(cls, fields: dict[str, str], givens: list[int], source: str | None = None) -> "Futoshiki":
+        text = fields.get("less")
+        pairs = [] if text == "-" else [re.fullmatch(r"(\d{1,5})<(\d{1,5})", w) for w in (text or "").split()]
+        if text is None or not all(pairs):
+            raise ParseError("the header gives no signs (less: smaller<larger cell pairs, or -)", Place(source, 1))
+        n = round(len(givens) ** 0.5)
+        return cls(n, givens, [(int(m.group(1)), int(m.group(2))) for m in pairs], source=source)
+
+    # -- checking ------------------------------------------------------------------------
+
+    def _repeats(self, values: Sequence[int]) -> list[str]:
+        out = []
+        for name, cells in self._lines():
+            seen = [values[c] for c in cells if values[c]]
+            twice = next((v for v in seen if seen.count(v) > 1), None)
+            if twice:
+                out.append(f"{name} has two {twice}s")
+        return out
+
+    def check(self, solution: Sequence[int]) -> list[str]:
+        n = self.n
+        if len(solution) != n * n:
+            return [f"expected {n * n} values, got {len(solution)}"]
+        problems = [f"{self.cell_label(i)}: {v} is not a value of 1..{n}"
+                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
+        if problems:
+            return problems
+        problems = [f"{self.cell_label(i)}: given {g}, solution has {solution[i]}"
+                    for i, g in enumerate(self.givens) if g and solution[i] != g]
+        problems += self._repeats(solution)
+        return problems + [why for a, b in self.less if (why := _broken_sign(a, b, solution, n))]
+
+    # -- text ----------------------------------------------------------------------------
+
+    def format_solution(self, solution: Sequence[int]) -> str:
+        return " ".join(map(str, solution))
+
+    def parse_solution(self, text: str) -> Solution:
+        try:
+            return tuple(int(t) for t in _TOKEN.findall(text))
+        except ValueError:
+            raise ParseError(f"a Futoshiki's solution is {self.n * self.n} numbers; got {text[:40]!r}") from None
+
+    def write(self) -> str:
+        return self.write_solution(self.givens)
+
+    def write_solution(self, values: Sequence[int]) -> str:
+        return self.tatham_id(values) if self.form == "tatham" else self.grid_text(values)
+
+    def pretty(self, solution: Sequence[int] | None = None) -> str:
+        return self.grid_text(self.givens if solution is None else solution)
+
+    def tatham_id(self, values: Sequence[int]) -> str:
+        """The values (0 = empty) and the signs as an Unequal game id, as unequal.c writes it."""
+        n = self.n
+        greater: dict[int, str] = {}
+        for a, b in self.less:                 # b is greater than a: a flag of b's towards a
+            step = (a // n - b // n, a % n - b % n)
+            greater[b] = greater.get(b, "") + next(f for f, d in FLAGS.items() if d == step)
+        cells = [f"{v}{''.join(sorted(greater.get(i, ''), key='URDL'.index))}," for i, v in enumerate(values)]
+        return f"{n}{self.params}:{''.join(cells)}"
+
+    def grid_text(self, values: Sequence[int]) -> str:
+        """The values (0 = empty) and the signs as books print them (the ``grid`` form)."""
+        n = self.n
+        width = len(str(n))
+        pairs = set(self.less)
+        lines = []
+        for r in range(n):
+            row = []
+            for c in range(n):
+                cell = r * n + c
+                row.append((str(values[cell]) if values[cell] else ".").rjust(width))
+                if c + 1 < n:
+                    row.append("<" if (cell, cell + 1) in pairs else ">" if (cell + 1, cell) in pairs else " ")
+            lines.append("".join(row))
+            if r + 1 < n:
+                marks = []
+                for c in range(n):
+                    cell = r * n + c
+                    mark = "^" if (cell, cell + n) in pairs else "v" if (cell + n, cell) in pairs else " "
+                    marks.append(" " * (width - 1) + mark)
+                signs = " ".join(marks).rstrip()
+                if signs:
+                    lines.append(signs)
+        return "\n".join(lines)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @classmethod
+    def claims(cls, text: str) -> bool:
+        """Whether a text is a Futoshiki whatever ``--kind`` says: Unequal ids, one a line
+        (``N:`` then cells separated by commas: no ``/`` as in a Towers id, no ``_``), or a
+        grid showing a sign (only cells, ``<``, ``>``, ``^`` and ``v``)."""
+        lines = content_lines(text)
+        if not lines:
+            return False
+        if all(_is_unequal_id(line) for _, line in lines):
+            return True
+        return (len(lines) > 1 and all(_GRID_LINE.fullmatch(line) for _, line in lines)
+                and any(re.search(r"\d|\.", line) for _, line in lines)
+                and any(re.search(r"[<>^]", line) or _SIGN_LINE.fullmatch(line) for _, line in lines))
+
+    @classmethod
+    def spans_lines(cls, text: str) -> bool:
+        """A grid is one puzzle of several lines; Unequal ids are one a line."""
+        lines = content_lines(text)
+        return not (lines and _is_unequal_id(lines[0][1]))
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Futoshiki":
+        """A Futoshiki in either of its forms (see the module's text); errors name the line
+        and column."""
+        lines = content_lines(text)
+        if not lines:
+            raise ParseError("empty input: no Futoshiki found", Place(source))
+        places = TextPlaces(text, source)
+        if len(lines) == 1 and TATHAM_ID.match(lines[0][1]):
+            return _read_tatham(lines[0], places)
+        return _read_grid(lines, places)
+
+
+@lru_cache(maxsize=MAX_N)
+def _latin_rules(n: int) -> Rules:
+    """The Latin square part of every N x N Futoshiki, stated once per N (the same objects
+    for every puzzle of the size, so that the engines' caches by shape hit at once)."""
+    lines = ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+             + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
+    return grid_rules(n, (0,) * (n * n), lines)
+
+
+def _neighbours(a: int, b: int, n: int) -> bool:
+    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+    return abs(ra - rb) + abs(ca - cb) == 1
+
+
+def _is_unequal_id(line: str) -> bool:
+    found = TATHAM_ID.match(line)
+    return bool(found) and "/" not in found.group(3) and "_" not in found.group(3) and found.group(3).count(",") >= 2
+
+
+def _label(cell: int, n: int) -> str:
+    return f"r{cell // n + 1}c{cell % n + 1}"
+
+
+def _broken_sign(smaller: int, larger: int, values: Sequence[int], n: int) -> str | None:
+    """Why the values (0 = empty) break the sign ``smaller < larger``, or None."""
+    a, b = values[smaller], values[larger]
+    if a and b and not a < b:
+        return f"{_label(smaller, n)} < {_label(larger, n)}, but they hold {a} and {b}"
+    return None
+
+
+def _check_signs(n: int, givens: list[int], signs: dict[tuple[int, int], int], places: TextPlaces) -> None:
+    """Each sign against the givens and the other signs, placed at the sign (the later of
+    two that contradict each other)."""
+    for (a, b), at in signs.items():
+        if (b, a) in signs:
+            raise InvalidPuzzleError(f"{_label(a, n)} < {_label(b, n)} contradicts {_label(b, n)} < {_label(a, n)}",
+                                     places.place(max(at, signs[b, a])))
+        broken = _broken_sign(a, b, givens, n)
+        if broken:
+            raise InvalidPuzzleError(broken, places.place(at))
+
+
+def _read_tatham(line: tuple[int, str], places: TextPlaces) -> Futoshiki:
+    offset, text = line
+    found = TATHAM_ID.match(text)
+    n, params, body = int(found.group(1)), found.group(2), found.group(3)
+    start = offset + found.start(3)
+    if not 1 <= n <= MAX_N:
+        raise UnsupportedShapeError(f"a Futoshiki of size {n}: supported 1 to {MAX_N}",
+                                    places.place(offset + found.start(1)))
+    if params.startswith("a"):
+        raise ParseError(f"'{n}a:' is an id of Unequal's adjacent mode (marks join values that differ "
+                         "by one): another puzzle than Futoshiki, not read here", places.place(offset + found.start(2)))
+    if params and not re.fullmatch(r"d[a-z]", params):
+        raise ParseError(f"unexpected {params!r} after the size: Unequal's ids say 'dX' (a difficulty) there",
+                         places.place(offset + found.start(2)))
+    what = f"a {n}x{n} Futoshiki"
+    givens = [0] * (n * n)
+    signs: dict[tuple[int, int], int] = {}   # (smaller, larger) -> offset of its flag
+    cell, i = 0, 0
+    while i < len(body):
+        while i < len(body) and "a" <= body[i] <= "z":      # a run of empty cells
+            cell += ord(body[i]) - ord("a") + 1
+            if cell >= n * n:
+                raise ParseError(f"{body[i]!r} (a run of {ord(body[i]) - ord('a') + 1} empty cells) runs past "
+                                 f"the {n * n} cells of {what}", places.place(start + i))
+            i += 1
+        if cell >= n * n:
+            raise ParseError(f"the id describes more than the {n * n} cells of {what}", places.place(start + i))
+        number = re.match(r"\d+", body[i:])
+        if not number:
+            what_is_there = f"unexpected {body[i]!r}" if i < len(body) else "the id ends"
+            raise ParseError(f"{what_is_there}: expected the number of {_label(cell, n)} (0 = empty)",
+                             places.place(start + i))
+        value = int(number.group())
+        if value > n:
+            raise ParseError(f"{number.group()} is not a value of {what}", places.place(start + i))
+        givens[cell] = value
+        i += number.end()
+        while i < len(body) and body[i] in FLAGS:
+            dr, dc = FLAGS[body[i]]
+            r, c = divmod(cell, n)
+            if not (0 <= r + dr < n and 0 <= c + dc < n):
+                raise ParseError(f"flag {body[i]} of {_label(cell, n)} points off the grid", places.place(start + i))
+            signs.setdefault(((r + dr) * n + c + dc, cell), start + i)
+            i += 1
+        cell += 1
+        if i < len(body) and body[i] != ",":
+            raise ParseError(f"unexpected {body[i]!r} after {_label(cell - 1, n)}: expected a flag U, R, D or L, or ','",
+                             places.place(start + i))
+        i += 1
+    if cell < n * n:
+        raise ParseError(f"the id describes {cell} cells; {what} has {n * n}", places.place(start + len(body)))
+    _check_signs(n, givens, signs, places)
+    return Futoshiki(n, givens, list(signs), source=places.source, form="tatham", params=params)
+
+
+def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:
+    """Rows of cells with ``<``/``>`` between them and lines of ``^``/``v`` between rows."""
+    rows: list[list[tuple[int, int, int]]] = []        # per row: (start, end, value) of its cells
+    across: list[tuple[int, int, str, int]] = []      # (row, left cell's column, sign, offset)
+    down: list[tuple[int, int, str, int]] = []        # (upper row, column, sign, offset)
+    pending: tuple[int, str] | None = None            # a sign line waiting for the row below it
+    for offset, line in lines:
+        if _SIGN_LINE.fullmatch(line):
+            if not rows or pending:
+                raise ParseError("a line of ^ and v signs must stand between two rows of cells",
+                                 places.line_place(offset))
+            pending = (offset, line)
+            continue
+        cells: list[tuple[int, int, int]] = []
+        sign: tuple[str, int] | None = None
+        for m in re.finditer(r"\d+|\S", line):
+            token, at = m.group(), offset + m.start()
+            if token in "<>":
+                if not cells or sign:
+                    raise ParseError(f"'{token}' must stand between two cells", places.place(at))
+                sign = (token, at)
+            elif token == "." or token.isdigit():
+                if sign:
+                    across.append((len(rows), len(cells) - 1, sign[0], sign[1]))
+                    sign = None
+                cells.append((m.start(), m.end(), 0 if token == "." else int(token)))
+            else:
+                raise ParseError(f"unexpected {token!r}: expected a number, '.', '<' or '>' (or a line of ^ and v)",
+                                 places.place(at))
+        if sign:
+            raise ParseError(f"'{sign[0]}' must stand between two cells", places.place(sign[1]))
+        if pending:
+            down += _vertical_signs(rows[-1], len(rows) - 1, pending, places)
+            pending = None
+        rows.append(cells)
+    if pending:
+        raise ParseError("a line of ^ and v signs must stand between two rows of cells", places.line_place(pending[0]))
+    n = len(rows)
+    if not 1 <= n <= MAX_N:
+        raise UnsupportedShapeError(f"a Futoshiki of {n} rows: supported 1 to {MAX_N}", places.line_place(lines[0][0]))
+    cell_rows = [offset for offset, line in lines if not _SIGN_LINE.fullmatch(line)]
+    for r, cells in enumerate(rows):
+        if len(cells) != n:
+            raise ParseError(f"a row of a {n}x{n} Futoshiki has {n} cells; this one has {len(cells)}",
+                             places.line_place(cell_rows[r]))
+        for start, _, value in cells:
+            if value > n:
+                raise ParseError(f"{value} is not a value of a {n}x{n} Futoshiki", places.place(cell_rows[r] + start))
+    signs: dict[tuple[int, int], int] = {}
+    for r, c, token, at in across:
+        left, right = r * n + c, r * n + c + 1
+        signs.setdefault((left, right) if token == "<" else (right, left), at)
+    for r, c, token, at in down:
+        upper, lower = r * n + c, (r + 1) * n + c
+        signs.setdefault((upper, lower) if token == "^" else (lower, upper), at)
+    givens = [value for cells in rows for _, _, value in cells]
+    _check_signs(n, givens, signs, places)
+    return Futoshiki(n, givens, list(signs), source=places.source, form="grid")
+
+
+def _vertical_signs(above: list[tuple[int, int, int]], row: int, sign_line: tuple[int, str],
+                    places: TextPlaces) -> list[tuple[int, int, str, int]]:
+    """The ``^``/``v`` of a sign line, each under a cell of the row above: cell k owns the
+    columns after the end of cell k-1 up to its own end (numbers are right-aligned)."""
+    offset, line = sign_line
+    out = []
+    for m in re.finditer(r"[\^v]", line):
+        column = m.start()
+        owner = next((k for k, (_, end, _) in enumerate(above) if column < end), None)
+        if owner is None:
+            raise ParseError(f"'{m.group()}' stands under no cell of the row above", places.place(offset + column))
+        out.append((row, owner, m.group(), offset + column))
+    return out
