@@ -1,98 +1,23 @@
-"""OR-Tools CP-SAT engine: both formulations solve every kind and agree with ``mrv``."""
+"""OR-Tools CP-SAT engine: what is particular to it (the three-AllDifferent N-Queens model,
+its options and statistics, the exported model); every formulation's agreement with ``mrv``
+and the published counts is in test_engines.py."""
 
 from __future__ import annotations
 
 
 import pytest
-from hypothesis import given, settings, strategies as st
 
 from puzzlebench.encoders.cpsat import diagonal_families, encode_cpsat
 from puzzlebench.errors import SolverSpecError, UsageError
 from puzzlebench.models.nqueens import NQueens
-from puzzlebench.models.skyscrapers import Skyscrapers
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers.cpsat import CpSatEngine
-from puzzlebench.solvers.mrv import MrvEngine
 
-from agreement import agree_with_mrv, skyscrapers_line
 from conftest import data_lines
 
-FORMULATIONS = ("int", "bool")
 
 
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-def test_top95_sample_unique_and_verified(formulation):
-    engine = CpSatEngine(formulation)
-    for line in data_lines("sudoku9_norvig_top95.txt", 4, step=23):
-        puzzle = parse_sudoku_line(line.split()[0])
-        result = engine.run(puzzle)
-        assert result.status is Status.UNIQUE and result.verified, result.error
-        assert result.solutions == MrvEngine().run(puzzle).solutions
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-def test_4x4_sample_counts_equal_mrv(formulation):
-    engine = CpSatEngine(formulation)
-    for line in data_lines("sudoku4_vu_kr_1000.txt", 15, step=61):
-        agree_with_mrv(engine, parse_sudoku_line(line.split()[0]), None)
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-def test_skyscrapers_counts_equal_mrv_and_nsol(formulation):
-    engine = CpSatEngine(formulation)
-    lines = [line for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", 10_000)
-             if int(line.split()[0]) <= 6][::90][:10]
-    for line in lines:
-        puzzle, nsol = skyscrapers_line(line)
-        result = agree_with_mrv(engine, puzzle, None)
-        assert result.count == 1 if nsol == "nsol=1" else result.count >= 2
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-def test_nqueens_counts_all_equal_oeis(formulation):
-    counts = {int(line.split()[0]): int(line.split()[1])
-              for line in data_lines("nqueens_solution_counts_oeis.txt", 8)}
-    engine = CpSatEngine(formulation)
-    for n in range(1, 9):
-        result = engine.run(NQueens(n), limit=None)
-        assert result.count == counts[n] and result.verified, (n, result.count)
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-@pytest.mark.parametrize("puzzle", [
-    NQueens(8, [(0, 0)]), NQueens(10, [(0, 1), (3, 7), (5, 2)]), NQueens(6, [(0, 0)]),
-    Sudoku((2, 3), [1, 2, 3, 4, 5, 6] + [0] * 30),
-    Skyscrapers(4, [0, 0, 1, 2], [0] * 4, [2, 0, 0, 0], [0] * 4,
-                givens=[0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
-], ids=["8q1", "10q3", "6q-unsat", "6x6-row", "sky-givens"])
-def test_completion_instances_equal_mrv(formulation, puzzle):
-    agree_with_mrv(CpSatEngine(formulation), puzzle, 50)
-
-
-@pytest.mark.parametrize("formulation", FORMULATIONS)
-def test_16x16_puzzles(formulation):
-    engine = CpSatEngine(formulation)
-    for line in data_lines("sudoku16_vu_kr_1000.txt", 2, step=300):
-        result = engine.run(parse_sudoku_line(line.split()[0]))
-        assert result.status is Status.UNIQUE and result.verified, result.error
-
-
-@settings(max_examples=12, deadline=None)
-@given(st.lists(st.booleans(), min_size=16, max_size=16), st.sampled_from(FORMULATIONS))
-def test_random_4x4_holes_agree_with_mrv(keep, formulation):
-    solution = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
-    puzzle = Sudoku((2, 2), [v if k else 0 for v, k in zip(solution, keep)])
-    agree_with_mrv(CpSatEngine(formulation), puzzle, None)
-
-
-def test_contradiction_is_unsat_in_both_formulations():
-    # r1c1 sees 1, 2, 3 in its row and 4 in its column: no value left.
-    puzzle = Sudoku((2, 2), [0, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-    for formulation in FORMULATIONS:
-        assert CpSatEngine(formulation).run(puzzle).status is Status.UNSAT
 
 
 def test_nqueens_int_model_is_three_alldifferent():
