@@ -157,6 +157,11 @@ def test_time_limit_stops_search():
     assert result.status is Status.TIMEOUT
 
 
+def test_every_kind_it_takes_has_its_native_search():
+    from puzzlebench.solvers.bitboard import _SEARCHES
+    assert set(_SEARCHES) == BB.kinds == {"sudoku", "nqueens", "skyscrapers"}
+
+
 def test_statistics_are_reported():
     result = BB.run(parse_sudoku_line(data_lines("sudoku9_magictour_top1465.txt", limit=1)[0][:81]))
     s = result.stats

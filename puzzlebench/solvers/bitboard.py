@@ -54,7 +54,7 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
 
 
 class BitboardEngine(Engine):
-    kinds = frozenset({"sudoku", "nqueens", "skyscrapers"})
+    kinds = frozenset({"sudoku", "nqueens", "skyscrapers"})  # the keys of _SEARCHES, below the class
     family = "bitboard"
     holds_time_limit = True
     summary = "native C bitboards: Sudoku (band bitboards, any block shape), N-Queens, Skyscrapers"
@@ -77,26 +77,24 @@ class BitboardEngine(Engine):
         return {"cells": artifact.n_cells, "values": artifact.n_values}
 
     def search(self, artifact: Puzzle, limit: int | None, keep: int, deadline: Deadline) -> SearchOutcome:
-        seconds = _seconds(deadline)
-        if isinstance(artifact, Sudoku):
-            rows, cols = artifact.box
-            count, timed_out, sols, counters = _native.sudoku_solve(
-                rows, cols, bytes(artifact.givens), limit, keep, seconds, self.settings["locked"])
-            propagating = True
-        elif isinstance(artifact, NQueens):
-            count, timed_out, sols, counters = _native.nqueens_solve(
-                artifact.n, bytes(artifact.givens), limit, keep, seconds, self.settings["symmetry"])
-            propagating = False
-        elif isinstance(artifact, Skyscrapers):
-            count, timed_out, sols, counters = _native.skyscrapers_solve(
-                artifact.n, bytes(artifact.top), bytes(artifact.bottom), bytes(artifact.left),
-                bytes(artifact.right), bytes(artifact.givens), limit, keep, seconds)
-            propagating = False
-        else:
-            raise TypeError(f"bitboard cannot solve {type(artifact).__name__}")
+        count, timed_out, sols, counters = _SEARCHES[artifact.kind](self, artifact, limit, keep,
+                                                                    _seconds(deadline))
         cells = artifact.n_cells
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
-                             timed_out, _stats(counters, propagating))
+                             timed_out, _stats(counters, artifact.kind == "sudoku"))
+
+    def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
+        rows, cols = puzzle.box
+        return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds,
+                                    self.settings["locked"])
+
+    def _nqueens(self, puzzle: NQueens, limit, keep, seconds):
+        return _native.nqueens_solve(puzzle.n, bytes(puzzle.givens), limit, keep, seconds,
+                                     self.settings["symmetry"])
+
+    def _skyscrapers(self, puzzle: Skyscrapers, limit, keep, seconds):
+        return _native.skyscrapers_solve(puzzle.n, bytes(puzzle.top), bytes(puzzle.bottom), bytes(puzzle.left),
+                                         bytes(puzzle.right), bytes(puzzle.givens), limit, keep, seconds)
 
     # -- the batch path ---------------------------------------------------------------------
 
@@ -127,3 +125,8 @@ class BitboardEngine(Engine):
             raw_names=RAW_NAMES, raw=counters, size={"cells": 81, "values": 9}, cells=81,
             solutions=solutions)
         return Results("sudoku", self.spec, limit, packed, columns=columns)
+
+
+_SEARCHES = {"sudoku": BitboardEngine._sudoku, "nqueens": BitboardEngine._nqueens,
+             "skyscrapers": BitboardEngine._skyscrapers}
+"""The native search of each kind the engine takes (its ``kinds``), by kind name."""
