@@ -17,7 +17,8 @@ from pathlib import Path
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.database import open_existing
-from ..harness.inputs import InputItem, from_puzzles, read_file, sample, scramble_items
+from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
+from ..models.reader import Record
 from ..harness.report import PLOTS, render, summarise
 from ..models.kinds import KIND_NAMES
 from ..models.sudoku import parse_box
@@ -61,11 +62,11 @@ def available_families(engines: dict[str, str] | None = None) -> list[str]:
     return out
 
 
-def default_items(seed: int = 1) -> list[InputItem]:
+def default_items(seed: int = 1) -> list[Record]:
     """The embedded default set: famous puzzles (the examples of ``puzzlebench.models``) and
     small generated ones of every kind and a few block shapes."""
     from ..harness.generate import generate
-    items: list[InputItem] = []
+    items: list[Record] = []
     try:
         from ..models import examples
         famous = [examples.example(name) for name in sorted(examples.EXAMPLES)]

@@ -13,29 +13,17 @@ import argparse
 import contextlib
 import select
 import sys
-import time
-from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from .. import api
-from ..errors import PuzzleError, UsageError
+from ..errors import UsageError
 from ..solvers.registry import DEFAULT_SOLVER
-from ..models.base import Puzzle
 from ..models.kinds import KIND_NAMES
+from ..models.reader import Record
 from ..results import Result
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
 BATCH = 1000   # puzzles solved and answered at a time: memory holds one batch of a stream
-@dataclass
-class Record:
-    """One input puzzle as read: the puzzle, or the error that stopped it, and where."""
-
-    source: str
-    puzzle: Puzzle | None = None
-    error: PuzzleError | None = None
-    parse_time: float = 0.0
-
-
 def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> None:
     p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files ('-' for standard input)")
     if example:
@@ -81,15 +69,8 @@ def read_records(args) -> Iterator[Record]:
 
 def _records_of(stream, source: str, args) -> Iterator[Record]:
     from ..models import reader
-    start = time.perf_counter()
     try:
-        for item in reader.read_puzzles(reader.text_lines(stream), source, kind=args.kind, box=args.box):
-            now = time.perf_counter()
-            if isinstance(item, Puzzle):
-                yield Record(item.source or source, puzzle=item, parse_time=now - start)
-            else:
-                yield Record(f"{item.source or source}:{item.line}" if item.line else source, error=item)
-            start = time.perf_counter()
+        yield from reader.read_records(reader.text_lines(stream), source, kind=args.kind, box=args.box)
     except OSError as exc:   # a folder, a device that fails mid-read
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
 

@@ -26,7 +26,7 @@ from ..errors import UsageError
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
-from .inputs import InputItem
+from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.registry import make_engine
@@ -67,7 +67,7 @@ class BenchOutcome:
     limit: int
     sets: list[str]
     solvers: list[str]
-    items: list[InputItem] = field(repr=False, default_factory=list)
+    items: list[Record] = field(repr=False, default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -177,7 +177,7 @@ class _SolverQueue:
         return ids, PuzzleSlice(self.catalog, ids.start, ids.stop)
 
 
-def run_bench(items: list[InputItem], cfg: BenchConfig, *, executor: Executor | None = None,
+def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | None = None,
               stderr: TextIO | None = None) -> BenchOutcome:
     stderr = stderr or sys.stderr
     check_settings(cfg, stderr)
@@ -336,7 +336,7 @@ class _TaskTable:
     FACTS = ("puzzle_hash", "set_name", "line", "kind", "shape", "t_parse")
     CONSTANT_IN_A_SET = ("set_name", "kind", "shape")
 
-    def __init__(self, items: list[InputItem]):
+    def __init__(self, items: list[Record]):
         self.puzzles: list = list(map(attrgetter("puzzle"), items))
         self.facts: dict[str, list] = {
             "puzzle_hash": list(map(attrgetter("puzzle_hash"), items)),
@@ -434,7 +434,7 @@ def _getter_of(indices: list[int]) -> Callable:
     return itemgetter(*indices)
 
 
-def _facts(item: InputItem, solver: str, cfg: BenchConfig) -> tuple:
+def _facts(item: Record, solver: str, cfg: BenchConfig) -> tuple:
     """The task's own columns of the results table, in :data:`.database.FACT_COLUMNS` order."""
     p = item.puzzle
     return (item.puzzle_hash, item.set_name, item.line, p.kind if p else None,

@@ -4,80 +4,36 @@ stable identity for the database.
 A puzzle's identity is ``puzzle_id`` (``set:line``, where ``set`` is the file's name) plus
 ``puzzle_hash`` (SHA-1 of its kind, shape and text): the same file read twice gives the same
 keys, so ``--resume`` knows what is already done, and a scrambled puzzle (another text) never
-passes for the original.  A line that is not a puzzle becomes an :class:`InputItem` holding
+passes for the original.  A line that is not a puzzle becomes a :class:`Record` holding
 its :class:`~puzzlebench.errors.PuzzleError`, recorded as an error; the rest still run.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
-import time
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
 
-from ..errors import PuzzleError, UsageError
+from ..errors import UsageError
 from ..models.base import Puzzle
+from ..models.reader import Record, read_records, text_lines
 
 
-@dataclass
-class InputItem:
-    """One record of the input: a puzzle, or the error that stopped it."""
-
-    set_name: str
-    line: int
-    puzzle: Puzzle | None = None
-    error: PuzzleError | None = None
-    parse_time: float = 0.0
-    puzzle_hash: str = ""
-
-    @property
-    def puzzle_id(self) -> str:
-        return f"{self.set_name}:{self.line}"
-
-
-def puzzle_hash(puzzle: Puzzle) -> str:
-    text = f"{puzzle.kind}|{puzzle.shape}|{puzzle.write()}"
-    return hashlib.sha1(text.encode()).hexdigest()[:16]
-
-
-def _line_of(source: str | None, default: int) -> int:
-    """The line number at the end of a ``file:line`` source, or ``default``."""
-    if source:
-        tail = source.rsplit(":", 1)[-1]
-        if tail.isdigit():
-            return int(tail)
-    return default
-
-
-def read_file(path: str, *, kind: str | None = None, box: str | None = None) -> list[InputItem]:
+def read_file(path: str, *, kind: str | None = None, box: str | None = None) -> list[Record]:
     """Every record of a puzzle file, in order.  An unreadable file is a usage error; a file
     mixing puzzle kinds too (each set must be one kind, so that its table means something)."""
-    from ..models import reader
     name = Path(path).name
-    items: list[InputItem] = []
     try:
         with open(path, "rb") as stream:
-            start = time.perf_counter()
-            for n, record in enumerate(reader.read_puzzles(reader.text_lines(stream), name, kind=kind, box=box),
-                                       start=1):
-                items.append(_item(name, n, record, time.perf_counter() - start))
-                start = time.perf_counter()
+            records = list(read_records(text_lines(stream), name, kind=kind, box=box))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    check_one_kind(path, items)
-    return items
+    check_one_kind(path, records)
+    return records
 
 
-def _item(name: str, n: int, record, parse_time: float) -> InputItem:
-    if isinstance(record, Puzzle):
-        return InputItem(name, _line_of(record.source, n), puzzle=record, parse_time=parse_time,
-                         puzzle_hash=puzzle_hash(record))
-    return InputItem(name, record.line or n, error=record, parse_time=parse_time)
-
-
-def check_one_kind(path: str, items: Iterable[InputItem]) -> None:
+def check_one_kind(path: str, items: Iterable[Record]) -> None:
     first: dict[str, int] = {}
     for item in items:
         if item.puzzle is not None:
@@ -88,7 +44,7 @@ def check_one_kind(path: str, items: Iterable[InputItem]) -> None:
                          "(split the file, or give --kind to read every line as one kind)")
 
 
-def sample(items: list[InputItem], k: int | None, seed: int) -> list[InputItem]:
+def sample(items: list[Record], k: int | None, seed: int) -> list[Record]:
     """A reproducible sample of ``k`` records of one file (all when ``k`` is None or larger),
     kept in file order.  The generator is seeded with the seed and the set's name, so each
     file's sample does not depend on which other files are benched."""
@@ -99,7 +55,7 @@ def sample(items: list[InputItem], k: int | None, seed: int) -> list[InputItem]:
     return [items[i] for i in chosen]
 
 
-def scramble_items(items: list[InputItem], seed: int) -> list[InputItem]:
+def scramble_items(items: list[Record], seed: int) -> list[Record]:
     """Every Sudoku replaced by a random equivalent (see :mod:`.scramble`), seeded per puzzle
     by the seed and its id, so that a resumed run scrambles the same way."""
     from ..models.sudoku import Sudoku
@@ -109,13 +65,12 @@ def scramble_items(items: list[InputItem], seed: int) -> list[InputItem]:
         if isinstance(item.puzzle, Sudoku):
             rng = random.Random(f"{seed}:{item.puzzle_id}")
             puzzle = scramble_sudoku(item.puzzle, rng)
-            item = InputItem(item.set_name, item.line, puzzle=puzzle, parse_time=item.parse_time,
-                             puzzle_hash=puzzle_hash(puzzle))
+            item = replace(item, puzzle=puzzle)
         out.append(item)
     return out
 
 
-def from_puzzles(set_name: str, puzzles: Iterable[Puzzle]) -> list[InputItem]:
-    """Items for puzzles built in memory (the default set, generated puzzles)."""
-    return [InputItem(set_name, n, puzzle=p, puzzle_hash=puzzle_hash(p))
+def from_puzzles(set_name: str, puzzles: Iterable[Puzzle]) -> list[Record]:
+    """Records of puzzles built in memory (the default set, generated puzzles)."""
+    return [Record(f"{set_name}:{n}", puzzle=p, set_name=set_name, line=n)
             for n, p in enumerate(puzzles, start=1)]

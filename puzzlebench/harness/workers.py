@@ -40,7 +40,6 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
-from ..models.base import Puzzle
 from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,

@@ -59,8 +59,12 @@ holds the puzzle, the others become metadata (``solution``/``solutions`` → ``s
 from __future__ import annotations
 
 import csv
+import hashlib
 import math
 import re
+import time
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
@@ -603,3 +607,57 @@ def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle |
                 if name and name not in PUZZLE_COLUMNS:
                     item.metadata["solution" if name in SOLUTION_COLUMNS else name] = value
         yield item
+
+
+# -- records: what the commands and the harness read ----------------------------------------
+
+@dataclass
+class Record:
+    """One puzzle of an input as read, or the error that stopped it, and where: ``source`` as
+    messages name it (``file:line``), ``set_name`` (the file's name) and ``line`` as the
+    harness keys it; ``parse_time``, the seconds reading it took."""
+
+    source: str
+    puzzle: Puzzle | None = None
+    error: PuzzleError | None = None
+    parse_time: float = 0.0
+    set_name: str = ""
+    line: int = 0
+
+    @property
+    def puzzle_id(self) -> str:
+        return f"{self.set_name}:{self.line}"
+
+    @cached_property
+    def puzzle_hash(self) -> str:
+        """The puzzle's identity beside its place: SHA-1 of its kind, shape and text (``""``
+        for an error), so that the same file read twice gives the same keys and a scrambled
+        puzzle never passes for the original."""
+        if self.puzzle is None:
+            return ""
+        text = f"{self.puzzle.kind}|{self.puzzle.shape}|{self.puzzle.write()}"
+        return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=None) -> Iterator[Record]:
+    """:func:`read_puzzles` as :class:`Record` s, each timed, in order (a stream: one block in
+    memory at a time)."""
+    start = time.perf_counter()
+    for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box), start=1):
+        spent = time.perf_counter() - start
+        if isinstance(item, Puzzle):
+            yield Record(item.source or name, puzzle=item, parse_time=spent, set_name=name,
+                         line=_line_of(item.source, n))
+        else:
+            source = f"{item.source or name}:{item.line}" if item.line else name
+            yield Record(source, error=item, parse_time=spent, set_name=name, line=item.line or n)
+        start = time.perf_counter()
+
+
+def _line_of(source: str | None, default: int) -> int:
+    """The line number at the end of a ``file:line`` source, or ``default``."""
+    if source:
+        tail = source.rsplit(":", 1)[-1]
+        if tail.isdigit():
+            return int(tail)
+    return default
