@@ -51,6 +51,7 @@ setup(
     ext_modules=[Extension(
         "puzzlebench._native",
         sources=sorted(glob.glob(f"{NATIVE}/*.c")),
+        depends=sorted(glob.glob(f"{NATIVE}/*.h")),  # a changed header rebuilds every file
         include_dirs=[NATIVE],
         extra_compile_args=compile_args(),
         extra_link_args=link_args(),

@@ -6,16 +6,9 @@
  * a malformed one raises ValueError.  The GIL is released while searching. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <time.h>
 #include <string.h>
 #include "engines.h"
 #include "pb_bitboard.h"
-
-double bb_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int get_limit(PyObject *obj, long long *limit) {
     if (obj == Py_None) { *limit = 0; return 0; }
@@ -26,7 +19,7 @@ static int get_limit(PyObject *obj, long long *limit) {
     return 0;
 }
 
-static double deadline_of(double seconds) { return seconds > 0 ? bb_now() + seconds : 0; }
+static double deadline_of(double seconds) { return seconds > 0 ? pb_now() + seconds : 0; }
 
 /* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked)) */
 static PyObject *outcome(const BBSearch *s, Py_ssize_t cells) {

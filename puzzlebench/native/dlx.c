@@ -26,9 +26,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engines.h"
+#include "pb_common.h"
 #include "dlx_sudoku.h"
 
 typedef struct { int up, down, itm, color; } dnode; /* an item's header has itm = 0 */
@@ -52,12 +52,6 @@ typedef struct {
     double deadline;      /* monotonic seconds, 0 = none */
     int timed_out;
 } dlx_t;
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- building ------------------------------------------------------------------------- */
 
@@ -245,8 +239,6 @@ static void record_solution(dlx_t *d, int depth) {
     }
 }
 
-#define CLOCK_MASK 1023ULL /* look at the clock every 1024 nodes */
-
 INLINE void search(dlx_t *d, const int colored) {
     dnode *nd = d->nd;
     ditem *cl = d->cl;
@@ -259,7 +251,7 @@ INLINE void search(dlx_t *d, const int colored) {
     }
 forward:
     d->nodes++;
-    if ((d->nodes & CLOCK_MASK) == 0 && d->deadline > 0 && now_seconds() >= d->deadline) {
+    if (pb_deadline_passed(d->nodes, PB_CLOCK_EVERY, d->deadline)) {
         d->timed_out = 1;
         return;
     }
@@ -310,7 +302,7 @@ static void search_colored(dlx_t *d) { search(d, 1); }
 static int dlx_prepare_run(dlx_t *d, long long limit, int keep, double time_limit) {
     d->nodes = d->updates = d->cleansings = d->count = 0;
     d->limit = limit; d->timed_out = 0; d->kept_n = 0;
-    d->deadline = time_limit > 0 ? now_seconds() + time_limit : 0;
+    d->deadline = time_limit > 0 ? pb_now() + time_limit : 0;
     if (keep < 0) keep = 0;
     d->keep = keep;
     free(d->kept);

@@ -24,9 +24,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dlx_sudoku.h"
+#include "pb_common.h"
 
 typedef struct {
     int n, nn, n_items, n_options;
@@ -44,12 +44,6 @@ typedef struct {
     int *kept;        /* keep rows of nn + 1 option ids, -1 terminated */
     double deadline;
 } sudoku_dlx;
-
-static double clock_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
     int n = br * bc, nn = n * n, r, c, v;
@@ -175,7 +169,7 @@ static void sd_search(sudoku_dlx *s) {
     if (s->active == 0) { s->nodes++; s->count++; sd_record(s, 0); return; }
 forward:
     s->nodes++;
-    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
+    if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
         s->timed_out = 1;
         return;
     }
@@ -295,9 +289,9 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
         if (!cleared) continue;
         b->A[w] ^= cleared;
         b->sv_w[sp] = w; b->sv_m[sp] = cleared; sp++;
-        hidden += (unsigned)__builtin_popcountll(cleared);
+        hidden += (unsigned)pb_popcount64(cleared);
         do {
-            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(cleared));
+            const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(cleared));
             key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
             cleared &= cleared - 1;
         } while (cleared);
@@ -317,7 +311,7 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
         uint64_t back = b->sv_m[i];
         b->A[w] |= back;
         do {
-            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(back));
+            const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(back));
             key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
             back &= back - 1;
         } while (back);
@@ -342,7 +336,7 @@ static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     }
     s->items_left = s->active;
     s->options_left = 0;
-    for (int w = 0; w < b->nw; w++) s->options_left += __builtin_popcountll(b->A[w]);
+    for (int w = 0; w < b->nw; w++) s->options_left += pb_popcount64(b->A[w]);
     return 0;
 }
 
@@ -363,7 +357,7 @@ static void bx_search(sudoku_dlx *s, bx_state *b) {
     if (s->active == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
 forward:
     s->nodes++;
-    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
+    if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
         s->timed_out = 1;
         return;
     }
@@ -377,7 +371,7 @@ advance:
         if (++pi >= be) goto backup;
         rb = b->sv_m[pi];
     }
-    r = (b->sv_w[pi] << 6) + __builtin_ctzll(rb);
+    r = (b->sv_w[pi] << 6) + pb_ctz64(rb);
     rb &= rb - 1;
     b->lv_best[level] = best; b->lv_be[level] = be; b->lv_pi[level] = pi;
     b->lv_rb[level] = rb; b->lv_r[level] = r;
@@ -455,7 +449,7 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
         const unsigned char *gp = g + (size_t)p * nn;
         s.nodes = s.updates = s.count = 0;
         s.timed_out = 0; s.kept_n = 0;
-        s.deadline = time_limit > 0 ? clock_now() + time_limit : 0;
+        s.deadline = time_limit > 0 ? pb_now() + time_limit : 0;
         if (use_bits) {
             if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
             bx_search(&s, &bits);

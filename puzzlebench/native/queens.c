@@ -47,11 +47,11 @@ static void queens(Q *q) {
         uint64_t bit = f & -f;
         freeb[row] = f ^ bit;
         nodes++;
-        if ((nodes & 0xFFFF) == 0 && s->deadline > 0 && bb_now() >= s->deadline) {
+        if (pb_deadline_passed(nodes, PB_CLOCK_EVERY_QUEENS, s->deadline)) {
             s->timed_out = 1;
             break;
         }
-        q->cols[row] = (uint8_t)(__builtin_ctzll(bit) + 1);
+        q->cols[row] = (uint8_t)(pb_ctz64(bit) + 1);
         if (row + 1 == n) {
             record_q(q);
             if (bb_stop(s)) break;

@@ -22,8 +22,6 @@ typedef struct {
     int locked;
 } Geo;
 
-static inline int popc(uint64_t x) { return __builtin_popcountll(x); }
-
 static int geo_init(Geo *g, int br, int bc) {
     int n = br * bc, ncell = n * n;
     g->n = n; g->ncell = ncell; g->br = br; g->bc = bc;
@@ -74,7 +72,7 @@ static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
         if (val[c]) continue;
         uint64_t bit = cand[c];
         if (!bit) return 0;
-        val[c] = (uint64_t)__builtin_ctzll(bit) + 1;
+        val[c] = (uint64_t)pb_ctz64(bit) + 1;
         const int *p = g->peers + (size_t)c * g->npeer;
         for (int k = 0; k < g->npeer; k++) {
             int o = p[k];
@@ -156,7 +154,7 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     int best = -1, bestn = 65;
     for (int c = 0; c < g->ncell; c++) {
         if (val[c]) continue;
-        int k = popc(cand[c]);
+        int k = pb_popcount64(cand[c]);
         if (k < bestn) { bestn = k; best = c; if (k == 2) break; }
     }
     if (best < 0) { recordn(g, val, s); return 0; }
