@@ -1,22 +1,30 @@
 /* Dancing Links for many Sudokus in one call: dlx_sudoku_batch (registered by dlx.c).
  *
  * The Sudoku exact-cover matrix has a fixed shape (N^3 options of 4 items, 4N^2 items of N
- * options), so its "links" can be arrays instead of pointers, the way kudoku and Knuth's own
- * remark on sparse fixed matrices suggest.  The search is still Algorithm X as DLX1 runs it,
- * step for step, on the matrix the Python encoder builds (puzzlebench/encoders/exact_cover.py):
+ * options), so its "links" can be a bitset of the active options instead of pointers, the way
+ * kudoku and Knuth's own remark on sparse fixed matrices suggest.  The search is still
+ * Algorithm X as DLX1 runs it, step for step, on the matrix the Python encoder builds
+ * (puzzlebench/encoders/exact_cover.py):
  *
  *   items   cell (cell order), then (row, v), (column, v), (block, v), unit-major, v ascending;
  *   options (cell, v) in candidate order: option r = cell * N + v - 1;
  *   givens  folded in: their items start covered and the options they exclude hidden, with
  *           no count, as if those items and options were never in the matrix.
  *
- * hid[r] counts the covered items that contain option r: r is in its items' lists (DLX's
- * linked state) exactly when hid[r] == 0.  Covering item j takes j out of the active list
- * (one update) and, for each option r of j going from hid 0 to 1, "unlinks" r's three other
- * nodes (three updates, three lengths less): the same updates DLX1 counts.  Branching is on
- * the leftmost active item of minimum length, and a branch tries the options that were in the
- * item's list in list (= option) order, so nodes and updates equal those of dlx_solve on the
- * same matrix; the tests check it puzzle by puzzle.
+ * Option r is in its items' lists (DLX's linked state) exactly when its bit is set.  Covering
+ * item j takes j out of the active list (one update) and clears the bits of j's options still
+ * set, "unlinking" each one's three other nodes (three updates, three lengths less): the same
+ * updates DLX1 counts.  Branching is on the leftmost active item of minimum length, and a
+ * branch tries the options that were in the item's list in list (= option) order, so nodes and
+ * updates equal those of dlx_solve on the same matrix; the tests check it puzzle by puzzle.
+ *
+ * Why a second Algorithm X beside dlx.c's (which any matrix, colors included, goes through):
+ * the same batches run through dlx.c's linked nodes (the folded matrix built per puzzle, the
+ * same nodes and updates) were measured 2.7x slower on top1465 (4,389 against 11,744 puzzles
+ * per CPU second) and 2.9x slower on 1,000 16x16 puzzles of Vu (261 against 762), in the same
+ * run.  An earlier array kernel of this file (a hidden-count per option, for N^3 > 1024) is
+ * gone: the bitset took 1.6x its rate on those 16x16 puzzles (1,213 against 765), 1.4x on
+ * 25x25 and 36x36 and 2.5x its nodes per second on 64x64 (limit 2, same run).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -33,10 +41,8 @@ typedef struct {
     uint16_t *opt_items; /* n_options * 4 (items < 4 * 64 * 64) */
     int *item_opts;   /* n_items * n, ascending */
     /* state */
-    uint8_t *hid;     /* per option */
     uint8_t *key;     /* per item: its list's length, + 128 while the item is covered */
     int active;       /* items not covered */
-    int *choice_item, *choice_pos;
     /* run */
     unsigned long long nodes, updates, count;
     long long limit;
@@ -51,13 +57,9 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
     s->n = n; s->nn = nn; s->n_items = 4 * nn; s->n_options = nn * n; s->keep = keep;
     s->opt_items = malloc(sizeof(uint16_t) * 4 * (size_t)s->n_options);
     s->item_opts = malloc(sizeof(int) * (size_t)s->n_items * (size_t)n);
-    s->hid = malloc((size_t)s->n_options);
     s->key = malloc((size_t)s->n_items);
-    s->choice_item = malloc(sizeof(int) * (size_t)(nn + 1));
-    s->choice_pos = malloc(sizeof(int) * (size_t)(nn + 1));
     s->kept = malloc(sizeof(int) * ((size_t)keep * (size_t)(nn + 1) + 1));
-    if (!s->opt_items || !s->item_opts || !s->hid || !s->key ||
-        !s->choice_item || !s->choice_pos || !s->kept)
+    if (!s->opt_items || !s->item_opts || !s->key || !s->kept)
         return -1;
     int *fill = calloc((size_t)s->n_items, sizeof(int));
     if (!fill) return -1;
@@ -76,50 +78,7 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
 }
 
 static void sd_free(sudoku_dlx *s) {
-    free(s->opt_items); free(s->item_opts); free(s->hid); free(s->key);
-    free(s->choice_item); free(s->choice_pos); free(s->kept);
-}
-
-/* Cover item j; `count` says whether the updates are counted (not while folding givens).
- * Lengths live in key[], whose bit 7 marks a covered item: lengths stay below 128 (N <= 64),
- * so the MRV choice is a minimum over one small byte array (see sd_best). */
-static inline void sd_cover(sudoku_dlx *s, int j, int count) {
-    /* locals with restrict: the build uses -fno-strict-aliasing, so without them every byte
-     * store below would force the compiler to reload the tables */
-    const int n = s->n, t = j / s->nn; /* t: j's place in its options (cell, row, col, block) */
-    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
-    const int *restrict opts = s->item_opts + (size_t)j * n;
-    const uint16_t *restrict items = s->opt_items;
-    uint8_t *restrict key = s->key, *restrict hid = s->hid;
-    unsigned long long hidden = 0;
-    key[j] += 128;
-    s->active--;
-    for (int k = 0; k < n; k++) {
-        int r = opts[k];
-        if (hid[r]++ == 0) { /* r leaves the lists of its three other items */
-            const uint16_t *its = items + 4 * r;
-            key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
-            hidden++;
-        }
-    }
-    if (count) s->updates += 1 + 3 * hidden;
-}
-
-static inline void sd_uncover(sudoku_dlx *s, int j) {
-    const int n = s->n, t = j / s->nn;
-    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
-    const int *restrict opts = s->item_opts + (size_t)j * n;
-    const uint16_t *restrict items = s->opt_items;
-    uint8_t *restrict key = s->key, *restrict hid = s->hid;
-    for (int k = n - 1; k >= 0; k--) {
-        int r = opts[k];
-        if (--hid[r] == 0) {
-            const uint16_t *its = items + 4 * r;
-            key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
-        }
-    }
-    key[j] -= 128;
-    s->active++;
+    free(s->opt_items); free(s->item_opts); free(s->key); free(s->kept);
 }
 
 /* The leftmost active item of minimum length (DLX1's choice): the minimum key, then its first
@@ -130,101 +89,18 @@ static inline int sd_best(const uint8_t *key, int m) {
     return (int)((const uint8_t *)memchr(key, least, (size_t)m) - key);
 }
 
-/* The matrix of one puzzle: every item active with N options, then the givens folded in.
- * Returns -1 when two givens claim the same item (the puzzle breaks a rule). */
-static int sd_load(sudoku_dlx *s, const unsigned char *g) {
-    const int n = s->n, nn = s->nn;
-    int i;
-    memset(s->hid, 0, (size_t)s->n_options);
-    memset(s->key, n, (size_t)s->n_items);
-    s->active = s->n_items;
-    for (int cell = 0; cell < nn; cell++) {
-        if (!g[cell]) continue;
-        int opt = cell * n + g[cell] - 1;
-        if (s->hid[opt]) return -1;
-        for (int q = 0; q < 4; q++) sd_cover(s, s->opt_items[4 * opt + q], 0);
-    }
-    s->items_left = s->active;
-    s->options_left = 0;
-    for (i = 0; i < s->n_options; i++) s->options_left += !s->hid[i];
-    return 0;
-}
-
-static void sd_record(sudoku_dlx *s, int depth) {
-    if (s->kept_n < s->keep) {
-        int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
-        for (int k = 0; k < depth; k++)
-            out[k] = s->item_opts[(size_t)s->choice_item[k] * s->n + s->choice_pos[k]];
-        out[depth] = -1;
-        s->kept_n++;
-    }
-}
-
-static void sd_search(sudoku_dlx *s) {
-    const int n = s->n, m = s->n_items;
-    const uint16_t *restrict items = s->opt_items;
-    const int *restrict item_opts = s->item_opts;
-    const uint8_t *restrict hid = s->hid;
-    int level = 0, best = 0, pos, r, q, its[4];
-    if (s->active == 0) { s->nodes++; s->count++; sd_record(s, 0); return; }
-forward:
-    s->nodes++;
-    if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
-        s->timed_out = 1;
-        return;
-    }
-    best = sd_best(s->key, m);
-    sd_cover(s, best, 1);
-    s->choice_item[level] = best;
-    pos = -1;
-advance:
-    /* the next option that was in best's list: hidden by best's own cover only */
-    for (pos++; pos < n && hid[item_opts[(size_t)best * n + pos]] != 1; pos++) ;
-    if (pos >= n) goto backup;
-    s->choice_pos[level] = pos;
-    r = item_opts[(size_t)best * n + pos];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
-    for (q = 0; q < 4; q++)
-        if (its[q] != best) sd_cover(s, its[q], 1);
-    if (s->active == 0) {
-        s->nodes++;
-        s->count++;
-        sd_record(s, level + 1);
-        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
-        goto recover;
-    }
-    level++;
-    goto forward;
-backup:
-    sd_uncover(s, best);
-    if (level == 0) return;
-    level--;
-    best = s->choice_item[level];
-    pos = s->choice_pos[level];
-    r = item_opts[(size_t)best * n + pos];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
-recover:
-    for (q = 3; q >= 0; q--)
-        if (its[q] != best) sd_uncover(s, its[q]);
-    goto advance;
-}
-
-
-/* ---- small grids (N^3 <= 1024 options, 9x9 included): the options as a bitset ------------ *
- * The same search on the same matrix; only the bookkeeping differs.  Active options are the
- * bits of A; an item's options are a few (word, mask) pairs.  Covering item j clears A & its
- * masks (the options that leave the lists now, the same set as "hid going 0 to 1") and pushes
- * what it cleared; uncovering pops it back.  The options to try on a branch are the ones the
- * branch item's own cover cleared, in ascending order (= list order). */
-
-#define BX_MAXW 16
+/* ---- the options as a bitset ------------------------------------------------------------ *
+ * Active options are the bits of A; an item's options are a few (word, mask) pairs.  Covering
+ * item j clears A & its masks (the options that leave the lists now) and pushes what it
+ * cleared; uncovering pops it back.  The options to try on a branch are the ones the branch
+ * item's own cover cleared, in ascending order (= list order). */
 
 typedef struct {
     int nw;
     int *np;            /* per item: number of (word, mask) pairs */
-    uint8_t *pw;        /* per item, up to N pairs: word */
+    uint16_t *pw;       /* per item, up to N pairs: word (< 64^3 / 64) */
     uint64_t *pm;       /* ... and mask */
-    uint64_t A[BX_MAXW];
+    uint64_t *A;        /* nw words: the active options */
     int *sv_w;          /* saved (word, cleared bits), a stack */
     uint64_t *sv_m;
     int sp;
@@ -239,7 +115,8 @@ static int bx_setup(bx_state *b, const sudoku_dlx *s) {
     memset(b, 0, sizeof *b);
     b->nw = (s->n_options + 63) / 64;
     b->np = calloc((size_t)m, sizeof(int));
-    b->pw = malloc((size_t)m * (size_t)n);
+    b->pw = malloc(sizeof(uint16_t) * (size_t)m * (size_t)n);
+    b->A = malloc(sizeof(uint64_t) * (size_t)b->nw);
     b->pm = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
     b->sv_w = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
     b->sv_m = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
@@ -249,7 +126,7 @@ static int bx_setup(bx_state *b, const sudoku_dlx *s) {
     b->lv_pi = malloc(sizeof(int) * ((size_t)m + 1));
     b->lv_r = malloc(sizeof(int) * ((size_t)m + 1));
     b->lv_rb = malloc(sizeof(uint64_t) * ((size_t)m + 1));
-    if (!b->np || !b->pw || !b->pm || !b->sv_w || !b->sv_m || !b->cs || !b->lv_best ||
+    if (!b->np || !b->pw || !b->A || !b->pm || !b->sv_w || !b->sv_m || !b->cs || !b->lv_best ||
         !b->lv_be || !b->lv_pi || !b->lv_r || !b->lv_rb)
         return -1;
     for (int j = 0; j < m; j++)
@@ -258,7 +135,7 @@ static int bx_setup(bx_state *b, const sudoku_dlx *s) {
             if (q && b->pw[(size_t)j * n + q - 1] == w) {
                 b->pm[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
             } else {
-                b->pw[(size_t)j * n + q] = (uint8_t)w;
+                b->pw[(size_t)j * n + q] = (uint16_t)w;
                 b->pm[(size_t)j * n + q] = 1ULL << (r & 63);
                 b->np[j] = q + 1;
             }
@@ -267,7 +144,7 @@ static int bx_setup(bx_state *b, const sudoku_dlx *s) {
 }
 
 static void bx_free(bx_state *b) {
-    free(b->np); free(b->pw); free(b->pm); free(b->sv_w); free(b->sv_m); free(b->cs);
+    free(b->np); free(b->pw); free(b->A); free(b->pm); free(b->sv_w); free(b->sv_m); free(b->cs);
     free(b->lv_best); free(b->lv_be); free(b->lv_pi); free(b->lv_r); free(b->lv_rb);
 }
 
@@ -276,8 +153,10 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
-    const uint8_t *restrict pw = b->pw + (size_t)j * n;
+    const uint16_t *restrict pw = b->pw + (size_t)j * n;
     const uint64_t *restrict pm = b->pm + (size_t)j * n;
+    uint64_t *restrict active = b->A, *restrict saved_m = b->sv_m;
+    int *restrict saved_w = b->sv_w;
     int sp = b->sp, np = b->np[j];
     unsigned hidden = 0;
     key[j] += 128;
@@ -285,10 +164,10 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
     b->cs[b->csp++] = sp;
     for (int k = 0; k < np; k++) {
         int w = pw[k];
-        uint64_t cleared = b->A[w] & pm[k];
+        uint64_t cleared = active[w] & pm[k];
         if (!cleared) continue;
-        b->A[w] ^= cleared;
-        b->sv_w[sp] = w; b->sv_m[sp] = cleared; sp++;
+        active[w] ^= cleared;
+        saved_w[sp] = w; saved_m[sp] = cleared; sp++;
         hidden += (unsigned)pb_popcount64(cleared);
         do {
             const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(cleared));
@@ -305,11 +184,14 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
+    uint64_t *restrict active = b->A;
+    const uint64_t *restrict saved_m = b->sv_m;
+    const int *restrict saved_w = b->sv_w;
     int start = b->cs[--b->csp];
     for (int i = b->sp - 1; i >= start; i--) {
-        int w = b->sv_w[i];
-        uint64_t back = b->sv_m[i];
-        b->A[w] |= back;
+        int w = saved_w[i];
+        uint64_t back = saved_m[i];
+        active[w] |= back;
         do {
             const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(back));
             key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
@@ -323,8 +205,8 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
 
 static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     const int n = s->n, nn = s->nn;
-    memset(b->A, 0, sizeof b->A);
-    for (int r = 0; r < s->n_options; r++) b->A[r >> 6] |= 1ULL << (r & 63);
+    for (int w = 0; w < b->nw; w++) b->A[w] = ~0ULL;                /* every option active */
+    if (s->n_options & 63) b->A[b->nw - 1] = (1ULL << (s->n_options & 63)) - 1;
     memset(s->key, n, (size_t)s->n_items);
     s->active = s->n_items;
     b->sp = b->csp = 0;
@@ -400,6 +282,7 @@ recover:
     goto advance;
 }
 
+
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
 "-> list of (count, solutions, nodes, updates, timed_out, items, options), one per puzzle\n\n"
@@ -418,7 +301,6 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     sudoku_dlx s;
     bx_state bits;
-    int use_bits = 0;
     sd_row *rows = NULL;
     unsigned char *sols = NULL;
     (void)self;
@@ -441,8 +323,7 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     rows = calloc((size_t)count + 1, sizeof(sd_row));
     sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
     if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
-    use_bits = s.n_options <= 64 * BX_MAXW;
-    if (use_bits && bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
+    if (bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
     s.limit = limit;
     Py_BEGIN_ALLOW_THREADS
     for (p = 0; p < count; p++) {
@@ -450,13 +331,8 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
         s.nodes = s.updates = s.count = 0;
         s.timed_out = 0; s.kept_n = 0;
         s.deadline = time_limit > 0 ? pb_now() + time_limit : 0;
-        if (use_bits) {
-            if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
-            bx_search(&s, &bits);
-        } else {
-            if (sd_load(&s, gp) < 0) { rows[p].bad = 1; continue; }
-            sd_search(&s);
-        }
+        if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
+        bx_search(&s, &bits);
         rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
         rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
         rows[p].items = s.items_left; rows[p].options = s.options_left;
