@@ -244,6 +244,17 @@ def test_other_block_shapes_solve_and_verify():
         assert result.verified and result.count == 1
 
 
+def test_batch_counters_equal_one_at_a_time_on_larger_shapes_too():
+    """The batch's bitset kernel serves every block shape (9x9 and up to 64 values): the same
+    nodes and updates as Knuth's linked search on the encoder's matrix, beyond 1,024 options."""
+    shapes = [sudokus("sudoku16_vu_kr_1000.txt", limit=2, step=400), [parse_sudoku_line("." * 144, box=(3, 4))]]
+    for puzzles, limit in [(p, limit) for p in shapes for limit in (2, 5)]:
+        for puzzle, result in zip(puzzles, sudoku_batch(puzzles, limit=limit)):
+            single = C.run(puzzle, limit=limit)
+            assert result.verified and single.verified
+            assert (result.count, result.stats.raw, result.size) == (single.count, single.stats.raw, single.size)
+
+
 def test_sudoku_counts_agree_with_mrv_on_an_open_grid():
     puzzle = parse_sudoku_line("1..." + "." * 12)  # 4x4 with one given: 288 / 4 = 72 solutions
     assert same_run(puzzle, limit=None).count == MRV.run(puzzle, limit=None).count == 72
