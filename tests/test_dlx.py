@@ -255,6 +255,21 @@ def test_batch_counters_equal_one_at_a_time_on_larger_shapes_too():
             assert (result.count, result.stats.raw, result.size) == (single.count, single.stats.raw, single.size)
 
 
+@pytest.mark.parametrize("rows, cols", [(10**6, 10**6), (65536, 65536), (10**6, 1), (0, 3)])
+def test_batch_refuses_a_huge_shape_before_multiplying_it(rows, cols):
+    """rows*cols overflows an int (65536*65536 wrapped to 0: a division by zero that killed
+    the process)."""
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match=rf"^dlx_sudoku_batch: block shape {rows}x{cols}: 1 to 64 values$"):
+        _native.dlx_sudoku_batch(b"", rows, cols, 2, 1, 0.0)
+
+
+def test_batch_refuses_givens_that_are_not_whole_puzzles():
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match="^dlx_sudoku_batch: 80 givens, not a whole number of 81-cell puzzles$"):
+        _native.dlx_sudoku_batch(bytes(80), 3, 3, 2, 1, 0.0)
+
+
 def test_sudoku_counts_agree_with_mrv_on_an_open_grid():
     puzzle = parse_sudoku_line("1..." + "." * 12)  # 4x4 with one given: 288 / 4 = 72 solutions
     assert same_run(puzzle, limit=None).count == MRV.run(puzzle, limit=None).count == 72

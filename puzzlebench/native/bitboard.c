@@ -146,7 +146,7 @@ typedef struct {
     char *text;          /* count * 81 characters */
     uint8_t *status, *column;
     unsigned long long *counts;
-    uint32_t *stats;
+    uint64_t *stats;
     double *seconds;
     char *solutions;
 } Batch;
@@ -177,9 +177,9 @@ static void solve_batch(Batch *bt, long long limit, double seconds, int locked) 
             for (int c = 0; c < 81; c++) out[c] = (char)('0' + sol[c]);
         bt->counts[i] = (unsigned long long)s.count;
         bt->status[i] = s.timed_out ? B_TIMEOUT : B_OK;
-        uint32_t *st = bt->stats + i * STATS_PER;
-        st[0] = (uint32_t)s.nodes; st[1] = (uint32_t)s.guesses; st[2] = (uint32_t)s.backtracks;
-        st[3] = (uint32_t)s.naked; st[4] = (uint32_t)s.hidden; st[5] = (uint32_t)s.locked;
+        uint64_t *st = bt->stats + i * STATS_PER;
+        st[0] = s.nodes; st[1] = s.guesses; st[2] = s.backtracks;
+        st[3] = s.naked; st[4] = s.hidden; st[5] = s.locked;
     }
 }
 
@@ -251,7 +251,7 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     size_t n = (size_t)(bt.count ? bt.count : 1);
     bt.column = PyMem_Calloc(n, 1);
     bt.counts = PyMem_Calloc(n, sizeof(unsigned long long));
-    bt.stats = PyMem_Calloc(n * STATS_PER, sizeof(uint32_t));
+    bt.stats = PyMem_Calloc(n * STATS_PER, sizeof(uint64_t));
     bt.seconds = PyMem_Calloc(n, sizeof(double));
     bt.solutions = PyMem_Malloc(n * 81);
     if (!bt.column || !bt.counts || !bt.stats || !bt.seconds || !bt.solutions) {
@@ -264,7 +264,7 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     Py_ssize_t c = bt.count;
     res = Py_BuildValue("(ny#y#y#y#y#y#)", c, (char *)bt.status, c, (char *)bt.column, c,
                         (char *)bt.counts, c * (Py_ssize_t)sizeof(unsigned long long),
-                        (char *)bt.stats, c * STATS_PER * (Py_ssize_t)sizeof(uint32_t),
+                        (char *)bt.stats, c * STATS_PER * (Py_ssize_t)sizeof(uint64_t),
                         (char *)bt.seconds, c * (Py_ssize_t)sizeof(double), bt.solutions, c * 81);
 done:
     PyMem_Free(bt.text); PyMem_Free(bt.status); PyMem_Free(bt.column); PyMem_Free(bt.counts);
@@ -278,7 +278,7 @@ static PyMethodDef bitboard_methods[] = {
      "(count, timed_out, solutions: bytes, (nodes, guesses, backtracks, naked, hidden, locked))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(lines: list[str] | bytes, limit|None, seconds, locked) -> (n, status, column, "
-     "counts<Q>, stats<6I>, seconds<d>, solutions: 81 chars each)"},
+     "counts<Q>, stats<6Q>, seconds<d>, solutions: 81 chars each)"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

@@ -85,11 +85,13 @@ static PyObject *py_sudoku_check_batch(PyObject *self, PyObject *args) {
     PyObject *out = NULL, *fast = NULL;
     uint8_t *g = NULL, *block_of = NULL;
     PyObject *zero = PyLong_FromLong(0);  /* CPython's one small int 0: compared by identity */
-    int n = rows * cols;
-    if (rows < 1 || cols < 1 || n > MAX_VALUES) {
+    if (!zero) goto done;
+    /* each side bounded before the product, which could overflow an int */
+    if (rows < 1 || cols < 1 || rows > MAX_VALUES || cols > MAX_VALUES || rows * cols > MAX_VALUES) {
         PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to %d values", rows, cols, MAX_VALUES);
         goto done;
     }
+    int n = rows * cols;
     Py_ssize_t cells = (Py_ssize_t)n * n;
     fast = PySequence_Fast(givens, "givens must be a sequence (one per puzzle)");
     if (!fast) goto done;

@@ -44,7 +44,7 @@ typedef struct {
     int cap_nodes, cap_items;
     int colored;
     /* the run */
-    unsigned long long nodes, updates, cleansings, count;
+    uint64_t nodes, updates, cleansings, count;
     long long limit;      /* <= 0: all */
     int keep;             /* solutions to record */
     int *kept;            /* keep * (n_primary + 1) option ids, -1 terminated */
@@ -138,7 +138,7 @@ INLINE void cover(dlx_t *d, int c, const int colored) {
     ditem *cl = d->cl;
     int l = cl[c].prev, r = cl[c].next, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
-    unsigned long long upd = 1;
+    uint64_t upd = 1;
     cl[l].next = r; cl[r].prev = l;
     for (rr = nd[c].down; rr >= last; rr = nd[rr].down) {
         for (nn = rr + 1; nn != rr;) {
@@ -273,7 +273,7 @@ advance:
         d->nodes++;
         d->count++;
         record_solution(d, level + 1);
-        if (d->limit > 0 && d->count >= (unsigned long long)d->limit) return;
+        if (d->limit > 0 && d->count >= (uint64_t)d->limit) return;
         goto recover;
     }
     level++;
@@ -404,7 +404,8 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
         free(tmp);
         PyObject *sols = kept_solutions(&d);
         if (sols)
-            result = Py_BuildValue("KNKKKO", d.count, sols, d.nodes, d.updates, d.cleansings,
+            result = Py_BuildValue("KNKKKO", (unsigned long long)d.count, sols, (unsigned long long)d.nodes,
+                                   (unsigned long long)d.updates, (unsigned long long)d.cleansings,
                                    d.timed_out ? Py_True : Py_False);
     }
 out:

@@ -44,7 +44,7 @@ typedef struct {
     uint8_t *key;     /* per item: its list's length, + 128 while the item is covered */
     int active;       /* items not covered */
     /* run */
-    unsigned long long nodes, updates, count;
+    uint64_t nodes, updates, count;
     long long limit;
     int keep, kept_n, timed_out, items_left, options_left;
     int *kept;        /* keep rows of nn + 1 option ids, -1 terminated */
@@ -264,7 +264,7 @@ advance:
         s->nodes++;
         s->count++;
         bx_record(s, b, level + 1);
-        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
+        if (s->limit > 0 && s->count >= (uint64_t)s->limit) return;
         goto recover;
     }
     level++;
@@ -291,7 +291,7 @@ PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
 "applies to each puzzle.  The GIL is released while it runs.");
 
-typedef struct { unsigned long long count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
+typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
 
 static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     Py_buffer bg;
@@ -307,9 +307,15 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
     memset(&s, 0, sizeof s);
     memset(&bits, 0, sizeof bits);
+    /* each side bounded before the products, which could overflow an int */
+    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
+        goto out;
+    }
     int n = br * bc, nn = n * n;
-    if (br < 1 || bc < 1 || n > 64 || bg.len % nn) {
-        PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: bad block shape or givens length");
+    if (bg.len % nn) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: %zd givens, not a whole number of %d-cell puzzles",
+                     bg.len, nn);
         goto out;
     }
     if (keep < 0) keep = 0;
@@ -359,7 +365,8 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
                 if (!grid) { Py_DECREF(sl); Py_CLEAR(result); goto out; }
                 PyList_SET_ITEM(sl, k, grid);
             }
-            row = Py_BuildValue("KNKKOii", rows[p].count, sl, rows[p].nodes, rows[p].updates,
+            row = Py_BuildValue("KNKKOii", (unsigned long long)rows[p].count, sl,
+                                (unsigned long long)rows[p].nodes, (unsigned long long)rows[p].updates,
                                 rows[p].timed_out ? Py_True : Py_False, rows[p].items,
                                 rows[p].options);
             if (!row) { Py_CLEAR(result); goto out; }

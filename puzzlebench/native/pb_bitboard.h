@@ -25,7 +25,7 @@ typedef struct {
 } BBSearch;
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
- * pointing/claiming.  Returns 0 (always succeeds; a contradiction is a count of 0). */
+ * pointing/claiming.  Never fails: a contradiction is a count of 0. */
 void bb9_init(void);
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
 /* Parse one 81-character line: 0 ok, 1 bad character, 2 value out of range (both with

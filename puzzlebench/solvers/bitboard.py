@@ -170,7 +170,7 @@ class LineResults(Sequence[Result]):
                  kind=None, box=None, time_limit=None, verify: bool = True):
         (self._n, self._status, self._column, counts, stats, secs, self._solutions) = raw
         self._counts = memoryview(counts).cast("Q")
-        self._stats = memoryview(stats).cast("I")
+        self._stats = memoryview(stats).cast("Q")  # uint64_t, as the C counters
         self._secs = memoryview(secs).cast("d")
         self._lines = lines
         self.limit, self.engine, self.seconds = limit, engine, seconds
