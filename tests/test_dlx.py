@@ -264,6 +264,15 @@ def test_batch_refuses_a_huge_shape_before_multiplying_it(rows, cols):
         _native.dlx_sudoku_batch(b"", rows, cols, 2, 1, 0.0)
 
 
+def test_solve_refuses_more_items_than_an_int_numbers():
+    """n_primary + n_secondary + the nodes overflowed an int and the build wrote past its arrays."""
+    from array import array
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match="^dlx_solve: 2147483646 primary and 0 secondary items with 0 "
+                                         "entries: more nodes than an int numbers$"):
+        _native.dlx_solve(2**31 - 2, 0, array("i"), array("i"), array("i", [0]), 0, 0, 0.0)
+
+
 def test_batch_refuses_givens_that_are_not_whole_puzzles():
     from puzzlebench import _native
     with pytest.raises(ValueError, match="^dlx_sudoku_batch: 80 givens, not a whole number of 81-cell puzzles$"):

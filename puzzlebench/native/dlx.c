@@ -371,12 +371,19 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
         const int *items = bi.buf, *colors = bc.buf, *starts = bs.buf;
         Py_ssize_t n_entries = bi.len / (Py_ssize_t)sizeof(int);
         Py_ssize_t n_options = bs.len / (Py_ssize_t)sizeof(int) - 1;
-        int n = n_primary + n_secondary, *tmp = NULL, k, j, ok = 1;
+        int n, *tmp = NULL, k, j, ok = 1;
         if (n_primary < 0 || n_secondary < 0 || n_options < 0 || bc.len != bi.len ||
             starts[0] != 0 || starts[n_options] != n_entries) {
             PyErr_SetString(PyExc_ValueError, "dlx_solve: inconsistent matrix arrays");
             goto out;
         }
+        /* every node (headers, option nodes, spacers) is numbered by an int: sum in 64 bits */
+        if ((long long)n_primary + n_secondary + 3 + n_entries + n_options > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "dlx_solve: %d primary and %d secondary items with %zd "
+                         "entries: more nodes than an int numbers", n_primary, n_secondary, n_entries);
+            goto out;
+        }
+        n = n_primary + n_secondary;
         for (j = 0; j < n_entries && ok; j++)
             ok = items[j] >= 0 && items[j] < n && colors[j] >= 0;
         for (k = 0; k < n_options && ok; k++) ok = starts[k] <= starts[k + 1];
