@@ -31,7 +31,11 @@
 #include "pb_common.h"
 #include "dlx_sudoku.h"
 
-typedef struct { int up, down, itm, color; } dnode; /* an item's header has itm = 0 */
+/* Knuth's names (DLX1, DLX2): a node's up and down are his ULINK and DLINK; itm is his TOP,
+ * the item of an option's node, 0 in an item's header and <= 0 in a spacer (here -(id + 1)
+ * of the option before it); color 0 = none, -1 once purify has settled it.  An item's record
+ * in the active lists (his LLINK, RLINK) is prev and next; nd are the nodes, cl the items. */
+typedef struct { int up, down, itm, color; } dnode;
 typedef struct { int prev, next; } ditem;
 
 typedef struct {

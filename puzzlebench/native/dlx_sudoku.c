@@ -37,18 +37,19 @@
 #include "pb_common.h"
 
 typedef struct {
-    int n, nn, n_items, n_options;
-    uint16_t *opt_items; /* n_options * 4 (items < 4 * 64 * 64) */
-    int *item_opts;   /* n_items * n, ascending */
+    int n, nn, n_items, n_options;  /* N values, N*N cells, 4N^2 items, N^3 options */
+    uint16_t *opt_items; /* per option its 4 items (cell, row, column, block; < 4 * 64 * 64) */
+    int *item_opts;      /* per item its N options, ascending */
     /* state */
-    uint8_t *key;     /* per item: its list's length, + 128 while the item is covered */
-    int active;       /* items not covered */
+    uint8_t *key;        /* per item: its list's length, + 128 while the item is covered */
+    int open_items;      /* items not covered */
     /* run */
     uint64_t nodes, updates, count;
-    long long limit;
-    int keep, kept_n, timed_out, items_left, options_left;
-    int *kept;        /* keep rows of nn + 1 option ids, -1 terminated */
-    double deadline;
+    long long limit;     /* <= 0: all */
+    int keep, kept_n, timed_out;
+    int items_left, options_left;  /* the folded matrix's size, after the givens */
+    int *kept;           /* keep rows of nn + 1 option ids, -1 terminated */
+    double deadline;     /* pb_now() value, 0 = none */
 } sudoku_dlx;
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
@@ -95,57 +96,63 @@ static inline int sd_best(const uint8_t *key, int m) {
  * cleared; uncovering pops it back.  The options to try on a branch are the ones the branch
  * item's own cover cleared, in ascending order (= list order). */
 
+/* The bitset kernel's state ("bx_": bitset exact cover).  Entries of the saved stack are
+ * (word, bits) pairs: the options one cover cleared from one word of `active`. */
 typedef struct {
-    int nw;
-    int *np;            /* per item: number of (word, mask) pairs */
-    uint16_t *pw;       /* per item, up to N pairs: word (< 64^3 / 64) */
-    uint64_t *pm;       /* ... and mask */
-    uint64_t *A;        /* nw words: the active options */
-    int *sv_w;          /* saved (word, cleared bits), a stack */
-    uint64_t *sv_m;
-    int sp;
-    int *cs;            /* stack start of every cover in progress */
-    int csp;
-    int *lv_best, *lv_be, *lv_pi, *lv_r;  /* per level */
-    uint64_t *lv_rb;
+    int n_words;            /* words of the option bitset: ceil(N^3 / 64) */
+    int *pair_count;        /* per item: its options as (word, mask) pairs, how many */
+    uint16_t *pair_word;    /* per item, up to N pairs: the word (< 64^3 / 64) ... */
+    uint64_t *pair_mask;    /* ... and the item's options in it */
+    uint64_t *active;       /* n_words words: the options in their items' lists */
+    int *saved_word;        /* the saved stack: what each cover cleared, word ... */
+    uint64_t *saved_bits;   /* ... and bits */
+    int saved_top;          /* entries on the saved stack */
+    int *cover_start;       /* per cover in progress: the saved stack's top when it began */
+    int covers;             /* covers in progress */
+    /* per search level: the branch item, the end of the entries its own cover saved (its
+     * options to try), the entry being tried, that entry's bits still to try, and the option
+     * being tried (the level's choice in a solution) */
+    int *level_item, *level_end, *level_entry, *level_option;
+    uint64_t *level_rest;
 } bx_state;
 
 static int bx_setup(bx_state *b, const sudoku_dlx *s) {
     int n = s->n, m = s->n_items;
     memset(b, 0, sizeof *b);
-    b->nw = (s->n_options + 63) / 64;
-    b->np = calloc((size_t)m, sizeof(int));
-    b->pw = malloc(sizeof(uint16_t) * (size_t)m * (size_t)n);
-    b->A = malloc(sizeof(uint64_t) * (size_t)b->nw);
-    b->pm = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
-    b->sv_w = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
-    b->sv_m = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
-    b->cs = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_best = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_be = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_pi = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_r = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_rb = malloc(sizeof(uint64_t) * ((size_t)m + 1));
-    if (!b->np || !b->pw || !b->A || !b->pm || !b->sv_w || !b->sv_m || !b->cs || !b->lv_best ||
-        !b->lv_be || !b->lv_pi || !b->lv_r || !b->lv_rb)
+    b->n_words = (s->n_options + 63) / 64;
+    b->pair_count = calloc((size_t)m, sizeof(int));
+    b->pair_word = malloc(sizeof(uint16_t) * (size_t)m * (size_t)n);
+    b->active = malloc(sizeof(uint64_t) * (size_t)b->n_words);
+    b->pair_mask = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
+    b->saved_word = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
+    b->saved_bits = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
+    b->cover_start = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_item = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_end = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_entry = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_option = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_rest = malloc(sizeof(uint64_t) * ((size_t)m + 1));
+    if (!b->pair_count || !b->pair_word || !b->active || !b->pair_mask || !b->saved_word ||
+        !b->saved_bits || !b->cover_start || !b->level_item || !b->level_end || !b->level_entry ||
+        !b->level_option || !b->level_rest)
         return -1;
     for (int j = 0; j < m; j++)
         for (int k = 0; k < n; k++) {  /* item_opts is ascending: pairs come out ascending */
-            int r = s->item_opts[(size_t)j * n + k], w = r >> 6, q = b->np[j];
-            if (q && b->pw[(size_t)j * n + q - 1] == w) {
-                b->pm[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
+            int r = s->item_opts[(size_t)j * n + k], w = r >> 6, q = b->pair_count[j];
+            if (q && b->pair_word[(size_t)j * n + q - 1] == w) {
+                b->pair_mask[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
             } else {
-                b->pw[(size_t)j * n + q] = (uint16_t)w;
-                b->pm[(size_t)j * n + q] = 1ULL << (r & 63);
-                b->np[j] = q + 1;
+                b->pair_word[(size_t)j * n + q] = (uint16_t)w;
+                b->pair_mask[(size_t)j * n + q] = 1ULL << (r & 63);
+                b->pair_count[j] = q + 1;
             }
         }
     return 0;
 }
 
 static void bx_free(bx_state *b) {
-    free(b->np); free(b->pw); free(b->A); free(b->pm); free(b->sv_w); free(b->sv_m); free(b->cs);
-    free(b->lv_best); free(b->lv_be); free(b->lv_pi); free(b->lv_r); free(b->lv_rb);
+    free(b->pair_count); free(b->pair_word); free(b->active); free(b->pair_mask);
+    free(b->saved_word); free(b->saved_bits); free(b->cover_start); free(b->level_item); free(b->level_end); free(b->level_entry); free(b->level_option); free(b->level_rest);
 }
 
 static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
@@ -153,21 +160,21 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
-    const uint16_t *restrict pw = b->pw + (size_t)j * n;
-    const uint64_t *restrict pm = b->pm + (size_t)j * n;
-    uint64_t *restrict active = b->A, *restrict saved_m = b->sv_m;
-    int *restrict saved_w = b->sv_w;
-    int sp = b->sp, np = b->np[j];
+    const uint16_t *restrict words = b->pair_word + (size_t)j * n;
+    const uint64_t *restrict masks = b->pair_mask + (size_t)j * n;
+    uint64_t *restrict active = b->active, *restrict saved_bits = b->saved_bits;
+    int *restrict saved_word = b->saved_word;
+    int top = b->saved_top, pairs = b->pair_count[j];
     unsigned hidden = 0;
     key[j] += 128;
-    s->active--;
-    b->cs[b->csp++] = sp;
-    for (int k = 0; k < np; k++) {
-        int w = pw[k];
-        uint64_t cleared = active[w] & pm[k];
+    s->open_items--;
+    b->cover_start[b->covers++] = top;
+    for (int k = 0; k < pairs; k++) {
+        int w = words[k];
+        uint64_t cleared = active[w] & masks[k];
         if (!cleared) continue;
         active[w] ^= cleared;
-        saved_w[sp] = w; saved_m[sp] = cleared; sp++;
+        saved_word[top] = w; saved_bits[top] = cleared; top++;
         hidden += (unsigned)pb_popcount64(cleared);
         do {
             const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(cleared));
@@ -175,7 +182,7 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
             cleared &= cleared - 1;
         } while (cleared);
     }
-    b->sp = sp;
+    b->saved_top = top;
     if (count) s->updates += 1 + 3ULL * hidden;
 }
 
@@ -184,13 +191,13 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
-    uint64_t *restrict active = b->A;
-    const uint64_t *restrict saved_m = b->sv_m;
-    const int *restrict saved_w = b->sv_w;
-    int start = b->cs[--b->csp];
-    for (int i = b->sp - 1; i >= start; i--) {
-        int w = saved_w[i];
-        uint64_t back = saved_m[i];
+    uint64_t *restrict active = b->active;
+    const uint64_t *restrict saved_bits = b->saved_bits;
+    const int *restrict saved_word = b->saved_word;
+    int start = b->cover_start[--b->covers];
+    for (int i = b->saved_top - 1; i >= start; i--) {
+        int w = saved_word[i];
+        uint64_t back = saved_bits[i];
         active[w] |= back;
         do {
             const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(back));
@@ -198,34 +205,34 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
             back &= back - 1;
         } while (back);
     }
-    b->sp = start;
+    b->saved_top = start;
     key[j] -= 128;
-    s->active++;
+    s->open_items++;
 }
 
 static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     const int n = s->n, nn = s->nn;
-    for (int w = 0; w < b->nw; w++) b->A[w] = ~0ULL;                /* every option active */
-    if (s->n_options & 63) b->A[b->nw - 1] = (1ULL << (s->n_options & 63)) - 1;
+    for (int w = 0; w < b->n_words; w++) b->active[w] = ~0ULL;  /* every option active */
+    if (s->n_options & 63) b->active[b->n_words - 1] = (1ULL << (s->n_options & 63)) - 1;
     memset(s->key, n, (size_t)s->n_items);
-    s->active = s->n_items;
-    b->sp = b->csp = 0;
+    s->open_items = s->n_items;
+    b->saved_top = b->covers = 0;
     for (int cell = 0; cell < nn; cell++) {
         if (!g[cell]) continue;
         int opt = cell * n + g[cell] - 1;
-        if (!((b->A[opt >> 6] >> (opt & 63)) & 1)) return -1;
+        if (!((b->active[opt >> 6] >> (opt & 63)) & 1)) return -1;
         for (int q = 0; q < 4; q++) bx_cover(s, b, s->opt_items[4 * opt + q], 0);
     }
-    s->items_left = s->active;
+    s->items_left = s->open_items;
     s->options_left = 0;
-    for (int w = 0; w < b->nw; w++) s->options_left += pb_popcount64(b->A[w]);
+    for (int w = 0; w < b->n_words; w++) s->options_left += pb_popcount64(b->active[w]);
     return 0;
 }
 
 static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
     if (s->kept_n < s->keep) {
         int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
-        for (int k = 0; k < depth; k++) out[k] = b->lv_r[k];
+        for (int k = 0; k < depth; k++) out[k] = b->level_option[k];
         out[depth] = -1;
         s->kept_n++;
     }
@@ -234,9 +241,9 @@ static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
 static void bx_search(sudoku_dlx *s, bx_state *b) {
     const int m = s->n_items;
     const uint16_t *restrict items = s->opt_items;
-    int level = 0, best = 0, pi, be, r, q, its[4];
-    uint64_t rb;
-    if (s->active == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
+    int level = 0, best = 0, entry, end, option, q, its[4];
+    uint64_t rest;
+    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
 forward:
     s->nodes++;
     if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
@@ -244,23 +251,23 @@ forward:
         return;
     }
     best = sd_best(s->key, m);
-    pi = b->sp;
+    entry = b->saved_top;
     bx_cover(s, b, best, 1);
-    be = b->sp;
-    rb = pi < be ? b->sv_m[pi] : 0;
+    end = b->saved_top;
+    rest = entry < end ? b->saved_bits[entry] : 0;
 advance:
-    while (!rb) {
-        if (++pi >= be) goto backup;
-        rb = b->sv_m[pi];
+    while (!rest) {
+        if (++entry >= end) goto backup;
+        rest = b->saved_bits[entry];
     }
-    r = (b->sv_w[pi] << 6) + pb_ctz64(rb);
-    rb &= rb - 1;
-    b->lv_best[level] = best; b->lv_be[level] = be; b->lv_pi[level] = pi;
-    b->lv_rb[level] = rb; b->lv_r[level] = r;
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+    option = (b->saved_word[entry] << 6) + pb_ctz64(rest);
+    rest &= rest - 1;
+    b->level_item[level] = best; b->level_end[level] = end; b->level_entry[level] = entry;
+    b->level_rest[level] = rest; b->level_option[level] = option;
+    for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
     for (q = 0; q < 4; q++)
         if (its[q] != best) bx_cover(s, b, its[q], 1);
-    if (s->active == 0) {
+    if (s->open_items == 0) {
         s->nodes++;
         s->count++;
         bx_record(s, b, level + 1);
@@ -273,9 +280,9 @@ backup:
     bx_uncover(s, b, best);
     if (level == 0) return;
     level--;
-    best = b->lv_best[level]; be = b->lv_be[level]; pi = b->lv_pi[level];
-    rb = b->lv_rb[level]; r = b->lv_r[level];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+    best = b->level_item[level]; end = b->level_end[level]; entry = b->level_entry[level];
+    rest = b->level_rest[level]; option = b->level_option[level];
+    for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
 recover:
     for (q = 3; q >= 0; q--)
         if (its[q] != best) bx_uncover(s, b, its[q]);

@@ -10,9 +10,9 @@
 
 typedef struct {
     int n;
-    uint64_t full;
+    uint64_t full;       /* the mask of the n columns */
     uint64_t fixed[64];  /* the one allowed square of a row with a placed queen, else 0 */
-    uint8_t cols[64];
+    uint8_t cols[64];    /* the current placement: row -> 1-based column */
     long long mult;      /* each solution found counts this many times (symmetry) */
     BBSearch *s;
 } Q;

@@ -77,6 +77,9 @@ void bb9_init(void) {
     ready = 1;
 }
 
+/* One search state (the file's opening comment names them): F[3d+b] the cells of band b
+ * where digit d may go (27 bits, row-major within the band), seen[i] F[i] as last examined,
+ * U[b] the unsolved cells of band b. */
 typedef struct { uint32_t F[27]; uint32_t seen[27]; uint32_t U[3]; } S9;
 
 static inline void place9(S9 *s, int d, int b, int k) {

@@ -11,15 +11,17 @@
 #include <string.h>
 #include "pb_bitboard.h"
 
+/* The grid's geometry and the search's buffers. */
 typedef struct {
-    int n, ncell, br, bc, npeer;
-    uint64_t full;
-    int *peers;   /* ncell * npeer */
-    int *units;   /* 3n units * n cells: rows, columns, blocks */
-    int *queue;
-    uint64_t *stack;  /* frames of ncell masks + ncell values (as uint64 words) */
-    size_t frames;
-    int locked;
+    int n, ncell, br, bc;  /* values, cells (n*n), block rows and columns */
+    int npeer;             /* peers of a cell: its row, column and block but itself */
+    uint64_t full;         /* the mask of all n values */
+    int *peers;            /* ncell * npeer */
+    int *units;            /* 3n units * n cells: rows, columns, blocks */
+    int *queue;            /* cells left with one candidate, to settle */
+    uint64_t *stack;       /* frames of ncell masks + ncell values (as uint64 words) */
+    size_t frames;         /* frames allocated */
+    int locked;            /* pointing on */
 } Geo;
 
 static int geo_init(Geo *g, int br, int bc) {
