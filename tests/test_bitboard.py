@@ -483,6 +483,15 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
                     call()
                 except ValueError:   # a clean refusal is right; a crash or UB is not
                     pass
+    for box in [(2, 5), (5, 5), (8, 8)]:     # the bitset kernel past 1,024 options
+        N.dlx_sudoku_batch(bytes(box[0] * box[1]) * box[0] * box[1], box[0], box[1], 2, 1, 0.5)
+    for rows, cols in [(65536, 65536), (10**6, 10**6), (46341, 46341)]:   # products past an int
+        for call in (lambda: N.dlx_sudoku_batch(b"", rows, cols, 2, 1, 0.5),
+                     lambda: N.sudoku_check_batch(rows, cols, b"", [[]])):
+            try:
+                call()
+            except ValueError:
+                pass
     print("ok")
 """)
 
