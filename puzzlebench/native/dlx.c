@@ -255,7 +255,7 @@ INLINE void search(dlx_t *d, const int colored) {
     }
 forward:
     d->nodes++;
-    if (pb_deadline_passed(d->nodes, PB_CLOCK_EVERY, d->deadline)) {
+    if (PB_DEADLINE_PASSED(d->nodes, PB_CLOCK_EVERY, d->deadline)) {
         d->timed_out = 1;
         return;
     }

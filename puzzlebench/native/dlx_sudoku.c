@@ -246,7 +246,7 @@ static void bx_search(sudoku_dlx *s, bx_state *b) {
     if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
 forward:
     s->nodes++;
-    if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
+    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
         s->timed_out = 1;
         return;
     }

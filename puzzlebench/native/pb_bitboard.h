@@ -49,7 +49,7 @@ static inline int bb_stop(const BBSearch *s) {
 }
 static inline int bb_tick(BBSearch *s) {
     s->nodes++;
-    if (pb_deadline_passed(s->nodes, PB_CLOCK_EVERY, s->deadline)) s->timed_out = 1;
+    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) s->timed_out = 1;
     return s->timed_out;
 }
 #endif
