@@ -18,7 +18,12 @@ NATIVE = "puzzlebench/native"
 def compile_args() -> list[str]:
     if sys.platform == "win32":
         return ["/O2"]
-    args = ["-O3", "-std=c11", "-fno-strict-aliasing", "-Wall", "-Wno-unused-function"]
+    # -falign-functions=64: each function starts on a cache line, so the alignment of its hot
+    # loops is its own and not where the linker happens to put it after unrelated edits (the
+    # any-shape Sudoku search ran 13% slower, instruction for instruction the same code, after
+    # a change in another file; 16x16 Vu puzzles, 400 against 461 puzzles/s)
+    args = ["-O3", "-std=c11", "-fno-strict-aliasing", "-Wall", "-Wno-unused-function",
+            "-falign-functions=64"]
     arch = os.environ.get("PUZZLEBENCH_NATIVE_ARCH", "")
     if arch:
         args.append(f"-march={arch}")
@@ -51,6 +56,7 @@ setup(
     ext_modules=[Extension(
         "puzzlebench._native",
         sources=sorted(glob.glob(f"{NATIVE}/*.c")),
+        depends=sorted(glob.glob(f"{NATIVE}/*.h")),  # a changed header rebuilds every file
         include_dirs=[NATIVE],
         extra_compile_args=compile_args(),
         extra_link_args=link_args(),

@@ -297,6 +297,50 @@ def test_malformed_buffers_raise(call, message):
     assert str(info.value) == message
 
 
+@pytest.mark.parametrize("rows, cols", [(10**6, 10**6), (65536, 65536), (10**6, 1), (-1, 9)])
+def test_check_batch_refuses_a_huge_shape_before_multiplying_it(rows, cols):
+    """rows*cols overflows an int (65536*65536 wrapped to 0 and passed as a 0x0 grid)."""
+    with pytest.raises(ValueError, match=rf"^block shape {rows}x{cols}: 1 to 64 values$"):
+        _native.sudoku_answers_right(rows, cols, b"", b"")
+    with pytest.raises(ValueError, match=rf"^block shape {rows}x{cols}: 1 to 64 values$"):
+        _native.sudoku_givens_right(rows, cols, b"")
+
+
+def test_batch_counters_are_64_bit_from_c_to_the_reader():
+    """A long search passes 2^32 nodes: the batch's counters are uint64_t in C and read as
+    such (they were 32-bit fields, cut modulo 2^32)."""
+    puzzle = parse_sudoku_line(data_lines("sudoku9_norvig_top95.txt", limit=1)[0][:81])
+    timed_out, counts, stats, seconds, solutions = _native.sudoku9_batch(bytes(puzzle.givens), 2, 0.0, True)
+    assert len(stats) == 6 * 8 and len(counts) == 8
+    batch = BB.run_many([puzzle, puzzle])
+    assert batch.columns is not None and batch[0].stats == BB.run(puzzle).stats
+    assert batch[0].stats.raw["nodes"] == memoryview(stats).cast("Q")[0]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS as Linux applies it")
+def test_an_allocation_failure_in_the_search_is_a_memory_error():
+    """A 64x64 search's tables (about 3 MB) cannot be allocated under a tight address-space
+    limit: MemoryError, not the 'n = ...: 1 to 9 supported' it once said."""
+    script = textwrap.dedent("""
+        import resource
+        from puzzlebench import _native
+        def used():
+            with open("/proc/self/statm") as f:
+                return int(f.read().split()[0]) * resource.getpagesize()
+        resource.setrlimit(resource.RLIMIT_AS, (used() + (1 << 20), resource.RLIM_INFINITY))
+        try:
+            _native.sudoku_solve(8, 8, bytes(4096), 1, 0, 0.0, True)
+        except MemoryError:
+            print("MemoryError")
+        except Exception as e:
+            print(type(e).__name__, e)
+        else:
+            print("no error")
+        """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip() == "MemoryError", out.stdout + out.stderr
+
+
 def test_duplicate_givens_reaching_c_are_unsat_not_a_crash():
     for box in [(3, 3), (2, 3)]:
         n = box[0] * box[1]
@@ -459,6 +503,15 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
                     call()
                 except ValueError:   # a clean refusal is right; a crash or UB is not
                     pass
+    for box in [(2, 5), (5, 5), (8, 8)]:     # the bitset kernel past 1,024 options
+        N.dlx_sudoku_batch(bytes(box[0] * box[1]) * box[0] * box[1], box[0], box[1], 2, 1, 0.5)
+    for rows, cols in [(65536, 65536), (10**6, 10**6), (46341, 46341)]:   # products past an int
+        for call in (lambda: N.dlx_sudoku_batch(b"", rows, cols, 2, 1, 0.5),
+                     lambda: N.sudoku_answers_right(rows, cols, b"", b"")):
+            try:
+                call()
+            except ValueError:
+                pass
     print("ok")
 """)
 

@@ -245,6 +245,41 @@ def test_other_block_shapes_solve_and_verify():
         assert result.verified and result.count == 1
 
 
+def test_batch_counters_equal_one_at_a_time_on_larger_shapes_too():
+    """The batch's bitset kernel serves every block shape (9x9 and up to 64 values): the same
+    nodes and updates as Knuth's linked search on the encoder's matrix, beyond 1,024 options."""
+    shapes = [sudokus("sudoku16_vu_kr_1000.txt", limit=2, step=400), [parse_sudoku_line("." * 144, box=(3, 4))]]
+    for puzzles, limit in [(p, limit) for p in shapes for limit in (2, 5)]:
+        for puzzle, result in zip(puzzles, C.run_many(puzzles, limit=limit)):
+            single = C.run(puzzle, limit=limit)
+            assert result.verified and single.verified
+            assert (result.count, result.stats.raw, result.size) == (single.count, single.stats.raw, single.size)
+
+
+@pytest.mark.parametrize("rows, cols", [(10**6, 10**6), (65536, 65536), (10**6, 1), (0, 3)])
+def test_batch_refuses_a_huge_shape_before_multiplying_it(rows, cols):
+    """rows*cols overflows an int (65536*65536 wrapped to 0: a division by zero that killed
+    the process)."""
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match=rf"^dlx_sudoku_batch: block shape {rows}x{cols}: 1 to 64 values$"):
+        _native.dlx_sudoku_batch(b"", rows, cols, 2, 1, 0.0)
+
+
+def test_solve_refuses_more_items_than_an_int_numbers():
+    """n_primary + n_secondary + the nodes overflowed an int and the build wrote past its arrays."""
+    from array import array
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match="^dlx_solve: 2147483646 primary and 0 secondary items with 0 "
+                                         "entries: more nodes than an int numbers$"):
+        _native.dlx_solve(2**31 - 2, 0, array("i"), array("i"), array("i", [0]), 0, 0, 0.0)
+
+
+def test_batch_refuses_givens_that_are_not_whole_puzzles():
+    from puzzlebench import _native
+    with pytest.raises(ValueError, match="^dlx_sudoku_batch: 80 givens, not a whole number of 81-cell puzzles$"):
+        _native.dlx_sudoku_batch(bytes(80), 3, 3, 2, 1, 0.0)
+
+
 def test_sudoku_counts_agree_with_mrv_on_an_open_grid():
     puzzle = parse_sudoku_line("1..." + "." * 12)  # 4x4 with one given: 288 / 4 = 72 solutions
     assert same_run(puzzle, limit=None).count == MRV.run(puzzle, limit=None).count == 72

@@ -6,16 +6,9 @@
  * a malformed one raises ValueError.  The GIL is released while searching. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <time.h>
 #include <string.h>
 #include "engines.h"
 #include "pb_bitboard.h"
-
-double bb_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int get_limit(PyObject *obj, long long *limit) {
     if (obj == Py_None) { *limit = 0; return 0; }
@@ -26,7 +19,7 @@ static int get_limit(PyObject *obj, long long *limit) {
     return 0;
 }
 
-static double deadline_of(double seconds) { return seconds > 0 ? bb_now() + seconds : 0; }
+static double deadline_of(double seconds) { return seconds > 0 ? pb_now() + seconds : 0; }
 
 /* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked)) */
 static PyObject *outcome(const BBSearch *s, Py_ssize_t cells) {
@@ -162,7 +155,7 @@ typedef struct {
 static void solve_batch(Batch *bt, long long limit, double seconds, int locked) {
     for (Py_ssize_t i = 0; i < bt->count; i++) {
         uint8_t *out = bt->solutions + i * 81;
-        double t0 = bb_now();
+        double t0 = pb_now();
         BBSearch s;
         memset(&s, 0, sizeof s);
         s.limit = limit;
@@ -170,7 +163,7 @@ static void solve_batch(Batch *bt, long long limit, double seconds, int locked) 
         s.solutions = out;
         s.deadline = seconds > 0 ? t0 + seconds : 0;
         bb9_solve(bt->givens + i * 81, locked, &s);
-        bt->seconds[i] = bb_now() - t0;
+        bt->seconds[i] = pb_now() - t0;
         if (!s.kept) memset(out, 0, 81);
         bt->counts[i] = (uint64_t)s.count;
         bt->timed_out[i] = (uint8_t)s.timed_out;

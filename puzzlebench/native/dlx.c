@@ -26,12 +26,16 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engines.h"
+#include "pb_common.h"
 #include "dlx_sudoku.h"
 
-typedef struct { int up, down, itm, color; } dnode; /* an item's header has itm = 0 */
+/* Knuth's names (DLX1, DLX2): a node's up and down are his ULINK and DLINK; itm is his TOP,
+ * the item of an option's node, 0 in an item's header and <= 0 in a spacer (here -(id + 1)
+ * of the option before it); color 0 = none, -1 once purify has settled it.  An item's record
+ * in the active lists (his LLINK, RLINK) is prev and next; nd are the nodes, cl the items. */
+typedef struct { int up, down, itm, color; } dnode;
 typedef struct { int prev, next; } ditem;
 
 typedef struct {
@@ -44,7 +48,7 @@ typedef struct {
     int cap_nodes, cap_items;
     int colored;
     /* the run */
-    unsigned long long nodes, updates, cleansings, count;
+    uint64_t nodes, updates, cleansings, count;
     long long limit;      /* <= 0: all */
     int keep;             /* solutions to record */
     int *kept;            /* keep * (n_primary + 1) option ids, -1 terminated */
@@ -52,12 +56,6 @@ typedef struct {
     double deadline;      /* monotonic seconds, 0 = none */
     int timed_out;
 } dlx_t;
-
-static double now_seconds(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- building ------------------------------------------------------------------------- */
 
@@ -144,7 +142,7 @@ INLINE void cover(dlx_t *d, int c, const int colored) {
     ditem *cl = d->cl;
     int l = cl[c].prev, r = cl[c].next, rr, nn, uu, dd, cc;
     const int last = d->last_itm;
-    unsigned long long upd = 1;
+    uint64_t upd = 1;
     cl[l].next = r; cl[r].prev = l;
     for (rr = nd[c].down; rr >= last; rr = nd[rr].down) {
         for (nn = rr + 1; nn != rr;) {
@@ -245,8 +243,6 @@ static void record_solution(dlx_t *d, int depth) {
     }
 }
 
-#define CLOCK_MASK 1023ULL /* look at the clock every 1024 nodes */
-
 INLINE void search(dlx_t *d, const int colored) {
     dnode *nd = d->nd;
     ditem *cl = d->cl;
@@ -259,7 +255,7 @@ INLINE void search(dlx_t *d, const int colored) {
     }
 forward:
     d->nodes++;
-    if ((d->nodes & CLOCK_MASK) == 0 && d->deadline > 0 && now_seconds() >= d->deadline) {
+    if (PB_DEADLINE_PASSED(d->nodes, PB_CLOCK_EVERY, d->deadline)) {
         d->timed_out = 1;
         return;
     }
@@ -281,7 +277,7 @@ advance:
         d->nodes++;
         d->count++;
         record_solution(d, level + 1);
-        if (d->limit > 0 && d->count >= (unsigned long long)d->limit) return;
+        if (d->limit > 0 && d->count >= (uint64_t)d->limit) return;
         goto recover;
     }
     level++;
@@ -310,7 +306,7 @@ static void search_colored(dlx_t *d) { search(d, 1); }
 static int dlx_prepare_run(dlx_t *d, long long limit, int keep, double time_limit) {
     d->nodes = d->updates = d->cleansings = d->count = 0;
     d->limit = limit; d->timed_out = 0; d->kept_n = 0;
-    d->deadline = time_limit > 0 ? now_seconds() + time_limit : 0;
+    d->deadline = time_limit > 0 ? pb_now() + time_limit : 0;
     if (keep < 0) keep = 0;
     d->keep = keep;
     free(d->kept);
@@ -379,12 +375,19 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
         const int *items = bi.buf, *colors = bc.buf, *starts = bs.buf;
         Py_ssize_t n_entries = bi.len / (Py_ssize_t)sizeof(int);
         Py_ssize_t n_options = bs.len / (Py_ssize_t)sizeof(int) - 1;
-        int n = n_primary + n_secondary, *tmp = NULL, k, j, ok = 1;
+        int n, *tmp = NULL, k, j, ok = 1;
         if (n_primary < 0 || n_secondary < 0 || n_options < 0 || bc.len != bi.len ||
             starts[0] != 0 || starts[n_options] != n_entries) {
             PyErr_SetString(PyExc_ValueError, "dlx_solve: inconsistent matrix arrays");
             goto out;
         }
+        /* every node (headers, option nodes, spacers) is numbered by an int: sum in 64 bits */
+        if ((long long)n_primary + n_secondary + 3 + n_entries + n_options > INT_MAX) {
+            PyErr_Format(PyExc_ValueError, "dlx_solve: %d primary and %d secondary items with %zd "
+                         "entries: more nodes than an int numbers", n_primary, n_secondary, n_entries);
+            goto out;
+        }
+        n = n_primary + n_secondary;
         for (j = 0; j < n_entries && ok; j++)
             ok = items[j] >= 0 && items[j] < n && colors[j] >= 0;
         for (k = 0; k < n_options && ok; k++) ok = starts[k] <= starts[k + 1];
@@ -412,7 +415,8 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
         free(tmp);
         PyObject *sols = kept_solutions(&d);
         if (sols)
-            result = Py_BuildValue("KNKKKO", d.count, sols, d.nodes, d.updates, d.cleansings,
+            result = Py_BuildValue("KNKKKO", (unsigned long long)d.count, sols, (unsigned long long)d.nodes,
+                                   (unsigned long long)d.updates, (unsigned long long)d.cleansings,
                                    d.timed_out ? Py_True : Py_False);
     }
 out:

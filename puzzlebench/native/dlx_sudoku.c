@@ -1,22 +1,30 @@
 /* Dancing Links for many Sudokus in one call: dlx_sudoku_batch (registered by dlx.c).
  *
  * The Sudoku exact-cover matrix has a fixed shape (N^3 options of 4 items, 4N^2 items of N
- * options), so its "links" can be arrays instead of pointers, the way kudoku and Knuth's own
- * remark on sparse fixed matrices suggest.  The search is still Algorithm X as DLX1 runs it,
- * step for step, on the matrix the Python encoder builds (puzzlebench/encoders/exact_cover.py):
+ * options), so its "links" can be a bitset of the active options instead of pointers, the way
+ * kudoku and Knuth's own remark on sparse fixed matrices suggest.  The search is still
+ * Algorithm X as DLX1 runs it, step for step, on the matrix the Python encoder builds
+ * (puzzlebench/encoders/exact_cover.py):
  *
  *   items   cell (cell order), then (row, v), (column, v), (block, v), unit-major, v ascending;
  *   options (cell, v) in candidate order: option r = cell * N + v - 1;
  *   givens  folded in: their items start covered and the options they exclude hidden, with
  *           no count, as if those items and options were never in the matrix.
  *
- * hid[r] counts the covered items that contain option r: r is in its items' lists (DLX's
- * linked state) exactly when hid[r] == 0.  Covering item j takes j out of the active list
- * (one update) and, for each option r of j going from hid 0 to 1, "unlinks" r's three other
- * nodes (three updates, three lengths less): the same updates DLX1 counts.  Branching is on
- * the leftmost active item of minimum length, and a branch tries the options that were in the
- * item's list in list (= option) order, so nodes and updates equal those of dlx_solve on the
- * same matrix; the tests check it puzzle by puzzle.
+ * Option r is in its items' lists (DLX's linked state) exactly when its bit is set.  Covering
+ * item j takes j out of the active list (one update) and clears the bits of j's options still
+ * set, "unlinking" each one's three other nodes (three updates, three lengths less): the same
+ * updates DLX1 counts.  Branching is on the leftmost active item of minimum length, and a
+ * branch tries the options that were in the item's list in list (= option) order, so nodes and
+ * updates equal those of dlx_solve on the same matrix; the tests check it puzzle by puzzle.
+ *
+ * Why a second Algorithm X beside dlx.c's (which any matrix, colors included, goes through):
+ * the same batches run through dlx.c's linked nodes (the folded matrix built per puzzle, the
+ * same nodes and updates) were measured 2.7x slower on top1465 (4,389 against 11,744 puzzles
+ * per CPU second) and 2.9x slower on 1,000 16x16 puzzles of Vu (261 against 762), in the same
+ * run.  An earlier array kernel of this file (a hidden-count per option, for N^3 > 1024) is
+ * gone: the bitset took 1.6x its rate on those 16x16 puzzles (1,213 against 765), 1.4x on
+ * 25x25 and 36x36 and 2.5x its nodes per second on 64x64 (limit 2, same run).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -24,32 +32,25 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dlx_sudoku.h"
+#include "pb_common.h"
 
 typedef struct {
-    int n, nn, n_items, n_options;
-    uint16_t *opt_items; /* n_options * 4 (items < 4 * 64 * 64) */
-    int *item_opts;   /* n_items * n, ascending */
+    int n, nn, n_items, n_options;  /* N values, N*N cells, 4N^2 items, N^3 options */
+    uint16_t *opt_items; /* per option its 4 items (cell, row, column, block; < 4 * 64 * 64) */
+    int *item_opts;      /* per item its N options, ascending */
     /* state */
-    uint8_t *hid;     /* per option */
-    uint8_t *key;     /* per item: its list's length, + 128 while the item is covered */
-    int active;       /* items not covered */
-    int *choice_item, *choice_pos;
+    uint8_t *key;        /* per item: its list's length, + 128 while the item is covered */
+    int open_items;      /* items not covered */
     /* run */
-    unsigned long long nodes, updates, count;
-    long long limit;
-    int keep, kept_n, timed_out, items_left, options_left;
-    int *kept;        /* keep rows of nn + 1 option ids, -1 terminated */
-    double deadline;
+    uint64_t nodes, updates, count;
+    long long limit;     /* <= 0: all */
+    int keep, kept_n, timed_out;
+    int items_left, options_left;  /* the folded matrix's size, after the givens */
+    int *kept;           /* keep rows of nn + 1 option ids, -1 terminated */
+    double deadline;     /* pb_now() value, 0 = none */
 } sudoku_dlx;
-
-static double clock_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
     int n = br * bc, nn = n * n, r, c, v;
@@ -57,13 +58,9 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
     s->n = n; s->nn = nn; s->n_items = 4 * nn; s->n_options = nn * n; s->keep = keep;
     s->opt_items = malloc(sizeof(uint16_t) * 4 * (size_t)s->n_options);
     s->item_opts = malloc(sizeof(int) * (size_t)s->n_items * (size_t)n);
-    s->hid = malloc((size_t)s->n_options);
     s->key = malloc((size_t)s->n_items);
-    s->choice_item = malloc(sizeof(int) * (size_t)(nn + 1));
-    s->choice_pos = malloc(sizeof(int) * (size_t)(nn + 1));
     s->kept = malloc(sizeof(int) * ((size_t)keep * (size_t)(nn + 1) + 1));
-    if (!s->opt_items || !s->item_opts || !s->hid || !s->key ||
-        !s->choice_item || !s->choice_pos || !s->kept)
+    if (!s->opt_items || !s->item_opts || !s->key || !s->kept)
         return -1;
     int *fill = calloc((size_t)s->n_items, sizeof(int));
     if (!fill) return -1;
@@ -82,50 +79,7 @@ static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
 }
 
 static void sd_free(sudoku_dlx *s) {
-    free(s->opt_items); free(s->item_opts); free(s->hid); free(s->key);
-    free(s->choice_item); free(s->choice_pos); free(s->kept);
-}
-
-/* Cover item j; `count` says whether the updates are counted (not while folding givens).
- * Lengths live in key[], whose bit 7 marks a covered item: lengths stay below 128 (N <= 64),
- * so the MRV choice is a minimum over one small byte array (see sd_best). */
-static inline void sd_cover(sudoku_dlx *s, int j, int count) {
-    /* locals with restrict: the build uses -fno-strict-aliasing, so without them every byte
-     * store below would force the compiler to reload the tables */
-    const int n = s->n, t = j / s->nn; /* t: j's place in its options (cell, row, col, block) */
-    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
-    const int *restrict opts = s->item_opts + (size_t)j * n;
-    const uint16_t *restrict items = s->opt_items;
-    uint8_t *restrict key = s->key, *restrict hid = s->hid;
-    unsigned long long hidden = 0;
-    key[j] += 128;
-    s->active--;
-    for (int k = 0; k < n; k++) {
-        int r = opts[k];
-        if (hid[r]++ == 0) { /* r leaves the lists of its three other items */
-            const uint16_t *its = items + 4 * r;
-            key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
-            hidden++;
-        }
-    }
-    if (count) s->updates += 1 + 3 * hidden;
-}
-
-static inline void sd_uncover(sudoku_dlx *s, int j) {
-    const int n = s->n, t = j / s->nn;
-    const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
-    const int *restrict opts = s->item_opts + (size_t)j * n;
-    const uint16_t *restrict items = s->opt_items;
-    uint8_t *restrict key = s->key, *restrict hid = s->hid;
-    for (int k = n - 1; k >= 0; k--) {
-        int r = opts[k];
-        if (--hid[r] == 0) {
-            const uint16_t *its = items + 4 * r;
-            key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
-        }
-    }
-    key[j] -= 128;
-    s->active++;
+    free(s->opt_items); free(s->item_opts); free(s->key); free(s->kept);
 }
 
 /* The leftmost active item of minimum length (DLX1's choice): the minimum key, then its first
@@ -136,145 +90,69 @@ static inline int sd_best(const uint8_t *key, int m) {
     return (int)((const uint8_t *)memchr(key, least, (size_t)m) - key);
 }
 
-/* The matrix of one puzzle: every item active with N options, then the givens folded in.
- * Returns -1 when two givens claim the same item (the puzzle breaks a rule). */
-static int sd_load(sudoku_dlx *s, const unsigned char *g) {
-    const int n = s->n, nn = s->nn;
-    int i;
-    memset(s->hid, 0, (size_t)s->n_options);
-    memset(s->key, n, (size_t)s->n_items);
-    s->active = s->n_items;
-    for (int cell = 0; cell < nn; cell++) {
-        if (!g[cell]) continue;
-        int opt = cell * n + g[cell] - 1;
-        if (s->hid[opt]) return -1;
-        for (int q = 0; q < 4; q++) sd_cover(s, s->opt_items[4 * opt + q], 0);
-    }
-    s->items_left = s->active;
-    s->options_left = 0;
-    for (i = 0; i < s->n_options; i++) s->options_left += !s->hid[i];
-    return 0;
-}
+/* ---- the options as a bitset ------------------------------------------------------------ *
+ * Active options are the bits of A; an item's options are a few (word, mask) pairs.  Covering
+ * item j clears A & its masks (the options that leave the lists now) and pushes what it
+ * cleared; uncovering pops it back.  The options to try on a branch are the ones the branch
+ * item's own cover cleared, in ascending order (= list order). */
 
-static void sd_record(sudoku_dlx *s, int depth) {
-    if (s->kept_n < s->keep) {
-        int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
-        for (int k = 0; k < depth; k++)
-            out[k] = s->item_opts[(size_t)s->choice_item[k] * s->n + s->choice_pos[k]];
-        out[depth] = -1;
-        s->kept_n++;
-    }
-}
-
-static void sd_search(sudoku_dlx *s) {
-    const int n = s->n, m = s->n_items;
-    const uint16_t *restrict items = s->opt_items;
-    const int *restrict item_opts = s->item_opts;
-    const uint8_t *restrict hid = s->hid;
-    int level = 0, best = 0, pos, r, q, its[4];
-    if (s->active == 0) { s->nodes++; s->count++; sd_record(s, 0); return; }
-forward:
-    s->nodes++;
-    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
-        s->timed_out = 1;
-        return;
-    }
-    best = sd_best(s->key, m);
-    sd_cover(s, best, 1);
-    s->choice_item[level] = best;
-    pos = -1;
-advance:
-    /* the next option that was in best's list: hidden by best's own cover only */
-    for (pos++; pos < n && hid[item_opts[(size_t)best * n + pos]] != 1; pos++) ;
-    if (pos >= n) goto backup;
-    s->choice_pos[level] = pos;
-    r = item_opts[(size_t)best * n + pos];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
-    for (q = 0; q < 4; q++)
-        if (its[q] != best) sd_cover(s, its[q], 1);
-    if (s->active == 0) {
-        s->nodes++;
-        s->count++;
-        sd_record(s, level + 1);
-        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
-        goto recover;
-    }
-    level++;
-    goto forward;
-backup:
-    sd_uncover(s, best);
-    if (level == 0) return;
-    level--;
-    best = s->choice_item[level];
-    pos = s->choice_pos[level];
-    r = item_opts[(size_t)best * n + pos];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
-recover:
-    for (q = 3; q >= 0; q--)
-        if (its[q] != best) sd_uncover(s, its[q]);
-    goto advance;
-}
-
-
-/* ---- small grids (N^3 <= 1024 options, 9x9 included): the options as a bitset ------------ *
- * The same search on the same matrix; only the bookkeeping differs.  Active options are the
- * bits of A; an item's options are a few (word, mask) pairs.  Covering item j clears A & its
- * masks (the options that leave the lists now, the same set as "hid going 0 to 1") and pushes
- * what it cleared; uncovering pops it back.  The options to try on a branch are the ones the
- * branch item's own cover cleared, in ascending order (= list order). */
-
-#define BX_MAXW 16
-
+/* The bitset kernel's state ("bx_": bitset exact cover).  Entries of the saved stack are
+ * (word, bits) pairs: the options one cover cleared from one word of `active`. */
 typedef struct {
-    int nw;
-    int *np;            /* per item: number of (word, mask) pairs */
-    uint8_t *pw;        /* per item, up to N pairs: word */
-    uint64_t *pm;       /* ... and mask */
-    uint64_t A[BX_MAXW];
-    int *sv_w;          /* saved (word, cleared bits), a stack */
-    uint64_t *sv_m;
-    int sp;
-    int *cs;            /* stack start of every cover in progress */
-    int csp;
-    int *lv_best, *lv_be, *lv_pi, *lv_r;  /* per level */
-    uint64_t *lv_rb;
+    int n_words;            /* words of the option bitset: ceil(N^3 / 64) */
+    int *pair_count;        /* per item: its options as (word, mask) pairs, how many */
+    uint16_t *pair_word;    /* per item, up to N pairs: the word (< 64^3 / 64) ... */
+    uint64_t *pair_mask;    /* ... and the item's options in it */
+    uint64_t *active;       /* n_words words: the options in their items' lists */
+    int *saved_word;        /* the saved stack: what each cover cleared, word ... */
+    uint64_t *saved_bits;   /* ... and bits */
+    int saved_top;          /* entries on the saved stack */
+    int *cover_start;       /* per cover in progress: the saved stack's top when it began */
+    int covers;             /* covers in progress */
+    /* per search level: the branch item, the end of the entries its own cover saved (its
+     * options to try), the entry being tried, that entry's bits still to try, and the option
+     * being tried (the level's choice in a solution) */
+    int *level_item, *level_end, *level_entry, *level_option;
+    uint64_t *level_rest;
 } bx_state;
 
 static int bx_setup(bx_state *b, const sudoku_dlx *s) {
     int n = s->n, m = s->n_items;
     memset(b, 0, sizeof *b);
-    b->nw = (s->n_options + 63) / 64;
-    b->np = calloc((size_t)m, sizeof(int));
-    b->pw = malloc((size_t)m * (size_t)n);
-    b->pm = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
-    b->sv_w = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
-    b->sv_m = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
-    b->cs = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_best = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_be = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_pi = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_r = malloc(sizeof(int) * ((size_t)m + 1));
-    b->lv_rb = malloc(sizeof(uint64_t) * ((size_t)m + 1));
-    if (!b->np || !b->pw || !b->pm || !b->sv_w || !b->sv_m || !b->cs || !b->lv_best ||
-        !b->lv_be || !b->lv_pi || !b->lv_r || !b->lv_rb)
+    b->n_words = (s->n_options + 63) / 64;
+    b->pair_count = calloc((size_t)m, sizeof(int));
+    b->pair_word = malloc(sizeof(uint16_t) * (size_t)m * (size_t)n);
+    b->active = malloc(sizeof(uint64_t) * (size_t)b->n_words);
+    b->pair_mask = malloc(sizeof(uint64_t) * (size_t)m * (size_t)n);
+    b->saved_word = malloc(sizeof(int) * ((size_t)m * (size_t)n + 1));
+    b->saved_bits = malloc(sizeof(uint64_t) * ((size_t)m * (size_t)n + 1));
+    b->cover_start = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_item = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_end = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_entry = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_option = malloc(sizeof(int) * ((size_t)m + 1));
+    b->level_rest = malloc(sizeof(uint64_t) * ((size_t)m + 1));
+    if (!b->pair_count || !b->pair_word || !b->active || !b->pair_mask || !b->saved_word ||
+        !b->saved_bits || !b->cover_start || !b->level_item || !b->level_end || !b->level_entry ||
+        !b->level_option || !b->level_rest)
         return -1;
     for (int j = 0; j < m; j++)
         for (int k = 0; k < n; k++) {  /* item_opts is ascending: pairs come out ascending */
-            int r = s->item_opts[(size_t)j * n + k], w = r >> 6, q = b->np[j];
-            if (q && b->pw[(size_t)j * n + q - 1] == w) {
-                b->pm[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
+            int r = s->item_opts[(size_t)j * n + k], w = r >> 6, q = b->pair_count[j];
+            if (q && b->pair_word[(size_t)j * n + q - 1] == w) {
+                b->pair_mask[(size_t)j * n + q - 1] |= 1ULL << (r & 63);
             } else {
-                b->pw[(size_t)j * n + q] = (uint8_t)w;
-                b->pm[(size_t)j * n + q] = 1ULL << (r & 63);
-                b->np[j] = q + 1;
+                b->pair_word[(size_t)j * n + q] = (uint16_t)w;
+                b->pair_mask[(size_t)j * n + q] = 1ULL << (r & 63);
+                b->pair_count[j] = q + 1;
             }
         }
     return 0;
 }
 
 static void bx_free(bx_state *b) {
-    free(b->np); free(b->pw); free(b->pm); free(b->sv_w); free(b->sv_m); free(b->cs);
-    free(b->lv_best); free(b->lv_be); free(b->lv_pi); free(b->lv_r); free(b->lv_rb);
+    free(b->pair_count); free(b->pair_word); free(b->active); free(b->pair_mask);
+    free(b->saved_word); free(b->saved_bits); free(b->cover_start); free(b->level_item); free(b->level_end); free(b->level_entry); free(b->level_option); free(b->level_rest);
 }
 
 static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
@@ -282,27 +160,29 @@ static inline void bx_cover(sudoku_dlx *s, bx_state *b, int j, int count) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
-    const uint8_t *restrict pw = b->pw + (size_t)j * n;
-    const uint64_t *restrict pm = b->pm + (size_t)j * n;
-    int sp = b->sp, np = b->np[j];
+    const uint16_t *restrict words = b->pair_word + (size_t)j * n;
+    const uint64_t *restrict masks = b->pair_mask + (size_t)j * n;
+    uint64_t *restrict active = b->active, *restrict saved_bits = b->saved_bits;
+    int *restrict saved_word = b->saved_word;
+    int top = b->saved_top, pairs = b->pair_count[j];
     unsigned hidden = 0;
     key[j] += 128;
-    s->active--;
-    b->cs[b->csp++] = sp;
-    for (int k = 0; k < np; k++) {
-        int w = pw[k];
-        uint64_t cleared = b->A[w] & pm[k];
+    s->open_items--;
+    b->cover_start[b->covers++] = top;
+    for (int k = 0; k < pairs; k++) {
+        int w = words[k];
+        uint64_t cleared = active[w] & masks[k];
         if (!cleared) continue;
-        b->A[w] ^= cleared;
-        b->sv_w[sp] = w; b->sv_m[sp] = cleared; sp++;
-        hidden += (unsigned)__builtin_popcountll(cleared);
+        active[w] ^= cleared;
+        saved_word[top] = w; saved_bits[top] = cleared; top++;
+        hidden += (unsigned)pb_popcount64(cleared);
         do {
-            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(cleared));
+            const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(cleared));
             key[its[o1]]--; key[its[o2]]--; key[its[o3]]--;
             cleared &= cleared - 1;
         } while (cleared);
     }
-    b->sp = sp;
+    b->saved_top = top;
     if (count) s->updates += 1 + 3ULL * hidden;
 }
 
@@ -311,45 +191,48 @@ static inline void bx_uncover(sudoku_dlx *s, bx_state *b, int j) {
     const int o1 = (t + 1) & 3, o2 = (t + 2) & 3, o3 = (t + 3) & 3;
     const uint16_t *restrict items = s->opt_items;
     uint8_t *restrict key = s->key;
-    int start = b->cs[--b->csp];
-    for (int i = b->sp - 1; i >= start; i--) {
-        int w = b->sv_w[i];
-        uint64_t back = b->sv_m[i];
-        b->A[w] |= back;
+    uint64_t *restrict active = b->active;
+    const uint64_t *restrict saved_bits = b->saved_bits;
+    const int *restrict saved_word = b->saved_word;
+    int start = b->cover_start[--b->covers];
+    for (int i = b->saved_top - 1; i >= start; i--) {
+        int w = saved_word[i];
+        uint64_t back = saved_bits[i];
+        active[w] |= back;
         do {
-            const uint16_t *its = items + 4 * ((w << 6) + __builtin_ctzll(back));
+            const uint16_t *its = items + 4 * ((w << 6) + pb_ctz64(back));
             key[its[o1]]++; key[its[o2]]++; key[its[o3]]++;
             back &= back - 1;
         } while (back);
     }
-    b->sp = start;
+    b->saved_top = start;
     key[j] -= 128;
-    s->active++;
+    s->open_items++;
 }
 
 static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     const int n = s->n, nn = s->nn;
-    memset(b->A, 0, sizeof b->A);
-    for (int r = 0; r < s->n_options; r++) b->A[r >> 6] |= 1ULL << (r & 63);
+    for (int w = 0; w < b->n_words; w++) b->active[w] = ~0ULL;  /* every option active */
+    if (s->n_options & 63) b->active[b->n_words - 1] = (1ULL << (s->n_options & 63)) - 1;
     memset(s->key, n, (size_t)s->n_items);
-    s->active = s->n_items;
-    b->sp = b->csp = 0;
+    s->open_items = s->n_items;
+    b->saved_top = b->covers = 0;
     for (int cell = 0; cell < nn; cell++) {
         if (!g[cell]) continue;
         int opt = cell * n + g[cell] - 1;
-        if (!((b->A[opt >> 6] >> (opt & 63)) & 1)) return -1;
+        if (!((b->active[opt >> 6] >> (opt & 63)) & 1)) return -1;
         for (int q = 0; q < 4; q++) bx_cover(s, b, s->opt_items[4 * opt + q], 0);
     }
-    s->items_left = s->active;
+    s->items_left = s->open_items;
     s->options_left = 0;
-    for (int w = 0; w < b->nw; w++) s->options_left += __builtin_popcountll(b->A[w]);
+    for (int w = 0; w < b->n_words; w++) s->options_left += pb_popcount64(b->active[w]);
     return 0;
 }
 
 static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
     if (s->kept_n < s->keep) {
         int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
-        for (int k = 0; k < depth; k++) out[k] = b->lv_r[k];
+        for (int k = 0; k < depth; k++) out[k] = b->level_option[k];
         out[depth] = -1;
         s->kept_n++;
     }
@@ -358,37 +241,37 @@ static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
 static void bx_search(sudoku_dlx *s, bx_state *b) {
     const int m = s->n_items;
     const uint16_t *restrict items = s->opt_items;
-    int level = 0, best = 0, pi, be, r, q, its[4];
-    uint64_t rb;
-    if (s->active == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
+    int level = 0, best = 0, entry, end, option, q, its[4];
+    uint64_t rest;
+    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
 forward:
     s->nodes++;
-    if ((s->nodes & 1023ULL) == 0 && s->deadline > 0 && clock_now() >= s->deadline) {
+    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
         s->timed_out = 1;
         return;
     }
     best = sd_best(s->key, m);
-    pi = b->sp;
+    entry = b->saved_top;
     bx_cover(s, b, best, 1);
-    be = b->sp;
-    rb = pi < be ? b->sv_m[pi] : 0;
+    end = b->saved_top;
+    rest = entry < end ? b->saved_bits[entry] : 0;
 advance:
-    while (!rb) {
-        if (++pi >= be) goto backup;
-        rb = b->sv_m[pi];
+    while (!rest) {
+        if (++entry >= end) goto backup;
+        rest = b->saved_bits[entry];
     }
-    r = (b->sv_w[pi] << 6) + __builtin_ctzll(rb);
-    rb &= rb - 1;
-    b->lv_best[level] = best; b->lv_be[level] = be; b->lv_pi[level] = pi;
-    b->lv_rb[level] = rb; b->lv_r[level] = r;
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+    option = (b->saved_word[entry] << 6) + pb_ctz64(rest);
+    rest &= rest - 1;
+    b->level_item[level] = best; b->level_end[level] = end; b->level_entry[level] = entry;
+    b->level_rest[level] = rest; b->level_option[level] = option;
+    for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
     for (q = 0; q < 4; q++)
         if (its[q] != best) bx_cover(s, b, its[q], 1);
-    if (s->active == 0) {
+    if (s->open_items == 0) {
         s->nodes++;
         s->count++;
         bx_record(s, b, level + 1);
-        if (s->limit > 0 && s->count >= (unsigned long long)s->limit) return;
+        if (s->limit > 0 && s->count >= (uint64_t)s->limit) return;
         goto recover;
     }
     level++;
@@ -397,14 +280,15 @@ backup:
     bx_uncover(s, b, best);
     if (level == 0) return;
     level--;
-    best = b->lv_best[level]; be = b->lv_be[level]; pi = b->lv_pi[level];
-    rb = b->lv_rb[level]; r = b->lv_r[level];
-    for (q = 0; q < 4; q++) its[q] = items[4 * r + q];
+    best = b->level_item[level]; end = b->level_end[level]; entry = b->level_entry[level];
+    rest = b->level_rest[level]; option = b->level_option[level];
+    for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
 recover:
     for (q = 3; q >= 0; q--)
         if (its[q] != best) bx_uncover(s, b, its[q]);
     goto advance;
 }
+
 
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
@@ -414,7 +298,7 @@ PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
 "applies to each puzzle.  The GIL is released while it runs.");
 
-typedef struct { unsigned long long count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
+typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
 
 static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     Py_buffer bg;
@@ -424,16 +308,21 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     sudoku_dlx s;
     bx_state bits;
-    int use_bits = 0;
     sd_row *rows = NULL;
     unsigned char *sols = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
     memset(&s, 0, sizeof s);
     memset(&bits, 0, sizeof bits);
+    /* each side bounded before the products, which could overflow an int */
+    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
+        goto out;
+    }
     int n = br * bc, nn = n * n;
-    if (br < 1 || bc < 1 || n > 64 || bg.len % nn) {
-        PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: bad block shape or givens length");
+    if (bg.len % nn) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: %zd givens, not a whole number of %d-cell puzzles",
+                     bg.len, nn);
         goto out;
     }
     if (keep < 0) keep = 0;
@@ -447,22 +336,16 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     rows = calloc((size_t)count + 1, sizeof(sd_row));
     sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
     if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
-    use_bits = s.n_options <= 64 * BX_MAXW;
-    if (use_bits && bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
+    if (bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
     s.limit = limit;
     Py_BEGIN_ALLOW_THREADS
     for (p = 0; p < count; p++) {
         const unsigned char *gp = g + (size_t)p * nn;
         s.nodes = s.updates = s.count = 0;
         s.timed_out = 0; s.kept_n = 0;
-        s.deadline = time_limit > 0 ? clock_now() + time_limit : 0;
-        if (use_bits) {
-            if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
-            bx_search(&s, &bits);
-        } else {
-            if (sd_load(&s, gp) < 0) { rows[p].bad = 1; continue; }
-            sd_search(&s);
-        }
+        s.deadline = time_limit > 0 ? pb_now() + time_limit : 0;
+        if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
+        bx_search(&s, &bits);
         rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
         rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
         rows[p].items = s.items_left; rows[p].options = s.options_left;
@@ -489,7 +372,8 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
                 if (!grid) { Py_DECREF(sl); Py_CLEAR(result); goto out; }
                 PyList_SET_ITEM(sl, k, grid);
             }
-            row = Py_BuildValue("KNKKOii", rows[p].count, sl, rows[p].nodes, rows[p].updates,
+            row = Py_BuildValue("KNKKOii", (unsigned long long)rows[p].count, sl,
+                                (unsigned long long)rows[p].nodes, (unsigned long long)rows[p].updates,
                                 rows[p].timed_out ? Py_True : Py_False, rows[p].items,
                                 rows[p].options);
             if (!row) { Py_CLEAR(result); goto out; }

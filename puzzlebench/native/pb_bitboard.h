@@ -5,9 +5,8 @@
 #define PUZZLEBENCH_PB_BITBOARD_H
 #include <stdint.h>
 #include <stddef.h>
+#include "pb_common.h"
 
-/* Monotonic clock in seconds (clock_gettime). */
-double bb_now(void);
 
 /* What every search reports: solutions found (up to the limit), the first `keep` of them,
  * and its counters.  `limit` 0 means all. */
@@ -18,12 +17,12 @@ typedef struct {
     int kept;
     long long count;
     int timed_out;
-    double deadline;      /* bb_now() value after which to stop; 0 = none */
+    double deadline;      /* pb_now() value after which to stop; 0 = none */
     uint64_t nodes, guesses, naked, hidden, locked, backtracks;
 } BBSearch;
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
- * pointing/claiming.  Returns 0 (always succeeds; a contradiction is a count of 0). */
+ * pointing/claiming.  Never fails: a contradiction is a count of 0. */
 void bb9_init(void);
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
 
@@ -39,14 +38,12 @@ int bbq_solve(int n, const uint8_t *placed, int symmetry, BBSearch *s);
 int bbs_solve(int n, const uint8_t *top, const uint8_t *bottom, const uint8_t *left,
               const uint8_t *right, const uint8_t *givens, BBSearch *s);
 
-#define BB_CLOCK_MASK 255  /* look at the clock every 256 nodes */
 static inline int bb_stop(const BBSearch *s) {
     return s->timed_out || (s->limit > 0 && s->count >= s->limit);
 }
 static inline int bb_tick(BBSearch *s) {
     s->nodes++;
-    if ((s->nodes & BB_CLOCK_MASK) == 0 && s->deadline > 0 && bb_now() >= s->deadline)
-        s->timed_out = 1;
+    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) s->timed_out = 1;
     return s->timed_out;
 }
 #endif

@@ -10,9 +10,9 @@
 
 typedef struct {
     int n;
-    uint64_t full;
+    uint64_t full;       /* the mask of the n columns */
     uint64_t fixed[64];  /* the one allowed square of a row with a placed queen, else 0 */
-    uint8_t cols[64];
+    uint8_t cols[64];    /* the current placement: row -> 1-based column */
     long long mult;      /* each solution found counts this many times (symmetry) */
     BBSearch *s;
 } Q;
@@ -47,11 +47,11 @@ static void queens(Q *q) {
         uint64_t bit = f & -f;
         freeb[row] = f ^ bit;
         nodes++;
-        if ((nodes & 0xFFFF) == 0 && s->deadline > 0 && bb_now() >= s->deadline) {
+        if (PB_DEADLINE_PASSED(nodes, PB_CLOCK_EVERY_QUEENS, s->deadline)) {
             s->timed_out = 1;
             break;
         }
-        q->cols[row] = (uint8_t)(__builtin_ctzll(bit) + 1);
+        q->cols[row] = (uint8_t)(pb_ctz64(bit) + 1);
         if (row + 1 == n) {
             record_q(q);
             if (bb_stop(s)) break;

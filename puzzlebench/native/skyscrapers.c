@@ -127,13 +127,8 @@ static int line_support(int n, const Dom *d, int first, int last, Dom *sup) {
 /* Line L's crossing line at its q-th square. */
 static inline int crossing(int n, int L, int q) { return L < n ? n + q : q; }
 
-/* Number of values in a domain (portable: no popcount instruction assumed). */
-static inline int values_in(Dom d) {
-    unsigned x = d - ((d >> 1) & 0x5555u);
-    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
-    x = (x + (x >> 4)) & 0x0F0Fu;
-    return (int)((x + (x >> 8)) & 0x1Fu);
-}
+/* Number of values in a domain. */
+static inline int values_in(Dom d) { return pb_popcount32(d); }
 
 /* Latin-square singles on the lines of `work` (a placed value leaves the line's other
  * squares, a value with one square left goes there), repeated on the lines they change,
@@ -142,7 +137,7 @@ static int latin(const Sky *k, Dom *dom, uint32_t *dirty, uint32_t work) {
     int n = k->n;
     Dom full = (Dom)((1u << n) - 1);
     while (work) {
-        int L = __builtin_ctz(work);
+        int L = pb_ctz32(work);
         work &= work - 1;
         Dom placed = 0, once = 0, twice = 0;
         for (int q = 0; q < n; q++) {
@@ -192,7 +187,7 @@ static int propagate(const Sky *k, Dom *dom, uint32_t dirty) {
         fresh = 0;
         int L = -1, fewest = 0;
         for (uint32_t x = dirty; x; x &= x - 1) {
-            int M = __builtin_ctz(x), left = line_left(k, dom, M);
+            int M = pb_ctz32(x), left = line_left(k, dom, M);
             if (L < 0 || left < fewest) { L = M; fewest = left; }
         }
         dirty &= ~(1u << L);
@@ -219,7 +214,7 @@ static void record(const Sky *k, const Dom *dom) {
     if (s->kept < s->keep) {
         int cells = k->n * k->n;
         uint8_t *out = s->solutions + (size_t)s->kept * cells;
-        for (int c = 0; c < cells; c++) out[c] = (uint8_t)(__builtin_ctz(dom[c]) + 1);
+        for (int c = 0; c < cells; c++) out[c] = (uint8_t)(pb_ctz32(dom[c]) + 1);
         s->kept++;
     }
     s->count++;
@@ -260,7 +255,7 @@ static int walk(Walk *w, int pos, unsigned used, int tall, int seen) {
     }
     unsigned avail = w->dom[k->cell[w->line][pos]] & ~used;
     while (avail) {
-        int v = __builtin_ctz(avail) + 1;
+        int v = pb_ctz32(avail) + 1;
         avail &= avail - 1;
         w->perm[pos] = (uint8_t)v;
         if (walk(w, pos + 1, used | 1u << (v - 1), v > tall ? v : tall, seen + (v > tall)))

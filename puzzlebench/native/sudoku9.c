@@ -77,16 +77,10 @@ void bb9_init(void) {
     ready = 1;
 }
 
+/* One search state (the file's opening comment names them): F[3d+b] the cells of band b
+ * where digit d may go (27 bits, row-major within the band), seen[i] F[i] as last examined,
+ * U[b] the unsolved cells of band b. */
 typedef struct { uint32_t F[27]; uint32_t seen[27]; uint32_t U[3]; } S9;
-
-static inline int ctz32(uint32_t x) { return __builtin_ctz(x); }
-/* Portable flags give no popcnt instruction, and the library call costs more than this. */
-static inline int popcount27(uint32_t x) {
-    x = x - ((x >> 1) & 0x55555555u);
-    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-    return (int)((x * 0x01010101u) >> 24);
-}
 
 static inline void place9(S9 *s, int d, int b, int k) {
     uint32_t bit = 1u << k, nb = ~bit, cm = ~COLM[k % 9];
@@ -102,7 +96,7 @@ static inline void place9(S9 *s, int d, int b, int k) {
  * emptied meanwhile by another placement (its unit has no d left: a contradiction). */
 static int place_singles(S9 *s, int d, int b, uint32_t cells, uint64_t *counter) {
     while (cells) {
-        int k = ctz32(cells);
+        int k = pb_ctz32(cells);
         uint32_t bit = 1u << k;
         cells &= cells - 1;
         if (!(s->F[3 * d + b] & bit)) return 0;
@@ -121,7 +115,7 @@ static int update_word(S9 *s, int i, int locked, BBSearch *c) {
     if (!keep) return 0;
     uint32_t g = f & PATTERN_CELLS[keep];
     if (g != f) {
-        c->locked += (uint64_t)popcount27(f & ~g);
+        c->locked += (uint64_t)pb_popcount32(f & ~g);
         s->F[i] = g;
     }
     s->seen[i] = g;
@@ -149,7 +143,7 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
                 uint32_t cols = ((gone >> (3 * b)) & 7) << (3 * st);
                 if (!cols) continue;
                 uint32_t cells = F[b] & STACK_COLS[cols];
-                c->locked += (uint64_t)popcount27(cells);
+                c->locked += (uint64_t)pb_popcount32(cells);
                 F[b] &= ~cells;
                 p[b] &= ~cols;
             }
@@ -157,12 +151,12 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
     }
     uint32_t once = (p[0] ^ p[1] ^ p[2]) & ~((p[0] & p[1]) | (p[0] & p[2]) | (p[1] & p[2]));
     while (once) {
-        int j = ctz32(once);
+        int j = pb_ctz32(once);
         once &= once - 1;
         int b = (p[0] >> j & 1) ? 0 : (p[1] >> j & 1) ? 1 : 2;
         uint32_t v = F[b] & COLM[j];
         if (!v) return 0;
-        if (!(v & (v - 1)) && (v & s->U[b])) { place9(s, d, b, ctz32(v)); c->hidden++; }
+        if (!(v & (v - 1)) && (v & s->U[b])) { place9(s, d, b, pb_ctz32(v)); c->hidden++; }
     }
     return 1;
 }
@@ -178,7 +172,7 @@ static int naked_singles(S9 *s, BBSearch *c) {
         if (u & ~a) return -1;
         uint32_t single = u & ~t;
         while (single) {
-            int k = ctz32(single);
+            int k = pb_ctz32(single);
             single &= single - 1;
             uint32_t bit = 1u << k;
             int d = 0;
@@ -216,7 +210,7 @@ static int propagate9(S9 *s, BBSearch *c, int locked) {
         if (placed) continue;
         if (!column_dirty) return 1;
         while (column_dirty) {
-            int d = ctz32(column_dirty);
+            int d = pb_ctz32(column_dirty);
             column_dirty &= column_dirty - 1;
             if (!update_columns(s, d, locked, c)) return 0;
         }
@@ -229,7 +223,7 @@ static void record9(const S9 *s, BBSearch *c) {
         for (int d = 0; d < 9; d++)
             for (int b = 0; b < 3; b++) {
                 uint32_t f = s->F[3 * d + b];
-                while (f) { out[27 * b + ctz32(f)] = (uint8_t)(d + 1); f &= f - 1; }
+                while (f) { out[27 * b + pb_ctz32(f)] = (uint8_t)(d + 1); f &= f - 1; }
             }
         c->kept++;
     }
@@ -238,9 +232,9 @@ static void record9(const S9 *s, BBSearch *c) {
 
 /* Unsolved cells that see cell k of band b (row, box and the column across the bands). */
 static inline int open_peers(const S9 *s, int b, int k) {
-    int n = popcount27(s->U[b] & PEERS[k]);
+    int n = pb_popcount32(s->U[b] & PEERS[k]);
     for (int o = 0; o < 3; o++)
-        if (o != b) n += popcount27(s->U[o] & COLM[k % 9]);
+        if (o != b) n += pb_popcount32(s->U[o] & COLM[k % 9]);
     return n;
 }
 
@@ -262,7 +256,7 @@ static void choose9(const S9 *s, int *band, int *bitpos) {
         int best = -1;
         for (int b = 0; b < 3; b++)
             for (uint32_t two = twos[b]; two; two &= two - 1) {
-                int k = ctz32(two), score = open_peers(s, b, k);
+                int k = pb_ctz32(two), score = open_peers(s, b, k);
                 if (score > best) { best = score; *band = b; *bitpos = k; }
             }
         return;
@@ -270,7 +264,7 @@ static void choose9(const S9 *s, int *band, int *bitpos) {
     int fewest = 10;
     for (int b = 0; b < 3; b++)
         for (uint32_t u = s->U[b]; u; u &= u - 1) {
-            int k = ctz32(u), n = 0;
+            int k = pb_ctz32(u), n = 0;
             for (int d = 0; d < 9; d++) n += (s->F[3 * d + b] >> k) & 1;
             if (n < fewest) { fewest = n; *band = b; *bitpos = k; }
         }

@@ -11,18 +11,18 @@
 #include <string.h>
 #include "pb_bitboard.h"
 
+/* The grid's geometry and the search's buffers. */
 typedef struct {
-    int n, ncell, br, bc, npeer;
-    uint64_t full;
-    int *peers;   /* ncell * npeer */
-    int *units;   /* 3n units * n cells: rows, columns, blocks */
-    int *queue;
-    uint64_t *stack;  /* frames of ncell masks + ncell values (as uint64 words) */
-    size_t frames;
-    int locked;
+    int n, ncell, br, bc;  /* values, cells (n*n), block rows and columns */
+    int npeer;             /* peers of a cell: its row, column and block but itself */
+    uint64_t full;         /* the mask of all n values */
+    int *peers;            /* ncell * npeer */
+    int *units;            /* 3n units * n cells: rows, columns, blocks */
+    int *queue;            /* cells left with one candidate, to settle */
+    uint64_t *stack;       /* frames of ncell masks + ncell values (as uint64 words) */
+    size_t frames;         /* frames allocated */
+    int locked;            /* pointing on */
 } Geo;
-
-static inline int popc(uint64_t x) { return __builtin_popcountll(x); }
 
 static int geo_init(Geo *g, int br, int bc) {
     int n = br * bc, ncell = n * n;
@@ -74,7 +74,7 @@ static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
         if (val[c]) continue;
         uint64_t bit = cand[c];
         if (!bit) return 0;
-        val[c] = (uint64_t)__builtin_ctzll(bit) + 1;
+        val[c] = (uint64_t)pb_ctz64(bit) + 1;
         const int *p = g->peers + (size_t)c * g->npeer;
         for (int k = 0; k < g->npeer; k++) {
             int o = p[k];
@@ -156,7 +156,7 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     int best = -1, bestn = 65;
     for (int c = 0; c < g->ncell; c++) {
         if (val[c]) continue;
-        int k = popc(cand[c]);
+        int k = pb_popcount64(cand[c]);
         if (k < bestn) { bestn = k; best = c; if (k == 2) break; }
     }
     if (best < 0) { recordn(g, val, s); return 0; }

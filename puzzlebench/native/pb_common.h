@@ -1,0 +1,70 @@
+/* What every engine file of puzzlebench._native shares: the clock, how often a search looks
+ * at it, bit counting, and the words the files use alike.
+ *
+ * Glossary (every file):
+ *   value     1-based (1..n), 0 = empty: the givens and solutions handed to and from Python;
+ *   digit     0-based (value - 1), a bit position in a candidate mask;
+ *   n         values per unit (the side of the grid), cells = n * n, cell = row * n + column;
+ *   br, bc    a Sudoku block's rows and columns (n = br * bc);
+ *   item, option   Knuth's words for the columns and rows of an exact-cover matrix;
+ *   limit     stop after this many solutions, 0 (or <= 0) = find all;
+ *   keep      how many solutions to copy out (the first ones found);
+ *   deadline  a pb_now() value after which a search stops with timed_out set, 0 = none;
+ *   counters  nodes, guesses, updates ... are uint64_t from the search to the Python caller:
+ *             a long count of all solutions passes 2^32 nodes within minutes;
+ *   rc        0 ok, -1 failure: an allocation (C parts) or an exception set (Python parts).
+ *
+ * Built with gcc or clang (the __builtin_* below; setup.py). */
+#ifndef PUZZLEBENCH_PB_COMMON_H
+#define PUZZLEBENCH_PB_COMMON_H
+#include <stdint.h>
+
+/* Monotonic clock in seconds (clock_gettime; pb_common.c). */
+double pb_now(void);
+
+/* How often a search looks at the clock: every PB_CLOCK_EVERY nodes (a power of two).  At 256
+ * the clock costs under 0.1% of the cheapest node (a 9x9 DLX node, about 0.1 us) while the
+ * dearest nodes (a 64x64 Sudoku copies 64 KB) still stop within a few milliseconds of the
+ * deadline. */
+#define PB_CLOCK_EVERY 256u
+/* N-Queens nodes are a handful of bit operations (a few ns): there the clock is looked at
+ * every 65536 nodes (about a millisecond), so that it stays under 1% of the search. */
+#define PB_CLOCK_EVERY_QUEENS 65536u
+
+/* Whether a search at node count `nodes` has passed its deadline (looked at every `every`
+ * nodes only; every a power of two, deadline 0 = none).  A macro, so that `deadline` is read
+ * only when the count comes round: as an inline function's argument it was read at every node
+ * and held in a register the search loop needed (N-Queens 4% slower). */
+#define PB_DEADLINE_PASSED(nodes, every, deadline) \
+    ((((nodes) & ((every) - 1)) == 0) && (deadline) > 0 && pb_now() >= (deadline))
+
+/* Bit counting.  The portable build (no -march) has no popcnt instruction, and there
+ * __builtin_popcount is a call into libgcc that costs more than these few shifts; with
+ * -march=native (__POPCNT__ defined) the instruction is used. */
+static inline int pb_popcount32(uint32_t x) {
+#ifdef __POPCNT__
+    return __builtin_popcount(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+    return (int)((x * 0x01010101u) >> 24);
+#endif
+}
+
+static inline int pb_popcount64(uint64_t x) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
+}
+
+/* The lowest set bit's position; x must not be 0. */
+static inline int pb_ctz32(uint32_t x) { return __builtin_ctz(x); }
+static inline int pb_ctz64(uint64_t x) { return __builtin_ctzll(x); }
+
+#endif
