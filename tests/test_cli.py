@@ -139,3 +139,16 @@ def test_mrv_answers_top95(capsys):
 def test_every_command_checks_limits_the_same_way(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+
+
+def test_every_commands_help_opens_with_its_description_in_plain_text():
+    from puzzlebench.cli import build_parser
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices
+    assert len(commands) >= 14
+    for name, command in commands.items():
+        text = command.format_help()
+        assert command.description and command.description[0].isupper(), name
+        for markup in ("``", ":class:", ":func:", ":meth:", ":data:"):
+            assert markup not in text, (name, markup)
+    assert "``" not in parser.format_help()

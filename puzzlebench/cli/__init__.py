@@ -32,10 +32,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="puzzlebench", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="puzzlebench", description="One puzzle model, every solver paradigm, side by side: "
+                     "solve, count, check, export, benchmark and rate puzzles.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for action in sub._choices_actions:   # a command's --help opens with its one-line help
+        command = sub.choices[action.dest]
+        command.description = command.description or action.help[0].upper() + action.help[1:] + "."
     return parser
 
 

@@ -216,7 +216,10 @@ def cmd_generate(args) -> int:
 
 def register(sub) -> None:
     p = sub.add_parser("bench", help="run puzzles x solvers side by side, verified, cross-checked, stored",
-                       description=cmd_bench.__doc__ or __doc__.splitlines()[0])
+                       description="Run puzzles x solvers side by side in worker processes with hard "
+                                   "time limits: every answer verified, the solvers cross-checked, every "
+                                   "result stored in a SQLite database as it comes (--resume runs only "
+                                   "what is missing).")
     p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (none: the embedded default set)")
     p.add_argument("--solvers", action="append", metavar="A,B,C", help="solver specs, comma-separated")
     p.add_argument("--solver", action="append", metavar="SPEC", help="one solver spec (repeat; for specs with options)")

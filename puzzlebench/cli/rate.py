@@ -25,7 +25,9 @@ from .common import EXIT_OK, Tally, read_records as read_puzzle_records, record_
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("rate", help="rate Sudoku difficulty with human techniques, or fit a rating model",
-                              description=__doc__.splitlines()[0])
+                              description="Rate puzzles by how a person would solve them (human "
+                                          "techniques, a fitted model on the SE scale), or fit a rating "
+                                          "model to labelled puzzles.")
     p.add_argument("file", nargs="?", help="puzzles, one a line (a CSV: the 'puzzle' column); - for stdin")
     p.add_argument("--explain", action="store_true", help="list every step in words")
     p.add_argument("--model", default="se",
