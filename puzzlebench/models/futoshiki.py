@@ -41,6 +41,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .latin import latin_lines, latin_problems, line_repeats
 from .text import TextPlaces, content_lines
 from .vocabulary import Less, Rules, grid_rules
 
@@ -107,11 +108,6 @@ class Futoshiki(Puzzle):
     def shape(self) -> str:
         return f"{self.n}x{self.n}"
 
-    def _lines(self) -> list[tuple[str, tuple[int, ...]]]:
-        n = self.n
-        return ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
-                + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
-
     def _rules(self) -> Rules:
         latin = _latin_rules(self.n)
         signs = tuple(Less(a, b, f"{self.cell_label(a)} < {self.cell_label(b)}") for a, b in self.less)
@@ -135,25 +131,13 @@ class Futoshiki(Puzzle):
     # -- checking ------------------------------------------------------------------------
 
     def _repeats(self, values: Sequence[int]) -> list[str]:
-        out = []
-        for name, cells in self._lines():
-            seen = [values[c] for c in cells if values[c]]
-            twice = next((v for v in seen if seen.count(v) > 1), None)
-            if twice:
-                out.append(f"{name} has two {twice}s")
-        return out
+        return line_repeats(self.n, values)
 
     def check(self, solution: Sequence[int]) -> list[str]:
         n = self.n
-        if len(solution) != n * n:
-            return [f"expected {n * n} values, got {len(solution)}"]
-        problems = [f"{self.cell_label(i)}: {v} is not a value of 1..{n}"
-                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
-        if problems:
-            return problems
-        problems = [f"{self.cell_label(i)}: given {g}, solution has {solution[i]}"
-                    for i, g in enumerate(self.givens) if g and solution[i] != g]
-        problems += self._repeats(solution)
+        problems = latin_problems(n, self.givens, solution)
+        if len(solution) != n * n or not all(isinstance(v, int) and 1 <= v <= n for v in solution):
+            return problems   # no values to hold the signs to
         return problems + [why for a, b in self.less if (why := _broken_sign(a, b, solution, n))]
 
     # -- text ----------------------------------------------------------------------------
@@ -250,9 +234,7 @@ class Futoshiki(Puzzle):
 def _latin_rules(n: int) -> Rules:
     """The Latin square part of every N x N Futoshiki, stated once per N (the same objects
     for every puzzle of the size, so that the engines' caches by shape hit at once)."""
-    lines = ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
-             + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
-    return grid_rules(n, (0,) * (n * n), lines)
+    return grid_rules(n, (0,) * (n * n), latin_lines(n))
 
 
 def _neighbours(a: int, b: int, n: int) -> bool:

@@ -61,13 +61,8 @@ class LatinSquare(Puzzle):
     def shape(self) -> str:
         return f"{self.n}x{self.n}"
 
-    def _lines(self) -> list[tuple[str, tuple[int, ...]]]:
-        n = self.n
-        return ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
-                + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
-
     def _rules(self) -> Rules:
-        return grid_rules(self.n, self.givens, self._lines())
+        return grid_rules(self.n, self.givens, latin_lines(self.n))
 
     def structure(self) -> tuple:
         return ("latin", self.n)
@@ -79,28 +74,10 @@ class LatinSquare(Puzzle):
     # -- checking ------------------------------------------------------------------------
 
     def _repeats(self, values: Sequence[int]) -> list[str]:
-        out = []
-        for name, cells in self._lines():
-            seen: dict[int, int] = {}
-            for cell in cells:
-                v = values[cell]
-                if v and v in seen:
-                    out.append(f"{name} has two {v}s")
-                    break
-                seen[v] = cell
-        return out
+        return line_repeats(self.n, values)
 
     def check(self, solution: Sequence[int]) -> list[str]:
-        n = self.n
-        if len(solution) != n * n:
-            return [f"expected {n * n} values, got {len(solution)}"]
-        problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
-                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
-        if problems:
-            return problems
-        problems += [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
-                     for i, g in enumerate(self.givens) if g and solution[i] != g]
-        return problems + self._repeats(solution)
+        return latin_problems(self.n, self.givens, solution)
 
     # -- text ----------------------------------------------------------------------------
 
@@ -173,3 +150,38 @@ def _value(token: str, n: int, form: str, place: Place) -> int:
         shown = f"{token} (value {v})" if form == "pls" else token
         raise ParseError(f"{shown} is not a value of a {n}x{n} Latin square", place)
     return v
+
+
+# -- what every Latin square checks (Futoshiki too) ------------------------------------------
+
+def latin_lines(n: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The rows and columns of an N x N grid, named, each its cells in order."""
+    return ([(f"row {r + 1}", tuple(r * n + c for c in range(n))) for r in range(n)]
+            + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
+
+
+def line_repeats(n: int, values: Sequence[int]) -> list[str]:
+    """Each row or column where a value (0 = empty) stands twice, in words."""
+    out = []
+    for name, cells in latin_lines(n):
+        seen: set[int] = set()
+        for cell in cells:
+            v = values[cell]
+            if v and v in seen:
+                out.append(f"{name} has two {v}s")
+                break
+            seen.add(v)
+    return out
+
+
+def latin_problems(n: int, givens: Sequence[int], solution: Sequence[int]) -> list[str]:
+    """Every way ``solution`` fails to be an N x N Latin square completing ``givens``."""
+    if len(solution) != n * n:
+        return [f"expected {n * n} values, got {len(solution)}"]
+    problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
+                for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
+    if problems:
+        return problems
+    problems += [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
+                 for i, g in enumerate(givens) if g and solution[i] != g]
+    return problems + line_repeats(n, solution)

@@ -61,38 +61,9 @@ static int shape_ok(int rows, int cols) {
     return 1;
 }
 
-static PyObject *py_sudoku_answers_right(PyObject *self, PyObject *args) {
-    int rows, cols;
-    Py_buffer sol, giv;
-    if (!PyArg_ParseTuple(args, "iiy*y*", &rows, &cols, &sol, &giv)) return NULL;
-    PyObject *out = NULL;
-    uint8_t *block_of = NULL;
-    if (!shape_ok(rows, cols)) goto done;
-    int n = rows * cols;
-    Py_ssize_t cells = (Py_ssize_t)n * n;
-    if (sol.len != giv.len || sol.len % cells) {
-        PyErr_Format(PyExc_ValueError, "solutions (%zd values) and givens (%zd values) are not the same "
-                     "whole number of %zd-cell puzzles", sol.len, giv.len, cells);
-        goto done;
-    }
-    Py_ssize_t count = sol.len / cells;
-    out = PyBytes_FromStringAndSize(NULL, count);
-    block_of = PyMem_Malloc((size_t)cells);
-    if (!out || !block_of) { Py_CLEAR(out); if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
-    uint8_t *flags = (uint8_t *)PyBytes_AS_STRING(out);
-    block_table(rows, cols, block_of);
-    for (Py_ssize_t k = 0; k < count; k++)
-        flags[k] = (uint8_t)grid_right((const uint8_t *)sol.buf + k * cells,
-                                       (const uint8_t *)giv.buf + k * cells, n, block_of);
-done:
-    PyMem_Free(block_of);
-    PyBuffer_Release(&sol);
-    PyBuffer_Release(&giv);
-    return out;
-}
-
 /* Givens that keep the rules: every value in 0..n, no value twice in a row, column or block. */
-static int givens_right(const uint8_t *g, int n, const uint8_t *block_of) {
+static int givens_right(const uint8_t *g, const uint8_t *unused, int n, const uint8_t *block_of) {
+    (void)unused;
     uint64_t row[MAX_VALUES], col[MAX_VALUES], box[MAX_VALUES];
     memset(row, 0, sizeof(uint64_t) * n);
     memset(col, 0, sizeof(uint64_t) * n);
@@ -109,6 +80,54 @@ static int givens_right(const uint8_t *g, int n, const uint8_t *block_of) {
     return 1;
 }
 
+typedef int (*PuzzleTest)(const uint8_t *values, const uint8_t *givens, int n, const uint8_t *block_of);
+
+/* One byte per puzzle of a packed batch, 1 where `test` holds: `values` (and `givens`, when
+ * given, the same length) hold n*n bytes a puzzle.  NULL with an exception set on a bad shape
+ * or length. */
+static PyObject *each_puzzle(int rows, int cols, const Py_buffer *values, const Py_buffer *givens,
+                             PuzzleTest test) {
+    if (!shape_ok(rows, cols)) return NULL;
+    int n = rows * cols;
+    Py_ssize_t cells = (Py_ssize_t)n * n;
+    if (givens && givens->len != values->len) {
+        PyErr_Format(PyExc_ValueError, "solutions (%zd values) and givens (%zd values) are not the same "
+                     "whole number of %zd-cell puzzles", values->len, givens->len, cells);
+        return NULL;
+    }
+    if (values->len % cells) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd values, not a whole number of %zd-cell puzzles",
+                     givens ? "solutions" : "givens", values->len, cells);
+        return NULL;
+    }
+    Py_ssize_t count = values->len / cells;
+    uint8_t *block_of = PyMem_Malloc((size_t)cells);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, count);
+    if (!out || !block_of) {
+        Py_XDECREF(out);
+        PyMem_Free(block_of);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    uint8_t *flags = (uint8_t *)PyBytes_AS_STRING(out);
+    block_table(rows, cols, block_of);
+    const uint8_t *v = values->buf, *g = givens ? givens->buf : NULL;
+    for (Py_ssize_t k = 0; k < count; k++)
+        flags[k] = (uint8_t)test(v + k * cells, g ? g + k * cells : NULL, n, block_of);
+    PyMem_Free(block_of);
+    return out;
+}
+
+/* sudoku_answers_right(rows, cols, solutions, givens) -> bytes (see the top of the file). */
+static PyObject *py_sudoku_answers_right(PyObject *self, PyObject *args) {
+    int rows, cols;
+    Py_buffer sol, giv;
+    if (!PyArg_ParseTuple(args, "iiy*y*", &rows, &cols, &sol, &giv)) return NULL;
+    PyObject *out = each_puzzle(rows, cols, &sol, &giv, grid_right);
+    PyBuffer_Release(&sol);
+    PyBuffer_Release(&giv);
+    return out;
+}
+
 /* sudoku_givens_right(rows, cols, givens) -> bytes: 1 per puzzle whose givens (n*n values a
  * puzzle, 0 = empty) keep the rules, 0 where a value is out of range or repeats in a unit
  * (the model's own validation then names it). */
@@ -116,26 +135,7 @@ static PyObject *py_sudoku_givens_right(PyObject *self, PyObject *args) {
     int rows, cols;
     Py_buffer giv;
     if (!PyArg_ParseTuple(args, "iiy*", &rows, &cols, &giv)) return NULL;
-    PyObject *out = NULL;
-    uint8_t *block_of = NULL;
-    if (!shape_ok(rows, cols)) goto done;
-    int n = rows * cols;
-    Py_ssize_t cells = (Py_ssize_t)n * n;
-    if (giv.len % cells) {
-        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of %zd-cell puzzles",
-                     giv.len, cells);
-        goto done;
-    }
-    Py_ssize_t count = giv.len / cells;
-    out = PyBytes_FromStringAndSize(NULL, count);
-    block_of = PyMem_Malloc((size_t)cells);
-    if (!out || !block_of) { Py_CLEAR(out); if (!PyErr_Occurred()) PyErr_NoMemory(); goto done; }
-    uint8_t *flags = (uint8_t *)PyBytes_AS_STRING(out);
-    block_table(rows, cols, block_of);
-    for (Py_ssize_t k = 0; k < count; k++)
-        flags[k] = (uint8_t)givens_right((const uint8_t *)giv.buf + k * cells, n, block_of);
-done:
-    PyMem_Free(block_of);
+    PyObject *out = each_puzzle(rows, cols, &giv, NULL, givens_right);
     PyBuffer_Release(&giv);
     return out;
 }
