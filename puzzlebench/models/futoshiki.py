@@ -41,7 +41,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .latin import latin_lines, latin_problems, line_repeats
+from .latin import latin_lines, latin_problems, line_repeats, numbers_solution
 from .text import TextPlaces, content_lines
 from .vocabulary import Less, Rules, grid_rules
 
@@ -146,10 +146,7 @@ class Futoshiki(Puzzle):
         return " ".join(map(str, solution))
 
     def parse_solution(self, text: str) -> Solution:
-        try:
-            return tuple(int(t) for t in _TOKEN.findall(text))
-        except ValueError:
-            raise ParseError(f"a Futoshiki's solution is {self.n * self.n} numbers; got {text[:40]!r}") from None
+        return numbers_solution(text, self.n, "a Futoshiki")
 
     def write(self) -> str:
         return self.write_solution(self.givens)

@@ -21,6 +21,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
+from .latin import latin_problems
 from .solo import grid_text, grid_values
 from .sudoku import DIGITS
 from .text import TextPlaces, content_lines
@@ -90,17 +91,7 @@ class JigsawSudoku(Puzzle):
         return cls(regions, givens, source=source)
 
     def check(self, solution: Sequence[int]) -> list[str]:
-        n = self.n
-        if len(solution) != n * n:
-            return [f"expected {n * n} values, got {len(solution)}"]
-        problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
-                    for i, v in enumerate(solution) if not (isinstance(v, int) and 1 <= v <= n)]
-        if problems:
-            return problems
-        problems = [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
-                    for i, g in enumerate(self.givens) if g and solution[i] != g]
-        return problems + [f"{name} repeats a value" for name, cells in self.units()
-                           if len({solution[c] for c in cells}) != n]
+        return latin_problems(self.n, self.givens, solution, self.units())
 
     # -- text ----------------------------------------------------------------------------
 

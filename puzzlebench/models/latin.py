@@ -85,10 +85,7 @@ class LatinSquare(Puzzle):
         return " ".join(map(str, solution))
 
     def parse_solution(self, text: str) -> Solution:
-        try:
-            return tuple(int(t) for t in _TOKEN.findall(text))
-        except ValueError:
-            raise ParseError(f"a Latin square's solution is {self.n * self.n} numbers; got {text[:40]!r}") from None
+        return numbers_solution(text, self.n, "a Latin square")
 
     def write(self) -> str:
         return self.write_solution(self.givens)
@@ -160,10 +157,11 @@ def latin_lines(n: int) -> list[tuple[str, tuple[int, ...]]]:
             + [(f"column {c + 1}", tuple(r * n + c for r in range(n))) for c in range(n)])
 
 
-def line_repeats(n: int, values: Sequence[int]) -> list[str]:
-    """Each row or column where a value (0 = empty) stands twice, in words."""
+def line_repeats(n: int, values: Sequence[int], units=None) -> list[str]:
+    """Each unit (by default the rows and columns) where a value (0 = empty) stands twice,
+    in words."""
     out = []
-    for name, cells in latin_lines(n):
+    for name, cells in units if units is not None else latin_lines(n):
         seen: set[int] = set()
         for cell in cells:
             v = values[cell]
@@ -174,8 +172,9 @@ def line_repeats(n: int, values: Sequence[int]) -> list[str]:
     return out
 
 
-def latin_problems(n: int, givens: Sequence[int], solution: Sequence[int]) -> list[str]:
-    """Every way ``solution`` fails to be an N x N Latin square completing ``givens``."""
+def latin_problems(n: int, givens: Sequence[int], solution: Sequence[int], units=None) -> list[str]:
+    """Every way ``solution`` fails to be an N x N grid of values 1..N completing ``givens``
+    whose ``units`` (by default the rows and columns: a Latin square) hold each value once."""
     if len(solution) != n * n:
         return [f"expected {n * n} values, got {len(solution)}"]
     problems = [f"r{i // n + 1}c{i % n + 1}: {v} is not a value of 1..{n}"
@@ -184,4 +183,12 @@ def latin_problems(n: int, givens: Sequence[int], solution: Sequence[int]) -> li
         return problems
     problems += [f"r{i // n + 1}c{i % n + 1}: given {g}, solution has {solution[i]}"
                  for i, g in enumerate(givens) if g and solution[i] != g]
-    return problems + line_repeats(n, solution)
+    return problems + line_repeats(n, solution, units)
+
+
+def numbers_solution(text: str, n: int, what: str) -> Solution:
+    """A solution written as numbers (separated by blanks or commas)."""
+    try:
+        return tuple(int(t) for t in _TOKEN.findall(text))
+    except ValueError:
+        raise ParseError(f"{what}'s solution is {n * n} numbers; got {text[:40]!r}") from None
