@@ -34,6 +34,14 @@ full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one o
 ``i+1`` cells seen from the clue is ``>= v``" and ``vis[i]`` "cell ``i`` is seen", tied by
 ``x[i][v] and not g[i-1][v] -> vis[i]`` and ``x[i][v] and g[i-1][v] -> not vis[i]``, then
 exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
+``Cage`` (Killer Sudoku, KenKen) gets one auxiliary variable per admissible filling
+(:meth:`~puzzlebench.models.vocabulary.Cage.fillings`): at least one filling, and each filling
+implies its cells' candidates.  Where the cage's cells are pairwise different (every two share
+an ``AllDifferent``: a Killer cage) a filling is a *set* of values and implies "each cell takes
+one of them"; otherwise a tuple, implying each cell's value, and implied back by them (the
+clause ``not x1 or … or f``, which lets propagation find the filling).  Either way the values
+decide which filling is true (two fillings cannot hold at once: a tuple fixes every value, and
+k different values in a k-set are that set), so a count of models is a count of solutions.
 
 At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
 encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
@@ -57,7 +65,8 @@ from typing import Iterable, Sequence
 
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
-from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility, candidate
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility, candidate,
+                                 pairwise_different)
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized", "augmented")
 AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
@@ -233,6 +242,25 @@ class _Builder:
                 prev_g = g
         self.exactly(seen, clue)
 
+    def cage(self, cells: Sequence[int], fillings: Sequence[tuple[int, ...]], distinct: bool, n: int) -> None:
+        """One variable per filling (see the module's text): at least one, each implying its
+        candidates; a tuple filling also implied by them."""
+        if not fillings:
+            f = self.new_var()
+            self.clauses += [[f], [-f]]   # no filling: unsatisfiable
+            return
+        chosen = []
+        for filling in fillings:
+            f = self.new_var()
+            chosen.append(f)
+            if distinct:
+                self.clauses.extend([-f] + [cell * n + v for v in filling] for cell in cells)
+            else:
+                lits = [cell * n + v for cell, v in zip(cells, filling)]
+                self.clauses.extend([-f, x] for x in lits)
+                self.clauses.append([-x for x in lits] + [f])
+        self.at_least_one(chosen)
+
 
 def is_cell_constraint(con: ExactlyOne, n: int) -> bool:
     """An ``ExactlyOne`` that states one cell's value (its ``n`` candidates in order)."""
@@ -325,6 +353,9 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
                 b.at_most_one(lits)
         elif isinstance(con, Visibility):
             b.visibility(con.cells, con.clue, n)
+        elif isinstance(con, Cage):
+            distinct = pairwise_different(rules, con.cells)
+            b.cage(con.cells, con.fillings(n, distinct), distinct, n)
         else:  # a new kind of constraint needs a new clause family here
             raise EngineError(f"the CNF encoder cannot express {type(con).__name__} ({con.name})")
     return b.top, b.clauses

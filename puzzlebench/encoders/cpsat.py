@@ -11,6 +11,13 @@
   there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
   :func:`visibility_terms`.
 
+``Cage`` in ``int``: a linear sum when its cells are pairwise different and ``op`` is ``+`` (the
+``AllDifferent`` over them is stated anyway: a Killer cage), otherwise a table of its admissible
+fillings (``AddAllowedAssignments``: products, differences, quotients, KenKen sums).  In
+``bool``: one literal per filling, exactly one of them, each implying its candidates (a set
+filling: each cell takes one of its values); the values decide the filling, so enumeration
+counts solutions.
+
 The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
 are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
 
@@ -24,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..errors import SolverSpecError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
-                                 candidate, candidate_cell_value)
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility,
+                                 candidate, candidate_cell_value, pairwise_different)
 
 FORMULATIONS = ("int", "bool")
 
@@ -218,7 +225,16 @@ def _build_int(rules: Rules, model) -> CpSatModel:
             model.add_all_different([cells[c] for c in con.cells])
         elif isinstance(con, Visibility):
             _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
+        elif isinstance(con, Cage):
+            _cage_int(model, [cells[c] for c in con.cells], con, n, pairwise_different(rules, con.cells))
     return CpSatModel("int", model, rules.n_cells, n, cells=cells)
+
+
+def _cage_int(model, variables: list, cage: Cage, n: int, distinct: bool) -> None:
+    if cage.op == "+" and distinct:
+        model.add(sum(variables) == cage.target)
+    else:
+        model.add_allowed_assignments(variables, list(cage.fillings(n)))
 
 
 def _visibility_int(model, line: list, clue: int, n: int) -> None:
@@ -258,7 +274,23 @@ def _build_bool(rules: Rules, model) -> CpSatModel:
             model.add_at_most_one(chosen)
     for con in rules.of_type(Visibility):
         _visibility_bool(model, lits, con, n)
+    for con in rules.of_type(Cage):
+        _cage_bool(model, lits, con, n, pairwise_different(rules, con.cells))
     return CpSatModel("bool", model, rules.n_cells, n, literals=lits)
+
+
+def _cage_bool(model, lits: list, cage: Cage, n: int, distinct: bool) -> None:
+    chosen = []
+    for filling in cage.fillings(n, distinct):
+        f = model.new_bool_var("")
+        chosen.append(f)
+        if distinct:
+            for cell in cage.cells:
+                model.add_bool_or([lits[candidate(cell, v, n)] for v in filling]).only_enforce_if(f)
+        else:
+            for cell, v in zip(cage.cells, filling):
+                model.add_implication(f, lits[candidate(cell, v, n)])
+    model.add_exactly_one(chosen)
 
 
 def _visibility_bool(model, lits: list, con: Visibility, n: int) -> None:

@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {
     "latin": "puzzlebench.models.latin:LatinSquare",
     "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
     "jigsaw": "puzzlebench.models.jigsaw:JigsawSudoku",
+    "kenken": "puzzlebench.models.kenken:KenKen",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -102,6 +102,14 @@ def _own_reader(kind: str | None):
     return cls if hasattr(cls, "read_text") else None
 
 
+def _spans_lines(own, text: str) -> bool:
+    """Whether a kind that reads its own text writes a puzzle on several lines: its
+    ``spans_lines``, a flag or, for a kind with one-line and many-line forms (a Keen id, a
+    grid with its cages), a function of the text."""
+    spans = getattr(own, "spans_lines", False)
+    return bool(spans(text) if callable(spans) else spans)
+
+
 def _claimed_kind(text: str) -> str | None:
     """A registered kind whose text form this unmistakably is (a ``.pls`` file's ``order``
     line, a game id's parameters), or ``None``."""
@@ -356,7 +364,7 @@ def _line_is_record(line: str) -> bool:
     except PuzzleError:
         return False
     own = _own_reader(kind)
-    if own is not None and getattr(own, "spans_lines", False):
+    if own is not None and _spans_lines(own, line):
         return False                     # the first line of a puzzle of several (a .pls header)
     stripped = line.strip()
     fields = stripped.split()
@@ -502,7 +510,7 @@ def _block_records(block, index, kind, box=None) -> list[tuple[int, int, int]]:
     own = _own_reader(kind)
     if own is not None:   # a kind that reads its own text: a block is one puzzle, or a line is
         whole = [(index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))]
-        return whole if getattr(own, "spans_lines", False) else per_line
+        return whole if _spans_lines(own, "\n".join(line for _, line in block)) else per_line
     if kind != "skyscrapers" and _block_is_grid(block, kind):
         grid = (index[block[0][0]], block[0][0], block[-1][0] + len(block[-1][1]))
         if _lines_rather_than_grid(block, kind, box):

@@ -3,8 +3,10 @@ candidate, the candidates it rules out.
 
 Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
 ``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
-``ExactlyOne`` becomes conflicts plus an "at least one" check, and ``Visibility`` lines are
-checked on the towers as they are placed.
+``ExactlyOne`` becomes conflicts plus an "at least one" check, ``Visibility`` lines are
+checked on the towers as they are placed, and a ``Cage`` becomes its admissible fillings as
+value masks per cell (:class:`CageFillings`): a search keeps a cell's values that some filling
+still consistent with the other cells' domains allows.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import EngineError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Rules, Visibility,
-                                 candidate_cell_value)
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility,
+                                 candidate_cell_value, pairwise_different)
 
 
 class Conflicts:
@@ -56,6 +58,50 @@ class CellProblem:
     """Candidate groups of multi-cell ExactlyOne constraints: one of each must be true."""
     full_units: tuple[tuple[int, ...], ...] = ()
     """AllDifferent groups with as many cells as values: each value appears once in each."""
+    cages: tuple["CageFillings", ...] = ()
+    cages_of_cell: tuple[tuple[int, ...], ...] = ()
+    """Indices into ``cages`` of the cages holding each cell."""
+
+
+@dataclass(frozen=True)
+class CageFillings:
+    """A cage's admissible fillings as value masks, one per cell (bit v-1 for value v): a
+    tuple filling allows one value per cell; a set filling (cells pairwise different) allows
+    the set's values in every cell."""
+
+    cage: Cage
+    masks: tuple[tuple[int, ...], ...]
+
+    def supported(self, domains: list[int]) -> list[int] | None:
+        """Each cell's values that some filling consistent with ``domains`` allows; ``None``
+        when no filling is consistent."""
+        cells = self.cage.cells
+        union = [0] * len(cells)
+        found = False
+        for masks in self.masks:
+            kept = [domains[c] & m for c, m in zip(cells, masks)]
+            if all(kept):
+                found = True
+                union = [u | k for u, k in zip(union, kept)]
+        return union if found else None
+
+    def possible(self, values: list[int]) -> bool:
+        """Whether the placed values (0 = not yet) fit some filling."""
+        placed = [(1 << (values[c] - 1), i) for i, c in enumerate(self.cage.cells) if values[c]]
+        return any(all(masks[i] & bit for bit, i in placed) for masks in self.masks)
+
+
+def cage_fillings(rules: Rules, cage: Cage) -> CageFillings:
+    nv = rules.n_values
+    distinct = pairwise_different(rules, cage.cells)
+    masks = []
+    for filling in cage.fillings(nv, distinct):
+        if distinct:
+            mask = sum(1 << (v - 1) for v in filling)
+            masks.append((mask,) * len(cage.cells))
+        else:
+            masks.append(tuple(1 << (v - 1) for v in filling))
+    return CageFillings(cage, tuple(masks))
 
 
 @lru_cache(maxsize=64)
@@ -92,7 +138,7 @@ def compile_rules(rules: Rules) -> CellProblem:
     n, nv = rules.n_cells, rules.n_values
     full = (1 << nv) - 1
     domains = tuple(1 << (g - 1) if g else full for g in rules.givens)
-    structural = tuple(c for c in rules.constraints if not isinstance(c, Visibility))
+    structural = tuple(c for c in rules.constraints if not isinstance(c, (Visibility, Cage)))
     conflicts, at_least_one = _conflicts(n, nv, structural)
     lines = tuple(rules.of_type(Visibility))
     through: list[list[int]] = [[] for _ in range(n)]
@@ -100,8 +146,13 @@ def compile_rules(rules: Rules) -> CellProblem:
         for cell in line.cells:
             through[cell].append(k)
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
+    cages = tuple(cage_fillings(rules, cage) for cage in rules.of_type(Cage))
+    in_cage: list[list[int]] = [[] for _ in range(n)]
+    for k, cage in enumerate(cages):
+        for cell in cage.cage.cells:
+            in_cage[cell].append(k)
     return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
-                       full_units)
+                       full_units, cages, tuple(map(tuple, in_cage)))
 
 
 def line_possible(line: Visibility, values: list[int], n_values: int) -> bool:
