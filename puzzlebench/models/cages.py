@@ -79,6 +79,7 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
     if n > len(DIGITS):
         raise ParseError(f"a {what} of {n} rows: supported 1 to {len(DIGITS)}", places.line_place(grid[0][0]))
     givens: list[int] = []
+    cell_at: list[int] = []
     for at, line in grid:
         cells = [(at + m.start(), m.group()) for m in re.finditer(r"\S+", line)]
         if len(cells) != n:
@@ -90,11 +91,13 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
                 raise ParseError(f"unexpected {token!r}: a cell is a value of 1..{DIGITS[n - 1]} or . for none",
                                  places.place(where))
             givens.append(v)
+            cell_at.append(where)
     if not cage_lines:
         raise ParseError(f"a {what} lists its cages after the grid: cage TARGET{'OP' if with_op else ''}: r1c1 …",
                          places.line_place(grid[-1][0]))
     cages: list[CageSpec] = []
     where_cage: list[Place] = []
+    owner: dict[int, int] = {}
     for at, line in cage_lines:
         m = _CAGE.match(line)
         if not m:
@@ -108,7 +111,12 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
             r, c = (int(found.group(1)), int(found.group(2))) if found else (0, 0)
             if not (1 <= r <= n and 1 <= c <= n):
                 raise ParseError(f"{token.group()!r} is not a cell r1c1..r{n}c{n}", places.place(rest_at + token.start()))
-            cells.append((r - 1) * n + c - 1)
+            cell = (r - 1) * n + c - 1
+            if cell in owner and owner[cell] != len(cages):
+                raise ParseError(f"{token.group()} is in two cages ({owner[cell] + 1} and {len(cages) + 1})",
+                                 places.place(rest_at + token.start()))
+            owner[cell] = len(cages)
+            cells.append(cell)
         if not cells:
             raise ParseError("a cage names its cells: r1c1 r1c2 …", places.line_place(at))
         if len(set(cells)) != len(cells):
@@ -120,6 +128,10 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
             raise ParseError(f"a Killer cage's target is a sum: no {op!r} after it", places.place(at + m.start(2)))
         cages.append((tuple(sorted(cells)), op or "+", int(m.group(1))))
         where_cage.append(places.line_place(at))
+    missing = [c for c in range(n * n) if c not in owner]
+    if missing:
+        raise ParseError(f"the cages do not cover the grid: {cell_label(missing[0], n)} is in no cage",
+                         places.place(cell_at[missing[0]]))
     return n, givens, cages, where_cage
 
 

@@ -31,7 +31,7 @@ from .text import TextPlaces, content_lines
 from .vocabulary import Cage, Rules, cage_problem, grid_rules
 
 KEEN_ID = re.compile(r"\s*(\d+):([^,]*),(.*?)\s*$")
-KEEN_CLAIM = re.compile(r"\s*\d+:[_a-z0-9]*,")
+KEEN_CLAIM = re.compile(r"\s*\d+:[^/,\s]*,")   # a Towers id has a '/' before any comma
 KEEN_LETTERS = {"a": "+", "s": "-", "m": "*", "d": "/"}
 KEEN_OPS = {op: letter for letter, op in KEEN_LETTERS.items()}
 

@@ -23,6 +23,7 @@ KINDS: dict[str, str] = {
     "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
     "jigsaw": "puzzlebench.models.jigsaw:JigsawSudoku",
     "kenken": "puzzlebench.models.kenken:KenKen",
+    "killer": "puzzlebench.models.killer:KillerSudoku",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

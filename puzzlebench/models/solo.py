@@ -24,16 +24,18 @@ from ..errors import ParseError
 from .text import TextPlaces
 
 
-def grid_values(text: str, n: int, places: TextPlaces, start: int, what: str) -> list[int]:
+def grid_values(text: str, n: int, places: TextPlaces, start: int, what: str,
+                largest: int | None = None) -> list[int]:
     """The values of a Solo grid of ``n`` x ``n`` cells (0 = empty); ``what`` names the puzzle
-    in messages (``a 9x9 jigsaw``), ``start`` is where ``text`` stands in the placed text."""
+    in messages (``a 9x9 jigsaw``), ``start`` is where ``text`` stands in the placed text;
+    ``largest``, when not ``n``, bounds the numbers (a killer id's grid of cage sums)."""
     values: list[int] = []
     for m in re.finditer(r"[a-z]|\d+|_", text):
         token = m.group()
         if token.isalpha():
             values += [0] * (ord(token) - ord("a") + 1)
         elif token != "_":
-            if not 1 <= int(token) <= n:
+            if not 1 <= int(token) <= (largest or n):
                 raise ParseError(f"{token} is not a value of {what}", places.place(start + m.start()))
             values.append(int(token))
         if len(values) > n * n:

@@ -179,6 +179,8 @@ def cage_problem(cage: Cage, n_values: int, distinct: bool) -> str | None:
         return f"{cage.name}: unknown operation {cage.op!r} (one of {' '.join(CAGE_OPERATIONS)})"
     if cage.op in ("-", "/") and len(cage.cells) != 2:
         return f"{cage.name}: a {cage.op} cage has two cells; this one has {len(cage.cells)}"
+    if len(cage.cells) == 1 and not cage.fillings(n_values, distinct):
+        return f"{cage.name}: {cage.target} is not a value of 1..{n_values}"
     if not cage.fillings(n_values, distinct):
         values = "different values" if distinct and len(cage.cells) > 1 else "values"
         return (f"{cage.name}: no {len(cage.cells)} {values} of 1..{n_values} make "
