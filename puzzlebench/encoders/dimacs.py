@@ -37,6 +37,9 @@ def header_lines(cnf: Cnf) -> list[str]:
                      f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
     lines = [f"c {MAGIC}"]
     lines += [f"c {k}: {fields[k]}" for k in HEADER_ORDER if k in fields]
+    # then whatever else the kind's header() says (jigsaw regions, cages): every field it
+    # needs to rebuild the puzzle, or decode cannot
+    lines += [f"c {k}: {v}" for k, v in fields.items() if k not in HEADER_ORDER]
     return lines
 
 
