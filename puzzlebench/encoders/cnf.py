@@ -38,7 +38,7 @@ exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequent
 (:meth:`~puzzlebench.models.vocabulary.Cage.fillings`): at least one filling, and each filling
 implies its cells' candidates.  Where the cage's cells are pairwise different (every two share
 an ``AllDifferent``: a Killer cage) a filling is a *set* of values and implies "each cell takes
-one of them"; otherwise a tuple, implying each cell's value, and implied back by them (the
+one of them" and "each of them is in some cell"; otherwise a tuple, implying each cell's value, and implied back by them (the
 clause ``not x1 or … or f``, which lets propagation find the filling).  Either way the values
 decide which filling is true (two fillings cannot hold at once: a tuple fixes every value, and
 k different values in a k-set are that set), so a count of models is a count of solutions.
@@ -66,7 +66,7 @@ from typing import Iterable, Sequence
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility, candidate,
-                                 pairwise_different)
+                                 different_groups, pairwise_different)
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized", "augmented")
 AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
@@ -255,6 +255,9 @@ class _Builder:
             chosen.append(f)
             if distinct:
                 self.clauses.extend([-f] + [cell * n + v for v in filling] for cell in cells)
+                # and each of its values in some cell: redundant given the AllDifferent, but it
+                # lets propagation drop a set once one of its values has no place left
+                self.clauses.extend([-f] + [cell * n + v for cell in cells] for v in filling)
             else:
                 lits = [cell * n + v for cell, v in zip(cells, filling)]
                 self.clauses.extend([-f, x] for x in lits)
@@ -318,6 +321,7 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
     n = rules.n_values
     b = _Builder(rules.n_candidates, amo)
     partitions = unit_partitions(rules) if encoding == "augmented" else {}
+    groups = different_groups(rules) if any(isinstance(c, Cage) for c in rules.constraints) else None
     triads: dict[tuple[tuple[int, ...], int], int] = {}
 
     def triad(piece: tuple[int, ...], v: int) -> int:
@@ -354,7 +358,7 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
         elif isinstance(con, Visibility):
             b.visibility(con.cells, con.clue, n)
         elif isinstance(con, Cage):
-            distinct = pairwise_different(rules, con.cells)
+            distinct = pairwise_different(rules, con.cells, groups)
             b.cage(con.cells, con.fillings(n, distinct), distinct, n)
         else:  # a new kind of constraint needs a new clause family here
             raise EngineError(f"the CNF encoder cannot express {type(con).__name__} ({con.name})")

@@ -32,7 +32,8 @@ from typing import Any, Iterator
 
 from ..errors import SolverSpecError
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility,
-                                 candidate, candidate_cell_value, pairwise_different)
+                                 candidate, candidate_cell_value, different_groups,
+                                 pairwise_different)
 
 FORMULATIONS = ("int", "bool")
 
@@ -210,6 +211,7 @@ def _build_int(rules: Rules, model) -> CpSatModel:
             literal_cache[index] = b
         return literal_cache[index]
 
+    groups = different_groups(rules)
     families, leftover = diagonal_families(rules)
     for fam in families:
         model.add_all_different([cells[c] + fam.sign * c for c in fam.cells])
@@ -226,7 +228,7 @@ def _build_int(rules: Rules, model) -> CpSatModel:
         elif isinstance(con, Visibility):
             _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
         elif isinstance(con, Cage):
-            _cage_int(model, [cells[c] for c in con.cells], con, n, pairwise_different(rules, con.cells))
+            _cage_int(model, [cells[c] for c in con.cells], con, n, pairwise_different(rules, con.cells, groups))
     return CpSatModel("int", model, rules.n_cells, n, cells=cells)
 
 
@@ -274,8 +276,9 @@ def _build_bool(rules: Rules, model) -> CpSatModel:
             model.add_at_most_one(chosen)
     for con in rules.of_type(Visibility):
         _visibility_bool(model, lits, con, n)
+    groups = different_groups(rules)
     for con in rules.of_type(Cage):
-        _cage_bool(model, lits, con, n, pairwise_different(rules, con.cells))
+        _cage_bool(model, lits, con, n, pairwise_different(rules, con.cells, groups))
     return CpSatModel("bool", model, rules.n_cells, n, literals=lits)
 
 

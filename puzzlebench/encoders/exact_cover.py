@@ -47,7 +47,8 @@ from typing import Callable, Sequence
 from ..errors import EngineError, OutOfTime, ParseError, Place
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility,
-                                 candidate, candidate_cell_value, pairwise_different, visible_count)
+                                 candidate, candidate_cell_value, different_groups, pairwise_different,
+                                 visible_count)
 
 Entry = tuple[int, int]
 """(item index, color id); color 0 = none.  Items are numbered primary first."""
@@ -281,6 +282,7 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
     touches: dict[int, list[Entry]] = {}  # candidate → (item, color), in constraint order
     n_all_different = n_at_most = n_exactly = 0
     cage_options: list[list[Entry]] = []  # with item numbers before reordering
+    n_cages, groups = 0, None
 
     def new_item(name: str, primary: bool, cands, color_of=None) -> int:
         k = len(items)
@@ -316,7 +318,9 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
                     new_item(f"{tag}v{v}", full,
                              [candidate(c, v, n) for c in con.cells if not givens[c]])
         elif isinstance(con, Cage):
-            cage_options += _cage_options(rules, con, len(cage_options), excluded, new_item)
+            groups = groups or different_groups(rules)
+            cage_options += _cage_options(rules, con, n_cages, excluded, new_item, groups)
+            n_cages += 1
     order = [k for k, (_, p) in enumerate(items) if p] + [k for k, (_, p) in enumerate(items) if not p]
     new_index = {old: new for new, old in enumerate(order)}
     names = _unique([items[k][0] for k in order], "i")
@@ -336,12 +340,12 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
                             tuple(givens))
 
 
-def _cage_options(rules: Rules, cage: Cage, number: int, excluded: set[int], new_item) -> list[list[Entry]]:
+def _cage_options(rules: Rules, cage: Cage, number: int, excluded: set[int], new_item, groups) -> list[list[Entry]]:
     """The items of one cage and an option per admissible filling (see the module's text);
     fillings the givens rule out are left out."""
     n, givens = rules.n_values, rules.givens
     cells = cage.cells
-    distinct = pairwise_different(rules, cells)
+    distinct = pairwise_different(rules, cells, groups)
     tag = f"K{number + 1}"
     head = new_item(tag, True, [])
     options = []

@@ -42,7 +42,8 @@ from typing import Any
 
 from ..errors import ParseError, Place, UsageError
 from ..models.vocabulary import (AllDifferent, Cage, ExactlyOne, Rules, Visibility,
-                                 candidate, candidate_cell_value, pairwise_different)
+                                 candidate, candidate_cell_value, different_groups,
+                                 pairwise_different)
 from .cpsat import candidate_groups, check_formulation, diagonal_families, visibility_terms
 
 FORMULATIONS = ("fold", "int", "bool")
@@ -267,8 +268,9 @@ def _bool_formula(rules: Rules, amo: str, fold: bool) -> SmtFormula:
             asserts += _at_most_one(live, card)
     for index, con in enumerate(rules.of_type(Visibility)):
         asserts += _visibility(index, con, n, term, decls, card)
+    groups = different_groups(rules)
     for con in rules.of_type(Cage):
-        asserts.append(f"(assert {_cage_bool(con, n, term, pairwise_different(rules, con.cells))})")
+        asserts.append(f"(assert {_cage_bool(con, n, term, pairwise_different(rules, con.cells, groups))})")
     return SmtFormula(formulation, logic, rules.n_cells, n, decls, asserts, fixed)
 
 

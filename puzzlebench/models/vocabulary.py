@@ -160,15 +160,22 @@ def cage_fillings(op: str, target: int, size: int, n_values: int, distinct: bool
     return tuple(out)
 
 
-def pairwise_different(rules: "Rules", cells: Sequence[int]) -> bool:
-    """Whether every two of ``cells`` share an ``AllDifferent`` of ``rules`` (so that they
-    take different values: a Killer cage, a KenKen cage inside one row)."""
-    groups: dict[int, set[int]] = {c: set() for c in cells}
+def different_groups(rules: "Rules") -> list[set[int]]:
+    """For each cell, the indices of the ``AllDifferent`` constraints holding it (made once per
+    encoding: :func:`pairwise_different` asks it for every cage)."""
+    groups: list[set[int]] = [set() for _ in range(rules.n_cells)]
     for k, con in enumerate(rules.constraints):
         if isinstance(con, AllDifferent):
             for c in con.cells:
-                if c in groups:
-                    groups[c].add(k)
+                groups[c].add(k)
+    return groups
+
+
+def pairwise_different(rules: "Rules", cells: Sequence[int], groups: list[set[int]] | None = None) -> bool:
+    """Whether every two of ``cells`` share an ``AllDifferent`` of ``rules`` (so that they
+    take different values: a Killer cage, a KenKen cage inside one row); ``groups`` is
+    :func:`different_groups` when the caller has it."""
+    groups = groups if groups is not None else different_groups(rules)
     return all(groups[a] & groups[b] for i, a in enumerate(cells) for b in cells[i + 1:])
 
 

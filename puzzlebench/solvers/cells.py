@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from ..errors import EngineError
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Rules, Visibility,
-                                 candidate_cell_value, pairwise_different)
+                                 candidate_cell_value, different_groups, pairwise_different)
 
 
 class Conflicts:
@@ -71,16 +71,46 @@ class CageFillings:
 
     cage: Cage
     masks: tuple[tuple[int, ...], ...]
+    needs: tuple[int, ...] = ()
+    """Per set filling, its values: each must still have a place among the cells (a Killer
+    cage summing to 3 on two cells needs a 1 and a 2); empty for tuple fillings."""
 
     def supported(self, domains: list[int]) -> list[int] | None:
         """Each cell's values that some filling consistent with ``domains`` allows; ``None``
-        when no filling is consistent."""
+        when no filling is consistent.  (Two-cell cages, most KenKen cages, take a loop of
+        their own: this is the search's innermost step.)"""
         cells = self.cage.cells
+        if len(cells) == 2 and not self.needs:
+            a, b = domains[cells[0]], domains[cells[1]]
+            ua = ub = 0
+            for ma, mb in self.masks:
+                ka, kb = a & ma, b & mb
+                if ka and kb:
+                    ua |= ka
+                    ub |= kb
+            return [ua, ub] if ua else None
+        current = [domains[c] for c in cells]
         union = [0] * len(cells)
         found = False
+        if self.needs:
+            anywhere = 0
+            for d in current:
+                anywhere |= d
+            for need in self.needs:
+                if anywhere & need == need:
+                    kept = [d & need for d in current]
+                    if all(kept):
+                        found = True
+                        union = [u | k for u, k in zip(union, kept)]
+            return union if found else None
         for masks in self.masks:
-            kept = [domains[c] & m for c, m in zip(cells, masks)]
-            if all(kept):
+            kept = []
+            for d, m in zip(current, masks):
+                k = d & m
+                if not k:
+                    break
+                kept.append(k)
+            else:
                 found = True
                 union = [u | k for u, k in zip(union, kept)]
         return union if found else None
@@ -91,9 +121,9 @@ class CageFillings:
         return any(all(masks[i] & bit for bit, i in placed) for masks in self.masks)
 
 
-def cage_fillings(rules: Rules, cage: Cage) -> CageFillings:
+def cage_fillings(rules: Rules, cage: Cage, groups: list[set[int]]) -> CageFillings:
     nv = rules.n_values
-    distinct = pairwise_different(rules, cage.cells)
+    distinct = pairwise_different(rules, cage.cells, groups)
     masks = []
     for filling in cage.fillings(nv, distinct):
         if distinct:
@@ -101,7 +131,8 @@ def cage_fillings(rules: Rules, cage: Cage) -> CageFillings:
             masks.append((mask,) * len(cage.cells))
         else:
             masks.append(tuple(1 << (v - 1) for v in filling))
-    return CageFillings(cage, tuple(masks))
+    needs = tuple(m[0] for m in masks) if distinct and len(cage.cells) > 1 else ()
+    return CageFillings(cage, tuple(masks), needs)
 
 
 @lru_cache(maxsize=64)
@@ -146,7 +177,9 @@ def compile_rules(rules: Rules) -> CellProblem:
         for cell in line.cells:
             through[cell].append(k)
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
-    cages = tuple(cage_fillings(rules, cage) for cage in rules.of_type(Cage))
+    cage_list = list(rules.of_type(Cage))
+    groups = different_groups(rules) if cage_list else []
+    cages = tuple(cage_fillings(rules, cage, groups) for cage in cage_list)
     in_cage: list[list[int]] = [[] for _ in range(n)]
     for k, cage in enumerate(cages):
         for cell in cage.cage.cells:
