@@ -59,3 +59,17 @@ puzzlebench bench $FD/tatham_unequal_4x4.txt $FD/tatham_unequal_5x5.txt $FD/tath
     --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack --time-limit 5 --jobs 2 --db $FT --quiet > /dev/null
 puzzlebench report --db $FT --format md --out results/futoshiki > /dev/null
 rm -r $FD
+
+# KenKen: Simon Tatham's 96 public Keen ids (N = 4-7) through every engine that takes the kind (results/kenken)
+KK=results/kenken.sqlite
+rm -f $KK
+puzzlebench bench ../shared/data/tatham_keen_4to7_96.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
+    --time-limit 5 --jobs 2 --db $KK --quiet > /dev/null
+puzzlebench report --db $KK --format md --out results/kenken > /dev/null
+
+# Killer Sudoku: Simon Tatham's 100 public Solo killer ids through every engine that takes the kind (results/killer)
+KL=results/killer.sqlite
+rm -f $KL
+puzzlebench bench ../shared/data/tatham_solo_killer_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
+    --time-limit 5 --jobs 2 --db $KL --quiet > /dev/null
+puzzlebench report --db $KL --format md --out results/killer > /dev/null

@@ -115,6 +115,20 @@ def test_engines_agree_on_futoshiki(seed, n):
     _agree(random_futoshiki(seed, n)[0], limit=2)
 
 
+@SETTINGS
+@given(st.integers(0, 10**6), st.integers(3, 4))
+def test_engines_agree_on_random_kenken(seed, n):
+    from test_cages import random_kenken
+    _agree(random_kenken(seed, n), limit=2)
+
+
+@SETTINGS
+@given(st.integers(0, 10**6))
+def test_engines_agree_on_random_4x4_killer(seed):
+    from test_cages import random_killer
+    _agree(random_killer(seed), limit=2)
+
+
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3)]))
 def test_symmetries_keep_the_solution_count(seed, box):

@@ -36,6 +36,14 @@ full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one o
 exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
 ``Less`` (Futoshiki's signs) is one binary clause per pair of values that breaks it and
 one support clause per value (:func:`less_clauses`).
+``Cage`` (Killer Sudoku, KenKen) gets one auxiliary variable per admissible filling
+(:meth:`~puzzlebench.models.vocabulary.Cage.fillings`): at least one filling, and each filling
+implies its cells' candidates.  Where the cage's cells are pairwise different (every two share
+an ``AllDifferent``: a Killer cage) a filling is a *set* of values and implies "each cell takes
+one of them" and "each of them is in some cell"; otherwise a tuple, implying each cell's value, and implied back by them (the
+clause ``not x1 or … or f``, which lets propagation find the filling).  Either way the values
+decide which filling is true (two fillings cannot hold at once: a tuple fixes every value, and
+k different values in a k-set are that set), so a count of models is a count of solutions.
 
 At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
 encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
@@ -59,7 +67,8 @@ from typing import Iterable, Sequence
 
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
-from ..models.vocabulary import AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility, candidate
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility, candidate,
+                                 different_groups, pairwise_different)
 
 ENCODINGS = ("minimal", "efficient", "extended", "optimized", "augmented")
 AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "totalizer", "cardnetwrk")
@@ -235,6 +244,28 @@ class _Builder:
                 prev_g = g
         self.exactly(seen, clue)
 
+    def cage(self, cells: Sequence[int], fillings: Sequence[tuple[int, ...]], distinct: bool, n: int) -> None:
+        """One variable per filling (see the module's text): at least one, each implying its
+        candidates; a tuple filling also implied by them."""
+        if not fillings:
+            f = self.new_var()
+            self.clauses += [[f], [-f]]   # no filling: unsatisfiable
+            return
+        chosen = []
+        for filling in fillings:
+            f = self.new_var()
+            chosen.append(f)
+            if distinct:
+                self.clauses.extend([-f] + [cell * n + v for v in filling] for cell in cells)
+                # and each of its values in some cell: redundant given the AllDifferent, but it
+                # lets propagation drop a set once one of its values has no place left
+                self.clauses.extend([-f] + [cell * n + v for cell in cells] for v in filling)
+            else:
+                lits = [cell * n + v for cell, v in zip(cells, filling)]
+                self.clauses.extend([-f, x] for x in lits)
+                self.clauses.append([-x for x in lits] + [f])
+        self.at_least_one(chosen)
+
 
 def less_clauses(con: Less, n: int) -> list[list[int]]:
     """``smaller < larger`` over the candidates.  The conflicts: ``x[smaller]=v ->
@@ -308,6 +339,7 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
     n = rules.n_values
     b = _Builder(rules.n_candidates, amo)
     partitions = unit_partitions(rules) if encoding == "augmented" else {}
+    groups = different_groups(rules) if any(isinstance(c, Cage) for c in rules.constraints) else None
     triads: dict[tuple[tuple[int, ...], int], int] = {}
 
     def triad(piece: tuple[int, ...], v: int) -> int:
@@ -345,6 +377,9 @@ def _encode_constraints(rules: Rules, encoding: str, amo: str) -> tuple[int, lis
             b.visibility(con.cells, con.clue, n)
         elif isinstance(con, Less):
             b.clauses.extend(less_clauses(con, n))
+        elif isinstance(con, Cage):
+            distinct = pairwise_different(rules, con.cells, groups)
+            b.cage(con.cells, con.fillings(n, distinct), distinct, n)
         else:  # a new kind of constraint needs a new clause family here
             raise EngineError(f"the CNF encoder cannot express {type(con).__name__} ({con.name})")
     return b.top, b.clauses

@@ -12,7 +12,14 @@
   there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
   :func:`visibility_terms`; ``Less`` to a binary clause per value pair that breaks it.
 
-:func:`candidate_groups` leaves out ``Visibility`` and ``Less``: each formulation adds them.
+:func:`candidate_groups` leaves out ``Visibility``, ``Less`` and ``Cage``: each formulation adds them.
+``Cage`` in ``int``: a linear sum when its cells are pairwise different and ``op`` is ``+`` (the
+``AllDifferent`` over them is stated anyway: a Killer cage), otherwise a table of its admissible
+fillings (``AddAllowedAssignments``: products, differences, quotients, KenKen sums).  In
+``bool``: one literal per filling, exactly one of them, each implying its candidates (a set
+filling: each cell takes one of its values); the values decide the filling, so enumeration
+counts solutions.
+
 The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
 are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
 
@@ -26,8 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..errors import SolverSpecError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
-                                 candidate, candidate_cell_value)
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility,
+                                 candidate, candidate_cell_value, different_groups,
+                                 pairwise_different)
 
 FORMULATIONS = ("int", "bool")
 
@@ -50,7 +58,7 @@ class CandidateGroup:
 
 
 def candidate_groups(rules: Rules) -> Iterator[CandidateGroup]:
-    """Every constraint but ``Visibility`` and ``Less`` as groups over candidates: ``AllDifferent`` over k
+    """Every constraint but ``Visibility``, ``Less`` and ``Cage`` as groups over candidates: ``AllDifferent`` over k
     cells becomes, for each value, at most one of the k candidates (exactly one when k equals
     the number of values, the "every value once" reading)."""
     n = rules.n_values
@@ -211,6 +219,7 @@ def _build_int(rules: Rules, model) -> CpSatModel:
             literal_cache[index] = b
         return literal_cache[index]
 
+    groups = different_groups(rules)
     families, leftover = diagonal_families(rules)
     for fam in families:
         model.add_all_different([cells[c] + fam.sign * c for c in fam.cells])
@@ -228,7 +237,16 @@ def _build_int(rules: Rules, model) -> CpSatModel:
             _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
         elif isinstance(con, Less):
             model.add(cells[con.smaller] < cells[con.larger])
+        elif isinstance(con, Cage):
+            _cage_int(model, [cells[c] for c in con.cells], con, n, pairwise_different(rules, con.cells, groups))
     return CpSatModel("int", model, rules.n_cells, n, cells=cells)
+
+
+def _cage_int(model, variables: list, cage: Cage, n: int, distinct: bool) -> None:
+    if cage.op == "+" and distinct:
+        model.add(sum(variables) == cage.target)
+    else:
+        model.add_allowed_assignments(variables, list(cage.fillings(n)))
 
 
 def _visibility_int(model, line: list, clue: int, n: int) -> None:
@@ -271,7 +289,24 @@ def _build_bool(rules: Rules, model) -> CpSatModel:
     for con in rules.of_type(Less):
         for v, w in less_pairs(n):
             model.add_bool_or([~lits[candidate(con.smaller, v, n)], ~lits[candidate(con.larger, w, n)]])
+    groups = different_groups(rules)
+    for con in rules.of_type(Cage):
+        _cage_bool(model, lits, con, n, pairwise_different(rules, con.cells, groups))
     return CpSatModel("bool", model, rules.n_cells, n, literals=lits)
+
+
+def _cage_bool(model, lits: list, cage: Cage, n: int, distinct: bool) -> None:
+    chosen = []
+    for filling in cage.fillings(n, distinct):
+        f = model.new_bool_var("")
+        chosen.append(f)
+        if distinct:
+            for cell in cage.cells:
+                model.add_bool_or([lits[candidate(cell, v, n)] for v in filling]).only_enforce_if(f)
+        else:
+            for cell, v in zip(cage.cells, filling):
+                model.add_implication(f, lits[candidate(cell, v, n)])
+    model.add_exactly_one(chosen)
 
 
 def _visibility_bool(model, lits: list, con: Visibility, n: int) -> None:

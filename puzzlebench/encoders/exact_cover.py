@@ -16,7 +16,14 @@ From the shared vocabulary (:func:`encode_rules`):
   already satisfy, no option for a decided cell or for a candidate the givens exclude;
 - ``Visibility`` (Skyscrapers) → options that place a whole line (a row or column, i.e. an
   ``AllDifferent`` of N cells) as one permutation satisfying that line's clues, one primary
-  item per line, tied together by colored secondary cell items (color = the cell's height).
+  item per line, tied together by colored secondary cell items (color = the cell's height);
+- ``Cage`` → one primary item per cage and one option per admissible filling, as Knuth does for
+  Killer Sudoku with Algorithm C (TAOCP 7.2.2.1, "Dancing links", the killer-sudoku exercises):
+  where the cage's cells are pairwise different the filling is a set of values, and the cage's
+  option takes the secondary items "(cage, v)" of the values *not* in it, which every option
+  putting v in one of its cells also names; otherwise the filling is a tuple, and the option
+  colors a secondary item per cell with its value, which the cell's chosen option must match.
+  The cells' values decide the filling, so every solution is counted once.
 
 N-Queens uses Knuth's own formulation (his QUEENS-DLX, TAOCP 7.2.2.1): row and column items
 primary, diagonals secondary, the four one-cell corner diagonals left out, and the primary
@@ -42,8 +49,9 @@ from typing import Callable, Sequence
 
 from ..errors import EngineError, OutOfTime, ParseError, Place
 from ..models.base import Puzzle
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
-                                 candidate, candidate_cell_value, visible_count)
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility,
+                                 candidate, candidate_cell_value, different_groups, pairwise_different,
+                                 visible_count)
 
 Entry = tuple[int, int]
 """(item index, color id); color 0 = none.  Items are numbered primary first."""
@@ -274,14 +282,17 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
                 for v in range(1, n + 1) if v != g}
     true = {candidate(c, g, n) for c, g in enumerate(givens) if g}
     items: list[tuple[str, bool]] = []  # name, primary
-    touches: dict[int, list[int]] = {}  # candidate → items, in constraint order
+    touches: dict[int, list[Entry]] = {}  # candidate â (item, color), in constraint order
     n_all_different = n_at_most = n_exactly = n_less = 0
+    cage_options: list[list[Entry]] = []  # with item numbers before reordering
+    n_cages, groups = 0, None
 
-    def new_item(name: str, primary: bool, cands) -> None:
+    def new_item(name: str, primary: bool, cands, color_of=None) -> int:
         k = len(items)
         items.append((name, primary))
         for x in cands:
-            touches.setdefault(x, []).append(k)
+            touches.setdefault(x, []).append((k, color_of(x) if color_of else 0))
+        return k
 
     for con in rules.constraints:
         if isinstance(con, (ExactlyOne, AtMostOne)):
@@ -312,6 +323,10 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
         elif isinstance(con, Less):
             _less_items(con, n_less, n, givens, excluded, new_item)
             n_less += 1
+        elif isinstance(con, Cage):
+            groups = groups or different_groups(rules)
+            cage_options += _cage_options(rules, con, n_cages, excluded, new_item, groups)
+            n_cages += 1
     order = [k for k, (_, p) in enumerate(items) if p] + [k for k, (_, p) in enumerate(items) if not p]
     new_index = {old: new for new, old in enumerate(order)}
     names = _unique([items[k][0] for k in order], "i")
@@ -321,9 +336,13 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
         cell, value = candidate_cell_value(x, n)
         if givens[cell] or x in excluded or x not in touches:
             continue
-        options.append(tuple((new_index[k], 0) for k in touches[x]))
+        options.append(tuple((new_index[k], color) for k, color in touches[x]))
         placements.append(((cell, value),))
-    return ExactCoverMatrix(names[:n_primary], names[n_primary:], options, [""], placements,
+    for entries in cage_options:
+        options.append(tuple((new_index[k], color) for k, color in entries))
+        placements.append(())
+    colors = [""] + [str(v) for v in range(1, n + 1)]
+    return ExactCoverMatrix(names[:n_primary], names[n_primary:], options, colors, placements,
                             tuple(givens))
 
 
@@ -355,6 +374,33 @@ def _less_items(con: Less, index: int, n: int, givens: Sequence[int], excluded: 
                  + [candidate(b, w, n) for w in range(2, t + 1)])
 
 
+def _cage_options(rules: Rules, cage: Cage, number: int, excluded: set[int], new_item, groups) -> list[list[Entry]]:
+    """The items of one cage and an option per admissible filling (see the module's text);
+    fillings the givens rule out are left out."""
+    n, givens = rules.n_values, rules.givens
+    cells = cage.cells
+    distinct = pairwise_different(rules, cells, groups)
+    tag = f"K{number + 1}"
+    head = new_item(tag, True, [])
+    options = []
+    if distinct:
+        present = {givens[c] for c in cells if givens[c]}
+        value_item = {v: new_item(f"{tag}v{v}", False, [candidate(c, v, n) for c in cells if not givens[c]])
+                      for v in range(1, n + 1)}
+        for filling in cage.fillings(n, True):
+            if present <= set(filling):
+                options.append([(head, 0)] + [(value_item[v], 0) for v in range(1, n + 1) if v not in filling])
+        return options
+    cell_item = {c: new_item(f"{tag}{_cell_tag(rules, c)}", False,
+                             [candidate(c, v, n) for v in range(1, n + 1)], lambda x: x % n + 1)
+                 for c in cells if not givens[c]}
+    for filling in cage.fillings(n):
+        if all(givens[c] == v if givens[c] else candidate(c, v, n) not in excluded
+               for c, v in zip(cells, filling)):
+            options.append([(head, 0)] + [(cell_item[c], v) for c, v in zip(cells, filling) if not givens[c]])
+    return options
+
+
 @lru_cache(maxsize=16)
 def _permutations_by_view(n: int) -> dict[tuple[int, int], tuple[tuple[int, ...], ...]]:
     """Every permutation of 1..n, bucketed by (seen from its start, seen from its end)."""
@@ -384,6 +430,9 @@ def _encode_lines(rules: Rules, expired: Callable[[], bool]) -> ExactCoverMatrix
     givens = rules.givens
     lines = [c for c in rules.constraints if isinstance(c, AllDifferent) and len(c.cells) == n]
     for con in rules.constraints:
+        if isinstance(con, Cage):
+            raise EngineError(f"exact cover with visibility clues: {con.name!r} cannot be combined "
+                              "with whole-line options")
         if isinstance(con, (AtMostOne, Less)) or (isinstance(con, AllDifferent) and len(con.cells) != n):
             raise EngineError(f"exact cover with visibility clues: {con.name!r} cannot be "
                               "combined with whole-line options")

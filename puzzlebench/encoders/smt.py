@@ -19,6 +19,12 @@ Formulations:
   solver does at decision level 0, done before the formula exists, so the solver neither
   parses nor stores the decided part.
 
+``Cage`` (Killer, KenKen) needs no variable of its own, so that every model is a solution and
+nothing more: in ``int`` a sum is a linear sum, a difference or a quotient of two cells a
+disjunction of the two orders (``(= a (* 2 b))``: still linear), a product the disjunction of
+its fillings; in ``bool`` and ``fold`` the disjunction of its fillings over candidate terms (a
+set filling, where the cells are pairwise different: each cell takes one of its values).
+
 Variables are named ``c<cell>`` (int) and ``x<cell>_<value>`` (candidates, values from 1),
 so that a model read back from any file decodes by name (:func:`decode_model`).
 
@@ -35,8 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ParseError, Place, UsageError
-from ..models.vocabulary import (AllDifferent, ExactlyOne, Less, Rules, Visibility,
-                                 candidate, candidate_cell_value)
+from ..models.vocabulary import (AllDifferent, Cage, ExactlyOne, Less, Rules, Visibility,
+                                 candidate, candidate_cell_value, different_groups,
+                                 pairwise_different)
 from .cpsat import candidate_groups, check_formulation, diagonal_families, less_pairs, visibility_terms
 
 FORMULATIONS = ("fold", "int", "bool")
@@ -127,7 +134,41 @@ def _int_formula(rules: Rules) -> SmtFormula:
             asserts.append(f"(assert (= {_ite_sum(seen)} {con.clue}))")
         elif isinstance(con, Less):
             asserts.append(f"(assert (< {name[con.smaller]} {name[con.larger]}))")
+        elif isinstance(con, Cage):
+            asserts.append(f"(assert {_cage_int(con, [name[c] for c in con.cells], n)})")
     return SmtFormula("int", "QF_LIA", rules.n_cells, n, decls, asserts)
+
+
+def _cage_int(cage: Cage, cells: list[str], n: int) -> str:
+    if len(cells) == 1:
+        return f"(= {cells[0]} {cage.target})"
+    if cage.op == "+":
+        return f"(= (+ {' '.join(cells)}) {cage.target})"
+    a, b = cells[0], cells[-1]
+    if cage.op == "-" and len(cells) == 2:
+        return f"(or (= (- {a} {b}) {cage.target}) (= (- {b} {a}) {cage.target}))"
+    if cage.op == "/" and len(cells) == 2:
+        return f"(or (= {a} (* {cage.target} {b})) (= {b} (* {cage.target} {a})))"
+    return _any_of(["(and " + " ".join(f"(= {x} {v})" for x, v in zip(cells, filling)) + ")"
+                    for filling in cage.fillings(n)])
+
+
+def _any_of(terms: list[str]) -> str:
+    if not terms:
+        return "false"
+    return terms[0] if len(terms) == 1 else f"(or {' '.join(terms)})"
+
+
+def _cage_bool(cage: Cage, n: int, term, distinct: bool) -> str:
+    """The disjunction of ``cage``'s fillings over candidate terms."""
+    options = []
+    for filling in cage.fillings(n, distinct):
+        if distinct:
+            parts = [_any_of([term(candidate(cell, v, n)) for v in filling]) for cell in cage.cells]
+        else:
+            parts = [term(candidate(cell, v, n)) for cell, v in zip(cage.cells, filling)]
+        options.append(parts[0] if len(parts) == 1 else f"(and {' '.join(parts)})")
+    return _any_of(options)
 
 
 # -- bool and fold ----------------------------------------------------------------------------
@@ -231,6 +272,9 @@ def _bool_formula(rules: Rules, amo: str, fold: bool) -> SmtFormula:
         asserts += _visibility(index, con, n, term, decls, card)
     for con in rules.of_type(Less):
         asserts += _less(con, n, term)
+    groups = different_groups(rules)
+    for con in rules.of_type(Cage):
+        asserts.append(f"(assert {_cage_bool(con, n, term, pairwise_different(rules, con.cells, groups))})")
     return SmtFormula(formulation, logic, rules.n_cells, n, decls, asserts, fixed)
 
 

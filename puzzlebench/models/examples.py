@@ -107,6 +107,15 @@ _EXAMPLES = [
             "a 5x5 Futoshiki made for this project (a shuffled cyclic Latin square with all its givens and "
             "signs, each given then each sign removed in a seeded order while mrv still finds one solution: "
             "no givens, 11 signs), as books print it"),
+    Example("kenken4", "kenken", "4:__a_5aca3_a_,a9s1m4a5s2m12d2",
+            "a 4x4 KenKen made by Simon Tatham's Keen (keen.c), the first of the public set "
+            "tatham_keen_4to7_96.txt, as a Keen id"),
+    Example("killer", "killer",
+            "3x3k:zzzc,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b_____a__a_a_____aa___aa_aa"
+            "______a_____aaa___,10_13a6a9a16b11a6_16a11_8a13_4b18c13b11a8a13b16a8b14_9a5_9_18_9a21a9g12a8a9a"
+            "14a6a13c8a11b20b",
+            "a 9x9 Killer Sudoku with no givens made by Simon Tatham's Solo (solo.c), the first of the "
+            "public set tatham_solo_killer_3x3_100.txt, as a Solo id"),
 ]
 
 EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}

@@ -6,12 +6,8 @@ rectangular blocks.
 
 Text form: Simon Tatham's Solo game id ``Nj:GRID,BLOCKS`` (his solo.c writes and reads it).
 ``GRID`` is as in every Solo id (a number is a given, a letter ``a``..``z`` a run of 1..26
-empty cells, ``_`` between two numbers).  ``BLOCKS`` writes down the lines between regions,
-not the regions: the walk goes over the internal edges between horizontal neighbours in
-reading order, then between vertical neighbours column by column, and each character counts
-the places in that walk that are *not* a dividing line before the next one that is (``_``
-none, ``a`` one …); ``z`` is 26 places with no line after them, and a last, virtual line
-closes the walk.  Cells joined by no line make one region.
+empty cells, ``_`` between two numbers).  ``BLOCKS`` writes down the lines between regions
+(``models/solo.py``: :func:`~.solo.edge_regions`).
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
 from .latin import latin_problems
-from .solo import grid_text, grid_values
+from .solo import edge_regions, edges_text, grid_text, grid_values
 from .sudoku import DIGITS
 from .text import TextPlaces, content_lines
 from .vocabulary import Rules, grid_rules
@@ -118,7 +114,7 @@ class JigsawSudoku(Puzzle):
         return self.write_solution(self.givens)
 
     def write_solution(self, values: Sequence[int]) -> str:
-        return f"{self.n}j:{grid_text(values)},{_edges_text(self.regions, self.n)}"
+        return f"{self.n}j:{grid_text(values)},{edges_text(self.regions, self.n)}"
 
     @classmethod
     def claims(cls, text: str) -> bool:
@@ -138,7 +134,7 @@ class JigsawSudoku(Puzzle):
         if not 1 <= n <= len(DIGITS):
             raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
         givens = grid_values(found.group(2), n, places, offset + found.start(2), f"a {n}x{n} jigsaw")
-        regions = _regions(found.group(3), n, places, offset + found.start(3))
+        regions = edge_regions(found.group(3), n, places, offset + found.start(3))
         return cls(regions, givens, source=source, form="tatham")
 
 
@@ -146,57 +142,3 @@ def _numbered(regions: Sequence[int]) -> tuple[int, ...]:
     """Region marks renumbered 0, 1, … in order of first appearance (the same regions)."""
     order: dict[int, int] = {}
     return tuple(order.setdefault(r, len(order)) for r in regions)
-
-
-def _edge_cells(i: int, n: int) -> tuple[int, int]:
-    """The two cells on either side of internal edge ``i`` of the walk (see the module)."""
-    if i < n * (n - 1):
-        y, x = divmod(i, n - 1)
-        return y * n + x, y * n + x + 1
-    x, y = divmod(i - n * (n - 1), n - 1)
-    return y * n + x, (y + 1) * n + x
-
-
-def _regions(text: str, n: int, places: TextPlaces, start: int) -> list[int]:
-    parent = list(range(n * n))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    limit, position = 2 * n * (n - 1), 0
-    for k, ch in enumerate(text):
-        run = 0 if ch == "_" else ord(ch) - ord("a") + 1
-        for _ in range(run):
-            if position >= limit:
-                raise ParseError("the region lines run past the grid's edges", places.place(start + k))
-            a, b = _edge_cells(position, n)
-            parent[find(a)] = find(b)
-            position += 1
-        if run != 26:
-            position += 1          # a dividing line (the last one virtual)
-    if position != limit + 1:
-        raise ParseError(f"the region lines cover {min(position, limit)} of the grid's {limit} edges",
-                         places.place(start + len(text)))
-    return [find(cell) for cell in range(n * n)]
-
-
-def _edges_text(regions: Sequence[int], n: int) -> str:
-    """The region lines as solo.c writes them (a run of 25 places with no line as ``z``, as
-    it does, though it reads ``z`` as 26: its regions never have such runs)."""
-    out, run = [], 0
-    total = 2 * n * (n - 1)
-    for i in range(total + 1):
-        if i < total:
-            a, b = _edge_cells(i, n)
-            if regions[a] == regions[b]:
-                run += 1
-                continue
-        while run > 25:
-            out.append("z")
-            run -= 25
-        out.append(chr(ord("a") + run - 1) if run else "_")
-        run = 0
-    return "".join(out)

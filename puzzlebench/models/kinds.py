@@ -23,6 +23,8 @@ KINDS: dict[str, str] = {
     "sudoku-x": "puzzlebench.models.sudokux:SudokuX",
     "jigsaw": "puzzlebench.models.jigsaw:JigsawSudoku",
     "futoshiki": "puzzlebench.models.futoshiki:Futoshiki",
+    "kenken": "puzzlebench.models.kenken:KenKen",
+    "killer": "puzzlebench.models.killer:KillerSudoku",
 }
 
 KIND_NAMES: tuple[str, ...] = tuple(KINDS)

@@ -16,6 +16,11 @@ Constraints:
   viewer outwards), exactly ``clue`` cells are higher than every cell before them.
 - :class:`Less` over two cells — the value of ``smaller`` is less than that of ``larger``
   (a Futoshiki inequality sign).
+- :class:`Cage` over cells — the cells' values combined by ``op`` (``+`` sum, ``*`` product,
+  ``-`` difference, ``/`` quotient; the last two on two cells, larger over smaller) make
+  ``target`` (a Killer Sudoku cage, a KenKen cage).  A cage says nothing of repeats: a Killer
+  cage is a ``Cage`` plus an ``AllDifferent`` over the same cells.  :meth:`Cage.fillings`
+  lists the value tuples that make the target, which is how most encoders state it.
 
 Givens are part of the rules (``Rules.givens``, ``0`` for an empty cell).  Every encoder
 works from :class:`Rules` alone, so a new puzzle kind needs no new encoder unless it brings
@@ -25,6 +30,7 @@ a new kind of constraint.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Iterable, Iterator, Sequence, Union
 
 
@@ -75,7 +81,132 @@ class Less:
     name: str
 
 
-Constraint = Union[ExactlyOne, AtMostOne, AllDifferent, Visibility, Less]
+CAGE_OPERATIONS = ("+", "-", "*", "/")
+
+
+@dataclass(frozen=True)
+class Cage:
+    """The values of ``cells`` combined by ``op`` make ``target``: ``+`` their sum, ``*``
+    their product, ``-`` and ``/`` (two cells) the larger minus, or divided by, the smaller.
+    One cell: its value is ``target``, whatever ``op``."""
+
+    cells: tuple[int, ...]
+    op: str
+    target: int
+    name: str
+
+    def value_of(self, values: Sequence[int]) -> int | None:
+        """What ``values`` (one per cell, in order) make under ``op``; ``None`` when a
+        quotient is not a whole number."""
+        if len(values) == 1:
+            return values[0]
+        if self.op == "+":
+            return sum(values)
+        if self.op == "*":
+            product = 1
+            for v in values:
+                product *= v
+            return product
+        high, low = max(values), min(values)
+        if self.op == "-":
+            return high - low
+        return high // low if high % low == 0 else None
+
+    def holds(self, values: Sequence[int]) -> bool:
+        return self.value_of(values) == self.target
+
+    def fillings(self, n_values: int, distinct: bool = False) -> tuple[tuple[int, ...], ...]:
+        """The admissible fillings of the cage with values ``1..n_values``.
+
+        ``distinct=False``: every tuple of values, one per cell in ``cells`` order, that makes
+        the target.  ``distinct=True`` (the cells must take different values, as a Killer
+        cage's or a KenKen cage within one line): every *set* of ``len(cells)`` different
+        values that makes it, as an increasing tuple; the cells take them in some order."""
+        return cage_fillings(self.op, self.target, len(self.cells), n_values, distinct)
+
+
+@lru_cache(maxsize=4096)
+def cage_fillings(op: str, target: int, size: int, n_values: int, distinct: bool) -> tuple[tuple[int, ...], ...]:
+    """:meth:`Cage.fillings` by a search over values, pruned by the partial sum or product
+    (a product cage keeps only divisors of its target), cached: a puzzle's cages repeat."""
+    if size == 1:
+        return ((target,),) if 1 <= target <= n_values else ()
+    if op in ("-", "/"):
+        if size != 2:
+            return ()
+        pairs = [(a, b) for a in range(1, n_values + 1) for b in range(1, n_values + 1)
+                 if a != b or not distinct]
+        good = [(a, b) for a, b in pairs
+                if (max(a, b) - min(a, b) if op == "-" else
+                    (max(a, b) // min(a, b) if max(a, b) % min(a, b) == 0 else None)) == target]
+        return tuple(p for p in good if not distinct or p[0] < p[1])
+    out: list[tuple[int, ...]] = []
+    prefix: list[int] = []
+
+    def extend(left: int, acc: int) -> None:
+        if left == 0:
+            if acc == target:
+                out.append(tuple(prefix))
+            return
+        low = prefix[-1] + 1 if distinct and prefix else 1
+        for v in range(low, n_values + 1):
+            if op == "+":
+                rest = acc + v
+                # the other cells add at least 1 each (distinct: at least v+1, v+2, …)
+                least = rest + (sum(range(v + 1, v + left)) if distinct else left - 1)
+                if least > target:
+                    break
+                most = rest + (left - 1) * n_values
+                if most < target:
+                    continue
+            else:
+                rest = acc * v
+                if target % rest:
+                    continue
+            prefix.append(v)
+            extend(left - 1, rest)
+            prefix.pop()
+
+    extend(size, 0 if op == "+" else 1)
+    return tuple(out)
+
+
+def different_groups(rules: "Rules") -> list[set[int]]:
+    """For each cell, the indices of the ``AllDifferent`` constraints holding it (made once per
+    encoding: :func:`pairwise_different` asks it for every cage)."""
+    groups: list[set[int]] = [set() for _ in range(rules.n_cells)]
+    for k, con in enumerate(rules.constraints):
+        if isinstance(con, AllDifferent):
+            for c in con.cells:
+                groups[c].add(k)
+    return groups
+
+
+def pairwise_different(rules: "Rules", cells: Sequence[int], groups: list[set[int]] | None = None) -> bool:
+    """Whether every two of ``cells`` share an ``AllDifferent`` of ``rules`` (so that they
+    take different values: a Killer cage, a KenKen cage inside one row); ``groups`` is
+    :func:`different_groups` when the caller has it."""
+    groups = groups if groups is not None else different_groups(rules)
+    return all(groups[a] & groups[b] for i, a in enumerate(cells) for b in cells[i + 1:])
+
+
+def cage_problem(cage: Cage, n_values: int, distinct: bool) -> str | None:
+    """Why no filling of values ``1..n_values`` can make ``cage``'s target (a rule of the
+    kinds with cages: such a cage is refused when the puzzle is built), or ``None``."""
+    if cage.op not in CAGE_OPERATIONS:
+        return f"{cage.name}: unknown operation {cage.op!r} (one of {' '.join(CAGE_OPERATIONS)})"
+    if cage.op in ("-", "/") and len(cage.cells) != 2:
+        return f"{cage.name}: a {cage.op} cage has two cells; this one has {len(cage.cells)}"
+    if len(cage.cells) == 1 and not cage.fillings(n_values, distinct):
+        return f"{cage.name}: {cage.target} is not a value of 1..{n_values}"
+    if not cage.fillings(n_values, distinct):
+        values = "different values" if distinct and len(cage.cells) > 1 else "values"
+        return (f"{cage.name}: no {len(cage.cells)} {values} of 1..{n_values} make "
+                f"{cage.target}{'' if len(cage.cells) == 1 else cage.op}")
+    return None
+
+
+Constraint = Union[ExactlyOne, AtMostOne, AllDifferent, Visibility, Less, Cage]
 
 
 def visible_count(heights: Sequence[int]) -> int:
@@ -150,6 +281,12 @@ class Rules:
             elif isinstance(con, Less):
                 if not solution[con.smaller] < solution[con.larger]:
                     out.append(f"{con.name}: {solution[con.smaller]} is not less than {solution[con.larger]}")
+            elif isinstance(con, Cage):
+                values = [solution[c] for c in con.cells]
+                if not con.holds(values):
+                    made = con.value_of(values)
+                    out.append(f"{con.name}: the values make {'no whole number' if made is None else made}, "
+                               f"the cage says {con.target}")
         return out
 
 

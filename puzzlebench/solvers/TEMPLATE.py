@@ -86,6 +86,8 @@ class TemplateEngine(Engine):
                 return SearchOutcome(solutions, count, True, self._stats(nodes, backtracks))
             if not all(line_possible(p.lines[k], values, p.n_values) for k in p.lines_of_cell[cell]):
                 continue
+            if not all(p.cages[k].possible(values) for k in p.cages_of_cell[cell]):
+                continue      # the values placed in a cage fit none of its fillings
             if cell + 1 < p.n_cells:
                 stack.append((cell + 1, allowed(cell + 1)))
             elif all(any(values[x // p.n_values] == x % p.n_values + 1 for x in g) for g in p.at_least_one):

@@ -8,7 +8,8 @@ Going back (``retour``) drops the exhausted stacks at the end, then the top of t
 
 Applied to puzzles in a cell order fixed before the search (by default fewest candidates left
 by the givens first; ``@order=row`` for the course's reading order), with no propagation: a value is a choice for a cell
-when no earlier cell rules it out; a skyscraper line is checked when its last cell is placed.
+when no earlier cell rules it out; a skyscraper line is checked when its last cell is placed,
+a cage at each of its cells (the values placed so far must fit one of its fillings).
 It will time out on hard puzzles, cleanly.
 """
 
@@ -123,6 +124,7 @@ def puzzle_choices(problem: CellProblem, order: list[int]) -> Choices:
                      for i, cell in enumerate(order)]
     closing_groups = [[g for g in problem.at_least_one
                        if max(position[x // nv] for x in g) == i] for i in range(len(order))]
+    cages = [[problem.cages[k] for k in problem.cages_of_cell[cell]] for cell in order]
 
     def choices(i: int, tops: list) -> list[int]:
         allowed = problem.domains[order[i]]
@@ -132,16 +134,16 @@ def puzzle_choices(problem: CellProblem, order: list[int]) -> Choices:
             if tops[j] == w:
                 allowed &= ~(1 << (v - 1))
         out = [v for v in range(1, nv + 1) if allowed >> (v - 1) & 1]
-        if closing_lines[i] or closing_groups[i]:
+        if closing_lines[i] or closing_groups[i] or cages[i]:
             out = [v for v in out
-                   if _closes_well(problem, order, tops + [v], closing_lines[i], closing_groups[i])]
+                   if _closes_well(problem, order, tops + [v], closing_lines[i], closing_groups[i], cages[i])]
         return out
 
     return choices
 
 
 def _closes_well(problem: CellProblem, order: list[int], tops: list[int], lines: list[int],
-                 groups) -> bool:
+                 groups, cages=()) -> bool:
     values = [0] * problem.n_cells
     for cell, v in zip(order, tops):
         values[cell] = v
@@ -149,6 +151,8 @@ def _closes_well(problem: CellProblem, order: list[int], tops: list[int], lines:
         line = problem.lines[k]
         if visible_count([values[c] for c in line.cells]) != line.clue:
             return False
+    if not all(cage.possible(values) for cage in cages):
+        return False
     nv = problem.n_values
     return all(any(values[x // nv] == x % nv + 1 for x in g) for g in groups)
 

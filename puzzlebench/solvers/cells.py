@@ -4,8 +4,10 @@ candidate, the candidates it rules out.
 Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
 ``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
 ``ExactlyOne`` becomes conflicts plus an "at least one" check, ``Less`` becomes the conflicts
-of the value pairs that break it, and ``Visibility`` lines are checked on the towers as they
-are placed.
+of the value pairs that break it, ``Visibility`` lines are checked on the towers as they are
+placed, and a ``Cage`` becomes its admissible fillings as value masks per cell
+(:class:`CageFillings`): a search keeps a cell's values that some filling still consistent
+with the other cells' domains allows.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..errors import EngineError
-from ..models.vocabulary import (AllDifferent, AtMostOne, ExactlyOne, Less, Rules, Visibility,
-                                 candidate_cell_value)
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility,
+                                 candidate_cell_value, different_groups, pairwise_different)
 
 
 class Conflicts:
@@ -59,6 +61,81 @@ class CellProblem:
     """AllDifferent groups with as many cells as values: each value appears once in each."""
     less: tuple[tuple[int, int], ...] = ()
     """The ``(smaller, larger)`` cells of every ``Less``, for searches that prune by bounds."""
+    cages: tuple["CageFillings", ...] = ()
+    cages_of_cell: tuple[tuple[int, ...], ...] = ()
+    """Indices into ``cages`` of the cages holding each cell."""
+
+
+@dataclass(frozen=True)
+class CageFillings:
+    """A cage's admissible fillings as value masks, one per cell (bit v-1 for value v): a
+    tuple filling allows one value per cell; a set filling (cells pairwise different) allows
+    the set's values in every cell."""
+
+    cage: Cage
+    masks: tuple[tuple[int, ...], ...]
+    needs: tuple[int, ...] = ()
+    """Per set filling, its values: each must still have a place among the cells (a Killer
+    cage summing to 3 on two cells needs a 1 and a 2); empty for tuple fillings."""
+
+    def supported(self, domains: list[int]) -> list[int] | None:
+        """Each cell's values that some filling consistent with ``domains`` allows; ``None``
+        when no filling is consistent.  (Two-cell cages, most KenKen cages, take a loop of
+        their own: this is the search's innermost step.)"""
+        cells = self.cage.cells
+        if len(cells) == 2 and not self.needs:
+            a, b = domains[cells[0]], domains[cells[1]]
+            ua = ub = 0
+            for ma, mb in self.masks:
+                ka, kb = a & ma, b & mb
+                if ka and kb:
+                    ua |= ka
+                    ub |= kb
+            return [ua, ub] if ua else None
+        current = [domains[c] for c in cells]
+        union = [0] * len(cells)
+        found = False
+        if self.needs:
+            anywhere = 0
+            for d in current:
+                anywhere |= d
+            for need in self.needs:
+                if anywhere & need == need:
+                    kept = [d & need for d in current]
+                    if all(kept):
+                        found = True
+                        union = [u | k for u, k in zip(union, kept)]
+            return union if found else None
+        for masks in self.masks:
+            kept = []
+            for d, m in zip(current, masks):
+                k = d & m
+                if not k:
+                    break
+                kept.append(k)
+            else:
+                found = True
+                union = [u | k for u, k in zip(union, kept)]
+        return union if found else None
+
+    def possible(self, values: list[int]) -> bool:
+        """Whether the placed values (0 = not yet) fit some filling."""
+        placed = [(1 << (values[c] - 1), i) for i, c in enumerate(self.cage.cells) if values[c]]
+        return any(all(masks[i] & bit for bit, i in placed) for masks in self.masks)
+
+
+def cage_fillings(rules: Rules, cage: Cage, groups: list[set[int]]) -> CageFillings:
+    nv = rules.n_values
+    distinct = pairwise_different(rules, cage.cells, groups)
+    masks = []
+    for filling in cage.fillings(nv, distinct):
+        if distinct:
+            mask = sum(1 << (v - 1) for v in filling)
+            masks.append((mask,) * len(cage.cells))
+        else:
+            masks.append(tuple(1 << (v - 1) for v in filling))
+    needs = tuple(m[0] for m in masks) if distinct and len(cage.cells) > 1 else ()
+    return CageFillings(cage, tuple(masks), needs)
 
 
 @lru_cache(maxsize=64)
@@ -106,7 +183,7 @@ def compile_rules(rules: Rules) -> CellProblem:
     n, nv = rules.n_cells, rules.n_values
     full = (1 << nv) - 1
     domains = tuple(1 << (g - 1) if g else full for g in rules.givens)
-    structural = tuple(c for c in rules.constraints if not isinstance(c, (Visibility, Less)))
+    structural = tuple(c for c in rules.constraints if not isinstance(c, (Visibility, Less, Cage)))
     conflicts, at_least_one = _conflicts(n, nv, structural)
     signs = tuple(rules.of_type(Less))
     if signs:   # each puzzle's own: layered over the shape's cached conflicts
@@ -121,8 +198,15 @@ def compile_rules(rules: Rules) -> CellProblem:
             through[cell].append(k)
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
     less = tuple((c.smaller, c.larger) for c in signs)
+    cage_list = list(rules.of_type(Cage))
+    groups = different_groups(rules) if cage_list else []
+    cages = tuple(cage_fillings(rules, cage, groups) for cage in cage_list)
+    in_cage: list[list[int]] = [[] for _ in range(n)]
+    for k, cage in enumerate(cages):
+        for cell in cage.cage.cells:
+            in_cage[cell].append(k)
     return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
-                       full_units, less)
+                       full_units, less, cages, tuple(map(tuple, in_cage)))
 
 
 def less_bounds(pairs: tuple[tuple[int, int], ...], domains: list[int]) -> list[int] | None:

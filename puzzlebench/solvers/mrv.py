@@ -8,10 +8,11 @@ undecided cell with the fewest candidates (popcount), copying the state on each 
 Beyond the seed, hidden singles: in a group of cells that must hold every value once (an
 ``AllDifferent`` over as many cells as values), a value with one place left goes there, and a
 value with none is a dead end.  Without them 16x16 grids take minutes in Python.
-Skyscraper lines are pruned with the bound of :func:`~puzzlebench.solvers.cells.line_possible`,
-and ``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
+Skyscraper lines are pruned with the bound of :func:`~puzzlebench.solvers.cells.line_possible`;
+``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
 (:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
-neighbour, and a chain of signs left mrv a minute on one 7x7.
+neighbour, and a chain of signs left mrv a minute on one 7x7; a cage keeps in its cells the
+values of its fillings still consistent with their domains.
 """
 
 from __future__ import annotations
@@ -44,37 +45,75 @@ class MrvSearch:
         start = [c for c in range(p.n_cells) if _single(domains[c])]
         self.nodes = 1  # the root
         try:
-            if self._propagate(domains, values, start):
+            if self._settle(domains, values, start, set(range(len(p.cages)))) and \
+                    self._hidden_singles(domains, values):
                 self._branch(domains, values)
         except _Timeout:
             return True
         return False
 
-    def _settle(self, domains: list[int], values: list[int], queue: list[int]) -> bool:
-        """Place every decided cell in ``queue`` and every naked single that follows;
+    def _settle(self, domains: list[int], values: list[int], queue: list[int],
+                cages: set[int] | None = None) -> bool:
+        """Place every decided cell in ``queue`` and every naked single that follows, with
+        the cages (``cages``: to look at in any case) narrowed to their consistent fillings;
         False on a contradiction."""
         p, nv = self.p, self.p.n_values
+        cages_of = p.cages_of_cell if p.cages else None
         touched_lines = set()
-        while queue:
-            cell = queue.pop()
-            if values[cell]:
-                continue
-            v = domains[cell].bit_length()
-            values[cell] = v
-            touched_lines.update(p.lines_of_cell[cell])
-            for other, bit in p.conflicts[cell * nv + v - 1]:
-                d = domains[other]
-                if d & bit:
-                    d &= ~bit
-                    domains[other] = d
-                    if not d:
+        touched_cages = set(cages or ())
+        while True:
+            while queue:
+                cell = queue.pop()
+                if values[cell]:
+                    continue
+                v = domains[cell].bit_length()
+                values[cell] = v
+                touched_lines.update(p.lines_of_cell[cell])
+                if cages_of:
+                    touched_cages.update(cages_of[cell])
+                for other, bit in p.conflicts[cell * nv + v - 1]:
+                    d = domains[other]
+                    if d & bit:
+                        d &= ~bit
+                        domains[other] = d
+                        if not d:
+                            return False
+                        if cages_of:
+                            touched_cages.update(cages_of[other])
+                        if _single(d) and not values[other]:
+                            self.propagations += 1
+                            queue.append(other)
+                    elif values[other] and d == bit:
                         return False
-                    if _single(d) and not values[other]:
-                        self.propagations += 1
-                        queue.append(other)
-                elif values[other] and d == bit:
-                    return False
+            if not touched_cages:
+                break
+            touched_cages = self._narrow_cages(domains, values, touched_cages, queue)
+            if touched_cages is None:
+                return False
+            if not queue and not touched_cages:
+                break
         return all(line_possible(p.lines[k], values, nv) for k in touched_lines)
+
+    def _narrow_cages(self, domains: list[int], values: list[int], cages: set[int],
+                      queue: list[int]) -> set[int] | None:
+        """Keep in each cage's cells the values some consistent filling allows; the cages
+        of the cells that lost a value (to look at again), or None on a contradiction.  A
+        cell left with one value is queued (a naked single)."""
+        p = self.p
+        again: set[int] = set()
+        for k in cages:
+            cage = p.cages[k]
+            kept = cage.supported(domains)
+            if kept is None:
+                return None
+            for cell, d in zip(cage.cage.cells, kept):
+                if d != domains[cell]:
+                    domains[cell] = d
+                    again.update(p.cages_of_cell[cell])
+                    if _single(d) and not values[cell]:
+                        self.propagations += 1
+                        queue.append(cell)
+        return again
 
     def _hidden_singles(self, domains: list[int], values: list[int]) -> bool:
         """Place hidden singles (and the naked singles they lead to) until none is left;
@@ -171,7 +210,8 @@ class MrvSearch:
 
     def _complete(self, values: list[int]) -> bool:
         nv = self.p.n_values
-        return all(any(values[x // nv] == x % nv + 1 for x in g) for g in self.p.at_least_one)
+        return (all(any(values[x // nv] == x % nv + 1 for x in g) for g in self.p.at_least_one)
+                and all(c.cage.holds([values[x] for x in c.cage.cells]) for c in self.p.cages))
 
 
 def _single(mask: int) -> bool:
