@@ -199,7 +199,9 @@ class Results(Sequence[Result]):
         return self
 
     def _from_columns(self, start: int, stop: int):
-        """The records of puzzles ``start..stop`` built from the columns, in one sweep."""
+        """The records of puzzles ``start..stop`` built from the columns, in one sweep.  When
+        the puzzles are a compact batch read from text (no puzzle objects), each record builds
+        its puzzle only when asked (:class:`_BatchRecord`)."""
         col = self.columns
         cells, width, parse = col.cells, len(col.raw_names), self.parse_seconds
         stats = [col.stats.get(name) or [None] * len(col.counts) for name in STATISTICS]
@@ -207,15 +209,55 @@ class Results(Sequence[Result]):
         verified = col.verified or bytes(len(col.counts))
         kind, solver, limit, puzzles, solutions, raw = (self.kind, self.solver, self.limit, self.puzzles,
                                                         col.solutions, col.raw)
+        lazy = getattr(puzzles, "holds_objects", True) is False
         for i in range(start, stop):
             count = col.counts[i]
-            puzzle = puzzles[i]
-            yield Result(kind, solver, limit, col.statuses[i], count,
-                         [tuple(solutions[i * cells:(i + 1) * cells])] if count else [],
-                         Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse),
-                         Stats(stats[0][i], stats[1][i], stats[2][i], stats[3][i], stats[4][i],
-                               dict(zip(col.raw_names, raw[i * width:(i + 1) * width]))),
-                         sizes[i], puzzle.source, None, None, verified[i] == 1, puzzle)
+            puzzle = None if lazy else puzzles[i]
+            record = (_BatchRecord if lazy else Result)(
+                kind, solver, limit, col.statuses[i], count,
+                [tuple(solutions[i * cells:(i + 1) * cells])] if count else [],
+                Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse),
+                Stats(stats[0][i], stats[1][i], stats[2][i], stats[3][i], stats[4][i],
+                      dict(zip(col.raw_names, raw[i * width:(i + 1) * width]))),
+                sizes[i], None if lazy else puzzle.source, None, None, verified[i] == 1, puzzle)
+            if lazy:
+                record._batch, record._index = puzzles, i
+            yield record
+
+
+class _BatchRecord(Result):
+    """A :class:`Result` read from the columns of a batch that holds no puzzle objects (a
+    compact batch read from text): its ``puzzle`` is built from the batch when first asked,
+    and its ``solution`` text comes from the batch's own writer, since building a puzzle for
+    every record cost a quarter of reading it."""
+
+    _batch: Any = None
+    _index: int = 0
+
+    @property  # type: ignore[override]
+    def puzzle(self):
+        puzzle = self.__dict__.get("_puzzle")
+        if puzzle is None and self._batch is not None:
+            puzzle = self.__dict__["_puzzle"] = self._batch[self._index]
+        return puzzle
+
+    @puzzle.setter
+    def puzzle(self, value) -> None:
+        self.__dict__["_puzzle"] = value
+
+    def __getstate__(self) -> dict:
+        """Pickled with its puzzle, never with the whole batch it was read from."""
+        state = dict(self.__dict__, _puzzle=self.puzzle)
+        state.pop("_batch", None)
+        return state
+
+    @property
+    def solution(self) -> str | None:
+        if not self.solutions:
+            return None
+        if "_puzzle" in self.__dict__ and self.__dict__["_puzzle"] is not None:
+            return self.__dict__["_puzzle"].format_solution(self.solutions[0])
+        return self._batch.solution_text(self.solutions[0])
 
 
 def error_result(message: str, *, kind: str = "", solver: str = "", limit: int | None = None,

@@ -545,3 +545,20 @@ def test_sanitizer_build(tmp_path):
                          env=run_env, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     assert run.stdout.split() == ["724", "ok"]
+
+
+def test_records_read_from_text_build_their_puzzle_only_when_asked_and_travel_whole():
+    import dataclasses
+    import pickle
+    from puzzlebench.results import Result
+    lines = [l[:81] for l in data_lines("sudoku9_royle_17clue_49158.txt", limit=3)]
+    lines[1] = lines[1].replace(".", "0")
+    for line, record in zip(lines, api.solve_many(lines, solver="bitboard")):
+        expected = BB.run(parse_sudoku_line(line))
+        assert isinstance(record, Result) and record.solution == expected.solution
+        assert record.to_dict()["solution"] == expected.to_dict()["solution"]
+        assert record.puzzle.givens == expected.puzzle.givens and record.puzzle.write() == line
+        again = pickle.loads(pickle.dumps(record))
+        assert again.puzzle.write() == line and again.solution == record.solution
+        assert len(pickle.dumps(record)) < 4000   # not the whole batch
+        assert dataclasses.replace(record, count=7).puzzle.write() == line

@@ -464,6 +464,21 @@ class SudokuBatch(Sequence["Sudoku"]):
             return None
         return cls(box, b"".join(map(bytes, map(_GIVENS, puzzles))), puzzles)
 
+    @property
+    def holds_objects(self) -> bool:
+        """Whether the batch was made from puzzle objects (else from text: each is built when asked)."""
+        return self._puzzles is not None
+
+    def solution_text(self, solution: Sequence[int]) -> str:
+        """A solution as :meth:`Sudoku.format_solution` writes it for this batch's puzzles (the
+        line form: one character a value), without building the puzzle."""
+        if self._puzzles is not None:
+            return self._puzzles[0].format_solution(solution)
+        try:
+            return bytes(solution).translate(_value_chars(".")).decode("ascii")
+        except (TypeError, ValueError):
+            return self[0].format_solution(solution)
+
     def __len__(self) -> int:
         return len(self.values) // self.cells
 
@@ -504,8 +519,9 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
     taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
     text = "".join([stripped[i] for i in taken]) if len(taken) < len(stripped) else "".join(stripped)
     values = text.encode("ascii").translate(_CHAR_VALUES)
-    if values and max(values) > n:   # a character that is no value here
-        keep = [k for k in range(len(taken)) if max(values[k * size:(k + 1) * size]) <= n]
+    values_here = bytes(range(n + 1))
+    if values.translate(None, values_here):   # a character that is no value here
+        keep = [k for k in range(len(taken)) if not values[k * size:(k + 1) * size].translate(None, values_here)]
         values = b"".join([values[k * size:(k + 1) * size] for k in keep])
         taken = [taken[k] for k in keep]
     from .. import _native
