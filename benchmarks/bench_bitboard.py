@@ -284,9 +284,9 @@ def main() -> int:
                 *bench_queens(), *bench_skyscrapers()]
     command = ("python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
                + (" --no-9x9" if args.no_9x9 else ""))
-    write_report(args.out, "# bitboard engines", command, load_before,
+    write_report(args.out, "# The native bitboard engines", command, load_before,
                  "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
-                 "wall figures beside). tdoku's figures are from the issue (same machine kind).", sections)
+                 "wall figures beside). tdoku's figures are its own run_benchmark's on this machine kind, measured once beside an earlier version (tdoku is not built here; its guesses are from its benchmark output).", sections)
     return 0
 
 

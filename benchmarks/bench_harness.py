@@ -256,8 +256,8 @@ def main() -> None:
         "(planning, hand-off, hard-limit watch, SQLite writes, the run record; not the final table, "
         "which is the report) and the worker (the engine, verification, peak memory, rows);",
         "- *harness* = parent + workers − engine call: everything the harness does besides calling the "
-        "engine (the issue's \"harness's own cost\"), against the engine call (the issue's \"engines' own "
-        "time\"): the target figure;",
+        "engine (the harness's own cost), against the engine call (the engine's own "
+        "time): the target figure;",
         "- *of which SQLite's insert*: the CPU time SQLite alone takes to store the same rows of the "
         "results log again in a fresh database the way the bench does (WAL, a transaction per 4,096 "
         "rows, a column with one value in every row written as a literal and the others bound, the "
