@@ -58,9 +58,9 @@ NOTES = """## Notes
   its own way and tries about 22% fewer options on top1465 (504 per puzzle against our 647
   nodes); the batch kernel (`native/dlx_sudoku.c`: the same covers on a bitset of options) makes
   each try cheaper than kudoku's, which more than makes up for it.
-- `solve_many` returns the results as a lazy sequence (as the bitboard engine does): counts and
-  statuses come from the C answer; each full record is built, and its solution checked by the
-  model's checker, when it is read (`materialised`).
+- `solve_many` reads the lines in bulk into the model's packed batch, makes one C call and
+  verifies every answer in bulk with the C twin of the model's checker before it returns; its
+  records are built from the answer's columns when read (`materialised`: every record read).
 """
 
 
@@ -108,7 +108,7 @@ def run_kudoku(exe: str, name: str, limit: int | None) -> tuple[int, float, int]
 def sudoku_section(report: list[str], kudoku: str | None) -> None:
     report += ["## 9x9 Sudoku, limit 2 (solve and prove unique)", "",
                "`solve_many` is `api.solve_many(lines, solver=\"dlx\")`: lines in, results out "
-               "(built and checked by the model's checker when read; `materialised` reads them all). "
+               "(every answer verified in bulk before it returns; each record built when read, `materialised` reads them all). "
                "`C batch` is the engine alone (givens in, counts out). kudoku: the reference, CPU "
                "time of its own loop, same machine, same run.", "",
                "| set | puzzles | solve_many wall/s | solve_many CPU/s | materialised CPU/s | "
