@@ -520,15 +520,17 @@ def test_a_header_beyond_any_solver_is_refused(tmp_path, capsys):
                                        "variables; a DIMACS literal is at most 2147483647\n")
 
 
-@pytest.mark.parametrize("command", [["solve-cnf", "{f}"], ["decode", "--cnf", "{f}", "--model", "{f}"],
-                                     ["solve-xc", "{f}"], ["solve-smt2", "{f}"]])
-def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys, command):
-    """Every file command: a byte that is not UTF-8 is one line naming its line and column."""
+@pytest.mark.parametrize("command, expected", [
+    (["solve-cnf", "{f}"], "a DIMACS CNF file"), (["decode", "--cnf", "{f}", "--model", "{f}"], "a DIMACS CNF file"),
+    (["solve-xc", "{f}"], "an exact-cover matrix in Knuth's format"), (["solve-smt2", "{f}"], "an SMT-LIB2 script")])
+def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys, command, expected):
+    """Every file command: a byte that is not UTF-8 is one line naming its line and column,
+    and what the file should hold."""
     f = tmp_path / "u.txt"
     f.write_bytes(b"p cnf 3 1\n1 \xff 0\n")
     assert main([a.format(f=f) for a in command]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: {f}:2:3: not UTF-8 text: byte 0xff cannot be "
-                                       "decoded; expected puzzle text\n")
+                                       f"decoded; expected {expected}\n")
 
 
 @pytest.mark.parametrize("target, option, message", [
@@ -552,7 +554,7 @@ def test_an_answer_that_is_not_text_is_an_error_with_its_place(tmp_path, capsys)
     answer.write_bytes(b"s SATISFIABLE\nv 1 -2 \xfe 0\n")
     assert main(["decode", "--cnf", str(cnf), "--model", str(answer)]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: {answer}:2:8: not UTF-8 text: byte 0xfe cannot be "
-                                       "decoded; expected puzzle text\n")
+                                       "decoded; expected a SAT solver's answer (s and v lines)\n")
 
 
 @pytest.mark.parametrize("target", sorted(EXPORTERS))

@@ -18,7 +18,7 @@ from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
 def cmd_solve_cnf(args) -> int:
     limit = normalise_limit(args.limit)
     check_time_limit(args.time_limit)
-    text, source = read_text(args.file)
+    text, source = read_text(args.file, "a DIMACS CNF file")
     cnf = read_dimacs(text, source)
     found = count_cnf_models(cnf.n_vars, cnf.clauses, args.solver, limit, args.time_limit)
     shown = args.limit or "all"
@@ -33,9 +33,9 @@ def cmd_solve_cnf(args) -> int:
 
 
 def cmd_decode(args) -> int:
-    text, source = read_text(args.cnf)
+    text, source = read_text(args.cnf, "a DIMACS CNF file")
     cnf = read_dimacs(text, source)
-    answer_raw, answer_source = read_text(args.model)
+    answer_raw, answer_source = read_text(args.model, "a SAT solver's answer (s and v lines)")
     answer = read_answer(answer_raw, answer_source)
     puzzle, decoder = cnf_for_decoding(cnf)
     if answer.status != "SATISFIABLE":

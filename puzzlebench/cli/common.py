@@ -146,13 +146,14 @@ def report_error(text: str) -> None:
     print(f"puzzlebench: {text}", file=sys.stderr, flush=True)
 
 
-def read_text(path: str) -> tuple[str, str]:
+def read_text(path: str, expected: str = "puzzle text") -> tuple[str, str]:
     """A whole input file (``-``: standard input) as text, and its name for messages.  Bytes
-    that are not UTF-8 text (or a NUL byte) are an error naming their line and column."""
+    that are not UTF-8 text (or a NUL byte) are an error naming their line and column and
+    what the file should hold (``expected``)."""
     from ..models.reader import decode_bytes
     source = "<stdin>" if path == "-" else path
     try:
         data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode_bytes(data, source), source
+    return decode_bytes(data, source, expected=expected), source

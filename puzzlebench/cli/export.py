@@ -40,7 +40,7 @@ def cmd_solve_xc(args) -> int:
     from ..solvers.registry import make_engine
     normalise_limit(args.limit)
     check_time_limit(args.time_limit)
-    text, source = read_text(args.file)
+    text, source = read_text(args.file, "an exact-cover matrix in Knuth's format")
     matrix = read_knuth(text, source)
     engine = make_engine(args.solver)
     if not getattr(engine, "exact_cover", False):

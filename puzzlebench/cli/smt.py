@@ -20,7 +20,7 @@ def cmd_solve_smt2(args) -> int:
 
     limit = normalise_limit(args.limit)
     time_limit = check_time_limit(args.time_limit)
-    text, source = read_text(args.file)
+    text, source = read_text(args.file, "an SMT-LIB2 script")
     _, fixed, n_cells = header_facts(text, source)
 
     def show(k: int, values: list[tuple[str, str]]) -> None:

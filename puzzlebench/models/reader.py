@@ -319,8 +319,10 @@ def _parse_text(text: str, kind: str | None, box) -> Puzzle:
     return parse_block(text, kind, box)
 
 
-def decode_bytes(data: bytes, source: str | None = None, strict: bool = True) -> str:
-    """A file's bytes as text: UTF-8 (a BOM is dropped).
+def decode_bytes(data: bytes, source: str | None = None, strict: bool = True,
+                 expected: str = "puzzle text") -> str:
+    """A file's bytes as text: UTF-8 (a BOM is dropped); ``expected`` names what the file
+    should hold, for the error.
 
     ``strict``: binary junk — a NUL byte, bytes that are not UTF-8 — is a :class:`ParseError`
     naming its line and column, for the whole file.  ``strict=False`` keeps every line: bytes
@@ -334,14 +336,14 @@ def decode_bytes(data: bytes, source: str | None = None, strict: bool = True) ->
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
         col = nul - (data.rfind(b"\n", 0, nul) + 1) + 1
-        raise ParseError("binary data: a NUL byte; expected puzzle text", Place(source, line, col))
+        raise ParseError(f"binary data: a NUL byte; expected {expected}", Place(source, line, col))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
         raise ParseError(f"not UTF-8 text: byte 0x{data[exc.start]:02x} cannot be decoded; "
-                         "expected puzzle text", Place(source, line, col)) from None
+                         f"expected {expected}", Place(source, line, col)) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
