@@ -1,7 +1,9 @@
-"""The Python API, mirroring the command line: ``parse``, ``solve``, ``solve_many``, ``encode``."""
+"""The Python API, mirroring the command line: ``parse``, ``solve``, ``solve_many``, ``encode``,
+``load_results``."""
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any, Iterable
 
@@ -103,3 +105,23 @@ def encode(puzzle: Puzzle | str, to: str, **options: Any):
         puzzle = parse(puzzle)
     return artifact_for(puzzle, to, **options)
 
+
+def load_results(db: str | os.PathLike):
+    """Every row of a results database's ``results`` view (the latest result of each puzzle,
+    solver and solution limit, with every column ``report --raw`` writes) as a pandas
+    DataFrame.  The database is opened read-only; a file that is not one raises
+    :class:`~puzzlebench.errors.UsageError`.  pandas is an optional extra:
+    ``pip install 'puzzlebench[data]'``."""
+    try:
+        import pandas
+    except ImportError:
+        raise ImportError("puzzlebench.load_results needs pandas, an optional extra: "
+                          "pip install 'puzzlebench[data]' (or pip install pandas)") from None
+    from .harness.database import open_existing
+    from .harness.report import raw_table
+    reader = open_existing(os.fspath(db))
+    try:
+        columns, rows = raw_table(reader)
+    finally:
+        reader.close()
+    return pandas.DataFrame.from_records(rows, columns=columns)

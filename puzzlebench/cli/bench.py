@@ -3,12 +3,15 @@
 ``puzzlebench bench FILE… --solvers a,b,c`` runs every pair in worker processes with hard time
 limits, verifies and stores every answer, cross-checks the solvers and prints the table;
 with no file it runs the embedded default set through every available engine.
-``puzzlebench report --db PATH`` renders the tables and plots of a database.
+``puzzlebench report --db PATH`` renders the tables, standard metrics and plots of a database,
+its raw rows (``--raw``), or two databases side by side (``--compare A B``).
 ``puzzlebench generate KIND`` writes seeded puzzles, one per line.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import os
 import sys
 import tempfile
@@ -16,10 +19,12 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
-from ..harness.database import open_existing
+from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
-from ..harness.report import PLOTS, render, summarise
+from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, MetricOptions,
+                               compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
+                               standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.sudoku import parse_box
 from ..solvers import registry
@@ -27,6 +32,8 @@ from ..solvers.base import check_time_limit
 from ..solvers.registry import engine_class
 from .common import EXIT_OK
 DEFAULT_SET_TIME_LIMIT = 2.0
+TABLE_FORMATS = ("md", "csv", "latex", "json")
+TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
 
 
 # -- bench -------------------------------------------------------------------------------------
@@ -145,34 +152,32 @@ def scramble_if(items, args, seed):
 # -- report ------------------------------------------------------------------------------------
 
 def cmd_report(args) -> int:
+    options = _metric_options(args)
+    if args.compare:
+        return _report_compare(args, options)
+    if args.db is None:
+        raise UsageError("report needs --db PATH (or --compare A.sqlite B.sqlite)")
+    if args.raw:
+        return _report_raw(args)
+    fmt = args.format or "md"
+    if fmt not in TABLE_FORMATS:
+        raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex or json")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
     db = open_existing(args.db)
     try:
-        where, params = [], []
-        if args.set:
-            where.append(f"set_name IN ({','.join('?' * len(args.set))})")
-            params += args.set
-        if args.solvers:
-            names = [s.strip() for s in args.solvers.split(",") if s.strip()]
-            where.append(f"solver IN ({','.join('?' * len(names))})")
-            params += names
-        results = db.results(("WHERE " + " AND ".join(where)) if where else "", params)
+        results = db.results(*_selection(args))
         disagreements = db.disagreements()
+        options = _with_baseline(options, args, results, db)
     finally:
         db.close()
     summary = summarise(results)
-    text = render(summary, args.format)
+    text = render(summary, fmt, standard_metrics(results, options))
     print(text, end="")
     if disagreements:
         print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
     if args.out:
-        out = Path(args.out)
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            (out / f"summary.{ {'md': 'md', 'csv': 'csv', 'latex': 'tex', 'json': 'json'}[args.format]}").write_text(text)
-        except OSError as exc:
-            raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
+        _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out)
     if args.plot:
         if not args.out:
             raise UsageError("--plot needs --out DIR for the figures")
@@ -186,6 +191,112 @@ def cmd_report(args) -> int:
             paths = PLOTS[kind](results, Path(args.out), pair) if kind == "scatter" else PLOTS[kind](results, Path(args.out))
             for path in paths:
                 print(f"wrote {path}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _metric_options(args) -> MetricOptions:
+    if not (math.isfinite(args.par) and args.par > 0):
+        raise UsageError(f"--par must be more than 0 (a timeout counts K x the time limit); got {args.par:g}")
+    if not (math.isfinite(args.shift) and args.shift >= 0):
+        raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
+    return MetricOptions(par=args.par, shift=args.shift)
+
+
+def _selection(args) -> tuple[str, list]:
+    """The WHERE clause of ``--set`` and ``--solvers``, and its parameters."""
+    where, params = [], []
+    if args.set:
+        where.append(f"set_name IN ({','.join('?' * len(args.set))})")
+        params += args.set
+    if args.solvers:
+        names = [s.strip() for s in args.solvers.split(",") if s.strip()]
+        where.append(f"solver IN ({','.join('?' * len(names))})")
+        params += names
+    return ("WHERE " + " AND ".join(where)) if where else "", params
+
+
+def _with_baseline(options: MetricOptions, args, results, db) -> MetricOptions:
+    """The options with ``--baseline`` resolved to one of the report's solvers (a family's only
+    spec stands for it), or the one-line reason it names none."""
+    if args.baseline is None:
+        return options
+    shown = [r["solver"] for r in results if r["solver"] != INPUT_SOLVER]
+    found = solver_named(args.baseline, shown)
+    if found is None:
+        stored = sorted({r["solver"] for r in db.results()} - {INPUT_SOLVER})
+        if solver_named(args.baseline, stored) is not None:
+            raise UsageError(f"--baseline {args.baseline}: not among the solvers this report shows "
+                             f"({', '.join(sorted(set(shown))) or 'none'})")
+        raise UsageError(f"--baseline {args.baseline}: no such solver in {args.db} "
+                         f"(its solvers: {', '.join(stored) or 'none'})")
+    return dataclasses.replace(options, baseline=found)
+
+
+def _write_table(folder: Path, name: str, text: str, given: str) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    except OSError as exc:
+        raise UsageError(f"--out {given}: cannot write there: {exc.strerror}") from None
+
+
+def _report_raw(args) -> int:
+    """``report --raw``: every column of the ``results`` view, one row per result."""
+    fmt = args.format or "csv"
+    if fmt not in RAW_FORMATS:
+        raise UsageError(f"--raw writes {', '.join(RAW_FORMATS)}; got --format {fmt}")
+    if args.plot or args.baseline:
+        raise UsageError(f"--raw writes the results as they are stored; leave out "
+                         f"{'--plot' if args.plot else '--baseline'}")
+    if fmt in BINARY_FORMATS and not args.out:
+        raise UsageError(f"--raw --format {fmt} is binary: give --out FILE")
+    if args.out and Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: a folder; --raw writes one file (--out FILE)")
+    if fmt == "parquet":
+        pyarrow_modules()   # before anything is read: the one-line reason it is missing
+    db = open_existing(args.db)
+    try:
+        columns, rows = raw_table(db, *_selection(args))
+    finally:
+        db.close()
+    if not args.out:
+        write_raw(columns, rows, fmt, sys.stdout)
+        return EXIT_OK
+    try:
+        if fmt in BINARY_FORMATS:
+            write_raw(columns, rows, fmt, args.out)
+        else:
+            with open(args.out, "w", newline="") as out:
+                write_raw(columns, rows, fmt, out)
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror or exc}") from None
+    print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _report_compare(args, options: MetricOptions) -> int:
+    """``report --compare A B``: per set and solver, what changed from database A to B."""
+    if args.db is not None:
+        raise UsageError("--compare A.sqlite B.sqlite names both databases; leave out --db")
+    for given, name in ((args.raw, "--raw"), (args.plot, "--plot"), (args.baseline, "--baseline")):
+        if given:
+            raise UsageError(f"{name} is not for --compare")
+    fmt = args.format or "md"
+    if fmt not in TABLE_FORMATS:
+        raise UsageError(f"--format {fmt} is for --raw; --compare's table is md, csv, latex or json")
+    if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
+        raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    sides = []
+    for path in args.compare:
+        db = open_existing(path)
+        try:
+            sides.append(db.results(*_selection(args)))
+        finally:
+            db.close()
+    text = render_compare(compare(*sides, options), fmt, *args.compare)
+    print(text, end="")
+    if args.out:
+        _write_table(Path(args.out), f"compare.{TABLE_SUFFIX[fmt]}", text, args.out)
     return EXIT_OK
 
 
@@ -240,14 +351,30 @@ def register(sub) -> None:
     p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md", help="table format")
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("report", help="tables and plots from a results database")
-    p.add_argument("--db", required=True, metavar="PATH")
-    p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md")
+    p = sub.add_parser("report", help="tables, standard metrics, plots and raw rows from a results database",
+                       description="Tables from a results database: per set and solver the solved puzzles, "
+                                   "times, memory and search statistics, and the field's standard metrics "
+                                   "(solved within the limit, PAR-k, the shifted geometric mean, wins, the "
+                                   "virtual best solver, speed-up against a baseline); plots; the raw rows "
+                                   "(--raw); two databases side by side (--compare).")
+    p.add_argument("--db", metavar="PATH", help="the results database")
+    p.add_argument("--format", choices=TABLE_FORMATS + ("jsonl", "parquet"),
+                   help="table: md (default), csv, latex, json; --raw: csv (default), jsonl, parquet")
     p.add_argument("--plot", action="append", choices=sorted(PLOTS), help="a figure (repeat): PNG and SVG in --out")
-    p.add_argument("--out", metavar="DIR", help="where the table (summary.EXT) and the figures go")
+    p.add_argument("--out", metavar="DIR|FILE",
+                   help="where the table (summary.EXT) and the figures go; with --raw, the file to write")
     p.add_argument("--set", action="append", metavar="NAME", help="only this set (repeat)")
     p.add_argument("--solvers", metavar="A,B", help="only these solvers")
     p.add_argument("--pair", metavar="A,B", help="the two solvers of the scatter plot")
+    p.add_argument("--par", type=float, default=DEFAULT_PAR, metavar="K",
+                   help="PAR-K: an unsolved puzzle counts K x its time limit (default %(default)g)")
+    p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
+                   help="the shift of the shifted geometric mean (default %(default)g s)")
+    p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
+    p.add_argument("--raw", action="store_true",
+                   help="write every column of every result (--format csv, jsonl or parquet; --out FILE)")
+    p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),
+                   help="per set and solver, what changed from database A to B")
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion")

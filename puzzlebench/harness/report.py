@@ -13,12 +13,43 @@ Per set and solver (and solution limit):
   median and mean over the solved puzzles that report it (absent: the engine has no such
   counter);
 - ``encode_mean`` and ``solve_mean`` (seconds) and ``encode_share`` = total encode time /
-  (encode + solve).
+  (encode + solve);
+- ``time_limit``: the group's time limit per puzzle (the largest, where a ``--resume`` at a
+  larger limit mixed two), which every table names in its header.
 
 Plots (matplotlib, PNG and SVG): a cactus plot per set (x: puzzles solved, y: the time within
-which that many were solved, each solver's times sorted: the SAT competition's convention), a
-per-puzzle scatter of two solvers on log axes (timeouts and errors drawn at the time limit),
+which that many were solved, each solver's times sorted: the SAT competition's convention; the
+time limit a dashed line), a per-puzzle scatter of two solvers on log axes (timeouts and errors drawn at the time limit),
 and box plots of the nodes per solver.
+
+The field's standard metrics (:func:`standard_metrics`), per set and solver, as the SAT
+competitions and the MIP benchmarks report them; every figure uses each result's own
+``time_limit`` (a bench stores it with every row):
+
+- ``solved_in_limit``: finished answers (unique, multiple, sat, unsat; not wrong) whose time is
+  within the time limit.  Anything else (a timeout, an error, a memory-out, an answer that
+  came after the limit) is *unsolved*;
+- ``par``: the penalised average runtime PAR-k (the SAT competitions' PAR-2 for k = 2): the
+  mean over the puzzles of the time, an unsolved puzzle counting k times its time limit;
+- ``sgm``: the shifted geometric mean of the times, exp(mean(ln(t + s))) - s, an unsolved
+  puzzle counting its time limit (Achterberg, "Constraint Integer Programming", PhD thesis, 2007:
+  the shift s, 10 ms by default, keeps the many near-zero times from dominating);
+- ``wins``: the puzzles on which the solver was the fastest to solve (ties: each tied solver
+  wins);
+- ``speedup`` against a baseline solver: the baseline's shifted geometric mean divided by the
+  solver's, both over the puzzles the two ran;
+- a virtual best solver row per set (two solvers or more): for each puzzle the best of the
+  solvers shown (solved if any solved it, the least PAR-k and time).
+
+Plots for the same comparison: the ECDF of the solved puzzles' times (the share of the set
+solved within a time, the time limit drawn) and the performance profile of Dolan and Moré
+("Benchmarking optimization software with performance profiles", Mathematical Programming,
+2002): for each solver, the share of puzzles it solved within a factor tau of the fastest
+solver's time on that puzzle.
+
+Raw results (:func:`raw_table`, :func:`write_raw`): every column of the ``results`` view, one
+row per result, as CSV, JSON lines or Parquet (with pyarrow).  :func:`compare` sets two
+databases side by side.
 """
 
 from __future__ import annotations
@@ -27,12 +58,15 @@ import csv
 import io
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean, median
 from typing import Iterable
 
+from ..errors import UsageError
 from ..results import STATISTICS
 from .crosscheck import FINISHED
+from .database import INPUT_SOLVER
 
 
 
@@ -88,7 +122,259 @@ def _summary(key: tuple, rows: list[dict]) -> dict:
     out["encode_mean"] = mean(enc) if enc else None
     out["solve_mean"] = mean(sol) if sol else None
     out["encode_share"] = sum(enc) / (sum(enc) + sum(sol)) if enc and sum(enc) + sum(sol) > 0 else None
+    out["time_limit"] = _largest_limit(rows)
     return out
+
+
+# -- the field's standard metrics ----------------------------------------------------------------
+
+VIRTUAL_BEST = "(virtual best)"
+"""The solver name of the virtual best solver's row (parenthesised, as no spec can be)."""
+DEFAULT_PAR = 2.0
+DEFAULT_SHIFT = 0.01   # seconds
+TINY_TIME = 1e-7       # a time measured as 0 is drawn and divided by as this (log axes, ratios)
+
+
+@dataclass(frozen=True)
+class MetricOptions:
+    """How the standard metrics are computed: PAR-``par``, the shift of the geometric mean
+    (seconds), the baseline of the speed-up (a solver spec, or ``None``) and the time column
+    they read."""
+
+    par: float = DEFAULT_PAR
+    shift: float = DEFAULT_SHIFT
+    baseline: str | None = None
+    time_key: str = "t_total"
+
+
+def solved_in_limit(row, time_key: str = "t_total") -> bool:
+    """A finished answer, not found wrong, within the row's own time limit (none: any time)."""
+    if row["status"] not in FINISHED or row["wrong"]:
+        return False
+    return row["time_limit"] is None or row[time_key] <= row["time_limit"]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One solver on one puzzle, as the metrics see it: solved within the limit or not, its
+    PAR-k time and its time capped at the limit (``None``: unsolved with no time limit, which
+    has no penalty), and the time measured."""
+
+    solved: bool
+    par: float | None
+    capped: float | None
+    time: float
+
+
+def outcome(row, options: MetricOptions) -> Outcome:
+    time = row[options.time_key] or 0.0
+    limit = row["time_limit"]
+    if solved_in_limit(row, options.time_key):
+        return Outcome(True, time, time, time)
+    return Outcome(False, None if limit is None else options.par * limit, limit, time)
+
+
+def best_outcome(outcomes: Iterable[Outcome]) -> Outcome:
+    """The virtual best solver's outcome on a puzzle: solved if any solver solved it, with the
+    least time, PAR-k time and capped time among them."""
+    outcomes = list(outcomes)
+    solved = [o for o in outcomes if o.solved]
+
+    def least(values):
+        values = [v for v in values if v is not None]
+        return min(values) if values else None
+    if solved:
+        best = min(o.time for o in solved)
+        return Outcome(True, best, best, best)
+    return Outcome(False, least(o.par for o in outcomes), least(o.capped for o in outcomes),
+                   min(o.time for o in outcomes))
+
+
+def shifted_geometric_mean(values: list[float | None], shift: float) -> float | None:
+    """exp(mean(ln(v + shift))) - shift; ``None`` when there are no values or one is unknown."""
+    if not values or any(v is None for v in values):
+        return None
+    if any(v + shift <= 0 for v in values):
+        return 0.0   # shift 0 and a time of 0: the plain geometric mean is 0
+    return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+
+
+def _mean_or_none(values: list[float | None]) -> float | None:
+    if not values or any(v is None for v in values):
+        return None
+    return sum(values) / len(values)
+
+
+PuzzleKey = tuple  # (puzzle_id, puzzle_hash): one puzzle of a set
+
+
+def _by_set_and_limit(results: Iterable) -> dict[tuple, dict[str, dict[PuzzleKey, object]]]:
+    """Rows grouped by (set, solution limit), then solver, then puzzle, in order of first
+    appearance; rows of lines that were not puzzles (no solver) left out."""
+    groups: dict[tuple, dict[str, dict[PuzzleKey, object]]] = {}
+    solver_order: dict[str, int] = {}
+    for r in results:
+        if r["solver"] == INPUT_SOLVER:
+            continue
+        solver_order.setdefault(r["solver"], len(solver_order))
+        by_solver = groups.setdefault((r["set_name"], r["limit_"]), {})
+        by_solver.setdefault(r["solver"], {})[(r["puzzle_id"], r["puzzle_hash"])] = r
+    # the solvers of every set in one order, as the summary's
+    return {key: dict(sorted(by_solver.items(), key=lambda item: solver_order[item[0]]))
+            for key, by_solver in groups.items()}
+
+
+def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()) -> list[dict]:
+    """One row per (set, solver, solution limit) with the standard metrics (see the module's
+    text), and after each set's solvers a virtual best solver row when it has two or more."""
+    out = []
+    for (set_name, limit), by_solver in _by_set_and_limit(results).items():
+        outcomes = {solver: {p: outcome(r, options) for p, r in rows.items()}
+                    for solver, rows in by_solver.items()}
+        puzzles = list(dict.fromkeys(p for rows in by_solver.values() for p in rows))
+        wins = _wins(outcomes, puzzles)
+        time_limits = {solver: _largest_limit(rows.values()) for solver, rows in by_solver.items()}
+        if len(outcomes) >= 2:
+            outcomes[VIRTUAL_BEST] = {p: best_outcome(o[p] for o in outcomes.values() if p in o) for p in puzzles}
+            time_limits[VIRTUAL_BEST] = max((t for t in time_limits.values() if t is not None), default=None)
+        baseline = outcomes.get(options.baseline)
+        for solver, mine in outcomes.items():
+            out.append({
+                "set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
+                "time_limit": time_limits[solver], "puzzles": len(mine),
+                "solved_in_limit": sum(o.solved for o in mine.values()),
+                "par_k": options.par, "par": _mean_or_none([o.par for o in mine.values()]),
+                "sgm_shift": options.shift,
+                "sgm": shifted_geometric_mean([o.capped for o in mine.values()], options.shift),
+                "wins": None if solver == VIRTUAL_BEST else wins[solver],
+                "baseline": options.baseline,
+                "speedup": None if baseline is None else speedup(baseline, mine, options.shift),
+            })
+    return out
+
+
+def _wins(outcomes: dict[str, dict[PuzzleKey, Outcome]], puzzles: list[PuzzleKey]) -> dict[str, int]:
+    """Per solver, the puzzles it solved fastest (every solver tied for the best time wins)."""
+    wins = dict.fromkeys(outcomes, 0)
+    for p in puzzles:
+        times = {solver: o[p].time for solver, o in outcomes.items() if p in o and o[p].solved}
+        if times:
+            best = min(times.values())
+            for solver, time in times.items():
+                wins[solver] += time == best
+    return wins
+
+
+def speedup(baseline: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome], shift: float) -> float | None:
+    """The baseline's shifted geometric mean over the puzzles both ran, divided by ``mine``."""
+    common = [p for p in mine if p in baseline]
+    theirs = shifted_geometric_mean([baseline[p].capped for p in common], shift)
+    ours = shifted_geometric_mean([mine[p].capped for p in common], shift)
+    if theirs is None or not ours:
+        return None
+    return theirs / ours
+
+
+def _largest_limit(rows: Iterable) -> float | None:
+    return max((r["time_limit"] for r in rows if r["time_limit"] is not None), default=None)
+
+
+def solver_named(name: str, solvers: Iterable[str]) -> str | None:
+    """The solver spec ``name`` stands for among ``solvers``: itself, or a family's only spec
+    (``cpsat`` for ``cpsat:int``)."""
+    return _named(name, sorted(set(solvers)))
+
+
+# -- two databases side by side ------------------------------------------------------------------
+
+def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = MetricOptions()) -> list[dict]:
+    """Per (set, solver, solution limit) of either database, what changed from A to B: the
+    puzzles each holds, the puzzles solved within the limit, the puzzles of both solved in only
+    B (``gained``) or only A (``lost``), the median time of the solved puzzles, PAR-k, and the
+    puzzles both finished with different answers (status or count: ``differ``).  A puzzle is
+    the same in both when its set and hash are."""
+    groups_a, groups_b = _by_set_solver_limit(results_a), _by_set_solver_limit(results_b)
+    keys = list(dict.fromkeys([*groups_a, *groups_b]))
+    set_order = {name: i for i, name in enumerate(dict.fromkeys(k[0] for k in keys))}
+    solver_order = {name: i for i, name in enumerate(dict.fromkeys(k[1] for k in keys))}
+    out = []
+    for key in sorted(keys, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2])):
+        set_name, solver, limit = key
+        a, b = groups_a.get(key, {}), groups_b.get(key, {})
+        row = {"set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
+               "time_limit_a": _largest_limit(a.values()), "time_limit_b": _largest_limit(b.values()),
+               "puzzles_a": len(a), "puzzles_b": len(b)}
+        for side, rows in (("a", a), ("b", b)):
+            outcomes = [outcome(r, options) for r in rows.values()]
+            solved = [o.time for o in outcomes if o.solved]
+            row[f"solved_{side}"] = len(solved) if rows else None   # None: not in that database
+            row[f"median_{side}"] = median(solved) if solved else None
+            row[f"par_{side}"] = _mean_or_none([o.par for o in outcomes])
+        common = [p for p in a if p in b]
+        solved_a = {p for p in common if solved_in_limit(a[p], options.time_key)}
+        solved_b = {p for p in common if solved_in_limit(b[p], options.time_key)}
+        row["gained"], row["lost"] = (len(solved_b - solved_a), len(solved_a - solved_b)) if common else (None, None)
+        row["differ"] = sum(_answers_differ(a[p], b[p]) for p in common) if common else None
+        row["par_k"] = options.par
+        out.append(row)
+    return out
+
+
+def _by_set_solver_limit(results: Iterable) -> dict[tuple, dict[str, object]]:
+    groups: dict[tuple, dict[str, object]] = {}
+    for r in results:
+        if r["solver"] != INPUT_SOLVER:
+            groups.setdefault((r["set_name"], r["solver"], r["limit_"]), {})[r["puzzle_hash"]] = r
+    return groups
+
+
+def _answers_differ(a, b) -> bool:
+    finished = all(r["status"] in FINISHED and not r["wrong"] for r in (a, b))
+    return finished and (a["status"], a["count"]) != (b["status"], b["count"])
+
+
+# -- raw results ---------------------------------------------------------------------------------
+
+RAW_FORMATS = ("csv", "jsonl", "parquet")
+BINARY_FORMATS = ("parquet",)
+
+
+def raw_table(reader, where: str = "", params: Iterable = ()) -> tuple[list[str], list[tuple]]:
+    """Every column of the ``results`` view and its rows (one per result), from a
+    :class:`~.database.ResultsReader`."""
+    rows = reader.results(where, params)
+    if rows:
+        columns = list(rows[0].keys())
+    else:
+        columns = [d[0] for d in reader.conn.execute("SELECT * FROM results LIMIT 0").description]
+    return columns, [tuple(row) for row in rows]
+
+
+def write_raw(columns: list[str], rows: list[tuple], fmt: str, out) -> None:
+    """Write the raw rows to ``out`` (a text stream for csv and jsonl, a path for parquet)."""
+    if fmt == "csv":
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(["" if v is None else v for v in row] for row in rows)
+    elif fmt == "jsonl":
+        for row in rows:
+            out.write(json.dumps(dict(zip(columns, row))) + "\n")
+    elif fmt == "parquet":
+        pyarrow, parquet = pyarrow_modules()
+        table = pyarrow.table({name: [row[i] for row in rows] for i, name in enumerate(columns)})
+        parquet.write_table(table, out)
+    else:
+        raise ValueError(fmt)
+
+
+def pyarrow_modules():
+    """pyarrow and its parquet module, or the one-line reason they are missing."""
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise UsageError("--format parquet needs pyarrow (pip install pyarrow)") from None
+    return pyarrow, pyarrow.parquet
 
 
 # -- formats -----------------------------------------------------------------------------------
@@ -100,13 +386,35 @@ MAIN = [("set", "set"), ("solver", "solver"), ("limit", "limit"), ("puzzles", "p
         ("encode_mean", "encode ms"), ("solve_mean", "solve ms")]
 STATS = [("set", "set"), ("solver", "solver")] + [
     (f"{s}_{m}", f"{s} {m}") for s in STATISTICS for m in ("median", "mean")]
-MILLIS = {"median", "mean", "p90", "max", "encode_mean", "solve_mean"}
+MILLIS = {"median", "mean", "p90", "max", "encode_mean", "solve_mean", "par", "sgm",
+          "median_a", "median_b", "par_a", "par_b"}
+COUNTS = {"puzzles", "solved", "timeouts", "errors", "wrong", "limit", "solved_in_limit", "wins",
+          "puzzles_a", "puzzles_b", "solved_a", "solved_b", "gained", "lost", "differ"}
+
+
+def metric_columns(metrics: list[dict]) -> list[tuple[str, str]]:
+    first = metrics[0] if metrics else {}
+    columns = [("set", "set"), ("solver", "solver"), ("limit", "limit"), ("puzzles", "puzzles"),
+               ("solved_in_limit", "solved"), ("par", f"PAR-{first.get('par_k', DEFAULT_PAR):g} ms"),
+               ("sgm", "sgm ms"), ("wins", "wins")]
+    if first.get("baseline"):
+        columns.append(("speedup", f"speed-up vs {first['baseline']}"))
+    return columns
+
+
+def compare_columns(rows: list[dict]) -> list[tuple[str, str]]:
+    par = f"PAR-{(rows[0]['par_k'] if rows else DEFAULT_PAR):g}"
+    return [("set", "set"), ("solver", "solver"), ("limit", "limit"),
+            ("puzzles_a", "puzzles A"), ("puzzles_b", "puzzles B"), ("solved_a", "solved A"),
+            ("solved_b", "solved B"), ("gained", "gained"), ("lost", "lost"),
+            ("median_a", "median ms A"), ("median_b", "median ms B"),
+            ("par_a", f"{par} ms A"), ("par_b", f"{par} ms B"), ("differ", "answers differ")]
 
 
 def cell(key: str, value) -> str:
     if value is None:
         return "-"
-    if key in ("puzzles", "solved", "timeouts", "errors", "wrong", "limit"):
+    if key in COUNTS:
         return str(value)
     if key in MILLIS:
         return f"{value * 1000:.3g}" if value < 0.1 else f"{value * 1000:.0f}"
@@ -114,6 +422,8 @@ def cell(key: str, value) -> str:
         return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
     if key == "peak_memory_mb":
         return f"{value:.1f}"
+    if key == "speedup":
+        return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
     return str(value)
@@ -123,51 +433,138 @@ def _rows(summary: list[dict], columns) -> list[list[str]]:
     return [[cell(k, row.get(k)) for k, _ in columns] for row in summary]
 
 
-def markdown(summary: list[dict]) -> str:
-    def table(columns):
-        head = "| " + " | ".join(h for _, h in columns) + " |"
-        rule = "|" + "|".join("---" if k in ("set", "solver") else "---:" for k, _ in columns) + "|"
-        return "\n".join([head, rule] + ["| " + " | ".join(r) + " |" for r in _rows(summary, columns)])
+def _seconds(value: float) -> str:
+    return f"{value:g} s"
+
+
+def time_limit_words(rows: list[dict]) -> str:
+    """The time limits of table rows in words, for the table's header: one limit, or each
+    set's where they differ."""
+    by_set: dict[str, list[float]] = {}
+    for row in rows:
+        limits = by_set.setdefault(row["set"], [])
+        if row.get("time_limit") is not None and row["time_limit"] not in limits:
+            limits.append(row["time_limit"])
+    every = {limit for limits in by_set.values() for limit in limits}
+    if not every:
+        return "no time limit"
+    if len(every) == 1:
+        return f"time limit {_seconds(every.pop())} per puzzle"
+    return "time limits per puzzle: " + "; ".join(
+        f"{name} {' / '.join(_seconds(v) for v in sorted(limits)) or 'none'}" for name, limits in by_set.items())
+
+
+def _md_table(rows: list[dict], columns) -> str:
+    head = "| " + " | ".join(h for _, h in columns) + " |"
+    rule = "|" + "|".join("---" if k in ("set", "solver") else "---:" for k, _ in columns) + "|"
+    return "\n".join([head, rule] + ["| " + " | ".join(r) + " |" for r in _rows(rows, columns)])
+
+
+def markdown(summary: list[dict], metrics: list[dict] | None = None) -> str:
+    limits = time_limit_words(summary + (metrics or []))
     stats_present = [c for c in STATS[2:] if any(row.get(c[0]) is not None for row in summary)]
-    text = table(MAIN)
+    text = f"{limits[0].upper()}{limits[1:]}.\n\n" + _md_table(summary, MAIN)
     if stats_present:
-        text += "\n\nSearch statistics (over solved puzzles; - : the engine has no such counter)\n\n"
-        text += table(STATS[:2] + stats_present)
+        text += f"\n\nSearch statistics (over solved puzzles; - : the engine has no such counter; {limits})\n\n"
+        text += _md_table(summary, STATS[:2] + stats_present)
+    if metrics:
+        text += "\n\n" + metrics_caption(metrics) + "\n\n" + _md_table(metrics, metric_columns(metrics))
     return text + "\n"
 
 
-def csv_text(summary: list[dict]) -> str:
+def metrics_caption(metrics: list[dict]) -> str:
+    first = metrics[0]
+    k, shift = f"{first['par_k']:g}", f"{first['sgm_shift'] * 1000:g} ms"
+    text = (f"Standard metrics ({time_limit_words(metrics)}; solved: within the limit; PAR-{k}: mean time, "
+            f"an unsolved puzzle counting {k} x its limit; sgm: shifted geometric mean, shift {shift}, "
+            f"an unsolved puzzle at its limit; wins: puzzles solved fastest")
+    if first.get("baseline"):
+        text += f"; speed-up: the sgm of {first['baseline']} / the solver's, over the puzzles both ran"
+    return text + ")"
+
+
+def compare_caption(rows: list[dict], name_a: str, name_b: str) -> str:
+    limits = [time_limit_words([{"set": r["set"], "time_limit": r[f"time_limit_{side}"]} for r in rows
+                                if r[f"puzzles_{side}"]]) for side in ("a", "b")]
+    limits = limits[0] if limits[0] == limits[1] else f"A: {limits[0]}; B: {limits[1]}"
+    return (f"Changes from A = {name_a} to B = {name_b} ({limits}; solved: within the "
+            "limit; gained / lost: puzzles of both solved only in B / only in A; median: of the solved "
+            "puzzles; answers differ: puzzles both finished with another status or count)")
+
+
+def _merged(summary: list[dict], metrics: list[dict] | None) -> list[dict]:
+    """The summary rows with their metrics (and the virtual best rows after each set's), for
+    the formats of one row per line (csv, json)."""
+    if not metrics:
+        return summary
+    extra = {(m["set"], m["solver"], m["limit"]): m for m in metrics}
+    keys = list(dict.fromkeys([*(summary[0] if summary else {}), *metrics[0]]))
+    last_of_group = {(row["set"], row["limit"]): i for i, row in enumerate(summary)}
+    out = []
+    for i, row in enumerate(summary):
+        found = extra.get((row["set"], row["solver"], row["limit"]), {})
+        out.append({k: row.get(k, found.get(k)) for k in keys})
+        best = extra.get((row["set"], VIRTUAL_BEST, row["limit"]))
+        if best is not None and last_of_group[(row["set"], row["limit"])] == i:
+            out.append({k: best.get(k) for k in keys})
+    return out
+
+
+def csv_text(rows: list[dict]) -> str:
     buf = io.StringIO()
-    if summary:
-        writer = csv.DictWriter(buf, fieldnames=list(summary[0]), lineterminator="\n")
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0]), lineterminator="\n")
         writer.writeheader()
-        writer.writerows(summary)
+        writer.writerows(rows)
     return buf.getvalue()
 
 
-def latex(summary: list[dict]) -> str:
+def _latex_table(rows: list[dict], columns, caption: str) -> list[str]:
     def esc(text: str) -> str:
         text = text.replace("\\", r"\textbackslash ")
         for ch in "_%&#$":
             text = text.replace(ch, "\\" + ch)
         return text
-    spec = "ll" + "r" * (len(MAIN) - 2)
+    spec = "ll" + "r" * (len(columns) - 2)
     lines = [r"\begin{tabular}{" + spec + "}", r"\hline",
-             " & ".join(esc(h) for _, h in MAIN) + r" \\", r"\hline"]
-    lines += [" & ".join(esc(c) for c in r) + r" \\" for r in _rows(summary, MAIN)]
-    lines += [r"\hline", r"\end{tabular}"]
+             rf"\multicolumn{{{len(columns)}}}{{l}}{{{esc(caption)}}} \\", r"\hline",
+             " & ".join(esc(h) for _, h in columns) + r" \\", r"\hline"]
+    lines += [" & ".join(esc(c) for c in r) + r" \\" for r in _rows(rows, columns)]
+    return lines + [r"\hline", r"\end{tabular}"]
+
+
+def latex(summary: list[dict], metrics: list[dict] | None = None) -> str:
+    lines = _latex_table(summary, MAIN, time_limit_words(summary + (metrics or [])))
+    if metrics:
+        lines += [""] + _latex_table(metrics, metric_columns(metrics), metrics_caption(metrics))
     return "\n".join(lines) + "\n"
 
 
-def render(summary: list[dict], fmt: str) -> str:
+def render(summary: list[dict], fmt: str, metrics: list[dict] | None = None) -> str:
+    """The summary table (and the standard metrics, when given) in a format: md, csv, latex or
+    json.  Every table's header names the time limit (csv and json: a ``time_limit`` field)."""
     if fmt == "md":
-        return markdown(summary)
+        return markdown(summary, metrics)
     if fmt == "csv":
-        return csv_text(summary)
+        return csv_text(_merged(summary, metrics))
     if fmt == "latex":
-        return latex(summary)
+        return latex(summary, metrics)
     if fmt == "json":
-        return json.dumps(summary, indent=1) + "\n"
+        return json.dumps(_merged(summary, metrics), indent=1) + "\n"
+    raise ValueError(fmt)
+
+
+def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str) -> str:
+    columns = compare_columns(rows)
+    caption = compare_caption(rows, name_a, name_b)
+    if fmt == "md":
+        return caption + "\n\n" + _md_table(rows, columns) + "\n"
+    if fmt == "csv":
+        return csv_text(rows)
+    if fmt == "latex":
+        return "\n".join(_latex_table(rows, columns, caption)) + "\n"
+    if fmt == "json":
+        return json.dumps({"a": name_a, "b": name_b, "rows": rows}, indent=1) + "\n"
     raise ValueError(fmt)
 
 
@@ -211,6 +608,7 @@ def cactus(results: list[dict], out: Path) -> list[Path]:
             times = sorted(max(r["t_total"], 1e-7) for r in rows if r["solver"] == solver and r["status"] in FINISHED)
             if times:
                 ax.plot(range(1, len(times) + 1), times, marker="." if len(times) < 60 else None, label=solver)
+        _draw_time_limit(ax, rows, horizontal=True)
         ax.set_yscale("log")
         ax.set_xlabel("puzzles solved")
         ax.set_ylabel("time per puzzle (s), sorted")
@@ -218,6 +616,103 @@ def cactus(results: list[dict], out: Path) -> list[Path]:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize="small")
         paths += _save(fig, out, f"cactus-{_slug(set_name)}")
+        plt.close(fig)
+    return paths
+
+
+def _draw_time_limit(ax, rows: list, horizontal: bool) -> None:
+    """The set's time limit (the largest of its rows') as a dashed line, named in the legend."""
+    limit = _largest_limit(rows)
+    if limit is not None:
+        line = ax.axhline if horizontal else ax.axvline
+        line(limit, color="black", linestyle="--", linewidth=0.9, label=f"time limit {limit:g} s")
+
+
+def ecdf_points(rows: list, time_key: str = "t_total") -> dict[str, tuple[list[float], list[float]]]:
+    """Per solver of one set, the empirical distribution of its solved puzzles' times: the
+    times sorted, and the share of the set's puzzles (every puzzle any solver ran) solved
+    within each.  Unsolved puzzles never count, so a curve ends below 1 when some are."""
+    puzzles = {(r["puzzle_id"], r["puzzle_hash"], r["limit_"]) for r in rows}
+    out = {}
+    for solver in dict.fromkeys(r["solver"] for r in rows):
+        times = sorted(max(r[time_key], TINY_TIME) for r in rows
+                       if r["solver"] == solver and solved_in_limit(r, time_key))
+        out[solver] = (times, [(i + 1) / len(puzzles) for i in range(len(times))])
+    return out
+
+
+def performance_ratios(rows: list, time_key: str = "t_total") -> dict[str, list[float]]:
+    """Dolan and Moré's performance ratios of one set, sorted per solver: on each puzzle, the
+    solver's time over the fastest solver's time on it; ``inf`` where the solver did not solve
+    the puzzle within the limit (or did not run it).  A solver's performance profile at tau is
+    the share of its ratios at most tau (:func:`profile_at`)."""
+    times: dict[tuple, dict[str, float]] = {}
+    solvers = list(dict.fromkeys(r["solver"] for r in rows))
+    for r in rows:
+        puzzle = times.setdefault((r["puzzle_id"], r["puzzle_hash"], r["limit_"]), {})
+        if solved_in_limit(r, time_key):
+            puzzle[r["solver"]] = max(r[time_key], TINY_TIME)
+    out = {solver: [] for solver in solvers}
+    for by_solver in times.values():
+        best = min(by_solver.values(), default=None)
+        for solver in solvers:
+            out[solver].append(by_solver[solver] / best if solver in by_solver else math.inf)
+    return {solver: sorted(ratios) for solver, ratios in out.items()}
+
+
+def profile_at(ratios: list[float], tau: float) -> float:
+    """The share of ``ratios`` at most ``tau``: a performance profile's value."""
+    return sum(r <= tau for r in ratios) / len(ratios) if ratios else 0.0
+
+
+def ecdf(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
+    plt = _pyplot()
+    paths = []
+    for set_name, rows in _by_set(results).items():
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        points = ecdf_points(rows, time_key)
+        end = _largest_limit(rows) or max((t for times, _ in points.values() for t in times), default=1.0)
+        for solver, (times, shares) in points.items():
+            if times:   # from 0 at the first time, on to the limit at the last share
+                ax.step([times[0]] + times + [max(end, times[-1])], [0.0] + shares + [shares[-1]],
+                        where="post", label=solver)
+        _draw_time_limit(ax, rows, horizontal=False)
+        ax.set_xscale("log")
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("time (s)")
+        ax.set_ylabel("share of the puzzles solved within")
+        ax.set_title(f"{set_name}: ECDF of the solve times")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize="small")
+        paths += _save(fig, out, f"ecdf-{_slug(set_name)}")
+        plt.close(fig)
+    return paths
+
+
+def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
+    plt = _pyplot()
+    paths = []
+    for set_name, rows in _by_set(results).items():
+        ratios = performance_ratios(rows, time_key)
+        finite = [r for rs in ratios.values() for r in rs if math.isfinite(r)]
+        if not finite:
+            continue
+        top = max(2.0, max(finite) * 1.5)
+        fig, ax = plt.subplots(figsize=(6.4, 4.2))
+        for solver, rs in ratios.items():
+            taus = [r for r in rs if math.isfinite(r)]
+            if taus:
+                ax.step([1.0] + taus + [top], [profile_at(rs, 1.0)] + [profile_at(rs, t) for t in taus]
+                        + [profile_at(rs, top)], where="post", label=solver)
+        ax.set_xscale("log", base=2)
+        ax.set_xlim(1, top)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("tau: within this factor of the fastest solver's time")
+        ax.set_ylabel("share of the puzzles")
+        ax.set_title(f"{set_name}: performance profile (Dolan & Moré)")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize="small")
+        paths += _save(fig, out, f"profile-{_slug(set_name)}")
         plt.close(fig)
     return paths
 
@@ -296,4 +791,4 @@ def stats_boxplot(results: list[dict], out: Path, stat: str = "nodes") -> list[P
     return paths
 
 
-PLOTS = {"cactus": cactus, "scatter": scatter, "stats": stats_boxplot}
+PLOTS = {"cactus": cactus, "scatter": scatter, "stats": stats_boxplot, "ecdf": ecdf, "profile": profile}
