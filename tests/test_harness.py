@@ -176,10 +176,10 @@ def _db_rows(path):
         return conn.execute("SELECT puzzle_id, solver, run_id, status, count FROM results").fetchall()
 
 
-def slow_bench(tmp_path, db_name: str, solvers: str = "slow") -> tuple[list[str], Path]:
-    """The command of a bench of 24 generated 4x4 Sudokus through the ``slow`` test engine
-    (50 ms a puzzle: long enough to act on it midway), and its database."""
-    puzzles = list(generate("sudoku", 24, seed=3, box=(2, 2)))
+def slow_bench(tmp_path, db_name: str, solvers: str = "slow", count: int = 24) -> tuple[list[str], Path]:
+    """The command of a bench of ``count`` generated 4x4 Sudokus through the ``slow`` test
+    engine (50 ms a puzzle: long enough to act on it midway), and its database."""
+    puzzles = list(generate("sudoku", count, seed=3, box=(2, 2)))
     path = tmp_path / "set.txt"
     path.write_text("".join(p.write() + "\n" for p in puzzles))
     db = tmp_path / db_name
@@ -657,8 +657,9 @@ def test_workers_end_when_the_bench_is_killed(tmp_path):
 def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path):
     """Two benches at once on one --db would each store the pairs both run (190 current rows
     for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
-    first ends with one current result a pair."""
-    cmd, db = slow_bench(tmp_path, "c.sqlite")
+    first ends with one current result a pair.  (80 puzzles, some 2 s of work on 2 jobs: the
+    first must still run when the second has started its interpreter on a loaded machine.)"""
+    cmd, db = slow_bench(tmp_path, "c.sqlite", count=80)
     first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -673,7 +674,7 @@ def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path
         first.wait(timeout=120)
     assert first.returncode == 0, first.stderr.read()
     rows = _db_rows(db)
-    assert len(rows) == 24 and len({(r[0], r[1]) for r in rows}) == 24
+    assert len(rows) == 80 and len({(r[0], r[1]) for r in rows}) == 80
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)
     again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
