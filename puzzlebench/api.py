@@ -13,7 +13,7 @@ from .models.base import Puzzle
 from .models.sudoku import read_sudoku_lines
 from .results import Result, Results, Times, error_result
 from .solvers.base import Engine, check_time_limit, normalise_limit
-from .solvers.child import run_limited
+from .solvers.child import check_memory_limit, run_limited
 
 DEFAULT_KEEP = 10
 
@@ -35,18 +35,22 @@ def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None 
 
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
-          box: str | tuple[int, int] | None = None) -> Result:
+          box: str | tuple[int, int] | None = None, memory_limit: float | None = None) -> Result:
     """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
-    look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.  A text that
-    is not a puzzle raises its :class:`~puzzlebench.errors.PuzzleError`."""
+    look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.
+    ``memory_limit`` (MB above the idle process) runs the engine in a child process held to it
+    (status ``memout`` past it).  A text that is not a puzzle raises its
+    :class:`~puzzlebench.errors.PuzzleError`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
+    memory_limit = check_memory_limit(memory_limit)
     engine = make_engine(solver)
     parse_time = 0.0
     if isinstance(puzzle, str):
         start = time.perf_counter()
         puzzle = parse(puzzle, kind=kind, box=box)
         parse_time = time.perf_counter() - start
-    result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep)[0]
+    result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep,
+                         memory_limit=memory_limit)[0]
     result.times.parse += parse_time
     result.times.total += parse_time
     return result
@@ -54,13 +58,15 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
 
 def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
-               kind: str | None = None, box: str | tuple[int, int] | None = None) -> Results:
+               kind: str | None = None, box: str | tuple[int, int] | None = None,
+               memory_limit: float | None = None) -> Results:
     """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
     size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
-    in one call."""
+    in one call.  ``memory_limit`` as for :func:`solve`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
+    memory_limit = check_memory_limit(memory_limit)
     engine = make_engine(solver)
     items = list(puzzles)
     start = time.perf_counter()
@@ -68,7 +74,8 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     batch, taken = (read_sudoku_lines([items[i] for i in texts], box) if kind in (None, "sudoku") and texts
                     else (None, []))
     parse_share = (time.perf_counter() - start) / max(1, len(taken))
-    fast = run_limited(engine, batch, limit=limit, time_limit=time_limit, keep=keep) if batch else None
+    fast = (run_limited(engine, batch, limit=limit, time_limit=time_limit, keep=keep, memory_limit=memory_limit)
+            if batch else None)
     if fast is not None:
         fast.parse_seconds = parse_share
         if len(taken) == len(items):
@@ -88,7 +95,8 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                                       times=Times(parse=spent, total=spent))
             continue
         records[i] = Times(parse=time.perf_counter() - start)  # the parse time, until solved
-    solved = run_limited(engine, list(parsed.values()), limit=limit, time_limit=time_limit, keep=keep)
+    solved = run_limited(engine, list(parsed.values()), limit=limit, time_limit=time_limit, keep=keep,
+                         memory_limit=memory_limit)
     for i, result in zip(parsed, solved):
         parse_time = records[i].parse
         result.times.parse += parse_time

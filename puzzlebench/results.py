@@ -7,6 +7,8 @@
 - ``sat``      a solution found with limit 1 (uniqueness not asked);
 - ``unsat``    no solution, proven;
 - ``timeout``  the time limit struck first; ``count`` is what had been found by then;
+- ``memout``   the memory limit struck first (an allocation refused under it, or the process
+  killed for memory); ``peak_memory`` is what the run had reached by then;
 - ``error``    the engine failed or answered wrongly; ``error`` says why.
 
 Statistics under normalised names (``None`` where an engine has no such counter; each
@@ -41,6 +43,7 @@ class Status(str, enum.Enum):
     SAT = "sat"
     UNSAT = "unsat"
     TIMEOUT = "timeout"
+    MEMOUT = "memout"
     ERROR = "error"
 
     def __str__(self) -> str:
@@ -65,13 +68,17 @@ def status_of(count: int, limit: int | None, timed_out: bool) -> Status:
 
 @dataclass
 class Times:
-    """Seconds, measured by the runner the same way for every engine."""
+    """Seconds, measured by the runner the same way for every engine.  The first five are wall
+    time; ``cpu`` is CPU time (user + system, every thread) of the process that ran the engine,
+    over encode, search and decode: per puzzle where the engine runs one puzzle at a time, and
+    a batch call's CPU time shared evenly by its puzzles where it runs them as one batch."""
 
     parse: float = 0.0
     encode: float = 0.0
     solve: float = 0.0
     decode: float = 0.0
     total: float = 0.0
+    cpu: float = 0.0
 
 
 @dataclass
@@ -159,7 +166,9 @@ class Results(Sequence[Result]):
     results (engines that run one puzzle at a time) or the :class:`Columns` of a native batch
     call (``results.columns``), from which a record is built when it is read; a caller that
     stores many answers (the harness) reads the columns instead.  ``parse_seconds`` is each
-    puzzle's share of reading the batch, added to its ``times``."""
+    puzzle's share of reading the batch, added to its ``times``; ``batch_cpu`` the CPU time of
+    a batch call, and ``cpu_batch_size`` the number of puzzles each ``times.cpu`` is an even
+    share of (1: each puzzle was timed alone)."""
 
     def __init__(self, kind: str, solver: str, limit: int | None, puzzles: Sequence[Puzzle],
                  records: list[Result] | None = None, columns: Columns | None = None):
@@ -168,6 +177,8 @@ class Results(Sequence[Result]):
         self.kind, self.solver, self.limit, self.puzzles = kind, solver, limit, puzzles
         self.records, self.columns = records, columns
         self.parse_seconds = 0.0
+        self.batch_cpu = 0.0
+        self.cpu_batch_size = 1
         self.wrong: set[int] = set()  # puzzles whose answers failed verification
 
     @classmethod
@@ -204,6 +215,7 @@ class Results(Sequence[Result]):
         its puzzle only when asked (:class:`_BatchRecord`)."""
         col = self.columns
         cells, width, parse = col.cells, len(col.raw_names), self.parse_seconds
+        cpu = self.batch_cpu / len(col.counts) if col.counts else 0.0
         stats = [col.stats.get(name) or [None] * len(col.counts) for name in STATISTICS]
         sizes = col.size if isinstance(col.size, list) else [col.size] * len(col.counts)
         verified = col.verified or bytes(len(col.counts))
@@ -216,7 +228,7 @@ class Results(Sequence[Result]):
             record = (_BatchRecord if lazy else Result)(
                 kind, solver, limit, col.statuses[i], count,
                 [tuple(solutions[i * cells:(i + 1) * cells])] if count else [],
-                Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse),
+                Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse, cpu),
                 Stats(stats[0][i], stats[1][i], stats[2][i], stats[3][i], stats[4][i],
                       dict(zip(col.raw_names, raw[i * width:(i + 1) * width]))),
                 sizes[i], None if lazy else puzzle.source, None, None, verified[i] == 1, puzzle)

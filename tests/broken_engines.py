@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import faulthandler
+import mmap
 import os
 import signal
 import time
@@ -95,6 +96,38 @@ class SlowEngine(MrvEngine):
         return super().search(artifact, limit, keep, deadline)
 
 
+HOARD_CAP = 2 << 30
+"""Where the allocating doubles give up (2 GB): a memory limit that failed to hold must not
+take a shared machine down with it; giving up answers ``unsat``, which the tests refuse."""
+
+
+class HoardEngine(MrvEngine):
+    """Allocates memory without end (1 MB blocks, every page written), as a search whose
+    tables outgrow the machine: only a memory limit stops it."""
+
+    family = "hoard"
+
+    def search(self, artifact, limit, keep, deadline):
+        hoard = []
+        while len(hoard) < HOARD_CAP >> 20:
+            hoard.append(b"x" * (1 << 20))
+        return SearchOutcome([], 0, False, Stats())
+
+
+class KilledForMemoryEngine(MrvEngine):
+    """Fills shared memory (which ``RLIMIT_DATA`` does not count) past any small limit, then
+    dies by SIGKILL, as a process the kernel's out-of-memory killer ends."""
+
+    family = "oomkilled"
+
+    def search(self, artifact, limit, keep, deadline):
+        size = 160 << 20
+        block = mmap.mmap(-1, size, flags=mmap.MAP_SHARED)
+        for at in range(0, size, mmap.PAGESIZE):
+            block[at] = 1
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
 class BatchEngine(MrvEngine):
     """An engine with its own batch path (``batch``), like a native batch call: the harness
     hands it whole units and verifies their answers in bulk."""
@@ -137,6 +170,17 @@ def swap_first_cells(results: Results, puzzles) -> Results:
     return results
 
 
+class BatchHoardEngine(BatchEngine):
+    """A batch path that allocates without end when its batch holds a puzzle whose first cell is 1."""
+
+    family = "batchhoard"
+
+    def batch(self, puzzles, **kw):
+        if any(p.givens[0] == 1 for p in puzzles):
+            HoardEngine.search(self, None, None, 0, None)
+        return super().batch(puzzles, **kw)
+
+
 class BatchWrongEngine(BatchEngine):
     """A batch path (records) whose answers to puzzles with an empty first cell are broken."""
 
@@ -175,4 +219,5 @@ ALL = {name: f"tests.broken_engines:{cls.__name__}" for name, cls in {
     "wrong": WrongAnswerEngine, "hang": HangEngine, "exit": ExitEngine, "sigkill": SigkillEngine,
     "segfault": SegfaultEngine, "liar": LiarEngine, "slow": SlowEngine, "batch": BatchEngine,
     "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine, "columnswrong": ColumnsWrongEngine,
-    "rowsbitboard": RowsBitboardEngine}.items()}
+    "rowsbitboard": RowsBitboardEngine, "hoard": HoardEngine, "oomkilled": KilledForMemoryEngine,
+    "batchhoard": BatchHoardEngine}.items()}

@@ -36,7 +36,7 @@ def test_jsonl_record(capsys, tmp_path):
     assert record["source"] == f"{f}:1" and record["kind"] == "sudoku"
     assert record["status"] == "unique" and record["count"] == 1
     assert record["solution"] == INKALA_SOLUTION and record["error"] is None
-    assert set(record["times"]) == {"parse", "encode", "solve", "decode", "total"}
+    assert set(record["times"]) == {"parse", "encode", "solve", "decode", "total", "cpu"}
     assert {"nodes", "guesses", "backtracks", "conflicts", "propagations", "raw"} <= set(record["stats"])
 
 

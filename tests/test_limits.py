@@ -3,6 +3,7 @@ command and through the API, ends as a ``timeout`` (or a verified answer) within
 plus a small grace, with memory that grew with the work done (an empty 64x64 took 32 s and
 7 GB with mrv, 48 s with sat, 136 s with quine; backtrack ran past 150 s)."""
 
+import os
 import resource
 import subprocess
 import sys
@@ -15,7 +16,15 @@ from puzzlebench.solvers.registry import FAMILIES, engine_class
 
 AVAILABLE = [f for f in FAMILIES if engine_class(f).unavailable_reason() is None]
 LIMIT = 1.0
-WALL_BOUND = 1.1 * LIMIT + 0.5 + 2.0     # the issue's grace, and room for a loaded 2-core machine
+WALL_BOUND = 1.1 * LIMIT + 0.5 + 2.0     # the grace, and room for the interpreter's start on a busy machine
+
+
+def wall_bound() -> float:
+    """:data:`WALL_BOUND`, stretched by how much more work than cores the machine has right now
+    (the wall clock of a process that waits for a core is not its own; the limits broken
+    before took 30 to 150 s, far beyond any stretch seen on a loaded 2-core machine)."""
+    load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    return WALL_BOUND * max(1.0, load)
 PEAK_BOUND_KB = 1_200_000
 
 
@@ -44,7 +53,7 @@ def test_the_command_holds_a_one_second_limit_on_an_empty_64x64(family, empty64)
     assert code == "0", "\n".join(err)
     status = first.split(": ")[1].split()[0]
     assert status in ("timeout", "multiple"), first
-    assert wall < WALL_BOUND, f"{family}: {wall:.2f} s"
+    assert wall < wall_bound(), f"{family}: {wall:.2f} s (bound {wall_bound():.1f} s)"
     assert peak_kb < PEAK_BOUND_KB, f"{family}: {peak_kb / 1024:.0f} MB"
 
 
@@ -53,7 +62,7 @@ def test_the_api_holds_the_limit_too(family):
     """One engine that holds its limit in-process, one run in a child killed at the limit."""
     start = time.perf_counter()
     result = puzzlebench.solve(empty_grid(49), solver=family, time_limit=LIMIT)
-    assert time.perf_counter() - start < WALL_BOUND
+    assert time.perf_counter() - start < wall_bound()
     assert str(result.status) in ("timeout", "multiple") and (result.status != "multiple" or result.verified)
 
 

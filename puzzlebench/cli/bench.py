@@ -29,6 +29,7 @@ from ..models.kinds import KIND_NAMES
 from ..models.sudoku import parse_box
 from ..solvers import registry
 from ..solvers.base import check_time_limit
+from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
 from .common import EXIT_OK
 DEFAULT_SET_TIME_LIMIT = 2.0
@@ -96,6 +97,7 @@ def cmd_bench(args) -> int:
     engines = _extra_engines(args)
     solvers = _solver_list(args)
     check_time_limit(args.time_limit)
+    memory_limit = check_memory_limit(args.memory_limit)
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
     box = parse_box(args.box)
@@ -120,7 +122,8 @@ def cmd_bench(args) -> int:
         temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-")
         db = os.path.join(temporary.name, "default.sqlite")
     limit = None if args.limit == 0 else args.limit
-    cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, jobs=args.jobs,
+    cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
+                      jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
@@ -133,9 +136,10 @@ def cmd_bench(args) -> int:
             temporary.cleanup()
     print(table, end="")
     skipped = f", {outcome.skipped} already in the database" if outcome.skipped else ""
+    memouts = f"{outcome.memouts} memouts, " if memory_limit is not None or outcome.memouts else ""
     print(f"puzzlebench: {outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
-          f"{outcome.timeouts} timeouts, {outcome.errors} errors; results in {cfg.db if temporary is None else '(temporary)'}",
-          file=sys.stderr)
+          f"{outcome.timeouts} timeouts, {memouts}{outcome.errors} errors; "
+          f"results in {cfg.db if temporary is None else '(temporary)'}", file=sys.stderr)
     for line in outcome.wrong:
         print(f"puzzlebench: WRONG ANSWER: {line}", file=sys.stderr)
     if outcome.disagreements:
@@ -339,6 +343,8 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=2, help="solutions to look for (0 = all); default 2")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
     p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
     p.add_argument("--kind", choices=KIND_NAMES, help="the puzzle kind of the files")

@@ -39,6 +39,9 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) 
     p.add_argument("--limit", type=int, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
     p.add_argument("--time-limit", type=float, metavar="SECONDS", help="per puzzle")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
+                        "2^20 bytes); past it: memout")
     p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
 

@@ -14,7 +14,7 @@ import sys
 from .. import api
 from ..errors import PuzzleError
 from ..results import Result, Status, Times, error_result
-from ..solvers.child import run_limited
+from ..solvers.child import check_memory_limit, run_limited
 from ..solvers.registry import FAMILIES, engine_class
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
@@ -25,7 +25,8 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     (in one batch call where the engine has one)."""
     limit = api.normalise_limit(args.limit)
     puzzles = [r.puzzle for r in records if r.puzzle is not None]
-    solved = iter(run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep))
+    solved = iter(run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
+                              memory_limit=check_memory_limit(args.memory_limit)))
     out = []
     for rec in records:
         if rec.puzzle is None:
@@ -70,6 +71,7 @@ def cmd_solve(args) -> int:
         return print_examples()
     api.normalise_limit(args.limit)  # the options first: a usage error reads no input
     api.check_time_limit(args.time_limit)
+    check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
     from ..solvers.registry import make_engine
     engine = make_engine(args.solver)

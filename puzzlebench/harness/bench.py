@@ -29,6 +29,7 @@ from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
 from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
+from ..solvers.child import MB, check_memory_limit
 from ..solvers.registry import make_engine
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
 from .workers import LocalExecutor, default_jobs
@@ -44,6 +45,7 @@ class BenchConfig:
     db: str
     limit: int | None = 2
     time_limit: float = DEFAULT_TIME_LIMIT
+    memory_limit: int | None = None   # bytes above each worker's baseline; None: none
     jobs: int | None = None
     resume: bool = False
     quiet: bool = False
@@ -68,6 +70,7 @@ class BenchOutcome:
     sets: list[str]
     solvers: list[str]
     items: list[Record] = field(repr=False, default_factory=list)
+    memouts: int = 0
 
     @property
     def exit_code(self) -> int:
@@ -96,6 +99,8 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
         raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
     check_time_limit(cfg.time_limit)
+    if cfg.memory_limit is not None:
+        check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
     if cfg.jobs is not None and cfg.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {cfg.jobs}")
@@ -157,7 +162,7 @@ class _Planner:
                 size = self._size(solver, batch)
                 ids, puzzles = queue.take(size)
                 yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
-                               batch=batch, engines=dict(self.cfg.engines))
+                               batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit)
 
 
 class _SolverQueue:
@@ -199,8 +204,8 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or default_jobs()
-    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "jobs": jobs, "resume": cfg.resume,
-                "solvers": list(engines), **cfg.settings}
+    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
+                "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
     plan = _plan(items, cfg, engines, db, run_id, stderr)
@@ -209,7 +214,8 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     stored = _execute(plan, cfg, engines, db, run_id, executor, jobs, stderr)
     limit = limit_key(cfg.limit)
     outcome = BenchOutcome(run_id, len(plan.tasks), plan.skipped, stored.wrong, stored.errors, stored.timeouts,
-                           [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items)
+                           [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items,
+                           memouts=stored.memouts)
     disagreements = []
     if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
         disagreements = [d for d in crosscheck_db(db.conn, limit, plan.sets, list(engines))
@@ -236,12 +242,17 @@ class _Plan:
 
 def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, stderr: TextIO) -> _Plan:
     limit = limit_key(cfg.limit)
-    done, stale = db.done_keys(cfg.time_limit) if cfg.resume else (set(), [])
-    if stale:
+    done, timeouts, memouts = db.done_keys(cfg.time_limit, cfg.memory_limit) if cfg.resume else (set(), [], [])
+    if timeouts:
         limit_now = f"at {cfg.time_limit:g} s" if cfg.time_limit is not None else "with no time limit"
-        print(f"puzzlebench: {len(stale)} earlier timeout(s) under a smaller time limit are run again "
+        print(f"puzzlebench: {len(timeouts)} earlier timeout(s) under a smaller time limit are run again "
               f"{limit_now}", file=stderr)
-        db.replace(run_id, stale)
+    if memouts:
+        memory_now = f"at {cfg.memory_limit / MB:g} MB" if cfg.memory_limit is not None else "with no memory limit"
+        print(f"puzzlebench: {len(memouts)} earlier memout(s) under a smaller memory limit are run again "
+              f"{memory_now}", file=stderr)
+    if timeouts or memouts:
+        db.replace(run_id, timeouts + memouts)
     good = [item for item in items if item.puzzle is not None]
     tasks = _TaskTable(good)
     input_errors, skipped = [], 0
@@ -284,6 +295,7 @@ class _Stored:
     wrong: list[str]
     errors: int
     timeouts: int
+    memouts: int = 0
 
 
 def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id: int, executor: Executor,
@@ -292,7 +304,7 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
     progress = Progress(len(plan.tasks), list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(plan.queues, engines, cfg, jobs, keep=2)
     stored = _Stored([], plan.input_errors, 0)
-    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit}
+    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit}
     try:
         for batch in executor.execute(planner.units()):
             if not len(batch):
@@ -301,6 +313,7 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
             n_errors, n_timeouts = statuses.count(Status.ERROR.value), statuses.count(Status.TIMEOUT.value)
             stored.errors += n_errors
             stored.timeouts += n_timeouts
+            stored.memouts += statuses.count(Status.MEMOUT.value)
             columns, shared = plan.tasks.columns_of(batch)
             db.write_columns(run_id, columns, {**shared_facts, **shared})
             n = len(batch)

@@ -7,7 +7,9 @@ Tables:
   library, the git commit of the code;
 - ``result_log``: every result ever stored, one row each, never rewritten but to mark it
   replaced: the puzzle (its set, line and hash), its shape, the solver, the solution limit
-  (``0`` = all), the time limit, status, count, times, peak memory, the normalised statistics
+  (``0`` = all), the time limit and the memory limit, status, count, times (wall and CPU, with
+  the number of puzzles a batch's CPU time is shared by), peak memory above the worker's
+  baseline and that baseline, the normalised statistics
   (one column each), the engine's raw counters and the artifact size (JSON), the error,
   whether the answer was verified (``verified``) or found wrong (``wrong``), and
   ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
@@ -54,6 +56,20 @@ from .runner import ROW_FIELDS
 RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
 """The log's columns that are stored as they are (every one but the names and the puzzle)."""
 
+RESULTS_VIEW = """
+SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name, r.line,
+       h.kind, h.shape, v.spec AS solver, r.limit_, r.time_limit, r.memory_limit, r.status, r.count,
+       r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
+       r.peak_memory, r.baseline_memory,
+       r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
+       r.verified, r.wrong
+FROM result_log r
+JOIN puzzle_sets s ON s.id = r.set_id
+JOIN solvers v ON v.id = r.solver_id
+LEFT JOIN shapes h ON h.id = r.shape_id
+WHERE r.replaced_by IS NULL
+"""
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY,
@@ -96,19 +112,13 @@ CREATE TABLE IF NOT EXISTS result_log (
     error TEXT,
     verified INTEGER,
     wrong INTEGER,
-    replaced_by INTEGER REFERENCES runs(id)
+    replaced_by INTEGER REFERENCES runs(id),
+    t_cpu REAL,
+    batch_size INTEGER,
+    baseline_memory INTEGER,
+    memory_limit INTEGER
 );
-CREATE VIEW IF NOT EXISTS results AS
-SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name, r.line,
-       h.kind, h.shape, v.spec AS solver, r.limit_, r.time_limit, r.status, r.count,
-       r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.peak_memory,
-       r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong
-FROM result_log r
-JOIN puzzle_sets s ON s.id = r.set_id
-JOIN solvers v ON v.id = r.solver_id
-LEFT JOIN shapes h ON h.id = r.shape_id
-WHERE r.replaced_by IS NULL;
+CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
     id INTEGER PRIMARY KEY,
     run_id INTEGER REFERENCES runs(id),
@@ -120,6 +130,11 @@ CREATE TABLE IF NOT EXISTS disagreements (
     UNIQUE (puzzle_id, puzzle_hash, limit_, solver_a, solver_b)
 );
 """
+
+ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
+                 ("memory_limit", "INTEGER"))
+"""Columns of the log newer than the first databases: added to an older database when a bench
+opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
 
 INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
@@ -179,6 +194,8 @@ class ResultsReader:
         if missing:
             self.conn.close()
             raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
+        shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
+        self._older = "".join(f", NULL AS {name}" for name, _ in ADDED_COLUMNS if name not in shown)
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
@@ -209,7 +226,7 @@ class ResultsReader:
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
         """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
-        return self._read(f"SELECT * FROM results {where} ORDER BY id", params)
+        return self._read(f"SELECT *{getattr(self, '_older', '')} FROM results {where} ORDER BY id", params)
 
     def disagreements(self) -> list[dict]:
         return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
@@ -228,9 +245,24 @@ class Database(ResultsReader):
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
+            self._add_new_columns()
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
+
+    def _add_new_columns(self) -> None:
+        """An older database made usable: the log's newer columns added (``NULL`` in its
+        earlier rows) and the view made again to show them."""
+        have = {row[1] for row in self.conn.execute("PRAGMA table_info(result_log)")}
+        missing = [(name, kind) for name, kind in ADDED_COLUMNS if name not in have]
+        shown = {row[1] for row in self.conn.execute("PRAGMA table_info(results)")}
+        if not missing and all(name in shown for name, _ in ADDED_COLUMNS):
+            return
+        with self.transaction():
+            for name, kind in missing:
+                self.conn.execute(f"ALTER TABLE result_log ADD COLUMN {name} {kind}")
+            self.conn.execute("DROP VIEW IF EXISTS results")
+            self.conn.execute(f"CREATE VIEW results AS {RESULTS_VIEW}")
 
     # -- runs -------------------------------------------------------------------------------
 
@@ -254,20 +286,26 @@ class Database(ResultsReader):
 
     # -- results ----------------------------------------------------------------------------
 
-    def done_keys(self, time_limit: float | None = None) -> tuple[set[TaskKey], list[int]]:
+    def done_keys(self, time_limit: float | None = None,
+                  memory_limit: int | None = None) -> tuple[set[TaskKey], list[int], list[int]]:
         """What ``--resume`` need not run again: the pairs with a result, but for a
-        ``timeout`` under a smaller time limit than ``time_limit`` (``None``: no limit), which
-        is no result at the larger one.  Also the log ids of those timeouts, which the run
-        that runs them again replaces."""
-        done, stale = set(), []
-        for row_id, *key, status, limit_before in self.conn.execute(
-                "SELECT id, puzzle_id, puzzle_hash, solver, limit_, status, time_limit FROM results"):
+        ``timeout`` under a smaller time limit than ``time_limit`` (``None``: no limit), or a
+        ``memout`` under a smaller memory limit than ``memory_limit`` (bytes; ``None``: no
+        limit), which are no result under the larger one.  Also the log ids of those timeouts
+        and of those memouts, which the run that runs them again replaces."""
+        done, timeouts, memouts = set(), [], []
+        for row_id, *key, status, limit_before, memory_before in self.conn.execute(
+                "SELECT id, puzzle_id, puzzle_hash, solver, limit_, status, time_limit, memory_limit"
+                " FROM results"):
             if status == "timeout" and limit_before is not None and (
                     time_limit is None or limit_before < time_limit):
-                stale.append(row_id)
+                timeouts.append(row_id)
+            elif status == "memout" and memory_before is not None and (
+                    memory_limit is None or memory_before < memory_limit):
+                memouts.append(row_id)
             else:
                 done.add(TaskKey(*key))
-        return done, stale
+        return done, timeouts, memouts
 
     def replace(self, run_id: int, row_ids: Sequence[int]) -> None:
         """Mark these results as replaced by ``run_id`` (they stay in the log)."""

@@ -36,7 +36,8 @@ class WorkUnit:
     ``batch``: hand the whole list to the engine's own batch call (``Engine.batch``, through
     ``run_many``) and verify in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
     family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
-    importable in the worker."""
+    importable in the worker.  ``memory_limit``: bytes the engine may use above the worker's
+    baseline (``None``: no limit); past it the run is ``memout``."""
 
     solver: str
     task_ids: Sequence[int]
@@ -46,6 +47,7 @@ class WorkUnit:
     keep: int = 2
     batch: bool = False
     engines: Mapping[str, str] = field(default_factory=dict)
+    memory_limit: int | None = None
 
     @property
     def tasks(self) -> list[tuple[int, Puzzle | None]]:
@@ -101,9 +103,14 @@ def contiguous(ids: Sequence[int]) -> range | None:
 
 ROW_FIELDS = ("task_id", "status", "count", "t_parse", "t_encode", "t_solve", "t_decode", "t_total",
               "peak_memory", "nodes", "guesses", "backtracks", "conflicts", "propagations",
-              "raw_stats", "size", "error", "verified", "wrong")
+              "raw_stats", "size", "error", "verified", "wrong", "t_cpu", "batch_size", "baseline_memory")
 Row = tuple
-"""One finished task, as a plain tuple in :data:`ROW_FIELDS` order (cheap to pickle)."""
+"""One finished task, as a plain tuple in :data:`ROW_FIELDS` order (cheap to pickle; the
+fields added last are last, so that a row of the earlier fields alone is still stored).  Times
+in seconds: ``t_*`` wall time but ``t_cpu``, CPU time (user + system) of the worker over the
+engine's run, shared evenly by the ``batch_size`` puzzles of one batch call (1: run alone);
+memory in bytes: ``peak_memory`` the peak resident set above ``baseline_memory``, the
+worker's idle resident set once it had built the engine (see ``harness/workers.py``)."""
 
 
 @dataclass
@@ -191,14 +198,19 @@ def json_objects(names: Sequence[str], flat: Sequence[int]) -> list[str]:
     return [template % tuple(flat[i:i + width]) for i in range(0, len(flat), width)]
 
 
-def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False) -> Row:
+def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False,
+           baseline_memory: int | None = None, batch_size: int = 1) -> Row:
     t, s = result.times, result.stats
     return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
-            _json.dumps(s.raw), _json.dumps(result.size), result.error, int(result.verified), int(wrong))
+            _json.dumps(s.raw), _json.dumps(result.size), result.error, int(result.verified), int(wrong),
+            t.cpu, batch_size, baseline_memory)
 
 
-def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0) -> Row:
-    """The row of a task that has no answer: its worker died, hung, or could not build the engine."""
+def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0, *,
+                cpu: float | None = None, peak_memory: int | None = None,
+                baseline_memory: int | None = None) -> Row:
+    """The row of a task that has no answer: its worker died, hung, ran out of memory, or could
+    not build the engine (``cpu`` ``None``: not known, stored as NULL)."""
     return row_of(task_id, Result(kind="", solver="", limit=None, status=status, error=message,
-                                  times=Times(total=seconds)), None)
+                                  times=Times(total=seconds, cpu=cpu)), peak_memory, baseline_memory=baseline_memory)

@@ -12,10 +12,17 @@ shared array, so the parent knows, without asking, what a worker is doing:
   which puzzle stalled or crashed, so a failed batch is split into single-puzzle batches and
   only the puzzle that fails alone is recorded.
 
-Peak memory is the worker's resident-set high-water mark from the OS (``VmHWM`` in
+Time: wall time and CPU time (user + system of the worker, every thread) of each puzzle run
+alone (``Engine.run``), or of a batch call, shared evenly by its puzzles (``batch_size`` says
+by how many).  Memory: the worker's resident-set high-water mark from the OS (``VmHWM`` in
 ``/proc/self/status``), reset before each puzzle (or batch) by writing ``5`` to
-``/proc/self/clear_refs`` (Linux 4.0+); where that cannot be done, the process-lifetime
-``ru_maxrss`` of :func:`resource.getrusage`.
+``/proc/self/clear_refs`` (Linux 4.0+), less the worker's idle baseline, measured once per
+engine right after the worker built it (``baseline_memory``, stored with every row); see
+:class:`~puzzlebench.solvers.child.MemoryProbe`.  A memory limit (``WorkUnit.memory_limit``)
+is the soft ``RLIMIT_DATA`` of the worker, its baseline's data plus the limit, set while the
+engine runs: a ``MemoryError`` under it is a ``memout`` with the peak reached, after which the
+worker is retired and replaced; a worker killed by SIGKILL it did not get from the parent,
+with its peak past the limit (the kernel's out-of-memory killer), is a ``memout`` too.
 
 Every answer is verified here, by the harness, not left to the engine: single puzzles by
 :func:`~puzzlebench.solvers.base.verify_answer` (the puzzle's own checker), batches by
@@ -32,7 +39,6 @@ import multiprocessing.connection
 import operator
 import os
 import queue
-import resource
 import signal
 import threading
 import time
@@ -44,7 +50,8 @@ from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
-from ..solvers.child import die_with_parent
+from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, die_with_parent, exited,
+                             killed_for_memory, memout_message, reap)
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -58,47 +65,18 @@ def grace_for(time_limit: float) -> float:
     return 1.0 + 0.1 * time_limit
 
 
-# -- memory ------------------------------------------------------------------------------------
-
-class MemoryProbe:
-    """Peak resident set of this process since the last :meth:`reset`, in bytes."""
-
-    def __init__(self):
-        self.resettable = True
-        try:
-            self._clear = open("/proc/self/clear_refs", "w")
-            self._status = open("/proc/self/status", "rb", buffering=0)
-        except OSError:
-            self.resettable = False
-
-    def reset(self) -> None:
-        if self.resettable:
-            try:
-                self._clear.write("5")
-                self._clear.flush()
-            except OSError:
-                self.resettable = False
-
-    def peak(self) -> int:
-        if self.resettable:
-            self._status.seek(0)
-            data = self._status.read()
-            at = data.find(b"VmHWM:")
-            if at >= 0:
-                return int(data[at + 6:data.index(b"kB", at)]) * 1024
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
 # -- answers to rows --------------------------------------------------------------------------
 
-def rows_of(results: Results, task_ids: Sequence[int], peak: int | None) -> RowBatch:
+def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
+            baseline: int | None = None) -> RowBatch:
     """A verified batch's answers as the rows the bench stores: straight from the columns of a
     native batch call (a field with one value for the whole batch, such as the status when all
-    are unique, sent once), else a row per record."""
+    are unique, sent once), else a row per record.  ``peak`` is the batch's (above the
+    worker's ``baseline``)."""
     columns = results.columns
     if columns is None:
-        wrong = results.wrong
-        return RowBatch.from_rows([row_of(tid, result, peak, k in wrong)
+        wrong, size = results.wrong, results.cpu_batch_size
+        return RowBatch.from_rows([row_of(tid, result, peak, k in wrong, baseline, size)
                                    for k, (tid, result) in enumerate(zip(task_ids, results))])
     n = len(task_ids)
     out: dict[str, list] = {}
@@ -118,7 +96,8 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None) -> RowB
     else:
         out["count"] = counts
     out["t_solve"], out["t_total"] = columns.solve_seconds, columns.total_seconds
-    shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, peak_memory=peak, error=None, wrong=0)
+    shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, t_cpu=results.batch_cpu / n, batch_size=n,
+                  peak_memory=peak, baseline_memory=baseline, error=None, wrong=0)
     if isinstance(columns.size, dict):
         shared["size"] = _json.dumps(columns.size)
     else:
@@ -138,27 +117,61 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None) -> RowB
 # -- the worker --------------------------------------------------------------------------------
 #
 # The shared array of a worker: [0] index of the puzzle being run in its unit, [1] when it
-# started (time.monotonic, the same clock in every process), [2] the unit's sequence number.
-# The worker writes them in the order start, index, sequence; the parent reads them in the
-# reverse order, so an index read after a matching sequence is never older than that unit.
+# started (time.monotonic, the same clock in every process), [2] the unit's sequence number,
+# [3] the worker's CPU time when it started (time.process_time), [4] the worker's baseline
+# resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
+# index, sequence; the parent reads them in the reverse order, so an index read after a
+# matching sequence is never older than that unit.  [3] and [4] give the CPU time and the
+# memory of a puzzle whose worker was killed or died.
 
-INDEX, STARTED, SEQ = 0, 1, 2
+INDEX, STARTED, SEQ, CPU, BASELINE = range(5)
 
 def _mark(shared, seq: int, index: int) -> None:
+    shared[CPU] = time.process_time()
     shared[STARTED] = time.monotonic()
     shared[INDEX] = index
     shared[SEQ] = seq
+
+
+class _Memory:
+    """A worker's memory tools for the unit it runs: its probe, its limit, the engine's
+    baseline, and the unit's cap (bytes of data, ``None``: no limit)."""
+
+    def __init__(self):
+        self.probe = MemoryProbe()
+        self.limit = MemoryLimit()
+        self.baseline = Baseline(0, 0)
+        self.cap: int | None = None
+        self.allowed: int | None = None   # the unit's memory limit (above the baseline)
+
+    def for_unit(self, baseline: Baseline, memory_limit: int | None) -> None:
+        self.baseline, self.allowed = baseline, memory_limit
+        self.cap = None if memory_limit is None else baseline.data + memory_limit
+
+    def start(self) -> None:
+        """Before the engine runs: the peak reset, the cap set."""
+        self.probe.reset()
+        if self.cap is not None:
+            self.limit.apply(self.cap)
+
+    def stop(self) -> int:
+        """After the engine ran (or failed): the cap lifted; the peak above the baseline."""
+        if self.cap is not None:
+            self.limit.lift()
+        return max(0, self.probe.peak() - self.baseline.resident)
 
 
 def worker_main(conn, shared, parent_pid: int, catalog) -> None:
     """A worker's life: take ``(seq, unit)`` until the pipe closes or a ``None`` arrives.
     ``catalog`` (task id -> puzzle, or ``None``) comes with the fork, not through a pipe: the
     worker inherits the puzzles with its memory, so a unit needs to carry only task ids
-    (pickling a puzzle costs more than solving it on the fastest engines)."""
+    (pickling a puzzle costs more than solving it on the fastest engines).  A worker that ran
+    out of memory under its limit sends what it has and ends (exit code ``MEMOUT_EXIT``): the
+    parent replaces it."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
-    probe = MemoryProbe()
-    engines = {}
+    memory = _Memory()
+    engines = {}   # (solver, extra engines) -> (engine, its baseline)
     while True:
         try:
             msg = conn.recv()
@@ -175,59 +188,89 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
-                engines[key] = make_engine(unit.solver, unit.engines)
-            engine = engines[key]
+                engine = make_engine(unit.solver, unit.engines)
+                engines[key] = (engine, memory.probe.baseline())   # idle, before any puzzle
+            engine, baseline = engines[key]
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
+        memory.for_unit(baseline, unit.memory_limit)
+        shared[BASELINE] = baseline.resident
         if unit.batch:
-            _run_batch(conn, shared, seq, unit, engine, probe)
+            finished = _run_batch(conn, shared, seq, unit, engine, memory)
         else:
-            _run_single(conn, shared, seq, unit, engine, probe)
+            finished = _run_single(conn, shared, seq, unit, engine, memory)
+        if not finished:
+            os._exit(MEMOUT_EXIT)
         conn.send(None)  # unit done
 
 
-def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
+def _memout_row(tid: int, shared, memory: _Memory, peak: int) -> Row:
+    return failure_row(tid, Status.MEMOUT, memout_message(memory.allowed, peak),
+                       time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
+                       peak_memory=peak, baseline_memory=memory.baseline.resident)
+
+
+def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) -> bool:
+    """Each puzzle of the unit through ``Engine.run``; False when the memory limit struck
+    (the rows so far sent, the rest of the unit left to another worker)."""
     rows: list[Row] = []
     last_flush = time.monotonic()
+    baseline = memory.baseline.resident
     for index, (tid, puzzle) in enumerate(zip(unit.task_ids, unit.puzzles)):
         _mark(shared, seq, index)
-        probe.reset()
+        memory.start()
         try:
             result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
                                 verify=False)
+            peak = memory.stop()
             wrong = verify_answer(result, puzzle)
-            rows.append(row_of(tid, result, probe.peak(), wrong))
+            rows.append(row_of(tid, result, peak, wrong, baseline))
+        except MemoryError:
+            rows.append(_memout_row(tid, shared, memory, memory.stop()))
+            conn.send(rows)
+            return False
         except Exception as exc:  # an engine bug: this pair is an error, the worker goes on
+            peak = memory.stop()
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
-                                    time.monotonic() - shared[STARTED]))
+                                    time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
+                                    peak_memory=peak, baseline_memory=baseline))
         now = time.monotonic()
         if now - last_flush >= FLUSH_SECONDS:
             conn.send(rows)
             rows, last_flush = [], now
     if rows:
         conn.send(rows)
+    return True
 
 
-def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, probe: MemoryProbe) -> None:
-    """The unit through the engine's batch path (:meth:`Engine.run_many`), verified here."""
+def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) -> bool:
+    """The unit through the engine's batch path (:meth:`Engine.run_many`), verified here.
+    False when the memory limit struck: a batch of one is ``memout``; a larger one is left to
+    the parent, which runs its puzzles one at a time to find which one it was."""
     _mark(shared, seq, 0)
     ids, puzzles = unit.task_ids, unit.puzzles
-    probe.reset()
+    memory.start()
     try:
         results = engine.run_many(puzzles, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
                                   verify=False)
         if len(results) != len(puzzles):
             raise RuntimeError(f"run_many returned {len(results)} results for {len(puzzles)} puzzles")
+    except MemoryError:
+        peak = memory.stop()
+        if len(puzzles) == 1:
+            conn.send([_memout_row(ids[0], shared, memory, peak)])
+        return False
     except Exception as exc:
+        memory.stop()
         if len(puzzles) == 1:
             conn.send([failure_row(ids[0], Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}")])
-        else:  # say which puzzle: run them one by one
-            _run_single(conn, shared, seq, replace(unit, batch=False), engine, probe)
-        return
-    peak = probe.peak()
-    conn.send(rows_of(verify_all(results), ids, peak))
+            return True
+        return _run_single(conn, shared, seq, replace(unit, batch=False), engine, memory)  # say which puzzle
+    peak = memory.stop()
+    conn.send(rows_of(verify_all(results), ids, peak, memory.baseline.resident))
+    return True
 
 
 # -- the parent side ---------------------------------------------------------------------------
@@ -293,7 +336,7 @@ class LocalExecutor:
     # life of a worker
     def _start(self, slot: _WorkerSlot) -> None:
         parent, child = self.ctx.Pipe(duplex=True)
-        slot.shared = self.ctx.RawArray("d", 3)
+        slot.shared = self.ctx.RawArray("d", BASELINE + 1)
         slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared, os.getpid(), self.catalog),
                                         daemon=True)  # forked: the arguments are inherited, not pickled
         gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
@@ -307,23 +350,25 @@ class LocalExecutor:
         slot.outbox = queue.SimpleQueue()
         threading.Thread(target=_sender, args=(parent, slot.outbox), daemon=True).start()
 
-    def _kill(self, slot: _WorkerSlot) -> int | None:
+    def _kill(self, slot: _WorkerSlot) -> tuple[int | None, object]:
+        """End the worker of ``slot`` (SIGKILL if it still runs): its exit code and its resource
+        usage (``wait4``: peak resident set since its last reset, CPU time), or ``None`` s."""
         proc = slot.process
-        if proc is not None and proc.is_alive():
-            try:
-                os.kill(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        code = usage = None
         if proc is not None:
-            proc.join(5)
-        code = proc.exitcode if proc is not None else None
+            if not exited(proc):
+                try:
+                    os.kill(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            code, usage = reap(proc)
         if slot.outbox is not None:
             slot.outbox.put(_STOP)
         if slot.conn is not None:
             slot.conn.close()
         slot.process = slot.conn = slot.outbox = None
         self.restarts += 1
-        return code
+        return code, usage
 
     def _assign(self, slot: _WorkerSlot, unit: WorkUnit) -> None:
         if slot.process is None or not slot.process.is_alive():
@@ -419,7 +464,7 @@ class LocalExecutor:
                 out.append(batch)
         except (EOFError, OSError):
             pass
-        if slot.units and not slot.process.is_alive():
+        if slot.units and exited(slot.process):
             self._fail(slot, Status.ERROR, out, retry)
 
     def _fail(self, slot: _WorkerSlot, status: Status, out: list[RowBatch], retry: deque) -> None:
@@ -430,9 +475,9 @@ class LocalExecutor:
         slot.units.clear()
         running = slot.shared[SEQ] == seq
         index = int(slot.shared[INDEX])
-        started = slot.shared[STARTED]
+        started, cpu_before, baseline = slot.shared[STARTED], slot.shared[CPU], int(slot.shared[BASELINE])
         received = slot.received
-        code = self._kill(slot)
+        code, usage = self._kill(slot)
         elapsed = time.monotonic() - started
         retry.extendleft(reversed(later))
         pending = [(i, t) for i, t in enumerate(unit.tasks) if t[0] not in received]
@@ -450,13 +495,24 @@ class LocalExecutor:
         if not culprit:
             return
         tid = culprit[0][0]
+        cpu = peak = None
+        if usage is not None:   # the worker's own account of its last puzzle
+            cpu = max(0.0, usage.ru_utime + usage.ru_stime - cpu_before)
+            peak = max(0, usage.ru_maxrss * 1024 - baseline)
         if status is Status.TIMEOUT:
             message = (f"no answer after {elapsed:.1f}s: the engine overran its time limit of "
                        f"{unit.time_limit:g}s by more than the grace of "
                        f"{self._hard_limit(unit) - unit.time_limit:.1f}s; worker killed")
+        elif code == MEMOUT_EXIT and unit.memory_limit is not None:
+            status, message = Status.MEMOUT, memout_message(unit.memory_limit, peak)
+        elif killed_for_memory(code, usage, baseline, unit.memory_limit) is not None:
+            status = Status.MEMOUT
+            how = f"{describe_exit(code)} with its memory past the limit (the kernel's out-of-memory killer)"
+            message = memout_message(unit.memory_limit, peak, how)
         else:
             message = f"{describe_exit(code)} while {unit.solver} was solving this puzzle"
-        out.append(RowBatch.from_rows([failure_row(tid, status, message, elapsed)]))
+        out.append(RowBatch.from_rows([failure_row(tid, status, message, elapsed, cpu=cpu, peak_memory=peak,
+                                                   baseline_memory=baseline or None)]))
 
 
 def default_jobs() -> int:

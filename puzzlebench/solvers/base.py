@@ -189,6 +189,7 @@ class Engine(ABC):
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
                                 solver=self.spec, limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
+        cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         try:
@@ -198,13 +199,16 @@ class Engine(ABC):
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
+            times.cpu = time.process_time() - cpu
         except EngineError as exc:
             times.total = time.perf_counter() - start + parse_time
+            times.cpu = time.process_time() - cpu
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
                                 source=puzzle.source, puzzle=puzzle, times=times)
         except OutOfTime:  # the clock ran out before the search began
             times.encode = time.perf_counter() - start
             times.total = times.encode + parse_time
+            times.cpu = time.process_time() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
@@ -241,7 +245,17 @@ class Engine(ABC):
         verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
+        cpu = time.process_time()
         results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+        if results is not None:
+            results.batch_cpu = time.process_time() - cpu
+            if results.columns is not None:
+                results.cpu_batch_size = len(results)
+            elif len(results) and not any(r.times.cpu for r in results.records):
+                share = results.batch_cpu / len(results)   # a batch call that answered with records
+                for r in results.records:
+                    r.times.cpu = share
+                results.cpu_batch_size = len(results)
         if results is None:
             results = Results.of([self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False)
                                   for p in puzzles], puzzles, self.spec, limit)

@@ -1,31 +1,52 @@
-"""Time limits held by a process that can be killed: for the engines that cannot hold them in
-every phase in-process (a library call that looks at no clock: Z3 reading a formula, PySAT
-taking millions of clauses, CP-SAT building its model; a Python encoder building a formula
-for a 64x64 grid), :func:`run_limited` runs the puzzles in a forked child and kills it when a
-puzzle outlasts its limit plus a grace; that puzzle is a ``timeout``, the rest go on in a new
-child.
+"""Time and memory limits held by a process that can be killed: for the engines that cannot
+hold a time limit in every phase in-process (a library call that looks at no clock: Z3
+reading a formula, PySAT taking millions of clauses, CP-SAT building its model; a Python
+encoder building a formula for a 64x64 grid), and for every engine under a memory limit,
+:func:`run_limited` runs the puzzles in a forked child and kills it when a puzzle outlasts its
+limit plus a grace; that puzzle is a ``timeout``, the rest go on in a new child.
 
 One child serves a whole list: the parent sends a puzzle, waits for its result at most
 ``time_limit`` plus :func:`grace`, sends the next.  A child dies with its parent (see
 :func:`die_with_parent`).  The harness does not need this: its workers are such children
-already (``harness/workers.py``).
+already (``harness/workers.py``), and use the memory tools below the same way.
+
+Memory, here and in the harness's workers:
+
+- :class:`MemoryProbe`: the peak resident set since the last reset (``VmHWM`` of
+  ``/proc/self/status`` after ``5`` is written to ``/proc/self/clear_refs``: kB, in whole pages
+  of 4 kB), and the process's idle *baseline* (:class:`Baseline`: its resident set right after
+  the engine was built, before any puzzle: the interpreter, the libraries imported, what a
+  forked process inherited), which is subtracted from a peak to give the memory that belongs
+  to the run;
+- :class:`MemoryLimit`: a memory limit held by the kernel with ``RLIMIT_DATA`` (a process's
+  private writable memory: heap, anonymous maps, thread stacks) set to the baseline's data
+  size plus the limit, so that an allocation beyond it fails (``MemoryError`` in Python, NULL
+  in C) instead of the machine running out.  Such a run is ``memout`` and its process is
+  replaced.  The limit counts memory reserved, the peak memory touched: a run can be
+  ``memout`` with a peak below its limit (a large block asked for and refused).
 """
 
 from __future__ import annotations
 
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
+import resource
 import signal
 import threading
 import time
+from dataclasses import dataclass
 from typing import Sequence
 
+from ..errors import UsageError
 from ..models.base import Puzzle
 from ..results import Result, Results, Status, Times, error_result
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
+MB = 2 ** 20                  # a memory limit is given in MB of 2^20 bytes, as reports show peaks
+MEMOUT_EXIT = 86              # the exit code of a process retired after a memout
 
 
 def grace(time_limit: float) -> float:
@@ -55,19 +76,173 @@ def die_with_parent(parent_pid: int) -> None:
         threading.Thread(target=watch, daemon=True).start()
 
 
+# -- memory ------------------------------------------------------------------------------------
+
+def machine_memory() -> int | None:
+    """This machine's physical memory in bytes (``None`` where the system does not say)."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def check_memory_limit(mb: float | None) -> int | None:
+    """A memory limit in MB (2^20 bytes) as bytes: ``None`` (none), or a positive number no
+    larger than this machine's memory (a limit the machine cannot reach limits nothing)."""
+    if mb is None:
+        return None
+    if not mb > 0:
+        raise UsageError(f"the memory limit must be positive (MB); got {mb:g}")
+    total = machine_memory()
+    if total is not None and mb * MB > total:
+        raise UsageError(f"the memory limit of {mb:g} MB is more than this machine's memory "
+                         f"({total // MB} MB)")
+    return int(mb * MB)
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """A process's memory when idle (bytes): ``resident`` (``VmRSS``), subtracted from peaks;
+    ``data`` (``VmData``, what ``RLIMIT_DATA`` counts), the base of a memory limit."""
+
+    resident: int
+    data: int
+
+
+class MemoryProbe:
+    """This process's memory from ``/proc/self/status`` (Linux): the peak resident set since
+    the last :meth:`reset`, in bytes; where that file or ``clear_refs`` is missing, the
+    process-lifetime ``ru_maxrss`` of :func:`resource.getrusage` (and a baseline of 0)."""
+
+    def __init__(self):
+        self.resettable = True
+        try:
+            self._clear = open("/proc/self/clear_refs", "w")
+            self._status = open("/proc/self/status", "rb", buffering=0)
+        except OSError:
+            self.resettable = False
+
+    def reset(self) -> None:
+        if self.resettable:
+            try:
+                self._clear.write("5")
+                self._clear.flush()
+            except OSError:
+                self.resettable = False
+
+    def _field(self, name: bytes) -> int | None:
+        self._status.seek(0)
+        data = self._status.read()
+        at = data.find(name)
+        if at < 0:
+            return None
+        return int(data[at + len(name):data.index(b"kB", at)]) * 1024
+
+    def peak(self) -> int:
+        if self.resettable:
+            found = self._field(b"VmHWM:")
+            if found is not None:
+                return found
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    def baseline(self) -> Baseline:
+        """What this process holds now, idle (see :class:`Baseline`)."""
+        if not self.resettable:
+            return Baseline(0, 0)
+        return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0)
+
+
+class MemoryLimit:
+    """This process's soft ``RLIMIT_DATA``, set to a cap and lifted back to what it was.  Only
+    the soft limit moves (the hard one stays), so that a process that hit its cap can lift it
+    to report the memout."""
+
+    def __init__(self):
+        self.original, self.hard = resource.getrlimit(resource.RLIMIT_DATA)
+        self.current = self.original
+
+    def apply(self, cap: int | None) -> None:
+        """Cap this process's data at ``cap`` bytes (``None``: the original limit)."""
+        target = self.original if cap is None else cap
+        if self.hard != resource.RLIM_INFINITY and target > self.hard:
+            target = self.hard
+        if target != self.current:
+            resource.setrlimit(resource.RLIMIT_DATA, (target, self.hard))
+            self.current = target
+
+    def lift(self) -> None:
+        self.apply(None)
+
+
+def memout_message(limit: int, peak: int | None, how: str = "an allocation was refused") -> str:
+    reached = f"; peak {peak / MB:.1f} MB above the baseline" if peak is not None else ""
+    return f"memory limit of {limit / MB:g} MB reached: {how}{reached}"
+
+
+def reap(process, timeout: float = 5.0) -> tuple[int | None, resource.struct_rusage | None]:
+    """Wait for a process that ended or was killed: its exit code (negative: the signal) and
+    its resource usage from ``wait4`` (peak resident set since its last reset, CPU time),
+    which :mod:`multiprocessing` does not collect.  The usage is ``None`` when something else
+    reaped the process first."""
+    popen = getattr(process, "_popen", None)
+    if popen is None or getattr(popen, "returncode", 0) is not None:
+        process.join(timeout)
+        return process.exitcode, None
+    if not multiprocessing.connection.wait([process.sentinel], timeout):
+        return None, None   # still running (a process stuck in the kernel): not waited for
+    try:
+        pid, status, usage = os.wait4(process.pid, 0)
+    except ChildProcessError:   # reaped by multiprocessing already
+        process.join(timeout)
+        return process.exitcode, None
+    popen.returncode = os.waitstatus_to_exitcode(status)
+    process.join(0)   # multiprocessing's own bookkeeping: the process is no longer its child
+    return popen.returncode, usage
+
+
+def exited(process) -> bool:
+    """Whether the process has ended, without reaping it (so that :func:`reap` still gets its
+    resource usage; ``Process.is_alive`` would reap it)."""
+    popen = getattr(process, "_popen", None)
+    if popen is None or getattr(popen, "returncode", 0) is not None:
+        return not process.is_alive()
+    try:
+        return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return not process.is_alive()
+
+
+def killed_for_memory(code: int | None, usage, baseline: int, limit: int | None) -> int | None:
+    """The peak (bytes above ``baseline``) of a process that the kernel killed for memory, or
+    ``None``: it ended by SIGKILL that nobody here sent, with its peak resident set at or past
+    the limit (memory the data limit does not count, such as shared maps, or the kernel's
+    out-of-memory killer when the machine runs out)."""
+    if limit is None or code != -signal.SIGKILL or usage is None:
+        return None
+    peak = usage.ru_maxrss * 1024 - baseline
+    return peak if peak >= limit else None
+
+
+# -- the child ---------------------------------------------------------------------------------
+
 def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
-                keep: int) -> Results:
+                keep: int, memory_limit: int | None = None) -> Results:
     """``engine.run_many`` with the time limit held in every phase: in-process when the
     engine says it holds it (``Engine.holds_time_limit``) or there is none, else puzzle by
-    puzzle in a child process killed at the limit."""
-    if time_limit is None or engine.holds_time_limit or not puzzles:
+    puzzle in a child process killed at the limit.  Under a memory limit (bytes above the
+    child's baseline) always in a child, which the limit replaces when it strikes."""
+    if memory_limit is None and (time_limit is None or engine.holds_time_limit or not puzzles):
         return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
-    return Results.of(_Child(engine, limit, time_limit, keep).run_all(puzzles), puzzles, engine.spec, limit)
+    if not puzzles:
+        return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+    child = _Child(engine, limit, time_limit, keep, memory_limit)
+    return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
 
 
 class _Child:
-    def __init__(self, engine, limit, time_limit, keep):
+    def __init__(self, engine, limit, time_limit, keep, memory_limit=None):
         self.engine, self.limit, self.time_limit, self.keep = engine, limit, time_limit, keep
+        self.memory_limit = memory_limit
         self.ctx = multiprocessing.get_context("fork")
         self.process = self.conn = None
 
@@ -81,57 +256,99 @@ class _Child:
         if self.process is None:
             self.start()
         started = time.perf_counter()
+        wait = None if self.time_limit is None else self.time_limit + grace(self.time_limit)
+        answered = False
         try:
             self.conn.send(puzzle)
-            if self.conn.poll(self.time_limit + grace(self.time_limit)):
-                return self.conn.recv()
+            answered = self.conn.poll(wait)
+            if answered:
+                result = self.conn.recv()
+                if result.status is Status.MEMOUT:   # the child hit its limit: a fresh one next
+                    result.puzzle = puzzle
+                    self.stop()
+                return result
         except (EOFError, OSError):
             pass
-        code = self.stop()
+        code, usage = self.stop()
         spent = time.perf_counter() - started
-        if code is not None and code != -signal.SIGKILL:   # the child died by itself: a crash
-            return error_result(f"the engine's process ended ({_ending(code)})", kind=puzzle.kind,
-                                solver=self.engine.spec, limit=self.limit, source=puzzle.source,
-                                puzzle=puzzle, times=Times(total=spent))
-        return Result(kind=puzzle.kind, solver=self.engine.spec, limit=self.limit, status=Status.TIMEOUT,
-                      count=0, times=Times(total=spent), source=puzzle.source, puzzle=puzzle,
-                      error=f"killed at the time limit ({self.time_limit:g} s) plus its grace")
+        facts = dict(kind=puzzle.kind, solver=self.engine.spec, limit=self.limit, source=puzzle.source,
+                     puzzle=puzzle)
+        if answered or code != -signal.SIGKILL:   # the child died by itself
+            peak = killed_for_memory(code, usage, self.baseline, self.memory_limit)
+            if peak is not None:
+                how = f"the process was {_ending(code)} with its memory past the limit (the kernel's out-of-memory killer)"
+                return Result(status=Status.MEMOUT, count=0, times=Times(total=spent), peak_memory=peak,
+                              error=memout_message(self.memory_limit, peak, how), **facts)
+            return error_result(f"the engine's process ended ({_ending(code)})", times=Times(total=spent),
+                                **facts)
+        return Result(status=Status.TIMEOUT, count=0, times=Times(total=spent),
+                      error=f"killed at the time limit ({self.time_limit:g} s) plus its grace", **facts)
 
     def start(self) -> None:
         self.conn, child = self.ctx.Pipe(duplex=True)
         self.process = self.ctx.Process(target=_serve, args=(child, self.engine, self.limit, self.time_limit,
-                                                             self.keep, os.getpid()), daemon=True)
+                                                             self.keep, self.memory_limit, os.getpid()),
+                                        daemon=True)
         self.process.start()
         child.close()
+        self.baseline = 0
+        if self.memory_limit is not None:   # the child's first word: its baseline
+            try:
+                self.baseline = self.conn.recv()
+            except (EOFError, OSError):
+                pass
 
-    def stop(self) -> int | None:
-        """End the child (killed if still running); its exit code."""
+    def stop(self) -> tuple[int | None, object]:
+        """End the child (killed if still running); its exit code and resource usage."""
         if self.process is None:
-            return None
-        if self.process.is_alive():
+            return None, None
+        if not exited(self.process):
             try:
                 os.kill(self.process.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        self.process.join(5)
-        code = self.process.exitcode
+        ending = reap(self.process)
         self.conn.close()
         self.process = self.conn = None
-        return code
+        return ending
 
 
-def _serve(conn, engine, limit, time_limit, keep, parent_pid) -> None:
+def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> None:
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
+    probe = MemoryProbe() if memory_limit is not None else None
+    if probe is not None:
+        baseline = probe.baseline()
+        cap = MemoryLimit()
+        conn.send(baseline.resident)
     while True:
         try:
             puzzle = conn.recv()
         except (EOFError, OSError):
             return
-        conn.send(engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep))
+        if probe is None:
+            conn.send(engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep))
+            continue
+        probe.reset()
+        started, cpu = time.perf_counter(), time.process_time()
+        try:
+            cap.apply(baseline.data + memory_limit)
+            result = engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+        except MemoryError:
+            cap.lift()
+            peak = max(0, probe.peak() - baseline.resident)
+            conn.send(Result(kind=puzzle.kind, solver=engine.spec, limit=limit, status=Status.MEMOUT,
+                             times=Times(total=time.perf_counter() - started, cpu=time.process_time() - cpu),
+                             source=puzzle.source, peak_memory=peak, error=memout_message(memory_limit, peak)))
+            os._exit(MEMOUT_EXIT)   # replaced: a process that ran out may hold its memory in pieces
+        cap.lift()
+        result.peak_memory = max(0, probe.peak() - baseline.resident)
+        conn.send(result)
 
 
 def _ending(code: int) -> str:
+    if code is None:
+        return "it could not be waited for"
     if code < 0:
         try:
             return f"killed by {signal.Signals(-code).name}"

@@ -1,0 +1,263 @@
+"""The harness as a measuring instrument: CPU time beside wall time, the memory that belongs
+to a run (peak above the worker's idle baseline), and memory limits held by the kernel
+(``memout``), in the bench, the API and the commands."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import puzzlebench
+from puzzlebench.cli import main
+from puzzlebench.harness.bench import BenchConfig, run_bench
+from puzzlebench.harness.database import Database, open_existing
+from puzzlebench.harness.generate import generate
+from puzzlebench.harness.inputs import from_puzzles
+from puzzlebench.harness.workers import LocalExecutor
+from puzzlebench.results import Status
+from puzzlebench.solvers.child import MB, machine_memory, run_limited
+from puzzlebench.solvers.mrv import MrvEngine
+
+REPO = Path(__file__).resolve().parent.parent
+if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
+    sys.path.insert(0, str(REPO))
+
+from tests.broken_engines import ALL as BROKEN, HoardEngine  # noqa: E402
+
+LIMIT_MB = 64
+
+
+@pytest.fixture(scope="module")
+def small_sudokus():
+    """Four generated 4x4 Sudoku (unique, minimal), the same every run."""
+    return list(generate("sudoku", 4, seed=7, box=(2, 2)))
+
+
+def bench(items, solvers, tmp_path, **kw):
+    grace = kw.pop("grace", 1.0)
+    cfg = BenchConfig(solvers=solvers, db=str(tmp_path / "r.sqlite"), engines=BROKEN, quiet=True,
+                      time_limit=kw.pop("time_limit", 10.0), jobs=kw.pop("jobs", 2), **kw)
+    return run_bench(items, cfg, executor=LocalExecutor(cfg.jobs, grace=grace))
+
+
+def by_solver(outcome) -> dict[str, list]:
+    out: dict[str, list] = {}
+    for r in outcome.results:
+        out.setdefault(r["solver"], []).append(r)
+    return out
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- CPU time ------------------------------------------------------------------------------------
+
+def test_every_stored_result_has_its_cpu_time(small_sudokus, tmp_path):
+    """Per puzzle for an engine run one puzzle at a time; a batch call's CPU time shared evenly
+    by its puzzles, with the batch's size; an engine that sleeps shows wall time its CPU time
+    has not."""
+    nine = [puzzlebench.parse(examples_line) for examples_line in NINE_BY_NINE]
+    out = bench(from_puzzles("four", small_sudokus) + from_puzzles("nine", nine), ["mrv", "slow", "bitboard"],
+                tmp_path, jobs=1)
+    rows = by_solver(out)
+    for r in rows["mrv"]:
+        assert r["status"] == "unique" and r["batch_size"] == 1
+        assert 0 < r["t_cpu"] <= r["t_total"] + 0.005
+    for r in rows["slow"]:   # 50 ms asleep a puzzle: wall time, not CPU time
+        assert r["t_total"] >= 0.05 and r["t_cpu"] < 0.04
+    batches: dict[tuple, int] = {}   # (batch size, CPU share) -> rows
+    for r in rows["bitboard"]:
+        assert r["status"] == "unique" and r["t_cpu"] > 0
+        batches[r["batch_size"], r["t_cpu"]] = batches.get((r["batch_size"], r["t_cpu"]), 0) + 1
+    assert all(n % size == 0 for (size, _), n in batches.items())   # each batch's share, its size times
+    assert max(size for size, _ in batches) > 1
+
+
+NINE_BY_NINE = [
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+    "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+]
+
+
+def test_a_killed_worker_still_accounts_for_its_puzzle(small_sudokus, tmp_path):
+    """A worker killed at the time limit: the puzzle's CPU time and peak from ``wait4`` (the
+    hang engine sleeps: little CPU time for a second of wall time), with the baseline."""
+    out = bench(from_puzzles("four", small_sudokus[:1]), ["hang"], tmp_path, time_limit=0.3, grace=0.3)
+    (row,) = out.results
+    assert row["status"] == "timeout" and row["t_total"] >= 0.6
+    assert 0 <= row["t_cpu"] < 0.3 and row["baseline_memory"] > 0 and row["peak_memory"] is not None
+
+
+def test_the_api_reports_cpu_time():
+    result = puzzlebench.solve(NINE_BY_NINE[0], solver="mrv")
+    assert result.times.cpu > 0
+    many = puzzlebench.solve_many(NINE_BY_NINE, solver="bitboard")   # one native batch call
+    shares = {r.times.cpu for r in many}
+    assert len(shares) == 1 and shares.pop() > 0
+    assert many.cpu_batch_size == len(NINE_BY_NINE)
+
+
+def test_jsonl_times_carry_cpu(capsys):
+    code, out, _ = run(capsys, "solve", "--example", "arto-inkala", "--solver", "mrv", "--format", "jsonl")
+    assert code == 0
+    assert json.loads(out)["times"]["cpu"] > 0
+
+
+# -- memory that belongs to the run -------------------------------------------------------------
+
+def test_a_large_puzzle_uses_more_memory_than_a_small_one(tmp_path):
+    """Peak above the worker's idle baseline: an empty 25x25 Sudoku's exact cover (dlx-py,
+    some 15,000 options) against an empty 4x4's, one worker, the small one first; the baseline
+    (the same worker, the same engine) measured once.  A bench of its own, as a user runs it:
+    a worker forked from a long-lived process (this test suite: 200 MB) reuses the free memory
+    it inherited without its resident set growing, which the figure cannot see."""
+    (tmp_path / "small.txt").write_text("." * 16 + "\n")
+    (tmp_path / "large.txt").write_text("." * 625 + "\n")
+    db = tmp_path / "r.sqlite"
+    run = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "bench", str(tmp_path / "small.txt"),
+                          str(tmp_path / "large.txt"), "--solvers", "dlx-py", "--limit", "1", "--jobs", "1",
+                          "--db", str(db), "--quiet"], cwd=REPO, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    reader = open_existing(str(db))
+    rows = {r["set_name"]: dict(r) for r in reader.results()}
+    reader.close()
+    assert rows["small.txt"]["status"] == rows["large.txt"]["status"] == "sat"
+    assert rows["small.txt"]["baseline_memory"] == rows["large.txt"]["baseline_memory"] > 10 * MB
+    assert rows["large.txt"]["peak_memory"] > 2 * MB, rows
+    assert rows["large.txt"]["peak_memory"] > 4 * rows["small.txt"]["peak_memory"], rows
+
+
+# -- memory limit --------------------------------------------------------------------------------
+
+def test_an_engine_that_allocates_without_end_is_memout_and_the_bench_goes_on(small_sudokus, tmp_path):
+    out = bench(from_puzzles("four", small_sudokus), ["mrv", "hoard", "oomkilled"], tmp_path,
+                memory_limit=LIMIT_MB * MB)
+    rows = by_solver(out)
+    assert [r["status"] for r in rows["mrv"]] == ["unique"] * 4
+    assert all(r["memory_limit"] == LIMIT_MB * MB for r in out.results)
+    for r in rows["hoard"]:    # an allocation refused under RLIMIT_DATA: MemoryError
+        assert r["status"] == "memout"
+        # about the limit: more by the free memory the worker's allocator already held (the limit
+        # counts memory reserved past the baseline; see docs/ARCHITECTURE.md)
+        assert r["peak_memory"] > LIMIT_MB * MB / 2
+        assert r["error"].startswith(f"memory limit of {LIMIT_MB} MB reached: an allocation was refused; peak ")
+        assert r["t_cpu"] is not None and r["baseline_memory"] > 0
+    for r in rows["oomkilled"]:   # killed by SIGKILL, its memory past the limit
+        assert r["status"] == "memout" and r["peak_memory"] >= LIMIT_MB * MB
+        assert "the worker was killed by signal SIGKILL with its memory past the limit" in r["error"]
+    assert out.memouts == 8 and out.errors == 0 and out.exit_code == 0
+    assert not out.disagreements   # a memout is no answer to disagree with
+
+
+def test_a_batch_that_runs_out_finds_its_puzzle(small_sudokus, tmp_path):
+    """A batch call that hits the limit is split: only the puzzle that runs out alone is
+    ``memout``; the rest of its batch are answered."""
+    hoarding = [p.givens[0] == 1 for p in small_sudokus]
+    assert 0 < sum(hoarding) < len(hoarding)
+    out = bench(from_puzzles("four", small_sudokus), ["batchhoard"], tmp_path, memory_limit=LIMIT_MB * MB,
+                jobs=1)
+    statuses = [r["status"] for r in sorted(out.results, key=lambda r: r["line"])]
+    assert statuses == ["memout" if h else "unique" for h in hoarding]
+
+
+def test_resume_runs_memouts_again_under_a_larger_limit(small_sudokus, tmp_path):
+    items = from_puzzles("four", small_sudokus[:1])
+    first = bench(items, ["mrv", "hoard"], tmp_path, memory_limit=LIMIT_MB * MB)
+    assert first.memouts == 1
+    again = bench(items, ["mrv", "hoard"], tmp_path, memory_limit=2 * LIMIT_MB * MB, resume=True)
+    assert again.ran == 1 and again.skipped == 1   # the memout, not the answer
+    (hoard,) = [r for r in again.results if r["solver"] == "hoard"]
+    assert hoard["memory_limit"] == 2 * LIMIT_MB * MB and hoard["status"] == "memout"
+
+
+def test_the_child_of_the_api_holds_a_memory_limit(small_sudokus):
+    """``run_limited``, as the API and ``solve``/``count`` use it: each puzzle ``memout`` in a
+    child that is replaced, and a normal engine under the same limit answers, with its peak."""
+    hoarded = run_limited(HoardEngine(), small_sudokus[:2], limit=2, time_limit=None, keep=2,
+                          memory_limit=LIMIT_MB * MB)
+    assert [r.status for r in hoarded] == [Status.MEMOUT] * 2
+    assert all(r.peak_memory > LIMIT_MB * MB / 2 for r in hoarded)
+    assert hoarded[0].puzzle is small_sudokus[0]
+    solved = run_limited(MrvEngine(), small_sudokus, limit=2, time_limit=None, keep=2, memory_limit=LIMIT_MB * MB)
+    assert [r.status for r in solved] == [Status.UNIQUE] * 4
+    assert all(r.peak_memory is not None and r.times.cpu > 0 for r in solved)
+    assert puzzlebench.solve(NINE_BY_NINE[0], solver="bitboard", memory_limit=LIMIT_MB).status is Status.UNIQUE
+
+
+def test_solve_and_count_take_a_memory_limit(capsys):
+    code, out, _ = run(capsys, "count", "--example", "8-queens", "--memory-limit", str(LIMIT_MB), "--format", "jsonl")
+    record = json.loads(out)
+    assert code == 0 and record["count"] == 92 and record["peak_memory"] is not None
+
+
+# -- bad input -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("command", ["bench", "solve", "count"])
+@pytest.mark.parametrize("value, message", [
+    ("0", "the memory limit must be positive (MB); got 0"),
+    ("-5", "the memory limit must be positive (MB); got -5"),
+    ("nan", "the memory limit must be positive (MB); got nan"),
+])
+def test_a_memory_limit_that_is_not_positive_is_refused(capsys, tmp_path, command, value, message):
+    argv = [command, "--memory-limit", value, "--example", "arto-inkala"]
+    if command == "bench":
+        argv = ["bench", "--memory-limit", value, "--db", str(tmp_path / "r.sqlite")]
+    code, out, err = run(capsys, *argv)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: {message}\n")
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+@pytest.mark.parametrize("command", ["bench", "solve", "count"])
+def test_a_memory_limit_beyond_the_machine_is_refused(capsys, tmp_path, command):
+    total = machine_memory() // MB
+    argv = [command, "--memory-limit", str(total + 1)]
+    argv += ["--db", str(tmp_path / "r.sqlite")] if command == "bench" else ["--example", "arto-inkala"]
+    code, out, err = run(capsys, *argv)
+    assert (code, out) == (2, "")
+    assert err == (f"puzzlebench: error: the memory limit of {total + 1} MB is more than this machine's "
+                   f"memory ({total} MB)\n")
+
+
+# -- the database --------------------------------------------------------------------------------
+
+def test_an_older_database_gains_the_new_columns(small_sudokus, tmp_path):
+    """A database made before CPU time and memory limits: ``report`` reads it (the new columns
+    as NULL) and a bench adds the columns and stores into them."""
+    path = tmp_path / "r.sqlite"
+    bench(from_puzzles("four", small_sudokus[:1]), ["mrv"], tmp_path)
+    conn = sqlite3.connect(path)
+    old_view = """CREATE VIEW results AS
+        SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name, r.line,
+               h.kind, h.shape, v.spec AS solver, r.limit_, r.time_limit, r.status, r.count,
+               r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.peak_memory,
+               r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
+               r.verified, r.wrong
+        FROM result_log r JOIN puzzle_sets s ON s.id = r.set_id JOIN solvers v ON v.id = r.solver_id
+        LEFT JOIN shapes h ON h.id = r.shape_id WHERE r.replaced_by IS NULL"""
+    conn.execute("DROP VIEW results")
+    for column in ("t_cpu", "batch_size", "baseline_memory", "memory_limit"):
+        conn.execute(f"ALTER TABLE result_log DROP COLUMN {column}")
+    conn.execute(old_view)
+    conn.commit()
+    conn.close()
+    reader = open_existing(str(path))
+    (row,) = reader.results()
+    reader.close()
+    assert row["status"] == "unique" and row["t_cpu"] is None and row["baseline_memory"] is None
+    again = bench(from_puzzles("four", small_sudokus[:2]), ["mrv"], tmp_path)
+    assert [r["status"] for r in again.results] == ["unique", "unique"]
+    assert all(r["t_cpu"] > 0 and r["baseline_memory"] > 0 for r in again.results)
+    assert Database(path).results()[0]["batch_size"] == 1
+    code = main(["report", "--db", str(path)])
+    assert code == 0
