@@ -205,6 +205,30 @@ def _alive(pid: int) -> bool:
         return False
 
 
+def test_the_program_dies_with_the_process_that_started_it(tmp_path):
+    """A bench worker killed at its limit (SIGKILL: nothing runs after it) leaves no solver."""
+    pid_file = tmp_path / "program.pid"
+    script = fake_solver(tmp_path, "waiter.sh", f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}; exec sleep 60\n")
+    code = ("import puzzlebench; from puzzlebench.solvers.registry import make_engine; "
+            f"make_engine('ext@cmd={script}').run(puzzlebench.parse('{TOP95_1}'))")
+    python = subprocess.Popen([sys.executable, "-c", code])
+    try:
+        for _ in range(200):
+            if pid_file.exists():
+                break
+            time.sleep(0.05)
+        program = int(pid_file.read_text())
+        assert _alive(program)
+    finally:
+        python.kill()
+        python.wait()
+    for _ in range(100):
+        if not _alive(program):
+            break
+        time.sleep(0.05)
+    assert not _alive(program)
+
+
 def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
     needs_program("cadical")
     start = time.perf_counter()
