@@ -8,10 +8,12 @@ Each puzzle is run through ``Engine.run`` (encode, search, decode, verify; limit
 prove it unique), one engine after another on one core.  For an ``ext`` engine the run's time
 is split into what its statistics measure: writing the DIMACS file (``write_seconds``), the
 program's processes from start to exit (``process_seconds``: starting, reading the file,
-solving, printing the model), and the Python around them (encoding, reading the answer,
-decoding).  The start-up of each program is measured alone (the median of 50 runs on a
+solving, printing the model; "their CPU": user + system time of those processes), and the
+Python around them (encoding, reading the answer, decoding).  The start-up of each program is measured alone (the median of 50 runs on a
 formula of one clause) and charged once per run: "start-up share" is runs x start-up over the
-puzzle's total time.
+puzzle's total time.  "A run with nothing to search" is the program on the set's first
+puzzle's formula with that puzzle's solution added as unit clauses (the median of 10): what
+starting, reading the file and printing cost before any search.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -86,12 +89,40 @@ def start_up_seconds(program_args: list[str], runs: int = 50) -> float:
     return statistics.median(times)
 
 
+def idle_run_seconds(program_args: list[str], puzzle, runs: int = 10) -> float:
+    """The median wall time of a program on a puzzle's formula with its solution added as unit
+    clauses: starting, reading the whole file, propagating, printing, with nothing to search."""
+    solution = make_engine("sat").run(puzzle, limit=1).solutions[0]
+    formula = cnf.encode(puzzle)
+    n = formula.n_values
+    units = [cell * n + value for cell, value in enumerate(solution)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "solved.cnf")
+        with open(path, "w") as f:
+            f.write(f"p cnf {formula.n_vars} {formula.n_clauses + len(units)}\n")
+            f.writelines(" ".join(map(str, c)) + " 0\n" for c in formula.all_clauses())
+            f.writelines(f"{u} 0\n" for u in units)
+        result = os.path.join(folder, "answer.txt")
+        args = [path if w == external.CNF_PLACE else result if w == external.RESULT_PLACE else w
+                for w in program_args]
+        times = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def measure(spec: str, puzzles: list, time_limit: float) -> dict:
     cnf._BASE.clear()   # each engine builds the shapes' formulas itself (the cache is shared)
     engine = make_engine(spec)
     totals, encodes, writes, processes, runs, conflicts, statuses = [], [], [], [], [], [], {}
+    cpu = []
     for puzzle in puzzles:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = engine.run(puzzle, limit=2, time_limit=time_limit)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         statuses[str(result.status)] = statuses.get(str(result.status), 0) + 1
         totals.append(result.times.total)
         encodes.append(result.times.encode)
@@ -105,7 +136,7 @@ def measure(spec: str, puzzles: list, time_limit: float) -> dict:
     median = statistics.median
     return {"total": median(totals), "encode": median(encodes),
             "write": median(writes) if writes else None, "process": median(processes) if processes else None,
-            "runs": median(runs) if runs else None, "conflicts": median(conflicts) if conflicts else None,
+            "runs": median(runs) if runs else None, "cpu": median(cpu) if runs else None, "conflicts": median(conflicts) if conflicts else None,
             "statuses": statuses, "runs_list": runs, "totals": totals}
 
 
@@ -125,9 +156,9 @@ def main() -> None:
     specs = [s for s in args.specs.split(",")
              if not s.startswith("ext:") or s[4:] in external.VARIANTS]
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    start_up = {s: start_up_seconds([shutil.which(external.PRESETS[s[4:]].program),
-                                     *external.PRESETS[s[4:]].arguments])
-                for s in specs if s.startswith("ext:")}
+    program_args = {s: [shutil.which(external.PRESETS[s[4:]].program), *external.PRESETS[s[4:]].arguments]
+                    for s in specs if s.startswith("ext:")}
+    start_up = {s: start_up_seconds(a) for s, a in program_args.items()}
     command = "python benchmarks/bench_external.py" + "".join(f" {a}" for a in sys.argv[1:])
     out = ["# External SAT programs beside PySAT in-process\n",
            f"Command: `{command}`  ", f"Load before: `{load}`  ",
@@ -142,9 +173,11 @@ def main() -> None:
            "Start-up: each program alone on a formula of one clause (median of 50): "
            + ", ".join(f"{s} {ms(v)} ms" for s, v in start_up.items()) + ".\n"]
     for title, puzzles in samples(args):
+        idle = {s: idle_run_seconds(a, puzzles[0]) for s, a in program_args.items()}
         out += [f"## {title}\n",
-                "| engine | total | encode | write file | program processes | runs | start-up share | conflicts | statuses |",
-                "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+                "| engine | total | encode | write file | program processes | their CPU | runs | start-up share "
+                "| a run with nothing to search | conflicts | statuses |",
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for spec in specs:
             m = measure(spec, puzzles, args.time_limit)
             share = "—"
@@ -155,7 +188,8 @@ def main() -> None:
             runs = "—" if m["runs"] is None else f"{m['runs']:g}"
             statuses = ", ".join(f"{k} {v}" for k, v in sorted(m["statuses"].items()))
             out.append(f"| `{spec}` | {ms(m['total'])} | {ms(m['encode'])} | {ms(m['write'])} | "
-                       f"{ms(m['process'])} | {runs} | {share} | {conflicts} | {statuses} |")
+                       f"{ms(m['process'])} | {ms(m['cpu'])} | {runs} | {share} | {ms(idle.get(spec))} | "
+                       f"{conflicts} | {statuses} |")
             print(out[-1], flush=True)
         out.append("")
     Path(args.out).write_text("\n".join(out) + "\n")

@@ -321,6 +321,7 @@ class ExternalEngine(Engine):
                 timed_out = True
                 break
             started = time.perf_counter()
+            _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
             with open(path, "w") as out:
                 out.write(f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n")
                 out.write(head[1])
@@ -379,8 +380,8 @@ class ExternalEngine(Engine):
     def _run(self, cnf_path: str, result_path: str, deadline: Deadline) -> Run:
         args = [cnf_path if w == CNF_PLACE else result_path if w == RESULT_PLACE else w
                 for w in self.command]
-        if RESULT_PLACE in self.command and os.path.exists(result_path):
-            os.unlink(result_path)   # the last run's answer is not this one's
+        if RESULT_PLACE in self.command:
+            _unlink(result_path)   # the last run's answer is not this one's
         before, between = _launch()
         started = time.perf_counter()
         try:
@@ -431,6 +432,13 @@ class ExternalEngine(Engine):
     def _said(err: bytes) -> str:
         last = _last_line(err.decode("utf-8", "replace"))
         return f" (its last line on stderr: {last!r})" if last else ""
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
 
 
 def _kill_group(process: subprocess.Popen) -> None:
