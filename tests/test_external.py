@@ -25,7 +25,7 @@ from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers import external, sat
-from puzzlebench.solvers.external import ExternalEngine, parse_statistics
+from puzzlebench.solvers.external import parse_statistics
 from puzzlebench.solvers.registry import make_engine
 
 from agreement import skyscrapers_line
@@ -211,7 +211,8 @@ def test_the_program_dies_with_the_process_that_started_it(tmp_path):
     script = fake_solver(tmp_path, "waiter.sh", f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}; exec sleep 60\n")
     code = ("import puzzlebench; from puzzlebench.solvers.registry import make_engine; "
             f"make_engine('ext@cmd={script}').run(puzzlebench.parse('{TOP95_1}'))")
-    python = subprocess.Popen([sys.executable, "-c", code])
+    # its files go to tmp_path: a process killed with SIGKILL cannot remove them
+    python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
         for _ in range(200):
             if pid_file.exists():

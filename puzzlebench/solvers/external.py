@@ -8,7 +8,9 @@ The formula is the one the ``sat`` engine gives PySAT (:mod:`puzzlebench.encoder
 clause per given.  The program runs in a process group of its own, and the whole group is
 killed (SIGKILL) when the run's deadline passes: the result is a ``timeout`` whose ``error``
 names the signal.  On Linux the program also dies with the Python process that started it
-(``PR_SET_PDEATHSIG``), so a killed bench worker leaves no solver behind.
+(``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), so a killed bench worker leaves no
+solver behind.  The files (the formula, a result file) are made in the temporary folder
+(``TMPDIR``) for each search and removed at its end.
 
 Answers: the SAT competition's form on standard output (``s SATISFIABLE`` /
 ``s UNSATISFIABLE``, ``v`` lines, exit code 10 / 20; :func:`~puzzlebench.encoders.dimacs.
@@ -42,7 +44,6 @@ import signal
 import subprocess
 import tempfile
 import time
-import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -182,17 +183,6 @@ def _launch() -> tuple[list[str], object]:
     return [], _die_with_parent if _prctl() is not None else None
 
 
-def _own_folder(owner: int) -> str:
-    """A scratch folder for one process's files (forked workers share an engine object, never
-    its files)."""
-    return tempfile.mkdtemp(prefix=f"puzzlebench-ext-{owner}-")
-
-
-def _remove_folder(folder: str, owner: int) -> None:
-    if os.getpid() == owner:   # not from a forked child that inherited the engine
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 class ExternalEngine(Engine):
     family = "ext"
     summary = ("SAT solver programs on the exported DIMACS file, one process a run (presets for "
@@ -232,16 +222,6 @@ class ExternalEngine(Engine):
         self.command = self._command(command)
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
-        self._folder: tuple[int, str] | None = None   # (process id, scratch folder)
-
-    def _scratch(self) -> str:
-        """This process's scratch folder, made once (a folder per search cost 2.5 ms here)."""
-        pid = os.getpid()
-        if self._folder is None or self._folder[0] != pid:
-            folder = _own_folder(pid)
-            weakref.finalize(self, _remove_folder, folder, pid)
-            self._folder = (pid, folder)
-        return self._folder[1]
 
     def _command(self, command: str) -> list[str]:
         """The command line, with ``{cnf}`` (and ``{result}``) where the paths go."""
@@ -307,6 +287,21 @@ class ExternalEngine(Engine):
     def search(self, artifact: Cnf, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         cnf = artifact
         head = self._head(cnf)
+        # files of their own for this search, removed at its end (a process killed with SIGKILL
+        # leaves them behind: nothing of it runs after that signal)
+        handle, path = tempfile.mkstemp(prefix="puzzlebench-ext-", suffix=".cnf")
+        os.close(handle)
+        answer_path = path[:-len(".cnf")] + ".answer"
+        try:
+            return self._runs(cnf, head, path, answer_path, limit, keep, deadline)
+        finally:
+            _unlink(path)
+            _unlink(answer_path)
+
+    def _runs(self, cnf: Cnf, head: tuple[str, str], path: str, answer_path: str, limit, keep: int,
+              deadline: Deadline) -> SearchOutcome:
+        """Run the program until it answers UNSAT, the limit is reached or the clock runs out,
+        a blocking clause added after each model."""
         blocks: list[str] = []
         solutions: list[list[int]] = []
         seen: set[tuple[int, ...]] = set()
@@ -314,8 +309,6 @@ class ExternalEngine(Engine):
         runs: list[Run] = []
         write_seconds = 0.0
         timed_out, killed = False, None
-        folder = self._scratch()
-        path, answer_path = os.path.join(folder, "puzzle.cnf"), os.path.join(folder, "answer.txt")
         while True:
             if deadline.expired():
                 timed_out = True
