@@ -198,6 +198,7 @@ def cmd_solvers(args) -> int:
             "available": reason is None,
             "reason": reason,
             **({"left_out": cls.left_out()} if hasattr(cls, "left_out") else {}),
+            **({"notes": cls.variant_notes()} if hasattr(cls, "variant_notes") else {}),
         })
     if args.format == "jsonl":
         for row in rows:
@@ -213,6 +214,8 @@ def cmd_solvers(args) -> int:
         for o in row["options"]:
             choices = f" [{'|'.join(map(str, o['choices']))}]" if "choices" in o else ""
             print(f"    @{o['name']}={o['default']}{choices}: {o['help']}")
+        for name, note in row.get("notes", {}).items():
+            print(f"    {name}: {note}")
         for name, why in row.get("left_out", {}).items():
             print(f"    left out: {name}: {why}")
     return EXIT_OK

@@ -90,13 +90,15 @@ class Deadline:
 
 @dataclass
 class SearchOutcome:
-    """What a search found: the first ``keep`` raw solutions, how many it found in all, and
-    whether the clock stopped it."""
+    """What a search found: the first ``keep`` raw solutions, how many it found in all,
+    whether the clock stopped it, and what the result's ``error`` says (how a timed-out
+    search was stopped: an external program killed by a signal)."""
 
     solutions: list[Any]
     count: int
     timed_out: bool = False
     stats: Stats = field(default_factory=Stats)
+    error: str | None = None
 
 
 class Engine(ABC):
@@ -216,7 +218,8 @@ class Engine(ABC):
         result = Result(kind=puzzle.kind, solver=self.spec, limit=limit,
                         status=status_of(outcome.count, limit, outcome.timed_out),
                         count=outcome.count, solutions=solutions, times=times, stats=outcome.stats,
-                        size=self.size(artifact), source=puzzle.source, puzzle=puzzle)
+                        size=self.size(artifact), source=puzzle.source, puzzle=puzzle,
+                        error=outcome.error)
         if verify:
             verify_result(result, puzzle)
         return result

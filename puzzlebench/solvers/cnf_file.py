@@ -56,6 +56,7 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
                      time_limit: float | None) -> CnfModels:
     """Models of a plain CNF (see the module's text) up to ``limit`` (None: all)."""
     from .registry import make_engine, parse_spec
+    from .sat import VARIANTS
 
     n_used = max((abs(lit) for clause in clauses for lit in clause), default=0)
     free = max(0, n_declared - n_used)
@@ -67,6 +68,9 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
     wanted = None if limit is None else max(1, -(-limit // (2 ** min(free, 62))))
     deadline = Deadline(time_limit)
     engine = make_engine(spec)
+    if time_limit is not None and parsed.family == "sat" and not engine.abilities.interrupt:
+        raise UsageError(f"solve-cnf: {engine.spec} cannot be interrupted in-process, so it cannot hold "
+                         f"--time-limit here; choose a solver that can (sat:{VARIANTS[0]}) or no time limit")
     if parsed.family == "quine":
         models, found, timed_out, stats = _quine_models(engine, n_used, clauses, wanted, deadline)
     else:
@@ -89,18 +93,16 @@ def _quine_models(engine, n_vars, clauses, limit, deadline):
 
 
 def _sat_models(engine, n_vars, clauses, limit, deadline):
-    from pysat.solvers import Solver
-
     def whole(true: list[int]) -> list[int]:
         """The whole assignment (variables the solver left out of its model are false)."""
         on = set(true)
         return [v if v in on else -v for v in range(1, n_vars + 1)]
 
-    solver = Solver(name=engine.variant, bootstrap_with=clauses)
+    solver = engine.new_solver(clauses)   # Kissat: one solver a model (it solves only once)
     try:
         trues, found, timed_out = engine.models(solver, [], n_vars, limit, 1, deadline,
                                                 lambda true: [-lit for lit in whole(true)])
-        stats = solver.accum_stats()
+        stats = engine.statistics_of(solver) or {}
     finally:
         solver.delete()
     return [whole(true) for true in trues], found, timed_out, stats

@@ -27,6 +27,7 @@ FAMILIES: dict[str, str] = {
     "human": "puzzlebench.solvers.human:HumanEngine",
     "sat": "puzzlebench.solvers.sat:SatEngine",
     "quine": "puzzlebench.solvers.quine:QuineEngine",
+    "ext": "puzzlebench.solvers.external:ExternalEngine",
 }
 
 DEFAULT_SOLVER = "mrv"

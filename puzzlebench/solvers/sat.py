@@ -1,14 +1,18 @@
-"""SAT engines: every solver PySAT ships that can do what an engine must, on the CNF of
-:mod:`puzzlebench.encoders.cnf`.
+"""SAT engines: every solver the installed PySAT ships (``pysat.solvers.SolverNames``), on
+the CNF of :mod:`puzzlebench.encoders.cnf`.
 
 An engine must solve, give a model, count by blocking clauses (a clause added after each
-model, forbidding it) and be interrupted (the time limit: ``solve_limited``, and one
-long-lived watchdog thread per engine that calls ``interrupt`` when the deadline of the
-running search passes, see :class:`Watchdog`; a ``threading.Timer`` per solve call cost about
-370 us per top1465 puzzle, more than the rest of the Python around the solver).  Which PySAT
-solvers can is found out by trying each one on a tiny formula once per process (:func:`probe`); the others are listed in :data:`EXCLUDED` with the
-reason (CaDiCaL and Lingeling in PySAT cannot be interrupted, Kissat takes no assumptions and
-cannot be interrupted, …).
+model, forbidding it) and stop at the time limit.  Most PySAT solvers can be interrupted
+(``solve_limited``, and one long-lived watchdog thread per engine that calls ``interrupt`` when
+the deadline of the running search passes, see :class:`Watchdog`; a ``threading.Timer`` per
+solve call cost about 370 us per top1465 puzzle, more than the rest of the Python around the
+solver).  What each solver can do is found out by trying it on a tiny formula once per process
+(:func:`probe`, :class:`Abilities`), and the engine adapts rather than leaving it out: CaDiCaL
+and Lingeling in PySAT cannot be interrupted (the limit is looked at between models, and the
+API, the commands and the bench run every ``sat`` engine in a process killed at the limit:
+``holds_time_limit`` is false); Kissat takes no assumptions, exposes no statistics and solves
+only once (:class:`OneShot`: a new solver per model).  Only the solvers this PySAT was built
+without are listed in :data:`EXCLUDED`, with the reason.
 
 Speed: building a formula per puzzle in Python is the trap.  The formula of the shape is
 built once and loaded once into a solver that the engine keeps (one per shape, encoding and
@@ -42,6 +46,7 @@ import os
 import threading
 import time
 import weakref
+from dataclasses import dataclass
 from functools import lru_cache
 from operator import neg
 
@@ -63,8 +68,39 @@ REBUILD_PUZZLES = 500  # or puzzles (each adds a switch variable, and the model 
 STATS = ("decisions", "conflicts", "propagations", "restarts")
 
 
-def _probe_one(name: str) -> str | None:
-    """Why ``name`` cannot be an engine, or None when it can."""
+@dataclass(frozen=True)
+class Abilities:
+    """What a PySAT solver can do beyond solving and giving a model (found by :func:`probe`)."""
+
+    interrupt: bool = True      # solve_limited + interrupt: the watchdog holds the time limit
+    assumptions: bool = True    # the givens as assumptions on a solver kept across puzzles
+    incremental: bool = True    # clauses added between solves (else a new solver per solve)
+    statistics: bool = True     # accum_stats()
+
+    def notes(self) -> str | None:
+        """What ``puzzlebench solvers`` says of a solver that cannot do everything."""
+        said = []
+        if not self.interrupt:
+            said.append("cannot be interrupted in-process: under a time limit it runs in a child "
+                        "process killed at the limit")
+        if not self.assumptions:
+            said.append("takes no assumptions: a solver of its own for each puzzle")
+        if not self.incremental:
+            said.append("solves once (a clause added after a solve aborts it): a new solver for "
+                        "each model, with the blocking clauses so far")
+        if not self.statistics:
+            said.append("exposes no statistics")
+        return "; ".join(said) or None
+
+
+ONE_SHOT = {"kissat404"}
+"""Solvers that must never be given a clause after a solve: Kissat 4.0.4 in python-sat 1.9
+aborts the whole process (``kissat_add: Coverage goal `solver->level' reached``), so this
+cannot be probed in-process; it is known by name."""
+
+
+def _probe_one(name: str) -> str | Abilities:
+    """Why ``name`` cannot be an engine, or what it can do."""
     import warnings
 
     from pysat.solvers import Solver
@@ -76,52 +112,70 @@ def _probe_one(name: str) -> str | None:
     except Exception as exc:  # noqa: BLE001 (any failure means: not usable)
         return f"not built into this PySAT ({str(exc)[:60] or type(exc).__name__})"
     try:
+        assumptions = True
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("error")
                 if s.solve(assumptions=[-2]) is not False:
                     return "ignores assumptions"
-        except Exception as exc:  # noqa: BLE001
-            return f"no assumptions ({str(exc)[:70]})"
+        except Exception:  # noqa: BLE001 (Kissat warns that it ignores them)
+            assumptions = False
         if not s.solve() or s.get_model() is None:
             return "gives no model"
+        interrupt = True
         try:
             s.solve_limited(expect_interrupt=True)
             s.interrupt()
             s.clear_interrupt()
-        except Exception as exc:  # noqa: BLE001
-            return f"cannot be interrupted (time limits): {str(exc)[:70]}"
-        s.add_clause([-1, -2])
-        if s.solve(assumptions=[1]) is not False:
-            return "cannot take clauses between calls (blocking clauses)"
+        except Exception:  # noqa: BLE001 (CaDiCaL, Lingeling: "Limited solve is currently unsupported")
+            interrupt = False
+        incremental = name not in ONE_SHOT
+        if incremental:
+            s.add_clause([-1, -2])
+            if s.solve(assumptions=[1] if assumptions else []) is not (False if assumptions else True):
+                return "cannot take clauses between calls (blocking clauses)"
         try:
             s.accum_stats()
-        except Exception:  # noqa: BLE001
-            return "exposes no statistics"
-        return None
+            statistics = True
+        except Exception:  # noqa: BLE001 (Kissat: "Statistics are not exposed by Kissat in PySAT")
+            statistics = False
+        return Abilities(interrupt, assumptions, incremental, statistics)
     finally:
         s.delete()
 
 
+def offered() -> tuple[str, ...]:
+    """Every solver the installed python-sat names (``pysat.solvers.SolverNames``), or
+    :data:`KNOWN` where it has no such table."""
+    try:
+        from pysat.solvers import SolverNames
+    except ImportError:
+        return KNOWN
+    names = tuple(sorted(n for n, v in vars(SolverNames).items()
+                         if not n.startswith("_") and isinstance(v, tuple)))
+    return names or KNOWN
+
+
 @lru_cache(maxsize=1)
-def probe() -> tuple[tuple[str, ...], dict[str, str]]:
-    """(usable solver names, default first; {left-out name: reason})."""
+def probe() -> tuple[tuple[str, ...], dict[str, str], dict[str, Abilities]]:
+    """(usable solver names, default first; {left-out name: reason}; {usable name: abilities})."""
     try:
         import pysat.solvers  # noqa: F401
     except ImportError:
-        return (), {"*": "python-sat is not installed (pip install python-sat)"}
-    usable, excluded = [], {}
-    for name in KNOWN:
-        reason = _probe_one(name)
-        if reason:
-            excluded[name] = reason
+        return (), {"*": "python-sat is not installed (pip install python-sat)"}, {}
+    abilities, excluded = {}, {}
+    for name in offered():
+        found = _probe_one(name)
+        if isinstance(found, str):
+            excluded[name] = found
         else:
-            usable.append(name)
+            abilities[name] = found
+    usable = list(abilities)
     order = [n for n in PREFERRED if n in usable] + [n for n in usable if n not in PREFERRED]
-    return tuple(order), excluded
+    return tuple(order), excluded, abilities
 
 
-VARIANTS, EXCLUDED = probe()
+VARIANTS, EXCLUDED, ABILITIES = probe()
 
 
 class Watchdog:
@@ -200,6 +254,40 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_watchdogs_in_child)
 
 
+class OneShot:
+    """A solver that can solve only once (:data:`ONE_SHOT`), behind the calls the engine makes
+    of an incremental one: each ``solve`` builds a new solver from the formula and the clauses
+    added so far, the assumptions as unit clauses, and deletes it once its model is read."""
+
+    def __init__(self, name: str, clauses: list[list[int]]):
+        self.name, self.clauses, self.added = name, clauses, []
+        self.model: list[int] | None = None
+
+    def add_clause(self, clause) -> None:
+        self.added.append(list(clause))
+
+    def solve(self, assumptions=()) -> bool:
+        from pysat.solvers import Solver
+
+        solver = Solver(name=self.name, bootstrap_with=self.clauses)
+        try:
+            solver.append_formula(self.added + [[lit] for lit in assumptions])
+            ok = solver.solve()
+            self.model = solver.get_model() if ok else None
+        finally:
+            solver.delete()
+        return bool(ok)
+
+    def get_model(self) -> list[int] | None:
+        return self.model
+
+    def accum_stats(self) -> dict:
+        return {}
+
+    def delete(self) -> None:
+        self.added = []
+
+
 class _Kept:
     """A solver loaded with a shape's base formula, kept across puzzles."""
 
@@ -218,12 +306,16 @@ class SatEngine(Engine):
     variants = VARIANTS
     excluded_variants = EXCLUDED
     """PySAT solvers left out, with the reason (listed by ``puzzlebench solvers``)."""
+    holds_time_limit = False
+    """Not in-process, for any variant: the Python encoder looks at no clock (an empty 64x64
+    takes minutes), and CaDiCaL, Lingeling and Kissat in PySAT cannot be interrupted at all
+    (:meth:`variant_notes`); a time-limited run goes to a child process killed at the limit."""
     options = (
         Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
     )
     statistics = {
-        "nodes": "decisions (PySAT accum_stats 'decisions')",
+        "nodes": "decisions (PySAT accum_stats 'decisions'; empty for Kissat, which exposes no statistics)",
         "conflicts": "conflicts (accum_stats 'conflicts')",
         "propagations": "propagations (accum_stats 'propagations')",
     }
@@ -231,6 +323,7 @@ class SatEngine(Engine):
 
     def __init__(self, variant=None, options=None):
         super().__init__(variant, options)
+        self.abilities = ABILITIES.get(self.variant, Abilities())
         self._kept: dict[tuple, _Kept] = {}  # base key -> the solver kept for that formula
         self._watchdog: Watchdog | None = None
 
@@ -238,6 +331,24 @@ class SatEngine(Engine):
     def left_out(cls) -> dict[str, str]:
         """The PySAT solvers this engine leaves out, and why."""
         return dict(EXCLUDED)
+
+    @classmethod
+    def variant_notes(cls) -> dict[str, str]:
+        """The variants that cannot do everything, and how the engine runs them."""
+        return {name: note for name in VARIANTS if (note := ABILITIES[name].notes())}
+
+    def new_solver(self, clauses: list[list[int]]):
+        """A solver of this variant loaded with ``clauses`` (a :class:`OneShot` for those that
+        solve once)."""
+        if not self.abilities.incremental:
+            return OneShot(self.variant, clauses)
+        from pysat.solvers import Solver
+
+        return Solver(name=self.variant, bootstrap_with=clauses)
+
+    def statistics_of(self, solver) -> dict | None:
+        """The solver's accumulated counters, or None where it exposes none."""
+        return solver.accum_stats() if self.abilities.statistics else None
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
@@ -255,18 +366,15 @@ class SatEngine(Engine):
         entry = self._kept.get(cnf.base_key)
         if (entry is None or entry.puzzles >= REBUILD_PUZZLES
                 or entry.last.get("conflicts", 0) - entry.conflicts_at_build >= REBUILD_CONFLICTS):
-            from pysat.solvers import Solver
-
             if entry is not None:
                 entry.solver.delete()
-            entry = self._kept[cnf.base_key] = _Kept(
-                Solver(name=self.variant, bootstrap_with=cnf.clauses), cnf.n_vars)
+            entry = self._kept[cnf.base_key] = _Kept(self.new_solver(cnf.clauses), cnf.n_vars)
         entry.puzzles += 1
         return entry
 
     def search(self, artifact: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
         cnf = artifact
-        if cnf.base_key is None:
+        if cnf.base_key is None or not (self.abilities.assumptions and self.abilities.incremental):
             return self._search_fresh(cnf, limit, keep, deadline)
         entry = self._kept_solver(cnf)
         solver = entry.solver
@@ -302,16 +410,16 @@ class SatEngine(Engine):
         for ``deadline``: (first ``keep`` models, how many, whether the clock stopped it)."""
         solutions, count, timed_out = [], 0, False
         watchdog = None
-        if deadline.at is not None:
+        if deadline.at is not None and self.abilities.interrupt:
             watchdog = self._watchdog or self._new_watchdog()
             watchdog.arm(solver, deadline.at)
         try:
             while True:
-                if watchdog is None:
-                    ok = solver.solve(assumptions=assumptions)
-                elif deadline.expired():
+                if deadline.expired():   # a solver that cannot be interrupted stops between models
                     timed_out = True
                     break
+                if watchdog is None:
+                    ok = solver.solve(assumptions=assumptions)
                 else:
                     ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
                     if ok is None:
@@ -335,25 +443,29 @@ class SatEngine(Engine):
         return solutions, count, timed_out
 
     def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
-        """``optimized``: a solver of its own for the puzzle's reduced formula."""
-        from pysat.solvers import Solver
-
+        """A solver of its own for the puzzle: ``optimized`` (the puzzle's reduced formula), or a
+        solver that cannot be kept across puzzles (no assumptions, or one solve only: the
+        givens are its assumptions, which :class:`OneShot` makes unit clauses)."""
         if any(not c for c in cnf.clauses):  # the givens contradict
             return SearchOutcome([], 0, False, _stats(dict.fromkeys(STATS, 0)))
-        solver = Solver(name=self.variant, bootstrap_with=cnf.clauses)
-        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed
+        if self.abilities.assumptions:
+            solver, assumptions = self.new_solver(cnf.clauses), cnf.units
+        else:
+            solver, assumptions = self.new_solver(cnf.clauses + [[u] for u in cnf.units]), []
+        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed or {}
 
         def blocking(true: list[int]) -> list[int] | None:
             block = [-v for v in true if not givens[(v - 1) // n] and v not in fixed]
             return block or None  # every cell decided by the givens: there is no other solution
 
         try:
-            solutions, count, timed_out = self.models(solver, [], cnf.n_candidates, limit, keep, deadline,
-                                                       blocking)
+            solutions, count, timed_out = self.models(solver, assumptions, cnf.n_candidates, limit, keep,
+                                                       deadline, blocking)
         finally:
-            after = solver.accum_stats()
+            after = self.statistics_of(solver)
             solver.delete()
-        return SearchOutcome(solutions, count, timed_out, _stats({k: after.get(k, 0) for k in STATS}))
+        stats = Stats() if after is None else _stats({k: after.get(k, 0) for k in STATS})
+        return SearchOutcome(solutions, count, timed_out, stats)
 
     def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
         try:

@@ -1,0 +1,472 @@
+"""External SAT solver programs (``ext:cadical``, ``ext:minisat``, ``ext@cmd=…``): the puzzle's
+CNF written as a DIMACS file, a solver program run on it in a process of its own, its answer
+read back, decoded and verified like any engine's.
+
+The formula is the one the ``sat`` engine gives PySAT (:mod:`puzzlebench.encoders.cnf`, the same
+``encoding`` and ``amo`` options), written with the self-describing header of
+:mod:`puzzlebench.encoders.dimacs` (so a file left behind can be decoded on its own) and a unit
+clause per given.  The program runs in a process group of its own, and the whole group is
+killed (SIGKILL) when the run's deadline passes: the result is a ``timeout`` whose ``error``
+names the signal.  On Linux the program also dies with the Python process that started it
+(``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), so a killed bench worker leaves no
+solver behind.  The files (the formula, a result file) are made in the temporary folder
+(``TMPDIR``) for each search and removed at its end.
+
+Answers: the SAT competition's form on standard output (``s SATISFIABLE`` /
+``s UNSATISFIABLE``, ``v`` lines, exit code 10 / 20; :func:`~puzzlebench.encoders.dimacs.
+read_answer`), or, where the command names a result file (``{result}``, as MiniSat 2.2 takes
+it: ``minisat IN OUT`` writes ``SAT`` and the literals there, its standard output holding only
+statistics), that file.  Anything else (no status, a word that is no literal, an exit code
+that contradicts the status, a crash) is an ``error`` naming the program.
+
+Counting: one run finds one model.  For ``limit`` 2, or all solutions, the engine adds a
+blocking clause (the negation of the model's true candidates of the open cells: another
+solution differs there) and runs the program again, until it answers UNSAT, the limit is
+reached or the clock runs out.  So ``k`` solutions cost ``k + 1`` runs (``k`` at the limit),
+each a new process reading the whole formula again: the raw counter ``runs`` says how many, and
+the search statistics are the sums over the runs (no run shares learnt clauses with another,
+unlike the ``sat`` engine's kept solver).
+
+Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
+CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
+``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
+prints none) leaves the shared statistic empty, never a partial sum.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.dimacs import header_lines, read_answer
+from ..errors import EngineError, ParseError, SolverSpecError
+from ..models.base import Puzzle
+from ..results import Stats
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+
+CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
+RESULT_PLACE = "{result}"  # where a command takes the path of the file it writes its answer to
+SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
+COUNTERS = ("conflicts", "decisions", "propagations")
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A solver program Debian packages: its name on PATH, the package, and the arguments
+    it is run with (``{cnf}``, ``{result}`` stand for the files' paths)."""
+
+    name: str
+    program: str
+    package: str
+    arguments: tuple[str, ...]
+    version_arguments: tuple[str, ...] | None = ("--version",)
+    statistics_banner: str | None = None
+    """A line the program prints before its statistics, which leave out the counters that are
+    zero (CaDiCaL's and Kissat's ``c --- [ statistics ] ---``): after it, a counter not printed
+    is 0."""
+
+
+PRESETS = {p.name: p for p in (
+    # statistics are printed by default at the end of a run
+    Preset("cadical", "cadical", "cadical", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    Preset("kissat", "kissat", "kissat", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    # -verb=1 prints its statistics; the model goes to the result file only
+    Preset("minisat", "minisat", "minisat", ("-verb=1", CNF_PLACE, RESULT_PLACE), None),
+    # -v prints the statistics as 'c N conflicts' lines
+    Preset("picosat", "picosat", "picosat", ("-v", CNF_PLACE)),
+    Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (CNF_PLACE,)),
+)}
+"""In the order of the variants (the first one present is the default)."""
+
+
+def missing_reason(preset: Preset) -> str:
+    return f"the program {preset.program!r} is not on PATH (Debian package: {preset.package})"
+
+
+@lru_cache(maxsize=1)
+def found_presets() -> tuple[tuple[str, ...], dict[str, str]]:
+    """(presets whose program is on PATH, in order; {missing preset: why})."""
+    present, missing = [], {}
+    for preset in PRESETS.values():
+        if shutil.which(preset.program):
+            present.append(preset.name)
+        else:
+            missing[preset.name] = missing_reason(preset)
+    return tuple(present), missing
+
+
+VARIANTS, MISSING = found_presets()
+
+
+# -- what the programs print ---------------------------------------------------------------
+
+_COUNTER = "|".join(COUNTERS)
+_STAT_FORMS = (
+    re.compile(rf"^c\s+({_COUNTER})\s*:\s*(\d+)(?:\s|$)", re.M),   # CaDiCaL, Kissat, CryptoMiniSat
+    re.compile(rf"^c\s+(\d+)\s+({_COUNTER})\s*$", re.M),           # PicoSAT -v
+    re.compile(rf"^({_COUNTER})\s*:\s*(\d+)(?:\s|$)", re.M),       # MiniSat, Glucose without 'c'
+)
+
+
+def parse_statistics(text: str, banner: str | None = None) -> dict[str, int]:
+    """The counters a solver printed (conflicts, decisions, propagations), the first line of
+    each; a counter printed in another form (``1.2 M``) is not read: never a guess.  Where the
+    program leaves out zero counters after a ``banner`` line (a regular expression), and printed
+    it, a counter it left out is 0."""
+    found: dict[str, int] = {}
+    for i, form in enumerate(_STAT_FORMS):
+        for match in form.finditer(text):
+            name, number = (match.group(2), match.group(1)) if i == 1 else match.groups()
+            found.setdefault(name, int(number))
+    if banner is not None and re.search(banner, text, re.M):
+        for name in COUNTERS:
+            found.setdefault(name, 0)
+    return found
+
+
+@dataclass
+class Run:
+    """One run of the program: its answer (status, literals), its counters, its time."""
+
+    status: str                       # SATISFIABLE, UNSATISFIABLE, or KILLED at the deadline
+    literals: list[int]
+    counters: dict[str, int]
+    seconds: float
+    killed_by: str | None = None
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1][:120] if lines else ""
+
+
+@lru_cache(maxsize=1)
+def _prctl():
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def _die_with_parent() -> None:  # runs in the child between fork and exec
+    _prctl()(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+@lru_cache(maxsize=1)
+def _launch() -> tuple[list[str], object]:
+    """(words before the command, the function to run between fork and exec) that make the
+    program die with this process: util-linux's ``setpriv --pdeathsig KILL`` where it is
+    (subprocess can then spawn without running Python in the child: 1.5 ms a run against
+    1.9 ms with a ``preexec_fn``, which forces a fork of the whole interpreter), else
+    ``prctl`` in the child, else nothing (not Linux)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv:
+        return [setpriv, "--pdeathsig", "KILL", "--"], None
+    return [], _die_with_parent if _prctl() is not None else None
+
+
+class ExternalEngine(Engine):
+    family = "ext"
+    summary = ("SAT solver programs on the exported DIMACS file, one process a run (presets for "
+               "Debian's binaries, or any program: ext@cmd=PROGRAM ARGS); counting by blocking "
+               "clauses and re-running")
+    kinds = EVERY_KIND
+    library = "SAT programs"
+    holds_time_limit = False   # the Python encoder looks at no clock (a 64x64 takes minutes)
+    variants = VARIANTS
+    options = (
+        Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
+               "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
+               "to); with a preset, the program to run in its stead"),
+        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+    )
+    statistics = {
+        "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
+                 "MiniSat 'decisions : N', PicoSAT -v 'c N decisions'), summed over its runs: one run a "
+                 "model and one more to find none (raw 'runs'); empty where a run printed none",
+        "conflicts": "conflicts as the program prints them, summed over its runs",
+        "propagations": "propagations as the program prints them, summed over its runs",
+    }
+
+    def __init__(self, variant: str | None = None, options: dict | None = None):
+        options = dict(options or {})
+        command = str(options.get("cmd", "")).strip()
+        if variant in MISSING:
+            raise SolverSpecError(f"solver 'ext:{variant}' is not available here: {MISSING[variant]}")
+        if variant is None and command:
+            # a command without a preset: the competition's conventions, no variant
+            super().__init__(None if not self.variants else self.variants[0], options)
+            self.variant = None
+        else:
+            super().__init__(variant, options)
+        self.preset = PRESETS[self.variant] if self.variant else None
+        self.command = self._command(command)
+        self.program = os.path.basename(self.command[0])
+        self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
+
+    def _command(self, command: str) -> list[str]:
+        """The command line, with ``{cnf}`` (and ``{result}``) where the paths go."""
+        try:
+            words = shlex.split(command)
+        except ValueError as exc:
+            raise SolverSpecError(f"ext@cmd={command}: {exc}") from None
+        if self.preset is not None:
+            program = words or [self.preset.program]
+            words = program + list(self.preset.arguments)
+        elif not words:
+            raise SolverSpecError("ext needs a preset (ext:cadical) or a program (ext@cmd=PROGRAM)")
+        elif CNF_PLACE not in words:
+            words.append(CNF_PLACE)
+        if not shutil.which(words[0]):
+            raise SolverSpecError(f"{self._spec_of(command)}: the program {words[0]!r} is not found "
+                                  f"(not on PATH, not an executable file)")
+        return words
+
+    def _spec_of(self, command: str) -> str:
+        return "ext" + (f":{self.variant}" if self.variant else "") + (f"@cmd={command}" if command else "")
+
+    # -- facts for `puzzlebench solvers` ------------------------------------------------
+
+    @classmethod
+    def unavailable_reason(cls) -> str | None:
+        if VARIANTS:
+            return None
+        programs = ", ".join(p.program for p in PRESETS.values())
+        packages = ", ".join(p.package for p in PRESETS.values())
+        return f"no SAT solver program on PATH (one of {programs}; Debian packages {packages})"
+
+    @classmethod
+    def left_out(cls) -> dict[str, str]:
+        """The presets whose program is missing here, and the package that provides it."""
+        return dict(MISSING)
+
+    @classmethod
+    def version(cls) -> str:
+        """The present programs' versions, as they print them."""
+        return ", ".join(f"{name} {_program_version(PRESETS[name])}" for name in VARIANTS) or "none"
+
+    @classmethod
+    def variant_notes(cls) -> dict[str, str]:
+        """Where each present preset's program is."""
+        return {name: f"runs {shutil.which(PRESETS[name].program)} {' '.join(PRESETS[name].arguments)}"
+                for name in VARIANTS}
+
+    # -- the three steps ------------------------------------------------------------------
+
+    def encode(self, puzzle: Puzzle) -> Cnf:
+        return encode(puzzle, self.settings["encoding"], self.settings["amo"])
+
+    def size(self, artifact: Cnf) -> dict[str, int]:
+        return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
+
+    def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
+        try:
+            return artifact.decode(raw)
+        except EngineError as exc:
+            raise EngineError(f"{self.spec}: {exc}") from None
+
+    def search(self, artifact: Cnf, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        cnf = artifact
+        head = self._head(cnf)
+        # files of their own for this search, removed at its end (a process killed with SIGKILL
+        # leaves them behind: nothing of it runs after that signal)
+        handle, path = tempfile.mkstemp(prefix="puzzlebench-ext-", suffix=".cnf")
+        os.close(handle)
+        answer_path = path[:-len(".cnf")] + ".answer"
+        try:
+            return self._runs(cnf, head, path, answer_path, limit, keep, deadline)
+        finally:
+            _unlink(path)
+            _unlink(answer_path)
+
+    def _runs(self, cnf: Cnf, head: tuple[str, str], path: str, answer_path: str, limit, keep: int,
+              deadline: Deadline) -> SearchOutcome:
+        """Run the program until it answers UNSAT, the limit is reached or the clock runs out,
+        a blocking clause added after each model."""
+        blocks: list[str] = []
+        solutions: list[list[int]] = []
+        seen: set[tuple[int, ...]] = set()
+        count = 0
+        runs: list[Run] = []
+        write_seconds = 0.0
+        timed_out, killed = False, None
+        while True:
+            if deadline.expired():
+                timed_out = True
+                break
+            started = time.perf_counter()
+            _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
+            with open(path, "w") as out:
+                out.write(f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n")
+                out.write(head[1])
+                out.writelines(blocks)
+            write_seconds += time.perf_counter() - started
+            run = self._run(path, answer_path, deadline)
+            runs.append(run)
+            if run.killed_by:
+                timed_out = True
+                killed = (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
+                          f"to {self.program}'s process group")
+                break
+            if run.status == "UNSATISFIABLE":
+                break
+            true = self._true_candidates(cnf, run.literals)
+            key = tuple(true)
+            if key in seen:
+                raise EngineError(f"{self.spec}: {self.program} answered a model that a blocking "
+                                  f"clause excludes (the same solution again)")
+            seen.add(key)
+            count += 1
+            if len(solutions) < keep:
+                solutions.append(true)
+            if limit_reached(count, limit):
+                break
+            block = self._blocking(cnf, true)
+            if not block:   # every cell decided by the givens: there is no other solution
+                break
+            blocks.append(" ".join(map(str, block)) + " 0\n")
+        return SearchOutcome(solutions, count, timed_out, _stats(runs, write_seconds), error=killed)
+
+    # -- the file, the process, the answer -----------------------------------------------
+
+    def _head(self, cnf: Cnf) -> tuple[str, str]:
+        """(the header's comment lines, the clauses and units as DIMACS text): the clauses of a
+        shape's base formula written once per engine."""
+        body = self._bodies.get(cnf.base_key) if cnf.base_key is not None else None
+        if body is None:
+            body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
+            if cnf.base_key is not None:
+                self._bodies[cnf.base_key] = body
+        comments = "".join(line + "\n" for line in header_lines(cnf))
+        return comments, body + "".join(f"{u} 0\n" for u in cnf.units)
+
+    @staticmethod
+    def _true_candidates(cnf: Cnf, literals: list[int]) -> list[int]:
+        limit = cnf.n_candidates
+        return sorted(lit for lit in literals if 0 < lit <= limit)
+
+    @staticmethod
+    def _blocking(cnf: Cnf, true: list[int]) -> list[int]:
+        """Another solution differs in an open cell: one of its true candidates is false."""
+        n, givens, fixed = cnf.n_values, cnf.givens, cnf.fixed or {}
+        return [-v for v in true if not givens[(v - 1) // n] and v not in fixed]
+
+    def _run(self, cnf_path: str, result_path: str, deadline: Deadline) -> Run:
+        args = [cnf_path if w == CNF_PLACE else result_path if w == RESULT_PLACE else w
+                for w in self.command]
+        if RESULT_PLACE in self.command:
+            _unlink(result_path)   # the last run's answer is not this one's
+        before, between = _launch()
+        started = time.perf_counter()
+        try:
+            process = subprocess.Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
+        except OSError as exc:
+            raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
+        try:
+            out, err = process.communicate(timeout=deadline.remaining())
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            process.communicate()
+            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+        except BaseException:
+            _kill_group(process)
+            process.communicate()
+            raise
+        seconds = time.perf_counter() - started
+        text = out.decode("utf-8", "replace")
+        code = process.returncode
+        if code < 0:
+            raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
+                              + self._said(err))
+        answer_text, source = text, f"{self.program}'s output"
+        if RESULT_PLACE in self.command:
+            source = f"{self.program}'s result file"
+            try:
+                with open(result_path, "rb") as f:
+                    answer_text = f.read().decode("utf-8", "replace")
+            except FileNotFoundError:
+                raise EngineError(f"{self.spec}: {self.program} ended with exit code {code} and wrote "
+                                  f"no result file" + self._said(err)) from None
+        try:
+            answer = read_answer(answer_text, source)
+        except ParseError as exc:
+            raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
+        expected = {SAT_EXIT: "SATISFIABLE", UNSAT_EXIT: "UNSATISFIABLE"}.get(code)
+        if code not in (0, SAT_EXIT, UNSAT_EXIT) or (expected and expected != answer.status):
+            raise EngineError(f"{self.spec}: {self.program} answered {answer.status} with exit code "
+                              f"{code}" + self._said(err))
+        if answer.status == "UNKNOWN":
+            raise EngineError(f"{self.spec}: {self.program} answered UNKNOWN before the time limit"
+                              + self._said(err))
+        banner = self.preset.statistics_banner if self.preset else None
+        return Run(answer.status, answer.literals, parse_statistics(text, banner), seconds)
+
+    @staticmethod
+    def _said(err: bytes) -> str:
+        last = _last_line(err.decode("utf-8", "replace"))
+        return f" (its last line on stderr: {last!r})" if last else ""
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    """SIGKILL to the program's whole process group (a wrapper script's children too)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _stats(runs: list[Run], write_seconds: float) -> Stats:
+    """The counters summed over the runs; a counter some run did not print stays empty."""
+    totals: dict[str, int | None] = {}
+    for name in COUNTERS:
+        values = [run.counters.get(name) for run in runs]
+        totals[name] = sum(values) if values and None not in values else None
+    raw = {"runs": len(runs), **{k: v for k, v in totals.items() if v is not None},
+           "process_seconds": round(sum(run.seconds for run in runs), 6),
+           "write_seconds": round(write_seconds, 6)}
+    return Stats(nodes=totals["decisions"], conflicts=totals["conflicts"],
+                 propagations=totals["propagations"], raw=raw)
+
+
+@lru_cache(maxsize=None)
+def _program_version(preset: Preset) -> str:
+    if preset.version_arguments is None:
+        return "(prints no version)"
+    try:
+        done = subprocess.run([preset.program, *preset.version_arguments], capture_output=True,
+                              text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    for line in done.stdout.splitlines():
+        line = line.strip().removeprefix("c ").strip()
+        if line:
+            said = re.search(r"\bversion\s+(\S+)", line, re.I)
+            return said.group(1) if said else line
+    return "unknown"

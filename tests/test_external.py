@@ -1,0 +1,403 @@
+"""External SAT solver programs (``ext``) and every PySAT solver (``sat``).
+
+The programs are the real ones (Debian's cadical, minisat, picosat; CI installs them): each
+test that needs one skips, saying so, where it is absent.  The fixtures in tests/data/ext/ are
+what those programs printed (tests/data/ext/README.md says how they were made); the fake
+solvers are small shell scripts written by the tests, run through ``ext@cmd=``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+import puzzlebench
+from puzzlebench.encoders.cnf import encode
+from puzzlebench.encoders.dimacs import cnf_for_decoding, read_answer, read_dimacs
+from puzzlebench.errors import SolverSpecError
+from puzzlebench.models.nqueens import NQueens
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.solvers import external, sat
+from puzzlebench.solvers.external import parse_statistics
+from puzzlebench.solvers.registry import make_engine
+
+from agreement import skyscrapers_line
+from conftest import data_lines
+
+DATA = Path(__file__).parent / "data" / "ext"
+TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+PRESETS = ("cadical", "minisat", "picosat")
+LIMIT = 1.0
+WALL_BOUND = 1.1 * LIMIT + 0.5 + 2.5     # the limit, its grace, room for a loaded 2-core machine
+
+
+def needs_program(name: str) -> None:
+    if shutil.which(name) is None:
+        pytest.skip(f"the program {name!r} is not installed (Debian package {external.PRESETS[name].package})")
+
+
+def fake_solver(folder: Path, name: str, body: str) -> str:
+    """A shell script that plays a solver: ``body`` runs with the CNF's path in $1."""
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return str(path)
+
+
+# -- the programs' own output, recorded ----------------------------------------------------
+
+RECORDED = {   # file: (conflicts, decisions, propagations) as the program printed them
+    "cadical-top95-1.out": (5, 16, 1114),
+    "minisat-top95-1.out": (6, 25, 1222),
+    "picosat-top95-1.out": (14, 0, 1982),
+    "cryptominisat5-top95-1.out": (3, 18, 615),
+    "cadical-unsat.out": (0, 0, 32),      # CaDiCaL leaves out its zero counters
+    "minisat-unsat.out": (0, 0, 32),
+    "picosat-unsat.out": (1, 0, 36),
+    "cryptominisat5-unsat.out": (0, 0, 0),
+}
+
+
+@pytest.mark.parametrize("name", RECORDED)
+def test_the_counters_each_program_printed_are_read(name):
+    program = name.split("-")[0]
+    banner = external.PRESETS[program].statistics_banner
+    found = parse_statistics((DATA / name).read_text(), banner)
+    assert (found["conflicts"], found["decisions"], found["propagations"]) == RECORDED[name]
+
+
+def test_cadical_without_its_statistics_banner_leaves_zero_counters_unknown():
+    text = (DATA / "cadical-unsat.out").read_text()
+    assert parse_statistics(text) == {"propagations": 32}
+    assert parse_statistics("s SATISFIABLE\nc conflicts: 1.5 M\n") == {}   # never a guess
+
+
+@pytest.mark.parametrize("name", ["cadical-top95-1.out", "minisat-top95-1.result", "picosat-top95-1.out",
+                                  "cryptominisat5-top95-1.out"])
+def test_each_recorded_model_decodes_to_the_verified_solution(name):
+    puzzle = parse_sudoku_line(TOP95_1)
+    answer = read_answer((DATA / name).read_text(), name)
+    assert answer.status == "SATISFIABLE"
+    solution = encode(puzzle).decode(answer.true_literals)
+    assert puzzle.check(solution) == []
+    assert [solution] == make_engine("sat").run(puzzle).solutions
+
+
+@pytest.mark.parametrize("name", ["cadical-unsat.out", "minisat-unsat.result", "picosat-unsat.out",
+                                  "cryptominisat5-unsat.out"])
+def test_each_recorded_unsat_answer_reads_as_unsatisfiable(name):
+    assert read_answer((DATA / name).read_text(), name).status == "UNSATISFIABLE"
+
+
+@pytest.mark.parametrize("name", ["cadical-sudoku4.out", "minisat-sudoku4.result", "picosat-sudoku4.out",
+                                  "cryptominisat5-sudoku4.out"])
+def test_the_exported_file_and_a_recorded_answer_round_trip(name):
+    dimacs = read_dimacs((DATA / "sudoku4.cnf").read_text(), "sudoku4.cnf")
+    puzzle, cnf = cnf_for_decoding(dimacs)
+    solution = cnf.decode(read_answer((DATA / name).read_text(), name).true_literals)
+    assert puzzle.check(solution) == []
+
+
+# -- live runs: the same answers as the in-process engine -------------------------------------
+
+def agree_with_sat(spec: str, puzzle, limit):
+    result = make_engine(spec).run(puzzle, limit=limit, keep=1000)
+    reference = make_engine("sat").run(puzzle, limit=limit, keep=1000)
+    assert result.verified, result.error
+    assert (result.status, result.count) == (reference.status, reference.count)
+    reached = limit is not None and result.count >= limit
+    if not reached:   # every solution found: the same ones
+        assert sorted(result.solutions) == sorted(reference.solutions)
+    # one run a model, and one more to find none when the limit was not reached
+    assert result.stats.raw["runs"] == result.count + (0 if reached else 1)
+    return result
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_sudoku_4x4_and_9x9_agree_with_sat(preset):
+    needs_program(preset)
+    for line in data_lines("sudoku4_vu_kr_1000.txt", 4, step=211):
+        agree_with_sat(f"ext:{preset}", parse_sudoku_line(line.split()[0]), None)
+    agree_with_sat(f"ext:{preset}", Sudoku((2, 2), [1, 2, 3, 4] + [0] * 12), None)   # 12 solutions
+    for line in data_lines("sudoku9_norvig_top95.txt", 3, step=37):
+        result = agree_with_sat(f"ext:{preset}", parse_sudoku_line(line.split()[0]), 2)
+        assert result.status is Status.UNIQUE
+        assert result.stats.conflicts is not None and result.stats.propagations is not None
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_skyscrapers_and_nqueens_counts_agree_with_sat(preset):
+    needs_program(preset)
+    lines = [line for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", 10_000)
+             if int(line.split()[0]) in (4, 5)][::9][:4]
+    for line in lines:
+        puzzle, _ = skyscrapers_line(line)
+        agree_with_sat(f"ext:{preset}", puzzle, 2)
+        agree_with_sat(f"ext:{preset}", puzzle, None)
+    assert agree_with_sat(f"ext:{preset}", NQueens(6), None).count == 4
+    assert agree_with_sat(f"ext:{preset}", NQueens(6, [(0, 0)]), None).status is Status.UNSAT
+    assert agree_with_sat(f"ext:{preset}", NQueens(8), 2).status is Status.MULTIPLE
+
+
+def test_eight_queens_all_92_cost_93_runs_with_summed_counters():
+    needs_program("cadical")
+    result = make_engine("ext:cadical").run(NQueens(8), limit=None, keep=100)
+    assert (result.status, result.count, result.verified) == (Status.MULTIPLE, 92, True)
+    raw = result.stats.raw
+    assert raw["runs"] == 93
+    assert result.stats.conflicts == raw["conflicts"] and result.stats.nodes == raw["decisions"]
+    assert result.stats.conflicts > 0 and result.stats.propagations > 0
+
+
+def test_a_command_with_a_result_file_and_a_preset_with_another_program():
+    needs_program("minisat")
+    puzzle = parse_sudoku_line(TOP95_1)
+    reference = make_engine("sat").run(puzzle)
+    for spec in ("ext@cmd=minisat -verb=0 {cnf} {result}", f"ext:minisat@cmd={shutil.which('minisat')}"):
+        result = make_engine(spec).run(puzzle)
+        assert (result.status, result.solutions, result.verified) == (Status.UNIQUE, reference.solutions, True)
+        assert result.solver == spec
+
+
+def test_the_exported_encoding_option_is_the_sat_engines():
+    needs_program("picosat")
+    puzzle = parse_sudoku_line(TOP95_1)
+    for encoding in ("minimal", "optimized", "augmented"):
+        result = make_engine(f"ext:picosat@encoding={encoding}").run(puzzle)
+        assert result.status is Status.UNIQUE and result.verified, (encoding, result.error)
+        assert result.size == make_engine(f"sat@encoding={encoding}").run(puzzle).size
+
+
+# -- the clock: the program's process group killed at the limit ---------------------------
+
+def test_a_program_that_outlasts_the_limit_is_killed_with_its_children(tmp_path):
+    pid_file = tmp_path / "grandchild.pid"
+    script = fake_solver(tmp_path, "sleeper.sh", f"""\
+        sleep 60 &
+        echo $! > {pid_file}
+        wait
+        """)
+    start = time.perf_counter()
+    result = make_engine(f"ext@cmd={script}").run(parse_sudoku_line(TOP95_1), time_limit=LIMIT)
+    assert time.perf_counter() - start < WALL_BOUND
+    assert result.status is Status.TIMEOUT
+    assert result.error == "killed at the time limit (1 s): SIGKILL to sleeper.sh's process group"
+    grandchild = int(pid_file.read_text())
+    for _ in range(50):   # the kernel reaps it once its parent, the killed shell, is gone
+        if not _alive(grandchild):
+            break
+        time.sleep(0.05)
+    assert not _alive(grandchild)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_the_program_dies_with_the_process_that_started_it(tmp_path):
+    """A bench worker killed at its limit (SIGKILL: nothing runs after it) leaves no solver."""
+    pid_file = tmp_path / "program.pid"
+    script = fake_solver(tmp_path, "waiter.sh", f"echo $$ > {pid_file}.tmp; mv {pid_file}.tmp {pid_file}; exec sleep 60\n")
+    code = ("import puzzlebench; from puzzlebench.solvers.registry import make_engine; "
+            f"make_engine('ext@cmd={script}').run(puzzlebench.parse('{TOP95_1}'))")
+    # its files go to tmp_path: a process killed with SIGKILL cannot remove them
+    python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        for _ in range(200):
+            if pid_file.exists():
+                break
+            time.sleep(0.05)
+        program = int(pid_file.read_text())
+        assert _alive(program)
+    finally:
+        python.kill()
+        python.wait()
+    for _ in range(100):
+        if not _alive(program):
+            break
+        time.sleep(0.05)
+    assert not _alive(program)
+
+
+def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
+    needs_program("cadical")
+    start = time.perf_counter()
+    result = make_engine("ext:cadical").run(NQueens(30), limit=None, time_limit=LIMIT)
+    assert time.perf_counter() - start < WALL_BOUND
+    assert result.status is Status.TIMEOUT and result.count >= 1
+    # killed inside a run (the usual case) or stopped between two runs
+    assert result.error in (None, "killed at the time limit (1 s): SIGKILL to cadical's process group")
+    # through the API, the engine runs in a child process killed at the limit plus its grace
+    start = time.perf_counter()
+    result = puzzlebench.solve(NQueens(30), solver="ext:cadical", limit=None, time_limit=LIMIT)
+    assert time.perf_counter() - start < WALL_BOUND
+    assert result.status is Status.TIMEOUT
+
+
+# -- bad programs --------------------------------------------------------------------------
+
+def run_fake(tmp_path, name: str, body: str, puzzle=None, limit=2):
+    script = fake_solver(tmp_path, name, body)
+    return make_engine(f"ext@cmd={script}").run(puzzle or parse_sudoku_line(TOP95_1), limit=limit), script
+
+
+def test_a_program_that_prints_garbage_is_an_error_naming_it(tmp_path):
+    result, script = run_fake(tmp_path, "garbage.sh", "echo 'c hello'; echo 'hello world'\n")
+    assert result.status is Status.ERROR
+    assert result.error == (f"ext@cmd={script}: garbage.sh's output:2:1: 'hello' is not a literal in "
+                            f"the solver's answer (exit code 0)")
+
+
+def test_a_program_that_prints_no_status_is_an_error_naming_it(tmp_path):
+    result, script = run_fake(tmp_path, "silent.sh", "echo 'usage: silent FILE' >&2; exit 1\n")
+    assert result.error == (f"ext@cmd={script}: silent.sh's output:1: no status line ('s SATISFIABLE', "
+                            f"'s UNSATISFIABLE' or MiniSat's 'SAT') (exit code 1) (its last line on "
+                            f"stderr: 'usage: silent FILE')")
+
+
+def test_a_program_that_crashes_is_an_error_naming_it_and_the_signal(tmp_path):
+    result, script = run_fake(tmp_path, "crash.sh", "echo 'solver exploded' >&2; kill -SEGV $$\n")
+    assert result.status is Status.ERROR
+    assert result.error == f"ext@cmd={script}: crash.sh was killed by SIGSEGV (its last line on stderr: 'solver exploded')"
+
+
+def test_an_exit_code_that_contradicts_the_status_is_an_error(tmp_path):
+    result, script = run_fake(tmp_path, "liar.sh", "echo 's UNSATISFIABLE'; exit 10\n")
+    assert result.error == f"ext@cmd={script}: liar.sh answered UNSATISFIABLE with exit code 10"
+
+
+def test_a_wrong_model_is_caught_by_verification(tmp_path):
+    # every cell of a 4x4 given the value 1: candidates 1, 5, 9, … (cell*4 + 1)
+    ones = " ".join(str(cell * 4 + 1) for cell in range(16))
+    puzzle = Sudoku((2, 2), [0] * 16)
+    result, script = run_fake(tmp_path, "wrong.sh", f"echo 's SATISFIABLE'; echo 'v {ones} 0'; exit 10\n", puzzle,
+                              limit=1)
+    assert result.status is Status.ERROR and not result.verified
+    assert result.error == f"wrong answer from ext@cmd={script}: {puzzle.check((1,) * 16)[0]}"
+
+
+def test_the_same_model_again_is_an_error_not_an_endless_count(tmp_path):
+    columns = make_engine("sat").run(NQueens(6), limit=1).solutions[0]
+    literals = " ".join(str(row * 6 + column) for row, column in enumerate(columns))   # a right model
+    result, script = run_fake(tmp_path, "stuck.sh", f"echo 's SATISFIABLE'; echo 'v {literals} 0'\n",
+                              NQueens(6))
+    assert result.error == (f"ext@cmd={script}: stuck.sh answered a model that a blocking clause "
+                            f"excludes (the same solution again)")
+
+
+# -- a missing program ---------------------------------------------------------------------
+
+def cli_with_path(path: str, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": path}
+    return subprocess.run([sys.executable, "-m", "puzzlebench.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=60)
+
+
+def test_a_missing_preset_names_its_program_and_package(tmp_path):
+    needs_program("minisat")
+    (tmp_path / "minisat").symlink_to(shutil.which("minisat"))
+    done = cli_with_path(str(tmp_path), "solve", "--solver", "ext:cadical", "--example", "sudoku6")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == ("puzzlebench: error: solver 'ext:cadical' is not available here: the program "
+                           "'cadical' is not on PATH (Debian package: cadical)\n")
+    done = cli_with_path(str(tmp_path), "solve", "--solver", "ext", "--example", "sudoku6")
+    assert done.returncode == 0 and "unique" in done.stdout    # the first preset present: minisat
+
+
+def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
+    done = cli_with_path(str(tmp_path), "solve", "--solver", "ext", "--example", "sudoku6")
+    assert done.returncode == 2
+    assert done.stderr == ("puzzlebench: error: solver 'ext' is not available here: no SAT solver program "
+                           "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5; Debian "
+                           "packages cadical, kissat, minisat, picosat, cryptominisat)\n")
+
+
+def test_a_command_that_is_not_there_is_refused_by_name():
+    if not external.VARIANTS:
+        pytest.skip("no SAT solver program installed")
+    with pytest.raises(SolverSpecError) as err:
+        make_engine("ext@cmd=./no-such-solver --flag")
+    assert str(err.value) == ("ext@cmd=./no-such-solver --flag: the program './no-such-solver' is not found "
+                              "(not on PATH, not an executable file)")
+
+
+def test_solvers_lists_the_presets_with_their_availability(capsys):
+    if not external.VARIANTS:
+        pytest.skip("no SAT solver program installed")
+    from puzzlebench.cli import main
+    assert main(["solvers"]) == 0
+    out = capsys.readouterr().out
+    block = out[out.index("\next  ("):]
+    for name in external.PRESETS:
+        if name in external.VARIANTS:
+            assert f"    {name}: runs {shutil.which(name)}" in block
+        else:
+            assert f"    left out: {name}: {external.MISSING[name]}" in block
+
+
+# -- every PySAT solver --------------------------------------------------------------------
+
+def test_every_solver_the_installed_pysat_builds_is_a_variant():
+    from pysat.solvers import SolverNames
+
+    offered = {n for n, v in vars(SolverNames).items() if not n.startswith("_") and isinstance(v, tuple)}
+    assert offered == set(sat.VARIANTS) | set(sat.EXCLUDED)
+    assert all(reason.startswith("not built into this PySAT") for reason in sat.EXCLUDED.values())
+    for name in ("cadical153", "cadical195", "kissat404"):
+        if name in offered:
+            assert name in sat.VARIANTS
+
+
+@pytest.mark.parametrize("name", [n for n in sat.VARIANTS if not sat.ABILITIES[n].interrupt])
+def test_a_solver_pysat_cannot_interrupt_counts_right_and_is_marked(name):
+    engine = make_engine(f"sat:{name}")
+    assert not engine.holds_time_limit
+    assert sat.SatEngine.variant_notes()[name].startswith("cannot be interrupted in-process: under a time "
+                                                          "limit it runs in a child process killed at the limit")
+    result = engine.run(NQueens(8), limit=None, keep=100)
+    assert (result.count, result.verified) == (92, True)
+    result = engine.run(parse_sudoku_line(TOP95_1), time_limit=30)
+    assert result.status is Status.UNIQUE and result.verified
+
+
+def test_a_solver_pysat_cannot_interrupt_is_killed_at_the_limit_in_a_child():
+    names = [n for n in ("cadical195", "cadical153", "lingeling") if n in sat.VARIANTS]
+    if not names:
+        pytest.skip("this PySAT has no solver it cannot interrupt")
+    start = time.perf_counter()
+    result = puzzlebench.solve(NQueens(30), solver=f"sat:{names[0]}", limit=None, time_limit=LIMIT)
+    assert time.perf_counter() - start < WALL_BOUND
+    assert result.status is Status.TIMEOUT
+
+
+def test_kissat_solves_once_so_each_model_gets_a_new_solver(capsys):
+    if "kissat404" not in sat.VARIANTS:
+        pytest.skip("this PySAT has no Kissat")
+    engine = make_engine("sat:kissat404")
+    result = engine.run(Sudoku((2, 2), [1, 2, 3, 4] + [0] * 12), limit=None)
+    assert (result.count, result.verified, result.stats.conflicts) == (12, True, None)   # no statistics
+    from puzzlebench.cli import main
+    assert main(["solve-cnf", str(DATA / "sudoku4.cnf"), "--solver", "sat:kissat404", "--limit", "2"]) == 0
+    assert capsys.readouterr().out.startswith("c sat:kissat404: 1 model(s) found (limit 2)\n")
+
+
+def test_solve_cnf_refuses_a_time_limit_it_cannot_hold(capsys):
+    if "cadical195" not in sat.VARIANTS:
+        pytest.skip("this PySAT has no CaDiCaL 1.9.5")
+    from puzzlebench.cli import main
+    assert main(["solve-cnf", str(DATA / "sudoku4.cnf"), "--solver", "sat:cadical195", "--time-limit", "5"]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlebench: error: solve-cnf: sat:cadical195 cannot be interrupted in-process, so it cannot hold "
+        f"--time-limit here; choose a solver that can (sat:{sat.VARIANTS[0]}) or no time limit\n")
+
