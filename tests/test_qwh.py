@@ -110,8 +110,7 @@ def test_balanced_holes_spread_evenly_over_rows_and_columns(n, holes):
 
 
 def test_balanced_patterns_vary():
-    """The switches mix the pattern: not only the shuffled circulant (two seeds differ, and a
-    pattern is not always a union of shifted diagonals of a row and column order)."""
+    """Twenty seeds, twenty patterns of 3 holes a row and a column in 8x8."""
     patterns = {frozenset(balanced_holes(8, 24, random.Random(seed))) for seed in range(20)}
     assert len(patterns) == 20
 
