@@ -73,3 +73,8 @@ rm -f $KL
 puzzlebench bench ../shared/data/tatham_solo_killer_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
     --time-limit 5 --jobs 2 --db $KL --quiet > /dev/null
 puzzlebench report --db $KL --format md --out results/killer > /dev/null
+
+# QWH: the easy-hard-easy curve (Achlioptas, Gomes, Kautz and Selman, AAAI 2000) at order 30, 10 instances
+# per share of holes 0.30..0.60 by 0.02 (puzzlebench generate latin), mrv, dlx, sat, cpsat through one
+# puzzlebench bench (limit 1, 10 s); writes results/qwh.md, qwh.png, qwh.svg (7.5 minutes on 2 busy cores)
+python benchmarks/bench_qwh.py --order 30 --count 10 --time-limit 10 --jobs 2

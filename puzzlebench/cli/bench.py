@@ -5,7 +5,8 @@ limits, verifies and stores every answer, cross-checks the solvers and prints th
 with no file it runs the embedded default set through every available engine.
 ``puzzlebench report --db PATH`` renders the tables, standard metrics and plots of a database,
 its raw rows (``--raw``), or two databases side by side (``--compare A B``).
-``puzzlebench generate KIND`` writes seeded puzzles, one per line.
+``puzzlebench generate KIND`` writes seeded puzzles, one per line (Latin squares: a ``.pls``
+block each).
 """
 
 from __future__ import annotations
@@ -308,25 +309,48 @@ def _report_compare(args, options: MetricOptions) -> int:
 
 def cmd_generate(args) -> int:
     from ..harness.generate import generate
+    from ..harness.latin_squares import check_qwh_arguments
+    from ..harness.progress import Progress
     box = parse_box(args.box) if args.box else (3, 3)
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
-    size = args.size if args.size is not None else (8 if args.kind == "nqueens" else 6)
+    size = args.size if args.size is not None else GENERATE_SIZES.get(args.kind, 6)
+    if args.kind == "latin":
+        check_qwh_arguments(size, args.holes)   # before the output file is made
     try:
         out = open(args.out, "w") if args.out else sys.stdout
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
+    label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
+    progress = Progress(args.count, [label], sys.stderr, enabled=not args.quiet)
     try:
-        for puzzle in generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
-                               remove=args.remove, placed=args.placed):
-            line = puzzle.write()
-            if args.kind == "sudoku" and puzzle.metadata.get("solution"):
-                line += " " + puzzle.metadata["solution"]
-            print(line, file=out, flush=True)
+        for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
+                               remove=args.remove, placed=args.placed, holes=args.holes,
+                               balanced=args.balanced), 1):
+            print(_generated_text(args, puzzle, index), file=out, flush=True)
+            progress.update(label, "sat")
     finally:
+        progress.finish()
         if args.out:
             out.close()
     return EXIT_OK
+
+
+GENERATE_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30}
+
+
+def _generated_text(args, puzzle, index: int) -> str:
+    """A generated puzzle as the reader reads it back: one line, or (a Latin square) a ``.pls``
+    block under a comment saying what it is, with a blank line after it."""
+    if args.kind == "latin":
+        n, holes = puzzle.n, int(puzzle.metadata["holes"])
+        pattern = "balanced" if args.balanced else "uniform"
+        return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
+                f"{puzzle.write()}\n")
+    line = puzzle.write()
+    if args.kind == "sudoku" and puzzle.metadata.get("solution"):
+        line += " " + puzzle.metadata["solution"]
+    return line
 
 
 def register(sub) -> None:
@@ -383,14 +407,21 @@ def register(sub) -> None:
                    help="per set and solver, what changed from database A to B")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion")
-    p.add_argument("kind", choices=("sudoku", "skyscrapers", "nqueens"))
+    p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
+                                        "Latin squares with holes (QWH)")
+    p.add_argument("kind", choices=("sudoku", "skyscrapers", "nqueens", "latin"))
     p.add_argument("--count", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape (default 3x3)")
     p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=int, help="Skyscrapers N (default 6) or N-Queens n (default 8)")
+    p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8) or Latin square "
+                                            "order (1..64, default 30)")
     p.add_argument("--remove", type=float, default=0.5, help="Skyscrapers: share of clues to remove (0..1)")
     p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
+    p.add_argument("--holes", type=float, default=0.42,
+                   help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
+    p.add_argument("--balanced", action="store_true",
+                   help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(func=cmd_generate)

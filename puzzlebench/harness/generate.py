@@ -17,6 +17,9 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   engine counts.
 - **N-Queens completion**: a random solution of N-Queens, of which ``placed`` queens are
   kept: solvable by construction.
+- **Latin square completion (QWH)**: a uniformly random Latin square (Jacobson and Matthews'
+  chain) with a share of its cells emptied, uniformly or balanced over rows and columns:
+  satisfiable by construction (``latin_squares.py``).
 
 The same seed gives the same puzzles: every random choice comes from one ``random.Random``.
 """
@@ -27,6 +30,7 @@ import random
 from typing import Iterator
 
 from ..errors import UsageError
+from .latin_squares import check_qwh_arguments, qwh_instance
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
 from ..models.sudoku import Sudoku
@@ -265,9 +269,15 @@ def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
 # -- many at once ------------------------------------------------------------------------------
 
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
-             size: int = 8, remove: float = 0.5, placed: int = 0) -> Iterator:
+             size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
+             balanced: bool = False) -> Iterator:
     """``count`` puzzles of ``kind``, the same ones for the same arguments."""
     rng = random.Random(f"{kind}:{seed}")
+    if kind == "latin":   # satisfiable by construction: no solver involved
+        check_qwh_arguments(size, holes)
+        for _ in range(count):
+            yield qwh_instance(size, holes, rng, balanced=balanced)
+        return
     counter = _Counter(kind) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
@@ -277,4 +287,4 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         elif kind == "nqueens":
             yield generate_nqueens(size, placed, rng)
         else:
-            raise UsageError(f"cannot generate {kind!r}: choose sudoku, skyscrapers or nqueens")
+            raise UsageError(f"cannot generate {kind!r}: choose sudoku, skyscrapers, nqueens or latin")
