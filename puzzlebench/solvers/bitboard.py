@@ -5,8 +5,14 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   tdoku's digit planes), only the words changed since they were last seen revisited: box-line
   logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
   and column, naked singles by bit-sliced counting; branching on the two-candidate cell that
-  sees the most unsolved cells (see native/sudoku9.c).  Other block shapes,
-  up to 64 values: one 64-bit candidate mask per cell, the same propagation, MRV.
+  sees the most unsolved cells (see native/sudoku9.c).
+- Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
+  Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
+  that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
+  over every unit, and (option ``locked``) the locked rule over every two units sharing two
+  cells or more (pointing and claiming, and the same for diagonals and jigsaw regions); MRV.
+  The units are read from the puzzle's rules (its ``AllDifferent`` constraints), once per
+  structure.
 - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
   mirror halving when counting all solutions of an empty board (exact).
 - Skyscrapers (whole-line permutations filtered by the clues, N <= 9): every row and column must be a
@@ -25,13 +31,27 @@ from __future__ import annotations
 import time
 from typing import Sequence
 
+from array import array
+
 from .. import _native
+from ..errors import EngineError
 from ..models.base import Puzzle
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
 from ..models.sudoku import Sudoku, SudokuBatch
+from ..models.vocabulary import AllDifferent, ExactlyOne
 from ..results import Columns, Results, Stats, Status, status_of
 from .base import Deadline, Engine, Option, SearchOutcome
+
+UNIT_KINDS = ("sudoku-x", "jigsaw", "latin")
+"""The kinds that are grids of units alone (each N cells holding every value once), solved by
+the one search over explicit units."""
+UNITS_KEPT = 64
+"""Structures whose units an engine keeps (a bench of Sudoku-X or Latin squares asks for one
+structure again and again; every jigsaw has its own)."""
+
+PROPAGATING = frozenset({"sudoku", *UNIT_KINDS})
+"""The kinds whose searches count propagations (singles and locked eliminations)."""
 
 RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
 
@@ -54,13 +74,15 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
 
 
 class BitboardEngine(Engine):
-    kinds = frozenset({"sudoku", "nqueens", "skyscrapers"})  # the keys of _SEARCHES, below the class
+    kinds = frozenset({"sudoku", "nqueens", "skyscrapers", *UNIT_KINDS})  # the keys of _SEARCHES, below the class
     family = "bitboard"
     holds_time_limit = True
-    summary = "native C bitboards: Sudoku (band bitboards, any block shape), N-Queens, Skyscrapers"
+    summary = ("native C bitboards: Sudoku (band bitboards, any block shape), Sudoku-X, jigsaw, Latin "
+               "squares, N-Queens, Skyscrapers")
     options = (
-        Option("locked", bool, True, "Sudoku: locked candidates (pointing and claiming): on 9x9 with every "
-               "band and stack update, on other shapes when singles stall"),
+        Option("locked", bool, True, "Sudoku, Sudoku-X, jigsaw: locked candidates (pointing and claiming): "
+               "on 9x9 Sudoku with every band and stack update, elsewhere when singles stall, over every "
+               "two units sharing two cells or more"),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
     statistics = {
@@ -69,9 +91,14 @@ class BitboardEngine(Engine):
                    "row; Skyscrapers: a row or column, each alternative a whole permutation)",
         "backtracks": "alternatives whose propagation (Sudoku, Skyscrapers) or filtering "
                       "(N-Queens: a row with no free square) failed at once",
-        "propagations": "Sudoku only: naked singles + hidden singles placed + candidates removed "
-                        "by pointing/claiming (raw: naked_singles, hidden_singles, locked_eliminations)",
+        "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
+                        "candidates removed by the locked rule (raw: naked_singles, hidden_singles, "
+                        "locked_eliminations)",
     }
+
+    def __init__(self, variant: str | None = None, options: dict | None = None):
+        super().__init__(variant, options)
+        self._units_kept: dict[tuple, array] = {}   # structure -> its units (grid_units)
 
     def size(self, artifact: Puzzle) -> dict[str, int]:
         return {"cells": artifact.n_cells, "values": artifact.n_values}
@@ -81,12 +108,26 @@ class BitboardEngine(Engine):
                                                                     _seconds(deadline))
         cells = artifact.n_cells
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
-                             timed_out, _stats(counters, artifact.kind == "sudoku"))
+                             timed_out, _stats(counters, artifact.kind in PROPAGATING))
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
         return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds,
                                     self.settings["locked"])
+
+    def _units(self, puzzle: Puzzle, limit, keep, seconds):
+        return _native.units_solve(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), limit, keep,
+                                   seconds, self.settings["locked"])
+
+    def _units_of(self, puzzle: Puzzle) -> array:
+        """The puzzle's units as one flat array of cell indices, N a unit, kept per structure."""
+        key = puzzle.structure()
+        kept = self._units_kept
+        if key not in kept:
+            if len(kept) >= UNITS_KEPT:
+                del kept[next(iter(kept))]
+            kept[key] = grid_units(puzzle)
+        return kept[key]
 
     def _nqueens(self, puzzle: NQueens, limit, keep, seconds):
         return _native.nqueens_solve(puzzle.n, bytes(puzzle.givens), limit, keep, seconds,
@@ -127,6 +168,21 @@ class BitboardEngine(Engine):
         return Results("sudoku", self.spec, limit, packed, columns=columns)
 
 
+def grid_units(puzzle: Puzzle) -> array:
+    """The units of a grid stated as one value per cell (``ExactlyOne``) and ``AllDifferent``
+    units of N cells, from its rules, as one flat array of cell indices; an ``EngineError`` for
+    any other rule (the search knows these two only: it must not drop a rule unsaid)."""
+    rules, n = puzzle.rules, puzzle.n_values
+    units = array("H")
+    for rule in rules.constraints:
+        if isinstance(rule, AllDifferent) and len(rule.cells) == n:
+            units.extend(rule.cells)
+        elif not isinstance(rule, ExactlyOne):
+            raise EngineError(f"bitboard: the {puzzle.kind} rule '{rule.name}' is not a unit of {n} cells")
+    return units
+
+
 _SEARCHES = {"sudoku": BitboardEngine._sudoku, "nqueens": BitboardEngine._nqueens,
-             "skyscrapers": BitboardEngine._skyscrapers}
+             "skyscrapers": BitboardEngine._skyscrapers,
+             **{kind: BitboardEngine._units for kind in UNIT_KINDS}}
 """The native search of each kind the engine takes (its ``kinds``), by kind name."""
