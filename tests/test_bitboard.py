@@ -493,24 +493,25 @@ def test_a_time_limit_stops_a_latin_count():
     assert time.perf_counter() - start < 4
 
 
-def test_the_units_come_from_the_rules_and_are_kept_per_structure():
+@pytest.mark.parametrize("puzzle", [parse("." * 16, kind="sudoku-x"), parse("." * 36, kind="sudoku-x"),
+                                    latin_grid(7), JigsawSudoku(random_latin_square(5, random.Random(3)), [0] * 25)],
+                         ids=["x4", "x6", "latin7", "jigsaw5"])
+def test_the_units_are_exactly_the_rules(puzzle):
+    """The engine reads each kind's own unit lists; the rules must say no more than they do:
+    one value per cell and an AllDifferent per unit, the same units in the same order."""
+    from puzzlebench.models.vocabulary import AllDifferent, ExactlyOne
     from puzzlebench.solvers.bitboard import grid_units
-    puzzle = parse("." * 16, kind="sudoku-x")
-    assert list(grid_units(puzzle)) == [c for rule in puzzle.rules.constraints if hasattr(rule, "cells")
-                                        for c in rule.cells]
-    assert len(grid_units(puzzle)) == 4 * (3 * 4 + 2)
+    rules = puzzle.rules.constraints
+    assert all(isinstance(rule, (ExactlyOne, AllDifferent)) for rule in rules)
+    assert list(grid_units(puzzle)) == [c for rule in rules if isinstance(rule, AllDifferent) for c in rule.cells]
+    assert all(len(rule.cells) == puzzle.n_values for rule in rules if isinstance(rule, AllDifferent))
+
+
+def test_the_units_are_kept_per_structure():
     engine = BitboardEngine()
-    engine.run(puzzle)
+    engine.run(parse("." * 16, kind="sudoku-x"))
     engine.run(parse("1" + "." * 15, kind="sudoku-x"))
-    assert list(engine._units_kept) == [puzzle.structure()]
-
-
-def test_a_rule_that_is_no_unit_is_an_error_not_dropped():
-    from puzzlebench.errors import EngineError
-    from puzzlebench.solvers.bitboard import grid_units
-    from test_properties import random_futoshiki
-    with pytest.raises(EngineError, match=r"^bitboard: the futoshiki rule '.*' is not a unit of 4 cells$"):
-        grid_units(random_futoshiki(1, 4)[0])
+    assert list(engine._units_kept) == [("sudoku-x", (2, 2))]
 
 
 def test_the_search_releases_the_gil():
