@@ -38,14 +38,14 @@ puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine 
 # Sudoku-X: Simon Tatham's 100 public Solo ids through every engine that takes the kind (results/sudokux)
 SX=results/sudokux.sqlite
 rm -f $SX
-puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
+puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers bitboard,mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
     --time-limit 5 --jobs 2 --db $SX --quiet > /dev/null
 puzzlebench report --db $SX --format md --out results/sudokux > /dev/null
 
 # jigsaw: Simon Tatham's 100 public Solo jigsaw ids through every engine that takes the kind but backtrack (results/jigsaw)
 JG=results/jigsaw.sqlite
 rm -f $JG
-puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt \
+puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers bitboard,mrv,dlx,dlx-py,sat,quine,cpsat,smt \
     --time-limit 5 --jobs 2 --db $JG --quiet > /dev/null
 puzzlebench report --db $JG --format md --out results/jigsaw > /dev/null
 
@@ -73,3 +73,7 @@ rm -f $KL
 puzzlebench bench ../shared/data/tatham_solo_killer_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
     --time-limit 5 --jobs 2 --db $KL --quiet > /dev/null
 puzzlebench report --db $KL --format md --out results/killer > /dev/null
+
+# Latin square completion: 20 QWH-like 20x20 instances, 42% holes (Jacobson-Matthews random squares),
+# bitboard, mrv and sat asked for one completion each (results/latin.md)
+python benchmarks/bench_latin.py --order 20 --holes 0.42 --count 20 --seed 1 --time-limit 10
