@@ -38,14 +38,14 @@ puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine 
 # Sudoku-X: Simon Tatham's 100 public Solo ids through every engine that takes the kind (results/sudokux)
 SX=results/sudokux.sqlite
 rm -f $SX
-puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
+puzzlebench bench ../shared/data/tatham_solo_sudokux_3x3_100.txt --solvers bitboard,mrv,dlx,dlx-py,sat,quine,cpsat,smt,backtrack \
     --time-limit 5 --jobs 2 --db $SX --quiet > /dev/null
 puzzlebench report --db $SX --format md --out results/sudokux > /dev/null
 
 # jigsaw: Simon Tatham's 100 public Solo jigsaw ids through every engine that takes the kind but backtrack (results/jigsaw)
 JG=results/jigsaw.sqlite
 rm -f $JG
-puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers mrv,dlx,dlx-py,sat,quine,cpsat,smt \
+puzzlebench bench ../shared/data/tatham_solo_jigsaw9_100.txt --solvers bitboard,mrv,dlx,dlx-py,sat,quine,cpsat,smt \
     --time-limit 5 --jobs 2 --db $JG --quiet > /dev/null
 puzzlebench report --db $JG --format md --out results/jigsaw > /dev/null
 
@@ -78,3 +78,6 @@ puzzlebench report --db $KL --format md --out results/killer > /dev/null
 # per share of holes 0.30..0.60 by 0.02 (puzzlebench generate latin), mrv, dlx, sat, cpsat through one
 # puzzlebench bench (limit 1, 10 s); writes results/qwh.md, qwh.png, qwh.svg (7.5 minutes on 2 busy cores)
 python benchmarks/bench_qwh.py --order 30 --count 10 --time-limit 10 --jobs 2
+# Latin square completion: 20 QWH-like 20x20 instances, 42% holes (Jacobson-Matthews random squares),
+# bitboard, mrv and sat asked for one completion each (results/latin.md)
+python benchmarks/bench_latin.py --order 20 --holes 0.42 --count 20 --seed 1 --time-limit 10

@@ -1,5 +1,6 @@
 /* Python bindings of the bitboard engines: Sudoku (9x9 band bitboards and any
- * block shape up to 64 values), N-Queens and Skyscrapers, one puzzle per call, and the 9x9
+ * block shape up to 64 values), grids of explicit units (Sudoku-X, jigsaw, Latin squares),
+ * N-Queens and Skyscrapers, one puzzle per call, and the 9x9
  * batch call that parses, validates and solves a whole list of lines in C.
  *
  * Every buffer from Python is checked here (sizes, value ranges) before any search sees it;
@@ -80,6 +81,112 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
+    PyMem_Free(s.solutions);
+    PyBuffer_Release(&g);
+    return res;
+}
+
+/* The most units a grid of n values may have: 8n (Sudoku-X has 3n + 2).  Building the
+ * locked rule's pieces costs the sum over cells of (units holding the cell)^2, which this
+ * keeps to milliseconds, outside the search's clock. */
+enum { UNITS_PER_VALUE = 8 };
+
+/* A buffer of integers (bytes, array('H'), array('i'), a memoryview ...) as C ints, every one
+ * checked to be a cell of an n x n grid, each unit n distinct cells.  NULL with ValueError
+ * set otherwise; the caller frees the result with PyMem_Free. */
+static int *read_units(PyObject *obj, int n, int *nunit_out) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(obj, &b, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    int *units = NULL;
+    Py_ssize_t *unit_of = NULL;   /* the last unit each cell was seen in */
+    const char *fmt = b.format ? b.format : "B";
+    if (*fmt == '@' || *fmt == '=') fmt++;
+    int is_signed = fmt[0] && strchr("bhilq", fmt[0]) != NULL;
+    if (!fmt[0] || fmt[1] || !strchr("bBhHiIlLqQ", fmt[0]) ||
+        (b.itemsize != 1 && b.itemsize != 2 && b.itemsize != 4 && b.itemsize != 8)) {
+        PyErr_Format(PyExc_ValueError, "units: a buffer of integers is needed, not of format '%s'",
+                     b.format ? b.format : "B");
+        goto fail;
+    }
+    Py_ssize_t count = b.len / b.itemsize, ncell = (Py_ssize_t)n * n;
+    if (count % n) {
+        PyErr_Format(PyExc_ValueError, "units: %zd cell indices, not a whole number of units of %d cells",
+                     count, n);
+        goto fail;
+    }
+    if (count / n > (Py_ssize_t)UNITS_PER_VALUE * n) {
+        PyErr_Format(PyExc_ValueError, "units: %zd units; at most %d (8 per value) supported",
+                     count / n, UNITS_PER_VALUE * n);
+        goto fail;
+    }
+    units = PyMem_Malloc(sizeof(int) * (size_t)(count ? count : 1));
+    unit_of = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)ncell);
+    if (!units || !unit_of) { PyErr_NoMemory(); goto fail; }
+    for (Py_ssize_t c = 0; c < ncell; c++) unit_of[c] = -1;
+    const char *p = b.buf;
+    for (Py_ssize_t k = 0; k < count; k++, p += b.itemsize) {
+        long long v;
+        switch (b.itemsize) {
+        case 1: v = is_signed ? (long long)*(const int8_t *)p : (long long)*(const uint8_t *)p; break;
+        case 2: v = is_signed ? (long long)*(const int16_t *)p : (long long)*(const uint16_t *)p; break;
+        case 4: v = is_signed ? (long long)*(const int32_t *)p : (long long)*(const uint32_t *)p; break;
+        default: {
+            uint64_t w;
+            memcpy(&w, p, 8);
+            if (!is_signed && w > (uint64_t)ncell) {
+                PyErr_Format(PyExc_ValueError, "units: cell %llu in unit %zd is outside 0..%zd",
+                             (unsigned long long)w, k / n, ncell - 1);
+                goto fail;
+            }
+            v = (long long)w;
+        }
+        }
+        Py_ssize_t unit = k / n;
+        if (v < 0 || v >= ncell) {
+            PyErr_Format(PyExc_ValueError, "units: cell %lld in unit %zd is outside 0..%zd", v, unit, ncell - 1);
+            goto fail;
+        }
+        if (unit_of[v] == unit) {
+            PyErr_Format(PyExc_ValueError, "units: unit %zd holds cell %lld twice", unit, v);
+            goto fail;
+        }
+        unit_of[v] = unit;
+        units[k] = (int)v;
+    }
+    PyMem_Free(unit_of);
+    PyBuffer_Release(&b);
+    *nunit_out = (int)(count / n);
+    return units;
+fail:
+    PyMem_Free(units);
+    PyMem_Free(unit_of);
+    PyBuffer_Release(&b);
+    return NULL;
+}
+
+static PyObject *units_solve(PyObject *self, PyObject *args) {
+    int n, keep, locked;
+    PyObject *units_obj, *limit;
+    Py_buffer g;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "iOy*Oidp", &n, &units_obj, &g, &limit, &keep, &seconds, &locked))
+        return NULL;
+    PyObject *res = NULL;
+    BBSearch s;
+    s.solutions = NULL;
+    int *units = NULL, nunit = 0;
+    if (n < 1 || n > 64) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 64 values supported", n); goto done; }
+    if (!(units = read_units(units_obj, n, &nunit))) goto done;
+    if (check_values(&g, (Py_ssize_t)n * n, n, "givens") < 0) goto done;
+    if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = bbu_solve(n, nunit, units, g.buf, locked, &s);
+    Py_END_ALLOW_THREADS
+    if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbu_solve fails only to allocate its tables */
+    res = outcome(&s, (Py_ssize_t)n * n);
+done:
+    PyMem_Free(units);
     PyMem_Free(s.solutions);
     PyBuffer_Release(&g);
     return res;
@@ -228,6 +335,9 @@ static PyMethodDef bitboard_methods[] = {
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each)"},
+    {"units_solve", units_solve, METH_VARARGS,
+     "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
+     "givens: bytes, limit|None, keep, seconds, locked) -> as sudoku_solve"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

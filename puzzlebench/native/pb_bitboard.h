@@ -26,7 +26,14 @@ typedef struct {
 void bb9_init(void);
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
 
-/* Sudoku of any block shape up to 64 values (sudokun.c).  Returns -1 on allocation failure. */
+/* A grid of n x n cells (n <= 64) whose `nunit` units (units: nunit * n cell indices, each
+ * unit n distinct cells in 0 .. n*n-1, checked by the caller) each hold every value once:
+ * Sudoku-X, jigsaw, Latin squares (sudokun.c).  `locked` turns on the locked rule over every
+ * two units sharing two cells or more.  Returns -1 on allocation failure. */
+int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int locked, BBSearch *s);
+
+/* Sudoku of any block shape up to 64 values: bbu_solve on its rows, columns and blocks
+ * (sudokun.c).  Returns -1 on allocation failure. */
 int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int locked, BBSearch *s);
 
 /* N-Queens, n <= 64, placed[row] = 1-based column or 0 (queens.c).  `symmetry` allows the

@@ -1,59 +1,239 @@
-/* Sudoku of any block shape up to 64 values: one 64-bit candidate mask per cell.
+/* Grids whose units each hold every value once, up to 64 values: Sudoku of any block shape,
+ * Sudoku-X, jigsaw Sudoku, Latin squares.  One 64-bit candidate mask per cell.
  *
- * Cell bitboards (a candidate mask per cell), generalised: placing a value removes its bit from the cell's
- * peers (row, column, block), a cell left with one candidate is queued (naked single), a
- * cell left with none is a dead end; every unit is then scanned with bit-sliced counting
- * (at least one / at least two) for hidden singles and for values with no place; with
- * `locked`, a value confined to one row or column of a block is removed from the rest of
- * that line (pointing).  Branching on the undecided cell with the fewest candidates (MRV),
- * the state copied onto a heap stack for each alternative. */
+ * The geometry is built from an explicit list of units (each n distinct cells, any number of
+ * them): a cell's peers are the union of its units' cells, so their number varies from cell
+ * to cell.  Placing a value removes its bit from the cell's peers, a cell left with one
+ * candidate is queued (naked single), a cell left with none is a dead end; every unit is
+ * then scanned with bit-sliced counting (at least one / at least two) for hidden singles and
+ * for values with no place.  With `locked`, for every two units A and B that share two cells
+ * or more, a value whose places in A all lie in A∩B leaves the rest of B: pointing and
+ * claiming for blocks and lines, and the same for diagonals and jigsaw regions (a Latin
+ * square's units share one cell at most, so there it does nothing).  Branching on the
+ * undecided cell with the fewest candidates (MRV), the state copied onto a heap stack for
+ * each alternative.
+ *
+ * The locked rule, per unit A: the intersections A∩B are grouped into families of pairwise
+ * disjoint pieces (the blocks cutting a row; a block's rows; its columns; a diagonal's
+ * cells in it ...), so that one pass over A's cells gives every piece's candidates at once
+ * and each piece's complement in A is the other pieces' and the uncovered cells' union,
+ * from prefix and suffix unions: a family costs one pass over A, not one per piece.
+ *
+ * Sudoku (bbn_solve) is this search given its rows, columns and blocks. */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"
 
+enum { MAX_VALUES = 64, MAX_PIECES = MAX_VALUES / 2 };  /* disjoint pieces of 2 cells or more */
+
 /* The grid's geometry and the search's buffers. */
 typedef struct {
-    int n, ncell, br, bc;  /* values, cells (n*n), block rows and columns */
-    int npeer;             /* peers of a cell: its row, column and block but itself */
+    int n, ncell, nunit;
     uint64_t full;         /* the mask of all n values */
-    int *peers;            /* ncell * npeer */
-    int *units;            /* 3n units * n cells: rows, columns, blocks */
+    const int *units;      /* nunit * n cells */
+    int *peer_start;       /* ncell + 1: cell c's peers are peers[peer_start[c] .. peer_start[c+1]) */
+    int *peers;            /* every cell of c's units but c, each once */
+    /* locked: unit u's families are fam_start[u] .. fam_start[u+1]); family f's pieces are
+     * numbered 1 .. piece_start[f+1] - piece_start[f], and slot[f * n + x] is the piece that
+     * holds position x of the unit (0: none); piece p clears out[out_start[p] .. out_start[p+1]) */
+    int *fam_start, *piece_start, *out_start, *out;
+    uint8_t *slot;
     int *queue;            /* cells left with one candidate, to settle */
     uint64_t *stack;       /* frames of ncell masks + ncell values (as uint64 words) */
     size_t frames;         /* frames allocated */
-    int locked;            /* pointing on */
+    int locked;            /* the locked rule on */
 } Geo;
 
-static int geo_init(Geo *g, int br, int bc) {
-    int n = br * bc, ncell = n * n;
-    g->n = n; g->ncell = ncell; g->br = br; g->bc = bc;
-    g->full = n == 64 ? ~0ULL : ((1ULL << n) - 1);
-    g->npeer = 2 * (n - 1) + (br - 1) * (bc - 1);
-    g->peers = malloc(sizeof(int) * (size_t)ncell * (size_t)(g->npeer > 0 ? g->npeer : 1));
-    g->units = malloc(sizeof(int) * (size_t)3 * (size_t)ncell);
-    g->queue = malloc(sizeof(int) * (size_t)ncell);
-    g->stack = NULL; g->frames = 0;
-    if (!g->peers || !g->units || !g->queue) return -1;
-    for (int c = 0; c < ncell; c++) {
-        int r = c / n, j = c % n, top = (r / br) * br, left = (j / bc) * bc, k = 0;
-        int *p = g->peers + (size_t)c * g->npeer;
-        for (int x = 0; x < n; x++) if (x != j) p[k++] = r * n + x;
-        for (int x = 0; x < n; x++) if (x != r) p[k++] = x * n + j;
-        for (int y = top; y < top + br; y++)
-            for (int x = left; x < left + bc; x++)
-                if (y != r && x != j) p[k++] = y * n + x;
+/* A growable array of ints (the geometry's sizes are known only once it is built). */
+typedef struct { int *v; size_t len, cap; } IntVec;
+
+static int push(IntVec *a, int x) {
+    if (a->len == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        int *p = realloc(a->v, cap * sizeof(int));
+        if (!p) return -1;
+        a->v = p; a->cap = cap;
     }
-    for (int u = 0; u < n; u++)
-        for (int x = 0; x < n; x++) {
-            g->units[(size_t)u * n + x] = u * n + x;                 /* row u */
-            g->units[(size_t)(n + u) * n + x] = x * n + u;           /* column u */
-            int top = (u / br) * br, left = (u % br) * bc;           /* block u, as the model */
-            g->units[(size_t)(2 * n + u) * n + x] = (top + x / bc) * n + left + x % bc;
-        }
+    a->v[a->len++] = x;
     return 0;
 }
 
-static void geo_free(Geo *g) { free(g->peers); free(g->units); free(g->queue); free(g->stack); }
+/* Cell c's units: cu[cu_start[c] .. cu_start[c+1]). */
+static int cell_units(const Geo *g, int **start_out, int **cu_out) {
+    int *start = calloc((size_t)g->ncell + 1, sizeof(int));
+    int *cu = malloc(sizeof(int) * ((size_t)g->nunit * g->n + 1));
+    if (!start || !cu) { free(start); free(cu); return -1; }
+    for (size_t k = 0; k < (size_t)g->nunit * g->n; k++) start[g->units[k] + 1]++;
+    for (int c = 0; c < g->ncell; c++) start[c + 1] += start[c];
+    int *fill = malloc(sizeof(int) * ((size_t)g->ncell + 1));
+    if (!fill) { free(start); free(cu); return -1; }
+    memcpy(fill, start, sizeof(int) * (size_t)g->ncell);
+    for (int u = 0; u < g->nunit; u++)
+        for (int x = 0; x < g->n; x++) cu[fill[g->units[(size_t)u * g->n + x]]++] = u;
+    free(fill);
+    *start_out = start; *cu_out = cu;
+    return 0;
+}
+
+/* Room for `more` ints at the end of a. */
+static int reserve(IntVec *a, size_t more) {
+    if (a->len + more <= a->cap) return 0;
+    size_t cap = a->cap ? a->cap : 64;
+    while (cap < a->len + more) cap *= 2;
+    int *p = realloc(a->v, cap * sizeof(int));
+    if (!p) return -1;
+    a->v = p; a->cap = cap;
+    return 0;
+}
+
+/* Peers: the union of a cell's units, in the units' order (for a Sudoku: its row, its
+ * column, then the rest of its block), each cell once.  `mark` holds ncell stamps.  Every
+ * cell is written and kept only when new (no branch to mispredict: building the peers was
+ * half of a 16x16's set-up with one). */
+static int build_peers(Geo *g, const int *cu_start, const int *cu, int *mark) {
+    IntVec peers = {0};
+    g->peer_start = malloc(sizeof(int) * ((size_t)g->ncell + 1));
+    if (!g->peer_start) return -1;
+    for (int c = 0; c < g->ncell; c++) mark[c] = -1;
+    for (int c = 0; c < g->ncell; c++) {
+        g->peer_start[c] = (int)peers.len;
+        mark[c] = c;
+        if (reserve(&peers, (size_t)(cu_start[c + 1] - cu_start[c]) * g->n) < 0) { free(peers.v); return -1; }
+        int *at = peers.v + peers.len;
+        for (int k = cu_start[c]; k < cu_start[c + 1]; k++) {
+            const int *cells = g->units + (size_t)cu[k] * g->n;
+            for (int x = 0; x < g->n; x++) {
+                int o = cells[x];
+                *at = o;
+                at += mark[o] != c;
+                mark[o] = c;
+            }
+        }
+        peers.len = (size_t)(at - peers.v);
+    }
+    g->peer_start[g->ncell] = (int)peers.len;
+    g->peers = peers.v ? peers.v : malloc(sizeof(int));
+    return g->peers ? 0 : -1;
+}
+
+/* The units B that share two cells or more with unit a (and are not a's cells again), in
+ * increasing order; `count` holds nunit zeros and is left so. */
+static int partners(const Geo *g, int a, const int *cu_start, const int *cu, int *count, int *found) {
+    int k = 0;
+    const int *cells = g->units + (size_t)a * g->n;
+    for (int x = 0; x < g->n; x++)
+        for (int j = cu_start[cells[x]]; j < cu_start[cells[x] + 1]; j++)
+            if (cu[j] != a && count[cu[j]]++ == 0) found[k++] = cu[j];
+    int kept = 0;
+    for (int i = 0; i < k; i++) {
+        int b = found[i], shared = count[b];
+        count[b] = 0;
+        if (shared >= 2 && shared < g->n) found[kept++] = b;
+    }
+    for (int i = 1; i < kept; i++)   /* insertion sort: a few units */
+        for (int j = i; j > 0 && found[j - 1] > found[j]; j--) { int t = found[j]; found[j] = found[j - 1]; found[j - 1] = t; }
+    return kept;
+}
+
+/* The locked rule's families and pieces (see the top of the file).  `pos` holds ncell ints
+ * (-1 on entry and on return); `count` and `found` nunit ints each. */
+static int build_pieces(Geo *g, const int *cu_start, const int *cu, int *pos, int *count, int *found) {
+    int n = g->n;
+    IntVec fam = {0}, out_start = {0}, out = {0}, slots = {0}, outside = {0};
+    int rc = -1;
+    uint64_t taken[MAX_VALUES];     /* per family of this unit: the positions its pieces hold */
+    int pieces_of[MAX_VALUES];
+    int *family_of = malloc(sizeof(int) * ((size_t)g->nunit + 1));   /* a's i-th partner's family */
+    int *outside_at = malloc(sizeof(int) * ((size_t)g->nunit + 2));  /* its cells outside a */
+    g->fam_start = malloc(sizeof(int) * ((size_t)g->nunit + 1));
+    if (!family_of || !outside_at || !g->fam_start) goto done;
+    for (int a = 0; a < g->nunit; a++) {
+        g->fam_start[a] = (int)fam.len;
+        const int *cells = g->units + (size_t)a * n;
+        size_t first_slot = slots.len;
+        int nfam = 0;
+        int nb = partners(g, a, cu_start, cu, count, found);
+        for (int x = 0; x < n; x++) pos[cells[x]] = x;
+        outside.len = 0;
+        if (reserve(&outside, (size_t)nb * n) < 0) goto done;
+        for (int i = 0; i < nb; i++) {
+            const int *bc = g->units + (size_t)found[i] * n;
+            uint64_t where = 0;            /* A∩B as positions in A; B's other cells kept */
+            outside_at[i] = (int)outside.len;
+            for (int x = 0; x < n; x++) {
+                int c = bc[x];
+                if (pos[c] >= 0) where |= 1ULL << pos[c];
+                else outside.v[outside.len++] = c;
+            }
+            int f = 0;
+            while (f < nfam && (taken[f] & where)) f++;
+            family_of[i] = f;
+            if (f == MAX_VALUES) continue;   /* past 64 families (units overlapping many times
+                                              * over) a piece is left out: the rule only infers */
+            if (f == nfam) {                 /* a new family: its slots start at 0 (no piece) */
+                taken[nfam] = 0; pieces_of[nfam] = 0; nfam++;
+                if (reserve(&slots, (size_t)n) < 0) goto done;
+                memset(slots.v + slots.len, 0, sizeof(int) * (size_t)n);
+                slots.len += (size_t)n;
+            }
+            taken[f] |= where;
+            int p = ++pieces_of[f];
+            for (int x = 0; x < n; x++)
+                if (where >> x & 1) slots.v[first_slot + (size_t)f * n + x] = p;
+        }
+        outside_at[nb] = (int)outside.len;
+        /* the pieces family by family, each family's in the order of their slots */
+        for (int f = 0; f < nfam; f++) {
+            if (push(&fam, (int)out_start.len) < 0) goto done;
+            for (int i = 0; i < nb; i++) {
+                if (family_of[i] != f) continue;
+                if (push(&out_start, (int)out.len) < 0) goto done;
+                if (reserve(&out, (size_t)(outside_at[i + 1] - outside_at[i])) < 0) goto done;
+                for (int k = outside_at[i]; k < outside_at[i + 1]; k++) out.v[out.len++] = outside.v[k];
+            }
+        }
+        for (int x = 0; x < n; x++) pos[cells[x]] = -1;
+    }
+    g->fam_start[g->nunit] = (int)fam.len;
+    if (push(&fam, (int)out_start.len) < 0 || push(&out_start, (int)out.len) < 0 || push(&out, 0) < 0) goto done;
+    g->piece_start = fam.v; fam.v = NULL;
+    g->out_start = out_start.v; out_start.v = NULL;
+    g->out = out.v; out.v = NULL;
+    g->slot = malloc(slots.len ? slots.len : 1);
+    if (!g->slot) goto done;
+    for (size_t k = 0; k < slots.len; k++) g->slot[k] = (uint8_t)slots.v[k];
+    rc = 0;
+done:
+    free(fam.v); free(out_start.v); free(out.v); free(slots.v); free(outside.v);
+    free(family_of); free(outside_at);
+    return rc;
+}
+
+static int geo_init(Geo *g, int n, int nunit, const int *units) {
+    memset(g, 0, sizeof *g);
+    g->n = n; g->ncell = n * n; g->nunit = nunit; g->units = units;
+    g->full = n == 64 ? ~0ULL : ((1ULL << n) - 1);
+    g->queue = malloc(sizeof(int) * (size_t)g->ncell);
+    int *cu_start = NULL, *cu = NULL;
+    int *mark = malloc(sizeof(int) * (size_t)g->ncell);
+    int *count = calloc((size_t)nunit + 1, sizeof(int));
+    int *found = malloc(sizeof(int) * ((size_t)nunit + 1));
+    int rc = -1;
+    if (!g->queue || !mark || !count || !found) goto done;
+    if (cell_units(g, &cu_start, &cu) < 0) goto done;
+    if (build_peers(g, cu_start, cu, mark) < 0) goto done;
+    for (int c = 0; c < g->ncell; c++) mark[c] = -1;
+    if (build_pieces(g, cu_start, cu, mark, count, found) < 0) goto done;
+    rc = 0;
+done:
+    free(cu_start); free(cu); free(mark); free(count); free(found);
+    return rc;
+}
+
+static void geo_free(Geo *g) {
+    free(g->peer_start); free(g->peers); free(g->fam_start); free(g->piece_start);
+    free(g->out_start); free(g->out); free(g->slot); free(g->queue); free(g->stack);
+}
 
 /* A frame: cand[ncell] then val[ncell] (uint64 each, to keep one allocation). */
 static uint64_t *frame(Geo *g, size_t depth) {
@@ -69,73 +249,102 @@ static uint64_t *frame(Geo *g, size_t depth) {
 
 /* Place the single candidate of every queued cell and what follows; 0 on a contradiction. */
 static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
+    int *queue = g->queue;
+    const int *peers = g->peers, *peer_start = g->peer_start;
     while (qn) {
-        int c = g->queue[--qn];
+        int c = queue[--qn];
         if (val[c]) continue;
         uint64_t bit = cand[c];
         if (!bit) return 0;
         val[c] = (uint64_t)pb_ctz64(bit) + 1;
-        const int *p = g->peers + (size_t)c * g->npeer;
-        for (int k = 0; k < g->npeer; k++) {
-            int o = p[k];
+        for (const int *p = peers + peer_start[c], *end = peers + peer_start[c + 1]; p < end; p++) {
+            int o = *p;
             uint64_t m = cand[o];
             if (m & bit) {
                 m &= ~bit;
                 cand[o] = m;
                 if (!m) return 0;
-                if (!(m & (m - 1))) { g->queue[qn++] = o; s->naked++; }
+                if (!(m & (m - 1))) { queue[qn++] = o; s->naked++; }
             }
         }
     }
     return 1;
 }
 
+/* Hidden singles and values with no place, over every unit: cells to settle queued, their
+ * number returned; -1 on a contradiction. */
+static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
+    const int n = g->n, nunit = g->nunit, *units = g->units;
+    const uint64_t full = g->full;
+    int *queue = g->queue, qn = 0;
+    for (int u = 0; u < nunit; u++) {
+        const int *cells = units + (size_t)u * n;
+        uint64_t A = 0, B = 0;
+        for (int x = 0; x < n; x++) { uint64_t m = cand[cells[x]]; B |= A & m; A |= m; }
+        if (A != full) return -1;
+        uint64_t E = A & ~B;
+        if (!E) continue;
+        for (int x = 0; x < n; x++) {
+            int c = cells[x];
+            uint64_t m = cand[c] & E;
+            if (m && !val[c]) {
+                if (m & (m - 1)) return -1;  /* two values that fit only here */
+                if (cand[c] & (cand[c] - 1)) { cand[c] = m; queue[qn++] = c; s->hidden++; }
+            }
+        }
+    }
+    return qn;
+}
+
+/* The locked rule over every unit, up to the first unit that removes something (then the
+ * singles go first again): cells to settle queued, their number returned (0 and *changed
+ * unset at a fixed point); -1 on a contradiction. */
+static int locked_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed, BBSearch *s) {
+    int n = g->n, qn = 0;
+    for (int u = 0; u < g->nunit && !*changed; u++) {
+        int f0 = g->fam_start[u], f1 = g->fam_start[u + 1];
+        if (f0 == f1) continue;
+        const int *cells = g->units + (size_t)u * n;
+        uint64_t open[MAX_VALUES], any = 0;   /* the candidates of the unit's undecided cells */
+        for (int x = 0; x < n; x++) { int c = cells[x]; open[x] = val[c] ? 0 : cand[c]; any |= open[x]; }
+        if (!any) continue;
+        for (int f = f0; f < f1; f++) {
+            const uint8_t *slot = g->slot + (size_t)f * n;
+            int p0 = g->piece_start[f], np = g->piece_start[f + 1] - p0;
+            uint64_t in[MAX_PIECES + 1], after[MAX_PIECES + 2];   /* in[0]: cells in no piece */
+            for (int i = 0; i <= np; i++) in[i] = 0;
+            for (int x = 0; x < n; x++) in[slot[x]] |= open[x];
+            after[np + 1] = 0;
+            for (int i = np; i >= 1; i--) after[i] = after[i + 1] | in[i];
+            uint64_t before = in[0];
+            for (int i = 1; i <= np; i++) {
+                uint64_t only = in[i] & ~(before | after[i + 1]);
+                before |= in[i];
+                if (!only) continue;
+                const int *o = g->out + g->out_start[p0 + i - 1], *end = g->out + g->out_start[p0 + i];
+                for (; o < end; o++) {
+                    int c = *o;
+                    if (!(cand[c] & only) || val[c]) continue;
+                    cand[c] &= ~only; *changed = 1; s->locked++;
+                    if (!cand[c]) return -1;
+                    if (!(cand[c] & (cand[c] - 1))) g->queue[qn++] = c;
+                }
+            }
+        }
+    }
+    return qn;
+}
+
 static int propagate(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
-    int n = g->n;
     for (;;) {
         if (!settle(g, cand, val, qn, s)) return 0;
-        qn = 0;
-        for (int u = 0; u < 3 * n; u++) {
-            const int *cells = g->units + (size_t)u * n;
-            uint64_t A = 0, B = 0;
-            for (int x = 0; x < n; x++) { uint64_t m = cand[cells[x]]; B |= A & m; A |= m; }
-            if (A != g->full) return 0;
-            uint64_t E = A & ~B;
-            if (!E) continue;
-            for (int x = 0; x < n; x++) {
-                int c = cells[x];
-                uint64_t m = cand[c] & E;
-                if (m && !val[c]) {
-                    if (m & (m - 1)) return 0;  /* two values that fit only here */
-                    if (cand[c] & (cand[c] - 1)) { cand[c] = m; g->queue[qn++] = c; s->hidden++; }
-                }
-            }
-        }
+        qn = hidden(g, cand, val, s);
+        if (qn < 0) return 0;
         if (qn) continue;
         if (!g->locked) return 1;
-        /* pointing: in a block, a value confined to one row (column) leaves the rest of it */
         int changed = 0;
-        for (int u = 0; u < n && !changed; u++) {
-            const int *cells = g->units + (size_t)(2 * n + u) * n;
-            for (int r = 0; r < g->br; r++) {
-                uint64_t here = 0, other = 0;
-                for (int x = 0; x < n; x++)
-                    if (x / g->bc == r) here |= cand[cells[x]] & ~(val[cells[x]] ? ~0ULL : 0);
-                    else other |= cand[cells[x]];
-                uint64_t only = here & ~other;
-                if (!only) continue;
-                int row = cells[r * g->bc] / n, left = cells[0] % n;
-                for (int j = 0; j < n; j++) {
-                    if (j >= left && j < left + g->bc) continue;
-                    int c = row * n + j;
-                    if (cand[c] & only && !val[c]) {
-                        cand[c] &= ~only; changed = 1; s->locked++;
-                        if (!cand[c]) return 0;
-                        if (!(cand[c] & (cand[c] - 1))) g->queue[qn++] = c;
-                    }
-                }
-            }
-        }
+        qn = locked_rule(g, cand, val, &changed, s);
+        if (qn < 0) return 0;
         if (!changed) return 1;
     }
 }
@@ -182,10 +391,10 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     return 0;
 }
 
-int bbn_solve(int br, int bc, const uint8_t *givens, int locked, BBSearch *s) {
+int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int locked, BBSearch *s) {
     Geo g;
     int rc = -1;
-    if (geo_init(&g, br, bc) < 0) goto done;
+    if (geo_init(&g, n, nunit, units) < 0) goto done;
     g.locked = locked;
     uint64_t *cand = frame(&g, 0);
     if (!cand) goto done;
@@ -202,5 +411,21 @@ int bbn_solve(int br, int bc, const uint8_t *givens, int locked, BBSearch *s) {
     else s->backtracks++;
 done:
     geo_free(&g);
+    return rc;
+}
+
+int bbn_solve(int br, int bc, const uint8_t *givens, int locked, BBSearch *s) {
+    int n = br * bc;
+    int *units = malloc(sizeof(int) * 3 * (size_t)n * n);
+    if (!units) return -1;
+    for (int u = 0; u < n; u++)
+        for (int x = 0; x < n; x++) {
+            units[u * n + x] = u * n + x;                            /* row u */
+            units[(n + u) * n + x] = x * n + u;                      /* column u */
+            int top = (u / br) * br, left = (u % br) * bc;           /* block u, as the model */
+            units[(2 * n + u) * n + x] = (top + x / bc) * n + left + x % bc;
+        }
+    int rc = bbu_solve(n, 3 * n, units, givens, locked, s);
+    free(units);
     return rc;
 }
