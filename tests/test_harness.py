@@ -12,6 +12,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from puzzlebench.harness.generate import generate, generate_sudoku
 from puzzlebench.harness.inputs import from_puzzles, read_file, sample
 from puzzlebench.harness.report import percentile, render, summarise
 from puzzlebench.harness.scramble import scramble_sudoku
+from puzzlebench.harness.runner import WorkUnit
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
@@ -796,3 +798,31 @@ def test_a_line_that_is_not_text_stops_no_other_puzzle_of_a_bench(tmp_path):
     items = read_file(str(path))
     assert [i.puzzle is not None for i in items] == [True, False, True]
     assert str(items[1].error).startswith("mixed.txt:2:1: byte 0xff is not UTF-8 text")
+
+
+def test_a_worker_that_dies_between_two_polls_loses_no_row_and_no_time_limit(tmp_path):
+    """The worker dies while the bench's consumer is busy, so the next unit is handed out
+    before the death is seen.  It was once replaced on the spot, its units left to the new
+    worker: the dead unit's row was lost and the hanging unit after it was never timed out."""
+    puzzles = list(generate("sudoku", 3, seed=4, box=(2, 2)))
+    engines = {n: BROKEN[n] for n in ("sigkill", "hang")}
+    plan = [("mrv", 0), ("sigkill", 1), ("mrv", 2), ("hang", 3), ("mrv", 4)]
+    units = [WorkUnit(solver, [tid], [puzzles[tid % 3]], limit=2, time_limit=0.3, engines=engines)
+             for solver, tid in plan]
+    executor = LocalExecutor(1, grace=0.3)
+    status = {}
+
+    def consume():
+        for batch in executor.execute(iter(units)):
+            for tid, text in zip(batch.task_ids, batch.column("status")):
+                assert tid not in status, f"task {tid} answered twice"
+                status[tid] = text
+            time.sleep(0.3)  # the sigkill worker dies meanwhile, before the executor looks again
+
+    consumer = threading.Thread(target=consume, daemon=True)
+    consumer.start()
+    consumer.join(30)
+    if consumer.is_alive():
+        executor.close()
+        pytest.fail(f"the bench hung with answers for {sorted(status)} only")
+    assert status == {0: "unique", 1: "error", 2: "unique", 3: "timeout", 4: "unique"}

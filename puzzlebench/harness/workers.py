@@ -371,7 +371,11 @@ class LocalExecutor:
         return code, usage
 
     def _assign(self, slot: _WorkerSlot, unit: WorkUnit) -> None:
-        if slot.process is None or not slot.process.is_alive():
+        # A worker that died with units in hand keeps its slot until _drain has accounted for
+        # them (the culprit's row, the rest retried): replacing it here would hand its units to
+        # the new worker's end-of-unit messages, losing the culprit's row and the time limit of
+        # every unit after it.  The unit sent meanwhile goes to the dead pipe and is retried.
+        if slot.process is None or (not slot.units and not slot.process.is_alive()):
             self._start(slot)
         self.seq += 1
         slot.units.append((self.seq, unit))
