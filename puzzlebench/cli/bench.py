@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
+from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
@@ -99,6 +100,9 @@ def cmd_bench(args) -> int:
     solvers = _solver_list(args)
     check_time_limit(args.time_limit)
     memory_limit = check_memory_limit(args.memory_limit)
+    executor_spec = parse_executor_spec(args.executor)
+    if executor_spec.is_dask and args.jobs is not None:
+        raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
     box = parse_box(args.box)
@@ -128,11 +132,14 @@ def cmd_bench(args) -> int:
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
-                                                        "box": args.box})
+                                                        "box": args.box, "executor": args.executor})
+    executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
-        outcome = run_bench(items, cfg)
+        outcome = run_bench(items, cfg, executor=executor)
         table = render(summarise(outcome.results), args.format)
     finally:
+        if executor is not None:
+            executor.close()
         if temporary is not None:
             temporary.cleanup()
     print(table, end="")
@@ -370,6 +377,10 @@ def register(sub) -> None:
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
+    p.add_argument("--executor", default="local", metavar="SPEC",
+                   help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
+                        "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
+                        "Dask needs pip install puzzlebench[cluster]")
     p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
     p.add_argument("--kind", choices=KIND_NAMES, help="the puzzle kind of the files")
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")

@@ -203,7 +203,7 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
 
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
-    jobs = cfg.jobs or default_jobs()
+    jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
                 "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
@@ -305,8 +305,10 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
     planner = _Planner(plan.queues, engines, cfg, jobs, keep=2)
     stored = _Stored([], plan.input_errors, 0)
     shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit}
+    first_copies = _FirstCopies(len(plan.tasks))
     try:
         for batch in executor.execute(planner.units()):
+            batch = first_copies.of(batch)
             if not len(batch):
                 continue
             statuses = batch.column("status")
@@ -337,6 +339,31 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
         if hasattr(executor, "close"):
             executor.close()
     return stored
+
+
+class _FirstCopies:
+    """Lets through the first row of each task only: an executor that runs a task again (a
+    Dask task whose worker was lost after it sent its rows, a retried message) must not
+    store its row twice."""
+
+    def __init__(self, tasks: int):
+        self.seen = bytearray(tasks)
+
+    def of(self, batch: RowBatch) -> RowBatch:
+        run = contiguous(batch.task_ids)
+        if run is not None and self.seen.find(1, run.start, run.stop) < 0:  # a unit as planned: one slice
+            self.seen[run.start:run.stop] = b"\x01" * len(run)
+            return batch
+        keep = []
+        for k, tid in enumerate(batch.task_ids):
+            if not self.seen[tid]:
+                self.seen[tid] = 1
+                keep.append(k)
+        if len(keep) == len(batch):
+            return batch
+        return RowBatch([batch.task_ids[k] for k in keep],
+                        {name: [values[k] for k in keep] for name, values in batch.columns.items()},
+                        dict(batch.shared))
 
 
 class _TaskTable:

@@ -1,0 +1,279 @@
+"""Runs a bench's units on a Dask cluster: the :class:`~.runner.Executor` beyond one machine.
+
+``--executor dask://HOST:PORT`` connects to a running scheduler (``dask scheduler``, with
+``dask worker tcp://HOST:PORT`` on as many machines as there are); ``--executor dask-local:N``
+starts N worker processes on 127.0.0.1 for the bench's life; ``--executor local`` (the default)
+is the forked pool of :mod:`.workers`.
+
+One Dask task is one :class:`~.runner.WorkUnit`, its puzzles pickled with it (a remote worker
+inherited nothing).  Inside the Dask worker the unit runs in the same hard-limit machinery as
+on one machine: a :class:`~.workers.LocalExecutor` of one job, whose forked child runs the
+engine and is killed past the time limit, so that a crashing or hanging engine costs its child
+and is recorded as ``error`` or ``timeout``, never the Dask worker.  That child lives as long
+as the thread of the Dask worker that forked it (one per thread), so a unit does not pay for a
+fork of a process that holds the whole of Dask.
+
+A task's rows come back when its unit is done, and the bench stores them as they arrive: the
+database stays on the machine that runs ``bench``.  A Dask worker lost mid-run (killed, its
+machine gone) takes its unfinished tasks with it and the scheduler runs them again elsewhere;
+a task's rows come back whole or not at all, and the bench ignores a second copy of a task's
+row whatever the executor.  A scheduler that dies mid-run stops the bench with one line: what
+was stored stays, ``--resume`` (on any executor) runs the rest.
+
+``distributed`` is an optional dependency (``pip install puzzlebench[cluster]``): nothing else
+imports this module's Dask side.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import queue
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Iterable, Iterator, Sequence
+
+from ..errors import UsageError
+from ..results import Status
+from .runner import RowBatch, WorkUnit, failure_row
+from .workers import LocalExecutor
+
+CONNECT_SECONDS = 5.0
+"""How long to try to reach a scheduler (at the start, and again when the connection drops)."""
+WORKER_WAIT_SECONDS = 30.0
+"""How long a bench waits for the first worker of a scheduler it reached."""
+WORKERLESS_SECONDS = 60.0
+"""How long a bench waits on a scheduler with no worker before it stops (workers restart in seconds)."""
+POLL_SECONDS = 0.5
+AHEAD = 4
+"""Units handed to the cluster per worker thread.  The scheduler gives a worker the next one the
+moment it frees a thread, without waiting for this client's round trip (about 10 ms on a busy
+2-core machine): with 2, as in the local pool, dask-local:2 took 1.19x the local pool's wall
+time on mrv/top1465 (median of 3), with 4 1.11x (`results/dask.md`)."""
+
+INSTALL_HINT = "pip install puzzlebench[cluster]"
+SPEC_FORMS = "local, dask://HOST:PORT or dask-local:N"
+
+
+# -- the spec ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ExecutorSpec:
+    """What ``--executor`` names: ``kind`` is ``local``, ``dask`` (``address`` of a running
+    scheduler) or ``dask-local`` (``workers`` processes started here)."""
+
+    kind: str
+    address: str | None = None
+    workers: int | None = None
+
+    @property
+    def is_dask(self) -> bool:
+        return self.kind != "local"
+
+
+_HOST_PORT = re.compile(r"^(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(?P<port>[0-9]+)$")
+
+
+def parse_executor_spec(text: str) -> ExecutorSpec:
+    """``local``, ``dask://HOST:PORT`` or ``dask-local:N``; anything else a :class:`UsageError`."""
+    spec = text.strip()
+    if spec == "local":
+        return ExecutorSpec("local")
+    if spec.startswith("dask://"):
+        match = _HOST_PORT.match(spec[len("dask://"):])
+        if not match or not 1 <= int(match["port"]) <= 65535:
+            raise UsageError(f"--executor {text!r}: expected dask://HOST:PORT with a port from 1 to 65535, "
+                             "e.g. dask://127.0.0.1:8786")
+        return ExecutorSpec("dask", address=f"tcp://{match['host']}:{int(match['port'])}")
+    if spec.startswith("dask-local:"):
+        count = spec[len("dask-local:"):]
+        if not count.isascii() or not count.isdigit():
+            raise UsageError(f"--executor {text!r}: expected dask-local:N, N a number of worker processes")
+        if int(count) < 1:
+            raise UsageError(f"--executor {text!r}: a local Dask cluster needs 1 worker or more")
+        return ExecutorSpec("dask-local", workers=int(count))
+    raise UsageError(f"--executor {text!r}: expected {SPEC_FORMS}")
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise UsageError(f"a Dask executor needs the Dask distributed library, not installed here: "
+                         f"{INSTALL_HINT}") from None
+    return distributed
+
+
+# -- the Dask worker's side --------------------------------------------------------------------
+
+class _ResidentPool(LocalExecutor):
+    """A :class:`LocalExecutor` of one job whose child outlives each unit (``execute`` closes
+    its executor when done; this one is closed by :meth:`shutdown` alone)."""
+
+    def close(self) -> None:
+        pass
+
+    def shutdown(self) -> None:
+        LocalExecutor.close(self)
+
+
+_pools = threading.local()
+
+
+def _allow_children() -> None:
+    """A Dask worker started by a nanny is a daemonic ``multiprocessing`` process, which may not
+    start processes of its own: lift that for this process.  The rule is there against orphans,
+    and the engine's child has none to leave: it is killed with the thread that forked it
+    (:func:`~puzzlebench.solvers.child.die_with_parent`)."""
+    multiprocessing.current_process()._config["daemon"] = False
+
+
+def run_unit(unit: WorkUnit) -> list[RowBatch]:
+    """Dask task: one unit through this thread's hard-limit pool; its rows, every task's."""
+    pool = getattr(_pools, "pool", None)
+    if pool is None:
+        _allow_children()
+        pool = _pools.pool = _ResidentPool(1)
+    try:
+        return list(pool.execute([unit]))
+    except BaseException:
+        pool.shutdown()
+        _pools.pool = None
+        raise
+
+
+# -- the bench's side --------------------------------------------------------------------------
+
+class DaskExecutor:
+    """Sends units to a Dask cluster and yields their rows as units finish (module doc).
+    ``jobs`` is the cluster's worker threads when it was reached (the planner sizes units by it)."""
+
+    def __init__(self, spec: ExecutorSpec, *, connect_seconds: float = CONNECT_SECONDS,
+                 workerless_seconds: float = WORKERLESS_SECONDS):
+        distributed = _distributed()
+        self.spec = spec
+        self.workerless_seconds = workerless_seconds
+        self.cluster = self.client = None
+        self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
+        try:
+            if spec.kind == "dask-local":
+                self.cluster = distributed.LocalCluster(
+                    n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                self.address = self.cluster.scheduler_address
+                self.client = distributed.Client(self.cluster, timeout=connect_seconds)
+            else:
+                self.address = spec.address
+                try:
+                    self.client = distributed.Client(spec.address, timeout=connect_seconds)
+                except (OSError, TimeoutError):
+                    raise UsageError(f"cannot reach the Dask scheduler at {spec.address} within "
+                                     f"{connect_seconds:g} s (is `dask scheduler` running there?)") from None
+            try:
+                self.client.wait_for_workers(1, timeout=WORKER_WAIT_SECONDS)
+            except (OSError, TimeoutError):
+                raise UsageError(f"the Dask scheduler at {self.address} has had no worker for {WORKER_WAIT_SECONDS:g} s: "
+                                 f"start some with `dask worker {self.address}`") from None
+            self.jobs = max(1, sum(self.client.nthreads().values()))
+        except BaseException:
+            self.close()
+            raise
+
+    def execute(self, units: Iterable[WorkUnit]) -> Iterator[RowBatch]:
+        source = iter(units)
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        pending: dict = {}
+        workerless_since: float | None = None
+
+        def top_up() -> None:
+            while len(pending) < AHEAD * self.jobs:
+                unit = next(source, None)
+                if unit is None:
+                    return
+                try:
+                    future = self.client.submit(run_unit, unit, pure=False)
+                except Exception:
+                    raise self._gone() from None
+                pending[future.key] = (future, unit)
+                future.add_done_callback(finished.put)
+
+        top_up()
+        while pending:
+            try:
+                future = finished.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                workerless_since = self._check_workers(workerless_since)
+                continue
+            future, unit = pending.pop(future.key)
+            yield from self._rows_of(future, unit)
+            future.release()
+            top_up()
+
+    def _gone(self) -> UsageError:
+        return UsageError(f"the Dask scheduler at {self.address} went away mid-run; the results stored "
+                          f"so far stay stored: run the same bench with --resume to finish")
+
+    def _rows_of(self, future, unit: WorkUnit) -> Sequence[RowBatch]:
+        """A finished task's rows; a task that failed for its unit's sake, error rows; any other
+        failure stops the bench."""
+        if future.status in ("finished", "lost"):
+            # "lost": its rows were on a worker that died before they were fetched; the
+            # scheduler runs the unit again and result() waits for it
+            try:
+                return future.result()
+            except Exception as exc:
+                error = exc
+        else:
+            error = None if future.status == "cancelled" else future.exception()
+        # OSError covers distributed's CommClosedError: the scheduler's connection dropped while
+        # the rows were fetched, which is the scheduler going away, not the unit failing
+        if future.status == "cancelled" or self.client.status != "running" or isinstance(error, OSError):
+            raise self._gone() from None
+        if isinstance(error, _distributed().KilledWorker):  # the unit itself kills Dask workers
+            message = f"every Dask worker that ran this unit died ({error}); not retried"
+            return [RowBatch.from_rows([failure_row(tid, Status.ERROR, message) for tid in unit.task_ids])]
+        raise UsageError(f"a Dask worker could not run a unit of {unit.solver}: {type(error).__name__}: "
+                         f"{error} (every worker needs puzzlebench installed, the same version)")
+
+    def _check_workers(self, since: float | None) -> float | None:
+        """When the cluster has had no worker for ``workerless_seconds``, stop."""
+        if self.client.scheduler_info().get("workers"):
+            return None
+        now = time.monotonic()
+        if since is None:
+            return now
+        if now - since > self.workerless_seconds:
+            raise UsageError(f"the Dask scheduler at {self.address} has had no worker for "
+                             f"{self.workerless_seconds:g} s; the results stored so far stay stored: "
+                             f"run the same bench with --resume to finish")
+        return since
+
+    def close(self) -> None:
+        for part in (self.client, self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # a scheduler already gone: nothing left to close
+                    pass
+        self.client = self.cluster = None
+        self._quiet.restore()
+
+
+class _Quiet:
+    """A logger silenced (but for critical lines) until :meth:`restore`."""
+
+    def __init__(self, name: str):
+        self.logger = logging.getLogger(name)
+        self.level = self.logger.level
+        self.logger.setLevel(logging.CRITICAL)
+
+    def restore(self) -> None:
+        self.logger.setLevel(self.level)
+
+
+def open_executor(spec: ExecutorSpec) -> DaskExecutor | None:
+    """The executor a spec names, or ``None`` for the local pool (which the bench makes itself,
+    once it knows the catalog its workers inherit)."""
+    return DaskExecutor(spec) if spec.is_dask else None
