@@ -54,10 +54,11 @@ EXAMPLE = [  # (set, line, solver, status, count, total time, time limit)
 
 
 def write_results(path: Path, rows) -> Path:
-    """A results database made by the real Database class, one ``write_columns`` call."""
+    """A results database made by the real Database class, one ``write_columns`` call (rows as
+    in EXAMPLE, and a CPU time after the time limit where given)."""
     db = Database(path)
     run = db.start_run(command="test", seed=1, settings={}, engines={})
-    names = ("set_name", "line", "solver", "status", "count", "t_total", "time_limit")
+    names = ("set_name", "line", "solver", "status", "count", "t_total", "time_limit", "t_cpu")
     columns = {name: list(values) for name, values in zip(names, zip(*rows))}
     columns["puzzle_hash"] = [f"h-{set_name}-{line}" for set_name, line, *_ in rows]
     columns["t_solve"] = columns["t_total"]
@@ -129,6 +130,34 @@ def test_standard_metrics_match_the_hand_computed_example(example_db):
     assert tb["speedup"] == pytest.approx(0.19 / 0.09)
     assert tbest["speedup"] == pytest.approx(sgm(0.19, 2.0, 0.99) / sgm(0.09, 2.0, 0.99))
     assert tbest["time_limit"] == 2.0
+
+
+# Set c, time limit 1 s, by CPU time: a waited (wall) where b worked, so the clocks disagree.
+#
+#        a: wall / cpu           b: wall / cpu
+#   p1   unique 0.10 / 0.50      unique 0.30 / 0.20     wall: a wins; cpu: b wins
+#   p2   unique 0.20 / 0.40      unique 1.50 / 0.60     wall: b late (unsolved); cpu: b in time
+CLOCKS = [
+    ("c", 1, "a", "unique", 1, 0.10, 1.0, 0.50), ("c", 1, "b", "unique", 1, 0.30, 1.0, 0.20),
+    ("c", 2, "a", "unique", 1, 0.20, 1.0, 0.40), ("c", 2, "b", "unique", 1, 1.50, 1.0, 0.60),
+]
+
+
+def test_report_time_cpu_ranks_and_summarises_by_cpu_time(tmp_path, capsys):
+    rows = rows_of(write_results(tmp_path / "clocks.sqlite", CLOCKS))
+    wall = by_name(standard_metrics(rows, MetricOptions()))
+    cpu = by_name(standard_metrics(rows, MetricOptions(time_key="t_cpu")))
+    assert (wall["c", "a"]["wins"], wall["c", "b"]["wins"]) == (2, 0)
+    assert (cpu["c", "a"]["wins"], cpu["c", "b"]["wins"]) == (1, 1)
+    assert wall["c", "b"]["solved_in_limit"] == 1 and cpu["c", "b"]["solved_in_limit"] == 2
+    assert cpu["c", "a"]["par"] == pytest.approx((0.5 + 0.4) / 2)
+    assert wall["c", "b"]["par"] == pytest.approx((0.3 + 2.0) / 2)
+    medians = {row["solver"]: (row["median"], row["max"]) for row in summarise(rows, "t_cpu")}
+    assert medians == {"a": (pytest.approx(0.45), 0.5), "b": (pytest.approx(0.4), 0.6)}
+    assert main(["report", "--db", str(tmp_path / "clocks.sqlite"), "--time", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Time limit 1 s per puzzle. Times are CPU time (user + system of the process")
+    assert "| c | a | 2 | 2 | 2 | 0 | 0 | 450 | 450 | 490 | 500 |" in out
 
 
 def test_par_k_and_the_shift_are_options(example_db):
@@ -364,6 +393,8 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     (["--raw", "--format", "parquet"], "--raw --format parquet is binary: give --out FILE"),
     (["--raw", "--format", "md"], "--raw writes csv, jsonl, parquet; got --format md"),
     (["--format", "jsonl"], "--format jsonl is for --raw; a report's table is md, csv, latex or json"),
+    (["--time", "cpu"], "--time cpu: 11 finished results in {db} have no CPU time (stored before it was "
+                        "measured); rerun them or report with --time wall"),
 ])
 def test_bad_report_options_are_one_line_with_exit_2(example_db, capsys, args, message):
     assert main(["report", "--db", str(example_db), *args]) == 2

@@ -24,7 +24,8 @@ from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
-from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, MetricOptions,
+from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
+                               clock_of, rows_without_time,
                                compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
@@ -183,7 +184,8 @@ def cmd_report(args) -> int:
         options = _with_baseline(options, args, results, db)
     finally:
         db.close()
-    summary = summarise(results)
+    _check_clock(options, results, args.db)
+    summary = summarise(results, options.time_key)
     text = render(summary, fmt, standard_metrics(results, options))
     print(text, end="")
     if disagreements:
@@ -200,7 +202,8 @@ def cmd_report(args) -> int:
                 raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
             pair = (names[0], names[1])
         for kind in args.plot:
-            paths = PLOTS[kind](results, Path(args.out), pair) if kind == "scatter" else PLOTS[kind](results, Path(args.out))
+            extra = {"pair": pair} if kind == "scatter" else {}
+            paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, **extra)
             for path in paths:
                 print(f"wrote {path}", file=sys.stderr)
     return EXIT_OK
@@ -211,7 +214,15 @@ def _metric_options(args) -> MetricOptions:
         raise UsageError(f"--par must be more than 0 (a timeout counts K x the time limit); got {args.par:g}")
     if not (math.isfinite(args.shift) and args.shift >= 0):
         raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
-    return MetricOptions(par=args.par, shift=args.shift)
+    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time])
+
+
+def _check_clock(options: MetricOptions, results, where: str) -> None:
+    missing = rows_without_time(results, options.time_key)
+    if missing:
+        raise UsageError(f"--time {clock_of(options.time_key)}: {missing} finished results in {where} have no "
+                         f"{clock_of(options.time_key).upper()} time (stored before it was measured); "
+                         f"rerun them or report with --time wall")
 
 
 def _selection(args) -> tuple[str, list]:
@@ -305,6 +316,7 @@ def _report_compare(args, options: MetricOptions) -> int:
             sides.append(db.results(*_selection(args)))
         finally:
             db.close()
+        _check_clock(options, sides[-1], path)
     text = render_compare(compare(*sides, options), fmt, *args.compare)
     print(text, end="")
     if args.out:
@@ -412,6 +424,8 @@ def register(sub) -> None:
     p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
                    help="the shift of the shifted geometric mean (default %(default)g s)")
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
+    p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
+                   help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
     p.add_argument("--raw", action="store_true",
                    help="write every column of every result (--format csv, jsonl or parquet; --out FILE)")
     p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),

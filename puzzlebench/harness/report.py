@@ -5,7 +5,8 @@ Per set and solver (and solution limit):
 - ``puzzles``, ``solved`` (unique, multiple, sat or unsat: a finished answer), ``timeouts``,
   ``errors``, ``wrong`` (answers that failed the puzzle's checker);
 - over the solved puzzles: ``median``, ``mean``, ``p90`` and ``max`` of the total time (parse
-  + encode + solve + decode, seconds); ``p90`` interpolates linearly between the two nearest
+  + encode + solve + decode, seconds; wall time, or CPU time with ``report --time cpu``: every
+  time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
   ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
   by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
 - ``peak_memory_mb``: the largest peak resident set of the worker over the set's runs;
@@ -80,8 +81,19 @@ def percentile(values: list[float], q: float) -> float | None:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
-def summarise(results: Iterable[dict]) -> list[dict]:
-    """One summary row per (set, solver, limit), in order of first appearance."""
+TIME_KEYS = {"wall": "t_total", "cpu": "t_cpu"}
+"""``report --time``: the column every time figure, ranking and plot reads.  Wall time is
+what the user waited; CPU time (user + system of the process that ran the engine) is what the
+benchmark competitions rank by, and is steadier on a loaded machine."""
+
+
+def clock_of(time_key: str) -> str:
+    return next(name for name, key in TIME_KEYS.items() if key == time_key)
+
+
+def summarise(results: Iterable[dict], time_key: str = "t_total") -> list[dict]:
+    """One summary row per (set, solver, limit), in order of first appearance; times from the
+    column ``time_key`` (:data:`TIME_KEYS`)."""
     groups: dict[tuple, list[dict]] = {}
     set_order: dict[str, int] = {}
     solver_order: dict[str, int] = {}
@@ -90,13 +102,13 @@ def summarise(results: Iterable[dict]) -> list[dict]:
         solver_order.setdefault(r["solver"], len(solver_order))
         groups.setdefault((r["set_name"], r["solver"], r["limit_"]), []).append(r)
     keys = sorted(groups, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2]))
-    return [_summary(key, groups[key]) for key in keys]
+    return [_summary(key, groups[key], time_key) for key in keys]
 
 
-def _summary(key: tuple, rows: list[dict]) -> dict:
+def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
     set_name, solver, limit = key
     solved = [r for r in rows if r["status"] in FINISHED]
-    times = [r["t_total"] for r in solved]
+    times = [r[time_key] for r in solved]
     total_time = sum(times)
     out = {
         "set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
@@ -123,7 +135,14 @@ def _summary(key: tuple, rows: list[dict]) -> dict:
     out["solve_mean"] = mean(sol) if sol else None
     out["encode_share"] = sum(enc) / (sum(enc) + sum(sol)) if enc and sum(enc) + sum(sol) > 0 else None
     out["time_limit"] = _largest_limit(rows)
+    out["clock"] = clock_of(time_key)
     return out
+
+
+def rows_without_time(results: Iterable, time_key: str) -> int:
+    """The finished results that have no value in ``time_key`` (CPU time is missing from
+    results stored before it was measured): a report by that clock cannot rank them."""
+    return sum(r["solver"] != INPUT_SOLVER and r["status"] in FINISHED and r[time_key] is None for r in results)
 
 
 # -- the field's standard metrics ----------------------------------------------------------------
@@ -460,10 +479,18 @@ def _md_table(rows: list[dict], columns) -> str:
     return "\n".join([head, rule] + ["| " + " | ".join(r) + " |" for r in _rows(rows, columns)])
 
 
+def clock_words(rows: list[dict]) -> str:
+    """What the times of a table are, for its header (wall time unless told)."""
+    if rows and rows[0].get("clock") == "cpu":
+        return (" Times are CPU time (user + system of the process that ran the engine), but the encode "
+                "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
+    return ""
+
+
 def markdown(summary: list[dict], metrics: list[dict] | None = None) -> str:
     limits = time_limit_words(summary + (metrics or []))
     stats_present = [c for c in STATS[2:] if any(row.get(c[0]) is not None for row in summary)]
-    text = f"{limits[0].upper()}{limits[1:]}.\n\n" + _md_table(summary, MAIN)
+    text = f"{limits[0].upper()}{limits[1:]}.{clock_words(summary)}\n\n" + _md_table(summary, MAIN)
     if stats_present:
         text += f"\n\nSearch statistics (over solved puzzles; - : the engine has no such counter; {limits})\n\n"
         text += _md_table(summary, STATS[:2] + stats_present)
@@ -598,20 +625,24 @@ def _by_set(results: list[dict]) -> dict[str, list[dict]]:
     return out
 
 
-def cactus(results: list[dict], out: Path) -> list[Path]:
+def _time_label(time_key: str) -> str:
+    return "CPU time" if time_key == "t_cpu" else "time"
+
+
+def cactus(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
         fig, ax = plt.subplots(figsize=(6.4, 4.2))
         solvers = sorted({r["solver"] for r in rows})
         for solver in solvers:
-            times = sorted(max(r["t_total"], 1e-7) for r in rows if r["solver"] == solver and r["status"] in FINISHED)
+            times = sorted(max(r[time_key], TINY_TIME) for r in rows if r["solver"] == solver and r["status"] in FINISHED)
             if times:
                 ax.plot(range(1, len(times) + 1), times, marker="." if len(times) < 60 else None, label=solver)
         _draw_time_limit(ax, rows, horizontal=True)
         ax.set_yscale("log")
         ax.set_xlabel("puzzles solved")
-        ax.set_ylabel("time per puzzle (s), sorted")
+        ax.set_ylabel(f"{_time_label(time_key)} per puzzle (s), sorted")
         ax.set_title(f"{set_name}: cactus plot")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize="small")
@@ -679,7 +710,7 @@ def ecdf(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path
         _draw_time_limit(ax, rows, horizontal=False)
         ax.set_xscale("log")
         ax.set_ylim(0, 1.02)
-        ax.set_xlabel("time (s)")
+        ax.set_xlabel(f"{_time_label(time_key)} (s)")
         ax.set_ylabel("share of the puzzles solved within")
         ax.set_title(f"{set_name}: ECDF of the solve times")
         ax.grid(True, which="both", alpha=0.3)
@@ -707,7 +738,7 @@ def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[P
         ax.set_xscale("log", base=2)
         ax.set_xlim(1, top)
         ax.set_ylim(0, 1.02)
-        ax.set_xlabel("tau: within this factor of the fastest solver's time")
+        ax.set_xlabel(f"tau: within this factor of the fastest solver's {_time_label(time_key)}")
         ax.set_ylabel("share of the puzzles")
         ax.set_title(f"{set_name}: performance profile (Dolan & Moré)")
         ax.grid(True, which="both", alpha=0.3)
@@ -717,7 +748,8 @@ def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[P
     return paths
 
 
-def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None) -> list[Path]:
+def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None,
+            time_key: str = "t_total") -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -729,12 +761,12 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None)
         per: dict[tuple, dict[str, dict]] = {}
         for r in rows:
             per.setdefault((r["puzzle_id"], r["puzzle_hash"], r["limit_"]), {})[r["solver"]] = r
-        cap = max((r["time_limit"] or 0) for r in rows) or max(r["t_total"] for r in rows)
+        cap = max((r["time_limit"] or 0) for r in rows) or max(r[time_key] or 0 for r in rows) or 1.0
         xs, ys = [], []
         for both in per.values():
             if a in both and b in both:
-                xs.append(_plotted_time(both[a], cap))
-                ys.append(_plotted_time(both[b], cap))
+                xs.append(_plotted_time(both[a], cap, time_key))
+                ys.append(_plotted_time(both[b], cap, time_key))
         if not xs:
             continue
         fig, ax = plt.subplots(figsize=(5, 5))
@@ -745,8 +777,8 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None)
         ax.set_yscale("log")
         ax.set_xlim(lo, hi)
         ax.set_ylim(lo, hi)
-        ax.set_xlabel(f"{a} time (s)")
-        ax.set_ylabel(f"{b} time (s)")
+        ax.set_xlabel(f"{a} {_time_label(time_key)} (s)")
+        ax.set_ylabel(f"{b} {_time_label(time_key)} (s)")
         ax.set_title(f"{set_name}: per puzzle (timeouts/errors at the limit)")
         paths += _save(fig, out, f"scatter-{_slug(set_name)}-{_slug(a)}-vs-{_slug(b)}")
         plt.close(fig)
@@ -762,11 +794,12 @@ def _named(name: str | None, solvers: list[str]) -> str | None:
     return matches[0] if len(matches) == 1 else None
 
 
-def _plotted_time(r: dict, cap: float) -> float:
-    return cap if r["status"] not in FINISHED else max(r["t_total"], 1e-7)
+def _plotted_time(r: dict, cap: float, time_key: str) -> float:
+    return cap if r["status"] not in FINISHED else max(r[time_key], TINY_TIME)
 
 
-def stats_boxplot(results: list[dict], out: Path, stat: str = "nodes") -> list[Path]:
+def stats_boxplot(results: list[dict], out: Path, time_key: str = "t_total", stat: str = "nodes") -> list[Path]:
+    """Box plots of a search statistic per solver (``time_key``: unused, every plot takes it)."""
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -792,3 +825,4 @@ def stats_boxplot(results: list[dict], out: Path, stat: str = "nodes") -> list[P
 
 
 PLOTS = {"cactus": cactus, "scatter": scatter, "stats": stats_boxplot, "ecdf": ecdf, "profile": profile}
+"""Each called as ``plot(results, out_folder, time_key=...)`` (scatter also ``pair=``)."""
