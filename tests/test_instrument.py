@@ -261,3 +261,58 @@ def test_an_older_database_gains_the_new_columns(small_sudokus, tmp_path):
     assert Database(path).results()[0]["batch_size"] == 1
     code = main(["report", "--db", str(path)])
     assert code == 0
+
+
+# -- repetitions (bench --repeat K) -------------------------------------------------------------
+
+def logged(db: Path) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return sorted(conn.execute("SELECT puzzle_id, solver, repetition, status FROM results").fetchall())
+
+
+def test_repeat_stores_every_run_and_resume_runs_only_the_missing_repetitions(small_sudokus, tmp_path):
+    items = from_puzzles("four", small_sudokus)
+    out = bench(items, ["mrv", "liar"], tmp_path, repeat=3)
+    rows = logged(tmp_path / "r.sqlite")
+    assert rows == sorted((f"four:{n}", solver, k, "unique" if solver == "mrv" else "unsat")
+                          for n in range(1, 5) for solver in ("mrv", "liar") for k in (1, 2, 3))
+    # the liar's unsat against mrv's unique: one disagreement a puzzle, however many runs show it
+    assert out.ran == 24 and len(out.disagreements) == 4
+    again = bench(items, ["mrv", "liar"], tmp_path, repeat=4, resume=True)
+    assert (again.ran, again.skipped) == (8, 24)
+    assert {k for _, _, k, _ in logged(tmp_path / "r.sqlite")} == {1, 2, 3, 4}
+    once = bench(items, ["mrv"], tmp_path)  # run again without repeats: mrv's earlier runs are replaced
+    assert [(p, k) for p, s, k, _ in logged(tmp_path / "r.sqlite") if s == "mrv"] == [
+        (f"four:{n}", 1) for n in range(1, 5)]
+    assert once.ran == 4
+
+
+def test_the_median_run_is_a_whole_run_unsolved_runs_last():
+    from puzzlebench.harness.report import median_runs
+
+    def run_of(k, status, seconds):
+        return {"set_name": "s", "puzzle_id": "s:1", "puzzle_hash": "h", "solver": "a", "limit_": 2,
+                "repetition": k, "status": status, "wrong": 0, "t_total": seconds, "t_cpu": seconds / 2}
+
+    three = [run_of(1, "unique", 0.3), run_of(2, "unique", 0.1), run_of(3, "unique", 0.2)]
+    assert [(r["repetition"], r["runs"]) for r in median_runs(three)] == [(3, 3)]
+    mostly_late = [run_of(1, "timeout", 1.0), run_of(2, "unique", 0.1), run_of(3, "error", 0.0)]
+    assert median_runs(mostly_late)[0]["status"] == "error"   # two of three unsolved: unsolved (by time, 0 s)
+    two = [run_of(1, "unique", 0.5), run_of(2, "unique", 0.4)]
+    assert median_runs(two)[0]["repetition"] == 2                 # rank ceil(2/2): the faster
+    assert median_runs([three[0]]) == [three[0]]                  # no repetitions: the rows as they are
+
+
+def test_report_summarises_the_median_run_of_each_pair(small_sudokus, tmp_path, capsys):
+    bench(from_puzzles("four", small_sudokus), ["mrv"], tmp_path, repeat=3)
+    code, out, err = run(capsys, "report", "--db", str(tmp_path / "r.sqlite"))
+    assert code == 0
+    assert out.startswith("Time limit 10 s per puzzle. Each pair ran up to 3 times: the median run is shown.")
+    assert "| four | mrv | 2 | 4 | 4 | 0 | 0 |" in out
+
+
+def test_repeat_below_one_is_refused(capsys, tmp_path):
+    code, out, err = run(capsys, "bench", "--solvers", "mrv", "--repeat", "0", "--db", str(tmp_path / "r.sqlite"),
+                         "--quiet")
+    assert (code, out, err) == (2, "", "puzzlebench: error: --repeat must be 1 or more; got 0\n")
+    assert not (tmp_path / "r.sqlite").exists()

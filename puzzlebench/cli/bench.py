@@ -25,7 +25,7 @@ from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
 from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
-                               clock_of, rows_without_time,
+                               clock_of, median_runs, rows_without_time,
                                compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
@@ -129,7 +129,7 @@ def cmd_bench(args) -> int:
         db = os.path.join(temporary.name, "default.sqlite")
     limit = None if args.limit == 0 else args.limit
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
-                      jobs=args.jobs,
+                      repeat=args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
@@ -137,7 +137,7 @@ def cmd_bench(args) -> int:
     executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
         outcome = run_bench(items, cfg, executor=executor)
-        table = render(summarise(outcome.results), args.format)
+        table = render(summarise(median_runs(outcome.results)), args.format)
     finally:
         if executor is not None:
             executor.close()
@@ -179,7 +179,7 @@ def cmd_report(args) -> int:
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
     db = open_existing(args.db)
     try:
-        results = db.results(*_selection(args))
+        results = median_runs(db.results(*_selection(args)), options.time_key)
         disagreements = db.disagreements()
         options = _with_baseline(options, args, results, db)
     finally:
@@ -313,7 +313,7 @@ def _report_compare(args, options: MetricOptions) -> int:
     for path in args.compare:
         db = open_existing(path)
         try:
-            sides.append(db.results(*_selection(args)))
+            sides.append(median_runs(db.results(*_selection(args)), options.time_key))
         finally:
             db.close()
         _check_clock(options, sides[-1], path)
@@ -388,6 +388,8 @@ def register(sub) -> None:
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
+    p.add_argument("--repeat", type=int, default=1, metavar="K",
+                   help="run each (puzzle, solver) pair K times, each run stored; reports take the median run")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
     p.add_argument("--executor", default="local", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "

@@ -46,6 +46,7 @@ class BenchConfig:
     limit: int | None = 2
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int | None = None   # bytes above each worker's baseline; None: none
+    repeat: int = 1                   # runs of each (puzzle, solver) pair, each stored
     jobs: int | None = None
     resume: bool = False
     quiet: bool = False
@@ -102,6 +103,8 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.memory_limit is not None:
         check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
+    if cfg.repeat < 1:
+        raise UsageError(f"--repeat must be 1 or more; got {cfg.repeat}")
     if cfg.jobs is not None and cfg.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {cfg.jobs}")
     cores = default_jobs()
@@ -205,7 +208,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
-                "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+                "repeat": cfg.repeat, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
     plan = _plan(items, cfg, engines, db, run_id, stderr)
@@ -264,20 +267,23 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
             continue
         failed = error_result(str(item.error), times=Times(parse=item.parse_time, total=item.parse_time))
         input_errors.append(_facts(item, INPUT_SOLVER, cfg) + row_of(0, failed, None)[1:])
-    blocks: list[tuple[str, int, Sequence[int]]] = []
+    queued: dict[str, list[int]] = {}  # per solver: its first task id, its number of tasks
     kinds_of_puzzles = tasks.facts["kind"]
     for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
-        members = range(len(good))
+        every = range(len(good))
         if not set(kinds_of_puzzles) <= engine.kinds:
-            members = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
-        if done:
-            sets, lines, hashes = tasks.facts["set_name"], tasks.facts["line"], tasks.facts["puzzle_hash"]
-            before = len(members)
-            members = [k for k in members if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit) not in done]
-            skipped += before - len(members)
-        blocks.append((spec, tasks.add_solver(spec, members), members))
+            every = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
+        for repetition in range(1, cfg.repeat + 1):  # all the puzzles once, then again: K blocks in a row
+            members = every
+            if done:
+                sets, lines, hashes = tasks.facts["set_name"], tasks.facts["line"], tasks.facts["puzzle_hash"]
+                members = [k for k in every if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit,
+                                                       repetition) not in done]
+                skipped += len(every) - len(members)
+            first = tasks.add_solver(spec, members, repetition)
+            queued.setdefault(spec, [first, 0])[1] += len(members)
     catalog = tasks.catalog()
-    queues = {spec: _SolverQueue(range(first, first + len(members)), catalog) for spec, first, members in blocks}
+    queues = {spec: _SolverQueue(range(first, first + n), catalog) for spec, (first, n) in queued.items()}
     sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
@@ -375,6 +381,7 @@ class _TaskTable:
 
     FACTS = ("puzzle_hash", "set_name", "line", "kind", "shape", "t_parse")
     CONSTANT_IN_A_SET = ("set_name", "kind", "shape")
+    # A block is one solver's tasks of one repetition (``bench --repeat``): K blocks in a row.
 
     def __init__(self, items: list[Record]):
         self.puzzles: list = list(map(attrgetter("puzzle"), items))
@@ -388,17 +395,20 @@ class _TaskTable:
         }
         self.starts: list[int] = []     # first task id of each solver's block
         self.solvers: list[str] = []
+        self.repetitions: list[int] = []
         self.members: list[Sequence[int]] = []  # the puzzles of each block, in task order
         self.total = 0
 
     def __len__(self) -> int:
         return self.total
 
-    def add_solver(self, solver: str, members: Sequence[int]) -> int:
-        """Tasks of ``solver`` on the puzzles ``members``; the first of their ids."""
+    def add_solver(self, solver: str, members: Sequence[int], repetition: int = 1) -> int:
+        """Tasks of ``solver`` on the puzzles ``members`` (its ``repetition``-th run of them);
+        the first of their ids."""
         first = self.total
         self.starts.append(first)
         self.solvers.append(solver)
+        self.repetitions.append(repetition)
         self.members.append(members)
         self.total += len(members)
         return first
@@ -419,9 +429,9 @@ class _TaskTable:
         return {(sets[k], lines[k], hashes[k], solver)
                 for solver, members in zip(self.solvers, self.members) for k in members}
 
-    def _puzzles_of(self, ids: list[int]) -> tuple[Callable, str | None]:
-        """A picker of the batch's puzzles' facts, and the batch's solver (``None`` when the
-        batch mixes solvers: then it is a column)."""
+    def _puzzles_of(self, ids: list[int]) -> tuple[Callable, list[int] | int]:
+        """A picker of the batch's puzzles' facts, and the batch's block: one, or each task's
+        (a batch across blocks: two solvers, or two repetitions of one)."""
         first = ids[0]
         block = bisect_right(self.starts, first) - 1
         start, members = self.starts[block], self.members[block]
@@ -429,12 +439,12 @@ class _TaskTable:
         if run is not None and run.stop <= start + len(members):
             chosen = members[run.start - start:run.stop - start]
             if isinstance(chosen, range) and chosen.step == 1:  # a unit as planned: slices
-                return itemgetter(slice(chosen.start, chosen.stop)), self.solvers[block]
-            return _getter_of(list(chosen)), self.solvers[block]
+                return itemgetter(slice(chosen.start, chosen.stop)), block
+            return _getter_of(list(chosen)), block
         places = [self._place(t) for t in ids]
-        solvers = {self.solvers[block] for block, _ in places}
+        blocks = [block for block, _ in places]
         puzzles = [self.members[block][k] for block, k in places]
-        return _getter_of(puzzles), (solvers.pop() if len(solvers) == 1 else None)
+        return _getter_of(puzzles), (blocks[0] if blocks.count(blocks[0]) == len(blocks) else blocks)
 
     def _place(self, task_id: int) -> tuple[int, int]:
         block = bisect_right(self.starts, task_id) - 1
@@ -443,13 +453,15 @@ class _TaskTable:
     def columns_of(self, batch: RowBatch) -> tuple[dict[str, list], dict[str, object]]:
         """The results-table columns of a batch: its tasks' facts, then the worker's fields,
         the puzzle's parse time added to ``t_parse`` and ``t_total`` (the worker never parsed it)."""
-        pick, solver = self._puzzles_of(batch.task_ids)
+        pick, block = self._puzzles_of(batch.task_ids)
         columns = {name: list(pick(values)) for name, values in self.facts.items()}
         shared = dict(batch.shared)
-        if solver is not None:
-            shared["solver"] = solver
-        else:
-            columns["solver"] = [self.solvers[self._place(t)[0]] for t in batch.task_ids]
+        for name, of_block in (("solver", self.solvers), ("repetition", self.repetitions)):
+            values = [of_block[b] for b in block] if isinstance(block, list) else [of_block[block]]
+            if values.count(values[0]) == len(values):
+                shared[name] = values[0]
+            else:
+                columns[name] = values
         for name in self.CONSTANT_IN_A_SET:  # one value for the whole batch: a literal, not bound per row
             values = columns[name]
             if values.count(values[0]) == len(values):

@@ -75,5 +75,6 @@ def crosscheck_db(conn, limit: int, sets: list[str], solvers: list[str]) -> list
           AND va.spec IN ({solver_marks}) AND vb.spec IN ({solver_marks})
           AND a.status IN ({finished}) AND b.status IN ({finished})
           AND (a.status != b.status OR a.count != b.count)
-        ORDER BY a.id, vb.spec"""
+        GROUP BY a.set_id, a.line, a.puzzle_hash, a.limit_, va.spec, a.status, a.count, vb.spec, b.status, b.count
+        ORDER BY min(a.id), vb.spec"""  # grouped: one row a disagreement, however many repetitions show it
     return [Disagreement(*row) for row in conn.execute(sql, (limit, *sets, *solvers, *solvers))]

@@ -62,7 +62,7 @@ SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.na
        r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong
+       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
@@ -116,7 +116,8 @@ CREATE TABLE IF NOT EXISTS result_log (
     t_cpu REAL,
     batch_size INTEGER,
     baseline_memory INTEGER,
-    memory_limit INTEGER
+    memory_limit INTEGER,
+    repetition INTEGER
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -132,7 +133,7 @@ CREATE TABLE IF NOT EXISTS disagreements (
 """
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
-                 ("memory_limit", "INTEGER"))
+                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
 
@@ -141,7 +142,9 @@ INPUT_SOLVER = "(input)"
 
 ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
 FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
-"""A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``."""
+"""A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``.
+``repetition`` (1 to K under ``bench --repeat K``; ``NULL``, read as 1, when a bench has no
+repeats) is a fact of its own, given where there are repeats."""
 
 NAMED = (("set_id", "puzzle_sets", ("name",), ("set_name",)),
          ("solver_id", "solvers", ("spec",), ("solver",)),
@@ -160,6 +163,7 @@ class TaskKey:
     puzzle_hash: str
     solver: str
     limit: int  # 0 = all
+    repetition: int = 1
 
 
 def _damage(exc: Exception) -> str:
@@ -295,7 +299,7 @@ class Database(ResultsReader):
         and of those memouts, which the run that runs them again replaces."""
         done, timeouts, memouts = set(), [], []
         for row_id, *key, status, limit_before, memory_before in self.conn.execute(
-                "SELECT id, puzzle_id, puzzle_hash, solver, limit_, status, time_limit, memory_limit"
+                "SELECT id, puzzle_id, puzzle_hash, solver, limit_, repetition, status, time_limit, memory_limit"
                 " FROM results"):
             if status == "timeout" and limit_before is not None and (
                     time_limit is None or limit_before < time_limit):

@@ -48,6 +48,9 @@ solved within a time, the time limit drawn) and the performance profile of Dolan
 2002): for each solver, the share of puzzles it solved within a factor tau of the fastest
 solver's time on that puzzle.
 
+Repetitions (``bench --repeat K``): every table, metric and plot takes one run per pair, the
+median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``.
+
 Raw results (:func:`raw_table`, :func:`write_raw`): every column of the ``results`` view, one
 row per result, as CSV, JSON lines or Parquet (with pyarrow).  :func:`compare` sets two
 databases side by side.
@@ -79,6 +82,27 @@ def percentile(values: list[float], q: float) -> float | None:
     pos = (len(data) - 1) * q / 100
     lo, hi = math.floor(pos), math.ceil(pos)
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def median_runs(results: Iterable, time_key: str = "t_total") -> list:
+    """One row per (puzzle, solver, solution limit): the median of its repetitions (``bench
+    --repeat K``), the rest as they are, in order of first appearance.  The median run is the
+    one of rank ceil(K/2) with the runs ordered by time, every unsolved run (not finished or
+    wrong) after every solved one: a whole run, so that its status, time and counters belong
+    together, and a majority of unsolved runs makes the pair unsolved.  Where a pair has
+    repetitions, every row comes back as a dict with ``runs``, their number."""
+    groups: dict[tuple, list] = {}
+    for r in results:
+        groups.setdefault((r["set_name"], r["puzzle_id"], r["puzzle_hash"], r["solver"], r["limit_"]), []).append(r)
+    if all(len(runs) == 1 for runs in groups.values()):
+        return [runs[0] for runs in groups.values()]
+    return [{**dict(sorted(runs, key=lambda r: _run_rank(r, time_key))[(len(runs) - 1) // 2]), "runs": len(runs)}
+            for runs in groups.values()]
+
+
+def _run_rank(row, time_key: str) -> tuple:
+    unsolved = row["status"] not in FINISHED or bool(row["wrong"])
+    return unsolved, row[time_key] if row[time_key] is not None else math.inf
 
 
 TIME_KEYS = {"wall": "t_total", "cpu": "t_cpu"}
@@ -136,6 +160,7 @@ def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
     out["encode_share"] = sum(enc) / (sum(enc) + sum(sol)) if enc and sum(enc) + sum(sol) > 0 else None
     out["time_limit"] = _largest_limit(rows)
     out["clock"] = clock_of(time_key)
+    out["runs"] = max(r.get("runs", 1) if isinstance(r, dict) else 1 for r in rows)
     return out
 
 
@@ -480,11 +505,16 @@ def _md_table(rows: list[dict], columns) -> str:
 
 
 def clock_words(rows: list[dict]) -> str:
-    """What the times of a table are, for its header (wall time unless told)."""
+    """What the times of a table are, for its header (wall time unless told), and how many
+    runs of each pair they summarise."""
+    words = ""
     if rows and rows[0].get("clock") == "cpu":
-        return (" Times are CPU time (user + system of the process that ran the engine), but the encode "
-                "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
-    return ""
+        words += (" Times are CPU time (user + system of the process that ran the engine), but the encode "
+                  "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
+    runs = max((row.get("runs") or 1 for row in rows), default=1)
+    if runs > 1:
+        words += f" Each pair ran up to {runs} times: the median run is shown."
+    return words
 
 
 def markdown(summary: list[dict], metrics: list[dict] | None = None) -> str:
