@@ -1,13 +1,10 @@
 #!/bin/sh
 # Tables and plots of results/ — every command that made them, in order.  Run from the
 # repository root; the public sets are read from ../shared/data (never copied here).
-# Solvers: every registered paradigm (see `puzzlebench solvers`); SOLVERS may override.
+# Solvers: every registered paradigm (see `puzzlebench solvers`; results/campaign.toml names them).
 set -e
-D=../shared/data
 DB=results/bench.sqlite
-ALL=${SOLVERS:-bitboard,dlx,dlx-py,mrv,sat,cpsat,smt,quine,human}
 rm -f $DB $DB-wal $DB-shm
-B="puzzlebench bench --db $DB --jobs 2 --quiet --seed 1"
 
 # generated sets (seeded, reproducible): what no public set covers
 mkdir -p results/generated
@@ -16,17 +13,8 @@ puzzlebench generate sudoku --box 3x4 --count 10 --seed 1 --out results/generate
 puzzlebench generate skyscrapers --size 7 --count 20 --seed 1 --remove 0.5 --out results/generated/skyscrapers7_proper_20.txt
 puzzlebench generate nqueens --size 24 --placed 6 --count 30 --seed 1 --out results/generated/nqueens24_completion_30.txt
 
-# public sets, samples that run in minutes on 2 cores
-$B $D/sudoku9_royle_17clue_49158.txt --sample 100 --solvers $ALL --time-limit 3 > /dev/null || true
-$B $D/sudoku9_norvig_top95.txt --solvers $ALL --time-limit 3 > /dev/null || true
-$B $D/sudoku9_forum_hardest_1905_11plus.txt --sample 50 --scramble --solvers $ALL --time-limit 3 > /dev/null || true
-$B $D/sudoku4_vu_kr_1000.txt --sample 200 --solvers backtrack,$ALL --time-limit 3 > /dev/null || true
-$B $D/sudoku16_vu_kr_1000.txt --sample 10 --solvers $ALL --time-limit 3 > /dev/null || true
-$B $D/skyscrapers_random_fullclue_n4to9_sample.txt --sample 40 --solvers $ALL --time-limit 2 > /dev/null || true
-$B results/generated/sudoku6_minimal_50.txt --box 2x3 --solvers backtrack,$ALL --time-limit 3 > /dev/null || true
-$B results/generated/sudoku12_minimal_10.txt --box 3x4 --solvers $ALL --time-limit 3 > /dev/null || true
-$B results/generated/skyscrapers7_proper_20.txt --solvers $ALL --time-limit 3 > /dev/null || true
-$B results/generated/nqueens24_completion_30.txt --solvers $ALL --time-limit 3 > /dev/null || true
+# public sets (samples that run in minutes on 2 cores) and the generated ones: one campaign file
+puzzlebench bench --campaign results/campaign.toml --quiet > /dev/null || true
 
 # tables and plots from the database (results/bench/: summary.md, summary.csv, figures)
 puzzlebench report --db $DB --format csv --out results/bench > /dev/null

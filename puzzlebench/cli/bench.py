@@ -19,7 +19,8 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..harness.bench import DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
+from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
+from ..harness.campaign import load_campaign
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
@@ -97,11 +98,13 @@ def default_items(seed: int = 1) -> list[Record]:
 
 
 def cmd_bench(args) -> int:
+    if args.campaign:
+        return _cmd_campaign(args)
     engines = _extra_engines(args)
     solvers = _solver_list(args)
     check_time_limit(args.time_limit)
     memory_limit = check_memory_limit(args.memory_limit)
-    executor_spec = parse_executor_spec(args.executor)
+    executor_spec = parse_executor_spec(args.executor or "local")
     if executor_spec.is_dask and args.jobs is not None:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
     if args.sample is not None and args.sample < 1:
@@ -127,13 +130,13 @@ def cmd_bench(args) -> int:
             raise UsageError("--db PATH is needed to keep the results (e.g. --db bench.sqlite)")
         temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-")
         db = os.path.join(temporary.name, "default.sqlite")
-    limit = None if args.limit == 0 else args.limit
+    limit = DEFAULT_LIMIT if args.limit is None else None if args.limit == 0 else args.limit
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
-                      repeat=args.repeat, jobs=args.jobs,
+                      repeat=1 if args.repeat is None else args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
-                                                        "box": args.box, "executor": args.executor})
+                                                        "box": args.box, "executor": args.executor or "local"})
     executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
         outcome = run_bench(items, cfg, executor=executor)
@@ -144,11 +147,17 @@ def cmd_bench(args) -> int:
         if temporary is not None:
             temporary.cleanup()
     print(table, end="")
+    return _told(outcome, cfg, "" if temporary is None else "(temporary)")
+
+
+def _told(outcome, cfg: BenchConfig, where: str = "", head: str = "") -> int:
+    """What a bench did, on stderr (its wrong answers and disagreements line by line); its
+    exit code."""
     skipped = f", {outcome.skipped} already in the database" if outcome.skipped else ""
-    memouts = f"{outcome.memouts} memouts, " if memory_limit is not None or outcome.memouts else ""
-    print(f"puzzlebench: {outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
+    memouts = f"{outcome.memouts} memouts, " if cfg.memory_limit is not None or outcome.memouts else ""
+    print(f"puzzlebench: {head}{outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
           f"{outcome.timeouts} timeouts, {memouts}{outcome.errors} errors; "
-          f"results in {cfg.db if temporary is None else '(temporary)'}", file=sys.stderr)
+          f"results in {where or cfg.db}", file=sys.stderr)
     for line in outcome.wrong:
         print(f"puzzlebench: WRONG ANSWER: {line}", file=sys.stderr)
     if outcome.disagreements:
@@ -160,6 +169,56 @@ def cmd_bench(args) -> int:
 
 def scramble_if(items, args, seed):
     return scramble_items(items, seed) if args.scramble else items
+
+
+CAMPAIGN_SETS = {"files": "FILE", "solvers": "--solvers", "solver": "--solver", "limit": "--limit",
+                 "time_limit": "--time-limit", "memory_limit": "--memory-limit", "repeat": "--repeat",
+                 "kind": "--kind", "box": "--box", "sample": "--sample", "seed": "--seed", "scramble": "--scramble"}
+"""What a campaign file states: not given again on the command line (where and how it runs,
+``--db``, ``--jobs``, ``--executor``, ``--resume``, may be)."""
+
+
+def _cmd_campaign(args) -> int:
+    """``bench --campaign FILE``: every set of the campaign (``harness/campaign.py``) as one
+    bench, in order, into one database; one table of them all at the end."""
+    for name, option in CAMPAIGN_SETS.items():
+        if getattr(args, name):
+            raise UsageError(f"{option} is stated by the campaign file {args.campaign}; leave it out")
+    engines = _extra_engines(args)
+    campaign = load_campaign(args.campaign, engines)
+    db = args.db or campaign.db
+    if db is None:
+        raise UsageError(f"the campaign {args.campaign} names no db = \"...\": give one there or --db PATH")
+    executor_text = args.executor or campaign.executor or "local"
+    executor_spec = parse_executor_spec(executor_text)
+    jobs = args.jobs if args.jobs is not None else campaign.jobs
+    if executor_spec.is_dask and jobs is not None:
+        raise UsageError(f"jobs is for the local pool; the executor {executor_text} runs on the cluster's workers")
+    benches = []
+    for run in campaign.sets:  # everything read and checked before the first run stores anything
+        items = sample(read_file(run.file, kind=run.kind, box=parse_box(run.box)), run.sample, run.seed)
+        if run.scramble:
+            items = scramble_items(items, run.seed)
+        cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
+                          memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
+                          resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
+                          command=command_line(),
+                          settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
+                                    "scramble": run.scramble, "kind": run.kind, "box": run.box,
+                                    "executor": executor_text})
+        benches.append((items, cfg))
+    code, results = EXIT_OK, []
+    for n, (items, cfg) in enumerate(benches, 1):
+        executor = open_executor(executor_spec)
+        try:
+            outcome = run_bench(items, cfg, executor=executor)
+        finally:
+            if executor is not None:
+                executor.close()
+        results += outcome.results
+        code = max(code, _told(outcome, cfg, head=f"[{n}/{len(benches)}] {Path(cfg.settings['files'][0]).name}: "))
+    print(render(summarise(median_runs(results)), args.format), end="")
+    return code
 
 
 # -- report ------------------------------------------------------------------------------------
@@ -383,15 +442,18 @@ def register(sub) -> None:
     p.add_argument("--solver", action="append", metavar="SPEC", help="one solver spec (repeat; for specs with options)")
     p.add_argument("--engine", action="append", metavar="NAME=module:Class",
                    help="bench an engine class outside the registry under NAME (repeat)")
-    p.add_argument("--limit", type=int, default=2, help="solutions to look for (0 = all); default 2")
+    p.add_argument("--campaign", metavar="FILE.toml",
+                   help="a whole benchmark stated in one TOML file: sets, solvers, limits, repeats "
+                        "(see results/campaign.toml)")
+    p.add_argument("--limit", type=int, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
-    p.add_argument("--repeat", type=int, default=1, metavar="K",
+    p.add_argument("--repeat", type=int, metavar="K",
                    help="run each (puzzle, solver) pair K times, each run stored; reports take the median run")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
-    p.add_argument("--executor", default="local", metavar="SPEC",
+    p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
                         "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
                         "Dask needs pip install puzzlebench[cluster]")

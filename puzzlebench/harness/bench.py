@@ -37,13 +37,14 @@ from .workers import LocalExecutor, default_jobs
 UNIT_SECONDS = 0.2
 MAX_UNIT = 4096
 DEFAULT_TIME_LIMIT = 10.0
+DEFAULT_LIMIT = 2          # solutions to look for: one, and a second to prove the first unique
 
 
 @dataclass
 class BenchConfig:
     solvers: list[str]
     db: str
-    limit: int | None = 2
+    limit: int | None = DEFAULT_LIMIT
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int | None = None   # bytes above each worker's baseline; None: none
     repeat: int = 1                   # runs of each (puzzle, solver) pair, each stored

@@ -1,0 +1,256 @@
+"""Campaign files: a whole benchmark stated once, in TOML, and run by one command.
+
+    puzzlebench bench --campaign results/campaign.toml
+
+A campaign names its puzzle sets, its solvers and the settings of every run, where a shell
+script of ``bench`` lines stood before (as mzn-bench's campaigns and benchexec's benchmark
+definitions do for their tools):
+
+    db = "bench.sqlite"               # the results database (relative paths: from this file's folder)
+    solvers = ["bitboard", "dlx", "sat:minisat22@encoding=minimal",
+               { spec = "cpsat:int", options = { presolve = "off" } }]
+    time_limit = 3                    # seconds per puzzle (default 10)
+    memory_limit = 2048               # MB above each worker's baseline (default: none)
+    limit = 2                         # solutions to look for, 0 = all (default 2)
+    repeat = 1                        # runs of each (puzzle, solver) pair (default 1)
+    jobs = 2                          # local worker processes (default: the cores here)
+    executor = "local"                # or "dask-local:4", "dask://HOST:PORT"
+    seed = 1                          # of samples and scrambles (default 0)
+
+    [[set]]
+    file = "../shared/data/sudoku9_norvig_top95.txt"
+    sample = 50                       # a reproducible sample of 50 puzzles
+    scramble = true                   # random Sudoku symmetries
+    # also: kind, box ("3x4"), seed, and time_limit, memory_limit, limit, repeat, solvers
+    # for this set alone
+
+Each ``[[set]]`` is one bench, in the file's order, all into the one database; a set's own
+keys take the place of the campaign's.  The whole file is checked before anything runs (every
+key and type, with its line; every puzzle file read), so that a mistake in the last set
+stores nothing.  Plain data out: :class:`Campaign` and its :class:`SetRun` s, which the
+command turns into :class:`~.bench.BenchConfig` s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser as a package
+    import tomli as tomllib
+
+from ..errors import PuzzlebenchError, UsageError
+from ..solvers.child import check_memory_limit
+from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
+
+NUMBER, TEXT, WHOLE, FLAG, LIST = "a number", "a text", "a whole number", "true or false", "a list"
+
+TOP_KEYS = {"db": TEXT, "solvers": LIST, "time_limit": NUMBER, "memory_limit": NUMBER, "limit": WHOLE,
+            "repeat": WHOLE, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
+SET_KEYS = {"file": TEXT, "kind": TEXT, "box": TEXT, "sample": WHOLE, "seed": WHOLE, "scramble": FLAG,
+            "time_limit": NUMBER, "memory_limit": NUMBER, "limit": WHOLE, "repeat": WHOLE, "solvers": LIST}
+SOLVER_KEYS = {"spec": TEXT, "options": "a table"}
+LEAST = {"time_limit": 0, "memory_limit": 0, "limit": -1, "repeat": 0, "jobs": 0, "sample": 0}
+"""Each numeric setting must be more than this (0 = all solutions for ``limit``)."""
+PER_SET = ("time_limit", "memory_limit", "limit", "repeat", "seed")
+"""The campaign's settings a ``[[set]]`` may give again, for itself."""
+
+
+@dataclass(frozen=True)
+class SetRun:
+    """One ``[[set]]``: a bench of one puzzle file, with every setting resolved."""
+
+    file: str
+    kind: str | None
+    box: str | None
+    sample: int | None
+    seed: int
+    scramble: bool
+    solvers: list[str]
+    time_limit: float
+    memory_limit_mb: float | None
+    limit: int | None   # None: all solutions
+    repeat: int
+
+
+@dataclass(frozen=True)
+class Campaign:
+    path: str
+    db: str | None
+    jobs: int | None
+    executor: str | None
+    sets: list[SetRun]
+
+
+def load_campaign(path: str, engines: Mapping[str, str] | None = None) -> Campaign:
+    """The campaign in ``path``, checked; a mistake is a :class:`UsageError` naming its place.
+    ``engines``: extra engine families (``bench --engine``) its solvers may name."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot read the campaign {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: byte {exc.start}: the campaign is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(_toml_error(path, text, exc)) from None
+    return _Checker(path, text, engines or {}).campaign(data)
+
+
+def _toml_error(path: str, text: str, exc: Exception) -> str:
+    """TOML's message with its place as ``file:line:column``."""
+    message = str(exc)
+    found = re.match(r"(.*) \(at line (\d+), column (\d+)\)$", message)
+    if found:
+        return f"{path}:{found[2]}:{found[3]}: {found[1]}"
+    found = re.match(r"(.*) \(at end of document\)$", message)
+    if found:
+        return f"{path}:{text.count(chr(10)) + 1}:1: {found[1]} (at the end of the file)"
+    return f"{path}: {message}"
+
+
+class _Checker:
+    """Checks the parsed file key by key, naming each mistake's line (found in the text:
+    tomllib keeps no places)."""
+
+    def __init__(self, path: str, text: str, engines: Mapping[str, str]):
+        self.path = path
+        self.engines = engines
+        self.folder = Path(path).parent
+        self.places = key_places(text)
+
+    def fail(self, where: tuple, message: str):
+        line, column = self.place(where)
+        raise UsageError(f"{self.path}:{line}:{column}: {message}")
+
+    def place(self, where: tuple) -> tuple[int, int]:
+        """The line and column of a key (``("time_limit",)``, ``("set", 2, "sample")``), or of
+        the nearest enclosing one found."""
+        while where:
+            if where in self.places:
+                return self.places[where]
+            where = where[:-1]
+        return 1, 1
+
+    def campaign(self, data: dict) -> Campaign:
+        self.keys(data, TOP_KEYS, (), "the campaign")
+        sets = data.get("set")
+        if not sets:
+            self.fail((), "a campaign needs at least one [[set]] with a file")
+        if not all(isinstance(s, dict) for s in sets):
+            self.fail(("set",), "set must be an array of tables: [[set]] sections")
+        defaults = {key: data[key] for key in PER_SET if key in data}
+        solvers = self.solvers(data["solvers"], ("solvers",)) if "solvers" in data else None
+        runs = [self.set_run(i, entry, defaults, solvers) for i, entry in enumerate(sets)]
+        db = self.resolve(data["db"]) if "db" in data else None
+        return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs)
+
+    def keys(self, table: dict, known: dict, where: tuple, what: str) -> None:
+        for key, value in table.items():
+            if key not in known:
+                self.fail((*where, key), f"unknown key {key!r} in {what} (known: {', '.join(sorted(known))})")
+            self.value(value, known[key], (*where, key))
+
+    def value(self, value, kind: str, where: tuple) -> None:
+        key = where[-1]
+        fits = {NUMBER: isinstance(value, (int, float)) and not isinstance(value, bool),
+                WHOLE: isinstance(value, int) and not isinstance(value, bool),
+                TEXT: isinstance(value, str), FLAG: isinstance(value, bool), LIST: isinstance(value, list),
+                "a table": isinstance(value, dict)}[kind]
+        if not fits:
+            self.fail(where, f"{key} must be {kind}; got {_shown(value)}")
+        if key in LEAST and not value > LEAST[key]:
+            least = "0 or more" if LEAST[key] < 0 else "more than 0"
+            self.fail(where, f"{key} must be {least}; got {_shown(value)}")
+        if key == "memory_limit":
+            try:
+                check_memory_limit(value)
+            except UsageError as exc:
+                self.fail(where, str(exc))
+
+    def set_run(self, index: int, entry: dict, defaults: dict, solvers: list[str] | None) -> SetRun:
+        where = ("set", index)
+        self.keys(entry, SET_KEYS, where, f"[[set]] {index + 1}")
+        if "file" not in entry:
+            self.fail(where, f"[[set]] {index + 1} has no file")
+        file = self.resolve(entry["file"])
+        if not Path(file).is_file():
+            self.fail((*where, "file"), f"no puzzle file {entry['file']} (read from {self.folder or '.'})")
+        own = self.solvers(entry["solvers"], (*where, "solvers")) if "solvers" in entry else solvers
+        if not own:
+            self.fail(where, f"[[set]] {index + 1} has no solvers: give solvers = [...] in it or above every [[set]]")
+        setting = {**defaults, **{key: entry[key] for key in PER_SET if key in entry}}
+        limit = setting.get("limit", DEFAULT_LIMIT)
+        return SetRun(file=file, kind=entry.get("kind"), box=entry.get("box"), sample=entry.get("sample"),
+                      seed=setting.get("seed", 0), scramble=entry.get("scramble", False), solvers=own,
+                      time_limit=float(setting.get("time_limit", DEFAULT_TIME_LIMIT)),
+                      memory_limit_mb=setting.get("memory_limit"), limit=None if limit == 0 else limit,
+                      repeat=setting.get("repeat", 1))
+
+    def solvers(self, entries: list, where: tuple) -> list[str]:
+        """Solver specs: texts, or tables ``{ spec = "...", options = { key = value } }``
+        written as ``spec@key=value;...``."""
+        specs = []
+        for entry in entries:
+            if isinstance(entry, str):
+                specs.append(entry)
+                continue
+            if not isinstance(entry, dict):
+                self.fail(where, f"a solver must be a spec text or {{ spec = ..., options = {{...}} }}; "
+                                 f"got {_shown(entry)}")
+            self.keys(entry, SOLVER_KEYS, where, "a solver")
+            if "spec" not in entry:
+                self.fail(where, "a solver table needs spec = \"family[:variant]\"")
+            options = ";".join(f"{k}={_option(v)}" for k, v in entry.get("options", {}).items())
+            joiner = ";" if "@" in entry["spec"] else "@"
+            specs.append(entry["spec"] + (joiner + options if options else ""))
+        try:  # a spec that names no engine fails here, before anything runs
+            resolve_solvers(specs, self.engines)
+        except PuzzlebenchError as exc:  # an unknown family, variant or option; an engine not importable
+            self.fail(where, str(exc))
+        return specs
+
+    def resolve(self, name: str) -> str:
+        path = Path(name).expanduser()
+        return str(path if path.is_absolute() else self.folder / path)
+
+
+def _option(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _shown(value) -> str:
+    return repr(value) if isinstance(value, str) else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+_HEADER = re.compile(r"\s*(\[\[?)\s*([A-Za-z0-9_.-]+)\s*\]\]?")
+_KEY = re.compile(r"(\s*)([A-Za-z0-9_-]+)\s*=")
+
+
+def key_places(text: str) -> dict[tuple, tuple[int, int]]:
+    """Where each key of a TOML text is (line, column; both from 1), by its path: ``("db",)``,
+    ``("set", 0)`` for the first ``[[set]]`` header, ``("set", 0, "file")``.  Keys written at
+    the start of a line only (inline tables and dotted keys are placed at their line's key)."""
+    places: dict[tuple, tuple[int, int]] = {}
+    table: tuple = ()
+    arrays: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            name = header[2]
+            if header[1] == "[[":
+                arrays[name] = arrays.get(name, -1) + 1
+                table = (name, arrays[name])
+            else:
+                table = (name,)
+            places.setdefault(table, (number, len(line) - len(line.lstrip()) + 1))
+            continue
+        key = _KEY.match(line)
+        if key:
+            places.setdefault((*table, key[2]), (number, len(key[1]) + 1))
+    return places
