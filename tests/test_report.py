@@ -157,7 +157,7 @@ def test_report_time_cpu_ranks_and_summarises_by_cpu_time(tmp_path, capsys):
     assert main(["report", "--db", str(tmp_path / "clocks.sqlite"), "--time", "cpu"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Time limit 1 s per puzzle. Times are CPU time (user + system of the process")
-    assert "| c | a | 2 | 2 | 2 | 0 | 0 | 450 | 450 | 490 | 500 |" in out
+    assert "| c | a | 2 | 2 | 2 | 0 | 0 | 450 | 150 | 450 | 490 | 500 |" in out   # CPU, then wall median beside
 
 
 def test_par_k_and_the_shift_are_options(example_db):
@@ -380,6 +380,14 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     assert mrv["wins"] + backtrack["wins"] >= 3 and mrv["speedup"] == pytest.approx(1.0)
     columns, rows = view_rows(Path(cfg.db))
     assert len(rows) == 6 and puzzlebench.load_results(cfg.db)["status"].tolist() == ["unique"] * 6
+    # the summary: wall and CPU medians side by side, the memory above the baseline and the baseline
+    mine = [r for r in outcome.results if r["solver"] == "mrv"]
+    row = next(r for r in summarise(outcome.results) if r["solver"] == "mrv")
+    assert row["median"] == pytest.approx(sorted(r["t_total"] for r in mine)[1])
+    assert row["cpu_median"] == pytest.approx(sorted(r["t_cpu"] for r in mine)[1]) and row["cpu_median"] > 0
+    assert row["baseline_memory_mb"] == max(r["baseline_memory"] for r in mine) / 2 ** 20 > 10  # an interpreter
+    table = render(summarise(outcome.results), "md")
+    assert "| median ms | CPU median ms |" in table and "| peak MB | baseline MB |" in table
 
 
 # -- bad input: one line, exit 2 ----------------------------------------------------------------------

@@ -9,7 +9,10 @@ Per set and solver (and solution limit):
   time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
   ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
   by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
-- ``peak_memory_mb``: the largest peak resident set of the worker over the set's runs;
+- ``peak_memory_mb``: the largest peak resident set above the worker's idle baseline over the
+  set's runs (the memory that belongs to the runs), and ``baseline_memory_mb`` beside it: the
+  largest of those baselines (the interpreter, the libraries, the engine built and idle);
+- ``cpu_median`` (or ``wall_median`` under ``--time cpu``): the other clock's median;
 - for each normalised statistic (nodes, guesses, backtracks, conflicts, propagations): its
   median and mean over the solved puzzles that report it (absent: the engine has no such
   counter);
@@ -147,8 +150,10 @@ def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
         "puzzles_per_s": len(solved) / total_time if total_time > 0 else None,
         "peak_memory_mb": max((r["peak_memory"] for r in rows if r["peak_memory"]), default=None),
     }
-    if out["peak_memory_mb"] is not None:
-        out["peak_memory_mb"] = out["peak_memory_mb"] / 2 ** 20
+    out["baseline_memory_mb"] = max((r["baseline_memory"] for r in rows if r["baseline_memory"]), default=None)
+    for key in ("peak_memory_mb", "baseline_memory_mb"):
+        if out[key] is not None:
+            out[key] = out[key] / 2 ** 20
     for stat in STATISTICS:
         values = [r[stat] for r in solved if r[stat] is not None]
         out[f"{stat}_median"] = median(values) if values else None
@@ -160,6 +165,9 @@ def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
     out["encode_share"] = sum(enc) / (sum(enc) + sum(sol)) if enc and sum(enc) + sum(sol) > 0 else None
     out["time_limit"] = _largest_limit(rows)
     out["clock"] = clock_of(time_key)
+    other = "t_cpu" if time_key == "t_total" else "t_total"   # the other clock's median beside
+    other_times = [r[other] for r in solved if r[other] is not None]
+    out[f"{clock_of(other)}_median"] = median(other_times) if other_times else None
     out["runs"] = max(r.get("runs", 1) if isinstance(r, dict) else 1 for r in rows)
     return out
 
@@ -430,10 +438,22 @@ MAIN = [("set", "set"), ("solver", "solver"), ("limit", "limit"), ("puzzles", "p
         ("encode_mean", "encode ms"), ("solve_mean", "solve ms")]
 STATS = [("set", "set"), ("solver", "solver")] + [
     (f"{s}_{m}", f"{s} {m}") for s in STATISTICS for m in ("median", "mean")]
-MILLIS = {"median", "mean", "p90", "max", "encode_mean", "solve_mean", "par", "sgm",
+MILLIS = {"median", "mean", "p90", "max", "cpu_median", "wall_median", "encode_mean", "solve_mean", "par", "sgm",
           "median_a", "median_b", "par_a", "par_b"}
 COUNTS = {"puzzles", "solved", "timeouts", "errors", "wrong", "limit", "solved_in_limit", "wins",
           "puzzles_a", "puzzles_b", "solved_a", "solved_b", "gained", "lost", "differ"}
+
+
+def main_columns(summary: list[dict]) -> list[tuple[str, str]]:
+    """The summary's columns: :data:`MAIN`, with after the median the other clock's median
+    (CPU beside wall, or wall beside CPU) and after the peak memory the workers' baseline,
+    where some result has them (results stored before they were measured have not)."""
+    columns = list(MAIN)
+    for key, label, after in (("cpu_median", "CPU median ms", "median"), ("wall_median", "wall median ms", "median"),
+                              ("baseline_memory_mb", "baseline MB", "peak_memory_mb")):
+        if any(row.get(key) is not None for row in summary):
+            columns.insert([k for k, _ in columns].index(after) + 1, (key, label))
+    return columns
 
 
 def metric_columns(metrics: list[dict]) -> list[tuple[str, str]]:
@@ -464,7 +484,7 @@ def cell(key: str, value) -> str:
         return f"{value * 1000:.3g}" if value < 0.1 else f"{value * 1000:.0f}"
     if key == "puzzles_per_s":
         return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
-    if key == "peak_memory_mb":
+    if key in ("peak_memory_mb", "baseline_memory_mb"):
         return f"{value:.1f}"
     if key == "speedup":
         return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
@@ -520,7 +540,7 @@ def clock_words(rows: list[dict]) -> str:
 def markdown(summary: list[dict], metrics: list[dict] | None = None) -> str:
     limits = time_limit_words(summary + (metrics or []))
     stats_present = [c for c in STATS[2:] if any(row.get(c[0]) is not None for row in summary)]
-    text = f"{limits[0].upper()}{limits[1:]}.{clock_words(summary)}\n\n" + _md_table(summary, MAIN)
+    text = f"{limits[0].upper()}{limits[1:]}.{clock_words(summary)}\n\n" + _md_table(summary, main_columns(summary))
     if stats_present:
         text += f"\n\nSearch statistics (over solved puzzles; - : the engine has no such counter; {limits})\n\n"
         text += _md_table(summary, STATS[:2] + stats_present)
@@ -591,7 +611,7 @@ def _latex_table(rows: list[dict], columns, caption: str) -> list[str]:
 
 
 def latex(summary: list[dict], metrics: list[dict] | None = None) -> str:
-    lines = _latex_table(summary, MAIN, time_limit_words(summary + (metrics or [])))
+    lines = _latex_table(summary, main_columns(summary), time_limit_words(summary + (metrics or [])))
     if metrics:
         lines += [""] + _latex_table(metrics, metric_columns(metrics), metrics_caption(metrics))
     return "\n".join(lines) + "\n"
