@@ -826,3 +826,43 @@ def test_a_worker_that_dies_between_two_polls_loses_no_row_and_no_time_limit(tmp
         executor.close()
         pytest.fail(f"the bench hung with answers for {sorted(status)} only")
     assert status == {0: "unique", 1: "error", 2: "unique", 3: "timeout", 4: "unique"}
+
+
+# -- large Sudoku: a full grid by the engine, checks under a time limit, progress by cells ------------
+
+@pytest.mark.parametrize("box", [(4, 4), (3, 5), (5, 5), (6, 6)])
+def test_a_completed_grid_is_a_valid_full_grid_the_same_for_a_seed(box):
+    from puzzlebench.harness.generate import _Counter, completed_grid
+    counter = _Counter("sudoku")
+    grid = completed_grid(box, random.Random(3), counter)
+    n = box[0] * box[1]
+    assert len(grid) == n * n and Sudoku(box, grid).check(grid) == []
+    assert grid == completed_grid(box, random.Random(3), counter)
+    assert grid != completed_grid(box, random.Random(4), counter)
+
+
+def test_a_check_cut_by_its_time_limit_keeps_its_clue_and_says_so(capsys):
+    """At 25x25 the late checks take seconds; under a 1 ms limit they are cut, their clues kept:
+    the puzzle is unique (proven by another engine here) but not minimal, and the command warns."""
+    assert main(["generate", "sudoku", "--box", "5x5", "--count", "1", "--seed", "2", "--check-seconds", "0.001"]) == 0
+    out, err = capsys.readouterr()
+    puzzle_text, solution_text = out.split()
+    puzzle = parse_sudoku_line(puzzle_text, box=(5, 5))
+    assert registry.make_engine("sat").run(puzzle, limit=2).status is Status.UNIQUE
+    assert err.startswith("puzzlebench: warning: puzzle 1: ") and err.endswith(
+        " clues kept undecided (their check passed --check-seconds 0.001): unique, but not proven minimal\n")
+    undecided = int(err.split()[4])
+    assert 0 < undecided <= sum(1 for v in puzzle.givens if v)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_generate_sudoku_shows_its_progress_clue_by_clue(monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["generate", "sudoku", "--box", "2x2", "--count", "2", "--seed", "1", "--clues", "10"]) == 0
+    drawn = terminal.getvalue()
+    assert "sudoku 4x4, clues tried" in drawn and "] 32/32 100%" in drawn   # 2 puzzles of 16 cells

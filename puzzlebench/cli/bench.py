@@ -399,14 +399,29 @@ def cmd_generate(args) -> int:
         out = open(args.out, "w") if args.out else sys.stdout
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
+    if args.check_seconds is not None and not args.check_seconds > 0:
+        raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
-    progress = Progress(args.count, [label], sys.stderr, enabled=not args.quiet)
+    cells = box[0] * box[1] * box[0] * box[1] if args.kind == "sudoku" else 0
+    if cells:  # a large Sudoku takes minutes: the bar counts the clues tried, a puzzle's cells each
+        label = f"sudoku {box[0] * box[1]}x{box[0] * box[1]}, clues tried"
+    progress = Progress(args.count * (cells or 1), [label], sys.stderr, enabled=not args.quiet)
+    on_cell = (lambda: progress.update(label, "sat")) if cells else None
     try:
         for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed, holes=args.holes,
-                               balanced=args.balanced), 1):
+                               balanced=args.balanced, check_seconds=args.check_seconds,
+                               on_cell=on_cell), 1):
             print(_generated_text(args, puzzle, index), file=out, flush=True)
-            progress.update(label, "sat")
+            if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
+                progress.update_many(label, index * cells - progress.done, 0, 0)
+            else:
+                progress.update(label, "sat")
+            undecided = puzzle.metadata.get("undecided") if args.kind == "sudoku" else None
+            if undecided:
+                print(f"puzzlebench: warning: puzzle {index}: {undecided} clues kept undecided (their check "
+                      f"passed --check-seconds {args.check_seconds:g}): unique, but not proven minimal",
+                      file=sys.stderr)
     finally:
         progress.finish()
         if args.out:
@@ -509,6 +524,9 @@ def register(sub) -> None:
     p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
     p.add_argument("--holes", type=float, default=0.42,
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
+    p.add_argument("--check-seconds", type=float, metavar="S",
+                   help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
+                        "in time is kept (unique, not proven minimal); default none")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
     p.add_argument("--quiet", action="store_true", help="no progress bar")

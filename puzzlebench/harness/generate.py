@@ -2,13 +2,17 @@
 Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
 
 - **Sudoku** of any block shape: a random full grid (randomised backtracking with minimum
-  remaining values), then clues removed in a random order, each removal kept only when the
+  remaining values; from 16 values on, random blocks on the diagonal, which share no row or
+  column, completed by the engine: the backtracking took 31 s for one 25x25 grid, the engine
+  5 ms), then clues removed in a random order, each removal kept only when the
   puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
   when registered, else ``mrv``) with a solution limit of 2.  One pass over every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
-  redrawn.
+  redrawn.  With a time limit per check (``check_seconds``), a clue whose removal the engine
+  could not decide in time is kept: the puzzle is still proven unique, but not minimal, and
+  its metadata counts those clues (``undecided``).
 - **Skyscrapers** (N <= 9): a random Latin square and all 4N visibility clues; where those
   leave several solutions, cells that some solution fills with another value are given, taken
   in a random order, until the puzzle is unique; then a share of the clues is removed in random
@@ -27,7 +31,7 @@ The same seed gives the same puzzles: every random choice comes from one ``rando
 from __future__ import annotations
 
 import random
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..errors import UsageError
 from .latin_squares import check_qwh_arguments, qwh_instance
@@ -61,8 +65,8 @@ class _Counter:
         self.engine = uniqueness_engine(kind)
         self.fallback = None
 
-    def solve(self, puzzle, limit: int = 2):
-        result = self.engine.run(puzzle, limit=limit, keep=2)
+    def solve(self, puzzle, limit: int = 2, time_limit: float | None = None):
+        result = self.engine.run(puzzle, limit=limit, keep=2, time_limit=time_limit)
         if result.status is Status.ERROR and not result.verified:
             self.fallback = self.fallback or registry.make_engine("mrv")
             result = self.fallback.run(puzzle, limit=limit, keep=2)
@@ -124,9 +128,37 @@ def random_full_grid(box: tuple[int, int], rng: random.Random) -> list[int]:
     return grid
 
 
+LARGE_GRID = 16
+"""Values from which a full grid is completed by the engine rather than by backtracking."""
+
+
+def completed_grid(box: tuple[int, int], rng: random.Random, counter: _Counter) -> list[int]:
+    """A full grid: the blocks on the diagonal (they share no row or column) filled with
+    random permutations, the rest completed by the engine (one solution), its values then
+    relabelled at random.  Not uniform over all grids (neither is the backtracking's)."""
+    r, c = box
+    n = r * c
+    while True:
+        grid = [0] * (n * n)
+        for b in range(min(r, c)):   # block b of band b and stack b
+            values = list(range(1, n + 1))
+            rng.shuffle(values)
+            cells = [(b * r + i) * n + b * c + j for i in range(r) for j in range(c)]
+            for cell, v in zip(cells, values):
+                grid[cell] = v
+        found = counter.solve(Sudoku(box, grid), limit=1, time_limit=10.0)
+        if found.solutions:
+            relabel = list(range(1, n + 1))
+            rng.shuffle(relabel)
+            return [relabel[v - 1] for v in found.solutions[0]]
+
+
 def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None = None,
-                    attempts: int = 20, counter: _Counter | None = None) -> Sudoku:
-    """A Sudoku with a unique solution: minimal, or with ``clues`` clues."""
+                    attempts: int = 20, counter: _Counter | None = None, check_seconds: float | None = None,
+                    on_cell: Callable[[], None] | None = None) -> Sudoku:
+    """A Sudoku with a unique solution: minimal, or with ``clues`` clues.  ``check_seconds``:
+    the time limit of each uniqueness check (module text); ``on_cell``: called after each
+    clue tried (a progress bar's step)."""
     r, c = box
     n = r * c
     if clues is not None and not 0 < clues <= n * n:
@@ -134,18 +166,26 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
     counter = counter or _Counter("sudoku")
     best = None
     for _ in range(attempts):
-        solution = random_full_grid(box, rng)
+        solution = random_full_grid(box, rng) if n < LARGE_GRID else completed_grid(box, rng, counter)
         givens = list(solution)
         order = list(range(n * n))
         rng.shuffle(order)
+        undecided = 0
         for cell in order:
             if clues is not None and sum(1 for g in givens if g) <= clues:
                 break
             keep = givens[cell]
             givens[cell] = 0
-            if counter.solve(Sudoku(box, givens)).status is not Status.UNIQUE:
+            status = counter.solve(Sudoku(box, givens), time_limit=check_seconds).status
+            if status is not Status.UNIQUE:
                 givens[cell] = keep
-        puzzle = Sudoku(box, givens, metadata={"solution": Sudoku(box, solution).write()})
+                undecided += status is Status.TIMEOUT
+            if on_cell is not None:
+                on_cell()
+        metadata = {"solution": Sudoku(box, solution).write()}
+        if undecided:
+            metadata["undecided"] = undecided
+        puzzle = Sudoku(box, givens, metadata=metadata)
         count = sum(1 for g in givens if g)
         if clues is None or count == clues:
             return puzzle
@@ -270,8 +310,10 @@ def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
 
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
              size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
-             balanced: bool = False) -> Iterator:
-    """``count`` puzzles of ``kind``, the same ones for the same arguments."""
+             balanced: bool = False, check_seconds: float | None = None,
+             on_cell: Callable[[], None] | None = None) -> Iterator:
+    """``count`` puzzles of ``kind``, the same ones for the same arguments (Sudoku: the same
+    ones for the same ``check_seconds`` too, where a check reaches it)."""
     rng = random.Random(f"{kind}:{seed}")
     if kind == "latin":   # satisfiable by construction: no solver involved
         check_qwh_arguments(size, holes)
@@ -281,7 +323,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
     counter = _Counter(kind) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
-            yield generate_sudoku(box, rng, clues, counter=counter)
+            yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)
         elif kind == "skyscrapers":
             yield generate_skyscrapers(size, rng, remove, counter=counter)
         elif kind == "nqueens":
