@@ -14,7 +14,7 @@ import os
 import signal
 import time
 
-from puzzlebench.results import Result, Results, Stats
+from puzzlebench.results import Results, Stats
 from puzzlebench.solvers.base import SearchOutcome, verify_result
 from puzzlebench.solvers.bitboard import BitboardEngine
 from puzzlebench.solvers.mrv import MrvEngine

@@ -3,12 +3,10 @@ error once on standard error with its place, one exit-code rule, standard input 
 puzzle by puzzle, answers in the input's own form."""
 
 import json
-import os
 import resource
 import select
 import subprocess
 import sys
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -56,7 +54,7 @@ def test_a_bad_record_is_reported_on_both_streams_with_its_place_once(tmp_path):
     assert proc.returncode == 1
     assert proc.stdout.splitlines()[1] == bad
     assert proc.stderr.splitlines() == [f"puzzlebench: {bad}",
-                                        f"puzzlebench: 2 puzzles: 1 error, 1 unique; "
+                                        "puzzlebench: 2 puzzles: 1 error, 1 unique; "
                                         + proc.stderr.splitlines()[1].split("; ")[1]]
     jsonl = puzzlebench("solve", "--format", "jsonl", str(f))
     assert jsonl.returncode == 1 and jsonl.stderr.splitlines()[0] == f"puzzlebench: {bad}"

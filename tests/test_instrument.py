@@ -5,7 +5,6 @@ to a run (peak above the worker's idle baseline), and memory limits held by the 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import subprocess
 import sys

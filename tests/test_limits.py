@@ -4,7 +4,6 @@ plus a small grace, with memory that grew with the work done (an empty 64x64 too
 7 GB with mrv, 48 s with sat, 136 s with quine; backtrack ran past 150 s)."""
 
 import os
-import resource
 import subprocess
 import sys
 import time
