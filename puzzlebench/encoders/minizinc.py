@@ -1,0 +1,163 @@
+"""Rules in the shared vocabulary as a MiniZinc model (one ``.mzn`` file: the model and the
+instance's data), and MiniZinc's output read back.
+
+One integer variable per cell, ``array[0..K-1] of var 1..N: c``:
+
+- the givens: ``c[k] = g``;
+- ``AllDifferent``: ``alldifferent`` (``globals.mzn``);
+- ``Less``: ``c[a] < c[b]``;
+- ``Cage``: ``sum`` for a ``+`` cage, otherwise ``table`` over its admissible fillings
+  (:meth:`~puzzlebench.models.vocabulary.Cage.fillings`);
+- ``Visibility``: the count of cells taller than the maximum before them;
+- N-Queens diagonals (a complete family of ``AtMostOne``: :func:`~.cpsat.diagonal_families`):
+  ``alldifferent`` over ``c[k] + k`` and ``c[k] - k``, the classic model; any other group of
+  candidates: a count of ``c[k] = v`` terms.
+
+No auxiliary variable: ``minizinc --all-solutions`` counts the puzzle's solutions.  The output
+item prints ``c = [v1, v2, …];`` per solution, between MiniZinc's ``----------`` separators
+(``==========`` when the search was complete), which :func:`read_answer` reads.
+
+Reference: N. Nethercote, P. J. Stuckey, R. Becket, S. Brand, G. J. Duck, G. Tack,
+"MiniZinc: Towards a Standard CP Modelling Language", CP 2007.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import ParseError, Place
+from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
+                                 Visibility, candidate_cell_value)
+from .cpsat import diagonal_families
+from .dimacs import file_lines
+from .interop import check_vocabulary, header_lines, read_header
+
+TARGET = "minizinc"
+KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
+# the globals one by one, not "globals.mzn": Debian's Gecode library (6.2.0) and MiniZinc
+# 2.6.4's standard library disagree on inverse_fn, which "globals.mzn" pulls in and fails on
+INCLUDES = 'include "alldifferent.mzn";\ninclude "table.mzn";'
+OUTPUT_LINE = re.compile(r"^c = \[([0-9,\s]*)\];$")
+
+
+@dataclass
+class MiniZincModel:
+    text: str
+    n_cells: int
+    n_values: int
+
+    def write(self) -> str:
+        return self.text
+
+
+def _list(cells) -> str:
+    return "[" + ", ".join(f"c[{c}]" for c in cells) + "]"
+
+
+def constraint_lines(rules: Rules) -> list[str]:
+    n = rules.n_values
+    out = [f"constraint c[{c}] = {g};" for c, g in enumerate(rules.givens) if g]
+    families, leftover = diagonal_families(rules)
+    replaced = {con.name for con in rules.of_type(AtMostOne)} - {con.name for con in leftover}
+    for fam in families:
+        op = "+" if fam.sign > 0 else "-"
+        out.append("constraint alldifferent([" + ", ".join(f"c[{c}] {op} {c}" for c in fam.cells) + "]);")
+    for con in rules.constraints:
+        if isinstance(con, (ExactlyOne, AtMostOne)):
+            pairs = [candidate_cell_value(x, n) for x in con.candidates]
+            if isinstance(con, ExactlyOne) and len(pairs) == n and len({c for c, _ in pairs}) == 1:
+                continue  # the cell's domain says it
+            if isinstance(con, AtMostOne) and (len(pairs) < 2 or con.name in replaced):
+                continue
+            count = " + ".join(f"bool2int(c[{c}] = {v})" for c, v in pairs)
+            out.append(f"constraint {count} {'=' if isinstance(con, ExactlyOne) else '<='} 1;")
+        elif isinstance(con, AllDifferent):
+            if len(con.cells) > 1:
+                out.append(f"constraint alldifferent({_list(con.cells)});")
+        elif isinstance(con, Less):
+            out.append(f"constraint c[{con.smaller}] < c[{con.larger}];")
+        elif isinstance(con, Cage):
+            out.append(_cage(con, n))
+        elif isinstance(con, Visibility):
+            out.append(_visibility(con))
+    return out
+
+
+def _cage(cage: Cage, n: int) -> str:
+    if cage.op == "+" or len(cage.cells) == 1:
+        return f"constraint sum({_list(cage.cells)}) = {cage.target};"
+    rows = " | ".join(", ".join(map(str, f)) for f in cage.fillings(n))
+    return f"constraint table({_list(cage.cells)}, [| {rows} |]);"
+
+
+def _visibility(con: Visibility) -> str:
+    line = [f"c[{c}]" for c in con.cells]
+    if len(line) == 1:
+        return f"constraint {'true' if con.clue == 1 else 'false'};"
+    seen = [f"bool2int({line[i]} > max([{', '.join(line[:i])}]))" for i in range(1, len(line))]
+    return f"constraint 1 + {' + '.join(seen)} = {con.clue};"
+
+
+def encode_minizinc(puzzle) -> MiniZincModel:
+    check_vocabulary(puzzle, TARGET, KNOWN)
+    rules = puzzle.rules
+    head = "\n".join("% " + line for line in header_lines(puzzle, TARGET))
+    body = "\n".join(constraint_lines(rules))
+    text = (f"{head}\n"
+            f"{INCLUDES}\n"
+            f"array[0..{rules.n_cells - 1}] of var 1..{rules.n_values}: c;\n"
+            f"{body}\n"
+            f"solve satisfy;\n"
+            f'output ["c = \\(c);\\n"];\n')
+    return MiniZincModel(text, rules.n_cells, rules.n_values)
+
+
+def export_minizinc(puzzle) -> MiniZincModel:
+    """``export --to minizinc``: one ``.mzn`` file, the model with the instance's data."""
+    return encode_minizinc(puzzle)
+
+
+# -- reading back -----------------------------------------------------------------------------
+
+def puzzle_of(text: str, source: str | None = None):
+    return read_header(text, TARGET, "%", source)
+
+
+SEPARATOR = "----------"
+COMPLETE = "=========="
+UNSAT = "=====UNSATISFIABLE====="
+UNKNOWN = ("=====UNKNOWN=====", "=====ERROR=====")
+
+
+def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str, list[tuple[int, ...]], bool]:
+    """MiniZinc's output: the status, every solution printed (a value per cell), and whether
+    the search was complete (``==========``: every solution was printed, when enumerating)."""
+    solutions: list[tuple[int, ...]] = []
+    complete = unsat = unknown = False
+    for number, raw in file_lines(text):
+        line = raw.strip()
+        if not line or line == SEPARATOR or line.startswith("%"):
+            continue
+        if line == COMPLETE:
+            complete = True
+        elif line == UNSAT:
+            unsat = complete = True
+        elif line in UNKNOWN:
+            unknown = True
+        else:
+            found = OUTPUT_LINE.match(line)
+            if found is None:
+                raise ParseError(f"not a line of puzzlebench's MiniZinc output: {line[:60]!r}",
+                                 Place(source, number, 1))
+            values = [int(w) for w in found.group(1).replace(",", " ").split()]
+            if len(values) != n_cells:
+                raise ParseError(f"{len(values)} values for the {n_cells} cells", Place(source, number, 1))
+            solutions.append(tuple(values))
+    if solutions:
+        return "SATISFIABLE", solutions, complete
+    if unsat:
+        return "UNSATISFIABLE", [], True
+    if unknown or not text.strip():
+        return "UNKNOWN", [], False
+    raise ParseError("no solution and no status in MiniZinc's output", Place(source, 1))
