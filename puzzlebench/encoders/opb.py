@@ -55,6 +55,9 @@ class PseudoBoolean:
     n_cells: int
     n_values: int
     header: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    """Read from a file: the line of each constraint."""
+    source: str | None = None
 
     @property
     def n_candidates(self) -> int:
@@ -166,6 +169,7 @@ def read_opb(text: str, source: str | None = None) -> PseudoBoolean:
     checked against the variables the constraints name, never allocated from."""
     declared = None
     cons: list[Constraint] = []
+    lines: list[int] = []
     highest = 0
     for number, raw in file_lines(text):
         line = raw.strip()
@@ -197,6 +201,7 @@ def read_opb(text: str, source: str | None = None) -> PseudoBoolean:
             raise ParseError("expected '>= BOUND ;' or '= BOUND ;' after the terms (the format has no '<=')",
                              Place(source, number, column))
         cons.append((terms, rest[0][1], integer(rest[1][1])))
+        lines.append(number)
     if declared is not None:
         n_vars, n_cons, line = declared
         if highest > n_vars:
@@ -205,15 +210,13 @@ def read_opb(text: str, source: str | None = None) -> PseudoBoolean:
         if n_cons != len(cons):
             raise ParseError(f"the header declares {n_cons} constraints, the file has {len(cons)}",
                              Place(source, line, 1))
-    puzzle = None
     try:
         puzzle = read_header(text, TARGET, "*", source)
+        shape = (puzzle.n_cells, puzzle.n_values)
     except ParseError:
-        pass
+        shape = (0, 0)        # any OPB file: no candidates to decode
     n_vars = declared[0] if declared else highest
-    if puzzle is None:
-        return PseudoBoolean(n_vars, cons, 0, 0)
-    return PseudoBoolean(n_vars, cons, puzzle.n_cells, puzzle.n_values, [])
+    return PseudoBoolean(n_vars, cons, *shape, lines=lines, source=source)
 
 
 def puzzle_of(text: str, source: str | None = None):
@@ -250,4 +253,5 @@ def check_answer(pb: PseudoBoolean, true_vars, source: str | None = None) -> Non
     for k, (terms, relation, bound) in enumerate(pb.constraints, start=1):
         total = sum(c for c, v in terms if v in true)
         if total < bound or (relation == "=" and total != bound):
-            raise ParseError(f"the answer breaks constraint {k} of the OPB file", Place(source))
+            where = f"line {pb.lines[k - 1]} of {pb.source or 'the OPB file'}" if pb.lines else "the OPB file"
+            raise ParseError(f"the answer breaks constraint {k} ({where})", Place(source))

@@ -31,11 +31,13 @@ class ToolAnswer:
 
 
 def ace_jar() -> Path | None:
-    try:
-        import pycsp3
-    except ImportError:
+    import importlib.util
+
+    # found, not imported: importing pycsp3 sets up a model and prints a warning at exit
+    spec = importlib.util.find_spec("pycsp3")
+    if spec is None or not spec.origin:
         return None
-    found = sorted((Path(pycsp3.__file__).parent / "solvers" / "ace").glob("ACE-*.jar"))
+    found = sorted((Path(spec.origin).parent / "solvers" / "ace").glob("ACE-*.jar"))
     return found[-1] if found else None
 
 

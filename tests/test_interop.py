@@ -1,0 +1,285 @@
+"""XCSP3, MiniZinc and OPB exports held to the real tools that define the formats: ACE (the
+XCSP3 solver inside pycsp3, run with Java), MiniZinc with Gecode (Debian's minizinc and
+flatzinc), minisat+ and Exact (OPB).  Each export is solved by the tool, its output decoded
+back by ``puzzlebench decode``, checked by the puzzle's own checker and compared with CP-SAT's
+solution (and bitboard's on 9x9); the tools that enumerate count like CP-SAT.  A test whose
+tool is absent skips, naming the package that brings it (CI installs them all)."""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import puzzlebench
+from puzzlebench.cli import main
+from puzzlebench.encoders import minizinc, opb, xcsp3
+from puzzlebench.errors import UsageError
+from puzzlebench.models.examples import example
+from puzzlebench.models.vocabulary import Rules
+from puzzlebench.solvers import tools
+from puzzlebench.solvers.registry import make_engine
+
+from conftest import data_lines
+
+TOOLS = {   # tool: (export target = decode option, file suffix, why it is missing, run)
+    "ace": ("xcsp3", ".xml", tools.missing_ace,
+            lambda path, puzzle, k: tools.run_ace(path, puzzle.n_cells, k)),
+    "minizinc": ("minizinc", ".mzn", tools.missing_minizinc,
+                 lambda path, puzzle, k: tools.run_minizinc(path, puzzle.n_cells, k)),
+    "minisat+": ("opb", ".opb", tools.missing_minisat_plus,
+                 lambda path, puzzle, k: tools.run_minisat_plus(path)),
+    "exact": ("opb", ".opb", tools.missing_exact, lambda path, puzzle, k: tools.run_exact(path, k)),
+}
+ENUMERATING = ("ace", "minizinc", "exact")   # minisat+ finds one solution and stops
+
+EXAMPLES = ["arto-inkala", "sudoku12", "killer", "kenken4", "futoshiki5", "skyscrapers5",
+            "8-queens-corner", "sudoku-x", "jigsaw6", "latin5"]
+
+
+def needs(tool: str) -> None:
+    reason = TOOLS[tool][2]()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+def sudoku16():
+    return puzzlebench.parse(data_lines("sudoku16_vu_kr_1000.txt", limit=1)[0], kind="sudoku")
+
+
+def puzzle_named(name: str):
+    return sudoku16() if name == "sudoku16" else example(name)
+
+
+def exported(tmp_path, puzzle, target: str, suffix: str):
+    path = tmp_path / f"puzzle{suffix}"
+    path.write_text(puzzlebench.encode(puzzle, to=target).write())
+    return path
+
+
+def solve_with(tool: str, tmp_path, puzzle, solutions: int = 1):
+    target, suffix, _, run = TOOLS[tool]
+    path = exported(tmp_path, puzzle, target, suffix)
+    return path, run(path, puzzle, solutions)
+
+
+def reference(puzzle, limit):
+    result = make_engine("cpsat").run(puzzle, limit=limit, time_limit=120)
+    assert result.verified
+    return result
+
+
+# -- export, solve with the tool, decode, verify ---------------------------------------------
+
+@pytest.mark.parametrize("tool", TOOLS)
+@pytest.mark.parametrize("name", EXAMPLES + ["sudoku16"])
+def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path, capsys):
+    needs(tool)
+    puzzle = puzzle_named(name)
+    path, answer = solve_with(tool, tmp_path, puzzle)
+    assert answer.status == "SATISFIABLE"
+    out = tmp_path / "tool.out"
+    out.write_text(answer.output)
+    capsys.readouterr()
+    assert main(["decode", f"--{TOOLS[tool][0]}", str(path), "--model", str(out), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and record["kind"] == puzzle.kind
+    solution = puzzle.parse_solution(record["solution"])
+    assert puzzle.check(solution) == [] and puzzle.rules.violations(solution) == []
+    assert answer.solutions[0] == solution
+    expected = reference(puzzle, limit=2)
+    if expected.count == 1:                       # unique: every engine finds this one
+        assert solution == expected.solutions[0]
+    if name == "arto-inkala":
+        assert solution == make_engine("bitboard").run(puzzle, limit=1).solutions[0]
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+COUNTS = [("8-queens", 0), ("8-queens-corner", 0), ("killer", 2), ("kenken4", 2), ("futoshiki5", 2),
+          ("skyscrapers5", 2), ("sudoku-x", 2), ("jigsaw6", 2), ("latin5", 2)]
+
+
+@pytest.mark.parametrize("tool", ENUMERATING)
+@pytest.mark.parametrize("name,limit", COUNTS)
+def test_the_tools_count_as_cpsat_does(tool, name, limit, tmp_path):
+    """All solutions (limit 0) or a uniqueness check (limit 2: one found, the search
+    complete): the tool's count is CP-SAT's, each solution a different verified one."""
+    needs(tool)
+    puzzle = example(name)
+    _, answer = solve_with(tool, tmp_path, puzzle, limit)
+    expected = reference(puzzle, limit or None)
+    assert answer.count == expected.count
+    assert answer.complete == (expected.count < limit or limit == 0)
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+    assert len(set(answer.solutions)) == len(answer.solutions)
+
+
+@pytest.mark.parametrize("tool", ENUMERATING)
+def test_a_sudoku_with_many_solutions_stops_at_two(tool, tmp_path):
+    puzzle = puzzlebench.parse("8" + "." * 80, kind="sudoku")
+    _, answer = solve_with(tool, tmp_path, puzzle, 2)
+    assert answer.count == 2 and not answer.complete
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_an_unsatisfiable_export_is_unsatisfiable_to_the_tool(tool, tmp_path, capsys):
+    """Two givens that clash through a sign: a Futoshiki with no solution."""
+    needs(tool)
+    from puzzlebench.models.futoshiki import Futoshiki
+    puzzle = Futoshiki(3, [2, 0, 0, 0, 0, 0, 0, 0, 0], [(0, 1), (1, 2)])   # 2 < b < c in 1..3: none
+    assert reference(puzzle, 1).count == 0
+    path, answer = solve_with(tool, tmp_path, puzzle)
+    assert answer.status == "UNSATISFIABLE"
+    if tool != "exact":     # Exact's answer is no text of its own
+        out = tmp_path / "tool.out"
+        out.write_text(answer.output)
+        capsys.readouterr()
+        assert main(["decode", f"--{TOOLS[tool][0]}", str(path), "--model", str(out)]) == 0
+        assert capsys.readouterr().out == "unsat\n"
+
+
+# -- random small puzzles ---------------------------------------------------------------------
+
+def _random_puzzle(kind: str, seed: int):
+    from test_cages import random_kenken, random_killer
+    from test_properties import _queens, _skyscrapers, random_futoshiki
+    return {"kenken": lambda: random_kenken(seed, 4), "killer": lambda: random_killer(seed),
+            "futoshiki": lambda: random_futoshiki(seed, 4)[0], "skyscrapers": lambda: _skyscrapers(seed),
+            "nqueens": lambda: _queens(seed, 6)}[kind]()
+
+
+RANDOM = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@RANDOM
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["kenken", "killer", "futoshiki", "skyscrapers", "nqueens"]))
+def test_exact_counts_random_small_puzzles_as_cpsat_does(seed, kind, tmp_path_factory):
+    needs("exact")
+    puzzle = _random_puzzle(kind, seed)
+    _, answer = solve_with("exact", tmp_path_factory.mktemp("opb"), puzzle, 30)
+    expected = reference(puzzle, 30)
+    assert answer.count == expected.count
+    assert sorted(answer.solutions) == sorted(expected.solutions) or expected.count == 30
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["kenken", "futoshiki", "skyscrapers"]))
+def test_minizinc_counts_random_small_puzzles_as_cpsat_does(seed, kind, tmp_path_factory):
+    needs("minizinc")
+    puzzle = _random_puzzle(kind, seed)
+    _, answer = solve_with("minizinc", tmp_path_factory.mktemp("mzn"), puzzle, 10)
+    assert answer.count == reference(puzzle, 10).count
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+# -- the files themselves -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_opb_reader_reads_back_what_the_writer_wrote(name):
+    puzzle = example(name)
+    written = puzzlebench.encode(puzzle, to="opb")
+    read = opb.read_opb(written.write(), "x.opb")
+    assert (read.n_vars, read.constraints) == (written.n_vars, written.constraints)
+    assert (read.n_cells, read.n_values) == (puzzle.n_cells, puzzle.n_values)
+
+
+@pytest.mark.parametrize("target,module", [("xcsp3", xcsp3), ("minizinc", minizinc), ("opb", opb)])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_each_file_rebuilds_its_puzzle_from_its_header(target, module, name):
+    puzzle = example(name)
+    again = module.puzzle_of(puzzlebench.encode(puzzle, to=target).write(), "f")
+    assert (again.kind, again.givens, again.rules.constraints) == (puzzle.kind, puzzle.givens, puzzle.rules.constraints)
+
+
+# -- what cannot be said, and bad answers -------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parity:
+    """A rule no writer knows: stands for a term added to the vocabulary after the writers."""
+
+    cells: tuple[int, ...]
+    name: str
+
+
+@pytest.mark.parametrize("target", ["xcsp3", "minizinc", "opb"])
+def test_a_rule_a_format_has_no_words_for_is_refused_naming_kind_and_format(target):
+    puzzle = example("latin5")
+    rules = puzzle.rules
+    puzzle.__dict__["rules"] = Rules(rules.n_cells, rules.n_values, rules.givens,
+                                     rules.constraints + (Parity((0, 1), "even r1c1+r1c2"),), rules.cell_names)
+    with pytest.raises(UsageError) as info:
+        puzzlebench.encode(puzzle, to=target)
+    assert str(info.value) == f"export target {target!r} cannot express the latin rule Parity (even r1c1+r1c2)"
+
+
+def _decode(capsys, option, exported_path, answer_path):
+    capsys.readouterr()
+    code = main(["decode", option, str(exported_path), "--model", str(answer_path)])
+    return code, capsys.readouterr()
+
+
+def test_decode_refuses_a_file_of_another_format(tmp_path, capsys):
+    path = exported(tmp_path, example("kenken4"), "minizinc", ".mzn")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\n")
+    code, said = _decode(capsys, "--xcsp3", path, answer)
+    assert code == 2
+    assert said.err == (f"puzzlebench: error: {path}:1: no 'puzzlebench xcsp3' header: the file was "
+                        f"not written by 'puzzlebench export --to xcsp3'\n")
+
+
+def test_decode_refuses_an_opb_answer_that_breaks_a_constraint_naming_its_line(tmp_path, capsys):
+    puzzle = example("kenken4")
+    path = exported(tmp_path, puzzle, "opb", ".opb")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\nv x1 x6\n")     # cell 0 = 1, cell 1 = 2: cell 2 has no value
+    code, said = _decode(capsys, "--opb", path, answer)
+    assert code == 2
+    # the header is 8 lines: cells 0 and 1 have their value, cell 2's "= 1" on line 11 breaks
+    assert said.err == f"puzzlebench: error: {answer}: the answer breaks constraint 3 (line 11 of {path})\n"
+
+
+def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, capsys):
+    """An answer in good form whose values are no solution: exit 1, the rule named."""
+    path = exported(tmp_path, example("kenken4"), "xcsp3", ".xml")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> " + " ".join(["1"] * 16)
+                      + " </values> </instantiation>\n")
+    code, said = _decode(capsys, "--xcsp3", path, answer)
+    assert code == 1
+    assert said.err.startswith("puzzlebench: error: the decoded solution is wrong: ")
+    assert said.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("option,suffix,text,message", [
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 2 </values> </instantiation>\n",
+     "{answer}:2: the answer lists 2 values for 16 variables"),
+    ("--xcsp3", ".xml", "v nothing\n", "{answer}:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)"),
+    ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
+    ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
+])
+def test_decode_refuses_a_malformed_answer_in_one_line(tmp_path, capsys, option, suffix, text, message):
+    target = option[2:]
+    path = exported(tmp_path, example("kenken4"), target, suffix)
+    answer = tmp_path / "a.out"
+    answer.write_text(text)
+    code, said = _decode(capsys, option, path, answer)
+    assert code == 2
+    assert said.err == "puzzlebench: error: " + message.format(answer=answer) + "\n"
+
+
+def test_read_opb_names_the_place_of_a_mistake():
+    from puzzlebench.errors import ParseError
+    with pytest.raises(ParseError) as info:
+        opb.read_opb("* #variable= 2 #constraint= 1\n+1 x1 +1 x2 <= 1 ;\n", "f.opb")
+    assert str(info.value) == "f.opb:2:13: expected '>= BOUND ;' or '= BOUND ;' after the terms (the format has no '<=')"
+    with pytest.raises(ParseError) as info:
+        opb.read_opb("* #variable= 1 #constraint= 1\n+1 x1 +1 x2 >= 1 ;\n", "f.opb")
+    assert str(info.value) == "f.opb:1:1: a constraint names x2; the header declares 1 variables"
