@@ -7,6 +7,8 @@ tool is absent skips, naming the package that brings it (CI installs them all)."
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import random
 from dataclasses import dataclass
@@ -283,3 +285,77 @@ def test_read_opb_names_the_place_of_a_mistake():
     with pytest.raises(ParseError) as info:
         opb.read_opb("* #variable= 1 #constraint= 1\n+1 x1 +1 x2 >= 1 ;\n", "f.opb")
     assert str(info.value) == "f.opb:1:1: a constraint names x2; the header declares 1 variables"
+
+
+# -- the readers under mutated input: a clean error or a right answer, never a traceback ---------
+
+def _answers(puzzle):
+    """The answer each format's tool gives, in its form, made from CP-SAT's solution."""
+    solution = reference(puzzle, 1).solutions[0]
+    pb = puzzlebench.encode(puzzle, to="opb")
+    true = {k + 1 for k in range(pb.n_candidates) if solution[k // pb.n_values] == k % pb.n_values + 1}
+    return {
+        "xcsp3": ("s SATISFIABLE\nv <instantiation id='sol1' type='solution'> <list> c[] </list> <values> "
+                  + " ".join(map(str, solution)) + " </values> </instantiation>\nd FOUND SOLUTIONS 1\n"),
+        "minizinc": "c = [" + ", ".join(map(str, solution)) + "];\n----------\n==========\n",
+        # the auxiliary variables are left false: the answer breaks a cage selector's "= 1"
+        "opb": "s SATISFIABLE\nv " + " ".join(("" if v in true else "-") + f"x{v}" for v in range(1, pb.n_vars + 1)) + "\n",
+    }
+
+
+HUGE_WORDS = ["0", "-1", "99999999999", "5x99999999999", "x0", "x99999999999", "c[99999999]", "c[]", "=", ";", ">="]
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    words = text.split(" ")
+    for _ in range(rng.randint(1, 4)):
+        k = rng.randrange(len(words))
+        action = rng.randrange(4)
+        if action == 0:
+            words[k] = rng.choice(HUGE_WORDS)
+        elif action == 1:
+            del words[k:k + rng.randint(1, 5)]
+        elif action == 2:
+            words.insert(k, words[rng.randrange(len(words))])
+        else:
+            words[k] = words[k][:rng.randint(0, len(words[k]))]
+        if not words:
+            words = [""]
+    return " ".join(words)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**9), target=st.sampled_from(["xcsp3", "minizinc", "opb"]),
+       name=st.sampled_from(["kenken4", "skyscrapers5", "8-queens-corner"]))
+def test_mutated_answers_decode_to_a_verified_solution_or_one_error_line(seed, target, name, tmp_path_factory):
+    puzzle = example(name)
+    folder = tmp_path_factory.mktemp("fuzz")
+    path = exported(folder, puzzle, target, ".f")
+    rng = random.Random(seed)
+    answer = folder / "a.out"
+    answer.write_text(_mutate(_answers(puzzle)[target], rng))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["decode", f"--{target}", str(path), "--model", str(answer)])
+    assert code in (0, 1, 2), code
+    if code:
+        assert err.getvalue().startswith("puzzlebench: error: ") and err.getvalue().count("\n") == 1
+    elif out.getvalue().strip() not in ("unsat", "unknown"):
+        assert puzzle.check(puzzle.parse_solution(out.getvalue().strip())) == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**9))
+def test_mutated_opb_files_read_or_fail_at_a_place(seed):
+    from puzzlebench.errors import ParseError
+    text = puzzlebench.encode(example("kenken4"), to="opb").write()
+    lines = text.split("\n")
+    rng = random.Random(seed)
+    k = rng.randrange(len(lines))
+    lines[k] = _mutate(lines[k] or "x", rng)
+    try:
+        pb = opb.read_opb("\n".join(lines), "f.opb")
+    except ParseError as exc:
+        assert exc.line is not None or "header" in str(exc)
+        return
+    assert pb.n_vars == max((v for terms, _, _ in pb.constraints for _, v in terms), default=0)

@@ -166,7 +166,8 @@ MAX_COEFFICIENT = 2**62   # far beyond any puzzle's; a PB solver's own integers 
 def read_opb(text: str, source: str | None = None) -> PseudoBoolean:
     """Linear OPB (``coefficient variable`` terms, ``>=`` or ``=``, a bound, ``;``), each
     mistake a :class:`ParseError` at its line and column; the ``* #variable=`` line is
-    checked against the variables the constraints name, never allocated from."""
+    checked against the variables the constraints name, never allocated from: ``n_vars`` is
+    the highest variable a constraint names."""
     declared = None
     cons: list[Constraint] = []
     lines: list[int] = []
@@ -215,7 +216,9 @@ def read_opb(text: str, source: str | None = None) -> PseudoBoolean:
         shape = (puzzle.n_cells, puzzle.n_values)
     except ParseError:
         shape = (0, 0)        # any OPB file: no candidates to decode
-    n_vars = declared[0] if declared else highest
+    # the variables the constraints name, never the header's claim (a variable no constraint
+    # names is free: a PB solver's count over the candidates does not see it)
+    n_vars = highest
     return PseudoBoolean(n_vars, cons, *shape, lines=lines, source=source)
 
 

@@ -190,7 +190,11 @@ def _solution(names: list[str], values: list[str], n_cells: int, source, line: i
     flat: list[str] = []
     for word in values:
         value, times, count = word.partition("x")
-        flat.extend([value] * (int(count) if times and count.isdigit() else 1))
+        repeat = int(count) if times and count.isdigit() and len(count) < 10 else 1
+        if len(flat) + repeat > len(expanded):     # checked before a repeat count is allocated
+            raise ParseError(f"the answer lists more values than its {len(expanded)} variables",
+                             Place(source, line))
+        flat.extend([value] * repeat)
     if len(flat) != len(expanded) or not all(re.fullmatch(r"[0-9]{1,9}", w) for w in flat):
         raise ParseError(f"the answer lists {len(flat)} values for {len(expanded)} variables",
                          Place(source, line))
