@@ -16,9 +16,11 @@ the same :func:`~puzzlebench.encoders.dimacs.puzzle_from_header`.
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
 
 from ..errors import ParseError, Place, UsageError
+from ..models.vocabulary import AtMostOne, ExactlyOne, Rules, candidate_cell_value
 from .cnf import header_fields
 from .dimacs import file_lines, puzzle_from_header
 
@@ -63,3 +65,46 @@ def check_vocabulary(puzzle, target: str, known: Iterable[type]) -> None:
         if not isinstance(con, known):
             raise UsageError(f"export target {target!r} cannot express the {puzzle.kind} rule "
                              f"{type(con).__name__} ({con.name})")
+
+
+@dataclass
+class ModelText:
+    """An exported model's text (``write()``) and its shape, for reading answers back."""
+
+    text: str
+    n_cells: int
+    n_values: int
+
+    def write(self) -> str:
+        return self.text
+
+
+def counted_groups(rules: Rules, stated: frozenset[str] = frozenset()) -> Iterator[tuple[bool, list[tuple[int, int]]]]:
+    """The ``ExactlyOne`` (True) and ``AtMostOne`` (False) constraints that a model with an
+    integer per cell states as a count of ``cell = value`` terms, as ``(cell, value)`` pairs:
+    not a cell's own one-of-N (its domain says it), not an at-most-one of one candidate, not
+    those named in ``stated`` (said another way: N-Queens diagonals as an allDifferent)."""
+    n = rules.n_values
+    for con in rules.constraints:
+        if not isinstance(con, (ExactlyOne, AtMostOne)) or con.name in stated:
+            continue
+        pairs = [candidate_cell_value(x, n) for x in con.candidates]
+        exactly = isinstance(con, ExactlyOne)
+        if exactly and len(pairs) == n and len({c for c, _ in pairs}) == 1:
+            continue
+        if not exactly and len(pairs) < 2:
+            continue
+        yield exactly, pairs
+
+
+def statements(rules: Rules, say: dict[type, Callable[..., str | None]]) -> list[str]:
+    """Each constraint of ``rules`` whose type ``say`` has a function for, said by it (a line
+    of the format, or ``None`` when the constraint says nothing: an allDifferent of one
+    cell), in the order of the rules."""
+    out = []
+    for con in rules.constraints:
+        speak = say.get(type(con))
+        line = speak(con) if speak is not None else None
+        if line is not None:
+            out.append(line)
+    return out

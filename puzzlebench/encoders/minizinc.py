@@ -24,14 +24,12 @@ Reference: N. Nethercote, P. J. Stuckey, R. Becket, S. Brand, G. J. Duck, G. Tac
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 from ..errors import ParseError, Place
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
-                                 Visibility, candidate_cell_value)
+                                 Visibility)
 from .cpsat import diagonal_families
 from .dimacs import file_lines
-from .interop import check_vocabulary, header_lines, read_header
+from .interop import ModelText, check_vocabulary, counted_groups, header_lines, statements, read_header
 
 TARGET = "minizinc"
 KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
@@ -39,16 +37,6 @@ KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
 # 2.6.4's standard library disagree on inverse_fn, which "globals.mzn" pulls in and fails on
 INCLUDES = 'include "alldifferent.mzn";\ninclude "table.mzn";'
 OUTPUT_LINE = re.compile(r"^c = \[([0-9,\s]*)\];$")
-
-
-@dataclass
-class MiniZincModel:
-    text: str
-    n_cells: int
-    n_values: int
-
-    def write(self) -> str:
-        return self.text
 
 
 def _list(cells) -> str:
@@ -59,29 +47,19 @@ def constraint_lines(rules: Rules) -> list[str]:
     n = rules.n_values
     out = [f"constraint c[{c}] = {g};" for c, g in enumerate(rules.givens) if g]
     families, leftover = diagonal_families(rules)
-    replaced = {con.name for con in rules.of_type(AtMostOne)} - {con.name for con in leftover}
+    replaced = frozenset(con.name for con in rules.of_type(AtMostOne)) - {con.name for con in leftover}
     for fam in families:
         op = "+" if fam.sign > 0 else "-"
         out.append("constraint alldifferent([" + ", ".join(f"c[{c}] {op} {c}" for c in fam.cells) + "]);")
-    for con in rules.constraints:
-        if isinstance(con, (ExactlyOne, AtMostOne)):
-            pairs = [candidate_cell_value(x, n) for x in con.candidates]
-            if isinstance(con, ExactlyOne) and len(pairs) == n and len({c for c, _ in pairs}) == 1:
-                continue  # the cell's domain says it
-            if isinstance(con, AtMostOne) and (len(pairs) < 2 or con.name in replaced):
-                continue
-            count = " + ".join(f"bool2int(c[{c}] = {v})" for c, v in pairs)
-            out.append(f"constraint {count} {'=' if isinstance(con, ExactlyOne) else '<='} 1;")
-        elif isinstance(con, AllDifferent):
-            if len(con.cells) > 1:
-                out.append(f"constraint alldifferent({_list(con.cells)});")
-        elif isinstance(con, Less):
-            out.append(f"constraint c[{con.smaller}] < c[{con.larger}];")
-        elif isinstance(con, Cage):
-            out.append(_cage(con, n))
-        elif isinstance(con, Visibility):
-            out.append(_visibility(con))
-    return out
+    for exactly, pairs in counted_groups(rules, replaced):
+        count = " + ".join(f"bool2int(c[{c}] = {v})" for c, v in pairs)
+        out.append(f"constraint {count} {'=' if exactly else '<='} 1;")
+    return out + statements(rules, {
+        AllDifferent: lambda con: f"constraint alldifferent({_list(con.cells)});" if len(con.cells) > 1 else None,
+        Less: lambda con: f"constraint c[{con.smaller}] < c[{con.larger}];",
+        Cage: lambda con: _cage(con, n),
+        Visibility: _visibility,
+    })
 
 
 def _cage(cage: Cage, n: int) -> str:
@@ -99,7 +77,8 @@ def _visibility(con: Visibility) -> str:
     return f"constraint 1 + {' + '.join(seen)} = {con.clue};"
 
 
-def encode_minizinc(puzzle) -> MiniZincModel:
+def export_minizinc(puzzle) -> ModelText:
+    """``export --to minizinc``: one ``.mzn`` file, the model with the instance's data."""
     check_vocabulary(puzzle, TARGET, KNOWN)
     rules = puzzle.rules
     head = "\n".join("% " + line for line in header_lines(puzzle, TARGET))
@@ -110,12 +89,7 @@ def encode_minizinc(puzzle) -> MiniZincModel:
             f"{body}\n"
             f"solve satisfy;\n"
             f'output ["c = \\(c);\\n"];\n')
-    return MiniZincModel(text, rules.n_cells, rules.n_values)
-
-
-def export_minizinc(puzzle) -> MiniZincModel:
-    """``export --to minizinc``: one ``.mzn`` file, the model with the instance's data."""
-    return encode_minizinc(puzzle)
+    return ModelText(text, rules.n_cells, rules.n_values)
 
 
 # -- reading back -----------------------------------------------------------------------------

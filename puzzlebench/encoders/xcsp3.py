@@ -28,28 +28,14 @@ Representing Constraint Satisfaction/Optimization Problems", arXiv:2009.00514 (2
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-
 from ..errors import ParseError, Place
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
-                                 Visibility, candidate_cell_value)
+                                 Visibility)
 from .dimacs import file_lines
-from .interop import check_vocabulary, header_lines, read_header
+from .interop import ModelText, check_vocabulary, counted_groups, header_lines, statements, read_header
 
 TARGET = "xcsp3"
 KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
-
-
-@dataclass
-class Xcsp3Instance:
-    """An XCSP3 instance's text and what is needed to read an answer back."""
-
-    text: str
-    n_cells: int
-    n_values: int
-
-    def write(self) -> str:
-        return self.text
 
 
 def _var(cell: int) -> str:
@@ -68,26 +54,16 @@ def constraint_lines(rules: Rules) -> list[str]:
     if given:
         out.append(f"<instantiation> <list> {' '.join(_var(c) for c, _ in given)} </list> "
                    f"<values> {' '.join(str(g) for _, g in given)} </values> </instantiation>")
-    for con in rules.constraints:
-        if isinstance(con, (ExactlyOne, AtMostOne)):
-            pairs = [candidate_cell_value(x, n) for x in con.candidates]
-            if isinstance(con, ExactlyOne) and len(pairs) == n and len({c for c, _ in pairs}) == 1:
-                continue  # the cell's domain says it
-            if isinstance(con, AtMostOne) and len(pairs) < 2:
-                continue
-            bound = "eq" if isinstance(con, ExactlyOne) else "le"
-            terms = [f"eq({_var(c)},{v})" for c, v in pairs]
-            out.append(f"<intension> {bound}({_sum(terms)},1) </intension>")
-        elif isinstance(con, AllDifferent):
-            if len(con.cells) > 1:
-                out.append(f"<allDifferent> {' '.join(_var(c) for c in con.cells)} </allDifferent>")
-        elif isinstance(con, Less):
-            out.append(f"<intension> lt({_var(con.smaller)},{_var(con.larger)}) </intension>")
-        elif isinstance(con, Cage):
-            out.append(_cage(con, n))
-        elif isinstance(con, Visibility):
-            out.append(_visibility(con))
-    return out
+    for exactly, pairs in counted_groups(rules):
+        terms = [f"eq({_var(c)},{v})" for c, v in pairs]
+        out.append(f"<intension> {'eq' if exactly else 'le'}({_sum(terms)},1) </intension>")
+    return out + statements(rules, {
+        AllDifferent: lambda con: (f"<allDifferent> {' '.join(_var(c) for c in con.cells)} </allDifferent>"
+                                   if len(con.cells) > 1 else None),
+        Less: lambda con: f"<intension> lt({_var(con.smaller)},{_var(con.larger)}) </intension>",
+        Cage: lambda con: _cage(con, n),
+        Visibility: _visibility,
+    })
 
 
 def _cage(cage: Cage, n: int) -> str:
@@ -111,7 +87,8 @@ def _visibility(con: Visibility) -> str:
     return f"<intension> eq({_sum(seen)},{con.clue - 1}) </intension>"
 
 
-def encode_xcsp3(puzzle) -> Xcsp3Instance:
+def export_xcsp3(puzzle) -> ModelText:
+    """``export --to xcsp3``: an XCSP3-core instance, an integer variable per cell."""
     check_vocabulary(puzzle, TARGET, KNOWN)
     rules = puzzle.rules
     head = "\n".join(header_lines(puzzle, TARGET))
@@ -123,12 +100,7 @@ def encode_xcsp3(puzzle) -> Xcsp3Instance:
             f"  </variables>\n"
             f"  <constraints>\n    {body}\n  </constraints>\n"
             f"</instance>\n")
-    return Xcsp3Instance(text, rules.n_cells, rules.n_values)
-
-
-def export_xcsp3(puzzle) -> Xcsp3Instance:
-    """``export --to xcsp3``: an XCSP3-core instance, an integer variable per cell."""
-    return encode_xcsp3(puzzle)
+    return ModelText(text, rules.n_cells, rules.n_values)
 
 
 # -- reading back -----------------------------------------------------------------------------
