@@ -123,24 +123,21 @@ def run_exact(path: str | Path, solutions: int = 1, timeout: float = 120) -> Too
         solver.addConstraint([(c, f"x{v}") for c, v in terms], True, bound, relation == "=", bound)
     found: list[tuple[int, ...]] = []
     output = ""
-    status = "UNSATISFIABLE"
     blocked = pb.n_candidates or pb.n_vars     # a file without the header: block every variable
+    complete = False
     while solutions == 0 or len(found) < solutions:
         said = solver.runFull(False, timeout)
         if said != "SAT":
-            status = "UNKNOWN" if said not in ("UNSAT", "INCONSISTENT") and not found else status
+            complete = said in ("UNSAT", "INCONSISTENT")    # else stopped at the time limit
             break
         values = solver.getLastSolutionFor(names)
-        true = [v for v, x in enumerate(values, start=1) if x]
         if not found:
             output = opb_answer_text(values)
-        status = "SATISFIABLE"
-        found.append(pb.decode(true))
+        found.append(pb.decode([v for v, x in enumerate(values, start=1) if x]))
         chosen = [name for name, x in zip(names[:blocked], values) if x]
         solver.addConstraint([(-1, name) for name in chosen], True, 1 - len(chosen))
-    else:
-        return ToolAnswer(status, found, len(found), False, output)
-    return ToolAnswer(status, found, len(found), True, output or f"s {status}\n")
+    status = "SATISFIABLE" if found else ("UNSATISFIABLE" if complete else "UNKNOWN")
+    return ToolAnswer(status, found, len(found), complete, output or f"s {status}\n")
 
 
 def opb_answer_text(values: list[int]) -> str:
