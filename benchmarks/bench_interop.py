@@ -37,6 +37,7 @@ import puzzlebench  # noqa: E402
 from puzzlebench.solvers import tools  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
 
+LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in solvers/tools.py)
 TOOLS = {   # name: (export target, suffix, run(path, puzzle) -> ToolAnswer, in this process)
     "ACE (XCSP3)": ("xcsp3", ".xml", lambda path, p: tools.run_ace(path, p.n_cells, 2), False),
     "MiniZinc+Gecode": ("minizinc", ".mzn", lambda path, p: tools.run_minizinc(path, p.n_cells, 2), False),
@@ -136,7 +137,13 @@ def measure_set(puzzles: list, folder: str) -> list[tuple]:
             text = puzzlebench.encode(p, to=target).write()
             exports.append(time.perf_counter() - start)
             Path(path).write_text(text)
-            answer, wall, cpu = timed_tool(run, path, p, in_process)
+            try:
+                answer, wall, cpu = timed_tool(run, path, p, in_process)
+            except subprocess.TimeoutExpired:
+                walls.append(LIMIT)
+                totals.append(exports[-1] + LIMIT)
+                statuses[f"timeout ({LIMIT:.0f} s)"] = statuses.get(f"timeout ({LIMIT:.0f} s)", 0) + 1
+                continue
             walls.append(wall)
             cpus.append(cpu)
             totals.append(exports[-1] + wall)
@@ -148,7 +155,7 @@ def measure_set(puzzles: list, folder: str) -> list[tuple]:
             verdict = "one" if name.startswith("minisat+") else ("unique" if answer.count == 1 and answer.complete else f"{answer.count} found")
             statuses[verdict] = statuses.get(verdict, 0) + 1
         rows.append((name, f"{1000 * statistics.median(exports):.2f}", f"{1000 * statistics.median(walls):.2f}",
-                     f"{1000 * statistics.median(cpus):.2f}", f"{statistics.median(totals) / ref:.2f}",
+                     f"{1000 * statistics.median(cpus):.2f}" if cpus else "—", f"{statistics.median(totals) / ref:.2f}",
                      ", ".join(f"{k} {v}" for k, v in statuses.items())))
     return rows
 

@@ -4,13 +4,14 @@ instance's data), and MiniZinc's output read back.
 One integer variable per cell, ``array[0..K-1] of var 1..N: c``:
 
 - the givens: ``c[k] = g``;
-- ``AllDifferent``: ``alldifferent`` (``globals.mzn``);
+- ``AllDifferent``: ``all_different_int`` (MiniZinc's ``alldifferent`` on integers: see
+  :data:`INCLUDES`), with domain consistency;
 - ``Less``: ``c[a] < c[b]``;
-- ``Cage``: ``sum`` for a ``+`` cage, otherwise ``table`` over its admissible fillings
+- ``Cage``: ``sum`` for a ``+`` cage, otherwise ``table_int`` over its admissible fillings
   (:meth:`~puzzlebench.models.vocabulary.Cage.fillings`);
 - ``Visibility``: the count of cells taller than the maximum before them;
 - N-Queens diagonals (a complete family of ``AtMostOne``: :func:`~.cpsat.diagonal_families`):
-  ``alldifferent`` over ``c[k] + k`` and ``c[k] - k``, the classic model; any other group of
+  ``all_different_int`` over ``c[k] + k`` and ``c[k] - k``, the classic model; any other group of
   candidates: a count of ``c[k] = v`` terms.
 
 No auxiliary variable: ``minizinc --all-solutions`` counts the puzzle's solutions.  The output
@@ -33,9 +34,14 @@ from .interop import ModelText, check_vocabulary, counted_groups, header_lines, 
 
 TARGET = "minizinc"
 KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
-# the globals one by one, not "globals.mzn": Debian's Gecode library (6.2.0) and MiniZinc
-# 2.6.4's standard library disagree on inverse_fn, which "globals.mzn" pulls in and fails on
-INCLUDES = 'include "alldifferent.mzn";\ninclude "table.mzn";'
+# all_different_int and table_int (the integer forms of MiniZinc's alldifferent and table),
+# each included alone: Debian's Gecode 6.2.0 library predates MiniZinc 2.5's fzn_ names, so that
+# "globals.mzn" fails on inverse_fn and the generic alldifferent reaches Gecode decomposed into
+# pairwise disequalities (a 16x16 Sudoku: over a minute, against 0.2 s); with the _int names the
+# solver's own library is found first (Gecode's native propagator) and any other solver's
+# standard library maps them to its own.  ":: domain" asks for domain consistency, the
+# propagation strength every Sudoku solver relies on.
+INCLUDES = 'include "all_different_int.mzn";\ninclude "table_int.mzn";'
 OUTPUT_LINE = re.compile(r"^c = \[([0-9,\s]*)\];$")
 
 
@@ -50,12 +56,12 @@ def constraint_lines(rules: Rules) -> list[str]:
     replaced = frozenset(con.name for con in rules.of_type(AtMostOne)) - {con.name for con in leftover}
     for fam in families:
         op = "+" if fam.sign > 0 else "-"
-        out.append("constraint alldifferent([" + ", ".join(f"c[{c}] {op} {c}" for c in fam.cells) + "]);")
+        out.append("constraint all_different_int([" + ", ".join(f"c[{c}] {op} {c}" for c in fam.cells) + "]) :: domain;")
     for exactly, pairs in counted_groups(rules, replaced):
         count = " + ".join(f"bool2int(c[{c}] = {v})" for c, v in pairs)
         out.append(f"constraint {count} {'=' if exactly else '<='} 1;")
     return out + statements(rules, {
-        AllDifferent: lambda con: f"constraint alldifferent({_list(con.cells)});" if len(con.cells) > 1 else None,
+        AllDifferent: lambda con: f"constraint all_different_int({_list(con.cells)}) :: domain;" if len(con.cells) > 1 else None,
         Less: lambda con: f"constraint c[{con.smaller}] < c[{con.larger}];",
         Cage: lambda con: _cage(con, n),
         Visibility: _visibility,
@@ -66,7 +72,7 @@ def _cage(cage: Cage, n: int) -> str:
     if cage.op == "+" or len(cage.cells) == 1:
         return f"constraint sum({_list(cage.cells)}) = {cage.target};"
     rows = " | ".join(", ".join(map(str, f)) for f in cage.fillings(n))
-    return f"constraint table({_list(cage.cells)}, [| {rows} |]);"
+    return f"constraint table_int({_list(cage.cells)}, [| {rows} |]);"
 
 
 def _visibility(con: Visibility) -> str:
