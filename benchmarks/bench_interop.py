@@ -180,7 +180,7 @@ def main() -> None:
             sys.exit(why)
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     lines = ["# Competition tools on puzzlebench's exports, beside CP-SAT", "",
-             f"Command: `python benchmarks/bench_interop.py {' '.join(sys.argv[1:])}`".rstrip() + "  ",
+             f"Command: `{' '.join(['python benchmarks/bench_interop.py', *sys.argv[1:]])}`  ",
              f"Load before: `{load}`  ",
              f"Machine: {os.cpu_count()} cores; Python {platform.python_version()}; {versions()}", "",
              __doc__.split("\n\n", 2)[2].strip().replace("\n", " "), ""]
