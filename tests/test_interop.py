@@ -1,5 +1,5 @@
 """XCSP3, MiniZinc and OPB exports held to the real tools that define the formats: ACE (the
-XCSP3 solver inside pycsp3, run with Java), MiniZinc with Gecode (Debian's minizinc and
+XCSP3 solver inside pycsp3, run with Java; Choco, also inside, as a second reader), MiniZinc with Gecode (Debian's minizinc and
 flatzinc), minisat+ and Exact (OPB).  Each export is solved by the tool, its output decoded
 back by ``puzzlebench decode``, checked by the puzzle's own checker and compared with CP-SAT's
 solution (and bitboard's on 9x9); the tools that enumerate count like CP-SAT.  A test whose
@@ -97,6 +97,26 @@ def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path,
         assert solution == expected.solutions[0]
     if name == "arto-inkala":
         assert solution == make_engine("bitboard").run(puzzle, limit=1).solutions[0]
+
+
+@pytest.mark.parametrize("name", ["arto-inkala", "killer", "kenken4", "futoshiki5", "skyscrapers5", "jigsaw6"])
+def test_choco_reads_the_xcsp3_export_as_ace_does(name, tmp_path, capsys):
+    """A second XCSP3 reader (Choco's, the other solver pycsp3 ships): the file is XCSP3, not
+    what ACE alone accepts."""
+    reason = tools.missing_choco()
+    if reason:
+        pytest.skip(reason)
+    puzzle = example(name)
+    path = exported(tmp_path, puzzle, "xcsp3", ".xml")
+    answer = tools.run_choco(path, puzzle.n_cells)
+    assert answer.status == "SATISFIABLE"
+    out = tmp_path / "choco.out"
+    out.write_text(answer.output)
+    capsys.readouterr()
+    assert main(["decode", "--xcsp3", str(path), "--model", str(out), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"]
+    assert puzzle.parse_solution(record["solution"]) == reference(puzzle, 2).solutions[0]   # all unique
 
 
 # -- counting ---------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """The competition tools that read the exported formats, run on an exported file: ACE (XCSP3,
-the solver jar inside the ``pycsp3`` package, run with Java), MiniZinc with Gecode (Debian's
+the solver jar inside the ``pycsp3`` package, run with Java; Choco, the other jar there, a
+second reader of the same files), MiniZinc with Gecode (Debian's
 ``minizinc``, which brings ``flatzinc``), minisat+ (OPB, Debian's ``minisat+``) and Exact
 (OPB read by :func:`~puzzlebench.encoders.opb.read_opb` into the ``exact`` package's
 solver).  Not an engine: what the round-trip tests and ``benchmarks/bench_interop.py`` run
@@ -30,23 +31,40 @@ class ToolAnswer:
     output: str = ""
 
 
-def ace_jar() -> Path | None:
+def _pycsp3_jar(folder: str, pattern: str) -> Path | None:
     import importlib.util
 
     # found, not imported: importing pycsp3 sets up a model and prints a warning at exit
     spec = importlib.util.find_spec("pycsp3")
     if spec is None or not spec.origin:
         return None
-    found = sorted((Path(spec.origin).parent / "solvers" / "ace").glob("ACE-*.jar"))
+    found = sorted((Path(spec.origin).parent / "solvers" / folder).glob(pattern))
     return found[-1] if found else None
 
 
-def missing_ace() -> str | None:
+def ace_jar() -> Path | None:
+    return _pycsp3_jar("ace", "ACE-*.jar")
+
+
+def choco_jar() -> Path | None:
+    """Choco's XCSP3 front end, the other solver jar pycsp3 ships: a second reader of the files."""
+    return _pycsp3_jar("choco", "choco-parsers-*.jar")
+
+
+def _missing_jar(jar: Path | None, name: str) -> str | None:
     if shutil.which("java") is None:
         return "Java is not installed (Debian package default-jre-headless)"
-    if ace_jar() is None:
-        return "ACE is not installed (pip install pycsp3: its jar ships inside)"
+    if jar is None:
+        return f"{name} is not installed (pip install pycsp3: its jar ships inside)"
     return None
+
+
+def missing_ace() -> str | None:
+    return _missing_jar(ace_jar(), "ACE")
+
+
+def missing_choco() -> str | None:
+    return _missing_jar(choco_jar(), "Choco")
 
 
 def missing_minizinc() -> str | None:
@@ -86,6 +104,13 @@ def run_ace(path: str | Path, n_cells: int, solutions: int = 1, timeout: float =
         if line.startswith("d FOUND SOLUTIONS"):
             count = int(line.split()[-1])
     return ToolAnswer(status, found, count, "d COMPLETE EXPLORATION" in text, text)
+
+
+def run_choco(path: str | Path, n_cells: int, timeout: float = 120) -> ToolAnswer:
+    """Choco on an XCSP3 file: one solution (it prints it in the competition's ``v`` lines)."""
+    text = _run(["java", "-cp", str(choco_jar()), "org.chocosolver.parser.xcsp.ChocoXCSP", str(path)], timeout)
+    status, found = xcsp3.read_answer(text, n_cells, str(path))
+    return ToolAnswer(status, found[:1], min(1, len(found)), False, text)
 
 
 def run_minizinc(path: str | Path, n_cells: int, solutions: int = 1, timeout: float = 120) -> ToolAnswer:
