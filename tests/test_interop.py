@@ -1,9 +1,10 @@
 """XCSP3, MiniZinc and OPB exports held to the real tools that define the formats: ACE (the
-XCSP3 solver inside pycsp3, run with Java; Choco, also inside, as a second reader), MiniZinc with Gecode (Debian's minizinc and
-flatzinc), minisat+ and Exact (OPB).  Each export is solved by the tool, its output decoded
-back by ``puzzlebench decode``, checked by the puzzle's own checker and compared with CP-SAT's
-solution (and bitboard's on 9x9); the tools that enumerate count like CP-SAT.  A test whose
-tool is absent skips, naming the package that brings it (CI installs them all)."""
+XCSP3 solver inside pycsp3, run with Java; Choco, also inside, as a second reader), MiniZinc
+with Gecode (Debian's minizinc and flatzinc), minisat+ and Exact (OPB).  Each export is solved
+by the tool, its output decoded back by ``puzzlebench decode``, checked by the puzzle's own
+checker and compared with CP-SAT's solution (and bitboard's on 9x9); the tools that enumerate
+count like CP-SAT.  A test whose tool is absent skips, naming the package that brings it (CI
+installs them all)."""
 
 from __future__ import annotations
 

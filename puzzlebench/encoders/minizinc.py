@@ -25,12 +25,14 @@ Reference: N. Nethercote, P. J. Stuckey, R. Becket, S. Brand, G. J. Duck, G. Tac
 from __future__ import annotations
 
 import re
+
 from ..errors import ParseError, Place
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
                                  Visibility)
 from .cpsat import diagonal_families
 from .dimacs import file_lines
-from .interop import ModelText, check_vocabulary, counted_groups, header_lines, statements, read_header
+from .interop import (ModelText, check_vocabulary, counted_groups, header_lines, read_header,
+                      statements)
 
 TARGET = "minizinc"
 KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)

@@ -28,11 +28,13 @@ Representing Constraint Satisfaction/Optimization Problems", arXiv:2009.00514 (2
 from __future__ import annotations
 
 import re
+
 from ..errors import ParseError, Place
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
                                  Visibility)
 from .dimacs import file_lines
-from .interop import ModelText, check_vocabulary, counted_groups, header_lines, statements, read_header
+from .interop import (ModelText, check_vocabulary, counted_groups, header_lines, read_header,
+                      statements)
 
 TARGET = "xcsp3"
 KNOWN = (ExactlyOne, AtMostOne, AllDifferent, Less, Cage, Visibility)
