@@ -143,6 +143,7 @@ def test_the_tools_count_as_cpsat_does(tool, name, limit, tmp_path):
 
 @pytest.mark.parametrize("tool", ENUMERATING)
 def test_a_sudoku_with_many_solutions_stops_at_two(tool, tmp_path):
+    needs(tool)
     puzzle = puzzlebench.parse("8" + "." * 80, kind="sudoku")
     _, answer = solve_with(tool, tmp_path, puzzle, 2)
     assert answer.count == 2 and not answer.complete
