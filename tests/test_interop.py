@@ -381,3 +381,24 @@ def test_mutated_opb_files_read_or_fail_at_a_place(seed):
         assert exc.line is not None or "header" in str(exc)
         return
     assert pb.n_vars == max((v for terms, _, _ in pb.constraints for _, v in terms), default=0)
+
+
+@pytest.mark.parametrize("target", ["xcsp3", "minizinc", "opb"])
+def test_the_export_command_refuses_such_a_rule_in_one_line_exit_2(target, monkeypatch, tmp_path, capsys):
+    from puzzlebench.models.latin import LatinSquare
+    plain = LatinSquare._rules
+
+    def with_parity(self):
+        rules = plain(self)
+        return Rules(rules.n_cells, rules.n_values, rules.givens,
+                     rules.constraints + (Parity((0, 1), "even r1c1+r1c2"),), rules.cell_names)
+
+    monkeypatch.setattr(LatinSquare, "_rules", with_parity)
+    square = tmp_path / "square.txt"
+    square.write_text("1 0 0\n0 0 0\n0 0 0\n")
+    capsys.readouterr()
+    assert main(["export", "--kind", "latin", str(square), "--to", target]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (f"puzzlebench: error: export target {target!r} cannot express the latin rule "
+                        f"Parity (even r1c1+r1c2)\n")
