@@ -165,7 +165,7 @@ def versions() -> str:
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
     mzn = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
     return (f"ACE {tools.ace_jar().stem.split('-')[1]} (pycsp3 {md.version('pycsp3')}, {java}); {mzn}, "
-            f"Gecode 6.2.0 (Debian flatzinc); minisat+ (Debian, prints no version); "
+            f"Gecode 6.2.0 (Debian flatzinc); minisat+ 1.0 (Debian 1.0-4); "
             f"Exact {md.version('exact')} (PyPI `exact`); OR-Tools {md.version('ortools')}")
 
 
