@@ -1,5 +1,6 @@
 """CNF sub-commands: ``solve-cnf`` (any DIMACS file, answered in SAT-competition form) and
-``decode`` (a solver's answer to an exported puzzle CNF, back to a verified solution).
+``decode`` (a solver's answer to an exported puzzle, DIMACS, XCSP3, MiniZinc or OPB, back to a
+verified solution).
 
 ``export --to dimacs`` lives with the other export targets (:mod:`.export`)."""
 
@@ -33,24 +34,15 @@ def cmd_solve_cnf(args) -> int:
 
 
 def cmd_decode(args) -> int:
-    text, source = read_text(args.cnf, "a DIMACS CNF file")
-    cnf = read_dimacs(text, source)
-    answer_raw, answer_source = read_text(args.model, "a SAT solver's answer (s and v lines)")
-    answer = read_answer(answer_raw, answer_source)
-    puzzle, decoder = cnf_for_decoding(cnf)
-    if answer.status != "SATISFIABLE":
-        verdict = "unsat" if answer.status == "UNSATISFIABLE" else "unknown"
+    source, answer_source, puzzle, status, solution = _decoded(args)
+    if status != "SATISFIABLE":
+        verdict = "unsat" if status == "UNSATISFIABLE" else "unknown"
         if args.format == "jsonl":
             print(json.dumps({"source": source, "kind": puzzle.kind, "status": verdict,
                               "solution": None, "verified": False}))
         else:
             print(verdict)
         return EXIT_OK
-    check_answer(cnf, answer)
-    try:
-        solution = decoder.decode(answer.true_literals)
-    except PuzzlebenchError as exc:
-        raise UsageError(f"{answer_source}: {exc}") from None
     problems = puzzle.check(solution)
     if args.format == "jsonl":
         print(json.dumps({"source": source, "kind": puzzle.kind, "status": "sat",
@@ -64,6 +56,53 @@ def cmd_decode(args) -> int:
     return EXIT_OK
 
 
+DECODED_FORMATS = {   # option: (what the file is, what the solver's output is)
+    "cnf": ("a DIMACS CNF file", "a SAT solver's answer (s and v lines)"),
+    "xcsp3": ("an XCSP3 instance", "an XCSP3 solver's output (s and v lines)"),
+    "minizinc": ("a MiniZinc model", "MiniZinc's output"),
+    "opb": ("an OPB file", "a pseudo-Boolean solver's answer (s and v lines)"),
+}
+
+
+def _decoded(args):
+    """The exported file and the solver's output named by ``args``, read back: the file's
+    source, the output's, the puzzle the file describes, the solver's status and (when
+    satisfiable) the solution it gave, not yet checked against the puzzle's rules."""
+    from ..encoders import minizinc, opb, xcsp3
+
+    given = [name for name in DECODED_FORMATS if getattr(args, name, None)]
+    if len(given) != 1:
+        raise UsageError("decode takes one exported file: --cnf, --xcsp3, --minizinc or --opb")
+    name = given[0]
+    what, said = DECODED_FORMATS[name]
+    text, source = read_text(getattr(args, name), what)
+    answer_raw, answer_source = read_text(args.model, said)
+    if name == "cnf":
+        cnf = read_dimacs(text, source)
+        answer = read_answer(answer_raw, answer_source)
+        puzzle, decoder = cnf_for_decoding(cnf)
+        if answer.status != "SATISFIABLE":
+            return source, answer_source, puzzle, answer.status, None
+        check_answer(cnf, answer)
+        try:
+            solution = decoder.decode(answer.true_literals)
+        except PuzzlebenchError as exc:
+            raise UsageError(f"{answer_source}: {exc}") from None
+        return source, answer_source, puzzle, answer.status, solution
+    if name == "opb":
+        puzzle = opb.puzzle_of(text, source)
+        pb = opb.read_opb(text, source)
+        status, true = opb.read_answer(answer_raw, answer_source)
+        if status != "SATISFIABLE":
+            return source, answer_source, puzzle, status, None
+        opb.check_answer(pb, true, answer_source)
+        return source, answer_source, puzzle, status, pb.decode(true)
+    module = xcsp3 if name == "xcsp3" else minizinc
+    puzzle = module.puzzle_of(text, source)
+    status, solutions = module.read_answer(answer_raw, puzzle.n_cells, answer_source)[:2]
+    return source, answer_source, puzzle, status, solutions[0] if solutions else None
+
+
 def register(sub) -> None:
     p = sub.add_parser("solve-cnf", help="solve any DIMACS CNF file; answer in SAT-competition "
                                          "form (s/v lines)")
@@ -75,11 +114,16 @@ def register(sub) -> None:
     p.add_argument("--time-limit", type=float, metavar="SECONDS")
     p.set_defaults(func=cmd_solve_cnf)
 
-    p = sub.add_parser("decode", help="turn a SAT solver's answer to an exported CNF into the "
-                                      "puzzle's solution, verified")
-    p.add_argument("--cnf", required=True, metavar="FILE", help="the CNF written by export --to dimacs")
+    p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "
+                                      "MiniZinc, OPB) into the puzzle's solution, verified")
+    exported = p.add_mutually_exclusive_group(required=True)
+    exported.add_argument("--cnf", metavar="FILE", help="the CNF written by export --to dimacs")
+    exported.add_argument("--xcsp3", metavar="FILE", help="the instance written by export --to xcsp3")
+    exported.add_argument("--minizinc", metavar="FILE", help="the model written by export --to minizinc")
+    exported.add_argument("--opb", metavar="FILE", help="the OPB file written by export --to opb")
     p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
-                   help="the solver's output (s/v lines, or MiniSat's result file; '-' for stdin)")
+                   help="the solver's output (s/v lines, MiniSat's result file, MiniZinc's output; "
+                        "'-' for stdin)")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
     p.add_argument("--pretty", action="store_true", help="print the solution as a grid")
     p.set_defaults(func=cmd_decode)

@@ -26,6 +26,9 @@ EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "smt2-fold": ("puzzlebench.encoders.smt:export_smt2_fold", ("amo",)),
     "smt2-bool": ("puzzlebench.encoders.smt:export_smt2_bool", ("amo",)),
     "dimacs": ("puzzlebench.encoders.cnf:export_dimacs", ("encoding", "amo")),
+    "xcsp3": ("puzzlebench.encoders.xcsp3:export_xcsp3", ()),
+    "minizinc": ("puzzlebench.encoders.minizinc:export_minizinc", ()),
+    "opb": ("puzzlebench.encoders.opb:export_opb", ()),
 }
 
 

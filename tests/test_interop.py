@@ -1,0 +1,404 @@
+"""XCSP3, MiniZinc and OPB exports held to the real tools that define the formats: ACE (the
+XCSP3 solver inside pycsp3, run with Java; Choco, also inside, as a second reader), MiniZinc
+with Gecode (Debian's minizinc and flatzinc), minisat+ and Exact (OPB).  Each export is solved
+by the tool, its output decoded back by ``puzzlebench decode``, checked by the puzzle's own
+checker and compared with CP-SAT's solution (and bitboard's on 9x9); the tools that enumerate
+count like CP-SAT.  A test whose tool is absent skips, naming the package that brings it (CI
+installs them all)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+import puzzlebench
+from puzzlebench.cli import main
+from puzzlebench.encoders import minizinc, opb, xcsp3
+from puzzlebench.errors import UsageError
+from puzzlebench.models.examples import example
+from puzzlebench.models.vocabulary import Rules
+from puzzlebench.solvers import tools
+from puzzlebench.solvers.registry import make_engine
+
+from conftest import data_lines
+
+TOOLS = {   # tool: (export target = decode option, file suffix, why it is missing, run)
+    "ace": ("xcsp3", ".xml", tools.missing_ace,
+            lambda path, puzzle, k: tools.run_ace(path, puzzle.n_cells, k)),
+    "minizinc": ("minizinc", ".mzn", tools.missing_minizinc,
+                 lambda path, puzzle, k: tools.run_minizinc(path, puzzle.n_cells, k)),
+    "minisat+": ("opb", ".opb", tools.missing_minisat_plus,
+                 lambda path, puzzle, k: tools.run_minisat_plus(path)),
+    "exact": ("opb", ".opb", tools.missing_exact, lambda path, puzzle, k: tools.run_exact(path, k)),
+}
+ENUMERATING = ("ace", "minizinc", "exact")   # minisat+ finds one solution and stops
+
+EXAMPLES = ["arto-inkala", "sudoku12", "killer", "kenken4", "futoshiki5", "skyscrapers5",
+            "8-queens-corner", "sudoku-x", "jigsaw6", "latin5"]
+
+
+def needs(tool: str) -> None:
+    reason = TOOLS[tool][2]()
+    if reason is not None:
+        pytest.skip(reason)
+
+
+def sudoku16():
+    return puzzlebench.parse(data_lines("sudoku16_vu_kr_1000.txt", limit=1)[0], kind="sudoku")
+
+
+def puzzle_named(name: str):
+    return sudoku16() if name == "sudoku16" else example(name)
+
+
+def exported(tmp_path, puzzle, target: str, suffix: str):
+    path = tmp_path / f"puzzle{suffix}"
+    path.write_text(puzzlebench.encode(puzzle, to=target).write())
+    return path
+
+
+def solve_with(tool: str, tmp_path, puzzle, solutions: int = 1):
+    target, suffix, _, run = TOOLS[tool]
+    path = exported(tmp_path, puzzle, target, suffix)
+    return path, run(path, puzzle, solutions)
+
+
+def reference(puzzle, limit):
+    result = make_engine("cpsat").run(puzzle, limit=limit, time_limit=120)
+    assert result.verified
+    return result
+
+
+# -- export, solve with the tool, decode, verify ---------------------------------------------
+
+@pytest.mark.parametrize("tool", TOOLS)
+@pytest.mark.parametrize("name", EXAMPLES + ["sudoku16"])
+def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path, capsys):
+    needs(tool)
+    puzzle = puzzle_named(name)
+    path, answer = solve_with(tool, tmp_path, puzzle)
+    assert answer.status == "SATISFIABLE"
+    out = tmp_path / "tool.out"
+    out.write_text(answer.output)
+    capsys.readouterr()
+    assert main(["decode", f"--{TOOLS[tool][0]}", str(path), "--model", str(out), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"] and record["kind"] == puzzle.kind
+    solution = puzzle.parse_solution(record["solution"])
+    assert puzzle.check(solution) == [] and puzzle.rules.violations(solution) == []
+    assert answer.solutions[0] == solution
+    expected = reference(puzzle, limit=2)
+    if expected.count == 1:                       # unique: every engine finds this one
+        assert solution == expected.solutions[0]
+    if name == "arto-inkala":
+        assert solution == make_engine("bitboard").run(puzzle, limit=1).solutions[0]
+
+
+@pytest.mark.parametrize("name", ["arto-inkala", "killer", "kenken4", "futoshiki5", "skyscrapers5", "jigsaw6"])
+def test_choco_reads_the_xcsp3_export_as_ace_does(name, tmp_path, capsys):
+    """A second XCSP3 reader (Choco's, the other solver pycsp3 ships): the file is XCSP3, not
+    what ACE alone accepts."""
+    reason = tools.missing_choco()
+    if reason:
+        pytest.skip(reason)
+    puzzle = example(name)
+    path = exported(tmp_path, puzzle, "xcsp3", ".xml")
+    answer = tools.run_choco(path, puzzle.n_cells)
+    assert answer.status == "SATISFIABLE"
+    out = tmp_path / "choco.out"
+    out.write_text(answer.output)
+    capsys.readouterr()
+    assert main(["decode", "--xcsp3", str(path), "--model", str(out), "--format", "jsonl"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["verified"]
+    assert puzzle.parse_solution(record["solution"]) == reference(puzzle, 2).solutions[0]   # all unique
+
+
+# -- counting ---------------------------------------------------------------------------------
+
+COUNTS = [("8-queens", 0), ("8-queens-corner", 0), ("killer", 2), ("kenken4", 2), ("futoshiki5", 2),
+          ("skyscrapers5", 2), ("sudoku-x", 2), ("jigsaw6", 2), ("latin5", 2)]
+
+
+@pytest.mark.parametrize("tool", ENUMERATING)
+@pytest.mark.parametrize("name,limit", COUNTS)
+def test_the_tools_count_as_cpsat_does(tool, name, limit, tmp_path):
+    """All solutions (limit 0) or a uniqueness check (limit 2: one found, the search
+    complete): the tool's count is CP-SAT's, each solution a different verified one."""
+    needs(tool)
+    puzzle = example(name)
+    _, answer = solve_with(tool, tmp_path, puzzle, limit)
+    expected = reference(puzzle, limit or None)
+    assert answer.count == expected.count
+    assert answer.complete == (expected.count < limit or limit == 0)
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+    assert len(set(answer.solutions)) == len(answer.solutions)
+
+
+@pytest.mark.parametrize("tool", ENUMERATING)
+def test_a_sudoku_with_many_solutions_stops_at_two(tool, tmp_path):
+    needs(tool)
+    puzzle = puzzlebench.parse("8" + "." * 80, kind="sudoku")
+    _, answer = solve_with(tool, tmp_path, puzzle, 2)
+    assert answer.count == 2 and not answer.complete
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+@pytest.mark.parametrize("tool", TOOLS)
+def test_an_unsatisfiable_export_is_unsatisfiable_to_the_tool(tool, tmp_path, capsys):
+    """Two givens that clash through a sign: a Futoshiki with no solution."""
+    needs(tool)
+    from puzzlebench.models.futoshiki import Futoshiki
+    puzzle = Futoshiki(3, [2, 0, 0, 0, 0, 0, 0, 0, 0], [(0, 1), (1, 2)])   # 2 < b < c in 1..3: none
+    assert reference(puzzle, 1).count == 0
+    path, answer = solve_with(tool, tmp_path, puzzle)
+    assert answer.status == "UNSATISFIABLE"
+    if tool != "exact":     # Exact's answer is no text of its own
+        out = tmp_path / "tool.out"
+        out.write_text(answer.output)
+        capsys.readouterr()
+        assert main(["decode", f"--{TOOLS[tool][0]}", str(path), "--model", str(out)]) == 0
+        assert capsys.readouterr().out == "unsat\n"
+
+
+# -- random small puzzles ---------------------------------------------------------------------
+
+def _random_puzzle(kind: str, seed: int):
+    from test_cages import random_kenken, random_killer
+    from test_properties import _queens, _skyscrapers, random_futoshiki
+    return {"kenken": lambda: random_kenken(seed, 4), "killer": lambda: random_killer(seed),
+            "futoshiki": lambda: random_futoshiki(seed, 4)[0], "skyscrapers": lambda: _skyscrapers(seed),
+            "nqueens": lambda: _queens(seed, 6)}[kind]()
+
+
+RANDOM = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@RANDOM
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["kenken", "killer", "futoshiki", "skyscrapers", "nqueens"]))
+def test_exact_counts_random_small_puzzles_as_cpsat_does(seed, kind, tmp_path_factory):
+    needs("exact")
+    puzzle = _random_puzzle(kind, seed)
+    _, answer = solve_with("exact", tmp_path_factory.mktemp("opb"), puzzle, 30)
+    expected = reference(puzzle, 30)
+    assert answer.count == expected.count
+    assert sorted(answer.solutions) == sorted(expected.solutions) or expected.count == 30
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["kenken", "futoshiki", "skyscrapers"]))
+def test_minizinc_counts_random_small_puzzles_as_cpsat_does(seed, kind, tmp_path_factory):
+    needs("minizinc")
+    puzzle = _random_puzzle(kind, seed)
+    _, answer = solve_with("minizinc", tmp_path_factory.mktemp("mzn"), puzzle, 10)
+    assert answer.count == reference(puzzle, 10).count
+    assert all(puzzle.check(s) == [] for s in answer.solutions)
+
+
+# -- the files themselves -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_the_opb_reader_reads_back_what_the_writer_wrote(name):
+    puzzle = example(name)
+    written = puzzlebench.encode(puzzle, to="opb")
+    read = opb.read_opb(written.write(), "x.opb")
+    assert (read.n_vars, read.constraints) == (written.n_vars, written.constraints)
+    assert (read.n_cells, read.n_values) == (puzzle.n_cells, puzzle.n_values)
+
+
+@pytest.mark.parametrize("target,module", [("xcsp3", xcsp3), ("minizinc", minizinc), ("opb", opb)])
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_each_file_rebuilds_its_puzzle_from_its_header(target, module, name):
+    puzzle = example(name)
+    again = module.puzzle_of(puzzlebench.encode(puzzle, to=target).write(), "f")
+    assert (again.kind, again.givens, again.rules.constraints) == (puzzle.kind, puzzle.givens, puzzle.rules.constraints)
+
+
+# -- what cannot be said, and bad answers -------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parity:
+    """A rule no writer knows: stands for a term added to the vocabulary after the writers."""
+
+    cells: tuple[int, ...]
+    name: str
+
+
+@pytest.mark.parametrize("target", ["xcsp3", "minizinc", "opb"])
+def test_a_rule_a_format_has_no_words_for_is_refused_naming_kind_and_format(target):
+    puzzle = example("latin5")
+    rules = puzzle.rules
+    puzzle.__dict__["rules"] = Rules(rules.n_cells, rules.n_values, rules.givens,
+                                     rules.constraints + (Parity((0, 1), "even r1c1+r1c2"),), rules.cell_names)
+    with pytest.raises(UsageError) as info:
+        puzzlebench.encode(puzzle, to=target)
+    assert str(info.value) == f"export target {target!r} cannot express the latin rule Parity (even r1c1+r1c2)"
+
+
+def _decode(capsys, option, exported_path, answer_path):
+    capsys.readouterr()
+    code = main(["decode", option, str(exported_path), "--model", str(answer_path)])
+    return code, capsys.readouterr()
+
+
+def test_decode_refuses_a_file_of_another_format(tmp_path, capsys):
+    path = exported(tmp_path, example("kenken4"), "minizinc", ".mzn")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\n")
+    code, said = _decode(capsys, "--xcsp3", path, answer)
+    assert code == 2
+    assert said.err == (f"puzzlebench: error: {path}:1: no 'puzzlebench xcsp3' header: the file was "
+                        f"not written by 'puzzlebench export --to xcsp3'\n")
+
+
+def test_decode_refuses_an_opb_answer_that_breaks_a_constraint_naming_its_line(tmp_path, capsys):
+    puzzle = example("kenken4")
+    path = exported(tmp_path, puzzle, "opb", ".opb")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\nv x1 x6\n")     # cell 0 = 1, cell 1 = 2: cell 2 has no value
+    code, said = _decode(capsys, "--opb", path, answer)
+    assert code == 2
+    # the header is 8 lines: cells 0 and 1 have their value, cell 2's "= 1" on line 11 breaks
+    assert said.err == f"puzzlebench: error: {answer}: the answer breaks constraint 3 (line 11 of {path})\n"
+
+
+def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, capsys):
+    """An answer in good form whose values are no solution: exit 1, the rule named."""
+    path = exported(tmp_path, example("kenken4"), "xcsp3", ".xml")
+    answer = tmp_path / "a.out"
+    answer.write_text("s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> " + " ".join(["1"] * 16)
+                      + " </values> </instantiation>\n")
+    code, said = _decode(capsys, "--xcsp3", path, answer)
+    assert code == 1
+    assert said.err.startswith("puzzlebench: error: the decoded solution is wrong: ")
+    assert said.err.count("\n") == 1
+
+
+@pytest.mark.parametrize("option,suffix,text,message", [
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 2 </values> </instantiation>\n",
+     "{answer}:2: the answer lists 2 values for 16 variables"),
+    ("--xcsp3", ".xml", "v nothing\n", "{answer}:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)"),
+    ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
+    ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
+])
+def test_decode_refuses_a_malformed_answer_in_one_line(tmp_path, capsys, option, suffix, text, message):
+    target = option[2:]
+    path = exported(tmp_path, example("kenken4"), target, suffix)
+    answer = tmp_path / "a.out"
+    answer.write_text(text)
+    code, said = _decode(capsys, option, path, answer)
+    assert code == 2
+    assert said.err == "puzzlebench: error: " + message.format(answer=answer) + "\n"
+
+
+def test_read_opb_names_the_place_of_a_mistake():
+    from puzzlebench.errors import ParseError
+    with pytest.raises(ParseError) as info:
+        opb.read_opb("* #variable= 2 #constraint= 1\n+1 x1 +1 x2 <= 1 ;\n", "f.opb")
+    assert str(info.value) == "f.opb:2:13: expected '>= BOUND ;' or '= BOUND ;' after the terms (the format has no '<=')"
+    with pytest.raises(ParseError) as info:
+        opb.read_opb("* #variable= 1 #constraint= 1\n+1 x1 +1 x2 >= 1 ;\n", "f.opb")
+    assert str(info.value) == "f.opb:1:1: a constraint names x2; the header declares 1 variables"
+
+
+# -- the readers under mutated input: a clean error or a right answer, never a traceback ---------
+
+def _answers(puzzle):
+    """The answer each format's tool gives, in its form, made from CP-SAT's solution."""
+    solution = reference(puzzle, 1).solutions[0]
+    pb = puzzlebench.encode(puzzle, to="opb")
+    true = {k + 1 for k in range(pb.n_candidates) if solution[k // pb.n_values] == k % pb.n_values + 1}
+    return {
+        "xcsp3": ("s SATISFIABLE\nv <instantiation id='sol1' type='solution'> <list> c[] </list> <values> "
+                  + " ".join(map(str, solution)) + " </values> </instantiation>\nd FOUND SOLUTIONS 1\n"),
+        "minizinc": "c = [" + ", ".join(map(str, solution)) + "];\n----------\n==========\n",
+        # the auxiliary variables are left false: the answer breaks a cage selector's "= 1"
+        "opb": "s SATISFIABLE\nv " + " ".join(("" if v in true else "-") + f"x{v}" for v in range(1, pb.n_vars + 1)) + "\n",
+    }
+
+
+HUGE_WORDS = ["0", "-1", "99999999999", "5x99999999999", "x0", "x99999999999", "c[99999999]", "c[]", "=", ";", ">="]
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    words = text.split(" ")
+    for _ in range(rng.randint(1, 4)):
+        k = rng.randrange(len(words))
+        action = rng.randrange(4)
+        if action == 0:
+            words[k] = rng.choice(HUGE_WORDS)
+        elif action == 1:
+            del words[k:k + rng.randint(1, 5)]
+        elif action == 2:
+            words.insert(k, words[rng.randrange(len(words))])
+        else:
+            words[k] = words[k][:rng.randint(0, len(words[k]))]
+        if not words:
+            words = [""]
+    return " ".join(words)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**9), target=st.sampled_from(["xcsp3", "minizinc", "opb"]),
+       name=st.sampled_from(["kenken4", "skyscrapers5", "8-queens-corner"]))
+def test_mutated_answers_decode_to_a_verified_solution_or_one_error_line(seed, target, name, tmp_path_factory):
+    puzzle = example(name)
+    folder = tmp_path_factory.mktemp("fuzz")
+    path = exported(folder, puzzle, target, ".f")
+    rng = random.Random(seed)
+    answer = folder / "a.out"
+    answer.write_text(_mutate(_answers(puzzle)[target], rng))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["decode", f"--{target}", str(path), "--model", str(answer)])
+    assert code in (0, 1, 2), code
+    if code:
+        assert err.getvalue().startswith("puzzlebench: error: ") and err.getvalue().count("\n") == 1
+    elif out.getvalue().strip() not in ("unsat", "unknown"):
+        assert puzzle.check(puzzle.parse_solution(out.getvalue().strip())) == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**9))
+def test_mutated_opb_files_read_or_fail_at_a_place(seed):
+    from puzzlebench.errors import ParseError
+    text = puzzlebench.encode(example("kenken4"), to="opb").write()
+    lines = text.split("\n")
+    rng = random.Random(seed)
+    k = rng.randrange(len(lines))
+    lines[k] = _mutate(lines[k] or "x", rng)
+    try:
+        pb = opb.read_opb("\n".join(lines), "f.opb")
+    except ParseError as exc:
+        assert exc.line is not None or "header" in str(exc)
+        return
+    assert pb.n_vars == max((v for terms, _, _ in pb.constraints for _, v in terms), default=0)
+
+
+@pytest.mark.parametrize("target", ["xcsp3", "minizinc", "opb"])
+def test_the_export_command_refuses_such_a_rule_in_one_line_exit_2(target, monkeypatch, tmp_path, capsys):
+    from puzzlebench.models.latin import LatinSquare
+    plain = LatinSquare._rules
+
+    def with_parity(self):
+        rules = plain(self)
+        return Rules(rules.n_cells, rules.n_values, rules.givens,
+                     rules.constraints + (Parity((0, 1), "even r1c1+r1c2"),), rules.cell_names)
+
+    monkeypatch.setattr(LatinSquare, "_rules", with_parity)
+    square = tmp_path / "square.txt"
+    square.write_text("1 0 0\n0 0 0\n0 0 0\n")
+    capsys.readouterr()
+    assert main(["export", "--kind", "latin", str(square), "--to", target]) == 2
+    said = capsys.readouterr()
+    assert said.out == ""
+    assert said.err == (f"puzzlebench: error: export target {target!r} cannot express the latin rule "
+                        f"Parity (even r1c1+r1c2)\n")
