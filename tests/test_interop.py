@@ -70,7 +70,8 @@ def solve_with(tool: str, tmp_path, puzzle, solutions: int = 1):
 
 
 def reference(puzzle, limit):
-    result = make_engine("cpsat").run(puzzle, limit=limit, time_limit=120)
+    """CP-SAT's answer, every solution it found kept (up to the limit) for comparing lists."""
+    result = make_engine("cpsat").run(puzzle, limit=limit, keep=limit or 1000, time_limit=120)
     assert result.verified
     return result
 
