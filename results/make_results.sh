@@ -18,7 +18,7 @@ puzzlebench bench --campaign results/campaign.toml --quiet > /dev/null || true
 
 # tables and plots from the database (results/bench/: summary.md, summary.csv, figures)
 puzzlebench report --db $DB --format csv --out results/bench > /dev/null
-puzzlebench report --db $DB --format md --out results/bench --plot cactus --plot stats > /dev/null
+puzzlebench report --db $DB --format md --out results/bench --plot cactus --plot stats --plot ecdf --plot profile > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair bitboard,dlx > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair cpsat,smt > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine > /dev/null
