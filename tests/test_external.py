@@ -235,7 +235,10 @@ def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
     start = time.perf_counter()
     result = make_engine("ext:cadical").run(NQueens(30), limit=None, time_limit=LIMIT)
     assert time.perf_counter() - start < WALL_BOUND
-    assert result.status is Status.TIMEOUT and result.count >= 1
+    # how many runs finish within the limit depends on the machine's load (none, once, on a
+    # busy CI machine): each answer it did count is a checked solution
+    assert result.status is Status.TIMEOUT and len(result.solutions) <= result.count
+    assert all(NQueens(30).check(s) == [] for s in result.solutions)
     # killed inside a run (the usual case) or stopped between two runs
     assert result.error in (None, "killed at the time limit (1 s): SIGKILL to cadical's process group")
     # through the API, the engine runs in a child process killed at the limit plus its grace
