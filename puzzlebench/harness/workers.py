@@ -16,8 +16,11 @@ Time: wall time and CPU time (user + system of the worker, every thread) of each
 alone (``Engine.run``), or of a batch call, shared evenly by its puzzles (``batch_size`` says
 by how many).  Memory: the worker's resident-set high-water mark from the OS (``VmHWM`` in
 ``/proc/self/status``), reset before each puzzle (or batch) by writing ``5`` to
-``/proc/self/clear_refs`` (Linux 4.0+), less the worker's idle baseline, measured once per
-engine right after the worker built it (``baseline_memory``, stored with every row); see
+``/proc/self/clear_refs`` (Linux 4.0+), less the worker's idle baseline, measured when each
+unit begins, its engine built (``baseline_memory``, stored with every row): a worker that ran
+other engines before holds their libraries too (z3 and OR-Tools add about 90 MB), which
+belong to no run of this one (a baseline taken once per engine, when it was built, counted
+them in every later run: about 94 MB on every set of a nine-engine campaign); see
 :class:`~puzzlebench.solvers.child.MemoryProbe`.  A memory limit (``WorkUnit.memory_limit``)
 is the soft ``RLIMIT_DATA`` of the worker, its baseline's data plus the limit, set while the
 engine runs: a ``MemoryError`` under it is a ``memout`` with the peak reached, after which the
@@ -171,7 +174,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     memory = _Memory()
-    engines = {}   # (solver, extra engines) -> (engine, its baseline)
+    engines = {}   # (solver, extra engines) -> engine
     while True:
         try:
             msg = conn.recv()
@@ -188,13 +191,13 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         key = (unit.solver, tuple(sorted(unit.engines.items())))
         try:
             if key not in engines:
-                engine = make_engine(unit.solver, unit.engines)
-                engines[key] = (engine, memory.probe.baseline())   # idle, before any puzzle
-            engine, baseline = engines[key]
+                engines[key] = make_engine(unit.solver, unit.engines)
+            engine = engines[key]
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
+        baseline = memory.probe.baseline()   # idle, the engine built, before the unit's first puzzle
         memory.for_unit(baseline, unit.memory_limit)
         shared[BASELINE] = baseline.resident
         if unit.batch:
