@@ -130,7 +130,9 @@ def test_columnar_batch_rows_equal_the_result_path(nine_by_nine, tmp_path):
     columnar = [{f: r[f] for f in fields} | {"raw": json.loads(r["raw_stats"])} for r in rows["bitboard"]]
     by_results = [{f: r[f] for f in fields} | {"raw": json.loads(r["raw_stats"])} for r in rows["rowsbitboard"]]
     assert columnar == by_results
-    assert all(r["status"] == "unique" and r["verified"] == 1 and r["peak_memory"] > 0 for r in rows["bitboard"])
+    # memory measured (a small batch may touch no page its worker did not hold already: 0)
+    assert all(r["status"] == "unique" and r["verified"] == 1 and r["peak_memory"] is not None
+               and r["baseline_memory"] > 10 * 2 ** 20 for r in rows["bitboard"])
     assert all(r["t_total"] >= r["t_solve"] > 0 for r in rows["bitboard"])
 
 
