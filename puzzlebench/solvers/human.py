@@ -22,7 +22,7 @@ The search never drops a solution: every technique is a sound deduction from the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Iterator, Sequence
@@ -137,6 +137,7 @@ class Step:
     eliminations: tuple[tuple[int, int], ...] = ()
     text: str = ""
     depth: int = 0
+    rating: float | None = None  # Sudoku Explainer's rating of the step (the ``se`` ladder)
 
 
 def _removal_text(g: Geometry, eliminations: Sequence[tuple[int, int]]) -> str:
@@ -601,6 +602,89 @@ TECHNIQUE_FUNCTIONS = {
 assert tuple(TECHNIQUE_FUNCTIONS) == TECHNIQUES
 
 
+def naked_quad(s: State) -> Step | None:
+    return _naked_subset(s, 4, "naked quad")
+
+
+def hidden_quad(s: State) -> Step | None:
+    return _hidden_subset(s, 4, "hidden quad")
+
+
+def bug(s: State) -> Step | None:
+    """Bivalue universal grave, type 1 (assumes one solution): every unsolved cell has two
+    candidates but one, which has three; a grid of pairs only would have two solutions, so
+    that cell takes the value it holds three times in its units (Sudopedia "BUG")."""
+    g, cand = s.g, s.cand
+    extra = [c for c, m in enumerate(cand) if m and m.bit_count() != 2]
+    if len(extra) != 1 or cand[extra[0]].bit_count() != 3:
+        return None
+    cell = extra[0]
+    for v in values_of(cand[cell]):
+        bit = 1 << (v - 1)
+        if all(sum(1 for c in g.units[u] if cand[c] & bit) == 3 for u in g.cell_units[cell]):
+            return _place_step(g, "bug", cell, v, "the only cell with three candidates")
+    return None
+
+
+# -- Sudoku Explainer's ladder ----------------------------------------------------------------
+# SE's techniques in its order, with its ratings (N. Juillerat, Sudoku Explainer 1.2, and the
+# SukakuExplainer fork's Solver.java: hidden single 1.2 in a box, 1.5 in a line, 1.0 for the
+# last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked pair 3.0; X-wing
+# 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0; XY-wing 4.2;
+# XYZ-wing 4.4; unique rectangle 4.5; naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
+# 5.6; then the chains of :mod:`.chains`, rated by the chain).  SE's "direct" variants of the
+# subsets (a subset that yields a single at once, 1.7-2.5), aligned pair and triple
+# exclusion (6.2, 7.5) and unique loops are not here: a puzzle whose hardest step is one of
+# those is rated by the next rung that solves it.
+
+SE_RATINGS = {
+    "last free cell": 1.0, "naked single": 2.3, "pointing pair": 2.6, "box-line reduction": 2.8,
+    "naked pair": 3.0, "x-wing": 3.2, "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8,
+    "hidden triple": 4.0, "y-wing": 4.2, "xyz-wing": 4.4, "unique rectangle": 4.5,
+    "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4, "bug": 5.6,
+}
+
+
+def _rated(f, technique: str):
+    def rated(s: State) -> Step | None:
+        step = f(s)
+        if step is None:
+            return None
+        rating = SE_RATINGS.get(technique)
+        if technique == "hidden single":
+            rating = 1.2 if " in box " in step.text else 1.5
+        return replace(step, rating=rating)
+    rated.__name__ = f.__name__
+    return rated
+
+
+def _chain_rung(kind: str):
+    from . import chains
+
+    def rung(s: State, deadline: Deadline | None = None) -> Step | None:
+        if kind == "chains":
+            hint = chains.cycles_and_forcing_chains(s, deadline)
+        else:
+            hint = chains.multiple_chains(s, deadline=deadline, **chains.RUNGS[kind])
+        if hint is None:
+            return None
+        return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating)
+    rung.__name__ = kind.replace(" ", "_")
+    rung.takes_deadline = True
+    return rung
+
+
+SE_LADDER: tuple[str, ...] = (
+    "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
+    "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple", "y-wing",
+    "xyz-wing", "unique rectangle", "naked quad", "jellyfish", "hidden quad", "bug",
+    "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+)
+"""The rungs of the ``se`` ladder in order; the last five are the chain searches."""
+CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
+UNIQUENESS = frozenset({"unique rectangle", "bug"})
+
+
 # -- the solver -------------------------------------------------------------------------------
 
 @dataclass
@@ -620,6 +704,7 @@ class HumanSolver:
 
     box: tuple[int, int] = (3, 3)
     techniques: tuple[str, ...] = TECHNIQUES
+    ladder: str = "human"  # "human": TECHNIQUES; "se": Sudoku Explainer's SE_LADDER (rated steps)
     assume_unique: bool = False
     truth: tuple[int, ...] | None = None
     deadline: Deadline | None = None
@@ -632,13 +717,21 @@ class HumanSolver:
 
     def __post_init__(self):
         self.g = geometry(tuple(self.box))
-        self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
-                           and (t != "unique rectangle" or self.assume_unique)]
+        if self.ladder == "se":
+            funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
+                     "bug": bug}
+            self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
+                               for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
+        elif self.ladder == "human":
+            self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
+                               and (t != "unique rectangle" or self.assume_unique)]
+        else:
+            raise ValueError(f"unknown ladder {self.ladder!r} (human, se)")
 
     def next_step(self, s: State) -> Step | None:
         """The easiest step that makes progress (raises Contradiction on a dead branch)."""
         for f in self._functions:
-            step = f(s)
+            step = f(s, self.deadline) if getattr(f, "takes_deadline", False) else f(s)
             if step is not None:
                 return step
         return None
@@ -657,7 +750,8 @@ class HumanSolver:
         on_truth = self.truth is not None and self._agrees(s)
         try:
             while s.unsolved:
-                if self.deadline is not None and self.steps_taken % CLOCK_EVERY == 0 \
+                if self.deadline is not None and (self.steps_taken % CLOCK_EVERY == 0
+                                                  or self.ladder == "se") \
                         and self.deadline.expired():
                     raise _Timeout
                 step = self.next_step(s)
@@ -667,7 +761,7 @@ class HumanSolver:
                     self._check(step)
                 self.steps_taken += 1
                 s.apply(step)
-                steps.append(Step(step.technique, step.placements, step.eliminations, step.text, depth))
+                steps.append(replace(step, depth=depth))
         except Contradiction:
             self.backtracks += 1
             return
