@@ -133,6 +133,16 @@ class Chainer:
         self.src = s.cand[:]
         self.peers, self.units3 = _house_order(s.g)
         self.cache: dict = {}
+        self.truncated = False  # a depth-limited search stopped early
+        self._succ: dict = {}
+
+    def succ(self, y: bool, x: bool) -> dict:
+        """Static links on the source grid for one link mode, node -> next nodes, filled lazily
+        (the static searches ask for the same links thousands of times)."""
+        table = self._succ.get((y, x))
+        if table is None:
+            table = self._succ[(y, x)] = _Links(self, y, x)
+        return table
 
     # the two rules ---------------------------------------------------------------------------
 
@@ -237,6 +247,21 @@ class Chainer:
                     break
         out = (par, result)
         self.cache[key] = out
+        return out
+
+
+class _Links(dict):
+    def __init__(self, ch: "Chainer", y: bool, x: bool):
+        super().__init__()
+        self.ch, self.y, self.x = ch, y, x
+
+    def __missing__(self, nd: int) -> tuple[int, ...]:
+        ch = self.ch
+        if nd & 1:
+            out = tuple(2 * q for q in ch.on_to_off(ch.src, nd >> 1, self.y))
+        else:
+            out = tuple(2 * q + 1 for q, _ in ch.off_to_on(ch.src, nd >> 1, self.y, self.x, False))
+        self[nd] = out
         return out
 
 
@@ -427,7 +452,7 @@ def _path(o: _Node) -> list[int]:
 
 def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
     """SE's breadth-first cycle search from p on: loops back to p on, at least 4 links."""
-    src = ch.src
+    links = ch.succ(y, x)
     root = _Node(2 * p + 1, None)
     to_on = {root.nd}
     pend_on, pend_off = [root], []
@@ -437,17 +462,18 @@ def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
         length += 1
         for o in pend_on:
             if o.depth >= max_len:
+                ch.truncated = True
                 continue
-            for q in ch.on_to_off(src, o.nd >> 1, y):
-                if not _has_ancestor(o, 2 * q):
-                    pend_off.append(_Node(2 * q, o))
+            for nd in links[o.nd]:
+                if not _has_ancestor(o, nd):
+                    pend_off.append(_Node(nd, o))
         pend_on = []
         length += 1
         for o in pend_off:
             if o.depth >= max_len:
+                ch.truncated = True
                 continue
-            for q, _ in ch.off_to_on(src, o.nd >> 1, y, x, False):
-                nd = 2 * q + 1
+            for nd in links[o.nd]:
                 c = _Node(nd, o)
                 if length >= 4 and nd == root.nd:
                     found.append(c)
@@ -491,7 +517,7 @@ def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
 def _forcing(ch: Chainer, start: int, y: bool, max_len: int) -> _Node | None:
     """SE's forcing chain: from ``start`` (p on or p off), the first node that is p's
     opposite state, breadth first."""
-    src = ch.src
+    links = ch.succ(y, True)
     root = _Node(start, None)
     seen = {start}
     target = start ^ 1
@@ -500,12 +526,9 @@ def _forcing(ch: Chainer, start: int, y: bool, max_len: int) -> _Node | None:
         nxt = []
         for o in level:
             if o.depth >= max_len:
+                ch.truncated = True
                 continue
-            if o.nd & 1:
-                outs = [2 * q for q in ch.on_to_off(src, o.nd >> 1, y)]
-            else:
-                outs = [2 * q + 1 for q, _ in ch.off_to_on(src, o.nd >> 1, y, True, False)]
-            for nd in outs:
+            for nd in links[o.nd]:
                 if nd == target:
                     return _Node(nd, o)
                 if nd not in seen:
@@ -542,17 +565,20 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
     passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
     searched = {name: 0 for name, *_ in passes}
-    for tenths in range(0, 60):
+    found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
+    complete = {name: False for name, *_ in passes}
+    for tenths in range(0, 100):
         target = 6.5 + tenths / 10
-        best: ChainHint | None = None
         for name, y, x, base in passes:
-            if base > target + 1e-9:
+            if base > target + 1e-9 or complete[name]:
                 continue
             # every hint of this pass rated <= target has complexity <= limit
             limit = max_complexity(round((target - base) * 10))
             if limit <= searched[name]:
                 continue
             searched[name] = limit
+            ch.truncated = False
+            best = None
             for p in pots:
                 _check(deadline)
                 if name == "y" and p // n not in bivalue:
@@ -568,10 +594,14 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
                             h = _forcing_hint(ch, dst, y)
                             if best is None or _key(h) < _key(best):
                                 best = h
+            found[name] = best
+            complete[name] = not ch.truncated  # a longer limit would find nothing new
+        hints = [h for h in found.values() if h is not None]
+        best = min(hints, key=_key) if hints else None
         if best is not None and best.rating <= target + 1e-9:
             return best
-        if searched["xy"] > 8 * len(pots) + 16:
-            return None  # every chain of the grid has been seen
+        if all(complete.values()):
+            return best
     return None
 
 
