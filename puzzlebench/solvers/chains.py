@@ -135,6 +135,15 @@ class Chainer:
         self.cache: dict = {}
         self.truncated = False  # a depth-limited search stopped early
         self._succ: dict = {}
+        self._counts: list[int] | None = None
+
+    def counts(self) -> list[int]:
+        """Places of each value in each unit on the source grid, index unit * n + value − 1."""
+        if self._counts is None:
+            n, src = self.n, self.src
+            self._counts = [sum(1 for q in cells if src[q] >> k & 1)
+                            for cells in self.g.units for k in range(n)]
+        return self._counts
 
     def succ(self, y: bool, x: bool) -> dict:
         """Static links on the source grid for one link mode, node -> next nodes, filled lazily
@@ -203,14 +212,18 @@ class Chainer:
         pend_on: deque = deque()
         pend_off: deque = deque()
         (pend_on if start & 1 else pend_off).append(start)
-        cur = self.src[:] if dynamic else self.src
-        n = self.n
+        # on -> off never depends on the removals (a removed candidate is already off), so
+        # the static links serve both modes; off -> on does, in dynamic mode
+        links = self.succ(y, True)
+        if dynamic:
+            cur = self.src[:]
+            cnt = self.counts()[:]
+        n, g, units3, src = self.n, self.g, self.units3, self.src
         result = None
         while pend_on or pend_off:
             if pend_on:
                 nd = pend_on.popleft()
-                for q in self.on_to_off(cur, nd >> 1, y):
-                    off = 2 * q
+                for off in links[nd]:
                     if off + 1 in par:
                         par[off] = (nd,)
                         result = (off + 1, off)
@@ -218,20 +231,53 @@ class Chainer:
                     if off not in par:
                         par[off] = (nd,)
                         pend_off.append(off)
-            else:
+            elif not dynamic:
                 nd = pend_off.popleft()
-                p = nd >> 1
-                for q, hidden in self.off_to_on(cur, p, y, True, dynamic):
-                    on = 2 * q + 1
+                for on in links[nd]:
                     if on - 1 in par:
-                        par[on] = (nd,) + hidden
+                        par[on] = (nd,)
                         result = (on, on - 1)
                         break
                     if on not in par:
-                        par[on] = (nd,) + hidden
+                        par[on] = (nd,)
                         pend_on.append(on)
-                if dynamic:
-                    cur[p // n] &= ~(1 << (p % n))
+            else:
+                nd = pend_off.popleft()
+                p = nd >> 1
+                cell, k = divmod(p, n)
+                bit = 1 << k
+                m = cur[cell]
+                if m & bit:
+                    made = []
+                    rest = m & ~bit
+                    if y and rest and not rest & (rest - 1):
+                        gone = src[cell] & ~m
+                        made.append((cell * n + rest.bit_length() - 1,
+                                     (nd,) + tuple(2 * (cell * n + b.bit_length() - 1) for b in _bits(gone))))
+                    for u in units3[cell]:
+                        if cnt[u * n + k] == 2:
+                            other = hidden = None
+                            hidden = []
+                            for q in g.units[u]:
+                                if q == cell:
+                                    continue
+                                if cur[q] & bit:
+                                    other = q
+                                elif src[q] & bit:
+                                    hidden.append(2 * (q * n + k))
+                            made.append((other * n + k, (nd,) + tuple(hidden)))
+                    for q, parents in made:
+                        on = 2 * q + 1
+                        if on - 1 in par:
+                            par[on] = parents
+                            result = (on, on - 1)
+                            break
+                        if on not in par:
+                            par[on] = parents
+                            pend_on.append(on)
+                    cur[cell] = rest
+                    for u in units3[cell]:
+                        cnt[u * n + k] -= 1
             if result:
                 break
             if level > 0 and not pend_on and not pend_off:
@@ -561,12 +607,12 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     n = ch.n
     pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
     bivalue = {c for c, m in enumerate(ch.src) if m.bit_count() == 2}
-    # passes: (kind, y, x, base); rating = base + bonus(complexity)
     # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
     passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
     searched = {name: 0 for name, *_ in passes}
     found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
     complete = {name: False for name, *_ in passes}
+    final: dict = {}  # (pass, p) -> the best hint from p, once a search from p ran to its end
     for tenths in range(0, 100):
         target = 6.5 + tenths / 10
         for name, y, x, base in passes:
@@ -577,25 +623,36 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if limit <= searched[name]:
                 continue
             searched[name] = limit
-            ch.truncated = False
             best = None
+            any_cut = False
             for p in pots:
                 _check(deadline)
                 if name == "y" and p // n not in bivalue:
                     continue
-                for dst in _cycles(ch, p, y, x, limit):
-                    h = _cycle_hint(ch, dst, y, x)
-                    if h and (best is None or _key(h) < _key(best)):
-                        best = h
-                if x:
-                    for start in (2 * p + 1, 2 * p):
-                        dst = _forcing(ch, start, y, limit - 1)
-                        if dst is not None:
-                            h = _forcing_hint(ch, dst, y)
-                            if best is None or _key(h) < _key(best):
-                                best = h
+                if (name, p) in final:  # an earlier search from p was not cut by its limit
+                    h = final[(name, p)]
+                else:
+                    ch.truncated = False
+                    h = None
+                    for dst in _cycles(ch, p, y, x, limit):
+                        c = _cycle_hint(ch, dst, y, x)
+                        if c and (h is None or _key(c) < _key(h)):
+                            h = c
+                    if x:
+                        for start in (2 * p + 1, 2 * p):
+                            dst = _forcing(ch, start, y, limit - 1)
+                            if dst is not None:
+                                c = _forcing_hint(ch, dst, y)
+                                if h is None or _key(c) < _key(h):
+                                    h = c
+                    if ch.truncated:
+                        any_cut = True
+                    else:
+                        final[(name, p)] = h
+                if h is not None and (best is None or _key(h) < _key(best)):
+                    best = h
             found[name] = best
-            complete[name] = not ch.truncated  # a longer limit would find nothing new
+            complete[name] = not any_cut  # a longer limit would find nothing new
         hints = [h for h in found.values() if h is not None]
         best = min(hints, key=_key) if hints else None
         if best is not None and best.rating <= target + 1e-9:

@@ -626,15 +626,51 @@ def bug(s: State) -> Step | None:
     return None
 
 
+def aligned_pair_exclusion(s: State) -> Step | None:
+    """Two cells (each with a bivalue peer) and the bivalue cells that see both: a pair of
+    values for the two cells is excluded when it is one value twice in a shared unit, or when
+    it would empty one of those bivalue cells; a value of a cell in no allowed pair goes (SE's
+    "Aligned Pair Exclusion", 6.2; Sudopedia "Subset Exclusion")."""
+    g, cand = s.g, s.cand
+    if any(m and not m & (m - 1) for m in cand):
+        return None  # SE skips it while a naked single remains
+    bivalue_bits = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
+    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and g.peer_bits[c] & bivalue_bits]
+    for a, b in combinations(base, 2):
+        common = cells_of(g.peer_bits[a] & g.peer_bits[b] & bivalue_bits)
+        if len(common) < 2:
+            continue
+        masks = [cand[c] for c in common]
+        see = bool(g.peer_bits[a] >> b & 1)
+        allowed_a = allowed_b = 0
+        for va in values_of(cand[a]):
+            for vb in values_of(cand[b]):
+                if va == vb and see:
+                    continue
+                pair = (1 << (va - 1)) | (1 << (vb - 1))
+                if any(m & ~pair == 0 for m in masks):
+                    continue
+                allowed_a |= 1 << (va - 1)
+                allowed_b |= 1 << (vb - 1)
+        elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
+                [(b, v) for v in values_of(cand[b] & ~allowed_b)]
+        if elims:
+            text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
+                    f"{', '.join(g.names[c] for c in common)}")
+            return _elim_step(g, "aligned pair exclusion", text, elims)
+    return None
+
+
 # -- Sudoku Explainer's ladder ----------------------------------------------------------------
 # SE's techniques in its order, with its ratings (N. Juillerat, Sudoku Explainer 1.2, and the
 # SukakuExplainer fork's Solver.java: hidden single 1.2 in a box, 1.5 in a line, 1.0 for the
 # last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked pair 3.0; X-wing
 # 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0; XY-wing 4.2;
 # XYZ-wing 4.4; unique rectangle 4.5; naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
-# 5.6; then the chains of :mod:`.chains`, rated by the chain).  SE's "direct" variants of the
-# subsets (a subset that yields a single at once, 1.7-2.5), aligned pair and triple
-# exclusion (6.2, 7.5) and unique loops are not here: a puzzle whose hardest step is one of
+# 5.6; aligned pair exclusion 6.2; then the chains of :mod:`.chains`, rated by the chain).
+# SE's "direct" variants of the subsets (a subset that yields a single at once, 1.7-2.5),
+# aligned triple exclusion (7.5), unique rectangles of types 2-4, unique loops and BUG types
+# 2-4 are not here: a puzzle whose hardest step is one of
 # those is rated by the next rung that solves it.
 
 SE_RATINGS = {
@@ -642,6 +678,7 @@ SE_RATINGS = {
     "naked pair": 3.0, "x-wing": 3.2, "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8,
     "hidden triple": 4.0, "y-wing": 4.2, "xyz-wing": 4.4, "unique rectangle": 4.5,
     "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4, "bug": 5.6,
+    "aligned pair exclusion": 6.2,
 }
 
 
@@ -678,7 +715,7 @@ SE_LADDER: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
     "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple", "y-wing",
     "xyz-wing", "unique rectangle", "naked quad", "jellyfish", "hidden quad", "bug",
-    "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+    "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
 )
 """The rungs of the ``se`` ladder in order; the last five are the chain searches."""
 CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
@@ -719,7 +756,7 @@ class HumanSolver:
         self.g = geometry(tuple(self.box))
         if self.ladder == "se":
             funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
-                     "bug": bug}
+                     "bug": bug, "aligned pair exclusion": aligned_pair_exclusion}
             self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
