@@ -626,6 +626,91 @@ def bug(s: State) -> Step | None:
     return None
 
 
+def turbot_fish(s: State) -> Step | None:
+    """Two strong links of one value (units where it has exactly two places) whose ends
+    b1, b2 see each other: b1 and b2 are not both the value, so one of the two other ends is,
+    and the value leaves every cell seeing both (Sudopedia "Turbot Fish").  SukakuExplainer's
+    names and ratings (TurbotFishHint): both links in rows or both in columns, skyscraper
+    4.0; a row and a column, two-string kite 4.1; a box among them, turbot fish 4.2.  The
+    easiest kind is looked for first."""
+    g, cand, n = s.g, s.cand, s.g.n
+    kinds = ({}, {}, {})
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        links = []
+        for u, cells in enumerate(g.units):
+            if s.placed[u] & bit:
+                continue
+            pos = [c for c in cells if cand[c] & bit]
+            if len(pos) == 2:
+                links.append((u, pos[0], pos[1]))
+        for (u1, a1, a2), (u2, c1, c2) in combinations(links, 2):
+            t1, t2 = min(u1, u2) // n, max(u1, u2) // n
+            kind = 2 if t2 == 2 else (0 if t1 == t2 else 1)
+            if v in kinds[kind]:
+                continue
+            for s1, b1 in ((a1, a2), (a2, a1)):
+                for b2, e in ((c1, c2), (c2, c1)):
+                    if len({s1, b1, b2, e}) < 4 or not g.peer_bits[b1] >> b2 & 1:
+                        continue
+                    elims = [(c, v) for c in _seen_by_all(s, (s1, e), bit) if c not in (b1, b2)]
+                    if elims:
+                        text = (f"{('skyscraper', 'two-string kite', 'turbot fish')[kind]} {v}: "
+                                f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
+                        kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
+    for kind, found in enumerate(kinds):
+        if found:
+            return replace(found[min(found)], rating=4.0 + kind / 10)
+    return None
+
+
+def unique_rectangle_2_4(s: State) -> Step | None:
+    """Unique rectangle types 2 and 4 (assume one solution; Sudopedia "Unique Rectangle"):
+    four corners over two boxes all hold the pair {a,b}, two of them ("floor") only that.
+    Type 2: the two others hold one same extra value z, so one of them is z: z leaves every
+    cell seeing both (SE 4.6).  Type 4: the two others share a unit where a has no other
+    place, so one of them is a and neither can be b (SE 4.5)."""
+    g, cand, n = s.g, s.cand, s.g.n
+    r, c = g.box
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            if (r1 // r == r2 // r) == (c1 // c == c2 // c):
+                continue  # not exactly two boxes
+            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
+            if common.bit_count() < 2:
+                continue
+            for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
+                floor = [x for x in corners if cand[x] == pair]
+                roof = [x for x in corners if cand[x] != pair]
+                if len(floor) != 2 or len(roof) != 2:
+                    continue
+                x, y = roof
+                extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
+                where = ", ".join(g.names[q] for q in sorted(corners))
+                vals = ",".join(map(str, values_of(pair)))
+                if extra_x == extra_y and extra_x.bit_count() == 1:
+                    elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
+                    if elims:
+                        step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
+                        return replace(step, rating=4.6)
+                shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
+                for u in shared:
+                    for a in _bits_of(pair):
+                        if all(q in roof for q in g.units[u] if cand[q] & a):
+                            b = pair & ~a
+                            elims = [(q, b.bit_length()) for q in roof]
+                            step = _elim_step(g, "unique rectangle",
+                                              f"unique rectangle type 4 {vals} at {where} "
+                                              f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
+                            return replace(step, rating=4.5)
+    return None
+
+
+def _bits_of(mask: int) -> list[int]:
+    return [1 << (v - 1) for v in values_of(mask)]
+
+
 def aligned_pair_exclusion(s: State) -> Step | None:
     """Two cells (each with a bivalue peer) and the bivalue cells that see both: a pair of
     values for the two cells is excluded when it is one value twice in a shared unit, or when
@@ -666,11 +751,11 @@ def aligned_pair_exclusion(s: State) -> Step | None:
 # SukakuExplainer fork's Solver.java: hidden single 1.2 in a box, 1.5 in a line, 1.0 for the
 # last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked pair 3.0; X-wing
 # 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0; XY-wing 4.2;
-# XYZ-wing 4.4; unique rectangle 4.5; naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
+# XYZ-wing 4.4; unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
 # 5.6; aligned pair exclusion 6.2; then the chains of :mod:`.chains`, rated by the chain).
 # SE's "direct" variants of the subsets (a subset that yields a single at once, 1.7-2.5),
-# aligned triple exclusion (7.5), unique rectangles of types 2-4, unique loops and BUG types
-# 2-4 are not here: a puzzle whose hardest step is one of
+# aligned triple exclusion (7.5), unique rectangles of type 3, unique loops and BUG types 2-4
+# are not here: a puzzle whose hardest step is one of
 # those is rated by the next rung that solves it.
 
 SE_RATINGS = {
@@ -687,6 +772,8 @@ def _rated(f, technique: str):
         step = f(s)
         if step is None:
             return None
+        if step.rating is not None:
+            return step
         rating = SE_RATINGS.get(technique)
         if technique == "hidden single":
             rating = 1.2 if " in box " in step.text else 1.5
@@ -713,13 +800,13 @@ def _chain_rung(kind: str):
 
 SE_LADDER: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
-    "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple", "y-wing",
-    "xyz-wing", "unique rectangle", "naked quad", "jellyfish", "hidden quad", "bug",
-    "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+    "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple",
+    "turbot fish", "y-wing", "xyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad", "jellyfish", "hidden quad",
+    "bug", "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
 )
 """The rungs of the ``se`` ladder in order; the last five are the chain searches."""
 CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
-UNIQUENESS = frozenset({"unique rectangle", "bug"})
+UNIQUENESS = frozenset({"unique rectangle", "unique rectangle 2/4", "bug"})
 
 
 # -- the solver -------------------------------------------------------------------------------
@@ -756,7 +843,8 @@ class HumanSolver:
         self.g = geometry(tuple(self.box))
         if self.ladder == "se":
             funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
-                     "bug": bug, "aligned pair exclusion": aligned_pair_exclusion}
+                     "bug": bug, "aligned pair exclusion": aligned_pair_exclusion,
+                     "unique rectangle 2/4": unique_rectangle_2_4, "turbot fish": turbot_fish}
             self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
