@@ -40,7 +40,7 @@ conclusion is a sound deduction (each chain is checked against known solutions b
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .human import Geometry, State, _Timeout
@@ -511,7 +511,8 @@ def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
                 ch.truncated = True
                 continue
             for nd in links[o.nd]:
-                if not _has_ancestor(o, nd):
+                # an off node with no strong link out is a dead end: never queued
+                if links[nd] and not _has_ancestor(o, nd):
                     pend_off.append(_Node(nd, o))
         pend_on = []
         length += 1
@@ -579,7 +580,8 @@ def _forcing(ch: Chainer, start: int, y: bool, max_len: int) -> _Node | None:
                     return _Node(nd, o)
                 if nd not in seen:
                     seen.add(nd)
-                    nxt.append(_Node(nd, o))
+                    if links[nd]:  # a node with no link out is a dead end
+                        nxt.append(_Node(nd, o))
         level = nxt
     return None
 
@@ -698,16 +700,18 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         kind = "multiple forcing chain"
     base = BASE[kind]
     best: ChainHint | None = None
+    best_text = None
 
     def offer(complexity, elims, places, text, order):
-        nonlocal best
+        """Keep the easiest hint; ``text`` is a function (its loop variables bound as
+        defaults), called for the one kept only."""
+        nonlocal best, best_text
         if not elims and not places:
             return
         rating = round(base + length_bonus(complexity), 1)
-        h = ChainHint(kind, rating, complexity, tuple(elims), tuple(places),
-                      f"{kind}: {text} (rating {rating}, {complexity} nodes)", order)
+        h = ChainHint(kind, rating, complexity, tuple(elims), tuple(places), "", order)
         if best is None or _key(h) < _key(best):
-            best = h
+            best, best_text = h, text
 
     def run(node):
         return ch.propagate(node, y=y, dynamic=dynamic, level=level)
@@ -728,6 +732,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                 a, z = on_bad
                 what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
                 offer(ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
+                      lambda cell=cell, k=k, what=what, on_par=on_par, a=a, z=z:
                       f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
                       f"{chain_text(g, on_par, z)}", 7)
             if dynamic or nishio:
@@ -735,6 +740,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                 if off_bad:
                     a, z = off_bad
                     offer(ancestors(off_par, a) + ancestors(off_par, z), [], [(cell, k + 1)],
+                          lambda cell=cell, k=k, off_par=off_par, a=a, z=z:
                           f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
                           f"{_name(g, a)} and {_name(g, z)}: {chain_text(g, off_par, a)} ; "
                           f"{chain_text(g, off_par, z)}", 7)
@@ -745,6 +751,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                             el, pl = _conclusion(ch, nd, src)
                             if el or pl:
                                 offer(ancestors(on_par, nd) + ancestors(off_par, nd), el, pl,
+                                      lambda cell=cell, k=k, on_par=on_par, off_par=off_par, nd=nd:
                                       f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: "
                                       f"{chain_text(g, on_par, nd)} ; {chain_text(g, off_par, nd)}", 1)
             value_sets.append((k, on_par))
@@ -760,9 +767,13 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                 el, pl = _conclusion(ch, nd, src)
                 if el or pl:
                     offer(sum(ancestors(par, nd) for _, par in value_sets), el, pl,
+                          lambda cell=cell, nd=nd, value_sets=value_sets:
                           f"{_name(g, nd)} from every candidate of {g.names[cell]}: "
                           + " ; ".join(chain_text(g, par, nd) for _, par in value_sets), 5)
-    return best
+    if best is None:
+        return None
+    text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
+    return replace(best, text=text)
 
 
 def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
@@ -785,5 +796,6 @@ def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
                 continue
             if el or pl:
                 offer(sum(ancestors(par, nd) for par in pars), el, pl,
+                      lambda k=k, u=u, nd=nd, pars=pars:
                       f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: "
                       + " ; ".join(chain_text(g, par, nd) for par in pars), 6)
