@@ -364,7 +364,9 @@ def advanced_offs(ch: Chainer, cur: list[int]) -> list[tuple[int, tuple]]:
     """Removals made possible on the working grid by pointing/claiming, a hidden pair, a
     naked pair or an X-wing (SE's order; the first rule that yields any), each with the
     removals of the chain it rests on (the rule's positions missing from the source grid).
-    A rule that holds on the source grid alone is no chain deduction and is skipped."""
+    A rule that holds on the source grid alone is no chain deduction and is skipped.  These
+    are not :mod:`.human`'s functions of the same names: SE takes *every* instance of the
+    rule, with the cells it rests on, where those return the first step in words."""
     for rule in (_adv_locking, _adv_hidden_pair, _adv_naked_pair, _adv_xwing):
         out = rule(ch, cur)
         if out:
@@ -412,12 +414,15 @@ def _adv_hidden_pair(ch: Chainer, cur):
         for pos, ks in where.items():
             if len(ks) == 2:
                 keep = (1 << ks[0]) | (1 << ks[1])
-                removable = [(c, b) for c in pos for b in _bits(cur[c] & ~keep)]
-                if removable:
-                    parents = _gone(ch, cur, cells, keep)
-                    if parents:
-                        out += [(2 * (c * n + b.bit_length() - 1), parents) for c, b in removable]
+                out += _offs(ch, cur, [(c, b) for c in pos for b in _bits(cur[c] & ~keep)], cells, keep)
     return out
+
+
+def _offs(ch: Chainer, cur, removable, cells, mask) -> list:
+    """Off nodes for the (cell, bit) pairs a rule removes, each resting on the removals from
+    ``cells`` (values in ``mask``) that made the rule hold; none when nothing was removed."""
+    parents = _gone(ch, cur, cells, mask) if removable else ()
+    return [(2 * (c * ch.n + b.bit_length() - 1), parents) for c, b in removable] if parents else []
 
 
 def _adv_naked_pair(ch: Chainer, cur):
@@ -430,11 +435,8 @@ def _adv_naked_pair(ch: Chainer, cur):
                 pairs.setdefault(cur[c], []).append(c)
         for m, cs in pairs.items():
             if len(cs) == 2:
-                removable = [(c, b) for c in cells if c not in cs for b in _bits(cur[c] & m)]
-                if removable:
-                    parents = _gone(ch, cur, cs, ~m)
-                    if parents:
-                        out += [(2 * (c * n + b.bit_length() - 1), parents) for c, b in removable]
+                out += _offs(ch, cur, [(c, b) for c in cells if c not in cs for b in _bits(cur[c] & m)],
+                             cs, ~m)
     return out
 
 
@@ -496,6 +498,17 @@ def _path(o: _Node) -> list[int]:
     return out
 
 
+def _expand(ch: Chainer, level: list, max_len: int, links: dict):
+    """(node, next node) for every link out of a level of a breadth-first search, the nodes
+    at ``max_len`` not expanded (the search is then marked cut)."""
+    for o in level:
+        if o.depth >= max_len:
+            ch.truncated = True
+            continue
+        for nd in links[o.nd]:
+            yield o, nd
+
+
 def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
     """SE's breadth-first cycle search from p on: loops back to p on, at least 4 links."""
     links = ch.succ(y, x)
@@ -506,27 +519,19 @@ def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
     found = []
     while pend_on or pend_off:
         length += 1
-        for o in pend_on:
-            if o.depth >= max_len:
-                ch.truncated = True
-                continue
-            for nd in links[o.nd]:
-                # an off node with no strong link out is a dead end: never queued
-                if links[nd] and not _has_ancestor(o, nd):
-                    pend_off.append(_Node(nd, o))
+        for o, nd in _expand(ch, pend_on, max_len, links):
+            # an off node with no strong link out is a dead end: never queued
+            if links[nd] and not _has_ancestor(o, nd):
+                pend_off.append(_Node(nd, o))
         pend_on = []
         length += 1
-        for o in pend_off:
-            if o.depth >= max_len:
-                ch.truncated = True
-                continue
-            for nd in links[o.nd]:
-                c = _Node(nd, o)
-                if length >= 4 and nd == root.nd:
-                    found.append(c)
-                if nd not in to_on:
-                    to_on.add(nd)
-                    pend_on.append(c)
+        for o, nd in _expand(ch, pend_off, max_len, links):
+            c = _Node(nd, o)
+            if length >= 4 and nd == root.nd:
+                found.append(c)
+            if nd not in to_on:
+                to_on.add(nd)
+                pend_on.append(c)
         pend_off = []
     return found
 
@@ -571,17 +576,13 @@ def _forcing(ch: Chainer, start: int, y: bool, max_len: int) -> _Node | None:
     level = [root]
     while level:
         nxt = []
-        for o in level:
-            if o.depth >= max_len:
-                ch.truncated = True
-                continue
-            for nd in links[o.nd]:
-                if nd == target:
-                    return _Node(nd, o)
-                if nd not in seen:
-                    seen.add(nd)
-                    if links[nd]:  # a node with no link out is a dead end
-                        nxt.append(_Node(nd, o))
+        for o, nd in _expand(ch, level, max_len, links):
+            if nd == target:
+                return _Node(nd, o)
+            if nd not in seen:
+                seen.add(nd)
+                if links[nd]:  # a node with no link out is a dead end
+                    nxt.append(_Node(nd, o))
         level = nxt
     return None
 
