@@ -626,6 +626,52 @@ def bug(s: State) -> Step | None:
     return None
 
 
+def wxyz_wing(s: State) -> Step | None:
+    """Four cells holding four values between them, a pivot seeing the three others; every
+    value but one (z) is restricted (its cells in the wing all see each other), so z is in
+    one of the wing's z cells and leaves every cell seeing them all (Sudopedia / HoDoKu
+    "WXYZ-Wing").  Rated as SukakuExplainer's WXYZWingHint: 5.5, 5.6 when the pivot holds
+    three values (a middle size is harder than the extremes)."""
+    g, cand = s.g, s.cand
+    small = [c for c, m in enumerate(cand) if 2 <= m.bit_count() <= 4]
+    small_bits = sum(1 << c for c in small)
+    for pivot in small:
+        pm = cand[pivot]
+        wings = cells_of(g.peer_bits[pivot] & small_bits)
+        for i, a in enumerate(wings):
+            ua = pm | cand[a]
+            if ua.bit_count() > 4:
+                continue
+            for j in range(i + 1, len(wings)):
+                b = wings[j]
+                ub = ua | cand[b]
+                if ub.bit_count() > 4:
+                    continue
+                for c in wings[j + 1:]:
+                    union = ub | cand[c]
+                    if union.bit_count() != 4:
+                        continue
+                    cells = (pivot, a, b, c)
+                    loose = [v for v in values_of(union) if not _restricted(g, cand, cells, 1 << (v - 1))]
+                    if len(loose) != 1:
+                        continue
+                    z = loose[0]
+                    zcells = [q for q in cells if cand[q] >> (z - 1) & 1]
+                    elims = [(q, z) for q in _seen_by_all(s, zcells, 1 << (z - 1)) if q not in cells]
+                    if elims:
+                        text = (f"wxyz-wing {','.join(map(str, values_of(union)))} at "
+                                f"{', '.join(g.names[q] for q in cells)} (z = {z})")
+                        step = _elim_step(g, "wxyz-wing", text, elims)
+                        return replace(step, rating=5.6 if pm.bit_count() == 3 else 5.5)
+    return None
+
+
+def _restricted(g: Geometry, cand, cells, bit: int) -> bool:
+    """Whether the cells of ``cells`` holding ``bit`` all see each other."""
+    holders = [q for q in cells if cand[q] & bit]
+    return all(g.peer_bits[x] >> y & 1 for x, y in combinations(holders, 2))
+
+
 def turbot_fish(s: State) -> Step | None:
     """Two strong links of one value (units where it has exactly two places) whose ends
     b1, b2 see each other: b1 and b2 are not both the value, so one of the two other ends is,
@@ -751,7 +797,7 @@ def aligned_pair_exclusion(s: State) -> Step | None:
 # SukakuExplainer fork's Solver.java: hidden single 1.2 in a box, 1.5 in a line, 1.0 for the
 # last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked pair 3.0; X-wing
 # 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0; XY-wing 4.2;
-# XYZ-wing 4.4; unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
+# XYZ-wing 4.4; WXYZ-wing 5.5-5.6 (SukakuExplainer); unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
 # 5.6; aligned pair exclusion 6.2; then the chains of :mod:`.chains`, rated by the chain).
 # SE's "direct" variants of the subsets (a subset that yields a single at once, 1.7-2.5),
 # aligned triple exclusion (7.5), unique rectangles of type 3, unique loops and BUG types 2-4
@@ -801,7 +847,7 @@ def _chain_rung(kind: str):
 SE_LADDER: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
     "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple",
-    "turbot fish", "y-wing", "xyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad", "jellyfish", "hidden quad",
+    "turbot fish", "y-wing", "xyz-wing", "wxyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad", "jellyfish", "hidden quad",
     "bug", "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
 )
 """The rungs of the ``se`` ladder in order; the last five are the chain searches."""
@@ -844,7 +890,8 @@ class HumanSolver:
         if self.ladder == "se":
             funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
                      "bug": bug, "aligned pair exclusion": aligned_pair_exclusion,
-                     "unique rectangle 2/4": unique_rectangle_2_4, "turbot fish": turbot_fish}
+                     "unique rectangle 2/4": unique_rectangle_2_4, "turbot fish": turbot_fish,
+                     "wxyz-wing": wxyz_wing}
             self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
