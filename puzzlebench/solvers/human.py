@@ -847,8 +847,8 @@ def _chain_rung(kind: str):
 SE_LADDER: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
     "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple",
-    "turbot fish", "y-wing", "xyz-wing", "wxyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad", "jellyfish", "hidden quad",
-    "bug", "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+    "turbot fish", "y-wing", "xyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad",
+    "jellyfish", "hidden quad", "wxyz-wing", "bug", "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
 )
 """The rungs of the ``se`` ladder in order; the last five are the chain searches."""
 CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
