@@ -23,7 +23,7 @@ BUCKETS = "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
 # rung whose hardest step that rung is; the ladder must reach exactly SE's rating.
 SE_RATED = {
     "bidirectional y-cycle": ("....8......2...5.....7.2...5.......3.36...74.9.......23..8.1..7..8.4.9...95.3.68.", 6.6),
-    "forcing x-chain": ("...462.....65.39....18.74....8...6...6.....5.3...5...1635.2.148..9...3...8.....2.", 6.7),
+    "bidirectional cycle": ("71..6..3........2...3...7.14..6.5....7.324.1....1.8..69.8...3...6........2..4..68", 7.0),
     "forcing chain": (".7.4..96.2.4.....76..5.1.4...7...6.9....8....9.5...1...9.6.3..41.....7.6.68..7.9.", 7.1),
     "nishio forcing chain": ("....9.....5.6.4.9.7...3...5.7.9.8.5.9..2.1..8..2...9..69.....17..3...2......6....", 7.8),
     "multiple forcing chain": ("..4...2...8.....1.2.......3..71358..4..7.6..1....9....87..6..59.5..1..6.6...7...2", 8.3),
@@ -35,6 +35,8 @@ SE_RATED_BASIC = [
     ("..4...9...9.....3.2.1...5.78.......4..26417....7...1...4.5.8.7...32.76..7.......1", 4.1, "two-string kite 6"),
     ("..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4.", 5.5,
      "wxyz-wing 3,5,8,9"),
+    ("1.3.7...2.......4..9...5..1.2.1..5.3..7...2..4.5..2.6.2..8...3..5.......8...2.7.9", 5.4,
+     "3 strong links 7: (7)r2c9=r2c2-r7c2=r7c6-r4c6=r4c8"),
     ("4....9...6...1...4.85...96....43...8..7.5.3..5...92....12...65.7...2...1...6....2", 4.5,
      "unique rectangle type 4 2,7"),
     (".4.....9.....5....8.6...4.7....8......5.2.7....21659....76.35..6.9.7.3.2.........", 5.0, "naked quad 1,2,3,9"),
@@ -122,11 +124,11 @@ def test_chain_conclusions_hold_by_search(technique):
 
 
 def test_chain_steps_show_the_chain_and_their_rating():
-    solved, _ = solve_se(SE_RATED["forcing x-chain"][0])
-    step = next(s for s in solved.steps if s.technique == "forcing x-chain")
+    solved, _ = solve_se(SE_RATED["forcing chain"][0])
+    step = next(s for s in solved.steps if s.technique == "forcing chain")
     # Eureka-like: (value)cell nodes joined by '-' (weak) and '=' (strong) links
-    assert "(rating 6." in step.text and "=(" in step.text and "-(" in step.text
-    assert step.text.startswith("forcing x-chain: r")
+    assert f"(rating {step.rating})" in step.text and "=(" in step.text and "-(" in step.text
+    assert step.text.startswith("forcing chain: r")
 
 
 def test_sample_of_hard_bank_puzzles_solved_without_false_deductions():

@@ -480,6 +480,20 @@ def xyz_wing(s: State) -> Step | None:
     return None
 
 
+def conjugate_pairs(s: State, v: int) -> list[tuple[int, int, int]]:
+    """(unit, a, b) for every unit where value v has exactly two places a < b: the strong
+    links of v, shared by colouring, the turbot family and the strong-link fishes."""
+    bit = 1 << (v - 1)
+    out = []
+    for u, cells in enumerate(s.g.units):
+        if s.placed[u] & bit:
+            continue
+        pos = [c for c in cells if s.cand[c] & bit]
+        if len(pos) == 2:
+            out.append((u, pos[0], pos[1]))
+    return out
+
+
 def simple_colouring(s: State) -> Step | None:
     """Chains of conjugate pairs of one value, coloured alternately (Sudopedia "Simple
     Colors"): two cells of one colour in a unit make that colour false (colour wrap); a cell
@@ -488,14 +502,9 @@ def simple_colouring(s: State) -> Step | None:
     for v in range(1, g.n + 1):
         bit = 1 << (v - 1)
         links: dict[int, list[int]] = {}
-        for u, cells in enumerate(g.units):
-            if s.placed[u] & bit:
-                continue
-            pos = [c for c in cells if cand[c] & bit]
-            if len(pos) == 2:
-                a, b = pos
-                links.setdefault(a, []).append(b)
-                links.setdefault(b, []).append(a)
+        for _, a, b in conjugate_pairs(s, v):
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
         seen: set[int] = set()
         for start in links:
             if start in seen:
@@ -683,14 +692,7 @@ def turbot_fish(s: State) -> Step | None:
     kinds = ({}, {}, {})
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
-        links = []
-        for u, cells in enumerate(g.units):
-            if s.placed[u] & bit:
-                continue
-            pos = [c for c in cells if cand[c] & bit]
-            if len(pos) == 2:
-                links.append((u, pos[0], pos[1]))
-        for (u1, a1, a2), (u2, c1, c2) in combinations(links, 2):
+        for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
             t1, t2 = min(u1, u2) // n, max(u1, u2) // n
             kind = 2 if t2 == 2 else (0 if t1 == t2 else 1)
             if v in kinds[kind]:
@@ -708,6 +710,78 @@ def turbot_fish(s: State) -> Step | None:
         if found:
             return replace(found[min(found)], rating=4.0 + kind / 10)
     return None
+
+
+STRONG_LINK_BASE = {3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6}
+"""SukakuExplainer's StrongLinksHint base ratings by number of strong links (2 links are the
+turbot fish family, 4.0-4.2); +0.1 when the links mix a box with lines or rows with columns,
++0.2 when they do both."""
+
+
+def _strong_links(s: State, k: int) -> Step | None:
+    """An X-chain of ``k`` strong links of one value (units where it has two places), each
+    link's end seeing the next link's start: the two ends of the chain are not both false, so
+    the value leaves every cell seeing both (SukakuExplainer's "k Strong-Linked Fishes",
+    ungrouped; Sudopedia "X-Chain").  The lowest-rated instance of the first value found."""
+    g, cand, n = s.g, s.cand, s.g.n
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        ends: dict[int, list[tuple[int, int]]] = {}
+        for u, a, b in conjugate_pairs(s, v):
+            ends.setdefault(a, []).append((b, u))
+            ends.setdefault(b, []).append((a, u))
+        if len(ends) < 2 * k:
+            continue
+        best = None
+        ends_bits = sum(1 << c for c in ends)
+        kind_of = [1] * n + [2] * n + [0] * n  # a row, a column, a box
+
+        def extend(path: list[int], kinds: list[int]) -> None:
+            nonlocal best
+            if len(kinds) == k:
+                elims = [(c, v) for c in _seen_by_all(s, (path[0], path[-1]), bit) if c not in path]
+                if elims:
+                    rating = round(STRONG_LINK_BASE[k] + 0.1 * ((0 in kinds) + ({1, 2} <= set(kinds))), 1)
+                    if best is None or rating < best[0]:
+                        best = (rating, tuple(path), elims)
+                return
+            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits):
+                if nxt in path:
+                    continue
+                for far, u in ends[nxt]:
+                    if far not in path:
+                        extend(path + [nxt, far], kinds + [kind_of[u]])
+                        if best is not None and best[0] == STRONG_LINK_BASE[k]:
+                            return
+
+        for first in ends:
+            for far, u in ends[first]:
+                extend([first, far], [kind_of[u]])
+            if best is not None:
+                break
+        if best is not None:
+            rating, path, elims = best
+            chain = "".join((f"({v}){g.names[c]}" if i == 0 else ("=" if i % 2 else "-") + g.names[c])
+                            for i, c in enumerate(path))
+            step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
+            return replace(step, rating=rating)
+    return None
+
+
+def three_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 3)
+
+
+def four_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 4)
+
+
+def five_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 5)
+
+
+def six_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 6)
 
 
 def unique_rectangle_2_4(s: State) -> Step | None:
@@ -848,7 +922,8 @@ SE_LADDER: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
     "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple",
     "turbot fish", "y-wing", "xyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad",
-    "jellyfish", "hidden quad", "wxyz-wing", "bug", "aligned pair exclusion", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+    "jellyfish", "hidden quad", "wxyz-wing", "3 strong links", "bug", "4 strong links",
+    "aligned pair exclusion", "5 strong links", "6 strong links", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
 )
 """The rungs of the ``se`` ladder in order; the last five are the chain searches."""
 CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
@@ -891,7 +966,9 @@ class HumanSolver:
             funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
                      "bug": bug, "aligned pair exclusion": aligned_pair_exclusion,
                      "unique rectangle 2/4": unique_rectangle_2_4, "turbot fish": turbot_fish,
-                     "wxyz-wing": wxyz_wing}
+                     "wxyz-wing": wxyz_wing, "3 strong links": three_strong_links,
+                     "4 strong links": four_strong_links, "5 strong links": five_strong_links,
+                     "6 strong links": six_strong_links}
             self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
