@@ -868,15 +868,20 @@ def aligned_pair_exclusion(s: State) -> Step | None:
 
 # -- Sudoku Explainer's ladder ----------------------------------------------------------------
 # SE's techniques in its order, with its ratings (N. Juillerat, Sudoku Explainer 1.2, and the
-# SukakuExplainer fork's Solver.java: hidden single 1.2 in a box, 1.5 in a line, 1.0 for the
-# last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked pair 3.0; X-wing
-# 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0; XY-wing 4.2;
-# XYZ-wing 4.4; WXYZ-wing 5.5-5.6 (SukakuExplainer); unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish 5.2; hidden quad 5.4; BUG
-# 5.6; aligned pair exclusion 6.2; then the chains of :mod:`.chains`, rated by the chain).
-# SE's "direct" variants of the subsets (a subset that yields a single at once, 1.7-2.5),
-# aligned triple exclusion (7.5), unique rectangles of type 3, unique loops and BUG types 2-4
-# are not here: a puzzle whose hardest step is one of
-# those is rated by the next rung that solves it.
+# SukakuExplainer fork's Solver.java and hint classes): hidden single 1.2 in a box, 1.5 in a
+# line, 1.0 for the last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked
+# pair 3.0; X-wing 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0;
+# XY-wing 4.2; XYZ-wing 4.4; unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish
+# 5.2; hidden quad 5.4; BUG 5.6; aligned pair exclusion 6.2; then the chains of
+# :mod:`.chains`, rated by the chain.  The Sudoku Exchange bank, the public data with SE
+# ratings, was rated by a SukakuExplainer-like version (its 4.1 puzzles are two-string kites,
+# its 5.4 ones three strong links), so SukakuExplainer's additions are here too, at their
+# ratings: the turbot fish family 4.0-4.2 (after the hidden triple), WXYZ-wing 5.5-5.6 and
+# the strong-linked fishes 5.4-6.9 (X-chains of 3-6 strong links, before the chains).
+# Not here: SE's "direct" variants of the subsets (a subset that yields a single at once,
+# 1.7-2.5), aligned triple exclusion (7.5), unique rectangles of type 3, unique loops, BUG
+# types 2-4, grouped links, VWXYZ-wings: a puzzle whose hardest step is one of those is rated
+# by the next rung that solves it.
 
 SE_RATINGS = {
     "last free cell": 1.0, "naked single": 2.3, "pointing pair": 2.6, "box-line reduction": 2.8,
