@@ -133,7 +133,6 @@ class Chainer:
         self.src = s.cand[:]
         self.peers, self.units3 = _house_order(s.g)
         self.cache: dict = {}
-        self.truncated = False  # a depth-limited search stopped early
         self._succ: dict = {}
         self._counts: list[int] | None = None
 
@@ -498,42 +497,82 @@ def _path(o: _Node) -> list[int]:
     return out
 
 
-def _expand(ch: Chainer, level: list, max_len: int, links: dict):
-    """(node, next node) for every link out of a level of a breadth-first search, the nodes
-    at ``max_len`` not expanded (the search is then marked cut)."""
-    for o in level:
-        if o.depth >= max_len:
-            ch.truncated = True
-            continue
-        for nd in links[o.nd]:
-            yield o, nd
+class _Search:
+    """A breadth-first search from one node that can be resumed with a deeper limit: the
+    layer a limit stopped it at is kept, so the next, deeper pass (SE's rating rises with the
+    chain's length, so the rung searches by rising limits) starts there, not at the root.
+    Every layer's nodes have one depth."""
+
+    def __init__(self, links: dict, root: _Node):
+        self.links, self.root = links, root
+        self.layer = [root]
+        self.done = False
+
+    def run(self, max_len: int) -> bool:
+        """Expand layers until one is ``max_len`` deep (True: cut there) or none is left."""
+        while self.layer:
+            if self.layer[0].depth >= max_len:
+                return True
+            self.layer = self.step(self.layer)
+        self.done = True
+        return False
 
 
-def _cycles(ch: Chainer, p: int, y: bool, x: bool, max_len: int) -> list[_Node]:
-    """SE's breadth-first cycle search from p on: loops back to p on, at least 4 links."""
-    links = ch.succ(y, x)
-    root = _Node(2 * p + 1, None)
-    to_on = {root.nd}
-    pend_on, pend_off = [root], []
-    length = 0
-    found = []
-    while pend_on or pend_off:
-        length += 1
-        for o, nd in _expand(ch, pend_on, max_len, links):
-            # an off node with no strong link out is a dead end: never queued
-            if links[nd] and not _has_ancestor(o, nd):
-                pend_off.append(_Node(nd, o))
-        pend_on = []
-        length += 1
-        for o, nd in _expand(ch, pend_off, max_len, links):
-            c = _Node(nd, o)
-            if length >= 4 and nd == root.nd:
-                found.append(c)
-            if nd not in to_on:
-                to_on.add(nd)
-                pend_on.append(c)
-        pend_off = []
-    return found
+class _Cycles(_Search):
+    """SE's cycle search from p on: alternating layers (on → off, off → on), the on nodes
+    met once, an off node not repeated along its own path; a loop back to p on after at
+    least four half-rounds is a cycle."""
+
+    def __init__(self, links: dict, p: int):
+        super().__init__(links, _Node(2 * p + 1, None))
+        self.to_on = {self.root.nd}
+        self.length = 0
+        self.found: list[_Node] = []
+
+    def step(self, layer: list) -> list:
+        links = self.links
+        self.length += 1
+        nxt = []
+        if layer[0].nd & 1:
+            for o in layer:
+                for nd in links[o.nd]:
+                    # an off node with no strong link out is a dead end: never queued
+                    if links[nd] and not _has_ancestor(o, nd):
+                        nxt.append(_Node(nd, o))
+            return nxt
+        for o in layer:
+            for nd in links[o.nd]:
+                c = _Node(nd, o)
+                if self.length >= 4 and nd == self.root.nd:
+                    self.found.append(c)
+                if nd not in self.to_on:
+                    self.to_on.add(nd)
+                    nxt.append(c)
+        return nxt
+
+
+class _Forcing(_Search):
+    """SE's forcing chain from ``start`` (p on or p off): the first node, breadth first, that
+    is p's opposite state (``result``)."""
+
+    def __init__(self, links: dict, start: int):
+        super().__init__(links, _Node(start, None))
+        self.seen = {start}
+        self.result: _Node | None = None
+
+    def step(self, layer: list) -> list:
+        links, seen, target = self.links, self.seen, self.root.nd ^ 1
+        nxt = []
+        for o in layer:
+            for nd in links[o.nd]:
+                if nd == target:
+                    self.result = _Node(nd, o)
+                    return []
+                if nd not in seen:
+                    seen.add(nd)
+                    if links[nd]:  # a node with no link out is a dead end
+                        nxt.append(_Node(nd, o))
+        return nxt
 
 
 def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
@@ -566,27 +605,6 @@ def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
                      {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind])
 
 
-def _forcing(ch: Chainer, start: int, y: bool, max_len: int) -> _Node | None:
-    """SE's forcing chain: from ``start`` (p on or p off), the first node that is p's
-    opposite state, breadth first."""
-    links = ch.succ(y, True)
-    root = _Node(start, None)
-    seen = {start}
-    target = start ^ 1
-    level = [root]
-    while level:
-        nxt = []
-        for o, nd in _expand(ch, level, max_len, links):
-            if nd == target:
-                return _Node(nd, o)
-            if nd not in seen:
-                seen.add(nd)
-                if links[nd]:  # a node with no link out is a dead end
-                    nxt.append(_Node(nd, o))
-        level = nxt
-    return None
-
-
 def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
     g, n = ch.g, ch.n
     p = dst.nd >> 1
@@ -615,7 +633,7 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     searched = {name: 0 for name, *_ in passes}
     found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
     complete = {name: False for name, *_ in passes}
-    final: dict = {}  # (pass, p) -> the best hint from p, once a search from p ran to its end
+    searches: dict = {}  # (pass, p) -> [cycle search, forcing from p on, from p off], best so far
     for tenths in range(0, 100):
         target = 6.5 + tenths / 10
         for name, y, x, base in passes:
@@ -626,32 +644,32 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if limit <= searched[name]:
                 continue
             searched[name] = limit
+            links = ch.succ(y, x)
             best = None
             any_cut = False
             for p in pots:
                 _check(deadline)
                 if name == "y" and p // n not in bivalue:
                     continue
-                if (name, p) in final:  # an earlier search from p was not cut by its limit
-                    h = final[(name, p)]
-                else:
-                    ch.truncated = False
-                    h = None
-                    for dst in _cycles(ch, p, y, x, limit):
-                        c = _cycle_hint(ch, dst, y, x)
-                        if c and (h is None or _key(c) < _key(h)):
-                            h = c
-                    if x:
-                        for start in (2 * p + 1, 2 * p):
-                            dst = _forcing(ch, start, y, limit - 1)
-                            if dst is not None:
-                                c = _forcing_hint(ch, dst, y)
-                                if h is None or _key(c) < _key(h):
-                                    h = c
-                    if ch.truncated:
+                entry = searches.get((name, p))
+                if entry is None:
+                    forcing = [_Forcing(ch.succ(y, True), 2 * p + 1), _Forcing(ch.succ(y, True), 2 * p)] if x else []
+                    entry = searches[(name, p)] = [_Cycles(links, p), forcing, None, 0]
+                cycles, forcing, h, seen_cycles = entry
+                if cycles.run(limit):
+                    any_cut = True
+                for dst in cycles.found[seen_cycles:]:
+                    c = _cycle_hint(ch, dst, y, x)
+                    if c and (h is None or _key(c) < _key(h)):
+                        h = c
+                for search in forcing:
+                    if search.result is None and not search.done and search.run(limit - 1):
                         any_cut = True
-                    else:
-                        final[(name, p)] = h
+                    if search.result is not None:
+                        c = _forcing_hint(ch, search.result, y)
+                        if h is None or _key(c) < _key(h):
+                            h = c
+                entry[2], entry[3] = h, len(cycles.found)
                 if h is not None and (best is None or _key(h) < _key(best)):
                     best = h
             found[name] = best
