@@ -15,8 +15,14 @@ candidates (the study's "backtracking"), solving each branch the same way, and r
 guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
 rectangular blocks is handled, each technique wherever it is defined.
 
+A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
+Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
+carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
+:mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
+(see the comment above :data:`SE_RATINGS`).
+
 The search never drops a solution: every technique is a sound deduction from the rules
-(unique rectangle also assumes the puzzle has one solution, so it is off unless
+(unique rectangles and BUG also assume the puzzle has one solution, so they are off unless
 ``assume_unique``), so the guessing search enumerates all solutions when asked for more than one.
 """
 
