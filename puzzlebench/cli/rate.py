@@ -19,7 +19,7 @@ import numpy as np
 
 from ..errors import PuzzleError, UsageError
 from ..models.sudoku import parse_sudoku_line
-from ..rating import BUILTIN_MODELS, Rating, get_model, rate_profile
+from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_profile
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
@@ -35,8 +35,8 @@ def register(subparsers) -> None:
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
-    p.add_argument("--time-limit", type=_seconds, default=10.0, metavar="SECONDS",
-                   help="per puzzle, for Sudoku Explainer's ladder of techniques (default 10; 0: none); "
+    p.add_argument("--time-limit", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
+                   help="per puzzle, for Sudoku Explainer's ladder of techniques (default %(default)g; 0: none); "
                         "past it the record says ladder \"timeout\" and the model scores the puzzle")
     fitting = p.add_argument_group("fitting (--fit)")
     fitting.add_argument("--fit", metavar="DATA", help="fit a model to the labelled puzzles of DATA")

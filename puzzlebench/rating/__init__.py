@@ -29,7 +29,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..models.base import Puzzle
 from .model import DifficultyModel, load_model
-from .profile import Profile, feature_vector, profile_puzzle
+from .profile import LADDER_SECONDS, Profile, feature_vector, profile_puzzle
 
 BUILTIN_MODELS = {"se": "rating_se.json", "human": "rating_human.json"}
 DEFAULT_MODEL = "se"
@@ -127,7 +127,7 @@ def rate_profile(prof: Profile, model: DifficultyModel) -> Rating:
 
 
 def rate_puzzle(puzzle: Puzzle, model: str | Path | DifficultyModel | None = None, *,
-                ladder_seconds: float | None = 10.0) -> Rating:
+                ladder_seconds: float | None = LADDER_SECONDS) -> Rating:
     """Rate one Sudoku (any block shape; the shipped weights were fitted on 9x9 puzzles, SE's
     ladder runs on 9x9 only, for at most ``ladder_seconds``)."""
     if puzzle.kind != "sudoku":

@@ -14,6 +14,10 @@ from ..solvers.human import (GUESS, ORDER, TECHNIQUES, Contradiction, HumanSolve
 from .criteria import visual_criteria
 
 SINGLES = ("last free cell", "hidden single", "naked single")
+LADDER_SECONDS = 5.0
+"""Default time limit of SE's ladder per puzzle: above the slowest puzzle SE rates <= 9.3
+in results/rating_hard.md (1.7 s) with room for a loaded machine; a puzzle past it (nested
+forcing chains, SE 9.5+) is scored by the model."""
 ALL_MOVES = TECHNIQUES + (GUESS,)
 
 
@@ -66,7 +70,7 @@ class SeLadder:
         return max(rated, key=lambda s: s.rating).technique if rated else None
 
 
-def se_ladder(box: tuple[int, int], givens: Sequence[int], *, seconds: float | None = 10.0,
+def se_ladder(box: tuple[int, int], givens: Sequence[int], *, seconds: float | None = LADDER_SECONDS,
               truth: tuple[int, ...] | None = None) -> SeLadder:
     """Solve a proper puzzle with SE's ladder within ``seconds`` (None: no limit)."""
     import time
@@ -138,7 +142,8 @@ def singles_pass(box: tuple[int, int], givens: Sequence[int]) -> SinglesPass:
 
 
 def profile_puzzle(box: tuple[int, int], givens: Sequence[int], *, truth: tuple[int, ...] | None = None,
-                   quine: bool = False, ladder: bool = False, ladder_seconds: float | None = 10.0) -> Profile:
+                   quine: bool = False, ladder: bool = False,
+                   ladder_seconds: float | None = LADDER_SECONDS) -> Profile:
     """Solve with every technique (unique rectangles included once the puzzle is known to
     have one solution) and collect the facts; ``truth`` checks every deduction.  ``ladder``:
     also solve with SE's ladder (9x9 only: SE's scale is defined there), within
