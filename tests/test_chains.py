@@ -27,6 +27,7 @@ SE_RATED = {
     "forcing chain": (".7.4..96.2.4.....76..5.1.4...7...6.9....8....9.5...1...9.6.3..41.....7.6.68..7.9.", 7.1),
     "nishio forcing chain": ("....9.....5.6.4.9.7...3...5.7.9.8.5.9..2.1..8..2...9..69.....17..3...2......6....", 7.8),
     "multiple forcing chain": ("..4...2...8.....1.2.......3..71358..4..7.6..1....9....87..6..59.5..1..6.6...7...2", 8.3),
+    "dynamic forcing chain": ("16.....49.7..1..3...26.57....6...3...8..6..5..4.9.1.2....8.2.......7....6.8...1.2", 8.7),
 }
 # The same for the single-step rungs of the ladder below the chains (each the puzzle's hardest
 # step, the text naming the pattern).
@@ -96,7 +97,8 @@ def test_basic_rung_reaches_se_published_rating(line, rating, pattern):
     assert any(s.rating == pytest.approx(rating) and pattern in s.text for s in solved.steps)
 
 
-@pytest.mark.parametrize("technique", ["forcing chain", "nishio forcing chain", "multiple forcing chain"])
+@pytest.mark.parametrize("technique", ["forcing chain", "nishio forcing chain", "multiple forcing chain",
+                                       "dynamic forcing chain"])
 def test_chain_conclusions_hold_by_search(technique):
     """Independently of the known solution: with the givens and the values placed so far, a
     value a chain step removes leaves no solution once placed, and a value it places leaves
@@ -202,3 +204,21 @@ def test_se_ladder_names_every_rung():
 
 
 C_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
+
+
+def test_nested_rule_rests_on_the_chain_removals():
+    """Dynamic forcing chains (+): when the chain's removals leave 5 of box 1 only in row 1,
+    the pointing rule removes 5 from the rest of row 1, each removal resting on exactly the
+    removals that made it (SE's rule parents)."""
+    g = geometry((3, 3))
+    s = State(g, [g.full] * 81, [0] * 81, [0] * 27, 81)
+    ch = C.Chainer(s)
+    cur = ch.src[:]
+    gone = [r * 9 + c for r in (1, 2) for c in range(3)]
+    for c in gone:
+        cur[c] &= ~(1 << 4)
+    offs = C.advanced_offs(ch, cur)
+    assert sorted(nd >> 1 for nd, _ in offs) == [c * 9 + 4 for c in range(3, 9)]
+    assert all(nd & 1 == 0 for nd, _ in offs)
+    assert all(sorted(parents) == sorted(2 * (c * 9 + 4) for c in gone) for _, parents in offs)
+    assert C.advanced_offs(ch, ch.src) == []   # nothing removed: no chain deduction
