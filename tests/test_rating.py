@@ -343,8 +343,11 @@ def test_visual_criteria_of_a_known_grid():
 
 
 def test_rate_puzzle_statuses():
-    r = rate_puzzle(parse_sudoku_line(HARD))
+    # AI Escargot (SE 10.5, nested forcing chains): beyond the ladder or past its time, so
+    # the model scores it and the hardest step is a guess
+    r = rate_puzzle(parse_sudoku_line(HARD), ladder_seconds=1.0)
     assert r.status == "unique" and r.hardest == "guess" and 1.0 <= r.score <= 12.0
+    assert r.scored_by == "model" and r.ladder in ("beyond", "timeout")
     easy = rate_puzzle(parse_sudoku_line(EASY))
     assert easy.score < r.score and easy.hardest in ("hidden single", "naked single")
     multi = rate_puzzle(parse_sudoku_line("." * 81))
@@ -412,7 +415,8 @@ def test_cli_rate_jsonl_and_text(tmp_path, capsys):
     assert main(["rate", str(f), "--format", "jsonl", "--explain"]) == 1
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {"score", "hardest", "techniques", "criteria", "status"} <= set(out[0])
-    assert out[0]["status"] == "unique" and out[0]["steps"][0] == "r1c6 = 8: hidden single in box 2"
+    assert out[0]["status"] == "unique" and out[0]["steps"][0] == "[1.2] r1c6 = 8: hidden single in box 2"
+    assert (out[0]["scored_by"], out[0]["ladder"], out[0]["score"]) == ("se-ladder", "solved", out[0]["se_rating"])
     assert out[1]["status"] == "multiple" and out[1]["score"] is None
     assert out[2]["status"] == "error"
     with pytest.raises(ParseError) as err:
@@ -421,7 +425,7 @@ def test_cli_rate_jsonl_and_text(tmp_path, capsys):
     assert out[2]["message"].startswith(f"{f}:3:")
     assert main(["rate", str(f), "--model", "human"]) == 1
     text = capsys.readouterr().out
-    assert "s (human)  hardest: " in text and f"{f}:2: multiple: the puzzle has more than one solution" in text
+    assert "s (human model)  hardest: " in text and f"{f}:2: multiple: the puzzle has more than one solution" in text
 
 
 def test_cli_fit_writes_a_model(tmp_path, capsys):

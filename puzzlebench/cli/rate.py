@@ -1,6 +1,7 @@
 """``puzzlebench rate``: rate puzzles, or fit a rating model to labelled puzzles.
 
     puzzlebench rate FILE|- [--explain] [--model se|human|PATH] [--format text|jsonl]
+                     [--time-limit SECONDS]
     puzzlebench rate --fit DATA --labels COLUMN --out model.json [--features full|seed]
                      [--method lstsq|anneal] [--transform none|log] [--folds K]
 """
@@ -11,13 +12,14 @@ import argparse
 import json
 import shlex
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import PuzzleError, UsageError
 from ..models.sudoku import parse_sudoku_line
-from ..rating import BUILTIN_MODELS, Rating, get_model, rate_profile
+from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_profile
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
@@ -33,6 +35,9 @@ def register(subparsers) -> None:
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--time-limit", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
+                   help="per puzzle, for Sudoku Explainer's ladder of techniques (default %(default)g; 0: none); "
+                        "past it the record says ladder \"timeout\" and the model scores the puzzle")
     fitting = p.add_argument_group("fitting (--fit)")
     fitting.add_argument("--fit", metavar="DATA", help="fit a model to the labelled puzzles of DATA")
     fitting.add_argument("--labels", metavar="COLUMN", help="label column: CSV header name or 1-based field number")
@@ -49,6 +54,16 @@ def register(subparsers) -> None:
     fitting.add_argument("--seed", type=int, default=1)
     fitting.add_argument("--name", help="the model's name (default: the output file's stem)")
     p.set_defaults(func=run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
+    return value
 
 
 def run(args) -> int:
@@ -81,18 +96,39 @@ def run_rate(args) -> int:
     needs_quine = any(f.startswith("quine:") for f in model.features)
     inputs = argparse.Namespace(files=[args.file], kind="sudoku", box=None)
     tally = Tally()
+    seconds = args.time_limit or None
+    ladder = Counter()
     for rec in read_puzzle_records(inputs):
         if rec.puzzle is None:
             report_error(record_error_text(rec))
             rating = Rating("error", message=str(rec.error))
             rating.source, rating.puzzle = rec.source, None
         else:
-            rating = rate_profile(profile_puzzle(rec.puzzle.box, rec.puzzle.givens, quine=needs_quine), model)
+            prof = profile_puzzle(rec.puzzle.box, rec.puzzle.givens, quine=needs_quine, ladder=True,
+                                  ladder_seconds=seconds)
+            rating = rate_profile(prof, model)
             rating.source, rating.puzzle = rec.source, rec.puzzle.write()
         tally.add(rating.status, error=rec.puzzle is None)
+        if rating.ladder:
+            ladder[rating.ladder] += 1
         print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
               else format_text(rating, args.explain), flush=True)
+    if args.format == "text" and tally.records:
+        print(summary_line(tally, ladder), file=sys.stderr)
     return tally.exit_code()
+
+
+def summary_line(tally: Tally, ladder: Counter) -> str:
+    """The closing line: records by status, and how SE's ladder fared on the proper 9x9
+    puzzles: ``no_guess`` the share it solved with techniques only (timeouts count as not
+    solved)."""
+    laddered = sum(ladder.values())
+    text = tally.summary().rsplit(";", 1)[0]
+    if laddered:
+        share = 100.0 * ladder.get("solved", 0) / laddered
+        text += (f"; SE ladder: {ladder.get('solved', 0)} solved, {ladder.get('beyond', 0)} beyond "
+                 f"(guess), {ladder.get('timeout', 0)} timeout; %no_guess {share:.1f}")
+    return text
 
 
 def format_text(r: Rating, explain: bool) -> str:
@@ -102,8 +138,13 @@ def format_text(r: Rating, explain: bool) -> str:
     if r.status != "unique":
         return f"{r.source}: {r.status}: {r.message}"
     unit = "s" if r.model == "human" else ""
-    lines = [f"{r.source}: score {r.score:.2f}{unit} ({r.model})  hardest: {r.hardest}  "
-             f"guesses {r.guesses}, backtracks {r.backtracks}, depth {r.depth}",
+    scored = "SE rule" if r.scored_by == "se-ladder" else f"{r.model} model"
+    ladder = {"solved": f"SE ladder solved it ({r.se_rating:.1f})" if r.se_rating is not None else "",
+              "beyond": "beyond SE's ladder (guess)",
+              "timeout": f"timeout: SE's ladder stopped after {r.ladder_seconds or 0:.1f}s"}.get(r.ladder or "", "")
+    lines = [f"{r.source}: score {r.score:.2f}{unit} ({scored})  hardest: {r.hardest}  "
+             f"guesses {r.guesses}, backtracks {r.backtracks}, depth {r.depth}"
+             + (f"  [{ladder}]" if ladder else ""),
              "  techniques: " + ", ".join(f"{t} {n}" for t, n in r.techniques.items()),
              "  criteria: " + ", ".join(f"{k} {v:g}" for k, v in r.criteria.items())]
     if explain:

@@ -7,15 +7,20 @@ solver of :mod:`puzzlebench.solvers.human` learns about a puzzle, as features), 
 :mod:`.commands` is the ``puzzlebench rate`` command.  Nothing here belongs to the benchmark
 harness, which only calls :func:`rate_puzzle` (``puzzlebench generate --rating``).
 
-``rate_puzzle(puzzle)`` → :class:`Rating`: the score of the default model (the Sudoku
-Explainer scale, fitted to SE ratings), the hardest technique, the technique counts, the
-visual criteria and the explained steps.  ``model="human"`` scores a predicted human solve
+``rate_puzzle(puzzle)`` → :class:`Rating`: the score on the Sudoku Explainer scale, the
+hardest technique, the technique counts, the visual criteria and the explained steps.  The
+default score follows SE's own rule when SE's ladder of techniques (singles to dynamic
+forcing chains, :data:`puzzlebench.solvers.human.SE_LADDER`) solves the puzzle: the rating of
+the hardest step, chain length included (``scored_by = "se-ladder"``); for a puzzle beyond the
+ladder, or when the ladder's time limit stops it, the fitted model gives the score
+(``scored_by = "model"``, ``ladder`` says why).  ``model="human"`` scores a predicted human solve
 time in seconds (fitted to Wang 2024's records).
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -24,7 +29,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..models.base import Puzzle
 from .model import DifficultyModel, load_model
-from .profile import Profile, feature_vector, profile_puzzle
+from .profile import LADDER_SECONDS, Profile, feature_vector, profile_puzzle
 
 BUILTIN_MODELS = {"se": "rating_se.json", "human": "rating_human.json"}
 DEFAULT_MODEL = "se"
@@ -68,6 +73,10 @@ class Rating:
     backtracks: int = 0
     depth: int = 0
     model: str | None = None
+    scored_by: str | None = None     # "se-ladder" or "model"
+    ladder: str | None = None        # SE ladder: "solved", "beyond" (needs a guess), "timeout"
+    se_rating: float | None = None   # SE's rule on the ladder's solve (when solved)
+    ladder_seconds: float | None = None
     message: str | None = None
     source: str | None = None
     puzzle: str | None = None
@@ -77,7 +86,8 @@ class Rating:
                "score": None if self.score is None else round(self.score, 3),
                "model": self.model, "hardest": self.hardest, "techniques": self.techniques,
                "criteria": self.criteria, "guesses": self.guesses, "backtracks": self.backtracks,
-               "depth": self.depth}
+               "depth": self.depth, "scored_by": self.scored_by, "ladder": self.ladder,
+               "se_rating": self.se_rating}
         if self.message:
             out["message"] = self.message
         if explain:
@@ -92,22 +102,41 @@ STATUS_MESSAGES = {
 
 
 def rate_profile(prof: Profile, model: DifficultyModel) -> Rating:
+    """The rating of a profile: SE's rule when the profile's SE ladder solved the puzzle and
+    the model is on the SE scale, else the model's score."""
     if prof.status != "unique":
         return Rating(prof.status, criteria=prof.criteria, model=model.name,
                       message=STATUS_MESSAGES[prof.status])
-    return Rating("unique", model.predict_row(feature_vector(prof)), prof.hardest,
-                  dict(prof.techniques), prof.criteria, [s.text for s in prof.steps],
-                  prof.guesses, prof.backtracks, prof.depth, model.name)
+    r = Rating("unique", model.predict_row(feature_vector(prof)), prof.hardest,
+               dict(prof.techniques), prof.criteria, [s.text for s in prof.steps],
+               prof.guesses, prof.backtracks, prof.depth, model.name, scored_by="model")
+    lad = prof.ladder
+    if lad is not None:
+        r.ladder, r.ladder_seconds = lad.status, lad.seconds
+        if lad.status != "timeout":
+            r.steps = [f"[{s.rating:.1f}] {s.text}" if s.rating is not None else s.text
+                       for s in lad.steps]
+            r.hardest = lad.hardest
+            r.techniques = dict(Counter(s.technique for s in lad.steps))
+            r.guesses, r.backtracks, r.depth = lad.guesses, lad.backtracks, lad.depth
+        if lad.status == "solved":
+            r.se_rating = lad.rating
+            if model.target_scale == "se":
+                r.score, r.scored_by = lad.rating, "se-ladder"
+    return r
 
 
-def rate_puzzle(puzzle: Puzzle, model: str | Path | DifficultyModel | None = None) -> Rating:
-    """Rate one Sudoku (any block shape; the shipped weights were fitted on 9x9 puzzles)."""
+def rate_puzzle(puzzle: Puzzle, model: str | Path | DifficultyModel | None = None, *,
+                ladder_seconds: float | None = LADDER_SECONDS) -> Rating:
+    """Rate one Sudoku (any block shape; the shipped weights were fitted on 9x9 puzzles, SE's
+    ladder runs on 9x9 only, for at most ``ladder_seconds``)."""
     if puzzle.kind != "sudoku":
         return Rating("error", message=f"rating handles Sudoku puzzles only, not {puzzle.kind}",
                       source=puzzle.source)
     chosen = get_model(model)
     needs_quine = any(f.startswith("quine:") for f in chosen.features)
-    rating = rate_profile(profile_puzzle(puzzle.box, puzzle.givens, quine=needs_quine), chosen)
+    rating = rate_profile(profile_puzzle(puzzle.box, puzzle.givens, quine=needs_quine, ladder=True,
+                                         ladder_seconds=ladder_seconds), chosen)
     rating.source, rating.puzzle = puzzle.source, puzzle.write()
     return rating
 

@@ -37,6 +37,12 @@ class DifficultyModel:
     bounds: tuple[float, float] | None = None   # predictions are clipped into these
     fitted: dict = field(default_factory=dict)  # data, command, cross-validation figures
 
+    @property
+    def target_scale(self) -> str:
+        """``se`` for the shipped SE-scale model (its score yields to SE's own rule when SE's
+        ladder solves the puzzle), else ``own`` (a model's score is always its own)."""
+        return "se" if self.name == "se" else "own"
+
     def predict_row(self, features: dict[str, float]) -> float:
         z = self.intercept + sum(w * features.get(name, 0.0) for name, w in zip(self.features, self.weights))
         return self._output(z)

@@ -8,11 +8,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..solvers.base import Deadline
 from ..solvers.human import (GUESS, ORDER, TECHNIQUES, Contradiction, HumanSolver, State, Step,
-                             count_solutions)
+                             _Timeout, count_solutions)
 from .criteria import visual_criteria
 
 SINGLES = ("last free cell", "hidden single", "naked single")
+LADDER_SECONDS = 5.0
+"""Default time limit of SE's ladder per puzzle: above the slowest puzzle SE rates <= 9.3
+in results/rating_hard.md (1.7 s) with room for a loaded machine; a puzzle past it (nested
+forcing chains, SE 9.5+) is scored by the model."""
 ALL_MOVES = TECHNIQUES + (GUESS,)
 
 
@@ -33,12 +38,56 @@ class Profile:
     stuck_left: int = 0
     solution: tuple[int, ...] | None = None
     quine: dict[str, float] | None = None
+    ladder: SeLadder | None = None
 
     @property
     def hardest(self) -> str | None:
         if not self.techniques:
             return None
         return max(self.techniques, key=ORDER.__getitem__)
+
+
+@dataclass
+class SeLadder:
+    """The solve with Sudoku Explainer's ladder (:data:`puzzlebench.solvers.human.SE_LADDER`):
+    ``status`` ``solved`` (every step a technique: ``rating`` is SE's rule, the hardest step's
+    rating), ``beyond`` (the ladder ran out and the solver guessed: no SE-rule rating) or
+    ``timeout`` (the time limit stopped it); ``steps`` the rated steps (up to the stop)."""
+
+    status: str
+    rating: float | None
+    steps: list[Step]
+    seconds: float
+    guesses: int = 0
+    backtracks: int = 0
+    depth: int = 0
+
+    @property
+    def hardest(self) -> str | None:
+        if self.status == "beyond":
+            return GUESS
+        rated = [s for s in self.steps if s.rating is not None]
+        return max(rated, key=lambda s: s.rating).technique if rated else None
+
+
+def se_ladder(box: tuple[int, int], givens: Sequence[int], *, seconds: float | None = LADDER_SECONDS,
+              truth: tuple[int, ...] | None = None) -> SeLadder:
+    """Solve a proper puzzle with SE's ladder within ``seconds`` (None: no limit)."""
+    import time
+    t0 = time.perf_counter()
+    solver = HumanSolver(tuple(box), ladder="se", assume_unique=True, truth=truth,
+                         deadline=Deadline(seconds))
+    steps: list[Step] = []
+    try:
+        solved = next(solver.solutions(givens))
+        steps = solved.steps
+    except _Timeout:
+        return SeLadder("timeout", None, steps, time.perf_counter() - t0)
+    elapsed = time.perf_counter() - t0
+    search = (solver.guesses, solver.backtracks, solver.max_depth)
+    if any(s.technique == GUESS for s in steps):
+        return SeLadder("beyond", None, steps, elapsed, *search)
+    return SeLadder("solved", max((s.rating for s in steps), default=0.0), steps, elapsed, *search)
 
 
 @dataclass(frozen=True)
@@ -93,9 +142,12 @@ def singles_pass(box: tuple[int, int], givens: Sequence[int]) -> SinglesPass:
 
 
 def profile_puzzle(box: tuple[int, int], givens: Sequence[int], *, truth: tuple[int, ...] | None = None,
-                   quine: bool = False) -> Profile:
+                   quine: bool = False, ladder: bool = False,
+                   ladder_seconds: float | None = LADDER_SECONDS) -> Profile:
     """Solve with every technique (unique rectangles included once the puzzle is known to
-    have one solution) and collect the facts; ``truth`` checks every deduction."""
+    have one solution) and collect the facts; ``truth`` checks every deduction.  ``ladder``:
+    also solve with SE's ladder (9x9 only: SE's scale is defined there), within
+    ``ladder_seconds``."""
     box = tuple(box)
     criteria = visual_criteria(box, givens)
     count, first = count_solutions(box, givens, limit=2)
@@ -112,6 +164,8 @@ def profile_puzzle(box: tuple[int, int], givens: Sequence[int], *, truth: tuple[
                    solved.values)
     if quine:
         prof.quine = quine_measure(box, givens)
+    if ladder and box == (3, 3):
+        prof.ladder = se_ladder(box, givens, seconds=ladder_seconds, truth=truth)
     return prof
 
 

@@ -15,14 +15,20 @@ candidates (the study's "backtracking"), solving each branch the same way, and r
 guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
 rectangular blocks is handled, each technique wherever it is defined.
 
+A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
+Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
+carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
+:mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
+(see the comment above :data:`SE_RATINGS`).
+
 The search never drops a solution: every technique is a sound deduction from the rules
-(unique rectangle also assumes the puzzle has one solution, so it is off unless
+(unique rectangles and BUG also assume the puzzle has one solution, so they are off unless
 ``assume_unique``), so the guessing search enumerates all solutions when asked for more than one.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import combinations
 from typing import Iterator, Sequence
@@ -137,6 +143,7 @@ class Step:
     eliminations: tuple[tuple[int, int], ...] = ()
     text: str = ""
     depth: int = 0
+    rating: float | None = None  # Sudoku Explainer's rating of the step (the ``se`` ladder)
 
 
 def _removal_text(g: Geometry, eliminations: Sequence[tuple[int, int]]) -> str:
@@ -479,6 +486,20 @@ def xyz_wing(s: State) -> Step | None:
     return None
 
 
+def conjugate_pairs(s: State, v: int) -> list[tuple[int, int, int]]:
+    """(unit, a, b) for every unit where value v has exactly two places a < b: the strong
+    links of v, shared by colouring, the turbot family and the strong-link fishes."""
+    bit = 1 << (v - 1)
+    out = []
+    for u, cells in enumerate(s.g.units):
+        if s.placed[u] & bit:
+            continue
+        pos = [c for c in cells if s.cand[c] & bit]
+        if len(pos) == 2:
+            out.append((u, pos[0], pos[1]))
+    return out
+
+
 def simple_colouring(s: State) -> Step | None:
     """Chains of conjugate pairs of one value, coloured alternately (Sudopedia "Simple
     Colors"): two cells of one colour in a unit make that colour false (colour wrap); a cell
@@ -487,14 +508,9 @@ def simple_colouring(s: State) -> Step | None:
     for v in range(1, g.n + 1):
         bit = 1 << (v - 1)
         links: dict[int, list[int]] = {}
-        for u, cells in enumerate(g.units):
-            if s.placed[u] & bit:
-                continue
-            pos = [c for c in cells if cand[c] & bit]
-            if len(pos) == 2:
-                a, b = pos
-                links.setdefault(a, []).append(b)
-                links.setdefault(b, []).append(a)
+        for _, a, b in conjugate_pairs(s, v):
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
         seen: set[int] = set()
         for start in links:
             if start in seen:
@@ -601,6 +617,330 @@ TECHNIQUE_FUNCTIONS = {
 assert tuple(TECHNIQUE_FUNCTIONS) == TECHNIQUES
 
 
+def naked_quad(s: State) -> Step | None:
+    return _naked_subset(s, 4, "naked quad")
+
+
+def hidden_quad(s: State) -> Step | None:
+    return _hidden_subset(s, 4, "hidden quad")
+
+
+def bug(s: State) -> Step | None:
+    """Bivalue universal grave, type 1 (assumes one solution): every unsolved cell has two
+    candidates but one, which has three; a grid of pairs only would have two solutions, so
+    that cell takes the value it holds three times in its units (Sudopedia "BUG")."""
+    g, cand = s.g, s.cand
+    extra = [c for c, m in enumerate(cand) if m and m.bit_count() != 2]
+    if len(extra) != 1 or cand[extra[0]].bit_count() != 3:
+        return None
+    cell = extra[0]
+    for v in values_of(cand[cell]):
+        bit = 1 << (v - 1)
+        if all(sum(1 for c in g.units[u] if cand[c] & bit) == 3 for u in g.cell_units[cell]):
+            return _place_step(g, "bug", cell, v, "the only cell with three candidates")
+    return None
+
+
+def wxyz_wing(s: State) -> Step | None:
+    """Four cells holding four values between them, a pivot seeing the three others; every
+    value but one (z) is restricted (its cells in the wing all see each other), so z is in
+    one of the wing's z cells and leaves every cell seeing them all (Sudopedia / HoDoKu
+    "WXYZ-Wing").  Rated as SukakuExplainer's WXYZWingHint: 5.5, 5.6 when the pivot holds
+    three values (a middle size is harder than the extremes)."""
+    g, cand = s.g, s.cand
+    small = [c for c, m in enumerate(cand) if 2 <= m.bit_count() <= 4]
+    small_bits = sum(1 << c for c in small)
+    for pivot in small:
+        pm = cand[pivot]
+        wings = cells_of(g.peer_bits[pivot] & small_bits)
+        for i, a in enumerate(wings):
+            ua = pm | cand[a]
+            if ua.bit_count() > 4:
+                continue
+            for j in range(i + 1, len(wings)):
+                b = wings[j]
+                ub = ua | cand[b]
+                if ub.bit_count() > 4:
+                    continue
+                for c in wings[j + 1:]:
+                    union = ub | cand[c]
+                    if union.bit_count() != 4:
+                        continue
+                    cells = (pivot, a, b, c)
+                    loose = [v for v in values_of(union) if not _restricted(g, cand, cells, 1 << (v - 1))]
+                    if len(loose) != 1:
+                        continue
+                    z = loose[0]
+                    zcells = [q for q in cells if cand[q] >> (z - 1) & 1]
+                    elims = [(q, z) for q in _seen_by_all(s, zcells, 1 << (z - 1)) if q not in cells]
+                    if elims:
+                        text = (f"wxyz-wing {','.join(map(str, values_of(union)))} at "
+                                f"{', '.join(g.names[q] for q in cells)} (z = {z})")
+                        step = _elim_step(g, "wxyz-wing", text, elims)
+                        return replace(step, rating=5.6 if pm.bit_count() == 3 else 5.5)
+    return None
+
+
+def _restricted(g: Geometry, cand, cells, bit: int) -> bool:
+    """Whether the cells of ``cells`` holding ``bit`` all see each other."""
+    holders = [q for q in cells if cand[q] & bit]
+    return all(g.peer_bits[x] >> y & 1 for x, y in combinations(holders, 2))
+
+
+def turbot_fish(s: State) -> Step | None:
+    """Two strong links of one value (units where it has exactly two places) whose ends
+    b1, b2 see each other: b1 and b2 are not both the value, so one of the two other ends is,
+    and the value leaves every cell seeing both (Sudopedia "Turbot Fish").  SukakuExplainer's
+    names and ratings (TurbotFishHint): both links in rows or both in columns, skyscraper
+    4.0; a row and a column, two-string kite 4.1; a box among them, turbot fish 4.2.  The
+    easiest kind is looked for first."""
+    g, cand, n = s.g, s.cand, s.g.n
+    kinds = ({}, {}, {})
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
+            t1, t2 = min(u1, u2) // n, max(u1, u2) // n
+            kind = 2 if t2 == 2 else (0 if t1 == t2 else 1)
+            if v in kinds[kind]:
+                continue
+            for s1, b1 in ((a1, a2), (a2, a1)):
+                for b2, e in ((c1, c2), (c2, c1)):
+                    if len({s1, b1, b2, e}) < 4 or not g.peer_bits[b1] >> b2 & 1:
+                        continue
+                    elims = [(c, v) for c in _seen_by_all(s, (s1, e), bit) if c not in (b1, b2)]
+                    if elims:
+                        text = (f"{('skyscraper', 'two-string kite', 'turbot fish')[kind]} {v}: "
+                                f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
+                        kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
+    for kind, found in enumerate(kinds):
+        if found:
+            return replace(found[min(found)], rating=4.0 + kind / 10)
+    return None
+
+
+STRONG_LINK_BASE = {3: 5.4, 4: 5.8, 5: 6.2, 6: 6.6}
+"""SukakuExplainer's StrongLinksHint base ratings by number of strong links (2 links are the
+turbot fish family, 4.0-4.2); +0.1 when the links mix a box with lines or rows with columns,
++0.2 when they do both."""
+
+
+def _strong_links(s: State, k: int) -> Step | None:
+    """An X-chain of ``k`` strong links of one value (units where it has two places), each
+    link's end seeing the next link's start: the two ends of the chain are not both false, so
+    the value leaves every cell seeing both (SukakuExplainer's "k Strong-Linked Fishes",
+    ungrouped; Sudopedia "X-Chain").  The lowest-rated instance of the first value found."""
+    g, cand, n = s.g, s.cand, s.g.n
+    for v in range(1, n + 1):
+        bit = 1 << (v - 1)
+        ends: dict[int, list[tuple[int, int]]] = {}
+        for u, a, b in conjugate_pairs(s, v):
+            ends.setdefault(a, []).append((b, u))
+            ends.setdefault(b, []).append((a, u))
+        if len(ends) < 2 * k:
+            continue
+        best = None
+        ends_bits = sum(1 << c for c in ends)
+        kind_of = [1] * n + [2] * n + [0] * n  # a row, a column, a box
+
+        def extend(path: list[int], kinds: list[int]) -> None:
+            nonlocal best
+            if len(kinds) == k:
+                elims = [(c, v) for c in _seen_by_all(s, (path[0], path[-1]), bit) if c not in path]
+                if elims:
+                    rating = round(STRONG_LINK_BASE[k] + 0.1 * ((0 in kinds) + ({1, 2} <= set(kinds))), 1)
+                    if best is None or rating < best[0]:
+                        best = (rating, tuple(path), elims)
+                return
+            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits):
+                if nxt in path:
+                    continue
+                for far, u in ends[nxt]:
+                    if far not in path:
+                        extend(path + [nxt, far], kinds + [kind_of[u]])
+                        if best is not None and best[0] == STRONG_LINK_BASE[k]:
+                            return
+
+        for first in ends:
+            for far, u in ends[first]:
+                extend([first, far], [kind_of[u]])
+            if best is not None:
+                break
+        if best is not None:
+            rating, path, elims = best
+            chain = "".join((f"({v}){g.names[c]}" if i == 0 else ("=" if i % 2 else "-") + g.names[c])
+                            for i, c in enumerate(path))
+            step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
+            return replace(step, rating=rating)
+    return None
+
+
+def three_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 3)
+
+
+def four_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 4)
+
+
+def five_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 5)
+
+
+def six_strong_links(s: State) -> Step | None:
+    return _strong_links(s, 6)
+
+
+def unique_rectangle_2_4(s: State) -> Step | None:
+    """Unique rectangle types 2 and 4 (assume one solution; Sudopedia "Unique Rectangle"):
+    four corners over two boxes all hold the pair {a,b}, two of them ("floor") only that.
+    Type 2: the two others hold one same extra value z, so one of them is z: z leaves every
+    cell seeing both (SE 4.6).  Type 4: the two others share a unit where a has no other
+    place, so one of them is a and neither can be b (SE 4.5)."""
+    g, cand, n = s.g, s.cand, s.g.n
+    r, c = g.box
+    for r1, r2 in combinations(range(n), 2):
+        for c1, c2 in combinations(range(n), 2):
+            if (r1 // r == r2 // r) == (c1 // c == c2 // c):
+                continue  # not exactly two boxes
+            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
+            if common.bit_count() < 2:
+                continue
+            for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
+                floor = [x for x in corners if cand[x] == pair]
+                roof = [x for x in corners if cand[x] != pair]
+                if len(floor) != 2 or len(roof) != 2:
+                    continue
+                x, y = roof
+                extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
+                where = ", ".join(g.names[q] for q in sorted(corners))
+                vals = ",".join(map(str, values_of(pair)))
+                if extra_x == extra_y and extra_x.bit_count() == 1:
+                    elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
+                    if elims:
+                        step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
+                        return replace(step, rating=4.6)
+                shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
+                for u in shared:
+                    for a in _bits_of(pair):
+                        if all(q in roof for q in g.units[u] if cand[q] & a):
+                            b = pair & ~a
+                            elims = [(q, b.bit_length()) for q in roof]
+                            step = _elim_step(g, "unique rectangle",
+                                              f"unique rectangle type 4 {vals} at {where} "
+                                              f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
+                            return replace(step, rating=4.5)
+    return None
+
+
+def _bits_of(mask: int) -> list[int]:
+    return [1 << (v - 1) for v in values_of(mask)]
+
+
+def aligned_pair_exclusion(s: State) -> Step | None:
+    """Two cells (each with a bivalue peer) and the bivalue cells that see both: a pair of
+    values for the two cells is excluded when it is one value twice in a shared unit, or when
+    it would empty one of those bivalue cells; a value of a cell in no allowed pair goes (SE's
+    "Aligned Pair Exclusion", 6.2; Sudopedia "Subset Exclusion")."""
+    g, cand = s.g, s.cand
+    if any(m and not m & (m - 1) for m in cand):
+        return None  # SE skips it while a naked single remains
+    bivalue_bits = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
+    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and g.peer_bits[c] & bivalue_bits]
+    for a, b in combinations(base, 2):
+        common = cells_of(g.peer_bits[a] & g.peer_bits[b] & bivalue_bits)
+        if len(common) < 2:
+            continue
+        masks = [cand[c] for c in common]
+        see = bool(g.peer_bits[a] >> b & 1)
+        allowed_a = allowed_b = 0
+        for va in values_of(cand[a]):
+            for vb in values_of(cand[b]):
+                if va == vb and see:
+                    continue
+                pair = (1 << (va - 1)) | (1 << (vb - 1))
+                if any(m & ~pair == 0 for m in masks):
+                    continue
+                allowed_a |= 1 << (va - 1)
+                allowed_b |= 1 << (vb - 1)
+        elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
+                [(b, v) for v in values_of(cand[b] & ~allowed_b)]
+        if elims:
+            text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
+                    f"{', '.join(g.names[c] for c in common)}")
+            return _elim_step(g, "aligned pair exclusion", text, elims)
+    return None
+
+
+# -- Sudoku Explainer's ladder ----------------------------------------------------------------
+# SE's techniques in its order, with its ratings (N. Juillerat, Sudoku Explainer 1.2, and the
+# SukakuExplainer fork's Solver.java and hint classes): hidden single 1.2 in a box, 1.5 in a
+# line, 1.0 for the last cell of a unit; naked single 2.3; pointing 2.6, claiming 2.8; naked
+# pair 3.0; X-wing 3.2; hidden pair 3.4; naked triple 3.6; swordfish 3.8; hidden triple 4.0;
+# XY-wing 4.2; XYZ-wing 4.4; unique rectangle 4.5 (type 2: 4.6); naked quad 5.0; jellyfish
+# 5.2; hidden quad 5.4; BUG 5.6; aligned pair exclusion 6.2; then the chains of
+# :mod:`.chains`, rated by the chain.  The Sudoku Exchange bank, the public data with SE
+# ratings, was rated by a SukakuExplainer-like version (its 4.1 puzzles are two-string kites,
+# its 5.4 ones three strong links), so SukakuExplainer's additions are here too, at their
+# ratings: the turbot fish family 4.0-4.2 (after the hidden triple), WXYZ-wing 5.5-5.6 and
+# the strong-linked fishes 5.4-6.9 (X-chains of 3-6 strong links, before the chains).
+# Not here: SE's "direct" variants of the subsets (a subset that yields a single at once,
+# 1.7-2.5), aligned triple exclusion (7.5), unique rectangles of type 3, unique loops, BUG
+# types 2-4, grouped links, VWXYZ-wings: a puzzle whose hardest step is one of those is rated
+# by the next rung that solves it.
+
+SE_RATINGS = {
+    "last free cell": 1.0, "naked single": 2.3, "pointing pair": 2.6, "box-line reduction": 2.8,
+    "naked pair": 3.0, "x-wing": 3.2, "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8,
+    "hidden triple": 4.0, "y-wing": 4.2, "xyz-wing": 4.4, "unique rectangle": 4.5,
+    "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4, "bug": 5.6,
+    "aligned pair exclusion": 6.2,
+}
+
+
+def _rated(f, technique: str):
+    def rated(s: State) -> Step | None:
+        step = f(s)
+        if step is None:
+            return None
+        if step.rating is not None:
+            return step
+        rating = SE_RATINGS.get(technique)
+        if technique == "hidden single":
+            rating = 1.2 if " in box " in step.text else 1.5
+        return replace(step, rating=rating)
+    rated.__name__ = f.__name__
+    return rated
+
+
+def _chain_rung(kind: str):
+    from . import chains
+
+    def rung(s: State, deadline: Deadline | None = None) -> Step | None:
+        if kind == "chains":
+            hint = chains.cycles_and_forcing_chains(s, deadline)
+        else:
+            hint = chains.multiple_chains(s, deadline=deadline, **chains.RUNGS[kind])
+        if hint is None:
+            return None
+        return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating)
+    rung.__name__ = kind.replace(" ", "_")
+    rung.takes_deadline = True
+    return rung
+
+
+SE_LADDER: tuple[str, ...] = (
+    "last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
+    "naked pair", "x-wing", "hidden pair", "naked triple", "swordfish", "hidden triple",
+    "turbot fish", "y-wing", "xyz-wing", "unique rectangle", "unique rectangle 2/4", "naked quad",
+    "jellyfish", "hidden quad", "wxyz-wing", "3 strong links", "bug", "4 strong links",
+    "aligned pair exclusion", "5 strong links", "6 strong links", "chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+",
+)
+"""The rungs of the ``se`` ladder in order; the last five are the chain searches."""
+CHAIN_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
+UNIQUENESS = frozenset({"unique rectangle", "unique rectangle 2/4", "bug"})
+
+
 # -- the solver -------------------------------------------------------------------------------
 
 @dataclass
@@ -620,6 +960,7 @@ class HumanSolver:
 
     box: tuple[int, int] = (3, 3)
     techniques: tuple[str, ...] = TECHNIQUES
+    ladder: str = "human"  # "human": TECHNIQUES; "se": Sudoku Explainer's SE_LADDER (rated steps)
     assume_unique: bool = False
     truth: tuple[int, ...] | None = None
     deadline: Deadline | None = None
@@ -632,13 +973,25 @@ class HumanSolver:
 
     def __post_init__(self):
         self.g = geometry(tuple(self.box))
-        self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
-                           and (t != "unique rectangle" or self.assume_unique)]
+        if self.ladder == "se":
+            funcs = {**TECHNIQUE_FUNCTIONS, "naked quad": naked_quad, "hidden quad": hidden_quad,
+                     "bug": bug, "aligned pair exclusion": aligned_pair_exclusion,
+                     "unique rectangle 2/4": unique_rectangle_2_4, "turbot fish": turbot_fish,
+                     "wxyz-wing": wxyz_wing, "3 strong links": three_strong_links,
+                     "4 strong links": four_strong_links, "5 strong links": five_strong_links,
+                     "6 strong links": six_strong_links}
+            self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
+                               for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
+        elif self.ladder == "human":
+            self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
+                               and (t != "unique rectangle" or self.assume_unique)]
+        else:
+            raise ValueError(f"unknown ladder {self.ladder!r} (human, se)")
 
     def next_step(self, s: State) -> Step | None:
         """The easiest step that makes progress (raises Contradiction on a dead branch)."""
         for f in self._functions:
-            step = f(s)
+            step = f(s, self.deadline) if getattr(f, "takes_deadline", False) else f(s)
             if step is not None:
                 return step
         return None
@@ -657,7 +1010,8 @@ class HumanSolver:
         on_truth = self.truth is not None and self._agrees(s)
         try:
             while s.unsolved:
-                if self.deadline is not None and self.steps_taken % CLOCK_EVERY == 0 \
+                if self.deadline is not None and (self.steps_taken % CLOCK_EVERY == 0
+                                                  or self.ladder == "se") \
                         and self.deadline.expired():
                     raise _Timeout
                 step = self.next_step(s)
@@ -667,7 +1021,7 @@ class HumanSolver:
                     self._check(step)
                 self.steps_taken += 1
                 s.apply(step)
-                steps.append(Step(step.technique, step.placements, step.eliminations, step.text, depth))
+                steps.append(replace(step, depth=depth))
         except Contradiction:
             self.backtracks += 1
             return

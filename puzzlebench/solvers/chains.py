@@ -1,0 +1,820 @@
+"""Chains of implications between candidates, as Sudoku Explainer finds and rates them.
+
+Sudoku Explainer (N. Juillerat, 2006-2007; SukakuExplainer, the SudokuMonster fork) rates a
+puzzle by the hardest step a fixed ladder of techniques needs; from 6.5 up the ladder is made
+of *chains* over "potentials" (a candidate, assumed true = on, or false = off):
+
+- on → off: a true candidate makes the cell's other candidates false (a "Y" link, inside the
+  cell) and the same value false in the cell's box, row and column;
+- off → on: a false candidate makes the cell's last other candidate true when the cell had two
+  (Y link), and the value's last other place in a box, row or column true when it had two
+  (an "X" link: a conjugate pair).
+
+The rungs, each an own search below, tried in SE's order with SE's base rating:
+
+- bidirectional cycles (an alternating loop back to its start: every candidate that sees an
+  "on" node of both orientations goes): X-cycles and Y-cycles 6.5, mixed cycles 7.0;
+- forcing chains (an assumption that implies its own negation): X-chains (one value) 6.6,
+  chains with both link kinds 7.0;
+- Nishio forcing chains 7.5: one value only, but *dynamic* (a false candidate is removed from
+  the working grid, so the last place/last candidate rules see every removal made so far);
+- multiple forcing chains 8.0: static chains from every candidate of a cell (cell forcing
+  chains) or every place of a value in a unit (region forcing chains) that agree on a
+  conclusion;
+- dynamic forcing chains 8.5: contradiction, double (p on and p off both imply q), cell and
+  region chains, all dynamic;
+- dynamic forcing chains (+) 9.0: as dynamic, and when propagation stops the working grid is
+  searched for a pointing/claiming, a naked or hidden pair or an X-wing that the chain made
+  possible (SE's "advanced" potentials, nesting level 1).
+
+A chain's rating is the base plus a length term: with ``k`` the number of distinct potentials
+the conclusion depends on (the ancestors of its target, summed over the chains of a multiple
+hint), 0.1 is added each time ``k − 2`` passes 4, 6, 8, 12, 16, 24, 32, … (the steps grow by
+3/2 and 4/3 alternately), as in SE's ``ChainingHint.getLengthDifficulty``.  Among the hints of
+one rung, SE applies the one with the lowest rating, then the shortest; so does this module.
+
+Our own code, written from the description of SE's rules read in its public source; every
+conclusion is a sound deduction (each chain is checked against known solutions by the tests).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from .human import Geometry, State, _Timeout
+
+RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
+         "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
+"""The keyword arguments of :func:`multiple_chains` for each rung of SE's ladder after the
+first (which is :func:`cycles_and_forcing_chains`)."""
+
+
+def _check(deadline) -> None:
+    if deadline is not None and deadline.expired():
+        raise _Timeout
+
+# SE's base ratings, by rung
+BASE = {"x-cycle": 6.5, "y-cycle": 6.5, "forcing x-chain": 6.6, "cycle": 7.0, "forcing chain": 7.0,
+        "nishio forcing chain": 7.5, "multiple forcing chain": 8.0, "dynamic forcing chain": 8.5,
+        "dynamic forcing chain+": 9.0}
+
+
+def length_bonus(complexity: int) -> float:
+    """SE's length term: +0.1 each time complexity − 2 passes 4, 6, 8, 12, 16, 24, 32, …"""
+    added, ceil, odd = 0, 4, False
+    length = complexity - 2
+    while length > ceil:
+        added += 1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return added / 10
+
+
+def max_complexity(bonus_tenths: int) -> int:
+    """The largest complexity whose length term is ``bonus_tenths`` tenths (the bucket's end)."""
+    ceil, odd = 4, False
+    for _ in range(bonus_tenths):
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return ceil + 2
+
+
+@dataclass(frozen=True)
+class ChainHint:
+    """One conclusion: candidates removed (``eliminations``) or a value placed, the rung, its
+    rating (base + length term), the complexity and the chain(s) in words."""
+
+    technique: str
+    rating: float
+    complexity: int
+    eliminations: tuple[tuple[int, int], ...]
+    placements: tuple[tuple[int, int], ...]
+    text: str
+    order: int = 0  # SE's tie-break among equal ratings and lengths
+
+
+# -- geometry helpers -------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def _house_order(g: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Per cell: its peers box first, then row, then column (SE's order of the on→off rule),
+    and its three units box, row, column."""
+    peers, units = [], []
+    for cell in range(g.n * g.n):
+        r, c, b = g.cell_units[cell]
+        seen, order = set(), []
+        for u in (b, r, c):
+            for q in g.units[u]:
+                if q != cell and q not in seen:
+                    seen.add(q)
+                    order.append(q)
+        peers.append(tuple(order))
+        units.append((b, r, c))
+    return tuple(peers), tuple(units)
+
+
+def _name(g: Geometry, node: int) -> str:
+    p, on = node >> 1, node & 1
+    cell, k = divmod(p, g.n)
+    return f"{g.names[cell]}{'=' if on else '<>'}{k + 1}"
+
+
+# -- the chaining engine ----------------------------------------------------------------------
+# A potential is p = cell * n + (value − 1); a node is 2p + 1 (on) or 2p (off).  ``par`` maps
+# each node reached to the nodes it was deduced from (several for dynamic deductions: the
+# removals that made a single).
+
+class Chainer:
+    def __init__(self, s: State):
+        self.g = s.g
+        self.n = s.g.n
+        self.src = s.cand[:]
+        self.peers, self.units3 = _house_order(s.g)
+        self.cache: dict = {}
+        self._succ: dict = {}
+        self._counts: list[int] | None = None
+
+    def counts(self) -> list[int]:
+        """Places of each value in each unit on the source grid, index unit * n + value − 1."""
+        if self._counts is None:
+            n, src = self.n, self.src
+            self._counts = [sum(1 for q in cells if src[q] >> k & 1)
+                            for cells in self.g.units for k in range(n)]
+        return self._counts
+
+    def succ(self, y: bool, x: bool) -> dict:
+        """Static links on the source grid for one link mode, node -> next nodes, filled lazily
+        (the static searches ask for the same links thousands of times)."""
+        table = self._succ.get((y, x))
+        if table is None:
+            table = self._succ[(y, x)] = _Links(self, y, x)
+        return table
+
+    # the two rules ---------------------------------------------------------------------------
+
+    def on_to_off(self, cur: list[int], p: int, y: bool) -> list[int]:
+        n = self.n
+        cell, k = divmod(p, n)
+        bit = 1 << k
+        out = []
+        if y:
+            m = cur[cell] & ~bit
+            while m:
+                low = m & -m
+                m ^= low
+                out.append(cell * n + low.bit_length() - 1)
+        for q in self.peers[cell]:
+            if cur[q] & bit:
+                out.append(q * n + k)
+        return out
+
+    def off_to_on(self, cur: list[int], p: int, y: bool, x: bool, dynamic: bool) -> list[tuple[int, tuple]]:
+        """Potentials made true by p false, each with its hidden parents (dynamic: the other
+        removals, made earlier on this chain, that left the single)."""
+        n, src = self.n, self.src
+        cell, k = divmod(p, n)
+        bit = 1 << k
+        out = []
+        if y:
+            m = cur[cell]
+            if m & bit and (m & ~bit) and not (m & ~bit) & ((m & ~bit) - 1):
+                other = (m & ~bit).bit_length() - 1
+                hidden = ()
+                if dynamic:
+                    gone = src[cell] & ~m
+                    hidden = tuple(2 * (cell * n + v.bit_length() - 1) for v in _bits(gone))
+                out.append((cell * n + other, hidden))
+        if x:
+            g = self.g
+            for u in self.units3[cell]:
+                others = [q for q in g.units[u] if q != cell and cur[q] & bit]
+                if len(others) == 1 and cur[cell] & bit:
+                    hidden = ()
+                    if dynamic:
+                        hidden = tuple(2 * (q * n + k) for q in g.units[u]
+                                       if src[q] & bit and not cur[q] & bit)
+                    out.append((others[0] * n + k, hidden))
+        return out
+
+    # full propagation (SE's doChaining) ------------------------------------------------------
+
+    def propagate(self, start: int, *, y: bool, dynamic: bool, level: int = 0):
+        """Every node implied by ``start``: (par, contradiction) where contradiction is
+        (on node, off node) of one potential, or None."""
+        key = (start, y, dynamic, level)
+        hit = self.cache.get(key)
+        if hit is not None:
+            return hit
+        par = {start: ()}
+        pend_on: deque = deque()
+        pend_off: deque = deque()
+        (pend_on if start & 1 else pend_off).append(start)
+        # on -> off never depends on the removals (a removed candidate is already off), so
+        # the static links serve both modes; off -> on does, in dynamic mode
+        links = self.succ(y, True)
+        if dynamic:
+            cur = self.src[:]
+            cnt = self.counts()[:]
+        n, g, units3, src = self.n, self.g, self.units3, self.src
+        result = None
+        while pend_on or pend_off:
+            if pend_on:
+                nd = pend_on.popleft()
+                for off in links[nd]:
+                    if off + 1 in par:
+                        par[off] = (nd,)
+                        result = (off + 1, off)
+                        break
+                    if off not in par:
+                        par[off] = (nd,)
+                        pend_off.append(off)
+            elif not dynamic:
+                nd = pend_off.popleft()
+                for on in links[nd]:
+                    if on - 1 in par:
+                        par[on] = (nd,)
+                        result = (on, on - 1)
+                        break
+                    if on not in par:
+                        par[on] = (nd,)
+                        pend_on.append(on)
+            else:
+                nd = pend_off.popleft()
+                p = nd >> 1
+                cell, k = divmod(p, n)
+                bit = 1 << k
+                m = cur[cell]
+                if m & bit:
+                    made = []
+                    rest = m & ~bit
+                    if y and rest and not rest & (rest - 1):
+                        gone = src[cell] & ~m
+                        made.append((cell * n + rest.bit_length() - 1,
+                                     (nd,) + tuple(2 * (cell * n + b.bit_length() - 1) for b in _bits(gone))))
+                    for u in units3[cell]:
+                        if cnt[u * n + k] == 2:
+                            other = hidden = None
+                            hidden = []
+                            for q in g.units[u]:
+                                if q == cell:
+                                    continue
+                                if cur[q] & bit:
+                                    other = q
+                                elif src[q] & bit:
+                                    hidden.append(2 * (q * n + k))
+                            made.append((other * n + k, (nd,) + tuple(hidden)))
+                    for q, parents in made:
+                        on = 2 * q + 1
+                        if on - 1 in par:
+                            par[on] = parents
+                            result = (on, on - 1)
+                            break
+                        if on not in par:
+                            par[on] = parents
+                            pend_on.append(on)
+                    cur[cell] = rest
+                    for u in units3[cell]:
+                        cnt[u * n + k] -= 1
+            if result:
+                break
+            if level > 0 and not pend_on and not pend_off:
+                for off, parents in advanced_offs(self, cur):
+                    if off not in par:
+                        if off + 1 in par:
+                            par[off] = parents
+                            result = (off + 1, off)
+                            break
+                        par[off] = parents
+                        pend_off.append(off)
+                if result:
+                    break
+        out = (par, result)
+        self.cache[key] = out
+        return out
+
+
+class _Links(dict):
+    def __init__(self, ch: "Chainer", y: bool, x: bool):
+        super().__init__()
+        self.ch, self.y, self.x = ch, y, x
+
+    def __missing__(self, nd: int) -> tuple[int, ...]:
+        ch = self.ch
+        if nd & 1:
+            out = tuple(2 * q for q in ch.on_to_off(ch.src, nd >> 1, self.y))
+        else:
+            out = tuple(2 * q + 1 for q, _ in ch.off_to_on(ch.src, nd >> 1, self.y, self.x, False))
+        self[nd] = out
+        return out
+
+
+def _bits(m: int):
+    while m:
+        low = m & -m
+        m ^= low
+        yield low
+
+
+def ancestors(par: dict, *targets: int) -> int:
+    """How many distinct nodes the targets depend on (themselves included)."""
+    seen = set(targets)
+    stack = list(targets)
+    while stack:
+        for q in par.get(stack.pop(), ()):
+            if q not in seen:
+                seen.add(q)
+                stack.append(q)
+    return len(seen)
+
+
+def chain_text(g: Geometry, par: dict, target: int) -> str:
+    """The chain to ``target`` (followed through first parents) in Eureka-like notation."""
+    path = [target]
+    while par.get(path[-1]) and len(path) < 400:
+        path.append(par[path[-1]][0])
+    path.reverse()
+    return render(g, path, {nd: len(par.get(nd, ())) - 1 for nd in path})
+
+
+def render(g: Geometry, path: list[int], extra: dict | None = None, limit: int = 30) -> str:
+    """Nodes as (value)cell, '-' a weak link (into an off node), '=' a strong link (into an
+    on node), a leading '~' for an assumption that a candidate is false; ``[+k]``: k more
+    removals made that single (dynamic chains)."""
+    parts = []
+    for i, nd in enumerate(path):
+        if i:
+            parts.append("=" if nd & 1 else "-")
+        cell, k = divmod(nd >> 1, g.n)
+        node = f"({k + 1}){g.names[cell]}"
+        if i == 0 and not nd & 1:
+            node = "~" + node
+        more = (extra or {}).get(nd, 0)
+        parts.append(node + (f"[+{more}]" if more > 0 else ""))
+    if len(parts) > 4 * limit:
+        parts = parts[:2 * limit] + ["…"] + parts[-2 * limit:]
+    return "".join(parts)
+
+
+# -- nesting level 1: the rules SE applies to the working grid ------------------------------
+
+def advanced_offs(ch: Chainer, cur: list[int]) -> list[tuple[int, tuple]]:
+    """Removals made possible on the working grid by pointing/claiming, a hidden pair, a
+    naked pair or an X-wing (SE's order; the first rule that yields any), each with the
+    removals of the chain it rests on (the rule's positions missing from the source grid).
+    A rule that holds on the source grid alone is no chain deduction and is skipped.  These
+    are not :mod:`.human`'s functions of the same names: SE takes *every* instance of the
+    rule, with the cells it rests on, where those return the first step in words."""
+    for rule in (_adv_locking, _adv_hidden_pair, _adv_naked_pair, _adv_xwing):
+        out = rule(ch, cur)
+        if out:
+            return out
+    return []
+
+
+def _gone(ch: Chainer, cur, cells, bitmask) -> tuple:
+    n = ch.n
+    out = []
+    for c in cells:
+        for b in _bits(ch.src[c] & ~cur[c] & bitmask):
+            out.append(2 * (c * n + b.bit_length() - 1))
+    return tuple(out)
+
+
+def _adv_locking(ch: Chainer, cur):
+    g, n = ch.g, ch.n
+    out = []
+    for u, cells in enumerate(g.units):
+        for k in range(n):
+            bit = 1 << k
+            pos = [c for c in cells if cur[c] & bit]
+            if len(pos) < 2:
+                continue
+            for other in {g.cell_units[pos[0]][i] for i in range(3)} - {u}:
+                if all(other in g.cell_units[c] for c in pos):
+                    removable = [q for q in g.units[other] if q not in cells and cur[q] & bit]
+                    if removable:
+                        parents = _gone(ch, cur, cells, bit)
+                        if parents:
+                            out += [(2 * (q * n + k), parents) for q in removable]
+    return out
+
+
+def _adv_hidden_pair(ch: Chainer, cur):
+    g, n = ch.g, ch.n
+    out = []
+    for cells in g.units:
+        where = {}
+        for k in range(n):
+            pos = tuple(c for c in cells if cur[c] & (1 << k))
+            if len(pos) == 2:
+                where.setdefault(pos, []).append(k)
+        for pos, ks in where.items():
+            if len(ks) == 2:
+                keep = (1 << ks[0]) | (1 << ks[1])
+                out += _offs(ch, cur, [(c, b) for c in pos for b in _bits(cur[c] & ~keep)], cells, keep)
+    return out
+
+
+def _offs(ch: Chainer, cur, removable, cells, mask) -> list:
+    """Off nodes for the (cell, bit) pairs a rule removes, each resting on the removals from
+    ``cells`` (values in ``mask``) that made the rule hold; none when nothing was removed."""
+    parents = _gone(ch, cur, cells, mask) if removable else ()
+    return [(2 * (c * ch.n + b.bit_length() - 1), parents) for c, b in removable] if parents else []
+
+
+def _adv_naked_pair(ch: Chainer, cur):
+    g, n = ch.g, ch.n
+    out = []
+    for cells in g.units:
+        pairs = {}
+        for c in cells:
+            if cur[c] and cur[c].bit_count() == 2:
+                pairs.setdefault(cur[c], []).append(c)
+        for m, cs in pairs.items():
+            if len(cs) == 2:
+                out += _offs(ch, cur, [(c, b) for c in cells if c not in cs for b in _bits(cur[c] & m)],
+                             cs, ~m)
+    return out
+
+
+def _adv_xwing(ch: Chainer, cur):
+    g, n = ch.g, ch.n
+    out = []
+    for k in range(n):
+        bit = 1 << k
+        for base_rows in (True, False):
+            lines = []
+            for i in range(n):
+                cells = g.units[i if base_rows else n + i]
+                cover = tuple(j for j, c in enumerate(cells) if cur[c] & bit)
+                if len(cover) == 2:
+                    lines.append((i, cover, cells))
+            for a in range(len(lines)):
+                for b in range(a + 1, len(lines)):
+                    if lines[a][1] != lines[b][1]:
+                        continue
+                    removable = []
+                    for j in lines[a][1]:
+                        for i in range(n):
+                            if i in (lines[a][0], lines[b][0]):
+                                continue
+                            c = i * n + j if base_rows else j * n + i
+                            if cur[c] & bit:
+                                removable.append(c)
+                    if removable:
+                        parents = _gone(ch, cur, lines[a][2] + lines[b][2], bit)
+                        if parents:
+                            out += [(2 * (c * n + k), parents) for c in removable]
+    return out
+
+
+# -- rung 1: bidirectional cycles and forcing chains (static) --------------------------------
+
+class _Node:
+    __slots__ = ("nd", "up", "depth")
+
+    def __init__(self, nd, up):
+        self.nd, self.up = nd, up
+        self.depth = 0 if up is None else up.depth + 1
+
+
+def _has_ancestor(o: _Node, nd: int) -> bool:
+    o = o.up
+    while o is not None:
+        if o.nd == nd:
+            return True
+        o = o.up
+    return False
+
+
+def _path(o: _Node) -> list[int]:
+    out = []
+    while o is not None:
+        out.append(o.nd)
+        o = o.up
+    return out
+
+
+class _Search:
+    """A breadth-first search from one node that can be resumed with a deeper limit: the
+    layer a limit stopped it at is kept, so the next, deeper pass (SE's rating rises with the
+    chain's length, so the rung searches by rising limits) starts there, not at the root.
+    Every layer's nodes have one depth."""
+
+    def __init__(self, links: dict, root: _Node):
+        self.links, self.root = links, root
+        self.layer = [root]
+        self.done = False
+
+    def run(self, max_len: int) -> bool:
+        """Expand layers until one is ``max_len`` deep (True: cut there) or none is left."""
+        while self.layer:
+            if self.layer[0].depth >= max_len:
+                return True
+            self.layer = self.step(self.layer)
+        self.done = True
+        return False
+
+
+class _Cycles(_Search):
+    """SE's cycle search from p on: alternating layers (on → off, off → on), the on nodes
+    met once, an off node not repeated along its own path; a loop back to p on after at
+    least four half-rounds is a cycle."""
+
+    def __init__(self, links: dict, p: int):
+        super().__init__(links, _Node(2 * p + 1, None))
+        self.to_on = {self.root.nd}
+        self.length = 0
+        self.found: list[_Node] = []
+
+    def step(self, layer: list) -> list:
+        links = self.links
+        self.length += 1
+        nxt = []
+        if layer[0].nd & 1:
+            for o in layer:
+                for nd in links[o.nd]:
+                    # an off node with no strong link out is a dead end: never queued
+                    if links[nd] and not _has_ancestor(o, nd):
+                        nxt.append(_Node(nd, o))
+            return nxt
+        for o in layer:
+            for nd in links[o.nd]:
+                c = _Node(nd, o)
+                if self.length >= 4 and nd == self.root.nd:
+                    self.found.append(c)
+                if nd not in self.to_on:
+                    self.to_on.add(nd)
+                    nxt.append(c)
+        return nxt
+
+
+class _Forcing(_Search):
+    """SE's forcing chain from ``start`` (p on or p off): the first node, breadth first, that
+    is p's opposite state (``result``)."""
+
+    def __init__(self, links: dict, start: int):
+        super().__init__(links, _Node(start, None))
+        self.seen = {start}
+        self.result: _Node | None = None
+
+    def step(self, layer: list) -> list:
+        links, seen, target = self.links, self.seen, self.root.nd ^ 1
+        nxt = []
+        for o in layer:
+            for nd in links[o.nd]:
+                if nd == target:
+                    self.result = _Node(nd, o)
+                    return []
+                if nd not in seen:
+                    seen.add(nd)
+                    if links[nd]:  # a node with no link out is a dead end
+                        nxt.append(_Node(nd, o))
+        return nxt
+
+
+def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
+    g, n, src = ch.g, ch.n, ch.src
+    chain = []
+    o = dst
+    while o.up is not None:
+        chain.append(o)
+        o = o.up
+    cells = {(o.nd >> 1) // n for o in chain}
+    forw, back = set(), set()
+    for o in chain:
+        cell, k = divmod(o.nd >> 1, n)
+        bit = 1 << k
+        for q in g.peers[cell]:
+            if q not in cells and src[q] & bit:
+                (forw if o.nd & 1 else back).add((q, k + 1))
+    elims = tuple(sorted(forw & back))
+    if not elims:
+        return None
+    complexity = len({o.nd for o in chain} | {dst.nd})
+    if x and y:
+        kind = "cycle"
+    else:
+        kind = "y-cycle" if y else "x-cycle"
+    rating = round(BASE[kind] + length_bonus(complexity), 1)
+    text = (f"bidirectional {kind} {render(g, _path(dst)[::-1])} "
+            f"(rating {rating}, {complexity} nodes)")
+    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text,
+                     {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind])
+
+
+def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
+    g, n = ch.g, ch.n
+    p = dst.nd >> 1
+    cell, k = divmod(p, n)
+    complexity = dst.depth + 1
+    kind = "forcing chain" if y else "forcing x-chain"
+    rating = round(BASE[kind] + length_bonus(complexity), 1)
+    chain = render(g, _path(dst)[::-1])
+    if dst.nd & 1:
+        text = f"{kind}: {g.names[cell]} = {k + 1}, as {chain} (rating {rating})"
+        return ChainHint(kind, rating, complexity, (), ((cell, k + 1),), text, 2 if not y else 4)
+    text = f"{kind}: {g.names[cell]} <> {k + 1}, as {chain} (rating {rating})"
+    return ChainHint(kind, rating, complexity, ((cell, k + 1),), (), text, 2 if not y else 4)
+
+
+def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
+    """SE's first chaining rung (6.5-7.x): X-, Y- and mixed bidirectional cycles, forcing
+    X-chains and forcing chains; the easiest hint (rating, then length).  Searched by rising
+    rating so that long searches happen only when no short chain exists."""
+    ch = Chainer(s)
+    n = ch.n
+    pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
+    bivalue = {c for c, m in enumerate(ch.src) if m.bit_count() == 2}
+    # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
+    passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
+    searched = {name: 0 for name, *_ in passes}
+    found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
+    complete = {name: False for name, *_ in passes}
+    searches: dict = {}  # (pass, p) -> [cycle search, forcing from p on, from p off], best so far
+    for tenths in range(0, 100):
+        target = 6.5 + tenths / 10
+        for name, y, x, base in passes:
+            if base > target + 1e-9 or complete[name]:
+                continue
+            # every hint of this pass rated <= target has complexity <= limit
+            limit = max_complexity(round((target - base) * 10))
+            if limit <= searched[name]:
+                continue
+            searched[name] = limit
+            links = ch.succ(y, x)
+            best = None
+            any_cut = False
+            for p in pots:
+                _check(deadline)
+                if name == "y" and p // n not in bivalue:
+                    continue
+                entry = searches.get((name, p))
+                if entry is None:
+                    forcing = [_Forcing(ch.succ(y, True), 2 * p + 1), _Forcing(ch.succ(y, True), 2 * p)] if x else []
+                    entry = searches[(name, p)] = [_Cycles(links, p), forcing, None, 0]
+                cycles, forcing, h, seen_cycles = entry
+                if cycles.run(limit):
+                    any_cut = True
+                for dst in cycles.found[seen_cycles:]:
+                    c = _cycle_hint(ch, dst, y, x)
+                    if c and (h is None or _key(c) < _key(h)):
+                        h = c
+                for search in forcing:
+                    if search.result is None and not search.done and search.run(limit - 1):
+                        any_cut = True
+                    if search.result is not None:
+                        c = _forcing_hint(ch, search.result, y)
+                        if h is None or _key(c) < _key(h):
+                            h = c
+                entry[2], entry[3] = h, len(cycles.found)
+                if h is not None and (best is None or _key(h) < _key(best)):
+                    best = h
+            found[name] = best
+            complete[name] = not any_cut  # a longer limit would find nothing new
+        hints = [h for h in found.values() if h is not None]
+        best = min(hints, key=_key) if hints else None
+        if best is not None and best.rating <= target + 1e-9:
+            return best
+        if all(complete.values()):
+            return best
+    return None
+
+
+def _key(h: ChainHint):
+    return (h.rating, h.complexity, h.order)
+
+
+# -- the multiple and dynamic rungs (SE's getMultipleChainsHintList) ---------------------------
+
+def _conclusion(ch: Chainer, node: int, cand: list[int]) -> tuple[tuple, tuple]:
+    """What a node known for certain changes in the grid: (eliminations, placements)."""
+    n = ch.n
+    cell, k = divmod(node >> 1, n)
+    if node & 1:
+        if cand[cell] & ~(1 << k):
+            return (), ((cell, k + 1),)
+        return (), ()
+    if cand[cell] & (1 << k):
+        return ((cell, k + 1),), ()
+    return (), ()
+
+
+def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int = 0,
+                    deadline=None) -> ChainHint | None:
+    """Nishio (dynamic, nishio), multiple (static), dynamic, dynamic+ (level 1) forcing chains:
+    the easiest hint of the rung."""
+    ch = Chainer(s)
+    g, n, src = ch.g, ch.n, ch.src
+    y = not nishio
+    if level > 0:
+        kind = "dynamic forcing chain+"
+    elif nishio:
+        kind = "nishio forcing chain"
+    elif dynamic:
+        kind = "dynamic forcing chain"
+    else:
+        kind = "multiple forcing chain"
+    base = BASE[kind]
+    best: ChainHint | None = None
+    best_text = None
+
+    def offer(complexity, elims, places, text, order):
+        """Keep the easiest hint; ``text`` is a function (its loop variables bound as
+        defaults), called for the one kept only."""
+        nonlocal best, best_text
+        if not elims and not places:
+            return
+        rating = round(base + length_bonus(complexity), 1)
+        h = ChainHint(kind, rating, complexity, tuple(elims), tuple(places), "", order)
+        if best is None or _key(h) < _key(best):
+            best, best_text = h, text
+
+    def run(node):
+        return ch.propagate(node, y=y, dynamic=dynamic, level=level)
+
+    region_done = set()
+    for cell in range(n * n):
+        _check(deadline)
+        m = src[cell]
+        card = m.bit_count()
+        if card < 2 or (card == 2 and not dynamic):
+            continue
+        value_sets = []
+        for b in _bits(m):
+            k = b.bit_length() - 1
+            p = cell * n + k
+            on_par, on_bad = run(2 * p + 1)
+            if (dynamic or nishio) and on_bad:
+                a, z = on_bad
+                what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
+                offer(ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
+                      lambda cell=cell, k=k, what=what, on_par=on_par, a=a, z=z:
+                      f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
+                      f"{chain_text(g, on_par, z)}", 7)
+            if dynamic or nishio:
+                off_par, off_bad = run(2 * p)
+                if off_bad:
+                    a, z = off_bad
+                    offer(ancestors(off_par, a) + ancestors(off_par, z), [], [(cell, k + 1)],
+                          lambda cell=cell, k=k, off_par=off_par, a=a, z=z:
+                          f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
+                          f"{_name(g, a)} and {_name(g, z)}: {chain_text(g, off_par, a)} ; "
+                          f"{chain_text(g, off_par, z)}", 7)
+                if dynamic and not nishio and card >= 3 and not off_bad and not on_bad:
+                    # double forcing: p on and p off both imply the same node
+                    for nd in on_par:
+                        if nd in off_par and nd >> 1 != p:
+                            el, pl = _conclusion(ch, nd, src)
+                            if el or pl:
+                                offer(ancestors(on_par, nd) + ancestors(off_par, nd), el, pl,
+                                      lambda cell=cell, k=k, on_par=on_par, off_par=off_par, nd=nd:
+                                      f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: "
+                                      f"{chain_text(g, on_par, nd)} ; {chain_text(g, off_par, nd)}", 1)
+            value_sets.append((k, on_par))
+            if not nishio:
+                _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
+        if not nishio and (card == 2 or card > 2):
+            common = set(value_sets[0][1])
+            for _, par in value_sets[1:]:
+                common &= set(par)
+            for nd in common:
+                if nd >> 1 in {cell * n + k for k, _ in value_sets}:
+                    continue
+                el, pl = _conclusion(ch, nd, src)
+                if el or pl:
+                    offer(sum(ancestors(par, nd) for _, par in value_sets), el, pl,
+                          lambda cell=cell, nd=nd, value_sets=value_sets:
+                          f"{_name(g, nd)} from every candidate of {g.names[cell]}: "
+                          + " ; ".join(chain_text(g, par, nd) for _, par in value_sets), 5)
+    if best is None:
+        return None
+    text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
+    return replace(best, text=text)
+
+
+def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
+    g, n, src = ch.g, ch.n, ch.src
+    bit = 1 << k
+    for u in ch.units3[cell]:
+        pos = [q for q in g.units[u] if src[q] & bit]
+        if len(pos) < 2 or pos[0] != cell or (u, k) in done:
+            continue
+        done.add((u, k))
+        pars = [on_par]
+        for q in pos[1:]:
+            pars.append(run(2 * (q * n + k) + 1)[0])
+        common = set(on_par)
+        for par in pars[1:]:
+            common &= set(par)
+        for nd in common:
+            el, pl = _conclusion(ch, nd, src)
+            if nd >> 1 in {q * n + k for q in pos}:
+                continue
+            if el or pl:
+                offer(sum(ancestors(par, nd) for par in pars), el, pl,
+                      lambda k=k, u=u, nd=nd, pars=pars:
+                      f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: "
+                      + " ; ".join(chain_text(g, par, nd) for par in pars), 6)

@@ -1,0 +1,224 @@
+"""Sudoku Explainer's ladder (issue 19): the chain rungs where they apply, every deduction
+checked against the solution and, independently, by search; SE's rating rule (length term)
+and SE's published ratings of real puzzles; the rating's SE rule, time limit and CLI."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.rating import rate_puzzle
+from puzzlebench.rating.profile import se_ladder
+from puzzlebench.solvers import chains as C
+from puzzlebench.solvers.human import (SE_LADDER, HumanSolver, State, count_solutions, geometry)
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+BUCKETS = "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
+
+# Puzzles of the Sudoku Exchange bank (public domain) with the rating SE gives them, one per
+# rung whose hardest step that rung is; the ladder must reach exactly SE's rating.
+SE_RATED = {
+    "bidirectional y-cycle": ("....8......2...5.....7.2...5.......3.36...74.9.......23..8.1..7..8.4.9...95.3.68.", 6.6),
+    "bidirectional cycle": ("71..6..3........2...3...7.14..6.5....7.324.1....1.8..69.8...3...6........2..4..68", 7.0),
+    "forcing chain": (".7.4..96.2.4.....76..5.1.4...7...6.9....8....9.5...1...9.6.3..41.....7.6.68..7.9.", 7.1),
+    "nishio forcing chain": ("....9.....5.6.4.9.7...3...5.7.9.8.5.9..2.1..8..2...9..69.....17..3...2......6....", 7.8),
+    "multiple forcing chain": ("..4...2...8.....1.2.......3..71358..4..7.6..1....9....87..6..59.5..1..6.6...7...2", 8.3),
+    "dynamic forcing chain": ("16.....49.7..1..3...26.57....6...3...8..6..5..4.9.1.2....8.2.......7....6.8...1.2", 8.7),
+}
+# The same for the single-step rungs of the ladder below the chains (each the puzzle's hardest
+# step, the text naming the pattern).
+SE_RATED_BASIC = [
+    ("3.6.28.1.1..3......4...1.6.8........2..867..3........5.3.1...7......2..4.5.67.2.8", 4.0, "skyscraper 5"),
+    ("..4...9...9.....3.2.1...5.78.......4..26417....7...1...4.5.8.7...32.76..7.......1", 4.1, "two-string kite 6"),
+    ("..7...5......8....9...7...1.251.893...3...6....9...2.....5.3...7.......6.1.2.7.4.", 5.5,
+     "wxyz-wing 3,5,8,9"),
+    ("1.3.7...2.......4..9...5..1.2.1..5.3..7...2..4.5..2.6.2..8...3..5.......8...2.7.9", 5.4,
+     "3 strong links 7: (7)r2c9=r2c2-r7c2=r7c6-r4c6=r4c8"),
+    ("4....9...6...1...4.85...96....43...8..7.5.3..5...92....12...65.7...2...1...6....2", 4.5,
+     "unique rectangle type 4 2,7"),
+    (".4.....9.....5....8.6...4.7....8......5.2.7....21659....76.35..6.9.7.3.2.........", 5.0, "naked quad 1,2,3,9"),
+    ("65.....2...81.7.36.2..........7..8.9....3....9.6..8..........1.31.5.49...7.....64", 5.6, "bug"),
+    (".....36....17..2..8.96...7.2...9......4...5......2...4.4...13.8..6..81....54.....", 6.2,
+     "aligned pair exclusion on"),
+]
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+ESCARGOT = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."
+
+
+def needs(name: str) -> Path:
+    path = DATA / name
+    if not path.exists():
+        pytest.skip(f"{path} is absent (public data sets live in ../shared/data)")
+    return path
+
+
+def solve_se(line: str):
+    p = parse_sudoku_line(line)
+    count, truth = count_solutions(p.box, p.givens)
+    assert count == 1
+    solver = HumanSolver(p.box, ladder="se", assume_unique=True, truth=truth)  # raises on a false step
+    solved = next(solver.solutions(p.givens))
+    assert solved.values == truth and not p.check(solved.values)
+    return solved, truth
+
+
+def test_length_term_follows_se_steps():
+    # complexity - 2 passes 4, 6, 8, 12, 16, 24, 32: +0.1 each
+    expected = {2: 0.0, 6: 0.0, 7: 0.1, 8: 0.1, 9: 0.2, 10: 0.2, 11: 0.3, 14: 0.3, 15: 0.4, 18: 0.4,
+                19: 0.5, 26: 0.5, 27: 0.6, 34: 0.6, 35: 0.7}
+    for complexity, bonus in expected.items():
+        assert C.length_bonus(complexity) == pytest.approx(bonus), complexity
+    for tenths in range(8):
+        end = C.max_complexity(tenths)
+        assert C.length_bonus(end) == pytest.approx(tenths / 10)
+        assert C.length_bonus(end + 1) == pytest.approx((tenths + 1) / 10)
+
+
+@pytest.mark.parametrize("technique", sorted(SE_RATED))
+def test_rung_reaches_se_published_rating(technique):
+    line, rating = SE_RATED[technique]
+    solved, _ = solve_se(line)
+    steps = [s for s in solved.steps]
+    assert all(s.technique != "guess" for s in steps)
+    hardest = max(steps, key=lambda s: s.rating)
+    assert hardest.technique == technique
+    assert hardest.rating == pytest.approx(rating)
+    assert max(s.rating for s in steps) == pytest.approx(rating)
+
+
+@pytest.mark.parametrize("line,rating,pattern", SE_RATED_BASIC)
+def test_basic_rung_reaches_se_published_rating(line, rating, pattern):
+    solved, _ = solve_se(line)
+    assert max(s.rating for s in solved.steps) == pytest.approx(rating)
+    assert any(s.rating == pytest.approx(rating) and pattern in s.text for s in solved.steps)
+
+
+@pytest.mark.parametrize("technique", ["forcing chain", "nishio forcing chain", "multiple forcing chain",
+                                       "dynamic forcing chain"])
+def test_chain_conclusions_hold_by_search(technique):
+    """Independently of the known solution: with the givens and the values placed so far, a
+    value a chain step removes leaves no solution once placed, and a value it places leaves
+    one."""
+    line, _ = SE_RATED[technique]
+    solved, _ = solve_se(line)
+    p = parse_sudoku_line(line)
+    checked = 0
+    grid = list(p.givens)
+    for step in solved.steps:
+        if step.rating is not None and step.rating >= 6.5:
+            for cell, v in step.eliminations:
+                trial = grid[:]
+                trial[cell] = v
+                assert count_solutions(p.box, trial, limit=1)[0] == 0, step.text
+                checked += 1
+            for cell, v in step.placements:
+                trial = grid[:]
+                trial[cell] = v
+                assert count_solutions(p.box, trial, limit=1)[0] == 1, step.text
+                checked += 1
+        for cell, v in step.placements:
+            grid[cell] = v
+    assert checked >= 1
+
+
+def test_chain_steps_show_the_chain_and_their_rating():
+    solved, _ = solve_se(SE_RATED["forcing chain"][0])
+    step = next(s for s in solved.steps if s.technique == "forcing chain")
+    # Eureka-like: (value)cell nodes joined by '-' (weak) and '=' (strong) links
+    assert f"(rating {step.rating})" in step.text and "=(" in step.text and "-(" in step.text
+    assert step.text.startswith("forcing chain: r")
+
+
+def test_sample_of_hard_bank_puzzles_solved_without_false_deductions():
+    """A seeded sample over SE 6.5-9.0: the ladder solves each without a guess, every
+    elimination and placement checked against the published solution."""
+    lines = [l.split() for l in needs(BUCKETS).read_text().splitlines() if l.strip()]
+    hard = [l for l in lines if l[3] != "?" and 6.5 <= float(l[3]) <= 8.0]
+    for puzzle, solution, *_ in random.Random(19).sample(hard, 6):
+        p = parse_sudoku_line(puzzle)
+        truth = tuple(int(c) for c in solution)
+        lad = se_ladder(p.box, p.givens, seconds=None, truth=truth)
+        assert lad.status == "solved" and lad.rating >= 6.5
+        assert all(s.technique != "guess" for s in lad.steps)
+
+
+def test_cycle_on_a_constructed_grid():
+    """An X-cycle of four conjugate pairs of 5 (rows 1 and 5, columns 1 and 5) forming a
+    rectangle: 5 leaves the rest of those rows/columns (SE: 6.5 at four nodes... a generalised
+    X-wing)."""
+    g = geometry((3, 3))
+    s = State(g, [g.full] * 81, [0] * 81, [0] * 27, 81)
+    bit = 1 << 4
+    corners = {0, 4, 36, 40}
+    for r in (0, 4):
+        for c in range(9):
+            if r * 9 + c not in corners:
+                s.cand[r * 9 + c] &= ~bit
+    hint = C.cycles_and_forcing_chains(s)
+    assert hint is not None and hint.technique == "bidirectional x-cycle"
+    assert hint.rating == pytest.approx(6.5) and hint.complexity == 4
+    removed = {c for c, v in hint.eliminations}
+    assert all(v == 5 for _, v in hint.eliminations)
+    assert removed == {r * 9 + c for r in range(9) for c in (0, 4) if r not in (0, 4)}
+
+
+def test_rate_uses_se_rule_when_the_ladder_solves():
+    line, rating = SE_RATED["forcing chain"]
+    r = rate_puzzle(parse_sudoku_line(line))
+    assert (r.scored_by, r.ladder, r.score, r.se_rating) == ("se-ladder", "solved", rating, rating)
+    assert r.hardest == "forcing chain" and r.guesses == 0
+    assert r.steps[0].startswith("[1.") and any(s.startswith("[7.1] forcing chain") for s in r.steps)
+    easy = rate_puzzle(parse_sudoku_line(EASY))
+    assert easy.scored_by == "se-ladder" and easy.score <= 2.3
+
+
+def test_rate_time_limit_gives_a_timeout_record_and_the_model_score(tmp_path, capsys):
+    r = rate_puzzle(parse_sudoku_line(ESCARGOT), ladder_seconds=0.05)
+    assert (r.ladder, r.scored_by, r.se_rating) == ("timeout", "model", None)
+    assert r.score is not None and r.hardest == "guess"
+    f = tmp_path / "p.txt"
+    f.write_text(f"{ESCARGOT}\n{EASY}\n")
+    assert main(["rate", str(f), "--time-limit", "0.05"]) == 0
+    cap = capsys.readouterr()
+    assert "[timeout: SE's ladder stopped after" in cap.out
+    assert "[SE ladder solved it (" in cap.out
+    assert cap.err.endswith("%no_guess 50.0\n") and "1 solved, 0 beyond (guess), 1 timeout" in cap.err
+
+
+def test_time_limit_must_be_seconds(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["rate", "x.txt", "--time-limit", "-1"])
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "puzzlebench: error: argument --time-limit: '-1' is not a number of seconds >= 0")
+
+
+def test_se_ladder_names_every_rung():
+    assert SE_LADDER[-5:] == C_RUNGS
+    with pytest.raises(ValueError):
+        HumanSolver((3, 3), ladder="nope")
+
+
+C_RUNGS = ("chains", "nishio", "multiple chains", "dynamic chains", "dynamic chains+")
+
+
+def test_nested_rule_rests_on_the_chain_removals():
+    """Dynamic forcing chains (+): when the chain's removals leave 5 of box 1 only in row 1,
+    the pointing rule removes 5 from the rest of row 1, each removal resting on exactly the
+    removals that made it (SE's rule parents)."""
+    g = geometry((3, 3))
+    s = State(g, [g.full] * 81, [0] * 81, [0] * 27, 81)
+    ch = C.Chainer(s)
+    cur = ch.src[:]
+    gone = [r * 9 + c for r in (1, 2) for c in range(3)]
+    for c in gone:
+        cur[c] &= ~(1 << 4)
+    offs = C.advanced_offs(ch, cur)
+    assert sorted(nd >> 1 for nd, _ in offs) == [c * 9 + 4 for c in range(3, 9)]
+    assert all(nd & 1 == 0 for nd, _ in offs)
+    assert all(sorted(parents) == sorted(2 * (c * 9 + 4) for c in gone) for _, parents in offs)
+    assert C.advanced_offs(ch, ch.src) == []   # nothing removed: no chain deduction
