@@ -403,3 +403,17 @@ def test_the_export_command_refuses_such_a_rule_in_one_line_exit_2(target, monke
     assert said.out == ""
     assert said.err == (f"puzzlebench: error: export target {target!r} cannot express the latin rule "
                         f"Parity (even r1c1+r1c2)\n")
+
+
+@pytest.mark.parametrize("target", ["xcsp3", "minizinc", "opb"])
+def test_a_header_whose_puzzle_breaks_its_own_rules_is_one_line_at_the_header(target, tmp_path, capsys):
+    """A cage line edited so that a cell is in two cages: the puzzle's own check finds it, with
+    no place of its own; the error stands at the header's first line (hypothesis found it)."""
+    path = exported(tmp_path, example("kenken4"), target, ".f")
+    text = path.read_text()
+    path.write_text(text.replace("cages: 9+:0,4,8 1-:1,5", "cages: 1-:1,5 9+:0,4,8 1-:1,5"))
+    first = next(n for n, line in enumerate(text.splitlines(), 1) if "puzzlebench " + target in line)
+    (tmp_path / "a.out").write_text("")
+    assert main(["decode", f"--{target}", str(path), "--model", str(tmp_path / "a.out")]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {path}:{first}: the header's puzzle is not valid: "
+                                       "r1c2 is in two cages (1 and 3)\n")

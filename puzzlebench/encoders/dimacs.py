@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, TextIO
 
-from ..errors import ParseError, Place
+from ..errors import ParseError, Place, PuzzleError
 from ..models.kinds import KINDS, kind_class
 from .cnf import Cnf
 
@@ -260,9 +260,11 @@ def answer_text(status: str, literals: Iterable[int] = ()) -> str:
     return "\n".join(out) + "\n"
 
 
-def puzzle_from_header(header: dict[str, str], source: str | None = None):
-    """Rebuild the puzzle a puzzlebench DIMACS header describes."""
-    where = Place(source, 1)
+def puzzle_from_header(header: dict[str, str], source: str | None = None, line: int = 1):
+    """Rebuild the puzzle a puzzlebench header describes (``line``: where the header starts,
+    the place of a mistake the puzzle's own checks find without one, such as a cell in two
+    cages)."""
+    where = Place(source, line)
     try:
         kind = header["kind"]
         givens = [int(x) for x in header["givens"].split()]
@@ -271,7 +273,12 @@ def puzzle_from_header(header: dict[str, str], source: str | None = None):
                          "written by 'puzzlebench export --to dimacs'", where) from None
     if kind not in KINDS:
         raise ParseError(f"unknown puzzle kind {kind!r} in the CNF header", where)
-    return kind_class(kind).from_header(header, givens, source)
+    try:
+        return kind_class(kind).from_header(header, givens, source)
+    except PuzzleError as exc:
+        if exc.line is not None:
+            raise
+        raise ParseError(f"the header's puzzle is not valid: {exc.message}", where) from None
 
 
 def cnf_for_decoding(dimacs: Dimacs):

@@ -37,6 +37,7 @@ def read_header(text: str, target: str, marker: str, source: str | None = None):
     holds; a :class:`ParseError` when it holds none."""
     fields: dict[str, str] = {}
     inside = False
+    start = 1
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line.startswith(marker):
@@ -46,6 +47,7 @@ def read_header(text: str, target: str, marker: str, source: str | None = None):
         body = line[len(marker):].strip()
         if not inside:
             inside = body == f"{MAGIC} {target}"
+            start = number
             continue
         key, colon, value = body.partition(":")
         if not colon or " " in key.strip():
@@ -54,7 +56,7 @@ def read_header(text: str, target: str, marker: str, source: str | None = None):
     if not inside:
         raise ParseError(f"no '{MAGIC} {target}' header: the file was not written by "
                          f"'puzzlebench export --to {target}'", Place(source, 1))
-    return puzzle_from_header(fields, source)
+    return puzzle_from_header(fields, source, start)
 
 
 def check_vocabulary(puzzle, target: str, known: Iterable[type]) -> None:
