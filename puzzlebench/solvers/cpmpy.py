@@ -30,6 +30,7 @@ array, CPpy as python-embedded example", ModRef 2019 (CPMpy, https://cpmpy.readt
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import time
 from dataclasses import dataclass, field
@@ -84,7 +85,7 @@ def _pysat_sums() -> bool:
     if importlib.util.find_spec("pypblib") is None:
         return False
     try:
-        from pysat import pb  # noqa: F401
+        importlib.import_module("pysat.pb")
     except (ImportError, AssertionError):
         return False
     return True
