@@ -237,8 +237,10 @@ class ExternalEngine(Engine):
         Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
                "to); with a preset, the program to run in its stead"),
-        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
-        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
+               ENCODINGS),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
+               AMO_ENCODINGS),
     )
     statistics = {
         "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
@@ -314,8 +316,10 @@ class ExternalEngine(Engine):
     @classmethod
     def variant_notes(cls) -> dict[str, str]:
         """Where each present preset's program is."""
+        jar = str(tools.ace_jar())
         return {name: f"reads {PRESETS[name].format}, runs {shutil.which(PRESETS[name].program)} "
-                      f"{' '.join(PRESETS[name].arguments)}" for name in VARIANTS}
+                      f"{' '.join(jar if w == ACE_JAR else w for w in PRESETS[name].arguments)}"
+                for name in VARIANTS}
 
     # -- the three steps ------------------------------------------------------------------
 
