@@ -30,25 +30,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
+sys.path.insert(0, str(REPO / "benchmarks"))
 
 import puzzlebench  # noqa: E402
 from puzzlebench.results import SOLVED  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from bench_interop import data_lines, every_kth, write_report  # noqa: E402  (shared with it)
 
 REFERENCE = "cpsat:int"
-
-
-def data_lines(name: str) -> list[str]:
-    path = DATA / name
-    if not path.exists():
-        sys.exit(f"data set {name} not found at {DATA}")
-    return [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
-
-
-def every_kth(lines: list[str], count: int) -> list[str]:
-    step = max(1, len(lines) // count)
-    return lines[::step][:count]
 
 
 def samples(args) -> list[tuple[str, list[str], str]]:
@@ -143,10 +132,7 @@ def main() -> None:
                   "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
         lines += measure(texts, kind, specs)
         lines.append("")
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    lines += [f"Load after: `{load}`", ""]
-    Path(args.out).write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_report(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -340,6 +340,8 @@ class ExternalEngine(Engine):
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
 
     def decode(self, artifact, raw) -> tuple[int, ...]:
+        if isinstance(artifact, opb.PseudoBoolean):
+            return artifact.decode(raw)   # the true candidates
         if not isinstance(artifact, Cnf):
             return tuple(raw)   # a model format's reader gave a value per cell
         try:
@@ -367,7 +369,29 @@ class ExternalEngine(Engine):
               deadline: Deadline) -> SearchOutcome:
         """Run the program until it answers UNSAT, the limit is reached or the clock runs out,
         a blocking clause added after each model."""
-        blocks: list[str] = []
+        def text(blocks: list[str]) -> str:
+            return f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n{head[1]}" + "".join(blocks)
+
+        def run_once() -> Run:
+            run = self._run(path, answer_path, deadline)
+            if run.status == "SATISFIABLE":
+                run.literals = self._true_candidates(cnf, run.literals)
+            return run
+
+        def block(true: tuple[int, ...]) -> str | None:
+            clause = self._blocking(cnf, list(true))
+            # every cell decided by the givens: there is no other solution
+            return " ".join(map(str, clause)) + " 0\n" if clause else None
+
+        return self._block_and_rerun(path, text, run_once, block, "clause", limit, keep, deadline)
+
+    def _block_and_rerun(self, path: str, text, run_once, block, what: str, limit, keep: int,
+                         deadline: Deadline) -> SearchOutcome:
+        """Write the file (``text(blocks)``), run the program (``run_once()``: a :class:`Run`
+        whose literals are the true candidates of its model), block the model (``block(true)``,
+        ``None`` when nothing is left to block) and again, until it answers UNSAT, the limit is
+        reached or the clock runs out."""
+        blocks: list = []
         solutions: list[list[int]] = []
         seen: set[tuple[int, ...]] = set()
         count = 0
@@ -381,34 +405,29 @@ class ExternalEngine(Engine):
             started = time.perf_counter()
             _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
             with open(path, "w") as out:
-                out.write(f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n")
-                out.write(head[1])
-                out.writelines(blocks)
+                out.write(text(blocks))
             write_seconds += time.perf_counter() - started
-            run = self._run(path, answer_path, deadline)
+            run = run_once()
             runs.append(run)
             if run.killed_by:
-                timed_out = True
-                killed = (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
-                          f"to {self.program}'s process group")
+                timed_out, killed = True, self._killed(deadline, run)
                 break
             if run.status == "UNSATISFIABLE":
                 break
-            true = self._true_candidates(cnf, run.literals)
-            key = tuple(true)
+            key = tuple(run.literals)
             if key in seen:
                 raise EngineError(f"{self.spec}: {self.program} answered a model that a blocking "
-                                  f"clause excludes (the same solution again)")
+                                  f"{what} excludes (the same solution again)")
             seen.add(key)
             count += 1
             if len(solutions) < keep:
-                solutions.append(true)
+                solutions.append(list(key))
             if limit_reached(count, limit):
                 break
-            block = self._blocking(cnf, true)
-            if not block:   # every cell decided by the givens: there is no other solution
+            blocked = block(key)
+            if blocked is None:
                 break
-            blocks.append(" ".join(map(str, block)) + " 0\n")
+            blocks.append(blocked)
         return SearchOutcome(solutions, count, timed_out, _stats(runs, write_seconds), error=killed)
 
     # -- the competition formats: MiniZinc, XCSP3, OPB ------------------------------------
@@ -465,53 +484,33 @@ class ExternalEngine(Engine):
     def _block_pb(self, pb: opb.PseudoBoolean, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         """A PB program that finds one solution a run (minisat+): after each, a constraint
         that some candidate true in it is false, and the program run again on the new file."""
-        blocks: list = []
-        solutions: list[tuple[int, ...]] = []
-        seen: set[tuple[int, ...]] = set()
-        runs: list[Run] = []
-        count, write_seconds = 0, 0.0
-        timed_out, killed = False, None
         source = f"{self.program}'s output"
-        while True:
-            if deadline.expired():
-                timed_out = True
-                break
-            started = time.perf_counter()
-            now = opb.PseudoBoolean(pb.n_vars, pb.constraints + blocks, pb.n_cells, pb.n_values, pb.header)
-            _unlink(path)
-            with open(path, "w") as out:
-                out.write(now.write())
-            write_seconds += time.perf_counter() - started
+        current = [pb]
+
+        def text(blocks: list) -> str:
+            current[0] = opb.PseudoBoolean(pb.n_vars, pb.constraints + blocks, pb.n_cells, pb.n_values, pb.header)
+            return current[0].write()
+
+        def run_once() -> Run:
             done = self._execute(self._model_args(path, limit), deadline)
             if isinstance(done, Run):
-                runs.append(done)
-                timed_out, killed = True, self._killed(deadline, done)
-                break
-            text, err, code, seconds = done
+                return done
+            out, err, code, seconds = done
             try:
-                status, true = opb.read_answer(text, source)
+                status, true = opb.read_answer(out, source)
                 if status == "SATISFIABLE":
-                    opb.check_answer(now, true, source)
+                    opb.check_answer(current[0], true, source)
             except ParseError as exc:
                 raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
-            runs.append(Run(status, true, parse_statistics(text), seconds))
-            if status == "UNSATISFIABLE":
-                break
-            if status != "SATISFIABLE":
+            if status not in ("SATISFIABLE", "UNSATISFIABLE"):
                 raise EngineError(f"{self.spec}: {self.program} answered {status} before the time limit"
                                   + self._said(err))
-            chosen = tuple(sorted(v for v in true if v <= pb.n_candidates))
-            if chosen in seen:
-                raise EngineError(f"{self.spec}: {self.program} answered a model that a blocking "
-                                  f"constraint excludes (the same solution again)")
-            seen.add(chosen)
-            count += 1
-            if len(solutions) < keep:
-                solutions.append(pb.decode(chosen))
-            if limit_reached(count, limit):
-                break
-            blocks.append(([(-1, v) for v in chosen], ">=", 1 - len(chosen)))
-        return SearchOutcome(solutions, count, timed_out, _stats(runs, write_seconds), error=killed)
+            return Run(status, sorted(v for v in true if v <= pb.n_candidates), parse_statistics(out), seconds)
+
+        def block(true: tuple[int, ...]):
+            return [(-1, v) for v in true], ">=", 1 - len(true)
+
+        return self._block_and_rerun(path, text, run_once, block, "constraint", limit, keep, deadline)
 
     # -- the file, the process, the answer -----------------------------------------------
 
