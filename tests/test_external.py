@@ -472,3 +472,21 @@ def test_a_model_preset_is_killed_at_the_time_limit(preset):
     assert time.perf_counter() - started < WALL_BOUND + 2   # and the Python export of the model
     assert result.status is Status.TIMEOUT
     assert "SIGKILL" in result.error and external.PRESETS[preset].program in result.error
+
+
+def test_a_model_preset_that_prints_garbage_is_an_error_naming_it(tmp_path):
+    needs_preset("minizinc")
+    fake = fake_solver(tmp_path, "fake-minizinc", 'echo "c = [1, 2"; echo "=========="\n')
+    result = make_engine(f"ext:minizinc@cmd={fake}").run(NQueens(4))
+    assert result.status is Status.ERROR
+    assert result.error.startswith("ext:minizinc@cmd=") and "fake-minizinc's output" in result.error
+    assert "not a line of puzzlebench's MiniZinc output" in result.error
+
+
+def test_a_pb_answer_that_breaks_the_puzzle_is_an_error(tmp_path):
+    needs_preset("minisat+")
+    # every variable false: no cell has a value, so the first exactly-one breaks
+    fake = fake_solver(tmp_path, "fake-minisat+", 'echo "s SATISFIABLE"; echo "v -x1 -x2"\n')
+    result = make_engine(f"ext:minisat+@cmd={fake}").run(NQueens(4))
+    assert result.status is Status.ERROR
+    assert "the answer breaks constraint 1" in result.error and result.solutions == []
