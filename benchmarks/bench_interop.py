@@ -169,6 +169,14 @@ def versions() -> str:
             f"Exact {md.version('exact')} (PyPI `exact`); OR-Tools {md.version('ortools')}")
 
 
+def write_report(lines: list[str], out: str) -> None:
+    """The machine's load after the run, then the report to ``out`` and standard output."""
+    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    lines += [f"Load after: `{load}`", ""]
+    Path(out).write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("hardest", 20), ("n16", 5), ("sky7", 5), ("killer", 10), ("keen", 10)):
@@ -195,10 +203,7 @@ def main() -> None:
                       "|---|---:|---:|---:|---:|---|"]
             lines += ["| " + " | ".join(row) + " |" for row in measure_set(puzzles, folder)]
             lines.append("")
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    lines += [f"Load after: `{load}`", ""]
-    Path(args.out).write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_report(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -69,3 +69,7 @@ python benchmarks/bench_qwh.py --order 30 --count 10 --time-limit 10 --jobs 2
 # Latin square completion: 20 QWH-like 20x20 instances, 42% holes (Jacobson-Matthews random squares),
 # bitboard, mrv and sat asked for one completion each (results/latin.md)
 python benchmarks/bench_latin.py --order 20 --holes 0.42 --count 20 --seed 1 --time-limit 10
+# CPMpy's transformation beside the direct CP-SAT model: cpmpy:ortools, cpmpy:exact, cpmpy:pysat against
+# cpsat:int on the interop sample, and the competition tools as ext: engines beside them
+# (results/cpmpy.md; cpmpy:pysat needs pypblib and python-sat[pb])
+python benchmarks/bench_cpmpy.py --backends ortools,exact,pysat --also ext:minizinc,ext:ace,ext:minisat+

@@ -323,7 +323,11 @@ def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
     assert done.returncode == 2
     assert done.stderr == ("puzzlebench: error: solver 'ext' is not available here: no SAT solver program "
                            "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5; Debian "
-                           "packages cadical, kissat, minisat, picosat, cryptominisat)\n")
+                           "packages cadical, kissat, minisat, picosat, cryptominisat), nor a tool of the "
+                           "competition formats (minizinc: the program 'minizinc' is not on PATH (Debian "
+                           "package: minizinc, and flatzinc for Gecode); ace: the program 'java' is not on "
+                           "PATH (Debian package: default-jre-headless, and pip install pycsp3 (ACE's jar)); "
+                           "minisat+: the program 'minisat+' is not on PATH (Debian package: minisat+))\n")
 
 
 def test_a_command_that_is_not_there_is_refused_by_name():
@@ -344,7 +348,8 @@ def test_solvers_lists_the_presets_with_their_availability(capsys):
     block = out[out.index("\next  ("):]
     for name in external.PRESETS:
         if name in external.VARIANTS:
-            assert f"    {name}: runs {shutil.which(name)}" in block
+            preset = external.PRESETS[name]
+            assert f"    {name}: reads {preset.format}, runs {shutil.which(preset.program)}" in block
         else:
             assert f"    left out: {name}: {external.MISSING[name]}" in block
 
@@ -404,3 +409,87 @@ def test_solve_cnf_refuses_a_time_limit_it_cannot_hold(capsys):
         f"puzzlebench: error: solve-cnf: sat:cadical195 cannot be interrupted in-process, so it cannot hold "
         f"--time-limit here; choose a solver that can (sat:{sat.VARIANTS[0]}) or no time limit\n")
 
+
+
+# -- the competition formats: ext:minizinc, ext:ace, ext:minisat+ ----------------------------
+
+MODEL_PRESETS = [pytest.param(name, id=name) for name, p in external.PRESETS.items() if p.format != "dimacs"]
+
+
+def needs_preset(name: str) -> None:
+    if name not in external.VARIANTS:
+        pytest.skip(f"ext:{name}: {external.MISSING[name]}")
+
+
+def _smallest_examples() -> list:
+    from puzzlebench.models.examples import EXAMPLES, example
+    best: dict = {}
+    for name in EXAMPLES:
+        p = example(name)
+        if p.kind not in best or p.n_cells < best[p.kind].n_cells:
+            best[p.kind] = p
+    return [best[kind] for kind in sorted(best)]
+
+
+@pytest.mark.parametrize("preset", MODEL_PRESETS)
+def test_a_model_preset_agrees_with_cpsat_on_every_kind(preset):
+    needs_preset(preset)
+    engine, cpsat = make_engine(f"ext:{preset}"), make_engine("cpsat")
+    examples = _smallest_examples()
+    assert len({p.kind for p in examples}) == len(puzzlebench.models.kinds.KIND_NAMES)
+    for puzzle in examples:
+        ours, theirs = engine.run(puzzle, limit=2, time_limit=120), cpsat.run(puzzle, limit=2)
+        assert ours.verified and ours.error is None, (puzzle.kind, ours.error)
+        assert (ours.status, ours.count) == (theirs.status, theirs.count), puzzle.kind
+        if theirs.status is Status.UNIQUE:
+            assert ours.solutions == theirs.solutions, puzzle.kind
+
+
+@pytest.mark.parametrize("preset", MODEL_PRESETS)
+def test_a_model_preset_counts_every_solution(preset):
+    needs_preset(preset)
+    engine = make_engine(f"ext:{preset}")
+    for puzzle, count in ((NQueens(6), 4), (NQueens(6, [(0, 0)]), 0), (NQueens(5), 10)):   # OEIS A000170
+        result = engine.run(puzzle, limit=None, keep=20, time_limit=120)
+        assert (result.count, result.verified) == (count, True), (puzzle.write(), result.error)
+        assert result.status is (Status.UNSAT if count == 0 else Status.MULTIPLE)
+    # minizinc and ACE enumerate in one run; minisat+ answers one model a run and one more to find none
+    assert result.stats.raw["runs"] == (1 if external.PRESETS[preset].solutions else count + 1)
+
+
+def test_minizinc_statistics_are_gecodes_own():
+    needs_preset("minizinc")
+    result = make_engine("ext:minizinc").run(NQueens(8), limit=None, keep=100)
+    raw = result.stats.raw
+    assert result.count == 92
+    assert result.stats.nodes == raw["nodes"] > 0 and result.stats.backtracks == raw["failures"] > 0
+    assert result.stats.propagations == raw["propagations"] > 0
+
+
+@pytest.mark.parametrize("preset", MODEL_PRESETS)
+def test_a_model_preset_is_killed_at_the_time_limit(preset):
+    needs_preset(preset)
+    started = time.perf_counter()
+    # every solution of 20-queens (39,029,188,884): none of these programs lists them in a second
+    result = make_engine(f"ext:{preset}").run(NQueens(20), limit=None, time_limit=LIMIT)
+    assert time.perf_counter() - started < WALL_BOUND + 2   # and the Python export of the model
+    assert result.status is Status.TIMEOUT
+    assert "SIGKILL" in result.error and external.PRESETS[preset].program in result.error
+
+
+def test_a_model_preset_that_prints_garbage_is_an_error_naming_it(tmp_path):
+    needs_preset("minizinc")
+    fake = fake_solver(tmp_path, "fake-minizinc", 'echo "c = [1, 2"; echo "=========="\n')
+    result = make_engine(f"ext:minizinc@cmd={fake}").run(NQueens(4))
+    assert result.status is Status.ERROR
+    assert result.error.startswith("ext:minizinc@cmd=") and "fake-minizinc's output" in result.error
+    assert "not a line of puzzlebench's MiniZinc output" in result.error
+
+
+def test_a_pb_answer_that_breaks_the_puzzle_is_an_error(tmp_path):
+    needs_preset("minisat+")
+    # every variable false: no cell has a value, so the first exactly-one breaks
+    fake = fake_solver(tmp_path, "fake-minisat+", 'echo "s SATISFIABLE"; echo "v -x1 -x2"\n')
+    result = make_engine(f"ext:minisat+@cmd={fake}").run(NQueens(4))
+    assert result.status is Status.ERROR
+    assert "the answer breaks constraint 1" in result.error and result.solutions == []

@@ -20,6 +20,10 @@ fillings (``AddAllowedAssignments``: products, differences, quotients, KenKen su
 filling: each cell takes one of its values); the values decide the filling, so enumeration
 counts solutions.
 
+The ``int`` formulation is one walk over the rules (:func:`walk_int`) that says each piece to
+an :class:`IntWriter`: CP-SAT's here, CPMpy's in :mod:`puzzlebench.solvers.cpmpy`, so that
+what is known of each rule (domains, diagonal families, which cage is a sum) is written once.
+
 The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
 are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
 
@@ -204,49 +208,113 @@ def encode_cpsat(rules: Rules, formulation: str = "int") -> CpSatModel:
     return build(rules, model)
 
 
-def _build_int(rules: Rules, model) -> CpSatModel:
+class IntWriter:
+    """What :func:`walk_int` asks of a library that models an integer variable per cell: the
+    CP-SAT ``int`` formulation here, CPMpy's model in :mod:`puzzlebench.solvers.cpmpy`.  The
+    walk holds what is known of the vocabulary (a cell's one-of-N is its domain, N-Queens
+    diagonals are an AllDifferent over offset values, a Killer cage is a sum, any other cage
+    a table); a writer only says each piece in its library's words.  The variables it makes
+    must take ``+`` with an integer (an offset diagonal)."""
+
+    def cell(self, index: int, low: int, high: int) -> Any:
+        raise NotImplementedError
+
+    def all_different(self, terms: list) -> None:
+        raise NotImplementedError
+
+    def count_one(self, cells: list, pairs: list[tuple[int, int]], exactly: bool) -> None:
+        """Exactly one (or at most one) of the ``cell = value`` terms ``pairs`` holds."""
+        raise NotImplementedError
+
+    def less(self, smaller, larger) -> None:
+        raise NotImplementedError
+
+    def sum_equals(self, terms: list, target: int) -> None:
+        raise NotImplementedError
+
+    def table(self, terms: list, rows: list[tuple[int, ...]]) -> None:
+        raise NotImplementedError
+
+    def visibility(self, line: list, clue: int, n: int) -> None:
+        """``clue`` cells of ``line`` are taller than every cell before them."""
+        raise NotImplementedError
+
+
+def walk_int(rules: Rules, writer: IntWriter) -> list:
+    """Say ``rules`` to ``writer``, an integer variable per cell (a given fixes its domain);
+    the cells' variables, in order."""
     n = rules.n_values
-    cells = [model.new_int_var(g or 1, g or n, f"c{c}") for c, g in enumerate(rules.givens)]
-    literal_cache: dict[int, Any] = {}
-
-    def literal(index: int):
-        """The reified candidate "cell = value", made once."""
-        if index not in literal_cache:
-            cell, v = candidate_cell_value(index, n)
-            b = model.new_bool_var(f"x{cell}_{v}")
-            model.add(cells[cell] == v).only_enforce_if(b)
-            model.add(cells[cell] != v).only_enforce_if(~b)
-            literal_cache[index] = b
-        return literal_cache[index]
-
+    cells = [writer.cell(c, g or 1, g or n) for c, g in enumerate(rules.givens)]
     groups = different_groups(rules)
     families, leftover = diagonal_families(rules)
     for fam in families:
-        model.add_all_different([cells[c] + fam.sign * c for c in fam.cells])
+        writer.all_different([cells[c] + fam.sign * c for c in fam.cells])
     for con in leftover:
-        model.add_at_most_one([literal(x) for x in con.candidates])
+        writer.count_one(cells, [candidate_cell_value(x, n) for x in con.candidates], False)
     for con in rules.constraints:
         if isinstance(con, ExactlyOne):
-            owners = {candidate_cell_value(x, n)[0] for x in con.candidates}
-            if len(owners) == 1 and len(con.candidates) == n:
+            pairs = [candidate_cell_value(x, n) for x in con.candidates]
+            if len({cell for cell, _ in pairs}) == 1 and len(pairs) == n:
                 continue  # the cell's own domain says it
-            model.add_exactly_one([literal(x) for x in con.candidates])
+            writer.count_one(cells, pairs, True)
         elif isinstance(con, AllDifferent):
-            model.add_all_different([cells[c] for c in con.cells])
+            writer.all_different([cells[c] for c in con.cells])
         elif isinstance(con, Visibility):
-            _visibility_int(model, [cells[c] for c in con.cells], con.clue, n)
+            writer.visibility([cells[c] for c in con.cells], con.clue, n)
         elif isinstance(con, Less):
-            model.add(cells[con.smaller] < cells[con.larger])
+            writer.less(cells[con.smaller], cells[con.larger])
         elif isinstance(con, Cage):
-            _cage_int(model, [cells[c] for c in con.cells], con, n, pairwise_different(rules, con.cells, groups))
-    return CpSatModel("int", model, rules.n_cells, n, cells=cells)
+            terms = [cells[c] for c in con.cells]
+            if con.op == "+" and pairwise_different(rules, con.cells, groups):
+                writer.sum_equals(terms, con.target)
+            else:
+                writer.table(terms, list(con.fillings(n)))
+    return cells
 
 
-def _cage_int(model, variables: list, cage: Cage, n: int, distinct: bool) -> None:
-    if cage.op == "+" and distinct:
-        model.add(sum(variables) == cage.target)
-    else:
-        model.add_allowed_assignments(variables, list(cage.fillings(n)))
+class _CpSatIntWriter(IntWriter):
+    def __init__(self, model):
+        self.model = model
+        self.literals: dict[tuple[int, int], Any] = {}
+
+    def cell(self, index, low, high):
+        return self.model.new_int_var(low, high, f"c{index}")
+
+    def literal(self, cells: list, cell: int, v: int):
+        """The reified candidate "cell = value", made once."""
+        if (cell, v) not in self.literals:
+            b = self.model.new_bool_var(f"x{cell}_{v}")
+            self.model.add(cells[cell] == v).only_enforce_if(b)
+            self.model.add(cells[cell] != v).only_enforce_if(~b)
+            self.literals[(cell, v)] = b
+        return self.literals[(cell, v)]
+
+    def all_different(self, terms):
+        self.model.add_all_different(terms)
+
+    def count_one(self, cells, pairs, exactly):
+        chosen = [self.literal(cells, c, v) for c, v in pairs]
+        if exactly:
+            self.model.add_exactly_one(chosen)
+        else:
+            self.model.add_at_most_one(chosen)
+
+    def less(self, smaller, larger):
+        self.model.add(smaller < larger)
+
+    def sum_equals(self, terms, target):
+        self.model.add(sum(terms) == target)
+
+    def table(self, terms, rows):
+        self.model.add_allowed_assignments(terms, rows)
+
+    def visibility(self, line, clue, n):
+        _visibility_int(self.model, line, clue, n)
+
+
+def _build_int(rules: Rules, model) -> CpSatModel:
+    cells = walk_int(rules, _CpSatIntWriter(model))
+    return CpSatModel("int", model, rules.n_cells, rules.n_values, cells=cells)
 
 
 def _visibility_int(model, line: list, clue: int, n: int) -> None:

@@ -27,10 +27,25 @@ each a new process reading the whole formula again: the raw counter ``runs`` say
 the search statistics are the sums over the runs (no run shares learnt clauses with another,
 unlike the ``sat`` engine's kept solver).
 
+The competition formats have presets of their own: ``ext:minizinc`` (MiniZinc with Gecode on
+the ``.mzn`` of :mod:`puzzlebench.encoders.minizinc`), ``ext:ace`` (ACE, the jar inside pycsp3,
+run with Java on the XCSP3 of :mod:`puzzlebench.encoders.xcsp3`) and ``ext:minisat+`` (on the OPB
+of :mod:`puzzlebench.encoders.opb`).  Their answers are read by the readers of those modules
+(through :mod:`puzzlebench.solvers.tools`, which runs the same tools in the round-trip tests) and
+verified like any engine's.  MiniZinc and ACE count by their own enumeration, one run asked for
+``limit`` solutions (``-n K`` / ``--all-solutions``, ``-s=K`` / ``-s=all``): the count is the
+tool's (ACE prints only the last solution it found, with the number found, so one solution is
+verified; MiniZinc prints each).  minisat+ does not enumerate: after each answer, a constraint
+"one of its true candidates is false" is added to the OPB file and the program runs again.
+The same process handling (a process group killed at the deadline, dying with its parent)
+serves every preset.
+
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
 ``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
-prints none) leaves the shared statistic empty, never a partial sum.
+prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
+``--statistics`` lines give Gecode's ``nodes``, ``failures`` (a failed node: a dead end, the
+``backtracks`` column) and ``propagations``; ACE's are not read.
 """
 
 from __future__ import annotations
@@ -47,15 +62,22 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 
+from typing import Callable
+
+from ..encoders import minizinc, opb, xcsp3
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
 from ..encoders.dimacs import header_lines, read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
+from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
 RESULT_PLACE = "{result}"  # where a command takes the path of the file it writes its answer to
+MODEL_PLACE = "{model}"    # a model preset's file (.mzn, .xml, .opb)
+SOLUTIONS_PLACE = "{solutions}"   # the words asking an enumerating program for the limit's solutions
+ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
 SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
 PR_SET_PDEATHSIG = 1
@@ -75,6 +97,14 @@ class Preset:
     """A line the program prints before its statistics, which leave out the counters that are
     zero (CaDiCaL's and Kissat's ``c --- [ statistics ] ---``): after it, a counter not printed
     is 0."""
+    format: str = "dimacs"
+    """The file it reads: ``dimacs``, or a model format of :mod:`puzzlebench.encoders`
+    (``minizinc``, ``xcsp3``, ``opb``), written by the export of that name."""
+    solutions: Callable[[int], list[str]] | None = None
+    """For a program that enumerates: the words asking for ``k`` solutions (0: all), in place
+    of ``{solutions}``; ``None``: one solution a run, counted by blocking and re-running."""
+    missing: Callable[[], str | None] | None = None
+    """Why the program cannot run here beyond its absence from PATH (a jar, a back end)."""
 
 
 PRESETS = {p.name: p for p in (
@@ -86,6 +116,15 @@ PRESETS = {p.name: p for p in (
     # -v prints the statistics as 'c N conflicts' lines
     Preset("picosat", "picosat", "picosat", ("-v", CNF_PLACE)),
     Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (CNF_PLACE,)),
+    # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
+    # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
+    Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
+           ("--solver", "gecode", "--statistics", SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
+           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc),
+    Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
+           ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
+           format="xcsp3", solutions=tools.ace_solutions, missing=tools.missing_ace),
+    Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=None, format="opb"),
 )}
 """In the order of the variants (the first one present is the default)."""
 
@@ -99,10 +138,12 @@ def found_presets() -> tuple[tuple[str, ...], dict[str, str]]:
     """(presets whose program is on PATH, in order; {missing preset: why})."""
     present, missing = [], {}
     for preset in PRESETS.values():
-        if shutil.which(preset.program):
+        why = missing_reason(preset) if not shutil.which(preset.program) else (
+            preset.missing() if preset.missing else None)
+        if why is None:
             present.append(preset.name)
         else:
-            missing[preset.name] = missing_reason(preset)
+            missing[preset.name] = why
     return tuple(present), missing
 
 
@@ -185,9 +226,9 @@ def _launch() -> tuple[list[str], object]:
 
 class ExternalEngine(Engine):
     family = "ext"
-    summary = ("SAT solver programs on the exported DIMACS file, one process a run (presets for "
-               "Debian's binaries, or any program: ext@cmd=PROGRAM ARGS); counting by blocking "
-               "clauses and re-running")
+    summary = ("solver programs on the exported file, one process a run: SAT programs on DIMACS (presets "
+               "for Debian's binaries, or any program: ext@cmd=PROGRAM ARGS), MiniZinc+Gecode, ACE "
+               "(XCSP3) and minisat+ (OPB); counting by the tool's enumeration, or by blocking and re-running")
     kinds = EVERY_KIND
     library = "SAT programs"
     holds_time_limit = False   # the Python encoder looks at no clock (a 64x64 takes minutes)
@@ -196,15 +237,20 @@ class ExternalEngine(Engine):
         Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
                "to); with a preset, the program to run in its stead"),
-        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
-        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
+               ENCODINGS),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
+               AMO_ENCODINGS),
     )
     statistics = {
         "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
                  "MiniSat 'decisions : N', PicoSAT -v 'c N decisions'), summed over its runs: one run a "
-                 "model and one more to find none (raw 'runs'); empty where a run printed none",
+                 "model and one more to find none (raw 'runs'); empty where a run printed none; "
+                 "ext:minizinc: Gecode's nodes (%%%mzn-stat: nodes=N); ext:ace: none",
+        "backtracks": "ext:minizinc: Gecode's failures (failed nodes, %%%mzn-stat: failures=N)",
         "conflicts": "conflicts as the program prints them, summed over its runs",
-        "propagations": "propagations as the program prints them, summed over its runs",
+        "propagations": "propagations as the program prints them, summed over its runs; ext:minizinc: "
+                        "Gecode's propagations",
     }
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
@@ -231,7 +277,8 @@ class ExternalEngine(Engine):
             raise SolverSpecError(f"ext@cmd={command}: {exc}") from None
         if self.preset is not None:
             program = words or [self.preset.program]
-            words = program + list(self.preset.arguments)
+            jar = str(tools.ace_jar()) if ACE_JAR in self.preset.arguments else ""
+            words = program + [jar if w == ACE_JAR else w for w in self.preset.arguments]
         elif not words:
             raise SolverSpecError("ext needs a preset (ext:cadical) or a program (ext@cmd=PROGRAM)")
         elif CNF_PLACE not in words:
@@ -250,9 +297,11 @@ class ExternalEngine(Engine):
     def unavailable_reason(cls) -> str | None:
         if VARIANTS:
             return None
-        programs = ", ".join(p.program for p in PRESETS.values())
-        packages = ", ".join(p.package for p in PRESETS.values())
-        return f"no SAT solver program on PATH (one of {programs}; Debian packages {packages})"
+        programs = ", ".join(p.program for p in PRESETS.values() if p.format == "dimacs")
+        packages = ", ".join(p.package for p in PRESETS.values() if p.format == "dimacs")
+        others = "; ".join(f"{name}: {MISSING[name]}" for name, p in PRESETS.items() if p.format != "dimacs")
+        return (f"no SAT solver program on PATH (one of {programs}; Debian packages {packages}), "
+                f"nor a tool of the competition formats ({others})")
 
     @classmethod
     def left_out(cls) -> dict[str, str]:
@@ -267,24 +316,42 @@ class ExternalEngine(Engine):
     @classmethod
     def variant_notes(cls) -> dict[str, str]:
         """Where each present preset's program is."""
-        return {name: f"runs {shutil.which(PRESETS[name].program)} {' '.join(PRESETS[name].arguments)}"
+        jar = str(tools.ace_jar())
+        return {name: f"reads {PRESETS[name].format}, runs {shutil.which(PRESETS[name].program)} "
+                      f"{' '.join(jar if w == ACE_JAR else w for w in PRESETS[name].arguments)}"
                 for name in VARIANTS}
 
     # -- the three steps ------------------------------------------------------------------
 
-    def encode(self, puzzle: Puzzle) -> Cnf:
+    @property
+    def format(self) -> str:
+        return self.preset.format if self.preset else "dimacs"
+
+    def encode(self, puzzle: Puzzle):
+        if self.format != "dimacs":
+            return EXPORTS[self.format](puzzle)
         return encode(puzzle, self.settings["encoding"], self.settings["amo"])
 
-    def size(self, artifact: Cnf) -> dict[str, int]:
+    def size(self, artifact) -> dict[str, int]:
+        if isinstance(artifact, opb.PseudoBoolean):
+            return {"variables": artifact.n_vars, "constraints": len(artifact.constraints)}
+        if not isinstance(artifact, Cnf):
+            return {"variables": artifact.n_cells}
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
 
-    def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
+    def decode(self, artifact, raw) -> tuple[int, ...]:
+        if isinstance(artifact, opb.PseudoBoolean):
+            return artifact.decode(raw)   # the true candidates
+        if not isinstance(artifact, Cnf):
+            return tuple(raw)   # a model format's reader gave a value per cell
         try:
             return artifact.decode(raw)
         except EngineError as exc:
             raise EngineError(f"{self.spec}: {exc}") from None
 
-    def search(self, artifact: Cnf, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+    def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        if not isinstance(artifact, Cnf):
+            return self._search_model(artifact, limit, keep, deadline)
         cnf = artifact
         head = self._head(cnf)
         # files of their own for this search, removed at its end (a process killed with SIGKILL
@@ -302,7 +369,29 @@ class ExternalEngine(Engine):
               deadline: Deadline) -> SearchOutcome:
         """Run the program until it answers UNSAT, the limit is reached or the clock runs out,
         a blocking clause added after each model."""
-        blocks: list[str] = []
+        def text(blocks: list[str]) -> str:
+            return f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n{head[1]}" + "".join(blocks)
+
+        def run_once() -> Run:
+            run = self._run(path, answer_path, deadline)
+            if run.status == "SATISFIABLE":
+                run.literals = self._true_candidates(cnf, run.literals)
+            return run
+
+        def block(true: tuple[int, ...]) -> str | None:
+            clause = self._blocking(cnf, list(true))
+            # every cell decided by the givens: there is no other solution
+            return " ".join(map(str, clause)) + " 0\n" if clause else None
+
+        return self._block_and_rerun(path, text, run_once, block, "clause", limit, keep, deadline)
+
+    def _block_and_rerun(self, path: str, text, run_once, block, what: str, limit, keep: int,
+                         deadline: Deadline) -> SearchOutcome:
+        """Write the file (``text(blocks)``), run the program (``run_once()``: a :class:`Run`
+        whose literals are the true candidates of its model), block the model (``block(true)``,
+        ``None`` when nothing is left to block) and again, until it answers UNSAT, the limit is
+        reached or the clock runs out."""
+        blocks: list = []
         solutions: list[list[int]] = []
         seen: set[tuple[int, ...]] = set()
         count = 0
@@ -316,35 +405,112 @@ class ExternalEngine(Engine):
             started = time.perf_counter()
             _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
             with open(path, "w") as out:
-                out.write(f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n")
-                out.write(head[1])
-                out.writelines(blocks)
+                out.write(text(blocks))
             write_seconds += time.perf_counter() - started
-            run = self._run(path, answer_path, deadline)
+            run = run_once()
             runs.append(run)
             if run.killed_by:
-                timed_out = True
-                killed = (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
-                          f"to {self.program}'s process group")
+                timed_out, killed = True, self._killed(deadline, run)
                 break
             if run.status == "UNSATISFIABLE":
                 break
-            true = self._true_candidates(cnf, run.literals)
-            key = tuple(true)
+            key = tuple(run.literals)
             if key in seen:
                 raise EngineError(f"{self.spec}: {self.program} answered a model that a blocking "
-                                  f"clause excludes (the same solution again)")
+                                  f"{what} excludes (the same solution again)")
             seen.add(key)
             count += 1
             if len(solutions) < keep:
-                solutions.append(true)
+                solutions.append(list(key))
             if limit_reached(count, limit):
                 break
-            block = self._blocking(cnf, true)
-            if not block:   # every cell decided by the givens: there is no other solution
+            blocked = block(key)
+            if blocked is None:
                 break
-            blocks.append(" ".join(map(str, block)) + " 0\n")
+            blocks.append(blocked)
         return SearchOutcome(solutions, count, timed_out, _stats(runs, write_seconds), error=killed)
+
+    # -- the competition formats: MiniZinc, XCSP3, OPB ------------------------------------
+
+    def _search_model(self, model, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        handle, path = tempfile.mkstemp(prefix="puzzlebench-ext-", suffix=SUFFIXES[self.format])
+        os.close(handle)
+        try:
+            if self.preset.solutions is not None:
+                return self._enumerate(model, path, limit, keep, deadline)
+            return self._block_pb(model, path, limit, keep, deadline)
+        finally:
+            _unlink(path)
+
+    def _model_args(self, path: str, limit) -> list[str]:
+        words = self.preset.solutions(limit or 0) if self.preset.solutions else []
+        out: list[str] = []
+        for w in self.command:
+            out.extend([path] if w == MODEL_PLACE else words if w == SOLUTIONS_PLACE else [w])
+        return out
+
+    def _killed(self, deadline: Deadline, run: Run) -> str:
+        return (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
+                f"to {self.program}'s process group")
+
+    def _enumerate(self, model, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        """One run of a program that enumerates (MiniZinc, ACE), asked for ``limit`` solutions:
+        the count is the program's own (ACE prints only the last solution it found, with the
+        number found; MiniZinc prints each)."""
+        started = time.perf_counter()
+        with open(path, "w") as out:
+            out.write(model.write())
+        write_seconds = time.perf_counter() - started
+        done = self._execute(self._model_args(path, limit), deadline)
+        if isinstance(done, Run):
+            return SearchOutcome([], 0, True, _stats([done], write_seconds), error=self._killed(deadline, done))
+        text, err, code, seconds = done
+        reader = tools.minizinc_answer if self.format == "minizinc" else tools.ace_answer
+        try:
+            answer = reader(text, model.n_cells, f"{self.program}'s output")
+        except ParseError as exc:
+            raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
+        if answer.status == "UNKNOWN" or (code != 0 and not answer.solutions):
+            raise EngineError(f"{self.spec}: {self.program} answered {answer.status} with exit code {code}"
+                              + self._said(err))
+        counters = {name: int(n) for name, n in _MZN_STAT.findall(text)}
+        stats = Stats(nodes=counters.get("nodes"), backtracks=counters.get("failures"),
+                      propagations=counters.get("propagations"),
+                      raw={"runs": 1, **counters, "process_seconds": round(seconds, 6),
+                           "write_seconds": round(write_seconds, 6)})
+        timed_out = not answer.complete and not limit_reached(answer.count, limit)
+        return SearchOutcome(answer.solutions[:keep], answer.count, timed_out, stats)
+
+    def _block_pb(self, pb: opb.PseudoBoolean, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        """A PB program that finds one solution a run (minisat+): after each, a constraint
+        that some candidate true in it is false, and the program run again on the new file."""
+        source = f"{self.program}'s output"
+        current = [pb]
+
+        def text(blocks: list) -> str:
+            current[0] = opb.PseudoBoolean(pb.n_vars, pb.constraints + blocks, pb.n_cells, pb.n_values, pb.header)
+            return current[0].write()
+
+        def run_once() -> Run:
+            done = self._execute(self._model_args(path, limit), deadline)
+            if isinstance(done, Run):
+                return done
+            out, err, code, seconds = done
+            try:
+                status, true = opb.read_answer(out, source)
+                if status == "SATISFIABLE":
+                    opb.check_answer(current[0], true, source)
+            except ParseError as exc:
+                raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
+            if status not in ("SATISFIABLE", "UNSATISFIABLE"):
+                raise EngineError(f"{self.spec}: {self.program} answered {status} before the time limit"
+                                  + self._said(err))
+            return Run(status, sorted(v for v in true if v <= pb.n_candidates), parse_statistics(out), seconds)
+
+        def block(true: tuple[int, ...]):
+            return [(-1, v) for v in true], ">=", 1 - len(true)
+
+        return self._block_and_rerun(path, text, run_once, block, "constraint", limit, keep, deadline)
 
     # -- the file, the process, the answer -----------------------------------------------
 
@@ -375,29 +541,10 @@ class ExternalEngine(Engine):
                 for w in self.command]
         if RESULT_PLACE in self.command:
             _unlink(result_path)   # the last run's answer is not this one's
-        before, between = _launch()
-        started = time.perf_counter()
-        try:
-            process = subprocess.Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
-        except OSError as exc:
-            raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
-        try:
-            out, err = process.communicate(timeout=deadline.remaining())
-        except subprocess.TimeoutExpired:
-            _kill_group(process)
-            process.communicate()
-            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
-        except BaseException:
-            _kill_group(process)
-            process.communicate()
-            raise
-        seconds = time.perf_counter() - started
-        text = out.decode("utf-8", "replace")
-        code = process.returncode
-        if code < 0:
-            raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
-                              + self._said(err))
+        done = self._execute(args, deadline)
+        if isinstance(done, Run):
+            return done
+        text, err, code, seconds = done
         answer_text, source = text, f"{self.program}'s output"
         if RESULT_PLACE in self.command:
             source = f"{self.program}'s result file"
@@ -421,10 +568,45 @@ class ExternalEngine(Engine):
         banner = self.preset.statistics_banner if self.preset else None
         return Run(answer.status, answer.literals, parse_statistics(text, banner), seconds)
 
+    def _execute(self, args: list[str], deadline: Deadline) -> tuple[str, bytes, int, float] | Run:
+        """Run the program to its end or the deadline: (standard output, standard error, exit
+        code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
+        that cannot start, is an :class:`EngineError` naming it."""
+        before, between = _launch()
+        started = time.perf_counter()
+        try:
+            process = subprocess.Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
+        except OSError as exc:
+            raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
+        try:
+            out, err = process.communicate(timeout=deadline.remaining())
+        except subprocess.TimeoutExpired:
+            _kill_group(process)
+            process.communicate()
+            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+        except BaseException:
+            _kill_group(process)
+            process.communicate()
+            raise
+        seconds = time.perf_counter() - started
+        text = out.decode("utf-8", "replace")
+        code = process.returncode
+        if code < 0:
+            raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
+                              + self._said(err))
+        return text, err, code, seconds
+
     @staticmethod
     def _said(err: bytes) -> str:
         last = _last_line(err.decode("utf-8", "replace"))
         return f" (its last line on stderr: {last!r})" if last else ""
+
+
+EXPORTS = {"minizinc": minizinc.export_minizinc, "xcsp3": xcsp3.export_xcsp3, "opb": opb.export_opb}
+SUFFIXES = {"minizinc": ".mzn", "xcsp3": ".xml", "opb": ".opb"}
+_MZN_STAT = re.compile(r"^%%%mzn-stat: (nodes|failures|propagations)=(\d+)\s*$", re.M)
+"""Gecode's counters as MiniZinc prints them with ``--statistics``."""
 
 
 def _unlink(path: str) -> None:

@@ -28,6 +28,7 @@ FAMILIES: dict[str, str] = {
     "sat": "puzzlebench.solvers.sat:SatEngine",
     "quine": "puzzlebench.solvers.quine:QuineEngine",
     "ext": "puzzlebench.solvers.external:ExternalEngine",
+    "cpmpy": "puzzlebench.solvers.cpmpy:CpmpyEngine",
 }
 
 DEFAULT_SOLVER = "mrv"

@@ -92,18 +92,26 @@ def _run(command: list[str], timeout: float) -> str:
     return done.stdout
 
 
-def run_ace(path: str | Path, n_cells: int, solutions: int = 1, timeout: float = 120) -> ToolAnswer:
-    """ACE on an XCSP3 file, looking for ``solutions`` solutions (0: all).  ACE prints the
-    last solution it found and ``d FOUND SOLUTIONS k``; ``d COMPLETE EXPLORATION`` when the
-    search ended."""
-    limit = "all" if solutions == 0 else str(solutions)
-    text = _run(["java", "-jar", str(ace_jar()), str(path), "-npc", f"-s={limit}"], timeout)
-    status, found = xcsp3.read_answer(text, n_cells, str(path))
+def ace_solutions(solutions: int) -> list[str]:
+    """ACE's argument asking for ``solutions`` solutions (0: all)."""
+    return [f"-s={'all' if solutions == 0 else solutions}"]
+
+
+def ace_answer(text: str, n_cells: int, source: str | None = None) -> ToolAnswer:
+    """ACE's output read: it prints the last solution it found and ``d FOUND SOLUTIONS k``;
+    ``d COMPLETE EXPLORATION`` when the search ended."""
+    status, found = xcsp3.read_answer(text, n_cells, source)
     count = len(found)
     for line in text.splitlines():
-        if line.startswith("d FOUND SOLUTIONS"):
+        if line.startswith("d FOUND SOLUTIONS") and line.split()[-1].isdigit():
             count = int(line.split()[-1])
     return ToolAnswer(status, found, count, "d COMPLETE EXPLORATION" in text, text)
+
+
+def run_ace(path: str | Path, n_cells: int, solutions: int = 1, timeout: float = 120) -> ToolAnswer:
+    """ACE on an XCSP3 file, looking for ``solutions`` solutions (0: all)."""
+    text = _run(["java", "-jar", str(ace_jar()), str(path), "-npc", *ace_solutions(solutions)], timeout)
+    return ace_answer(text, n_cells, str(path))
 
 
 def run_choco(path: str | Path, n_cells: int, timeout: float = 120) -> ToolAnswer:
@@ -113,12 +121,20 @@ def run_choco(path: str | Path, n_cells: int, timeout: float = 120) -> ToolAnswe
     return ToolAnswer(status, found[:1], min(1, len(found)), False, text)
 
 
+def minizinc_solutions(solutions: int) -> list[str]:
+    """MiniZinc's arguments asking for ``solutions`` solutions (0: all)."""
+    return ["--all-solutions"] if solutions == 0 else ["-n", str(solutions)]
+
+
+def minizinc_answer(text: str, n_cells: int, source: str | None = None) -> ToolAnswer:
+    status, found, complete = minizinc.read_answer(text, n_cells, source)
+    return ToolAnswer(status, found, len(found), complete, text)
+
+
 def run_minizinc(path: str | Path, n_cells: int, solutions: int = 1, timeout: float = 120) -> ToolAnswer:
     """MiniZinc with Gecode on a ``.mzn`` file, printing ``solutions`` solutions (0: all)."""
-    limit = ["--all-solutions"] if solutions == 0 else ["-n", str(solutions)]
-    text = _run(["minizinc", "--solver", "gecode", *limit, str(path)], timeout)
-    status, found, complete = minizinc.read_answer(text, n_cells, str(path))
-    return ToolAnswer(status, found, len(found), complete, text)
+    text = _run(["minizinc", "--solver", "gecode", *minizinc_solutions(solutions), str(path)], timeout)
+    return minizinc_answer(text, n_cells, str(path))
 
 
 def run_minisat_plus(path: str | Path, timeout: float = 120) -> ToolAnswer:
