@@ -109,8 +109,8 @@ class BitboardEngine(Engine):
                       "(N-Queens: a row with no free square) failed at once",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
                         "candidates removed by the locked rule + candidates removed by the alldifferent "
-                        "filter (16 values up) (raw: naked_singles, hidden_singles, locked_eliminations, "
-                        "alldiff_eliminations)",
+                        "filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
+                        "locked_eliminations, and from 16 values up alldiff_eliminations)",
     }
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
