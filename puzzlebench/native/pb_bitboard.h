@@ -19,7 +19,7 @@ typedef struct {
     int timed_out;
     double deadline;      /* pb_now() value after which to stop; 0 = none */
     uint64_t nodes, guesses, naked, hidden, locked, backtracks;
-    uint64_t alldiff;     /* candidates removed by the alldifferent filter (grids of 16 values up) */
+    uint64_t alldiff;     /* candidates removed by the alldifferent filter on units (16 values up) */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and
