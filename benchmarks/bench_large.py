@@ -34,7 +34,7 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_bitboard import uptime  # noqa: E402
+from bench_bitboard import LARGE_SECTION as SECTION, uptime  # noqa: E402
 from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
 from puzzlebench.harness.generate import generate_sudoku  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
@@ -46,7 +46,6 @@ NEW, OLD, SAT, CPSAT = "bitboard", "bitboard@large=false", "sat:minisat22", "cps
 # 16x16, median solve: minisat22 1.7 ms, cadical195 2.1, glucose3 2.6, glucose4 7.8, maplechrono 15.6;
 # 15 minimal 16x16: minisat22 20.8 ms, glucose3 34.0, cadical195 55.5; ten 25x25 with 320 holes:
 # minisat22 353 ms, glucose3 361, cadical195 419)
-SECTION = "## Large grids"
 HOLES_25 = (300, 320, 330)
 CHECK_SECONDS = 1.0   # a uniqueness check while removing cells; a check that runs out keeps the cell
 PATIENCE = 40         # removals failed in a row after which a grid is taken as it is (fewer holes)
