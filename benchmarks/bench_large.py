@@ -35,6 +35,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_bitboard import LARGE_SECTION as SECTION, uptime  # noqa: E402
+from puzzlebench import api  # noqa: E402
 from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
 from puzzlebench.harness.generate import generate_sudoku  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
@@ -138,14 +139,16 @@ def bench(quick: bool) -> list[str]:
            "the time limit. Load before: `" + uptime() + "`.", ""]
     lines = [l for l in open(DATA / "sudoku16_vu_kr_1000.txt").read().split() if len(l) == 256]
     public = [parse_sudoku_line(l) for l in lines[:100 if quick else 1000]]
-    out += table(f"Public 16x16 set, {len(public)} puzzles", race(public, [NEW, OLD, SAT, CPSAT], 20), 20)
+    sets = {"public": race(public, [NEW, OLD, SAT, CPSAT], 20)}
+    out += table(f"Public 16x16 set, {len(public)} puzzles", sets["public"], 20)
 
     rng = random.Random(16)
     start = time.perf_counter()
     minimal = [generate_sudoku((4, 4), rng) for _ in range(10 if quick else 30)]
+    made = time.perf_counter() - start
+    sets["minimal"] = race(minimal, [NEW, OLD, SAT, CPSAT], 20)
     out += table(f"Minimal 16x16 puzzles from `generate_sudoku((4, 4), random.Random(16))`, "
-                 f"{len(minimal)} (made in {time.perf_counter() - start:.0f} s)",
-                 race(minimal, [NEW, OLD, SAT, CPSAT], 20), 20)
+                 f"{len(minimal)} (made in {made:.0f} s)", sets["minimal"], 20)
 
     maker = make_engine(NEW)
     for holes in HOLES_25[:2] if quick else HOLES_25:
@@ -154,12 +157,71 @@ def bench(quick: bool) -> list[str]:
         puzzles = [dig((5, 5), rng, holes, maker) for _ in range(4 if quick else 8)]
         made = time.perf_counter() - start
         reached = sorted({sum(1 for g in p.givens if not g) for p in puzzles})
+        sets[holes] = race(puzzles, [NEW, OLD, SAT, CPSAT], 20)
         out += table(f"25x25, a seeded full grid with {holes} cells removed while unique "
                      f"(`random.Random({25 + holes})`, holes reached: {', '.join(map(str, reached))}), "
-                     f"{len(puzzles)} puzzles (made in {made:.0f} s)",
-                     race(puzzles, [NEW, OLD, SAT, CPSAT], 20), 20)
-    out.append("Load after: `" + uptime() + "`.")
+                     f"{len(puzzles)} puzzles (made in {made:.0f} s)", sets[holes], 20)
+    out += [*below_16(), *targets(sets), "Load after: `" + uptime() + "`."]
     return out
+
+
+def below_16() -> list[str]:
+    """Below 16 values the C search takes neither rule whatever the option says: the same
+    search, counter for counter, and the same speed (rates side by side, best of 3)."""
+    rows = ["Below 16 values (the rules are chosen by size in C): `bitboard` and "
+            f"`{OLD}` on the same sets, puzzles per CPU second (best of 3), total nodes:", "",
+            "| set | bitboard | nodes | bitboard@large=false | nodes |", "|---|---:|---:|---:|---:|"]
+    for name in ("tatham_solo_sudokux_3x3_100.txt", "tatham_solo_jigsaw9_100.txt", "sudoku4_vu_kr_1000.txt"):
+        puzzles = [api.parse(l.split()[0]) for l in open(DATA / name) if l.strip() and not l.startswith("#")]
+        cells = []
+        for spec in (NEW, OLD):
+            engine = make_engine(spec)
+            best, nodes = float("inf"), 0
+            for _ in range(3):
+                start = time.process_time()
+                results = [engine.run(p, limit=2) for p in puzzles]
+                best = min(best, time.process_time() - start)
+                assert all(r.status is Status.UNIQUE and r.verified for r in results), (spec, name)
+                nodes = sum(r.stats.nodes for r in results)
+            cells += [f"{len(puzzles) / best:,.0f}", f"{nodes:,}"]
+        rows.append(f"| {name} | {' | '.join(cells)} |")
+    print("\n".join(rows), flush=True)
+    return rows + [""]
+
+
+def targets(sets: dict) -> list[str]:
+    """Issue 20's targets for these grids, met or not, from the runs above."""
+    def unique(r):
+        return r.status is Status.UNIQUE
+
+    def verdict(ok):
+        return "**met**" if ok else "**not met**"
+
+    new, old = sets["minimal"][NEW], sets["minimal"][OLD]
+    med = statistics.median(r.stats.nodes for r in old) / statistics.median(r.stats.nodes for r in new)
+    tot = sum(r.stats.nodes for r in old) / sum(r.stats.nodes for r in new)
+    pub = sets["public"]
+    pub_new, pub_sat = sum(r.times.solve for r in pub[NEW]), sum(r.times.solve for r in pub[SAT])
+    wins = sum(a.times.solve < b.times.solve for a, b in zip(pub[NEW], pub[SAT]))
+    out = ["Targets (issue 20, large grids):", "",
+           f"- 16x16, nodes >= 10x fewer than today on the generated minimal puzzles: median "
+           f"{med:.1f}x, total {tot:.1f}x: {verdict(med >= 10)} on the median, {verdict(tot >= 10)} on the total.",
+           f"- 16x16, faster than the best SAT engine (`{SAT}`) on the public set: {pub_new:.2f} s against "
+           f"{pub_sat:.2f} s in all, faster on {wins}/{len(pub[NEW])} puzzles: {verdict(pub_new < pub_sat)} "
+           f"in all, {verdict(wins == len(pub[NEW]))} on each."]
+    for holes in (k for k in sets if isinstance(k, int)):
+        runs = sets[holes]
+        n = len(runs[NEW])
+        solved = sum(map(unique, runs[NEW]))
+        faster = sum(unique(a) and (not unique(b) or a.times.solve < b.times.solve)
+                     for a, b in zip(runs[NEW], runs[CPSAT]))
+        both = [(a.times.solve, b.times.solve) for a, b in zip(runs[NEW], runs[CPSAT]) if unique(a) and unique(b)]
+        out.append(f"- 25x25 with {holes} holes: {solved}/{n} solved and proven unique "
+                   f"({verdict(solved == n)}), CP-SAT {sum(map(unique, runs[CPSAT]))}/{n}; faster than CP-SAT on "
+                   f"{faster}/{n} ({verdict(faster == n)} on each); on those both solve, "
+                   f"{sum(a for a, _ in both):.2f} s against {sum(b for _, b in both):.2f} s.")
+    print("\n".join(out), flush=True)
+    return out + [""]
 
 
 def splice(path: Path, section: list[str]) -> None:
