@@ -52,7 +52,7 @@ typedef struct {
     int *fam_start, *piece_start, *out_start, *out;
     uint8_t *slot;
     int *queue;            /* cells left with one candidate, to settle */
-    uint64_t *stack;       /* frames of ncell masks + ncell values + nunit seen (uint64 words) */
+    uint64_t *stack;       /* frames of ncell masks + ncell values + 4 nunit seen (uint64 words) */
     size_t frames;         /* frames allocated */
     size_t fsize;          /* words a frame */
     int locked;            /* the locked rule on */
@@ -268,10 +268,23 @@ static void blame_cell(Geo *g, int c) {
         for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) g->weight[g->cu[k]]++;
 }
 
-/* A frame: cand[ncell], val[ncell], then (large grids) seen[2 * nunit] (uint64 each, to keep
- * one allocation): seen[u] is the number of candidates unit u held when the alldifferent
- * filter last left it, seen[nunit + u] when the locked rule last did (candidates are only
- * ever removed, so an unchanged number is an unchanged unit). */
+/* A unit's version: the sums of its cells' masks as numbers, low and high 32 bits apart (no
+ * overflow up to 2^32 cells a unit).  Candidates are only ever removed, so any removal
+ * lowers one sum or both: an unchanged version is an unchanged unit.  (A count of candidates
+ * would serve as well, but without the popcnt instruction, in the portable build, a count
+ * costs a dozen instructions a cell.) */
+static inline int unit_changed(const uint64_t *cand, const int *cells, int n, uint64_t *seen) {
+    uint64_t lo = 0, hi = 0;
+    for (int x = 0; x < n; x++) { uint64_t m = cand[cells[x]]; lo += m & 0xffffffffu; hi += m >> 32; }
+    if (lo == seen[0] && hi == seen[1]) return 0;
+    seen[0] = lo; seen[1] = hi;
+    return 1;
+}
+
+/* A frame: cand[ncell], val[ncell], then (large grids) seen[4 * nunit] (uint64 each, to keep
+ * one allocation): seen[2u], seen[2u + 1] are unit u's version (unit_changed) when the
+ * alldifferent filter last left it, seen[2 nunit + 2u] and the next word when the locked rule
+ * last did. */
 static uint64_t *frame(Geo *g, size_t depth) {
     if (depth >= g->frames) {
         size_t want = g->frames ? g->frames * 2 : 8;
@@ -310,15 +323,23 @@ static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
 /* Hidden singles and values with no place, over every unit: cells to settle queued, their
  * number returned; -1 on a contradiction. */
 static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
-    const int n = g->n, nunit = g->nunit, *units = g->units;
+    const int n = g->n, nunit = g->nunit, *units = g->units, large = g->large;
     const uint64_t full = g->full;
     int *queue = g->queue, qn = 0;
     for (int u = 0; u < nunit; u++) {
         const int *cells = units + (size_t)u * n;
-        uint64_t A = 0, B = 0;
-        for (int x = 0; x < n; x++) { uint64_t m = cand[cells[x]]; B |= A & m; A |= m; }
+        uint64_t A = 0, B = 0, D = 0;   /* D: the values of decided cells, one place each too */
+        if (large)   /* without D the second pass below ran on nearly every unit of a 25x25 */
+            for (int x = 0; x < n; x++) {
+                int c = cells[x];
+                uint64_t m = cand[c];
+                B |= A & m; A |= m;
+                D |= m & (0 - (uint64_t)(val[c] != 0));
+            }
+        else        /* a 9x9's units are short: the second pass costs less than loading val */
+            for (int x = 0; x < n; x++) { uint64_t m = cand[cells[x]]; B |= A & m; A |= m; }
         if (A != full) { blame_unit(g, u); return -1; }
-        uint64_t E = A & ~B;
+        uint64_t E = A & ~B & ~D;
         if (!E) continue;
         for (int x = 0; x < n; x++) {
             int c = cells[x];
@@ -343,15 +364,12 @@ static int locked_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed
         int f0 = g->fam_start[u], f1 = g->fam_start[u + 1];
         if (f0 == f1) continue;
         const int *cells = g->units + (size_t)u * n;
+        /* on large grids a unit unchanged since the rule last saw it is skipped: what the rule
+         * infers from unit u depends on u's candidates alone, and its eliminations lie outside u */
+        if (g->large && !unit_changed(cand, cells, n, cand + 2 * (size_t)g->ncell + 2 * ((size_t)g->nunit + u)))
+            continue;
         uint64_t open[MAX_VALUES], any = 0;   /* the candidates of the unit's undecided cells */
-        uint64_t held = 0;
         for (int x = 0; x < n; x++) { int c = cells[x]; open[x] = val[c] ? 0 : cand[c]; any |= open[x]; }
-        if (g->large) {   /* what the rule infers from unit u depends on u's candidates alone */
-            uint64_t *seen = cand + 2 * (size_t)g->ncell + g->nunit + u;
-            for (int x = 0; x < n; x++) held += (uint64_t)pb_popcount64(cand[cells[x]]);
-            if (held == *seen) continue;
-            *seen = held;   /* its eliminations all lie outside u */
-        }
         if (!any) continue;
         for (int f = f0; f < f1; f++) {
             const uint8_t *slot = g->slot + (size_t)f * n;
@@ -428,10 +446,10 @@ static int regin(int k, const uint64_t *m, uint64_t vals, uint64_t *drop) {
     for (int x = 0; x < k; x++) reach[mate[x]] = m[x] & ~(1ULL << mate[x]);
     for (uint64_t w = vals; w; w &= w - 1) {   /* Warshall: through w */
         int mid = pb_ctz64(w);
-        uint64_t through = reach[mid], bit = 1ULL << mid;
-        for (uint64_t v = vals; v; v &= v - 1) {
+        uint64_t through = reach[mid];
+        for (uint64_t v = vals; v; v &= v - 1) {   /* no branch: which values reach w is random */
             int from_v = pb_ctz64(v);
-            if (reach[from_v] & bit) reach[from_v] |= through;
+            reach[from_v] |= through & (0 - (reach[from_v] >> mid & 1));
         }
     }
     for (int x = 0; x < k; x++) {
@@ -448,17 +466,15 @@ static int regin(int k, const uint64_t *m, uint64_t vals, uint64_t *drop) {
  * from *qn on; -1 on a dead end. */
 static int alldiff_unit(Geo *g, int u, uint64_t *cand, const uint64_t *val, int *qn, BBSearch *s) {
     const int n = g->n, *cells = g->units + (size_t)u * n;
-    uint64_t *seen = cand + 2 * (size_t)g->ncell + u, held = 0;   /* the frame's seen[u] */
+    uint64_t *seen = cand + 2 * (size_t)g->ncell + 2 * (size_t)u;   /* the frame's seen[2u] */
     int at[MAX_VALUES], k = 0;             /* the undecided cells, as cells of the grid */
     uint64_t m[MAX_VALUES], vals = 0, drop[MAX_VALUES];   /* their candidates, and the union */
-    for (int x = 0; x < n; x++) held += (uint64_t)pb_popcount64(cand[cells[x]]);
-    if (held == *seen) return 0;           /* filtered since, unchanged */
+    if (!unit_changed(cand, cells, n, seen)) return 0;   /* filtered since, unchanged */
     for (int x = 0; x < n; x++) {
         int c = cells[x];
         if (val[c]) continue;
         at[k] = c; m[k] = cand[c]; vals |= m[k]; k++;
     }
-    *seen = held;
     if (k < 2) return 0;
     if (regin(k, m, vals, drop) < 0) { blame_unit(g, u); return -1; }
     for (int x = 0; x < k; x++) {
@@ -466,7 +482,8 @@ static int alldiff_unit(Geo *g, int u, uint64_t *cand, const uint64_t *val, int 
         int c = at[x];
         cand[c] &= ~drop[x];
         s->alldiff += (uint64_t)pb_popcount64(drop[x]);
-        *seen -= (uint64_t)pb_popcount64(drop[x]);
+        seen[0] -= drop[x] & 0xffffffffu;   /* drop[x] was in the mask: the sums fall by it */
+        seen[1] -= drop[x] >> 32;
         if (!(cand[c] & (cand[c] - 1))) g->queue[(*qn)++] = c;
     }
     return 0;
@@ -565,7 +582,7 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
     g.alldiff = n >= LARGE && (rules & BB_ALLDIFF);
     g.wdeg = n >= LARGE && (rules & BB_WDEG);
     g.large = g.alldiff || g.wdeg;
-    if (g.large) g.fsize += 2 * (size_t)nunit;
+    if (g.large) g.fsize += 4 * (size_t)nunit;
     uint64_t *cand = frame(&g, 0);
     if (!cand) goto done;
     uint64_t *val = cand + g.ncell;
@@ -576,7 +593,7 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
         if (givens[c]) g.queue[qn++] = c;
     }
     if (g.large)
-        for (int u = 0; u < 2 * nunit; u++) val[g.ncell + u] = ~0ULL;   /* seen: none filtered yet */
+        for (int u = 0; u < 4 * nunit; u++) val[g.ncell + u] = ~0ULL;   /* seen: none filtered yet */
     rc = 0;
     s->nodes++;  /* the root */
     if (propagate(&g, cand, val, qn, s)) rc = searchn(&g, 0, s);
