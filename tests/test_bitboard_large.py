@@ -105,9 +105,10 @@ def test_wrong_given_25x25(seed):
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10**6), share=st.floats(0.3, 0.9), wrong=st.integers(0, 3))
+@given(seed=st.integers(0, 10**6), share=st.floats(0.1, 0.8), wrong=st.integers(0, 3))
 def test_random_partial_16x16_counts_agree_with_dlx(seed, share, wrong):
-    """Random partial grids, some with wrong givens: counts to 2 and solutions as DLX's."""
+    """Random partial grids, some with wrong givens (unique below about 30% holes, several
+    solutions above, often none with a wrong given): counts to 2 and solutions as DLX's."""
     rng = random.Random(seed)
     puzzle = holes((4, 4), seed, share)
     grid = list(puzzle.givens)
