@@ -30,7 +30,9 @@
  * left out, measured on thirty minimal 16x16 and on 25x25 with 320 and 330 holes: the same
  * filter per value on its rows and columns (fish of every size: 3% fewer nodes, 30-60% more
  * time), branching on a value's two places in a unit, min-domain with a wdeg tie-break,
- * and the filter before the locked rule (all within noise or worse).
+ * a cell's weight as the product of its units' or their sum less their number, blaming only
+ * units (not an emptied cell's units), and the filter before the locked rule (all within
+ * noise or worse).
  *
  * Sudoku (bbn_solve) is this search given its rows, columns and blocks. */
 #include <stdlib.h>
