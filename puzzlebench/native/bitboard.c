@@ -22,13 +22,14 @@ static int get_limit(PyObject *obj, long long *limit) {
 
 static double deadline_of(double seconds) { return seconds > 0 ? pb_now() + seconds : 0; }
 
-/* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked)) */
+/* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff)) */
 static PyObject *outcome(const BBSearch *s, Py_ssize_t cells) {
-    return Py_BuildValue("(LNy#(KKKKKK))", s->count, PyBool_FromLong(s->timed_out),
+    return Py_BuildValue("(LNy#(KKKKKKK))", s->count, PyBool_FromLong(s->timed_out),
                          (const char *)s->solutions, (Py_ssize_t)s->kept * cells,
                          (unsigned long long)s->nodes, (unsigned long long)s->guesses,
                          (unsigned long long)s->backtracks, (unsigned long long)s->naked,
-                         (unsigned long long)s->hidden, (unsigned long long)s->locked);
+                         (unsigned long long)s->hidden, (unsigned long long)s->locked,
+                         (unsigned long long)s->alldiff);
 }
 
 static int init_search(BBSearch *s, PyObject *limit, int keep, double seconds, Py_ssize_t cells) {
@@ -57,11 +58,11 @@ static int check_values(const Py_buffer *b, Py_ssize_t want, int max, const char
 }
 
 static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
-    int br, bc, keep, locked;
+    int br, bc, keep, rules;
     Py_buffer g;
     PyObject *limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iiy*Oidp", &br, &bc, &g, &limit, &keep, &seconds, &locked))
+    if (!PyArg_ParseTuple(args, "iiy*Oidi", &br, &bc, &g, &limit, &keep, &seconds, &rules))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -75,8 +76,8 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (br == 3 && bc == 3) bb9_solve(g.buf, locked, &s);
-    else rc = bbn_solve(br, bc, g.buf, locked, &s);
+    if (br == 3 && bc == 3) bb9_solve(g.buf, rules & BB_LOCKED, &s);
+    else rc = bbn_solve(br, bc, g.buf, rules, &s);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
     res = outcome(&s, (Py_ssize_t)n * n);
@@ -165,11 +166,11 @@ fail:
 }
 
 static PyObject *units_solve(PyObject *self, PyObject *args) {
-    int n, keep, locked;
+    int n, keep, rules;
     PyObject *units_obj, *limit;
     Py_buffer g;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iOy*Oidp", &n, &units_obj, &g, &limit, &keep, &seconds, &locked))
+    if (!PyArg_ParseTuple(args, "iOy*Oidi", &n, &units_obj, &g, &limit, &keep, &seconds, &rules))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -181,7 +182,7 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = bbu_solve(n, nunit, units, g.buf, locked, &s);
+    rc = bbu_solve(n, nunit, units, g.buf, rules, &s);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbu_solve fails only to allocate its tables */
     res = outcome(&s, (Py_ssize_t)n * n);
@@ -330,14 +331,15 @@ done:
 
 static PyMethodDef bitboard_methods[] = {
     {"sudoku_solve", sudoku_solve, METH_VARARGS,
-     "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, locked) -> "
-     "(count, timed_out, solutions: bytes, (nodes, guesses, backtracks, naked, hidden, locked))"},
+     "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, rules: 1 locked | "
+     "2 alldifferent | 4 dom/wdeg, the last two from 16 values up) -> (count, timed_out, solutions: "
+     "bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each)"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
-     "givens: bytes, limit|None, keep, seconds, locked) -> as sudoku_solve"},
+     "givens: bytes, limit|None, keep, seconds, rules) -> as sudoku_solve"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

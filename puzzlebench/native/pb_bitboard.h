@@ -19,7 +19,18 @@ typedef struct {
     int timed_out;
     double deadline;      /* pb_now() value after which to stop; 0 = none */
     uint64_t nodes, guesses, naked, hidden, locked, backtracks;
+    uint64_t alldiff;     /* candidates removed by the alldifferent filter on units (16 values up) */
 } BBSearch;
+
+/* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and
+ * BB_WDEG are taken only for grids of 16 values or more (below, singles and the locked rule
+ * leave too little search for them to pay: see sudokun.c). */
+enum {
+    BB_LOCKED = 1,   /* the locked rule (pointing and claiming and their kin) */
+    BB_ALLDIFF = 2,  /* the alldifferent filter (Régin's) on every unit */
+    BB_WDEG = 4,     /* branching: fewest candidates per weighted degree (dom/wdeg) */
+    BB_LARGE = BB_ALLDIFF | BB_WDEG
+};
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
  * pointing/claiming.  Never fails: a contradiction is a count of 0. */
@@ -28,13 +39,14 @@ void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
 
 /* A grid of n x n cells (n <= 64) whose `nunit` units (units: nunit * n cell indices, each
  * unit n distinct cells in 0 .. n*n-1, checked by the caller) each hold every value once:
- * Sudoku-X, jigsaw, Latin squares (sudokun.c).  `locked` turns on the locked rule over every
- * two units sharing two cells or more.  Returns -1 on allocation failure. */
-int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int locked, BBSearch *s);
+ * Sudoku-X, jigsaw, Latin squares (sudokun.c).  `rules` (BB_LOCKED, BB_ALLDIFF, BB_WDEG): the
+ * locked rule over every two units sharing two cells or more; for n >= 16, the alldifferent
+ * filter and dom/wdeg branching.  Returns -1 on allocation failure. */
+int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s);
 
 /* Sudoku of any block shape up to 64 values: bbu_solve on its rows, columns and blocks
  * (sudokun.c).  Returns -1 on allocation failure. */
-int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int locked, BBSearch *s);
+int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int rules, BBSearch *s);
 
 /* N-Queens, n <= 64, placed[row] = 1-based column or 0 (queens.c).  `symmetry` allows the
  * mirror halving when no queen is placed and all solutions are counted. */

@@ -11,6 +11,9 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
   over every unit, and (option ``locked``) the locked rule over every two units sharing two
   cells or more (pointing and claiming, and the same for diagonals and jigsaw regions); MRV.
+  From 16 values up (option ``large``): Régin's alldifferent filter on every unit (every
+  naked and hidden subset at once) and dom/wdeg branching (fewest candidates per weight of
+  the cell's units, a unit's weight growing with the dead ends found in it).
   The units are each kind's own unit lists (those its rules are made of), kept per
   structure.
 - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
@@ -54,7 +57,16 @@ structure again and again; every jigsaw has its own)."""
 PROPAGATING = frozenset({"sudoku", *UNIT_KINDS})
 """The kinds whose searches count propagations (singles and locked eliminations)."""
 
-RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations")
+RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles", "locked_eliminations",
+             "alldiff_eliminations")
+RAW_NAMES_SMALL = RAW_NAMES[:6]
+"""The counters of a search without the alldifferent filter (below 16 values, N-Queens,
+Skyscrapers, the 9x9 batch call): the raw statistics name only what the search can count."""
+LARGE = 16
+"""From this many values up the grids of units take the alldifferent filter (sudokun.c)."""
+
+LOCKED, ALLDIFF, WDEG = 1, 2, 4
+"""The C searches' rule bits (pb_bitboard.h: BB_LOCKED, BB_ALLDIFF, BB_WDEG)."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -63,11 +75,11 @@ def _seconds(deadline: Deadline) -> float:
     return 0.0 if remaining is None else max(remaining, 1e-9)
 
 
-def _stats(counters: Sequence[int], propagating: bool) -> Stats:
-    nodes, guesses, backtracks, naked, hidden, locked = counters
+def _stats(counters: Sequence[int], propagating: bool, large: bool) -> Stats:
+    nodes, guesses, backtracks, naked, hidden, locked, alldiff = counters
     return Stats(nodes=nodes, guesses=guesses, backtracks=backtracks,
-                 propagations=naked + hidden + locked if propagating else None,
-                 raw=dict(zip(RAW_NAMES, counters)))
+                 propagations=naked + hidden + locked + alldiff if propagating else None,
+                 raw=dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters)))
 
 
 def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
@@ -84,6 +96,9 @@ class BitboardEngine(Engine):
         Option("locked", bool, True, "Sudoku, Sudoku-X, jigsaw: locked candidates (pointing and claiming): "
                "on 9x9 Sudoku with every band and stack update, elsewhere when singles stall, over every "
                "two units sharing two cells or more"),
+        Option("large", bool, True, "grids of 16 values or more (Sudoku, Sudoku-X, jigsaw, Latin): Régin's "
+               "alldifferent filter on every unit and dom/wdeg branching; off: singles, the locked rule and "
+               "MRV alone, as below 16 values"),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
     statistics = {
@@ -93,8 +108,9 @@ class BitboardEngine(Engine):
         "backtracks": "alternatives whose propagation (grids of units, Skyscrapers) or filtering "
                       "(N-Queens: a row with no free square) failed at once",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
-                        "candidates removed by the locked rule (raw: naked_singles, hidden_singles, "
-                        "locked_eliminations)",
+                        "candidates removed by the locked rule + candidates removed by the alldifferent "
+                        "filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
+                        "locked_eliminations, and from 16 values up alldiff_eliminations)",
     }
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
@@ -116,16 +132,20 @@ class BitboardEngine(Engine):
                                                                     _seconds(deadline))
         cells = artifact.n_cells
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
-                             timed_out, _stats(counters, artifact.kind in PROPAGATING))
+                             timed_out, _stats(counters, artifact.kind in PROPAGATING,
+                                               artifact.kind in PROPAGATING and artifact.n_values >= LARGE))
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
-        return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds,
-                                    self.settings["locked"])
+        return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules())
 
     def _units(self, puzzle: Puzzle, limit, keep, seconds):
         return _native.units_solve(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), limit, keep,
-                                   seconds, self.settings["locked"])
+                                   seconds, self._rules())
+
+    def _rules(self) -> int:
+        """The C search's rule bits; the C side takes ALLDIFF and WDEG from 16 values up only."""
+        return (LOCKED if self.settings["locked"] else 0) | (ALLDIFF | WDEG if self.settings["large"] else 0)
 
     def _units_of(self, puzzle: Puzzle) -> array:
         """The puzzle's units as one flat array of cell indices, N a unit, kept per structure."""
@@ -171,7 +191,7 @@ class BitboardEngine(Engine):
             total_seconds=[s + overhead for s in solve],
             stats={"nodes": counters[0::6], "guesses": counters[1::6], "backtracks": counters[2::6],
                    "propagations": singles},
-            raw_names=RAW_NAMES, raw=counters, size={"cells": 81, "values": 9}, cells=81,
+            raw_names=RAW_NAMES_SMALL, raw=counters, size={"cells": 81, "values": 9}, cells=81,
             solutions=solutions)
         return Results("sudoku", self.spec, limit, packed, columns=columns)
 
