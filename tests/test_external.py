@@ -33,7 +33,7 @@ from conftest import data_lines
 
 DATA = Path(__file__).parent / "data" / "ext"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-PRESETS = ("cadical", "minisat", "picosat")
+PRESETS = ("cadical", "minisat", "picosat", "z3", "clasp")
 LIMIT = 1.0
 WALL_BOUND = 1.1 * LIMIT + 0.5 + 2.5     # the limit, its grace, room for a loaded 2-core machine
 
@@ -62,7 +62,9 @@ RECORDED = {   # file: (conflicts, decisions, propagations) as the program print
     "minisat-unsat.out": (0, 0, 32),
     "picosat-unsat.out": (1, 0, 36),
     "cryptominisat5-unsat.out": (0, 0, 0),
+    "z3-top95-1.out": (4, 21, 1079 + 121),    # z3 -st: binary and longer clauses' propagations summed
 }
+RECORDED_WITHOUT_PROPAGATIONS = {"clasp-top95-1.out": (5, 9)}   # clasp --stats: Conflicts, Choices
 
 
 @pytest.mark.parametrize("name", RECORDED)
@@ -71,6 +73,13 @@ def test_the_counters_each_program_printed_are_read(name):
     banner = external.PRESETS[program].statistics_banner
     found = parse_statistics((DATA / name).read_text(), banner)
     assert (found["conflicts"], found["decisions"], found["propagations"]) == RECORDED[name]
+
+
+@pytest.mark.parametrize("name", RECORDED_WITHOUT_PROPAGATIONS)
+def test_clasp_counters_are_read_and_its_propagations_left_unknown(name):
+    found = parse_statistics((DATA / name).read_text())
+    assert (found["conflicts"], found["decisions"]) == RECORDED_WITHOUT_PROPAGATIONS[name]
+    assert "propagations" not in found
 
 
 def test_cadical_without_its_statistics_banner_leaves_zero_counters_unknown():
@@ -129,7 +138,8 @@ def test_sudoku_4x4_and_9x9_agree_with_sat(preset):
     for line in data_lines("sudoku9_norvig_top95.txt", 3, step=37):
         result = agree_with_sat(f"ext:{preset}", parse_sudoku_line(line.split()[0]), 2)
         assert result.status is Status.UNIQUE
-        assert result.stats.conflicts is not None and result.stats.propagations is not None
+        assert result.stats.conflicts is not None
+        assert (result.stats.propagations is None) == (preset == "clasp")   # clasp prints none
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -322,8 +332,9 @@ def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
     done = cli_with_path(str(tmp_path), "solve", "--solver", "ext", "--example", "sudoku6")
     assert done.returncode == 2
     assert done.stderr == ("puzzlebench: error: solver 'ext' is not available here: no SAT solver program "
-                           "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5; Debian "
-                           "packages cadical, kissat, minisat, picosat, cryptominisat), nor a tool of the "
+                           "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5, z3, clasp; "
+                           "Debian packages cadical, kissat, minisat, picosat, cryptominisat, z3 (or pip's "
+                           "z3-solver, whose z3 program is on PATH in its environment), clasp), nor a tool of the "
                            "competition formats (minizinc: the program 'minizinc' is not on PATH (Debian "
                            "package: minizinc, and flatzinc for Gecode); ace: the program 'java' is not on "
                            "PATH (Debian package: default-jre-headless, and pip install pycsp3 (ACE's jar)); "

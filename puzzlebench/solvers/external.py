@@ -105,6 +105,9 @@ class Preset:
     of ``{solutions}``; ``None``: one solution a run, counted by blocking and re-running."""
     missing: Callable[[], str | None] | None = None
     """Why the program cannot run here beyond its absence from PATH (a jar, a back end)."""
+    statistics_lines: str | None = None
+    """A regular expression of the lines of statistics a program prints outside the answer's
+    ``c`` comments (z3's ``(:sat-conflicts 4`` block): read for counters, left out of the answer."""
 
 
 PRESETS = {p.name: p for p in (
@@ -116,6 +119,11 @@ PRESETS = {p.name: p for p in (
     # -v prints the statistics as 'c N conflicts' lines
     Preset("picosat", "picosat", "picosat", ("-v", CNF_PLACE)),
     Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (CNF_PLACE,)),
+    # Z3's own program on DIMACS (-st: its statistics as ':sat-conflicts N' pairs); clasp, the
+    # ASP solver of Potassco, reads DIMACS too (--stats: 'c Conflicts : N', 'c Choices : N')
+    Preset("z3", "z3", "z3 (or pip's z3-solver, whose z3 program is on PATH in its environment)",
+           ("-dimacs", "-st", CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$"),
+    Preset("clasp", "clasp", "clasp", ("--stats", CNF_PLACE)),
     # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
     # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
@@ -160,6 +168,15 @@ _STAT_FORMS = (
 )
 
 
+_NAMED_STATS = (   # (a program's own names of a counter, our counter), the first line of each
+    (re.compile(r"^c\s+Conflicts\s*:\s*(\d+)(?:\s|$)", re.M), "conflicts"),     # clasp
+    (re.compile(r"^c\s+Choices\s*:\s*(\d+)(?:\s|$)", re.M), "decisions"),       # clasp
+    (re.compile(r":sat-conflicts\s+(\d+)"), "conflicts"),                        # z3 -st
+    (re.compile(r":sat-decisions\s+(\d+)"), "decisions"),                        # z3 -st
+)
+_Z3_PROPAGATIONS = re.compile(r":sat-propagations-(?:2ary|nary)\s+(\d+)")   # binary + longer clauses
+
+
 def parse_statistics(text: str, banner: str | None = None) -> dict[str, int]:
     """The counters a solver printed (conflicts, decisions, propagations), the first line of
     each; a counter printed in another form (``1.2 M``) is not read: never a guess.  Where the
@@ -170,6 +187,13 @@ def parse_statistics(text: str, banner: str | None = None) -> dict[str, int]:
         for match in form.finditer(text):
             name, number = (match.group(2), match.group(1)) if i == 1 else match.groups()
             found.setdefault(name, int(number))
+    for form, name in _NAMED_STATS:
+        match = form.search(text)
+        if match:
+            found.setdefault(name, int(match.group(1)))
+    z3_propagations = _Z3_PROPAGATIONS.findall(text)
+    if z3_propagations:
+        found.setdefault("propagations", sum(map(int, z3_propagations[:2])))
     if banner is not None and re.search(banner, text, re.M):
         for name in COUNTERS:
             found.setdefault(name, 0)
@@ -244,12 +268,14 @@ class ExternalEngine(Engine):
     )
     statistics = {
         "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
-                 "MiniSat 'decisions : N', PicoSAT -v 'c N decisions'), summed over its runs: one run a "
+                 "MiniSat 'decisions : N', PicoSAT -v 'c N decisions', clasp 'c Choices : N', z3 -st "
+                 "':sat-decisions N'), summed over its runs: one run a "
                  "model and one more to find none (raw 'runs'); empty where a run printed none; "
                  "ext:minizinc: Gecode's nodes (%%%mzn-stat: nodes=N); ext:ace: none",
         "backtracks": "ext:minizinc: Gecode's failures (failed nodes, %%%mzn-stat: failures=N)",
         "conflicts": "conflicts as the program prints them, summed over its runs",
-        "propagations": "propagations as the program prints them, summed over its runs; ext:minizinc: "
+        "propagations": "propagations as the program prints them, summed over its runs (z3: "
+                        ":sat-propagations-2ary + :sat-propagations-nary; clasp prints none); ext:minizinc: "
                         "Gecode's propagations",
     }
 
@@ -554,6 +580,8 @@ class ExternalEngine(Engine):
             except FileNotFoundError:
                 raise EngineError(f"{self.spec}: {self.program} ended with exit code {code} and wrote "
                                   f"no result file" + self._said(err)) from None
+        if self.preset is not None and self.preset.statistics_lines:
+            answer_text = re.sub(self.preset.statistics_lines, "", answer_text, flags=re.M)
         try:
             answer = read_answer(answer_text, source)
         except ParseError as exc:
