@@ -111,7 +111,7 @@ BAD = [
     ("solvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n",
      "the campaign {c} names no db = \"...\": give one there or --db PATH"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n[[set]]\nfile = \"six.txt\"\nbox = \"2x3\"\n"
-     "solvers = [\"nosuch\"]\n", "{c}:8:1: unknown solver 'nosuch'; known: backtrack, bitboard, cpsat, dlx,"),
+     "solvers = [\"nosuch\"]\n", "{c}:8:1: unknown solver 'nosuch'; known: backtrack, bitboard, cpmpy, cpsat, dlx,"),
 ]
 
 

@@ -485,6 +485,8 @@ def test_a_model_preset_is_killed_at_the_time_limit(preset):
     result = make_engine(f"ext:{preset}").run(NQueens(20), limit=None, time_limit=LIMIT)
     assert time.perf_counter() - started < WALL_BOUND + 2   # and the Python export of the model
     assert result.status is Status.TIMEOUT
+    if external.PRESETS[preset].solutions is None and result.error is None:
+        return   # counting by blocking (minisat+): the deadline fell between two runs, none killed
     assert "SIGKILL" in result.error and external.PRESETS[preset].program in result.error
 
 
