@@ -36,6 +36,7 @@ from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
 from .common import EXIT_OK
+from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
 TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
@@ -395,12 +396,15 @@ def cmd_generate(args) -> int:
     size = args.size if args.size is not None else GENERATE_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
+    rated = _rating_target(args, box)
     try:
         out = open(args.out, "w") if args.out else sys.stdout
     except OSError as exc:
         raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
+    if rated:
+        return _generate_rated(args, out)
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
     cells = box[0] * box[1] * box[0] * box[1] if args.kind == "sudoku" else 0
     if cells:  # a large Sudoku takes minutes: the bar counts the clues tried, a puzzle's cells each
@@ -430,6 +434,54 @@ def cmd_generate(args) -> int:
 
 
 GENERATE_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30}
+RATING_OPTIONS = ("rating_min", "rating_max", "technique", "attempts")
+
+
+def _rating_target(args, box) -> bool:
+    """Whether generation aims at a rating; the options checked before any output is made."""
+    from ..harness.generate import RATING_SCALE, check_rating_arguments
+    given = [f"--{o.replace('_', '-')}" for o in RATING_OPTIONS if getattr(args, o) is not None]
+    if not given:
+        return False
+    if args.kind != "sudoku":
+        raise UsageError(f"{given[0]} goes with generate sudoku, not {args.kind}")
+    if box != (3, 3):
+        raise UsageError(f"{given[0]}: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; "
+                         f"got --box {box[0]}x{box[1]}")
+    if args.clues is not None:
+        raise UsageError(f"{given[0]} and --clues do not go together: rated puzzles are minimal")
+    if args.attempts is not None and args.attempts < 1:
+        raise UsageError(f"--attempts must be 1 or more; got {args.attempts}")
+    args.rating_min = RATING_SCALE[0] if args.rating_min is None else args.rating_min
+    args.rating_max = RATING_SCALE[1] if args.rating_max is None else args.rating_max
+    check_rating_arguments(args.rating_min, args.rating_max, args.technique)
+    return True
+
+
+def _generate_rated(args, out) -> int:
+    """``generate sudoku --rating-min/--rating-max/--technique``: each line the puzzle, its
+    solution and its score; the bar counts the candidates tried, the found ones as a column."""
+    from ..harness.generate import ATTEMPTS_PER_PUZZLE, generate_rated_sudoku
+    from ..harness.progress import Progress
+    budget = args.attempts or ATTEMPTS_PER_PUZZLE * args.count
+    progress = Progress(budget, ["tried", "found"], sys.stderr, enabled=not args.quiet)
+
+    def on_attempt(kept: bool) -> None:
+        progress.update("tried", "sat")
+        if kept:
+            progress.per_solver["found"][0] += 1
+    try:
+        for puzzle in generate_rated_sudoku(args.count, args.seed, args.rating_min, args.rating_max,
+                                            technique=args.technique, attempts=budget,
+                                            check_seconds=args.check_seconds,
+                                            rating_seconds=args.rating_seconds, on_attempt=on_attempt):
+            print(f"{puzzle.write()} {puzzle.metadata['solution']} {puzzle.metadata['rating']}",
+                  file=out, flush=True)
+    finally:
+        progress.finish()
+        if args.out:
+            out.close()
+    return EXIT_OK
 
 
 def _generated_text(args, puzzle, index: int) -> str:
@@ -529,6 +581,15 @@ def register(sub) -> None:
                         "in time is kept (unique, not proven minimal); default none")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
+    p.add_argument("--rating-min", type=float, metavar="X",
+                   help="Sudoku 9x9: only puzzles rated X or more (rate's default score, SE scale 1-12)")
+    p.add_argument("--rating-max", type=float, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
+    p.add_argument("--technique", metavar="NAME",
+                   help="Sudoku 9x9: only puzzles whose explanation (rate --explain) uses this technique")
+    p.add_argument("--attempts", type=int, metavar="N",
+                   help="with a rating target: puzzles tried at most (default 200 per puzzle asked)")
+    p.add_argument("--rating-seconds", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
+                   help="with a rating target: rate's --time-limit for each rating (default %(default)g; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(func=cmd_generate)

@@ -195,6 +195,84 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
                      f"(the fewest reached: {sum(1 for g in best.givens if g)}); ask for more clues")
 
 
+# -- Sudoku to a target rating -----------------------------------------------------------------
+
+RATING_SCALE = (1.0, 12.0)
+"""The SE scale's ends: 1.0 (a last free cell) to SE's 11.x for the nested forcing chains."""
+ATTEMPTS_PER_PUZZLE = 200
+
+
+def known_techniques() -> tuple[str, ...]:
+    """Every technique name an explanation can carry: the human solver's, SE's ladder's (its
+    chain rungs by the names of their steps) and ``guess``."""
+    from ..solvers import chains
+    from ..solvers.human import CHAIN_RUNGS, GUESS, SE_LADDER, TECHNIQUES
+    names = list(TECHNIQUES)
+    names += [t for t in SE_LADDER if t not in CHAIN_RUNGS and t != "unique rectangle 2/4"]  # its steps say "unique rectangle"
+    names += [f"bidirectional {k}" if k.endswith("cycle") else k for k in chains.BASE]
+    names.append(GUESS)
+    return tuple(dict.fromkeys(names))
+
+
+def check_rating_arguments(rating_min: float, rating_max: float, technique: str | None) -> None:
+    low, high = RATING_SCALE
+    for name, value in (("--rating-min", rating_min), ("--rating-max", rating_max)):
+        if not low <= value <= high:
+            raise UsageError(f"{name} {value:g} is outside the SE scale ({low:.1f} to {high:.1f})")
+    if rating_min > rating_max:
+        raise UsageError(f"--rating-min {rating_min:g} is more than --rating-max {rating_max:g}")
+    if technique is not None and technique not in known_techniques():
+        raise UsageError(f"unknown technique {technique!r}; known: {', '.join(known_techniques())}")
+
+
+def generate_rated_sudoku(count: int, seed: int, rating_min: float = RATING_SCALE[0],
+                          rating_max: float = RATING_SCALE[1], *, technique: str | None = None,
+                          attempts: int | None = None, check_seconds: float | None = None,
+                          rating_seconds: float | None = None,
+                          on_attempt: Callable[[bool], None] | None = None) -> Iterator[Sudoku]:
+    """``count`` minimal 9x9 Sudoku whose rating (``rate``'s default score:
+    :func:`puzzlebench.rating.rate_puzzle`) lies in [``rating_min``, ``rating_max``] and, with
+    ``technique``, whose explanation uses that technique; metadata ``rating`` holds the score.
+
+    Generate and test: the candidates are exactly the puzzles of ``generate("sudoku", …,
+    seed)`` in their order (the same random stream), each rated, the ones in range kept, so the
+    same seed gives the same puzzles (unless a rating meets its time limit, ``rating_seconds``:
+    the model then scores the puzzle, and where that happens depends on the machine).  No
+    steering: a minimal puzzle cannot be dug further towards a harder rating, and adding clues
+    back towards an easier one would give up minimality; a new grid is drawn instead.
+    ``attempts`` (default 200 per puzzle asked) bounds the candidates; when it runs out the
+    puzzles found were yielded and a :class:`UsageError` says what ratings were seen.
+    ``on_attempt(kept)`` is called after each candidate rated."""
+    from ..rating import LADDER_SECONDS, rate_puzzle
+    check_rating_arguments(rating_min, rating_max, technique)
+    budget = attempts if attempts is not None else ATTEMPTS_PER_PUZZLE * count
+    if budget < 1:
+        raise UsageError(f"--attempts must be 1 or more; got {budget}")
+    seconds = LADDER_SECONDS if rating_seconds is None else rating_seconds or None
+    rng = random.Random(f"sudoku:{seed}")   # generate("sudoku")'s stream: its puzzles, in order
+    counter = _Counter("sudoku")
+    found, seen = 0, []
+    for _ in range(budget):
+        puzzle = generate_sudoku((3, 3), rng, counter=counter, check_seconds=check_seconds)
+        rating = rate_puzzle(puzzle, ladder_seconds=seconds)
+        kept = (rating.score is not None and rating_min <= round(rating.score, 1) <= rating_max
+                and (technique is None or technique in rating.techniques))
+        if rating.score is not None:
+            seen.append(rating.score)
+        if on_attempt is not None:
+            on_attempt(kept)
+        if kept:
+            puzzle.metadata["rating"] = f"{rating.score:.1f}"
+            yield puzzle
+            found += 1
+            if found == count:
+                return
+    wanted = f"{rating_min:g}..{rating_max:g}" + (f" using {technique}" if technique else "")
+    seen_text = f"lowest {min(seen):.1f}, highest {max(seen):.1f}" if seen else "none rated"
+    head = f"only {found} of {count} puzzles" if found else "no puzzle"
+    raise UsageError(f"{head} rated {wanted} found in {budget} attempts (ratings seen: {seen_text})")
+
+
 # -- Skyscrapers -------------------------------------------------------------------------------
 
 def random_latin_square(n: int, rng: random.Random) -> list[int]:
