@@ -109,6 +109,8 @@ def test_output_reads_back_with_its_solution(tmp_path, capsys):
      "--rating-min: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; got --box 2x3"),
     (["--rating-max", "3", "--clues", "30"], "--rating-max and --clues do not go together: rated puzzles are minimal"),
     (["--rating-max", "3", "--attempts", "0"], "--attempts must be 1 or more; got 0"),
+    (["--attempts", "50"], "--attempts goes with --rating-min, --rating-max or --technique"),
+    (["--rating-seconds", "2"], "--rating-seconds goes with --rating-min, --rating-max or --technique"),
 ])
 def test_bad_rating_arguments(args, message, capsys):
     assert run(args, capsys) == (2, "", f"puzzlebench: error: {message}\n")
@@ -148,3 +150,9 @@ def test_some_found_are_written_before_the_error(capsys):
     assert [float(line.split()[2]) for line in out.splitlines()] == kept
     assert err == (f"puzzlebench: error: only {len(kept)} of {len(kept) + 1} puzzles rated 1..{low:g} found in "
                    f"6 attempts (ratings seen: lowest {min(ratings):.1f}, highest {max(ratings):.1f})\n")
+
+
+def test_rating_time_limit_of_none_rates_easy_puzzles_alike(capsys):
+    """Easy puzzles are rated well within the default limit: no limit (0) gives the same lines."""
+    args = ["--rating-min", "2.0", "--rating-max", "4.0", "--count", "2", "--seed", "6"]
+    assert run(args, capsys) == run([*args, "--rating-seconds", "0"], capsys)

@@ -434,7 +434,8 @@ def cmd_generate(args) -> int:
 
 
 GENERATE_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30}
-RATING_OPTIONS = ("rating_min", "rating_max", "technique", "attempts")
+RATING_OPTIONS = ("rating_min", "rating_max", "technique")
+RATING_ONLY = ("attempts", "rating_seconds")   # meaningful only with a rating target
 
 
 def _rating_target(args, box) -> bool:
@@ -442,6 +443,9 @@ def _rating_target(args, box) -> bool:
     from ..harness.generate import RATING_SCALE, check_rating_arguments
     given = [f"--{o.replace('_', '-')}" for o in RATING_OPTIONS if getattr(args, o) is not None]
     if not given:
+        for o in RATING_ONLY:
+            if getattr(args, o) is not None:
+                raise UsageError(f"--{o.replace('_', '-')} goes with --rating-min, --rating-max or --technique")
         return False
     if args.kind != "sudoku":
         raise UsageError(f"{given[0]} goes with generate sudoku, not {args.kind}")
@@ -588,8 +592,8 @@ def register(sub) -> None:
                    help="Sudoku 9x9: only puzzles whose explanation (rate --explain) uses this technique")
     p.add_argument("--attempts", type=int, metavar="N",
                    help="with a rating target: puzzles tried at most (default 200 per puzzle asked)")
-    p.add_argument("--rating-seconds", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
-                   help="with a rating target: rate's --time-limit for each rating (default %(default)g; 0: none)")
+    p.add_argument("--rating-seconds", type=_seconds, metavar="SECONDS",
+                   help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(func=cmd_generate)
