@@ -13,6 +13,9 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   redrawn.  With a time limit per check (``check_seconds``), a clue whose removal the engine
   could not decide in time is kept: the puzzle is still proven unique, but not minimal, and
   its metadata counts those clues (``undecided``).
+- **Sudoku to a target rating** (9x9): the minimal puzzles above, each rated by ``rate``'s
+  default score (:func:`puzzlebench.rating.rate_puzzle`), kept when the score lies in a range
+  and, if asked, the explanation uses a technique (generate and test, no steering).
 - **Skyscrapers** (N <= 9): a random Latin square and all 4N visibility clues; where those
   leave several solutions, cells that some solution fills with another value are given, taken
   in a random order, until the puzzle is unique; then a share of the clues is removed in random
