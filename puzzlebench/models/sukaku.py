@@ -14,9 +14,10 @@ A cell with one candidate is a given.  The result is a :class:`Sukaku`, a
 solution are Sudoku's; only the starting position differs.  A new kind would duplicate the
 Sudoku module (one kind, one module); a subclass with a ``givens`` tuple that also carries the
 masks lets the human solver (``State.from_givens``) and so ``rate`` start from the pencil
-marks without a second parameter threaded through every rating function, while engines that
-cannot take candidates are refused by :meth:`Engine.run` (``takes_candidates``) rather than
-silently solving the givens alone.
+marks without a second parameter threaded through every rating function; ``mrv`` narrows its
+domains to them and ``sat`` assumes the ruled-out candidates false, while engines that cannot
+take candidates are refused by :meth:`Engine.run` (``takes_candidates``) rather than silently
+solving the givens alone.
 """
 
 from __future__ import annotations

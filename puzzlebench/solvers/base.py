@@ -194,8 +194,8 @@ class Engine(ABC):
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
                                 solver=self.spec, limit=limit, source=puzzle.source, puzzle=puzzle)
         if getattr(puzzle, "candidates", None) is not None and not self.takes_candidates:
-            return error_result(f"{self.family} does not take pencil marks (a Sukaku); the human "
-                                "and mrv solvers do", kind=puzzle.kind, solver=self.spec,
+            return error_result(f"{self.family} does not take pencil marks (a Sukaku); the human, "
+                                "mrv and sat solvers do", kind=puzzle.kind, solver=self.spec,
                                 limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
         cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
