@@ -2,6 +2,7 @@
 take candidates, and bad input as one-line errors with their place."""
 
 import json
+import pickle
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -54,6 +55,8 @@ def test_both_forms_read_the_same_position_and_write_back():
     rows = grid_text(a.candidates).split("\n")
     boxed = "\n".join(rows[:3] + ["------+------+------"] + rows[3:6] + ["---"] + rows[6:])
     assert parse(boxed).candidates == a.candidates
+    again = pickle.loads(pickle.dumps(a))   # engines run in child processes
+    assert again.candidates == a.candidates and again.givens.candidates == a.candidates
 
 
 def test_a_cell_with_one_candidate_is_a_given():
@@ -73,6 +76,8 @@ LINE = sukaku_of(Y_WING)
     ("000000000" + LINE[9:], "1:1: r1c1 has no candidate"),
     (LINE[:9] + "300000000" + LINE[18:],
      "1:10: r1c2: '3' at position 1 of the cell's 9 characters; expected 1 (a candidate) or 0 or . (not one)"),
+    (LINE[:20] + "x" + LINE[21:], "1:21: r1c3: 'x' at position 3 of the cell's 9 characters; expected 3 "
+     "(a candidate) or 0 or . (not one) (a 27x27 Sudoku line: give --box 3x9)"),
     ("000050000" * 2 + LINE[18:], "1:10: row 1 has two 5s (r1c1 and r1c2 have that one candidate only)"),
 ])
 def test_bad_lines_are_placed_errors(text, message):

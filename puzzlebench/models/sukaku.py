@@ -81,11 +81,14 @@ def _digits(mask: int) -> str:
 
 
 def is_sukaku_line(first_field: str) -> bool:
-    """Characters ``0-9.`` only, within three cells of 729: a Sukaku line (729 = 27², but a
-    27x27 Sudoku written in ten characters only is not a reading worth keeping ambiguous).
-    The margin makes a line a few characters short or long a Sukaku of the wrong length in
-    the error, not a Sudoku of no N² length; the nearest squares, 676 and 784, are outside it."""
-    return abs(len(first_field) - LINE_LENGTH) <= 3 * N and bool(_LINE_CHARS.fullmatch(first_field))
+    """Characters ``0-9.`` (but for a few typos), within three cells of 729: a Sukaku line.
+    729 = 27², but a 27x27 Sudoku written with hardly a value above 9 is not a reading worth
+    keeping ambiguous (``--box 3x9`` asks for it).  The margins make a line a few characters
+    short or long, or with a stray letter, a Sukaku with that error, not a Sudoku of no N²
+    length or a 27x27 one; the nearest squares, 676 and 784, are outside the length margin."""
+    if abs(len(first_field) - LINE_LENGTH) > 3 * N:
+        return False
+    return len(_LINE_CHARS.sub("", first_field)) <= N
 
 
 def is_sukaku_grid(text: str) -> bool:
@@ -114,8 +117,9 @@ def parse_sukaku_line(text: str, *, source: str | None = None) -> Sukaku:
             if ch == str(d):
                 mask |= 1 << (d - 1)
             elif ch not in "0.":
+                hint = "" if ch.isdigit() else " (a 27x27 Sudoku line: give --box 3x9)"
                 raise ParseError(f"r{cell // N + 1}c{cell % N + 1}: {ch!r} at position {d} of the cell's 9 "
-                                 f"characters; expected {d} (a candidate) or 0 or . (not one)",
+                                 f"characters; expected {d} (a candidate) or 0 or . (not one){hint}",
                                  places.place(lead + cell * N + d - 1))
         masks.append(mask)
     return _build(masks, [lead + cell * N for cell in range(N * N)], places, "line")
