@@ -20,6 +20,9 @@ Sudoku (``puzzlebench.models.sudoku``)
                      width in columns, H = height in rows: our shape is HxW), then N rows of N
                      characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` = 36),
                      ``.`` empty.
+    ``sukaku``       pencil marks (:mod:`puzzlebench.models.sukaku`): a line of 729 characters
+                     of ``0-9.``, or 9 rows of 9 candidate-digit tokens (``1245 3 6789 …``)
+                     with some token of two or more digits; read when no ``box`` is given.
     Block shape: ``box`` (``"2x3"`` = 2 rows, 3 columns, or ``(2, 3)``), else the CPMpy header,
     else inferred (:func:`~puzzlebench.models.sudoku.infer_box`; ``puzzle.box_inferred``).
 
@@ -71,6 +74,7 @@ from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageEr
 from .base import Puzzle
 from .kinds import KIND_NAMES, kind_class
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
+from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_sukaku_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
 from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
                      parse_sudoku_data_line, parse_sudoku_grid, parse_sudoku_list, parse_sudoku_numbers,
@@ -223,6 +227,8 @@ def parse_line(text: str, kind: str | None = None, box=None, source: str | None 
     if kind == "sudoku":
         if stripped.startswith("["):
             return parse_sudoku_list(text, box=box, source=source)
+        if fields and is_sukaku_line(fields[0]) and box is None:
+            return parse_sukaku_line(text, source=source)
         if fields and _is_sudoku_string(fields[0]):
             return parse_sudoku_data_line(text, box=box, source=source)
         return parse_sudoku_numbers(text, box=box, source=source)
@@ -275,6 +281,8 @@ def parse_block(text: str, kind: str | None = None, box=None, source: str | None
             return parse_sudoku_cpmpy(text, box=box, source=source)
         if first.startswith("["):
             return parse_sudoku_list(text, box=box, source=source)
+        if box is None and is_sukaku_grid(text):
+            return parse_sukaku_grid(text, source=source)
         return parse_sudoku_grid(text, box=box, source=source)
     if kind == "nqueens":
         return parse_nqueens_board(text, source=source)
@@ -396,6 +404,8 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
         return True
     if any(SEPARATOR_LINE.match(line) for line in lines):
         return True
+    if kind in (None, "sudoku") and is_sukaku_grid("\n".join(lines)):
+        return True                      # one grid even with a wrong row, so the error names it
     rows = len(lines)
     if all(len(row_cells(0, line, rows)[0]) == rows for line in lines):
         return 4 <= rows <= MAX_SIZE or kind == "nqueens" or any(ch in "Qq" for line in lines for ch in line)

@@ -109,6 +109,9 @@ class Engine(ABC):
     variants: ClassVar[tuple[str, ...]] = ()  # the first is the default
     kinds: ClassVar[frozenset[str]] = frozenset()   # every engine says which kinds it takes
     holds_time_limit: ClassVar[bool] = False
+    takes_candidates: ClassVar[bool] = False
+    """Whether the engine starts from a Sukaku's pencil marks (``puzzle.candidates``); any other
+    engine refuses a Sukaku rather than solve its givens alone (a wrong answer)."""
     """Whether every phase (encode, search, decode) looks at the run's clock, so that a time
     limit holds in-process; otherwise the API and the commands run the engine in a child
     process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
@@ -190,6 +193,10 @@ class Engine(ABC):
             return error_result(f"{self.family} does not handle {puzzle.kind} puzzles "
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
                                 solver=self.spec, limit=limit, source=puzzle.source, puzzle=puzzle)
+        if getattr(puzzle, "candidates", None) is not None and not self.takes_candidates:
+            return error_result(f"{self.family} does not take pencil marks (a Sukaku); the human, "
+                                "mrv and sat solvers do", kind=puzzle.kind, solver=self.spec,
+                                limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
         cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()

@@ -176,7 +176,11 @@ class State:
 
     @classmethod
     def from_givens(cls, g: Geometry, givens: Sequence[int]) -> "State":
-        s = cls(g, [g.full] * (g.n * g.n), [0] * (g.n * g.n), [0] * len(g.units), g.n * g.n)
+        # A Sukaku's givens carry its pencil marks (models.sukaku.Position): the position
+        # starts from those candidates, not from what the givens alone would leave.
+        marks = getattr(givens, "candidates", None)
+        s = cls(g, list(marks) if marks else [g.full] * (g.n * g.n), [0] * (g.n * g.n),
+                [0] * len(g.units), g.n * g.n)
         for cell, v in enumerate(givens):
             if v:
                 s.place(cell, v)
@@ -1079,6 +1083,7 @@ class HumanEngine(Engine):
     holds_time_limit = True
     summary = "human techniques easiest first, guessing when stuck (after Landreau's TIPE 2025 study; explained steps)"
     kinds = frozenset({"sudoku"})
+    takes_candidates = True   # State.from_givens starts from a Sukaku's pencil marks
     statistics = {
         "nodes": "branches solved by techniques (the root counts)",
         "guesses": "guess points: no technique applied, a cell's values were tried",

@@ -17,6 +17,8 @@ values of its fillings still consistent with their domains.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
@@ -231,8 +233,14 @@ class MrvEngine(Engine):
                         "hidden singles (one place left for a value in a row, column, block…)",
     }
 
+    takes_candidates = True
+
     def encode(self, puzzle: Puzzle) -> CellProblem:
-        return compile_rules(puzzle.rules)
+        problem = compile_rules(puzzle.rules)
+        marks = getattr(puzzle, "candidates", None)   # a Sukaku's pencil marks: narrower domains
+        if marks:
+            problem = replace(problem, domains=tuple(d & m for d, m in zip(problem.domains, marks)))
+        return problem
 
     def size(self, artifact: CellProblem) -> dict[str, int]:
         return {"cells": artifact.n_cells, "values": artifact.n_values}

@@ -46,7 +46,7 @@ import os
 import threading
 import time
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import neg
 
@@ -356,8 +356,20 @@ class SatEngine(Engine):
             return EXCLUDED.get("*", "no PySAT solver can be interrupted here")
         return None
 
+    takes_candidates = True
+
     def encode(self, puzzle: Puzzle) -> Cnf:
-        return encode(puzzle, self.settings["encoding"], self.settings["amo"])
+        cnf = encode(puzzle, self.settings["encoding"], self.settings["amo"])
+        marks = getattr(puzzle, "candidates", None)
+        if marks:   # a Sukaku: each ruled-out candidate of an open cell is one more assumption
+            if cnf.fixed is not None:
+                raise EngineError(f"{self.spec}: the optimized encoding takes no pencil marks "
+                                  "(a Sukaku); use another encoding")
+            n = cnf.n_values
+            out = [-(cell * n + v) for cell, m in enumerate(marks) if not puzzle.givens[cell]
+                   for v in range(1, n + 1) if not m >> (v - 1) & 1]
+            cnf = replace(cnf, units=cnf.units + out)
+        return cnf
 
     def size(self, artifact: Cnf) -> dict[str, int]:
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
