@@ -4,8 +4,8 @@ A package rather than one harness module because rating has four separate concer
 module: :mod:`.criteria` (the visual criteria), :mod:`.profile` (what the human-technique
 solver of :mod:`puzzlebench.solvers.human` learns about a puzzle, as features), :mod:`.model`
 (linear models, fitting, cross-validation, correlations) and :mod:`.data` (labelled files);
-:mod:`.commands` is the ``puzzlebench rate`` command.  Nothing here belongs to the benchmark
-harness, which only calls :func:`rate_puzzle` (``puzzlebench generate --rating``).
+the ``puzzlebench rate`` command is :mod:`puzzlebench.cli.rate`.  Nothing here belongs to the benchmark
+harness, which only calls :func:`rate_puzzle` (``puzzlebench generate sudoku --rating-min X --rating-max Y``).
 
 ``rate_puzzle(puzzle)`` → :class:`Rating`: the score on the Sudoku Explainer scale, the
 hardest technique, the technique counts, the visual criteria and the explained steps.  The
