@@ -230,3 +230,17 @@ def test_the_checker_holds_the_pencil_marks():
     solution = next(HumanSolver((3, 3)).solutions(parse(Y_WING).givens)).values
     problems = position.check(solution)
     assert len(problems) == 1 and "is not one of its candidates" in problems[0]
+
+
+def test_show_prints_the_pencil_marks_and_they_read_back(capsys, tmp_path):
+    line = sukaku_of(CHAINS)
+    path = tmp_path / "position.txt"
+    path.write_text(line + "\n")
+    code, out, _ = run(capsys, "show", str(path))
+    assert code == 0 and "pencil marks" in out.split("\n")[0]
+    grid = "\n".join(out.split("\n")[1:12])          # after the "source: kind shape" line
+    assert grid.count("-+-") == 4 and grid.count("|") == 18
+    shown = parse(grid)
+    assert isinstance(shown, Sukaku) and shown.candidates == parse(line).candidates
+    # a cell's candidates, not only its given: r1c1 of CHAINS has several
+    assert "".join(str(d) for d in range(1, 10) if parse(line).candidates[0] >> (d - 1) & 1) in grid.split()[0]

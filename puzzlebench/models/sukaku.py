@@ -59,6 +59,10 @@ class Sukaku(Sudoku):
         self.givens = Position(self.givens, candidates)
 
     @property
+    def shape(self) -> str:
+        return f"{super().shape}, pencil marks"
+
+    @property
     def candidates(self) -> tuple[int, ...]:
         return self.givens.candidates
 
@@ -68,6 +72,23 @@ class Sukaku(Sudoku):
             return problems
         return [f"r{c // N + 1}c{c % N + 1} = {v} is not one of its candidates {_digits(m)}"
                 for c, (v, m) in enumerate(zip(solution, self.candidates)) if not m >> (v - 1) & 1]
+
+    def pretty(self, solution: Sequence[int] | None = None, empty: str = ".") -> str:
+        """A solution as Sudoku prints it; the position itself as its pencil marks, each
+        column as wide as its widest candidate set, ``|`` between blocks and ``-+-`` rules
+        between bands, so the printed grid reads back as the same Sukaku (the grid form)."""
+        if solution is not None:
+            return super().pretty(solution, empty)
+        marks = [_digits(m) or "-" for m in self.candidates]
+        widths = [max(len(marks[r * N + c]) for r in range(N)) for c in range(N)]
+        rule = "-+-".join("-" * (sum(widths[b:b + 3]) + 2) for b in range(0, N, 3))
+        lines = []
+        for r in range(N):
+            if r and r % 3 == 0:
+                lines.append(rule)
+            lines.append(" | ".join(" ".join(marks[r * N + c].ljust(widths[c]) for c in range(b, b + 3))
+                                    for b in range(0, N, 3)).rstrip())
+        return "\n".join(lines)
 
     def write(self) -> str:
         if self.form == "grid":
