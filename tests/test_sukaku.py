@@ -192,14 +192,14 @@ def test_candidates_that_rule_out_the_solution_are_unsat_not_a_traceback(capsys,
     f.write_text(ruled_out() + "\n")
     code, out, _ = run(capsys, "rate", "--format", "jsonl", str(f))
     assert json.loads(out)["status"] == "unsat"
-    for solver in ("mrv", "human", "sat", "sat@encoding=minimal"):
+    for solver in ("mrv", "human", "sat", "sat@encoding=minimal", "cpsat", "cpsat:bool"):
         code, out, _ = run(capsys, "solve", "--solver", solver, str(f))
         assert f"{f}:1: unsat count=0" in out, (solver, out)
 
 
 # -- engines ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("solver", ["mrv", "human", "sat", "sat@encoding=minimal"])
+@pytest.mark.parametrize("solver", ["mrv", "human", "sat", "sat@encoding=minimal", "cpsat", "cpsat:bool"])
 def test_engines_that_take_candidates_solve_the_position(solver):
     """A Sukaku whose pencil marks (not its givens alone) make the solution unique: the
     givens here are the 3.4 puzzle's minus one, which has many solutions."""
@@ -220,7 +220,7 @@ def test_engines_that_take_candidates_solve_the_position(solver):
 def test_engines_that_ignore_candidates_refuse_a_sukaku():
     result = get_engine("dlx").run(parse(LINE))
     assert result.status.value == "error"
-    assert result.error == "dlx does not take pencil marks (a Sukaku); the human, mrv and sat solvers do"
+    assert result.error == "dlx does not take pencil marks (a Sukaku); the human, mrv, sat and cpsat solvers do"
     optimized = get_engine("sat@encoding=optimized").run(parse(LINE))
     assert optimized.status.value == "error" and "the optimized encoding takes no pencil marks" in optimized.error
 

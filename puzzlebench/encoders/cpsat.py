@@ -185,6 +185,13 @@ class CpSatModel:
         proto = self.model.proto
         return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
 
+    def rule_out(self, cell: int, v: int) -> None:
+        """Forbid value ``v`` in ``cell`` (a Sukaku's ruled-out pencil mark)."""
+        if self.formulation == "int":
+            self.model.add(self.cells[cell] != v)
+        else:
+            self.model.add_bool_or([~self.literals[candidate(cell, v, self.n_values)]])
+
     def decode_values(self, value) -> tuple[int, ...]:
         """A solution from ``value(var)`` (a solver's or a callback's ``Value``)."""
         if self.formulation == "int":

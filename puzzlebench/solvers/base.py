@@ -195,7 +195,7 @@ class Engine(ABC):
                                 solver=self.spec, limit=limit, source=puzzle.source, puzzle=puzzle)
         if getattr(puzzle, "candidates", None) is not None and not self.takes_candidates:
             return error_result(f"{self.family} does not take pencil marks (a Sukaku); the human, "
-                                "mrv and sat solvers do", kind=puzzle.kind, solver=self.spec,
+                                "mrv, sat and cpsat solvers do", kind=puzzle.kind, solver=self.spec,
                                 limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
         cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here

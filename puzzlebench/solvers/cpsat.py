@@ -88,8 +88,18 @@ class CpSatEngine(Engine):
                              "counting and proving uniqueness take workers=1")
         return super().run(puzzle, limit=limit, time_limit=time_limit, **kwargs)
 
+    takes_candidates = True
+
     def encode(self, puzzle: Puzzle) -> CpSatModel:
-        return encode_cpsat(puzzle.rules, self.variant)
+        artifact = encode_cpsat(puzzle.rules, self.variant)
+        marks = getattr(puzzle, "candidates", None)
+        if marks:   # a Sukaku: each ruled-out candidate of an open cell is forbidden
+            for cell, m in enumerate(marks):
+                if not puzzle.givens[cell]:
+                    for v in range(1, artifact.n_values + 1):
+                        if not m >> (v - 1) & 1:
+                            artifact.rule_out(cell, v)
+        return artifact
 
     def size(self, artifact: CpSatModel) -> dict[str, int]:
         return artifact.size()
