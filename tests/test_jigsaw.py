@@ -51,10 +51,18 @@ def test_regions_of_the_wrong_size_are_refused():
         JigsawSudoku([0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3][:8] + [2, 2, 2, 2, 2, 2, 3, 3], [0] * 16)
 
 
+ID_SHAPE = ("a jigsaw Sudoku is a Solo game id on one line: Nj:grid,regions (grid: digits and letters "
+            "a-z for runs of empty cells; regions: letters a-z and _ for the edge runs)")
+
+
 @pytest.mark.parametrize("text, error", [
     ("4j:p,_", "j.txt:1:7: the region lines cover 1 of the grid's 24 edges"),
     ("4j:o,b_b_b_b_b_b_b_b_b_", "j.txt:1:5: the grid describes 15 cells; a 4x4 jigsaw has 16"),
     ("4j:5o,_", "j.txt:1:4: 5 is not a value of a 4x4 jigsaw"),
+    # malformed ids stay jigsaw errors (not a Towers id's), placed where they go wrong
+    ("9j:abc", "j.txt:1:7: " + ID_SHAPE),          # no comma: at the end
+    ("9j:1a2,b3c", "j.txt:1:9: " + ID_SHAPE),      # a digit among the regions
+    ("9j:1a2b;,ab", "j.txt:1:8: " + ID_SHAPE),     # a stray character in the grid
 ])
 def test_a_bad_jigsaw_id_is_an_error_with_its_column(text, error):
     [item] = read_puzzles(text + "\n", "j.txt")

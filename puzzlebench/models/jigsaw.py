@@ -24,6 +24,9 @@ from .text import TextPlaces, content_lines
 from .vocabulary import Rules, grid_rules
 
 TATHAM_ID = re.compile(r"\s*(\d+)j:([0-9a-z_]*),([a-z_]*)\s*$")
+TATHAM_CLAIM = re.compile(r"\s*\d+j:")
+"""What makes a line a Solo jigsaw id (to be read as one, with the reader's errors, even
+when the rest is malformed; ``N:`` alone is a Towers or Unequal id)."""
 
 
 class JigsawSudoku(Puzzle):
@@ -119,23 +122,40 @@ class JigsawSudoku(Puzzle):
     @classmethod
     def claims(cls, text: str) -> bool:
         lines = content_lines(text)
-        return len(lines) == 1 and bool(TATHAM_ID.match(lines[0][1]))
+        return len(lines) == 1 and bool(TATHAM_CLAIM.match(lines[0][1]))
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "JigsawSudoku":
         lines = content_lines(text)
         found = TATHAM_ID.match(lines[0][1]) if len(lines) == 1 else None
-        if not found:
-            raise ParseError("a jigsaw Sudoku is a Solo game id on one line: N j : grid , regions",
-                             Place(source, lines[0] and 1 if lines else None))
-        offset = lines[0][0]
         places = TextPlaces(text, source)
+        if not found:
+            claim = TATHAM_CLAIM.match(lines[0][1]) if len(lines) == 1 else None
+            where = places.place(lines[0][0] + _first_misfit(lines[0][1], claim.end())) if claim \
+                else Place(source, 1 if lines else None)
+            raise ParseError("a jigsaw Sudoku is a Solo game id on one line: Nj:grid,regions "
+                             "(grid: digits and letters a-z for runs of empty cells; regions: letters "
+                             "a-z and _ for the edge runs)", where)
+        offset = lines[0][0]
         n = int(found.group(1))
         if not 1 <= n <= len(DIGITS):
             raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
         givens = grid_values(found.group(2), n, places, offset + found.start(2), f"a {n}x{n} jigsaw")
         regions = edge_regions(found.group(3), n, places, offset + found.start(3))
         return cls(regions, givens, source=source, form="tatham")
+
+
+def _first_misfit(line: str, start: int) -> int:
+    """Where a malformed Solo jigsaw id first goes wrong: the first character that is not of
+    its part (the grid before the comma, the regions after it), or its end (no comma)."""
+    body = line.rstrip()
+    comma = body.find(",", start)
+    for i in range(start, len(body)):
+        allowed = "abcdefghijklmnopqrstuvwxyz_" if comma != -1 and i > comma else \
+            "0123456789abcdefghijklmnopqrstuvwxyz_" + ("," if i == comma else "")
+        if body[i] not in allowed:
+            return i
+    return len(body)
 
 
 def _numbered(regions: Sequence[int]) -> tuple[int, ...]:
