@@ -561,6 +561,43 @@ def test_data_files_parse_with_the_right_kind_and_their_solutions_check(name):
 
 
 @needs_data
+@pytest.mark.parametrize("prefix", sorted(TATHAM_KINDS))
+def test_a_game_id_with_its_solution_after_it_checks(prefix):
+    """``solve`` writes a game id's answer in the id's own form (a Keen id holds no values:
+    its answer is the digits); ``check`` reads lines ``id answer``: the id with the answer as
+    its ``solution`` field, valid, and a corrupted answer listed as invalid, not a parse error."""
+    [name] = [n for n in data_files() if n.startswith(prefix)]
+    for k, line in enumerate(l for l in (DATA / name).read_text().splitlines()[:40] if l and l[0] != "#"):
+        p = parse(line)
+        [solution] = MrvEngine().run(p, limit=1).solutions
+        answer = p.write_solution(solution)
+        assert " " not in answer and answer != p.write()
+        read = parse(f"{line} {answer} note=x extra")
+        assert read.kind == p.kind and read.givens == p.givens
+        assert read.metadata == {"solution": answer, "note": "x", "field4": "extra"}
+        assert read.parse_solution(read.metadata["solution"]) == tuple(solution)
+        assert read.check(read.parse_solution(answer)) == []
+        swapped = list(solution)
+        swapped[0], swapped[1] = swapped[1], swapped[0]
+        assert read.check(read.parse_solution(p.write_solution(swapped)))
+
+
+@needs_data
+@pytest.mark.parametrize("prefix, error", [
+    ("tatham_solo_jigsaw", "the solution's id has other regions than the puzzle's"),
+    ("tatham_solo_killer", "the solution's id has other cages or sums than the puzzle's"),
+    ("tatham_unequal", "the solution's id has other signs than the puzzle's")])
+def test_an_answer_written_for_another_puzzle_is_refused(prefix, error):
+    [name] = [n for n in data_files() if n.startswith(prefix)]
+    first, *others = [parse(l) for l in (DATA / name).read_text().splitlines() if l and l[0] != "#"]
+    second = others[0] if prefix != "tatham_unequal" else \
+        next(q for q in others if q.n == first.n and q.less != first.less)   # the first may have no signs
+    [solution] = MrvEngine().run(second, limit=1).solutions
+    with pytest.raises(ParseError, match=error):
+        first.parse_solution(second.write_solution(solution))
+
+
+@needs_data
 def test_whole_small_data_files_read_without_error():
     for name in ("sudoku9_norvig_top95.txt", "sudoku4_vu_kr_1000.txt", "nqueens_solution_counts_oeis.txt"):
         items = list(read_puzzles((DATA / name).read_text(), name))

@@ -42,7 +42,7 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .latin import latin_lines, latin_problems, line_repeats, numbers_solution
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Less, Rules, grid_rules
 
 MAX_N = 64
@@ -146,6 +146,14 @@ class Futoshiki(Puzzle):
         return " ".join(map(str, solution))
 
     def parse_solution(self, text: str) -> Solution:
+        """A solution as :meth:`write_solution` writes it (an Unequal id of the full grid,
+        whose signs must be the puzzle's) or as numbers."""
+        text = text.strip()
+        if _is_unequal_id(text):
+            n, _, values, signs = _parse_tatham((0, text), TextPlaces(text))
+            if n != self.n or set(signs) != set(self.less):
+                raise ParseError("the solution's id has other signs than the puzzle's")
+            return tuple(values)
         return numbers_solution(text, self.n, "a Futoshiki")
 
     def write(self) -> str:
@@ -202,7 +210,7 @@ class Futoshiki(Puzzle):
         lines = content_lines(text)
         if not lines:
             return False
-        if all(_is_unequal_id(line) for _, line in lines):
+        if all(_is_unequal_id(first_field(line)) for _, line in lines):
             return True
         return (len(lines) > 1 and all(_GRID_LINE.fullmatch(line) for _, line in lines)
                 and any(re.search(r"\d|\.", line) for _, line in lines)
@@ -212,7 +220,7 @@ class Futoshiki(Puzzle):
     def spans_lines(cls, text: str) -> bool:
         """A grid is one puzzle of several lines; Unequal ids are one a line."""
         lines = content_lines(text)
-        return not (lines and _is_unequal_id(lines[0][1]))
+        return not (lines and _is_unequal_id(first_field(lines[0][1])))
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Futoshiki":
@@ -222,8 +230,11 @@ class Futoshiki(Puzzle):
         if not lines:
             raise ParseError("empty input: no Futoshiki found", Place(source))
         places = TextPlaces(text, source)
-        if len(lines) == 1 and TATHAM_ID.match(lines[0][1]):
-            return _read_tatham(lines[0], places)
+        if len(lines) == 1 and TATHAM_ID.match(first_field(lines[0][1])):
+            id_line, metadata = game_id_line(lines[0])
+            puzzle = _read_tatham(id_line, places)
+            puzzle.metadata.update(metadata)
+            return puzzle
         return _read_grid(lines, places)
 
 
@@ -269,6 +280,14 @@ def _check_signs(n: int, givens: list[int], signs: dict[tuple[int, int], int], p
 
 
 def _read_tatham(line: tuple[int, str], places: TextPlaces) -> Futoshiki:
+    n, params, givens, signs = _parse_tatham(line, places)
+    _check_signs(n, givens, signs, places)
+    return Futoshiki(n, givens, list(signs), source=places.source, form="tatham", params=params)
+
+
+def _parse_tatham(line: tuple[int, str], places: TextPlaces) -> tuple[int, str, list[int], dict[tuple[int, int], int]]:
+    """An Unequal id's size, parameters, values (0 = empty) and signs ``(smaller, larger)``
+    with the offset of each flag, as written; not yet checked against each other."""
     offset, text = line
     found = TATHAM_ID.match(text)
     n, params, body = int(found.group(1)), found.group(2), found.group(3)
@@ -319,8 +338,7 @@ def _read_tatham(line: tuple[int, str], places: TextPlaces) -> Futoshiki:
         i += 1
     if cell < n * n:
         raise ParseError(f"the id describes {cell} cells; {what} has {n * n}", places.place(start + len(body)))
-    _check_signs(n, givens, signs, places)
-    return Futoshiki(n, givens, list(signs), source=places.source, form="tatham", params=params)
+    return n, params, givens, signs
 
 
 def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:

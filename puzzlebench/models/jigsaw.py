@@ -20,7 +20,7 @@ from .base import Puzzle, Solution
 from .latin import latin_problems
 from .solo import edge_regions, edges_text, grid_text, grid_values
 from .sudoku import DIGITS
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Rules, grid_rules
 
 TATHAM_ID = re.compile(r"\s*(\d+)j:([0-9a-z_]*),([a-z_]*)\s*$")
@@ -98,7 +98,14 @@ class JigsawSudoku(Puzzle):
         return "".join(DIGITS[v - 1] for v in solution)
 
     def parse_solution(self, text: str) -> Solution:
+        """A solution as :meth:`write_solution` writes it (a Solo id of the full grid, whose
+        regions must be the puzzle's) or as :meth:`format_solution` does (N² characters)."""
         text = text.strip()
+        found = TATHAM_ID.match(text)
+        if found:
+            if _numbered(edge_regions(found.group(3), self.n, TextPlaces(text), found.start(3))) != self.regions:
+                raise ParseError("the solution's id has other regions than the puzzle's")
+            return tuple(grid_values(found.group(2), self.n, TextPlaces(text), found.start(2), f"a {self.n}x{self.n} jigsaw"))
         if len(text) != self.n * self.n or any(ch.upper() not in DIGITS[:self.n] for ch in text):
             raise ParseError(f"a jigsaw solution is {self.n * self.n} characters of 1..{DIGITS[self.n - 1]}")
         return tuple(DIGITS.index(ch.upper()) + 1 for ch in text)
@@ -122,27 +129,27 @@ class JigsawSudoku(Puzzle):
     @classmethod
     def claims(cls, text: str) -> bool:
         lines = content_lines(text)
-        return len(lines) == 1 and bool(TATHAM_CLAIM.match(lines[0][1]))
+        return len(lines) == 1 and bool(TATHAM_CLAIM.match(first_field(lines[0][1])))
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "JigsawSudoku":
         lines = content_lines(text)
-        found = TATHAM_ID.match(lines[0][1]) if len(lines) == 1 else None
+        (offset, line), metadata = game_id_line(lines[0]) if len(lines) == 1 else ((0, ""), {})
+        found = TATHAM_ID.match(line)
         places = TextPlaces(text, source)
         if not found:
-            claim = TATHAM_CLAIM.match(lines[0][1]) if len(lines) == 1 else None
-            where = places.place(lines[0][0] + _first_misfit(lines[0][1], claim.end())) if claim \
+            claim = TATHAM_CLAIM.match(line)
+            where = places.place(offset + _first_misfit(line, claim.end())) if claim \
                 else Place(source, 1 if lines else None)
             raise ParseError("a jigsaw Sudoku is a Solo game id on one line: Nj:grid,regions "
                              "(grid: digits and letters a-z for runs of empty cells; regions: letters "
                              "a-z and _ for the edge runs)", where)
-        offset = lines[0][0]
         n = int(found.group(1))
         if not 1 <= n <= len(DIGITS):
             raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
         givens = grid_values(found.group(2), n, places, offset + found.start(2), f"a {n}x{n} jigsaw")
         regions = edge_regions(found.group(3), n, places, offset + found.start(3))
-        return cls(regions, givens, source=source, form="tatham")
+        return cls(regions, givens, source=source, form="tatham", metadata=metadata)
 
 
 def _first_misfit(line: str, start: int) -> int:

@@ -27,7 +27,7 @@ from .base import Puzzle, Solution
 from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_plain, plain_text, read_plain
 from .solo import edge_regions, edges_text
 from .sudoku import DIGITS
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Cage, Rules, cage_problem, grid_rules
 
 KEEN_ID = re.compile(r"\s*(\d+):([^,]*),(.*?)\s*$")
@@ -152,25 +152,29 @@ class KenKen(Puzzle):
         return plain_text(self.n, self.givens if solution is None else solution, self.cages, True)
 
     def write(self) -> str:
-        return self.write_solution(self.givens)
-
-    def write_solution(self, values: Sequence[int]) -> str:
         if self.form != "tatham":
-            return plain_text(self.n, values, self.cages, True)
+            return plain_text(self.n, self.givens, self.cages, True)
         clues = "".join(f"{KEEN_OPS[op]}{target}" for _, op, target in sorted(self.cages))
         return f"{self.n}:{edges_text(_regions(self.cages, self.n), self.n, repeats=True)},{clues}"
+
+    def write_solution(self, values: Sequence[int]) -> str:
+        """In the plain form's grid, or, for a Keen id (which holds no values), as
+        :meth:`format_solution` writes it."""
+        if self.form != "tatham":
+            return plain_text(self.n, values, self.cages, True)
+        return self.format_solution(values)
 
     @classmethod
     def spans_lines(cls, text: str) -> bool:
         """A plain form spans lines; a Keen id is one line (a file of them is one a line)."""
         lines = content_lines(text)
-        return not (lines and KEEN_CLAIM.match(lines[0][1]))
+        return not (lines and KEEN_CLAIM.match(first_field(lines[0][1])))
 
     @classmethod
     def claims(cls, text: str) -> bool:
         lines = content_lines(text)
         if len(lines) == 1:
-            return bool(KEEN_CLAIM.match(lines[0][1]))
+            return bool(KEEN_CLAIM.match(first_field(lines[0][1])))
         plain, with_op = claimed_plain(text)
         return plain and with_op
 
@@ -179,7 +183,7 @@ class KenKen(Puzzle):
         lines = content_lines(text)
         if not lines:
             raise ParseError("empty input: no KenKen found", Place(source))
-        if len(lines) > 1 or not KEEN_ID.match(lines[0][1]):
+        if len(lines) > 1 or not KEEN_ID.match(first_field(lines[0][1])):
             n, givens, cages, where = read_plain(text, source, "KenKen", True)
             _check_cages(cages, n, where)
             return cls(n, cages, givens, source=source, form="plain")
@@ -205,7 +209,7 @@ def _check_cages(cages: Sequence[CageSpec], n: int, where: Sequence[Place]) -> N
 
 def read_keen(text: str, line: tuple[int, str], source: str | None) -> KenKen:
     """A Keen game id (see the module); errors name the column."""
-    offset, body = line
+    (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = KEEN_ID.match(body)
     n = int(found.group(1))
@@ -233,7 +237,7 @@ def read_keen(text: str, line: tuple[int, str], source: str | None) -> KenKen:
         raise ParseError(f"more clues than the {len(firsts)} cages", places.place(start + at))
     _check_cages(cages, n, where)
     try:
-        return KenKen(n, cages, source=source, form="tatham")
+        return KenKen(n, cages, source=source, form="tatham", metadata=metadata)
     except PuzzleError as err:
         raise err.located(source, places.place(offset).line) from None
 

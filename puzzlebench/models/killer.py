@@ -30,7 +30,7 @@ from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_pla
 from .kenken import parse_cages_field, cages_field
 from .solo import edge_regions, edges_text, grid_text, grid_values
 from .sudoku import Sudoku, infer_box, unit_table
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import AllDifferent, Cage, Rules, cage_problem, grid_rules
 
 SOLO_ID = re.compile(r"\s*(\d+)x(\d+)k:([^,]*),([^,]*),(.*?)\s*$")
@@ -112,7 +112,14 @@ class KillerSudoku(Puzzle):
         return self.plain.format_solution(solution)
 
     def parse_solution(self, text: str) -> Solution:
-        return self.plain.parse_solution(text)
+        """A solution as :meth:`write_solution` writes it (a Solo id of the full grid, whose
+        cages must be the puzzle's) or in any of the plain Sudoku's forms."""
+        found = SOLO_ID.match(text)
+        if found is None:
+            return self.plain.parse_solution(text)
+        if self.form == "tatham" and text[found.start(4):].strip() != self.write().split(",", 1)[1]:
+            raise ParseError("the solution's id has other cages or sums than the puzzle's")
+        return tuple(grid_values(found.group(3), self.n, TextPlaces(text), found.start(3), f"a {self.n}x{self.n} killer"))
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return plain_text(self.n, self.givens if solution is None else solution, self.cages, False)
@@ -137,7 +144,7 @@ class KillerSudoku(Puzzle):
     def spans_lines(cls, text: str) -> bool:
         """A plain form spans lines; a Solo id is one line (a file of them is one a line)."""
         lines = content_lines(text)
-        return not (lines and SOLO_CLAIM.match(lines[0][1]))
+        return not (lines and SOLO_CLAIM.match(first_field(lines[0][1])))
 
     @classmethod
     def claims(cls, text: str) -> bool:
@@ -186,7 +193,7 @@ def _number_places(text: str, start: int) -> dict[int, int]:
 
 def read_solo_killer(text: str, line: tuple[int, str], source: str | None) -> KillerSudoku:
     """A Solo killer id (see the module); errors name the column."""
-    offset, body = line
+    (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = SOLO_ID.match(body)
     if found is None:
@@ -219,6 +226,6 @@ def read_solo_killer(text: str, line: tuple[int, str], source: str | None) -> Ki
             raise InvalidPuzzleError(problem, places.place(sum_at[cells[0]]))
         cages.append((cells, totals[0]))
     try:
-        return KillerSudoku((high, wide), givens, cages, source=source, form="tatham")
+        return KillerSudoku((high, wide), givens, cages, source=source, form="tatham", metadata=metadata)
     except PuzzleError as err:
         raise err.located(source, places.place(offset).line) from None

@@ -24,10 +24,12 @@ from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
 from .solo import grid_text, grid_values
 from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Rules, grid_rules
 
 TATHAM_ID = re.compile(r"\s*(\d+)x(\d+)x:([0-9a-z_]*)\s*$")
+TATHAM_CLAIM = re.compile(r"\s*\d+x\d+x:")
+"""What makes a line's first field a Solo Sudoku-X id (read as one even when malformed)."""
 
 
 class SudokuX(Puzzle):
@@ -87,7 +89,13 @@ class SudokuX(Puzzle):
         return self.plain.format_solution(solution)
 
     def parse_solution(self, text: str) -> Solution:
-        return self.plain.parse_solution(text)
+        """A solution as :meth:`write_solution` writes it (a Solo id of the full grid) or in
+        any of the plain Sudoku's forms."""
+        found = TATHAM_ID.match(text)
+        if found is None:
+            return self.plain.parse_solution(text)
+        return tuple(grid_values(found.group(3), self.size, TextPlaces(text), found.start(3),
+                                 f"a {self.size}x{self.size} Sudoku"))
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return self.plain.pretty(solution)
@@ -103,21 +111,26 @@ class SudokuX(Puzzle):
     @classmethod
     def claims(cls, text: str) -> bool:
         lines = content_lines(text)
-        return len(lines) == 1 and bool(TATHAM_ID.match(lines[0][1]))
+        return len(lines) == 1 and bool(TATHAM_CLAIM.match(first_field(lines[0][1])))
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "SudokuX":
         lines = content_lines(text)
         if len(lines) != 1:
             raise ParseError("a Sudoku-X is one line: a Solo game id (3x3x:…) or N² characters", Place(source))
-        offset, line = lines[0]
+        if not TATHAM_CLAIM.match(first_field(lines[0][1])):
+            plain = parse_sudoku_data_line(lines[0][1], box=box, source=source)
+            return cls(plain.box, plain.givens, source=source, form="line", metadata=plain.metadata)
+        (offset, line), metadata = game_id_line(lines[0])
+        places = TextPlaces(text, source)
         found = TATHAM_ID.match(line)
         if not found:
-            plain = parse_sudoku_data_line(line, box=box, source=source)
-            return cls(plain.box, plain.givens, source=source, form="line", metadata=plain.metadata)
-        places = TextPlaces(text, source)
+            at = TATHAM_CLAIM.match(line).end()
+            bad = next((i for i in range(at, len(line)) if not re.match(r"[0-9a-z_]", line[i])), len(line))
+            raise ParseError(f"unexpected {line[bad]!r} in a Solo Sudoku-X id: its grid is digits, and "
+                             "letters a-z for runs of empty cells", places.place(offset + bad))
         wide, high = int(found.group(1)), int(found.group(2))
         n = wide * high
         values = grid_values(found.group(3), n, places, offset + found.start(3), f"a {n}x{n} Sudoku")
-        return cls((high, wide), values, source=source, form="tatham")   # our box is rows x columns
+        return cls((high, wide), values, source=source, form="tatham", metadata=metadata)   # our box is rows x columns
 

@@ -67,3 +67,30 @@ def with_line(err: PuzzleError, places: TextPlaces, offset: int = 0) -> PuzzleEr
     if err.place.line is None:
         err.place = Place(err.place.source or places.source, places.place(offset).line, None)
     return err
+
+
+def game_id_line(line: tuple[int, str]) -> tuple[tuple[int, str], dict[str, str]]:
+    """A one-line game id (Simon Tatham's Solo, Unequal, Keen) and the whitespace-separated
+    fields after it, as a data line has them: ``key=value`` under its key, the second field
+    (the first after the id) as ``solution``, any other as ``field<k>``.  An id holds no
+    blank, so the first field is the id; ``(offset, id text)`` keeps its place in the
+    record for the errors."""
+    offset, text = line
+    fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+    if not fields:
+        return (offset, text), {}
+    metadata: dict[str, str] = {}
+    for k, (_, field) in enumerate(fields[1:], start=2):
+        key, eq, value = field.partition("=")
+        if eq and key:
+            metadata[key] = value
+        else:
+            metadata["solution" if k == 2 else f"field{k}"] = field
+    start, head = fields[0]
+    return (offset + start, head), metadata
+
+
+def first_field(text: str) -> str:
+    """The first whitespace-separated field of a line (a game id), or ``""``."""
+    fields = text.split(None, 1)
+    return fields[0] if fields else ""
