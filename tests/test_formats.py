@@ -597,6 +597,35 @@ def test_an_answer_written_for_another_puzzle_is_refused(prefix, error):
         first.parse_solution(second.write_solution(solution))
 
 
+def test_a_plain_solo_id_is_a_sudoku_written_back_as_one():
+    """Solo's plain Sudoku id ``CxR:GRID``, as his program prints it: blocks C wide, R high."""
+    from puzzlebench.models.solo import grid_text
+    inkala = parse(INKALA)
+    solo = f"3x3:{grid_text(inkala.givens)}"
+    p = parse(solo + "  note=x")
+    assert p.kind == "sudoku" and p.box == (3, 3) and p.givens == inkala.givens
+    assert p.write() == solo and p.metadata == {"note": "x"}
+    [solution] = MrvEngine().run(p, limit=2).solutions
+    answer = p.write_solution(solution)
+    assert answer.startswith("3x3:") and p.parse_solution(answer) == tuple(solution)
+    assert parse(f"{solo} {answer}").metadata["solution"] == answer
+    wide = parse("3x2:" + grid_text([0] * 36))       # blocks 3 wide, 2 high: our 2x3
+    assert wide.box == (2, 3)
+
+
+@pytest.mark.parametrize("text, error", [
+    ("3x3:a1b2c", "1:10: the grid describes 8 cells; a 9x9 Sudoku has 81"),
+    ("3x3:a1b2c,x", "1:10: unexpected ',' in a Solo Sudoku id: its grid is digits, and letters a-z for runs of empty cells"),
+    ("3x3:a1b2cA", "1:10: unexpected 'A' in a Solo Sudoku id: its grid is digits, and letters a-z for runs of empty cells"),
+    ("2x2:a5o", "1:6: 5 is not a value of a 4x4 Sudoku"),
+    ("9x9:", "1:1: a Solo id of 9x9 blocks: supported up to 35 values"),
+])
+def test_a_bad_plain_solo_id_is_placed(text, error):
+    with pytest.raises(PuzzleError) as err:
+        parse(text)
+    assert str(err.value) == error
+
+
 @needs_data
 def test_whole_small_data_files_read_without_error():
     for name in ("sudoku9_norvig_top95.txt", "sudoku4_vu_kr_1000.txt", "nqueens_solution_counts_oeis.txt"):

@@ -20,6 +20,8 @@ Sudoku (``puzzlebench.models.sudoku``)
                      width in columns, H = height in rows: our shape is HxW), then N rows of N
                      characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` = 36),
                      ``.`` empty.
+    ``solo``         Simon Tatham's Solo game id ``CxR:GRID`` (blocks C wide, R high), with
+                     data-line fields after it.
     ``sukaku``       pencil marks (:mod:`puzzlebench.models.sukaku`): a line of 729 characters
                      of ``0-9.``, or 9 rows of 9 candidate-digit tokens (``1245 3 6789 …``)
                      with some token of two or more digits; read when no ``box`` is given.
@@ -76,7 +78,7 @@ from .kinds import KIND_NAMES, kind_class
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
 from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_sukaku_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
-from .sudoku import (SEPARATOR_LINE, grid_rows, parse_sudoku_cpmpy,
+from .sudoku import (SEPARATOR_LINE, SOLO_CLAIM, grid_rows, parse_solo_sudoku, parse_sudoku_cpmpy,
                      parse_sudoku_data_line, parse_sudoku_grid, parse_sudoku_list, parse_sudoku_numbers,
                      row_cells)
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
@@ -172,6 +174,8 @@ def infer_line_kind(text: str) -> str:
         return claimed
     stripped = text.strip()
     fields = stripped.split()
+    if SOLO_CLAIM.match(stripped):
+        return "sudoku"
     if TOWERS_ID.match(stripped) or _is_skyscrapers_line(fields):
         return "skyscrapers"
     if stripped.startswith("["):
@@ -225,6 +229,8 @@ def parse_line(text: str, kind: str | None = None, box=None, source: str | None 
     stripped = text.strip()
     fields = stripped.split()
     if kind == "sudoku":
+        if SOLO_CLAIM.match(stripped):
+            return parse_solo_sudoku(text, source=source)
         if stripped.startswith("["):
             return parse_sudoku_list(text, box=box, source=source)
         if fields and is_sukaku_line(fields[0]) and box is None:
@@ -383,6 +389,8 @@ def _line_is_record(line: str) -> bool:
     stripped = line.strip()
     fields = stripped.split()
     if kind == "sudoku":
+        if SOLO_CLAIM.match(stripped):
+            return True
         if stripped.startswith("["):
             return stripped.endswith("]") and stripped.count("[") == stripped.count("]")
         first = fields[0]

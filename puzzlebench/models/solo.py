@@ -143,3 +143,14 @@ def edges_text(regions: Sequence[int], n: int, repeats: bool = False) -> str:
         k = len(m.group())
         packed.append(m.group(1) * 2 if k == 2 else m.group(1) + (str(k) if k > 2 else ""))
     return "".join(packed)
+
+
+GRID_CHARACTERS = "0123456789abcdefghijklmnopqrstuvwxyz_"
+"""What a Solo grid is written with: numbers, ``a``-``z`` for runs of 1-26 empty cells, ``_``
+between two numbers."""
+
+
+def first_misfit(text: str, start: int, allowed: str = GRID_CHARACTERS) -> int:
+    """The offset of the first character from ``start`` on that is not ``allowed``, or the
+    end of ``text``: where a malformed id goes wrong."""
+    return next((i for i in range(start, len(text)) if text[i] not in allowed), len(text))

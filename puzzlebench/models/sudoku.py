@@ -16,7 +16,8 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .text import CPMPY_HEADER, TextPlaces, content_lines, with_line
+from .solo import first_misfit, grid_text, grid_values
+from .text import CPMPY_HEADER, TextPlaces, content_lines, game_id_line, with_line
 from .vocabulary import Rules, grid_rules
 
 MAX_VALUES = 64
@@ -119,7 +120,7 @@ class Sudoku(Puzzle):
     def format_solution(self, solution: Sequence[int]) -> str:
         """One line in the input's own alphabet: characters for the line, grid and CPMpy
         forms, space-separated numbers for the numbers and list forms."""
-        if self.form in ("line", "grid") and self.size <= len(DIGITS):
+        if self.form in ("line", "grid", "solo") and self.size <= len(DIGITS):
             try:  # the common case (results are read by the thousand) in one translation
                 return bytes(solution).translate(_value_chars(self.empty)).decode("ascii")
             except (TypeError, ValueError):  # not small numbers: written one by one
@@ -255,7 +256,7 @@ class Sudoku(Puzzle):
         """One character per cell (line, grid, cpmpy forms), else numbers."""
         if self.form == "cpmpy":
             return self.size <= len(CPMPY_DIGITS)
-        return self.form in ("line", "grid") and self.size <= len(DIGITS)
+        return self.form in ("line", "grid", "solo") and self.size <= len(DIGITS)
 
     def _cells_text(self, values: Sequence[int]) -> str:
         if self._uses_characters():
@@ -276,6 +277,8 @@ class Sudoku(Puzzle):
         rows = [values[i * n:(i + 1) * n] for i in range(n)]
         if self.form == "grid":
             return self.pretty(values, empty=self.empty)
+        if self.form == "solo":   # Solo writes the block width first; our box is rows x columns
+            return f"{self.box[1]}x{self.box[0]}:{grid_text(values)}"
         if self.form == "numbers_grid":
             width = len(str(n))
             return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in rows)
@@ -294,6 +297,9 @@ class Sudoku(Puzzle):
         character per cell in the puzzle's alphabet, or numbers."""
         text = text.strip()
         n = self.size
+        solo = SOLO_ID.match(text)
+        if solo:
+            return tuple(grid_values(solo.group(3), n, TextPlaces(text), solo.start(3), f"a {n}x{n} Sudoku"))
         if self.form == "cpmpy" and text.startswith("#"):
             text = text.split("\n", 1)[1] if "\n" in text else ""
         compact = re.sub(r"[\s|+\-]", "", text)
@@ -368,6 +374,33 @@ def _build(values: list[int], n: int, box, places: TextPlaces, *, form: str, emp
     try:
         return Sudoku(shape, values, source=places.source, form=form, empty=empty,
                       box_inferred=inferred, metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, places, offset) from None
+
+
+SOLO_ID = re.compile(r"(\d+)x(\d+):([0-9a-z_]*)$")
+SOLO_CLAIM = re.compile(r"\s*\d+x\d+:")
+"""Simon Tatham's Solo game id of a plain Sudoku, ``CxR:GRID`` (blocks C cells wide and R
+high; the grid as :mod:`puzzlebench.models.solo` reads it), and what makes a line one."""
+
+
+def parse_solo_sudoku(text: str, *, source: str | None = None) -> Sudoku:
+    """A plain Solo id on one line, with data-line fields after it (``solution`` …)."""
+    places = TextPlaces(text, source)
+    (offset, body), metadata = game_id_line((0, text))
+    found = SOLO_ID.match(body)
+    if not found:
+        bad = first_misfit(body, SOLO_CLAIM.match(body).end())
+        raise ParseError(f"unexpected {body[bad]!r} in a Solo Sudoku id: its grid is digits, and letters "
+                         "a-z for runs of empty cells", places.place(offset + bad))
+    wide, high = int(found.group(1)), int(found.group(2))
+    n = wide * high
+    if not 1 <= n <= len(DIGITS):
+        raise UnsupportedShapeError(f"a Solo id of {wide}x{high} blocks: supported up to {len(DIGITS)} values",
+                                    places.place(offset + found.start(1)))
+    values = grid_values(found.group(3), n, places, offset + found.start(3), f"a {n}x{n} Sudoku")
+    try:
+        return Sudoku((high, wide), values, source=source, form="solo", metadata=metadata)
     except PuzzleError as err:
         raise with_line(err, places, offset) from None
 

@@ -22,7 +22,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .base import Puzzle, Solution
-from .solo import grid_text, grid_values
+from .solo import first_misfit, grid_text, grid_values
 from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
 from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Rules, grid_rules
@@ -125,8 +125,7 @@ class SudokuX(Puzzle):
         places = TextPlaces(text, source)
         found = TATHAM_ID.match(line)
         if not found:
-            at = TATHAM_CLAIM.match(line).end()
-            bad = next((i for i in range(at, len(line)) if not re.match(r"[0-9a-z_]", line[i])), len(line))
+            bad = first_misfit(line, TATHAM_CLAIM.match(line).end())
             raise ParseError(f"unexpected {line[bad]!r} in a Solo Sudoku-X id: its grid is digits, and "
                              "letters a-z for runs of empty cells", places.place(offset + bad))
         wide, high = int(found.group(1)), int(found.group(2))
