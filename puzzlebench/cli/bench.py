@@ -21,7 +21,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
-from ..harness.generate import LARGE_GRID
+from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
@@ -394,7 +394,7 @@ def cmd_generate(args) -> int:
     box = parse_box(args.box) if args.box else (3, 3)
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
-    size = args.size if args.size is not None else GENERATE_SIZES.get(args.kind, 6)
+    size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
     rated = _rating_target(args, box)
@@ -437,7 +437,6 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
-GENERATE_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30}
 LARGE_CHECK_SECONDS = 2.0
 """The default time limit of a uniqueness check from :data:`LARGE_GRID` values, so that the
 command ends (a 25x25 took about 7 minutes with it, 119 of its 272 clues left undecided)."""
@@ -504,8 +503,8 @@ def _generated_text(args, puzzle, index: int) -> str:
         return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
                 f"{puzzle.write()}\n")
     line = puzzle.write()
-    if args.kind == "sudoku" and puzzle.metadata.get("solution"):
-        line += " " + puzzle.metadata["solution"]
+    if puzzle.metadata.get("solution") and args.kind != "skyscrapers":
+        line += " " + puzzle.metadata["solution"]   # `check` reads the line back
     return line
 
 
@@ -575,14 +574,16 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
-                                        "Latin squares with holes (QWH)")
-    p.add_argument("kind", choices=("sudoku", "skyscrapers", "nqueens", "latin"))
+                                        "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
+                                        "Futoshiki and KenKen (written as Simon Tatham's game ids)")
+    p.add_argument("kind", choices=GENERATED_KINDS)
     p.add_argument("--count", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--box", metavar="RxC", help="Sudoku block shape (default 3x3)")
+    p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
     p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8) or Latin square "
-                                            "order (1..64, default 30)")
+    p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
+                                            "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
+                                            "(default 5) or KenKen N (default 6)")
     p.add_argument("--remove", type=float, default=0.5, help="Skyscrapers: share of clues to remove (0..1)")
     p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
     p.add_argument("--holes", type=float, default=0.42,

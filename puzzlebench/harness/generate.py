@@ -37,6 +37,7 @@ import random
 from typing import Callable, Iterator
 
 from ..errors import UsageError
+from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
@@ -45,6 +46,9 @@ from ..results import Status
 from ..solvers import registry
 
 PREFERRED = ("bitboard", "mrv")
+GENERATED_KINDS = ("sudoku", "skyscrapers", "nqueens", "latin", *KIND_GENERATORS)
+GENERATED_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30, "jigsaw": 9, "futoshiki": 5, "kenken": 6}
+"""The default ``size`` of the kinds that take one (the others take a block shape)."""
 
 
 def uniqueness_engine(kind: str):
@@ -82,53 +86,8 @@ class _Counter:
 
 def random_full_grid(box: tuple[int, int], rng: random.Random) -> list[int]:
     """A uniformly shuffled search for a complete grid: random value order, MRV cell choice."""
-    r, c = box
-    n = r * c
-    peers = Sudoku(box, [0] * n * n).units()
-    unit_of: list[list[int]] = [[] for _ in range(n * n)]
-    for _, cells in peers:
-        for cell in cells:
-            unit_of[cell].extend(x for x in cells if x != cell)
-    peer_sets = [sorted(set(p)) for p in unit_of]
-    full = (1 << n) - 1
-    grid = [0] * (n * n)
-    budget = [200_000]
-
-    def candidates(cell: int) -> int:
-        used = 0
-        for p in peer_sets[cell]:
-            if grid[p]:
-                used |= 1 << (grid[p] - 1)
-        return full & ~used
-
-    def fill() -> bool:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        best, best_mask, best_count = -1, 0, n + 1
-        for cell in range(n * n):
-            if not grid[cell]:
-                mask = candidates(cell)
-                k = mask.bit_count()
-                if k < best_count:
-                    best, best_mask, best_count = cell, mask, k
-                    if k <= 1:
-                        break
-        if best < 0:
-            return True
-        values = [v + 1 for v in range(n) if best_mask >> v & 1]
-        rng.shuffle(values)
-        for v in values:
-            grid[best] = v
-            if fill():
-                return True
-        grid[best] = 0
-        return False
-
-    while not fill():  # a rare dead end in a big grid: start again with a new budget
-        grid[:] = [0] * (n * n)
-        budget[0] = 200_000
-    return grid
+    n = box[0] * box[1]
+    return random_filling(n, [cells for _, cells in Sudoku(box, [0] * n * n).units()], rng)
 
 
 LARGE_GRID = 16
@@ -409,5 +368,8 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
             yield generate_skyscrapers(size, rng, remove, counter=counter)
         elif kind == "nqueens":
             yield generate_nqueens(size, placed, rng)
+        elif kind in KIND_GENERATORS:
+            shape = box if kind in ("sudoku-x", "killer") else size
+            yield KIND_GENERATORS[kind](shape, rng, counter)
         else:
-            raise UsageError(f"cannot generate {kind!r}: choose sudoku, skyscrapers, nqueens or latin")
+            raise UsageError(f"cannot generate {kind!r}: choose {', '.join(GENERATED_KINDS)}")

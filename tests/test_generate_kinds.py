@@ -1,0 +1,104 @@
+"""The generators of Sudoku-X, jigsaw, Killer, Futoshiki and KenKen: each puzzle read back from
+its game id, its solution valid, unique by another engine than the one that generated it (SAT),
+minimal where it was dug, the same for the same seed; the cages and regions they draw."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlebench.harness.generate import generate
+from puzzlebench.harness.generate_kinds import (KILLER_SIZES, components, connected, grow_cages,
+                                                random_regions)
+from puzzlebench.models.futoshiki import Futoshiki
+from puzzlebench.models.jigsaw import JigsawSudoku
+from puzzlebench.models.killer import KillerSudoku
+from puzzlebench.models.reader import parse
+from puzzlebench.models.sudokux import SudokuX
+from puzzlebench.solvers.registry import make_engine
+
+from test_cli import run
+
+SMALL = [("sudoku-x", {"box": (2, 2)}), ("sudoku-x", {"box": (3, 3)}), ("jigsaw", {"size": 5}),
+         ("jigsaw", {"size": 6}), ("killer", {"box": (2, 2)}), ("killer", {"box": (2, 3)}),
+         ("futoshiki", {"size": 4}), ("futoshiki", {"size": 5}), ("kenken", {"size": 4}), ("kenken", {"size": 5})]
+
+
+def count(puzzle, limit=2) -> int:
+    return make_engine("sat").run(puzzle, limit=limit).count
+
+
+@pytest.mark.parametrize("kind, shape", SMALL)
+def test_generated_puzzles_read_back_are_unique_and_solved_by_their_solution(kind, shape):
+    puzzles = list(generate(kind, 2, seed=7, **shape))
+    again = list(generate(kind, 2, seed=7, **shape))
+    assert [p.write() for p in puzzles] == [p.write() for p in again]           # seeded
+    assert puzzles[0].write() != puzzles[1].write()
+    for p in puzzles:
+        read = parse(f"{p.write()} {p.metadata['solution']}")
+        assert read.kind == kind and read.write() == p.write() and read.givens == p.givens
+        assert read.check(read.parse_solution(read.metadata["solution"])) == []
+        assert count(read) == 1                                                   # proper
+
+
+def without(puzzle, clue):
+    """The puzzle without one given (a cell) or, for Futoshiki, one sign."""
+    givens = list(puzzle.givens)
+    if isinstance(clue, tuple):
+        return Futoshiki(puzzle.n, givens, [s for s in puzzle.less if s != clue])
+    givens[clue] = 0
+    if isinstance(puzzle, SudokuX):
+        return SudokuX(puzzle.box, givens)
+    if isinstance(puzzle, JigsawSudoku):
+        return JigsawSudoku(puzzle.regions, givens)
+    if isinstance(puzzle, KillerSudoku):
+        return KillerSudoku(puzzle.box, givens, [(cells, total) for cells, _, total in puzzle.cages])
+    return Futoshiki(puzzle.n, givens, puzzle.less)
+
+
+@pytest.mark.parametrize("kind, shape", [s for s in SMALL if s[0] not in ("kenken", "killer")])
+def test_dug_puzzles_are_minimal(kind, shape):
+    """(A Killer's cages often leave no given to dig: the same ``dig`` as these.)"""
+    [p] = generate(kind, 1, seed=3, **shape)
+    clues = [c for c, v in enumerate(p.givens) if v] + list(getattr(p, "less", ()))
+    assert clues, "a puzzle with nothing to remove proves nothing"
+    for clue in clues:
+        assert count(without(p, clue)) == 2, clue
+
+
+def test_generated_lines_pass_check_and_bad_shapes_are_usage_errors(capsys, tmp_path):
+    out = tmp_path / "kenken.txt"
+    code, _, _ = run(capsys, "generate", "kenken", "--size", "4", "--count", "3", "--quiet", "--out", str(out))
+    assert code == 0 and len(out.read_text().splitlines()) == 3
+    code, stdout, _ = run(capsys, "check", str(out))
+    assert code == 0 and stdout.count(": valid") == 3
+    for argv, error in [(("jigsaw", "--size", "1"), "jigsaw sizes go from 2 to 35; got 1"),
+                        (("killer", "--box", "1x3"), "Killer sizes go from 4 to 35 values; got 1x3 blocks (3)"),
+                        (("futoshiki", "--size", "70"), "Futoshiki sizes go from 2 to 64; got 70"),
+                        (("kenken", "--size", "36"), "KenKen sizes go from 2 to 35; got 36"),
+                        (("sudoku-x", "--box", "1x2"), "Sudoku-X sizes go from 4 to 35 values")]:
+        code, _, err = run(capsys, "generate", *argv, "--count", "1", "--quiet")
+        assert code == 2 and f"puzzlebench: error: {error}" in err, err
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(3, 9))
+def test_cages_partition_the_grid_into_connected_cages_without_repeats(seed, n):
+    rng = random.Random(seed)
+    solution = [(r + c) % n + 1 for r in range(n) for c in range(n)]
+    cages = grow_cages(n, rng, KILLER_SIZES, lambda cage, cell: solution[cell] not in {solution[c] for c in cage})
+    assert sorted(c for cage in cages for c in cage) == list(range(n * n))
+    for cage in cages:
+        assert connected(cage, n) and len(cage) <= max(KILLER_SIZES)
+        assert len({solution[c] for c in cage}) == len(cage)
+    assert components([0, 1, n + 1, 3 * n], n) == [(0, 1, n + 1), (3 * n,)] if n > 3 else True
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10 ** 6), st.integers(2, 9))
+def test_regions_are_n_connected_regions_of_n_cells(seed, n):
+    regions = random_regions(n, random.Random(seed))
+    for k in range(n):
+        cells = [x for x in range(n * n) if regions[x] == k]
+        assert len(cells) == n and connected(cells, n)
