@@ -626,6 +626,23 @@ def test_a_bad_plain_solo_id_is_placed(text, error):
     assert str(err.value) == error
 
 
+SOLO_KINDS = "Solo ids are CxR: (Sudoku), CxRx: (Sudoku-X), Nj: (jigsaw) and CxRk: (Killer)"
+
+
+@pytest.mark.parametrize("text, error", [
+    ("3x3z:abc", f"1:1: Solo parameters '3x3z' are not read here: {SOLO_KINDS}"),
+    ("3x3xk:a,b,c", f"1:1: Solo parameters '3x3xk' are not read here: {SOLO_KINDS}"),
+    ("5#12345", "1:2: '5#…' is a random seed of Simon Tatham's puzzles, not a puzzle: copy the game id "
+                "(Game > Specific…) instead"),
+    ("  9j#77", "1:5: '9j#…' is a random seed of Simon Tatham's puzzles, not a puzzle: copy the game id "
+                "(Game > Specific…) instead"),
+])
+def test_ids_of_other_tatham_puzzles_and_random_seeds_are_named(text, error):
+    with pytest.raises(PuzzleError) as err:
+        parse(text)
+    assert str(err.value) == error
+
+
 @needs_data
 def test_whole_small_data_files_read_without_error():
     for name in ("sudoku9_norvig_top95.txt", "sudoku4_vu_kr_1000.txt", "nqueens_solution_counts_oeis.txt"):

@@ -176,6 +176,7 @@ def infer_line_kind(text: str) -> str:
     fields = stripped.split()
     if SOLO_CLAIM.match(stripped):
         return "sudoku"
+    _refuse_other_game_ids(text)
     if TOWERS_ID.match(stripped) or _is_skyscrapers_line(fields):
         return "skyscrapers"
     if stripped.startswith("["):
@@ -192,6 +193,26 @@ def infer_line_kind(text: str) -> str:
     raise ParseError("cannot tell the kind of puzzle: expected a Sudoku line of N² characters, "
                      "N-Queens 'n [(row,col)…]', Skyscrapers 'N top bottom left right', a "
                      "rush-01 clue list or a Towers id", Place(None, 1, None))
+
+
+GAME_PARAMETERS = re.compile(r"\s*(\d+(?:x\d+)?[a-z]*)([:#])")
+"""The head of a line that looks like one of Simon Tatham's ids: parameters, then ``:`` (a
+game id) or ``#`` (a random seed)."""
+
+
+def _refuse_other_game_ids(text: str) -> None:
+    """A random seed (``N#SEED``), or Solo parameters no kind reads (``3x3xk:`` is Killer with
+    diagonals): an error saying so, rather than a Sudoku line's length error."""
+    found = GAME_PARAMETERS.match(text)
+    if found is None:
+        return
+    params, mark = found.groups()
+    if mark == "#":
+        raise ParseError(f"'{params}#…' is a random seed of Simon Tatham's puzzles, not a puzzle: copy "
+                         "the game id (Game > Specific…) instead", Place(None, 1, found.start(2) + 1))
+    if "x" in params:
+        raise ParseError(f"Solo parameters '{params}' are not read here: Solo ids are CxR: (Sudoku), "
+                         "CxRx: (Sudoku-X), Nj: (jigsaw) and CxRk: (Killer)", Place(None, 1, found.start(1) + 1))
 
 
 def _numbers_kind(text: str, numbers: list[str]) -> str:
