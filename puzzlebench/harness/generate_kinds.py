@@ -51,7 +51,6 @@ from ..models.sudokux import SudokuX
 from ..results import Status
 from .latin_squares import random_latin_square
 
-Tick = Callable[[], None] | None
 KENKEN_SIZES = {1: 0.1, 2: 0.5, 3: 0.3, 4: 0.1}
 KILLER_SIZES = {2: 0.35, 3: 0.35, 4: 0.2, 5: 0.1}
 
@@ -97,15 +96,13 @@ def unique(counter, puzzle) -> bool:
     return counter.solve(puzzle).status is Status.UNIQUE
 
 
-def dig(clues: list, rng: random.Random, build: Callable[[list], object], counter, tick: Tick = None) -> list:
+def dig(clues: list, rng: random.Random, build: Callable[[list], object], counter) -> list:
     """The clues left after one pass in a random order (see the glossary): a minimal set."""
     kept = list(clues)
     for clue in rng.sample(clues, len(clues)):
         trial = [c for c in kept if c != clue]
         if unique(counter, build(trial)):
             kept = trial
-        if tick:
-            tick()
     return kept
 
 
@@ -216,13 +213,13 @@ def grow_cages(n: int, rng: random.Random, sizes: dict[int, float],
 
 # -- Sudoku-X and jigsaw -----------------------------------------------------------------------
 
-def generate_sudoku_x(box: tuple[int, int], rng: random.Random, counter, tick: Tick = None) -> SudokuX:
+def generate_sudoku_x(box: tuple[int, int], rng: random.Random, counter) -> SudokuX:
     """A minimal Sudoku-X with ``box`` blocks, written as a Solo id."""
     n = box[0] * box[1]
     if not 4 <= n <= len(DIGITS):
         raise UsageError(f"Sudoku-X sizes go from 4 to {len(DIGITS)} values; got {box[0]}x{box[1]} blocks ({n})")
     solution = random_filling(n, _x_units(box), rng)
-    kept = dig(list(range(n * n)), rng, lambda cells: SudokuX(box, _keep(solution, cells)), counter, tick)
+    kept = dig(list(range(n * n)), rng, lambda cells: SudokuX(box, _keep(solution, cells)), counter)
     return _finished(SudokuX(box, _keep(solution, kept), form="tatham"), solution)
 
 
@@ -265,7 +262,7 @@ def random_regions(n: int, rng: random.Random) -> list[int]:
     return regions
 
 
-def generate_jigsaw(n: int, rng: random.Random, counter, tick: Tick = None) -> JigsawSudoku:
+def generate_jigsaw(n: int, rng: random.Random, counter) -> JigsawSudoku:
     """A minimal jigsaw Sudoku of size ``n`` on random regions, written as a Solo id."""
     if not 2 <= n <= len(DIGITS):
         raise UsageError(f"jigsaw sizes go from 2 to {len(DIGITS)}; got {n}")
@@ -278,13 +275,13 @@ def generate_jigsaw(n: int, rng: random.Random, counter, tick: Tick = None) -> J
             if found.solutions:
                 solution = list(found.solutions[0])
                 break
-    kept = dig(list(range(n * n)), rng, lambda cells: JigsawSudoku(regions, _keep(solution, cells)), counter, tick)
+    kept = dig(list(range(n * n)), rng, lambda cells: JigsawSudoku(regions, _keep(solution, cells)), counter)
     return _finished(JigsawSudoku(regions, _keep(solution, kept)), solution)
 
 
 # -- Killer ------------------------------------------------------------------------------------
 
-def generate_killer(box: tuple[int, int], rng: random.Random, counter, tick: Tick = None) -> KillerSudoku:
+def generate_killer(box: tuple[int, int], rng: random.Random, counter) -> KillerSudoku:
     """A Killer Sudoku with ``box`` blocks: random cages (no digit twice in one), givens dug."""
     n = box[0] * box[1]
     if not 4 <= n <= len(DIGITS):
@@ -292,13 +289,13 @@ def generate_killer(box: tuple[int, int], rng: random.Random, counter, tick: Tic
     solution = random_filling(n, _sudoku_units(box), rng)
     cages = grow_cages(n, rng, KILLER_SIZES, lambda cage, cell: solution[cell] not in {solution[c] for c in cage})
     sums = [(cells, sum(solution[c] for c in cells)) for cells in cages]
-    kept = dig(list(range(n * n)), rng, lambda cells: KillerSudoku(box, _keep(solution, cells), sums), counter, tick)
+    kept = dig(list(range(n * n)), rng, lambda cells: KillerSudoku(box, _keep(solution, cells), sums), counter)
     return _finished(KillerSudoku(box, _keep(solution, kept), sums, form="tatham"), solution)
 
 
 # -- Futoshiki and KenKen ----------------------------------------------------------------------
 
-def generate_futoshiki(n: int, rng: random.Random, counter, tick: Tick = None) -> Futoshiki:
+def generate_futoshiki(n: int, rng: random.Random, counter) -> Futoshiki:
     """A minimal Futoshiki: givens and signs of a random Latin square dug together."""
     if not 2 <= n <= FUTOSHIKI_MAX:
         raise UsageError(f"Futoshiki sizes go from 2 to {FUTOSHIKI_MAX}; got {n}")
@@ -310,7 +307,7 @@ def generate_futoshiki(n: int, rng: random.Random, counter, tick: Tick = None) -
     def build(kept: list) -> Futoshiki:
         cells = [c for what, c in kept if what == "given"]
         return Futoshiki(n, _keep(solution, cells), [s for what, s in kept if what == "sign"])
-    kept = dig(clues, rng, build, counter, tick)
+    kept = dig(clues, rng, build, counter)
     puzzle = build(kept)
     puzzle.form = "tatham"
     return _finished(puzzle, solution)
@@ -336,7 +333,7 @@ def kenken_cage(cells: Sequence[int], solution: Sequence[int], rng: random.Rando
     return tuple(cells), "*", product
 
 
-def generate_kenken(n: int, rng: random.Random, counter, tick: Tick = None) -> KenKen:
+def generate_kenken(n: int, rng: random.Random, counter) -> KenKen:
     """A proper KenKen of size ``n`` (see the module)."""
     if not 2 <= n <= len(DIGITS):
         raise UsageError(f"KenKen sizes go from 2 to {len(DIGITS)}; got {n}")
@@ -344,8 +341,6 @@ def generate_kenken(n: int, rng: random.Random, counter, tick: Tick = None) -> K
     cages = [kenken_cage(cells, solution, rng) for cells in grow_cages(n, rng, KENKEN_SIZES)]
     while True:
         result = counter.solve(KenKen(n, cages))
-        if tick:
-            tick()
         if result.status is Status.UNIQUE:
             break
         other = next(s for s in result.solutions if list(s) != solution)
@@ -375,5 +370,5 @@ def _finished(puzzle, solution: Sequence[int]):
 
 KIND_GENERATORS = {"sudoku-x": generate_sudoku_x, "jigsaw": generate_jigsaw, "killer": generate_killer,
                    "futoshiki": generate_futoshiki, "kenken": generate_kenken}
-"""Each kind's generator: ``(shape, rng, counter, tick)``, the shape a block shape for
+"""Each kind's generator: ``(shape, rng, counter)``, the shape a block shape for
 Sudoku-X and Killer, a size for the others."""
