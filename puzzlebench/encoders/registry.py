@@ -28,6 +28,8 @@ EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dimacs": ("puzzlebench.encoders.cnf:export_dimacs", ("encoding", "amo")),
     "xcsp3": ("puzzlebench.encoders.xcsp3:export_xcsp3", ()),
     "minizinc": ("puzzlebench.encoders.minizinc:export_minizinc", ()),
+    "minizinc-model": ("puzzlebench.encoders.minizinc:export_minizinc_model", ()),
+    "minizinc-data": ("puzzlebench.encoders.minizinc:export_minizinc_data", ()),
     "opb": ("puzzlebench.encoders.opb:export_opb", ()),
 }
 

@@ -28,6 +28,7 @@ TATHAM_ID = re.compile(r"\s*(\d+)j:([0-9a-z_]*),([a-z_]*)\s*$")
 
 class JigsawSudoku(Puzzle):
     kind = "jigsaw"
+    minizinc_parts = ("grid", "rows", "columns", "regions")
 
     def __init__(self, regions: Sequence[int], givens: Sequence[int], *, source: str | None = None,
                  form: str = "tatham", metadata: dict[str, str] | None = None):

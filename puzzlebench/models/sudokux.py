@@ -32,6 +32,7 @@ TATHAM_ID = re.compile(r"\s*(\d+)x(\d+)x:([0-9a-z_]*)\s*$")
 
 class SudokuX(Puzzle):
     kind = "sudoku-x"
+    minizinc_parts = ("grid", "rows", "columns", "blocks", "diagonals")
 
     def __init__(self, box: tuple[int, int], givens: Sequence[int], *, source: str | None = None,
                  form: str = "line", metadata: dict[str, str] | None = None):
