@@ -506,3 +506,51 @@ def test_a_pb_answer_that_breaks_the_puzzle_is_an_error(tmp_path):
     result = make_engine(f"ext:minisat+@cmd={fake}").run(NQueens(4))
     assert result.status is Status.ERROR
     assert "the answer breaks constraint 1" in result.error and result.solutions == []
+
+
+# -- versions: what each program says it is, or where else its version was found ---------------
+
+def test_aces_version_is_its_jars_name_saying_so():
+    needs_preset("ace")
+    from puzzlebench.solvers import tools
+    jar = tools.ace_jar()
+    version = jar.name.removeprefix("ACE-").removesuffix(".jar")
+    assert external._program_version(external.PRESETS["ace"]) == f"{version} (the name of pycsp3's jar, {jar.name})"
+    assert version[0].isdigit()
+
+
+def _dpkg_version(package: str) -> str | None:
+    if shutil.which("dpkg-query") is None:
+        return None
+    done = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+
+
+def test_minisat_plus_version_is_its_banners_with_the_debian_package():
+    needs_preset("minisat+")
+    banner = subprocess.run(["minisat+"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    said = next(line.split()[1].rstrip(",") for line in (banner.stdout + banner.stderr).splitlines()
+                if line.startswith("MiniSat+ "))
+    version = external._program_version(external.PRESETS["minisat+"])
+    debian = _dpkg_version("minisat+") if os.path.realpath(shutil.which("minisat+")).startswith("/usr/") else None
+    assert version == f"{said} (its banner" + (f"; Debian package minisat+ {debian})" if debian else ")")
+
+
+def test_a_program_that_prints_no_version_falls_back_to_its_debian_package(tmp_path):
+    """Debian's minisat has no version option: the package's version, saying so; a program of
+    no package (a script here) is '(prints no version)'."""
+    if shutil.which("minisat") is None or _dpkg_version("minisat") is None:
+        pytest.skip("Debian's minisat is not installed")
+    assert external._program_version(external.PRESETS["minisat"]) == (
+        f"{_dpkg_version('minisat')} (Debian package minisat; the program prints no version)")
+    script = fake_solver(tmp_path, "quiet-solver", "exit 0\n")
+    quiet = external.Preset("quiet", script, "none", (), version_arguments=None)
+    assert external._program_version(quiet) == "(prints no version)"
+    assert external.debian_version(script) is None
+
+
+def test_the_family_version_names_every_present_program_with_a_version():
+    said = external.ExternalEngine.version()
+    for name in external.VARIANTS:
+        assert f"{name} " in said
+    assert "ace (prints" not in said and "minisat+ (prints" not in said

@@ -93,6 +93,14 @@ class Preset:
     package: str
     arguments: tuple[str, ...]
     version_arguments: tuple[str, ...] | None = ("--version",)
+    """What makes the program print its version (``None``: nothing does)."""
+    version_pattern: str = r"\bversion\s+(\S+)"
+    """Where the version stands in what it prints (group 1); the first line when it fails."""
+    version_label: str | None = None
+    """Where that version came from, when not from ``--version`` (minisat+: its banner)."""
+    version_of: Callable[[], str | None] | None = None
+    """The version found some other way, saying where, for a program that prints none (ACE:
+    the name of the jar pycsp3 ships)."""
     statistics_banner: str | None = None
     """A line the program prints before its statistics, which leave out the counters that are
     zero (CaDiCaL's and Kissat's ``c --- [ statistics ] ---``): after it, a counter not printed
@@ -131,8 +139,12 @@ PRESETS = {p.name: p for p in (
            solutions=tools.minizinc_solutions, missing=tools.missing_minizinc),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
-           format="xcsp3", solutions=tools.ace_solutions, missing=tools.missing_ace),
-    Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=None, format="opb"),
+           version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
+           missing=tools.missing_ace),
+    # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
+    # its usage, and ends; it has no version option
+    Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
+           version_pattern=r"^MiniSat\+ (\S+?),", version_label="its banner", format="opb"),
 )}
 """In the order of the variants (the first one present is the default)."""
 
@@ -667,13 +679,56 @@ def _stats(runs: list[Run], write_seconds: float) -> Stats:
 
 @lru_cache(maxsize=None)
 def _program_version(preset: Preset) -> str:
-    if preset.version_arguments is None:
-        return "(prints no version)"
+    """The version a program says it is, else where else it was found (the jar's name, the
+    Debian package of a program under /usr), each saying where; "(prints no version)"."""
+    if preset.version_of is not None:
+        return preset.version_of() or "(prints no version)"
+    said = None
+    if preset.version_arguments is not None:
+        try:
+            done = subprocess.run([preset.program, *preset.version_arguments], capture_output=True,
+                                  text=True, timeout=10, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return "unknown"
+        # minisat+ prints its banner on standard error; the first line kept is standard output's
+        lines = [line.strip().removeprefix("c ").strip() for line in done.stdout.splitlines()]
+        lines = [line for line in lines if line]
+        for line in lines + done.stderr.splitlines():
+            found = re.search(preset.version_pattern, line.strip(), re.I)
+            if found:
+                said = found.group(1)
+                break
+        else:
+            said = lines[0] if lines and preset.version_label is None else None
+    debian = debian_version(preset.program)
+    if said is not None and preset.version_label is None:
+        return said
+    if said is not None:
+        return f"{said} ({preset.version_label}" + (f"; Debian package {debian})" if debian else ")")
+    if debian:
+        return f"{debian.split()[1]} (Debian package {debian.split()[0]}; the program prints no version)"
+    return "(prints no version)"
+
+
+def debian_version(program: str) -> str | None:
+    """``PACKAGE VERSION`` of the Debian package that installed ``program`` (found on PATH, under
+    /usr), from dpkg's own records; ``None`` elsewhere or without dpkg."""
+    path = shutil.which(program)
+    if path is None or shutil.which("dpkg-query") is None:
+        return None
+    path = os.path.realpath(path)
+    if not path.startswith("/usr/"):
+        return None
     try:
-        done = subprocess.run([preset.program, *preset.version_arguments], capture_output=True,
-                              text=True, timeout=10)
+        owner = subprocess.run(["dpkg-query", "-S", path], capture_output=True, text=True, timeout=10)
+        package = owner.stdout.split(":", 1)[0].strip() if owner.returncode == 0 else ""
+        if not package or " " in package or "," in package:
+            return None
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], capture_output=True,
+                                 text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
+        return None
+    return f"{package} {version.stdout.strip()}" if version.returncode == 0 and version.stdout.strip() else None
     for line in done.stdout.splitlines():
         line = line.strip().removeprefix("c ").strip()
         if line:
