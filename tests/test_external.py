@@ -333,7 +333,7 @@ def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
     assert done.returncode == 2
     assert done.stderr == ("puzzlebench: error: solver 'ext' is not available here: no SAT solver program "
                            "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5, z3, clasp; "
-                           "Debian packages cadical, kissat, minisat, picosat, cryptominisat, z3 (or pip's "
+                           "Debian packages cadical, kissat (from Debian 13), minisat, picosat, cryptominisat, z3 (or pip's "
                            "z3-solver, whose z3 program is on PATH in its environment), clasp), nor a tool of the "
                            "competition formats (minizinc: the program 'minizinc' is not on PATH (Debian "
                            "package: minizinc, and flatzinc for Gecode); ace: the program 'java' is not on "

@@ -121,7 +121,9 @@ class Preset:
 PRESETS = {p.name: p for p in (
     # statistics are printed by default at the end of a run
     Preset("cadical", "cadical", "cadical", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
-    Preset("kissat", "kissat", "kissat", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    # Debian packages kissat from Debian 13 (trixie: 4.0.2); Debian 12 (bookworm) has none
+    Preset("kissat", "kissat", "kissat (from Debian 13)", (CNF_PLACE,),
+           statistics_banner=r"^c -+ \[ statistics \] -+$"),
     # -verb=1 prints its statistics; the model goes to the result file only
     Preset("minisat", "minisat", "minisat", ("-verb=1", CNF_PLACE, RESULT_PLACE), None),
     # -v prints the statistics as 'c N conflicts' lines
