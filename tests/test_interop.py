@@ -597,3 +597,21 @@ def test_a_part_whose_constraints_the_rules_lack_is_refused():
         puzzlebench.encode(puzzle, to="minizinc")
     assert str(info.value) == ("export target 'minizinc' cannot express this sudoku puzzle: the model's part "
                                "'blocks' states blocks of R x C cells, which its rules lack")
+
+
+@pytest.mark.parametrize("target", ["minizinc", "minizinc-data", "xcsp3", "opb", "dimacs", "dlx", "mzn+dzn"])
+def test_a_sukaku_is_refused_by_every_export_rather_than_its_pencil_marks_dropped(target, tmp_path, capsys):
+    """Its givens alone are another puzzle (more solutions): a wrong file, said nowhere."""
+    from test_sukaku import LINE
+    path = tmp_path / "p.txt"
+    path.write_text(LINE + "\n")
+    capsys.readouterr()
+    code = main(["export", str(path), "--to", target, "-o", str(tmp_path / "out")])
+    said = capsys.readouterr()
+    message = (f"export target {target!r} cannot express a Sukaku's pencil marks (a sudoku with "
+               f"candidates); the human, mrv and sat solvers take them")
+    if target == "mzn+dzn":   # a folder of many puzzles: this one reported, none written
+        assert code == 2 and said.err == f"puzzlebench: {path}:1: error: {message}\n"
+        assert list((tmp_path / "out").iterdir()) == []
+    else:
+        assert code == 2 and said.err == f"puzzlebench: error: {message}\n"

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from ..encoders.registry import EXPORTERS, artifact_for
+from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
@@ -73,6 +73,7 @@ def _export_split(args) -> int:
             continue
         puzzle = record.puzzle
         try:
+            check_exportable(puzzle, SPLIT)
             data = data_file(puzzle, SPLIT)
             model = None if puzzle.kind in models else kind_model(type(puzzle), SPLIT)
         except UsageError as exc:
