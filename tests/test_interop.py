@@ -615,3 +615,21 @@ def test_a_sukaku_is_refused_by_every_export_rather_than_its_pencil_marks_droppe
         assert list((tmp_path / "out").iterdir()) == []
     else:
         assert code == 2 and said.err == f"puzzlebench: error: {message}\n"
+
+
+def test_decode_refuses_a_kinds_model_saying_to_give_the_puzzles_dzn(tmp_path, capsys):
+    model = tmp_path / "kenken.mzn"
+    model.write_text(puzzlebench.encode(example("kenken4"), to="minizinc-model").write())
+    answer = tmp_path / "a.out"
+    answer.write_text("c = [1];\n----------\n")
+    code, said = _decode(capsys, "--minizinc", model, answer)
+    assert code == 2
+    assert said.err == (f"puzzlebench: error: {model}:1: this is the model of every kenken puzzle, which names "
+                        f"none: decode takes the puzzle's .dzn (export --to minizinc-data) or its single .mzn "
+                        f"(--to minizinc)\n")
+
+
+def test_export_minizinc_model_with_no_input_and_no_kind_says_what_to_give(capsys):
+    assert main(["export", "--to", "minizinc-model"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: no input: name puzzle files, '-' for standard input, "
+                                       "--example NAME, or --kind KIND for that kind's model\n")

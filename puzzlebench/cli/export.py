@@ -31,7 +31,10 @@ def _write(text: str, output: str | None) -> None:
 def cmd_export(args) -> int:
     if args.to == SPLIT:
         return _export_split(args)
-    if args.to == "minizinc-model" and args.kind and not args.files and not args.example:
+    if args.to == "minizinc-model" and not args.files and not args.example:
+        if not args.kind:
+            raise UsageError("no input: name puzzle files, '-' for standard input, --example NAME, or "
+                             "--kind KIND for that kind's model")
         from ..encoders.minizinc import kind_model
         from ..models.kinds import kind_class
         _write(kind_model(kind_class(args.kind), args.to), args.output)

@@ -49,6 +49,7 @@ from .dimacs import file_lines
 from .interop import ModelText, cannot_express, header_lines, read_header
 
 TARGET = "minizinc"
+MODEL_MAGIC = "% puzzlebench's MiniZinc model of "   # a kind's model's first words: no puzzle's header
 # all_different_int (the integer form of MiniZinc's alldifferent), included alone: Debian's
 # Gecode 6.2.0 library predates MiniZinc 2.5's fzn_ names, so that "globals.mzn" fails on
 # inverse_fn and the generic alldifferent reaches Gecode decomposed into pairwise disequalities
@@ -395,7 +396,7 @@ def kind_model(kind_class, target: str = TARGET) -> str:
     """The MiniZinc model of a kind (``KIND.mzn``): every puzzle of the kind is this text and
     its data."""
     parts = parts_of(kind_class, target)
-    return (f"% puzzlebench's MiniZinc model of {kind_class.kind} puzzles: a puzzle's data is a .dzn\n"
+    return (f"{MODEL_MAGIC}{kind_class.kind} puzzles: a puzzle's data is a .dzn\n"
             f"% (puzzlebench export --to minizinc-data, or --to mzn+dzn); the parts: "
             f"{', '.join(p.name for p in parts)}\n"
             f"{INCLUDES}\n\n"
@@ -442,6 +443,13 @@ def export_minizinc_model(puzzle) -> ModelText:
 # -- reading back -----------------------------------------------------------------------------
 
 def puzzle_of(text: str, source: str | None = None):
+    """The puzzle a single-file ``.mzn`` or a ``.dzn`` describes (its header); a kind's model
+    holds none, and is refused saying what to give instead."""
+    if text.startswith(MODEL_MAGIC):
+        kind = text[len(MODEL_MAGIC):].split(" ", 1)[0]
+        raise ParseError(f"this is the model of every {kind} puzzle, which names none: decode takes the "
+                         f"puzzle's .dzn (export --to minizinc-data) or its single .mzn (--to minizinc)",
+                         Place(source, 1))
     return read_header(text, TARGET, "%", source)
 
 
