@@ -554,3 +554,41 @@ def test_the_family_version_names_every_present_program_with_a_version():
     for name in external.VARIANTS:
         assert f"{name} " in said
     assert "ace (prints" not in said and "minisat+ (prints" not in said
+
+
+# -- memory: the program held to the limit, its peak kept, running out a memout -------------------
+
+HOG = f"exec {sys.executable} -c 'x = bytearray(1500 * 2**20); print(\"s SATISFIABLE\")'\n"
+
+
+def _solve_jsonl(capsys, *args: str) -> dict:
+    import json
+    from puzzlebench.cli import main
+    capsys.readouterr()
+    main(["solve", "--format", "jsonl", *args])
+    return json.loads(next(line for line in capsys.readouterr().out.splitlines() if line.startswith("{")))
+
+
+def test_a_program_past_the_memory_limit_is_a_memout_naming_it(tmp_path, capsys):
+    """The program's own data is held to what the limit leaves (it would inherit the whole cap
+    of the process that runs it, that process's data included): 1.5 GB refused under 100 MB."""
+    script = fake_solver(tmp_path, "hog.sh", HOG)
+    record = _solve_jsonl(capsys, "--example", "arto-inkala", "--solver", f"ext@cmd={script}", "--memory-limit", "100")
+    assert record["status"] == "memout"
+    assert record["error"].startswith("memory limit of 100 MB reached: hog.sh ended (exit code 1) with its data "
+                                      "held to ")
+    assert "(its last line on stderr: 'MemoryError')" in record["error"]
+
+
+def test_a_program_that_fails_saying_memory_without_a_limit_is_an_error(tmp_path):
+    result, _ = run_fake(tmp_path, "says.sh", "echo 'MemoryError' >&2; exit 1\n")
+    assert result.status is Status.ERROR and "MemoryError" in result.error
+
+
+def test_a_preset_under_a_tiny_memory_limit_is_a_memout_and_its_peak_is_kept_without_one(capsys):
+    needs_preset("minizinc")
+    record = _solve_jsonl(capsys, "--example", "sudoku12", "--solver", "ext:minizinc", "--memory-limit", "5")
+    assert record["status"] == "memout" and "minizinc ended (" in record["error"]
+    record = _solve_jsonl(capsys, "--example", "sudoku12", "--solver", "ext:minizinc")
+    assert record["status"] == "unique"
+    assert record["stats"]["raw"]["program_peak_memory"] > 2**20   # MiniZinc and Gecode: tens of MB

@@ -40,6 +40,16 @@ verified; MiniZinc prints each).  minisat+ does not enumerate: after each answer
 The same process handling (a process group killed at the deadline, dying with its parent)
 serves every preset.
 
+Under a memory limit (``--memory-limit``, the bench's and the commands' child process, which
+set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to what the limit
+leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
+data included), and a program that ends badly for want of memory (it says so: bad_alloc,
+MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
+``memout`` naming it, its exit and its last words.  The program's peak resident set (``wait4``:
+its reaped children's too, MiniZinc's Gecode) is kept in raw ``program_peak_memory``, the
+largest of the search's runs: the run's ``peak_memory`` is the Python process's, as for every
+engine.
+
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
 ``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
@@ -53,6 +63,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -308,6 +319,7 @@ class ExternalEngine(Engine):
         self.command = self._command(command)
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
+        self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
 
     def _command(self, command: str) -> list[str]:
         """The command line, with ``{cnf}`` (and ``{result}``) where the paths go."""
@@ -390,6 +402,13 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        self._program_peak = None
+        outcome = self._search(artifact, limit, keep, deadline)
+        if self._program_peak is not None:   # the program's own memory: the run's peak_memory is this process's
+            outcome.stats.raw["program_peak_memory"] = self._program_peak
+        return outcome
+
+    def _search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         if not isinstance(artifact, Cnf):
             return self._search_model(artifact, limit, keep, deadline)
         cnf = artifact
@@ -615,10 +634,13 @@ class ExternalEngine(Engine):
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch()
+        budget = memory_budget()
+        if budget is not None:
+            before = before + _held_to(budget)
         started = time.perf_counter()
         try:
-            process = subprocess.Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
+            process = _Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
         except OSError as exc:
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         try:
@@ -634,6 +656,14 @@ class ExternalEngine(Engine):
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
+        peak = process.rusage.ru_maxrss * 1024 if process.rusage is not None else None
+        self._program_peak = max(self._program_peak or 0, peak or 0) or None
+        if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
+                _ran_out(code, text, err, peak, budget):
+            ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
+            reached = f", its peak {peak / 2**20:.1f} MB" if peak else ""
+            raise MemoryError(f"{self.program} ended ({ending}) with its data held to {budget / 2**20:.1f} MB"
+                              f"{reached}" + self._said(err))
         if code < 0:
             raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
                               + self._said(err))
@@ -656,6 +686,61 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
+
+
+class _Popen(subprocess.Popen):
+    """A ``Popen`` that keeps the program's resource usage from ``wait4`` (its peak resident set,
+    its reaped children's included: MiniZinc's Gecode), which ``waitpid`` drops.  It overrides
+    CPython's one wait call, ``_try_wait`` (the same since Python 3.3)."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = usage
+        return pid, status
+
+
+def memory_budget() -> int | None:
+    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
+    the harness's worker: its idle data plus the limit), the bytes of it left: what a program
+    started now may hold; ``None`` without one.  The program would otherwise inherit the whole
+    cap, this process's own data included."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status", "rb") as f:
+            status = f.read()
+        at = status.index(b"VmData:")
+        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
+        data = 0
+    return max(soft - data, 2**20)
+
+
+def _held_to(budget: int) -> list[str]:
+    """Words before the command that set the program's own soft ``RLIMIT_DATA`` (util-linux's
+    ``prlimit``, which then executes it)."""
+    prlimit = shutil.which("prlimit")
+    return [prlimit, f"--data={budget}:", "--"] if prlimit else []
+
+
+_OUT_OF_MEMORY = re.compile(rb"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|"
+                            rb"could not reserve|insufficient memory|std::length_error", re.I)
+
+
+def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
+    """Whether a program that ended badly under a memory budget ran out of it: it says so (a
+    refused allocation's words: C++'s bad_alloc, Python's MemoryError, Java's "could not
+    reserve"), it was killed by a SIGKILL not ours (the kernel's out-of-memory killer), or its
+    peak reached 90% of the budget."""
+    return bool(_OUT_OF_MEMORY.search(err) or _OUT_OF_MEMORY.search(out[-2000:].encode())
+                or code == -signal.SIGKILL or (peak is not None and peak >= 0.9 * budget))
 
 
 def _kill_group(process: subprocess.Popen) -> None:
