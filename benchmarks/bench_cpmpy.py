@@ -3,7 +3,7 @@ back end, the back end's search) beside puzzlebench's direct CP-SAT model (``cps
 same walk over the rules, written straight into CP-SAT), measured in the same run.  Writes
 results/cpmpy.md with the command, the machine, the versions and the load.
 
-    python benchmarks/bench_cpmpy.py [--hardest 20] [--n16 5] [--sky7 5] [--backends ortools,exact]
+    python benchmarks/bench_cpmpy.py [--hardest 20] [--n16 5] [--sky7 5] [--killer 10] [--backends ortools,exact]
                                      [--also ext:minizinc,ext:ace,ext:minisat+]
 
 Every puzzle, limit 2 (find one, prove it unique or find a second), through ``Engine.run`` (encode,
@@ -42,17 +42,23 @@ REFERENCE = "cpsat:int"
 
 
 def samples(args) -> list[tuple[str, list[str], str]]:
-    """(title, puzzle texts, kind): the common sample of results/interop.md."""
-    sky = [l.split(" nsol")[0] for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
-           if l.split()[0] == "7"]
-    return [
-        (f"9x9 forum hardest 11+ ({args.hardest}, evenly spaced)",
-         [l.split()[0] for l in every_kth(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), args.hardest)],
-         "sudoku"),
-        (f"16x16 vu_kr ({args.n16}, evenly spaced)",
-         [l.split()[0] for l in every_kth(data_lines("sudoku16_vu_kr_1000.txt"), args.n16)], "sudoku"),
-        (f"7x7 Skyscrapers, every clue ({args.sky7}, evenly spaced)", every_kth(sky, args.sky7), "skyscrapers"),
+    """(title, puzzle texts, kind): the common sample of results/interop.md (a count of 0 leaves a
+    set out)."""
+    def sky7(count):
+        sky = [l.split(" nsol")[0] for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
+               if l.split()[0] == "7"]
+        return every_kth(sky, count)
+
+    sets = [
+        (args.hardest, lambda k: (f"9x9 forum hardest 11+ ({k}, evenly spaced)", [
+            l.split()[0] for l in every_kth(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), k)], "sudoku")),
+        (args.n16, lambda k: (f"16x16 vu_kr ({k}, evenly spaced)", [
+            l.split()[0] for l in every_kth(data_lines("sudoku16_vu_kr_1000.txt"), k)], "sudoku")),
+        (args.sky7, lambda k: (f"7x7 Skyscrapers, every clue ({k}, evenly spaced)", sky7(k), "skyscrapers")),
+        (args.killer, lambda k: (f"9x9 Killer, Tatham's Solo ({k}, evenly spaced)",
+                                 every_kth(data_lines("tatham_solo_killer_3x3_100.txt"), k), "killer")),
     ]
+    return [make(count) for count, make in sets if count > 0]
 
 
 def ms(values: list[float]) -> str:
@@ -114,7 +120,7 @@ def versions() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for name, default in (("hardest", 20), ("n16", 5), ("sky7", 5)):
+    for name, default in (("hardest", 20), ("n16", 5), ("sky7", 5), ("killer", 10)):   # 0: the set left out
         ap.add_argument(f"--{name}", type=int, default=default)
     ap.add_argument("--backends", default="ortools", help="CPMpy back ends, comma-separated")
     ap.add_argument("--also", default="", help="other solver specs beside them, comma-separated "

@@ -1,8 +1,9 @@
 """External SAT programs (``ext:NAME``) beside PySAT in-process (``sat``): the median time per
 puzzle, and where it goes.  Writes results/external.md with the command and the load.
 
-    python benchmarks/bench_external.py [--hardest 100] [--n16 20] [--sky7 20] [--time-limit 60]
-        [--specs sat,sat:cadical195,ext:cadical,ext:minisat,ext:picosat,ext:cryptominisat5]
+    python benchmarks/bench_external.py [--hardest 100] [--n16 20] [--sky7 20] [--killer 10]
+        [--time-limit 60] [--specs sat,sat:cadical195,ext:cadical,ext:minisat,ext:picosat,
+        ext:cryptominisat5,ext:z3,ext:clasp,ext:kissat]   (the ext programs not installed: left out)
 
 Each puzzle is run through ``Engine.run`` (encode, search, decode, verify; limit 2: find one,
 prove it unique), one engine after another on one core.  For an ``ext`` engine the run's time
@@ -34,13 +35,15 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
+import puzzlebench  # noqa: E402
 from puzzlebench.encoders import cnf  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
 from puzzlebench.solvers import external  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
 
-DEFAULT_SPECS = ("sat", "sat:cadical195", "ext:cadical", "ext:minisat", "ext:picosat", "ext:cryptominisat5")
+DEFAULT_SPECS = ("sat", "sat:cadical195", "ext:cadical", "ext:minisat", "ext:picosat", "ext:cryptominisat5",
+                 "ext:z3", "ext:clasp", "ext:kissat")
 
 
 def data_lines(name: str) -> list[str]:
@@ -65,10 +68,13 @@ def samples(args) -> list[tuple[str, list]]:
     n16 = every_kth(data_lines("sudoku16_vu_kr_1000.txt"), args.n16)
     sky7 = every_kth([l for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
                       if l.split()[0] == "7"], args.sky7)
+    killer = every_kth(data_lines("tatham_solo_killer_3x3_100.txt"), args.killer)
     return [(f"9x9 forum hardest 11+ ({len(hardest)}, every {48766 // args.hardest}th)",
              [parse_sudoku_line(l.split()[0]) for l in hardest]),
             (f"16x16 vu_kr ({len(n16)})", [parse_sudoku_line(l.split()[0]) for l in n16]),
-            (f"7x7 Skyscrapers, every clue ({len(sky7)})", [skyscrapers(l) for l in sky7])]
+            (f"7x7 Skyscrapers, every clue ({len(sky7)})", [skyscrapers(l) for l in sky7]),
+            (f"9x9 Killer, Tatham's Solo ({len(killer)})",
+             [puzzlebench.parse(l, kind="killer") for l in killer])]
 
 
 def start_up_seconds(program_args: list[str], runs: int = 50) -> float:
@@ -149,6 +155,7 @@ def main() -> None:
     ap.add_argument("--hardest", type=int, default=100)
     ap.add_argument("--n16", type=int, default=20)
     ap.add_argument("--sky7", type=int, default=20)
+    ap.add_argument("--killer", type=int, default=10)
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--specs", default=",".join(DEFAULT_SPECS))
     ap.add_argument("--out", default=str(REPO / "results" / "external.md"))

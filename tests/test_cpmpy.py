@@ -130,3 +130,17 @@ def test_without_cpmpy_the_command_says_so_in_one_line():
     assert done.returncode == 2
     assert done.stderr == ("puzzlebench: error: solver 'cpmpy' is not available here: CPMpy is not "
                            "installed (pip install cpmpy, or pip install 'puzzlebench[cpmpy]')\n")
+
+
+def test_the_dev_extra_brings_cpmpy_pysat():
+    """CI installs the dev extra, which names PBLib (pypblib) and python-sat's pb module
+    (pindakaas): with them CPMpy's pysat back end must be found, so its tests run there rather
+    than being left out of the parameters."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:   # Python 3.10: the project's tomli
+        import tomli as tomllib
+    from puzzlebench.solvers.cpmpy import MISSING
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    assert any(d.startswith("pypblib") for d in dev) and any(d.startswith("python-sat[pb]") for d in dev)
+    assert "pysat" in CPMPY.variants, MISSING.get("pysat")

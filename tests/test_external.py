@@ -333,7 +333,7 @@ def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
     assert done.returncode == 2
     assert done.stderr == ("puzzlebench: error: solver 'ext' is not available here: no SAT solver program "
                            "on PATH (one of cadical, kissat, minisat, picosat, cryptominisat5, z3, clasp; "
-                           "Debian packages cadical, kissat, minisat, picosat, cryptominisat, z3 (or pip's "
+                           "Debian packages cadical, kissat (from Debian 13), minisat, picosat, cryptominisat, z3 (or pip's "
                            "z3-solver, whose z3 program is on PATH in its environment), clasp), nor a tool of the "
                            "competition formats (minizinc: the program 'minizinc' is not on PATH (Debian "
                            "package: minizinc, and flatzinc for Gecode); ace: the program 'java' is not on "
@@ -506,3 +506,89 @@ def test_a_pb_answer_that_breaks_the_puzzle_is_an_error(tmp_path):
     result = make_engine(f"ext:minisat+@cmd={fake}").run(NQueens(4))
     assert result.status is Status.ERROR
     assert "the answer breaks constraint 1" in result.error and result.solutions == []
+
+
+# -- versions: what each program says it is, or where else its version was found ---------------
+
+def test_aces_version_is_its_jars_name_saying_so():
+    needs_preset("ace")
+    from puzzlebench.solvers import tools
+    jar = tools.ace_jar()
+    version = jar.name.removeprefix("ACE-").removesuffix(".jar")
+    assert external._program_version(external.PRESETS["ace"]) == f"{version} (the name of pycsp3's jar, {jar.name})"
+    assert version[0].isdigit()
+
+
+def _dpkg_version(package: str) -> str | None:
+    if shutil.which("dpkg-query") is None:
+        return None
+    done = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 and done.stdout.strip() else None
+
+
+def test_minisat_plus_version_is_its_banners_with_the_debian_package():
+    needs_preset("minisat+")
+    banner = subprocess.run(["minisat+"], capture_output=True, text=True, stdin=subprocess.DEVNULL)
+    said = next(line.split()[1].rstrip(",") for line in (banner.stdout + banner.stderr).splitlines()
+                if line.startswith("MiniSat+ "))
+    version = external._program_version(external.PRESETS["minisat+"])
+    debian = _dpkg_version("minisat+") if os.path.realpath(shutil.which("minisat+")).startswith("/usr/") else None
+    assert version == f"{said} (its banner" + (f"; Debian package minisat+ {debian})" if debian else ")")
+
+
+def test_a_program_that_prints_no_version_falls_back_to_its_debian_package(tmp_path):
+    """Debian's minisat has no version option: the package's version, saying so; a program of
+    no package (a script here) is '(prints no version)'."""
+    if shutil.which("minisat") is None or _dpkg_version("minisat") is None:
+        pytest.skip("Debian's minisat is not installed")
+    assert external._program_version(external.PRESETS["minisat"]) == (
+        f"{_dpkg_version('minisat')} (Debian package minisat; the program prints no version)")
+    script = fake_solver(tmp_path, "quiet-solver", "exit 0\n")
+    quiet = external.Preset("quiet", script, "none", (), version_arguments=None)
+    assert external._program_version(quiet) == "(prints no version)"
+    assert external.debian_version(script) is None
+
+
+def test_the_family_version_names_every_present_program_with_a_version():
+    said = external.ExternalEngine.version()
+    for name in external.VARIANTS:
+        assert f"{name} " in said
+    assert "ace (prints" not in said and "minisat+ (prints" not in said
+
+
+# -- memory: the program held to the limit, its peak kept, running out a memout -------------------
+
+HOG = f"exec {sys.executable} -c 'x = bytearray(1500 * 2**20); print(\"s SATISFIABLE\")'\n"
+
+
+def _solve_jsonl(capsys, *args: str) -> dict:
+    import json
+    from puzzlebench.cli import main
+    capsys.readouterr()
+    main(["solve", "--format", "jsonl", *args])
+    return json.loads(next(line for line in capsys.readouterr().out.splitlines() if line.startswith("{")))
+
+
+def test_a_program_past_the_memory_limit_is_a_memout_naming_it(tmp_path, capsys):
+    """The program's own data is held to what the limit leaves (it would inherit the whole cap
+    of the process that runs it, that process's data included): 1.5 GB refused under 100 MB."""
+    script = fake_solver(tmp_path, "hog.sh", HOG)
+    record = _solve_jsonl(capsys, "--example", "arto-inkala", "--solver", f"ext@cmd={script}", "--memory-limit", "100")
+    assert record["status"] == "memout"
+    assert record["error"].startswith("memory limit of 100 MB reached: hog.sh ended (exit code 1) with its data "
+                                      "held to ")
+    assert "(its last line on stderr: 'MemoryError')" in record["error"]
+
+
+def test_a_program_that_fails_saying_memory_without_a_limit_is_an_error(tmp_path):
+    result, _ = run_fake(tmp_path, "says.sh", "echo 'MemoryError' >&2; exit 1\n")
+    assert result.status is Status.ERROR and "MemoryError" in result.error
+
+
+def test_a_preset_under_a_tiny_memory_limit_is_a_memout_and_its_peak_is_kept_without_one(capsys):
+    needs_preset("minizinc")
+    record = _solve_jsonl(capsys, "--example", "sudoku12", "--solver", "ext:minizinc", "--memory-limit", "5")
+    assert record["status"] == "memout" and "minizinc ended (" in record["error"]
+    record = _solve_jsonl(capsys, "--example", "sudoku12", "--solver", "ext:minizinc")
+    assert record["status"] == "unique"
+    assert record["stats"]["raw"]["program_peak_memory"] > 2**20   # MiniZinc and Gecode: tens of MB

@@ -76,6 +76,17 @@ def reference(puzzle, limit):
     return result
 
 
+def decoded_record(capsys, tmp_path, target: str, path, answer) -> dict:
+    """``decode --TARGET PATH --model OUTPUT --format jsonl`` on the tool's answer: its record,
+    after exit 0."""
+    assert answer.status == "SATISFIABLE"
+    out = tmp_path / "tool.out"
+    out.write_text(answer.output)
+    capsys.readouterr()
+    assert main(["decode", f"--{target}", str(path), "--model", str(out), "--format", "jsonl"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
 # -- export, solve with the tool, decode, verify ---------------------------------------------
 
 @pytest.mark.parametrize("tool", TOOLS)
@@ -84,12 +95,7 @@ def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path,
     needs(tool)
     puzzle = puzzle_named(name)
     path, answer = solve_with(tool, tmp_path, puzzle)
-    assert answer.status == "SATISFIABLE"
-    out = tmp_path / "tool.out"
-    out.write_text(answer.output)
-    capsys.readouterr()
-    assert main(["decode", f"--{TOOLS[tool][0]}", str(path), "--model", str(out), "--format", "jsonl"]) == 0
-    record = json.loads(capsys.readouterr().out)
+    record = decoded_record(capsys, tmp_path, TOOLS[tool][0], path, answer)
     assert record["verified"] and record["kind"] == puzzle.kind
     solution = puzzle.parse_solution(record["solution"])
     assert puzzle.check(solution) == [] and puzzle.rules.violations(solution) == []
@@ -110,13 +116,7 @@ def test_choco_reads_the_xcsp3_export_as_ace_does(name, tmp_path, capsys):
         pytest.skip(reason)
     puzzle = example(name)
     path = exported(tmp_path, puzzle, "xcsp3", ".xml")
-    answer = tools.run_choco(path, puzzle.n_cells)
-    assert answer.status == "SATISFIABLE"
-    out = tmp_path / "choco.out"
-    out.write_text(answer.output)
-    capsys.readouterr()
-    assert main(["decode", "--xcsp3", str(path), "--model", str(out), "--format", "jsonl"]) == 0
-    record = json.loads(capsys.readouterr().out)
+    record = decoded_record(capsys, tmp_path, "xcsp3", path, tools.run_choco(path, puzzle.n_cells))
     assert record["verified"]
     assert puzzle.parse_solution(record["solution"]) == reference(puzzle, 2).solutions[0]   # all unique
 
@@ -417,3 +417,219 @@ def test_a_header_whose_puzzle_breaks_its_own_rules_is_one_line_at_the_header(ta
     assert main(["decode", f"--{target}", str(path), "--model", str(tmp_path / "a.out")]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: {path}:{first}: the header's puzzle is not valid: "
                                        "r1c2 is in two cages (1 and 3)\n")
+
+
+# -- MiniZinc: a model per kind and a .dzn per puzzle ----------------------------------------------
+
+def run_model_and_data(model, data, puzzle, solutions: int = 1):
+    """``minizinc --solver gecode KIND.mzn PUZZLE.dzn``, read as the single file's output is."""
+    text = tools._run(["minizinc", "--solver", "gecode", *tools.minizinc_solutions(solutions),
+                       str(model), str(data)], 120)
+    return tools.minizinc_answer(text, puzzle.n_cells, str(data))
+
+
+def split_export(tmp_path, puzzle):
+    model = tmp_path / f"{puzzle.kind}.mzn"
+    model.write_text(puzzlebench.encode(puzzle, to="minizinc-model").write())
+    data = tmp_path / "puzzle.dzn"
+    data.write_text(puzzlebench.encode(puzzle, to="minizinc-data").write())
+    return model, data
+
+
+@pytest.mark.parametrize("name", EXAMPLES + ["sudoku6", "course-4x4", "sudoku16"])
+def test_the_kind_model_with_the_puzzles_dzn_is_solved_decoded_and_verified(name, tmp_path, capsys):
+    needs("minizinc")
+    puzzle = puzzle_named(name)
+    model, data = split_export(tmp_path, puzzle)
+    answer = run_model_and_data(model, data, puzzle)
+    record = decoded_record(capsys, tmp_path, "minizinc", data, answer)
+    assert record["verified"] and record["kind"] == puzzle.kind
+    solution = puzzle.parse_solution(record["solution"])
+    assert puzzle.check(solution) == [] and answer.solutions[0] == solution
+    expected = reference(puzzle, limit=2)
+    if expected.count == 1:
+        assert solution == expected.solutions[0]
+
+
+@pytest.mark.parametrize("name,limit", COUNTS + [("sudoku6", 2), ("course-4x4", 0)])
+def test_the_kind_model_counts_as_cpsat_does(name, limit, tmp_path):
+    needs("minizinc")
+    puzzle = example(name)
+    answer = run_model_and_data(*split_export(tmp_path, puzzle), puzzle, limit)
+    expected = reference(puzzle, limit or None)
+    assert answer.count == expected.count and answer.complete == (expected.count < limit or limit == 0)
+    assert sorted(answer.solutions) == sorted(expected.solutions)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["kenken", "killer", "futoshiki", "skyscrapers", "nqueens"]))
+def test_the_kind_model_counts_random_small_puzzles_as_cpsat_does(seed, kind, tmp_path_factory):
+    """Random cages (every operation), signs, skylines and placed queens: the parametric model
+    and its data say what the rules say."""
+    needs("minizinc")
+    puzzle = _random_puzzle(kind, seed)
+    answer = run_model_and_data(*split_export(tmp_path_factory.mktemp("dzn"), puzzle), puzzle, 10)
+    expected = reference(puzzle, 10)
+    assert answer.count == expected.count
+    assert sorted(answer.solutions) == sorted(expected.solutions) or expected.count == 10
+
+
+PUBLIC_SETS = [("tatham_keen_4to7_96.txt", "kenken"), ("tatham_solo_killer_3x3_100.txt", "killer"),
+               ("tatham_solo_jigsaw9_100.txt", "jigsaw"), ("tatham_solo_sudokux_3x3_100.txt", "sudoku-x"),
+               ("tatham_unequal_4to7_96.txt", "futoshiki"), ("skyscrapers_random_fullclue_n4to9_sample.txt", None),
+               ("sudoku4_vu_kr_1000.txt", "sudoku")]
+
+
+@pytest.mark.parametrize("name,kind", PUBLIC_SETS)
+def test_mzn_dzn_exports_a_public_set_to_a_folder_that_minizinc_solves(name, kind, tmp_path, capsys):
+    """``export --to mzn+dzn FILE -o DIR``: one KIND.mzn, a KIND-K.dzn per puzzle; three of them
+    (the first, the middle, the last; Skyscrapers up to 6x6) solved by Gecode, decoded and
+    verified."""
+    needs("minizinc")
+    from conftest import data_file
+    path = data_file(name)
+    lines = data_lines(name)
+    folder = tmp_path / "out"
+    args = ["export", "--to", "mzn+dzn", str(path), "-o", str(folder)] + (["--kind", kind] if kind else [])
+    capsys.readouterr()
+    assert main(args) == 0
+    from puzzlebench.models import reader
+    with open(path, "rb") as stream:
+        puzzles = [r.puzzle for r in reader.read_records(reader.text_lines(stream), str(path), kind=kind)]
+    assert all(puzzles) and len(puzzles) == len(lines)
+    kinds = {p.kind for p in puzzles}
+    assert sorted(f.name for f in folder.iterdir()) == sorted(
+        [f"{k}.mzn" for k in kinds] + [f"{p.kind}-{k}.dzn" for k, p in enumerate(puzzles, 1)])
+    assert capsys.readouterr().out == (f"{folder}: {', '.join(f'{k}.mzn' for k in sorted(kinds))}; "
+                                       f"{len(puzzles)} .dzn file(s), 0 error(s)\n")
+    small = [k for k, p in enumerate(puzzles, 1) if p.n_values <= 6 or p.kind != "skyscrapers"]
+    for k in sorted({small[0], small[len(small) // 2], small[-1]}):   # Gecode needs minutes on some 8x8 skylines
+        puzzle = puzzles[k - 1]
+        data = folder / f"{puzzle.kind}-{k}.dzn"
+        answer = run_model_and_data(folder / f"{puzzle.kind}.mzn", data, puzzle)
+        out = tmp_path / "a.out"
+        out.write_text(answer.output)
+        capsys.readouterr()
+        assert main(["decode", "--minizinc", str(data), "--model", str(out)]) == 0
+        assert puzzle.check(puzzle.parse_solution(capsys.readouterr().out.strip())) == []
+
+
+def test_the_kind_model_is_one_text_for_every_puzzle_of_the_kind_and_the_single_file_joins_it_to_the_data():
+    from puzzlebench.models.kinds import KIND_NAMES, kind_class
+    from puzzlebench.models.examples import EXAMPLES as ALL
+    by_kind: dict[str, set[str]] = {}
+    for name in ALL:
+        puzzle = example(name)
+        model = puzzlebench.encode(puzzle, to="minizinc-model").write()
+        by_kind.setdefault(puzzle.kind, set()).add(model)
+        assert model == minizinc.kind_model(kind_class(puzzle.kind), "minizinc-model")
+        single = puzzlebench.encode(puzzle, to="minizinc").write()
+        data = puzzlebench.encode(puzzle, to="minizinc-data").write()
+        header = "".join(line + "\n" for line in data.splitlines() if line.startswith("% "))
+        assert single == header + model + "\n% the puzzle's data\n" + data[len(header):]
+    assert sorted(by_kind) == sorted(KIND_NAMES)
+    assert all(len(models) == 1 for models in by_kind.values())   # 4x4, 6x6, 9x9, 12x12 Sudoku: one model
+
+
+def test_export_minizinc_model_with_a_kind_and_no_input_writes_that_kinds_model(capsys):
+    from puzzlebench.models.kinds import kind_class
+    assert main(["export", "--to", "minizinc-model", "--kind", "killer"]) == 0
+    assert capsys.readouterr().out == minizinc.kind_model(kind_class("killer"), "minizinc-model")
+
+
+def test_mzn_dzn_reports_a_bad_record_and_writes_the_others(tmp_path, capsys):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("4:__a_5aca3_a_,a9s1m4a5s2m12d2\n4:__a_5aca3_a_,a9s1m4a5s2m99d2\n"
+                       "4:__a_5aca3_a_,a9s1m4a5s2m12d2\n")
+    capsys.readouterr()
+    assert main(["export", "--to", "mzn+dzn", str(puzzles), "-o", str(tmp_path / "out")]) == 1
+    said = capsys.readouterr()
+    assert said.err.count("\n") == 1 and said.err.startswith(f"puzzlebench: {puzzles}:2:")
+    assert sorted(f.name for f in (tmp_path / "out").iterdir()) == ["kenken-1.dzn", "kenken-3.dzn", "kenken.mzn"]
+    assert said.out == f"{tmp_path / 'out'}: kenken.mzn; 2 .dzn file(s), 1 error(s)\n"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--example", "killer"], "--to mzn+dzn writes a folder of files: name it with -o DIR"),
+    (["--example", "killer", "-o", "-"], "--to mzn+dzn writes a folder of files: name it with -o DIR"),
+    (["--example", "killer", "-o", "/proc/no/such"], "cannot make the folder /proc/no/such: No such file or directory"),
+    (["--example", "killer", "-o", "{tmp}", "--amo", "pairwise"], "export target 'mzn+dzn' takes no option"),
+])
+def test_mzn_dzn_bad_usage_is_one_line_exit_2(args, message, tmp_path, capsys):
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    capsys.readouterr()
+    assert main(["export", "--to", "mzn+dzn", *args]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+
+
+@pytest.mark.parametrize("target", ["minizinc", "minizinc-model", "minizinc-data"])
+def test_a_kind_with_no_minizinc_model_is_refused_naming_kind_and_target(target, monkeypatch):
+    from puzzlebench.models.latin import LatinSquare
+    monkeypatch.setattr(LatinSquare, "minizinc_parts", ())
+    with pytest.raises(UsageError) as info:
+        puzzlebench.encode(example("latin5"), to=target)
+    assert str(info.value) == (f"export target {target!r} cannot express the latin kind: it names no "
+                               f"MiniZinc model (minizinc_parts)")
+
+
+def _with_rules(puzzle, constraints):
+    rules = puzzle.rules
+    puzzle.__dict__["rules"] = Rules(rules.n_cells, rules.n_values, rules.givens, tuple(constraints), rules.cell_names)
+    return puzzle
+
+
+def test_a_rule_the_kinds_model_has_no_part_for_is_refused_naming_it():
+    """A vocabulary term every writer knows, but not where the kind's model has it: a latin
+    square with an extra all-different pair."""
+    from puzzlebench.models.vocabulary import AllDifferent
+    puzzle = example("latin5")
+    _with_rules(puzzle, puzzle.rules.constraints + (AllDifferent((0, 6), "r1c1 and r2c2"),))
+    with pytest.raises(UsageError) as info:
+        puzzlebench.encode(puzzle, to="minizinc-data")
+    assert str(info.value) == "export target 'minizinc-data' cannot express the latin rule AllDifferent (r1c1 and r2c2)"
+
+
+def test_a_part_whose_constraints_the_rules_lack_is_refused():
+    """The model would say more than the puzzle: a Sudoku whose rules lost a block."""
+    puzzle = example("course-4x4")
+    _with_rules(puzzle, [con for con in puzzle.rules.constraints if con.name != "block 4"])
+    with pytest.raises(UsageError) as info:
+        puzzlebench.encode(puzzle, to="minizinc")
+    assert str(info.value) == ("export target 'minizinc' cannot express this sudoku puzzle: the model's part "
+                               "'blocks' states blocks of R x C cells, which its rules lack")
+
+
+@pytest.mark.parametrize("target", ["minizinc", "minizinc-data", "xcsp3", "opb", "dimacs", "dlx", "mzn+dzn"])
+def test_a_sukaku_is_refused_by_every_export_rather_than_its_pencil_marks_dropped(target, tmp_path, capsys):
+    """Its givens alone are another puzzle (more solutions): a wrong file, said nowhere."""
+    from test_sukaku import LINE
+    path = tmp_path / "p.txt"
+    path.write_text(LINE + "\n")
+    capsys.readouterr()
+    code = main(["export", str(path), "--to", target, "-o", str(tmp_path / "out")])
+    said = capsys.readouterr()
+    message = (f"export target {target!r} cannot express a Sukaku's pencil marks (a sudoku with "
+               f"candidates); the human, mrv and sat solvers take them")
+    if target == "mzn+dzn":   # a folder of many puzzles: this one reported, none written
+        assert code == 2 and said.err == f"puzzlebench: {path}:1: error: {message}\n"
+        assert list((tmp_path / "out").iterdir()) == []
+    else:
+        assert code == 2 and said.err == f"puzzlebench: error: {message}\n"
+
+
+def test_decode_refuses_a_kinds_model_saying_to_give_the_puzzles_dzn(tmp_path, capsys):
+    model = tmp_path / "kenken.mzn"
+    model.write_text(puzzlebench.encode(example("kenken4"), to="minizinc-model").write())
+    answer = tmp_path / "a.out"
+    answer.write_text("c = [1];\n----------\n")
+    code, said = _decode(capsys, "--minizinc", model, answer)
+    assert code == 2
+    assert said.err == (f"puzzlebench: error: {model}:1: this is the model of every kenken puzzle, which names "
+                        f"none: decode takes the puzzle's .dzn (export --to minizinc-data) or its single .mzn "
+                        f"(--to minizinc)\n")
+
+
+def test_export_minizinc_model_with_no_input_and_no_kind_says_what_to_give(capsys):
+    assert main(["export", "--to", "minizinc-model"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: no input: name puzzle files, '-' for standard input, "
+                                       "--example NAME, or --kind KIND for that kind's model\n")

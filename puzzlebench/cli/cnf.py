@@ -59,7 +59,7 @@ def cmd_decode(args) -> int:
 DECODED_FORMATS = {   # option: (what the file is, what the solver's output is)
     "cnf": ("a DIMACS CNF file", "a SAT solver's answer (s and v lines)"),
     "xcsp3": ("an XCSP3 instance", "an XCSP3 solver's output (s and v lines)"),
-    "minizinc": ("a MiniZinc model", "MiniZinc's output"),
+    "minizinc": ("a MiniZinc model or data file", "MiniZinc's output"),
     "opb": ("an OPB file", "a pseudo-Boolean solver's answer (s and v lines)"),
 }
 
@@ -119,7 +119,8 @@ def register(sub) -> None:
     exported = p.add_mutually_exclusive_group(required=True)
     exported.add_argument("--cnf", metavar="FILE", help="the CNF written by export --to dimacs")
     exported.add_argument("--xcsp3", metavar="FILE", help="the instance written by export --to xcsp3")
-    exported.add_argument("--minizinc", metavar="FILE", help="the model written by export --to minizinc")
+    exported.add_argument("--minizinc", metavar="FILE", help="the model written by export --to minizinc, or "
+                                                            "the puzzle's .dzn (--to minizinc-data, mzn+dzn)")
     exported.add_argument("--opb", metavar="FILE", help="the OPB file written by export --to opb")
     p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
                    help="the solver's output (s/v lines, MiniSat's result file, MiniZinc's output; "

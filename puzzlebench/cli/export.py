@@ -4,11 +4,17 @@ and ``solve-xc`` (any exact-cover matrix in Knuth's format, puzzle or not)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from ..encoders.registry import EXPORTERS, artifact_for
+from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
-from .common import EXIT_OK, add_input_arguments, read_records, read_text
+from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
+                     report_error)
+
+SPLIT = "mzn+dzn"
+"""``export --to mzn+dzn -o DIR``: every puzzle of the input as a ``.dzn`` beside its kind's
+MiniZinc model (``KIND.mzn``, written once), in a folder."""
 
 
 def _write(text: str, output: str | None) -> None:
@@ -23,7 +29,18 @@ def _write(text: str, output: str | None) -> None:
 
 
 def cmd_export(args) -> int:
+    if args.to == SPLIT:
+        return _export_split(args)
+    if args.to == "minizinc-model" and not args.files and not args.example:
+        if not args.kind:
+            raise UsageError("no input: name puzzle files, '-' for standard input, --example NAME, or "
+                             "--kind KIND for that kind's model")
+        from ..encoders.minizinc import kind_model
+        from ..models.kinds import kind_class
+        _write(kind_model(kind_class(args.kind), args.to), args.output)
+        return EXIT_OK
     records = list(read_records(args))
+    args.number = 1 if args.number is None else args.number
     if args.number < 1 or args.number > len(records):
         raise UsageError(f"--number {args.number}: the input holds {len(records)} puzzle(s)")
     record = records[args.number - 1]
@@ -32,6 +49,50 @@ def cmd_export(args) -> int:
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
     _write(artifact_for(record.puzzle, args.to, **options).write(), args.output)
     return EXIT_OK
+
+
+def _export_split(args) -> int:
+    """Every puzzle of the input (or the ``--number``-th) as ``DIR/KIND-K.dzn`` (K: its place in
+    the input, as ``--number`` counts), each kind's model as ``DIR/KIND.mzn``; a puzzle that
+    cannot be read or exported is reported and the others written (exit 1)."""
+    from ..encoders.minizinc import data_file, kind_model
+    if not args.output or args.output == "-":
+        raise UsageError(f"--to {SPLIT} writes a folder of files: name it with -o DIR")
+    if args.encoding is not None or args.amo is not None:
+        raise UsageError(f"export target {SPLIT!r} takes no option")
+    folder = Path(args.output)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot make the folder {folder}: {exc.strerror}") from None
+    tally = Tally()
+    models: set[str] = set()
+    for k, record in enumerate(read_records(args), start=1):
+        if args.number is not None and k != args.number:
+            continue
+        if record.error is not None:
+            report_error(record_error_text(record))
+            tally.add("error", error=True)
+            continue
+        puzzle = record.puzzle
+        try:
+            check_exportable(puzzle, SPLIT)
+            data = data_file(puzzle, SPLIT)
+            model = None if puzzle.kind in models else kind_model(type(puzzle), SPLIT)
+        except UsageError as exc:
+            report_error(f"{record.source}: error: {exc}")
+            tally.add("error", error=True)
+            continue
+        if model is not None:
+            _write(model, str(folder / f"{puzzle.kind}.mzn"))
+            models.add(puzzle.kind)
+        _write(data, str(folder / f"{puzzle.kind}-{k}.dzn"))
+        tally.add("written")
+    if args.number is not None and tally.records == 0:
+        raise UsageError(f"--number {args.number}: the input holds fewer puzzles")
+    kinds = ", ".join(f"{kind}.mzn" for kind in sorted(models)) or "no model"
+    print(f"{folder}: {kinds}; {tally.counts.get('written', 0)} .dzn file(s), {tally.errors} error(s)")
+    return tally.exit_code()
 
 
 def cmd_solve_xc(args) -> int:
@@ -65,10 +126,13 @@ def register(sub) -> None:
                                       "exact-cover format)")
     add_input_arguments(p)
     p.add_argument("--to", required=True, metavar="TARGET",
-                   help=f"export target: {', '.join(sorted(EXPORTERS))}")
-    p.add_argument("--number", type=int, default=1, metavar="K",
-                   help="which puzzle of the input to export (1-based); default 1")
-    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output")
+                   help=f"export target: {', '.join(sorted(EXPORTERS))}; {SPLIT} (with -o DIR: each "
+                        f"kind's MiniZinc model KIND.mzn and a KIND-K.dzn per puzzle); minizinc-model "
+                        f"with --kind and no input: that kind's model")
+    p.add_argument("--number", type=int, default=None, metavar="K",
+                   help=f"which puzzle of the input to export (1-based); default 1 ({SPLIT}: every one)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
+                                                          f"({SPLIT}: the folder)")
     p.add_argument("--encoding", metavar="NAME", help=f"dimacs: CNF encoding ({', '.join(ENCODINGS)}); "
                                                        f"default {DEFAULT_ENCODING}")
     p.add_argument("--amo", metavar="NAME", help=f"dimacs: at-most-one encoding ({', '.join(AMO_ENCODINGS)}); "

@@ -65,8 +65,12 @@ def check_vocabulary(puzzle, target: str, known: Iterable[type]) -> None:
     known = tuple(known)
     for con in puzzle.rules.constraints:
         if not isinstance(con, known):
-            raise UsageError(f"export target {target!r} cannot express the {puzzle.kind} rule "
-                             f"{type(con).__name__} ({con.name})")
+            raise UsageError(cannot_express(target, puzzle.kind, con))
+
+
+def cannot_express(target: str, kind: str, con) -> str:
+    """The one refusal of a rule, naming the format and the kind."""
+    return f"export target {target!r} cannot express the {kind} rule {type(con).__name__} ({con.name})"
 
 
 @dataclass

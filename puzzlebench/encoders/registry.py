@@ -28,6 +28,8 @@ EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dimacs": ("puzzlebench.encoders.cnf:export_dimacs", ("encoding", "amo")),
     "xcsp3": ("puzzlebench.encoders.xcsp3:export_xcsp3", ()),
     "minizinc": ("puzzlebench.encoders.minizinc:export_minizinc", ()),
+    "minizinc-model": ("puzzlebench.encoders.minizinc:export_minizinc_model", ()),
+    "minizinc-data": ("puzzlebench.encoders.minizinc:export_minizinc_data", ()),
     "opb": ("puzzlebench.encoders.opb:export_opb", ()),
 }
 
@@ -39,13 +41,23 @@ def exporter(target: str) -> Callable[..., Any]:
     return getattr(importlib.import_module(module), name)
 
 
+def check_exportable(puzzle, to: str) -> None:
+    """Refuse a Sukaku (a Sudoku with pencil marks, ``puzzle.candidates``): no writer says its
+    marks, and its givens alone are another puzzle (as ``Engine.run`` refuses it to engines that
+    cannot take them)."""
+    if getattr(puzzle, "candidates", None) is not None:
+        raise UsageError(f"export target {to!r} cannot express a Sukaku's pencil marks (a {puzzle.kind} "
+                         f"with candidates); the human, mrv and sat solvers take them")
+
+
 def artifact_for(puzzle, to: str, **options: Any):
     """The artifact of ``puzzle`` for export target ``to`` (it can ``write()`` itself); an
-    option the target does not take is refused, naming both."""
+    option the target does not take is refused, naming both, and so is a Sukaku."""
     function = exporter(to)
     known = EXPORTERS[to][1]
     for name in options:
         if name not in known:
             takes = f"it takes {', '.join(known)}" if known else "it takes no option"
             raise UsageError(f"export target {to!r} has no option {name!r}; {takes}")
+    check_exportable(puzzle, to)
     return function(puzzle, **options)

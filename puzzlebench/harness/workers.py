@@ -209,8 +209,8 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         conn.send(None)  # unit done
 
 
-def _memout_row(tid: int, shared, memory: _Memory, peak: int) -> Row:
-    return failure_row(tid, Status.MEMOUT, memout_message(memory.allowed, peak),
+def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "") -> Row:
+    return failure_row(tid, Status.MEMOUT, memout_message(memory.allowed, peak, how or "an allocation was refused"),
                        time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
                        peak_memory=peak, baseline_memory=memory.baseline.resident)
 
@@ -230,8 +230,8 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
             peak = memory.stop()
             wrong = verify_answer(result, puzzle)
             rows.append(row_of(tid, result, peak, wrong, baseline))
-        except MemoryError:
-            rows.append(_memout_row(tid, shared, memory, memory.stop()))
+        except MemoryError as exc:   # its words, where an engine says how (ext: the program that ran out)
+            rows.append(_memout_row(tid, shared, memory, memory.stop(), str(exc)))
             conn.send(rows)
             return False
         except Exception as exc:  # an engine bug: this pair is an error, the worker goes on

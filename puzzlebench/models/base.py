@@ -25,6 +25,10 @@ class Puzzle(ABC):
     """
 
     kind: ClassVar[str]
+    minizinc_parts: ClassVar[tuple[str, ...]] = ()
+    """The parts of the kind's parametric MiniZinc model, in order (``encoders/minizinc.PARTS``:
+    ``grid`` or ``queens`` first, then ``rows``, ``columns``, ``blocks``, ``regions``, ``cages``,
+    …); a kind with none is refused by the MiniZinc exports."""
 
     givens: tuple[int, ...]
     source: str | None

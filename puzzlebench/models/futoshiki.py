@@ -58,6 +58,7 @@ _TOKEN = re.compile(r"[^\s,]+")
 
 class Futoshiki(Puzzle):
     kind = "futoshiki"
+    minizinc_parts = ("grid", "rows", "columns", "less")
 
     def __init__(self, n: int, givens: Sequence[int], less: Sequence[tuple[int, int]] = (), *,
                  source: str | None = None, form: str = "tatham", params: str = "",

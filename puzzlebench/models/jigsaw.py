@@ -31,6 +31,7 @@ when the rest is malformed; ``N:`` alone is a Towers or Unequal id)."""
 
 class JigsawSudoku(Puzzle):
     kind = "jigsaw"
+    minizinc_parts = ("grid", "rows", "columns", "regions")
 
     def __init__(self, regions: Sequence[int], givens: Sequence[int], *, source: str | None = None,
                  form: str = "tatham", metadata: dict[str, str] | None = None):

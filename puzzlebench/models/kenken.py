@@ -38,6 +38,7 @@ KEEN_OPS = {op: letter for letter, op in KEEN_LETTERS.items()}
 
 class KenKen(Puzzle):
     kind = "kenken"
+    minizinc_parts = ("grid", "rows", "columns", "cages")
 
     def __init__(self, n: int, cages: Sequence[CageSpec], givens: Sequence[int] | None = None, *,
                  source: str | None = None, form: str = "plain", metadata: dict[str, str] | None = None):

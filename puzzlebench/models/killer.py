@@ -39,6 +39,7 @@ SOLO_CLAIM = re.compile(r"\s*\d+x\d+k:")
 
 class KillerSudoku(Puzzle):
     kind = "killer"
+    minizinc_parts = ("grid", "rows", "columns", "blocks", "cages", "cage_distinct")
 
     def __init__(self, box: tuple[int, int], givens: Sequence[int], cages: Sequence[tuple[Sequence[int], int]], *,
                  source: str | None = None, form: str = "plain", metadata: dict[str, str] | None = None):

@@ -35,6 +35,7 @@ _TOKEN = re.compile(r"[^\s,]+")
 
 class LatinSquare(Puzzle):
     kind = "latin"
+    minizinc_parts = ("grid", "rows", "columns")
     spans_lines = True   # in a file of many, a puzzle is a block of lines (blank lines between)
 
     def __init__(self, n: int, givens: Sequence[int], *, source: str | None = None, form: str = "grid",

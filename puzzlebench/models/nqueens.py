@@ -20,6 +20,7 @@ MAX_N = 64
 
 class NQueens(Puzzle):
     kind = "nqueens"
+    minizinc_parts = ("queens",)
 
     def __init__(self, n: int, placed: Iterable[tuple[int, int]] = (), *, source: str | None = None,
                  form: str = "n", metadata: dict[str, str] | None = None):

@@ -32,6 +32,7 @@ SIDES = ("top", "bottom", "left", "right")
 
 class Skyscrapers(Puzzle):
     kind = "skyscrapers"
+    minizinc_parts = ("grid", "rows", "columns", "visibility")
 
     def __init__(self, n: int, top: Sequence[int], bottom: Sequence[int], left: Sequence[int],
                  right: Sequence[int], givens: Sequence[int] | None = None, *,

@@ -82,6 +82,7 @@ def _shape_text(rows: int, cols: int) -> str:
 
 class Sudoku(Puzzle):
     kind = "sudoku"
+    minizinc_parts = ("grid", "rows", "columns", "blocks")
 
     def __init__(self, box: tuple[int, int], givens: Sequence[int], *, source: str | None = None,
                  form: str = "line", empty: str = ".", box_inferred: bool = False,

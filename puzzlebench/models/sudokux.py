@@ -34,6 +34,7 @@ TATHAM_CLAIM = re.compile(r"\s*\d+x\d+x:")
 
 class SudokuX(Puzzle):
     kind = "sudoku-x"
+    minizinc_parts = ("grid", "rows", "columns", "blocks", "diagonals")
 
     def __init__(self, box: tuple[int, int], givens: Sequence[int], *, source: str | None = None,
                  form: str = "line", metadata: dict[str, str] | None = None):

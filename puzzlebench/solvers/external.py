@@ -40,6 +40,16 @@ verified; MiniZinc prints each).  minisat+ does not enumerate: after each answer
 The same process handling (a process group killed at the deadline, dying with its parent)
 serves every preset.
 
+Under a memory limit (``--memory-limit``, the bench's and the commands' child process, which
+set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to what the limit
+leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
+data included), and a program that ends badly for want of memory (it says so: bad_alloc,
+MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
+``memout`` naming it, its exit and its last words.  The program's peak resident set (``wait4``:
+its reaped children's too, MiniZinc's Gecode) is kept in raw ``program_peak_memory``, the
+largest of the search's runs: the run's ``peak_memory`` is the Python process's, as for every
+engine.
+
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
 ``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
@@ -53,6 +63,7 @@ from __future__ import annotations
 import ctypes
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -93,6 +104,14 @@ class Preset:
     package: str
     arguments: tuple[str, ...]
     version_arguments: tuple[str, ...] | None = ("--version",)
+    """What makes the program print its version (``None``: nothing does)."""
+    version_pattern: str = r"\bversion\s+(\S+)"
+    """Where the version stands in what it prints (group 1); the first line when it fails."""
+    version_label: str | None = None
+    """Where that version came from, when not from ``--version`` (minisat+: its banner)."""
+    version_of: Callable[[], str | None] | None = None
+    """The version found some other way, saying where, for a program that prints none (ACE:
+    the name of the jar pycsp3 ships)."""
     statistics_banner: str | None = None
     """A line the program prints before its statistics, which leave out the counters that are
     zero (CaDiCaL's and Kissat's ``c --- [ statistics ] ---``): after it, a counter not printed
@@ -113,7 +132,9 @@ class Preset:
 PRESETS = {p.name: p for p in (
     # statistics are printed by default at the end of a run
     Preset("cadical", "cadical", "cadical", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
-    Preset("kissat", "kissat", "kissat", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    # Debian packages kissat from Debian 13 (trixie: 4.0.2); Debian 12 (bookworm) has none
+    Preset("kissat", "kissat", "kissat (from Debian 13)", (CNF_PLACE,),
+           statistics_banner=r"^c -+ \[ statistics \] -+$"),
     # -verb=1 prints its statistics; the model goes to the result file only
     Preset("minisat", "minisat", "minisat", ("-verb=1", CNF_PLACE, RESULT_PLACE), None),
     # -v prints the statistics as 'c N conflicts' lines
@@ -131,8 +152,12 @@ PRESETS = {p.name: p for p in (
            solutions=tools.minizinc_solutions, missing=tools.missing_minizinc),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
-           format="xcsp3", solutions=tools.ace_solutions, missing=tools.missing_ace),
-    Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=None, format="opb"),
+           version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
+           missing=tools.missing_ace),
+    # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
+    # its usage, and ends; it has no version option
+    Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
+           version_pattern=r"^MiniSat\+ (\S+?),", version_label="its banner", format="opb"),
 )}
 """In the order of the variants (the first one present is the default)."""
 
@@ -294,6 +319,7 @@ class ExternalEngine(Engine):
         self.command = self._command(command)
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
+        self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
 
     def _command(self, command: str) -> list[str]:
         """The command line, with ``{cnf}`` (and ``{result}``) where the paths go."""
@@ -376,6 +402,13 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
+        self._program_peak = None
+        outcome = self._search(artifact, limit, keep, deadline)
+        if self._program_peak is not None:   # the program's own memory: the run's peak_memory is this process's
+            outcome.stats.raw["program_peak_memory"] = self._program_peak
+        return outcome
+
+    def _search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         if not isinstance(artifact, Cnf):
             return self._search_model(artifact, limit, keep, deadline)
         cnf = artifact
@@ -601,10 +634,13 @@ class ExternalEngine(Engine):
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch()
+        budget = memory_budget()
+        if budget is not None:
+            before = before + _held_to(budget)
         started = time.perf_counter()
         try:
-            process = subprocess.Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                       stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
+            process = _Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
         except OSError as exc:
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         try:
@@ -620,6 +656,14 @@ class ExternalEngine(Engine):
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
+        peak = process.rusage.ru_maxrss * 1024 if process.rusage is not None else None
+        self._program_peak = max(self._program_peak or 0, peak or 0) or None
+        if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
+                _ran_out(code, text, err, peak, budget):
+            ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
+            reached = f", its peak {peak / 2**20:.1f} MB" if peak else ""
+            raise MemoryError(f"{self.program} ended ({ending}) with its data held to {budget / 2**20:.1f} MB"
+                              f"{reached}" + self._said(err))
         if code < 0:
             raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
                               + self._said(err))
@@ -642,6 +686,61 @@ def _unlink(path: str) -> None:
         os.unlink(path)
     except FileNotFoundError:
         pass
+
+
+class _Popen(subprocess.Popen):
+    """A ``Popen`` that keeps the program's resource usage from ``wait4`` (its peak resident set,
+    its reaped children's included: MiniZinc's Gecode), which ``waitpid`` drops.  It overrides
+    CPython's one wait call, ``_try_wait`` (the same since Python 3.3)."""
+
+    rusage = None
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return self.pid, 0
+        if pid == self.pid:
+            self.rusage = usage
+        return pid, status
+
+
+def memory_budget() -> int | None:
+    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
+    the harness's worker: its idle data plus the limit), the bytes of it left: what a program
+    started now may hold; ``None`` without one.  The program would otherwise inherit the whole
+    cap, this process's own data included."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/status", "rb") as f:
+            status = f.read()
+        at = status.index(b"VmData:")
+        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
+        data = 0
+    return max(soft - data, 2**20)
+
+
+def _held_to(budget: int) -> list[str]:
+    """Words before the command that set the program's own soft ``RLIMIT_DATA`` (util-linux's
+    ``prlimit``, which then executes it)."""
+    prlimit = shutil.which("prlimit")
+    return [prlimit, f"--data={budget}:", "--"] if prlimit else []
+
+
+_OUT_OF_MEMORY = re.compile(rb"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|"
+                            rb"could not reserve|insufficient memory|std::length_error", re.I)
+
+
+def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
+    """Whether a program that ended badly under a memory budget ran out of it: it says so (a
+    refused allocation's words: C++'s bad_alloc, Python's MemoryError, Java's "could not
+    reserve"), it was killed by a SIGKILL not ours (the kernel's out-of-memory killer), or its
+    peak reached 90% of the budget."""
+    return bool(_OUT_OF_MEMORY.search(err) or _OUT_OF_MEMORY.search(out[-2000:].encode())
+                or code == -signal.SIGKILL or (peak is not None and peak >= 0.9 * budget))
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -667,13 +766,56 @@ def _stats(runs: list[Run], write_seconds: float) -> Stats:
 
 @lru_cache(maxsize=None)
 def _program_version(preset: Preset) -> str:
-    if preset.version_arguments is None:
-        return "(prints no version)"
+    """The version a program says it is, else where else it was found (the jar's name, the
+    Debian package of a program under /usr), each saying where; "(prints no version)"."""
+    if preset.version_of is not None:
+        return preset.version_of() or "(prints no version)"
+    said = None
+    if preset.version_arguments is not None:
+        try:
+            done = subprocess.run([preset.program, *preset.version_arguments], capture_output=True,
+                                  text=True, timeout=10, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired):
+            return "unknown"
+        # minisat+ prints its banner on standard error; the first line kept is standard output's
+        lines = [line.strip().removeprefix("c ").strip() for line in done.stdout.splitlines()]
+        lines = [line for line in lines if line]
+        for line in lines + done.stderr.splitlines():
+            found = re.search(preset.version_pattern, line.strip(), re.I)
+            if found:
+                said = found.group(1)
+                break
+        else:
+            said = lines[0] if lines and preset.version_label is None else None
+    debian = debian_version(preset.program)
+    if said is not None and preset.version_label is None:
+        return said
+    if said is not None:
+        return f"{said} ({preset.version_label}" + (f"; Debian package {debian})" if debian else ")")
+    if debian:
+        return f"{debian.split()[1]} (Debian package {debian.split()[0]}; the program prints no version)"
+    return "(prints no version)"
+
+
+def debian_version(program: str) -> str | None:
+    """``PACKAGE VERSION`` of the Debian package that installed ``program`` (found on PATH, under
+    /usr), from dpkg's own records; ``None`` elsewhere or without dpkg."""
+    path = shutil.which(program)
+    if path is None or shutil.which("dpkg-query") is None:
+        return None
+    path = os.path.realpath(path)
+    if not path.startswith("/usr/"):
+        return None
     try:
-        done = subprocess.run([preset.program, *preset.version_arguments], capture_output=True,
-                              text=True, timeout=10)
+        owner = subprocess.run(["dpkg-query", "-S", path], capture_output=True, text=True, timeout=10)
+        package = owner.stdout.split(":", 1)[0].strip() if owner.returncode == 0 else ""
+        if not package or " " in package or "," in package:
+            return None
+        version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", package], capture_output=True,
+                                 text=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
+        return None
+    return f"{package} {version.stdout.strip()}" if version.returncode == 0 and version.stdout.strip() else None
     for line in done.stdout.splitlines():
         line = line.strip().removeprefix("c ").strip()
         if line:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
 from ..encoders import minizinc, opb, xcsp3
@@ -44,6 +45,14 @@ def _pycsp3_jar(folder: str, pattern: str) -> Path | None:
 
 def ace_jar() -> Path | None:
     return _pycsp3_jar("ace", "ACE-*.jar")
+
+
+def ace_version() -> str | None:
+    """ACE's version as the name of the jar pycsp3 ships says it (``ACE-2.6.jar``), saying so:
+    ACE prints its version ("ACE v2.6") only once it reads an instance, after a second of Java."""
+    jar = ace_jar()
+    found = re.fullmatch(r"ACE-(.+)\.jar", jar.name) if jar else None
+    return f"{found.group(1)} (the name of pycsp3's jar, {jar.name})" if found else None
 
 
 def choco_jar() -> Path | None:
