@@ -469,6 +469,12 @@ class SudokuBatch(Sequence["Sudoku"]):
         """Whether the batch was made from puzzle objects (else from text: each is built when asked)."""
         return self._puzzles is not None
 
+    @property
+    def solution_chars(self) -> bytes | None:
+        """The value-to-character table :meth:`solution_text` writes a batch read from text
+        with (256 bytes), or ``None`` for a batch of puzzle objects (their own writer)."""
+        return None if self._puzzles is not None else _value_chars(".")
+
     def solution_text(self, solution: Sequence[int]) -> str:
         """A solution as :meth:`Sudoku.format_solution` writes it for this batch's puzzles (the
         line form: one character a value), without building the puzzle."""
