@@ -522,8 +522,12 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         shape = None
     if n * n != size or shape is None or shape[0] * shape[1] != n:
         return None, []
-    taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
-    text = "".join([stripped[i] for i in taken]) if len(taken) < len(stripped) else "".join(stripped)
+    text = "".join(stripped)
+    if text.isascii() and set(map(len, stripped)) == {size}:   # every line of one size (the usual file)
+        taken = list(range(len(stripped)))
+    else:
+        taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
+        text = "".join([stripped[i] for i in taken])
     values = text.encode("ascii").translate(_CHAR_VALUES)
     values_here = bytes(range(n + 1))
     if values.translate(None, values_here):   # a character that is no value here
@@ -538,7 +542,8 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         taken = [taken[k] for k in keep]
     if not taken:
         return None, []
-    return SudokuBatch(shape, values, lines=[stripped[i] for i in taken], box_inferred=box is None), taken
+    kept = stripped if len(taken) == len(stripped) else [stripped[i] for i in taken]
+    return SudokuBatch(shape, values, lines=kept, box_inferred=box is None), taken
 
 
 def _is_square(k: int) -> bool:
