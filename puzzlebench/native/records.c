@@ -130,17 +130,18 @@ static PyObject *build_record(RecordIter *it, Py_ssize_t i) {
         Py_INCREF(source);
     }
     const uint8_t *flags = it->ver.buf;
-    if (set_borrowed(rec, N_KIND, it->kind) < 0 || set_borrowed(rec, N_SOLVER, it->solver) < 0
+    int bad = set_borrowed(rec, N_KIND, it->kind) < 0 || set_borrowed(rec, N_SOLVER, it->solver) < 0
         || set_borrowed(rec, N_LIMIT, it->limit) < 0
         || set_borrowed(rec, N_STATUS, PyList_GET_ITEM(it->statuses, i)) < 0
         || set_borrowed(rec, N_COUNT, PyList_GET_ITEM(it->counts, i)) < 0
         || set_borrowed(rec, N_SOLUTIONS, sols) < 0 || set_borrowed(rec, N_TIMES, times) < 0
         || set_borrowed(rec, N_STATS, st) < 0
         || set_borrowed(rec, N_SIZE, it->shared_size ? it->sizes : PyList_GET_ITEM(it->sizes, i)) < 0
-        || set_steal(rec, N_SOURCE, source) < 0 || set_borrowed(rec, N_ERROR, Py_None) < 0
+        || set_borrowed(rec, N_SOURCE, source) < 0 || set_borrowed(rec, N_ERROR, Py_None) < 0
         || set_borrowed(rec, N_PEAK, Py_None) < 0
-        || set_borrowed(rec, N_VERIFIED, (flags && flags[i] == 1) ? Py_True : Py_False) < 0)
-        goto fail;
+        || set_borrowed(rec, N_VERIFIED, (flags && flags[i] == 1) ? Py_True : Py_False) < 0;
+    Py_DECREF(source);
+    if (bad) goto fail;
     if (!it->lazy) {
         if (set_borrowed(rec, N_PUZZLE, puzzle) < 0) goto fail;
     } else {
