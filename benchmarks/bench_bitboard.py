@@ -1,13 +1,19 @@
 """Benchmark of the native bitboard engines, with `mrv` as the in-project reference
-measured in the same run on a small sample.
+measured in the same run on a small sample, and tdoku (optional, ``--tdoku PATH``) as the
+9x9 reference measured in the same run.
 
     python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
+                                        [--tdoku PATH] [--only-9x9]
 
 - 9x9 sets, limit 2, one thread, from Python strings to Python results:
   ``puzzlebench.solve_many(lines, solver="bitboard")`` with every record read (status, count,
-  the solution's text) and verified, and the engine's batch call alone on the packed puzzles
-  (``BitboardEngine.batch``: its columns unread, nothing verified) in the same run; guesses per
-  puzzle beside tdoku's published 0.62 / 65 / 9.1;
+  the solution's text, verified, guesses) and verified, and the engine's batch call alone on
+  the packed puzzles (``BitboardEngine.batch``: its columns unread, nothing verified) in the
+  same run; CPU time, best of 3.  With ``--tdoku PATH`` tdoku's own solver runs on the same
+  lines in the same run, alternating with ours (ours, tdoku, ours, tdoku, ...; CPU time, best
+  of 3), as its run_benchmark calls it (limit 2: counts to two solutions, no solution text,
+  nothing verified; the puzzles as given, not permuted), with guesses per puzzle from tdoku's
+  own counter and the ratios ours / tdoku.  Without it the table says tdoku was not given.
 - 16x16 (all solved and proven unique), and 25x25 .. 64x64 made by a seeded generator (full
   grid, cells removed), solved with limit 1 and checked;
 - N-Queens n = 15, all solutions (wall and CPU time);
@@ -16,7 +22,40 @@ measured in the same run on a small sample.
   nsol=2+ lines counted to 2 and the 9x9 nsol=? lines counted; full-clue puzzles of random
   Latin squares (how many are unique).  ``benchmarks/bench_skyscrapers.py`` runs this part
   alone.
+``--only-9x9`` measures the 9x9 sets alone and replaces only that section of ``--out``.
 The machine's load (``uptime``) is written beside the figures: the machine is shared.
+
+Building the tdoku reference (T. Dillon, tdoku, https://github.com/t-dillon/tdoku; its solver
+is src/solver_dpll_triad_simd.cc, a C entry point ``TdokuSolverDpllTriadSimd(puzzle, limit,
+configuration, solution, &guesses)``; never copied into this repository).  From a checkout of
+tdoku, in a directory outside this repository, add a file ``tdoku_batch.cc`` holding one loop
+over that entry point, so one ctypes call times a whole set::
+
+    #include <cstddef>
+    #include <cstdint>
+    extern "C" size_t TdokuSolverDpllTriadSimd(const char *, size_t, uint32_t, char *, size_t *);
+    extern "C" size_t TdokuBatch(const char *puzzles, size_t n, size_t stride, size_t limit,
+                                 unsigned char *counts, size_t *total_guesses) {
+        char solution[81];
+        size_t sum = 0, ok = 0;
+        for (size_t i = 0; i < n; i++) {
+            size_t g = 0, c = TdokuSolverDpllTriadSimd(puzzles + i * stride, limit, 0, solution, &g);
+            counts[i] = (unsigned char) c; sum += g; ok += (c == 1);
+        }
+        *total_guesses = sum;
+        return ok;
+    }
+
+and build a shared library with the flags of tdoku's CMakeLists.txt (BUILD.sh runs CMake;
+``-O3``, and ``-DSSE4_2=ON`` gives ``-msse4.2``, the portable build measured here; its
+default ``ARCH=native`` gives ``-march=native``)::
+
+    g++ -std=c++14 -O3 -msse4.2 -fno-exceptions -fno-rtti -fpic -shared \
+        -o libtdoku_sse42.so src/solver_dpll_triad_simd.cc tdoku_batch.cc
+
+(solver_dpll_triad_simd.cc also holds tdoku's generator, which needs src/util.cc: add it to
+the command line, or leave the generator out.)  Then
+``python benchmarks/bench_bitboard.py --only-9x9 --tdoku /path/to/libtdoku_sse42.so``.
 """
 
 from __future__ import annotations
@@ -46,11 +85,40 @@ from puzzlebench.models.sudoku import read_sudoku_lines  # noqa: E402
 from puzzlebench.solvers.bitboard import BitboardEngine  # noqa: E402
 from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
 
-SETS_9 = [  # file, tdoku puzzles/s, tdoku guesses/puzzle, target puzzles/s
-    ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62, 105_000),
-    ("sudoku9_forum_hardest_1905_11plus.txt", 13_100, 65, 6_700),
-    ("sudoku9_magictour_top1465.txt", 77_700, 9.1, 39_000),
+SETS_9 = [  # file; tdoku's published puzzles/s and guesses/puzzle (its README, another machine)
+    ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62),
+    ("sudoku9_forum_hardest_1905_11plus.txt", 13_100, 65),
+    ("sudoku9_magictour_top1465.txt", 77_700, 9.1),
 ]
+TARGET = 0.9
+"""Issue 20: bitboard end to end at >= 0.9 of tdoku in the same run."""
+
+
+class Tdoku:
+    """tdoku's solver from a shared library built as this module's docstring says: one call
+    (``TdokuBatch``) runs a whole set through ``TdokuSolverDpllTriadSimd`` with limit 2."""
+
+    STRIDE = 96   # 81 characters, a NUL (tdoku reads byte 81 to tell a pencilmark grid), padding
+
+    def __init__(self, path: str):
+        import ctypes
+        self.ctypes = ctypes
+        self.lib = ctypes.CDLL(path)
+        self.lib.TdokuBatch.restype = ctypes.c_size_t
+        self.lib.TdokuBatch.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t,
+                                        ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
+        self.path = path
+
+    def prepare(self, lines: list[str]) -> bytes:
+        """tdoku's input form: '.' for a blank (untimed, as tdoku's run_benchmark loads first)."""
+        return b"".join(l.replace("0", ".").encode().ljust(self.STRIDE, b"\0") for l in lines)
+
+    def run(self, packed: bytes, n: int) -> tuple[int, int]:
+        """(puzzles with exactly one solution, total guesses by tdoku's own counter)."""
+        counts = self.ctypes.create_string_buffer(n)
+        guesses = self.ctypes.c_size_t()
+        unique = self.lib.TdokuBatch(packed, n, self.STRIDE, 2, counts, self.ctypes.byref(guesses))
+        return unique, guesses.value
 
 
 def lines_of(name: str) -> list[str]:
@@ -81,38 +149,57 @@ def best_cpu(fn, repeat: int = 3):
     return min(runs, key=lambda run: run[2])
 
 
-def bench_9x9(quick: bool) -> list[str]:
+def bench_9x9(quick: bool, tdoku: Tdoku | None) -> list[str]:
     """Rates count everything from Python strings to every record read and verified (the
-    target's terms); the engine's batch call alone beside it, in the same run."""
+    target's terms); the engine's batch call alone beside it, and tdoku alternating with ours
+    in the same run."""
     rows = ["| set | puzzles | bitboard puzzles/s: solve_many, every record read and verified (CPU, "
-            "best of 3) | wall | the batch call alone | target | ratio to tdoku | "
-            "guesses/puzzle (tdoku) | dlx puzzles/s, same run | mrv puzzles/s (3 of the set) |",
-            "|---|---:|---:|---:|---:|---|---:|---|---:|---:|"]
+            "best of 3) | wall | the batch call alone | tdoku puzzles/s, same run (CPU, best of 3) | "
+            "ratio to tdoku: end to end (target 0.9) | ratio: the batch call alone | guesses/puzzle "
+            "(tdoku, same run) | dlx puzzles/s, same run | mrv puzzles/s (3 of the set) |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     engine = BitboardEngine()
-    for name, tdoku, tdoku_guesses, target in SETS_9:
+    for name, published, published_guesses in SETS_9:
         lines = lines_of(name)
         if quick:
             lines = lines[:5000]
+        n = len(lines)
 
         def bitboard():
             results = api.solve_many(lines, solver="bitboard", limit=2)
             return [(r.status, r.count, r.solution, r.verified, r.stats.guesses) for r in results]
 
-        records, wall, cpu = best_cpu(bitboard)
-        assert all(status is Status.UNIQUE and verified for status, _, _, verified, _ in records), name
-        guesses = sum(r[4] for r in records) / len(records)
         packed, _ = read_sudoku_lines(lines)
-        _, _, call_cpu = best_cpu(lambda: engine.batch(packed, limit=2, time_limit=None, keep=1))
+        tdoku_input = tdoku.prepare(lines) if tdoku else None
+        ours, calls, theirs = [], [], []
+        for _ in range(3):   # alternating, so that a change of load falls on both
+            ours.append(timed(bitboard))
+            calls.append(timed(lambda: engine.batch(packed, limit=2, time_limit=None, keep=1)))
+            if tdoku:
+                theirs.append(timed(lambda: tdoku.run(tdoku_input, n)))
+        records, wall, cpu = min(ours, key=lambda run: run[2])
+        assert all(status is Status.UNIQUE and verified for status, _, _, verified, _ in records), name
+        guesses = sum(r[4] for r in records) / n
+        call_cpu = min(run[2] for run in calls)
         dlx_lines = lines[:5000]
         (dlx_statuses), _, dlx_cpu = best_cpu(
             lambda: [r.status for r in api.solve_many(dlx_lines, solver="dlx", limit=2)], repeat=1)
         assert all(s is Status.UNIQUE for s in dlx_statuses), name
         sample = [parse_sudoku_line(l) for l in lines[:: max(1, len(lines) // 3)][:3]]
         reference = mrv_rate(sample)
-        rate = len(lines) / cpu
-        rows.append(f"| {name} | {len(lines)} | {rate:,.0f} | {len(lines) / wall:,.0f} | "
-                    f"{len(lines) / call_cpu:,.0f} | {target:,} {'met' if rate >= target else 'MISSED'} | {rate / tdoku:.2f} | "
-                    f"{guesses:.2f} ({tdoku_guesses}) | {len(dlx_lines) / dlx_cpu:,.0f} | {reference:,.1f} |")
+        rate, call_rate = n / cpu, n / call_cpu
+        if tdoku:
+            (unique, tdoku_guesses), _, tdoku_cpu = min(theirs, key=lambda run: run[2])
+            assert unique == n, f"{name}: tdoku found {unique} of {n} unique"
+            tdoku_rate = n / tdoku_cpu
+            ratio = rate / tdoku_rate
+            tdoku_cells = (f"{tdoku_rate:,.0f} | {ratio:.2f} {'met' if ratio >= TARGET else 'missed'} | "
+                           f"{call_rate / tdoku_rate:.2f} | {guesses:.2f} ({tdoku_guesses / n:.2f})")
+        else:
+            tdoku_cells = (f"not given (published: {published:,}) | — | — | {guesses:.2f} "
+                           f"(published: {published_guesses})")
+        rows.append(f"| {name} | {n} | {rate:,.0f} | {n / wall:,.0f} | {call_rate:,.0f} | {tdoku_cells} | "
+                    f"{len(dlx_lines) / dlx_cpu:,.0f} | {reference:,.1f} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -271,23 +358,59 @@ def bench_skyscrapers() -> list[str]:
     return out
 
 
+NINE_SECTION = "## 9x9, limit 2, one thread, Python strings to Python results"
+OTHER_SECTION = "## Other shapes and kinds"
+
+
+def tdoku_note(tdoku: Tdoku | None) -> str:
+    if tdoku is None:
+        return ("tdoku was not given (`--tdoku PATH`): its figures beside ours are its README's, from "
+                "another machine, not a ratio measured here.")
+    return (f"tdoku: `{tdoku.path}`, built from its public repository as the benchmark's docstring says "
+            "(its solver_dpll_triad_simd.cc, g++ -O3 -msse4.2, the portable build beside our portable "
+            "one), run in the same process on the same lines, alternating with ours; its rate is its "
+            "solve loop alone at limit 2 (a count to two, no solution text, nothing verified), ours "
+            "from Python strings to every record read and verified.")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="5000 puzzles a 9x9 set, 200 16x16")
     ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
     ap.add_argument("--no-9x9", action="store_true", help="skip the three 9x9 sets")
+    ap.add_argument("--only-9x9", action="store_true",
+                    help="the three 9x9 sets alone, replacing only their section of --out")
+    ap.add_argument("--tdoku", metavar="PATH", help="tdoku's solver as a shared library (see the docstring)")
     args = ap.parse_args()
+    tdoku = Tdoku(args.tdoku) if args.tdoku else None
     load_before = uptime()
-    nine = [] if args.no_9x9 else ["## 9x9, limit 2, one thread, Python strings to Python results",
-                                   *bench_9x9(args.quick), ""]
-    sections = [*nine, "## Other shapes and kinds", *bench_16(args.quick), *bench_large(),
-                *bench_queens(), *bench_skyscrapers()]
     command = ("python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
-               + (" --no-9x9" if args.no_9x9 else ""))
+               + (" --no-9x9" if args.no_9x9 else "") + (" --only-9x9" if args.only_9x9 else "")
+               + (" --tdoku PATH" if tdoku else ""))
+    nine = [] if args.no_9x9 else [NINE_SECTION, "", tdoku_note(tdoku), "", *bench_9x9(args.quick, tdoku), ""]
+    if args.only_9x9:
+        replace_nine(args.out, command, load_before, nine)
+        return 0
+    sections = [*nine, OTHER_SECTION, *bench_16(args.quick), *bench_large(),
+                *bench_queens(), *bench_skyscrapers()]
     write_report(args.out, "# The native bitboard engines", command, load_before,
                  "Rates are puzzles per CPU second of this process (the machine is shared by other jobs; "
-                 "wall figures beside). tdoku's figures are its own run_benchmark's on this machine kind, measured once beside an earlier version (tdoku is not built here; its guesses are from its benchmark output).", sections)
+                 "wall figures beside).", sections)
     return 0
+
+
+def replace_nine(out: str, command: str, load_before: str, nine: list[str]) -> None:
+    """Only the 9x9 section of the results file, its command and load written into it."""
+    text = Path(out).read_text() if Path(out).exists() else ""
+    if NINE_SECTION in text and OTHER_SECTION in text:
+        head, rest = text.split(NINE_SECTION, 1)
+        tail = OTHER_SECTION + rest.split(OTHER_SECTION, 1)[1]
+    else:   # a new file: the 9x9 section alone
+        head, tail = "# The native bitboard engines\n\n", ""
+    nine[0] = (f"{NINE_SECTION}\n\nCommand: `{command}`; load before: `{load_before}`; after: `{uptime()}`. "
+               "Rates are puzzles per CPU second of this process.")
+    Path(out).write_text(head + "\n".join(nine) + "\n" + tail)
+    print("\n".join(nine))
 
 
 LARGE_SECTION = "## Large grids"   # written by bench_large.py into the same file

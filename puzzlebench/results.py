@@ -210,31 +210,34 @@ class Results(Sequence[Result]):
         return self
 
     def _from_columns(self, start: int, stop: int):
-        """The records of puzzles ``start..stop`` built from the columns, in one sweep.  When
-        the puzzles are a compact batch read from text (no puzzle objects), each record builds
-        its puzzle only when asked (:class:`_BatchRecord`)."""
+        """The records of puzzles ``start..stop`` built from the columns, in one C pass
+        (native/records.c: the same objects the dataclasses make, field for field), one at a time.  When the
+        puzzles are a compact batch read from text (no puzzle objects), each record builds its
+        puzzle only when asked (:class:`_BatchRecord`) and carries its solution text."""
+        from . import _native
         col = self.columns
-        cells, width, parse = col.cells, len(col.raw_names), self.parse_seconds
-        cpu = self.batch_cpu / len(col.counts) if col.counts else 0.0
-        stats = [col.stats.get(name) or [None] * len(col.counts) for name in STATISTICS]
-        sizes = col.size if isinstance(col.size, list) else [col.size] * len(col.counts)
-        verified = col.verified or bytes(len(col.counts))
-        kind, solver, limit, puzzles, solutions, raw = (self.kind, self.solver, self.limit, self.puzzles,
-                                                        col.solutions, col.raw)
+        n = len(col.counts)
+        cpu = self.batch_cpu / n if n else 0.0
+        stats = tuple(_as_list(col.stats.get(name), n) for name in STATISTICS)
+        puzzles = self.puzzles
         lazy = getattr(puzzles, "holds_objects", True) is False
-        for i in range(start, stop):
-            count = col.counts[i]
-            puzzle = None if lazy else puzzles[i]
-            record = (_BatchRecord if lazy else Result)(
-                kind, solver, limit, col.statuses[i], count,
-                [tuple(solutions[i * cells:(i + 1) * cells])] if count else [],
-                Times(parse, 0.0, col.solve_seconds[i], 0.0, col.total_seconds[i] + parse, cpu),
-                Stats(stats[0][i], stats[1][i], stats[2][i], stats[3][i], stats[4][i],
-                      dict(zip(col.raw_names, raw[i * width:(i + 1) * width]))),
-                sizes[i], None if lazy else puzzle.source, None, None, verified[i] == 1, puzzle)
-            if lazy:
-                record._batch, record._index = puzzles, i
-            yield record
+        args = (_BatchRecord if lazy else Result, Times, Stats, self.kind, self.solver, self.limit,
+                _as_list(col.statuses, n), _as_list(col.counts, n), _as_list(col.solve_seconds, n),
+                _as_list(col.total_seconds, n), stats, tuple(col.raw_names),
+                _as_list(col.raw, n * len(col.raw_names)), col.size, col.cells, col.verified, col.solutions,
+                self.parse_seconds, cpu, puzzles,
+                (True, getattr(puzzles, "solution_chars", None)) if lazy else False)
+        return _native.column_records(*args, start, stop)
+
+
+def _as_list(column, n: int):
+    """A column as a list (the C pass reads lists); ``None`` (a statistic not counted) stays."""
+    if column is None or type(column) is list:
+        return column
+    column = list(column)
+    if len(column) != n:
+        raise ValueError(f"a column of {len(column)} values for {n} puzzles")
+    return column
 
 
 class _BatchRecord(Result):
@@ -267,6 +270,9 @@ class _BatchRecord(Result):
     def solution(self) -> str | None:
         if not self.solutions:
             return None
+        text = self.__dict__.get("_text")
+        if text is not None:   # written when the record was built (native/records.c)
+            return text
         if "_puzzle" in self.__dict__ and self.__dict__["_puzzle"] is not None:
             return self.__dict__["_puzzle"].format_solution(self.solutions[0])
         return self._batch.solution_text(self.solutions[0])

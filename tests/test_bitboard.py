@@ -194,6 +194,36 @@ def test_batch_matches_single_runs():
         assert lean.puzzle.write() == line
 
 
+def test_batch_records_built_in_c_are_the_dataclass_records():
+    """native/records.c builds each record of a batch's columns: for a batch of puzzle objects
+    a plain Result holding its puzzle, for lines read as text a record that builds its puzzle
+    when asked; field for field what the engine's own run gives (the batch keeps the first
+    solution), and a record pickles."""
+    import pickle
+    from puzzlebench.results import Result, Stats, Times
+    lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=6, step=200)] + ["." * 81]
+    sudokus = [parse_sudoku_line(l) for l in lines]
+    objects = BB.run_many(sudokus)
+    assert objects.columns is not None
+    for puzzle, record in zip(sudokus, objects):
+        single = BB.run(puzzle)
+        assert type(record) is Result and type(record.times) is Times and type(record.stats) is Stats
+        assert record.puzzle is puzzle and record.source == puzzle.source
+        assert (record.status, record.count, record.solutions, record.stats, record.size, record.verified) == (
+            single.status, single.count, single.solutions[:1], single.stats, single.size, single.verified)
+        assert record.times.total >= record.times.solve > 0 and record.error is None
+    texts = api.solve_many(lines, solver="bitboard")
+    for line, puzzle, record in zip(lines, sudokus, texts):
+        assert record.solution == BB.run(puzzle).solution
+        assert record.puzzle.write() == line
+    kept = pickle.loads(pickle.dumps(texts[0]))
+    assert (kept.solution, kept.puzzle.write(), kept.stats) == (texts[0].solution, lines[0], texts[0].stats)
+    assert [r.status for r in texts[2:4]] == [r.status for r in objects[2:4]]   # a slice reads the same
+    with pytest.raises(ValueError, match="unequal"):
+        _native.column_records(Result, Times, Stats, "sudoku", "bitboard", 2, [Status.UNIQUE], [1, 1], [0.0], [0.0],
+                               (None,) * 5, (), [], {}, 81, None, bytes(81), 0.0, 0.0, [], False, 0, 1)
+
+
 def test_batch_limits():
     lines = [l[:81] for l in data_lines("sudoku9_royle_17clue_49158.txt", limit=50, step=900)]
     assert [r.status for r in api.solve_many(lines, solver="bitboard", limit=1)] == [Status.SAT] * len(lines)

@@ -503,6 +503,12 @@ class SudokuBatch(Sequence["Sudoku"]):
         """Whether the batch was made from puzzle objects (else from text: each is built when asked)."""
         return self._puzzles is not None
 
+    @property
+    def solution_chars(self) -> bytes | None:
+        """The value-to-character table :meth:`solution_text` writes a batch read from text
+        with (256 bytes), or ``None`` for a batch of puzzle objects (their own writer)."""
+        return None if self._puzzles is not None else _value_chars(".")
+
     def solution_text(self, solution: Sequence[int]) -> str:
         """A solution as :meth:`Sudoku.format_solution` writes it for this batch's puzzles (the
         line form: one character a value), without building the puzzle."""
@@ -550,8 +556,12 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         shape = None
     if n * n != size or shape is None or shape[0] * shape[1] != n:
         return None, []
-    taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
-    text = "".join([stripped[i] for i in taken]) if len(taken) < len(stripped) else "".join(stripped)
+    text = "".join(stripped)
+    if text.isascii() and set(map(len, stripped)) == {size}:   # every line of one size (the usual file)
+        taken = list(range(len(stripped)))
+    else:
+        taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
+        text = "".join([stripped[i] for i in taken])
     values = text.encode("ascii").translate(_CHAR_VALUES)
     values_here = bytes(range(n + 1))
     if values.translate(None, values_here):   # a character that is no value here
@@ -566,7 +576,8 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         taken = [taken[k] for k in keep]
     if not taken:
         return None, []
-    return SudokuBatch(shape, values, lines=[stripped[i] for i in taken], box_inferred=box is None), taken
+    kept = stripped if len(taken) == len(stripped) else [stripped[i] for i in taken]
+    return SudokuBatch(shape, values, lines=kept, box_inferred=box is None), taken
 
 
 def _is_square(k: int) -> bool:

@@ -16,7 +16,8 @@ static struct PyModuleDef native_module = {
 PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&native_module);
     if (m == NULL) return NULL;
-    if (pb_register_bitboard(m) < 0 || pb_register_dlx(m) < 0 || pb_register_check(m) < 0) {
+    if (pb_register_bitboard(m) < 0 || pb_register_dlx(m) < 0 || pb_register_check(m) < 0
+        || pb_register_records(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

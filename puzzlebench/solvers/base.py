@@ -10,6 +10,7 @@ puzzle's own checker and fills in the shared :class:`~puzzlebench.results.Result
 from __future__ import annotations
 
 import importlib.metadata
+import operator
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -326,8 +327,10 @@ def verify_all(results: Results) -> Results:
     if columns is not None:
         flags = type(puzzles[0]).answers_right(puzzles, columns.solutions) if puzzles else b""
         if flags is not None:
-            claimed = bytes(s in SOLVED and c > 0 for s, c in zip(columns.statuses, columns.counts))
-            solved = bytes(s in SOLVED for s in columns.statuses)
+            # one byte a puzzle by map (a generator over 49,158 puzzles took 0.4 us each)
+            is_solved = {status: status in SOLVED for status in set(columns.statuses)}
+            solved = bytes(map(is_solved.__getitem__, columns.statuses))
+            claimed = bytes(map(operator.and_, solved, map(bool, columns.counts)))
             right = bytes(a & b for a, b in zip(claimed, flags)) if 0 in flags else claimed
             if right == solved:
                 columns.verified = right

@@ -5,7 +5,8 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   tdoku's digit planes), only the words changed since they were last seen revisited: box-line
   logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
   and column, naked singles by bit-sliced counting; branching on the two-candidate cell that
-  sees the most unsolved cells (see native/sudoku9.c).
+  sees the most unsolved cells, else on a digit's placement in a band or stack (tdoku's band
+  configurations; see native/sudoku9.c).
 - Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
   Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
   that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
@@ -31,6 +32,7 @@ packed and validated (:class:`~puzzlebench.models.sudoku.SudokuBatch`), into col
 
 from __future__ import annotations
 
+import operator
 import time
 from typing import Sequence
 
@@ -104,7 +106,8 @@ class BitboardEngine(Engine):
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
-                   "cell; N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
+                   "cell; 9x9 Sudoku with no two-candidate cell: a digit's placement in a band or stack, each "
+                   "alternative a whole placement; N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
         "backtracks": "alternatives whose propagation (grids of units, Skyscrapers) or filtering "
                       "(N-Queens: a row with no free square) failed at once",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
@@ -185,10 +188,11 @@ class BitboardEngine(Engine):
         statuses = [by_count[c if c < 2 else 2] for c in counts]
         if 1 in timed_out:
             statuses = [Status.TIMEOUT if t else s for s, t in zip(statuses, timed_out)]
-        singles = [a + b + c for a, b, c in zip(counters[3::6], counters[4::6], counters[5::6])]
+        add = operator.add   # by map: the columns of a batch are read at a fraction of a us a puzzle
+        singles = list(map(add, map(add, counters[3::6], counters[4::6]), counters[5::6]))
         columns = Columns(
             statuses=statuses, counts=counts, solve_seconds=solve,
-            total_seconds=[s + overhead for s in solve],
+            total_seconds=list(map(overhead.__add__, solve)),
             stats={"nodes": counters[0::6], "guesses": counters[1::6], "backtracks": counters[2::6],
                    "propagations": singles},
             raw_names=RAW_NAMES_SMALL, raw=counters, size={"cells": 81, "values": 9}, cells=81,
