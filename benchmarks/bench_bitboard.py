@@ -290,7 +290,25 @@ def main() -> int:
     return 0
 
 
-LARGE_SECTION = "## Large grids"   # written by bench_large.py into the same file
+MRV_SECTION = "## Skyscrapers in mrv"   # written by bench_mrv_towers.py into the same file
+LARGE_SECTION = "## Large grids"   # written by bench_large.py into the same file, last
+
+
+def splice_section(path: Path, heading: str, lines: list[str]) -> None:
+    """The results file with the section ``heading`` (up to the next section another script
+    writes, or the end) replaced by ``lines``; a new one goes before the large grids."""
+    text = path.read_text() if path.exists() else "# The native bitboard engines\n"
+    body = "\n".join(lines).rstrip("\n") + "\n\n"
+    if heading in text:
+        head, rest = text.split(heading, 1)
+        tail = rest.split(LARGE_SECTION, 1)
+        after = LARGE_SECTION + tail[1] if len(tail) == 2 and heading != LARGE_SECTION else ""
+    elif LARGE_SECTION in text:
+        head, rest = text.split(LARGE_SECTION, 1)
+        after = LARGE_SECTION + rest
+    else:
+        head, after = text, ""
+    path.write_text(head.rstrip("\n") + "\n\n" + body + after)
 
 
 def write_report(out: str, title: str, command: str, load_before: str, note: str, lines: list[str]) -> None:
@@ -302,9 +320,11 @@ def write_report(out: str, title: str, command: str, load_before: str, note: str
         f"Python {platform.python_version()}; load before: `{load_before}`; after: `{uptime()}`.",
         note, "", *lines, ""])
     Path(out).parent.mkdir(exist_ok=True)
-    kept = Path(out).read_text().split(LARGE_SECTION, 1) if Path(out).exists() else []
-    if len(kept) == 2:   # bench_large.py's section, measured by that script, stays
-        text = text.rstrip("\n") + "\n\n" + LARGE_SECTION + kept[1]
+    old = Path(out).read_text() if Path(out).exists() else ""
+    for heading in (MRV_SECTION, LARGE_SECTION):   # the sections other scripts measured stay
+        if heading in old:
+            text = text.rstrip("\n") + "\n\n" + heading + old.split(heading, 1)[1]
+            break
     Path(out).write_text(text)
     print(text)
 

@@ -34,7 +34,7 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
-from bench_bitboard import LARGE_SECTION as SECTION, uptime  # noqa: E402
+from bench_bitboard import LARGE_SECTION as SECTION, splice_section, uptime  # noqa: E402
 from puzzlebench import api  # noqa: E402
 from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
 from puzzlebench.harness.generate import generate_sudoku  # noqa: E402
@@ -226,19 +226,12 @@ def targets(sets: dict) -> list[str]:
     return out + [""]
 
 
-def splice(path: Path, section: list[str]) -> None:
-    """The results file with its large-grids section (to the end) replaced by this one."""
-    text = path.read_text() if path.exists() else "# The native bitboard engines\n"
-    head = text.split(SECTION)[0].rstrip("\n")
-    path.write_text(head + "\n\n" + "\n".join(section) + "\n")
-
-
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 public 16x16, 10 minimal, 4 25x25 a level, two levels")
     ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
     args = ap.parse_args()
-    splice(Path(args.out), bench(args.quick))
+    splice_section(Path(args.out), SECTION, bench(args.quick))
     return 0
 
 
