@@ -84,6 +84,11 @@ def main() -> int:
     both = [(cpu(a), cpu(b)) for a, b in zip(runs[BEFORE], runs[AFTER])
             if a.status is Status.UNIQUE and b.status is Status.UNIQUE]
     ratios = sorted(a / b for a, b in both)
+    for spec, rs in runs.items():
+        out = sorted(r.times.cpu for r in rs if r.status is Status.TIMEOUT)
+        if out:   # the limit is on the clock: under load a run out of time had less CPU than that
+            rows += ["", f"`{spec}`'s {len(out)} runs out of time had {out[0]:.1f}-{out[-1]:.1f} s CPU "
+                         f"(median {statistics.median(out):.1f}) within their {args.time_limit:g} s on the clock."]
     rows += ["", f"On the {len(both)} puzzles both mrv searches solve, before / after: median "
                  f"{statistics.median(ratios):.1f}x, least {ratios[0]:.2f}x, most {ratios[-1]:.1f}x; "
                  f"`{AFTER}` / `{NATIVE}` CPU, median over the set: "
