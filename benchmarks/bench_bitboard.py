@@ -291,24 +291,30 @@ def main() -> int:
 
 
 MRV_SECTION = "## Skyscrapers in mrv"   # written by bench_mrv_towers.py into the same file
-LARGE_SECTION = "## Large grids"   # written by bench_large.py into the same file, last
+HOLES_SECTION = "## Large grids with random holes"   # by bench_large.py --holes
+LARGE_SECTION = "## Large grids"   # by bench_large.py, last
+KEPT_SECTIONS = (MRV_SECTION, HOLES_SECTION, LARGE_SECTION)   # in this order in the file
+
+
+def _at(text: str, heading: str) -> int:
+    """Where the section ``heading`` starts in ``text`` (a line of its own), or -1."""
+    at = text.find("\n" + heading + "\n")
+    return at + 1 if at >= 0 else -1
 
 
 def splice_section(path: Path, heading: str, lines: list[str]) -> None:
     """The results file with the section ``heading`` (up to the next section another script
-    writes, or the end) replaced by ``lines``; a new one goes before the large grids."""
+    writes, or the end) replaced by ``lines``, or put in its place among them."""
     text = path.read_text() if path.exists() else "# The native bitboard engines\n"
-    body = "\n".join(lines).rstrip("\n") + "\n\n"
-    if heading in text:
-        head, rest = text.split(heading, 1)
-        tail = rest.split(LARGE_SECTION, 1)
-        after = LARGE_SECTION + tail[1] if len(tail) == 2 and heading != LARGE_SECTION else ""
-    elif LARGE_SECTION in text:
-        head, rest = text.split(LARGE_SECTION, 1)
-        after = LARGE_SECTION + rest
-    else:
-        head, after = text, ""
-    path.write_text(head.rstrip("\n") + "\n\n" + body + after)
+    body = "\n".join(lines).rstrip("\n") + "\n"
+    mine = KEPT_SECTIONS.index(heading)
+    later = [a for a in (_at(text, h) for h in KEPT_SECTIONS[mine + 1:]) if a >= 0]
+    start = _at(text, heading)
+    end = min(later) if later else len(text)
+    if start < 0:
+        start = end
+    head, tail = text[:start].rstrip("\n"), text[end:]
+    path.write_text(head + "\n\n" + body + ("\n" + tail if tail else ""))
 
 
 def write_report(out: str, title: str, command: str, load_before: str, note: str, lines: list[str]) -> None:
@@ -321,10 +327,9 @@ def write_report(out: str, title: str, command: str, load_before: str, note: str
         note, "", *lines, ""])
     Path(out).parent.mkdir(exist_ok=True)
     old = Path(out).read_text() if Path(out).exists() else ""
-    for heading in (MRV_SECTION, LARGE_SECTION):   # the sections other scripts measured stay
-        if heading in old:
-            text = text.rstrip("\n") + "\n\n" + heading + old.split(heading, 1)[1]
-            break
+    kept = [a for a in (_at(old, h) for h in KEPT_SECTIONS) if a >= 0]
+    if kept:   # the sections other scripts measured stay
+        text = text.rstrip("\n") + "\n\n" + old[min(kept):]
     Path(out).write_text(text)
     print(text)
 
