@@ -44,8 +44,8 @@
  * satisfiable problem instances", AAAI 2000).  Tried there and left out: restarts (node
  * budgets growing by half, the dom/wdeg weights kept, ties and values at random: Gomes,
  * Selman and Kautz, "Boosting combinatorial search through randomization", AAAI 1998), and
- * least- or most-constraining value order (no first solution in 10,000-25,000 nodes either
- * way); the second solution looked for as a swap of two values over cells that hold both or
+ * least- or most-constraining value order, and branching on a value's two places in a unit
+ * (no first solution in 10,000-90,000 nodes any way); the second solution looked for as a swap of two values over cells that hold both or
  * neither in every unit, before the search goes on (the same nodes on twelve puzzles at the
  * threshold: the search reached the swap itself), and a second search with the first
  * solution's values tried last (it walks again what the first search refuted).  Restarts
