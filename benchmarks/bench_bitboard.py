@@ -413,7 +413,32 @@ def replace_nine(out: str, command: str, load_before: str, nine: list[str]) -> N
     print("\n".join(nine))
 
 
-LARGE_SECTION = "## Large grids"   # written by bench_large.py into the same file
+MRV_SECTION = "## Skyscrapers in mrv"   # written by bench_mrv_towers.py into the same file
+HOLES_SECTION = "## Large grids with random holes"   # by bench_large.py --holes
+LARGE_SECTION = "## Large grids"   # by bench_large.py
+TDOKU_NOTES = "## 9x9 against tdoku (issue 20, build item 1)"   # written by hand: what changed, what did not
+KEPT_SECTIONS = (MRV_SECTION, HOLES_SECTION, LARGE_SECTION, TDOKU_NOTES)   # in this order in the file
+
+
+def _at(text: str, heading: str) -> int:
+    """Where the section ``heading`` starts in ``text`` (a line of its own), or -1."""
+    at = text.find("\n" + heading + "\n")
+    return at + 1 if at >= 0 else -1
+
+
+def splice_section(path: Path, heading: str, lines: list[str]) -> None:
+    """The results file with the section ``heading`` (up to the next section another script
+    writes, or the end) replaced by ``lines``, or put in its place among them."""
+    text = path.read_text() if path.exists() else "# The native bitboard engines\n"
+    body = "\n".join(lines).rstrip("\n") + "\n"
+    mine = KEPT_SECTIONS.index(heading)
+    later = [a for a in (_at(text, h) for h in KEPT_SECTIONS[mine + 1:]) if a >= 0]
+    start = _at(text, heading)
+    end = min(later) if later else len(text)
+    if start < 0:
+        start = end
+    head, tail = text[:start].rstrip("\n"), text[end:]
+    path.write_text(head + "\n\n" + body + ("\n" + tail if tail else ""))
 
 
 def write_report(out: str, title: str, command: str, load_before: str, note: str, lines: list[str]) -> None:
@@ -425,9 +450,10 @@ def write_report(out: str, title: str, command: str, load_before: str, note: str
         f"Python {platform.python_version()}; load before: `{load_before}`; after: `{uptime()}`.",
         note, "", *lines, ""])
     Path(out).parent.mkdir(exist_ok=True)
-    kept = Path(out).read_text().split(LARGE_SECTION, 1) if Path(out).exists() else []
-    if len(kept) == 2:   # bench_large.py's section, measured by that script, stays
-        text = text.rstrip("\n") + "\n\n" + LARGE_SECTION + kept[1]
+    old = Path(out).read_text() if Path(out).exists() else ""
+    kept = [a for a in (_at(old, h) for h in KEPT_SECTIONS) if a >= 0]
+    if kept:   # the sections other scripts measured stay
+        text = text.rstrip("\n") + "\n\n" + old[min(kept):]
     Path(out).write_text(text)
     print(text)
 

@@ -36,7 +36,7 @@ def test_spec_errors():
     assert str(e.value) == "mrv has no variants (got 'fast')"
     with pytest.raises(SolverSpecError) as e:
         make_engine("mrv@depth=3")
-    assert str(e.value) == "mrv has no option 'depth'; options: none"
+    assert str(e.value) == "mrv has no option 'depth'; options: lines"
     with pytest.raises(SolverSpecError) as e:
         parse_spec("mrv@depth")
     assert str(e.value) == "solver spec 'mrv@depth': option 'depth' is not key=value"

@@ -34,6 +34,25 @@
  * units (not an emptied cell's units), and the filter before the locked rule (all within
  * noise or worse).
  *
+ * Random full grids of 36 to 64 values with 30-50% of their cells removed, counted to two
+ * (benchmarks/bench_large.py --holes): what takes long is the first solution, not the second.
+ * Below a size's threshold (about 47% holes at 36 values, 43% at 49, 38% at 64) the search
+ * finds one in a few dozen to a few thousand nodes and a second at once (the two differ by a
+ * small swap of two values, whose cells the search reaches last); above it, neither this
+ * search nor CP-SAT nor minisat finds any solution within seconds: completions of a
+ * quasigroup with holes near their hardest (Achlioptas, Gomes, Kautz and Selman, "Generating
+ * satisfiable problem instances", AAAI 2000).  Tried there and left out: restarts (node
+ * budgets growing by half, the dom/wdeg weights kept, ties and values at random: Gomes,
+ * Selman and Kautz, "Boosting combinatorial search through randomization", AAAI 1998), and
+ * least- or most-constraining value order, and branching on a value's two places in a unit
+ * (no first solution in 10,000-90,000 nodes any way); the second solution looked for as a swap of two values over cells that hold both or
+ * neither in every unit, before the search goes on (the same nodes on twelve puzzles at the
+ * threshold: the search reached the swap itself), and a second search with the first
+ * solution's values tried last (it walks again what the first search refuted).  Restarts
+ * were tried on the thirty minimal 16x16 too (budgets of 30, 60, 100 or 300 nodes growing
+ * two- or threefold, weights kept): median nodes 149 without, 149-338 with; total 7,023
+ * without, 10,662-14,709 with.
+ *
  * Sudoku (bbn_solve) is this search given its rows, columns and blocks. */
 #include <stdlib.h>
 #include <string.h>

@@ -7,7 +7,10 @@ Built from the shared vocabulary alone, so the baseline engines handle every puz
 of the value pairs that break it, ``Visibility`` lines are checked on the towers as they are
 placed, and a ``Cage`` becomes its admissible fillings as value masks per cell
 (:class:`CageFillings`): a search keeps a cell's values that some filling still consistent
-with the other cells' domains allows.
+with the other cells' domains allows.  A ``Visibility`` line can be narrowed likewise
+(:class:`VisibilitySupport`): each cell keeps the values some run of towers that fits the
+domains and shows the clue allows.  Both have ``cells`` and ``supported(domains)``: one
+propagator per term, which a search runs on the terms whose cells changed.
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ class CellProblem:
     cages: tuple["CageFillings", ...] = ()
     cages_of_cell: tuple[tuple[int, ...], ...] = ()
     """Indices into ``cages`` of the cages holding each cell."""
+    sights: tuple["VisibilitySupport", ...] = ()
+    """The propagator of each of ``lines`` (same order)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,10 @@ class CageFillings:
     needs: tuple[int, ...] = ()
     """Per set filling, its values: each must still have a place among the cells (a Killer
     cage summing to 3 on two cells needs a 1 and a 2); empty for tuple fillings."""
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.cage.cells
 
     def supported(self, domains: list[int]) -> list[int] | None:
         """Each cell's values that some filling consistent with ``domains`` allows; ``None``
@@ -122,6 +131,103 @@ class CageFillings:
         """Whether the placed values (0 = not yet) fit some filling."""
         placed = [(1 << (values[c] - 1), i) for i, c in enumerate(self.cage.cells) if values[c]]
         return any(all(masks[i] & bit for bit, i in placed) for masks in self.masks)
+
+
+@dataclass(frozen=True)
+class VisibilitySupport:
+    """A ``Visibility`` line's propagator: the values of each cell that some run of towers
+    within the domains, seen ``clue`` times from the viewer, uses.
+
+    A dynamic programme over the states (towers placed, tallest so far ``t``, towers seen
+    ``s``) from the viewer outwards, forward then backward, as Pesant's regular constraint
+    is filtered (G. Pesant, "A Regular Language Membership Constraint for Finite Sequences
+    of Variables", CP 2004): a tower taller than ``t`` is seen and becomes the tallest, any
+    other is hidden.  Without ``distinct`` that is the line's exact support (domain
+    consistency).  With ``distinct`` (the cells pairwise different, a Latin line) the
+    states keep what distinct values imply: ``k`` towers all at most ``t`` need ``t >= k``,
+    a hidden tower is below ``t`` (not equal), and a line of as many cells as values ends
+    on the tallest value.  That is enough for the classic deductions (a clue 1 puts the
+    tallest in front, a clue N the heights in order, the k-th cell from a clue c at most
+    N - c + k) but not all of them: the same value in two cells is left to the
+    ``AllDifferent``, so the support may keep values no permutation uses (never the other
+    way round: tests/test_properties.py checks it against brute force).  The native
+    Skyscrapers engine takes both clues of a line at once over value sets
+    (native/skyscrapers.c); per term, in Python, the sets cost more than they would save.
+    """
+
+    line: Visibility
+    n_values: int
+    distinct: bool
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line.cells
+
+    def supported(self, domains: list[int]) -> list[int] | None:
+        """Each cell's values that some fitting run allows; ``None`` when no run fits."""
+        nv, clue, distinct = self.n_values, self.line.clue, self.distinct
+        doms = [domains[c] for c in self.line.cells]
+        m = len(doms)
+        if clue < 1 or clue > m:
+            return None
+        cap = (1 << (clue + 1)) - 1
+        # F[k][t]: bit s set when k towers within the domains can show s with tallest t
+        forward = [[1] + [0] * nv]
+        for k, d in enumerate(doms):
+            cur, new = forward[-1], [0] * (nv + 1)
+            acc = 0
+            for v in range(1, nv + 1):
+                acc |= cur[v - 1]
+                if acc and d >> (v - 1) & 1:
+                    new[v] |= (acc << 1) & cap
+            for t in range(1, nv + 1):
+                if cur[t] and _hides(d, t, k, distinct):
+                    new[t] |= cur[t]
+            forward.append(new)
+        end = 1 << clue
+        last = [end if (not distinct or m < nv or t == nv) else 0 for t in range(nv + 1)]
+        if not any(f & b for f, b in zip(forward[m], last)):
+            return None
+        out = [0] * m
+        nxt = last
+        for k in range(m - 1, -1, -1):
+            d, cur = doms[k], forward[k]
+            # support of position k: seen (v above every reachable tallest below it) or hidden
+            acc, kept, hide_top = 0, 0, 0
+            for v in range(1, nv + 1):
+                acc |= cur[v - 1]
+                if d >> (v - 1) & 1 and (acc << 1) & nxt[v]:
+                    kept |= 1 << (v - 1)
+            for t in range(nv, 0, -1):
+                if cur[t] & nxt[t] and (not distinct or t >= k + 1):
+                    hide_top = t
+                    break
+            if hide_top:
+                kept |= d & ((1 << (hide_top - 1 if distinct else hide_top)) - 1)
+            if not kept:
+                return None
+            out[k] = kept
+            # B[k][t]: the counts from which state (k, t) can still end on the clue
+            back = [0] * (nv + 1)
+            acc = 0
+            for t in range(nv, -1, -1):
+                if t < nv and d >> t & 1:       # value t+1 is taller than t
+                    acc |= nxt[t + 1] >> 1
+                b = acc
+                if t and _hides(d, t, k, distinct):
+                    b |= nxt[t]
+                back[t] = b
+            nxt = back
+        return out
+
+
+def _hides(domain: int, tallest: int, placed: int, distinct: bool) -> bool:
+    """Whether the cell after ``placed`` towers of tallest ``tallest`` can hold a hidden tower:
+    a value below the tallest (distinct: ``placed + 1`` values at most ``tallest``) or, when
+    values may repeat, equal to it."""
+    if distinct:
+        return tallest >= placed + 1 and domain & ((1 << (tallest - 1)) - 1) != 0
+    return domain & ((1 << tallest) - 1) != 0
 
 
 def cage_fillings(rules: Rules, cage: Cage, groups: list[set[int]]) -> CageFillings:
@@ -199,14 +305,15 @@ def compile_rules(rules: Rules) -> CellProblem:
     full_units = tuple(c.cells for c in rules.of_type(AllDifferent) if len(c.cells) == nv)
     less = tuple((c.smaller, c.larger) for c in signs)
     cage_list = list(rules.of_type(Cage))
-    groups = different_groups(rules) if cage_list else []
+    groups = different_groups(rules) if cage_list or lines else []
+    sights = tuple(VisibilitySupport(line, nv, pairwise_different(rules, line.cells, groups)) for line in lines)
     cages = tuple(cage_fillings(rules, cage, groups) for cage in cage_list)
     in_cage: list[list[int]] = [[] for _ in range(n)]
     for k, cage in enumerate(cages):
         for cell in cage.cage.cells:
             in_cage[cell].append(k)
     return CellProblem(n, nv, domains, conflicts, lines, tuple(map(tuple, through)), at_least_one,
-                       full_units, less, cages, tuple(map(tuple, in_cage)))
+                       full_units, less, cages, tuple(map(tuple, in_cage)), sights)
 
 
 def less_bounds(pairs: tuple[tuple[int, int], ...], domains: list[int]) -> list[int] | None:

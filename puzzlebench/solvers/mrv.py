@@ -8,7 +8,11 @@ undecided cell with the fewest candidates (popcount), copying the state on each 
 Beyond the seed, hidden singles: in a group of cells that must hold every value once (an
 ``AllDifferent`` over as many cells as values), a value with one place left goes there, and a
 value with none is a dead end.  Without them 16x16 grids take minutes in Python.
-Skyscraper lines are pruned with the bound of :func:`~puzzlebench.solvers.cells.line_possible`;
+Skyscraper lines are narrowed by their propagator, like cages
+(:class:`~puzzlebench.solvers.cells.VisibilitySupport`: each cell keeps the heights some run of
+towers that shows the clue uses; without it, option ``lines=false``, placed towers were only
+checked against the bound of :func:`~puzzlebench.solvers.cells.line_possible`, and most of
+Tatham's 8x8 Towers puzzles ran out of 20 s: results/bitboard.md);
 ``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
 (:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
 neighbour, and a chain of signs left mrv a minute on one 7x7; a cage keeps in its cells the
@@ -21,7 +25,8 @@ from dataclasses import replace
 
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from ..models.vocabulary import visible_count
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 from .cells import CellProblem, compile_rules, less_bounds, line_possible
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
@@ -32,8 +37,19 @@ class _Timeout(Exception):
 
 
 class MrvSearch:
-    def __init__(self, problem: CellProblem, limit: int | None, keep: int, deadline: Deadline):
+    def __init__(self, problem: CellProblem, limit: int | None, keep: int, deadline: Deadline,
+                 lines: bool = True):
         self.p = problem
+        # the terms narrowed to their support: cages, then visibility lines (option ``lines``;
+        # off, placed towers are only checked against their clue, line_possible)
+        self.terms = problem.cages + (problem.sights if lines else ())
+        self.check_lines = bool(problem.lines) and not lines
+        self.terms_of_cell: list[list[int]] | None = None
+        if self.terms:
+            self.terms_of_cell = [[] for _ in range(problem.n_cells)]
+            for k, term in enumerate(self.terms):
+                for cell in term.cells:
+                    self.terms_of_cell[cell].append(k)
         self.limit, self.keep, self.deadline = limit, keep, deadline
         self.solutions: list[tuple[int, ...]] = []
         self.count = 0
@@ -47,7 +63,7 @@ class MrvSearch:
         start = [c for c in range(p.n_cells) if _single(domains[c])]
         self.nodes = 1  # the root
         try:
-            if self._settle(domains, values, start, set(range(len(p.cages)))) and \
+            if self._settle(domains, values, start, set(range(len(self.terms)))) and \
                     self._hidden_singles(domains, values):
                 self._branch(domains, values)
         except _Timeout:
@@ -55,14 +71,15 @@ class MrvSearch:
         return False
 
     def _settle(self, domains: list[int], values: list[int], queue: list[int],
-                cages: set[int] | None = None) -> bool:
+                terms: set[int] | None = None) -> bool:
         """Place every decided cell in ``queue`` and every naked single that follows, with
-        the cages (``cages``: to look at in any case) narrowed to their consistent fillings;
-        False on a contradiction."""
+        the terms (cages, and visibility lines unless option ``lines`` is off; ``terms``: to
+        look at in any case) narrowed to their support, to a fixpoint; False on a
+        contradiction."""
         p, nv = self.p, self.p.n_values
-        cages_of = p.cages_of_cell if p.cages else None
+        terms_of = self.terms_of_cell
         touched_lines = set()
-        touched_cages = set(cages or ())
+        touched = set(terms or ())
         while True:
             while queue:
                 cell = queue.pop()
@@ -70,9 +87,10 @@ class MrvSearch:
                     continue
                 v = domains[cell].bit_length()
                 values[cell] = v
-                touched_lines.update(p.lines_of_cell[cell])
-                if cages_of:
-                    touched_cages.update(cages_of[cell])
+                if self.check_lines:
+                    touched_lines.update(p.lines_of_cell[cell])
+                if terms_of:
+                    touched.update(terms_of[cell])
                 for other, bit in p.conflicts[cell * nv + v - 1]:
                     d = domains[other]
                     if d & bit:
@@ -80,38 +98,39 @@ class MrvSearch:
                         domains[other] = d
                         if not d:
                             return False
-                        if cages_of:
-                            touched_cages.update(cages_of[other])
+                        if terms_of:
+                            touched.update(terms_of[other])
                         if _single(d) and not values[other]:
                             self.propagations += 1
                             queue.append(other)
                     elif values[other] and d == bit:
                         return False
-            if not touched_cages:
+            if not touched:
                 break
-            touched_cages = self._narrow_cages(domains, values, touched_cages, queue)
-            if touched_cages is None:
+            touched = self._narrow(domains, values, touched, queue)
+            if touched is None:
                 return False
-            if not queue and not touched_cages:
+            if not queue and not touched:
                 break
         return all(line_possible(p.lines[k], values, nv) for k in touched_lines)
 
-    def _narrow_cages(self, domains: list[int], values: list[int], cages: set[int],
-                      queue: list[int]) -> set[int] | None:
-        """Keep in each cage's cells the values some consistent filling allows; the cages
-        of the cells that lost a value (to look at again), or None on a contradiction.  A
-        cell left with one value is queued (a naked single)."""
-        p = self.p
+    def _narrow(self, domains: list[int], values: list[int], terms: set[int],
+                queue: list[int]) -> set[int] | None:
+        """Keep in each term's cells the values its support allows (a cage's consistent
+        fillings, a visibility line's fitting runs); the terms of the cells that lost a
+        value (to look at again), or None on a contradiction.  A cell left with one value
+        is queued (a naked single)."""
+        terms_of = self.terms_of_cell
         again: set[int] = set()
-        for k in cages:
-            cage = p.cages[k]
-            kept = cage.supported(domains)
+        for k in terms:
+            term = self.terms[k]
+            kept = term.supported(domains)
             if kept is None:
                 return None
-            for cell, d in zip(cage.cage.cells, kept):
+            for cell, d in zip(term.cells, kept):
                 if d != domains[cell]:
                     domains[cell] = d
-                    again.update(p.cages_of_cell[cell])
+                    again.update(terms_of[cell])
                     if _single(d) and not values[cell]:
                         self.propagations += 1
                         queue.append(cell)
@@ -213,7 +232,8 @@ class MrvSearch:
     def _complete(self, values: list[int]) -> bool:
         nv = self.p.n_values
         return (all(any(values[x // nv] == x % nv + 1 for x in g) for g in self.p.at_least_one)
-                and all(c.cage.holds([values[x] for x in c.cage.cells]) for c in self.p.cages))
+                and all(c.cage.holds([values[x] for x in c.cage.cells]) for c in self.p.cages)
+                and all(visible_count([values[x] for x in line.cells]) == line.clue for line in self.p.lines))
 
 
 def _single(mask: int) -> bool:
@@ -233,6 +253,12 @@ class MrvEngine(Engine):
                         "hidden singles (one place left for a value in a row, column, block…)",
     }
 
+    options = (
+        Option("lines", bool, True, "Skyscrapers: each visibility clue narrows its line's domains to the "
+               "heights that some run of towers showing the clue uses; off: placed towers are checked "
+               "against the clue"),
+    )
+
     takes_candidates = True
 
     def encode(self, puzzle: Puzzle) -> CellProblem:
@@ -246,7 +272,7 @@ class MrvEngine(Engine):
         return {"cells": artifact.n_cells, "values": artifact.n_values}
 
     def search(self, artifact: CellProblem, limit, keep, deadline: Deadline) -> SearchOutcome:
-        s = MrvSearch(artifact, limit, keep, deadline)
+        s = MrvSearch(artifact, limit, keep, deadline, self.settings["lines"])
         timed_out = s.run()
         stats = Stats(nodes=s.nodes, guesses=s.guesses, backtracks=s.backtracks,
                       propagations=s.propagations,
