@@ -135,6 +135,7 @@ class Chainer:
         self.cache: dict = {}
         self._succ: dict = {}
         self._counts: list[int] | None = None
+        self._peer_off: dict | None = None
 
     def counts(self) -> list[int]:
         """Places of each value in each unit on the source grid, index unit * n + value − 1."""
@@ -144,58 +145,131 @@ class Chainer:
                             for cells in self.g.units for k in range(n)]
         return self._counts
 
-    def succ(self, y: bool, x: bool) -> dict:
-        """Static links on the source grid for one link mode, node -> next nodes, filled lazily
-        (the static searches ask for the same links thousands of times)."""
+    def succ(self, y: bool, x: bool) -> list:
+        """Static links on the source grid for one link mode: ``table[node]`` is the tuple of
+        the nodes it implies (the static searches ask for the same links thousands of times,
+        so every mode's table is built once per grid, all nodes at once).
+
+        on → off: with ``y`` the cell's other candidates (ascending), then the value in the
+        cell's peers, box first, then row, then column; off → on: with ``y`` the last other
+        candidate of a cell that had two, with ``x`` the value's last other place in the
+        cell's box, row, column (once per unit: a pair of cells conjugate in a box and a line
+        is listed twice, as the rule fires twice)."""
         table = self._succ.get((y, x))
-        if table is None:
-            table = self._succ[(y, x)] = _Links(self, y, x)
+        if table is not None:
+            return table
+        n, src, g = self.n, self.src, self.g
+        peer_offs = self._peer_offs()
+        table = [()] * (2 * n * n * n)
+        if x:
+            units = g.units
+            places = [[[q for q in cells if src[q] >> k & 1] for k in range(n)] for cells in units]
+        units3 = self.units3
+        for cell, m in enumerate(src):
+            if not m:
+                continue
+            base = cell * n
+            for k in range(n):
+                bit = 1 << k
+                if not m & bit:
+                    continue
+                p = base + k
+                on = peer_offs[p]
+                rest = m & ~bit
+                if y:
+                    on = tuple(2 * (base + b.bit_length() - 1) for b in _bits(rest)) + on
+                table[2 * p + 1] = on
+                off = []
+                if y and rest and not rest & (rest - 1):
+                    off.append(2 * (base + rest.bit_length() - 1) + 1)
+                if x:
+                    for u in units3[cell]:
+                        pl = places[u][k]
+                        if len(pl) == 2:
+                            off.append(2 * ((pl[1] if pl[0] == cell else pl[0]) * n + k) + 1)
+                table[2 * p] = tuple(off)
+        self._succ[(y, x)] = table
         return table
 
-    # the two rules ---------------------------------------------------------------------------
+    def _peer_offs(self) -> dict:
+        """Per potential p: the off nodes of the value in p's peers (box, row, column order)."""
+        if self._peer_off is None:
+            n, src, peers = self.n, self.src, self.peers
+            out = self._peer_off = {}
+            for cell, m in enumerate(src):
+                for b in _bits(m):
+                    k = b.bit_length() - 1
+                    out[cell * n + k] = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & b)
+        return self._peer_off
 
-    def on_to_off(self, cur: list[int], p: int, y: bool) -> list[int]:
-        n = self.n
-        cell, k = divmod(p, n)
-        bit = 1 << k
-        out = []
-        if y:
-            m = cur[cell] & ~bit
-            while m:
-                low = m & -m
-                m ^= low
-                out.append(cell * n + low.bit_length() - 1)
-        for q in self.peers[cell]:
-            if cur[q] & bit:
-                out.append(q * n + k)
-        return out
-
-    def off_to_on(self, cur: list[int], p: int, y: bool, x: bool, dynamic: bool) -> list[tuple[int, tuple]]:
-        """Potentials made true by p false, each with its hidden parents (dynamic: the other
-        removals, made earlier on this chain, that left the single)."""
-        n, src = self.n, self.src
-        cell, k = divmod(p, n)
-        bit = 1 << k
-        out = []
-        if y:
-            m = cur[cell]
-            if m & bit and (m & ~bit) and not (m & ~bit) & ((m & ~bit) - 1):
-                other = (m & ~bit).bit_length() - 1
-                hidden = ()
-                if dynamic:
-                    gone = src[cell] & ~m
-                    hidden = tuple(2 * (cell * n + v.bit_length() - 1) for v in _bits(gone))
-                out.append((cell * n + other, hidden))
-        if x:
-            g = self.g
-            for u in self.units3[cell]:
-                others = [q for q in g.units[u] if q != cell and cur[q] & bit]
-                if len(others) == 1 and cur[cell] & bit:
-                    hidden = ()
-                    if dynamic:
-                        hidden = tuple(2 * (q * n + k) for q in g.units[u]
-                                       if src[q] & bit and not cur[q] & bit)
-                    out.append((others[0] * n + k, hidden))
+    def reach(self, y: bool, x: bool) -> tuple[list[int], list[int]]:
+        """The static link graph of one mode in strongly connected components: (component of
+        each node, and per component a bitset of every node reachable from it, itself
+        included).  A forcing chain from a node exists only if its opposite is reachable, a
+        cycle only if the node's component holds another node: searches that cannot succeed
+        are known at once and never run (their outcome, nothing, is the same)."""
+        key = ("reach", y, x)
+        hit = self._succ.get(key)
+        if hit is not None:
+            return hit
+        table = self.succ(y, x)
+        size = len(table)
+        index = [-1] * size
+        low = [0] * size
+        comp = [-1] * size
+        reach: list[int] = []
+        stack: list[int] = []
+        on_stack = [False] * size
+        counter = 0
+        # Tarjan's algorithm (R. Tarjan, "Depth-first search and linear graph algorithms",
+        # 1972), iterative; components come out sinks first, so the reach of a component's
+        # successors is known when it comes out
+        for v0 in range(size):
+            if index[v0] >= 0 or not table[v0] and not v0 & 1:
+                continue
+            index[v0] = low[v0] = counter
+            counter += 1
+            stack.append(v0)
+            on_stack[v0] = True
+            work = [(v0, iter(table[v0]))]
+            while work:
+                v, it = work[-1]
+                for w in it:
+                    if index[w] < 0:
+                        index[w] = low[w] = counter
+                        counter += 1
+                        stack.append(w)
+                        on_stack[w] = True
+                        work.append((w, iter(table[w])))
+                        break
+                    if on_stack[w] and index[w] < low[v]:
+                        low[v] = index[w]
+                else:
+                    work.pop()
+                    if work:
+                        u = work[-1][0]
+                        if low[v] < low[u]:
+                            low[u] = low[v]
+                    if low[v] == index[v]:
+                        cid = len(reach)
+                        members = []
+                        while True:
+                            w = stack.pop()
+                            on_stack[w] = False
+                            comp[w] = cid
+                            members.append(w)
+                            if w == v:
+                                break
+                        bits = 0
+                        for w in members:
+                            bits |= 1 << w
+                        for w in members:
+                            for z in table[w]:
+                                c = comp[z]
+                                if c != cid:
+                                    bits |= reach[c]
+                        reach.append(bits)
+        out = self._succ[key] = (comp, reach)
         return out
 
     # full propagation (SE's doChaining) ------------------------------------------------------
@@ -292,21 +366,6 @@ class Chainer:
                     break
         out = (par, result)
         self.cache[key] = out
-        return out
-
-
-class _Links(dict):
-    def __init__(self, ch: "Chainer", y: bool, x: bool):
-        super().__init__()
-        self.ch, self.y, self.x = ch, y, x
-
-    def __missing__(self, nd: int) -> tuple[int, ...]:
-        ch = self.ch
-        if nd & 1:
-            out = tuple(2 * q for q in ch.on_to_off(ch.src, nd >> 1, self.y))
-        else:
-            out = tuple(2 * q + 1 for q, _ in ch.off_to_on(ch.src, nd >> 1, self.y, self.x, False))
-        self[nd] = out
         return out
 
 
@@ -472,48 +531,27 @@ def _adv_xwing(ch: Chainer, cur):
 
 # -- rung 1: bidirectional cycles and forcing chains (static) --------------------------------
 
-class _Node:
-    __slots__ = ("nd", "up", "depth")
-
-    def __init__(self, nd, up):
-        self.nd, self.up = nd, up
-        self.depth = 0 if up is None else up.depth + 1
-
-
-def _has_ancestor(o: _Node, nd: int) -> bool:
-    o = o.up
-    while o is not None:
-        if o.nd == nd:
-            return True
-        o = o.up
-    return False
-
-
-def _path(o: _Node) -> list[int]:
-    out = []
-    while o is not None:
-        out.append(o.nd)
-        o = o.up
-    return out
-
-
 class _Search:
     """A breadth-first search from one node that can be resumed with a deeper limit: the
     layer a limit stopped it at is kept, so the next, deeper pass (SE's rating rises with the
     chain's length, so the rung searches by rising limits) starts there, not at the root.
-    Every layer's nodes have one depth."""
+    Every layer's nodes have one depth (``depth``).  Nodes are plain ints; the way back to
+    the root is kept in parent maps, since a search makes hundreds of thousands of nodes and
+    only the few a hint is built from are ever walked back."""
 
-    def __init__(self, links: dict, root: _Node):
+    def __init__(self, links: dict, root: int, layer: list):
         self.links, self.root = links, root
-        self.layer = [root]
+        self.layer = layer
+        self.depth = 0
         self.done = False
 
     def run(self, max_len: int) -> bool:
         """Expand layers until one is ``max_len`` deep (True: cut there) or none is left."""
         while self.layer:
-            if self.layer[0].depth >= max_len:
+            if self.depth >= max_len:
                 return True
             self.layer = self.step(self.layer)
+            self.depth += 1
         self.done = True
         return False
 
@@ -521,99 +559,133 @@ class _Search:
 class _Cycles(_Search):
     """SE's cycle search from p on: alternating layers (on → off, off → on), the on nodes
     met once, an off node not repeated along its own path; a loop back to p on after at
-    least four half-rounds is a cycle."""
+    least four half-rounds is a cycle.  An on layer is a list of on nodes, each met once, so
+    its way back is ``up[on] = (off, on before)`` and the off nodes on that way a bitset
+    over potentials (``offs[on]``); an off layer is a list of (off node, on node before)."""
 
     def __init__(self, links: dict, p: int):
-        super().__init__(links, _Node(2 * p + 1, None))
-        self.to_on = {self.root.nd}
+        root = 2 * p + 1
+        super().__init__(links, root, [root])
+        self.to_on = {root}
+        self.up: dict = {}
+        self.offs = {root: 0}
         self.length = 0
-        self.found: list[_Node] = []
+        self.found: list[tuple[int, int]] = []  # (off node, on node before): back at the root
 
     def step(self, layer: list) -> list:
         links = self.links
         self.length += 1
         nxt = []
-        if layer[0].nd & 1:
+        root = self.root
+        if self.depth % 2 == 0:
+            # An off node met again in this layer adds no on node (its first meeting added
+            # them all), so it is queued again only when it can close a cycle at the next
+            # half-round (found once per meeting, as SE's search finds it).
+            offs, queued = self.offs, set()
+            closing = self.length + 1 >= 4
             for o in layer:
-                for nd in links[o.nd]:
+                bits = offs[o]
+                for nd in links[o]:
                     # an off node with no strong link out is a dead end: never queued
-                    if links[nd] and not _has_ancestor(o, nd):
-                        nxt.append(_Node(nd, o))
+                    succ = links[nd]
+                    if succ and not bits >> (nd >> 1) & 1:
+                        if nd not in queued:
+                            queued.add(nd)
+                            nxt.append((nd, o))
+                        elif closing and root in succ:
+                            nxt.append((nd, o))
             return nxt
-        for o in layer:
-            for nd in links[o.nd]:
-                c = _Node(nd, o)
-                if self.length >= 4 and nd == self.root.nd:
-                    self.found.append(c)
-                if nd not in self.to_on:
-                    self.to_on.add(nd)
-                    nxt.append(c)
+        to_on, up, offs, found = self.to_on, self.up, self.offs, self.found
+        closing = self.length >= 4
+        for off, o in layer:
+            for nd in links[off]:
+                if closing and nd == root:
+                    found.append((off, o))
+                if nd not in to_on:
+                    to_on.add(nd)
+                    nxt.append(nd)
+                    up[nd] = (off, o)
+                    offs[nd] = offs[o] | 1 << (off >> 1)
         return nxt
+
+    def path(self, off: int, o: int) -> list[int]:
+        """The cycle closed by (off, o), from its end (the root again) back to the root."""
+        out = [self.root, off]
+        while o != self.root:
+            out.append(o)
+            o_off, o = self.up[o]
+            out.append(o_off)
+        out.append(o)
+        return out
 
 
 class _Forcing(_Search):
     """SE's forcing chain from ``start`` (p on or p off): the first node, breadth first, that
-    is p's opposite state (``result``)."""
+    is p's opposite state (``result``: the chain from it back to ``start``).  Every node is
+    met once, so its way back is one parent per node (``seen``)."""
 
     def __init__(self, links: dict, start: int):
-        super().__init__(links, _Node(start, None))
-        self.seen = {start}
-        self.result: _Node | None = None
+        super().__init__(links, start, [start])
+        self.seen = {start: None}
+        self.result: list[int] | None = None
 
     def step(self, layer: list) -> list:
-        links, seen, target = self.links, self.seen, self.root.nd ^ 1
+        links, seen, target = self.links, self.seen, self.root ^ 1
         nxt = []
         for o in layer:
-            for nd in links[o.nd]:
+            for nd in links[o]:
                 if nd == target:
-                    self.result = _Node(nd, o)
+                    path = [nd]
+                    while o is not None:
+                        path.append(o)
+                        o = seen[o]
+                    self.result = path
                     return []
                 if nd not in seen:
-                    seen.add(nd)
+                    seen[nd] = o
                     if links[nd]:  # a node with no link out is a dead end
-                        nxt.append(_Node(nd, o))
+                        nxt.append(nd)
         return nxt
 
 
-def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
+def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool) -> ChainHint | None:
+    """The hint of a cycle, ``path`` from its end back to its start (one node, p on)."""
     g, n, src = ch.g, ch.n, ch.src
-    chain = []
-    o = dst
-    while o.up is not None:
-        chain.append(o)
-        o = o.up
-    cells = {(o.nd >> 1) // n for o in chain}
+    chain = path[:-1]
+    cells = {(nd >> 1) // n for nd in chain}
     forw, back = set(), set()
-    for o in chain:
-        cell, k = divmod(o.nd >> 1, n)
+    for nd in chain:
+        cell, k = divmod(nd >> 1, n)
         bit = 1 << k
         for q in g.peers[cell]:
             if q not in cells and src[q] & bit:
-                (forw if o.nd & 1 else back).add((q, k + 1))
+                (forw if nd & 1 else back).add((q, k + 1))
     elims = tuple(sorted(forw & back))
     if not elims:
         return None
-    complexity = len({o.nd for o in chain} | {dst.nd})
+    complexity = len(set(chain))
     if x and y:
         kind = "cycle"
     else:
         kind = "y-cycle" if y else "x-cycle"
     rating = round(BASE[kind] + length_bonus(complexity), 1)
-    text = (f"bidirectional {kind} {render(g, _path(dst)[::-1])} "
+    text = (f"bidirectional {kind} {render(g, path[::-1])} "
             f"(rating {rating}, {complexity} nodes)")
     return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text,
                      {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind])
 
 
-def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
+def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
+    """The hint of a forcing chain, ``path`` from its end (p's opposite) back to p."""
     g, n = ch.g, ch.n
-    p = dst.nd >> 1
+    dst = path[0]
+    p = dst >> 1
     cell, k = divmod(p, n)
-    complexity = dst.depth + 1
+    complexity = len(path)
     kind = "forcing chain" if y else "forcing x-chain"
     rating = round(BASE[kind] + length_bonus(complexity), 1)
-    chain = render(g, _path(dst)[::-1])
-    if dst.nd & 1:
+    chain = render(g, path[::-1])
+    if dst & 1:
         text = f"{kind}: {g.names[cell]} = {k + 1}, as {chain} (rating {rating})"
         return ChainHint(kind, rating, complexity, (), ((cell, k + 1),), text, 2 if not y else 4)
     text = f"{kind}: {g.names[cell]} <> {k + 1}, as {chain} (rating {rating})"
@@ -622,8 +694,9 @@ def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
 
 def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     """SE's first chaining rung (6.5-7.x): X-, Y- and mixed bidirectional cycles, forcing
-    X-chains and forcing chains; the easiest hint (rating, then length).  Searched by rising
-    rating so that long searches happen only when no short chain exists."""
+    X-chains and forcing chains; the easiest hint (rating, then length, then the first
+    potential in grid order).  Searched by rising rating so that long searches happen only
+    when no short chain exists."""
     ch = Chainer(s)
     n = ch.n
     pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
@@ -631,9 +704,11 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
     passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
     searched = {name: 0 for name, *_ in passes}
-    found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
+    found: dict[str, tuple | None] = {name: None for name, *_ in passes}  # (key, index, hint)
     complete = {name: False for name, *_ in passes}
-    searches: dict = {}  # (pass, p) -> [cycle search, forcing from p on, from p off], best so far
+    # per pass, the searches of each potential still able to find something, in grid order:
+    # [index, cycle search, [forcing from p on, from p off], best hint so far, cycles seen]
+    live: dict[str, list] = {}
     for tenths in range(0, 100):
         target = 6.5 + tenths / 10
         for name, y, x, base in passes:
@@ -644,37 +719,59 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if limit <= searched[name]:
                 continue
             searched[name] = limit
-            links = ch.succ(y, x)
-            best = None
+            entries = live.get(name)
+            if entries is None:
+                links, both = ch.succ(y, x), ch.succ(y, True)
+                comp, reach = ch.reach(y, x)
+                forcing_comp, forcing_reach = ch.reach(y, True) if x else (None, None)
+                entries = live[name] = []
+                for i, p in enumerate(pots):
+                    if name == "y" and p // n not in bivalue:
+                        continue
+                    on, off = 2 * p + 1, 2 * p
+                    cycles = _Cycles(links, p)
+                    if reach[comp[on]] == 1 << on:
+                        cycles.done = True  # nothing leads back to p on: no cycle
+                    forcing = []
+                    if x:
+                        for start in (on, off):
+                            search = _Forcing(both, start)
+                            if not forcing_reach[forcing_comp[start]] >> (start ^ 1) & 1:
+                                search.done = True  # p's opposite cannot be reached
+                            forcing.append(search)
+                    entries.append([i, cycles, forcing, None, 0])
+            best = found[name]
             any_cut = False
-            for p in pots:
+            still = []
+            for entry in entries:
                 _check(deadline)
-                if name == "y" and p // n not in bivalue:
-                    continue
-                entry = searches.get((name, p))
-                if entry is None:
-                    forcing = [_Forcing(ch.succ(y, True), 2 * p + 1), _Forcing(ch.succ(y, True), 2 * p)] if x else []
-                    entry = searches[(name, p)] = [_Cycles(links, p), forcing, None, 0]
-                cycles, forcing, h, seen_cycles = entry
+                i, cycles, forcing, h, seen_cycles = entry
                 if cycles.run(limit):
                     any_cut = True
-                for dst in cycles.found[seen_cycles:]:
-                    c = _cycle_hint(ch, dst, y, x)
+                h0 = h
+                for off, o in cycles.found[seen_cycles:]:
+                    c = _cycle_hint(ch, cycles.path(off, o), y, x)
                     if c and (h is None or _key(c) < _key(h)):
                         h = c
+                open_forcing = False
                 for search in forcing:
-                    if search.result is None and not search.done and search.run(limit - 1):
-                        any_cut = True
-                    if search.result is not None:
-                        c = _forcing_hint(ch, search.result, y)
-                        if h is None or _key(c) < _key(h):
-                            h = c
-                entry[2], entry[3] = h, len(cycles.found)
-                if h is not None and (best is None or _key(h) < _key(best)):
-                    best = h
+                    if search.result is None and not search.done:
+                        if search.run(limit - 1):
+                            any_cut = True
+                        if search.result is not None:
+                            c = _forcing_hint(ch, search.result, y)
+                            if h is None or _key(c) < _key(h):
+                                h = c
+                    open_forcing = open_forcing or (search.result is None and not search.done)
+                entry[3], entry[4] = h, len(cycles.found)
+                if h is not h0 and (best is None or (_key(h), i) < best[:2]):
+                    best = (_key(h), i, h)
+                if not cycles.done or open_forcing:
+                    still.append(entry)  # a finished entry never changes again
+            live[name] = still
             found[name] = best
             complete[name] = not any_cut  # a longer limit would find nothing new
-        hints = [h for h in found.values() if h is not None]
+        hints = [f[2] for f in found.values() if f is not None]
         best = min(hints, key=_key) if hints else None
         if best is not None and best.rating <= target + 1e-9:
             return best
