@@ -202,30 +202,35 @@ class Chainer:
                     out[cell * n + k] = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & b)
         return self._peer_off
 
-    def reach(self, y: bool, x: bool) -> tuple[list[int], list[int]]:
+    def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
         """The static link graph of one mode in strongly connected components: (component of
-        each node, and per component a bitset of every node reachable from it, itself
-        included).  A forcing chain from a node exists only if its opposite is reachable, a
-        cycle only if the node's component holds another node: searches that cannot succeed
-        are known at once and never run (their outcome, nothing, is the same)."""
+        each node, the size of each component, and with ``bits`` per component a bitset of
+        every node reachable from it, itself included).  A forcing chain from a node exists
+        only if its opposite is reachable, a cycle only if the node's component holds another
+        node: searches that cannot succeed are known at once and never run (their outcome,
+        nothing, is the same)."""
         key = ("reach", y, x)
         hit = self._succ.get(key)
-        if hit is not None:
+        if hit is not None and (hit[2] is not None or not bits):
             return hit
         table = self.succ(y, x)
         size = len(table)
+        n, src = self.n, self.src
+        roots = [2 * (cell * n + b.bit_length() - 1) + on for cell, m in enumerate(src)
+                 for b in _bits(m) for on in (1, 0)]
         index = [-1] * size
         low = [0] * size
         comp = [-1] * size
         reach: list[int] = []
+        sizes: list[int] = []
         stack: list[int] = []
         on_stack = [False] * size
         counter = 0
         # Tarjan's algorithm (R. Tarjan, "Depth-first search and linear graph algorithms",
         # 1972), iterative; components come out sinks first, so the reach of a component's
         # successors is known when it comes out
-        for v0 in range(size):
-            if index[v0] >= 0 or not table[v0] and not v0 & 1:
+        for v0 in roots:
+            if index[v0] >= 0:
                 continue
             index[v0] = low[v0] = counter
             counter += 1
@@ -251,7 +256,7 @@ class Chainer:
                         if low[v] < low[u]:
                             low[u] = low[v]
                     if low[v] == index[v]:
-                        cid = len(reach)
+                        cid = len(sizes)
                         members = []
                         while True:
                             w = stack.pop()
@@ -260,16 +265,18 @@ class Chainer:
                             members.append(w)
                             if w == v:
                                 break
-                        bits = 0
-                        for w in members:
-                            bits |= 1 << w
-                        for w in members:
-                            for z in table[w]:
-                                c = comp[z]
-                                if c != cid:
-                                    bits |= reach[c]
-                        reach.append(bits)
-        out = self._succ[key] = (comp, reach)
+                        sizes.append(len(members))
+                        if bits:
+                            found = 0
+                            for w in members:
+                                found |= 1 << w
+                            for w in members:
+                                for z in table[w]:
+                                    c = comp[z]
+                                    if c != cid:
+                                        found |= reach[c]
+                            reach.append(found)
+        out = self._succ[key] = (comp, sizes, reach if bits else None)
         return out
 
     # full propagation (SE's doChaining) ------------------------------------------------------
@@ -722,15 +729,15 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             entries = live.get(name)
             if entries is None:
                 links, both = ch.succ(y, x), ch.succ(y, True)
-                comp, reach = ch.reach(y, x)
-                forcing_comp, forcing_reach = ch.reach(y, True) if x else (None, None)
+                comp, sizes, _ = ch.reach(y, x, bits=False)
+                forcing_comp, _, forcing_reach = ch.reach(y, True) if x else (None, None, None)
                 entries = live[name] = []
                 for i, p in enumerate(pots):
                     if name == "y" and p // n not in bivalue:
                         continue
                     on, off = 2 * p + 1, 2 * p
                     cycles = _Cycles(links, p)
-                    if reach[comp[on]] == 1 << on:
+                    if sizes[comp[on]] == 1:
                         cycles.done = True  # nothing leads back to p on: no cycle
                     forcing = []
                     if x:

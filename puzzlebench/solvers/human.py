@@ -671,10 +671,18 @@ def wxyz_wing(s: State) -> Step | None:
                     if union.bit_count() != 4:
                         continue
                     cells = (pivot, a, b, c)
-                    loose = [v for v in values_of(union) if not _restricted(g, cand, cells, 1 << (v - 1))]
-                    if len(loose) != 1:
+                    # the pivot sees the three others, so a value is unrestricted when two
+                    # of those that do not see each other both hold it
+                    loose = 0
+                    if not g.peer_bits[a] >> b & 1:
+                        loose |= cand[a] & cand[b]
+                    if not g.peer_bits[a] >> c & 1:
+                        loose |= cand[a] & cand[c]
+                    if not g.peer_bits[b] >> c & 1:
+                        loose |= cand[b] & cand[c]
+                    if not loose or loose & (loose - 1):
                         continue
-                    z = loose[0]
+                    z = loose.bit_length()
                     zcells = [q for q in cells if cand[q] >> (z - 1) & 1]
                     elims = [(q, z) for q in _seen_by_all(s, zcells, 1 << (z - 1)) if q not in cells]
                     if elims:
@@ -683,12 +691,6 @@ def wxyz_wing(s: State) -> Step | None:
                         step = _elim_step(g, "wxyz-wing", text, elims)
                         return replace(step, rating=5.6 if pm.bit_count() == 3 else 5.5)
     return None
-
-
-def _restricted(g: Geometry, cand, cells, bit: int) -> bool:
-    """Whether the cells of ``cells`` holding ``bit`` all see each other."""
-    holders = [q for q in cells if cand[q] & bit]
-    return all(g.peer_bits[x] >> y & 1 for x, y in combinations(holders, 2))
 
 
 def turbot_fish(s: State) -> Step | None:
@@ -746,27 +748,32 @@ def _strong_links(s: State, k: int) -> Step | None:
         ends_bits = sum(1 << c for c in ends)
         kind_of = [1] * n + [2] * n + [0] * n  # a row, a column, a box
 
-        def extend(path: list[int], kinds: list[int]) -> None:
+        cells_v = sum(1 << c for c, m in enumerate(cand) if m & bit)
+        lowest = STRONG_LINK_BASE[k]
+
+        def extend(path: list[int], on_path: int, kinds: int, links: int) -> None:
+            # on_path: the path's cells as a bitset; kinds: bit 0 a box link, 1 a row, 2 a column
             nonlocal best
-            if len(kinds) == k:
-                elims = [(c, v) for c in _seen_by_all(s, (path[0], path[-1]), bit) if c not in path]
-                if elims:
-                    rating = round(STRONG_LINK_BASE[k] + 0.1 * ((0 in kinds) + ({1, 2} <= set(kinds))), 1)
+            if links == k:
+                common = g.peer_bits[path[0]] & g.peer_bits[path[-1]] & cells_v & ~on_path
+                if common:
+                    rating = round(lowest + 0.1 * ((kinds & 1) + (kinds & 6 == 6)), 1)
                     if best is None or rating < best[0]:
-                        best = (rating, tuple(path), elims)
+                        best = (rating, tuple(path), [(c, v) for c in cells_of(common)])
                 return
-            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits):
-                if nxt in path:
-                    continue
+            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits & ~on_path):
                 for far, u in ends[nxt]:
-                    if far not in path:
-                        extend(path + [nxt, far], kinds + [kind_of[u]])
-                        if best is not None and best[0] == STRONG_LINK_BASE[k]:
+                    if not on_path >> far & 1:
+                        extend(path + [nxt, far], on_path | 1 << nxt | 1 << far,
+                               kinds | 1 << kind_of[u], links + 1)
+                        if best is not None and best[0] == lowest:
                             return
 
         for first in ends:
             for far, u in ends[first]:
-                extend([first, far], [kind_of[u]])
+                extend([first, far], 1 << first | 1 << far, 1 << kind_of[u], 1)
+                if best is not None and best[0] == lowest:
+                    break  # nothing rated lower can come
             if best is not None:
                 break
         if best is not None:
@@ -851,28 +858,37 @@ def aligned_pair_exclusion(s: State) -> Step | None:
         return None  # SE skips it while a naked single remains
     bivalue_bits = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
     base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and g.peer_bits[c] & bivalue_bits]
-    for a, b in combinations(base, 2):
-        common = cells_of(g.peer_bits[a] & g.peer_bits[b] & bivalue_bits)
-        if len(common) < 2:
-            continue
-        masks = [cand[c] for c in common]
-        see = bool(g.peer_bits[a] >> b & 1)
-        allowed_a = allowed_b = 0
-        for va in values_of(cand[a]):
-            for vb in values_of(cand[b]):
-                if va == vb and see:
-                    continue
-                pair = (1 << (va - 1)) | (1 << (vb - 1))
-                if any(m & ~pair == 0 for m in masks):
-                    continue
-                allowed_a |= 1 << (va - 1)
-                allowed_b |= 1 << (vb - 1)
-        elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
-                [(b, v) for v in values_of(cand[b] & ~allowed_b)]
-        if elims:
-            text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
-                    f"{', '.join(g.names[c] for c in common)}")
-            return _elim_step(g, "aligned pair exclusion", text, elims)
+    for i, a in enumerate(base):
+        seen_a = g.peer_bits[a] & bivalue_bits
+        for b in base[i + 1:]:
+            common = seen_a & g.peer_bits[b]
+            if not common & (common - 1):
+                continue  # fewer than two bivalue cells see both
+            step = _aligned_pair(g, cand, a, b, cells_of(common))
+            if step is not None:
+                return step
+    return None
+
+
+def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step | None:
+    """The exclusions of one aligned pair a, b with the bivalue cells ``common`` seeing both:
+    a pair of values is excluded when it is one of those cells' two values (it would empty
+    that cell), or one value twice when a and b share a unit."""
+    emptied = {cand[c] for c in common}
+    see = bool(g.peer_bits[a] >> b & 1)
+    allowed_a = allowed_b = 0
+    for va in _bits_of(cand[a]):
+        for vb in _bits_of(cand[b]):
+            if va == vb and see or va | vb in emptied:
+                continue
+            allowed_a |= va
+            allowed_b |= vb
+    elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
+            [(b, v) for v in values_of(cand[b] & ~allowed_b)]
+    if elims:
+        text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
+                f"{', '.join(g.names[c] for c in common)}")
+        return _elim_step(g, "aligned pair exclusion", text, elims)
     return None
 
 
