@@ -135,7 +135,6 @@ class Chainer:
         self.cache: dict = {}
         self._succ: dict = {}
         self._counts: list[int] | None = None
-        self._peer_off: dict | None = None
 
     def counts(self) -> list[int]:
         """Places of each value in each unit on the source grid, index unit * n + value − 1."""
@@ -156,51 +155,62 @@ class Chainer:
         cell's box, row, column (once per unit: a pair of cells conjugate in a box and a line
         is listed twice, as the rule fires twice)."""
         table = self._succ.get((y, x))
-        if table is not None:
-            return table
+        if table is None:
+            self._build_links()
+            table = self._succ[(y, x)]
+        return table
+
+    def _build_links(self) -> None:
+        """The three tables of :meth:`succ` (x only, y only, both) in one pass: their parts
+        are shared (the peers' off nodes, the cell's other candidates, the two off → on rules)."""
         n, src, g = self.n, self.src, self.g
-        peer_offs = self._peer_offs()
-        table = [()] * (2 * n * n * n)
-        if x:
-            units = g.units
-            places = [[[q for q in cells if src[q] >> k & 1] for k in range(n)] for cells in units]
-        units3 = self.units3
+        size = 2 * n * n * n
+        tx, ty, txy = [()] * size, [()] * size, [()] * size
+        places = [[[q for q in cells if src[q] >> k & 1] for k in range(n)] for cells in g.units]
+        units3, peers = self.units3, self.peers
         for cell, m in enumerate(src):
             if not m:
                 continue
             base = cell * n
-            for k in range(n):
-                bit = 1 << k
-                if not m & bit:
-                    continue
+            others = [(b, 2 * (base + b.bit_length() - 1)) for b in _bits(m)]
+            for bit, off_node in others:
+                k = off_node // 2 - base
                 p = base + k
-                on = peer_offs[p]
-                rest = m & ~bit
-                if y:
-                    on = tuple(2 * (base + b.bit_length() - 1) for b in _bits(rest)) + on
-                table[2 * p + 1] = on
-                off = []
-                if y and rest and not rest & (rest - 1):
-                    off.append(2 * (base + rest.bit_length() - 1) + 1)
-                if x:
-                    for u in units3[cell]:
-                        pl = places[u][k]
-                        if len(pl) == 2:
-                            off.append(2 * ((pl[1] if pl[0] == cell else pl[0]) * n + k) + 1)
-                table[2 * p] = tuple(off)
-        self._succ[(y, x)] = table
-        return table
+                peer = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & bit)
+                own = tuple(nd for b, nd in others if b != bit)
+                on = own + peer if own else peer
+                tx[2 * p + 1] = peer
+                ty[2 * p + 1] = txy[2 * p + 1] = on
+                off_y = (own[0] + 1,) if len(own) == 1 else ()
+                off_x = []
+                for u in units3[cell]:
+                    pl = places[u][k]
+                    if len(pl) == 2:
+                        off_x.append(2 * ((pl[1] if pl[0] == cell else pl[0]) * n + k) + 1)
+                off_x = tuple(off_x)
+                tx[2 * p] = off_x
+                ty[2 * p] = off_y
+                txy[2 * p] = off_y + off_x
+        self._succ[(False, True)], self._succ[(True, False)], self._succ[(True, True)] = tx, ty, txy
 
-    def _peer_offs(self) -> dict:
-        """Per potential p: the off nodes of the value in p's peers (box, row, column order)."""
-        if self._peer_off is None:
-            n, src, peers = self.n, self.src, self.peers
-            out = self._peer_off = {}
-            for cell, m in enumerate(src):
-                for b in _bits(m):
-                    k = b.bit_length() - 1
-                    out[cell * n + k] = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & b)
-        return self._peer_off
+    def out_offs(self, y: bool, x: bool) -> tuple[list, list]:
+        """Per on node, the off nodes it implies that imply something in turn (in link
+        order, and as a bitset over nodes): the only ones a cycle can go through."""
+        key = ("out", y, x)
+        hit = self._succ.get(key)
+        if hit is None:
+            table = self.succ(y, x)
+            out = [()] * len(table)
+            out_bits = [0] * len(table)
+            for nd in range(1, len(table), 2):
+                if table[nd]:
+                    kept = out[nd] = tuple(z for z in table[nd] if table[z])
+                    bits = 0
+                    for z in kept:
+                        bits |= 1 << z
+                    out_bits[nd] = bits
+            hit = self._succ[key] = (out, out_bits)
+        return hit
 
     def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
         """The static link graph of one mode in strongly connected components: (component of
@@ -568,52 +578,74 @@ class _Cycles(_Search):
     met once, an off node not repeated along its own path; a loop back to p on after at
     least four half-rounds is a cycle.  An on layer is a list of on nodes, each met once, so
     its way back is ``up[on] = (off, on before)`` and the off nodes on that way a bitset
-    over potentials (``offs[on]``); an off layer is a list of (off node, on node before)."""
+    over nodes (``offs[on]``); an off layer is a list of (off node, on node before).
 
-    def __init__(self, links: dict, p: int):
+    An off node met again adds no on node (its first meeting added them all), so it is
+    queued again only when it can close a cycle at the next half-round (a "closer": an off
+    node linked to p on), and then once per meeting, as SE's search finds it.  The off
+    nodes an on node leads to are tested a layer at a time as bitsets (``out_bits``), and
+    walked in link order only when one of them is new or closes."""
+
+    def __init__(self, links: list, p: int, out: tuple[list, list]):
         root = 2 * p + 1
         super().__init__(links, root, [root])
+        self.out, self.out_bits = out
+        self.closers = 0
+        for w in links[root ^ 1]:
+            if root in links[w ^ 1]:
+                self.closers |= 1 << (w ^ 1)
+        self.queued = 0
         self.to_on = {root}
         self.up: dict = {}
         self.offs = {root: 0}
         self.length = 0
         self.found: list[tuple[int, int]] = []  # (off node, on node before): back at the root
 
-    def step(self, layer: list) -> list:
-        links = self.links
-        self.length += 1
-        nxt = []
-        root = self.root
-        if self.depth % 2 == 0:
-            # An off node met again in this layer adds no on node (its first meeting added
-            # them all), so it is queued again only when it can close a cycle at the next
-            # half-round (found once per meeting, as SE's search finds it).
-            offs, queued = self.offs, set()
-            closing = self.length + 1 >= 4
-            for o in layer:
-                bits = offs[o]
-                for nd in links[o]:
-                    # an off node with no strong link out is a dead end: never queued
-                    succ = links[nd]
-                    if succ and not bits >> (nd >> 1) & 1:
-                        if nd not in queued:
-                            queued.add(nd)
-                            nxt.append((nd, o))
-                        elif closing and root in succ:
-                            nxt.append((nd, o))
-            return nxt
-        to_on, up, offs, found = self.to_on, self.up, self.offs, self.found
-        closing = self.length >= 4
-        for off, o in layer:
-            for nd in links[off]:
-                if closing and nd == root:
-                    found.append((off, o))
-                if nd not in to_on:
-                    to_on.add(nd)
-                    nxt.append(nd)
-                    up[nd] = (off, o)
-                    offs[nd] = offs[o] | 1 << (off >> 1)
-        return nxt
+    def run(self, max_len: int) -> bool:
+        # _Search.run with the two half-rounds inlined: most searches are many small layers
+        layer = self.layer
+        if not layer:
+            return False
+        depth, length = self.depth, self.length
+        links, root, offs = self.links, self.root, self.offs
+        out, out_bits, queued, closers = self.out, self.out_bits, self.queued, self.closers
+        to_on, up, found = self.to_on, self.up, self.found
+        cut = False
+        while layer:
+            if depth >= max_len:
+                cut = True
+                break
+            length += 1
+            nxt = []
+            if depth % 2 == 0:
+                closing = closers if length + 1 >= 4 else 0
+                for o in layer:
+                    bits = offs[o]
+                    # the off nodes o leads to that are off its path and new or closing
+                    todo = out_bits[o] & ~bits & (~queued | closing)
+                    if todo:
+                        for nd in out[o]:
+                            if todo >> nd & 1:
+                                if not queued >> nd & 1:
+                                    queued |= 1 << nd
+                                nxt.append((nd, o))
+            else:
+                closing = length >= 4
+                for off, o in layer:
+                    for nd in links[off]:
+                        if closing and nd == root:
+                            found.append((off, o))
+                        if nd not in to_on:
+                            to_on.add(nd)
+                            nxt.append(nd)
+                            up[nd] = (off, o)
+                            offs[nd] = offs[o] | 1 << off
+            layer = nxt
+            depth += 1
+        self.layer, self.depth, self.length, self.queued = layer, depth, length, queued
+        if not cut:
+            self.done = True
+        return cut
 
     def path(self, off: int, o: int) -> list[int]:
         """The cycle closed by (off, o), from its end (the root again) back to the root."""
@@ -655,10 +687,22 @@ class _Forcing(_Search):
         return nxt
 
 
-def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool) -> ChainHint | None:
-    """The hint of a cycle, ``path`` from its end back to its start (one node, p on)."""
+def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool,
+                than: ChainHint | None = None) -> ChainHint | None:
+    """The hint of a cycle, ``path`` from its end back to its start (one node, p on); None
+    when it removes nothing, or when it would not be easier than ``than`` (a search finds
+    thousands of cycles and keeps the easiest: the others are never written out)."""
     g, n, src = ch.g, ch.n, ch.src
     chain = path[:-1]
+    complexity = len(set(chain))
+    if x and y:
+        kind = "cycle"
+    else:
+        kind = "y-cycle" if y else "x-cycle"
+    rating = round(BASE[kind] + length_bonus(complexity), 1)
+    order = {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind]
+    if than is not None and (rating, complexity, order) >= _key(than):
+        return None
     cells = {(nd >> 1) // n for nd in chain}
     forw, back = set(), set()
     for nd in chain:
@@ -670,16 +714,9 @@ def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool) -> ChainHint | N
     elims = tuple(sorted(forw & back))
     if not elims:
         return None
-    complexity = len(set(chain))
-    if x and y:
-        kind = "cycle"
-    else:
-        kind = "y-cycle" if y else "x-cycle"
-    rating = round(BASE[kind] + length_bonus(complexity), 1)
     text = (f"bidirectional {kind} {render(g, path[::-1])} "
             f"(rating {rating}, {complexity} nodes)")
-    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text,
-                     {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind])
+    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text, order)
 
 
 def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
@@ -729,37 +766,38 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             entries = live.get(name)
             if entries is None:
                 links, both = ch.succ(y, x), ch.succ(y, True)
-                comp, sizes, _ = ch.reach(y, x, bits=False)
-                forcing_comp, _, forcing_reach = ch.reach(y, True) if x else (None, None, None)
+                # one graph serves both searches when x (succ(y, True) is succ(y, x))
+                comp, sizes, reach = ch.reach(y, x, bits=x)
+                out = ch.out_offs(y, x)
                 entries = live[name] = []
                 for i, p in enumerate(pots):
                     if name == "y" and p // n not in bivalue:
                         continue
                     on, off = 2 * p + 1, 2 * p
-                    cycles = _Cycles(links, p)
-                    if sizes[comp[on]] == 1:
-                        cycles.done = True  # nothing leads back to p on: no cycle
-                    forcing = []
-                    if x:
-                        for start in (on, off):
-                            search = _Forcing(both, start)
-                            if not forcing_reach[forcing_comp[start]] >> (start ^ 1) & 1:
-                                search.done = True  # p's opposite cannot be reached
-                            forcing.append(search)
-                    entries.append([i, cycles, forcing, None, 0])
+                    # a search that cannot succeed is not made: no cycle when nothing leads
+                    # back to p on, no forcing chain when p's opposite cannot be reached
+                    cycles = _Cycles(links, p, out) if sizes[comp[on]] > 1 else None
+                    forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
+                               if reach[comp[start]] >> (start ^ 1) & 1]
+                    if cycles is not None or forcing:
+                        entries.append([i, cycles, forcing, None, 0])
             best = found[name]
             any_cut = False
             still = []
             for entry in entries:
                 _check(deadline)
                 i, cycles, forcing, h, seen_cycles = entry
-                if cycles.run(limit):
-                    any_cut = True
                 h0 = h
-                for off, o in cycles.found[seen_cycles:]:
-                    c = _cycle_hint(ch, cycles.path(off, o), y, x)
-                    if c and (h is None or _key(c) < _key(h)):
-                        h = c
+                if cycles is not None:
+                    if cycles.run(limit):
+                        any_cut = True
+                    for off, o in cycles.found[seen_cycles:]:
+                        c = _cycle_hint(ch, cycles.path(off, o), y, x, h)
+                        if c is not None:
+                            h = c
+                    entry[4] = len(cycles.found)
+                    if cycles.done:
+                        entry[1] = None
                 open_forcing = False
                 for search in forcing:
                     if search.result is None and not search.done:
@@ -770,10 +808,10 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
                             if h is None or _key(c) < _key(h):
                                 h = c
                     open_forcing = open_forcing or (search.result is None and not search.done)
-                entry[3], entry[4] = h, len(cycles.found)
+                entry[3] = h
                 if h is not h0 and (best is None or (_key(h), i) < best[:2]):
                     best = (_key(h), i, h)
-                if not cycles.done or open_forcing:
+                if entry[1] is not None or open_forcing:
                     still.append(entry)  # a finished entry never changes again
             live[name] = still
             found[name] = best
