@@ -384,12 +384,49 @@ def box_line_reduction(s: State) -> Step | None:
     return None
 
 
+_NOTHING: set = set()
+"""Keys (technique, block shape, value, the value's candidate cells as a bitset) of a technique that
+looks at one value at a time and found nothing for that value.  SE's ladder reruns every
+technique after every step, and most values' candidates are the same as last time, so the
+answer (nothing) is known without the search: fish, the turbot family and the strong-link
+fishes depend on nothing but the value's cells (a unit where the value is placed has no
+cell for it either)."""
+_NOTHING_MAX = 1 << 18
+_LAST_GRID: list = [None, None]
+
+
+def _value_cells(s: State) -> list[int]:
+    """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
+    is kept (the techniques of one step all ask about the same grid)."""
+    key = (s.g.n, tuple(s.cand))
+    if _LAST_GRID[0] == key:
+        return _LAST_GRID[1]
+    out = [0] * s.g.n
+    for c, m in enumerate(s.cand):
+        while m:
+            low = m & -m
+            m ^= low
+            out[low.bit_length() - 1] |= 1 << c
+    _LAST_GRID[:] = [key, out]
+    return out
+
+
+def _nothing(key: tuple) -> None:
+    if len(_NOTHING) >= _NOTHING_MAX:
+        _NOTHING.clear()
+    _NOTHING.add(key)
+
+
 def _fish(s: State, k: int, name: str) -> Step | None:
     """X-wing (k=2), swordfish (3), jellyfish (4): k base lines holding value v only in k cover
     lines; v leaves the cover lines outside the base lines."""
     g, cand, n = s.g, s.cand, s.g.n
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = (name, g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         for base_is_row in (True, False):
             lines = []
             for i in range(n):
@@ -425,6 +462,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
                     text = (f"{name} {v} in {kind} {','.join(str(i + 1) for i in sorted(base))} "
                             f"and {other} {','.join(str(j + 1) for j in cells_of(cover))}")
                     return _elim_step(g, name, text, elims)
+        _nothing(memo)
     return None
 
 
@@ -702,8 +740,12 @@ def turbot_fish(s: State) -> Step | None:
     easiest kind is looked for first."""
     g, cand, n = s.g, s.cand, s.g.n
     kinds = ({}, {}, {})
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = ("turbot fish", g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
             t1, t2 = min(u1, u2) // n, max(u1, u2) // n
             kind = 2 if t2 == 2 else (0 if t1 == t2 else 1)
@@ -718,6 +760,8 @@ def turbot_fish(s: State) -> Step | None:
                         text = (f"{('skyscraper', 'two-string kite', 'turbot fish')[kind]} {v}: "
                                 f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
                         kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
+        if not any(v in found for found in kinds):
+            _nothing(memo)
     for kind, found in enumerate(kinds):
         if found:
             return replace(found[min(found)], rating=4.0 + kind / 10)
@@ -736,13 +780,18 @@ def _strong_links(s: State, k: int) -> Step | None:
     the value leaves every cell seeing both (SukakuExplainer's "k Strong-Linked Fishes",
     ungrouped; Sudopedia "X-Chain").  The lowest-rated instance of the first value found."""
     g, cand, n = s.g, s.cand, s.g.n
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = ("strong links", k, g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         ends: dict[int, list[tuple[int, int]]] = {}
         for u, a, b in conjugate_pairs(s, v):
             ends.setdefault(a, []).append((b, u))
             ends.setdefault(b, []).append((a, u))
         if len(ends) < 2 * k:
+            _nothing(memo)
             continue
         best = None
         ends_bits = sum(1 << c for c in ends)
@@ -782,6 +831,7 @@ def _strong_links(s: State, k: int) -> Step | None:
                             for i, c in enumerate(path))
             step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
             return replace(step, rating=rating)
+        _nothing(memo)
     return None
 
 
