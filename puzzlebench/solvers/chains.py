@@ -39,7 +39,6 @@ conclusion is a sound deduction (each chain is checked against known solutions b
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -299,20 +298,50 @@ class Chainer:
         if hit is not None:
             return hit
         par = {start: ()}
-        pend_on: deque = deque()
-        pend_off: deque = deque()
-        (pend_on if start & 1 else pend_off).append(start)
+        # the queues are lists read from an index (on nodes first, each in arrival order)
+        on_q, off_q = ([start], []) if start & 1 else ([], [start])
+        i_on = i_off = 0
         # on -> off never depends on the removals (a removed candidate is already off), so
         # the static links serve both modes; off -> on does, in dynamic mode
         links = self.succ(y, True)
-        if dynamic:
-            cur = self.src[:]
-            cnt = self.counts()[:]
-        n, g, units3, src = self.n, self.g, self.units3, self.src
         result = None
-        while pend_on or pend_off:
-            if pend_on:
-                nd = pend_on.popleft()
+        if not dynamic and not level:
+            while True:
+                if i_on < len(on_q):
+                    nd = on_q[i_on]
+                    i_on += 1
+                    for off in links[nd]:
+                        if off + 1 in par:
+                            par[off] = (nd,)
+                            result = (off + 1, off)
+                            break
+                        if off not in par:
+                            par[off] = (nd,)
+                            off_q.append(off)
+                elif i_off < len(off_q):
+                    nd = off_q[i_off]
+                    i_off += 1
+                    for on in links[nd]:
+                        if on - 1 in par:
+                            par[on] = (nd,)
+                            result = (on, on - 1)
+                            break
+                        if on not in par:
+                            par[on] = (nd,)
+                            on_q.append(on)
+                else:
+                    break
+                if result:
+                    break
+            out = self.cache[key] = (par, result)
+            return out
+        cur = self.src[:]
+        cnt = self.counts()[:]
+        n, units, units3, src = self.n, self.g.units, self.units3, self.src
+        while i_on < len(on_q) or i_off < len(off_q):
+            if i_on < len(on_q):
+                nd = on_q[i_on]
+                i_on += 1
                 for off in links[nd]:
                     if off + 1 in par:
                         par[off] = (nd,)
@@ -320,21 +349,11 @@ class Chainer:
                         break
                     if off not in par:
                         par[off] = (nd,)
-                        pend_off.append(off)
-            elif not dynamic:
-                nd = pend_off.popleft()
-                for on in links[nd]:
-                    if on - 1 in par:
-                        par[on] = (nd,)
-                        result = (on, on - 1)
-                        break
-                    if on not in par:
-                        par[on] = (nd,)
-                        pend_on.append(on)
+                        off_q.append(off)
             else:
-                nd = pend_off.popleft()
-                p = nd >> 1
-                cell, k = divmod(p, n)
+                nd = off_q[i_off]
+                i_off += 1
+                cell, k = divmod(nd >> 1, n)
                 bit = 1 << k
                 m = cur[cell]
                 if m & bit:
@@ -346,16 +365,16 @@ class Chainer:
                                      (nd,) + tuple(2 * (cell * n + b.bit_length() - 1) for b in _bits(gone))))
                     for u in units3[cell]:
                         if cnt[u * n + k] == 2:
-                            other = hidden = None
-                            hidden = []
-                            for q in g.units[u]:
+                            other = None
+                            hidden = [nd]
+                            for q in units[u]:
                                 if q == cell:
                                     continue
                                 if cur[q] & bit:
                                     other = q
                                 elif src[q] & bit:
                                     hidden.append(2 * (q * n + k))
-                            made.append((other * n + k, (nd,) + tuple(hidden)))
+                            made.append((other * n + k, tuple(hidden)))
                     for q, parents in made:
                         on = 2 * q + 1
                         if on - 1 in par:
@@ -364,13 +383,13 @@ class Chainer:
                             break
                         if on not in par:
                             par[on] = parents
-                            pend_on.append(on)
+                            on_q.append(on)
                     cur[cell] = rest
                     for u in units3[cell]:
                         cnt[u * n + k] -= 1
             if result:
                 break
-            if level > 0 and not pend_on and not pend_off:
+            if level > 0 and i_on == len(on_q) and i_off == len(off_q):
                 for off, parents in advanced_offs(self, cur):
                     if off not in par:
                         if off + 1 in par:
@@ -378,7 +397,7 @@ class Chainer:
                             result = (off + 1, off)
                             break
                         par[off] = parents
-                        pend_off.append(off)
+                        off_q.append(off)
                 if result:
                     break
         out = (par, result)
@@ -599,7 +618,8 @@ class _Cycles(_Search):
         self.up: dict = {}
         self.offs = {root: 0}
         self.length = 0
-        self.found: list[tuple[int, int]] = []  # (off node, on node before): back at the root
+        # (off node, on node before, length): back at the root after ``length`` half-rounds
+        self.found: list[tuple[int, int, int]] = []
 
     def run(self, max_len: int) -> bool:
         # _Search.run with the two half-rounds inlined: most searches are many small layers
@@ -634,7 +654,7 @@ class _Cycles(_Search):
                 for off, o in layer:
                     for nd in links[off]:
                         if closing and nd == root:
-                            found.append((off, o))
+                            found.append((off, o, length))
                         if nd not in to_on:
                             to_on.add(nd)
                             nxt.append(nd)
@@ -763,6 +783,7 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if limit <= searched[name]:
                 continue
             searched[name] = limit
+            order = 4 if x and y else 3 if y else 2  # _cycle_hint's tie-break of the pass
             entries = live.get(name)
             if entries is None:
                 links, both = ch.succ(y, x), ch.succ(y, True)
@@ -791,7 +812,11 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
                 if cycles is not None:
                     if cycles.run(limit):
                         any_cut = True
-                    for off, o in cycles.found[seen_cycles:]:
+                    for off, o, length in cycles.found[seen_cycles:]:
+                        # a cycle's nodes are all distinct, so its complexity is its length:
+                        # one that cannot be easier than h is never walked back
+                        if h is not None and (round(base + length_bonus(length), 1), length, order) >= _key(h):
+                            continue
                         c = _cycle_hint(ch, cycles.path(off, o), y, x, h)
                         if c is not None:
                             h = c
