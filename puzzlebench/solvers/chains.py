@@ -42,7 +42,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .human import Geometry, State, _Timeout
+from .human import Geometry, State, _Timeout, cells_of
 
 RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
          "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
@@ -902,6 +902,43 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
     def run(node):
         return ch.propagate(node, y=y, dynamic=dynamic, level=level)
 
+    if nishio:
+        # value by value (a Nishio chain never leaves its value), each value's easiest hint
+        # remembered by the value's cells: the easiest of those, the first in grid order
+        # (cell, value, on before off) among equals, is the rung's hint, as cell by cell
+        by_value = [0] * n
+        for cell, m in enumerate(src):
+            for b in _bits(m):
+                by_value[b.bit_length() - 1] |= 1 << cell
+        several = sum(1 << cell for cell, m in enumerate(src) if m & (m - 1))
+        first = None
+        for k in range(n):
+            key = (g.box, k, by_value[k], by_value[k] & several)
+            hit = _NISHIO.get(key, False)
+            if hit is False:
+                hit = None
+                for cell in cells_of(by_value[k] & several):
+                    _check(deadline)
+                    p = cell * n + k
+                    on_par, on_bad = run(2 * p + 1)
+                    off_par, off_bad = run(2 * p)
+                    for sub, (complexity, el, pl, text) in enumerate(
+                            _contradictions(g, cell, k, on_par, on_bad, off_par, off_bad)):
+                        h = ChainHint(kind, round(base + length_bonus(complexity), 1), complexity,
+                                      tuple(el), tuple(pl), "", 7)
+                        if hit is None or _key(h) < hit[0]:
+                            hit = (_key(h), cell, sub, h, text)
+                if len(_NISHIO) >= _NISHIO_MAX:
+                    _NISHIO.clear()
+                _NISHIO[key] = hit
+            if hit is not None and (first is None or (hit[0], hit[1], k, hit[2]) < first[0]):
+                first = ((hit[0], hit[1], k, hit[2]), hit[3], hit[4])
+        if first is None:
+            return None
+        best, best_text = first[1], first[2]
+        text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
+        return replace(best, text=text)
+
     region_done = set()
     for cell in range(n * n):
         _check(deadline)
@@ -914,23 +951,12 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
             k = b.bit_length() - 1
             p = cell * n + k
             on_par, on_bad = run(2 * p + 1)
-            if (dynamic or nishio) and on_bad:
-                a, z = on_bad
-                what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
-                offer(ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
-                      lambda cell=cell, k=k, what=what, on_par=on_par, a=a, z=z:
-                      f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
-                      f"{chain_text(g, on_par, z)}", 7)
-            if dynamic or nishio:
+            off_par = off_bad = None
+            if dynamic:
                 off_par, off_bad = run(2 * p)
-                if off_bad:
-                    a, z = off_bad
-                    offer(ancestors(off_par, a) + ancestors(off_par, z), [], [(cell, k + 1)],
-                          lambda cell=cell, k=k, off_par=off_par, a=a, z=z:
-                          f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
-                          f"{_name(g, a)} and {_name(g, z)}: {chain_text(g, off_par, a)} ; "
-                          f"{chain_text(g, off_par, z)}", 7)
-                if dynamic and not nishio and card >= 3 and not off_bad and not on_bad:
+                for offered in _contradictions(g, cell, k, on_par, on_bad, off_par, off_bad):
+                    offer(*offered, 7)
+                if card >= 3 and not off_bad and not on_bad:
                     # double forcing: p on and p off both imply the same node
                     for nd in on_par:
                         if nd in off_par and nd >> 1 != p:
@@ -941,9 +967,8 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                                       f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: "
                                       f"{chain_text(g, on_par, nd)} ; {chain_text(g, off_par, nd)}", 1)
             value_sets.append((k, on_par))
-            if not nishio:
-                _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
-        if not nishio and (card == 2 or card > 2):
+            _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
+        if card >= 2:
             common = set(value_sets[0][1])
             for _, par in value_sets[1:]:
                 common &= set(par)
@@ -960,6 +985,32 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         return None
     text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
     return replace(best, text=text)
+
+
+_NISHIO: dict = {}
+"""Each value's easiest Nishio hint (or None) by (block shape, value, the value's cells,
+those of them in cells with several candidates): the ladder reruns the rung after every
+step, and most values' cells have not changed."""
+_NISHIO_MAX = 4096
+
+
+def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off_bad) -> list:
+    """The hints of p = (cell, k) leading to a contradiction (p on: p goes; p off: p is
+    placed), as (complexity, eliminations, placements, text function)."""
+    out = []
+    if on_bad:
+        a, z = on_bad
+        what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
+        out.append((ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
+                    lambda: f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
+                            f"{chain_text(g, on_par, z)}"))
+    if off_bad:
+        c, d = off_bad
+        out.append((ancestors(off_par, c) + ancestors(off_par, d), [], [(cell, k + 1)],
+                    lambda: f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
+                            f"{_name(g, c)} and {_name(g, d)}: {chain_text(g, off_par, c)} ; "
+                            f"{chain_text(g, off_par, d)}"))
+    return out
 
 
 def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
