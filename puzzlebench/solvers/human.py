@@ -907,14 +907,19 @@ def aligned_pair_exclusion(s: State) -> Step | None:
     if any(m and not m & (m - 1) for m in cand):
         return None  # SE skips it while a naked single remains
     bivalue_bits = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
-    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and g.peer_bits[c] & bivalue_bits]
-    for i, a in enumerate(base):
-        seen_a = g.peer_bits[a] & bivalue_bits
-        for b in base[i + 1:]:
-            common = seen_a & g.peer_bits[b]
-            if not common & (common - 1):
-                continue  # fewer than two bivalue cells see both
-            step = _aligned_pair(g, cand, a, b, cells_of(common))
+    peer_bits = g.peer_bits
+    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and peer_bits[c] & bivalue_bits]
+    base_bits = sum(1 << c for c in base)
+    for a in base:
+        seen_a = cells_of(peer_bits[a] & bivalue_bits)
+        # the b after a (grid order) that two of the bivalue cells seeing a see too
+        pairs_b = 0
+        for i, c1 in enumerate(seen_a):
+            for c2 in seen_a[i + 1:]:
+                pairs_b |= peer_bits[c1] & peer_bits[c2]
+        seen_a_bits = peer_bits[a] & bivalue_bits
+        for b in cells_of(pairs_b & base_bits & ~((2 << a) - 1)):
+            step = _aligned_pair(g, cand, a, b, cells_of(seen_a_bits & peer_bits[b]))
             if step is not None:
                 return step
     return None
@@ -924,15 +929,24 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
     """The exclusions of one aligned pair a, b with the bivalue cells ``common`` seeing both:
     a pair of values is excluded when it is one of those cells' two values (it would empty
     that cell), or one value twice when a and b share a unit."""
-    emptied = {cand[c] for c in common}
     see = bool(g.peer_bits[a] >> b & 1)
+    # excluded[x]: the values the other cell cannot take when one takes x
+    excluded: dict[int, int] = {}
+    for c in common:
+        m = cand[c]
+        low = m & -m
+        excluded[low] = excluded.get(low, 0) | (m ^ low)
+        excluded[m ^ low] = excluded.get(m ^ low, 0) | low
+    ma, mb = cand[a], cand[b]
     allowed_a = allowed_b = 0
-    for va in _bits_of(cand[a]):
-        for vb in _bits_of(cand[b]):
-            if va == vb and see or va | vb in emptied:
-                continue
+    for va in _bits_of(ma):
+        if mb & ~(excluded.get(va, 0) | (va if see else 0)):
             allowed_a |= va
+    for vb in _bits_of(mb):
+        if ma & ~(excluded.get(vb, 0) | (vb if see else 0)):
             allowed_b |= vb
+    if allowed_a == ma and allowed_b == mb:
+        return None
     elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
             [(b, v) for v in values_of(cand[b] & ~allowed_b)]
     if elims:
