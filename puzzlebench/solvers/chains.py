@@ -306,33 +306,43 @@ class Chainer:
         links = self.succ(y, True)
         result = None
         if not dynamic and not level:
-            while True:
-                if i_on < len(on_q):
+            # every pending on node, then one off node, until a contradiction or the end
+            while result is None:
+                while i_on < len(on_q):
                     nd = on_q[i_on]
                     i_on += 1
+                    parents = (nd,)
                     for off in links[nd]:
-                        if off + 1 in par:
-                            par[off] = (nd,)
+                        if off not in par:
+                            if off + 1 in par:
+                                par[off] = parents
+                                result = (off + 1, off)
+                                break
+                            par[off] = parents
+                            off_q.append(off)
+                        elif off + 1 in par:
+                            par[off] = parents
                             result = (off + 1, off)
                             break
-                        if off not in par:
-                            par[off] = (nd,)
-                            off_q.append(off)
-                elif i_off < len(off_q):
-                    nd = off_q[i_off]
-                    i_off += 1
-                    for on in links[nd]:
+                    if result is not None:
+                        break
+                if result is not None or i_off == len(off_q):
+                    break
+                nd = off_q[i_off]
+                i_off += 1
+                parents = (nd,)
+                for on in links[nd]:
+                    if on not in par:
                         if on - 1 in par:
-                            par[on] = (nd,)
+                            par[on] = parents
                             result = (on, on - 1)
                             break
-                        if on not in par:
-                            par[on] = (nd,)
-                            on_q.append(on)
-                else:
-                    break
-                if result:
-                    break
+                        par[on] = parents
+                        on_q.append(on)
+                    elif on - 1 in par:
+                        par[on] = parents
+                        result = (on, on - 1)
+                        break
             out = self.cache[key] = (par, result)
             return out
         cur = self.src[:]
