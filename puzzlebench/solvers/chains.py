@@ -125,6 +125,18 @@ def _name(g: Geometry, node: int) -> str:
 # each node reached to the nodes it was deduced from (several for dynamic deductions: the
 # removals that made a single).
 
+def chainer(s: State) -> "Chainer":
+    """The chaining engine of a grid: the last one made when the grid is the same (the rungs
+    of one step, tried in turn, share its link tables and propagations)."""
+    key = (s.g, tuple(s.cand))
+    if _LAST[0] != key:
+        _LAST[:] = [key, Chainer(s)]
+    return _LAST[1]
+
+
+_LAST: list = [None, None]
+
+
 class Chainer:
     def __init__(self, s: State):
         self.g = s.g
@@ -214,7 +226,7 @@ class Chainer:
     def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
         """The static link graph of one mode in strongly connected components: (component of
         each node, the size of each component, and with ``bits`` per component a bitset of
-        every node reachable from it, itself included).  A forcing chain from a node exists
+        the components reachable from it, itself included).  A forcing chain from a node exists
         only if its opposite is reachable, a cycle only if the node's component holds another
         node: searches that cannot succeed are known at once and never run (their outcome,
         nothing, is the same)."""
@@ -276,9 +288,7 @@ class Chainer:
                                 break
                         sizes.append(len(members))
                         if bits:
-                            found = 0
-                            for w in members:
-                                found |= 1 << w
+                            found = 1 << cid
                             for w in members:
                                 for z in table[w]:
                                     c = comp[z]
@@ -771,7 +781,7 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     X-chains and forcing chains; the easiest hint (rating, then length, then the first
     potential in grid order).  Searched by rising rating so that long searches happen only
     when no short chain exists."""
-    ch = Chainer(s)
+    ch = chainer(s)
     n = ch.n
     pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
     bivalue = {c for c, m in enumerate(ch.src) if m.bit_count() == 2}
@@ -809,7 +819,7 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
                     # back to p on, no forcing chain when p's opposite cannot be reached
                     cycles = _Cycles(links, p, out) if sizes[comp[on]] > 1 else None
                     forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
-                               if reach[comp[start]] >> (start ^ 1) & 1]
+                               if reach[comp[start]] >> comp[start ^ 1] & 1]
                     if cycles is not None or forcing:
                         entries.append([i, cycles, forcing, None, 0])
             best = found[name]
@@ -883,7 +893,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                     deadline=None) -> ChainHint | None:
     """Nishio (dynamic, nishio), multiple (static), dynamic, dynamic+ (level 1) forcing chains:
     the easiest hint of the rung."""
-    ch = Chainer(s)
+    ch = chainer(s)
     g, n, src = ch.g, ch.n, ch.src
     y = not nishio
     if level > 0:
