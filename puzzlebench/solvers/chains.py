@@ -146,6 +146,16 @@ class Chainer:
         self.cache: dict = {}
         self._succ: dict = {}
         self._counts: list[int] | None = None
+        self._by_value: list[int] | None = None
+
+    def cells_by_value(self) -> list[int]:
+        """Per value (index value − 1), the cells holding it on the source grid, as a bitset."""
+        if self._by_value is None:
+            out = self._by_value = [0] * self.n
+            for cell, m in enumerate(self.src):
+                for b in _bits(m):
+                    out[b.bit_length() - 1] |= 1 << cell
+        return self._by_value
 
     def counts(self) -> list[int]:
         """Places of each value in each unit on the source grid, index unit * n + value − 1."""
@@ -732,7 +742,7 @@ def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool,
     """The hint of a cycle, ``path`` from its end back to its start (one node, p on); None
     when it removes nothing, or when it would not be easier than ``than`` (a search finds
     thousands of cycles and keeps the easiest: the others are never written out)."""
-    g, n, src = ch.g, ch.n, ch.src
+    g, n = ch.g, ch.n
     chain = path[:-1]
     complexity = len(set(chain))
     if x and y:
@@ -743,15 +753,19 @@ def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool,
     order = {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind]
     if than is not None and (rating, complexity, order) >= _key(than):
         return None
-    cells = {(nd >> 1) // n for nd in chain}
-    forw, back = set(), set()
+    # a candidate goes when it sees an on node and an off node of its value in the cycle
+    # (outside the cycle's cells); per value, bitsets over cells
+    forw: dict[int, int] = {}
+    back: dict[int, int] = {}
+    in_cycle = 0
     for nd in chain:
         cell, k = divmod(nd >> 1, n)
-        bit = 1 << k
-        for q in g.peers[cell]:
-            if q not in cells and src[q] & bit:
-                (forw if nd & 1 else back).add((q, k + 1))
-    elims = tuple(sorted(forw & back))
+        in_cycle |= 1 << cell
+        side = forw if nd & 1 else back
+        side[k] = side.get(k, 0) | g.peer_bits[cell]
+    by_value = ch.cells_by_value()
+    elims = tuple(sorted((q, k + 1) for k, seen in forw.items()
+                         for q in cells_of(seen & back.get(k, 0) & by_value[k] & ~in_cycle)))
     if not elims:
         return None
     text = (f"bidirectional {kind} {render(g, path[::-1])} "
@@ -926,10 +940,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         # value by value (a Nishio chain never leaves its value), each value's easiest hint
         # remembered by the value's cells: the easiest of those, the first in grid order
         # (cell, value, on before off) among equals, is the rung's hint, as cell by cell
-        by_value = [0] * n
-        for cell, m in enumerate(src):
-            for b in _bits(m):
-                by_value[b.bit_length() - 1] |= 1 << cell
+        by_value = ch.cells_by_value()
         several = sum(1 << cell for cell, m in enumerate(src) if m & (m - 1))
         first = None
         for k in range(n):
