@@ -347,9 +347,10 @@ def hidden_triple(s: State) -> Step | None:
 def pointing_pair(s: State) -> Step | None:
     """A value confined, inside a box, to one row or column leaves the rest of that line."""
     g, cand, n = s.g, s.cand, s.g.n
+    known, keys = _known_nothing(s, "pointing pair")
     for b in range(2 * n, 3 * n):
         box_cells = g.units[b]
-        for v in values_of(g.full & ~s.placed[b]):
+        for v in values_of(g.full & ~s.placed[b] & ~known):
             bit = 1 << (v - 1)
             pos = [c for c in box_cells if cand[c] & bit]
             if len(pos) < 2:
@@ -361,14 +362,17 @@ def pointing_pair(s: State) -> Step | None:
                         return _elim_step(g, "pointing pair",
                                           f"pointing pair {v} in {g.unit_names[b]} "
                                           f"({g.unit_names[line]})", elims)
+    for key in keys:
+        _nothing(key)
     return None
 
 
 def box_line_reduction(s: State) -> Step | None:
     """A value confined, inside a row or column, to one box leaves the rest of that box."""
     g, cand, n = s.g, s.cand, s.g.n
+    known, keys = _known_nothing(s, "box-line reduction")
     for line in range(2 * n):
-        for v in values_of(g.full & ~s.placed[line]):
+        for v in values_of(g.full & ~s.placed[line] & ~known):
             bit = 1 << (v - 1)
             pos = [c for c in g.units[line] if cand[c] & bit]
             if len(pos) < 2:
@@ -381,6 +385,8 @@ def box_line_reduction(s: State) -> Step | None:
                     return _elim_step(g, "box-line reduction",
                                       f"box-line reduction {v} in {g.unit_names[line]} "
                                       f"({g.unit_names[b]})", elims)
+    for key in keys:
+        _nothing(key)
     return None
 
 
@@ -409,6 +415,21 @@ def _value_cells(s: State) -> list[int]:
             out[low.bit_length() - 1] |= 1 << c
     _LAST_GRID[:] = [key, out]
     return out
+
+
+def _known_nothing(s: State, name: str) -> tuple[int, list[tuple]]:
+    """For a technique that scans units and values and stops at the first find: the values
+    (as a mask) known to give nothing, and the keys of the others, to be remembered when the
+    whole scan finds nothing (a find stops the scan before every unit was seen)."""
+    cells_of_value = _value_cells(s)
+    known, keys = 0, []
+    for i, cells in enumerate(cells_of_value):
+        key = (name, s.g.box, i + 1, cells)
+        if key in _NOTHING:
+            known |= 1 << i
+        else:
+            keys.append(key)
+    return known, keys
 
 
 def _nothing(key: tuple) -> None:
