@@ -128,13 +128,15 @@ def _name(g: Geometry, node: int) -> str:
 def chainer(s: State) -> "Chainer":
     """The chaining engine of a grid: the last one made when the grid is the same (the rungs
     of one step, tried in turn, share its link tables and propagations)."""
+    global _LAST
     key = (s.g, tuple(s.cand))
-    if _LAST[0] != key:
-        _LAST[:] = [key, Chainer(s)]
-    return _LAST[1]
+    last = _LAST
+    if last[0] != key:
+        last = _LAST = (key, Chainer(s))
+    return last[1]
 
 
-_LAST: list = [None, None]
+_LAST: tuple = (None, None)  # replaced whole, read once: safe between threads
 
 
 class Chainer:

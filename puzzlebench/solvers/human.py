@@ -398,22 +398,24 @@ answer (nothing) is known without the search: fish, the turbot family and the st
 fishes depend on nothing but the value's cells (a unit where the value is placed has no
 cell for it either)."""
 _NOTHING_MAX = 1 << 18
-_LAST_GRID: list = [None, None]
+_LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
 
 
 def _value_cells(s: State) -> list[int]:
     """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
     is kept (the techniques of one step all ask about the same grid)."""
+    global _LAST_GRID
     key = (s.g.n, tuple(s.cand))
-    if _LAST_GRID[0] == key:
-        return _LAST_GRID[1]
+    last = _LAST_GRID
+    if last[0] == key:
+        return last[1]
     out = [0] * s.g.n
     for c, m in enumerate(s.cand):
         while m:
             low = m & -m
             m ^= low
             out[low.bit_length() - 1] |= 1 << c
-    _LAST_GRID[:] = [key, out]
+    _LAST_GRID = (key, out)
     return out
 
 
