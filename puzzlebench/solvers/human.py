@@ -941,8 +941,16 @@ def aligned_pair_exclusion(s: State) -> Step | None:
             for c2 in seen_a[i + 1:]:
                 pairs_b |= peer_bits[c1] & peer_bits[c2]
         seen_a_bits = peer_bits[a] & bivalue_bits
+        size_a = cand[a].bit_count()
         for b in cells_of(pairs_b & base_bits & ~((2 << a) - 1)):
-            step = _aligned_pair(g, cand, a, b, cells_of(seen_a_bits & peer_bits[b]))
+            common = seen_a_bits & peer_bits[b]
+            # a value of one cell goes only when each value of the other is excluded with it:
+            # by a common cell holding both (one each), or as itself when the two cells see
+            # each other; so the other cell holds at most that many values
+            most = common.bit_count() + (peer_bits[a] >> b & 1)
+            if size_a > most and cand[b].bit_count() > most:
+                continue
+            step = _aligned_pair(g, cand, a, b, cells_of(common))
             if step is not None:
                 return step
     return None
