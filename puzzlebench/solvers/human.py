@@ -284,6 +284,9 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
         small = [c for c in cells if cand[c] and cand[c].bit_count() <= k]
         if len(small) < k:
             continue
+        memo = (name, g.box, u, tuple([cand[c] for c in cells])) if k > 2 else None
+        if memo in _NOTHING:
+            continue  # this unit's candidates gave nothing before (its result is its own)
         for group in combinations(small, k):
             union = 0
             for c in group:
@@ -296,6 +299,8 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(union)))
                 where = ", ".join(g.names[c] for c in group)
                 return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims)
+        if memo is not None:
+            _nothing(memo)
     return None
 
 
@@ -311,6 +316,9 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
     g, cand = s.g, s.cand
     for u in _unit_order(g):
         cells = g.units[u]
+        memo = (name, g.box, u, tuple([cand[c] for c in cells]))
+        if memo in _NOTHING:
+            continue  # this unit's candidates gave nothing before (its result is its own)
         where: dict[int, int] = {}
         for i, c in enumerate(cells):
             m = cand[c]
@@ -333,6 +341,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(keep)))
                 at = ", ".join(g.names[cells[i]] for i in cells_of(pos))
                 return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims)
+        _nothing(memo)
     return None
 
 
@@ -392,11 +401,13 @@ def box_line_reduction(s: State) -> Step | None:
 
 _NOTHING: set = set()
 """Keys (technique, block shape, value, the value's candidate cells as a bitset) of a technique that
-looks at one value at a time and found nothing for that value.  SE's ladder reruns every
-technique after every step, and most values' candidates are the same as last time, so the
-answer (nothing) is known without the search: fish, the turbot family and the strong-link
-fishes depend on nothing but the value's cells (a unit where the value is placed has no
-cell for it either)."""
+looks at one value at a time and found nothing for that value, or (technique, block shape,
+unit, the unit's candidates) of one that looks at one unit at a time.  SE's ladder reruns
+every technique after every step, and most values' and units' candidates are the same as
+last time, so the answer (nothing) is known without the search: fish, the turbot family,
+the strong-link fishes, pointing and claiming depend on nothing but the value's cells (a
+unit where the value is placed has no cell for it either), the hidden and naked subsets on
+nothing but the unit's candidates."""
 _NOTHING_MAX = 1 << 18
 _LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
 
