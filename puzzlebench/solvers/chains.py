@@ -1024,7 +1024,7 @@ _NISHIO: dict = {}
 """Each value's easiest Nishio hint (or None) by (block shape, value, the value's cells,
 those of them in cells with several candidates): the ladder reruns the rung after every
 step, and most values' cells have not changed."""
-_NISHIO_MAX = 4096
+_NISHIO_MAX = 1024  # a hint keeps its chain (a few kB); a hard puzzle adds about ten
 
 
 def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off_bad) -> list:

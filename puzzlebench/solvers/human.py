@@ -408,7 +408,7 @@ last time, so the answer (nothing) is known without the search: fish, the turbot
 the strong-link fishes, pointing and claiming depend on nothing but the value's cells (a
 unit where the value is placed has no cell for it either), the hidden and naked subsets on
 nothing but the unit's candidates."""
-_NOTHING_MAX = 1 << 18
+_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
 _LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
 
 
