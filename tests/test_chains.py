@@ -222,3 +222,51 @@ def test_nested_rule_rests_on_the_chain_removals():
     assert all(nd & 1 == 0 for nd, _ in offs)
     assert all(sorted(parents) == sorted(2 * (c * 9 + 4) for c in gone) for _, parents in offs)
     assert C.advanced_offs(ch, ch.src) == []   # nothing removed: no chain deduction
+
+
+# The ladder made faster (issue 19's speed target) must rate and solve exactly as before:
+# puzzles of the hard and wide samples of bench_rating_hard.py, one or two per hardest rung,
+# with the rating, hardest technique, number of steps and a digest of every step (technique,
+# placements, eliminations, rating) that the ladder of commit fdfb409 (before the speed work)
+# gave.  benchmarks/check_rating_unchanged.py compares all 388 puzzles, texts included.
+BEFORE_SPEEDUP = [
+    (".2.....8.4.9...2.1...........25.41..53.....269..1.3..5....5....3..712..9.5..9..4.", 6.7, "bidirectional y-cycle", 57, "e07dfbab28bec4a2"),
+    ("9.......57...1...6.5.637.1...9...1..4.6...5.8...829....3..6..5...71523...........", 6.6, "bidirectional y-cycle", 59, "74c0c2a0c7adb3d3"),
+    (".....32...13.75.......9.8....978.6.46..1.9..84.8.361....6.1.......35.74...76.....", 7.1, "forcing chain", 56, "fc861bc1b41c1d12"),
+    (".69...42...4.6.1.....438.....3.5.7..6.......5..8...9.....6.7....7.2.9.1.8..5.3..9", 7.1, "forcing chain", 60, "7b25eddba07a7bd8"),
+    ("..5.2.4....21..3.587.....2.2.19........8.2........12.4.4.....825.8..71....7.1.6..", 7.0, "bidirectional cycle", 60, "88fda47d447c80a0"),
+    ("....9.....96.3.28.5..1.4..7...417.....7...9....59.86..9.......82...7...9.4.....5.", 7.0, "bidirectional cycle", 64, "2c0e319d459a3ce3"),
+    ("6.9.4.7.8.3.1...9.4...9...6...516.3.3.17.29.5.5.934...1...2...9.9...1.8.8.3.5.1.7", 8.3, "multiple forcing chain", 52, "ddd59d356acc3ada"),
+    ("....39.7..9.5.43.........851..3.......4.9.8.......7..385.........18.3.9..3.12....", 8.2, "multiple forcing chain", 62, "0132b064d4ad89eb"),
+    ("........1..7.1....6..5..37.3.1..4.9..6.1.5.4..4.3..7.5.94..3..6....8.9..5........", 7.7, "nishio forcing chain", 63, "4ca669cd704e7b7a"),
+    ("4..3.1..8.9..7..6.....2.....74...63.3.......2....4......64.81...5.7.2.4...8.6.7..", 8.0, "nishio forcing chain", 66, "bbd3a31ba774e27d"),
+    (".2..1..3.3.1...5.25..7.3..1.63...24....4.9...1.......7.35...89.....5.......896...", 8.9, "dynamic forcing chain", 74, "c87a217fa20604dc"),
+    ("....9......64....24...75.1...8...93...1...5...54...7...3.82...56....42......1....", 5.5, "wxyz-wing", 59, "288a908350c42fe4"),
+    ("..1.......5.82..7......15.6.1....3.9..6.4.2..8.3....1.9.53......2..79.6.......1..", 5.5, "3 strong links", 67, "bcadf86686a95c9a"),
+    (".4....6..5.3..69...2.3..187....87..2.3.....9.2..13....762..8.3...56..7.9..9....6.", 5.6, "bug", 51, "7f7347a1cccd560e"),
+    (".83.4..2.2..7.3..6..61.....6....75..8.......4..52....8.....16..7..5.2..1.6..7.29.", 5.2, "jellyfish", 56, "2723af893203b45f"),
+    (".....8...81.49..7279.....5.35..4.8...2.....1...8.5..43.6.....8948..79.31...8.....", 4.0, "turbot fish", 52, "c0f06e06f7dc5d19"),
+]
+
+
+@pytest.mark.parametrize("line, rating, hardest, steps, digest", BEFORE_SPEEDUP)
+def test_ladder_rates_and_steps_as_before_it_was_made_faster(line, rating, hardest, steps, digest):
+    import hashlib
+    p = parse_sudoku_line(line)
+    lad = se_ladder(p.box, p.givens, seconds=None)
+    said = [(s.technique, s.placements, s.eliminations, s.rating) for s in lad.steps]
+    assert (lad.status, lad.rating, lad.hardest, len(lad.steps)) == ("solved", rating, hardest, steps)
+    assert hashlib.sha256(repr(said).encode()).hexdigest()[:16] == digest
+
+
+def test_the_per_value_memos_answer_as_a_fresh_search():
+    # fish, turbot and strong links remember the values that gave nothing, Nishio each
+    # value's easiest hint: solved again with every answer remembered, a puzzle gives the
+    # steps it gave with none remembered
+    from puzzlebench.solvers import human
+    p = parse_sudoku_line(BEFORE_SPEEDUP[9][0])
+    human._NOTHING.clear()
+    C._NISHIO.clear()
+    fresh = se_ladder(p.box, p.givens, seconds=None).steps
+    assert human._NOTHING and any(hit is not None for hit in C._NISHIO.values())
+    assert se_ladder(p.box, p.givens, seconds=None).steps == fresh

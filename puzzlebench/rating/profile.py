@@ -16,8 +16,8 @@ from .criteria import visual_criteria
 SINGLES = ("last free cell", "hidden single", "naked single")
 LADDER_SECONDS = 5.0
 """Default time limit of SE's ladder per puzzle: above the slowest puzzle SE rates <= 9.3
-in results/rating_hard.md (1.7 s) with room for a loaded machine; a puzzle past it (nested
-forcing chains, SE 9.5+) is scored by the model."""
+in results/rating_hard.md (0.7 s of CPU) with room for a loaded machine; a puzzle past it
+(nested forcing chains, SE 9.5+) is scored by the model."""
 ALL_MOVES = TECHNIQUES + (GUESS,)
 
 

@@ -39,11 +39,10 @@ conclusion is a sound deduction (each chain is checked against known solutions b
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .human import Geometry, State, _Timeout
+from .human import Geometry, State, _Timeout, cells_of
 
 RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
          "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
@@ -126,6 +125,20 @@ def _name(g: Geometry, node: int) -> str:
 # each node reached to the nodes it was deduced from (several for dynamic deductions: the
 # removals that made a single).
 
+def chainer(s: State) -> "Chainer":
+    """The chaining engine of a grid: the last one made when the grid is the same (the rungs
+    of one step, tried in turn, share its link tables and propagations)."""
+    global _LAST
+    key = (s.g, tuple(s.cand))
+    last = _LAST
+    if last[0] != key:
+        last = _LAST = (key, Chainer(s))
+    return last[1]
+
+
+_LAST: tuple = (None, None)  # replaced whole, read once: safe between threads
+
+
 class Chainer:
     def __init__(self, s: State):
         self.g = s.g
@@ -135,6 +148,16 @@ class Chainer:
         self.cache: dict = {}
         self._succ: dict = {}
         self._counts: list[int] | None = None
+        self._by_value: list[int] | None = None
+
+    def cells_by_value(self) -> list[int]:
+        """Per value (index value − 1), the cells holding it on the source grid, as a bitset."""
+        if self._by_value is None:
+            out = self._by_value = [0] * self.n
+            for cell, m in enumerate(self.src):
+                for b in _bits(m):
+                    out[b.bit_length() - 1] |= 1 << cell
+        return self._by_value
 
     def counts(self) -> list[int]:
         """Places of each value in each unit on the source grid, index unit * n + value − 1."""
@@ -144,58 +167,147 @@ class Chainer:
                             for cells in self.g.units for k in range(n)]
         return self._counts
 
-    def succ(self, y: bool, x: bool) -> dict:
-        """Static links on the source grid for one link mode, node -> next nodes, filled lazily
-        (the static searches ask for the same links thousands of times)."""
+    def succ(self, y: bool, x: bool) -> list:
+        """Static links on the source grid for one link mode: ``table[node]`` is the tuple of
+        the nodes it implies (the static searches ask for the same links thousands of times,
+        so every mode's table is built once per grid, all nodes at once).
+
+        on → off: with ``y`` the cell's other candidates (ascending), then the value in the
+        cell's peers, box first, then row, then column; off → on: with ``y`` the last other
+        candidate of a cell that had two, with ``x`` the value's last other place in the
+        cell's box, row, column (once per unit: a pair of cells conjugate in a box and a line
+        is listed twice, as the rule fires twice)."""
         table = self._succ.get((y, x))
         if table is None:
-            table = self._succ[(y, x)] = _Links(self, y, x)
+            self._build_links()
+            table = self._succ[(y, x)]
         return table
 
-    # the two rules ---------------------------------------------------------------------------
+    def _build_links(self) -> None:
+        """The three tables of :meth:`succ` (x only, y only, both) in one pass: their parts
+        are shared (the peers' off nodes, the cell's other candidates, the two off → on rules)."""
+        n, src, g = self.n, self.src, self.g
+        size = 2 * n * n * n
+        tx, ty, txy = [()] * size, [()] * size, [()] * size
+        places = [[[q for q in cells if src[q] >> k & 1] for k in range(n)] for cells in g.units]
+        units3, peers = self.units3, self.peers
+        for cell, m in enumerate(src):
+            if not m:
+                continue
+            base = cell * n
+            others = [(b, 2 * (base + b.bit_length() - 1)) for b in _bits(m)]
+            for bit, off_node in others:
+                k = off_node // 2 - base
+                p = base + k
+                peer = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & bit)
+                own = tuple(nd for b, nd in others if b != bit)
+                on = own + peer if own else peer
+                tx[2 * p + 1] = peer
+                ty[2 * p + 1] = txy[2 * p + 1] = on
+                off_y = (own[0] + 1,) if len(own) == 1 else ()
+                off_x = []
+                for u in units3[cell]:
+                    pl = places[u][k]
+                    if len(pl) == 2:
+                        off_x.append(2 * ((pl[1] if pl[0] == cell else pl[0]) * n + k) + 1)
+                off_x = tuple(off_x)
+                tx[2 * p] = off_x
+                ty[2 * p] = off_y
+                txy[2 * p] = off_y + off_x
+        self._succ[(False, True)], self._succ[(True, False)], self._succ[(True, True)] = tx, ty, txy
 
-    def on_to_off(self, cur: list[int], p: int, y: bool) -> list[int]:
-        n = self.n
-        cell, k = divmod(p, n)
-        bit = 1 << k
-        out = []
-        if y:
-            m = cur[cell] & ~bit
-            while m:
-                low = m & -m
-                m ^= low
-                out.append(cell * n + low.bit_length() - 1)
-        for q in self.peers[cell]:
-            if cur[q] & bit:
-                out.append(q * n + k)
-        return out
+    def out_offs(self, y: bool, x: bool) -> tuple[list, list]:
+        """Per on node, the off nodes it implies that imply something in turn (in link
+        order, and as a bitset over nodes): the only ones a cycle can go through."""
+        key = ("out", y, x)
+        hit = self._succ.get(key)
+        if hit is None:
+            table = self.succ(y, x)
+            out = [()] * len(table)
+            out_bits = [0] * len(table)
+            for nd in range(1, len(table), 2):
+                if table[nd]:
+                    kept = out[nd] = tuple(z for z in table[nd] if table[z])
+                    bits = 0
+                    for z in kept:
+                        bits |= 1 << z
+                    out_bits[nd] = bits
+            hit = self._succ[key] = (out, out_bits)
+        return hit
 
-    def off_to_on(self, cur: list[int], p: int, y: bool, x: bool, dynamic: bool) -> list[tuple[int, tuple]]:
-        """Potentials made true by p false, each with its hidden parents (dynamic: the other
-        removals, made earlier on this chain, that left the single)."""
+    def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
+        """The static link graph of one mode in strongly connected components: (component of
+        each node, the size of each component, and with ``bits`` per component a bitset of
+        the components reachable from it, itself included).  A forcing chain from a node exists
+        only if its opposite is reachable, a cycle only if the node's component holds another
+        node: searches that cannot succeed are known at once and never run (their outcome,
+        nothing, is the same)."""
+        key = ("reach", y, x)
+        hit = self._succ.get(key)
+        if hit is not None and (hit[2] is not None or not bits):
+            return hit
+        table = self.succ(y, x)
+        size = len(table)
         n, src = self.n, self.src
-        cell, k = divmod(p, n)
-        bit = 1 << k
-        out = []
-        if y:
-            m = cur[cell]
-            if m & bit and (m & ~bit) and not (m & ~bit) & ((m & ~bit) - 1):
-                other = (m & ~bit).bit_length() - 1
-                hidden = ()
-                if dynamic:
-                    gone = src[cell] & ~m
-                    hidden = tuple(2 * (cell * n + v.bit_length() - 1) for v in _bits(gone))
-                out.append((cell * n + other, hidden))
-        if x:
-            g = self.g
-            for u in self.units3[cell]:
-                others = [q for q in g.units[u] if q != cell and cur[q] & bit]
-                if len(others) == 1 and cur[cell] & bit:
-                    hidden = ()
-                    if dynamic:
-                        hidden = tuple(2 * (q * n + k) for q in g.units[u]
-                                       if src[q] & bit and not cur[q] & bit)
-                    out.append((others[0] * n + k, hidden))
+        roots = [2 * (cell * n + b.bit_length() - 1) + on for cell, m in enumerate(src)
+                 for b in _bits(m) for on in (1, 0)]
+        index = [-1] * size
+        low = [0] * size
+        comp = [-1] * size
+        reach: list[int] = []
+        sizes: list[int] = []
+        stack: list[int] = []
+        on_stack = [False] * size
+        counter = 0
+        # Tarjan's algorithm (R. Tarjan, "Depth-first search and linear graph algorithms",
+        # 1972), iterative; components come out sinks first, so the reach of a component's
+        # successors is known when it comes out
+        for v0 in roots:
+            if index[v0] >= 0:
+                continue
+            index[v0] = low[v0] = counter
+            counter += 1
+            stack.append(v0)
+            on_stack[v0] = True
+            work = [(v0, iter(table[v0]))]
+            while work:
+                v, it = work[-1]
+                for w in it:
+                    if index[w] < 0:
+                        index[w] = low[w] = counter
+                        counter += 1
+                        stack.append(w)
+                        on_stack[w] = True
+                        work.append((w, iter(table[w])))
+                        break
+                    if on_stack[w] and index[w] < low[v]:
+                        low[v] = index[w]
+                else:
+                    work.pop()
+                    if work:
+                        u = work[-1][0]
+                        if low[v] < low[u]:
+                            low[u] = low[v]
+                    if low[v] == index[v]:
+                        cid = len(sizes)
+                        members = []
+                        while True:
+                            w = stack.pop()
+                            on_stack[w] = False
+                            comp[w] = cid
+                            members.append(w)
+                            if w == v:
+                                break
+                        sizes.append(len(members))
+                        if bits:
+                            found = 1 << cid
+                            for w in members:
+                                for z in table[w]:
+                                    c = comp[z]
+                                    if c != cid:
+                                        found |= reach[c]
+                            reach.append(found)
+        out = self._succ[key] = (comp, sizes, reach if bits else None)
         return out
 
     # full propagation (SE's doChaining) ------------------------------------------------------
@@ -208,20 +320,60 @@ class Chainer:
         if hit is not None:
             return hit
         par = {start: ()}
-        pend_on: deque = deque()
-        pend_off: deque = deque()
-        (pend_on if start & 1 else pend_off).append(start)
+        # the queues are lists read from an index (on nodes first, each in arrival order)
+        on_q, off_q = ([start], []) if start & 1 else ([], [start])
+        i_on = i_off = 0
         # on -> off never depends on the removals (a removed candidate is already off), so
         # the static links serve both modes; off -> on does, in dynamic mode
         links = self.succ(y, True)
-        if dynamic:
-            cur = self.src[:]
-            cnt = self.counts()[:]
-        n, g, units3, src = self.n, self.g, self.units3, self.src
         result = None
-        while pend_on or pend_off:
-            if pend_on:
-                nd = pend_on.popleft()
+        if not dynamic and not level:
+            # every pending on node, then one off node, until a contradiction or the end
+            while result is None:
+                while i_on < len(on_q):
+                    nd = on_q[i_on]
+                    i_on += 1
+                    parents = (nd,)
+                    for off in links[nd]:
+                        if off not in par:
+                            if off + 1 in par:
+                                par[off] = parents
+                                result = (off + 1, off)
+                                break
+                            par[off] = parents
+                            off_q.append(off)
+                        elif off + 1 in par:
+                            par[off] = parents
+                            result = (off + 1, off)
+                            break
+                    if result is not None:
+                        break
+                if result is not None or i_off == len(off_q):
+                    break
+                nd = off_q[i_off]
+                i_off += 1
+                parents = (nd,)
+                for on in links[nd]:
+                    if on not in par:
+                        if on - 1 in par:
+                            par[on] = parents
+                            result = (on, on - 1)
+                            break
+                        par[on] = parents
+                        on_q.append(on)
+                    elif on - 1 in par:
+                        par[on] = parents
+                        result = (on, on - 1)
+                        break
+            out = self.cache[key] = (par, result)
+            return out
+        cur = self.src[:]
+        cnt = self.counts()[:]
+        n, units, units3, src = self.n, self.g.units, self.units3, self.src
+        while i_on < len(on_q) or i_off < len(off_q):
+            if i_on < len(on_q):
+                nd = on_q[i_on]
+                i_on += 1
                 for off in links[nd]:
                     if off + 1 in par:
                         par[off] = (nd,)
@@ -229,21 +381,11 @@ class Chainer:
                         break
                     if off not in par:
                         par[off] = (nd,)
-                        pend_off.append(off)
-            elif not dynamic:
-                nd = pend_off.popleft()
-                for on in links[nd]:
-                    if on - 1 in par:
-                        par[on] = (nd,)
-                        result = (on, on - 1)
-                        break
-                    if on not in par:
-                        par[on] = (nd,)
-                        pend_on.append(on)
+                        off_q.append(off)
             else:
-                nd = pend_off.popleft()
-                p = nd >> 1
-                cell, k = divmod(p, n)
+                nd = off_q[i_off]
+                i_off += 1
+                cell, k = divmod(nd >> 1, n)
                 bit = 1 << k
                 m = cur[cell]
                 if m & bit:
@@ -255,16 +397,16 @@ class Chainer:
                                      (nd,) + tuple(2 * (cell * n + b.bit_length() - 1) for b in _bits(gone))))
                     for u in units3[cell]:
                         if cnt[u * n + k] == 2:
-                            other = hidden = None
-                            hidden = []
-                            for q in g.units[u]:
+                            other = None
+                            hidden = [nd]
+                            for q in units[u]:
                                 if q == cell:
                                     continue
                                 if cur[q] & bit:
                                     other = q
                                 elif src[q] & bit:
                                     hidden.append(2 * (q * n + k))
-                            made.append((other * n + k, (nd,) + tuple(hidden)))
+                            made.append((other * n + k, tuple(hidden)))
                     for q, parents in made:
                         on = 2 * q + 1
                         if on - 1 in par:
@@ -273,13 +415,13 @@ class Chainer:
                             break
                         if on not in par:
                             par[on] = parents
-                            pend_on.append(on)
+                            on_q.append(on)
                     cur[cell] = rest
                     for u in units3[cell]:
                         cnt[u * n + k] -= 1
             if result:
                 break
-            if level > 0 and not pend_on and not pend_off:
+            if level > 0 and i_on == len(on_q) and i_off == len(off_q):
                 for off, parents in advanced_offs(self, cur):
                     if off not in par:
                         if off + 1 in par:
@@ -287,26 +429,11 @@ class Chainer:
                             result = (off + 1, off)
                             break
                         par[off] = parents
-                        pend_off.append(off)
+                        off_q.append(off)
                 if result:
                     break
         out = (par, result)
         self.cache[key] = out
-        return out
-
-
-class _Links(dict):
-    def __init__(self, ch: "Chainer", y: bool, x: bool):
-        super().__init__()
-        self.ch, self.y, self.x = ch, y, x
-
-    def __missing__(self, nd: int) -> tuple[int, ...]:
-        ch = self.ch
-        if nd & 1:
-            out = tuple(2 * q for q in ch.on_to_off(ch.src, nd >> 1, self.y))
-        else:
-            out = tuple(2 * q + 1 for q, _ in ch.off_to_on(ch.src, nd >> 1, self.y, self.x, False))
-        self[nd] = out
         return out
 
 
@@ -472,48 +599,27 @@ def _adv_xwing(ch: Chainer, cur):
 
 # -- rung 1: bidirectional cycles and forcing chains (static) --------------------------------
 
-class _Node:
-    __slots__ = ("nd", "up", "depth")
-
-    def __init__(self, nd, up):
-        self.nd, self.up = nd, up
-        self.depth = 0 if up is None else up.depth + 1
-
-
-def _has_ancestor(o: _Node, nd: int) -> bool:
-    o = o.up
-    while o is not None:
-        if o.nd == nd:
-            return True
-        o = o.up
-    return False
-
-
-def _path(o: _Node) -> list[int]:
-    out = []
-    while o is not None:
-        out.append(o.nd)
-        o = o.up
-    return out
-
-
 class _Search:
     """A breadth-first search from one node that can be resumed with a deeper limit: the
     layer a limit stopped it at is kept, so the next, deeper pass (SE's rating rises with the
     chain's length, so the rung searches by rising limits) starts there, not at the root.
-    Every layer's nodes have one depth."""
+    Every layer's nodes have one depth (``depth``).  Nodes are plain ints; the way back to
+    the root is kept in parent maps, since a search makes hundreds of thousands of nodes and
+    only the few a hint is built from are ever walked back."""
 
-    def __init__(self, links: dict, root: _Node):
+    def __init__(self, links: dict, root: int, layer: list):
         self.links, self.root = links, root
-        self.layer = [root]
+        self.layer = layer
+        self.depth = 0
         self.done = False
 
     def run(self, max_len: int) -> bool:
         """Expand layers until one is ``max_len`` deep (True: cut there) or none is left."""
         while self.layer:
-            if self.layer[0].depth >= max_len:
+            if self.depth >= max_len:
                 return True
             self.layer = self.step(self.layer)
+            self.depth += 1
         self.done = True
         return False
 
@@ -521,99 +627,165 @@ class _Search:
 class _Cycles(_Search):
     """SE's cycle search from p on: alternating layers (on → off, off → on), the on nodes
     met once, an off node not repeated along its own path; a loop back to p on after at
-    least four half-rounds is a cycle."""
+    least four half-rounds is a cycle.  An on layer is a list of on nodes, each met once, so
+    its way back is ``up[on] = (off, on before)`` and the off nodes on that way a bitset
+    over nodes (``offs[on]``); an off layer is a list of (off node, on node before).
 
-    def __init__(self, links: dict, p: int):
-        super().__init__(links, _Node(2 * p + 1, None))
-        self.to_on = {self.root.nd}
+    An off node met again adds no on node (its first meeting added them all), so it is
+    queued again only when it can close a cycle at the next half-round (a "closer": an off
+    node linked to p on), and then once per meeting, as SE's search finds it.  The off
+    nodes an on node leads to are tested a layer at a time as bitsets (``out_bits``), and
+    walked in link order only when one of them is new or closes."""
+
+    def __init__(self, links: list, p: int, out: tuple[list, list]):
+        root = 2 * p + 1
+        super().__init__(links, root, [root])
+        self.out, self.out_bits = out
+        self.closers = 0
+        for w in links[root ^ 1]:
+            if root in links[w ^ 1]:
+                self.closers |= 1 << (w ^ 1)
+        self.queued = 0
+        self.to_on = {root}
+        self.up: dict = {}
+        self.offs = {root: 0}
         self.length = 0
-        self.found: list[_Node] = []
+        # (off node, on node before, length): back at the root after ``length`` half-rounds
+        self.found: list[tuple[int, int, int]] = []
 
-    def step(self, layer: list) -> list:
-        links = self.links
-        self.length += 1
-        nxt = []
-        if layer[0].nd & 1:
-            for o in layer:
-                for nd in links[o.nd]:
-                    # an off node with no strong link out is a dead end: never queued
-                    if links[nd] and not _has_ancestor(o, nd):
-                        nxt.append(_Node(nd, o))
-            return nxt
-        for o in layer:
-            for nd in links[o.nd]:
-                c = _Node(nd, o)
-                if self.length >= 4 and nd == self.root.nd:
-                    self.found.append(c)
-                if nd not in self.to_on:
-                    self.to_on.add(nd)
-                    nxt.append(c)
-        return nxt
+    def run(self, max_len: int) -> bool:
+        # _Search.run with the two half-rounds inlined: most searches are many small layers
+        layer = self.layer
+        if not layer:
+            return False
+        depth, length = self.depth, self.length
+        links, root, offs = self.links, self.root, self.offs
+        out, out_bits, queued, closers = self.out, self.out_bits, self.queued, self.closers
+        to_on, up, found = self.to_on, self.up, self.found
+        cut = False
+        while layer:
+            if depth >= max_len:
+                cut = True
+                break
+            length += 1
+            nxt = []
+            if depth % 2 == 0:
+                closing = closers if length + 1 >= 4 else 0
+                for o in layer:
+                    bits = offs[o]
+                    # the off nodes o leads to that are off its path and new or closing
+                    todo = out_bits[o] & ~bits & (~queued | closing)
+                    if todo:
+                        for nd in out[o]:
+                            if todo >> nd & 1:
+                                if not queued >> nd & 1:
+                                    queued |= 1 << nd
+                                nxt.append((nd, o))
+            else:
+                closing = length >= 4
+                for off, o in layer:
+                    for nd in links[off]:
+                        if closing and nd == root:
+                            found.append((off, o, length))
+                        if nd not in to_on:
+                            to_on.add(nd)
+                            nxt.append(nd)
+                            up[nd] = (off, o)
+                            offs[nd] = offs[o] | 1 << off
+            layer = nxt
+            depth += 1
+        self.layer, self.depth, self.length, self.queued = layer, depth, length, queued
+        if not cut:
+            self.done = True
+        return cut
+
+    def path(self, off: int, o: int) -> list[int]:
+        """The cycle closed by (off, o), from its end (the root again) back to the root."""
+        out = [self.root, off]
+        while o != self.root:
+            out.append(o)
+            o_off, o = self.up[o]
+            out.append(o_off)
+        out.append(o)
+        return out
 
 
 class _Forcing(_Search):
     """SE's forcing chain from ``start`` (p on or p off): the first node, breadth first, that
-    is p's opposite state (``result``)."""
+    is p's opposite state (``result``: the chain from it back to ``start``).  Every node is
+    met once, so its way back is one parent per node (``seen``)."""
 
     def __init__(self, links: dict, start: int):
-        super().__init__(links, _Node(start, None))
-        self.seen = {start}
-        self.result: _Node | None = None
+        super().__init__(links, start, [start])
+        self.seen = {start: None}
+        self.result: list[int] | None = None
 
     def step(self, layer: list) -> list:
-        links, seen, target = self.links, self.seen, self.root.nd ^ 1
+        links, seen, target = self.links, self.seen, self.root ^ 1
         nxt = []
         for o in layer:
-            for nd in links[o.nd]:
+            for nd in links[o]:
                 if nd == target:
-                    self.result = _Node(nd, o)
+                    path = [nd]
+                    while o is not None:
+                        path.append(o)
+                        o = seen[o]
+                    self.result = path
                     return []
                 if nd not in seen:
-                    seen.add(nd)
+                    seen[nd] = o
                     if links[nd]:  # a node with no link out is a dead end
-                        nxt.append(_Node(nd, o))
+                        nxt.append(nd)
         return nxt
 
 
-def _cycle_hint(ch: Chainer, dst: _Node, y: bool, x: bool) -> ChainHint | None:
-    g, n, src = ch.g, ch.n, ch.src
-    chain = []
-    o = dst
-    while o.up is not None:
-        chain.append(o)
-        o = o.up
-    cells = {(o.nd >> 1) // n for o in chain}
-    forw, back = set(), set()
-    for o in chain:
-        cell, k = divmod(o.nd >> 1, n)
-        bit = 1 << k
-        for q in g.peers[cell]:
-            if q not in cells and src[q] & bit:
-                (forw if o.nd & 1 else back).add((q, k + 1))
-    elims = tuple(sorted(forw & back))
-    if not elims:
-        return None
-    complexity = len({o.nd for o in chain} | {dst.nd})
+def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool,
+                than: ChainHint | None = None) -> ChainHint | None:
+    """The hint of a cycle, ``path`` from its end back to its start (one node, p on); None
+    when it removes nothing, or when it would not be easier than ``than`` (a search finds
+    thousands of cycles and keeps the easiest: the others are never written out)."""
+    g, n = ch.g, ch.n
+    chain = path[:-1]
+    complexity = len(set(chain))
     if x and y:
         kind = "cycle"
     else:
         kind = "y-cycle" if y else "x-cycle"
     rating = round(BASE[kind] + length_bonus(complexity), 1)
-    text = (f"bidirectional {kind} {render(g, _path(dst)[::-1])} "
+    order = {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind]
+    if than is not None and (rating, complexity, order) >= _key(than):
+        return None
+    # a candidate goes when it sees an on node and an off node of its value in the cycle
+    # (outside the cycle's cells); per value, bitsets over cells
+    forw: dict[int, int] = {}
+    back: dict[int, int] = {}
+    in_cycle = 0
+    for nd in chain:
+        cell, k = divmod(nd >> 1, n)
+        in_cycle |= 1 << cell
+        side = forw if nd & 1 else back
+        side[k] = side.get(k, 0) | g.peer_bits[cell]
+    by_value = ch.cells_by_value()
+    elims = tuple(sorted((q, k + 1) for k, seen in forw.items()
+                         for q in cells_of(seen & back.get(k, 0) & by_value[k] & ~in_cycle)))
+    if not elims:
+        return None
+    text = (f"bidirectional {kind} {render(g, path[::-1])} "
             f"(rating {rating}, {complexity} nodes)")
-    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text,
-                     {"x-cycle": 2, "y-cycle": 3, "cycle": 4}[kind])
+    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text, order)
 
 
-def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
+def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
+    """The hint of a forcing chain, ``path`` from its end (p's opposite) back to p."""
     g, n = ch.g, ch.n
-    p = dst.nd >> 1
+    dst = path[0]
+    p = dst >> 1
     cell, k = divmod(p, n)
-    complexity = dst.depth + 1
+    complexity = len(path)
     kind = "forcing chain" if y else "forcing x-chain"
     rating = round(BASE[kind] + length_bonus(complexity), 1)
-    chain = render(g, _path(dst)[::-1])
-    if dst.nd & 1:
+    chain = render(g, path[::-1])
+    if dst & 1:
         text = f"{kind}: {g.names[cell]} = {k + 1}, as {chain} (rating {rating})"
         return ChainHint(kind, rating, complexity, (), ((cell, k + 1),), text, 2 if not y else 4)
     text = f"{kind}: {g.names[cell]} <> {k + 1}, as {chain} (rating {rating})"
@@ -622,18 +794,21 @@ def _forcing_hint(ch: Chainer, dst: _Node, y: bool) -> ChainHint:
 
 def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
     """SE's first chaining rung (6.5-7.x): X-, Y- and mixed bidirectional cycles, forcing
-    X-chains and forcing chains; the easiest hint (rating, then length).  Searched by rising
-    rating so that long searches happen only when no short chain exists."""
-    ch = Chainer(s)
+    X-chains and forcing chains; the easiest hint (rating, then length, then the first
+    potential in grid order).  Searched by rising rating so that long searches happen only
+    when no short chain exists."""
+    ch = chainer(s)
     n = ch.n
     pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
     bivalue = {c for c, m in enumerate(ch.src) if m.bit_count() == 2}
     # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
     passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
     searched = {name: 0 for name, *_ in passes}
-    found: dict[str, ChainHint | None] = {name: None for name, *_ in passes}
+    found: dict[str, tuple | None] = {name: None for name, *_ in passes}  # (key, index, hint)
     complete = {name: False for name, *_ in passes}
-    searches: dict = {}  # (pass, p) -> [cycle search, forcing from p on, from p off], best so far
+    # per pass, the searches of each potential still able to find something, in grid order:
+    # [index, cycle search, [forcing from p on, from p off], best hint so far, cycles seen]
+    live: dict[str, list] = {}
     for tenths in range(0, 100):
         target = 6.5 + tenths / 10
         for name, y, x, base in passes:
@@ -644,37 +819,65 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if limit <= searched[name]:
                 continue
             searched[name] = limit
-            links = ch.succ(y, x)
-            best = None
+            order = 4 if x and y else 3 if y else 2  # _cycle_hint's tie-break of the pass
+            entries = live.get(name)
+            if entries is None:
+                links, both = ch.succ(y, x), ch.succ(y, True)
+                # one graph serves both searches when x (succ(y, True) is succ(y, x))
+                comp, sizes, reach = ch.reach(y, x, bits=x)
+                out = ch.out_offs(y, x)
+                entries = live[name] = []
+                for i, p in enumerate(pots):
+                    if name == "y" and p // n not in bivalue:
+                        continue
+                    on, off = 2 * p + 1, 2 * p
+                    # a search that cannot succeed is not made: no cycle when nothing leads
+                    # back to p on, no forcing chain when p's opposite cannot be reached
+                    cycles = _Cycles(links, p, out) if sizes[comp[on]] > 1 else None
+                    forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
+                               if reach[comp[start]] >> comp[start ^ 1] & 1]
+                    if cycles is not None or forcing:
+                        entries.append([i, cycles, forcing, None, 0])
+            best = found[name]
             any_cut = False
-            for p in pots:
+            still = []
+            for entry in entries:
                 _check(deadline)
-                if name == "y" and p // n not in bivalue:
-                    continue
-                entry = searches.get((name, p))
-                if entry is None:
-                    forcing = [_Forcing(ch.succ(y, True), 2 * p + 1), _Forcing(ch.succ(y, True), 2 * p)] if x else []
-                    entry = searches[(name, p)] = [_Cycles(links, p), forcing, None, 0]
-                cycles, forcing, h, seen_cycles = entry
-                if cycles.run(limit):
-                    any_cut = True
-                for dst in cycles.found[seen_cycles:]:
-                    c = _cycle_hint(ch, dst, y, x)
-                    if c and (h is None or _key(c) < _key(h)):
-                        h = c
-                for search in forcing:
-                    if search.result is None and not search.done and search.run(limit - 1):
+                i, cycles, forcing, h, seen_cycles = entry
+                h0 = h
+                if cycles is not None:
+                    if cycles.run(limit):
                         any_cut = True
-                    if search.result is not None:
-                        c = _forcing_hint(ch, search.result, y)
-                        if h is None or _key(c) < _key(h):
+                    for off, o, length in cycles.found[seen_cycles:]:
+                        # a cycle's nodes are all distinct, so its complexity is its length:
+                        # one that cannot be easier than h is never walked back
+                        if h is not None and (round(base + length_bonus(length), 1), length, order) >= _key(h):
+                            continue
+                        c = _cycle_hint(ch, cycles.path(off, o), y, x, h)
+                        if c is not None:
                             h = c
-                entry[2], entry[3] = h, len(cycles.found)
-                if h is not None and (best is None or _key(h) < _key(best)):
-                    best = h
+                    entry[4] = len(cycles.found)
+                    if cycles.done:
+                        entry[1] = None
+                open_forcing = False
+                for search in forcing:
+                    if search.result is None and not search.done:
+                        if search.run(limit - 1):
+                            any_cut = True
+                        if search.result is not None:
+                            c = _forcing_hint(ch, search.result, y)
+                            if h is None or _key(c) < _key(h):
+                                h = c
+                    open_forcing = open_forcing or (search.result is None and not search.done)
+                entry[3] = h
+                if h is not h0 and (best is None or (_key(h), i) < best[:2]):
+                    best = (_key(h), i, h)
+                if entry[1] is not None or open_forcing:
+                    still.append(entry)  # a finished entry never changes again
+            live[name] = still
             found[name] = best
             complete[name] = not any_cut  # a longer limit would find nothing new
-        hints = [h for h in found.values() if h is not None]
+        hints = [f[2] for f in found.values() if f is not None]
         best = min(hints, key=_key) if hints else None
         if best is not None and best.rating <= target + 1e-9:
             return best
@@ -706,7 +909,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                     deadline=None) -> ChainHint | None:
     """Nishio (dynamic, nishio), multiple (static), dynamic, dynamic+ (level 1) forcing chains:
     the easiest hint of the rung."""
-    ch = Chainer(s)
+    ch = chainer(s)
     g, n, src = ch.g, ch.n, ch.src
     y = not nishio
     if level > 0:
@@ -735,6 +938,40 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
     def run(node):
         return ch.propagate(node, y=y, dynamic=dynamic, level=level)
 
+    if nishio:
+        # value by value (a Nishio chain never leaves its value), each value's easiest hint
+        # remembered by the value's cells: the easiest of those, the first in grid order
+        # (cell, value, on before off) among equals, is the rung's hint, as cell by cell
+        by_value = ch.cells_by_value()
+        several = sum(1 << cell for cell, m in enumerate(src) if m & (m - 1))
+        first = None
+        for k in range(n):
+            key = (g.box, k, by_value[k], by_value[k] & several)
+            hit = _NISHIO.get(key, False)
+            if hit is False:
+                hit = None
+                for cell in cells_of(by_value[k] & several):
+                    _check(deadline)
+                    p = cell * n + k
+                    on_par, on_bad = run(2 * p + 1)
+                    off_par, off_bad = run(2 * p)
+                    for sub, (complexity, el, pl, text) in enumerate(
+                            _contradictions(g, cell, k, on_par, on_bad, off_par, off_bad)):
+                        h = ChainHint(kind, round(base + length_bonus(complexity), 1), complexity,
+                                      tuple(el), tuple(pl), "", 7)
+                        if hit is None or _key(h) < hit[0]:
+                            hit = (_key(h), cell, sub, h, text)
+                if len(_NISHIO) >= _NISHIO_MAX:
+                    _NISHIO.clear()
+                _NISHIO[key] = hit
+            if hit is not None and (first is None or (hit[0], hit[1], k, hit[2]) < first[0]):
+                first = ((hit[0], hit[1], k, hit[2]), hit[3], hit[4])
+        if first is None:
+            return None
+        best, best_text = first[1], first[2]
+        text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
+        return replace(best, text=text)
+
     region_done = set()
     for cell in range(n * n):
         _check(deadline)
@@ -747,23 +984,12 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
             k = b.bit_length() - 1
             p = cell * n + k
             on_par, on_bad = run(2 * p + 1)
-            if (dynamic or nishio) and on_bad:
-                a, z = on_bad
-                what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
-                offer(ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
-                      lambda cell=cell, k=k, what=what, on_par=on_par, a=a, z=z:
-                      f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
-                      f"{chain_text(g, on_par, z)}", 7)
-            if dynamic or nishio:
+            off_par = off_bad = None
+            if dynamic:
                 off_par, off_bad = run(2 * p)
-                if off_bad:
-                    a, z = off_bad
-                    offer(ancestors(off_par, a) + ancestors(off_par, z), [], [(cell, k + 1)],
-                          lambda cell=cell, k=k, off_par=off_par, a=a, z=z:
-                          f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
-                          f"{_name(g, a)} and {_name(g, z)}: {chain_text(g, off_par, a)} ; "
-                          f"{chain_text(g, off_par, z)}", 7)
-                if dynamic and not nishio and card >= 3 and not off_bad and not on_bad:
+                for offered in _contradictions(g, cell, k, on_par, on_bad, off_par, off_bad):
+                    offer(*offered, 7)
+                if card >= 3 and not off_bad and not on_bad:
                     # double forcing: p on and p off both imply the same node
                     for nd in on_par:
                         if nd in off_par and nd >> 1 != p:
@@ -774,9 +1000,8 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                                       f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: "
                                       f"{chain_text(g, on_par, nd)} ; {chain_text(g, off_par, nd)}", 1)
             value_sets.append((k, on_par))
-            if not nishio:
-                _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
-        if not nishio and (card == 2 or card > 2):
+            _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
+        if card >= 2:
             common = set(value_sets[0][1])
             for _, par in value_sets[1:]:
                 common &= set(par)
@@ -793,6 +1018,32 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         return None
     text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
     return replace(best, text=text)
+
+
+_NISHIO: dict = {}
+"""Each value's easiest Nishio hint (or None) by (block shape, value, the value's cells,
+those of them in cells with several candidates): the ladder reruns the rung after every
+step, and most values' cells have not changed."""
+_NISHIO_MAX = 1024  # a hint keeps its chain (a few kB); a hard puzzle adds about ten
+
+
+def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off_bad) -> list:
+    """The hints of p = (cell, k) leading to a contradiction (p on: p goes; p off: p is
+    placed), as (complexity, eliminations, placements, text function)."""
+    out = []
+    if on_bad:
+        a, z = on_bad
+        what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
+        out.append((ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
+                    lambda: f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
+                            f"{chain_text(g, on_par, z)}"))
+    if off_bad:
+        c, d = off_bad
+        out.append((ancestors(off_par, c) + ancestors(off_par, d), [], [(cell, k + 1)],
+                    lambda: f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
+                            f"{_name(g, c)} and {_name(g, d)}: {chain_text(g, off_par, c)} ; "
+                            f"{chain_text(g, off_par, d)}"))
+    return out
 
 
 def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):

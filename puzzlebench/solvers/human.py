@@ -284,6 +284,9 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
         small = [c for c in cells if cand[c] and cand[c].bit_count() <= k]
         if len(small) < k:
             continue
+        memo = (name, g.box, u, tuple([cand[c] for c in cells])) if k > 2 else None
+        if memo in _NOTHING:
+            continue  # this unit's candidates gave nothing before (its result is its own)
         for group in combinations(small, k):
             union = 0
             for c in group:
@@ -296,6 +299,8 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(union)))
                 where = ", ".join(g.names[c] for c in group)
                 return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims)
+        if memo is not None:
+            _nothing(memo)
     return None
 
 
@@ -311,6 +316,9 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
     g, cand = s.g, s.cand
     for u in _unit_order(g):
         cells = g.units[u]
+        memo = (name, g.box, u, tuple([cand[c] for c in cells]))
+        if memo in _NOTHING:
+            continue  # this unit's candidates gave nothing before (its result is its own)
         where: dict[int, int] = {}
         for i, c in enumerate(cells):
             m = cand[c]
@@ -333,6 +341,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(keep)))
                 at = ", ".join(g.names[cells[i]] for i in cells_of(pos))
                 return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims)
+        _nothing(memo)
     return None
 
 
@@ -347,9 +356,10 @@ def hidden_triple(s: State) -> Step | None:
 def pointing_pair(s: State) -> Step | None:
     """A value confined, inside a box, to one row or column leaves the rest of that line."""
     g, cand, n = s.g, s.cand, s.g.n
+    known, keys = _known_nothing(s, "pointing pair")
     for b in range(2 * n, 3 * n):
         box_cells = g.units[b]
-        for v in values_of(g.full & ~s.placed[b]):
+        for v in values_of(g.full & ~s.placed[b] & ~known):
             bit = 1 << (v - 1)
             pos = [c for c in box_cells if cand[c] & bit]
             if len(pos) < 2:
@@ -361,14 +371,17 @@ def pointing_pair(s: State) -> Step | None:
                         return _elim_step(g, "pointing pair",
                                           f"pointing pair {v} in {g.unit_names[b]} "
                                           f"({g.unit_names[line]})", elims)
+    for key in keys:
+        _nothing(key)
     return None
 
 
 def box_line_reduction(s: State) -> Step | None:
     """A value confined, inside a row or column, to one box leaves the rest of that box."""
     g, cand, n = s.g, s.cand, s.g.n
+    known, keys = _known_nothing(s, "box-line reduction")
     for line in range(2 * n):
-        for v in values_of(g.full & ~s.placed[line]):
+        for v in values_of(g.full & ~s.placed[line] & ~known):
             bit = 1 << (v - 1)
             pos = [c for c in g.units[line] if cand[c] & bit]
             if len(pos) < 2:
@@ -381,15 +394,73 @@ def box_line_reduction(s: State) -> Step | None:
                     return _elim_step(g, "box-line reduction",
                                       f"box-line reduction {v} in {g.unit_names[line]} "
                                       f"({g.unit_names[b]})", elims)
+    for key in keys:
+        _nothing(key)
     return None
+
+
+_NOTHING: set = set()
+"""Keys (technique, block shape, value, the value's candidate cells as a bitset) of a technique that
+looks at one value at a time and found nothing for that value, or (technique, block shape,
+unit, the unit's candidates) of one that looks at one unit at a time.  SE's ladder reruns
+every technique after every step, and most values' and units' candidates are the same as
+last time, so the answer (nothing) is known without the search: fish, the turbot family,
+the strong-link fishes, pointing and claiming depend on nothing but the value's cells (a
+unit where the value is placed has no cell for it either), the hidden and naked subsets on
+nothing but the unit's candidates."""
+_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
+_LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
+
+
+def _value_cells(s: State) -> list[int]:
+    """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
+    is kept (the techniques of one step all ask about the same grid)."""
+    global _LAST_GRID
+    key = (s.g.n, tuple(s.cand))
+    last = _LAST_GRID
+    if last[0] == key:
+        return last[1]
+    out = [0] * s.g.n
+    for c, m in enumerate(s.cand):
+        while m:
+            low = m & -m
+            m ^= low
+            out[low.bit_length() - 1] |= 1 << c
+    _LAST_GRID = (key, out)
+    return out
+
+
+def _known_nothing(s: State, name: str) -> tuple[int, list[tuple]]:
+    """For a technique that scans units and values and stops at the first find: the values
+    (as a mask) known to give nothing, and the keys of the others, to be remembered when the
+    whole scan finds nothing (a find stops the scan before every unit was seen)."""
+    cells_of_value = _value_cells(s)
+    known, keys = 0, []
+    for i, cells in enumerate(cells_of_value):
+        key = (name, s.g.box, i + 1, cells)
+        if key in _NOTHING:
+            known |= 1 << i
+        else:
+            keys.append(key)
+    return known, keys
+
+
+def _nothing(key: tuple) -> None:
+    if len(_NOTHING) >= _NOTHING_MAX:
+        _NOTHING.clear()
+    _NOTHING.add(key)
 
 
 def _fish(s: State, k: int, name: str) -> Step | None:
     """X-wing (k=2), swordfish (3), jellyfish (4): k base lines holding value v only in k cover
     lines; v leaves the cover lines outside the base lines."""
     g, cand, n = s.g, s.cand, s.g.n
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = (name, g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         for base_is_row in (True, False):
             lines = []
             for i in range(n):
@@ -425,6 +496,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
                     text = (f"{name} {v} in {kind} {','.join(str(i + 1) for i in sorted(base))} "
                             f"and {other} {','.join(str(j + 1) for j in cells_of(cover))}")
                     return _elim_step(g, name, text, elims)
+        _nothing(memo)
     return None
 
 
@@ -671,10 +743,18 @@ def wxyz_wing(s: State) -> Step | None:
                     if union.bit_count() != 4:
                         continue
                     cells = (pivot, a, b, c)
-                    loose = [v for v in values_of(union) if not _restricted(g, cand, cells, 1 << (v - 1))]
-                    if len(loose) != 1:
+                    # the pivot sees the three others, so a value is unrestricted when two
+                    # of those that do not see each other both hold it
+                    loose = 0
+                    if not g.peer_bits[a] >> b & 1:
+                        loose |= cand[a] & cand[b]
+                    if not g.peer_bits[a] >> c & 1:
+                        loose |= cand[a] & cand[c]
+                    if not g.peer_bits[b] >> c & 1:
+                        loose |= cand[b] & cand[c]
+                    if not loose or loose & (loose - 1):
                         continue
-                    z = loose[0]
+                    z = loose.bit_length()
                     zcells = [q for q in cells if cand[q] >> (z - 1) & 1]
                     elims = [(q, z) for q in _seen_by_all(s, zcells, 1 << (z - 1)) if q not in cells]
                     if elims:
@@ -683,12 +763,6 @@ def wxyz_wing(s: State) -> Step | None:
                         step = _elim_step(g, "wxyz-wing", text, elims)
                         return replace(step, rating=5.6 if pm.bit_count() == 3 else 5.5)
     return None
-
-
-def _restricted(g: Geometry, cand, cells, bit: int) -> bool:
-    """Whether the cells of ``cells`` holding ``bit`` all see each other."""
-    holders = [q for q in cells if cand[q] & bit]
-    return all(g.peer_bits[x] >> y & 1 for x, y in combinations(holders, 2))
 
 
 def turbot_fish(s: State) -> Step | None:
@@ -700,8 +774,12 @@ def turbot_fish(s: State) -> Step | None:
     easiest kind is looked for first."""
     g, cand, n = s.g, s.cand, s.g.n
     kinds = ({}, {}, {})
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = ("turbot fish", g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
             t1, t2 = min(u1, u2) // n, max(u1, u2) // n
             kind = 2 if t2 == 2 else (0 if t1 == t2 else 1)
@@ -716,6 +794,8 @@ def turbot_fish(s: State) -> Step | None:
                         text = (f"{('skyscraper', 'two-string kite', 'turbot fish')[kind]} {v}: "
                                 f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
                         kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
+        if not any(v in found for found in kinds):
+            _nothing(memo)
     for kind, found in enumerate(kinds):
         if found:
             return replace(found[min(found)], rating=4.0 + kind / 10)
@@ -734,39 +814,49 @@ def _strong_links(s: State, k: int) -> Step | None:
     the value leaves every cell seeing both (SukakuExplainer's "k Strong-Linked Fishes",
     ungrouped; Sudopedia "X-Chain").  The lowest-rated instance of the first value found."""
     g, cand, n = s.g, s.cand, s.g.n
+    cells_of_value = _value_cells(s)
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
+        memo = ("strong links", k, g.box, v, cells_of_value[v - 1])
+        if memo in _NOTHING:
+            continue
         ends: dict[int, list[tuple[int, int]]] = {}
         for u, a, b in conjugate_pairs(s, v):
             ends.setdefault(a, []).append((b, u))
             ends.setdefault(b, []).append((a, u))
         if len(ends) < 2 * k:
+            _nothing(memo)
             continue
         best = None
         ends_bits = sum(1 << c for c in ends)
         kind_of = [1] * n + [2] * n + [0] * n  # a row, a column, a box
 
-        def extend(path: list[int], kinds: list[int]) -> None:
+        cells_v = sum(1 << c for c, m in enumerate(cand) if m & bit)
+        lowest = STRONG_LINK_BASE[k]
+
+        def extend(path: list[int], on_path: int, kinds: int, links: int) -> None:
+            # on_path: the path's cells as a bitset; kinds: bit 0 a box link, 1 a row, 2 a column
             nonlocal best
-            if len(kinds) == k:
-                elims = [(c, v) for c in _seen_by_all(s, (path[0], path[-1]), bit) if c not in path]
-                if elims:
-                    rating = round(STRONG_LINK_BASE[k] + 0.1 * ((0 in kinds) + ({1, 2} <= set(kinds))), 1)
+            if links == k:
+                common = g.peer_bits[path[0]] & g.peer_bits[path[-1]] & cells_v & ~on_path
+                if common:
+                    rating = round(lowest + 0.1 * ((kinds & 1) + (kinds & 6 == 6)), 1)
                     if best is None or rating < best[0]:
-                        best = (rating, tuple(path), elims)
+                        best = (rating, tuple(path), [(c, v) for c in cells_of(common)])
                 return
-            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits):
-                if nxt in path:
-                    continue
+            for nxt in cells_of(g.peer_bits[path[-1]] & ends_bits & ~on_path):
                 for far, u in ends[nxt]:
-                    if far not in path:
-                        extend(path + [nxt, far], kinds + [kind_of[u]])
-                        if best is not None and best[0] == STRONG_LINK_BASE[k]:
+                    if not on_path >> far & 1:
+                        extend(path + [nxt, far], on_path | 1 << nxt | 1 << far,
+                               kinds | 1 << kind_of[u], links + 1)
+                        if best is not None and best[0] == lowest:
                             return
 
         for first in ends:
             for far, u in ends[first]:
-                extend([first, far], [kind_of[u]])
+                extend([first, far], 1 << first | 1 << far, 1 << kind_of[u], 1)
+                if best is not None and best[0] == lowest:
+                    break  # nothing rated lower can come
             if best is not None:
                 break
         if best is not None:
@@ -775,6 +865,7 @@ def _strong_links(s: State, k: int) -> Step | None:
                             for i, c in enumerate(path))
             step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
             return replace(step, rating=rating)
+        _nothing(memo)
     return None
 
 
@@ -850,29 +941,60 @@ def aligned_pair_exclusion(s: State) -> Step | None:
     if any(m and not m & (m - 1) for m in cand):
         return None  # SE skips it while a naked single remains
     bivalue_bits = sum(1 << c for c, m in enumerate(cand) if m.bit_count() == 2)
-    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and g.peer_bits[c] & bivalue_bits]
-    for a, b in combinations(base, 2):
-        common = cells_of(g.peer_bits[a] & g.peer_bits[b] & bivalue_bits)
-        if len(common) < 2:
-            continue
-        masks = [cand[c] for c in common]
-        see = bool(g.peer_bits[a] >> b & 1)
-        allowed_a = allowed_b = 0
-        for va in values_of(cand[a]):
-            for vb in values_of(cand[b]):
-                if va == vb and see:
-                    continue
-                pair = (1 << (va - 1)) | (1 << (vb - 1))
-                if any(m & ~pair == 0 for m in masks):
-                    continue
-                allowed_a |= 1 << (va - 1)
-                allowed_b |= 1 << (vb - 1)
-        elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
-                [(b, v) for v in values_of(cand[b] & ~allowed_b)]
-        if elims:
-            text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
-                    f"{', '.join(g.names[c] for c in common)}")
-            return _elim_step(g, "aligned pair exclusion", text, elims)
+    peer_bits = g.peer_bits
+    base = [c for c, m in enumerate(cand) if m.bit_count() >= 2 and peer_bits[c] & bivalue_bits]
+    base_bits = sum(1 << c for c in base)
+    for a in base:
+        seen_a = cells_of(peer_bits[a] & bivalue_bits)
+        # the b after a (grid order) that two of the bivalue cells seeing a see too
+        pairs_b = 0
+        for i, c1 in enumerate(seen_a):
+            for c2 in seen_a[i + 1:]:
+                pairs_b |= peer_bits[c1] & peer_bits[c2]
+        seen_a_bits = peer_bits[a] & bivalue_bits
+        size_a = cand[a].bit_count()
+        for b in cells_of(pairs_b & base_bits & ~((2 << a) - 1)):
+            common = seen_a_bits & peer_bits[b]
+            # a value of one cell goes only when each value of the other is excluded with it:
+            # by a common cell holding both (one each), or as itself when the two cells see
+            # each other; so the other cell holds at most that many values
+            most = common.bit_count() + (peer_bits[a] >> b & 1)
+            if size_a > most and cand[b].bit_count() > most:
+                continue
+            step = _aligned_pair(g, cand, a, b, cells_of(common))
+            if step is not None:
+                return step
+    return None
+
+
+def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step | None:
+    """The exclusions of one aligned pair a, b with the bivalue cells ``common`` seeing both:
+    a pair of values is excluded when it is one of those cells' two values (it would empty
+    that cell), or one value twice when a and b share a unit."""
+    see = bool(g.peer_bits[a] >> b & 1)
+    # excluded[x]: the values the other cell cannot take when one takes x
+    excluded: dict[int, int] = {}
+    for c in common:
+        m = cand[c]
+        low = m & -m
+        excluded[low] = excluded.get(low, 0) | (m ^ low)
+        excluded[m ^ low] = excluded.get(m ^ low, 0) | low
+    ma, mb = cand[a], cand[b]
+    allowed_a = allowed_b = 0
+    for va in _bits_of(ma):
+        if mb & ~(excluded.get(va, 0) | (va if see else 0)):
+            allowed_a |= va
+    for vb in _bits_of(mb):
+        if ma & ~(excluded.get(vb, 0) | (vb if see else 0)):
+            allowed_b |= vb
+    if allowed_a == ma and allowed_b == mb:
+        return None
+    elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
+            [(b, v) for v in values_of(cand[b] & ~allowed_b)]
+    if elims:
+        text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
+                f"{', '.join(g.names[c] for c in common)}")
+        return _elim_step(g, "aligned pair exclusion", text, elims)
     return None
 
 
