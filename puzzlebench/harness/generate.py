@@ -6,7 +6,10 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   column, completed by the engine: the backtracking took 31 s for one 25x25 grid, the engine
   5 ms), then clues removed in a random order, each removal kept only when the
   puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
-  when registered, else ``mrv``) with a solution limit of 2.  One pass over every clue gives a
+  when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine and
+  one incremental SAT solver for the whole dig take turns on each check (:class:`_CluesProver`:
+  the late checks of a 25x25 took the counter alone minutes each; a minimal 25x25 now takes
+  minutes in all, results/generate_large.md).  One pass over every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
