@@ -192,7 +192,11 @@ class _CluesProver:
     answer does not depend on which engine gives it, so a seed gives the same puzzle whatever
     decides each check.  ``check_seconds`` still bounds a check as a whole (the SAT solver
     interrupted by a watchdog at that point): an undecided clue is kept.  The solver is built
-    at the first check the counter does not decide in its first turn."""
+    at the first check the counter does not decide in its first turn.
+
+    No pool of the second solutions found is kept: one found for the check of ``cell`` differs
+    from ``S`` at ``cell``, which then stays a given for the rest of the dig, so it agrees with
+    the givens of no later check and answers none of them."""
 
     def __init__(self, box: tuple[int, int], solution: list[int], counter: _Counter):
         self.box, self.counter = box, counter
