@@ -8,8 +8,9 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
   when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine and
   one incremental SAT solver for the whole dig take turns on each check (:class:`_CluesProver`:
-  the late checks of a 25x25 took the counter alone minutes each; a minimal 25x25 now takes
-  minutes in all, results/generate_large.md).  One pass over every clue gives a
+  the counter alone left most late checks of a 25x25 undecided in 2 s each; a minimal 25x25
+  took 2 to 17 CPU minutes on the seeds measured, results/generate_large.md).  One pass over
+  every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
@@ -183,10 +184,11 @@ class _CluesProver:
     incremental solver for the whole dig (its learnt clauses, implied by the rules alone, stay
     valid from one check to the next), and every clue kept (the dig never removes it later)
     added as a unit clause.  The counting engine (``bitboard``) asks the same thing by counting
-    the solutions of the puzzle up to 2, which it does in milliseconds on most checks; on the
-    hard ones near the end of a 25x25 dig either engine can take minutes where the other takes a
-    second (measured in benchmarks/bench_generate_large.py), so they take turns, the counter a
-    time slice (:data:`FIRST_SLICE_SECONDS`), the SAT solver a conflict budget
+    the solutions of the puzzle up to 2, which it does in milliseconds on the early checks (all
+    of a 16x16 dig's, where it is faster than the SAT solver alone); on the late checks of a
+    25x25 dig it ran out of its former 2 s bound on most, and the SAT solver decides them
+    (results/generate_large.md).  So they take turns, the counter a time slice
+    (:data:`FIRST_SLICE_SECONDS`), the SAT solver a conflict budget
     (:data:`FIRST_SLICE_CONFLICTS`), each turn twice the last, until one decides.  Turns
     bounded by conflicts rather than by time make the SAT answers independent of the clock; the
     answer does not depend on which engine gives it, so a seed gives the same puzzle whatever
