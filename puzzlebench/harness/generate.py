@@ -9,7 +9,7 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine and
   one incremental SAT solver for the whole dig take turns on each check (:class:`_CluesProver`:
   the counter alone left most late checks of a 25x25 undecided in 2 s each; a minimal 25x25
-  took 2 to 17 CPU minutes on the seeds measured, results/generate_large.md).  One pass over
+  took 2 and 17 CPU minutes on two seeds, a third more than 34, results/generate_large.md).  One pass over
   every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
