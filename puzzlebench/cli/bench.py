@@ -404,9 +404,6 @@ def cmd_generate(args) -> int:
         raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
-    if args.check_seconds is None and args.kind == "sudoku" and box[0] * box[1] >= LARGE_GRID:
-        # a late check on a 25x25 can take minutes: bounded by default, so the command ends
-        args.check_seconds = LARGE_CHECK_SECONDS
     if rated:
         return _generate_rated(args, out)
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
@@ -437,9 +434,6 @@ def cmd_generate(args) -> int:
     return EXIT_OK
 
 
-LARGE_CHECK_SECONDS = 2.0
-"""The default time limit of a uniqueness check from :data:`LARGE_GRID` values, so that the
-command ends (a 25x25 took about 7 minutes with it, 119 of its 272 clues left undecided)."""
 RATING_OPTIONS = ("rating_min", "rating_max", "technique")
 RATING_ONLY = ("attempts", "rating_seconds")   # meaningful only with a rating target
 
@@ -590,8 +584,8 @@ def register(sub) -> None:
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
     p.add_argument("--check-seconds", type=float, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
-                        f"in time is kept (unique, not proven minimal); default none, {LARGE_CHECK_SECONDS:g} s "
-                        f"from {LARGE_GRID} values")
+                        "in time is kept (unique, not proven minimal); default none (from "
+                        f"{LARGE_GRID} values the counter and a SAT solver take turns on each check)")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
     p.add_argument("--rating-min", type=float, metavar="X",

@@ -6,7 +6,11 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   column, completed by the engine: the backtracking took 31 s for one 25x25 grid, the engine
   5 ms), then clues removed in a random order, each removal kept only when the
   puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
-  when registered, else ``mrv``) with a solution limit of 2.  One pass over every clue gives a
+  when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine and
+  one incremental SAT solver for the whole dig take turns on each check (:class:`_CluesProver`:
+  the counter alone left most late checks of a 25x25 undecided in 2 s each; a minimal 25x25
+  took 2 and 17 CPU minutes on two seeds, a third more than 34, results/generate_large.md).  One pass over
+  every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
@@ -34,16 +38,20 @@ The same seed gives the same puzzles: every random choice comes from one ``rando
 from __future__ import annotations
 
 import random
+import time
 from typing import Callable, Iterator
 
+from ..encoders.cnf import base_formula
 from ..errors import UsageError
 from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
 from ..models.sudoku import Sudoku
+from ..models.vocabulary import candidate
 from ..results import Status
 from ..solvers import registry
+from ..solvers.base import Deadline
 
 PREFERRED = ("bitboard", "mrv")
 GENERATED_KINDS = ("sudoku", "skyscrapers", "nqueens", "latin", *KIND_GENERATORS)
@@ -115,12 +123,127 @@ def completed_grid(box: tuple[int, int], rng: random.Random, counter: _Counter) 
             return [relabel[v - 1] for v in found.solutions[0]]
 
 
+SAT_SOLVER = "glucose4"
+"""The PySAT solver of :class:`_CluesProver` (interruptible, takes assumptions, kept across calls)."""
+SAT_ENCODING = "extended"
+"""Its CNF encoding (:mod:`puzzlebench.encoders.cnf`)."""
+FIRST_SLICE_SECONDS = 0.05
+FIRST_SLICE_CONFLICTS = 1000
+"""The first turn of each engine in a check of :class:`_CluesProver`; each turn after doubles."""
+
+
+class _CluesProver:
+    """Whether a clue of a large grid can go, decided by two engines taking turns.
+
+    Every check of the dig asks one question: with the clue at ``cell`` removed, has the puzzle
+    a solution other than the full grid ``S`` it was dug from?  The givens before the removal
+    had ``S`` as their only solution, so another solution must differ from ``S`` at ``cell``:
+    the question is whether the remaining givens and "``cell`` is not ``S[cell]``" are
+    satisfiable.  That is what the SAT solver is asked, the givens as assumptions on one
+    incremental solver for the whole dig (its learnt clauses, implied by the rules alone, stay
+    valid from one check to the next), and every clue kept (the dig never removes it later)
+    added as a unit clause.  The counting engine (``bitboard``) asks the same thing by counting
+    the solutions of the puzzle up to 2, which it does in milliseconds on the early checks (all
+    of a 16x16 dig's, where it is faster than the SAT solver alone); on the late checks of a
+    25x25 dig it ran out of its former 2 s bound on most, and the SAT solver decides them
+    (results/generate_large.md).  So they take turns, the counter a time slice
+    (:data:`FIRST_SLICE_SECONDS`), the SAT solver a conflict budget
+    (:data:`FIRST_SLICE_CONFLICTS`), each turn twice the last, until one decides.  Turns
+    bounded by conflicts rather than by time make the SAT answers independent of the clock; the
+    answer does not depend on which engine gives it, so a seed gives the same puzzle whatever
+    decides each check.  ``check_seconds`` still bounds a check as a whole (the SAT solver
+    interrupted by a watchdog at that point): an undecided clue is kept.  The solver is built
+    at the first check the counter does not decide in its first turn.
+
+    No pool of the second solutions found is kept: one found for the check of ``cell`` differs
+    from ``S`` at ``cell``, which then stays a given for the rest of the dig, so it agrees with
+    the givens of no later check and answers none of them."""
+
+    def __init__(self, box: tuple[int, int], solution: list[int], counter: _Counter):
+        self.box, self.counter = box, counter
+        n = box[0] * box[1]
+        self.literal = [candidate(cell, v, n) + 1 for cell, v in enumerate(solution)]
+        self.solver = None
+        self.watchdog = None
+        self.fixed: list[int] = []   # the clues kept so far: unit clauses of the solver
+        self.decided = {"counter": 0, "sat": 0}   # checks decided by each engine (the benchmark's figures)
+        self.seconds = {"counter": 0.0, "sat": 0.0}   # CPU time spent by each
+
+    def _solver(self):
+        if self.solver is None:
+            from pysat.solvers import Solver
+
+            n = self.box[0] * self.box[1]
+            _, _, clauses = base_formula(Sudoku(self.box, [0] * n * n), SAT_ENCODING, "pairwise")
+            self.solver = Solver(name=SAT_SOLVER, bootstrap_with=clauses)
+            for cell in self.fixed:
+                self.solver.add_clause([self.literal[cell]])
+        return self.solver
+
+    def kept(self, cell: int) -> None:
+        self.fixed.append(cell)
+        if self.solver is not None:
+            self.solver.add_clause([self.literal[cell]])
+
+    def removable(self, givens: list[int], cell: int, check_seconds: float | None) -> Status:
+        """UNIQUE: the clue at ``cell`` (already 0 in ``givens``) can go; MULTIPLE: it must stay;
+        TIMEOUT: ``check_seconds`` passed first."""
+        deadline = Deadline(check_seconds)
+        seconds, conflicts = FIRST_SLICE_SECONDS, FIRST_SLICE_CONFLICTS
+        puzzle = Sudoku(self.box, givens) if seconds > 0 else None
+        assumptions = None
+        while not deadline.expired():
+            left = deadline.remaining()
+            if seconds > 0:   # 0: the SAT solver alone (the benchmark's other reference)
+                started = time.process_time()
+                status = self.counter.solve(puzzle, time_limit=seconds if left is None else min(seconds, left)).status
+                self.seconds["counter"] += time.process_time() - started
+                if status is not Status.TIMEOUT:
+                    self.decided["counter"] += 1
+                    return status
+                if deadline.expired():
+                    break
+            if assumptions is None:
+                assumptions = [lit for lit, g in zip(self.literal, givens) if g]
+                assumptions.append(-self.literal[cell])
+            started = time.process_time()
+            found = self._sat(assumptions, conflicts, deadline)
+            self.seconds["sat"] += time.process_time() - started
+            if found is not None:
+                self.decided["sat"] += 1
+                return Status.MULTIPLE if found else Status.UNIQUE
+            seconds, conflicts = 2 * seconds, 2 * conflicts
+        return Status.TIMEOUT
+
+    def _sat(self, assumptions: list[int], conflicts: int, deadline: Deadline) -> bool | None:
+        solver = self._solver()
+        solver.conf_budget(conflicts)
+        if deadline.at is None:
+            return solver.solve_limited(assumptions=assumptions)
+        from ..solvers.sat import Watchdog
+
+        self.watchdog = self.watchdog or Watchdog()
+        self.watchdog.arm(solver, deadline.at)
+        try:
+            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            self.watchdog.disarm()
+
+    def close(self) -> None:
+        if self.solver is not None:
+            self.solver.delete()
+        if self.watchdog is not None:
+            self.watchdog.stop()
+
+
 def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None = None,
                     attempts: int = 20, counter: _Counter | None = None, check_seconds: float | None = None,
-                    on_cell: Callable[[], None] | None = None) -> Sudoku:
+                    on_cell: Callable[[], None] | None = None, sat: bool = True) -> Sudoku:
     """A Sudoku with a unique solution: minimal, or with ``clues`` clues.  ``check_seconds``:
     the time limit of each uniqueness check (module text); ``on_cell``: called after each
-    clue tried (a progress bar's step)."""
+    clue tried (a progress bar's step); ``sat``: from :data:`LARGE_GRID` values, the counter
+    and a SAT solver take turns (:class:`_CluesProver`), else the counter alone (the
+    benchmark's reference)."""
     r, c = box
     n = r * c
     if clues is not None and not 0 < clues <= n * n:
@@ -133,18 +256,28 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
         order = list(range(n * n))
         rng.shuffle(order)
         undecided = 0
+        prover = _CluesProver(box, solution, counter) if sat and n >= LARGE_GRID else None
         for cell in order:
             if clues is not None and sum(1 for g in givens if g) <= clues:
                 break
             keep = givens[cell]
             givens[cell] = 0
-            status = counter.solve(Sudoku(box, givens), time_limit=check_seconds).status
+            if prover is None:
+                status = counter.solve(Sudoku(box, givens), time_limit=check_seconds).status
+            else:
+                status = prover.removable(givens, cell, check_seconds)
             if status is not Status.UNIQUE:
                 givens[cell] = keep
                 undecided += status is Status.TIMEOUT
+                if prover is not None:
+                    prover.kept(cell)
             if on_cell is not None:
                 on_cell()
         metadata = {"solution": Sudoku(box, solution).write()}
+        if prover is not None:
+            prover.close()
+            metadata["decided"] = dict(prover.decided)
+            metadata["seconds"] = {k: round(v, 3) for k, v in prover.seconds.items()}
         if undecided:
             metadata["undecided"] = undecided
         puzzle = Sudoku(box, givens, metadata=metadata)
