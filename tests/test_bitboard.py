@@ -224,6 +224,25 @@ def test_batch_records_built_in_c_are_the_dataclass_records():
                                (None,) * 5, (), [], {}, 81, None, bytes(81), 0.0, 0.0, [], False, 0, 1)
 
 
+def test_batch_record_solution_tuples_are_left_to_refcounting():
+    """A record's solution tuple (ints only, so never in a cycle) is untracked by the cyclic
+    collector when built (native/records.c), and holds the same values as the engine's run; the
+    record objects that a caller may mutate stay tracked, so a cycle through one is collected."""
+    import gc
+    import weakref
+    lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=3, step=300)]
+    for line, record in zip(lines, api.solve_many(lines, solver="bitboard")):
+        assert not gc.is_tracked(record.solutions[0])
+        assert record.solutions[0] == BB.run(parse_sudoku_line(line)).solutions[0]
+        assert gc.is_tracked(record) and gc.is_tracked(record.times) and gc.is_tracked(record.stats)
+    record = next(iter(api.solve_many(lines[:1], solver="bitboard")))
+    record.stats.raw["self"] = record   # a cycle: record -> stats -> raw -> record
+    gone = weakref.ref(record)
+    del record
+    gc.collect()
+    assert gone() is None
+
+
 def test_batch_limits():
     lines = [l[:81] for l in data_lines("sudoku9_royle_17clue_49158.txt", limit=50, step=900)]
     assert [r.status for r in api.solve_many(lines, solver="bitboard", limit=1)] == [Status.SAT] * len(lines)

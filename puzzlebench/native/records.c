@@ -36,6 +36,7 @@ static const char *const NAME_TEXT[N_NAMES] = {
 };
 static PyObject *NAME[N_NAMES];
 static PyObject *EMPTY_ARGS, *ZERO;
+static PyObject *SMALL[256];   /* the ints 0..255 (a cell's value is a byte) */
 
 /* obj.<NAME[k]> = value, the reference to value taken (also on failure). */
 static int set_steal(PyObject *obj, int k, PyObject *value) {
@@ -115,7 +116,15 @@ static PyObject *build_record(RecordIter *it, Py_ssize_t i) {
     if (count) {
         PyObject *t = PyTuple_New(it->cells);
         if (!t) goto fail;
-        for (Py_ssize_t c = 0; c < it->cells; c++) PyTuple_SET_ITEM(t, c, PyLong_FromLong(values[c]));  /* cached small ints */
+        for (Py_ssize_t c = 0; c < it->cells; c++) {
+            PyObject *v = SMALL[values[c]];
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, c, v);
+        }
+        /* A tuple of ints can never be part of a cycle: the collector would untrack it at its
+         * first pass (CPython's _PyTuple_MaybeUntrack); untracked now, it is never walked, and a
+         * caller keeping many records does not pay a traversal of its 81 items per pass. */
+        PyObject_GC_UnTrack(t);
         PyList_SET_ITEM(sols, 0, t);
     }
     rec = instance(it->record_cls);
@@ -258,6 +267,8 @@ int pb_register_records(PyObject *module) {
     for (int k = 0; k < N_NAMES; k++)
         if (!(NAME[k] = PyUnicode_InternFromString(NAME_TEXT[k]))) return -1;
     if (!(EMPTY_ARGS = PyTuple_New(0)) || !(ZERO = PyFloat_FromDouble(0.0))) return -1;
+    for (int v = 0; v < 256; v++)
+        if (!(SMALL[v] = PyLong_FromLong(v))) return -1;
     if (PyType_Ready(&RecordIterType) < 0) return -1;
     return PyModule_AddFunctions(module, records_methods);
 }
