@@ -41,6 +41,9 @@ static uint16_t PERM[2][512];        /* 3x3 pattern -> entries on some permutati
 static uint32_t PATTERN_CELLS[512];  /* 3x3 (row, box) pattern -> its 27 cells */
 static uint32_t STACK_COLS[512];     /* 9-bit column set -> its cells in a band */
 static uint16_t PERM_ENTRIES[6];     /* permutation p of a 3x3 pattern -> its three entries */
+static uint32_t ALONE[512];          /* 3x3 pattern -> its entries alone in their row or column,
+                                        entry e as bit 3e (the first cell of its third) */
+#define THIRD_FIRST 01111111111u     /* the first cell of each of a word's nine thirds */
 static uint8_t PERMS_IN[512];        /* 3x3 pattern -> the permutations it contains (6 bits) */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 static int ready;
@@ -86,6 +89,10 @@ void bb9_init(void) {
                 cols |= COLM[e];
             }
         PATTERN_CELLS[m] = cells;
+        ALONE[m] = 0;
+        for (int e = 0; e < 9; e++)
+            if ((m >> e & 1) && (!(m & (7u << (3 * (e / 3))) & ~(1u << e)) || !(m & (0x49u << (e % 3)) & ~(1u << e))))
+                ALONE[m] |= 1u << (3 * e);
         STACK_COLS[m] = cols;
     }
     ready = 1;
@@ -135,17 +142,28 @@ static int update_word(S9 *s, int i, int locked, BBSearch *c) {
     s->seen[i] = g;
     int d = i / 3, b = i % 3;
     if (!(g & s->U[b])) return 1;
-    uint32_t singles = 0, v;
-    for (int r = 0; r < 3; r++) { v = g & ROWM[r]; if (!(v & (v - 1))) singles |= v; }
-    for (int x = 0; x < 3; x++) { v = g & BOXM[x]; if (!(v & (v - 1))) singles |= v; }
+    /* A row (box) holds one candidate when its only non-empty third (keep's entries alone in
+     * their row or column: ALONE) holds one; the thirds holding exactly one are found all nine
+     * at once, by the bits of each third added without carry (odd, and not all three).  This
+     * replaced six masked tests a word: the kernel 3-5% faster on hardest 11+, 3-7% on 17-clue,
+     * the same search (five alternations in one session). */
+    uint32_t a = g & THIRD_FIRST, m = (g >> 1) & THIRD_FIRST, z = (g >> 2) & THIRD_FIRST;
+    uint32_t sel = (a ^ m ^ z) & ~(a & m & z) & ALONE[keep];
+    uint32_t singles = g & (sel | sel << 1 | sel << 2);
     return place_singles(s, d, b, singles & s->U[b], &c->hidden);
 }
 
 /* Stack logic and hidden singles in columns for digit d; 0 on a contradiction. */
 static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
     uint32_t *F = s->F + 3 * d;
-    uint32_t p[3];
-    for (int b = 0; b < 3; b++) p[b] = (F[b] | F[b] >> 9 | F[b] >> 18) & ROWBITS;
+    /* placed: the columns where d is already placed; their lone band need not be looked at
+     * again (the kernel 9% faster on hardest 11+, 7% on 17-clue, the same search). */
+    uint32_t p[3], placed = 0;
+    for (int b = 0; b < 3; b++) {
+        uint32_t f = F[b], x = f & ~s->U[b];
+        p[b] = (f | f >> 9 | f >> 18) & ROWBITS;
+        placed |= x | x >> 9 | x >> 18;
+    }
     if ((p[0] | p[1] | p[2]) != ROWBITS) return 0;
     if (locked) {
         for (int st = 0; st < 3; st++) {
@@ -163,7 +181,7 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
             }
         }
     }
-    uint32_t once = (p[0] ^ p[1] ^ p[2]) & ~((p[0] & p[1]) | (p[0] & p[2]) | (p[1] & p[2]));
+    uint32_t once = (p[0] ^ p[1] ^ p[2]) & ~((p[0] & p[1]) | (p[0] & p[2]) | (p[1] & p[2]) | placed);
     while (once) {
         int j = pb_ctz32(once);
         once &= once - 1;
