@@ -79,6 +79,39 @@ def test_9x9_against_mrv():
         agree(parse_sudoku_line(line[:81]))
 
 
+@pytest.mark.parametrize("locked", [True, False])
+def test_9x9_counts_all_against_dlx(locked):
+    """The 9x9 kernel (native/sudoku9.c) counting every solution, against dlx (exact cover, no
+    shared code): the hardest puzzles with clues taken away (hundreds of solutions, so every
+    branch of the search and every contradiction in its singles is walked), and random givens
+    with a wrong value now and then (contradictions found in propagation)."""
+    engine, dlx = BitboardEngine(options={"locked": locked}), make_engine("dlx")
+    rng = random.Random(9)
+    cases = []
+    for line in data_lines("sudoku9_forum_hardest_1905_11plus.txt", limit=8, step=5000):
+        givens = [int(c) if c.isdigit() else 0 for c in line[:81]]
+        for i in rng.sample([i for i, v in enumerate(givens) if v], 3):
+            givens[i] = 0
+        cases.append(givens)
+    for _ in range(12):
+        grid = full_grid((3, 3), rng)
+        givens = [v if rng.random() < 0.4 else 0 for v in grid]
+        if rng.random() < 0.5:
+            givens[rng.randrange(81)] = rng.randint(1, 9)
+        cases.append(givens)
+    counts = []
+    for givens in cases:
+        try:
+            puzzle = Sudoku((3, 3), givens)
+        except InvalidPuzzleError:
+            continue
+        a, b = engine.run(puzzle, limit=None), dlx.run(puzzle, limit=None)
+        assert (a.status, a.count) == (b.status, b.count), puzzle.write()
+        assert a.verified and b.verified
+        counts.append(a.count)
+    assert 0 in counts and 1 in counts and max(counts) > 1000   # every kind of case was met
+
+
 def test_16x16_unique():
     for line in data_lines("sudoku16_vu_kr_1000.txt", limit=5, step=150):
         result = BB.run(parse_sudoku_line(line))
