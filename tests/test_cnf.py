@@ -21,6 +21,7 @@ from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers.mrv import MrvEngine
 from puzzlebench.solvers.sat import EXCLUDED, VARIANTS, SatEngine
+from puzzlebench.solvers.registry import make_engine
 
 MRV = MrvEngine()
 TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -572,3 +573,34 @@ def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, op
         assert (code, out) == (2, "")
         assert err == f"puzzlebench: error: export target {target!r} has no option {option[2:]!r}; {said}\n"
 
+
+
+@pytest.mark.parametrize("name", ["sudoku9_norvig_top95.txt", "sudoku16_vu_kr_1000.txt", "tatham_keen_4to7_96.txt",
+                                  "tatham_solo_jigsaw9_100.txt", "tatham_solo_killer_3x3_100.txt",
+                                  "tatham_solo_sudokux_3x3_100.txt", "tatham_unequal_4to7_96.txt",
+                                  "skyscrapers_random_fullclue_n4to9_sample.txt"])
+def test_the_optimized_encoding_is_the_full_formula_simplified_by_the_givens(name):
+    """Kwon & Jain's definition, computed the slow way (the shape's whole formula, then
+    simplified), against the encoder's direct build over the open literals."""
+    from puzzlebench.encoders.cnf import base_formula, givens_decisions, simplify
+
+    for line in data_lines(name, limit=8, step=7):
+        puzzle = parse_line(line)
+        slow = simplify(base_formula(puzzle, "extended", "pairwise")[2], givens_decisions(puzzle.rules))
+        fast = encode(puzzle, "optimized").clauses
+        assert sorted(map(sorted, fast)) == sorted(map(sorted, slow)), line
+        for amo in ("commander", "ladder"):   # other auxiliary variables, the same solutions
+            assert MRV.run(puzzle, limit=2).count == make_engine(f"sat@encoding=optimized;amo={amo}").run(puzzle, limit=2).count
+
+
+def test_conflicting_givens_make_the_optimized_formula_unsatisfiable():
+    """The models refuse such givens when they are read; the encoder does not rely on it."""
+    from puzzlebench.encoders.cnf import _encode_constraints, givens_decisions
+    from puzzlebench.models.vocabulary import grid_rules
+
+    rules = grid_rules(2, [1, 1, 0, 0], [("row 1", (0, 1)), ("row 2", (2, 3)), ("column 1", (0, 2)), ("column 2", (1, 3))])
+    _, clauses = _encode_constraints(rules, "extended", "pairwise", givens_decisions(rules))
+    assert [] in clauses
+    rules = grid_rules(2, [1, 0, 0, 0], [("row 1", (0, 1)), ("row 2", (2, 3))])
+    _, clauses = _encode_constraints(rules, "extended", "pairwise", givens_decisions(rules))
+    assert [] not in clauses
