@@ -1,16 +1,16 @@
-"""Minimal Sudoku of 16x16 and 25x25 (issue 17, build item 4): time to one puzzle, the counter
-and the SAT solver taking turns on each check, against the counter alone; writes
+"""Minimal Sudoku of 16x16 and 25x25 (issue 17, build item 4): time to one puzzle, the counter's
+first look and then a SAT solver on each check, against the counter alone; writes
 results/generate_large.md (rewritten after every row, so that a run cut short keeps its rows).
 
 Each row is one puzzle, ``generate_sudoku`` from ``random.Random("sudoku:SEED")`` (what
-``puzzlebench generate sudoku --box RxC --count 1 --seed SEED`` makes).  ``turns`` is the
-default path (the bitboard counter and one incremental Glucose 4 take turns, no bound per
-check); ``counter`` is the reference, measured in the same run just before: the bitboard alone,
+``puzzlebench generate sudoku --box RxC --count 1 --seed SEED`` makes).  ``prover`` is the
+default path (``_CluesProver``: the bitboard counter's first look, then a SAT solver on the
+check's own formula, no bound per check); ``counter`` is the reference, measured in the same run just before: the bitboard alone,
 each check bounded by ``--reference-seconds`` at 25x25 (the former default, 2 s; a clue whose
 check ran out is kept, *undecided*: unique, not minimal), unbounded at 16x16 (where it decides
 every check).  CPU time is the process's (``time.process_time``: the machine is shared);
-``decided`` says which engine decided how many checks of the turns path; ``SAT alone`` rows
-(``--sat-alone-boxes``) give the counter no turn.
+``decided`` says which engine decided how many checks of the prover path; ``SAT alone`` rows
+(``--sat-alone-boxes``) give the counter no look.
 
     python benchmarks/bench_generate_large.py [--boxes 4x4,5x5] [--seeds 1,2,3] [--reference-seeds 1,2,3] [--sat-alone-boxes 4x4]
 """
@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from puzzlebench.harness import generate
-from puzzlebench.harness.generate import SAT_ENCODING, SAT_SOLVER, _Counter, generate_sudoku
+from puzzlebench.harness.generate import COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER, _Counter, generate_sudoku
 
 
 def load() -> str:
@@ -32,15 +32,15 @@ def load() -> str:
 
 
 def one(box: tuple[int, int], seed: int, sat: bool, check_seconds: float | None, alone: bool = False) -> dict:
-    first = generate.FIRST_SLICE_SECONDS
-    if alone:   # no turn for the counter: the SAT solver decides every check
-        generate.FIRST_SLICE_SECONDS = 0
+    first = generate.COUNTER_SECONDS
+    if alone:   # no look for the counter: the SAT solver decides every check
+        generate.COUNTER_SECONDS = 0
     cpu, wall = time.process_time(), time.perf_counter()
     try:
         puzzle = generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=_Counter("sudoku"),
                                  sat=sat, check_seconds=check_seconds)
     finally:
-        generate.FIRST_SLICE_SECONDS = first
+        generate.COUNTER_SECONDS = first
     return {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
             "clues": sum(1 for g in puzzle.givens if g), "undecided": puzzle.metadata.get("undecided", 0),
             "decided": puzzle.metadata.get("decided"), "text": puzzle.write()}
@@ -51,7 +51,7 @@ def main() -> None:
     ap.add_argument("--boxes", default="4x4,5x5")
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--reference-seeds", default="1,2,3", help="seeds also run by the counter alone")
-    ap.add_argument("--paths", default="counter,turns", help="which of counter, turns to run (a run split over processes)")
+    ap.add_argument("--paths", default="counter,prover", help="which of counter, prover to run (a run split over processes)")
     ap.add_argument("--sat-alone-boxes", default="4x4", help="boxes also run by the SAT solver alone")
     ap.add_argument("--reference-seconds", type=float, default=2.0, help="the counter's bound per check at 25x25")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent.parent / "results" / "generate_large.md"))
@@ -69,11 +69,11 @@ def main() -> None:
         lines = ["# Minimal 16x16 and 25x25 Sudoku (issue 17, build item 4)", "",
                  f"Command: `{command}`  ", f"Load before: `{before}`  ",
                  f"Load after: `{load()}`" if done else "(run not finished)", "",
-                 f"`turns`: the default path from 16 values, the bitboard counter and one incremental "
-                 f"{SAT_SOLVER} ({SAT_ENCODING} encoding) taking turns on each check, no bound.  `counter`: "
+                 f"`prover`: the default path from 16 values, the bitboard counter's first look "
+                 f"({COUNTER_SECONDS:g} s) then {SAT_SOLVER} on the check's own {SAT_ENCODING} formula, no bound.  `counter`: "
                  f"the reference in the same run, the bitboard alone (bounded by {a.reference_seconds:g} s a "
-                 "check at 25x25, the former default; unbounded at 16x16).  `SAT alone`: no turn for the counter.  "
-                 "Ratio: counter CPU / turns CPU (on a `SAT alone` row: turns CPU / SAT-alone CPU).", "",
+                 "check at 25x25, the former default; unbounded at 16x16).  `SAT alone`: no look for the counter.  "
+                 "Ratio: counter CPU / prover CPU (on a `SAT alone` row: prover CPU / SAT-alone CPU).", "",
                  "| grid | seed | path | CPU s | wall s | clues | undecided | checks decided (counter/SAT) | ratio |",
                  "|---|---:|---|---:|---:|---:|---:|---|---:|", *rows]
         Path(a.out).write_text("\n".join(lines) + "\n")
@@ -87,13 +87,13 @@ def main() -> None:
                 rows.append(f"| {n}x{n} | {seed} | counter | {ref['cpu']:.1f} | {ref['wall']:.1f} | {ref['clues']} "
                             f"| {ref['undecided']} | – | |")
                 write(False)
-            if "turns" not in a.paths:
+            if "prover" not in a.paths:
                 continue
             new = one(box, seed, True, None)
             ratio = f"{ref['cpu'] / new['cpu']:.2f}" if ref else ""
             same = "" if ref is None or ref["undecided"] or ref["text"] == new["text"] else " (differs!)"
             decided = new["decided"] or {}
-            rows.append(f"| {n}x{n} | {seed} | turns | {new['cpu']:.1f} | {new['wall']:.1f} | {new['clues']}{same} "
+            rows.append(f"| {n}x{n} | {seed} | prover | {new['cpu']:.1f} | {new['wall']:.1f} | {new['clues']}{same} "
                         f"| {new['undecided']} | {decided.get('counter', 0)}/{decided.get('sat', 0)} | {ratio} |")
             write(False)
             print(rows[-1], flush=True)

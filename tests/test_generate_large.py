@@ -1,5 +1,5 @@
-"""The Sudoku generator from 16 values (issue 17, build item 4): the counting engine and one
-incremental SAT solver take turns on each clue's check.  Which engine decides a check must not
+"""The Sudoku generator from 16 values (issue 17, build item 4): the counting engine's first
+look, then a SAT solver, on each clue's check.  Which engine decides a check must not
 change the puzzle, the puzzle must be unique and minimal by engines the generator does not use
 (the native DLX), and a seed must give the same puzzle every time."""
 
@@ -22,11 +22,11 @@ def _dig(box, seed, counter=None, **options) -> Sudoku:
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_sat_solver_alone_gives_the_puzzle_the_counter_alone_gives(monkeypatch, seed):
-    """With no turn for the counter (``FIRST_SLICE_SECONDS`` 0) the SAT solver decides every
+    """With no look for the counter (``COUNTER_SECONDS`` 0) the SAT solver decides every
     check; the answers are facts about the grid, so the puzzle is the counter-alone one, clue
     for clue."""
     alone = _dig((4, 4), seed, sat=False)
-    monkeypatch.setattr(gen, "FIRST_SLICE_SECONDS", 0)
+    monkeypatch.setattr(gen, "COUNTER_SECONDS", 0)
     by_sat = _dig((4, 4), seed)
     assert by_sat.metadata["decided"] == {"counter": 0, "sat": 256}
     assert by_sat.givens == alone.givens and by_sat.metadata["solution"] == alone.metadata["solution"]
@@ -49,7 +49,7 @@ def test_a_large_generated_sudoku_is_unique_minimal_and_reproducible():
 
 
 def test_the_sat_question_is_whether_the_cell_can_take_another_value():
-    """The prover's SAT turn alone, on each check of a 12x12 dig, against the DLX count."""
+    """The prover's SAT question alone, on each check of a 12x12 dig, against the DLX count."""
     box = (3, 4)
     rng = random.Random(3)
     counter = _Counter("sudoku")
@@ -62,20 +62,18 @@ def test_the_sat_question_is_whether_the_cell_can_take_another_value():
     seen = set()
     for cell in order:
         givens[cell] = 0
-        assumptions = [lit for lit, g in zip(prover.literal, givens) if g] + [-prover.literal[cell]]
-        another = prover._sat(assumptions, 10 ** 9, gen.Deadline(None))
+        another = prover.another_solution(givens, cell, gen.Deadline(None))
         count = dlx.run(Sudoku(box, givens), limit=2).status
         assert count is (Status.MULTIPLE if another else Status.UNIQUE), cell
         seen.add(count)
         if another:
             givens[cell] = solution[cell]
-            prover.kept(cell)
     prover.close()
     assert seen == {Status.UNIQUE, Status.MULTIPLE}
 
 
 def test_a_check_cut_by_check_seconds_keeps_its_clue(monkeypatch):
-    """A bound below any turn: every check not decided at once keeps its clue, counted."""
+    """A bound below any look: every check not decided at once keeps its clue, counted."""
     puzzle = _dig((4, 4), 1, check_seconds=1e-9)
     kept = sum(1 for g in puzzle.givens if g)
     assert 0 < puzzle.metadata.get("undecided", 0) <= kept

@@ -585,7 +585,7 @@ def register(sub) -> None:
     p.add_argument("--check-seconds", type=float, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
                         "in time is kept (unique, not proven minimal); default none (from "
-                        f"{LARGE_GRID} values the counter and a SAT solver take turns on each check)")
+                        f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
     p.add_argument("--rating-min", type=float, metavar="X",

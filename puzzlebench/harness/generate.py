@@ -6,11 +6,10 @@ Sudoku, proper Skyscrapers above 7x7, N-Queens completion instances).
   column, completed by the engine: the backtracking took 31 s for one 25x25 grid, the engine
   5 ms), then clues removed in a random order, each removal kept only when the
   puzzle still has a unique solution, proven by the fastest registered engine (``bitboard``
-  when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine and
-  one incremental SAT solver for the whole dig take turns on each check (:class:`_CluesProver`:
-  the counter alone left most late checks of a 25x25 undecided in 2 s each; a minimal 25x25
-  took 2 and 17 CPU minutes on two seeds, a third more than 34, results/generate_large.md).  One pass over
-  every clue gives a
+  when registered, else ``mrv``) with a solution limit of 2; from 16 values that engine gets
+  a short first look at each check and a SAT solver decides the rest (:class:`_CluesProver`:
+  the counter alone left most late checks of a 25x25 undecided in 2 s each;
+  results/generate_large.md has the times of minimal 25x25s).  One pass over every clue gives a
   *minimal* puzzle (removing any further clue makes it ambiguous: a clue that could not be
   removed earlier cannot be removed later, since fewer clues never restore uniqueness).  With
   a target clue count the pass stops there; a grid whose minimal puzzles keep more clues is
@@ -41,7 +40,7 @@ import random
 import time
 from typing import Callable, Iterator
 
-from ..encoders.cnf import base_formula
+from ..encoders.cnf import encode
 from ..errors import UsageError
 from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
@@ -124,41 +123,39 @@ def completed_grid(box: tuple[int, int], rng: random.Random, counter: _Counter) 
 
 
 SAT_SOLVER = "cadical195"
-"""The PySAT solver of :class:`_CluesProver` (takes assumptions and conflict budgets, kept
-across calls): CaDiCaL 1.9.5 decided 61 late checks of a 25x25 dig (seed 1, checks 330 on) in
-40 s of CPU where Glucose 4 decided 46 and MiniSat 2.2 19 (CaDiCaL 1.5.3: 57; Glucose with the
-grid's values as phases: 46; the ``augmented`` encoding: 27).  CaDiCaL cannot be interrupted
-in-process, so under a time limit per check the interruptible :data:`SAT_SOLVER_TIMED` serves."""
+"""The PySAT solver of :class:`_CluesProver`: CaDiCaL
+1.9.5 decided 61 late checks of a 25x25 dig (seed 1, checks 330 on) in 40 s of CPU where
+Glucose 4 decided 46 and MiniSat 2.2 19 (CaDiCaL 1.5.3: 57; Glucose with the grid's values as
+phases: 46; the ``augmented`` encoding: 27).  CaDiCaL cannot be interrupted in-process, so
+under a time limit per check the interruptible :data:`SAT_SOLVER_TIMED` serves."""
 SAT_SOLVER_TIMED = "glucose4"
-SAT_ENCODING = "extended"
-"""Its CNF encoding (:mod:`puzzlebench.encoders.cnf`)."""
-FIRST_SLICE_SECONDS = 0.05
-FIRST_SLICE_CONFLICTS = 1000
-"""The first turn of each engine in a check of :class:`_CluesProver`; each turn after doubles."""
+SAT_ENCODING = "optimized"
+"""Its CNF encoding (:mod:`puzzlebench.encoders.cnf`): each check's own formula, the givens
+propagated away."""
+COUNTER_SECONDS = 0.05
+"""The counter's one turn in a check of :class:`_CluesProver` (0: the SAT solver alone)."""
 
 
 class _CluesProver:
-    """Whether a clue of a large grid can go, decided by two engines taking turns.
+    """Whether a clue of a large grid can go: the counter's quick look, then a SAT solver.
 
     Every check of the dig asks one question: with the clue at ``cell`` removed, has the puzzle
     a solution other than the full grid ``S`` it was dug from?  The givens before the removal
     had ``S`` as their only solution, so another solution must differ from ``S`` at ``cell``:
     the question is whether the remaining givens and "``cell`` is not ``S[cell]``" are
-    satisfiable.  That is what the SAT solver is asked, the givens as assumptions on one
-    incremental solver for the whole dig (its learnt clauses, implied by the rules alone, stay
-    valid from one check to the next), and every clue kept (the dig never removes it later)
-    added as a unit clause.  The counting engine (``bitboard``) asks the same thing by counting
-    the solutions of the puzzle up to 2, which it does in milliseconds on the early checks (all
-    of a 16x16 dig's, where it is faster than the SAT solver alone); on the late checks of a
-    25x25 dig it ran out of its former 2 s bound on most, and the SAT solver decides them
-    (results/generate_large.md).  So they take turns, the counter a time slice
-    (:data:`FIRST_SLICE_SECONDS`), the SAT solver a conflict budget
-    (:data:`FIRST_SLICE_CONFLICTS`), each turn twice the last, until one decides.  Turns
-    bounded by conflicts rather than by time make the SAT answers independent of the clock; the
-    answer does not depend on which engine gives it, so a seed gives the same puzzle whatever
-    decides each check.  ``check_seconds`` still bounds a check as a whole (the SAT solver
-    interrupted by a watchdog at that point): an undecided clue is kept.  The solver is built
-    at the first check the counter does not decide in its first turn.
+    satisfiable.  The counting engine (``bitboard``) asks it by counting the puzzle's
+    solutions up to 2, which it does in milliseconds on the early checks (all of a 16x16 dig's,
+    where it is faster than a SAT solver) but not on the late checks of a 25x25 dig, which sit
+    near the hard region of these problems (about 45 % of the cells given): there it decided 13
+    of 74 sampled checks in 2 s, mostly where the SAT solver was as quick.  So the counter gets
+    one short turn (:data:`COUNTER_SECONDS`) and the SAT solver, if it is needed, the rest of
+    the check, on a formula of the check's own: the ``optimized`` encoding of the givens (a
+    late check of a 25x25 dig keeps 27k clauses of the empty grid's 0.9M) and the unit clause
+    "not ``S[cell]``".  It replaced one incremental solver for the whole dig asked with the
+    givens as assumptions (results/generate_checks.md: the same checks, both ways).  The answer
+    does not depend on which engine gives it, so a seed gives the same puzzle whatever decides
+    each check.  ``check_seconds`` bounds a check as a whole (the SAT solver interrupted by a
+    watchdog at that point): an undecided clue is kept.
 
     No pool of the second solutions found is kept: one found for the check of ``cell`` differs
     from ``S`` at ``cell``, which then stays a given for the rest of the dig, so it agrees with
@@ -169,75 +166,54 @@ class _CluesProver:
         self.solver_name = SAT_SOLVER_TIMED if timed else SAT_SOLVER   # an answer is the same from either
         n = box[0] * box[1]
         self.literal = [candidate(cell, v, n) + 1 for cell, v in enumerate(solution)]
-        self.solver = None
         self.watchdog = None
-        self.fixed: list[int] = []   # the clues kept so far: unit clauses of the solver
         self.decided = {"counter": 0, "sat": 0}   # checks decided by each engine (the benchmark's figures)
         self.seconds = {"counter": 0.0, "sat": 0.0}   # CPU time spent by each
-
-    def _solver(self):
-        if self.solver is None:
-            from pysat.solvers import Solver
-
-            n = self.box[0] * self.box[1]
-            _, _, clauses = base_formula(Sudoku(self.box, [0] * n * n), SAT_ENCODING, "pairwise")
-            self.solver = Solver(name=self.solver_name, bootstrap_with=clauses)
-            for cell in self.fixed:
-                self.solver.add_clause([self.literal[cell]])
-        return self.solver
-
-    def kept(self, cell: int) -> None:
-        self.fixed.append(cell)
-        if self.solver is not None:
-            self.solver.add_clause([self.literal[cell]])
 
     def removable(self, givens: list[int], cell: int, check_seconds: float | None) -> Status:
         """UNIQUE: the clue at ``cell`` (already 0 in ``givens``) can go; MULTIPLE: it must stay;
         TIMEOUT: ``check_seconds`` passed first."""
         deadline = Deadline(check_seconds)
-        seconds, conflicts = FIRST_SLICE_SECONDS, FIRST_SLICE_CONFLICTS
-        puzzle = Sudoku(self.box, givens) if seconds > 0 else None
-        assumptions = None
-        while not deadline.expired():
-            left = deadline.remaining()
-            if seconds > 0:   # 0: the SAT solver alone (the benchmark's other reference)
-                started = time.process_time()
-                status = self.counter.solve(puzzle, time_limit=seconds if left is None else min(seconds, left)).status
-                self.seconds["counter"] += time.process_time() - started
-                if status is not Status.TIMEOUT:
-                    self.decided["counter"] += 1
-                    return status
-                if deadline.expired():
-                    break
-            if assumptions is None:
-                assumptions = [lit for lit, g in zip(self.literal, givens) if g]
-                assumptions.append(-self.literal[cell])
+        left = deadline.remaining()
+        if left is not None and left <= 0:
+            return Status.TIMEOUT
+        if COUNTER_SECONDS > 0:
             started = time.process_time()
-            found = self._sat(assumptions, conflicts, deadline)
-            self.seconds["sat"] += time.process_time() - started
-            if found is not None:
-                self.decided["sat"] += 1
-                return Status.MULTIPLE if found else Status.UNIQUE
-            seconds, conflicts = 2 * seconds, 2 * conflicts
-        return Status.TIMEOUT
+            status = self.counter.solve(Sudoku(self.box, givens),
+                                        time_limit=COUNTER_SECONDS if left is None else min(COUNTER_SECONDS, left)).status
+            self.seconds["counter"] += time.process_time() - started
+            if status is not Status.TIMEOUT:
+                self.decided["counter"] += 1
+                return status
+        if deadline.expired():
+            return Status.TIMEOUT
+        started = time.process_time()
+        found = self.another_solution(givens, cell, deadline)
+        self.seconds["sat"] += time.process_time() - started
+        if found is None:
+            return Status.TIMEOUT
+        self.decided["sat"] += 1
+        return Status.MULTIPLE if found else Status.UNIQUE
 
-    def _sat(self, assumptions: list[int], conflicts: int, deadline: Deadline) -> bool | None:
-        solver = self._solver()
-        solver.conf_budget(conflicts)
-        if deadline.at is None:
-            return solver.solve_limited(assumptions=assumptions)
-        from ..solvers.sat import Watchdog
+    def another_solution(self, givens: list[int], cell: int, deadline: Deadline) -> bool | None:
+        """Whether ``givens`` have a solution with ``cell`` not its value in the grid (None: the
+        deadline passed first), by a solver of the check's own."""
+        from pysat.solvers import Solver
 
-        self.watchdog = self.watchdog or Watchdog()
-        self.watchdog.arm(solver, deadline.at)
-        try:
-            return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        finally:
-            self.watchdog.disarm()
+        with Solver(name=self.solver_name, bootstrap_with=encode(Sudoku(self.box, givens), SAT_ENCODING).clauses) as solver:
+            solver.add_clause([-self.literal[cell]])
+            if deadline.at is None:
+                return solver.solve()
+            from ..solvers.sat import Watchdog
+
+            self.watchdog = self.watchdog or Watchdog()
+            self.watchdog.arm(solver, deadline.at)
+            try:
+                return solver.solve_limited(expect_interrupt=True)
+            finally:
+                self.watchdog.disarm()
 
     def close(self) -> None:
-        if self.solver is not None:
-            self.solver.delete()
         if self.watchdog is not None:
             self.watchdog.stop()
 
@@ -247,8 +223,8 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
                     on_cell: Callable[[], None] | None = None, sat: bool = True) -> Sudoku:
     """A Sudoku with a unique solution: minimal, or with ``clues`` clues.  ``check_seconds``:
     the time limit of each uniqueness check (module text); ``on_cell``: called after each
-    clue tried (a progress bar's step); ``sat``: from :data:`LARGE_GRID` values, the counter
-    and a SAT solver take turns (:class:`_CluesProver`), else the counter alone (the
+    clue tried (a progress bar's step); ``sat``: from :data:`LARGE_GRID` values, the counter's
+    first look and a SAT solver (:class:`_CluesProver`), else the counter alone (the
     benchmark's reference)."""
     r, c = box
     n = r * c
@@ -275,8 +251,6 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
             if status is not Status.UNIQUE:
                 givens[cell] = keep
                 undecided += status is Status.TIMEOUT
-                if prover is not None:
-                    prover.kept(cell)
             if on_cell is not None:
                 on_cell()
         metadata = {"solution": Sudoku(box, solution).write()}
