@@ -1039,14 +1039,16 @@ def _rated(f, technique: str):
     return rated
 
 
-def _chain_rung(kind: str):
+def _chain_rung(kind: str, ctx):
+    """The rung ``kind`` of :mod:`.chains`; ``ctx`` (a ``chains.ChainContext``, one per
+    solver, shared by its rungs) is what they remember between steps."""
     from . import chains
 
     def rung(s: State, deadline: Deadline | None = None) -> Step | None:
         if kind == "chains":
-            hint = chains.cycles_and_forcing_chains(s, deadline)
+            hint = chains.cycles_and_forcing_chains(s, deadline, ctx)
         else:
-            hint = chains.multiple_chains(s, deadline=deadline, **chains.RUNGS[kind])
+            hint = chains.multiple_chains(s, deadline=deadline, ctx=ctx, **chains.RUNGS[kind])
         if hint is None:
             return None
         return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating)
@@ -1106,7 +1108,9 @@ class HumanSolver:
                      "wxyz-wing": wxyz_wing, "3 strong links": three_strong_links,
                      "4 strong links": four_strong_links, "5 strong links": five_strong_links,
                      "6 strong links": six_strong_links}
-            self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
+            from .chains import ChainContext
+            ctx = ChainContext()
+            self._functions = [_chain_rung(t, ctx) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
             self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
