@@ -224,8 +224,8 @@ class Chainer:
             for bit, off_node in others:
                 k = off_node // 2 - base
                 p = base + k
-                peer = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & bit)
-                own = tuple(nd for b, nd in others if b != bit)
+                peer = tuple([2 * (q * n + k) for q in peers[cell] if src[q] & bit])
+                own = tuple([nd for b, nd in others if b != bit])
                 on = own + peer if own else peer
                 tx[2 * p + 1] = peer
                 ty[2 * p + 1] = txy[2 * p + 1] = on
@@ -248,16 +248,7 @@ class Chainer:
         hit = self._succ.get(key)
         if hit is None:
             table = self.succ(y, x)
-            out = [()] * len(table)
-            out_bits = [0] * len(table)
-            for nd in range(1, len(table), 2):
-                if table[nd]:
-                    kept = out[nd] = tuple(z for z in table[nd] if table[z])
-                    bits = 0
-                    for z in kept:
-                        bits |= 1 << z
-                    out_bits[nd] = bits
-            hit = self._succ[key] = (out, out_bits)
+            hit = self._succ[key] = _out_offs(table, range(1, len(table), 2))
         return hit
 
     def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
@@ -402,6 +393,20 @@ class Chainer:
         out = (par, result)
         self.cache[key] = out
         return out
+
+
+def _out_offs(table: list, ons) -> tuple[list, list]:
+    """:meth:`Chainer.out_offs` for the on nodes ``ons`` of ``table`` (the others: none)."""
+    out = [()] * len(table)
+    out_bits = [0] * len(table)
+    for nd in ons:
+        if table[nd]:
+            kept = out[nd] = tuple([z for z in table[nd] if table[z]])
+            bits = 0
+            for z in kept:
+                bits |= 1 << z
+            out_bits[nd] = bits
+    return out, out_bits
 
 
 def _scc(table: list, roots: list[int], bits: bool = True) -> tuple[list[int], list[int], list[int] | None]:
@@ -672,7 +677,7 @@ class _Cycles(_Search):
     nodes an on node leads to are tested a layer at a time as bitsets (``out_bits``), and
     walked in link order only when one of them is new or closes."""
 
-    __slots__ = ("out", "out_bits", "closers", "queued", "to_on", "up", "offs", "length", "found")
+    __slots__ = ("out", "out_bits", "closers", "queued", "up", "offs", "length", "found")
 
     def __init__(self, links: list, p: int, out: tuple[list, list]):
         root = 2 * p + 1
@@ -684,8 +689,7 @@ class _Cycles(_Search):
                 closers |= 1 << (w ^ 1)
         self.closers = closers
         self.queued = 0
-        self.to_on = {root}
-        self.up: dict = {}
+        self.up: dict = {root: None}  # also the on nodes met
         self.offs = {root: 0}
         self.length = 0
         # (off node, on node before, length): back at the root after ``length`` half-rounds
@@ -699,7 +703,7 @@ class _Cycles(_Search):
         depth, length = self.depth, self.length
         links, root, offs = self.links, self.root, self.offs
         out, out_bits, queued, closers = self.out, self.out_bits, self.queued, self.closers
-        to_on, up, found = self.to_on, self.up, self.found
+        up, found = self.up, self.found
         cut = False
         while layer:
             if depth >= max_len:
@@ -719,14 +723,19 @@ class _Cycles(_Search):
                                 if not queued >> nd & 1:
                                     queued |= 1 << nd
                                 nxt.append((nd, o))
-            else:
-                closing = length >= 4
+            elif length >= 4:
                 for off, o in layer:
                     for nd in links[off]:
-                        if closing and nd == root:
+                        if nd == root:
                             found.append((off, o, length))
-                        if nd not in to_on:
-                            to_on.add(nd)
+                        elif nd not in up:
+                            nxt.append(nd)
+                            up[nd] = (off, o)
+                            offs[nd] = offs[o] | 1 << off
+            else:
+                for off, o in layer:
+                    for nd in links[off]:
+                        if nd not in up:
                             nxt.append(nd)
                             up[nd] = (off, o)
                             offs[nd] = offs[o] | 1 << off
@@ -888,16 +897,19 @@ def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None 
     return None
 
 
-def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp=None, sizes=None, reach=None) -> list[list]:
+def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp=None, sizes=None, reach=None,
+             out=None) -> list[list]:
     """The searches of one pass from each potential of ``pots`` still able to find
     something, in grid order: [potential, cycle search, [forcing from p on, from p off],
     best hint so far, cycles seen].  A search that cannot succeed is not made: no cycle when
     nothing leads back to p on, no forcing chain when p's opposite cannot be reached
     (``comp``, ``sizes``, ``reach``: the link graph's strongly connected components; none:
-    every cycle search is made, and no forcing chain)."""
+    every cycle search is made, and no forcing chain; ``out``: the pass's out_offs, for the
+    on nodes of ``pots`` at least)."""
     links, both = ch.succ(y, x), ch.succ(y, True)
     # one graph serves both searches when x (succ(y, True) is succ(y, x))
-    out = ch.out_offs(y, x)
+    if out is None:
+        out = ch.out_offs(y, x)
     entries = []
     if comp is None:
         return [[p, _Cycles(links, p, out), (), None, 0] for p in pots]
@@ -987,7 +999,9 @@ def _x_stage(ctx: ChainContext, ch: Chainer, stage: int, deadline) -> tuple[tupl
         if memo is None or memo.key != key:
             starts = [cell * n + k for cell in cells_of(by_value[k] & several)]
             roots = [2 * (cell * n + k) + on for cell in cells_of(by_value[k]) for on in (1, 0)]
-            memo = _XValue(key, _entries(ch, starts, False, True, *_scc(ch.succ(False, True), roots)))
+            links = ch.succ(False, True)
+            memo = _XValue(key, _entries(ch, starts, False, True, *_scc(links, roots),
+                                         out=_out_offs(links, roots[::2])))
             ctx.x_values[k] = memo
         try:
             while len(memo.stages) <= stage:
