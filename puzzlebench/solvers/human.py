@@ -728,11 +728,10 @@ def wxyz_wing(s: State) -> Step | None:
     small_bits = sum(1 << c for c in small)
     for pivot in small:
         pm = cand[pivot]
-        wings = cells_of(g.peer_bits[pivot] & small_bits)
+        # a peer adding more than four values with the pivot's is in no wing of this pivot
+        wings = [a for a in cells_of(g.peer_bits[pivot] & small_bits) if (pm | cand[a]).bit_count() <= 4]
         for i, a in enumerate(wings):
             ua = pm | cand[a]
-            if ua.bit_count() > 4:
-                continue
             for j in range(i + 1, len(wings)):
                 b = wings[j]
                 ub = ua | cand[b]
@@ -894,37 +893,42 @@ def unique_rectangle_2_4(s: State) -> Step | None:
     g, cand, n = s.g, s.cand, s.g.n
     r, c = g.box
     for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            if (r1 // r == r2 // r) == (c1 // c == c2 // c):
-                continue  # not exactly two boxes
-            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
-            if common.bit_count() < 2:
-                continue
-            for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
-                floor = [x for x in corners if cand[x] == pair]
-                roof = [x for x in corners if cand[x] != pair]
-                if len(floor) != 2 or len(roof) != 2:
+        # the columns where both rows hold two values or more in common (a corner pair of
+        # any rectangle on these rows; the others are skipped in the same order)
+        both = [(j, cand[r1 * n + j] & cand[r2 * n + j]) for j in range(n)]
+        cols = [(j, m) for j, m in both if m & (m - 1)]
+        for i, (c1, m1) in enumerate(cols):
+            for c2, m2 in cols[i + 1:]:
+                if (r1 // r == r2 // r) == (c1 // c == c2 // c):
+                    continue  # not exactly two boxes
+                common = m1 & m2
+                if common.bit_count() < 2:
                     continue
-                x, y = roof
-                extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
-                where = ", ".join(g.names[q] for q in sorted(corners))
-                vals = ",".join(map(str, values_of(pair)))
-                if extra_x == extra_y and extra_x.bit_count() == 1:
-                    elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
-                    if elims:
-                        step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
-                        return replace(step, rating=4.6)
-                shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
-                for u in shared:
-                    for a in _bits_of(pair):
-                        if all(q in roof for q in g.units[u] if cand[q] & a):
-                            b = pair & ~a
-                            elims = [(q, b.bit_length()) for q in roof]
-                            step = _elim_step(g, "unique rectangle",
-                                              f"unique rectangle type 4 {vals} at {where} "
-                                              f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
-                            return replace(step, rating=4.5)
+                corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
+                    floor = [x for x in corners if cand[x] == pair]
+                    roof = [x for x in corners if cand[x] != pair]
+                    if len(floor) != 2 or len(roof) != 2:
+                        continue
+                    x, y = roof
+                    extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
+                    where = ", ".join(g.names[q] for q in sorted(corners))
+                    vals = ",".join(map(str, values_of(pair)))
+                    if extra_x == extra_y and extra_x.bit_count() == 1:
+                        elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
+                        if elims:
+                            step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
+                            return replace(step, rating=4.6)
+                    shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
+                    for u in shared:
+                        for a in _bits_of(pair):
+                            if all(q in roof for q in g.units[u] if cand[q] & a):
+                                b = pair & ~a
+                                elims = [(q, b.bit_length()) for q in roof]
+                                step = _elim_step(g, "unique rectangle",
+                                                  f"unique rectangle type 4 {vals} at {where} "
+                                                  f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
+                                return replace(step, rating=4.5)
     return None
 
 
@@ -972,7 +976,9 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
     a pair of values is excluded when it is one of those cells' two values (it would empty
     that cell), or one value twice when a and b share a unit."""
     see = bool(g.peer_bits[a] >> b & 1)
-    # excluded[x]: the values the other cell cannot take when one takes x
+    # excluded[x]: the values the other cell cannot take when one takes x (x a bit); the
+    # loops walk the bits inline: SE's ladder tries some 150 pairs at every step it reaches
+    # the chains
     excluded: dict[int, int] = {}
     for c in common:
         m = cand[c]
@@ -981,10 +987,16 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
         excluded[m ^ low] = excluded.get(m ^ low, 0) | low
     ma, mb = cand[a], cand[b]
     allowed_a = allowed_b = 0
-    for va in _bits_of(ma):
+    rest = ma
+    while rest:
+        va = rest & -rest
+        rest ^= va
         if mb & ~(excluded.get(va, 0) | (va if see else 0)):
             allowed_a |= va
-    for vb in _bits_of(mb):
+    rest = mb
+    while rest:
+        vb = rest & -rest
+        rest ^= vb
         if ma & ~(excluded.get(vb, 0) | (vb if see else 0)):
             allowed_b |= vb
     if allowed_a == ma and allowed_b == mb:
