@@ -255,9 +255,9 @@ class Chainer:
         """The static link graph of one mode in strongly connected components: (component of
         each node, the size of each component, and with ``bits`` per component a bitset of
         the components reachable from it, itself included).  A forcing chain from a node exists
-        only if its opposite is reachable, a cycle only if the node's component holds another
-        node: searches that cannot succeed are known at once and never run (their outcome,
-        nothing, is the same)."""
+        only if its opposite is reachable, a cycle only if the node's component holds four
+        nodes or more: searches that cannot succeed are known at once and never run (their
+        outcome, nothing, is the same)."""
         key = ("reach", y, x)
         hit = self._succ.get(key)
         if hit is not None and (hit[2] is not None or not bits):
@@ -878,14 +878,8 @@ def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None 
                 continue
             entries = live.get(name)
             if entries is None:
-                if name == "y":
-                    # every start is in a bivalue cell, where p on -> the other value off ->
-                    # p on: p's component always holds another node, and the pass has no
-                    # forcing chains, so the components would rule no search out
-                    entries = _entries(ch, [p for p in pots if p // n in bivalue], y, x)
-                else:
-                    entries = _entries(ch, pots, y, x, *ch.reach(y, x, bits=x))
-                live[name] = entries
+                entries = live[name] = _entries(ch, [p for p in pots if name != "y" or p // n in bivalue],
+                                                y, x, *ch.reach(y, x, bits=x))
             found[name], live[name], any_cut = _stage(ch, entries, found[name], limit, base, y, x, deadline)
             complete[name] = not any_cut  # a longer limit would find nothing new
         hints = [f[2] for f in found.values() if f is not None]
@@ -897,25 +891,25 @@ def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None 
     return None
 
 
-def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp=None, sizes=None, reach=None,
+def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp, sizes, reach,
              out=None) -> list[list]:
     """The searches of one pass from each potential of ``pots`` still able to find
     something, in grid order: [potential, cycle search, [forcing from p on, from p off],
     best hint so far, cycles seen].  A search that cannot succeed is not made: no cycle when
-    nothing leads back to p on, no forcing chain when p's opposite cannot be reached
-    (``comp``, ``sizes``, ``reach``: the link graph's strongly connected components; none:
-    every cycle search is made, and no forcing chain; ``out``: the pass's out_offs, for the
-    on nodes of ``pots`` at least)."""
+    p on is in no strongly connected component of four nodes or more (a cycle has two on
+    and two off nodes at least, all distinct), no forcing chain when p's opposite cannot be
+    reached (``comp``, ``sizes``, ``reach``: the link graph's components; ``reach`` None: no
+    forcing chain).  ``out``: the pass's out_offs, for the on nodes of ``pots`` at least.
+    A search left out would never find anything, so the hints are the same, and the limits
+    at which a pass is complete (no search cut) only come sooner."""
     links, both = ch.succ(y, x), ch.succ(y, True)
     # one graph serves both searches when x (succ(y, True) is succ(y, x))
     if out is None:
         out = ch.out_offs(y, x)
     entries = []
-    if comp is None:
-        return [[p, _Cycles(links, p, out), (), None, 0] for p in pots]
     for p in pots:
         on, off = 2 * p + 1, 2 * p
-        cycles = _Cycles(links, p, out) if sizes[comp[on]] > 1 else None
+        cycles = _Cycles(links, p, out) if sizes[comp[on]] >= 4 else None
         forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
                    if reach[comp[start]] >> comp[start ^ 1] & 1]
         if cycles is not None or forcing:
