@@ -677,9 +677,9 @@ class _Cycles(_Search):
     nodes an on node leads to are tested a layer at a time as bitsets (``out_bits``), and
     walked in link order only when one of them is new or closes."""
 
-    __slots__ = ("out", "out_bits", "closers", "queued", "up", "offs", "length", "found")
+    __slots__ = ("out", "out_bits", "closers", "queued", "up", "offs", "length", "found", "within")
 
-    def __init__(self, links: list, p: int, out: tuple[list, list]):
+    def __init__(self, links: list, p: int, out: tuple[list, list], within: int = -1):
         root = 2 * p + 1
         self.links, self.root, self.layer, self.depth, self.done = links, root, [root], 0, False
         self.out, self.out_bits = out
@@ -689,6 +689,7 @@ class _Cycles(_Search):
                 closers |= 1 << (w ^ 1)
         self.closers = closers
         self.queued = 0
+        self.within = within  # the off nodes the search may go through (-1: all)
         self.up: dict = {root: None}  # also the on nodes met
         self.offs = {root: 0}
         self.length = 0
@@ -702,7 +703,7 @@ class _Cycles(_Search):
             return False
         depth, length = self.depth, self.length
         links, root, offs = self.links, self.root, self.offs
-        out, out_bits, queued, closers = self.out, self.out_bits, self.queued, self.closers
+        out, out_bits, queued, closers, within = self.out, self.out_bits, self.queued, self.closers, self.within
         up, found = self.up, self.found
         cut = False
         while layer:
@@ -716,7 +717,7 @@ class _Cycles(_Search):
                 for o in layer:
                     bits = offs[o]
                     # the off nodes o leads to that are off its path and new or closing
-                    todo = out_bits[o] & ~bits & (~queued | closing)
+                    todo = out_bits[o] & within & ~bits & (~queued | closing)
                     if todo:
                         for nd in out[o]:
                             if todo >> nd & 1:
@@ -892,24 +893,34 @@ def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None 
 
 
 def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp, sizes, reach,
-             out=None) -> list[list]:
+             out=None, offs=None) -> list[list]:
     """The searches of one pass from each potential of ``pots`` still able to find
     something, in grid order: [potential, cycle search, [forcing from p on, from p off],
     best hint so far, cycles seen].  A search that cannot succeed is not made: no cycle when
     p on is in no strongly connected component of four nodes or more (a cycle has two on
     and two off nodes at least, all distinct), no forcing chain when p's opposite cannot be
     reached (``comp``, ``sizes``, ``reach``: the link graph's components; ``reach`` None: no
-    forcing chain).  ``out``: the pass's out_offs, for the on nodes of ``pots`` at least.
+    forcing chain).  ``out``: the pass's out_offs, for the on nodes of ``pots`` at least;
+    ``offs``: the off nodes the components were made of (default: all).
     A search left out would never find anything, so the hints are the same, and the limits
-    at which a pass is complete (no search cut) only come sooner."""
+    at which a pass is complete (no search cut) only come sooner.  For the same reason a
+    cycle search goes through the off nodes of p on's component only: every node of a cycle
+    through p is in it, and a node outside it leads to none in it (it would be in it), so
+    the nodes of the component are met in the same order, by the same ways, as when the
+    search went everywhere (``_Cycles.within``)."""
     links, both = ch.succ(y, x), ch.succ(y, True)
     # one graph serves both searches when x (succ(y, True) is succ(y, x))
     if out is None:
         out = ch.out_offs(y, x)
+    within: dict[int, int] = {}  # per component of four nodes or more, its off nodes as a bitset
+    for nd in (range(0, len(comp), 2) if offs is None else offs):
+        c = comp[nd]
+        if c >= 0 and sizes[c] >= 4:
+            within[c] = within.get(c, 0) | 1 << nd
     entries = []
     for p in pots:
         on, off = 2 * p + 1, 2 * p
-        cycles = _Cycles(links, p, out) if sizes[comp[on]] >= 4 else None
+        cycles = _Cycles(links, p, out, within[comp[on]]) if sizes[comp[on]] >= 4 else None
         forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
                    if reach[comp[start]] >> comp[start ^ 1] & 1]
         if cycles is not None or forcing:
@@ -995,7 +1006,7 @@ def _x_stage(ctx: ChainContext, ch: Chainer, stage: int, deadline) -> tuple[tupl
             roots = [2 * (cell * n + k) + on for cell in cells_of(by_value[k]) for on in (1, 0)]
             links = ch.succ(False, True)
             memo = _XValue(key, _entries(ch, starts, False, True, *_scc(links, roots),
-                                         out=_out_offs(links, roots[::2])))
+                                         out=_out_offs(links, roots[::2]), offs=roots[1::2]))
             ctx.x_values[k] = memo
         try:
             while len(memo.stages) <= stage:
