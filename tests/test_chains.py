@@ -260,14 +260,24 @@ def test_ladder_rates_and_steps_as_before_it_was_made_faster(line, rating, harde
 
 
 def test_the_per_value_memos_answer_as_a_fresh_search():
-    # fish, turbot and strong links remember the values that gave nothing: solved again with
-    # every answer remembered, a puzzle gives the steps it gave with none remembered
+    # fish, turbot, strong links, pointing and the subsets remember in the puzzle's memo the
+    # values and units that gave nothing: at every step of the ladder's path, the step found
+    # with everything remembered so far is the step found with nothing remembered
     from puzzlebench.solvers import human
     p = parse_sudoku_line(BEFORE_SPEEDUP[9][0])
-    human._NOTHING.clear()
-    fresh = se_ladder(p.box, p.givens, seconds=None).steps
-    assert human._NOTHING
-    assert se_ladder(p.box, p.givens, seconds=None).steps == fresh
+    g = human.geometry(p.box)
+    s = human.State.from_givens(g, p.givens)
+    solver = human.HumanSolver(p.box, ladder="se", assume_unique=True)
+    remembered = 0
+    while s.unsolved:
+        before = len(s.memo.nothing)
+        step = solver.next_step(s)
+        fresh = human.State(g, s.cand[:], s.val[:], s.placed[:], s.unsolved)  # a new memo
+        assert not fresh.memo.nothing and fresh.memo is not s.memo
+        assert human.HumanSolver(p.box, ladder="se", assume_unique=True).next_step(fresh) == step
+        remembered += before > 0
+        s.apply(step)
+    assert remembered and s.memo.nothing and s.copy().memo is s.memo
 
 
 def test_the_chain_context_answers_as_a_fresh_search():

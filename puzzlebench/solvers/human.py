@@ -166,13 +166,46 @@ def _place_step(g: Geometry, technique: str, cell: int, v: int, where: str = "")
 
 # -- the state --------------------------------------------------------------------------------
 
+class Memo:
+    """What the techniques remember between the steps of one puzzle, shared by the states of
+    its branches (a new puzzle, a new memo: no state between puzzles).
+
+    ``nothing``: keys (technique, block shape, value, the value's candidate cells as a
+    bitset) of a technique that looks at one value at a time and found nothing for that
+    value, or (technique, block shape, unit, the unit's candidates) of one that looks at one
+    unit at a time.  SE's ladder reruns every technique after every step, and most values'
+    and units' candidates are the same as last time, so the answer (nothing) is known without
+    the search: fish, the turbot family, the strong-link fishes, pointing and claiming depend
+    on nothing but the value's cells (a unit where the value is placed has no cell for it
+    either), the hidden and naked subsets on nothing but the unit's candidates.
+    ``last_grid``: the last grid's cells per value (the techniques of one step all ask about
+    the same grid)."""
+
+    __slots__ = ("nothing", "last_grid")
+
+    def __init__(self):
+        self.nothing: set = set()
+        self.last_grid: tuple = (None, None)
+
+    def add(self, key: tuple) -> None:
+        if len(self.nothing) >= _NOTHING_MAX:
+            self.nothing.clear()
+        self.nothing.add(key)
+
+
+_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
+
+
 class State:
-    """Candidates and values of one branch; ``cand[c]`` is 0 once a cell is placed."""
+    """Candidates and values of one branch; ``cand[c]`` is 0 once a cell is placed; ``memo``:
+    the puzzle's :class:`Memo` (a new one unless given; copies share it)."""
 
-    __slots__ = ("g", "cand", "val", "placed", "unsolved")
+    __slots__ = ("g", "cand", "val", "placed", "unsolved", "memo")
 
-    def __init__(self, g: Geometry, cand: list[int], val: list[int], placed: list[int], unsolved: int):
+    def __init__(self, g: Geometry, cand: list[int], val: list[int], placed: list[int], unsolved: int,
+                 memo: Memo | None = None):
         self.g, self.cand, self.val, self.placed, self.unsolved = g, cand, val, placed, unsolved
+        self.memo = Memo() if memo is None else memo
 
     @classmethod
     def from_givens(cls, g: Geometry, givens: Sequence[int]) -> "State":
@@ -187,7 +220,7 @@ class State:
         return s
 
     def copy(self) -> "State":
-        return State(self.g, self.cand[:], self.val[:], self.placed[:], self.unsolved)
+        return State(self.g, self.cand[:], self.val[:], self.placed[:], self.unsolved, self.memo)
 
     def place(self, cell: int, v: int) -> None:
         bit = 1 << (v - 1)
@@ -285,7 +318,7 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
         if len(small) < k:
             continue
         memo = (name, g.box, u, tuple([cand[c] for c in cells])) if k > 2 else None
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue  # this unit's candidates gave nothing before (its result is its own)
         for group in combinations(small, k):
             union = 0
@@ -300,7 +333,7 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
                 where = ", ".join(g.names[c] for c in group)
                 return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims)
         if memo is not None:
-            _nothing(memo)
+            s.memo.add(memo)
     return None
 
 
@@ -317,7 +350,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
     for u in _unit_order(g):
         cells = g.units[u]
         memo = (name, g.box, u, tuple([cand[c] for c in cells]))
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue  # this unit's candidates gave nothing before (its result is its own)
         where: dict[int, int] = {}
         for i, c in enumerate(cells):
@@ -341,7 +374,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(keep)))
                 at = ", ".join(g.names[cells[i]] for i in cells_of(pos))
                 return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
@@ -372,7 +405,7 @@ def pointing_pair(s: State) -> Step | None:
                                           f"pointing pair {v} in {g.unit_names[b]} "
                                           f"({g.unit_names[line]})", elims)
     for key in keys:
-        _nothing(key)
+        s.memo.add(key)
     return None
 
 
@@ -395,29 +428,17 @@ def box_line_reduction(s: State) -> Step | None:
                                       f"box-line reduction {v} in {g.unit_names[line]} "
                                       f"({g.unit_names[b]})", elims)
     for key in keys:
-        _nothing(key)
+        s.memo.add(key)
     return None
 
 
-_NOTHING: set = set()
-"""Keys (technique, block shape, value, the value's candidate cells as a bitset) of a technique that
-looks at one value at a time and found nothing for that value, or (technique, block shape,
-unit, the unit's candidates) of one that looks at one unit at a time.  SE's ladder reruns
-every technique after every step, and most values' and units' candidates are the same as
-last time, so the answer (nothing) is known without the search: fish, the turbot family,
-the strong-link fishes, pointing and claiming depend on nothing but the value's cells (a
-unit where the value is placed has no cell for it either), the hidden and naked subsets on
-nothing but the unit's candidates."""
-_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
-_LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
 
 
 def _value_cells(s: State) -> list[int]:
     """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
     is kept (the techniques of one step all ask about the same grid)."""
-    global _LAST_GRID
     key = (s.g.n, tuple(s.cand))
-    last = _LAST_GRID
+    last = s.memo.last_grid
     if last[0] == key:
         return last[1]
     out = [0] * s.g.n
@@ -426,7 +447,7 @@ def _value_cells(s: State) -> list[int]:
             low = m & -m
             m ^= low
             out[low.bit_length() - 1] |= 1 << c
-    _LAST_GRID = (key, out)
+    s.memo.last_grid = (key, out)
     return out
 
 
@@ -438,17 +459,11 @@ def _known_nothing(s: State, name: str) -> tuple[int, list[tuple]]:
     known, keys = 0, []
     for i, cells in enumerate(cells_of_value):
         key = (name, s.g.box, i + 1, cells)
-        if key in _NOTHING:
+        if key in s.memo.nothing:
             known |= 1 << i
         else:
             keys.append(key)
     return known, keys
-
-
-def _nothing(key: tuple) -> None:
-    if len(_NOTHING) >= _NOTHING_MAX:
-        _NOTHING.clear()
-    _NOTHING.add(key)
 
 
 def _fish(s: State, k: int, name: str) -> Step | None:
@@ -459,7 +474,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = (name, g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         for base_is_row in (True, False):
             lines = []
@@ -496,7 +511,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
                     text = (f"{name} {v} in {kind} {','.join(str(i + 1) for i in sorted(base))} "
                             f"and {other} {','.join(str(j + 1) for j in cells_of(cover))}")
                     return _elim_step(g, name, text, elims)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
@@ -777,7 +792,7 @@ def turbot_fish(s: State) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = ("turbot fish", g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
             t1, t2 = min(u1, u2) // n, max(u1, u2) // n
@@ -794,7 +809,7 @@ def turbot_fish(s: State) -> Step | None:
                                 f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
                         kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
         if not any(v in found for found in kinds):
-            _nothing(memo)
+            s.memo.add(memo)
     for kind, found in enumerate(kinds):
         if found:
             return replace(found[min(found)], rating=4.0 + kind / 10)
@@ -817,14 +832,14 @@ def _strong_links(s: State, k: int) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = ("strong links", k, g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         ends: dict[int, list[tuple[int, int]]] = {}
         for u, a, b in conjugate_pairs(s, v):
             ends.setdefault(a, []).append((b, u))
             ends.setdefault(b, []).append((a, u))
         if len(ends) < 2 * k:
-            _nothing(memo)
+            s.memo.add(memo)
             continue
         best = None
         ends_bits = sum(1 << c for c in ends)
@@ -864,7 +879,7 @@ def _strong_links(s: State, k: int) -> Step | None:
                             for i, c in enumerate(path))
             step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
             return replace(step, rating=rating)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
