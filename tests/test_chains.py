@@ -260,13 +260,70 @@ def test_ladder_rates_and_steps_as_before_it_was_made_faster(line, rating, harde
 
 
 def test_the_per_value_memos_answer_as_a_fresh_search():
-    # fish, turbot and strong links remember the values that gave nothing, Nishio each
-    # value's easiest hint: solved again with every answer remembered, a puzzle gives the
-    # steps it gave with none remembered
+    # fish, turbot, strong links, pointing and the subsets remember in the puzzle's memo the
+    # values and units that gave nothing: at every step of the ladder's path, the step found
+    # with everything remembered so far is the step found with nothing remembered
     from puzzlebench.solvers import human
     p = parse_sudoku_line(BEFORE_SPEEDUP[9][0])
-    human._NOTHING.clear()
-    C._NISHIO.clear()
-    fresh = se_ladder(p.box, p.givens, seconds=None).steps
-    assert human._NOTHING and any(hit is not None for hit in C._NISHIO.values())
-    assert se_ladder(p.box, p.givens, seconds=None).steps == fresh
+    g = human.geometry(p.box)
+    s = human.State.from_givens(g, p.givens)
+    solver = human.HumanSolver(p.box, ladder="se", assume_unique=True)
+    remembered = 0
+    while s.unsolved:
+        before = len(s.memo.nothing)
+        step = solver.next_step(s)
+        fresh = human.State(g, s.cand[:], s.val[:], s.placed[:], s.unsolved)  # a new memo
+        assert not fresh.memo.nothing and fresh.memo is not s.memo
+        assert human.HumanSolver(p.box, ladder="se", assume_unique=True).next_step(fresh) == step
+        remembered += before > 0
+        s.apply(step)
+    assert remembered and s.memo.nothing and s.copy().memo is s.memo
+
+
+def test_the_chain_context_answers_as_a_fresh_search():
+    # the chain rungs remember, between the steps of a puzzle, the X pass's searches and
+    # hints and the Nishio hints of every value whose cells did not change: rung 1 and the
+    # Nishio rung asked at every chain step of the ladder's path with one context per
+    # puzzle give the hints they give with a fresh one
+    from puzzlebench.solvers import human
+    asked = reused_x = reused_nishio = 0
+    for line, rating, *_ in BEFORE_SPEEDUP:
+        if rating < 6.5:
+            continue
+        p = parse_sudoku_line(line)
+        ctx = C.ChainContext()
+        s = human.State.from_givens(human.geometry(p.box), p.givens)
+        solver = human.HumanSolver(p.box, ladder="se", assume_unique=True)
+        while s.unsolved:
+            step = solver.next_step(s)
+            if step.rating >= 6.5:
+                before_x, before_n = dict(ctx.x_values), dict(ctx.nishio)
+                assert C.cycles_and_forcing_chains(s, ctx=ctx) == C.cycles_and_forcing_chains(s)
+                nishio = C.RUNGS["nishio"]
+                assert C.multiple_chains(s, ctx=ctx, **nishio) == C.multiple_chains(s, **nishio)
+                asked += 1
+                # what was remembered at an earlier step and answered now
+                reused_x += sum(ctx.x_values[k] is memo for k, memo in before_x.items())
+                reused_nishio += sum(ctx.nishio[k] is memo for k, memo in before_n.items())
+            s.apply(step)
+    assert asked >= 10 and reused_x and reused_nishio
+
+
+def test_an_x_cycle_remembered_is_the_hint_a_fresh_search_gives():
+    # the X-cycle of 5 of test_cycle_on_a_constructed_grid, found, then a candidate of
+    # another value removed: the pass of 5 answers from the context (its memo is the same
+    # object, holding the hint) and the rung's hint is the fresh search's
+    g = geometry((3, 3))
+    s = State(g, [g.full] * 81, [0] * 81, [0] * 27, 81)
+    for r in (0, 4):
+        for c in range(9):
+            if r * 9 + c not in {0, 4, 36, 40}:
+                s.cand[r * 9 + c] &= ~(1 << 4)
+    ctx = C.ChainContext()
+    first = C.cycles_and_forcing_chains(s, ctx=ctx)
+    memo, memo_1 = ctx.x_values[4], ctx.x_values[0]
+    assert first.technique == "bidirectional x-cycle" and memo.stages[0][0] is not None
+    s.cand[80] &= ~1  # 1 leaves I9
+    again = C.cycles_and_forcing_chains(s, ctx=ctx)
+    assert ctx.x_values[4] is memo and ctx.x_values[0] is not memo_1  # 1's cells changed
+    assert again == C.cycles_and_forcing_chains(s) == first

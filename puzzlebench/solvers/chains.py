@@ -125,18 +125,35 @@ def _name(g: Geometry, node: int) -> str:
 # each node reached to the nodes it was deduced from (several for dynamic deductions: the
 # removals that made a single).
 
-def chainer(s: State) -> "Chainer":
-    """The chaining engine of a grid: the last one made when the grid is the same (the rungs
-    of one step, tried in turn, share its link tables and propagations)."""
-    global _LAST
-    key = (s.g, tuple(s.cand))
-    last = _LAST
-    if last[0] != key:
-        last = _LAST = (key, Chainer(s))
-    return last[1]
+class ChainContext:
+    """What the chain rungs remember between the steps of one puzzle (one per solver: no
+    state between solvers).  SE's ladder reruns the rungs after every step, and a step
+    changes the cells of few values:
 
+    - the chaining engine of the last grid (the rungs of one step, tried in turn, share its
+      link tables and propagations);
+    - per value, the single-value searches of rung 1 (X-cycles, forcing X-chains) with the
+      hints they found at each limit, kept while the value's cells stay the same: an X link
+      joins two places of one value, so those searches see nothing else;
+    - per value, its easiest Nishio hint (a Nishio chain never leaves its value either).
 
-_LAST: tuple = (None, None)  # replaced whole, read once: safe between threads
+    Each per-value memo keeps the value's latest cells only: a puzzle's cells only shrink,
+    so an older key never comes back on the branch being solved."""
+
+    def __init__(self):
+        self.last: tuple = (None, None)
+        self.x_values: dict = {}
+        self.nishio: dict = {}
+
+    def chainer(self, s: State) -> "Chainer":
+        key = tuple(s.cand)
+        last = self.last
+        if last[0] != key or last[1].g is not s.g:
+            if last[1] is not None and last[1].g is not s.g:
+                self.x_values.clear()  # the per-value memos are of one block shape
+                self.nishio.clear()
+            last = self.last = (key, Chainer(s))
+        return last[1]
 
 
 class Chainer:
@@ -149,6 +166,14 @@ class Chainer:
         self._succ: dict = {}
         self._counts: list[int] | None = None
         self._by_value: list[int] | None = None
+        self._several: int | None = None
+
+    def several(self) -> int:
+        """The cells with several candidates on the source grid, as a bitset (the starts of
+        the single-value searches)."""
+        if self._several is None:
+            self._several = sum(1 << cell for cell, m in enumerate(self.src) if m & (m - 1))
+        return self._several
 
     def cells_by_value(self) -> list[int]:
         """Per value (index value − 1), the cells holding it on the source grid, as a bitset."""
@@ -199,8 +224,8 @@ class Chainer:
             for bit, off_node in others:
                 k = off_node // 2 - base
                 p = base + k
-                peer = tuple(2 * (q * n + k) for q in peers[cell] if src[q] & bit)
-                own = tuple(nd for b, nd in others if b != bit)
+                peer = tuple([2 * (q * n + k) for q in peers[cell] if src[q] & bit])
+                own = tuple([nd for b, nd in others if b != bit])
                 on = own + peer if own else peer
                 tx[2 * p + 1] = peer
                 ty[2 * p + 1] = txy[2 * p + 1] = on
@@ -223,91 +248,24 @@ class Chainer:
         hit = self._succ.get(key)
         if hit is None:
             table = self.succ(y, x)
-            out = [()] * len(table)
-            out_bits = [0] * len(table)
-            for nd in range(1, len(table), 2):
-                if table[nd]:
-                    kept = out[nd] = tuple(z for z in table[nd] if table[z])
-                    bits = 0
-                    for z in kept:
-                        bits |= 1 << z
-                    out_bits[nd] = bits
-            hit = self._succ[key] = (out, out_bits)
+            hit = self._succ[key] = _out_offs(table, range(1, len(table), 2))
         return hit
 
     def reach(self, y: bool, x: bool, bits: bool = True) -> tuple[list[int], list[int], list[int]]:
         """The static link graph of one mode in strongly connected components: (component of
         each node, the size of each component, and with ``bits`` per component a bitset of
         the components reachable from it, itself included).  A forcing chain from a node exists
-        only if its opposite is reachable, a cycle only if the node's component holds another
-        node: searches that cannot succeed are known at once and never run (their outcome,
-        nothing, is the same)."""
+        only if its opposite is reachable, a cycle only if the node's component holds four
+        nodes or more: searches that cannot succeed are known at once and never run (their
+        outcome, nothing, is the same)."""
         key = ("reach", y, x)
         hit = self._succ.get(key)
         if hit is not None and (hit[2] is not None or not bits):
             return hit
-        table = self.succ(y, x)
-        size = len(table)
         n, src = self.n, self.src
         roots = [2 * (cell * n + b.bit_length() - 1) + on for cell, m in enumerate(src)
                  for b in _bits(m) for on in (1, 0)]
-        index = [-1] * size
-        low = [0] * size
-        comp = [-1] * size
-        reach: list[int] = []
-        sizes: list[int] = []
-        stack: list[int] = []
-        on_stack = [False] * size
-        counter = 0
-        # Tarjan's algorithm (R. Tarjan, "Depth-first search and linear graph algorithms",
-        # 1972), iterative; components come out sinks first, so the reach of a component's
-        # successors is known when it comes out
-        for v0 in roots:
-            if index[v0] >= 0:
-                continue
-            index[v0] = low[v0] = counter
-            counter += 1
-            stack.append(v0)
-            on_stack[v0] = True
-            work = [(v0, iter(table[v0]))]
-            while work:
-                v, it = work[-1]
-                for w in it:
-                    if index[w] < 0:
-                        index[w] = low[w] = counter
-                        counter += 1
-                        stack.append(w)
-                        on_stack[w] = True
-                        work.append((w, iter(table[w])))
-                        break
-                    if on_stack[w] and index[w] < low[v]:
-                        low[v] = index[w]
-                else:
-                    work.pop()
-                    if work:
-                        u = work[-1][0]
-                        if low[v] < low[u]:
-                            low[u] = low[v]
-                    if low[v] == index[v]:
-                        cid = len(sizes)
-                        members = []
-                        while True:
-                            w = stack.pop()
-                            on_stack[w] = False
-                            comp[w] = cid
-                            members.append(w)
-                            if w == v:
-                                break
-                        sizes.append(len(members))
-                        if bits:
-                            found = 1 << cid
-                            for w in members:
-                                for z in table[w]:
-                                    c = comp[z]
-                                    if c != cid:
-                                        found |= reach[c]
-                            reach.append(found)
-        out = self._succ[key] = (comp, sizes, reach if bits else None)
+        out = self._succ[key] = _scc(self.succ(y, x), roots, bits)
         return out
 
     # full propagation (SE's doChaining) ------------------------------------------------------
@@ -435,6 +393,85 @@ class Chainer:
         out = (par, result)
         self.cache[key] = out
         return out
+
+
+def _out_offs(table: list, ons) -> tuple[list, list]:
+    """:meth:`Chainer.out_offs` for the on nodes ``ons`` of ``table`` (the others: none)."""
+    out = [()] * len(table)
+    out_bits = [0] * len(table)
+    for nd in ons:
+        if table[nd]:
+            kept = out[nd] = tuple([z for z in table[nd] if table[z]])
+            bits = 0
+            for z in kept:
+                bits |= 1 << z
+            out_bits[nd] = bits
+    return out, out_bits
+
+
+def _scc(table: list, roots: list[int], bits: bool = True) -> tuple[list[int], list[int], list[int] | None]:
+    """The strongly connected components of the link graph ``table`` reachable from
+    ``roots``: (component of each node, -1 for a node not reached; the size of each
+    component; with ``bits`` per component a bitset of the components reachable from it,
+    itself included)."""
+    size = len(table)
+    index = [-1] * size
+    low = [0] * size
+    comp = [-1] * size
+    reach: list[int] = []
+    sizes: list[int] = []
+    stack: list[int] = []
+    on_stack = [False] * size
+    counter = 0
+    # Tarjan's algorithm (R. Tarjan, "Depth-first search and linear graph algorithms",
+    # 1972), iterative; components come out sinks first, so the reach of a component's
+    # successors is known when it comes out
+    for v0 in roots:
+        if index[v0] >= 0:
+            continue
+        index[v0] = low[v0] = counter
+        counter += 1
+        stack.append(v0)
+        on_stack[v0] = True
+        work = [(v0, iter(table[v0]))]
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if index[w] < 0:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on_stack[w] = True
+                    work.append((w, iter(table[w])))
+                    break
+                if on_stack[w] and index[w] < low[v]:
+                    low[v] = index[w]
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    if low[v] < low[u]:
+                        low[u] = low[v]
+                if low[v] == index[v]:
+                    cid = len(sizes)
+                    members = []
+                    while True:
+                        w = stack.pop()
+                        on_stack[w] = False
+                        comp[w] = cid
+                        members.append(w)
+                        if w == v:
+                            break
+                    sizes.append(len(members))
+                    if bits:
+                        found = 1 << cid
+                        for w in members:
+                            for z in table[w]:
+                                c = comp[z]
+                                if c != cid:
+                                    found |= reach[c]
+                        reach.append(found)
+    return comp, sizes, reach if bits else None
 
 
 def _bits(m: int):
@@ -607,6 +644,9 @@ class _Search:
     the root is kept in parent maps, since a search makes hundreds of thousands of nodes and
     only the few a hint is built from are ever walked back."""
 
+    # slots: a rung makes tens of thousands of searches, most of them a few layers deep
+    __slots__ = ("links", "root", "layer", "depth", "done")
+
     def __init__(self, links: dict, root: int, layer: list):
         self.links, self.root = links, root
         self.layer = layer
@@ -637,17 +677,20 @@ class _Cycles(_Search):
     nodes an on node leads to are tested a layer at a time as bitsets (``out_bits``), and
     walked in link order only when one of them is new or closes."""
 
-    def __init__(self, links: list, p: int, out: tuple[list, list]):
+    __slots__ = ("out", "out_bits", "closers", "queued", "up", "offs", "length", "found", "within")
+
+    def __init__(self, links: list, p: int, out: tuple[list, list], within: int = -1):
         root = 2 * p + 1
-        super().__init__(links, root, [root])
+        self.links, self.root, self.layer, self.depth, self.done = links, root, [root], 0, False
         self.out, self.out_bits = out
-        self.closers = 0
+        closers = 0
         for w in links[root ^ 1]:
             if root in links[w ^ 1]:
-                self.closers |= 1 << (w ^ 1)
+                closers |= 1 << (w ^ 1)
+        self.closers = closers
         self.queued = 0
-        self.to_on = {root}
-        self.up: dict = {}
+        self.within = within  # the off nodes the search may go through (-1: all)
+        self.up: dict = {root: None}  # also the on nodes met
         self.offs = {root: 0}
         self.length = 0
         # (off node, on node before, length): back at the root after ``length`` half-rounds
@@ -660,8 +703,8 @@ class _Cycles(_Search):
             return False
         depth, length = self.depth, self.length
         links, root, offs = self.links, self.root, self.offs
-        out, out_bits, queued, closers = self.out, self.out_bits, self.queued, self.closers
-        to_on, up, found = self.to_on, self.up, self.found
+        out, out_bits, queued, closers, within = self.out, self.out_bits, self.queued, self.closers, self.within
+        up, found = self.up, self.found
         cut = False
         while layer:
             if depth >= max_len:
@@ -674,21 +717,26 @@ class _Cycles(_Search):
                 for o in layer:
                     bits = offs[o]
                     # the off nodes o leads to that are off its path and new or closing
-                    todo = out_bits[o] & ~bits & (~queued | closing)
+                    todo = out_bits[o] & within & ~bits & (~queued | closing)
                     if todo:
                         for nd in out[o]:
                             if todo >> nd & 1:
                                 if not queued >> nd & 1:
                                     queued |= 1 << nd
                                 nxt.append((nd, o))
-            else:
-                closing = length >= 4
+            elif length >= 4:
                 for off, o in layer:
                     for nd in links[off]:
-                        if closing and nd == root:
+                        if nd == root:
                             found.append((off, o, length))
-                        if nd not in to_on:
-                            to_on.add(nd)
+                        elif nd not in up:
+                            nxt.append(nd)
+                            up[nd] = (off, o)
+                            offs[nd] = offs[o] | 1 << off
+            else:
+                for off, o in layer:
+                    for nd in links[off]:
+                        if nd not in up:
                             nxt.append(nd)
                             up[nd] = (off, o)
                             offs[nd] = offs[o] | 1 << off
@@ -715,8 +763,10 @@ class _Forcing(_Search):
     is p's opposite state (``result``: the chain from it back to ``start``).  Every node is
     met once, so its way back is one parent per node (``seen``)."""
 
+    __slots__ = ("seen", "result")
+
     def __init__(self, links: dict, start: int):
-        super().__init__(links, start, [start])
+        self.links, self.root, self.layer, self.depth, self.done = links, start, [start], 0, False
         self.seen = {start: None}
         self.result: list[int] | None = None
 
@@ -792,22 +842,25 @@ def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
     return ChainHint(kind, rating, complexity, ((cell, k + 1),), (), text, 2 if not y else 4)
 
 
-def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
+def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None = None) -> ChainHint | None:
     """SE's first chaining rung (6.5-7.x): X-, Y- and mixed bidirectional cycles, forcing
     X-chains and forcing chains; the easiest hint (rating, then length, then the first
     potential in grid order).  Searched by rising rating so that long searches happen only
-    when no short chain exists."""
-    ch = chainer(s)
+    when no short chain exists.  ``ctx``: what the rung remembers from the puzzle's earlier
+    steps (none: a fresh one)."""
+    if ctx is None:
+        ctx = ChainContext()
+    ch = ctx.chainer(s)
     n = ch.n
     pots = [c * n + b.bit_length() - 1 for c, m in enumerate(ch.src) if m & (m - 1) for b in _bits(m)]
     bivalue = {c for c, m in enumerate(ch.src) if m.bit_count() == 2}
     # passes: (name, y, x, lowest base); SE's rating = base + bonus(complexity)
     passes = (("x", False, True, 6.5), ("y", True, False, 6.5), ("xy", True, True, 7.0))
     searched = {name: 0 for name, *_ in passes}
-    found: dict[str, tuple | None] = {name: None for name, *_ in passes}  # (key, index, hint)
+    found: dict[str, tuple | None] = {name: None for name, *_ in passes}  # (key, potential, hint)
     complete = {name: False for name, *_ in passes}
-    # per pass, the searches of each potential still able to find something, in grid order:
-    # [index, cycle search, [forcing from p on, from p off], best hint so far, cycles seen]
+    # per pass, the searches of each potential still able to find something, in grid order
+    # (see _stage); the single-value pass is kept per value in ctx instead (_x_stage)
     live: dict[str, list] = {}
     for tenths in range(0, 100):
         target = 6.5 + tenths / 10
@@ -815,67 +868,20 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
             if base > target + 1e-9 or complete[name]:
                 continue
             # every hint of this pass rated <= target has complexity <= limit
-            limit = max_complexity(round((target - base) * 10))
+            stage = round((target - base) * 10)
+            limit = max_complexity(stage)
             if limit <= searched[name]:
                 continue
             searched[name] = limit
-            order = 4 if x and y else 3 if y else 2  # _cycle_hint's tie-break of the pass
+            if name == "x":
+                found[name], any_cut = _x_stage(ctx, ch, stage, deadline)
+                complete[name] = not any_cut
+                continue
             entries = live.get(name)
             if entries is None:
-                links, both = ch.succ(y, x), ch.succ(y, True)
-                # one graph serves both searches when x (succ(y, True) is succ(y, x))
-                comp, sizes, reach = ch.reach(y, x, bits=x)
-                out = ch.out_offs(y, x)
-                entries = live[name] = []
-                for i, p in enumerate(pots):
-                    if name == "y" and p // n not in bivalue:
-                        continue
-                    on, off = 2 * p + 1, 2 * p
-                    # a search that cannot succeed is not made: no cycle when nothing leads
-                    # back to p on, no forcing chain when p's opposite cannot be reached
-                    cycles = _Cycles(links, p, out) if sizes[comp[on]] > 1 else None
-                    forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
-                               if reach[comp[start]] >> comp[start ^ 1] & 1]
-                    if cycles is not None or forcing:
-                        entries.append([i, cycles, forcing, None, 0])
-            best = found[name]
-            any_cut = False
-            still = []
-            for entry in entries:
-                _check(deadline)
-                i, cycles, forcing, h, seen_cycles = entry
-                h0 = h
-                if cycles is not None:
-                    if cycles.run(limit):
-                        any_cut = True
-                    for off, o, length in cycles.found[seen_cycles:]:
-                        # a cycle's nodes are all distinct, so its complexity is its length:
-                        # one that cannot be easier than h is never walked back
-                        if h is not None and (round(base + length_bonus(length), 1), length, order) >= _key(h):
-                            continue
-                        c = _cycle_hint(ch, cycles.path(off, o), y, x, h)
-                        if c is not None:
-                            h = c
-                    entry[4] = len(cycles.found)
-                    if cycles.done:
-                        entry[1] = None
-                open_forcing = False
-                for search in forcing:
-                    if search.result is None and not search.done:
-                        if search.run(limit - 1):
-                            any_cut = True
-                        if search.result is not None:
-                            c = _forcing_hint(ch, search.result, y)
-                            if h is None or _key(c) < _key(h):
-                                h = c
-                    open_forcing = open_forcing or (search.result is None and not search.done)
-                entry[3] = h
-                if h is not h0 and (best is None or (_key(h), i) < best[:2]):
-                    best = (_key(h), i, h)
-                if entry[1] is not None or open_forcing:
-                    still.append(entry)  # a finished entry never changes again
-            live[name] = still
-            found[name] = best
+                entries = live[name] = _entries(ch, [p for p in pots if name != "y" or p // n in bivalue],
+                                                y, x, *ch.reach(y, x, bits=x))
+            found[name], live[name], any_cut = _stage(ch, entries, found[name], limit, base, y, x, deadline)
             complete[name] = not any_cut  # a longer limit would find nothing new
         hints = [f[2] for f in found.values() if f is not None]
         best = min(hints, key=_key) if hints else None
@@ -884,6 +890,141 @@ def cycles_and_forcing_chains(s: State, deadline=None) -> ChainHint | None:
         if all(complete.values()):
             return best
     return None
+
+
+def _entries(ch: Chainer, pots: list[int], y: bool, x: bool, comp, sizes, reach,
+             out=None, offs=None) -> list[list]:
+    """The searches of one pass from each potential of ``pots`` still able to find
+    something, in grid order: [potential, cycle search, [forcing from p on, from p off],
+    best hint so far, cycles seen].  A search that cannot succeed is not made: no cycle when
+    p on is in no strongly connected component of four nodes or more (a cycle has two on
+    and two off nodes at least, all distinct), no forcing chain when p's opposite cannot be
+    reached (``comp``, ``sizes``, ``reach``: the link graph's components; ``reach`` None: no
+    forcing chain).  ``out``: the pass's out_offs, for the on nodes of ``pots`` at least;
+    ``offs``: the off nodes the components were made of (default: all).
+    A search left out would never find anything, so the hints are the same, and the limits
+    at which a pass is complete (no search cut) only come sooner.  For the same reason a
+    cycle search goes through the off nodes of p on's component only: every node of a cycle
+    through p is in it, and a node outside it leads to none in it (it would be in it), so
+    the nodes of the component are met in the same order, by the same ways, as when the
+    search went everywhere (``_Cycles.within``)."""
+    links, both = ch.succ(y, x), ch.succ(y, True)
+    # one graph serves both searches when x (succ(y, True) is succ(y, x))
+    if out is None:
+        out = ch.out_offs(y, x)
+    within: dict[int, int] = {}  # per component of four nodes or more, its off nodes as a bitset
+    for nd in (range(0, len(comp), 2) if offs is None else offs):
+        c = comp[nd]
+        if c >= 0 and sizes[c] >= 4:
+            within[c] = within.get(c, 0) | 1 << nd
+    entries = []
+    for p in pots:
+        on, off = 2 * p + 1, 2 * p
+        cycles = _Cycles(links, p, out, within[comp[on]]) if sizes[comp[on]] >= 4 else None
+        forcing = [_Forcing(both, start) for start in ((on, off) if x else ())
+                   if reach[comp[start]] >> comp[start ^ 1] & 1]
+        if cycles is not None or forcing:
+            entries.append([p, cycles, forcing, None, 0])
+    return entries
+
+
+def _stage(ch: Chainer, entries: list[list], best: tuple | None, limit: int, base: float,
+           y: bool, x: bool, deadline) -> tuple[tuple | None, list[list], bool]:
+    """One limit of one pass: every search of ``entries`` run to ``limit``, each potential's
+    easiest hint kept; (the pass's easiest (key, potential, hint) so far, the entries still
+    able to find something, whether the limit cut a search)."""
+    order = 4 if x and y else 3 if y else 2  # _cycle_hint's tie-break of the pass
+    any_cut = False
+    still = []
+    expired = deadline.expired if deadline is not None else None
+    for entry in entries:
+        if expired is not None and expired():
+            raise _Timeout
+        p, cycles, forcing, h, seen_cycles = entry
+        h0 = h
+        if cycles is not None:
+            if cycles.run(limit):
+                any_cut = True
+            found = cycles.found
+            if len(found) > seen_cycles:
+                for off, o, length in found[seen_cycles:]:
+                    # a cycle's nodes are all distinct, so its complexity is its length:
+                    # one that cannot be easier than h is never walked back
+                    if h is not None and (round(base + length_bonus(length), 1), length, order) >= _key(h):
+                        continue
+                    c = _cycle_hint(ch, cycles.path(off, o), y, x, h)
+                    if c is not None:
+                        h = c
+                entry[4] = len(found)
+            if cycles.done:
+                entry[1] = None
+        open_forcing = False
+        for search in forcing:
+            if search.result is None and not search.done:
+                if search.run(limit - 1):
+                    any_cut = True
+                if search.result is not None:
+                    c = _forcing_hint(ch, search.result, y)
+                    if h is None or _key(c) < _key(h):
+                        h = c
+            open_forcing = open_forcing or (search.result is None and not search.done)
+        entry[3] = h
+        if h is not h0 and (best is None or (_key(h), p) < best[:2]):
+            best = (_key(h), p, h)
+        if entry[1] is not None or open_forcing:
+            still.append(entry)  # a finished entry never changes again
+    return best, still, any_cut
+
+
+class _XValue:
+    """The single-value pass of rung 1 for one value while its cells stay the same: the
+    searches still open, and per limit (``stages[j]``: limit ``max_complexity(j)``) the
+    value's easiest (key, potential, hint) and whether the limit cut a search."""
+
+    def __init__(self, key: tuple, entries: list[list]):
+        self.key = key
+        self.entries = entries
+        self.stages: list[tuple[tuple | None, bool]] = []
+
+
+def _x_stage(ctx: ChainContext, ch: Chainer, stage: int, deadline) -> tuple[tuple | None, bool]:
+    """The X pass (X-cycles, forcing X-chains) at limit ``max_complexity(stage)``, value by
+    value: an X link joins two places of one value, so each value's searches, their hints
+    and where a limit cuts them depend on that value's cells alone (those with several
+    candidates being the starts), and a value whose cells did not change since an earlier
+    step answers from ``ctx``.  The pass's easiest hint is the easiest of the values'
+    (the first potential in grid order among equals: the order the whole pass would give)."""
+    n = ch.n
+    by_value = ch.cells_by_value()
+    several = ch.several()
+    best, any_cut = None, False
+    for k in range(n):
+        key = (by_value[k], by_value[k] & several)
+        memo = ctx.x_values.get(k)
+        if memo is None or memo.key != key:
+            starts = [cell * n + k for cell in cells_of(by_value[k] & several)]
+            roots = [2 * (cell * n + k) + on for cell in cells_of(by_value[k]) for on in (1, 0)]
+            links = ch.succ(False, True)
+            memo = _XValue(key, _entries(ch, starts, False, True, *_scc(links, roots),
+                                         out=_out_offs(links, roots[::2]), offs=roots[1::2]))
+            ctx.x_values[k] = memo
+        try:
+            while len(memo.stages) <= stage:
+                if memo.stages and not memo.stages[-1][1]:
+                    memo.stages.append(memo.stages[-1])  # nothing cut: a longer limit finds nothing new
+                    continue
+                prev = memo.stages[-1][0] if memo.stages else None
+                v_best, memo.entries, cut = _stage(ch, memo.entries, prev, max_complexity(len(memo.stages)),
+                                                   6.5, False, True, deadline)
+                memo.stages.append((v_best, cut))
+        except _Timeout:
+            del ctx.x_values[k]  # its searches may have run part of a limit
+            raise
+        v_best, cut = memo.stages[stage]
+        any_cut = any_cut or cut
+        if v_best is not None and (best is None or v_best[:2] < best[:2]):
+            best = v_best
+    return best, any_cut
 
 
 def _key(h: ChainHint):
@@ -906,10 +1047,13 @@ def _conclusion(ch: Chainer, node: int, cand: list[int]) -> tuple[tuple, tuple]:
 
 
 def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int = 0,
-                    deadline=None) -> ChainHint | None:
+                    deadline=None, ctx: ChainContext | None = None) -> ChainHint | None:
     """Nishio (dynamic, nishio), multiple (static), dynamic, dynamic+ (level 1) forcing chains:
-    the easiest hint of the rung."""
-    ch = chainer(s)
+    the easiest hint of the rung.  ``ctx``: what the rungs remember from the puzzle's earlier
+    steps (none: a fresh one)."""
+    if ctx is None:
+        ctx = ChainContext()
+    ch = ctx.chainer(s)
     g, n, src = ch.g, ch.n, ch.src
     y = not nishio
     if level > 0:
@@ -943,12 +1087,14 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         # remembered by the value's cells: the easiest of those, the first in grid order
         # (cell, value, on before off) among equals, is the rung's hint, as cell by cell
         by_value = ch.cells_by_value()
-        several = sum(1 << cell for cell, m in enumerate(src) if m & (m - 1))
+        several = ch.several()
         first = None
         for k in range(n):
-            key = (g.box, k, by_value[k], by_value[k] & several)
-            hit = _NISHIO.get(key, False)
-            if hit is False:
+            key = (by_value[k], by_value[k] & several)
+            memo = ctx.nishio.get(k)
+            if memo is not None and memo[0] == key:
+                hit = memo[1]
+            else:
                 hit = None
                 for cell in cells_of(by_value[k] & several):
                     _check(deadline)
@@ -961,9 +1107,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                                       tuple(el), tuple(pl), "", 7)
                         if hit is None or _key(h) < hit[0]:
                             hit = (_key(h), cell, sub, h, text)
-                if len(_NISHIO) >= _NISHIO_MAX:
-                    _NISHIO.clear()
-                _NISHIO[key] = hit
+                ctx.nishio[k] = (key, hit)
             if hit is not None and (first is None or (hit[0], hit[1], k, hit[2]) < first[0]):
                 first = ((hit[0], hit[1], k, hit[2]), hit[3], hit[4])
         if first is None:
@@ -1020,11 +1164,6 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
     return replace(best, text=text)
 
 
-_NISHIO: dict = {}
-"""Each value's easiest Nishio hint (or None) by (block shape, value, the value's cells,
-those of them in cells with several candidates): the ladder reruns the rung after every
-step, and most values' cells have not changed."""
-_NISHIO_MAX = 1024  # a hint keeps its chain (a few kB); a hard puzzle adds about ten
 
 
 def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off_bad) -> list:

@@ -166,13 +166,46 @@ def _place_step(g: Geometry, technique: str, cell: int, v: int, where: str = "")
 
 # -- the state --------------------------------------------------------------------------------
 
+class Memo:
+    """What the techniques remember between the steps of one puzzle, shared by the states of
+    its branches (a new puzzle, a new memo: no state between puzzles).
+
+    ``nothing``: keys (technique, block shape, value, the value's candidate cells as a
+    bitset) of a technique that looks at one value at a time and found nothing for that
+    value, or (technique, block shape, unit, the unit's candidates) of one that looks at one
+    unit at a time.  SE's ladder reruns every technique after every step, and most values'
+    and units' candidates are the same as last time, so the answer (nothing) is known without
+    the search: fish, the turbot family, the strong-link fishes, pointing and claiming depend
+    on nothing but the value's cells (a unit where the value is placed has no cell for it
+    either), the hidden and naked subsets on nothing but the unit's candidates.
+    ``last_grid``: the last grid's cells per value (the techniques of one step all ask about
+    the same grid)."""
+
+    __slots__ = ("nothing", "last_grid")
+
+    def __init__(self):
+        self.nothing: set = set()
+        self.last_grid: tuple = (None, None)
+
+    def add(self, key: tuple) -> None:
+        if len(self.nothing) >= _NOTHING_MAX:
+            self.nothing.clear()
+        self.nothing.add(key)
+
+
+_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
+
+
 class State:
-    """Candidates and values of one branch; ``cand[c]`` is 0 once a cell is placed."""
+    """Candidates and values of one branch; ``cand[c]`` is 0 once a cell is placed; ``memo``:
+    the puzzle's :class:`Memo` (a new one unless given; copies share it)."""
 
-    __slots__ = ("g", "cand", "val", "placed", "unsolved")
+    __slots__ = ("g", "cand", "val", "placed", "unsolved", "memo")
 
-    def __init__(self, g: Geometry, cand: list[int], val: list[int], placed: list[int], unsolved: int):
+    def __init__(self, g: Geometry, cand: list[int], val: list[int], placed: list[int], unsolved: int,
+                 memo: Memo | None = None):
         self.g, self.cand, self.val, self.placed, self.unsolved = g, cand, val, placed, unsolved
+        self.memo = Memo() if memo is None else memo
 
     @classmethod
     def from_givens(cls, g: Geometry, givens: Sequence[int]) -> "State":
@@ -187,7 +220,7 @@ class State:
         return s
 
     def copy(self) -> "State":
-        return State(self.g, self.cand[:], self.val[:], self.placed[:], self.unsolved)
+        return State(self.g, self.cand[:], self.val[:], self.placed[:], self.unsolved, self.memo)
 
     def place(self, cell: int, v: int) -> None:
         bit = 1 << (v - 1)
@@ -285,7 +318,7 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
         if len(small) < k:
             continue
         memo = (name, g.box, u, tuple([cand[c] for c in cells])) if k > 2 else None
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue  # this unit's candidates gave nothing before (its result is its own)
         for group in combinations(small, k):
             union = 0
@@ -300,7 +333,7 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
                 where = ", ".join(g.names[c] for c in group)
                 return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims)
         if memo is not None:
-            _nothing(memo)
+            s.memo.add(memo)
     return None
 
 
@@ -317,7 +350,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
     for u in _unit_order(g):
         cells = g.units[u]
         memo = (name, g.box, u, tuple([cand[c] for c in cells]))
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue  # this unit's candidates gave nothing before (its result is its own)
         where: dict[int, int] = {}
         for i, c in enumerate(cells):
@@ -341,7 +374,7 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
                 vals = ",".join(map(str, values_of(keep)))
                 at = ", ".join(g.names[cells[i]] for i in cells_of(pos))
                 return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
@@ -372,7 +405,7 @@ def pointing_pair(s: State) -> Step | None:
                                           f"pointing pair {v} in {g.unit_names[b]} "
                                           f"({g.unit_names[line]})", elims)
     for key in keys:
-        _nothing(key)
+        s.memo.add(key)
     return None
 
 
@@ -395,29 +428,17 @@ def box_line_reduction(s: State) -> Step | None:
                                       f"box-line reduction {v} in {g.unit_names[line]} "
                                       f"({g.unit_names[b]})", elims)
     for key in keys:
-        _nothing(key)
+        s.memo.add(key)
     return None
 
 
-_NOTHING: set = set()
-"""Keys (technique, block shape, value, the value's candidate cells as a bitset) of a technique that
-looks at one value at a time and found nothing for that value, or (technique, block shape,
-unit, the unit's candidates) of one that looks at one unit at a time.  SE's ladder reruns
-every technique after every step, and most values' and units' candidates are the same as
-last time, so the answer (nothing) is known without the search: fish, the turbot family,
-the strong-link fishes, pointing and claiming depend on nothing but the value's cells (a
-unit where the value is placed has no cell for it either), the hidden and naked subsets on
-nothing but the unit's candidates."""
-_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
-_LAST_GRID: tuple = (None, None)  # replaced whole, read once: safe between threads
 
 
 def _value_cells(s: State) -> list[int]:
     """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
     is kept (the techniques of one step all ask about the same grid)."""
-    global _LAST_GRID
     key = (s.g.n, tuple(s.cand))
-    last = _LAST_GRID
+    last = s.memo.last_grid
     if last[0] == key:
         return last[1]
     out = [0] * s.g.n
@@ -426,7 +447,7 @@ def _value_cells(s: State) -> list[int]:
             low = m & -m
             m ^= low
             out[low.bit_length() - 1] |= 1 << c
-    _LAST_GRID = (key, out)
+    s.memo.last_grid = (key, out)
     return out
 
 
@@ -438,17 +459,11 @@ def _known_nothing(s: State, name: str) -> tuple[int, list[tuple]]:
     known, keys = 0, []
     for i, cells in enumerate(cells_of_value):
         key = (name, s.g.box, i + 1, cells)
-        if key in _NOTHING:
+        if key in s.memo.nothing:
             known |= 1 << i
         else:
             keys.append(key)
     return known, keys
-
-
-def _nothing(key: tuple) -> None:
-    if len(_NOTHING) >= _NOTHING_MAX:
-        _NOTHING.clear()
-    _NOTHING.add(key)
 
 
 def _fish(s: State, k: int, name: str) -> Step | None:
@@ -459,7 +474,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = (name, g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         for base_is_row in (True, False):
             lines = []
@@ -496,7 +511,7 @@ def _fish(s: State, k: int, name: str) -> Step | None:
                     text = (f"{name} {v} in {kind} {','.join(str(i + 1) for i in sorted(base))} "
                             f"and {other} {','.join(str(j + 1) for j in cells_of(cover))}")
                     return _elim_step(g, name, text, elims)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
@@ -728,11 +743,10 @@ def wxyz_wing(s: State) -> Step | None:
     small_bits = sum(1 << c for c in small)
     for pivot in small:
         pm = cand[pivot]
-        wings = cells_of(g.peer_bits[pivot] & small_bits)
+        # a peer adding more than four values with the pivot's is in no wing of this pivot
+        wings = [a for a in cells_of(g.peer_bits[pivot] & small_bits) if (pm | cand[a]).bit_count() <= 4]
         for i, a in enumerate(wings):
             ua = pm | cand[a]
-            if ua.bit_count() > 4:
-                continue
             for j in range(i + 1, len(wings)):
                 b = wings[j]
                 ub = ua | cand[b]
@@ -778,7 +792,7 @@ def turbot_fish(s: State) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = ("turbot fish", g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         for (u1, a1, a2), (u2, c1, c2) in combinations(conjugate_pairs(s, v), 2):
             t1, t2 = min(u1, u2) // n, max(u1, u2) // n
@@ -795,7 +809,7 @@ def turbot_fish(s: State) -> Step | None:
                                 f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
                         kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
         if not any(v in found for found in kinds):
-            _nothing(memo)
+            s.memo.add(memo)
     for kind, found in enumerate(kinds):
         if found:
             return replace(found[min(found)], rating=4.0 + kind / 10)
@@ -818,14 +832,14 @@ def _strong_links(s: State, k: int) -> Step | None:
     for v in range(1, n + 1):
         bit = 1 << (v - 1)
         memo = ("strong links", k, g.box, v, cells_of_value[v - 1])
-        if memo in _NOTHING:
+        if memo in s.memo.nothing:
             continue
         ends: dict[int, list[tuple[int, int]]] = {}
         for u, a, b in conjugate_pairs(s, v):
             ends.setdefault(a, []).append((b, u))
             ends.setdefault(b, []).append((a, u))
         if len(ends) < 2 * k:
-            _nothing(memo)
+            s.memo.add(memo)
             continue
         best = None
         ends_bits = sum(1 << c for c in ends)
@@ -865,7 +879,7 @@ def _strong_links(s: State, k: int) -> Step | None:
                             for i, c in enumerate(path))
             step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
             return replace(step, rating=rating)
-        _nothing(memo)
+        s.memo.add(memo)
     return None
 
 
@@ -894,37 +908,42 @@ def unique_rectangle_2_4(s: State) -> Step | None:
     g, cand, n = s.g, s.cand, s.g.n
     r, c = g.box
     for r1, r2 in combinations(range(n), 2):
-        for c1, c2 in combinations(range(n), 2):
-            if (r1 // r == r2 // r) == (c1 // c == c2 // c):
-                continue  # not exactly two boxes
-            corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
-            common = cand[corners[0]] & cand[corners[1]] & cand[corners[2]] & cand[corners[3]]
-            if common.bit_count() < 2:
-                continue
-            for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
-                floor = [x for x in corners if cand[x] == pair]
-                roof = [x for x in corners if cand[x] != pair]
-                if len(floor) != 2 or len(roof) != 2:
+        # the columns where both rows hold two values or more in common (a corner pair of
+        # any rectangle on these rows; the others are skipped in the same order)
+        both = [(j, cand[r1 * n + j] & cand[r2 * n + j]) for j in range(n)]
+        cols = [(j, m) for j, m in both if m & (m - 1)]
+        for i, (c1, m1) in enumerate(cols):
+            for c2, m2 in cols[i + 1:]:
+                if (r1 // r == r2 // r) == (c1 // c == c2 // c):
+                    continue  # not exactly two boxes
+                common = m1 & m2
+                if common.bit_count() < 2:
                     continue
-                x, y = roof
-                extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
-                where = ", ".join(g.names[q] for q in sorted(corners))
-                vals = ",".join(map(str, values_of(pair)))
-                if extra_x == extra_y and extra_x.bit_count() == 1:
-                    elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
-                    if elims:
-                        step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
-                        return replace(step, rating=4.6)
-                shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
-                for u in shared:
-                    for a in _bits_of(pair):
-                        if all(q in roof for q in g.units[u] if cand[q] & a):
-                            b = pair & ~a
-                            elims = [(q, b.bit_length()) for q in roof]
-                            step = _elim_step(g, "unique rectangle",
-                                              f"unique rectangle type 4 {vals} at {where} "
-                                              f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
-                            return replace(step, rating=4.5)
+                corners = (r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2)
+                for pair in (a | b for a, b in combinations(list(_bits_of(common)), 2)):
+                    floor = [x for x in corners if cand[x] == pair]
+                    roof = [x for x in corners if cand[x] != pair]
+                    if len(floor) != 2 or len(roof) != 2:
+                        continue
+                    x, y = roof
+                    extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
+                    where = ", ".join(g.names[q] for q in sorted(corners))
+                    vals = ",".join(map(str, values_of(pair)))
+                    if extra_x == extra_y and extra_x.bit_count() == 1:
+                        elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
+                        if elims:
+                            step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
+                            return replace(step, rating=4.6)
+                    shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
+                    for u in shared:
+                        for a in _bits_of(pair):
+                            if all(q in roof for q in g.units[u] if cand[q] & a):
+                                b = pair & ~a
+                                elims = [(q, b.bit_length()) for q in roof]
+                                step = _elim_step(g, "unique rectangle",
+                                                  f"unique rectangle type 4 {vals} at {where} "
+                                                  f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
+                                return replace(step, rating=4.5)
     return None
 
 
@@ -972,7 +991,9 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
     a pair of values is excluded when it is one of those cells' two values (it would empty
     that cell), or one value twice when a and b share a unit."""
     see = bool(g.peer_bits[a] >> b & 1)
-    # excluded[x]: the values the other cell cannot take when one takes x
+    # excluded[x]: the values the other cell cannot take when one takes x (x a bit); the
+    # loops walk the bits inline: SE's ladder tries some 150 pairs at every step it reaches
+    # the chains
     excluded: dict[int, int] = {}
     for c in common:
         m = cand[c]
@@ -981,10 +1002,16 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
         excluded[m ^ low] = excluded.get(m ^ low, 0) | low
     ma, mb = cand[a], cand[b]
     allowed_a = allowed_b = 0
-    for va in _bits_of(ma):
+    rest = ma
+    while rest:
+        va = rest & -rest
+        rest ^= va
         if mb & ~(excluded.get(va, 0) | (va if see else 0)):
             allowed_a |= va
-    for vb in _bits_of(mb):
+    rest = mb
+    while rest:
+        vb = rest & -rest
+        rest ^= vb
         if ma & ~(excluded.get(vb, 0) | (vb if see else 0)):
             allowed_b |= vb
     if allowed_a == ma and allowed_b == mb:
@@ -1039,14 +1066,16 @@ def _rated(f, technique: str):
     return rated
 
 
-def _chain_rung(kind: str):
+def _chain_rung(kind: str, ctx):
+    """The rung ``kind`` of :mod:`.chains`; ``ctx`` (a ``chains.ChainContext``, one per
+    solver, shared by its rungs) is what they remember between steps."""
     from . import chains
 
     def rung(s: State, deadline: Deadline | None = None) -> Step | None:
         if kind == "chains":
-            hint = chains.cycles_and_forcing_chains(s, deadline)
+            hint = chains.cycles_and_forcing_chains(s, deadline, ctx)
         else:
-            hint = chains.multiple_chains(s, deadline=deadline, **chains.RUNGS[kind])
+            hint = chains.multiple_chains(s, deadline=deadline, ctx=ctx, **chains.RUNGS[kind])
         if hint is None:
             return None
         return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating)
@@ -1106,7 +1135,9 @@ class HumanSolver:
                      "wxyz-wing": wxyz_wing, "3 strong links": three_strong_links,
                      "4 strong links": four_strong_links, "5 strong links": five_strong_links,
                      "6 strong links": six_strong_links}
-            self._functions = [_chain_rung(t) if t in CHAIN_RUNGS else _rated(funcs[t], t)
+            from .chains import ChainContext
+            ctx = ChainContext()
+            self._functions = [_chain_rung(t, ctx) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
             self._functions = [TECHNIQUE_FUNCTIONS[t] for t in TECHNIQUES if t in self.techniques
