@@ -152,7 +152,9 @@ class _CluesProver:
     the check, on a formula of the check's own: the ``optimized`` encoding of the givens (a
     late check of a 25x25 dig keeps 27k clauses of the empty grid's 0.9M) and the unit clause
     "not ``S[cell]``".  It replaced one incremental solver for the whole dig asked with the
-    givens as assumptions (results/generate_checks.md: the same checks, both ways).  The answer
+    givens as assumptions: on the same checks the two are even in total (ratios 0.84 and 1.09
+    on two seeds), but on the costliest ten the check's own formula is 3-5x faster, and the
+    slow seeds are made of such checks (results/generate_checks.md).  The answer
     does not depend on which engine gives it, so a seed gives the same puzzle whatever decides
     each check.  ``check_seconds`` bounds a check as a whole (the SAT solver interrupted by a
     watchdog at that point): an undecided clue is kept.
