@@ -135,10 +135,23 @@ def test_mrv_answers_top95(capsys):
     (["solve-smt2", "-", "--limit", "-2"], "the solution limit must be 0 (all) or more; got -2"),
     (["solve", "--time-limit", "nan"], "the time limit must be positive (seconds); got nan"),
     (["count", "--limit", "-1"], "the solution limit must be 0 (all) or more; got -1"),
+    # a child's limit in milliseconds must fit poll()'s int: these were OverflowError tracebacks
+    (["solve", "--solver", "sat", "--time-limit", "inf"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got inf"),
+    (["solve-cnf", "-", "--time-limit", "1e9"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+09"),
+    (["bench", "-", "--solvers", "mrv", "--time-limit", "1e300"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+300"),
 ])
 def test_every_command_checks_limits_the_same_way(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+
+
+def test_the_longest_time_limit_runs_an_engine_in_a_child(capsys):
+    # sat runs in a child waited for in milliseconds: the largest limit taken must still fit
+    code, out, err = run(capsys, "solve", "--example", "arto-inkala", "--solver", "sat", "--time-limit", "1e6")
+    assert code == 0 and out.startswith("example:arto-inkala: unique count=1") and "Error" not in err
 
 
 def test_every_commands_help_opens_with_its_description_in_plain_text():
