@@ -774,6 +774,24 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
     assert capsys.readouterr().err == f"puzzlebench: error: --out {nowhere}: cannot write there: No such file or directory\n"
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["sudoku", "--check-seconds", "0"], "--check-seconds must be more than 0; got 0"),
+    (["skyscrapers", "--size", "10"], "Skyscrapers sizes go from 1 to 9; got 10"),
+    (["sudoku", "--clues", "-3"], "--clues must be between 1 and 81 for 3x3 blocks; got -3"),
+    # a random solution placed row by row, one recursion level a row: was a RecursionError traceback
+    (["nqueens", "--size", "99999"], "N-Queens needs 1 <= n <= 64; got 99999"),
+])
+def test_generate_refusing_an_argument_leaves_the_out_file_as_it_was(tmp_path, capsys, argv, message):
+    kept, new = tmp_path / "kept.txt", tmp_path / "new.txt"
+    kept.write_text("precious\n")
+    for out in (kept, new):
+        assert main(["generate", *argv, "--count", "1", "--quiet", "--out", str(out)]) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+    assert kept.read_text() == "precious\n" and not new.exists()
+    assert main(["generate", "sudoku", "--box", "2x2", "--count", "2", "--quiet", "--out", str(kept)]) == 0
+    assert [len(line.split()) for line in kept.read_text().splitlines()] == [2, 2]   # replaced, not appended
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.tuples(st.integers(0, 2**20), st.binary(min_size=1, max_size=64)), min_size=1, max_size=8))
 def test_report_on_a_mutated_database_is_a_table_or_a_clean_error(small_db, tmp_path_factory, edits):

@@ -11,6 +11,7 @@ block each).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -31,6 +32,7 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS,
                                compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
+from ..models.nqueens import NQueens
 from ..models.sudoku import parse_box
 from ..solvers import registry
 from ..solvers.base import check_time_limit
@@ -397,13 +399,12 @@ def cmd_generate(args) -> int:
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
+    if args.kind == "nqueens":
+        NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)
-    try:
-        out = open(args.out, "w") if args.out else sys.stdout
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
+    out = _OutFile(args.out) if args.out else sys.stdout
     if rated:
         return _generate_rated(args, out)
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
@@ -486,6 +487,35 @@ def _generate_rated(args, out) -> int:
         if args.out:
             out.close()
     return EXIT_OK
+
+
+class _OutFile:
+    """``generate --out FILE``: checked writable at once, but emptied only when the first puzzle
+    is written, so that an argument the generator refuses (a size, a shape, --clues) leaves an
+    existing file as it was (it was emptied) and a new one is not left behind empty."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.existed = path, os.path.exists(path)
+        try:
+            self.file = open(path, "a")   # "a": writable, created if new, not truncated yet
+        except OSError as exc:
+            raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
+        self.written = False
+
+    def write(self, text: str) -> int:
+        if not self.written:
+            self.file.truncate(0)
+            self.written = True
+        return self.file.write(text)
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+        if not self.written and not self.existed:
+            with contextlib.suppress(OSError):
+                os.remove(self.path)
 
 
 def _generated_text(args, puzzle, index: int) -> str:
