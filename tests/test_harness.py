@@ -331,6 +331,10 @@ def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
     assert code == 2
     assert err == ("puzzlebench: error: engine ghost=tests.nowhere:Ghost: cannot import: "
                    "No module named 'tests.nowhere'\n")
+    code, err = run_cli(["bench", str(path), "--solver", "ghost", "--engine", "ghost=os:path",
+                         "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert (code, err) == (2, "puzzlebench: error: engine ghost=os:path: path is not an engine class "
+                              "(a subclass of puzzlebench.solvers.base.Engine)\n")   # was a traceback
 
 
 # -- the report, from a hand-computed example -------------------------------------------------------
