@@ -245,6 +245,28 @@ def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys
     assert sorted(r["status"] for r in rows if r["solver"] == "mrv") == ["unique", "unique"]
 
 
+def test_each_file_is_its_own_set_and_standard_input_is_one_too(tmp_path, capsys, monkeypatch):
+    good = "..13....2.4....."
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "p.txt").write_text(f"{good}\n")
+    a, b, db = str(tmp_path / "a" / "p.txt"), str(tmp_path / "b" / "p.txt"), str(tmp_path / "s.sqlite")
+    # both were read as the one set 'p.txt', ids meeting: a pair stored twice, the table's counts off
+    assert run_cli(["bench", a, a, "--solvers", "mrv", "--db", db, "--quiet"], capsys) == (
+        2, f"puzzlebench: error: {a} is named twice: a bench reads each file once\n")
+    assert run_cli(["bench", a, b, "--solvers", "mrv", "--db", db, "--quiet"], capsys) == (
+        2, f"puzzlebench: error: {a} and {b} would both be the set 'p.txt' (a set is named by its file's name): "
+           "rename one\n")
+    assert not Path(db).exists()
+    # '-' was "cannot read -: No such file or directory"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"{good}\n..13..\n".encode())))
+    assert main(["bench", "-", "--solvers", "mrv", "--db", db, "--quiet"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == ("puzzlebench: stdin:2:5: error: a Sudoku line has N² "
+                                                        "characters (16, 36, 81, 144, 256, 625, …); got 6")
+    assert sorted((r["puzzle_id"], r["solver"], r["status"]) for r in Database(db).results()) == [
+        ("stdin:1", "mrv", "unique"), ("stdin:2", "(input)", "error")]
+
+
 def test_a_bench_run_again_replaces_its_pairs_and_keeps_the_earlier_rows_in_the_log(tmp_path, capsys):
     """Without --resume a bench runs its pairs again: the results view shows the new run's row
     of each pair (one row per pair), the log keeps the earlier ones, marked replaced; pairs of

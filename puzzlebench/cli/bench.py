@@ -25,7 +25,7 @@ from ..harness.campaign import load_campaign
 from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
-from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
+from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
 from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
                                clock_of, median_runs, rows_without_time,
@@ -116,6 +116,7 @@ def cmd_bench(args) -> int:
     box = parse_box(args.box)
     seed = args.seed if args.seed is not None else 0
     if args.files:
+        check_set_names(args.files)
         items = []
         for name in args.files:
             items += scramble_if(sample(read_file(name, kind=args.kind, box=box), args.sample, seed), args, seed)
@@ -538,7 +539,7 @@ def register(sub) -> None:
                                    "time limits: every answer verified, the solvers cross-checked, every "
                                    "result stored in a SQLite database as it comes (--resume runs only "
                                    "what is missing).")
-    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (none: the embedded default set)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files, '-' for standard input (none: the embedded default set)")
     p.add_argument("--solvers", action="append", metavar="A,B,C", help="solver specs, comma-separated")
     p.add_argument("--solver", action="append", metavar="SPEC", help="one solver spec (repeat; for specs with options)")
     p.add_argument("--engine", action="append", metavar="NAME=module:Class",
