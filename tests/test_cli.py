@@ -69,6 +69,16 @@ def test_usage_errors_are_messages(capsys):
     assert err == "puzzlebench: error: cannot read /nonexistent/file.txt: No such file or directory\n"
 
 
+@pytest.mark.parametrize("command", ["solve", "count", "show", "check"])
+def test_a_file_that_cannot_be_read_stops_the_command_before_any_answer(tmp_path, capsys, command):
+    good = tmp_path / "good.txt"
+    good.write_text("..13....2.4.....\n")
+    # the good file's batch was read, then dropped unanswered when the missing file came up
+    for bad, why in [("/nonexistent/file.txt", "No such file or directory"), (str(tmp_path), "Is a directory")]:
+        code, out, err = run(capsys, command, str(good), bad, str(good))
+        assert (code, out, err) == (2, "", f"puzzlebench: error: cannot read {bad}: {why}\n")
+
+
 def test_no_traceback_from_the_real_command(tmp_path):
     f = tmp_path / "junk.bin"
     f.write_bytes(b"\x00\xff\xfe\x01binary")

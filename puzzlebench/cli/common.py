@@ -55,6 +55,12 @@ def read_records(args) -> Iterator[Record]:
             raise UsageError("--example list is a listing, not an input")
         yield Record(f"example:{args.example}", examples.example(args.example))
     files = args.files or []
+    for name in files:   # every file opened first: one missing after others was found only once their
+        if name != "-":  # batch was read, and that batch then went unanswered (or, past 1000 puzzles, half)
+            try:
+                open(name, "rb").close()
+            except OSError as exc:
+                raise UsageError(f"cannot read {name}: {exc.strerror}") from None
     if not files and not getattr(args, "example", None):
         default = getattr(args, "default_example", None)
         if not default:
