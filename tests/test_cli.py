@@ -79,6 +79,17 @@ def test_a_file_that_cannot_be_read_stops_the_command_before_any_answer(tmp_path
         assert (code, out, err) == (2, "", f"puzzlebench: error: cannot read {bad}: {why}\n")
 
 
+@pytest.mark.parametrize("box, message", [("3x", "expected RxC, e.g. 3x3 or 2x3"),
+                                          ("0x0", "a block has 1 row and 1 column or more")])
+@pytest.mark.parametrize("command", ["solve", "show", "check", "bench"])
+def test_a_malformed_box_is_one_usage_error_not_one_a_puzzle(tmp_path, capsys, command, box, message):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("..13....2.4.....\n" * 3)
+    extra = ["--solvers", "mrv", "--db", str(tmp_path / "b.sqlite")] if command == "bench" else []
+    code, out, err = run(capsys, command, str(puzzles), "--box", box, *extra)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: block shape '{box}': {message}\n")
+
+
 def test_no_traceback_from_the_real_command(tmp_path):
     f = tmp_path / "junk.bin"
     f.write_bytes(b"\x00\xff\xfe\x01binary")

@@ -38,7 +38,7 @@ from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
-from .common import EXIT_OK
+from .common import EXIT_OK, check_box
 from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
@@ -113,7 +113,7 @@ def cmd_bench(args) -> int:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
-    box = parse_box(args.box)
+    box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
     if args.files:
         check_set_names(args.files)
