@@ -118,6 +118,17 @@ def test_check_lists_every_broken_rule(capsys, tmp_path):
     assert "  r1c1 is given as 8, solution has 2" in lines
 
 
+def test_check_names_a_field_that_is_not_a_solution(capsys, tmp_path):
+    f = tmp_path / "s.txt"
+    f.write_text(f"{INKALA} {INKALA_SOLUTION[:80]}\n{INKALA}\n")
+    code, out, err = run(capsys, "check", str(f))
+    # a cut solution was "no solution given after the puzzle", as if there were none
+    cut = (f"{f}:1: error: no solution after the puzzle: the next field, '{INKALA_SOLUTION[:20]}…' "
+           "(80 characters), is not 81 values")
+    assert (code, out.splitlines()) == (2, [cut, f"{f}:2: error: no solution given after the puzzle"])
+    assert err.splitlines()[0] == f"puzzlebench: {cut}"
+
+
 def test_show_says_the_block_shape_was_inferred(capsys, tmp_path):
     f = tmp_path / "six.txt"
     f.write_text(".6.4.1..1......3..........2.4.4.35..\n")
