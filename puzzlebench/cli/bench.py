@@ -241,6 +241,14 @@ def cmd_report(args) -> int:
         raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex or json")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    if args.plot and not args.out:   # before the table: it was printed, then the error (exit 2)
+        raise UsageError("--plot needs --out DIR for the figures")
+    pair = None
+    if args.pair:
+        names = [s.strip() for s in args.pair.split(",")]
+        if len(names) != 2:
+            raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
+        pair = (names[0], names[1])
     db = open_existing(args.db)
     try:
         results = median_runs(db.results(*_selection(args)), options.time_key)
@@ -257,14 +265,6 @@ def cmd_report(args) -> int:
     if args.out:
         _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out)
     if args.plot:
-        if not args.out:
-            raise UsageError("--plot needs --out DIR for the figures")
-        pair = None
-        if args.pair:
-            names = [s.strip() for s in args.pair.split(",")]
-            if len(names) != 2:
-                raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
-            pair = (names[0], names[1])
         for kind in args.plot:
             extra = {"pair": pair} if kind == "scatter" else {}
             paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, **extra)
