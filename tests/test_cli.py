@@ -2,6 +2,8 @@
 messages, never tracebacks."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -197,3 +199,22 @@ def test_every_commands_help_opens_with_its_description_in_plain_text():
         for markup in ("``", ":class:", ":func:", ":meth:", ":data:"):
             assert markup not in text, (name, markup)
     assert "``" not in parser.format_help()
+
+
+def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
+    """PySAT's C module turns Ctrl-C into its own pysolvers.error: the command printed that
+    traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
+    almost every time (and in Python code, the ordinary KeyboardInterrupt, it must end the same)."""
+    import pysolvers
+    from puzzlebench.solvers.sat import is_pysat_interrupt
+    assert is_pysat_interrupt(pysolvers.error("Caught keyboard interrupt"))
+    assert not is_pysat_interrupt(pysolvers.error("something else")) and not is_pysat_interrupt(ValueError("x"))
+    path = data_file("sudoku9_forum_hardest_1905_11plus.txt")
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(path), "--solver", "sat",
+                             "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    for _ in range(200):           # answers coming: the solver is at work
+        assert proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    proc.stdout.read()
+    assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
