@@ -218,3 +218,24 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     proc.send_signal(signal.SIGINT)
     proc.stdout.read()
     assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "cpmpy:z3"])
+def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver):
+    """OR-Tools and Z3 (here through CPMpy) catch SIGINT themselves and end the search early:
+    with no time limit that puzzle was a 'timeout' and the command went on with the rest."""
+    pytest.importorskip("ortools" if solver == "cpsat" else "cpmpy")
+    import time
+    lines = data_file("sudoku9_forum_hardest_1905_11plus.txt").read_text().splitlines()[:3000]
+    puzzles = tmp_path / "hard.txt"
+    puzzles.write_text("\n".join(lines) + "\n")   # minutes of work for either
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(puzzles), "--solver", solver],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    time.sleep(5)   # imports done, the back end at work
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")

@@ -216,6 +216,11 @@ class Engine(ABC):
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
             outcome = self.search(artifact, limit, keep, deadline)
+            if outcome.timed_out and deadline.at is None:
+                # no clock to run out: the back end stopped on a Ctrl-C it caught itself
+                # (OR-Tools' own SIGINT handler, Z3's through CPMpy); that puzzle was a timeout
+                # and the command went on with the rest
+                raise KeyboardInterrupt
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
