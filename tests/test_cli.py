@@ -239,3 +239,11 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
     finally:
         proc.kill()
     assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
+
+
+@pytest.mark.parametrize("module", ["puzzlebench", "puzzlebench.cli"])
+def test_python_dash_m_runs_the_command(module):
+    # 'python -m puzzlebench' was "No module named puzzlebench.__main__"
+    proc = subprocess.run([sys.executable, "-m", module, "solve", "--example", "course-4x4", "--format", "jsonl"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "unique"
