@@ -195,6 +195,12 @@ def test_cli_solve_smt2_reports_a_file_that_does_not_parse(tmp_path, capsys):
     bad.write_text("(declare-const a Bool)\n(assert (and a b))\n")
     assert main(["solve-smt2", str(bad)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {bad}:2:15: SMT-LIB2 does not parse: unknown constant b\n"
+    # comments and blanks alone: was "1 model", exit 0; '(check-sat)' alone has its one model
+    bad.write_text("; nothing here\n\n   ; nor here\n")
+    assert main(["solve-smt2", str(bad)]) == 2
+    assert capsys.readouterr() == ("", f"puzzlebench: error: {bad}: empty input: no SMT-LIB2 command\n")
+    bad.write_text("(check-sat) ; the empty formula\n")
+    assert main(["solve-smt2", str(bad)]) == 0 and capsys.readouterr().out.startswith("solution 1: \n1 model;")
 
 
 # -- solve-smt2 counts the models of any file ---------------------------------------------------
