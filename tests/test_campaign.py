@@ -103,6 +103,8 @@ BAD = [
      "{c}:2:1: [[set]] 1 has no solvers: give solvers = [...] in it or above every [[set]]"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nmemory_limit = 1e12\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:3:1: the memory limit of 1e+12 MB is more than this machine's memory"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\ntime_limit = inf\n",
+     "{c}:5:1: the time limit must be at most 1000000 seconds (leave it out for none); got inf"),
     ("db = \"r.sqlite\"\nsolvers = [{ options = { a = 1 } }]\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:2:1: a solver table needs spec = \"family[:variant]\""),
     ("db = \"r.sqlite\"\n[tables]\nx = 1\n[[set]]\nfile = \"four.txt\"\n",

@@ -2,6 +2,8 @@
 messages, never tracebacks."""
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -69,6 +71,27 @@ def test_usage_errors_are_messages(capsys):
     assert err == "puzzlebench: error: cannot read /nonexistent/file.txt: No such file or directory\n"
 
 
+@pytest.mark.parametrize("command", ["solve", "count", "show", "check"])
+def test_a_file_that_cannot_be_read_stops_the_command_before_any_answer(tmp_path, capsys, command):
+    good = tmp_path / "good.txt"
+    good.write_text("..13....2.4.....\n")
+    # the good file's batch was read, then dropped unanswered when the missing file came up
+    for bad, why in [("/nonexistent/file.txt", "No such file or directory"), (str(tmp_path), "Is a directory")]:
+        code, out, err = run(capsys, command, str(good), bad, str(good))
+        assert (code, out, err) == (2, "", f"puzzlebench: error: cannot read {bad}: {why}\n")
+
+
+@pytest.mark.parametrize("box, message", [("3x", "expected RxC, e.g. 3x3 or 2x3"),
+                                          ("0x0", "a block has 1 row and 1 column or more")])
+@pytest.mark.parametrize("command", ["solve", "show", "check", "bench"])
+def test_a_malformed_box_is_one_usage_error_not_one_a_puzzle(tmp_path, capsys, command, box, message):
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("..13....2.4.....\n" * 3)
+    extra = ["--solvers", "mrv", "--db", str(tmp_path / "b.sqlite")] if command == "bench" else []
+    code, out, err = run(capsys, command, str(puzzles), "--box", box, *extra)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: block shape '{box}': {message}\n")
+
+
 def test_no_traceback_from_the_real_command(tmp_path):
     f = tmp_path / "junk.bin"
     f.write_bytes(b"\x00\xff\xfe\x01binary")
@@ -95,6 +118,17 @@ def test_check_lists_every_broken_rule(capsys, tmp_path):
     assert lines[0] == f"{f}:1: valid"
     assert lines[1] == f"{f}:2: invalid"
     assert "  r1c1 is given as 8, solution has 2" in lines
+
+
+def test_check_names_a_field_that_is_not_a_solution(capsys, tmp_path):
+    f = tmp_path / "s.txt"
+    f.write_text(f"{INKALA} {INKALA_SOLUTION[:80]}\n{INKALA}\n")
+    code, out, err = run(capsys, "check", str(f))
+    # a cut solution was "no solution given after the puzzle", as if there were none
+    cut = (f"{f}:1: error: no solution after the puzzle: the next field, '{INKALA_SOLUTION[:20]}…' "
+           "(80 characters), is not 81 values")
+    assert (code, out.splitlines()) == (2, [cut, f"{f}:2: error: no solution given after the puzzle"])
+    assert err.splitlines()[0] == f"puzzlebench: {cut}"
 
 
 def test_show_says_the_block_shape_was_inferred(capsys, tmp_path):
@@ -135,10 +169,23 @@ def test_mrv_answers_top95(capsys):
     (["solve-smt2", "-", "--limit", "-2"], "the solution limit must be 0 (all) or more; got -2"),
     (["solve", "--time-limit", "nan"], "the time limit must be positive (seconds); got nan"),
     (["count", "--limit", "-1"], "the solution limit must be 0 (all) or more; got -1"),
+    # a child's limit in milliseconds must fit poll()'s int: these were OverflowError tracebacks
+    (["solve", "--solver", "sat", "--time-limit", "inf"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got inf"),
+    (["solve-cnf", "-", "--time-limit", "1e9"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+09"),
+    (["bench", "-", "--solvers", "mrv", "--time-limit", "1e300"],
+     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+300"),
 ])
 def test_every_command_checks_limits_the_same_way(capsys, argv, message):
     code, _, err = run(capsys, *argv)
     assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+
+
+def test_the_longest_time_limit_runs_an_engine_in_a_child(capsys):
+    # sat runs in a child waited for in milliseconds: the largest limit taken must still fit
+    code, out, err = run(capsys, "solve", "--example", "arto-inkala", "--solver", "sat", "--time-limit", "1e6")
+    assert code == 0 and out.startswith("example:arto-inkala: unique count=1") and "Error" not in err
 
 
 def test_every_commands_help_opens_with_its_description_in_plain_text():
@@ -152,3 +199,51 @@ def test_every_commands_help_opens_with_its_description_in_plain_text():
         for markup in ("``", ":class:", ":func:", ":meth:", ":data:"):
             assert markup not in text, (name, markup)
     assert "``" not in parser.format_help()
+
+
+def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
+    """PySAT's C module turns Ctrl-C into its own pysolvers.error: the command printed that
+    traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
+    almost every time (and in Python code, the ordinary KeyboardInterrupt, it must end the same)."""
+    import pysolvers
+    from puzzlebench.solvers.sat import is_pysat_interrupt
+    assert is_pysat_interrupt(pysolvers.error("Caught keyboard interrupt"))
+    assert not is_pysat_interrupt(pysolvers.error("something else")) and not is_pysat_interrupt(ValueError("x"))
+    path = data_file("sudoku9_forum_hardest_1905_11plus.txt")
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(path), "--solver", "sat",
+                             "--format", "jsonl"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    for _ in range(200):           # answers coming: the solver is at work
+        assert proc.stdout.readline()
+    proc.send_signal(signal.SIGINT)
+    proc.stdout.read()
+    assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "cpmpy:z3"])
+def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver):
+    """OR-Tools and Z3 (here through CPMpy) catch SIGINT themselves and end the search early:
+    with no time limit that puzzle was a 'timeout' and the command went on with the rest."""
+    pytest.importorskip("ortools" if solver == "cpsat" else "cpmpy")
+    import time
+    lines = data_file("sudoku9_forum_hardest_1905_11plus.txt").read_text().splitlines()[:3000]
+    puzzles = tmp_path / "hard.txt"
+    puzzles.write_text("\n".join(lines) + "\n")   # minutes of work for either
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(puzzles), "--solver", solver],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    time.sleep(5)   # imports done, the back end at work
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
+
+
+@pytest.mark.parametrize("module", ["puzzlebench", "puzzlebench.cli"])
+def test_python_dash_m_runs_the_command(module):
+    # 'python -m puzzlebench' was "No module named puzzlebench.__main__"
+    proc = subprocess.run([sys.executable, "-m", module, "solve", "--example", "course-4x4", "--format", "jsonl"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "unique"

@@ -234,11 +234,37 @@ def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys
     path.write_text(f"{good}\n..13....2.4...\n{good.replace('.', '0')}\n")
     code = main(["bench", str(path), "--solvers", "mrv", "--db", str(tmp_path / "m.sqlite"), "--quiet"])
     assert code == 1
+    err = capsys.readouterr().err.splitlines()   # the bad line told with its place (it was only counted)
+    assert err[0] == ("puzzlebench: mixed.txt:2:15: error: a Sudoku line has N² characters "
+                      "(16, 36, 81, 144, 256, 625, …); got 14")
+    assert len(err) == 2 and err[1].startswith("puzzlebench: 2 runs in ") and "1 errors" in err[1]
     rows = Database(tmp_path / "m.sqlite").results()
     errors = [(r["puzzle_id"], r["solver"], r["error"]) for r in rows if r["status"] == "error"]
     assert errors == [("mixed.txt:2", "(input)",
                        "mixed.txt:2:15: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 14")]
     assert sorted(r["status"] for r in rows if r["solver"] == "mrv") == ["unique", "unique"]
+
+
+def test_each_file_is_its_own_set_and_standard_input_is_one_too(tmp_path, capsys, monkeypatch):
+    good = "..13....2.4....."
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "p.txt").write_text(f"{good}\n")
+    a, b, db = str(tmp_path / "a" / "p.txt"), str(tmp_path / "b" / "p.txt"), str(tmp_path / "s.sqlite")
+    # both were read as the one set 'p.txt', ids meeting: a pair stored twice, the table's counts off
+    assert run_cli(["bench", a, a, "--solvers", "mrv", "--db", db, "--quiet"], capsys) == (
+        2, f"puzzlebench: error: {a} is named twice: a bench reads each file once\n")
+    assert run_cli(["bench", a, b, "--solvers", "mrv", "--db", db, "--quiet"], capsys) == (
+        2, f"puzzlebench: error: {a} and {b} would both be the set 'p.txt' (a set is named by its file's name): "
+           "rename one\n")
+    assert not Path(db).exists()
+    # '-' was "cannot read -: No such file or directory"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(f"{good}\n..13..\n".encode())))
+    assert main(["bench", "-", "--solvers", "mrv", "--db", db, "--quiet"]) == 1
+    assert capsys.readouterr().err.splitlines()[0] == ("puzzlebench: stdin:2:5: error: a Sudoku line has N² "
+                                                        "characters (16, 36, 81, 144, 256, 625, …); got 6")
+    assert sorted((r["puzzle_id"], r["solver"], r["status"]) for r in Database(db).results()) == [
+        ("stdin:1", "mrv", "unique"), ("stdin:2", "(input)", "error")]
 
 
 def test_a_bench_run_again_replaces_its_pairs_and_keeps_the_earlier_rows_in_the_log(tmp_path, capsys):
@@ -327,6 +353,10 @@ def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
     assert code == 2
     assert err == ("puzzlebench: error: engine ghost=tests.nowhere:Ghost: cannot import: "
                    "No module named 'tests.nowhere'\n")
+    code, err = run_cli(["bench", str(path), "--solver", "ghost", "--engine", "ghost=os:path",
+                         "--db", str(tmp_path / "x.sqlite")], capsys)
+    assert (code, err) == (2, "puzzlebench: error: engine ghost=os:path: path is not an engine class "
+                              "(a subclass of puzzlebench.solvers.base.Engine)\n")   # was a traceback
 
 
 # -- the report, from a hand-computed example -------------------------------------------------------
@@ -772,6 +802,24 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
     nowhere = tmp_path / "no" / "such" / "x.txt"
     assert main(["generate", "sudoku", "--out", str(nowhere)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: --out {nowhere}: cannot write there: No such file or directory\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["sudoku", "--check-seconds", "0"], "--check-seconds must be more than 0; got 0"),
+    (["skyscrapers", "--size", "10"], "Skyscrapers sizes go from 1 to 9; got 10"),
+    (["sudoku", "--clues", "-3"], "--clues must be between 1 and 81 for 3x3 blocks; got -3"),
+    # a random solution placed row by row, one recursion level a row: was a RecursionError traceback
+    (["nqueens", "--size", "99999"], "N-Queens needs 1 <= n <= 64; got 99999"),
+])
+def test_generate_refusing_an_argument_leaves_the_out_file_as_it_was(tmp_path, capsys, argv, message):
+    kept, new = tmp_path / "kept.txt", tmp_path / "new.txt"
+    kept.write_text("precious\n")
+    for out in (kept, new):
+        assert main(["generate", *argv, "--count", "1", "--quiet", "--out", str(out)]) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+    assert kept.read_text() == "precious\n" and not new.exists()
+    assert main(["generate", "sudoku", "--box", "2x2", "--count", "2", "--quiet", "--out", str(kept)]) == 0
+    assert [len(line.split()) for line in kept.read_text().splitlines()] == [2, 2]   # replaced, not appended
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))

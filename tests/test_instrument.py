@@ -338,3 +338,17 @@ def test_an_engine_run_after_a_heavier_one_is_not_charged_for_its_libraries(tmp_
     # the worker held Z3 before bitboard's later repetitions ran: their baseline grew with it
     assert max(r["baseline_memory"] for r in bitboard) > min(r["baseline_memory"] for r in bitboard) + 5 * MB
     assert max(r["peak_memory"] for r in bitboard) < 5 * MB, sorted(r["peak_memory"] for r in bitboard)[-3:]
+
+
+def test_a_library_that_cannot_load_under_the_limit_is_a_memout_not_a_traceback(tmp_path):
+    """CP-SAT imports OR-Tools (and pandas) at its first puzzle, in the child under the cap: a
+    shared object whose pages cannot be mapped is an ImportError.  The child printed its
+    traceback and the puzzle was "the engine's process ended (exit code 1)"."""
+    pytest.importorskip("ortools")
+    f = tmp_path / "p.txt"
+    f.write_text("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n")
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve", str(f), "--solver", "cpsat",
+                           "--memory-limit", "1", "--format", "jsonl"], cwd=REPO, capture_output=True, text=True)
+    record = json.loads(proc.stdout)
+    assert (proc.returncode, proc.stderr, record["status"]) == (0, "", "memout")
+    assert record["error"].startswith("memory limit of 1 MB reached: ")

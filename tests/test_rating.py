@@ -452,6 +452,29 @@ def test_cli_usage_errors(capsys):
                                        "(built-in models: se, human)\n")
 
 
+def test_cli_bad_models_and_fit_options_are_one_line(tmp_path, capsys):
+    f = tmp_path / "p.txt"
+    f.write_text(f"{EASY}\n")
+    listed, partial = tmp_path / "list.json", tmp_path / "partial.json"
+    listed.write_text("[1, 2]")
+    partial.write_text('{"format": "puzzlebench-rating-model/1"}')
+    for model, message in [(tmp_path, "cannot read it: Is a directory"),                # was a traceback
+                           (listed, "not a rating model (a JSON list, not an object)"),  # was a traceback
+                           (partial, "not a rating model (no 'features')")]:            # was "'features'"
+        assert main(["rate", str(f), "--model", str(model)]) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: model '{model}': {message}\n"
+    data = tmp_path / "d.txt"
+    data.write_text(f"{EASY} 3\n{HARD} 4\n")
+    out = tmp_path / "m.json"
+    for option, message in [(["--folds", "0"], "--folds must be 2 or more (k of the k-fold cross-validation); got 0"),
+                            (["--ridge", "-1"], "--ridge must be 0 or more; got -1"),
+                            (["--out", str(tmp_path)], f"--out {tmp_path}: cannot write there: Is a directory")]:
+        argv = ["rate", "--fit", str(data), "--labels", "2", "--out", str(out), "--features", "seed", *option]
+        assert main(argv) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+    assert not out.exists()   # the --out check leaves no file behind
+
+
 def test_human_family_is_registered():
     from puzzlebench.solvers.registry import make_engine
     engine = make_engine("human")

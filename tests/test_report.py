@@ -401,6 +401,8 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     (["--raw", "--format", "parquet"], "--raw --format parquet is binary: give --out FILE"),
     (["--raw", "--format", "md"], "--raw writes csv, jsonl, parquet; got --format md"),
     (["--format", "jsonl"], "--format jsonl is for --raw; a report's table is md, csv, latex or json"),
+    (["--plot", "cactus"], "--plot needs --out DIR for the figures"),   # the table was printed first
+    (["--plot", "scatter", "--pair", "a", "--out", "/nonexistent-figures"], "--pair takes two solvers, A,B; got 'a'"),
     (["--time", "cpu"], "--time cpu: 11 finished results in {db} have no CPU time (stored before it was "
                         "measured); rerun them or report with --time wall"),
 ])

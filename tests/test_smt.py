@@ -195,6 +195,12 @@ def test_cli_solve_smt2_reports_a_file_that_does_not_parse(tmp_path, capsys):
     bad.write_text("(declare-const a Bool)\n(assert (and a b))\n")
     assert main(["solve-smt2", str(bad)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {bad}:2:15: SMT-LIB2 does not parse: unknown constant b\n"
+    # comments and blanks alone: was "1 model", exit 0; '(check-sat)' alone has its one model
+    bad.write_text("; nothing here\n\n   ; nor here\n")
+    assert main(["solve-smt2", str(bad)]) == 2
+    assert capsys.readouterr() == ("", f"puzzlebench: error: {bad}: empty input: no SMT-LIB2 command\n")
+    bad.write_text("(check-sat) ; the empty formula\n")
+    assert main(["solve-smt2", str(bad)]) == 0 and capsys.readouterr().out.startswith("solution 1: \n1 model;")
 
 
 # -- solve-smt2 counts the models of any file ---------------------------------------------------
@@ -380,3 +386,28 @@ def test_solve_smt2_counts_enumerations_and_bit_vectors(tmp_path):
     text = ("(declare-datatypes () ((Color red green blue)))(declare-const c Color)"
             "(declare-const v (_ BitVec 2))(assert (not (= c red)))")
     assert count_smt2_models(text, "e.smt2", None, 30).count == 2 * 4
+
+
+def test_ctrl_c_during_a_z3_check_stops_the_command(tmp_path):
+    """Z3 catches SIGINT itself and returns unknown ("interrupted from keyboard"): the puzzle
+    was an error record and the command went on with the rest (560 s for the hardest file).
+    Here Ctrl-C ends it: 'interrupted', exit 130, whether it lands in a check or in Python."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from conftest import data_file
+    lines = data_file("sudoku9_forum_hardest_1905_11plus.txt").read_text().splitlines()[:3000]
+    puzzles = tmp_path / "hard.txt"
+    puzzles.write_text("\n".join(lines) + "\n")   # about 30 s of Z3's work
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(puzzles), "--solver", "smt"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    time.sleep(4)   # imports done, Z3 at work
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=20)
+    finally:
+        proc.kill()
+    assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")

@@ -59,6 +59,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        from ..solvers.sat import is_pysat_interrupt
+        if not is_pysat_interrupt(exc):
+            raise
+        print("puzzlebench: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ block each).
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 import os
@@ -24,19 +25,20 @@ from ..harness.campaign import load_campaign
 from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
-from ..harness.inputs import from_puzzles, read_file, sample, scramble_items
+from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
 from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
                                clock_of, median_runs, rows_without_time,
                                compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
+from ..models.nqueens import NQueens
 from ..models.sudoku import parse_box
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
-from .common import EXIT_OK
+from .common import EXIT_OK, check_box
 from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
@@ -111,9 +113,10 @@ def cmd_bench(args) -> int:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
     if args.sample is not None and args.sample < 1:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
-    box = parse_box(args.box)
+    box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
     if args.files:
+        check_set_names(args.files)
         items = []
         for name in args.files:
             items += scramble_if(sample(read_file(name, kind=args.kind, box=box), args.sample, seed), args, seed)
@@ -238,6 +241,14 @@ def cmd_report(args) -> int:
         raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex or json")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    if args.plot and not args.out:   # before the table: it was printed, then the error (exit 2)
+        raise UsageError("--plot needs --out DIR for the figures")
+    pair = None
+    if args.pair:
+        names = [s.strip() for s in args.pair.split(",")]
+        if len(names) != 2:
+            raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
+        pair = (names[0], names[1])
     db = open_existing(args.db)
     try:
         results = median_runs(db.results(*_selection(args)), options.time_key)
@@ -254,14 +265,6 @@ def cmd_report(args) -> int:
     if args.out:
         _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out)
     if args.plot:
-        if not args.out:
-            raise UsageError("--plot needs --out DIR for the figures")
-        pair = None
-        if args.pair:
-            names = [s.strip() for s in args.pair.split(",")]
-            if len(names) != 2:
-                raise UsageError(f"--pair takes two solvers, A,B; got {args.pair!r}")
-            pair = (names[0], names[1])
         for kind in args.plot:
             extra = {"pair": pair} if kind == "scatter" else {}
             paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, **extra)
@@ -397,13 +400,12 @@ def cmd_generate(args) -> int:
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
+    if args.kind == "nqueens":
+        NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)
-    try:
-        out = open(args.out, "w") if args.out else sys.stdout
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
+    out = _OutFile(args.out) if args.out else sys.stdout
     if rated:
         return _generate_rated(args, out)
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
@@ -488,6 +490,35 @@ def _generate_rated(args, out) -> int:
     return EXIT_OK
 
 
+class _OutFile:
+    """``generate --out FILE``: checked writable at once, but emptied only when the first puzzle
+    is written, so that an argument the generator refuses (a size, a shape, --clues) leaves an
+    existing file as it was (it was emptied) and a new one is not left behind empty."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.existed = path, os.path.exists(path)
+        try:
+            self.file = open(path, "a")   # "a": writable, created if new, not truncated yet
+        except OSError as exc:
+            raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
+        self.written = False
+
+    def write(self, text: str) -> int:
+        if not self.written:
+            self.file.truncate(0)
+            self.written = True
+        return self.file.write(text)
+
+    def flush(self) -> None:
+        self.file.flush()
+
+    def close(self) -> None:
+        self.file.close()
+        if not self.written and not self.existed:
+            with contextlib.suppress(OSError):
+                os.remove(self.path)
+
+
 def _generated_text(args, puzzle, index: int) -> str:
     """A generated puzzle as the reader reads it back: one line, or (a Latin square) a ``.pls``
     block under a comment saying what it is, with a blank line after it."""
@@ -508,7 +539,7 @@ def register(sub) -> None:
                                    "time limits: every answer verified, the solvers cross-checked, every "
                                    "result stored in a SQLite database as it comes (--resume runs only "
                                    "what is missing).")
-    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files (none: the embedded default set)")
+    p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files, '-' for standard input (none: the embedded default set)")
     p.add_argument("--solvers", action="append", metavar="A,B,C", help="solver specs, comma-separated")
     p.add_argument("--solver", action="append", metavar="SPEC", help="one solver spec (repeat; for specs with options)")
     p.add_argument("--engine", action="append", metavar="NAME=module:Class",

@@ -20,6 +20,7 @@ from ..errors import UsageError
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
+from ..models.sudoku import parse_box
 from ..results import Result
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -46,6 +47,15 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) 
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
 
 
+def check_box(text: str | None) -> tuple[int, int] | None:
+    """``--box RxC`` read once: a malformed one is one usage error, not one a puzzle (98,316
+    lines for the 17-clue set)."""
+    box = parse_box(text)
+    if box is not None and min(box) < 1:
+        raise UsageError(f"block shape {text!r}: a block has 1 row and 1 column or more")
+    return box
+
+
 def read_records(args) -> Iterator[Record]:
     """Every puzzle of the inputs named by ``args`` (``--example`` first, then the files, in
     order), or the error that stopped it, read as a stream."""
@@ -54,7 +64,14 @@ def read_records(args) -> Iterator[Record]:
         if args.example == "list":
             raise UsageError("--example list is a listing, not an input")
         yield Record(f"example:{args.example}", examples.example(args.example))
+    check_box(getattr(args, "box", None))
     files = args.files or []
+    for name in files:   # every file opened first: one missing after others was found only once their
+        if name != "-":  # batch was read, and that batch then went unanswered (or, past 1000 puzzles, half)
+            try:
+                open(name, "rb").close()
+            except OSError as exc:
+                raise UsageError(f"cannot read {name}: {exc.strerror}") from None
     if not files and not getattr(args, "example", None):
         default = getattr(args, "default_example", None)
         if not default:

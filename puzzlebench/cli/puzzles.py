@@ -111,6 +111,11 @@ def cmd_check(args) -> int:
         text = rec.puzzle.metadata.get("solution")
         if not text:
             problem = "no solution given after the puzzle"
+            other = rec.puzzle.metadata.get("field2")   # a Sudoku's next field, not N² values: a cut or
+            if other is not None:                       # mistyped solution was "no solution given"
+                shown = other if len(other) <= 24 else other[:20] + "…"
+                problem = (f"no solution after the puzzle: the next field, {shown!r} ({len(other)} characters), "
+                           f"is not {len(rec.puzzle.givens)} values")
             _emit(args.format, rec.source, "error", [problem], f"{rec.source}: error: {problem}")
             tally.add("error", error=True)
             continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
 from collections import Counter
@@ -159,6 +160,19 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
+    # checked before the fit (minutes on a large set): --folds 0 and an --out folder were
+    # tracebacks, --ridge < 0 fitted a penalty that rewards large weights
+    if args.folds < 2:
+        raise UsageError(f"--folds must be 2 or more (k of the k-fold cross-validation); got {args.folds}")
+    if not args.ridge >= 0:
+        raise UsageError(f"--ridge must be 0 or more; got {args.ridge:g}")
+    existed = os.path.exists(args.out)
+    try:
+        open(args.out, "a").close()
+    except OSError as exc:
+        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
+    if not existed:
+        os.remove(args.out)
     text, source = _read(args.fit)
     records = read_records(text, source, args.labels)
     names = FEATURE_SETS[args.features]

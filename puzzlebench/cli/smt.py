@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ..encoders.smt import decode_assignment, header_facts
+from ..errors import UsageError
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.smt import count_smt2_models_apart
 from .common import EXIT_OK, read_text
@@ -21,6 +22,9 @@ def cmd_solve_smt2(args) -> int:
     limit = normalise_limit(args.limit)
     time_limit = check_time_limit(args.time_limit)
     text, source = read_text(args.file, "an SMT-LIB2 script")
+    if not any(line.split(";", 1)[0].strip() for line in text.splitlines()):
+        # comments and blanks alone: was "1 model", exit 0, where every other reader says empty
+        raise UsageError(f"{source}: empty input: no SMT-LIB2 command")
     _, fixed, n_cells = header_facts(text, source)
 
     def show(k: int, values: list[tuple[str, str]]) -> None:

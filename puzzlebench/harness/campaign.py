@@ -44,6 +44,7 @@ except ModuleNotFoundError:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 from ..errors import PuzzlebenchError, UsageError
+from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
 
@@ -167,9 +168,10 @@ class _Checker:
         if key in LEAST and not value > LEAST[key]:
             least = "0 or more" if LEAST[key] < 0 else "more than 0"
             self.fail(where, f"{key} must be {least}; got {_shown(value)}")
-        if key == "memory_limit":
+        check = {"memory_limit": check_memory_limit, "time_limit": check_time_limit}.get(key)
+        if check:
             try:
-                check_memory_limit(value)
+                check(value)
             except UsageError as exc:
                 self.fail(where, str(exc))
 

@@ -10,7 +10,9 @@ its :class:`~puzzlebench.errors.PuzzleError`, recorded as an error; the rest sti
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable
@@ -23,14 +25,33 @@ from ..models.reader import Record, read_records, text_lines
 def read_file(path: str, *, kind: str | None = None, box: str | None = None) -> list[Record]:
     """Every record of a puzzle file, in order.  An unreadable file is a usage error; a file
     mixing puzzle kinds too (each set must be one kind, so that its table means something)."""
-    name = Path(path).name
+    name = set_name(path)
     try:
-        with open(path, "rb") as stream:
+        with open(path, "rb") if path != "-" else contextlib.nullcontext(sys.stdin.buffer) as stream:
             records = list(read_records(text_lines(stream), name, kind=kind, box=box))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     check_one_kind(path, records)
     return records
+
+
+def set_name(path: str) -> str:
+    """The set a file's puzzles belong to: its file's name (``-``: ``stdin``)."""
+    return "stdin" if path == "-" else Path(path).name
+
+
+def check_set_names(paths: Iterable[str]) -> None:
+    """Each file of a bench its own set: two files of the same name (or one named twice) would
+    be one set whose puzzle ids (``set:line``) meet twice, each line's pair stored twice."""
+    seen: dict[str, str] = {}
+    for path in paths:
+        name = set_name(path)
+        if name in seen:
+            if seen[name] == path:
+                raise UsageError(f"{path} is named twice: a bench reads each file once")
+            raise UsageError(f"{seen[name]} and {path} would both be the set {name!r} (a set is named by its "
+                             "file's name): rename one")
+        seen[name] = path
 
 
 def check_one_kind(path: str, items: Iterable[Record]) -> None:

@@ -54,7 +54,11 @@ def get_model(model: str | Path | DifficultyModel | None) -> DifficultyModel:
         raise UsageError(f"model {str(model)!r}: no such file (built-in models: {', '.join(BUILTIN_MODELS)})")
     try:
         return load_model(path)
-    except (ValueError, KeyError, TypeError) as exc:
+    except OSError as exc:   # a folder: was an IsADirectoryError traceback
+        raise UsageError(f"model {str(model)!r}: cannot read it: {exc.strerror or exc}") from None
+    except KeyError as exc:  # said only "model 'm.json': 'features'"
+        raise UsageError(f"model {str(model)!r}: not a rating model (no {exc.args[0]!r})") from None
+    except (ValueError, TypeError) as exc:
         raise UsageError(f"model {str(model)!r}: {exc}") from None
 
 

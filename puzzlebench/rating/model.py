@@ -62,6 +62,8 @@ class DifficultyModel:
 
     @classmethod
     def from_dict(cls, data: dict) -> "DifficultyModel":
+        if not isinstance(data, dict):   # a JSON list was an AttributeError traceback
+            raise ValueError(f"not a rating model (a JSON {type(data).__name__}, not an object)")
         if data.get("format") != MODEL_FORMAT:
             raise ValueError(f"not a rating model (format {data.get('format')!r}, expected {MODEL_FORMAT!r})")
         if len(data["features"]) != len(data["weights"]):

@@ -62,10 +62,20 @@ def normalise_limit(limit: int | None) -> int | None:
     return limit
 
 
+# The longest time limit taken: a child's limit (the time limit plus 10% + 0.3 s) waited for
+# in milliseconds must fit poll()'s C int (2^31 ms, 24.8 days); 'inf' or 1e9 s were an
+# OverflowError traceback in every engine run in a child.  Leave the limit out for none.
+MAX_TIME_LIMIT = 1e6
+
+
 def check_time_limit(time_limit: float | None) -> float | None:
-    """A time limit is ``None`` (none) or a positive number of seconds (NaN is refused too)."""
+    """A time limit is ``None`` (none) or a positive number of seconds up to
+    :data:`MAX_TIME_LIMIT` (NaN and infinity are refused too)."""
     if time_limit is not None and not time_limit > 0:
         raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
+    if time_limit is not None and not time_limit <= MAX_TIME_LIMIT:
+        raise UsageError(f"the time limit must be at most {MAX_TIME_LIMIT:.0f} seconds "
+                         f"(leave it out for none); got {time_limit:g}")
     return time_limit
 
 
@@ -206,6 +216,11 @@ class Engine(ABC):
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
             outcome = self.search(artifact, limit, keep, deadline)
+            if outcome.timed_out and deadline.at is None:
+                # no clock to run out: the back end stopped on a Ctrl-C it caught itself
+                # (OR-Tools' own SIGINT handler, Z3's through CPMpy); that puzzle was a timeout
+                # and the command went on with the rest
+                raise KeyboardInterrupt
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()

@@ -334,13 +334,21 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
         try:
             cap.apply(baseline.data + memory_limit)
             result = engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep)
-        except MemoryError as exc:   # its words, where an engine says how (ext: the program that ran out)
+        except Exception as exc:   # MemoryError: its words, where an engine says how (ext: the program that ran out)
             cap.lift()
             peak = max(0, probe.peak() - baseline.resident)
+            how = str(exc) or "an allocation was refused"
+            if not isinstance(exc, MemoryError):
+                # a library loaded at the first puzzle whose pages could not be mapped under the
+                # cap (OR-Tools with pandas: ImportError; Z3: "libz3.so not found"): the child
+                # printed its traceback and the puzzle was "the engine's process ended (exit code 1)"
+                what = "a library could not be loaded within it" if isinstance(exc, ImportError) else \
+                    f"the engine failed under it, {type(exc).__name__}"
+                how = f"{what} ({how.splitlines()[0] if how.strip() else type(exc).__name__})"
             conn.send(Result(kind=puzzle.kind, solver=engine.spec, limit=limit, status=Status.MEMOUT,
                              times=Times(total=time.perf_counter() - started, cpu=time.process_time() - cpu),
                              source=puzzle.source, peak_memory=peak,
-                             error=memout_message(memory_limit, peak, str(exc) or "an allocation was refused")))
+                             error=memout_message(memory_limit, peak, how)))
             os._exit(MEMOUT_EXIT)   # replaced: a process that ran out may hold its memory in pieces
         cap.lift()
         result.peak_memory = max(0, probe.peak() - baseline.resident)

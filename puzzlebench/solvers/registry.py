@@ -70,11 +70,15 @@ def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[
         raise SolverSpecError(f"unknown solver {family!r}; known: {', '.join(sorted(table))}")
     module, _, name = table[family].partition(":")
     try:
-        return getattr(importlib.import_module(module), name)
+        cls = getattr(importlib.import_module(module), name)
     except (ImportError, AttributeError) as exc:
         if family in FAMILIES:
             raise
         raise SolverSpecError(f"engine {family}={table[family]}: cannot import: {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path was an AttributeError traceback
+        raise SolverSpecError(f"engine {family}={table[family]}: {name} is not an engine class "
+                              f"(a subclass of puzzlebench.solvers.base.Engine)")
+    return cls
 
 
 def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | None = None) -> Engine:

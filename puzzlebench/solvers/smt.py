@@ -85,7 +85,7 @@ class SmtEngine(Engine):
             remaining = deadline.remaining()
             if remaining is not None:
                 solver.set("timeout", max(1, int(remaining * 1000)))
-            answer = solver.check()
+            answer = checked(solver)
             if answer == z3.unsat:
                 break
             if answer == z3.unknown:
@@ -187,7 +187,7 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
                 answer = z3.unknown
                 break
             solver.set("timeout", max(1, int(deadline.remaining() * 1000)))
-        answer = solver.check()
+        answer = checked(solver)
         if answer != z3.sat:
             break
         count += 1
@@ -204,6 +204,21 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
     reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
     return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))
+
+
+# Z3's reason when its own SIGINT handler stopped a check: Ctrl-C never reaches Python as a
+# KeyboardInterrupt, so the puzzle was an error record ("Z3 gave up") and the rest went on.
+Z3_CTRL_C = "interrupted from keyboard"
+
+
+def checked(solver):
+    """``solver.check()``, Ctrl-C during it raised as the KeyboardInterrupt it is."""
+    import z3
+
+    answer = solver.check()
+    if answer == z3.unknown and solver.reason_unknown() == Z3_CTRL_C:
+        raise KeyboardInterrupt
+    return answer
 
 
 Z3_MEMOUT = 101   # Z3's exit code when memory runs out (ERR_MEMOUT in its util/error_codes.h)
