@@ -58,7 +58,7 @@ def main() -> None:
     a = ap.parse_args()
     boxes = [tuple(int(x) for x in b.split("x")) for b in a.boxes.split(",")]
     seeds = [int(s) for s in a.seeds.split(",")]
-    reference_seeds = {int(s) for s in a.reference_seeds.split(",")}
+    reference_seeds = {int(s) for s in a.reference_seeds.split(",") if s}
     alone_boxes = {tuple(int(x) for x in b.split("x")) for b in a.sat_alone_boxes.split(",") if b}
     command = (f"python benchmarks/bench_generate_large.py --boxes {a.boxes} --seeds {a.seeds} "
                f"--reference-seeds {a.reference_seeds} --paths {a.paths} --sat-alone-boxes '{a.sat_alone_boxes}' --reference-seconds {a.reference_seconds:g}")

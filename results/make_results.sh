@@ -73,6 +73,9 @@ python benchmarks/bench_latin.py --order 20 --holes 0.42 --count 20 --seed 1 --t
 # cpsat:int on the interop sample, and the competition tools as ext: engines beside them
 # (results/cpmpy.md; cpmpy:pysat needs pypblib and python-sat[pb])
 python benchmarks/bench_cpmpy.py --backends ortools,exact,pysat --also ext:minizinc,ext:ace,ext:minisat+
-# Minimal 16x16 and 25x25 Sudoku from the generator: counter and SAT solver taking turns against the
-# counter alone (2 s a check), CPU time (results/generate_large.md; 25x25 seed 1 alone took 17 CPU minutes)
-python benchmarks/bench_generate_large.py --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1
+# Minimal 16x16 and 25x25 Sudoku from the generator: the counter's look then CaDiCaL on each check's own
+# formula, against the counter alone (2 s a check), CPU time (results/generate_large.md; about 28 minutes)
+python benchmarks/bench_generate_large.py --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --paths counter,prover --sat-alone-boxes 4x4
+# The 25x25 dig's SAT checks asked two ways, the check's own formula and one incremental solver
+# (results/generate_checks.md; about 18 minutes)
+python benchmarks/bench_generate_checks.py --box 5x5 --seeds 2,1
