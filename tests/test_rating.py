@@ -443,6 +443,23 @@ def test_cli_fit_writes_a_model(tmp_path, capsys):
     assert len(capsys.readouterr().out.splitlines()) == 6
 
 
+def test_cli_fit_says_a_bad_line_and_fits_the_others(tmp_path, capsys):
+    """One malformed puzzle line is an error at its place, left out; the fit goes on (exit 1)."""
+    data = tmp_path / "d.csv"
+    lines = [EASY, HARD, "..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759.."]
+    data.write_text("puzzle,label\n" + "".join(f"{p},{3 + i}\n" for i, p in enumerate(lines * 2))
+                    + "12x,4\n" + f"{EASY},9\n")
+    out = tmp_path / "m.json"
+    assert main(["rate", "--fit", str(data), "--labels", "label", "--out", str(out), "--folds", "2",
+                 "--features", "seed"]) == 1
+    captured = capsys.readouterr()
+    assert captured.err == (f"puzzlebench: {data}:8:4: error: a Sudoku line has N² characters "
+                            "(16, 36, 81, 144, 256, 625, …); got 3\n")
+    assert "; 0 skipped, 1 not read (errors above)" in captured.out
+    model = load_model(out)
+    assert model.fitted["rows"] == 7 and model.fitted["unread"] == 1
+
+
 def test_cli_usage_errors(capsys):
     assert main(["rate"]) == 2
     assert capsys.readouterr().err == ("puzzlebench: error: rate: give a FILE of puzzles (or -), or "

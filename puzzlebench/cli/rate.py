@@ -24,7 +24,7 @@ from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_pro
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
-from .common import EXIT_OK, Tally, read_records as read_puzzle_records, record_error_text, report_error
+from .common import EXIT_OK, EXIT_SOME_ERRORS, Tally, read_records as read_puzzle_records, record_error_text, report_error
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("rate", help="rate Sudoku difficulty with human techniques, or fit a rating model",
@@ -176,12 +176,15 @@ def run_fit(args) -> int:
     text, source = _read(args.fit)
     records = read_records(text, source, args.labels)
     names = FEATURE_SETS[args.features]
-    rows, labels, skipped = [], [], 0
+    rows, labels, skipped, unread = [], [], 0, 0
     for rec in records:
         try:
             puzzle = parse_sudoku_line(rec.puzzle, source=source)
-        except PuzzleError as exc:
-            raise exc.located(source, rec.line) from None
+        except PuzzleError as exc:   # one bad line never stops the fit: said, counted, left out
+            err = exc.located(source, rec.line)
+            report_error(f"{err.place}: error: {err.message}")
+            unread += 1
+            continue
         prof = profile_puzzle(puzzle.box, puzzle.givens, quine=args.features.endswith("quine"))
         if prof.status != "unique":
             skipped += 1
@@ -206,7 +209,7 @@ def run_fit(args) -> int:
     cv = correlations(pred, y)
     model = fitter(X, y)
     model.fitted = {
-        "data": Path(source).name, "labels": args.labels, "rows": len(y), "skipped": skipped,
+        "data": Path(source).name, "labels": args.labels, "rows": len(y), "skipped": skipped, "unread": unread,
         "features": args.features, "method": args.method, "ridge": args.ridge,
         "transform": args.transform, "folds": args.folds, "seed": args.seed,
         "command": "puzzlebench rate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
@@ -215,9 +218,10 @@ def run_fit(args) -> int:
     }
     Path(args.out).write_text(model.to_json())
     print(f"fitted {name} on {len(y)} puzzles of {source} ({args.features} features, {args.method}"
-          f"{', log labels' if args.transform == 'log' else ''}); {skipped} skipped")
+          f"{', log labels' if args.transform == 'log' else ''}); {skipped} skipped"
+          f"{f', {unread} not read (errors above)' if unread else ''}")
     print(f"{args.folds}-fold cross-validated Pearson r {cv['pearson']}  Spearman rho {cv['spearman']}  (95% CI)")
     top = sorted(zip(model.features, model.weights), key=lambda kv: -abs(kv[1]))[:8]
     print("largest weights: " + ", ".join(f"{k} {w:+.3g}" for k, w in top))
     print(f"wrote {args.out}")
-    return EXIT_OK
+    return EXIT_SOME_ERRORS if unread else EXIT_OK
