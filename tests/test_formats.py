@@ -149,7 +149,7 @@ def test_csv_file_with_header():
     text = "game_no,puzzle,players_completed\n49," + INKALA + ",10\n50,bad,3\n"
     items = list(read_puzzles(text, "w.csv"))
     assert items[0].source == "w.csv:2" and items[0].metadata == {"game_no": "49", "players_completed": "10"}
-    assert str(items[1]) == ("w.csv:3: cannot tell the kind of puzzle: expected a Sudoku line of N² "
+    assert str(items[1]) == ("w.csv:3:4: cannot tell the kind of puzzle: expected a Sudoku line of N² "
                              "characters, N-Queens 'n [(row,col)…]', Skyscrapers 'N top bottom left "
                              "right', a rush-01 clue list or a Towers id")
 

@@ -192,7 +192,7 @@ def infer_line_kind(text: str) -> str:
         return _numbers_kind(stripped, numbers)
     raise ParseError("cannot tell the kind of puzzle: expected a Sudoku line of N² characters, "
                      "N-Queens 'n [(row,col)…]', Skyscrapers 'N top bottom left right', a "
-                     "rush-01 clue list or a Towers id", Place(None, 1, None))
+                     "rush-01 clue list or a Towers id", Place(None, 1, len(text) - len(text.lstrip()) + 1))
 
 
 GAME_PARAMETERS = re.compile(r"\s*(\d+(?:x\d+)?[a-z]*)([:#])")
