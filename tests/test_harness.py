@@ -237,7 +237,7 @@ def test_bad_lines_are_errors_with_their_line_and_the_rest_runs(tmp_path, capsys
     err = capsys.readouterr().err.splitlines()   # the bad line told with its place (it was only counted)
     assert err[0] == ("puzzlebench: mixed.txt:2:15: error: a Sudoku line has N² characters "
                       "(16, 36, 81, 144, 256, 625, …); got 14")
-    assert len(err) == 2 and err[1].startswith("puzzlebench: 2 runs in ") and "1 errors" in err[1]
+    assert len(err) == 2 and err[1].startswith("puzzlebench: 2 runs in ") and "; 0 timeouts, 1 error; " in err[1]
     rows = Database(tmp_path / "m.sqlite").results()
     errors = [(r["puzzle_id"], r["solver"], r["error"]) for r in rows if r["status"] == "error"]
     assert errors == [("mixed.txt:2", "(input)",

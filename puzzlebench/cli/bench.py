@@ -155,13 +155,17 @@ def cmd_bench(args) -> int:
     return _told(outcome, cfg, "" if temporary is None else "(temporary)")
 
 
+def _counted(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _told(outcome, cfg: BenchConfig, where: str = "", head: str = "") -> int:
     """What a bench did, on stderr (its wrong answers and disagreements line by line); its
     exit code."""
     skipped = f", {outcome.skipped} already in the database" if outcome.skipped else ""
-    memouts = f"{outcome.memouts} memouts, " if cfg.memory_limit is not None or outcome.memouts else ""
-    print(f"puzzlebench: {head}{outcome.ran} runs in {outcome.seconds:.1f}s{skipped}; "
-          f"{outcome.timeouts} timeouts, {memouts}{outcome.errors} errors; "
+    memouts = f"{_counted(outcome.memouts, 'memout')}, " if cfg.memory_limit is not None or outcome.memouts else ""
+    print(f"puzzlebench: {head}{_counted(outcome.ran, 'run')} in {outcome.seconds:.1f}s{skipped}; "
+          f"{_counted(outcome.timeouts, 'timeout')}, {memouts}{_counted(outcome.errors, 'error')}; "
           f"results in {where or cfg.db}", file=sys.stderr)
     for line in outcome.wrong:
         print(f"puzzlebench: WRONG ANSWER: {line}", file=sys.stderr)
