@@ -128,6 +128,26 @@ def test_a_bad_campaign_is_one_line_with_its_place_and_stores_nothing(folder, ca
     assert not (folder / "r.sqlite").exists()
 
 
+def test_two_files_of_one_name_are_refused_one_file_twice_is_one_set(folder, capsys):
+    """A set is named by its file's name, its puzzles' ids ``set:line``: two files of one name
+    would share ids in the database; one file in two [[set]]s (other solvers) is one set."""
+    (folder / "sub").mkdir()
+    (folder / "sub" / "four.txt").write_text((folder / "six.txt").read_text())
+    campaign = folder / "same.toml"
+    campaign.write_text('db = "r.sqlite"\nsolvers = ["mrv"]\n[[set]]\nfile = "four.txt"\n'
+                        '[[set]]\nfile = "sub/four.txt"\nbox = "2x3"\n')
+    assert main(["bench", "--campaign", str(campaign), "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {campaign}:6:1: {folder / 'four.txt'} and "
+                                       f"{folder / 'sub' / 'four.txt'} would both be the set 'four.txt' (a set "
+                                       "is named by its file's name): rename one\n")
+    assert not (folder / "r.sqlite").exists()
+    campaign.write_text('db = "r.sqlite"\n[[set]]\nfile = "four.txt"\nsolvers = ["mrv"]\n'
+                        '[[set]]\nfile = "four.txt"\nsolvers = ["dlx"]\n')
+    assert main(["bench", "--campaign", str(campaign), "--quiet"]) == 0
+    rows = stored(folder / "r.sqlite")
+    assert {(r[0], r[1]) for r in rows} == {("four.txt", "mrv"), ("four.txt", "dlx")} and len(rows) == 8
+
+
 def test_a_campaign_that_is_not_text_or_not_there(folder, capsys):
     binary = folder / "bin.toml"
     binary.write_bytes(b"db = \"r\"\n\xff\xfe")

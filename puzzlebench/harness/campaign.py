@@ -47,6 +47,7 @@ from ..errors import PuzzlebenchError, UsageError
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
+from .inputs import set_name
 
 NUMBER, TEXT, WHOLE, FLAG, LIST = "a number", "a text", "a whole number", "true or false", "a list"
 
@@ -148,6 +149,15 @@ class _Checker:
         defaults = {key: data[key] for key in PER_SET if key in data}
         solvers = self.solvers(data["solvers"], ("solvers",)) if "solvers" in data else None
         runs = [self.set_run(i, entry, defaults, solvers) for i, entry in enumerate(sets)]
+        named: dict[str, str] = {}
+        for i, run in enumerate(runs):
+            # a set is named by its file's name, and its puzzles' ids are ``set:line``: two files
+            # of one name would share ids in the one database.  One file in two [[set]]s (other
+            # solvers, another sample) is one set, read twice, which is fine.
+            first = named.setdefault(set_name(run.file), run.file)
+            if Path(first).resolve() != Path(run.file).resolve():
+                self.fail(("set", i, "file"), f"{first} and {run.file} would both be the set "
+                          f"{set_name(run.file)!r} (a set is named by its file's name): rename one")
         db = self.resolve(data["db"]) if "db" in data else None
         return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs)
 
