@@ -131,6 +131,20 @@ def test_check_names_a_field_that_is_not_a_solution(capsys, tmp_path):
     assert err.splitlines()[0] == f"puzzlebench: {cut}"
 
 
+def test_check_verifies_a_skyscrapers_solution_and_refuses_other_fields(capsys, tmp_path):
+    line, solution = "4 2,2,1,4 3,2,3,1 2,1,2,3 2,3,2,1", "3,2,4,1,4,1,3,2,2,4,1,3,1,3,2,4"
+    wrong = solution[:-1] + "1"
+    f = tmp_path / "sky.txt"
+    f.write_text(f"{line} nsol=1 {solution}\n{line} nsol=1 {wrong}\n{line} nsol=1 {solution} extra\n")
+    code, out, err = run(capsys, "check", str(f))
+    lines = out.splitlines()
+    assert lines[:3] == [f"{f}:1: valid", f"{f}:2: invalid", "  row 4 is not a permutation of 1..4"]
+    # an extra field was ignored (the line "valid"); now an error at its column, the others still run
+    extra = f"{f}:3:74: error: unexpected field 'extra' after the solution (column 42): a line ends with one solution"
+    assert lines[-1] == extra and f"puzzlebench: {extra}" in err.splitlines()
+    assert code == 1                     # some records failed, not the whole input
+
+
 def test_show_says_the_block_shape_was_inferred(capsys, tmp_path):
     f = tmp_path / "six.txt"
     f.write_text(".6.4.1..1......3..........2.4.4.35..\n")

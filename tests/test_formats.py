@@ -21,6 +21,8 @@ from puzzlebench.models.sudoku import Sudoku, infer_box, parse_box
 from puzzlebench.solvers.mrv import MrvEngine
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+SKY_LINE = "4 2,2,1,4 3,2,3,1 2,1,2,3 2,3,2,1"
+SKY_SOLUTION = "3,2,4,1,4,1,3,2,2,4,1,3,1,3,2,4"
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 
 
@@ -301,6 +303,16 @@ BAD = [
     ("5:/3/3////2/", {}, ParseError, "1:3: a Towers id of size 5 has 20 clues separated by '/'; got 8"),
     ("2 2 3 4 5 6", {"kind": "skyscrapers"}, ParseError,
      "1: rush-01 clues are 4N numbers (column tops, column bottoms, row lefts, row rights); got 6"),
+    # a Skyscrapers line's fields after the clues: givens, key=value, one solution; no other
+    (SKY_LINE + " nsol=1 " + SKY_SOLUTION + " extra", {}, ParseError,
+     "1:74: unexpected field 'extra' after the solution (column 42): a line ends with one solution"),
+    (SKY_LINE + " - extra", {}, ParseError,
+     "1:37: unexpected field 'extra': after the clues come the givens (N² heights or -), key=value "
+     "fields and a solution (N² heights or -)"),
+    (SKY_LINE + " nsol=1 nsol=2 " + SKY_SOLUTION, {}, ParseError, "1:42: nsol= given twice (first at column 35)"),
+    (SKY_LINE + " nsol=1 " + SKY_SOLUTION[:-2], {}, ParseError, "1:42: solution: expected 16 numbers, got 15"),
+    (SKY_LINE + " nsol=1 " + SKY_SOLUTION.replace("4", "x", 1), {}, ParseError,
+     "1:46: solution: 'x' is not a number"),
     # empty input
     ("", {}, ParseError, "1: empty input: no puzzle found"),
     ("\n  \n# only a comment\n", {}, ParseError, "1: empty input: no puzzle found"),

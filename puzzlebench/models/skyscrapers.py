@@ -233,9 +233,10 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
     """The line of ../shared/data: ``N top bottom left right`` (each N comma-separated clues,
     0 = none; top/bottom over columns left to right, left/right over rows top to bottom), then
     optional fields: a sixth field of N² comma-separated heights (0 = empty) or ``-`` is the
-    givens; ``key=value`` fields (``nsol=1``) and any later field are metadata, never givens —
-    the first later field of N² comma-separated heights as ``solution`` (a reference
-    solution), others (such as the data files' ``-``, "several solutions") as ``field<k>``."""
+    givens; ``key=value`` fields (``nsol=1``; a key at most once) are metadata, and so is one
+    later field, never givens: N² comma-separated heights as ``solution`` (a reference
+    solution, which ``check`` verifies), or the data files' ``-`` ("several solutions") as
+    ``field<k>``.  Any other field is an error at its column."""
     places = TextPlaces(text, source)
     fields = [(m.start(), m.group()) for m in re.finditer(r"\S+", text)]
     if not fields or not fields[0][1].isdigit():
@@ -252,18 +253,37 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
              for side, (off, f) in zip(SIDES, fields[1:5])]
     givens = None
     metadata: dict[str, str] = {}
+    key_at: dict[str, int] = {}
+    solution_at = None
     for k, (off, field) in enumerate(fields[5:], start=6):
         key, eq, value = field.partition("=")
         if eq and key:
+            if key in key_at:
+                # two values of one key: which one the user meant cannot be told
+                raise ParseError(f"{key}= given twice (first at column {places.place(key_at[key]).column})",
+                                 places.place(off))
+            key_at[key] = off
             metadata[key] = value
         elif k == 6:
             if field != "-":
                 givens = _int_list(field, off, "givens", n * n, places)
-        elif "solution" not in metadata and re.fullmatch(r"\d+(,\d+)*", field) \
-                and field.count(",") == n * n - 1:
+        elif solution_at is not None:
+            raise ParseError(f"unexpected field {field!r} after the solution (column "
+                             f"{places.place(solution_at).column}): a line ends with one solution",
+                             places.place(off))
+        elif field == "-":
+            solution_at = off              # the data files' "several solutions"
+            metadata[f"field{k}"] = field
+        elif re.fullmatch(r"[\d,]+", field) or "," in field:
+            # a solution is checked by `check`: a cut or mistyped one is refused here rather
+            # than read as no solution at all
+            _int_list(field, off, "solution", n * n, places)
+            solution_at = off
             metadata["solution"] = field
         else:
-            metadata[f"field{k}"] = field
+            raise ParseError(f"unexpected field {field!r}: after the clues come the givens (N² "
+                             "heights or -), key=value fields and a solution (N² heights or -)",
+                             places.place(off))
     return _build(n, clues, givens, places, form="line", metadata=metadata)
 
 
