@@ -165,8 +165,14 @@ KILLER_ID = ("3x3k:zzzc,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b
     (". .\n. .\ncage 3+: r1c1 r1c2\ncage 3+: r2c1 r2c2 r1c2\n", "bad.txt:4:20: r1c2 is in two cages (1 and 2)"),
     (". . .\n. . .\n. . .\ncage 3/: r1c1 r1c2 r1c3\ncage 6+: r2c1 r2c2 r2c3 r3c1 r3c2 r3c3\n",
      "bad.txt:4: cage 1 (3/ at r1c1 r1c2 r1c3): a / cage has two cells; this one has 3"),
+    # a Keen id cut after its cage lines was "a Towers id of size 4 has 16 clues separated by '/'; got 1"
+    ("4:__a_5aca3_a_", "bad.txt:1:15: a Keen id is N:CAGES,CLUES; this one ends after its cage lines, "
+     "with no ',' and clues"),
+    ("4:__a_5aca3_a_;a9s1m4a5s2m12d2", "bad.txt:1:15: unexpected ';' in a Keen id: its cage lines are "
+     "digits, letters a-z and '_', then ',' and the clues"),
 ], ids=["clue-letter", "region-char", "too-few-clues", "unreachable", "minus-of-three", "killer-parts",
-        "killer-unreachable", "not-covered", "overlap", "divide-of-three"])
+        "killer-unreachable", "not-covered", "overlap", "divide-of-three", "keen-without-clues",
+        "keen-comma-mistyped"])
 def test_bad_input_is_one_line_with_its_place_and_exit_2(tmp_path, capsys, text, error):
     path = tmp_path / "bad.txt"
     path.write_text(text if text.endswith("\n") else text + "\n")

@@ -25,13 +25,17 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError
 from .base import Puzzle, Solution
 from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_plain, plain_text, read_plain
-from .solo import edge_regions, edges_text
+from .solo import edge_regions, edges_text, first_misfit
 from .sudoku import DIGITS
 from .text import TextPlaces, content_lines, first_field, game_id_line
 from .vocabulary import Cage, Rules, cage_problem, grid_rules
 
 KEEN_ID = re.compile(r"\s*(\d+):([^,]*),(.*?)\s*$")
 KEEN_CLAIM = re.compile(r"\s*\d+:[^/,\s]*,")   # a Towers id has a '/' before any comma
+KEEN_CUT = re.compile(r"\s*\d+:(?=[0-9a-z_]*[a-z_])[^/,\s]*$")
+"""A Keen id cut after its cage lines (no ``,`` and clues, or the comma mistyped): cage-line
+characters with a letter or ``_`` and no ``/``, which no Towers id of any size lacks (4N clue
+slots), and no comma, which every Unequal id has."""
 KEEN_LETTERS = {"a": "+", "s": "-", "m": "*", "d": "/"}
 KEEN_OPS = {op: letter for letter, op in KEEN_LETTERS.items()}
 
@@ -169,13 +173,13 @@ class KenKen(Puzzle):
     def spans_lines(cls, text: str) -> bool:
         """A plain form spans lines; a Keen id is one line (a file of them is one a line)."""
         lines = content_lines(text)
-        return not (lines and KEEN_CLAIM.match(first_field(lines[0][1])))
+        return not (lines and _is_keen_id(first_field(lines[0][1])))
 
     @classmethod
     def claims(cls, text: str) -> bool:
         lines = content_lines(text)
         if len(lines) == 1:
-            return bool(KEEN_CLAIM.match(first_field(lines[0][1])))
+            return _is_keen_id(first_field(lines[0][1]))
         plain, with_op = claimed_plain(text)
         return plain and with_op
 
@@ -184,11 +188,32 @@ class KenKen(Puzzle):
         lines = content_lines(text)
         if not lines:
             raise ParseError("empty input: no KenKen found", Place(source))
+        if len(lines) == 1 and KEEN_CUT.match(first_field(lines[0][1])):
+            _refuse_cut_id(text, lines[0], source)
         if len(lines) > 1 or not KEEN_ID.match(first_field(lines[0][1])):
             n, givens, cages, where = read_plain(text, source, "KenKen", True)
             _check_cages(cages, n, where)
             return cls(n, cages, givens, source=source, form="plain")
         return read_keen(text, lines[0], source)
+
+
+def _is_keen_id(field: str) -> bool:
+    """Whether a line's first field is a Keen id, or one cut after its cage lines (an error
+    of its own kind rather than a Towers id's clue count)."""
+    return bool(KEEN_CLAIM.match(field) or KEEN_CUT.match(field))
+
+
+def _refuse_cut_id(text: str, line: tuple[int, str], source: str | None) -> None:
+    """A Keen id without its ``,`` and clues: an error at its first character that is not a
+    cage line's, or at its end."""
+    (offset, body), _ = game_id_line(line)
+    bad = first_misfit(body, body.index(":") + 1)
+    place = TextPlaces(text, source).place(offset + bad)
+    if bad < len(body):
+        raise ParseError(f"unexpected {body[bad]!r} in a Keen id: its cage lines are digits, letters "
+                         "a-z and '_', then ',' and the clues", place)
+    raise ParseError("a Keen id is N:CAGES,CLUES; this one ends after its cage lines, with no ',' "
+                     "and clues", place)
 
 
 def _regions(cages: Sequence[CageSpec], n: int) -> list[int]:
