@@ -208,6 +208,25 @@ def test_a_bad_book_grid_is_an_error_with_its_place(text, error):
     assert isinstance(item, PuzzleError) and str(item) == error
 
 
+@pytest.mark.parametrize("text, error", [
+    ("2 . .<.\n^ x\n.>. . .\n      v\n. . . 3\n. . . .\n",
+     "g.txt:2:3: unexpected 'x' in a line of signs between two rows: only ^ (the upper cell is the smaller) and v"),
+    ("2 . .<.\n^\n.>. . .\n      V\n. . . 3\n. . . .\n",
+     "g.txt:4:7: unexpected 'V' in a line of signs between two rows: only ^ (the upper cell is the smaller) and v"),
+])
+def test_a_grid_with_a_bad_sign_line_is_a_futoshiki_error_without_kind(tmp_path, text, error):
+    # it was "cannot tell the kind of puzzle" at line 1, and again at every other line
+    [item] = read_puzzles(text, "g.txt")
+    assert isinstance(item, PuzzleError) and str(item) == error
+    f = tmp_path / "g.txt"
+    f.write_text(text)
+    err = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+        assert main(["show", str(f)]) == 2
+    where, message = error.split(": ", 1)
+    assert err.getvalue().splitlines() == [f"puzzlebench: {tmp_path}/{where}: error: {message}"]
+
+
 def test_the_command_says_each_error_on_one_line_and_exits_2(tmp_path):
     f = tmp_path / "u.txt"
     f.write_text("4:1R,2," + "0," * 14 + "\n")

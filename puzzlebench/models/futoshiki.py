@@ -213,9 +213,15 @@ class Futoshiki(Puzzle):
             return False
         if all(_is_unequal_id(first_field(line)) for _, line in lines):
             return True
-        return (len(lines) > 1 and all(_GRID_LINE.fullmatch(line) for _, line in lines)
-                and any(re.search(r"\d|\.", line) for _, line in lines)
-                and any(re.search(r"[<>^]", line) or _SIGN_LINE.fullmatch(line) for _, line in lines))
+        if len(lines) < 2 or not any(re.search(r"[<>^]", line) or _SIGN_LINE.fullmatch(line) for _, line in lines):
+            return False
+        grid = [bool(_GRID_LINE.fullmatch(line)) for _, line in lines]
+        if all(grid):
+            return any(re.search(r"\d|\.", line) for _, line in lines)
+        # a grid with a bad line (a mistyped sign line): a Futoshiki all the same when its first
+        # line is a row and most lines are its lines, so that the error names the bad line
+        # rather than "cannot tell the kind" at line 1
+        return grid[0] and bool(re.search(r"\d|\.", lines[0][1])) and 2 * sum(grid) > len(grid)
 
     @classmethod
     def spans_lines(cls, text: str) -> bool:
@@ -355,6 +361,10 @@ def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:
                                  places.line_place(offset))
             pending = (offset, line)
             continue
+        if not re.search(r"[\d.<>]", line):   # no cell and no sign of a row: a sign line, mistyped
+            bad = next(m for m in re.finditer(r"[^\s^v]", line))
+            raise ParseError(f"unexpected {bad.group()!r} in a line of signs between two rows: only ^ "
+                             "(the upper cell is the smaller) and v", places.place(offset + bad.start()))
         cells: list[tuple[int, int, int]] = []
         sign: tuple[str, int] | None = None
         for m in re.finditer(r"\d+|\S", line):
