@@ -36,10 +36,13 @@ class PuzzleError(PuzzlebenchError):
     ``message`` is the problem alone; ``str(error)`` prefixes the place when known.
     """
 
-    def __init__(self, message: str, place: Place | None = None):
+    def __init__(self, message: str, place: Place | None = None, *, at: tuple | None = None):
         super().__init__(message)
         self.message = message
         self.place = place or Place()
+        # what in the puzzle the problem is at, for the reader that knows its text to give the
+        # column: ("cell", index) or ("clue", side, index)
+        self.at = at
 
     def __str__(self) -> str:
         where = str(self.place)

@@ -320,8 +320,13 @@ BAD = [
     ("12\x00." + "." * 12, {}, ParseError,
      "1:3: unexpected control character '\\x00': this looks like binary data, not puzzle text"),
     # contradictory givens
-    ("." * 18 + "5....5..." + "." * 54, {}, InvalidPuzzleError, "1: row 3 has two 5s"),
-    ("1...\n.1..\n....\n....", {}, InvalidPuzzleError, "1: block 1 has two 1s"),
+    # (at the second of the two: the column was left out)
+    ("." * 18 + "5....5..." + "." * 54, {}, InvalidPuzzleError, "1:24: row 3 has two 5s"),
+    ("1...\n.1..\n....\n....", {}, InvalidPuzzleError, "2:2: block 1 has two 1s"),
+    (" ".join("8" if i in (0, 2) else "0" for i in range(81)), {}, InvalidPuzzleError, "1:5: row 1 has two 8s"),
+    ("[[1,0,0,0],[0,0,2,0],[0,0,0,0],[0,3,0,3]]", {}, InvalidPuzzleError, "1:39: row 4 has two 3s"),
+    ("# size=4 box=2x2\n1...\n....\n....\n 1...", {}, InvalidPuzzleError, "5:2: column 1 has two 1s"),
+    ("1 . | . .\n. . | . 1\n----+----\n. . | . .\n. . | . 1", {}, InvalidPuzzleError, "5:9: column 4 has two 1s"),
     ("4 0,0,0,0 0,0,0,0 0,0,0,0 0,0,0,0 1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0", {}, InvalidPuzzleError,
      "1: row 1 has two 1s"),
     # block shapes

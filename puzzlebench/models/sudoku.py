@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .solo import first_misfit, grid_text, grid_values
-from .text import CPMPY_HEADER, TextPlaces, content_lines, game_id_line, with_line
+from .text import CPMPY_HEADER, TextPlaces, cell_spots, content_lines, game_id_line, with_line
 from .vocabulary import Rules, grid_rules
 
 MAX_VALUES = 64
@@ -166,18 +166,19 @@ class Sudoku(Puzzle):
         if min(g) < 0 or max(g) > n:
             cell, v = next((c, v) for c, v in enumerate(g) if not 0 <= v <= n)
             raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1} has value {v}, "
-                                     f"outside 1..{n}", Place(self.source))
+                                     f"outside 1..{n}", Place(self.source), at=("cell", cell))
         if not self._has_repeats():
             return
         for name, cells in unit_table(*self.box):   # name the first broken unit, in order
             values = [g[c] for c in cells if g[c]]
             if len(set(values)) != len(values):
                 seen: set[int] = set()
-                for v in values:
-                    if v in seen:
-                        raise InvalidPuzzleError(f"{name} has two {self.value_text(v)}s",
-                                                 Place(self.source))
-                    seen.add(v)
+                for c in cells:
+                    if g[c] in seen:    # at the second of the two, which a reader can place
+                        raise InvalidPuzzleError(f"{name} has two {self.value_text(g[c])}s",
+                                                 Place(self.source), at=("cell", c))
+                    if g[c]:
+                        seen.add(g[c])
 
     def _has_repeats(self) -> bool:
         """Whether some row, column or block holds a value twice (bitmasks, one pass over
@@ -367,7 +368,8 @@ def _choose_box(n: int, box, places: TextPlaces, offset: int = 0) -> tuple[tuple
 
 
 def _build(values: list[int], n: int, box, places: TextPlaces, *, form: str, empty: str = ".",
-           metadata: dict[str, str] | None = None, offset: int = 0) -> Sudoku:
+           metadata: dict[str, str] | None = None, offset: int = 0, cells=()) -> Sudoku:
+    """The Sudoku, its errors placed in the text (``cells``: each cell's offset, when known)."""
     if n > MAX_VALUES:
         raise UnsupportedShapeError(f"a {n}x{n} Sudoku has more than {MAX_VALUES} values; "
                                     f"supported: up to {MAX_VALUES}", places.line_place(offset))
@@ -376,7 +378,7 @@ def _build(values: list[int], n: int, box, places: TextPlaces, *, form: str, emp
         return Sudoku(shape, values, source=places.source, form=form, empty=empty,
                       box_inferred=inferred, metadata=metadata)
     except PuzzleError as err:
-        raise with_line(err, places, offset) from None
+        raise with_line(err, places, offset, cell_spots(cells)) from None
 
 
 SOLO_ID = re.compile(r"(\d+)x(\d+):([0-9a-z_]*)$")
@@ -450,8 +452,12 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
     if shape[0] * shape[1] != n:
         raise UnsupportedShapeError(f"block shape {shape[0]}x{shape[1]} does not divide a "
                                     f"{n}x{n} grid ({shape[0]}*{shape[1]} != {n})", Place(source, 1))
-    return Sudoku(shape, values, source=source, form="line", empty=empty_used or ".",
-                  box_inferred=inferred, metadata=metadata)
+    try:
+        return Sudoku(shape, values, source=source, form="line", empty=empty_used or ".",
+                      box_inferred=inferred, metadata=metadata)
+    except PuzzleError as err:
+        raise with_line(err, TextPlaces(" " * (first_column - 1) + text, source), 0,
+                        cell_spots(range(first_column - 1, first_column - 1 + length))) from None
 
 
 @lru_cache(maxsize=None)
@@ -635,7 +641,7 @@ def parse_sudoku_numbers(text: str, *, box=None, source: str | None = None) -> S
         raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}); got {len(tokens)}",
                          places.line_place(tokens[0][0] if tokens else 0))
     values = [_number(t, off, n, places) for off, t in tokens]
-    return _build(values, n, box, places, form="numbers", empty="0")
+    return _build(values, n, box, places, form="numbers", empty="0", cells=[off for off, _ in tokens])
 
 
 SEPARATOR_LINE = re.compile(r"^[\s|]*[-+=][-+=\s|]*$")
@@ -691,6 +697,7 @@ def parse_sudoku_grid(text: str, *, box=None, source: str | None = None) -> Sudo
     if n == 0:
         raise ParseError("empty input: no puzzle found", Place(source))
     values: list[int] = []
+    spots: list[int] = []
     all_numbers, empty = True, None
     for i, (offset, line) in enumerate(rows, start=1):
         cells, separated = row_cells(offset, line, n)
@@ -703,11 +710,12 @@ def parse_sudoku_grid(text: str, *, box=None, source: str | None = None) -> Sudo
             if not v and empty is None:
                 empty = token if len(token) == 1 else "0"
             values.append(v)
+            spots.append(off)
     lines = content_lines(text)
     plain = all_numbers and len(lines) == n and not any("|" in line for _, line in lines)
     form = "numbers_grid" if plain else "grid"
     return _build(values, n, box, places, form=form,
-                  empty="0" if plain else (empty or "."), offset=rows[0][0])
+                  empty="0" if plain else (empty or "."), offset=rows[0][0], cells=spots)
 
 
 def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudoku:
@@ -770,7 +778,8 @@ def parse_sudoku_list(text: str, *, box=None, source: str | None = None) -> Sudo
                              places.place(first or 0))
         cells, form = flat, "flat_list"
     values = [_number(t, off, n, places) for off, t in cells]
-    return _build(values, n, box, places, form=form, empty="0", offset=first or 0)
+    return _build(values, n, box, places, form=form, empty="0", offset=first or 0,
+                  cells=[off for off, _ in cells])
 
 
 def parse_sudoku_cpmpy(text: str, *, box=None, source: str | None = None) -> Sudoku:
@@ -817,4 +826,6 @@ def parse_sudoku_cpmpy(text: str, *, box=None, source: str | None = None) -> Sud
                 raise ParseError(f"value {ch!r} ({v}) is out of range for a {n}x{n} Sudoku "
                                  f"(1..{n}; in this format 0 is 36 and '.' is empty)", places.place(off))
             values.append(v)
-    return _build(values, n, given or header_box, places, form="cpmpy", empty=".", offset=head_off)
+    spots = [offset + len(line) - len(line.lstrip()) + j for offset, line in rows for j in range(n)]
+    return _build(values, n, given or header_box, places, form="cpmpy", empty=".", offset=head_off,
+                  cells=spots)

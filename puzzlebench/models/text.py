@@ -62,11 +62,22 @@ def check_binary(text: str, source: str | None = None) -> None:
                          "data, not puzzle text", TextPlaces(text, source).place(m.start()))
 
 
-def with_line(err: PuzzleError, places: TextPlaces, offset: int = 0) -> PuzzleError:
-    """``err`` (from a model constructor, which knows no line) placed at ``offset``'s line."""
+def with_line(err: PuzzleError, places: TextPlaces, offset: int = 0,
+              spots: dict[tuple, int] | None = None) -> PuzzleError:
+    """``err`` (from a model constructor, which knows no line) placed at ``offset``'s line, or
+    at the offset ``spots`` gives for what it is at (``err.at``: a cell, a clue), column and
+    all."""
     if err.place.line is None:
-        err.place = Place(err.place.source or places.source, places.place(offset).line, None)
+        spot = spots.get(err.at) if spots and err.at is not None else None
+        where = places.place(spot if spot is not None else offset)
+        err.place = Place(err.place.source or places.source, where.line,
+                          where.column if spot is not None else None)
     return err
+
+
+def cell_spots(offsets) -> dict[tuple, int]:
+    """``spots`` for :func:`with_line` from the text offset of every cell, in order."""
+    return {("cell", c): off for c, off in enumerate(offsets)}
 
 
 def game_id_line(line: tuple[int, str]) -> tuple[tuple[int, str], dict[str, str]]:
