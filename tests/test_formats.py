@@ -328,7 +328,8 @@ BAD = [
     ("# size=4 box=2x2\n1...\n....\n....\n 1...", {}, InvalidPuzzleError, "5:2: column 1 has two 1s"),
     ("1 . | . .\n. . | . 1\n----+----\n. . | . .\n. . | . 1", {}, InvalidPuzzleError, "5:9: column 4 has two 1s"),
     ("4 0,0,0,0 0,0,0,0 0,0,0,0 0,0,0,0 1,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0", {}, InvalidPuzzleError,
-     "1: row 1 has two 1s"),
+     "1:41: row 1 has two 1s"),
+    ("3:///////////,1_1g", {}, InvalidPuzzleError, "1:17: row 1 has two 1s"),
     # block shapes
     (INKALA, {"box": "2x3"}, UnsupportedShapeError, "1: block shape 2x3 does not divide a 9x9 grid (2*3 != 9)"),
     (" ".join(["0"] * 49), {"kind": "sudoku"}, UnsupportedShapeError,
@@ -337,8 +338,9 @@ BAD = [
      UnsupportedShapeError,
      "1: block shape 3x2 given, but the header says box=3x2 (width x height), i.e. 2x3"),
     # clues out of range
-    ("5 7,0,0,0,0 0,0,0,0,0 0,0,0,0,0 0,0,0,0,0", {}, InvalidPuzzleError, "1: top clue 7 > N=5"),
-    ("5:" + "/" * 5 + "6" + "/" * 14, {}, InvalidPuzzleError, "1: bottom clue 6 > N=5"),
+    ("5 7,0,0,0,0 0,0,0,0,0 0,0,0,0,0 0,0,0,0,0", {}, InvalidPuzzleError, "1:3: top clue 7 > N=5"),
+    ("5:" + "/" * 5 + "6" + "/" * 14, {}, InvalidPuzzleError, "1:8: bottom clue 6 > N=5"),
+    ("4 3 2 1 1 2 2 2 4 3 2 1 1 2 2 9", {"kind": "skyscrapers"}, InvalidPuzzleError, "1:31: right clue 9 > N=4"),
     ("10 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0", {},
      UnsupportedShapeError, "1:1: Skyscrapers needs 1 <= N <= 9; got 10"),
     # overlapping and attacking queens

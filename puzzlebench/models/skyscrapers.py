@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .text import TextPlaces, with_line
+from .text import TextPlaces, cell_spots, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, visible_count
 
 MAX_N = 9
@@ -49,10 +49,11 @@ class Skyscrapers(Puzzle):
             clues = tuple(int(c) for c in clues)
             if len(clues) != n:
                 raise ParseError(f"{side} clues: expected {n} numbers, got {len(clues)}", Place(source))
-            for c in clues:
+            for j, c in enumerate(clues):
                 if not 0 <= c <= n:
                     raise InvalidPuzzleError(f"{side} clue {c} > N={n}" if c > n
-                                             else f"{side} clue {c} is negative", Place(source))
+                                             else f"{side} clue {c} is negative", Place(source),
+                                             at=("clue", side, j))
             self.clues[side] = clues
         self.givens = tuple(int(v) for v in givens) if givens else (0,) * (n * n)
         if len(self.givens) != n * n:
@@ -122,14 +123,17 @@ class Skyscrapers(Puzzle):
         for c, v in enumerate(self.givens):
             if not 0 <= v <= n:
                 raise InvalidPuzzleError(f"r{c // n + 1}c{c % n + 1} has height {v}, outside 1..{n}",
-                                         Place(self.source))
+                                         Place(self.source), at=("cell", c))
         for i in range(n):
             for what, cells in ((f"row {i + 1}", range(i * n, i * n + n)),
                                 (f"column {i + 1}", range(i, n * n, n))):
-                vals = [self.givens[c] for c in cells if self.givens[c]]
-                for v in vals:
-                    if vals.count(v) > 1:
-                        raise InvalidPuzzleError(f"{what} has two {v}s", Place(self.source))
+                seen: set[int] = set()
+                for c in cells:
+                    v = self.givens[c]
+                    if v in seen:       # at the second of the two, which a reader can place
+                        raise InvalidPuzzleError(f"{what} has two {v}s", Place(self.source), at=("cell", c))
+                    if v:
+                        seen.add(v)
 
     def check(self, solution: Sequence[int]) -> list[str]:
         n = self.n
@@ -210,12 +214,26 @@ FIELD_KEY = re.compile(r"field\d+")
 
 
 def _build(n: int, clues: list[list[int]], givens, places: TextPlaces, *, form: str,
-           metadata: dict[str, str] | None = None, offset: int = 0) -> Skyscrapers:
+           metadata: dict[str, str] | None = None, offset: int = 0,
+           clue_offsets: list[int] = (), given_offsets: list[int] = ()) -> Skyscrapers:
+    """The puzzle, its errors placed in the text: ``clue_offsets`` the offset of every clue in
+    the order top, bottom, left, right; ``given_offsets`` of every given cell."""
     try:
         return Skyscrapers(n, *clues, givens=givens, source=places.source, form=form,
                            metadata=metadata)
     except PuzzleError as err:
-        raise with_line(err, places, offset) from None
+        spots = cell_spots(given_offsets)
+        spots.update({("clue", SIDES[k // n], k % n): off for k, off in enumerate(clue_offsets)})
+        raise with_line(err, places, offset, spots) from None
+
+
+def _item_offsets(field: str, off: int) -> list[int]:
+    """The offset of every comma-separated item of a field that starts at ``off``."""
+    out = []
+    for item in field.split(","):
+        out.append(off)
+        off += len(item) + 1
+    return out
 
 
 def _int_list(field: str, off: int, what: str, count: int, places: TextPlaces) -> list[int]:
@@ -251,7 +269,8 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
                          f"{len(fields) - 1} clue lists", places.line_place(0))
     clues = [_int_list(f, off, f"{side} clues", n, places)
              for side, (off, f) in zip(SIDES, fields[1:5])]
-    givens = None
+    clue_offsets = [at for off, f in fields[1:5] for at in _item_offsets(f, off)]
+    givens, given_offsets = None, []
     metadata: dict[str, str] = {}
     key_at: dict[str, int] = {}
     solution_at = None
@@ -267,6 +286,7 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
         elif k == 6:
             if field != "-":
                 givens = _int_list(field, off, "givens", n * n, places)
+                given_offsets = _item_offsets(field, off)
         elif solution_at is not None:
             raise ParseError(f"unexpected field {field!r} after the solution (column "
                              f"{places.place(solution_at).column}): a line ends with one solution",
@@ -284,7 +304,8 @@ def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrape
             raise ParseError(f"unexpected field {field!r}: after the clues come the givens (N² "
                              "heights or -), key=value fields and a solution (N² heights or -)",
                              places.place(off))
-    return _build(n, clues, givens, places, form="line", metadata=metadata)
+    return _build(n, clues, givens, places, form="line", metadata=metadata,
+                  clue_offsets=clue_offsets, given_offsets=given_offsets)
 
 
 def parse_rush01(text: str, *, source: str | None = None) -> Skyscrapers:
@@ -304,7 +325,8 @@ def parse_rush01(text: str, *, source: str | None = None) -> Skyscrapers:
                                     f"({len(tokens)} rush-01 clues)", places.line_place(tokens[0][0]))
     values = [int(t) for _, t in tokens]
     clues = [values[i * n:(i + 1) * n] for i in range(4)]
-    return _build(n, clues, None, places, form="rush01", offset=tokens[0][0])
+    return _build(n, clues, None, places, form="rush01", offset=tokens[0][0],
+                  clue_offsets=[off for off, _ in tokens])
 
 
 TOWERS_ID = re.compile(r"\s*(\d+)([a-z]*)\s*:")
@@ -329,15 +351,16 @@ def parse_towers(text: str, *, source: str | None = None) -> Skyscrapers:
     if len(slots) != 4 * n:
         raise ParseError(f"a Towers id of size {n} has {4 * n} clues separated by '/'; got "
                          f"{len(slots)}", places.place(m.end()))
-    values, off = [], m.end()
+    values, off, clue_offsets = [], m.end(), []
     for slot in slots:
+        clue_offsets.append(off)
         if slot and not slot.isdigit():
             raise ParseError(f"unexpected {slot!r}: a Towers clue is a number or empty",
                              places.place(off))
         values.append(int(slot) if slot else 0)
         off += len(slot) + 1
     clues = [values[i * n:(i + 1) * n] for i in range(4)]
-    givens = None
+    givens, given_offsets = None, []
     if comma:
         givens, pos = [], m.end() + len(clue_text) + 1
         for tok in re.finditer(r"[a-z]|_|\d+|.", grid_text):
@@ -346,8 +369,10 @@ def parse_towers(text: str, *, source: str | None = None) -> Skyscrapers:
                 continue
             if "a" <= t <= "z":
                 givens += [0] * (ord(t) - ord("a") + 1)
+                given_offsets += [pos + tok.start()] * (ord(t) - ord("a") + 1)
             elif t.isdigit():
                 givens.append(int(t))
+                given_offsets.append(pos + tok.start())
             else:
                 raise ParseError(f"unexpected character {t!r} in the Towers grid: expected "
                                  "a-z (empty runs), numbers or '_'", places.place(pos + tok.start()))
@@ -356,7 +381,8 @@ def parse_towers(text: str, *, source: str | None = None) -> Skyscrapers:
                              f"{n * n}", places.place(pos))
     params = m.group(1) + m.group(2)
     return _build(n, clues, givens, places, form="towers",
-                  metadata={"_params": params} if m.group(2) else None)
+                  metadata={"_params": params} if m.group(2) else None,
+                  clue_offsets=clue_offsets, given_offsets=given_offsets)
 
 
 def towers_grid(heights: Sequence[int]) -> str:
