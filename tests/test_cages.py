@@ -165,13 +165,20 @@ KILLER_ID = ("3x3k:zzzc,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b
     (". .\n. .\ncage 3+: r1c1 r1c2\ncage 3+: r2c1 r2c2 r1c2\n", "bad.txt:4:20: r1c2 is in two cages (1 and 2)"),
     (". . .\n. . .\n. . .\ncage 3/: r1c1 r1c2 r1c3\ncage 6+: r2c1 r2c2 r2c3 r3c1 r3c2 r3c3\n",
      "bad.txt:4: cage 1 (3/ at r1c1 r1c2 r1c3): a / cage has two cells; this one has 3"),
+    # a repeated given at the second (the column was left out)
+    ("3x3k:1a1zzz,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b_____a__a_a_____aa___aa_aa______a_____aaa___,10_13a6a9a16b11a6_16a11_8a13_4b18c13b11a8a13b16a8b14_9a5_9_18_9a21a9g12a8a9a14a6a13c8a11b20b", "bad.txt:1:8: row 1 has two 1s"),
+    ("1 1\n. .\ncage 2+: r1c1 r1c2\ncage 3+: r2c1 r2c2\n", "bad.txt:1:3: row 1 has two 1s"),
+    (". . . .\n. 1 . .\n. . 1 .\n. . . .\ncage 10: r1c1 r1c2 r1c3 r1c4\ncage 10: r2c2 r2c3 r3c2 r3c3\n"
+     "cage 6: r2c1 r3c1 r4c1\ncage 6: r2c4 r3c4 r4c4\ncage 3: r4c2 r4c3\n",
+     "bad.txt:3:5: cage 2 (10 at r2c2 r2c3 r3c2 r3c3) has two 1s"),
     # a Keen id cut after its cage lines was "a Towers id of size 4 has 16 clues separated by '/'; got 1"
     ("4:__a_5aca3_a_", "bad.txt:1:15: a Keen id is N:CAGES,CLUES; this one ends after its cage lines, "
      "with no ',' and clues"),
     ("4:__a_5aca3_a_;a9s1m4a5s2m12d2", "bad.txt:1:15: unexpected ';' in a Keen id: its cage lines are "
      "digits, letters a-z and '_', then ',' and the clues"),
 ], ids=["clue-letter", "region-char", "too-few-clues", "unreachable", "minus-of-three", "killer-parts",
-        "killer-unreachable", "not-covered", "overlap", "divide-of-three", "keen-without-clues",
+        "killer-unreachable", "not-covered", "overlap", "divide-of-three", "killer-repeat", "kenken-repeat",
+        "killer-plain-repeat", "keen-without-clues",
         "keen-comma-mistyped"])
 def test_bad_input_is_one_line_with_its_place_and_exit_2(tmp_path, capsys, text, error):
     path = tmp_path / "bad.txt"

@@ -343,11 +343,11 @@ BAD = [
     ("4 3 2 1 1 2 2 2 4 3 2 1 1 2 2 9", {"kind": "skyscrapers"}, InvalidPuzzleError, "1:31: right clue 9 > N=4"),
     ("10 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0", {},
      UnsupportedShapeError, "1:1: Skyscrapers needs 1 <= N <= 9; got 10"),
-    # overlapping and attacking queens
-    ("8 (2,3) (2,3)", {}, InvalidPuzzleError, "1: two queens at (2,3)"),
-    ("8 (2,2) (4,4)", {}, InvalidPuzzleError, "1: queen at (2,2) attacks queen at (4,4)"),
-    ("8 (9,1)", {}, InvalidPuzzleError, "1: queen at (9,1) is off the 8x8 board"),
-    ("Q...\n....\n..Q.\n....", {}, InvalidPuzzleError, "1: queen at (1,1) attacks queen at (3,3)"),
+    # overlapping and attacking queens (at the later queen: the column was left out)
+    ("8 (2,3) (2,3)", {}, InvalidPuzzleError, "1:9: two queens at (2,3)"),
+    ("8 (2,2) (4,4)", {}, InvalidPuzzleError, "1:9: queen at (2,2) attacks queen at (4,4)"),
+    ("8 (9,1)", {}, InvalidPuzzleError, "1:3: queen at (9,1) is off the 8x8 board"),
+    ("Q...\n....\n..Q.\n....", {}, InvalidPuzzleError, "3:3: queen at (1,1) attacks queen at (3,3)"),
     # several puzzles where one is expected
     (f"{INKALA}\n{INKALA}", {}, ParseError,
      "1: the text holds 2 puzzles (lines 1, 2); parse reads one: read files of many with read_puzzles"),
@@ -387,7 +387,7 @@ def test_a_wrong_line_in_a_file_of_many_stops_nothing():
     assert str(items[1]) == "top.txt:2:81: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 80"
     assert str(items[2]) == ("top.txt:5:1: unexpected character '?': expected a value (1-9, A-Z) "
                              "or an empty cell (. 0 _)")
-    assert str(items[4]) == "top.txt:7: two queens at (1,1)"
+    assert str(items[4]) == "top.txt:7:9: two queens at (1,1)"
     assert [i.source for i in items if isinstance(i, Puzzle)] == ["top.txt:1", "top.txt:6", "top.txt:8"]
 
 

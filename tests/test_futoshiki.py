@@ -184,7 +184,7 @@ EMPTY_4 = "0," * 16
     ("4:" + "0," * 17, "u.txt:1:35: the id describes more than the 16 cells of a 4x4 Futoshiki"),
     ("4:0,x," + "0," * 14, "u.txt:1:5: 'x' (a run of 24 empty cells) runs past the 16 cells of a 4x4 Futoshiki"),
     ("4:" + "0," * 15 + "5,", "u.txt:1:33: 5 is not a value of a 4x4 Futoshiki"),
-    ("4:1," + "0," * 11 + "1,0,0,0,", "u.txt:1: column 1 has two 1s"),
+    ("4:1," + "0," * 11 + "1,0,0,0,", "u.txt:1:27: column 1 has two 1s"),
     ("5a:" + "0," * 25, "u.txt:1:2: '5a:' is an id of Unequal's adjacent mode (marks join values that differ by one): "
                         "another puzzle than Futoshiki, not read here"),
     ("99:" + EMPTY_4, "u.txt:1:1: a Futoshiki of size 99: supported 1 to 64"),
@@ -202,6 +202,7 @@ def test_a_bad_unequal_id_is_an_error_with_its_place(text, error):
     ("^\n1 . .\n. . .\n. . .\n", "g.txt:1: a line of ^ and v signs must stand between two rows of cells"),
     ("<1 . .\n. . .\n. . .\n", "g.txt:1:1: '<' must stand between two cells"),
     ("1 . .\n. . 4\n. . .\n", "g.txt:2:5: 4 is not a value of a 3x3 Futoshiki"),
+    ("1<. .\n. . .\n1 . .\n", "g.txt:3:1: column 1 has two 1s"),     # the column was left out
 ])
 def test_a_bad_book_grid_is_an_error_with_its_place(text, error):
     [item] = read_puzzles(text, "g.txt", kind="futoshiki")

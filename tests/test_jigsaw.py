@@ -67,3 +67,9 @@ ID_SHAPE = ("a jigsaw Sudoku is a Solo game id on one line: Nj:grid,regions (gri
 def test_a_bad_jigsaw_id_is_an_error_with_its_column(text, error):
     [item] = read_puzzles(text + "\n", "j.txt")
     assert isinstance(item, ParseError) and str(item) == error
+
+
+def test_a_repeated_given_is_placed_at_the_second():
+    # the column was left out ("j.txt:1: row 1 has two 1s")
+    [item] = read_puzzles("9j:1a1zzz,bcbbaa_b__ac__b____a_baa__aa_caabbc_bcbbca_a_a_a_aaaga_aecafc\n", "j.txt")
+    assert isinstance(item, InvalidPuzzleError) and str(item) == "j.txt:1:6: row 1 has two 1s"

@@ -59,7 +59,7 @@ def test_a_file_of_grids_separated_by_blank_lines():
     ("order 3\n0 1 -1\n1 x 0\n-1 -1 -1\n", "f.pls:3:3: unexpected 'x': expected a number (0, -1 or . for a hole)"),
     ("order 3\n0 1\n", "f.pls:1: 'order 3' is followed by 1 rows; expected 3"),
     ("order 2\n0 5\n1 0\n", "f.pls:2:3: 5 (value 6) is not a value of a 2x2 Latin square"),
-    ("order 3\n0 0 -1\n-1 -1 -1\n-1 -1 -1\n", "f.pls:1: row 1 has two 1s"),
+    ("order 3\n0 0 -1\n-1 -1 -1\n-1 -1 -1\n", "f.pls:2:3: row 1 has two 1s"),
 ])
 def test_bad_latin_squares_are_clear_errors_with_their_place(text, error):
     [item] = read_puzzles(text, "f.pls")

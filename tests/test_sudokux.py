@@ -46,6 +46,11 @@ def test_every_engine_solves_a_sample_of_the_public_set(family):
 def test_the_diagonals_are_rules():
     with pytest.raises(InvalidPuzzleError, match="the main diagonal has two 1s"):
         parse("1..............1", kind="sudoku-x")
+    # placed at the second 1 (the column was left out), in either form
+    for text, where in (("  1" + "." * 29 + "1" + "." * 50, "1:33"), ("3x3x:1zc1zx", "1:9")):
+        with pytest.raises(InvalidPuzzleError) as info:
+            parse(text, kind="sudoku-x")
+        assert str(info.value) == f"{where}: the main diagonal has two 1s"
     grid = parse("................", kind="sudoku-x")
     plain_but_not_x = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
     assert grid.check(plain_but_not_x) == ["the main diagonal repeats a value", "the anti-diagonal repeats a value"]

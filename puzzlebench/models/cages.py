@@ -65,9 +65,9 @@ def plain_text(n: int, values: Sequence[int], cages: Sequence[CageSpec], with_op
 
 
 def read_plain(text: str, source: str | None, what: str, with_op: bool
-               ) -> tuple[int, list[int], list[CageSpec], list[Place]]:
-    """The plain form: ``(N, givens, cages, the place of each cage line)``; errors name the
-    line and column.  ``with_op``: a cage of two cells or more must have an operation (KenKen);
+               ) -> tuple[int, list[int], list[CageSpec], list[Place], list[int]]:
+    """The plain form: ``(N, givens, cages, the place of each cage line, the offset of each
+    cell in the text)``; errors name the line and column.  ``with_op``: a cage of two cells or more must have an operation (KenKen);
     without it, none may (Killer: sums)."""
     places = TextPlaces(text, source)
     lines = content_lines(text)
@@ -132,7 +132,7 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
     if missing:
         raise ParseError(f"the cages do not cover the grid: {cell_label(missing[0], n)} is in no cage",
                          places.place(cell_at[missing[0]]))
-    return n, givens, cages, where_cage
+    return n, givens, cages, where_cage, cell_at
 
 
 def claimed_plain(text: str) -> tuple[bool, bool]:

@@ -39,10 +39,10 @@ import re
 from functools import lru_cache
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .latin import latin_lines, latin_problems, line_repeats, numbers_solution
-from .text import TextPlaces, content_lines, first_field, game_id_line
+from .latin import latin_lines, latin_problems, line_repeat_cells, line_repeats, numbers_solution
+from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
 from .vocabulary import Less, Rules, grid_rules
 
 MAX_N = 64
@@ -75,27 +75,28 @@ class Futoshiki(Puzzle):
         self.less = tuple(sorted({(int(a), int(b)) for a, b in less}))
         self.source, self.form, self.params = source, form, params
         self.metadata = dict(metadata or {})
-        problem = self._invalid()
+        problem, at = self._invalid()
         if problem:
-            raise InvalidPuzzleError(problem, Place(source))
+            raise InvalidPuzzleError(problem, Place(source), at=at)
 
-    def _invalid(self) -> str | None:
-        """The first reason these givens and signs cannot be a Futoshiki, or None."""
+    def _invalid(self) -> tuple[str | None, tuple | None]:
+        """The first reason these givens and signs cannot be a Futoshiki, or None, and the cell
+        it is at when it is one cell (for the reader to place)."""
         n = self.n
         for cell, v in enumerate(self.givens):
             if not 0 <= v <= n:
-                return f"{self.cell_label(cell)}: {v} is not a value of 1..{n}"
+                return f"{self.cell_label(cell)}: {v} is not a value of 1..{n}", ("cell", cell)
         pairs = set(self.less)
         for a, b in self.less:
             if not (0 <= a < n * n and 0 <= b < n * n and _neighbours(a, b, n)):
-                return f"a sign between cells {a} and {b}, which are not orthogonal neighbours of a {n}x{n} grid"
+                return f"a sign between cells {a} and {b}, which are not orthogonal neighbours of a {n}x{n} grid", None
             if (b, a) in pairs:
-                return f"{self.cell_label(a)} < {self.cell_label(b)} and {self.cell_label(b)} < {self.cell_label(a)}"
+                return f"{self.cell_label(a)} < {self.cell_label(b)} and {self.cell_label(b)} < {self.cell_label(a)}", None
             broken = _broken_sign(a, b, self.givens, n)
             if broken:
-                return broken
-        repeats = self._repeats(self.givens)
-        return repeats[0] if repeats else None
+                return broken, None
+        repeats = line_repeat_cells(n, self.givens)
+        return (repeats[0][0], ("cell", repeats[0][1])) if repeats else (None, None)
 
     def cell_label(self, cell: int) -> str:
         return _label(cell, self.n)
@@ -151,7 +152,7 @@ class Futoshiki(Puzzle):
         whose signs must be the puzzle's) or as numbers."""
         text = text.strip()
         if _is_unequal_id(text):
-            n, _, values, signs = _parse_tatham((0, text), TextPlaces(text))
+            n, _, values, signs, _ = _parse_tatham((0, text), TextPlaces(text))
             if n != self.n or set(signs) != set(self.less):
                 raise ParseError("the solution's id has other signs than the puzzle's")
             return tuple(values)
@@ -287,14 +288,19 @@ def _check_signs(n: int, givens: list[int], signs: dict[tuple[int, int], int], p
 
 
 def _read_tatham(line: tuple[int, str], places: TextPlaces) -> Futoshiki:
-    n, params, givens, signs = _parse_tatham(line, places)
+    n, params, givens, signs, spots = _parse_tatham(line, places)
     _check_signs(n, givens, signs, places)
-    return Futoshiki(n, givens, list(signs), source=places.source, form="tatham", params=params)
+    try:
+        return Futoshiki(n, givens, list(signs), source=places.source, form="tatham", params=params)
+    except PuzzleError as err:
+        raise with_line(err, places, line[0], cell_spots(spots)) from None
 
 
-def _parse_tatham(line: tuple[int, str], places: TextPlaces) -> tuple[int, str, list[int], dict[tuple[int, int], int]]:
+def _parse_tatham(line: tuple[int, str], places: TextPlaces
+                  ) -> tuple[int, str, list[int], dict[tuple[int, int], int], list[int]]:
     """An Unequal id's size, parameters, values (0 = empty) and signs ``(smaller, larger)``
-    with the offset of each flag, as written; not yet checked against each other."""
+    with the offset of each flag, as written, not yet checked against each other; and the
+    offset of each cell (an empty run's letter, a number)."""
     offset, text = line
     found = TATHAM_ID.match(text)
     n, params, body = int(found.group(1)), found.group(2), found.group(3)
@@ -310,6 +316,7 @@ def _parse_tatham(line: tuple[int, str], places: TextPlaces) -> tuple[int, str, 
                          places.place(offset + found.start(2)))
     what = f"a {n}x{n} Futoshiki"
     givens = [0] * (n * n)
+    spots = [start] * (n * n)
     signs: dict[tuple[int, int], int] = {}   # (smaller, larger) -> offset of its flag
     cell, i = 0, 0
     while i < len(body):
@@ -329,7 +336,7 @@ def _parse_tatham(line: tuple[int, str], places: TextPlaces) -> tuple[int, str, 
         value = int(number.group())
         if value > n:
             raise ParseError(f"{number.group()} is not a value of {what}", places.place(start + i))
-        givens[cell] = value
+        givens[cell], spots[cell] = value, start + i
         i += number.end()
         while i < len(body) and body[i] in FLAGS:
             dr, dc = FLAGS[body[i]]
@@ -345,7 +352,7 @@ def _parse_tatham(line: tuple[int, str], places: TextPlaces) -> tuple[int, str, 
         i += 1
     if cell < n * n:
         raise ParseError(f"the id describes {cell} cells; {what} has {n * n}", places.place(start + len(body)))
-    return n, params, givens, signs
+    return n, params, givens, signs, spots
 
 
 def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:
@@ -409,7 +416,11 @@ def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:
         signs.setdefault((upper, lower) if token == "^" else (lower, upper), at)
     givens = [value for cells in rows for _, _, value in cells]
     _check_signs(n, givens, signs, places)
-    return Futoshiki(n, givens, list(signs), source=places.source, form="grid")
+    try:
+        return Futoshiki(n, givens, list(signs), source=places.source, form="grid")
+    except PuzzleError as err:
+        spots = [cell_rows[r] + start for r, cells in enumerate(rows) for start, _, _ in cells]
+        raise with_line(err, places, lines[0][0], cell_spots(spots)) from None
 
 
 def _vertical_signs(above: list[tuple[int, int, int]], row: int, sign_line: tuple[int, str],

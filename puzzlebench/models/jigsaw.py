@@ -15,13 +15,13 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError
 from .base import Puzzle, Solution
 from .latin import latin_problems
-from .solo import edge_regions, edges_text, grid_text, grid_values
+from .solo import edge_regions, edges_text, grid_spots, grid_text, grid_values
 from .sudoku import DIGITS
-from .text import TextPlaces, content_lines, first_field, game_id_line
-from .vocabulary import Rules, grid_rules
+from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
+from .vocabulary import Rules, grid_rules, repeated
 
 TATHAM_ID = re.compile(r"\s*(\d+)j:([0-9a-z_]*),([a-z_]*)\s*$")
 TATHAM_CLAIM = re.compile(r"\s*\d+j:")
@@ -50,12 +50,11 @@ class JigsawSudoku(Puzzle):
         for cell, v in enumerate(self.givens):
             if not 0 <= v <= n:
                 raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1}: {v} is not a value of 1..{n}",
-                                         Place(source))
+                                         Place(source), at=("cell", cell))
         for name, cells in self.units():
-            values = [self.givens[c] for c in cells if self.givens[c]]
-            twice = next((v for v in values if values.count(v) > 1), None)
-            if twice:
-                raise InvalidPuzzleError(f"{name} has two {twice}s", Place(source))
+            cell = repeated(self.givens, cells)
+            if cell is not None:
+                raise InvalidPuzzleError(f"{name} has two {self.givens[cell]}s", Place(source), at=("cell", cell))
 
     @property
     def n_values(self) -> int:
@@ -150,7 +149,11 @@ class JigsawSudoku(Puzzle):
             raise ParseError(f"a jigsaw of size {n}: supported 1 to {len(DIGITS)}", places.place(offset + found.start(1)))
         givens = grid_values(found.group(2), n, places, offset + found.start(2), f"a {n}x{n} jigsaw")
         regions = edge_regions(found.group(3), n, places, offset + found.start(3))
-        return cls(regions, givens, source=source, form="tatham", metadata=metadata)
+        try:
+            return cls(regions, givens, source=source, form="tatham", metadata=metadata)
+        except PuzzleError as err:
+            raise with_line(err, places, offset,
+                            cell_spots(grid_spots(found.group(2), offset + found.start(2)))) from None
 
 
 def _first_misfit(line: str, start: int) -> int:

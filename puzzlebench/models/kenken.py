@@ -27,8 +27,8 @@ from .base import Puzzle, Solution
 from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_plain, plain_text, read_plain
 from .solo import edge_regions, edges_text, first_misfit
 from .sudoku import DIGITS
-from .text import TextPlaces, content_lines, first_field, game_id_line
-from .vocabulary import Cage, Rules, cage_problem, grid_rules
+from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
+from .vocabulary import Cage, Rules, cage_problem, grid_rules, repeated
 
 KEEN_ID = re.compile(r"\s*(\d+):([^,]*),(.*?)\s*$")
 KEEN_CLAIM = re.compile(r"\s*\d+:[^/,\s]*,")   # a Towers id has a '/' before any comma
@@ -68,12 +68,12 @@ class KenKen(Puzzle):
         self.givens = tuple(values)
         for cell, v in enumerate(self.givens):
             if not 0 <= v <= n:
-                raise InvalidPuzzleError(f"{cell_label(cell, n)}: {v} is not a value of 1..{n}", Place(source))
+                raise InvalidPuzzleError(f"{cell_label(cell, n)}: {v} is not a value of 1..{n}", Place(source),
+                                         at=("cell", cell))
         for name, cells in self._lines():
-            seen = [self.givens[c] for c in cells if self.givens[c]]
-            twice = next((v for v in seen if seen.count(v) > 1), None)
-            if twice:
-                raise InvalidPuzzleError(f"{name} has two {twice}s", Place(source))
+            cell = repeated(self.givens, cells)
+            if cell is not None:
+                raise InvalidPuzzleError(f"{name} has two {self.givens[cell]}s", Place(source), at=("cell", cell))
 
     def _cage(self, k: int, spec: CageSpec) -> Cage:
         cells, op, target = spec
@@ -191,9 +191,12 @@ class KenKen(Puzzle):
         if len(lines) == 1 and KEEN_CUT.match(first_field(lines[0][1])):
             _refuse_cut_id(text, lines[0], source)
         if len(lines) > 1 or not KEEN_ID.match(first_field(lines[0][1])):
-            n, givens, cages, where = read_plain(text, source, "KenKen", True)
+            n, givens, cages, where, cell_at = read_plain(text, source, "KenKen", True)
             _check_cages(cages, n, where)
-            return cls(n, cages, givens, source=source, form="plain")
+            try:
+                return cls(n, cages, givens, source=source, form="plain")
+            except PuzzleError as err:
+                raise with_line(err, TextPlaces(text, source), lines[0][0], cell_spots(cell_at)) from None
         return read_keen(text, lines[0], source)
 
 

@@ -28,10 +28,10 @@ from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError
 from .base import Puzzle, Solution
 from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_plain, plain_text, read_plain
 from .kenken import parse_cages_field, cages_field
-from .solo import edge_regions, edges_text, grid_text, grid_values
+from .solo import edge_regions, edges_text, grid_spots, grid_text, grid_values
 from .sudoku import Sudoku, infer_box, unit_table
-from .text import TextPlaces, content_lines, first_field, game_id_line
-from .vocabulary import AllDifferent, Cage, Rules, cage_problem, grid_rules
+from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
+from .vocabulary import AllDifferent, Cage, Rules, cage_problem, grid_rules, repeated
 
 SOLO_ID = re.compile(r"\s*(\d+)x(\d+)k:([^,]*),([^,]*),(.*?)\s*$")
 SOLO_CLAIM = re.compile(r"\s*\d+x\d+k:")
@@ -54,10 +54,10 @@ class KillerSudoku(Puzzle):
             problem = cage_problem(self._cage(k, spec), self.n, True)
             if problem:
                 raise InvalidPuzzleError(problem, Place(source))
-            seen = [self.givens[c] for c in spec[0] if self.givens[c]]
-            twice = next((v for v in seen if seen.count(v) > 1), None)
-            if twice:
-                raise InvalidPuzzleError(f"{cage_name(k, spec, self.n, False)} has two {twice}s", Place(source))
+            cell = repeated(self.givens, spec[0])
+            if cell is not None:
+                raise InvalidPuzzleError(f"{cage_name(k, spec, self.n, False)} has two {self.givens[cell]}s",
+                                         Place(source), at=("cell", cell))
 
     def _cage(self, k: int, spec: CageSpec) -> Cage:
         return Cage(spec[0], "+", spec[2], cage_name(k, spec, self.n, False))
@@ -162,13 +162,16 @@ class KillerSudoku(Puzzle):
             raise ParseError("empty input: no Killer Sudoku found", Place(source))
         if len(lines) == 1 and SOLO_CLAIM.match(lines[0][1]):
             return read_solo_killer(text, lines[0], source)
-        n, givens, cages, where = read_plain(text, source, "Killer Sudoku", False)
+        n, givens, cages, where, cell_at = read_plain(text, source, "Killer Sudoku", False)
         for k, spec in enumerate(cages):
             problem = cage_problem(Cage(spec[0], "+", spec[2], cage_name(k, spec, n, False)), n, True)
             if problem:
                 raise InvalidPuzzleError(problem, where[k])
         shape = _box(box) or infer_box(n)
-        return cls(shape, givens, [(cells, total) for cells, _, total in cages], source=source, form="plain")
+        try:
+            return cls(shape, givens, [(cells, total) for cells, _, total in cages], source=source, form="plain")
+        except PuzzleError as err:
+            raise with_line(err, TextPlaces(text, source), lines[0][0], cell_spots(cell_at)) from None
 
 
 def _box(box) -> tuple[int, int] | None:
@@ -229,4 +232,5 @@ def read_solo_killer(text: str, line: tuple[int, str], source: str | None) -> Ki
     try:
         return KillerSudoku((high, wide), givens, cages, source=source, form="tatham", metadata=metadata)
     except PuzzleError as err:
-        raise err.located(source, places.place(offset).line) from None
+        raise with_line(err, places, offset,
+                        cell_spots(grid_spots(found.group(3), offset + found.start(3)))) from None

@@ -23,10 +23,10 @@ import math
 import re
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .text import TextPlaces, content_lines
-from .vocabulary import Rules, grid_rules
+from .text import TextPlaces, cell_spots, content_lines, with_line
+from .vocabulary import Rules, grid_rules, repeated
 
 MAX_N = 64
 PLS_HEADER = re.compile(r"\s*order\s+(\d+)\s*$", re.IGNORECASE)
@@ -49,10 +49,11 @@ class LatinSquare(Puzzle):
         self.source, self.form, self.metadata = source, form, dict(metadata or {})
         for cell, v in enumerate(self.givens):
             if not 0 <= v <= n:
-                raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1}: value {v} is not in 1..{n}", Place(source))
-        broken = self._repeats(self.givens)
+                raise InvalidPuzzleError(f"r{cell // n + 1}c{cell % n + 1}: value {v} is not in 1..{n}",
+                                         Place(source), at=("cell", cell))
+        broken = line_repeat_cells(n, self.givens)
         if broken:
-            raise InvalidPuzzleError(broken[0], Place(source))
+            raise InvalidPuzzleError(broken[0][0], Place(source), at=("cell", broken[0][1]))
 
     @property
     def n_values(self) -> int:
@@ -126,7 +127,7 @@ class LatinSquare(Puzzle):
         if header and len(rows) != n:
             raise ParseError(f"'order {n}' is followed by {len(rows)} rows; expected {n}",
                              places.line_place(lines[0][0]))
-        values = []
+        values, spots = [], []
         for offset, line in rows:
             tokens = [(offset + m.start(), m.group()) for m in _TOKEN.finditer(line)]
             if len(tokens) != n:
@@ -134,7 +135,11 @@ class LatinSquare(Puzzle):
                                  places.line_place(offset))
             for at, token in tokens:
                 values.append(_value(token, n, form, places.place(at)))
-        return cls(n, values, source=source, form=form)
+                spots.append(at)
+        try:
+            return cls(n, values, source=source, form=form)
+        except PuzzleError as err:
+            raise with_line(err, places, lines[0][0], cell_spots(spots)) from None
 
 
 def _value(token: str, n: int, form: str, place: Place) -> int:
@@ -161,15 +166,16 @@ def latin_lines(n: int) -> list[tuple[str, tuple[int, ...]]]:
 def line_repeats(n: int, values: Sequence[int], units=None) -> list[str]:
     """Each unit (by default the rows and columns) where a value (0 = empty) stands twice,
     in words."""
+    return [message for message, _ in line_repeat_cells(n, values, units)]
+
+
+def line_repeat_cells(n: int, values: Sequence[int], units=None) -> list[tuple[str, int]]:
+    """:func:`line_repeats` with the cell of each repeat (the second of the two)."""
     out = []
     for name, cells in units if units is not None else latin_lines(n):
-        seen: set[int] = set()
-        for cell in cells:
-            v = values[cell]
-            if v and v in seen:
-                out.append(f"{name} has two {v}s")
-                break
-            seen.add(v)
+        cell = repeated(values, cells)
+        if cell is not None:
+            out.append((f"{name} has two {values[cell]}s", cell))
     return out
 
 

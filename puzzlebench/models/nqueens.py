@@ -33,17 +33,18 @@ class NQueens(Puzzle):
         self.metadata = dict(metadata or {})
         givens = [0] * n
         seen: list[tuple[int, int]] = []
-        for row, col in placed:
+        for k, (row, col) in enumerate(placed):
+            at = ("queen", k)           # the later queen of two: where a reader places the error
             if not (0 <= row < n and 0 <= col < n):
                 raise InvalidPuzzleError(f"queen at ({row + 1},{col + 1}) is off the {n}x{n} board",
-                                         Place(source))
+                                         Place(source), at=at)
             if (row, col) in seen:
-                raise InvalidPuzzleError(f"two queens at ({row + 1},{col + 1})", Place(source))
+                raise InvalidPuzzleError(f"two queens at ({row + 1},{col + 1})", Place(source), at=at)
             for r2, c2 in seen:
                 if r2 == row or c2 == col or abs(r2 - row) == abs(c2 - col):
                     a, b = sorted([(r2, c2), (row, col)])
                     raise InvalidPuzzleError(f"queen at ({a[0] + 1},{a[1] + 1}) attacks queen at "
-                                             f"({b[0] + 1},{b[1] + 1})", Place(source))
+                                             f"({b[0] + 1},{b[1] + 1})", Place(source), at=at)
             seen.append((row, col))
             givens[row] = col + 1
         self.givens = tuple(givens)
@@ -150,6 +151,7 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
                          places.place(start))
     n = int(m.group(1))
     placed: list[tuple[int, int]] = []
+    spots: dict[tuple, int] = {}
     metadata: dict[str, str] = {}
     for k, tok in enumerate(re.finditer(r"\(\s*\d+\s*,\s*\d+\s*\)|[^\s,]+", text[m.end():]),
                             start=2):
@@ -157,6 +159,7 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
         pair = PAIR.fullmatch(word)
         key, eq, value = word.partition("=")
         if pair:
+            spots["queen", len(placed)] = off
             placed.append((int(pair.group(1)) - 1, int(pair.group(2)) - 1))
         elif eq and key:
             metadata[key] = value
@@ -168,7 +171,7 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
     try:
         return NQueens(n, placed, source=source, form="n", metadata=metadata)
     except PuzzleError as err:
-        raise with_line(err, places, m.start(1)) from None
+        raise with_line(err, places, m.start(1), spots) from None
 
 
 BOARD_EMPTY, BOARD_QUEEN = ".", "Qq"
@@ -183,6 +186,7 @@ def parse_nqueens_board(text: str, *, source: str | None = None) -> NQueens:
     if n == 0:
         raise ParseError("empty input: no puzzle found", places.place(0))
     placed = []
+    spots: dict[tuple, int] = {}
     for r, (offset, line) in enumerate(rows):
         squares = [(offset + i, ch) for i, ch in enumerate(line) if not ch.isspace()]
         if len(squares) != n:
@@ -190,6 +194,7 @@ def parse_nqueens_board(text: str, *, source: str | None = None) -> NQueens:
                              f"needs {n} in every row", places.line_place(offset))
         for c, (off, ch) in enumerate(squares):
             if ch in BOARD_QUEEN:
+                spots["queen", len(placed)] = off
                 placed.append((r, c))
             elif ch != BOARD_EMPTY:
                 raise ParseError(f"unexpected character {ch!r}: a board has '.' (empty) and "
@@ -197,4 +202,4 @@ def parse_nqueens_board(text: str, *, source: str | None = None) -> NQueens:
     try:
         return NQueens(n, placed, source=source, form="board")
     except PuzzleError as err:
-        raise with_line(err, places, rows[0][0]) from None
+        raise with_line(err, places, rows[0][0], spots) from None

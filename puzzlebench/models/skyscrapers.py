@@ -15,7 +15,7 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .text import TextPlaces, cell_spots, with_line
-from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, visible_count
+from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, repeated, visible_count
 
 MAX_N = 9
 
@@ -127,13 +127,10 @@ class Skyscrapers(Puzzle):
         for i in range(n):
             for what, cells in ((f"row {i + 1}", range(i * n, i * n + n)),
                                 (f"column {i + 1}", range(i, n * n, n))):
-                seen: set[int] = set()
-                for c in cells:
-                    v = self.givens[c]
-                    if v in seen:       # at the second of the two, which a reader can place
-                        raise InvalidPuzzleError(f"{what} has two {v}s", Place(self.source), at=("cell", c))
-                    if v:
-                        seen.add(v)
+                c = repeated(self.givens, cells)
+                if c is not None:
+                    raise InvalidPuzzleError(f"{what} has two {self.givens[c]}s", Place(self.source),
+                                             at=("cell", c))
 
     def check(self, solution: Sequence[int]) -> list[str]:
         n = self.n

@@ -46,6 +46,16 @@ def grid_values(text: str, n: int, places: TextPlaces, start: int, what: str,
     return values
 
 
+def grid_spots(text: str, start: int) -> list[int]:
+    """The offset of every cell of a Solo grid that :func:`grid_values` has read: a number's
+    own, or the letter of the run an empty cell is in (``start`` as there)."""
+    spots: list[int] = []
+    for m in re.finditer(r"[a-z]|\d+", text):
+        token = m.group()
+        spots += [start + m.start()] * (ord(token) - ord("a") + 1 if token.isalpha() else 1)
+    return spots
+
+
 def grid_text(values: Sequence[int]) -> str:
     """A Solo grid of these values (0 = empty)."""
     out: list[str] = []

@@ -16,9 +16,9 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .solo import first_misfit, grid_text, grid_values
+from .solo import first_misfit, grid_spots, grid_text, grid_values
 from .text import CPMPY_HEADER, TextPlaces, cell_spots, content_lines, game_id_line, with_line
-from .vocabulary import Rules, grid_rules
+from .vocabulary import Rules, grid_rules, repeated
 
 MAX_VALUES = 64
 DIGITS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -170,15 +170,10 @@ class Sudoku(Puzzle):
         if not self._has_repeats():
             return
         for name, cells in unit_table(*self.box):   # name the first broken unit, in order
-            values = [g[c] for c in cells if g[c]]
-            if len(set(values)) != len(values):
-                seen: set[int] = set()
-                for c in cells:
-                    if g[c] in seen:    # at the second of the two, which a reader can place
-                        raise InvalidPuzzleError(f"{name} has two {self.value_text(g[c])}s",
-                                                 Place(self.source), at=("cell", c))
-                    if g[c]:
-                        seen.add(g[c])
+            c = repeated(g, cells)
+            if c is not None:
+                raise InvalidPuzzleError(f"{name} has two {self.value_text(g[c])}s",
+                                         Place(self.source), at=("cell", c))
 
     def _has_repeats(self) -> bool:
         """Whether some row, column or block holds a value twice (bitmasks, one pass over
@@ -405,7 +400,8 @@ def parse_solo_sudoku(text: str, *, source: str | None = None) -> Sudoku:
     try:
         return Sudoku((high, wide), values, source=source, form="solo", metadata=metadata)
     except PuzzleError as err:
-        raise with_line(err, places, offset) from None
+        raise with_line(err, places, offset,
+                        cell_spots(grid_spots(found.group(3), offset + found.start(3)))) from None
 
 
 def _is_solution_text(field: str, length: int) -> bool:

@@ -20,12 +20,12 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError
 from .base import Puzzle, Solution
-from .solo import first_misfit, grid_text, grid_values
+from .solo import first_misfit, grid_spots, grid_text, grid_values
 from .sudoku import Sudoku, parse_sudoku_data_line, unit_table
-from .text import TextPlaces, content_lines, first_field, game_id_line
-from .vocabulary import Rules, grid_rules
+from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
+from .vocabulary import Rules, grid_rules, repeated
 
 TATHAM_ID = re.compile(r"\s*(\d+)x(\d+)x:([0-9a-z_]*)\s*$")
 TATHAM_CLAIM = re.compile(r"\s*\d+x\d+x:")
@@ -43,10 +43,10 @@ class SudokuX(Puzzle):
         self.givens, self.source, self.form = self.plain.givens, source, form
         self.metadata = dict(metadata or {})
         for name, cells in self.diagonals():
-            values = [self.givens[c] for c in cells if self.givens[c]]
-            repeated = next((v for v in values if values.count(v) > 1), None)
-            if repeated:
-                raise InvalidPuzzleError(f"{name} has two {self.plain.value_text(repeated)}s", Place(source))
+            cell = repeated(self.givens, cells)
+            if cell is not None:
+                raise InvalidPuzzleError(f"{name} has two {self.plain.value_text(self.givens[cell])}s",
+                                         Place(source), at=("cell", cell))
 
     @property
     def n_values(self) -> int:
@@ -121,7 +121,12 @@ class SudokuX(Puzzle):
             raise ParseError("a Sudoku-X is one line: a Solo game id (3x3x:…) or N² characters", Place(source))
         if not TATHAM_CLAIM.match(first_field(lines[0][1])):
             plain = parse_sudoku_data_line(lines[0][1], box=box, source=source)
-            return cls(plain.box, plain.givens, source=source, form="line", metadata=plain.metadata)
+            try:
+                return cls(plain.box, plain.givens, source=source, form="line", metadata=plain.metadata)
+            except PuzzleError as err:   # a diagonal's repeat: at its cell of the line's first field
+                start = lines[0][0] + len(lines[0][1]) - len(lines[0][1].lstrip())
+                raise with_line(err, TextPlaces(text, source), start,
+                                cell_spots(range(start, start + len(plain.givens)))) from None
         (offset, line), metadata = game_id_line(lines[0])
         places = TextPlaces(text, source)
         found = TATHAM_ID.match(line)
@@ -132,5 +137,9 @@ class SudokuX(Puzzle):
         wide, high = int(found.group(1)), int(found.group(2))
         n = wide * high
         values = grid_values(found.group(3), n, places, offset + found.start(3), f"a {n}x{n} Sudoku")
-        return cls((high, wide), values, source=source, form="tatham", metadata=metadata)   # our box is rows x columns
+        try:
+            return cls((high, wide), values, source=source, form="tatham", metadata=metadata)   # our box is rows x columns
+        except PuzzleError as err:
+            raise with_line(err, places, offset,
+                            cell_spots(grid_spots(found.group(3), offset + found.start(3)))) from None
 

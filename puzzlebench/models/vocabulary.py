@@ -209,6 +209,19 @@ def cage_problem(cage: Cage, n_values: int, distinct: bool) -> str | None:
 Constraint = Union[ExactlyOne, AtMostOne, AllDifferent, Visibility, Less, Cage]
 
 
+def repeated(values: Sequence[int], cells: Iterable[int]) -> int | None:
+    """The first of ``cells`` whose value (0 = empty) an earlier one of them holds too — the
+    second of two, where a reader places the error — or ``None``."""
+    seen: set[int] = set()
+    for c in cells:
+        v = values[c]
+        if v:
+            if v in seen:
+                return c
+            seen.add(v)
+    return None
+
+
 def visible_count(heights: Sequence[int]) -> int:
     """How many of ``heights`` (listed from the viewer outwards) are seen: each one taller
     than all before it."""
