@@ -55,7 +55,7 @@ def test_box_inference():
 
 
 def test_invalid_givens_are_refused():
-    with pytest.raises(InvalidPuzzleError, match="^row 1 has two 4s$"):
+    with pytest.raises(InvalidPuzzleError, match="^1:2: row 1 has two 4s$"):   # the reader places it
         parse_sudoku_line("44" + "." * 79)
     with pytest.raises(InvalidPuzzleError, match=r"^queen at \(2,2\) attacks queen at \(4,4\)$"):
         NQueens(8, [(1, 1), (3, 3)])
