@@ -171,6 +171,7 @@ KILLER_ID = ("3x3k:zzzc,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b
     (". . . .\n. 1 . .\n. . 1 .\n. . . .\ncage 10: r1c1 r1c2 r1c3 r1c4\ncage 10: r2c2 r2c3 r3c2 r3c3\n"
      "cage 6: r2c1 r3c1 r4c1\ncage 6: r2c4 r3c4 r4c4\ncage 3: r4c2 r4c3\n",
      "bad.txt:3:5: cage 2 (10 at r2c2 r2c3 r3c2 r3c3) has two 1s"),
+    (". .\n. 2\ncage 3+: r1c1 r1c2\ncage 1: r2c1\ncage 1: r2c2\n", "bad.txt:2:3: r2c2 is given as 2 in a one-cell cage of 1"),
     # a Keen id cut after its cage lines was "a Towers id of size 4 has 16 clues separated by '/'; got 1"
     ("4:__a_5aca3_a_", "bad.txt:1:15: a Keen id is N:CAGES,CLUES; this one ends after its cage lines, "
      "with no ',' and clues"),
@@ -178,7 +179,7 @@ KILLER_ID = ("3x3k:zzzc,_aaaaa_a___a_a__aa__aaa__a______a___aaa_aabaa_ca_aa____b
      "digits, letters a-z and '_', then ',' and the clues"),
 ], ids=["clue-letter", "region-char", "too-few-clues", "unreachable", "minus-of-three", "killer-parts",
         "killer-unreachable", "not-covered", "overlap", "divide-of-three", "killer-repeat", "kenken-repeat",
-        "killer-plain-repeat", "keen-without-clues",
+        "killer-plain-repeat", "given-against-its-cage", "keen-without-clues",
         "keen-comma-mistyped"])
 def test_bad_input_is_one_line_with_its_place_and_exit_2(tmp_path, capsys, text, error):
     path = tmp_path / "bad.txt"

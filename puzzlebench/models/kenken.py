@@ -63,7 +63,7 @@ class KenKen(Puzzle):
             if len(cells) == 1:
                 if values[cells[0]] not in (0, target):
                     raise InvalidPuzzleError(f"{cell_label(cells[0], n)} is given as {values[cells[0]]} "
-                                             f"in a one-cell cage of {target}", Place(source))
+                                             f"in a one-cell cage of {target}", Place(source), at=("cell", cells[0]))
                 values[cells[0]] = target
         self.givens = tuple(values)
         for cell, v in enumerate(self.givens):
