@@ -9,6 +9,7 @@ puzzle's own checker and fills in the shared :class:`~puzzlebench.results.Result
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import operator
 import time
@@ -131,6 +132,11 @@ class Engine(ABC):
     """Normalised statistic → what this engine counts for it (missing: the engine has none)."""
     library: ClassVar[str | None] = None
     """The distribution whose version is reported (None: puzzlebench itself)."""
+    libraries: ClassVar[tuple[str, ...]] = ()
+    """The modules the engine imports when it first runs (its native libraries), which
+    :meth:`load` imports ahead: a process under a memory limit loads them before its cap is
+    set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
+    libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
 
     def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None):
         if self.variants:
@@ -170,6 +176,18 @@ class Engine(ABC):
             return importlib.metadata.version(cls.library or "puzzlebench")
         except importlib.metadata.PackageNotFoundError:
             return "unknown"
+
+    def load(self) -> None:
+        """Load what the engine's first run would load (by default the modules named in
+        :attr:`libraries`), so that a later run allocates for its puzzle alone.  Called by a
+        process under a memory limit before it sets its cap; an engine whose library sets
+        itself up on first use (a context, a solver class) overrides it to do that too.  A
+        library that cannot be loaded raises nothing here: the run says why, as it would have."""
+        for name in self.libraries:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                return
 
     # -- the three steps ------------------------------------------------------------------
 
