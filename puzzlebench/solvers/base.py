@@ -9,9 +9,12 @@ puzzle's own checker and fills in the shared :class:`~puzzlebench.results.Result
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.metadata
 import operator
+import signal
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -111,6 +114,53 @@ class SearchOutcome:
     timed_out: bool = False
     stats: Stats = field(default_factory=Stats)
     error: str | None = None
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C in the middle of many puzzles, carrying the results of those finished before
+    it: ``done``, a :class:`Results` for the first ``len(done)`` puzzles, in order, verified as
+    a whole run's would be (or, from :meth:`_Child.run_all`, a list of them).  A command
+    prints them before it stops: nothing computed is lost."""
+
+    def __init__(self, done):
+        super().__init__()
+        self.done = done
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's own error for it (its C
+    module turns SIGINT inside a solve into ``pysolvers.error``)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    from .sat import is_pysat_interrupt
+    return is_pysat_interrupt(exc)
+
+
+class _Deferred:
+    hit = False
+
+
+@contextlib.contextmanager
+def deferred_interrupt():
+    """Hold a Ctrl-C until the block ends (``.hit`` says whether one came).  For a native
+    batch call, which looks at no signal: it runs to its end whatever the user presses, and the
+    ``KeyboardInterrupt`` raised at the first Python line after it lost its whole batch of
+    answers.  Only where Python's own handler is in place (the main thread; not in a child or
+    worker, which ignores SIGINT)."""
+    deferred = _Deferred()
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield deferred
+        return
+
+    def note(signum, frame):
+        deferred.hit = True
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 class Engine(ABC):
@@ -290,7 +340,8 @@ class Engine(ABC):
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
         cpu = time.process_time()
-        results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+        with deferred_interrupt() as deferred:   # a native call answers all its puzzles or none
+            results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
         if results is not None:
             results.batch_cpu = time.process_time() - cpu
             if results.columns is not None:
@@ -301,9 +352,20 @@ class Engine(ABC):
                     r.times.cpu = share
                 results.cpu_batch_size = len(results)
         if results is None:
-            results = Results.of([self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False)
-                                  for p in puzzles], puzzles, self.spec, limit)
-        return verify_all(results) if verify else results
+            done: list[Result] = []
+            try:
+                for p in puzzles:
+                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False))
+            except BaseException as exc:   # a Ctrl-C: the puzzles done so far go with it
+                if not is_interrupt(exc):
+                    raise
+                finished = Results.of(done, puzzles[:len(done)], self.spec, limit)
+                raise Interrupted(verify_all(finished) if verify else finished) from None
+            results = Results.of(done, puzzles, self.spec, limit)
+        results = verify_all(results) if verify else results
+        if deferred.hit:
+            raise Interrupted(results)
+        return results
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:

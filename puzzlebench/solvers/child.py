@@ -49,6 +49,7 @@ from typing import Sequence
 from ..errors import UsageError
 from ..models.base import Puzzle
 from ..results import Result, Results, Status, Times, error_result
+from .base import Interrupted
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
@@ -262,7 +263,10 @@ def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_li
     if not puzzles:
         return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
     child = _Child(engine, limit, time_limit, keep, memory_limit)
-    return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
+    try:
+        return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
+    except Interrupted as stop:   # the puzzles answered before the Ctrl-C, verified in the child
+        raise Interrupted(Results.of(stop.done, puzzles[:len(stop.done)], engine.spec, limit)) from None
 
 
 class _Child:
@@ -273,8 +277,14 @@ class _Child:
         self.process = self.conn = None
 
     def run_all(self, puzzles: Sequence[Puzzle]) -> list[Result]:
+        """Each puzzle's result; at a Ctrl-C, :class:`Interrupted` with those answered."""
+        done: list[Result] = []
         try:
-            return [self.run_one(p) for p in puzzles]
+            for p in puzzles:
+                done.append(self.run_one(p))
+            return done
+        except KeyboardInterrupt:
+            raise Interrupted(done) from None
         finally:
             self.stop()
 
