@@ -377,6 +377,19 @@ def test_an_engines_libraries_are_loaded_before_the_cap(tmp_path, solver, librar
     assert code == 0 and "terminate called" not in err and "Could not find" not in err, err
 
 
+def test_the_benchs_workers_load_the_libraries_before_the_cap(tmp_path):
+    """The bench's workers call ``Engine.load`` before the unit's baseline and cap, as the
+    child does: under 16 MB, Z3's worker was killed by SIGSEGV and OR-Tools' runs were memouts
+    (its import under the cap)."""
+    pytest.importorskip("z3")
+    pytest.importorskip("ortools")
+    puzzles = [puzzlebench.parse(line) for line in HARD_NINE]
+    out = bench(from_puzzles("nine", puzzles), ["smt", "cpsat"], tmp_path, memory_limit=16 * MB, jobs=1)
+    assert sorted((r["solver"], r["status"]) for r in out.results) == \
+        [("cpsat:int", "unique")] * 3 + [("smt:fold", "unique")] * 3, [r["error"] for r in out.results]
+    assert out.errors == out.memouts == 0 and not out.disagreements
+
+
 @pytest.mark.parametrize("solver, library", [("smt", "z3"), ("cpsat", "ortools"), ("cpmpy:z3", "cpmpy")])
 def test_a_search_that_outgrows_a_tiny_limit_is_a_memout_never_an_error(tmp_path, solver, library):
     """At 1 MB the searches themselves run out: OR-Tools throws ``std::bad_alloc`` (a

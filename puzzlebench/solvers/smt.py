@@ -69,6 +69,15 @@ class SmtEngine(Engine):
         "propagations": "propagations (SMT core) + sat propagations 2ary/3ary/nary (SAT core)",
     }
 
+    def run(self, puzzle: Puzzle, **kwargs):
+        import z3
+        try:
+            return super().run(puzzle, **kwargs)
+        except z3.Z3Exception as exc:   # Z3 refused an allocation (reading the formula, a blocking clause)
+            if "out of memory" in str(exc):
+                raise MemoryError(f"Z3: {exc}") from None
+            raise
+
     def encode(self, puzzle: Puzzle) -> tuple[SmtFormula, object]:
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
         (the artifact is both)."""
