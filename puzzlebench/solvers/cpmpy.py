@@ -139,8 +139,8 @@ def _out_of_memory(spec: str, what) -> None:
     ``unknown``) says it ran out of memory (Z3: "out of memory", under ``--memory-limit``):
     a ``memout`` in its words, not an error, nor a search stopped by the clock."""
     text = str(what)
-    if "out of memory" in text.lower():
-        raise MemoryError(f"{spec}: {text}")
+    if isinstance(what, MemoryError) or "out of memory" in text.lower():   # MemoryError: OR-Tools' bad_alloc
+        raise MemoryError(f"{spec}: {text or type(what).__name__}")
 
 
 @dataclass
