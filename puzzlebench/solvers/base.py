@@ -351,6 +351,8 @@ class Engine(ABC):
                 for r in results.records:
                     r.times.cpu = share
                 results.cpu_batch_size = len(results)
+        if results is None and deferred.hit:   # pressed while the engine looked for a batch call
+            raise Interrupted(Results.of([], puzzles[:0], self.spec, limit))
         if results is None:
             done: list[Result] = []
             try:
