@@ -77,6 +77,19 @@ class SegfaultEngine(MrvEngine):
         crash()
 
 
+class ChattyEngine(MrvEngine):
+    """Writes on standard output while it solves, in Python and from C's file descriptor, as
+    a library does (Z3's "Could not find libz3.so" was a ``print``)."""
+
+    family = "chatty"
+    holds_time_limit = False   # under a time limit too, the commands run it in a child
+
+    def search(self, artifact, limit, keep, deadline):
+        print("chatty: a word from the library's Python", flush=True)
+        os.write(1, b"chatty: a word from the library's C\n")
+        return super().search(artifact, limit, keep, deadline)
+
+
 class LiarEngine(MrvEngine):
     """Says every puzzle has no solution: nothing to verify, only the cross-check catches it."""
 

@@ -234,6 +234,92 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time of a process and of its live children (a child that solves under
+    ``--memory-limit``), from /proc: a solver at work, whatever the machine's load."""
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+@pytest.mark.parametrize("command, solver, extra", [
+    ("solve", "mrv", []),                          # in-process, puzzle by puzzle (Engine.run_many)
+    ("count", "mrv", ["--memory-limit", "300"]),   # in a child (run_limited), the same path for count
+    ("solve", "sat", []),                          # PySAT's own error for a Ctrl-C in its solve
+])
+def test_ctrl_c_prints_every_answer_finished_before_it(command, solver, extra):
+    """``solve`` answers a file in batches of 1,000 puzzles: a Ctrl-C in a batch dropped every
+    answer of that batch computed so far (no record at all in the first 1,000).  Now each is
+    printed, in order and checked, then "interrupted" and exit 130."""
+    import threading
+    import time
+    if solver == "sat":
+        pytest.importorskip("pysat")
+    path = data_file("sudoku9_forum_hardest_1905_11plus.txt")
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", command, str(path), "--solver", solver,
+                             "--format", "jsonl", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    out = []
+    reader = threading.Thread(target=lambda: out.append(proc.stdout.read()))   # a full pipe would stall it
+    reader.start()
+    try:
+        started = time.monotonic()
+        while _cpu_seconds(proc.pid) < 3.0 and time.monotonic() - started < 120:   # imports done, solving
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+    finally:
+        proc.kill()
+        reader.join()
+    assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
+    records = [json.loads(line) for line in out[0].decode().splitlines()]
+    # stopped inside a batch, its answers so far printed (mrv: in the first, whose 1,000 puzzles take
+    # about 15 s of CPU; sat goes faster, and lands on a batch's end once in 1,000 runs)
+    assert records and len(records) % 1000, len(records)
+    lines = path.read_text().splitlines()
+    for number, r in enumerate(records, start=1):
+        assert r["source"] == f"{path}:{number}" and r["status"] == "unique"
+        puzzle = puzzlebench_parse(lines[number - 1])
+        assert not puzzle.check(puzzle.parse_solution(r["solution"]))
+
+
+def test_a_ctrl_c_during_a_native_batch_keeps_the_whole_batch():
+    """A native batch call looks at no signal: it answers its 1,000 puzzles whatever is
+    pressed, and the KeyboardInterrupt raised at the first Python line after it dropped them
+    all.  The Ctrl-C is held until the call returns; the batch goes with the interruption."""
+    from puzzlebench.solvers.base import Interrupted
+    from puzzlebench.solvers.bitboard import BitboardEngine
+
+    class PressedDuringTheCall(BitboardEngine):
+        def batch(self, puzzles, **kw):
+            results = super().batch(puzzles, **kw)
+            os.kill(os.getpid(), signal.SIGINT)   # as a Ctrl-C while the C call ran
+            return results
+
+    lines = data_file("sudoku9_forum_hardest_1905_11plus.txt").read_text().splitlines()[:20]
+    puzzles = [puzzlebench_parse(line) for line in lines]
+    with pytest.raises(Interrupted) as caught:
+        PressedDuringTheCall().run_many(puzzles, limit=2)
+    done = caught.value.done
+    assert [str(r.status) for r in done] == ["unique"] * 20 and not done.wrong
+    assert done.columns is not None and all(done.columns.verified)   # checked by the bulk checker
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def puzzlebench_parse(text):
+    from puzzlebench import parse
+    return parse(text)
+
+
 @pytest.mark.parametrize("solver", ["cpsat", "cpmpy:z3"])
 def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver):
     """OR-Tools and Z3 (here through CPMpy) catch SIGINT themselves and end the search early:

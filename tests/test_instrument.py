@@ -28,6 +28,7 @@ if str(REPO) not in sys.path:  # the workers import the test doubles as tests.br
     sys.path.insert(0, str(REPO))
 
 from tests.broken_engines import ALL as BROKEN, HoardEngine  # noqa: E402
+from conftest import data_lines  # noqa: E402
 
 LIMIT_MB = 64
 
@@ -340,15 +341,101 @@ def test_an_engine_run_after_a_heavier_one_is_not_charged_for_its_libraries(tmp_
     assert max(r["peak_memory"] for r in bitboard) < 5 * MB, sorted(r["peak_memory"] for r in bitboard)[-3:]
 
 
-def test_a_library_that_cannot_load_under_the_limit_is_a_memout_not_a_traceback(tmp_path):
-    """CP-SAT imports OR-Tools (and pandas) at its first puzzle, in the child under the cap: a
-    shared object whose pages cannot be mapped is an ImportError.  The child printed its
-    traceback and the puzzle was "the engine's process ended (exit code 1)"."""
-    pytest.importorskip("ortools")
+HARD_NINE = ["8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+             "52...6.........7.13...........4..8..6......5...........418.........3..2...87....."]
+
+
+def solve_capped(tmp_path, solver: str, mb: float, lines=HARD_NINE):
+    """``solve --format jsonl`` of ``lines`` under ``--memory-limit mb`` in a process of its
+    own: (exit code, the records, standard error).  Every line of standard output must be a
+    record (it carries them): a library's words there spoil it."""
     f = tmp_path / "p.txt"
-    f.write_text("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n")
-    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve", str(f), "--solver", "cpsat",
-                           "--memory-limit", "1", "--format", "jsonl"], cwd=REPO, capture_output=True, text=True)
-    record = json.loads(proc.stdout)
-    assert (proc.returncode, proc.stderr, record["status"]) == (0, "", "memout")
-    assert record["error"].startswith("memory limit of 1 MB reached: ")
+    f.write_text("\n".join(lines) + "\n")
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve", str(f), "--solver", solver,
+                           "--memory-limit", str(mb), "--format", "jsonl"], cwd=REPO, capture_output=True,
+                          text=True, timeout=300)
+    records = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert len(records) == len(lines), proc.stdout
+    return proc.returncode, records, proc.stderr
+
+
+@pytest.mark.parametrize("solver, library, mb", [
+    ("smt", "z3", 8),         # Z3 loaded under 10-19 MB: SIGSEGV, every puzzle an error
+    ("cpsat", "ortools", 20),  # OR-Tools (about 150 MB of data with numpy): SIGABRT at 20 MB, memout below 50
+])
+def test_an_engines_libraries_are_loaded_before_the_cap(tmp_path, solver, library, mb):
+    """``Engine.load`` runs in the child before its cap and its baseline: the limit holds the
+    search, and a library larger than the limit no longer makes every puzzle an error (killed
+    by SIGSEGV, or "terminate called ... bad_alloc" and SIGABRT) or a memout."""
+    pytest.importorskip(library)
+    code, records, err = solve_capped(tmp_path, solver, mb)
+    assert [r["status"] for r in records] == ["unique"] * 3, [r["error"] for r in records]
+    for line, r in zip(HARD_NINE, records):
+        assert not puzzlebench.parse(line).check(puzzlebench.parse(line).parse_solution(r["solution"]))
+        assert 0 < r["peak_memory"]
+    assert code == 0 and "terminate called" not in err and "Could not find" not in err, err
+
+
+def test_the_benchs_workers_load_the_libraries_before_the_cap(tmp_path):
+    """The bench's workers call ``Engine.load`` before the unit's baseline and cap, as the
+    child does: under 16 MB, Z3's worker was killed by SIGSEGV and OR-Tools' runs were memouts
+    (its import under the cap)."""
+    pytest.importorskip("z3")
+    pytest.importorskip("ortools")
+    puzzles = [puzzlebench.parse(line) for line in HARD_NINE]
+    out = bench(from_puzzles("nine", puzzles), ["smt", "cpsat"], tmp_path, memory_limit=16 * MB, jobs=1)
+    assert sorted((r["solver"], r["status"]) for r in out.results) == \
+        [("cpsat:int", "unique")] * 3 + [("smt:fold", "unique")] * 3, [r["error"] for r in out.results]
+    assert out.errors == out.memouts == 0 and not out.disagreements
+
+
+@pytest.mark.parametrize("solver, library", [("smt", "z3"), ("cpsat", "ortools"), ("cpmpy:z3", "cpmpy"),
+                                             ("cpmpy:ortools", "cpmpy")])
+def test_a_search_that_outgrows_a_tiny_limit_is_a_memout_never_an_error(tmp_path, solver, library):
+    """At 1 MB the searches themselves run out: OR-Tools throws ``std::bad_alloc`` (a
+    MemoryError through its bindings, or SIGSEGV/SIGABRT where nothing catches it), Z3 gives
+    up with "out of memory" (it was the error "Z3 gave up"; through CPMpy, a search stopped
+    as by a Ctrl-C, a traceback; through CPMpy, OR-Tools' MemoryError was an error) or glibc
+    ends the process (exit code 127).  Each puzzle is
+    an answer or a ``memout``, standard output records alone."""
+    pytest.importorskip(library)
+    from puzzlebench.solvers.registry import engine_class
+    if solver.startswith("cpmpy:") and solver[6:] not in engine_class("cpmpy").variants:
+        pytest.skip(f"CPMpy without {solver[6:]}")
+    sixteen = data_lines("sudoku16_vu_kr_1000.txt", 6)
+    code, records, err = solve_capped(tmp_path, solver, 1, sixteen)
+    statuses = {r["status"] for r in records}
+    assert statuses <= {"unique", "memout"} and "memout" in statuses, [r["error"] for r in records]
+    for r in records:
+        if r["status"] == "memout":
+            assert r["error"].startswith("memory limit of 1 MB reached: "), r["error"]
+    assert code == 0 and "Traceback" not in err, err
+
+
+def test_nothing_a_capped_engine_prints_reaches_standard_output(capfd, small_sudokus):
+    """The child answers through its pipe: what it writes on standard output, in Python or
+    from C, goes to standard error, and the parent's standard output stays the records'."""
+    from tests.broken_engines import ChattyEngine
+    for memory in (LIMIT_MB * MB, None):
+        solved = run_limited(ChattyEngine(), small_sudokus[:2], limit=2, time_limit=None if memory else 30.0,
+                             keep=2, memory_limit=memory)
+        assert [str(r.status) for r in solved] == ["unique", "unique"]
+        out, err = capfd.readouterr()
+        assert out == ""
+        assert err.count("chatty: a word from the library's Python") == 2
+        assert err.count("chatty: a word from the library's C") == 2
+
+
+def test_a_crash_under_the_cap_is_a_memout_naming_the_signal(small_sudokus):
+    """Native code that cannot allocate under the cap crashes (OR-Tools: SIGSEGV or SIGABRT);
+    with the libraries loaded before the cap, such an end is the run's: ``memout``, the signal
+    named, and the next puzzle goes on in a new child."""
+    from puzzlebench.solvers.child import crashed_for_memory
+    from tests.broken_engines import SegfaultEngine
+    solved = run_limited(SegfaultEngine(), small_sudokus[:2], limit=2, time_limit=None, keep=2,
+                         memory_limit=LIMIT_MB * MB)
+    assert [str(r.status) for r in solved] == ["memout", "memout"]
+    assert solved[0].error.startswith(f"memory limit of {LIMIT_MB} MB reached: the process was killed by "
+                                      "SIGSEGV under the cap (native code whose allocation failed)")
+    assert crashed_for_memory(-11, None) is None and crashed_for_memory(1, LIMIT_MB * MB) is None

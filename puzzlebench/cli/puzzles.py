@@ -14,6 +14,7 @@ import sys
 from .. import api
 from ..errors import PuzzleError
 from ..results import Result, Status, Times, error_result
+from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
 from ..solvers.registry import FAMILIES, engine_class
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
@@ -25,18 +26,27 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     (in one batch call where the engine has one)."""
     limit = api.normalise_limit(args.limit)
     puzzles = [r.puzzle for r in records if r.puzzle is not None]
-    solved = iter(run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
-                              memory_limit=check_memory_limit(args.memory_limit)))
+    stopped = None
+    try:
+        solved = run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
+                             memory_limit=check_memory_limit(args.memory_limit))
+    except Interrupted as exc:   # a Ctrl-C: the results up to it, then stop
+        solved, stopped = exc.done, exc
+    solved = iter(solved)
     out = []
     for rec in records:
         if rec.puzzle is None:
             out.append(error_result(str(rec.error), solver=engine.spec, limit=limit, source=rec.source,
                                     times=Times()))
         else:
-            res = next(solved)
+            res = next(solved, None)
+            if res is None:   # interrupted before this puzzle was answered
+                break
             res.times.parse = rec.parse_time
             res.times.total += rec.parse_time
             out.append(res)
+    if stopped is not None:
+        raise Interrupted(out)
     return out
 
 
@@ -78,7 +88,11 @@ def cmd_solve(args) -> int:
     tally = Tally()
     first = True
     for batch in batches(read_records(args)):
-        results = solve_records(batch, engine, args)
+        stopped = None
+        try:
+            results = solve_records(batch, engine, args)
+        except Interrupted as exc:   # Ctrl-C: every answer finished is printed, then the command stops
+            results, stopped = exc.done, exc
         alone = first and len(results) == 1 and len(args.files or []) <= 1 and args.files != ["-"]
         for res in results:
             print_result(res, args.format, alone=alone)
@@ -87,6 +101,8 @@ def cmd_solve(args) -> int:
                 report_error(error_text(res))
             tally.add(str(res.status), error=failed, seconds=res.times.total)
         sys.stdout.flush()
+        if stopped is not None:
+            raise stopped   # "puzzlebench: interrupted", exit 130
         first = False
     if tally.records > 1 or tally.errors:
         print(f"puzzlebench: {tally.summary()}", file=sys.stderr)

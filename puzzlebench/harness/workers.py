@@ -53,8 +53,8 @@ from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
-from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, die_with_parent, exited,
-                             killed_for_memory, memout_message, reap)
+from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
+                             exited, killed_for_memory, memout_message, quiet_stdout, reap)
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -173,6 +173,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
     parent replaces it."""
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    quiet_stdout()
     memory = _Memory()
     engines = {}   # (solver, extra engines) -> engine
     while True:
@@ -197,6 +198,8 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
+        if unit.memory_limit is not None:
+            engine.load()   # its libraries outside the cap (and in the baseline): only runs are held to it
         baseline = memory.probe.baseline()   # idle, the engine built, before the unit's first puzzle
         memory.for_unit(baseline, unit.memory_limit)
         shared[BASELINE] = baseline.resident
@@ -516,6 +519,9 @@ class LocalExecutor:
             status = Status.MEMOUT
             how = f"{describe_exit(code)} with its memory past the limit (the kernel's out-of-memory killer)"
             message = memout_message(unit.memory_limit, peak, how)
+        elif crashed_for_memory(code, unit.memory_limit) is not None:
+            status, message = Status.MEMOUT, memout_message(unit.memory_limit, peak,
+                                                            crashed_for_memory(code, unit.memory_limit))
         else:
             message = f"{describe_exit(code)} while {unit.solver} was solving this puzzle"
         out.append(RowBatch.from_rows([failure_row(tid, status, message, elapsed, cpu=cpu, peak_memory=peak,

@@ -9,8 +9,12 @@ puzzle's own checker and fills in the shared :class:`~puzzlebench.results.Result
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import importlib.metadata
 import operator
+import signal
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -112,6 +116,53 @@ class SearchOutcome:
     error: str | None = None
 
 
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C in the middle of many puzzles, carrying the results of those finished before
+    it: ``done``, a :class:`Results` for the first ``len(done)`` puzzles, in order, verified as
+    a whole run's would be (or, from :meth:`_Child.run_all`, a list of them).  A command
+    prints them before it stops: nothing computed is lost."""
+
+    def __init__(self, done):
+        super().__init__()
+        self.done = done
+
+
+def is_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's own error for it (its C
+    module turns SIGINT inside a solve into ``pysolvers.error``)."""
+    if isinstance(exc, KeyboardInterrupt):
+        return True
+    from .sat import is_pysat_interrupt
+    return is_pysat_interrupt(exc)
+
+
+class _Deferred:
+    hit = False
+
+
+@contextlib.contextmanager
+def deferred_interrupt():
+    """Hold a Ctrl-C until the block ends (``.hit`` says whether one came).  For a native
+    batch call, which looks at no signal: it runs to its end whatever the user presses, and the
+    ``KeyboardInterrupt`` raised at the first Python line after it lost its whole batch of
+    answers.  Only where Python's own handler is in place (the main thread; not in a child or
+    worker, which ignores SIGINT)."""
+    deferred = _Deferred()
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield deferred
+        return
+
+    def note(signum, frame):
+        deferred.hit = True
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 class Engine(ABC):
     """One paradigm's engine.  Subclasses set the class attributes and :meth:`search`."""
 
@@ -131,6 +182,11 @@ class Engine(ABC):
     """Normalised statistic → what this engine counts for it (missing: the engine has none)."""
     library: ClassVar[str | None] = None
     """The distribution whose version is reported (None: puzzlebench itself)."""
+    libraries: ClassVar[tuple[str, ...]] = ()
+    """The modules the engine imports when it first runs (its native libraries), which
+    :meth:`load` imports ahead: a process under a memory limit loads them before its cap is
+    set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
+    libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
 
     def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None):
         if self.variants:
@@ -170,6 +226,18 @@ class Engine(ABC):
             return importlib.metadata.version(cls.library or "puzzlebench")
         except importlib.metadata.PackageNotFoundError:
             return "unknown"
+
+    def load(self) -> None:
+        """Load what the engine's first run would load (by default the modules named in
+        :attr:`libraries`), so that a later run allocates for its puzzle alone.  Called by a
+        process under a memory limit before it sets its cap; an engine whose library sets
+        itself up on first use (a context, a solver class) overrides it to do that too.  A
+        library that cannot be loaded raises nothing here: the run says why, as it would have."""
+        for name in self.libraries:
+            try:
+                importlib.import_module(name)
+            except Exception:
+                return
 
     # -- the three steps ------------------------------------------------------------------
 
@@ -272,7 +340,8 @@ class Engine(ABC):
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
         cpu = time.process_time()
-        results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+        with deferred_interrupt() as deferred:   # a native call answers all its puzzles or none
+            results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
         if results is not None:
             results.batch_cpu = time.process_time() - cpu
             if results.columns is not None:
@@ -282,10 +351,23 @@ class Engine(ABC):
                 for r in results.records:
                     r.times.cpu = share
                 results.cpu_batch_size = len(results)
+        if results is None and deferred.hit:   # pressed while the engine looked for a batch call
+            raise Interrupted(Results.of([], puzzles[:0], self.spec, limit))
         if results is None:
-            results = Results.of([self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False)
-                                  for p in puzzles], puzzles, self.spec, limit)
-        return verify_all(results) if verify else results
+            done: list[Result] = []
+            try:
+                for p in puzzles:
+                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False))
+            except BaseException as exc:   # a Ctrl-C: the puzzles done so far go with it
+                if not is_interrupt(exc):
+                    raise
+                finished = Results.of(done, puzzles[:len(done)], self.spec, limit)
+                raise Interrupted(verify_all(finished) if verify else finished) from None
+            results = Results.of(done, puzzles, self.spec, limit)
+        results = verify_all(results) if verify else results
+        if deferred.hit:
+            raise Interrupted(results)
+        return results
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:

@@ -24,6 +24,12 @@ Memory, here and in the harness's workers:
   in C) instead of the machine running out.  Such a run is ``memout`` and its process is
   replaced.  The limit counts memory reserved, the peak memory touched: a run can be
   ``memout`` with a peak below its limit (a large block asked for and refused).
+
+The engine's libraries are loaded before the cap is set and the baseline taken
+(:meth:`~puzzlebench.solvers.base.Engine.load`): the limit holds the runs, not the libraries
+(Z3 loaded under a cap of 10-19 MB died by SIGSEGV, or printed on standard output; OR-Tools
+died by SIGABRT).  A child writes nothing on its parent's standard output
+(:func:`quiet_stdout`), which carries records.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import multiprocessing.connection
 import os
 import resource
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -42,6 +49,7 @@ from typing import Sequence
 from ..errors import UsageError
 from ..models.base import Puzzle
 from ..results import Result, Results, Status, Times, error_result
+from .base import Interrupted
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
@@ -223,6 +231,25 @@ def killed_for_memory(code: int | None, usage, baseline: int, limit: int | None)
     return peak if peak >= limit else None
 
 
+CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
+GLIBC_FATAL_EXIT = 127   # glibc's dynamic loader out of memory ("cannot allocate memory for thread-local data")
+
+
+def crashed_for_memory(code: int | None, limit: int | None) -> str | None:
+    """How a process under a memory limit that crashed while it ran a puzzle ran out, or
+    ``None``.  Native code whose allocation fails under ``RLIMIT_DATA`` does not always say so
+    in words: C++ throws ``std::bad_alloc`` where nothing catches it (``terminate``: SIGABRT,
+    OR-Tools), C reads through the NULL it was given (SIGSEGV, OR-Tools), glibc cannot make a
+    thread's storage (exit code 127, Z3).  The libraries are loaded before the cap
+    (:meth:`~puzzlebench.solvers.base.Engine.load`), so such an end comes from the run under
+    it; the message names the signal, for an engine that would crash without a limit too."""
+    if limit is None or code is None:
+        return None
+    if code == GLIBC_FATAL_EXIT or -code in CRASH_SIGNALS:
+        return f"the process was {_ending(code)} under the cap (native code whose allocation failed)"
+    return None
+
+
 # -- the child ---------------------------------------------------------------------------------
 
 def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
@@ -236,7 +263,10 @@ def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_li
     if not puzzles:
         return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
     child = _Child(engine, limit, time_limit, keep, memory_limit)
-    return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
+    try:
+        return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
+    except Interrupted as stop:   # the puzzles answered before the Ctrl-C, verified in the child
+        raise Interrupted(Results.of(stop.done, puzzles[:len(stop.done)], engine.spec, limit)) from None
 
 
 class _Child:
@@ -247,8 +277,14 @@ class _Child:
         self.process = self.conn = None
 
     def run_all(self, puzzles: Sequence[Puzzle]) -> list[Result]:
+        """Each puzzle's result; at a Ctrl-C, :class:`Interrupted` with those answered."""
+        done: list[Result] = []
         try:
-            return [self.run_one(p) for p in puzzles]
+            for p in puzzles:
+                done.append(self.run_one(p))
+            return done
+        except KeyboardInterrupt:
+            raise Interrupted(done) from None
         finally:
             self.stop()
 
@@ -275,8 +311,12 @@ class _Child:
                      puzzle=puzzle)
         if answered or code != -signal.SIGKILL:   # the child died by itself
             peak = killed_for_memory(code, usage, self.baseline, self.memory_limit)
+            how = crashed_for_memory(code, self.memory_limit)
             if peak is not None:
                 how = f"the process was {_ending(code)} with its memory past the limit (the kernel's out-of-memory killer)"
+            elif how is not None and usage is not None:
+                peak = max(0, usage.ru_maxrss * 1024 - self.baseline)
+            if how is not None:
                 return Result(status=Status.MEMOUT, count=0, times=Times(total=spent), peak_memory=peak,
                               error=memout_message(self.memory_limit, peak, how), **facts)
             return error_result(f"the engine's process ended ({_ending(code)})", times=Times(total=spent),
@@ -313,11 +353,25 @@ class _Child:
         return ending
 
 
+def quiet_stdout() -> None:
+    """Send what this process writes on standard output (a library's words: Z3 printing "Could
+    not find libz3.so", a C library's printf) to standard error: a child answers through its
+    pipe, and its parent's standard output carries records (``--format jsonl``)."""
+    try:
+        sys.stdout.flush()
+        os.dup2(2, 1)
+    except (OSError, ValueError, AttributeError):
+        pass
+    sys.stdout = sys.stderr   # Python's own writes too, wherever sys.stdout pointed
+
+
 def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> None:
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
+    quiet_stdout()
     probe = MemoryProbe() if memory_limit is not None else None
     if probe is not None:
+        engine.load()   # the engine's libraries before the cap and the baseline: only runs are held to it
         baseline = probe.baseline()
         cap = MemoryLimit()
         conn.send(baseline.resident)
@@ -339,9 +393,10 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
             peak = max(0, probe.peak() - baseline.resident)
             how = str(exc) or "an allocation was refused"
             if not isinstance(exc, MemoryError):
-                # a library loaded at the first puzzle whose pages could not be mapped under the
-                # cap (OR-Tools with pandas: ImportError; Z3: "libz3.so not found"): the child
-                # printed its traceback and the puzzle was "the engine's process ended (exit code 1)"
+                # native code that ran out under the cap and raised something else (OR-Tools:
+                # SystemError "error return without exception set"), or a module the engine
+                # imports late that its Engine.load missed (ImportError): the child printed its
+                # traceback and the puzzle was "the engine's process ended (exit code 1)"
                 what = "a library could not be loaded within it" if isinstance(exc, ImportError) else \
                     f"the engine failed under it, {type(exc).__name__}"
                 how = f"{what} ({how.splitlines()[0] if how.strip() else type(exc).__name__})"

@@ -134,6 +134,15 @@ class _CpmpyWriter(IntWriter):
         self.constraints.append(self.cp.sum(seen) == clue - 1)
 
 
+def _out_of_memory(spec: str, what) -> None:
+    """Raise ``MemoryError`` when a back end's failure (an exception, Z3's reason for
+    ``unknown``) says it ran out of memory (Z3: "out of memory", under ``--memory-limit``):
+    a ``memout`` in its words, not an error, nor a search stopped by the clock."""
+    text = str(what)
+    if isinstance(what, MemoryError) or "out of memory" in text.lower():   # MemoryError: OR-Tools' bad_alloc
+        raise MemoryError(f"{spec}: {text or type(what).__name__}")
+
+
 @dataclass
 class CpmpyModel:
     """The cells' variables, the back end's solver object with the model posted, and what
@@ -154,6 +163,15 @@ class CpmpyEngine(Engine):
                "transformed by CPMpy for a back end: " + ", ".join(BACKENDS))
     variants = VARIANTS
     library = "cpmpy"
+    libraries = ("cpmpy",)
+
+    def load(self) -> None:
+        super().load()
+        try:   # the back end's own library (OR-Tools, Z3, PySAT, Exact), imported by its solver class
+            import cpmpy as cp
+            cp.SolverLookup.get(self.variant)
+        except Exception:
+            pass
     holds_time_limit = False   # CPMpy's transformation looks at no clock
     statistics = {
         "nodes": "cpmpy:ortools: num_branches (as cpsat); cpmpy:pysat: decisions (accum_stats, as sat); "
@@ -201,6 +219,7 @@ class CpmpyEngine(Engine):
         try:
             solver += writer.constraints
         except Exception as exc:   # CPMpy refuses a constraint its back end cannot take
+            _out_of_memory(self.spec, exc)
             raise EngineError(f"{self.spec}: CPMpy cannot post the model to {self.variant}: "
                               f"{type(exc).__name__}: {exc}") from None
         # every cell known to the back end, even one that no constraint names (its value is read)
@@ -236,6 +255,7 @@ class CpmpyEngine(Engine):
                 count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
                                         call_from_model=True, **extra)
             except Exception as exc:
+                _out_of_memory(self.spec, exc)
                 raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
             status = solver.status()
             raw["backend_seconds"] = round(status.solve_time or 0.0, 6)
@@ -243,6 +263,8 @@ class CpmpyEngine(Engine):
         else:
             count, finished = self._blocking(artifact, limit, keep_one, deadline, raw)
         timed_out = not finished and not limit_reached(count, limit)
+        if timed_out and self.variant == "z3":   # Z3 stops at a memory limit as at a clock
+            _out_of_memory(self.spec, solver.z3_solver.reason_unknown())
         return SearchOutcome(solutions, count, timed_out, self._stats(solver, raw))
 
     def _blocking(self, artifact: CpmpyModel, limit, keep_one, deadline: Deadline,
@@ -262,6 +284,7 @@ class CpmpyEngine(Engine):
                 found = solver.solve(time_limit=remaining)
                 runs += 1
             except Exception as exc:
+                _out_of_memory(self.spec, exc)
                 raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
             backend += solver.status().solve_time or 0.0
             if not found:

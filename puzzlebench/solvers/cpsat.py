@@ -65,6 +65,7 @@ class CpSatEngine(Engine):
     summary = "OR-Tools CP-SAT: integer (AllDifferent) or Boolean (exactly-one) formulation"
     variants = FORMULATIONS
     library = "ortools"
+    libraries = ("ortools.sat.python.cp_model",)
     options = (
         Option("workers", int, 1, "search workers (1: single-threaded, for fair comparisons; more only "
                                   "with limit 1: CP-SAT's parallel enumeration misses solutions)"),

@@ -522,6 +522,7 @@ class QuineEngine(Engine):
         Option("encoding", str, "extended", "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
     )
+    libraries = ("numpy", "pysat.card")   # numpy: h1 and h2's clause matrix; pysat.card: the encoder's
     statistics = {
         "nodes": "disjunctions (dilemmas), at every depth",
         "guesses": "disjunctions (each splits the formula in two copies)",

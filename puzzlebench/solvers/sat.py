@@ -327,6 +327,7 @@ class SatEngine(Engine):
         "propagations": "propagations (accum_stats 'propagations')",
     }
     library = "python-sat"
+    libraries = ("pysat.solvers", "pysat.card")   # pysat.card: the encoder's cardinality networks
 
     def __init__(self, variant=None, options=None):
         super().__init__(variant, options)

@@ -50,6 +50,15 @@ class SmtEngine(Engine):
                "Boolean per candidate (bool)")
     variants = FORMULATIONS
     library = "z3-solver"
+    libraries = ("z3",)
+
+    def load(self) -> None:
+        super().load()
+        try:   # Z3's global context, made at the first formula (its memory manager, its tables)
+            import z3
+            z3.main_ctx()
+        except Exception:
+            pass
     options = (
         Option("amo", str, "card", "at-most-one in bool/fold: card (Z3's (_ at-most 1), QF_FD) or "
                "pairwise (standard SMT-LIB clauses)", AMO_ENCODINGS),
@@ -59,6 +68,15 @@ class SmtEngine(Engine):
         "conflicts": "conflicts (SMT core) + sat conflicts (SAT core)",
         "propagations": "propagations (SMT core) + sat propagations 2ary/3ary/nary (SAT core)",
     }
+
+    def run(self, puzzle: Puzzle, **kwargs):
+        import z3
+        try:
+            return super().run(puzzle, **kwargs)
+        except z3.Z3Exception as exc:   # Z3 refused an allocation (reading the formula, a blocking clause)
+            if "out of memory" in str(exc):
+                raise MemoryError(f"Z3: {exc}") from None
+            raise
 
     def encode(self, puzzle: Puzzle) -> tuple[SmtFormula, object]:
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
@@ -93,6 +111,8 @@ class SmtEngine(Engine):
                 if deadline.expired() or reason in ("timeout", "canceled"):
                     timed_out = True
                     break
+                if "out of memory" in reason:   # under a memory limit: a memout in Z3's words
+                    raise MemoryError(f"Z3 gave up: {reason}")
                 raise EngineError(f"Z3 gave up: {reason}")
             assignment = model_assignment(solver.model())
             count += 1
