@@ -332,10 +332,14 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
     proc = subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", "solve", str(puzzles), "--solver", solver],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    time.sleep(5)   # imports done, the back end at work
-    proc.send_signal(signal.SIGINT)
     try:
-        code = proc.wait(timeout=20)
+        # imports done, the back end at work: by CPU time, not by the clock (a sleep of 5 s
+        # sometimes ended before the imports on a loaded machine)
+        started = time.monotonic()
+        while _cpu_seconds(proc.pid) < 4.0 and time.monotonic() - started < 120:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
     finally:
         proc.kill()
     assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
