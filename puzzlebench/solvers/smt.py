@@ -117,7 +117,11 @@ class SmtEngine(Engine):
             assignment = model_assignment(solver.model())
             count += 1
             if len(solutions) < keep:
-                solutions.append(decode_assignment(assignment, formula.n_cells, formula.fixed))
+                solution = decode_assignment(assignment, formula.n_cells, formula.fixed)
+                if 0 in solution:   # seen when an allocation failed under a memory limit: Z3's failure, not a wrong answer
+                    raise EngineError(f"Z3 gave a model without a value for {solution.count(0)} of "
+                                      f"{len(solution)} cells")
+                solutions.append(solution)
             if limit_reached(count, limit):
                 break
             block = blocking_clause(assignment)
