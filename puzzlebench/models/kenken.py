@@ -145,7 +145,11 @@ class KenKen(Puzzle):
     # -- text ----------------------------------------------------------------------------
 
     def format_solution(self, solution: Sequence[int]) -> str:
-        return "".join(DIGITS[v - 1] for v in solution)
+        """N² digits; a value no digit writes (0, or a wrong answer decoded from a solver's
+        output) makes the line numbers, space-separated, so that it is shown as it came."""
+        if all(isinstance(v, int) and 1 <= v <= len(DIGITS) for v in solution):
+            return "".join(DIGITS[v - 1] for v in solution)
+        return " ".join(map(str, solution))
 
     def parse_solution(self, text: str) -> Solution:
         text = text.strip()
