@@ -4,6 +4,7 @@ and the published counts is in test_engines.py."""
 
 from __future__ import annotations
 
+import os
 
 import pytest
 
@@ -99,3 +100,24 @@ def test_cli_export_cpsat_proto_solves_the_same(tmp_path):
             assert tuple(values[:81]) == expected
         else:
             assert tuple(i % 9 + 1 for i, v in enumerate(values[:729]) if v) == expected
+
+
+def test_a_ctrl_c_after_a_solve_is_still_python_s():
+    """OR-Tools installs its own SIGINT handler for a solve and leaves the default action
+    behind it: a Ctrl-C between two puzzles killed the command outright (no 'interrupted', the
+    finished answers unprinted).  After a solve, a SIGINT is Python's KeyboardInterrupt again."""
+    import subprocess
+    import sys
+    script = ("import os, signal, time\n"
+              "from puzzlebench import parse\n"
+              "from puzzlebench.solvers.registry import make_engine\n"
+              "puzzle = parse('4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......')\n"
+              "print(make_engine('cpsat').run(puzzle).status.value, flush=True)\n"
+              "try:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n"
+              "    time.sleep(5)\n"
+              "except KeyboardInterrupt:\n"
+              "    print('KeyboardInterrupt')\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert (proc.returncode, proc.stdout) == (0, "unique\nKeyboardInterrupt\n"), proc.stderr

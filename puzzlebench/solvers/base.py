@@ -163,6 +163,17 @@ def deferred_interrupt():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def reinstate_sigint_handler() -> None:
+    """Put Python's SIGINT handler back in the operating system's table.  OR-Tools (``cpsat``,
+    ``cpmpy:ortools``) installs its own for a solve and leaves the default action behind it,
+    so the next Ctrl-C between two solves killed the process outright: no "interrupted", the
+    answers finished so far never printed.  Main thread only (where handlers are set)."""
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is not None:   # None: not set from Python, nothing of ours to put back
+            signal.signal(signal.SIGINT, handler)
+
+
 class Engine(ABC):
     """One paradigm's engine.  Subclasses set the class attributes and :meth:`search`."""
 
@@ -283,7 +294,10 @@ class Engine(ABC):
         try:
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
-            outcome = self.search(artifact, limit, keep, deadline)
+            try:
+                outcome = self.search(artifact, limit, keep, deadline)
+            finally:
+                reinstate_sigint_handler()
             if outcome.timed_out and deadline.at is None:
                 # no clock to run out: the back end stopped on a Ctrl-C it caught itself
                 # (OR-Tools' own SIGINT handler, Z3's through CPMpy); that puzzle was a timeout
