@@ -465,6 +465,21 @@ def test_generated_skyscrapers_are_proper_and_queens_completable():
         assert mrv.run(q, limit=1).status is Status.SAT
 
 
+def test_generated_skyscrapers_carry_their_solution_which_check_verifies(tmp_path, capsys):
+    """Like every other kind's, a generated Skyscrapers line ends with its solution (it wrote
+    none, so `check` on `generate`'s output said "no solution given")."""
+    out = tmp_path / "sky.txt"
+    assert main(["generate", "skyscrapers", "--size", "5", "--count", "3", "--seed", "1", "--quiet", "--out", str(out)]) == 0
+    assert main(["check", str(out)]) == 0
+    assert capsys.readouterr().out.count(": valid") == 3
+    lines = out.read_text().splitlines()
+    solution = lines[0].rsplit(" ", 1)[1].split(",")
+    solution[0], solution[1] = solution[1], solution[0]   # two heights of row 1 swapped: columns repeat
+    out.write_text(" ".join([lines[0].rsplit(" ", 1)[0], ",".join(solution)]) + "\n")
+    assert main(["check", str(out)]) == 1
+    assert ": invalid" in capsys.readouterr().out
+
+
 def test_generated_skyscrapers_do_not_depend_on_the_counting_engine():
     from puzzlebench.harness.generate import _Counter, generate_skyscrapers
     by_mrv = _Counter("skyscrapers")

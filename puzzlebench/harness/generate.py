@@ -423,6 +423,7 @@ def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
             clues[side][k] = keep
     puzzle = build()
     puzzle.metadata["nsol"] = "1"
+    puzzle.metadata["solution"] = ",".join(map(str, solution))   # written last on the line; `check` verifies it
     return puzzle
 
 
