@@ -986,14 +986,25 @@ def aligned_pair_exclusion(s: State) -> Step | None:
     return None
 
 
+def _allowed_values(mine: int, other: int, excluded: dict[int, int], see: bool) -> int:
+    """The values of ``mine`` (a candidate mask) that leave the other cell of an aligned pair
+    a value of ``other``: not excluded with it, nor the same value when the two cells see
+    each other.  The bits are walked inline (SE's ladder tries some 150 pairs a step)."""
+    allowed, rest = 0, mine
+    while rest:
+        v = rest & -rest
+        rest ^= v
+        if other & ~(excluded.get(v, 0) | (v if see else 0)):
+            allowed |= v
+    return allowed
+
+
 def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step | None:
     """The exclusions of one aligned pair a, b with the bivalue cells ``common`` seeing both:
     a pair of values is excluded when it is one of those cells' two values (it would empty
     that cell), or one value twice when a and b share a unit."""
     see = bool(g.peer_bits[a] >> b & 1)
-    # excluded[x]: the values the other cell cannot take when one takes x (x a bit); the
-    # loops walk the bits inline: SE's ladder tries some 150 pairs at every step it reaches
-    # the chains
+    # excluded[x]: the values the other cell cannot take when one takes x (x a bit)
     excluded: dict[int, int] = {}
     for c in common:
         m = cand[c]
@@ -1001,19 +1012,8 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
         excluded[low] = excluded.get(low, 0) | (m ^ low)
         excluded[m ^ low] = excluded.get(m ^ low, 0) | low
     ma, mb = cand[a], cand[b]
-    allowed_a = allowed_b = 0
-    rest = ma
-    while rest:
-        va = rest & -rest
-        rest ^= va
-        if mb & ~(excluded.get(va, 0) | (va if see else 0)):
-            allowed_a |= va
-    rest = mb
-    while rest:
-        vb = rest & -rest
-        rest ^= vb
-        if ma & ~(excluded.get(vb, 0) | (vb if see else 0)):
-            allowed_b |= vb
+    allowed_a = _allowed_values(ma, mb, excluded, see)
+    allowed_b = _allowed_values(mb, ma, excluded, see)
     if allowed_a == ma and allowed_b == mb:
         return None
     elims = [(a, v) for v in values_of(cand[a] & ~allowed_a)] + \
