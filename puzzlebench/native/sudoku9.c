@@ -15,14 +15,16 @@
  *   - stack logic, the same on the columns' side: "band b has d in column j of the stack";
  *   - hidden singles in rows, boxes (per word) and columns (per digit);
  *   - naked singles and empty cells, by bit-sliced counting over the nine planes, once the
- *     words are stable; the columns last.
+ *     words are stable; the columns last;
+ *   - when all of that stalls, naked and hidden triads in minirows and minicolumns (tdoku's
+ *     triads), for the three bands and nine digits at once (triads9).
  * With option locked off, the band and stack logic only checks that every row, box and
- * column keeps a candidate (singles only).
- * Branching: the two-candidate cell that sees the most unsolved cells, else a digit's placement
- * in a band or stack (which box each row of the band takes it in, or which column of the stack
- * each band: tdoku's band configurations), fewest placements first (choose_placement); the
- * state is copied for every alternative but the last (the classic bitboard solvers'
- * zero-allocation depth-first search). */
+ * column keeps a candidate, and there are no triads (singles only).
+ * Branching (tdoku's, T. Dillon 2019): a digit's placement in a band or stack (which box each
+ * row of the band takes it in, or which column of the stack each band: tdoku's band
+ * configurations), chosen by choose_placement; with option locked off, the two-candidate cell
+ * that sees the most unsolved cells first.  The state is copied for every alternative but the
+ * last (the classic bitboard solvers' zero-allocation depth-first search). */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -45,6 +47,8 @@ static uint32_t ALONE[512];          /* 3x3 pattern -> its entries alone in thei
                                         entry e as bit 3e (the first cell of its third) */
 #define THIRD_FIRST 01111111111u     /* the first cell of each of a word's nine thirds */
 static uint8_t PERMS_IN[512];        /* 3x3 pattern -> the permutations it contains (6 bits) */
+static uint8_t PERMS_N[512];         /* 3x3 pattern -> how many */
+static uint16_t PERMS_W[512];        /* 3x3 pattern -> its weight in choose_placement */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 static int ready;
 
@@ -76,9 +80,12 @@ void bb9_init(void) {
         for (int r = 0; r < 3; r++) PERM_ENTRIES[p] |= (uint16_t)(1u << (3 * r + PERMS[p][r]));
     }
     for (unsigned m = 0; m < 512; m++) {
-        PERMS_IN[m] = 0;
+        PERMS_IN[m] = PERMS_N[m] = 0;
         for (int p = 0; p < 6; p++)
-            if ((m & PERM_ENTRIES[p]) == PERM_ENTRIES[p]) PERMS_IN[m] |= (uint8_t)(1u << p);
+            if ((m & PERM_ENTRIES[p]) == PERM_ENTRIES[p]) { PERMS_IN[m] |= (uint8_t)(1u << p); PERMS_N[m]++; }
+        /* 1000 * log2(n) for n placements: a settled digit (one) weighs nothing */
+        static const uint16_t weight[7] = {0, 0, 1000, 1585, 2000, 2322, 2585};
+        PERMS_W[m] = weight[PERMS_N[m]];
         THIRDS[m] = (uint8_t)(((m & 7) ? 1 : 0) | ((m & 070) ? 2 : 0) | ((m & 0700) ? 4 : 0));
         PERM[1][m] = on_permutation(m);
         PERM[0][m] = lines_nonempty(m);
@@ -100,16 +107,19 @@ void bb9_init(void) {
 
 /* One search state (the file's opening comment names them): F[3d+b] the cells of band b
  * where digit d may go (27 bits, row-major within the band), seen[i] F[i] as last examined,
- * U[b] the unsolved cells of band b. */
-typedef struct { uint32_t F[27]; uint32_t seen[27]; uint32_t U[3]; } S9;
+ * U[b] the unsolved cells of band b; TR[b] and TC[b] the minirows and minicolumns of band b
+ * whose triad (triads9) has been applied already (lane 3 unused). */
+typedef struct { uint32_t F[27]; uint32_t seen[27]; uint32_t U[3]; uint32_t TR[4], TC[4]; } S9;
 
 static inline void place9(S9 *s, int d, int b, int k) {
     uint32_t bit = 1u << k, nb = ~bit, cm = ~COLM[k % 9];
     for (int e = 0; e < 9; e++) s->F[3 * e + b] &= nb;
+    /* d leaves the column in all three bands, then band b's word is set whole (the column's
+     * cells there are peers): no test of which band is b (2-3% faster, the same search) */
+    s->F[3 * d] &= cm;
+    s->F[3 * d + 1] &= cm;
+    s->F[3 * d + 2] &= cm;
     s->F[3 * d + b] = (s->F[3 * d + b] & ~PEERS[k]) | bit;
-    if (b != 0) s->F[3 * d] &= cm;
-    if (b != 1) s->F[3 * d + 1] &= cm;
-    if (b != 2) s->F[3 * d + 2] &= cm;
     s->U[b] &= nb;
 }
 
@@ -237,12 +247,122 @@ static inline uint32_t changed_words(const S9 *s) {
 #endif
 }
 
+/* Four 32-bit lanes, one a band (lane 3 unused): GCC/Clang vector extensions, SSE2 on every
+ * x86-64, NEON or scalar code elsewhere. */
+typedef uint32_t v4u __attribute__((vector_size(16)));
+#define MINIROWS 0x1249249u   /* bit 3e: the first cell of minirow e = 3r+x (row r, box x) */
+#if defined(__clang__)
+#define ROTATE_LANES(x, a, b, c) __builtin_shufflevector((x), (x), a, b, c, 3)
+#else
+#define ROTATE_LANES(x, a, b, c) __builtin_shuffle((x), (v4u){a, b, c, 3})
+#endif
+
+/* The digit sets of every minirow and minicolumn, counted over the nine digit planes at once
+ * with carry-save adders (bit-sliced): where the count is three or more (*atleast3) and
+ * exactly three (*exactly3). */
+#define FULL_ADD(a, b, c, sum, carry) do { v4u t_ = (a) ^ (b); (carry) = ((a) & (b)) | (t_ & (c)); (sum) = t_ ^ (c); } while (0)
+static inline void count9(const v4u *x, v4u *atleast3, v4u *exactly3) {
+    v4u s1, s2, s3, c1, c2, c3, b0, c4, s5, c5;
+    FULL_ADD(x[0], x[1], x[2], s1, c1);
+    FULL_ADD(x[3], x[4], x[5], s2, c2);
+    FULL_ADD(x[6], x[7], x[8], s3, c3);
+    FULL_ADD(s1, s2, s3, b0, c4);              /* b0: weight 1 */
+    FULL_ADD(c1, c2, c3, s5, c5);              /* s5: weight 2, c5: weight 4 */
+    v4u b1 = s5 ^ c4, high = c5 | (s5 & c4);   /* b1: weight 2; high: 4 or more */
+    *atleast3 = (b0 & b1) | high;
+    *exactly3 = b0 & b1 & ~high;
+}
+
+/* Each digit's minirows (m: bit 3e of minirow e) and minicolumns (q: bit j of column j) in
+ * each band, as the last triad pass saw them at a fixed point: what choose_placement reads. */
+typedef struct { v4u m[9], q[9]; } Occupancy9;
+
+/* The triad rules (T. Dillon's tdoku, 2019, "triads"): the three cells of a minirow (a box's
+ * row) hold three different digits, and so do those of a minicolumn.
+ *   - naked: a minirow where only three digits remain holds those three: each leaves the
+ *     rest of its row and of its box (fewer than three: a contradiction);
+ *   - hidden: a minirow where three digits are forced (the digit's only minirow in its row,
+ *     or in its box) holds those three: the other digits leave its cells (four: a
+ *     contradiction).
+ * The same for minicolumns, a digit forced into one when it is the only one of its column.
+ * Called at a fixed point of the other rules, where every band pattern and stack pattern is a
+ * union of permutations: there an entry alone in its row of the pattern is alone in its
+ * column too, so "forced" is one test, not two.  Naked and hidden counts share the adders:
+ * the forced minirows sit one bit above the minirows (bit 3e + 1), the forced minicolumns
+ * nine above the minicolumns.  A triad once applied holds for good (candidates only go), so
+ * TR/TC remember it.  -1 on a contradiction, else the candidates removed; *occ is the
+ * occupancy when none was removed. */
+static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
+    v4u *m = occ->m, *q = occ->q, f[9], rows[9], cols[9];
+    for (int d = 0; d < 9; d++) {
+        v4u x;
+        memcpy(&x, s->F + 3 * d, sizeof x);   /* lane 3: the next word, ignored */
+        f[d] = x;
+        v4u mr = (x | x >> 1 | x >> 2) & MINIROWS, mc = (x | x >> 9 | x >> 18) & ROWBITS;
+        m[d] = mr;
+        q[d] = mc;
+        /* the digit's other minirows in the same box (no masks needed: the shifts leave the
+         * band or land on positions mr does not hold); its other bands' minicolumns */
+        v4u box = mr >> 9 | mr << 9 | mr >> 18 | mr << 18;
+        v4u band = ROTATE_LANES(mc, 1, 2, 0) | ROTATE_LANES(mc, 2, 0, 1);
+        rows[d] = mr | (mr & ~box) << 1;
+        cols[d] = mc | (mc & ~band) << 9;
+    }
+    v4u three_r, exact_r, three_c, exact_c;
+    count9(rows, &three_r, &exact_r);
+    count9(cols, &three_c, &exact_c);
+    v4u bad = ((three_r & MINIROWS) ^ MINIROWS) | (three_r & ~exact_r & (MINIROWS << 1)) |
+              ((three_c & ROWBITS) ^ ROWBITS) | (three_c & ~exact_c & (ROWBITS << 9));
+    if (bad[0] | bad[1] | bad[2]) return -1;
+    v4u u = {s->U[0], s->U[1], s->U[2], 0}, tr, tc;
+    memcpy(&tr, s->TR, sizeof tr);
+    memcpy(&tc, s->TC, sizeof tc);
+    v4u open_r = (u | u >> 1 | u >> 2) & MINIROWS & ~tr, open_c = (u | u >> 9 | u >> 18) & ROWBITS & ~tc;
+    v4u nr = exact_r & open_r, nc = exact_c & open_c;                       /* naked */
+    v4u hr = (exact_r >> 1) & open_r & ~nr, hc = (exact_c >> 9) & open_c & ~nc;  /* hidden */
+    v4u any = nr | nc | hr | hc;
+    if (!(any[0] | any[1] | any[2])) return 0;
+    tr |= nr | hr;
+    tc |= nc | hc;
+    memcpy(s->TR, &tr, sizeof tr);
+    memcpy(s->TC, &tc, sizeof tc);
+    int removed = 0;
+    for (int d = 0; d < 9; d++) {
+        v4u t = nr & m[d], k = nc & q[d];
+        v4u hout = hr & m[d] & ~(rows[d] >> 1), hcout = hc & q[d] & ~(cols[d] >> 9);
+        v4u sel = t | k | hout | hcout;
+        if (!(sel[0] | sel[1] | sel[2])) continue;
+        /* naked minirow: the rest of its row and box */
+        v4u row = (t | t >> 3 | t >> 6) & 0x40201u;        /* the first cell of each row hit */
+        row |= row << 1 | row << 2;
+        row |= row << 3 | row << 6;
+        v4u box = (t | t >> 9 | t >> 18) & 0x49u;           /* the first column of each box hit */
+        box |= box << 1 | box << 2;
+        box |= box << 9 | box << 18;
+        v4u gone = (row | box) & ~(t | t << 1 | t << 2);
+        /* naked minicolumn: the rest of its column (the other bands) and of its box */
+        v4u col = k | k << 9 | k << 18;
+        v4u cbox = (k | k >> 1 | k >> 2) & 0x49u;
+        cbox |= cbox << 1 | cbox << 2;
+        cbox |= cbox << 9 | cbox << 18;
+        gone |= (cbox | ROTATE_LANES(col, 1, 2, 0) | ROTATE_LANES(col, 2, 0, 1)) & ~col;
+        /* hidden: the digits not forced leave the minirow's (minicolumn's) cells */
+        gone |= hout | hout << 1 | hout << 2 | hcout | hcout << 9 | hcout << 18;
+        gone &= f[d];
+        for (int b = 0; b < 3; b++)
+            if (gone[b]) { removed += pb_popcount32(gone[b]); s->F[3 * d + b] &= ~gone[b]; }
+    }
+    c->locked += (uint64_t)removed;
+    return removed;
+}
+
 /* Everything above to a fixed point; 0 on a contradiction.  The band words first (cheap, and
  * most of the work), then naked singles, and only when both stall the columns of the digits
  * whose words changed (this order was the fastest measured: 1.3x on top1465 against
- * columns after every band pass).  A full grid is consistent: every placement cleared its
- * peers. */
-static int propagate9(S9 *s, BBSearch *c, int locked) {
+ * columns after every band pass), and when those stall too the triads (option locked), which
+ * leave the occupancy the branch is chosen from in *occ.  A full grid is consistent: every
+ * placement cleared its peers. */
+static int propagate9(S9 *s, BBSearch *c, int locked, Occupancy9 *occ) {
     unsigned column_dirty = 0;  /* digits whose words changed since their columns were seen */
     for (;;) {
         for (uint32_t changed; (changed = changed_words(s)) != 0;)
@@ -257,7 +377,12 @@ static int propagate9(S9 *s, BBSearch *c, int locked) {
         int placed = naked_singles(s, c);
         if (placed < 0) return 0;
         if (placed) continue;
-        if (!column_dirty) return 1;
+        if (!column_dirty) {
+            if (!locked) return 1;
+            int removed = triads9(s, c, occ);
+            if (removed <= 0) return removed == 0;
+            continue;
+        }
         while (column_dirty) {
             int d = pb_ctz32(column_dirty);
             column_dirty &= column_dirty - 1;
@@ -287,11 +412,12 @@ static inline int open_peers(const S9 *s, int b, int k) {
     return n;
 }
 
-/* The cell to branch on: among the two-candidate cells, the one that sees the most unsolved
- * cells (either choice then propagates furthest: on top1465 this halves the guesses of the
- * first two-candidate cell, 10.4 against 18.8 per puzzle); 1 when there is one, else 0 with the
- * cell of fewest candidates (search9 then branches on a placement: the hardest 11+ puzzles,
- * 79.6 guesses a puzzle against 81.6 for that cell; 17-clue 0.65 against 0.69). */
+/* The cell to branch on with option locked off: among the two-candidate cells, the one that
+ * sees the most unsolved cells (either choice then propagates furthest: on top1465 this halves
+ * the guesses of the first two-candidate cell, 10.4 against 18.8 per puzzle); 1 when there is
+ * one, else 0 with the cell of fewest candidates (search9 then branches on a placement: the
+ * hardest 11+ puzzles, 79.6 guesses a puzzle against 81.6 for that cell; 17-clue 0.65 against
+ * 0.69, both measured when this was the rule with option locked too). */
 static int choose9(const S9 *s, int *band, int *bitpos) {
     uint32_t twos[3], any = 0;
     for (int b = 0; b < 3; b++) {
@@ -325,43 +451,55 @@ static int choose9(const S9 *s, int *band, int *bitpos) {
 /* A band's or stack's placements of one digit: which box each of the band's rows takes it in
  * (horizontal), or which column of the stack each band takes it in (vertical), a permutation
  * of a 3x3 pattern (tdoku's band "configurations", T. Dillon 2019).  The branch: the band or
- * stack whose digits have the fewest placements in all (more than one digit's worth, so not
- * settled), and in it the digit with the fewest, two or more; each placement is tried whole.
- * The placements of a digit partition its solutions, so the alternatives are exclusive. */
+ * stack whose unsettled digits (two placements or more) weigh least, a digit with n
+ * placements weighing log2(n) (PERMS_W: the log of the band's or stack's configurations, the
+ * digits taken alone), and in it the digit with the fewest placements (the first of them);
+ * each placement is tried whole.  The placements of a digit partition its solutions, so the
+ * alternatives are exclusive.  The weight is measured, not derived (nodes a puzzle, whole
+ * sets, hardest 11+ / 17-clue / top1465): tdoku's rule, the fewest placements in all (weight
+ * n), 123.8 / 2.12 / 18.7; log2(n) 119.7 / 2.17 / 18.7; sqrt(n) 120.0 / 2.32 / 18.3; every
+ * unsettled digit the same 118.4 / 2.57 / 19.2, the same but the unit with more placements
+ * first 116.2 / 2.67 / 20.1 (both 5-7% slower on 17-clue and top1465). */
 typedef struct { int vertical, unit, digit; unsigned perms; } Branch9;
 
-static inline unsigned row_pattern(uint32_t f) {
-    return THIRDS[f & ROWBITS] | THIRDS[(f >> 9) & ROWBITS] << 3 | THIRDS[f >> 18] << 6;
+/* The occupancy without the triad pass (option locked off). */
+static void occupancy9(const S9 *s, Occupancy9 *occ) {
+    for (int d = 0; d < 9; d++) {
+        v4u x;
+        memcpy(&x, s->F + 3 * d, sizeof x);
+        occ->m[d] = (x | x >> 1 | x >> 2) & MINIROWS;
+        occ->q[d] = (x | x >> 9 | x >> 18) & ROWBITS;
+    }
 }
 
-static int choose_placement(const S9 *s, Branch9 *br) {
-    uint8_t in[2][3][9];
+static int choose_placement(const Occupancy9 *occ, Branch9 *br) {
+    uint16_t pattern[2][3][9];
     int total[2][3] = {{0, 0, 0}, {0, 0, 0}};
     for (int d = 0; d < 9; d++) {
-        const uint32_t *F = s->F + 3 * d;
-        uint32_t p[3];
+        v4u z = occ->m[d] | occ->m[d] >> 2 | occ->m[d] >> 4, q = occ->q[d];
+        v4u rows = (z & 7u) | (z >> 6 & 070u) | (z >> 12 & 0700u);   /* bit 3r+x: row r, box x */
         for (int b = 0; b < 3; b++) {
-            in[0][b][d] = PERMS_IN[row_pattern(F[b])];
-            total[0][b] += pb_popcount32(in[0][b][d]);
-            p[b] = (F[b] | F[b] >> 9 | F[b] >> 18) & ROWBITS;
+            pattern[0][b][d] = (uint16_t)rows[b];
+            total[0][b] += PERMS_W[rows[b]];
         }
         for (int st = 0; st < 3; st++) {
-            unsigned pattern = (p[0] >> (3 * st) & 7) | (p[1] >> (3 * st) & 7) << 3 | (p[2] >> (3 * st) & 7) << 6;
-            in[1][st][d] = PERMS_IN[pattern];
-            total[1][st] += pb_popcount32(in[1][st][d]);
+            unsigned cols = (q[0] >> (3 * st) & 7) | (q[1] >> (3 * st) & 7) << 3 | (q[2] >> (3 * st) & 7) << 6;
+            pattern[1][st][d] = (uint16_t)cols;
+            total[1][st] += PERMS_W[cols];
         }
     }
     int best = 1 << 30;
     for (int v = 0; v < 2; v++)
         for (int u = 0; u < 3; u++)
-            if (total[v][u] > 9 && total[v][u] < best) { best = total[v][u]; br->vertical = v; br->unit = u; }
+            if (total[v][u] > 0 && total[v][u] < best) { best = total[v][u]; br->vertical = v; br->unit = u; }
     if (best == 1 << 30) return 0;
     int fewest = 7;
+    br->digit = 0;
     for (int d = 0; d < 9; d++) {
-        int n = pb_popcount32(in[br->vertical][br->unit][d]);
+        int n = PERMS_N[pattern[br->vertical][br->unit][d]];
         if (n >= 2 && n < fewest) { fewest = n; br->digit = d; }
     }
-    br->perms = in[br->vertical][br->unit][br->digit];
+    br->perms = PERMS_IN[pattern[br->vertical][br->unit][br->digit]];
     return 1;
 }
 
@@ -379,11 +517,16 @@ static inline void restrict_placement(S9 *s, const Branch9 *br, int p) {
 
 static void search9(S9 *s, BBSearch *c, int locked) {
     if (bb_tick(c)) return;
-    if (!propagate9(s, c, locked)) { c->backtracks++; return; }
+    Occupancy9 occ;
+    if (!propagate9(s, c, locked, &occ)) { c->backtracks++; return; }
     if (!(s->U[0] | s->U[1] | s->U[2])) { record9(s, c); return; }
     int b = 0, k = 0;
     Branch9 br;
-    if (!choose9(s, &b, &k) && choose_placement(s, &br)) {
+    /* With option locked, a digit's placement always (the triads' fixed point leaves the
+     * occupancy in occ); without, the old order: a two-candidate cell first. */
+    int cell_chosen = !locked && choose9(s, &b, &k);
+    if (!locked && !cell_chosen) occupancy9(s, &occ);
+    if (!cell_chosen && choose_placement(&occ, &br)) {
         unsigned perms = br.perms;
         if (perms & (perms - 1)) c->guesses++;
         while (perms) {
@@ -401,6 +544,9 @@ static void search9(S9 *s, BBSearch *c, int locked) {
         }
         return;
     }
+    /* with option locked, a fallback never taken: at the triads' fixed point an open cell
+     * leaves some digit two placements or more (one settled everywhere is a hidden single) */
+    if (locked) choose9(s, &b, &k);
     uint32_t bit = 1u << k;
     int digits[9], n = 0;
     for (int d = 0; d < 9; d++)
@@ -424,6 +570,8 @@ void bb9_solve(const uint8_t *givens, int locked, BBSearch *c) {
     locked = locked != 0;
     for (int i = 0; i < 27; i++) { s.F[i] = ALL27; s.seen[i] = 0; }
     s.U[0] = s.U[1] = s.U[2] = ALL27;
+    memset(s.TR, 0, sizeof s.TR);
+    memset(s.TC, 0, sizeof s.TC);
     for (int i = 0; i < 81; i++) {
         int v = givens[i];
         if (!v) continue;

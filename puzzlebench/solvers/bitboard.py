@@ -4,9 +4,10 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
 - Sudoku 9x9: band bitboards (a 27-bit word per digit and band, after JCZSolve / fsss2 and
   tdoku's digit planes), only the words changed since they were last seen revisited: box-line
   logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
-  and column, naked singles by bit-sliced counting; branching on the two-candidate cell that
-  sees the most unsolved cells, else on a digit's placement in a band or stack (tdoku's band
-  configurations; see native/sudoku9.c).
+  and column, naked singles by bit-sliced counting, and (option ``locked``) naked and hidden
+  triads in minirows and minicolumns when those stall; branching on a digit's placement in a
+  band or stack (tdoku's band configurations; with ``locked`` off, on the two-candidate cell
+  that sees the most unsolved cells first; see native/sudoku9.c).
 - Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
   Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
   that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
@@ -96,7 +97,8 @@ class BitboardEngine(Engine):
                "squares, N-Queens, Skyscrapers")
     options = (
         Option("locked", bool, True, "Sudoku, Sudoku-X, jigsaw: locked candidates (pointing and claiming): "
-               "on 9x9 Sudoku with every band and stack update, elsewhere when singles stall, over every "
+               "on 9x9 Sudoku with every band and stack update (and naked and hidden triads in minirows "
+               "and minicolumns when the rest stalls), elsewhere when singles stall, over every "
                "two units sharing two cells or more"),
         Option("large", bool, True, "grids of 16 values or more (Sudoku, Sudoku-X, jigsaw, Latin): Régin's "
                "alldifferent filter on every unit and dom/wdeg branching; off: singles, the locked rule and "
@@ -106,13 +108,13 @@ class BitboardEngine(Engine):
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
-                   "cell; 9x9 Sudoku with no two-candidate cell: a digit's placement in a band or stack, each "
-                   "alternative a whole placement; N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
+                   "cell; 9x9 Sudoku: a digit's placement in a band or stack, each alternative a whole placement "
+                   "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
         "backtracks": "alternatives whose propagation (grids of units, Skyscrapers) or filtering "
                       "(N-Queens: a row with no free square) failed at once",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
-                        "candidates removed by the locked rule + candidates removed by the alldifferent "
-                        "filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
+                        "candidates removed by the locked rule (9x9: and by the triads) + candidates removed by the "
+                        "alldifferent filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
                         "locked_eliminations, and from 16 values up alldiff_eliminations)",
     }
 
