@@ -290,6 +290,47 @@ def test_an_unreachable_scheduler_fails_fast_and_stores_nothing(tmp_path, capsys
     assert not db.exists()
 
 
+@needs_distributed
+def test_a_port_that_accepts_and_never_answers_fails_fast_too(tmp_path, capsys):
+    """A listener that accepts the connection and says nothing (another service, a stuck
+    scheduler): Dask's handshake waits with no limit, and the bench waited as long as the peer
+    held the connection (here 60 s, then the same line)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def accept() -> None:   # until the test is done, or 60 s
+        listener.settimeout(0.2)
+        until = time.monotonic() + 60
+        while not done.is_set() and time.monotonic() < until:
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                pass
+        for conn in held:
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    db = tmp_path / "r.sqlite"
+    started = time.monotonic()
+    try:
+        assert main(["bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--sample", "3", "--solvers", "mrv",
+                     "--db", str(db), "--executor", f"dask://127.0.0.1:{port}"]) == 2
+        assert time.monotonic() - started < 20  # a 5 s handshake timeout, with room for a loaded machine
+    finally:
+        done.set()
+        thread.join(70)
+        listener.close()
+    assert held, "the bench never connected"
+    assert capsys.readouterr().err == (f"puzzlebench: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} "
+                                       "within 5 s (is `dask scheduler` running there?)\n")
+    assert not db.exists()
+
+
 # -- whatever the executor ------------------------------------------------------------------------------
 
 class EveryBatchTwice:

@@ -26,6 +26,7 @@ imports this module's Dask side.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing
 import queue
@@ -146,6 +147,24 @@ def run_unit(unit: WorkUnit) -> list[RowBatch]:
 
 # -- the bench's side --------------------------------------------------------------------------
 
+def _answers(distributed, address: str, seconds: float) -> None:
+    """Raise ``TimeoutError`` unless a Dask scheduler at ``address`` connects and answers its
+    handshake within ``seconds``.  ``Client(timeout=)`` bounds the TCP connection but not the
+    handshake (``distributed.comm.core.connect`` awaits the peer's first message with no limit,
+    distributed 2026.8): a port that accepts and says nothing (another service, a stuck
+    scheduler) held the bench for as long as the peer kept the connection open."""
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=seconds), seconds)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except (OSError, TimeoutError, asyncio.TimeoutError):
+        raise TimeoutError(address) from None
+    except Exception:   # the peer answered, but not as a Dask scheduler does
+        raise TimeoutError(address) from None
+
+
 class DaskExecutor:
     """Sends units to a Dask cluster and yields their rows as units finish (module doc).
     ``jobs`` is the cluster's worker threads when it was reached (the planner sizes units by it)."""
@@ -167,6 +186,7 @@ class DaskExecutor:
             else:
                 self.address = spec.address
                 try:
+                    _answers(distributed, spec.address, connect_seconds)
                     self.client = distributed.Client(spec.address, timeout=connect_seconds)
                 except (OSError, TimeoutError):
                     raise UsageError(f"cannot reach the Dask scheduler at {spec.address} within "
