@@ -744,11 +744,41 @@ def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> 
 
 
 def _kill_group(process: subprocess.Popen) -> None:
-    """SIGKILL to the program's whole process group (a wrapper script's children too)."""
+    """SIGKILL to the program's whole session: its process group (a wrapper script's children
+    too) and every other group in it.  MiniZinc starts its solver (``fzn-gecode``) in a process
+    group of its own, so killing the group alone left Gecode searching, its parent the init
+    process, after every ``ext:minizinc`` timeout."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    for pid in _session_members(process.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes of the session ``session`` (Linux: field 6 of ``/proc/PID/stat``; none
+    elsewhere)."""
+    members = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return members
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:   # gone meanwhile, or not ours to read
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()   # the name may hold spaces and brackets
+        if len(fields) > 3 and int(fields[3]) == session:
+            members.append(int(name))
+    return members
 
 
 def _stats(runs: list[Run], write_seconds: float) -> Stats:
