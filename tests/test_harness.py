@@ -359,6 +359,30 @@ def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
                               "(a subclass of puzzlebench.solvers.base.Engine)\n")   # was a traceback
 
 
+@pytest.mark.parametrize("engine, solvers, message", [
+    ("x=puzzlebench.solvers.base:Engine", "x",   # a TypeError traceback when the bench built it
+     "engine x=puzzlebench.solvers.base:Engine: Engine is abstract (no search): not an engine to run"),
+    ("=puzzlebench.solvers.mrv:MrvEngine", "mrv",   # taken with no name
+     "--engine '=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+     "letters, digits, '_', '-' or '+'; got ''"),
+    ("x:y=puzzlebench.solvers.mrv:MrvEngine", "x:y",   # then 'unknown solver x'
+     "--engine 'x:y=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+     "letters, digits, '_', '-' or '+'; got 'x:y'"),
+    ("mrv=puzzlebench.solvers.dlx:DlxEngine", "mrv",   # dlx's results were stored as mrv's
+     "--engine 'mrv=puzzlebench.solvers.dlx:DlxEngine': mrv is a built-in engine's name; call the class another"),
+    ("x=puzzlebench.solvers.mrv:MrvEngine", None,   # the known solvers listed left x out
+     "no solvers: give --solvers a,b,c or --solver SPEC; known: " + ", ".join(sorted({*registry.FAMILIES, "x"}))),
+])
+def test_a_bad_extra_engine_is_one_line_and_runs_nothing(tmp_path, capsys, engine, solvers, message):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    db = tmp_path / "x.sqlite"
+    code, err = run_cli(["bench", str(path), *(["--solvers", solvers] if solvers else []), "--engine", engine,
+                         "--db", str(db), "--quiet"], capsys)
+    assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+    assert not db.exists()
+
+
 # -- the report, from a hand-computed example -------------------------------------------------------
 
 def _write_example(db_path):

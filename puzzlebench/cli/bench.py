@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import math
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -55,13 +56,27 @@ def _solver_list(args) -> list[str]:
     return specs
 
 
+_FAMILY_NAME = re.compile(r"[A-Za-z_][\w+-]*")
+
+
 def _extra_engines(args) -> dict[str, str]:
-    out = {}
+    """``--engine NAME=module:Class``: NAME must be a family name that no built-in engine has
+    (``=a:b`` was taken with no name, ``x:y=...`` was then unknown as ``x``, and ``mrv=...``
+    stored another class's results under the built-in mrv's name)."""
+    out: dict[str, str] = {}
     for text in args.engine or []:
         name, eq, target = text.partition("=")
+        name = name.strip()
         if not eq or ":" not in target:
             raise UsageError(f"--engine {text!r}: expected NAME=module:Class")
-        out[name.strip()] = target.strip()
+        if not _FAMILY_NAME.fullmatch(name):
+            raise UsageError(f"--engine {text!r}: NAME is what --solvers calls it: a letter, then letters, "
+                             f"digits, '_', '-' or '+'; got {name!r}")
+        if name in registry.FAMILIES:
+            raise UsageError(f"--engine {text!r}: {name} is a built-in engine's name; call the class another")
+        if name in out:
+            raise UsageError(f"--engine {text!r}: {name} is named twice")
+        out[name] = target.strip()
     return out
 
 
@@ -127,7 +142,7 @@ def cmd_bench(args) -> int:
         solvers = solvers or available_families(engines)
     if not solvers:
         raise UsageError("no solvers: give --solvers a,b,c or --solver SPEC; known: "
-                         + ", ".join(sorted(registry.FAMILIES)))
+                         + ", ".join(sorted({*registry.FAMILIES, *engines})))
     db = args.db
     temporary = None
     if db is None:
