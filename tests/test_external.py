@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -231,11 +232,7 @@ def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
 
 def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
     needs_preset("minizinc")
-
-    def gecodes() -> set[int]:
-        return {pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
-                if _alive(pid) and _command(pid).startswith("fzn-gecode")}
-
+    gecodes = _gecodes
     from puzzlebench.harness.generate import generate
     # a quasigroup with holes of order 45 at the phase transition (42% holes): Gecode prints no
     # solution for seconds, so nothing ends it but the kill (20-queens' first solutions, written
@@ -249,6 +246,39 @@ def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
             break
         time.sleep(0.05)
     assert not gecodes() - before
+
+
+def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
+    """A Ctrl-C of bench (its workers SIGKILLed) left fzn-gecode searching: MiniZinc died with
+    its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
+    now gets SIGTERM, on which it ends its solver itself."""
+    needs_preset("minizinc")
+    before = _gecodes()
+    code = ("from puzzlebench.harness.generate import generate; from puzzlebench.solvers.registry import make_engine; "
+            "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
+    python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        for _ in range(600):   # the export, MiniZinc's compilation, then Gecode
+            if _gecodes() - before:
+                break
+            time.sleep(0.05)
+        assert _gecodes() - before, "Gecode never started"
+    finally:
+        python.kill()
+        python.wait()
+    for _ in range(100):
+        if not _gecodes() - before:
+            break
+        time.sleep(0.05)
+    left = _gecodes() - before
+    for pid in left:   # this test's own, were it to fail: not left to load the machine
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def _gecodes() -> set[int]:
+    return {pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if _alive(pid) and _command(pid).startswith("fzn-gecode")}
 
 
 def _command(pid: int) -> str:
