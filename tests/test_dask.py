@@ -4,6 +4,7 @@ that dies mid-run and ``--resume``, ``dask-local:N``, and the bad input of ``--e
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -238,6 +239,36 @@ def test_dask_local_matches_the_local_pool_and_keeps_hard_limits(tmp_path, capsy
     assert code == 1  # the broken engines' errors
     assert stored(db) == expected
     assert {(r[2], r[3]) for r in expected} == {("mrv", "unique"), ("sigkill", "error"), ("hang", "timeout")}
+
+
+@needs_distributed
+def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
+    """A Ctrl-C reaches every process of the terminal's group: each Dask worker of dask-local:N
+    printed its KeyboardInterrupt traceback below the bench's "interrupted"."""
+    db = tmp_path / "r.sqlite"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebench", "bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--solvers", "slow",
+         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet"],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        stored_rows = 0
+        until = time.monotonic() + UP_SECONDS
+        while time.monotonic() < until and not stored_rows:   # the cluster up and running units
+            time.sleep(0.5)
+            if db.exists():
+                with sqlite3.connect(db) as conn:
+                    with contextlib.suppress(sqlite3.OperationalError):
+                        stored_rows = conn.execute("SELECT count(*) FROM result_log").fetchone()[0]
+        assert stored_rows, "the bench stored nothing"
+        os.killpg(bench.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
+        _, err = bench.communicate(timeout=60)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+    assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
 
 
 # -- bad input -------------------------------------------------------------------------------------------

@@ -27,10 +27,12 @@ imports this module's Dask side.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import queue
 import re
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -178,9 +180,10 @@ class DaskExecutor:
         self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
         try:
             if spec.kind == "dask-local":
-                self.cluster = distributed.LocalCluster(
-                    n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                with _sigint_ignored():   # inherited by the nannies and the workers they start
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.address = self.cluster.scheduler_address
                 self.client = distributed.Client(self.cluster, timeout=connect_seconds)
             else:
@@ -279,6 +282,22 @@ class DaskExecutor:
                     pass
         self.client = self.cluster = None
         self._quiet.restore()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the local cluster's processes start, as the local pool's workers
+    ignore it: the bench decides when to stop.  A Ctrl-C reached every process of the
+    terminal's group, and each Dask worker printed its KeyboardInterrupt traceback below the
+    bench's one line (a process started with SIGINT ignored keeps it so, Python included)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class _Quiet:
