@@ -3,6 +3,7 @@
 import json
 import shutil
 import subprocess
+import sys
 from math import comb
 
 import pytest
@@ -479,6 +480,15 @@ def test_decode_reports_a_bad_answer_with_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"puzzlebench: error: {bad}: the answer does not satisfy the clause -1 -2 0 "
                    f"(line 13 of {cnf})\n")
+
+
+@pytest.mark.parametrize("option", ["--cnf", "--xcsp3", "--minizinc", "--opb"])
+def test_decode_refuses_standard_input_for_both_files(option):
+    """Both read from '-': the answer read a stream the file had exhausted ('no status line')."""
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "decode", option, "-", "--model", "-"],
+                          input="p cnf 1 1\n1 0\n", capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"puzzlebench: error: {option} - and --model -: "
+                                                           "standard input can be read once; name one of them as a file\n")
 
 
 def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):

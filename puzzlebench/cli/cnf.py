@@ -75,6 +75,8 @@ def _decoded(args):
         raise UsageError("decode takes one exported file: --cnf, --xcsp3, --minizinc or --opb")
     name = given[0]
     what, said = DECODED_FORMATS[name]
+    if getattr(args, name) == "-" and args.model == "-":   # the answer read an exhausted stream
+        raise UsageError(f"--{name} - and --model -: standard input can be read once; name one of them as a file")
     text, source = read_text(getattr(args, name), what)
     answer_raw, answer_source = read_text(args.model, said)
     if name == "cnf":
