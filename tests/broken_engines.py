@@ -127,6 +127,32 @@ class HoardEngine(MrvEngine):
         return SearchOutcome([], 0, False, Stats())
 
 
+class NullReturnEngine(HoardEngine):
+    """Runs out as native bindings do: the refused allocation becomes a ``SystemError``
+    ("error return without exception set": Z3's and OR-Tools' bindings under the cap)."""
+
+    family = "nullreturn"
+
+    def search(self, artifact, limit, keep, deadline):
+        try:
+            return super().search(artifact, limit, keep, deadline)
+        except MemoryError:
+            raise SystemError("error return without exception set") from None
+
+
+class MemExitEngine(HoardEngine):
+    """Runs out as Z3 does: the refused allocation ends the process, exit code 101 (Z3's
+    ERR_MEMOUT), nothing said."""
+
+    family = "memexit"
+
+    def search(self, artifact, limit, keep, deadline):
+        try:
+            return super().search(artifact, limit, keep, deadline)
+        except MemoryError:
+            os._exit(101)
+
+
 class KilledForMemoryEngine(MrvEngine):
     """Fills shared memory (which ``RLIMIT_DATA`` does not count) past any small limit, then
     dies by SIGKILL, as a process the kernel's out-of-memory killer ends."""
@@ -233,4 +259,4 @@ ALL = {name: f"tests.broken_engines:{cls.__name__}" for name, cls in {
     "segfault": SegfaultEngine, "liar": LiarEngine, "slow": SlowEngine, "batch": BatchEngine,
     "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine, "columnswrong": ColumnsWrongEngine,
     "rowsbitboard": RowsBitboardEngine, "hoard": HoardEngine, "oomkilled": KilledForMemoryEngine,
-    "batchhoard": BatchHoardEngine}.items()}
+    "batchhoard": BatchHoardEngine, "nullreturn": NullReturnEngine, "memexit": MemExitEngine}.items()}

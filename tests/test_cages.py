@@ -47,6 +47,61 @@ def test_fillings_agree_with_brute_force(op, size, n, target, distinct):
         brute = {tuple(sorted(t)) for t in brute if len(set(t)) == size}
     assert set(cage.fillings(n, distinct)) == brute
     assert len(cage.fillings(n, distinct)) == len(brute)
+    assert cage.fillable(n, distinct) is bool(brute)
+
+
+def test_whether_a_cage_can_be_filled_agrees_with_its_fillings_without_listing_them():
+    for n in range(1, 8):
+        for size in range(1, 5):
+            for op in "+*-/":
+                for distinct in (False, True):
+                    for target in range(0, 60 if op == "+" else 400):
+                        cage = Cage(tuple(range(size)), op, target, "c")
+                        assert cage.fillable(n, distinct) is bool(cage.fillings(n, distinct)), (op, target, size, n)
+    # 81 cells of 35 values: no listing could say it, the bounds and the first factorisation do
+    assert Cage(tuple(range(81)), "+", 81 * 18, "c").fillable(35) and not Cage(tuple(range(81)), "+", 80, "c").fillable(35)
+    assert Cage(tuple(range(40)), "*", 2**60, "c").fillable(35) and not Cage(tuple(range(3)), "*", 2**60, "c").fillable(35)
+
+
+@pytest.mark.parametrize("kind, n, value", [
+    ("kenken", 18, lambda r, c: (r + c) % 18 + 1),                      # a cyclic Latin square
+    ("killer", 16, lambda r, c: (r * 4 + r // 4 + c) % 16 + 1),          # a 16x16 Sudoku's grid
+])
+def test_a_plain_form_longer_than_any_grid_reads_as_one_puzzle(tmp_path, capsys, kind, n, value):
+    """A plain form is N rows, then a line a cage: past 128 lines (an 18x18 KenKen as show
+    prints it is 174) the reader took the block for one puzzle a line and knew none of them."""
+    lines = [" ".join("." * n)] * n
+    for r in range(n):
+        for c in range(0, n, 2):
+            total = value(r, c) + value(r, c + 1)
+            lines.append(f"cage {total}{'+' if kind == 'kenken' else ''}: r{r + 1}c{c + 1} r{r + 1}c{c + 2}")
+    assert len(lines) > 128
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["show", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.count(f"{path}:") == 1 and out.startswith(f"{path}:1: {kind} {n}x{n}")
+    shown = tmp_path / "shown.txt"
+    shown.write_text(out.split("\n", 1)[1])   # what show printed, under its header, reads back
+    assert main(["show", str(shown)]) == 0
+    assert capsys.readouterr().out.split("\n", 1)[1] == out.split("\n", 1)[1]
+
+
+def test_a_cage_with_more_fillings_than_memory_is_read_and_refused_by_the_engines(tmp_path, capsys):
+    """A 27-cell sum cage of a 9x9 KenKen: the reader listed every filling to see whether one
+    made the target (7 GB and more than a minute, for show as for solve); an engine now gets an
+    error naming the cage past MAX_FILLING_VALUES values listed."""
+    cells = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+    lines = [" ".join("." * 9)] * 9 + ["cage 135+: " + " ".join(cells[:27])]
+    lines += [f"cage {(k // 9 + k % 9) % 9 + 1}: {cell}" for k, cell in enumerate(cells[27:])]   # a Latin band
+    path = tmp_path / "k.txt"
+    path.write_text("\n".join(lines) + "\n")
+    assert main(["show", str(path)]) == 0
+    assert capsys.readouterr().out.startswith(f"{path}:1: kenken 9x9 KenKen\n")
+    assert main(["solve", "--solver", "mrv", str(path)]) == 2
+    out = capsys.readouterr().out
+    assert out == (f"{path}:1: error: cage 1 (135+ at {' '.join(cells[:27])}): more than 370,370 fillings "
+                   "of 1..9 make 135+: too many to list for an encoding\n")
 
 
 # -- the public sets --------------------------------------------------------------------------

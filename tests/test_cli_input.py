@@ -82,6 +82,15 @@ def test_rate_reads_every_form_solve_reads(capsys, tmp_path):
     assert code == 0 and out.startswith(f"{grid}:1: score ")
 
 
+@pytest.mark.parametrize("command", ["solve", "count", "check", "show", "export --to dimacs"])   # rate takes one file
+def test_standard_input_named_twice_is_a_usage_error(command):
+    """The second '-' read a stream already at its end: an 'empty input' error, exit 1."""
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", *command.split(), "-", "-"], input="6\n",
+                          capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2, "", "puzzlebench: error: - (standard input) is named twice: it can be read once\n")
+
+
 def test_keep_must_not_be_negative(capsys):
     code, _, err = run(capsys, "solve", "--keep", "-1")
     assert code == 2 and err == "puzzlebench: error: keep must be a whole number, 0 or more; got -1\n"

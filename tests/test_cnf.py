@@ -3,6 +3,7 @@
 import json
 import shutil
 import subprocess
+import sys
 from math import comb
 
 import pytest
@@ -481,6 +482,15 @@ def test_decode_reports_a_bad_answer_with_exit_2(tmp_path, capsys):
                    f"(line 13 of {cnf})\n")
 
 
+@pytest.mark.parametrize("option", ["--cnf", "--xcsp3", "--minizinc", "--opb"])
+def test_decode_refuses_standard_input_for_both_files(option):
+    """Both read from '-': the answer read a stream the file had exhausted ('no status line')."""
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "decode", option, "-", "--model", "-"],
+                          input="p cnf 1 1\n1 0\n", capture_output=True, text=True, timeout=120)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"puzzlebench: error: {option} - and --model -: "
+                                                           "standard input can be read once; name one of them as a file\n")
+
+
 def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
     """A header may declare far more variables than the clauses use: they are free (each
     model of the others stands for 2^free), and nothing is allocated for them (a header of
@@ -495,6 +505,35 @@ def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
     assert main(["solve-cnf", str(f), "--limit", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "c sat: 2 model(s) found (limit 2)" and out[-2:] == ["s SATISFIABLE", "v 1 0"]
+
+
+def test_free_variables_inside_the_range_are_counted_not_listed(tmp_path, capsys):
+    """The optimized export leaves the candidates a Sudoku's givens rule out in no clause,
+    between used variables (475 of Arto Inkala's 729).  They were blocked as part of each
+    whole assignment, so the unique puzzle's file listed 2^475 models one by one: --limit 0
+    never ended, and --limit 2 said 2 models.  Now each model found stands for 2^free."""
+    from puzzlebench.solvers.cnf_file import count_cnf_models
+    for spec in ("sat", "quine:h1"):
+        found = count_cnf_models(5, [[1, 5], [-1, -5]], spec, None, None)
+        assert (found.found, found.free, found.count, found.free_ranges) == (2, 3, 16, [(2, 4)])
+        assert found.model in ([1, -2, -3, -4, -5], [-1, -2, -3, -4, 5])   # the file's numbers
+    cnf, out = tmp_path / "p.cnf", tmp_path / "out.txt"
+    assert main(["export", "--example", "arto-inkala", "--to", "dimacs", "--encoding", "optimized",
+                 "-o", str(cnf)]) == 0
+    formula = read_dimacs(cnf.read_text())
+    free = formula.n_vars - len({abs(lit) for clause in formula.clauses for lit in clause})
+    assert free == 475
+    capsys.readouterr()
+    assert main(["solve-cnf", str(cnf), "--limit", "0", "--time-limit", "30"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"c sat: 1 × 2^{free} model(s) found (limit all)"
+    assert lines[1].startswith("c variables 1..9, 12, 14, 16..19, ") and lines[1].endswith(
+        f"occur in no clause: each of the 1 model(s) listed stands for 2^{free}; "
+        "v lines give those below the last used false")
+    out.write_text("\n".join(lines) + "\n")
+    assert main(["decode", "--cnf", str(cnf), "--model", str(out)]) == 0
+    assert capsys.readouterr().out == ("8127536499436821756754912831542378963698457212871695345219"
+                                       "74368438526917796318452\n")
 
 
 def test_a_count_too_large_to_write_out_is_a_power_of_two(tmp_path, capsys):

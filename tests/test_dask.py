@@ -4,6 +4,7 @@ that dies mid-run and ``--resume``, ``dask-local:N``, and the bad input of ``--e
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -240,6 +241,36 @@ def test_dask_local_matches_the_local_pool_and_keeps_hard_limits(tmp_path, capsy
     assert {(r[2], r[3]) for r in expected} == {("mrv", "unique"), ("sigkill", "error"), ("hang", "timeout")}
 
 
+@needs_distributed
+def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
+    """A Ctrl-C reaches every process of the terminal's group: each Dask worker of dask-local:N
+    printed its KeyboardInterrupt traceback below the bench's "interrupted"."""
+    db = tmp_path / "r.sqlite"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    bench = subprocess.Popen(
+        [sys.executable, "-m", "puzzlebench", "bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--solvers", "slow",
+         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet"],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        stored_rows = 0
+        until = time.monotonic() + UP_SECONDS
+        while time.monotonic() < until and not stored_rows:   # the cluster up and running units
+            time.sleep(0.5)
+            if db.exists():
+                with sqlite3.connect(db) as conn:
+                    with contextlib.suppress(sqlite3.OperationalError):
+                        stored_rows = conn.execute("SELECT count(*) FROM result_log").fetchone()[0]
+        assert stored_rows, "the bench stored nothing"
+        os.killpg(bench.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
+        _, err = bench.communicate(timeout=60)
+    finally:
+        if bench.poll() is None:
+            os.killpg(bench.pid, signal.SIGKILL)
+            bench.wait()
+    assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
+
+
 # -- bad input -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("spec, message", [
@@ -286,6 +317,47 @@ def test_an_unreachable_scheduler_fails_fast_and_stores_nothing(tmp_path, capsys
                  "--db", str(db), "--executor", "dask://127.0.0.1:1"]) == 2
     assert time.monotonic() - started < 20  # a 5 s connect timeout, with room for a loaded machine
     assert capsys.readouterr().err == ("puzzlebench: error: cannot reach the Dask scheduler at tcp://127.0.0.1:1 "
+                                       "within 5 s (is `dask scheduler` running there?)\n")
+    assert not db.exists()
+
+
+@needs_distributed
+def test_a_port_that_accepts_and_never_answers_fails_fast_too(tmp_path, capsys):
+    """A listener that accepts the connection and says nothing (another service, a stuck
+    scheduler): Dask's handshake waits with no limit, and the bench waited as long as the peer
+    held the connection (here 60 s, then the same line)."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    port = listener.getsockname()[1]
+    held: list[socket.socket] = []
+    done = threading.Event()
+
+    def accept() -> None:   # until the test is done, or 60 s
+        listener.settimeout(0.2)
+        until = time.monotonic() + 60
+        while not done.is_set() and time.monotonic() < until:
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                pass
+        for conn in held:
+            conn.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    db = tmp_path / "r.sqlite"
+    started = time.monotonic()
+    try:
+        assert main(["bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--sample", "3", "--solvers", "mrv",
+                     "--db", str(db), "--executor", f"dask://127.0.0.1:{port}"]) == 2
+        assert time.monotonic() - started < 20  # a 5 s handshake timeout, with room for a loaded machine
+    finally:
+        done.set()
+        thread.join(70)
+        listener.close()
+    assert held, "the bench never connected"
+    assert capsys.readouterr().err == (f"puzzlebench: error: cannot reach the Dask scheduler at tcp://127.0.0.1:{port} "
                                        "within 5 s (is `dask scheduler` running there?)\n")
     assert not db.exists()
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import textwrap
@@ -205,6 +206,87 @@ def test_a_program_that_outlasts_the_limit_is_killed_with_its_children(tmp_path)
             break
         time.sleep(0.05)
     assert not _alive(grandchild)
+
+
+def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
+    """MiniZinc starts Gecode in a process group of its own: killing the program's group left
+    ``fzn-gecode`` searching after every ext:minizinc timeout, its parent the init process."""
+    pid_file = tmp_path / "grandchild.pid"
+    script = fake_solver(tmp_path, "spawner.sh", f"""\
+        exec {sys.executable} -c "import os, subprocess; \\
+        p = subprocess.Popen(['sleep', '60'], preexec_fn=os.setpgrp); \\
+        open('{pid_file}.tmp', 'w').write(str(p.pid)); os.rename('{pid_file}.tmp', '{pid_file}'); p.wait()"
+        """)
+    start = time.perf_counter()
+    result = make_engine(f"ext@cmd={script}").run(parse_sudoku_line(TOP95_1), time_limit=LIMIT)
+    # the grandchild held the program's output open: the run waited for it, 60 s
+    assert time.perf_counter() - start < WALL_BOUND
+    assert result.status is Status.TIMEOUT
+    grandchild = int(pid_file.read_text())
+    for _ in range(50):
+        if not _alive(grandchild):
+            break
+        time.sleep(0.05)
+    assert not _alive(grandchild)
+
+
+def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
+    needs_preset("minizinc")
+    gecodes = _gecodes
+    from puzzlebench.harness.generate import generate
+    # a quasigroup with holes of order 45 at the phase transition (42% holes): Gecode prints no
+    # solution for seconds, so nothing ends it but the kill (20-queens' first solutions, written
+    # to the dead MiniZinc's pipe, ended it by SIGPIPE)
+    hard = next(generate("latin", 1, 3, size=45, holes=0.42))
+    before = gecodes()
+    result = make_engine("ext:minizinc").run(hard, limit=None, time_limit=3 * LIMIT)
+    assert result.status is Status.TIMEOUT
+    for _ in range(50):
+        if not gecodes() - before:
+            break
+        time.sleep(0.05)
+    assert not gecodes() - before
+
+
+def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
+    """A Ctrl-C of bench (its workers SIGKILLed) left fzn-gecode searching: MiniZinc died with
+    its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
+    now gets SIGTERM, on which it ends its solver itself."""
+    needs_preset("minizinc")
+    before = _gecodes()
+    code = ("from puzzlebench.harness.generate import generate; from puzzlebench.solvers.registry import make_engine; "
+            "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
+    python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
+    try:
+        for _ in range(600):   # the export, MiniZinc's compilation, then Gecode
+            if _gecodes() - before:
+                break
+            time.sleep(0.05)
+        assert _gecodes() - before, "Gecode never started"
+    finally:
+        python.kill()
+        python.wait()
+    for _ in range(100):
+        if not _gecodes() - before:
+            break
+        time.sleep(0.05)
+    left = _gecodes() - before
+    for pid in left:   # this test's own, were it to fail: not left to load the machine
+        os.kill(pid, signal.SIGKILL)
+    assert not left
+
+
+def _gecodes() -> set[int]:
+    return {pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
+            if _alive(pid) and _command(pid).startswith("fzn-gecode")}
+
+
+def _command(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
 
 
 def _alive(pid: int) -> bool:

@@ -359,6 +359,30 @@ def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
                               "(a subclass of puzzlebench.solvers.base.Engine)\n")   # was a traceback
 
 
+@pytest.mark.parametrize("engine, solvers, message", [
+    ("x=puzzlebench.solvers.base:Engine", "x",   # a TypeError traceback when the bench built it
+     "engine x=puzzlebench.solvers.base:Engine: Engine is abstract (no search): not an engine to run"),
+    ("=puzzlebench.solvers.mrv:MrvEngine", "mrv",   # taken with no name
+     "--engine '=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+     "letters, digits, '_', '-' or '+'; got ''"),
+    ("x:y=puzzlebench.solvers.mrv:MrvEngine", "x:y",   # then 'unknown solver x'
+     "--engine 'x:y=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+     "letters, digits, '_', '-' or '+'; got 'x:y'"),
+    ("mrv=puzzlebench.solvers.dlx:DlxEngine", "mrv",   # dlx's results were stored as mrv's
+     "--engine 'mrv=puzzlebench.solvers.dlx:DlxEngine': mrv is a built-in engine's name; call the class another"),
+    ("x=puzzlebench.solvers.mrv:MrvEngine", None,   # the known solvers listed left x out
+     "no solvers: give --solvers a,b,c or --solver SPEC; known: " + ", ".join(sorted({*registry.FAMILIES, "x"}))),
+])
+def test_a_bad_extra_engine_is_one_line_and_runs_nothing(tmp_path, capsys, engine, solvers, message):
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    db = tmp_path / "x.sqlite"
+    code, err = run_cli(["bench", str(path), *(["--solvers", solvers] if solvers else []), "--engine", engine,
+                         "--db", str(db), "--quiet"], capsys)
+    assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+    assert not db.exists()
+
+
 # -- the report, from a hand-computed example -------------------------------------------------------
 
 def _write_example(db_path):
@@ -478,6 +502,29 @@ def test_generated_skyscrapers_carry_their_solution_which_check_verifies(tmp_pat
     out.write_text(" ".join([lines[0].rsplit(" ", 1)[0], ",".join(solution)]) + "\n")
     assert main(["check", str(out)]) == 1
     assert ": invalid" in capsys.readouterr().out
+
+
+def test_generated_queens_carry_their_solution_which_check_verifies(tmp_path, capsys):
+    """`generate nqueens` wrote the placed queens alone, and the N-Queens line had no field for
+    an answer (its commas split a solution into plain numbers): `check` on its output said
+    "no solution given", and could check no queens answer at all."""
+    out = tmp_path / "q.txt"
+    assert main(["generate", "nqueens", "--size", "8", "--placed", "2", "--count", "3", "--seed", "4",
+                 "--quiet", "--out", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    assert lines[0] == "8 (1,1) (2,5) 1,5,8,6,3,7,2,4"   # the queens' columns, row by row, after the puzzle
+    assert main(["check", str(out)]) == 0
+    assert capsys.readouterr().out == "".join(f"{out}:{k}: valid\n" for k in (1, 2, 3))
+    out.write_text("8 (1,1) 1,5,8,6,3,7,4,2\n8 (2,4) 1,5,8,6,3,7,2,4\n8 (1,1) 1,5,8\n")
+    assert main(["check", str(out)]) == 1
+    assert capsys.readouterr().out == (
+        f"{out}:1: invalid\n  queen at (3,8) attacks queen at (7,4)\n  queen at (4,6) attacks queen at (8,2)\n"
+        f"{out}:2: invalid\n  queen given at (2,4) is not in the solution\n"
+        f"{out}:3: invalid\n  expected a column for each of the 8 rows, got 3\n")
+    out.write_text("8 (1,1) 1,5,8,6,3,7,2,4 1,5,8,6,3,7,2,4\n")
+    assert main(["check", str(out)]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == (
+        f"puzzlebench: {out}:1:25: error: a second solution '1,5,8,6,3,7,2,4': one after the puzzle")
 
 
 def test_generated_skyscrapers_do_not_depend_on_the_counting_engine():

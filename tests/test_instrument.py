@@ -161,6 +161,31 @@ def test_an_engine_that_allocates_without_end_is_memout_and_the_bench_goes_on(sm
     assert not out.disagreements   # a memout is no answer to disagree with
 
 
+def test_native_code_that_runs_out_in_its_own_way_is_memout_in_bench_and_solve(small_sudokus, tmp_path):
+    """Bindings that turn a refused allocation into a SystemError (Z3's, under bench
+    --memory-limit 20 on an order-45 Latin square) were stored as errors by the bench, though
+    solve's child called them memouts; Z3 ending its process with exit code 101 was an error
+    in both.  One rule now, in both places."""
+    from puzzlebench.solvers.child import run_limited
+    from tests.broken_engines import MemExitEngine, NullReturnEngine
+    out = bench(from_puzzles("four", small_sudokus[:2]), ["nullreturn", "memexit"], tmp_path,
+                memory_limit=LIMIT_MB * MB)
+    rows = by_solver(out)
+    assert [r["status"] for r in out.results] == ["memout"] * 4 and out.errors == 0
+    for r in rows["nullreturn"]:
+        assert r["error"].startswith(f"memory limit of {LIMIT_MB} MB reached: the engine failed under it, "
+                                     "SystemError (error return without exception set); peak ")
+    for r in rows["memexit"]:
+        assert r["error"].startswith(f"memory limit of {LIMIT_MB} MB reached: the process was exit code 101 "
+                                     "under the cap (native code whose allocation failed); peak ")
+    for engine in (NullReturnEngine(), MemExitEngine()):   # solve's child
+        (result,) = run_limited(engine, small_sudokus[:1], limit=2, time_limit=None, keep=1,
+                                memory_limit=LIMIT_MB * MB)
+        assert result.status.value == "memout", result.error
+        assert ("SystemError (error return without exception set)" if engine.family == "nullreturn"
+                else "exit code 101 under the cap") in result.error
+
+
 def test_a_batch_that_runs_out_finds_its_puzzle(small_sudokus, tmp_path):
     """A batch call that hits the limit is split: only the puzzle that runs out alone is
     ``memout``; the rest of its batch are answered."""

@@ -65,6 +65,16 @@ def test_the_api_holds_the_limit_too(family):
     assert str(result.status) in ("timeout", "multiple") and (result.status != "multiple" or result.verified)
 
 
+def test_the_human_solver_looks_at_the_clock_at_nodes_that_take_no_step():
+    """An empty 25x25 is guesses alone (no step between them): the human solver looked at the
+    clock every 64 steps taken, so it ran 213 nodes (2.9 s of CPU here) past a limit of 0.5 s
+    or 1 s, whichever.  CPU time: a loaded machine stretches the wall clock, not the work."""
+    from puzzlebench.results import Status
+    result = puzzlebench.solve("." * 625, solver="human", time_limit=0.5)
+    assert result.status is Status.TIMEOUT
+    assert result.times.cpu < 1.0, (result.times, result.stats.nodes)
+
+
 def test_a_crashing_engine_in_a_child_is_an_error_not_a_hang():
     """The child that runs an engine under a time limit dies: the puzzle is an ``error``
     naming how it ended, and the next puzzle still runs."""

@@ -403,6 +403,14 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     (["--format", "jsonl"], "--format jsonl is for --raw; a report's table is md, csv, latex or json"),
     (["--plot", "cactus"], "--plot needs --out DIR for the figures"),   # the table was printed first
     (["--plot", "scatter", "--pair", "a", "--out", "/nonexistent-figures"], "--pair takes two solvers, A,B; got 'a'"),
+    # a name no row has gave a table (or a figure) without it, exit 0
+    (["--solvers", "a,ghost"], "--solvers ghost: no such solver in {db} (solvers stored: a, b, c)"),
+    (["--raw", "--solvers", "ghost"], "--solvers ghost: no such solver in {db} (solvers stored: a, b, c)"),
+    (["--set", "s", "--set", "u"], "--set u: no such set in {db} (sets stored: s, t)"),
+    (["--plot", "scatter", "--pair", "a,ghost", "--out", "/nonexistent-figures"],
+     "--pair a,ghost: ghost is not among the solvers this report shows (a, b, c)"),
+    (["--plot", "scatter", "--pair", "a,c", "--solvers", "a,b", "--out", "/nonexistent-figures"],
+     "--pair a,c: c is not among the solvers this report shows (a, b)"),
     (["--time", "cpu"], "--time cpu: 11 finished results in {db} have no CPU time (stored before it was "
                         "measured); rerun them or report with --time wall"),
 ])
@@ -410,6 +418,28 @@ def test_bad_report_options_are_one_line_with_exit_2(example_db, capsys, args, m
     assert main(["report", "--db", str(example_db), *args]) == 2
     out, err = capsys.readouterr()
     assert (out, err) == ("", f"puzzlebench: error: {message.format(db=example_db)}\n")
+
+
+def test_a_family_selects_its_only_spec_and_a_plot_with_nothing_to_draw_says_so(tmp_path, capsys):
+    """``bench --solvers quine`` stores ``quine:h1``: ``report --solvers quine`` showed an
+    empty table (exact names only), and ``--plot scatter`` on a set of one solver wrote nothing
+    and said nothing."""
+    rows = [("s", 1, "x:h1", "unique", 1, 0.1, 1.0), ("s", 1, "y", "unique", 1, 0.2, 1.0),
+            ("t", 1, "x:h1", "unique", 1, 0.3, 1.0)]
+    db = write_results(tmp_path / "f.sqlite", rows)
+    assert main(["report", "--db", str(db), "--solvers", "x", "--format", "csv"]) == 0
+    table = capsys.readouterr().out
+    assert [line.split(",")[:2] for line in table.splitlines()[1:] if line.startswith(("s,", "t,"))] == [
+        ["s", "x:h1"], ["t", "x:h1"]]
+    assert main(["report", "--compare", str(db), str(db), "--solvers", "y", "--format", "csv"]) == 0
+    assert [line.split(",")[:2] for line in capsys.readouterr().out.splitlines()[1:]] == [["s", "y"]]
+    out = tmp_path / "figs"
+    assert main(["report", "--db", str(db), "--set", "t", "--plot", "scatter", "--out", str(out)]) == 0
+    assert capsys.readouterr().err == "puzzlebench: --plot scatter: nothing drawn: no set has two solvers\n"
+    assert sorted(p.name for p in out.iterdir()) == ["summary.md"]
+    assert main(["report", "--db", str(db), "--plot", "scatter", "--pair", "y,x", "--out", str(out)]) == 0
+    assert capsys.readouterr().err == (f"wrote {out}/scatter-s-y-vs-x_h1.png\n"
+                                       f"wrote {out}/scatter-s-y-vs-x_h1.svg\n")
 
 
 def test_compare_refuses_a_file_that_is_not_a_results_database(example_db, tmp_path, capsys):

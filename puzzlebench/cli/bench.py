@@ -15,6 +15,7 @@ import contextlib
 import dataclasses
 import math
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -55,13 +56,27 @@ def _solver_list(args) -> list[str]:
     return specs
 
 
+_FAMILY_NAME = re.compile(r"[A-Za-z_][\w+-]*")
+
+
 def _extra_engines(args) -> dict[str, str]:
-    out = {}
+    """``--engine NAME=module:Class``: NAME must be a family name that no built-in engine has
+    (``=a:b`` was taken with no name, ``x:y=...`` was then unknown as ``x``, and ``mrv=...``
+    stored another class's results under the built-in mrv's name)."""
+    out: dict[str, str] = {}
     for text in args.engine or []:
         name, eq, target = text.partition("=")
+        name = name.strip()
         if not eq or ":" not in target:
             raise UsageError(f"--engine {text!r}: expected NAME=module:Class")
-        out[name.strip()] = target.strip()
+        if not _FAMILY_NAME.fullmatch(name):
+            raise UsageError(f"--engine {text!r}: NAME is what --solvers calls it: a letter, then letters, "
+                             f"digits, '_', '-' or '+'; got {name!r}")
+        if name in registry.FAMILIES:
+            raise UsageError(f"--engine {text!r}: {name} is a built-in engine's name; call the class another")
+        if name in out:
+            raise UsageError(f"--engine {text!r}: {name} is named twice")
+        out[name] = target.strip()
     return out
 
 
@@ -127,7 +142,7 @@ def cmd_bench(args) -> int:
         solvers = solvers or available_families(engines)
     if not solvers:
         raise UsageError("no solvers: give --solvers a,b,c or --solver SPEC; known: "
-                         + ", ".join(sorted(registry.FAMILIES)))
+                         + ", ".join(sorted({*registry.FAMILIES, *engines})))
     db = args.db
     temporary = None
     if db is None:
@@ -255,12 +270,18 @@ def cmd_report(args) -> int:
         pair = (names[0], names[1])
     db = open_existing(args.db)
     try:
-        results = median_runs(db.results(*_selection(args)), options.time_key)
+        results = median_runs(db.results(*_selection(args, db)), options.time_key)
         disagreements = db.disagreements()
         options = _with_baseline(options, args, results, db)
     finally:
         db.close()
     _check_clock(options, results, args.db)
+    if pair:   # before the table, as every mistake: a name no row has drew nothing, exit 0
+        shown = sorted({r["solver"] for r in results} - {INPUT_SOLVER})
+        for name in pair:
+            if solver_named(name, shown) is None:
+                raise UsageError(f"--pair {args.pair}: {name} is not among the solvers this report shows "
+                                 f"({', '.join(shown) or 'none'})")
     summary = summarise(results, options.time_key)
     text = render(summary, fmt, standard_metrics(results, options))
     print(text, end="")
@@ -274,6 +295,10 @@ def cmd_report(args) -> int:
             paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, **extra)
             for path in paths:
                 print(f"wrote {path}", file=sys.stderr)
+            if not paths:   # asked for and silently missing: say so (a scatter needs two solvers in a set)
+                why = ("no set has both solvers of the pair" if kind == "scatter" and pair else
+                       "no set has two solvers" if kind == "scatter" else "no finished result to draw")
+                print(f"puzzlebench: --plot {kind}: nothing drawn: {why}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -293,17 +318,36 @@ def _check_clock(options: MetricOptions, results, where: str) -> None:
                          f"rerun them or report with --time wall")
 
 
-def _selection(args) -> tuple[str, list]:
-    """The WHERE clause of ``--set`` and ``--solvers``, and its parameters."""
+def _selection(args, *dbs) -> tuple[str, list]:
+    """The WHERE clause of ``--set`` and ``--solvers``, and its parameters.  Each name must be
+    in one of the databases ``dbs``, a family standing for its only spec there as for
+    ``--baseline`` (``quine`` for ``quine:h1``, the name ``bench --solvers quine`` stored):
+    an exact match alone left such a solver out, and an unknown name gave a table without
+    it, exit 0."""
     where, params = [], []
+    if not (args.set or args.solvers):
+        return "", params
+    stored = [db.names() for db in dbs]
+    paths = " or ".join(db.path for db in dbs)
     if args.set:
+        known = sorted({name for sets, _ in stored for name in sets})
+        for name in args.set:
+            if name not in known:
+                raise UsageError(f"--set {name}: no such set in {paths} (sets stored: {', '.join(known) or 'none'})")
         where.append(f"set_name IN ({','.join('?' * len(args.set))})")
         params += args.set
     if args.solvers:
-        names = [s.strip() for s in args.solvers.split(",") if s.strip()]
+        names = []
+        for given in (s.strip() for s in args.solvers.split(",") if s.strip()):
+            found = {solver_named(given, solvers) for _, solvers in stored} - {None}
+            if not found:
+                known = sorted({name for _, solvers in stored for name in solvers})
+                raise UsageError(f"--solvers {given}: no such solver in {paths} "
+                                 f"(solvers stored: {', '.join(known) or 'none'})")
+            names += sorted(found)
         where.append(f"solver IN ({','.join('?' * len(names))})")
         params += names
-    return ("WHERE " + " AND ".join(where)) if where else "", params
+    return ("WHERE " + " AND ".join(where)), params
 
 
 def _with_baseline(options: MetricOptions, args, results, db) -> MetricOptions:
@@ -347,7 +391,7 @@ def _report_raw(args) -> int:
         pyarrow_modules()   # before anything is read: the one-line reason it is missing
     db = open_existing(args.db)
     try:
-        columns, rows = raw_table(db, *_selection(args))
+        columns, rows = raw_table(db, *_selection(args, db))
     finally:
         db.close()
     if not args.out:
@@ -377,14 +421,15 @@ def _report_compare(args, options: MetricOptions) -> int:
         raise UsageError(f"--format {fmt} is for --raw; --compare's table is md, csv, latex or json")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
-    sides = []
-    for path in args.compare:
-        db = open_existing(path)
-        try:
-            sides.append(median_runs(db.results(*_selection(args)), options.time_key))
-        finally:
+    dbs = [open_existing(path) for path in args.compare]
+    try:
+        selection = _selection(args, *dbs)
+        sides = [median_runs(db.results(*selection), options.time_key) for db in dbs]
+    finally:
+        for db in dbs:
             db.close()
-        _check_clock(options, sides[-1], path)
+    for side, path in zip(sides, args.compare):
+        _check_clock(options, side, path)
     text = render_compare(compare(*sides, options), fmt, *args.compare)
     print(text, end="")
     if args.out:

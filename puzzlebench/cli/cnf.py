@@ -26,8 +26,8 @@ def cmd_solve_cnf(args) -> int:
     stopped = ", time limit reached" if found.timed_out else ""
     print(f"c {args.solver}: {found.count_text()} model(s) found (limit {shown}{stopped})")
     if found.free:
-        print(f"c variables {cnf.n_vars - found.free + 1}..{cnf.n_vars} occur in no clause: each of "
-              f"the {found.found} model(s) listed stands for 2^{found.free}; v lines list the others")
+        print(f"c variables {found.free_text()} occur in no clause: each of the {found.found} model(s) "
+              f"listed stands for 2^{found.free}; v lines give those below the last used false")
     print(f"c statistics: {json.dumps(found.stats)}")
     sys.stdout.write(answer_text(found.status, found.model or []))
     return EXIT_OK
@@ -75,6 +75,8 @@ def _decoded(args):
         raise UsageError("decode takes one exported file: --cnf, --xcsp3, --minizinc or --opb")
     name = given[0]
     what, said = DECODED_FORMATS[name]
+    if getattr(args, name) == "-" and args.model == "-":   # the answer read an exhausted stream
+        raise UsageError(f"--{name} - and --model -: standard input can be read once; name one of them as a file")
     text, source = read_text(getattr(args, name), what)
     answer_raw, answer_source = read_text(args.model, said)
     if name == "cnf":

@@ -26,10 +26,13 @@ imports this module's Dask side.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import multiprocessing
 import queue
 import re
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -146,6 +149,24 @@ def run_unit(unit: WorkUnit) -> list[RowBatch]:
 
 # -- the bench's side --------------------------------------------------------------------------
 
+def _answers(distributed, address: str, seconds: float) -> None:
+    """Raise ``TimeoutError`` unless a Dask scheduler at ``address`` connects and answers its
+    handshake within ``seconds``.  ``Client(timeout=)`` bounds the TCP connection but not the
+    handshake (``distributed.comm.core.connect`` awaits the peer's first message with no limit,
+    distributed 2026.8): a port that accepts and says nothing (another service, a stuck
+    scheduler) held the bench for as long as the peer kept the connection open."""
+    async def handshake() -> None:
+        comm = await asyncio.wait_for(distributed.comm.connect(address, timeout=seconds), seconds)
+        await comm.close()
+
+    try:
+        asyncio.run(handshake())
+    except (OSError, TimeoutError, asyncio.TimeoutError):
+        raise TimeoutError(address) from None
+    except Exception:   # the peer answered, but not as a Dask scheduler does
+        raise TimeoutError(address) from None
+
+
 class DaskExecutor:
     """Sends units to a Dask cluster and yields their rows as units finish (module doc).
     ``jobs`` is the cluster's worker threads when it was reached (the planner sizes units by it)."""
@@ -159,14 +180,16 @@ class DaskExecutor:
         self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
         try:
             if spec.kind == "dask-local":
-                self.cluster = distributed.LocalCluster(
-                    n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                    dashboard_address=None, silence_logs=logging.CRITICAL)
+                with _sigint_ignored():   # inherited by the nannies and the workers they start
+                    self.cluster = distributed.LocalCluster(
+                        n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                        dashboard_address=None, silence_logs=logging.CRITICAL)
                 self.address = self.cluster.scheduler_address
                 self.client = distributed.Client(self.cluster, timeout=connect_seconds)
             else:
                 self.address = spec.address
                 try:
+                    _answers(distributed, spec.address, connect_seconds)
                     self.client = distributed.Client(spec.address, timeout=connect_seconds)
                 except (OSError, TimeoutError):
                     raise UsageError(f"cannot reach the Dask scheduler at {spec.address} within "
@@ -259,6 +282,22 @@ class DaskExecutor:
                     pass
         self.client = self.cluster = None
         self._quiet.restore()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored while the local cluster's processes start, as the local pool's workers
+    ignore it: the bench decides when to stop.  A Ctrl-C reached every process of the
+    terminal's group, and each Dask worker printed its KeyboardInterrupt traceback below the
+    bench's one line (a process started with SIGINT ignored keeps it so, Python included)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 class _Quiet:

@@ -235,6 +235,12 @@ class ResultsReader:
     def disagreements(self) -> list[dict]:
         return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
 
+    def names(self) -> tuple[list[str], list[str]]:
+        """The sets and the solvers (not the input's errors) the ``results`` view holds."""
+        sets = [row[0] for row in self._read("SELECT DISTINCT set_name FROM results ORDER BY set_name")]
+        solvers = [row[0] for row in self._read("SELECT DISTINCT solver FROM results ORDER BY solver")]
+        return sets, [name for name in solvers if name != INPUT_SOLVER]
+
 
 class Database(ResultsReader):
     """The results database opened by a bench, to be written (see the module's text)."""

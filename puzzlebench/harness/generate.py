@@ -459,7 +459,8 @@ def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
         raise UsageError(f"--placed must be between 0 and {n}; got {placed}")
     cols = random_queens_solution(n, rng)
     rows = sorted(rng.sample(range(n), placed))
-    return NQueens(n, [(r, cols[r]) for r in rows])
+    # the solution it was made from, written after the puzzle: `check` verifies it
+    return NQueens(n, [(r, cols[r]) for r in rows], metadata={"solution": ",".join(str(c + 1) for c in cols)})
 
 
 # -- many at once ------------------------------------------------------------------------------

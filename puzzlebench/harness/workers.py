@@ -54,6 +54,7 @@ from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
+                             failed_under_cap,
                              exited, killed_for_memory, memout_message, quiet_stdout, reap)
 from ..solvers.registry import make_engine
 
@@ -237,7 +238,12 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
             rows.append(_memout_row(tid, shared, memory, memory.stop(), str(exc)))
             conn.send(rows)
             return False
-        except Exception as exc:  # an engine bug: this pair is an error, the worker goes on
+        except Exception as exc:
+            if memory.allowed is not None:   # under the cap: native code that ran out, as solve's child says
+                rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc)))
+                conn.send(rows)
+                return False
+            # an engine bug: this pair is an error, the worker goes on
             peak = memory.stop()
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
                                     time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],

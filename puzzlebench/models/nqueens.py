@@ -142,7 +142,10 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
     """``n``, optionally followed by pre-placed queens as 1-based ``(row,col)`` pairs
     (``8 (1,1) (3,5)``).  Other fields are metadata: ``key=value`` under its key, plain
     numbers (the counts of the OEIS data file: ``n A000170(n) A002562(n)``) as
-    ``field<k>``."""
+    ``field<k>``, and comma-separated columns (``1,5,8,6,3,7,2,4``: a solution as ``solve``
+    writes it in JSON lines and ``generate`` after the puzzle) as ``solution``, which ``check``
+    verifies (the commas split it into plain numbers, and check had no form for a queens
+    answer at all)."""
     places = TextPlaces(text, source)
     m = re.match(r"\s*(\d+)(?=\s|$|\()", text)
     if not m:
@@ -153,12 +156,16 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
     placed: list[tuple[int, int]] = []
     spots: dict[tuple, int] = {}
     metadata: dict[str, str] = {}
-    for k, tok in enumerate(re.finditer(r"\(\s*\d+\s*,\s*\d+\s*\)|[^\s,]+", text[m.end():]),
-                            start=2):
+    for k, tok in enumerate(re.finditer(r"\(\s*\d+\s*,\s*\d+\s*\)|\d+(?:,\d+)+(?=\s|$)|[^\s,]+",
+                                        text[m.end():]), start=2):
         word, off = tok.group(), m.end() + tok.start()
         pair = PAIR.fullmatch(word)
         key, eq, value = word.partition("=")
-        if pair:
+        if "," in word and not pair:
+            if "solution" in metadata:
+                raise ParseError(f"a second solution {word!r}: one after the puzzle", places.place(off))
+            metadata["solution"] = word
+        elif pair:
             spots["queen", len(placed)] = off
             placed.append((int(pair.group(1)) - 1, int(pair.group(2)) - 1))
         elif eq and key:

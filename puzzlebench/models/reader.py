@@ -74,6 +74,7 @@ from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
 from .base import Puzzle
+from .cages import CAGE_LINE
 from .kinds import KIND_NAMES, kind_class
 from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
 from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_sukaku_line
@@ -513,7 +514,9 @@ def _chunks(lines: Iterator[str]) -> Iterator[tuple[int, list[str], bool]]:
 def _one_puzzle_a_line(block: list[str]) -> bool:
     """Whether a block's first lines already show that it is one puzzle a line."""
     if len(block) > MAX_GRID_LINES:
-        return True
+        # unless a grid's cage lines go on (a KenKen or Killer plain form: N rows, then up to
+        # N² cages): 18x18 KenKen's, as show prints it, is 174 lines, and was read a line at a time
+        return not (CAGE_LINE.match(block[-1]) and len(block) <= MAX_SIZE + MAX_SIZE ** 2)
     first = block[0]
     if not _line_is_record(first) or any(SEPARATOR_LINE.match(line) for line in block):
         return False

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Iterable, Iterator, Sequence, Union
 
+from ..errors import EngineError
+
 
 def candidate(cell: int, value: int, n_values: int) -> int:
     """Index of the candidate "cell = value" (value counts from 1, cells from 0)."""
@@ -122,13 +124,70 @@ class Cage:
         the target.  ``distinct=True`` (the cells must take different values, as a Killer
         cage's or a KenKen cage within one line): every *set* of ``len(cells)`` different
         values that makes it, as an increasing tuple; the cells take them in some order."""
-        return cage_fillings(self.op, self.target, len(self.cells), n_values, distinct)
+        try:
+            return cage_fillings(self.op, self.target, len(self.cells), n_values, distinct)
+        except _TooMany:
+            raise EngineError(f"{self.name}: more than {MAX_FILLING_VALUES // len(self.cells):,} "
+                              f"{'sets of different values' if distinct else 'fillings'} of 1..{n_values} "
+                              f"make {self.target}{self.op}: too many to list for an encoding") from None
+
+    def fillable(self, n_values: int, distinct: bool = False) -> bool:
+        """Whether some filling makes the target, found without listing them all (a 27-cell
+        sum cage has more fillings than any memory holds; listing them to see whether there
+        was one took the reader 7 GB and more than a minute)."""
+        return cage_fillable(self.op, self.target, len(self.cells), n_values, distinct)
+
+
+MAX_FILLING_VALUES = 10_000_000
+"""At most this many values (fillings x cells) listed for one cage, about 100 MB: an engine
+that asks for more gets an error naming the cage rather than a search that outgrows the
+machine, looking at no clock (a 7-cell sum cage of a 9x9 KenKen has at most 215,000
+fillings, 1.5 million values)."""
+
+
+class _TooMany(Exception):
+    """A cage's fillings passed :data:`MAX_FILLING_VALUES`."""
+
+
+@lru_cache(maxsize=4096)
+def cage_fillable(op: str, target: int, size: int, n_values: int, distinct: bool) -> bool:
+    """:meth:`Cage.fillable`: bounds for sums, a search stopping at the first for products."""
+    if size == 1:
+        return 1 <= target <= n_values
+    if op in ("-", "/"):
+        return size == 2 and bool(cage_fillings(op, target, size, n_values, distinct))
+    if distinct and size > n_values:
+        return False
+    if op == "+":
+        if distinct:   # every sum between the smallest and the largest set is some set's
+            return size * (size + 1) // 2 <= target <= size * (2 * n_values - size + 1) // 2
+        return size <= target <= size * n_values
+
+    def splits(quotient: int, count: int, top: int) -> bool:
+        """``quotient`` as exactly ``count`` factors of 2..top, each at most the one before
+        (distinct: below it)."""
+        if count == 0:
+            return quotient == 1
+        if count >= quotient.bit_length():   # each factor at least doubles the product
+            return False
+        for v in range(min(top, quotient), 1, -1):
+            if quotient % v == 0 and splits(quotient // v, count - 1, v - 1 if distinct else v):
+                return True
+        return False
+
+    if target < 1:
+        return False
+    if distinct:   # the values other than a 1
+        return splits(target, size, n_values) or splits(target, size - 1, n_values)
+    return any(splits(target, k, n_values) for k in range(min(size, target.bit_length()) + 1))
 
 
 @lru_cache(maxsize=4096)
 def cage_fillings(op: str, target: int, size: int, n_values: int, distinct: bool) -> tuple[tuple[int, ...], ...]:
     """:meth:`Cage.fillings` by a search over values, pruned by the partial sum or product
-    (a product cage keeps only divisors of its target), cached: a puzzle's cages repeat."""
+    (a product cage keeps only divisors of its target), cached: a puzzle's cages repeat.
+    Past :data:`MAX_FILLING_VALUES` values, :class:`_TooMany`."""
+    budget = max(1, MAX_FILLING_VALUES // size)
     if size == 1:
         return ((target,),) if 1 <= target <= n_values else ()
     if op in ("-", "/"):
@@ -146,6 +205,8 @@ def cage_fillings(op: str, target: int, size: int, n_values: int, distinct: bool
     def extend(left: int, acc: int) -> None:
         if left == 0:
             if acc == target:
+                if len(out) >= budget:
+                    raise _TooMany
                 out.append(tuple(prefix))
             return
         low = prefix[-1] + 1 if distinct and prefix else 1
@@ -197,9 +258,9 @@ def cage_problem(cage: Cage, n_values: int, distinct: bool) -> str | None:
         return f"{cage.name}: unknown operation {cage.op!r} (one of {' '.join(CAGE_OPERATIONS)})"
     if cage.op in ("-", "/") and len(cage.cells) != 2:
         return f"{cage.name}: a {cage.op} cage has two cells; this one has {len(cage.cells)}"
-    if len(cage.cells) == 1 and not cage.fillings(n_values, distinct):
+    if len(cage.cells) == 1 and not cage.fillable(n_values, distinct):
         return f"{cage.name}: {cage.target} is not a value of 1..{n_values}"
-    if not cage.fillings(n_values, distinct):
+    if not cage.fillable(n_values, distinct):
         values = "different values" if distinct and len(cage.cells) > 1 else "values"
         return (f"{cage.name}: no {len(cage.cells)} {values} of 1..{n_values} make "
                 f"{cage.target}{'' if len(cage.cells) == 1 else cage.op}")

@@ -233,6 +233,7 @@ def killed_for_memory(code: int | None, usage, baseline: int, limit: int | None)
 
 CRASH_SIGNALS = (signal.SIGSEGV, signal.SIGABRT, signal.SIGBUS)
 GLIBC_FATAL_EXIT = 127   # glibc's dynamic loader out of memory ("cannot allocate memory for thread-local data")
+Z3_MEMOUT_EXIT = 101     # Z3 ends its process when memory runs out (ERR_MEMOUT in its util/error_codes.h)
 
 
 def crashed_for_memory(code: int | None, limit: int | None) -> str | None:
@@ -240,12 +241,14 @@ def crashed_for_memory(code: int | None, limit: int | None) -> str | None:
     ``None``.  Native code whose allocation fails under ``RLIMIT_DATA`` does not always say so
     in words: C++ throws ``std::bad_alloc`` where nothing catches it (``terminate``: SIGABRT,
     OR-Tools), C reads through the NULL it was given (SIGSEGV, OR-Tools), glibc cannot make a
-    thread's storage (exit code 127, Z3).  The libraries are loaded before the cap
+    thread's storage (exit code 127, Z3), Z3 ends its own process (exit code 101: ``solve
+    --solver smt --memory-limit 25`` on an order-45 Latin square was "the engine's process
+    ended (exit code 101)", an error).  The libraries are loaded before the cap
     (:meth:`~puzzlebench.solvers.base.Engine.load`), so such an end comes from the run under
     it; the message names the signal, for an engine that would crash without a limit too."""
     if limit is None or code is None:
         return None
-    if code == GLIBC_FATAL_EXIT or -code in CRASH_SIGNALS:
+    if code in (GLIBC_FATAL_EXIT, Z3_MEMOUT_EXIT) or -code in CRASH_SIGNALS:
         return f"the process was {_ending(code)} under the cap (native code whose allocation failed)"
     return None
 
@@ -388,18 +391,10 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
         try:
             cap.apply(baseline.data + memory_limit)
             result = engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep)
-        except Exception as exc:   # MemoryError: its words, where an engine says how (ext: the program that ran out)
+        except Exception as exc:
             cap.lift()
             peak = max(0, probe.peak() - baseline.resident)
-            how = str(exc) or "an allocation was refused"
-            if not isinstance(exc, MemoryError):
-                # native code that ran out under the cap and raised something else (OR-Tools:
-                # SystemError "error return without exception set"), or a module the engine
-                # imports late that its Engine.load missed (ImportError): the child printed its
-                # traceback and the puzzle was "the engine's process ended (exit code 1)"
-                what = "a library could not be loaded within it" if isinstance(exc, ImportError) else \
-                    f"the engine failed under it, {type(exc).__name__}"
-                how = f"{what} ({how.splitlines()[0] if how.strip() else type(exc).__name__})"
+            how = failed_under_cap(exc)
             conn.send(Result(kind=puzzle.kind, solver=engine.spec, limit=limit, status=Status.MEMOUT,
                              times=Times(total=time.perf_counter() - started, cpu=time.process_time() - cpu),
                              source=puzzle.source, peak_memory=peak,
@@ -408,6 +403,21 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
         cap.lift()
         result.peak_memory = max(0, probe.peak() - baseline.resident)
         conn.send(result)
+
+
+def failed_under_cap(exc: Exception) -> str:
+    """How a run under a memory cap that raised ``exc`` ran out, for its ``memout`` message: a
+    ``MemoryError``'s own words (ext: the program that ran out), else the exception named.
+    Native code that ran out under the cap raises other things (OR-Tools and Z3's bindings:
+    SystemError "error return without exception set"), and a module the engine imports late
+    that its Engine.load missed raises ImportError.  The one rule of ``solve``'s child and the
+    bench's workers (the bench stored Z3's SystemError as an ``error``)."""
+    how = str(exc) or "an allocation was refused"
+    if isinstance(exc, MemoryError):
+        return how
+    what = "a library could not be loaded within it" if isinstance(exc, ImportError) else \
+        f"the engine failed under it, {type(exc).__name__}"
+    return f"{what} ({how.splitlines()[0] if how.strip() else type(exc).__name__})"
 
 
 def _ending(code: int) -> str:

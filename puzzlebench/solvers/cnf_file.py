@@ -1,10 +1,14 @@
 """The models of any DIMACS CNF, with a SAT engine (``sat:NAME``) or the Quine engine
 (``quine:hK``): whole assignments, blocked one by one (``puzzlebench solve-cnf``).
 
-The variables are those the file's clauses name, up to the largest: memory and the answer's
-``v`` lines grow with what the file holds, not with its ``p`` line.  Declared variables beyond
-the largest that occurs are free: each model of the others stands for 2^free models of the
-file, and the count says so rather than listing them (a header may declare billions).
+The variables are those the file's clauses name: memory and the answer's ``v`` lines grow
+with what the file holds, not with its ``p`` line.  Declared variables that no clause names are
+free, wherever they are: each model of the others stands for 2^free models of the file, and the
+count says so rather than listing them (a header may declare billions; the ``optimized``
+encoding of an exported puzzle leaves the variables of the candidates its givens rule out in no
+clause, hundreds on a 9x9 Sudoku, and blocking whole assignments listed 2^hundreds of models
+of a unique puzzle).  The search runs on the used variables renumbered 1..m; a model is
+written back in the file's numbers, over 1 up to the largest used, the free ones false.
 """
 
 from __future__ import annotations
@@ -32,6 +36,13 @@ class CnfModels:
     free: int
     timed_out: bool
     stats: dict[str, Any] = field(default_factory=dict)
+    free_ranges: list[tuple[int, int]] = field(default_factory=list)   # the free variables, as runs
+
+    def free_text(self, shown: int = 8) -> str:
+        """The free variables as runs, ``a..b`` or ``a``, the first ``shown`` of them."""
+        runs = [f"{a}..{b}" if b > a else str(a) for a, b in self.free_ranges[:shown]]
+        more = len(self.free_ranges) - shown
+        return ", ".join(runs) + (f" and {more} more run(s)" if more > 0 else "")
 
     def count_text(self) -> str:
         if self.count is not None:
@@ -58,8 +69,12 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
     from .registry import make_engine, parse_spec
     from .sat import VARIANTS
 
-    n_used = max((abs(lit) for clause in clauses for lit in clause), default=0)
-    free = max(0, n_declared - n_used)
+    used = sorted({abs(lit) for clause in clauses for lit in clause})
+    free = n_declared - len(used)
+    free_ranges = _gaps(used, n_declared)
+    if used and used[-1] != len(used):   # a gap below the largest: the search's numbers 1..m
+        number = {v: i for i, v in enumerate(used, start=1)}
+        clauses = [[number[lit] if lit > 0 else -number[-lit] for lit in clause] for clause in clauses]
     parsed = parse_spec(spec)
     if parsed.family not in ("sat", "quine"):
         raise UsageError(f"solve-cnf takes a SAT engine (sat:NAME) or the Quine engine "
@@ -72,12 +87,32 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
         raise UsageError(f"solve-cnf: {engine.spec} cannot be interrupted in-process, so it cannot hold "
                          f"--time-limit here; choose a solver that can (sat:{VARIANTS[0]}) or no time limit")
     if parsed.family == "quine":
-        models, found, timed_out, stats = _quine_models(engine, n_used, clauses, wanted, deadline)
+        models, found, timed_out, stats = _quine_models(engine, len(used), clauses, wanted, deadline)
     else:
-        models, found, timed_out, stats = _sat_models(engine, n_used, clauses, wanted, deadline)
+        models, found, timed_out, stats = _sat_models(engine, len(used), clauses, wanted, deadline)
     count = models_of_file(found, free, limit)
     status = "UNKNOWN" if timed_out and not found else ("SATISFIABLE" if found else "UNSATISFIABLE")
-    return CnfModels(status, models[0] if models else None, count, found, free, timed_out, stats)
+    model = _in_file_numbers(models[0], used) if models else None
+    return CnfModels(status, model, count, found, free, timed_out, stats, free_ranges)
+
+
+def _gaps(used: list[int], n_declared: int) -> list[tuple[int, int]]:
+    """The runs of 1..n_declared that ``used`` (sorted) leaves out."""
+    runs, nxt = [], 1
+    for v in used + [n_declared + 1]:
+        if v > nxt:
+            runs.append((nxt, v - 1))
+        nxt = v + 1
+    return runs
+
+
+def _in_file_numbers(model: list[int], used: list[int]) -> list[int]:
+    """A model of the renumbered variables 1..m as the file's: 1 up to the largest used, each
+    free variable below it false."""
+    if not used or used[-1] == len(used):
+        return model
+    true = {used[abs(lit) - 1] for lit in model if lit > 0}
+    return [v if v in true else -v for v in range(1, used[-1] + 1)]
 
 
 def _quine_models(engine, n_vars, clauses, limit, deadline):

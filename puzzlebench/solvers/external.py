@@ -127,6 +127,11 @@ class Preset:
     statistics_lines: str | None = None
     """A regular expression of the lines of statistics a program prints outside the answer's
     ``c`` comments (z3's ``(:sat-conflicts 4`` block): read for counters, left out of the answer."""
+    parent_death: str = "KILL"
+    """The signal the program gets when the process that started it dies (``PR_SET_PDEATHSIG``).
+    MiniZinc runs its solver (``fzn-gecode``) in a process group of its own, which a SIGKILL to
+    MiniZinc leaves running, its parent init (after a Ctrl-C of ``bench``, or a worker killed):
+    on SIGTERM MiniZinc ends its solver itself."""
 
 
 PRESETS = {p.name: p for p in (
@@ -149,7 +154,7 @@ PRESETS = {p.name: p for p in (
     # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
            ("--solver", "gecode", "--statistics", SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc),
+           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM"),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
            version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
@@ -256,21 +261,23 @@ def _prctl():
         return None
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    _prctl()(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-@lru_cache(maxsize=1)
-def _launch() -> tuple[list[str], object]:
+@lru_cache(maxsize=2)
+def _launch(signal_name: str = "KILL") -> tuple[list[str], object]:
     """(words before the command, the function to run between fork and exec) that make the
-    program die with this process: util-linux's ``setpriv --pdeathsig KILL`` where it is
-    (subprocess can then spawn without running Python in the child: 1.5 ms a run against
-    1.9 ms with a ``preexec_fn``, which forces a fork of the whole interpreter), else
-    ``prctl`` in the child, else nothing (not Linux)."""
+    program get ``SIG<signal_name>`` when this process dies: util-linux's ``setpriv
+    --pdeathsig`` where it is (subprocess can then spawn without running Python in the child:
+    1.5 ms a run against 1.9 ms with a ``preexec_fn``, which forces a fork of the whole
+    interpreter), else ``prctl`` in the child, else nothing (not Linux)."""
     setpriv = shutil.which("setpriv")
     if setpriv:
-        return [setpriv, "--pdeathsig", "KILL", "--"], None
-    return [], _die_with_parent if _prctl() is not None else None
+        return [setpriv, "--pdeathsig", signal_name, "--"], None
+    if _prctl() is None:
+        return [], None
+    number = signal.Signals[f"SIG{signal_name}"]
+
+    def die_with_parent() -> None:  # runs in the child between fork and exec
+        _prctl()(PR_SET_PDEATHSIG, number, 0, 0, 0)
+    return [], die_with_parent
 
 
 class ExternalEngine(Engine):
@@ -633,7 +640,7 @@ class ExternalEngine(Engine):
         """Run the program to its end or the deadline: (standard output, standard error, exit
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
-        before, between = _launch()
+        before, between = _launch(self.preset.parent_death if self.preset else "KILL")
         budget = memory_budget()
         if budget is not None:
             before = before + _held_to(budget)
@@ -744,11 +751,41 @@ def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> 
 
 
 def _kill_group(process: subprocess.Popen) -> None:
-    """SIGKILL to the program's whole process group (a wrapper script's children too)."""
+    """SIGKILL to the program's whole session: its process group (a wrapper script's children
+    too) and every other group in it.  MiniZinc starts its solver (``fzn-gecode``) in a process
+    group of its own, so killing the group alone left Gecode searching, its parent the init
+    process, after every ``ext:minizinc`` timeout."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+    for pid in _session_members(process.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _session_members(session: int) -> list[int]:
+    """The processes of the session ``session`` (Linux: field 6 of ``/proc/PID/stat``; none
+    elsewhere)."""
+    members = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return members
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:   # gone meanwhile, or not ours to read
+            continue
+        fields = stat[stat.rfind(b")") + 2:].split()   # the name may hold spaces and brackets
+        if len(fields) > 3 and int(fields[3]) == session:
+            members.append(int(name))
+    return members
 
 
 def _stats(runs: list[Run], write_seconds: float) -> Stats:

@@ -9,6 +9,7 @@ library breaks nothing else.
 from __future__ import annotations
 
 import importlib
+import inspect
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -78,6 +79,9 @@ def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[
     if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path was an AttributeError traceback
         raise SolverSpecError(f"engine {family}={table[family]}: {name} is not an engine class "
                               f"(a subclass of puzzlebench.solvers.base.Engine)")
+    if inspect.isabstract(cls):   # base:Engine was a TypeError traceback when the bench built it
+        raise SolverSpecError(f"engine {family}={table[family]}: {name} is abstract (no "
+                              f"{', '.join(sorted(cls.__abstractmethods__))}): not an engine to run")
     return cls
 
 

@@ -26,6 +26,7 @@ from ..errors import EngineError, Place
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .child import Z3_MEMOUT_EXIT
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
@@ -245,7 +246,7 @@ def checked(solver):
     return answer
 
 
-Z3_MEMOUT = 101   # Z3's exit code when memory runs out (ERR_MEMOUT in its util/error_codes.h)
+Z3_MEMOUT = Z3_MEMOUT_EXIT   # Z3's exit code when memory runs out
 
 
 def count_smt2_models_apart(text: str, source: str | None, limit: int | None, time_limit: float | None,
