@@ -201,11 +201,8 @@ def test_a_program_that_outlasts_the_limit_is_killed_with_its_children(tmp_path)
     assert result.status is Status.TIMEOUT
     assert result.error == "killed at the time limit (1 s): SIGKILL to sleeper.sh's process group"
     grandchild = int(pid_file.read_text())
-    for _ in range(50):   # the kernel reaps it once its parent, the killed shell, is gone
-        if not _alive(grandchild):
-            break
-        time.sleep(0.05)
-    assert not _alive(grandchild)
+    # the kernel reaps it once its parent, the killed shell, is gone
+    assert _eventually(lambda: not _alive(grandchild), seconds=2.5)
 
 
 def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
@@ -223,29 +220,20 @@ def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
     assert time.perf_counter() - start < WALL_BOUND
     assert result.status is Status.TIMEOUT
     grandchild = int(pid_file.read_text())
-    for _ in range(50):
-        if not _alive(grandchild):
-            break
-        time.sleep(0.05)
-    assert not _alive(grandchild)
+    assert _eventually(lambda: not _alive(grandchild), seconds=2.5)
 
 
 def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
     needs_preset("minizinc")
-    gecodes = _gecodes
     from puzzlebench.harness.generate import generate
     # a quasigroup with holes of order 45 at the phase transition (42% holes): Gecode prints no
     # solution for seconds, so nothing ends it but the kill (20-queens' first solutions, written
     # to the dead MiniZinc's pipe, ended it by SIGPIPE)
     hard = next(generate("latin", 1, 3, size=45, holes=0.42))
-    before = gecodes()
+    before = _gecodes()
     result = make_engine("ext:minizinc").run(hard, limit=None, time_limit=3 * LIMIT)
     assert result.status is Status.TIMEOUT
-    for _ in range(50):
-        if not gecodes() - before:
-            break
-        time.sleep(0.05)
-    assert not gecodes() - before
+    assert _eventually(lambda: not _gecodes() - before, seconds=2.5)
 
 
 def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
@@ -258,22 +246,26 @@ def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
             "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
     python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
-        for _ in range(600):   # the export, MiniZinc's compilation, then Gecode
-            if _gecodes() - before:
-                break
-            time.sleep(0.05)
-        assert _gecodes() - before, "Gecode never started"
+        # the export, MiniZinc's compilation, then Gecode
+        assert _eventually(lambda: _gecodes() - before, seconds=30), "Gecode never started"
     finally:
         python.kill()
         python.wait()
-    for _ in range(100):
-        if not _gecodes() - before:
-            break
-        time.sleep(0.05)
+    _eventually(lambda: not _gecodes() - before, seconds=5)
     left = _gecodes() - before
     for pid in left:   # this test's own, were it to fail: not left to load the machine
         os.kill(pid, signal.SIGKILL)
     assert not left
+
+
+def _eventually(condition, seconds: float) -> bool:
+    """Whether ``condition()`` holds within ``seconds`` (looked at every 0.05 s): a process
+    killed, reaped or started is seen a moment after the call that caused it."""
+    for _ in range(round(seconds / 0.05)):
+        if condition():
+            return True
+        time.sleep(0.05)
+    return bool(condition())
 
 
 def _gecodes() -> set[int]:
@@ -306,20 +298,13 @@ def test_the_program_dies_with_the_process_that_started_it(tmp_path):
     # its files go to tmp_path: a process killed with SIGKILL cannot remove them
     python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
-        for _ in range(200):
-            if pid_file.exists():
-                break
-            time.sleep(0.05)
+        _eventually(pid_file.exists, seconds=10)
         program = int(pid_file.read_text())
         assert _alive(program)
     finally:
         python.kill()
         python.wait()
-    for _ in range(100):
-        if not _alive(program):
-            break
-        time.sleep(0.05)
-    assert not _alive(program)
+    assert _eventually(lambda: not _alive(program), seconds=5)
 
 
 def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
