@@ -234,12 +234,10 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
             peak = memory.stop()
             wrong = verify_answer(result, puzzle)
             rows.append(row_of(tid, result, peak, wrong, baseline))
-        except MemoryError as exc:   # its words, where an engine says how (ext: the program that ran out)
-            rows.append(_memout_row(tid, shared, memory, memory.stop(), str(exc)))
-            conn.send(rows)
-            return False
         except Exception as exc:
-            if memory.allowed is not None:   # under the cap: native code that ran out, as solve's child says
+            # a MemoryError (its words, where an engine says how: ext, the program that ran out),
+            # or anything under the cap (native code that ran out): solve's child's one rule
+            if isinstance(exc, MemoryError) or memory.allowed is not None:
                 rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc)))
                 conn.send(rows)
                 return False
