@@ -48,7 +48,6 @@ GUESS = "guess"
 ORDER = {name: i for i, name in enumerate(TECHNIQUES + (GUESS,))}
 
 
-
 class Contradiction(Exception):
     """The current branch has no solution (a cell with no candidate, a value with no place)."""
 

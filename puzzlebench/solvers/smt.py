@@ -246,9 +246,6 @@ def checked(solver):
     return answer
 
 
-Z3_MEMOUT = Z3_MEMOUT_EXIT   # Z3's exit code when memory runs out
-
-
 def count_smt2_models_apart(text: str, source: str | None, limit: int | None, time_limit: float | None,
                             on_model: Callable[[int, list[tuple[str, str]]], None] | None = None) -> SmtModels:
     """:func:`count_smt2_models` in a forked child process, the models sent back as they are
@@ -319,8 +316,8 @@ def _count_in_child(conn, text, source, limit, time_limit, parent_pid) -> None:
 
 def _ended(source: str | None, code: int | None) -> str:
     where = f"{source}: " if source else ""
-    if code == Z3_MEMOUT:
-        return f"{where}Z3 ran out of memory and ended its process (exit code {Z3_MEMOUT})"
+    if code == Z3_MEMOUT_EXIT:
+        return f"{where}Z3 ran out of memory and ended its process (exit code {Z3_MEMOUT_EXIT})"
     if code is not None and code < 0:
         try:
             return f"{where}Z3's process was killed by {signal_name(-code)}"
