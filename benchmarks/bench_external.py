@@ -77,22 +77,27 @@ def samples(args) -> list[tuple[str, list]]:
              [puzzlebench.parse(l, kind="killer") for l in killer])]
 
 
+def median_run_seconds(program_args: list[str], cnf_path: str, folder: str, runs: int) -> float:
+    """The median wall time of ``runs`` runs of a program on the formula at ``cnf_path``."""
+    result = os.path.join(folder, "answer.txt")
+    args = [cnf_path if w == external.CNF_PLACE else result if w == external.RESULT_PLACE else w
+            for w in program_args]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
 def start_up_seconds(program_args: list[str], runs: int = 50) -> float:
     """The median wall time of a program on a formula of one clause: starting, reading,
     answering, exiting."""
     with tempfile.TemporaryDirectory() as folder:
-        cnf = os.path.join(folder, "one.cnf")
-        with open(cnf, "w") as f:
+        path = os.path.join(folder, "one.cnf")
+        with open(path, "w") as f:
             f.write("p cnf 1 1\n1 0\n")
-        result = os.path.join(folder, "answer.txt")
-        args = [cnf if w == external.CNF_PLACE else result if w == external.RESULT_PLACE else w
-                for w in program_args]
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        return median_run_seconds(program_args, path, folder, runs)
 
 
 def idle_run_seconds(program_args: list[str], puzzle, runs: int = 10) -> float:
@@ -108,15 +113,7 @@ def idle_run_seconds(program_args: list[str], puzzle, runs: int = 10) -> float:
             f.write(f"p cnf {formula.n_vars} {formula.n_clauses + len(units)}\n")
             f.writelines(" ".join(map(str, c)) + " 0\n" for c in formula.all_clauses())
             f.writelines(f"{u} 0\n" for u in units)
-        result = os.path.join(folder, "answer.txt")
-        args = [path if w == external.CNF_PLACE else result if w == external.RESULT_PLACE else w
-                for w in program_args]
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        return median_run_seconds(program_args, path, folder, runs)
 
 
 def measure(spec: str, puzzles: list, time_limit: float) -> dict:

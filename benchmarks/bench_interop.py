@@ -31,11 +31,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
 import puzzlebench  # noqa: E402
 from puzzlebench.solvers import tools  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
+
+sys.path.insert(0, str(REPO / "benchmarks"))
+from bench_external import data_lines, every_kth  # noqa: E402  (one reader of the data sets)
 
 LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in solvers/tools.py)
 TOOLS = {   # name: (export target, suffix, run(path, puzzle) -> ToolAnswer, in this process)
@@ -50,18 +52,6 @@ TRIVIAL = {   # one variable, for the start-up
     "minizinc": "var 1..2: x;\nconstraint x = 1;\nsolve satisfy;\n",
     "opb": "* #variable= 1 #constraint= 1\n+1 x1 >= 1 ;\n",
 }
-
-
-def data_lines(name: str) -> list[str]:
-    path = DATA / name
-    if not path.exists():
-        sys.exit(f"data set {name} not found at {DATA}")
-    return [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
-
-
-def every_kth(lines: list[str], count: int) -> list[str]:
-    step = max(1, len(lines) // count)
-    return lines[::step][:count]
 
 
 def samples(args) -> list[tuple[str, list]]:
