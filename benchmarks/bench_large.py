@@ -247,10 +247,59 @@ HOLE_PUZZLES = 3
 HOLE_SECONDS = 10.0
 
 
+def holed_puzzles(box: tuple[int, int], share: float) -> list[Sudoku]:
+    """HOLE_PUZZLES seeded full grids of ``box`` with ``share`` of their cells removed at random."""
+    n = box[0] * box[1]
+    rng = random.Random(1000 * box[0] + round(share * 100))
+    puzzles = []
+    for _ in range(HOLE_PUZZLES):
+        grid = sudoku_solution(box, rng)
+        holes = set(rng.sample(range(n * n), round(n * n * share)))
+        puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))
+    return puzzles
+
+
+def hole_runs(engines: dict, box: tuple[int, int], share: float) -> dict:
+    """Every engine's result on every puzzle of ``box`` and ``share``, puzzle by puzzle."""
+    runs = {spec: [] for spec in engines}
+    for puzzle in holed_puzzles(box, share):
+        for spec, engine in engines.items():
+            r = (run_limited(engine, [puzzle], limit=2, time_limit=HOLE_SECONDS, keep=2)[0]
+                 if spec == CDCL else engine.run(puzzle, limit=2, time_limit=HOLE_SECONDS))
+            assert r.status is Status.TIMEOUT or (r.status in (Status.UNIQUE, Status.MULTIPLE)
+                                                  and r.verified), (spec, box, share, r.status, r.error)
+            runs[spec].append(r)
+    return runs
+
+
+def median_cpu(rs) -> float:
+    """The median CPU seconds of the runs, a run out of time counting as the limit."""
+    return statistics.median(r.times.cpu if r.status is not Status.TIMEOUT else HOLE_SECONDS for r in rs)
+
+
+def hole_row(box: tuple[int, int], share: float, runs: dict) -> str:
+    n = box[0] * box[1]
+    cells = []
+    for spec, rs in runs.items():
+        done = [r for r in rs if r.status is not Status.TIMEOUT]
+        cells += [f"{len(done)}/{len(rs)} ({sum(r.status is Status.UNIQUE for r in done)} / "
+                  f"{sum(r.status is Status.MULTIPLE for r in done)})", f"{median_cpu(rs) * 1000:,.1f}"]
+        if spec == NEW:
+            cells.append(f"{statistics.median(r.stats.nodes for r in rs):g}")
+    return f"| {n}x{n} | {share:.0%} | {len(next(iter(runs.values())))} | {' | '.join(cells)} |"
+
+
+HOLE_HEADER = ["| grid | removed | puzzles | `bitboard` decided (unique / two) | median CPU ms | median nodes | "
+               "`cpsat:int` decided (unique / two) | median CPU ms | `sat:cadical195@encoding=optimized` "
+               "decided (unique / two) | median CPU ms |", "|---|---:|---:|---|---:|---:|---|---:|---|---:|"]
+# Around the target's 50% at 36x36: where completing a random grid's remains is hard for all
+SWEEP_SHARES = (0.4, 0.44, 0.46, 0.48, 0.5, 0.55, 0.6, 0.65, 0.7)
+
+
 def bench_holes() -> list[str]:
     """Random full grids of 36, 49 and 64 values with 30, 40 and 50% of their cells removed,
     counted to 2 by the native search, CP-SAT and CaDiCaL (CPU time a run; out of time: the
-    limit)."""
+    limit); then 36x36 from 40 to 70% removed, to show where the hard region lies."""
     out = [HOLES_SECTION, "",
            "`python benchmarks/bench_large.py --holes`: a seeded full grid (`dig_holes.sudoku_solution`, "
            "`random.Random(1000 * box + percent)`) with a share of its cells removed at random, "
@@ -259,39 +308,16 @@ def bench_holes() -> list[str]:
            "propagated away, the CDCL reference), puzzle by "
            f"puzzle, {HOLE_SECONDS:g} s a run (on the clock; CaDiCaL in a child process killed at the limit "
            "plus its grace, as `solve` runs it); CPU time a run, a run out of time counting as the limit. "
-           "Load before: `" + uptime() + "`.", "",
-           "| grid | removed | puzzles | `bitboard` decided (unique / two) | median CPU ms | median nodes | "
-           "`cpsat:int` decided (unique / two) | median CPU ms | `sat:cadical195@encoding=optimized` decided "
-           "(unique / two) | "
-           "median CPU ms |", "|---|---:|---:|---|---:|---:|---|---:|---|---:|"]
+           "Load before: `" + uptime() + "`.", "", *HOLE_HEADER]
     engines = {spec: make_engine(spec) for spec in (NEW, CPSAT, CDCL)}
-    medians, every = {}, {spec: [] for spec in engines}
+    done, medians, every = {}, {}, {spec: [] for spec in engines}
     for box in HOLE_BOXES:
-        n = box[0] * box[1]
         for share in HOLE_SHARES:
-            rng = random.Random(1000 * box[0] + round(share * 100))
-            runs = {spec: [] for spec in engines}
-            for _ in range(HOLE_PUZZLES):
-                grid = sudoku_solution(box, rng)
-                holes = set(rng.sample(range(n * n), round(n * n * share)))
-                puzzle = Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)])
-                for spec, engine in engines.items():
-                    r = (run_limited(engine, [puzzle], limit=2, time_limit=HOLE_SECONDS, keep=2)[0]
-                         if spec == CDCL else engine.run(puzzle, limit=2, time_limit=HOLE_SECONDS))
-                    assert r.status is Status.TIMEOUT or (r.status in (Status.UNIQUE, Status.MULTIPLE)
-                                                          and r.verified), (spec, n, share, r.status, r.error)
-                    runs[spec].append(r)
-                    every[spec].append(r)
-            cells = []
+            runs = done[box, share] = hole_runs(engines, box, share)
             for spec, rs in runs.items():
-                done = [r for r in rs if r.status is not Status.TIMEOUT]
-                cpu = statistics.median(r.times.cpu if r.status is not Status.TIMEOUT else HOLE_SECONDS for r in rs)
-                medians.setdefault(spec, {})[(n, share)] = cpu
-                cells += [f"{len(done)}/{len(rs)} ({sum(r.status is Status.UNIQUE for r in done)} / "
-                          f"{sum(r.status is Status.MULTIPLE for r in done)})", f"{cpu * 1000:,.1f}"]
-                if spec == NEW:
-                    cells.append(f"{statistics.median(r.stats.nodes for r in rs):g}")
-            out.append(f"| {n}x{n} | {share:.0%} | {HOLE_PUZZLES} | {' | '.join(cells)} |")
+                medians.setdefault(spec, {})[(box[0] * box[1], share)] = median_cpu(rs)
+                every[spec] += rs
+            out.append(hole_row(box, share, runs))
             print(out[-1], flush=True)
     met = [k for k, v in medians[NEW].items() if v < 1.0]
     found = {spec: (sum(r.status is Status.TIMEOUT for r in rs), sum(r.status is Status.TIMEOUT and r.count > 0
@@ -301,8 +327,16 @@ def bench_holes() -> list[str]:
                 f"for {len(met)} of {len(medians[NEW])} size-and-share pairs "
                 f"({', '.join(f'{n}x{n} {s:.0%}' for n, s in sorted(met))}). Runs out of time that had found "
                 "a first solution: " + "; ".join(f"`{spec}` {one} of {out}" for spec, (out, one) in found.items())
-             + " (the first solution, not the second, is what takes long: see native/sudokun.c).", "",
-             "Load after: `" + uptime() + "`.", ""]
+             + " (the first solution, not the second, is what takes long: see native/sudokun.c).", ""]
+    box = HOLE_BOXES[0]
+    out += [f"Where the hard region lies: {box[0] * box[1]}x{box[0] * box[1]} with {SWEEP_SHARES[0]:.0%} to "
+            f"{SWEEP_SHARES[-1]:.0%} of the cells removed (the same seeds, engines and limit; the rows at 40% "
+            "and 50% are the ones above).", "", *HOLE_HEADER]
+    for share in SWEEP_SHARES:
+        runs = done.get((box, share)) or hole_runs(engines, box, share)
+        out.append(hole_row(box, share, runs))
+        print(out[-1], flush=True)
+    out += ["", "Load after: `" + uptime() + "`.", ""]
     return out
 
 
