@@ -173,6 +173,17 @@ static inline unsigned pattern_of(uint32_t minirows) {
 #endif
 }
 
+/* The 3x3 pattern of a digit's columns in stack st (c0, c1, c2: the columns of bands 0, 1, 2
+ * holding a candidate, COLUMNS_OF): bit 3b+j when band b has one in the stack's column j.
+ * One pext where BMI2 is, else shifts. */
+static inline unsigned stack_pattern(uint32_t c0, uint32_t c1, uint32_t c2, int st) {
+#ifdef PB_HAS_BMI2
+    return __builtin_ia32_pext_si(c0 | c1 << 9 | c2 << 18, 0x1C0E07u << (3 * st));
+#else
+    return (c0 >> (3 * st) & 7) | (c1 >> (3 * st) & 7) << 3 | (c2 >> (3 * st) & 7) << 6;
+#endif
+}
+
 /* Band logic and hidden singles in rows and boxes for word i = 3d+b; 0 on a contradiction. */
 static int update_word(S9 *s, int i, int locked, BBSearch *c) {
     uint32_t f = s->F[i];
@@ -235,7 +246,7 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
     if ((p[0] | p[1] | p[2]) != ROWBITS) return 0;
     if (locked) {
         for (int st = 0; st < 3; st++) {
-            unsigned pattern = (p[0] >> (3 * st) & 7) | (p[1] >> (3 * st) & 7) << 3 | (p[2] >> (3 * st) & 7) << 6;
+            unsigned pattern = stack_pattern(p[0], p[1], p[2], st);
             unsigned keep = PERM[1][pattern];
             if (!keep) return 0;
             unsigned gone = pattern & ~keep;
@@ -554,7 +565,7 @@ static int choose_placement(const Occupancy9 *occ, Branch9 *br) {
             total[0][b] += PERMS_W[rows[b]];
         }
         for (int st = 0; st < 3; st++) {
-            unsigned cols = (q[0] >> (3 * st) & 7) | (q[1] >> (3 * st) & 7) << 3 | (q[2] >> (3 * st) & 7) << 6;
+            unsigned cols = stack_pattern(q[0], q[1], q[2], st);
             pattern[1][st][d] = (uint16_t)cols;
             total[1][st] += PERMS_W[cols];
         }
