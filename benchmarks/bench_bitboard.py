@@ -131,7 +131,7 @@ def kernel_copy() -> str:
     """Which copy of the 9x9 kernel ran (one per instruction set, picked by the processor at load
     time or by ``PUZZLEBENCH_NATIVE_KERNEL``: native/sudoku9_isa.c)."""
     from puzzlebench import _native
-    return f"the 9x9 kernel's copy for {_native.sudoku9_kernel()}, picked at load time (native/sudoku9_isa.c)"
+    return f"the 9x9 kernel's copy for {_native.sudoku9_kernel()}, picked at load time by native/sudoku9_isa.c"
 
 
 def uptime() -> str:
