@@ -1,8 +1,12 @@
 """Build of the compiled extension ``puzzlebench._native`` (everything else is in pyproject.toml).
 
 Every ``puzzlebench/native/*.c`` file is compiled into the one extension; ``module.c`` asks each
-engine's file to register its functions.  Portable optimisation by default; set
-``PUZZLEBENCH_NATIVE_ARCH=native`` to add ``-march=native`` for a machine-specific build.
+engine's file to register its functions.  Portable optimisation by default (any x86-64); the 9x9
+kernel is compiled besides for x86-64-v2 and for x86-64-v2 with BMI2 (``sudoku9_v2.c`` and
+``sudoku9_v2_bmi2.c`` include ``sudoku9.c`` under a target pragma) and ``sudoku9_isa.c`` picks the
+copy the processor runs at load time, so the portable build uses those instructions where they
+are.  Set ``PUZZLEBENCH_NATIVE_ARCH=native`` to add ``-march=native`` for a machine-specific
+build.
 """
 
 import glob

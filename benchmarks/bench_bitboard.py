@@ -127,6 +127,13 @@ def lines_of(name: str) -> list[str]:
         return [l.strip()[:81] for l in f if l.strip() and not l.startswith("#")]
 
 
+def kernel_copy() -> str:
+    """Which copy of the 9x9 kernel ran (one per instruction set, picked by the processor at load
+    time or by ``PUZZLEBENCH_NATIVE_KERNEL``: native/sudoku9_isa.c)."""
+    from puzzlebench import _native
+    return f"the 9x9 kernel's copy for {_native.sudoku9_kernel()}, picked at load time by native/sudoku9_isa.c"
+
+
 def uptime() -> str:
     return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
 
@@ -376,8 +383,8 @@ def tdoku_note(tdoku: Tdoku | None) -> str:
         return ("tdoku was not given (`--tdoku PATH`): its figures beside ours are its README's, from "
                 "another machine, not a ratio measured here.")
     return (f"tdoku: `{tdoku.path}`, built from its public repository as the benchmark's docstring says "
-            "(its solver_dpll_triad_simd.cc, g++ -O3 -msse4.2, the portable build beside our portable "
-            "one), run in the same process on the same lines, alternating with ours; its rate is its "
+            "(its solver_dpll_triad_simd.cc, g++ -O3 -msse4.2, its portable build, which needs SSE4.2; ours is "
+            "built for any x86-64, its 9x9 kernel's copy for this processor picked at load time), run in the same process on the same lines, alternating with ours; its rate is its "
             "solve loop alone at limit 2 (a count to two, no solution text, nothing verified), ours "
             "from Python strings to every record read and verified (checked as it comes: tallies "
             "kept, not an object a puzzle).")
@@ -417,8 +424,8 @@ def replace_nine(out: str, command: str, load_before: str, nine: list[str]) -> N
         tail = OTHER_SECTION + rest.split(OTHER_SECTION, 1)[1]
     else:   # a new file: the 9x9 section alone
         head, tail = "# The native bitboard engines\n\n", ""
-    nine[0] = (f"{NINE_SECTION}\n\nCommand: `{command}`; load before: `{load_before}`; after: `{uptime()}`. "
-               "Rates are puzzles per CPU second of this process.")
+    nine[0] = (f"{NINE_SECTION}\n\nCommand: `{command}` ({kernel_copy()}); load before: `{load_before}`; "
+               f"after: `{uptime()}`. Rates are puzzles per CPU second of this process.")
     Path(out).write_text(head + "\n".join(nine) + "\n" + tail)
     print("\n".join(nine))
 
@@ -456,7 +463,7 @@ def write_report(out: str, title: str, command: str, load_before: str, note: str
     text = "\n".join([
         title, "",
         f"Command: `{command}` (extension built by `python setup.py build_ext --inplace`, "
-        "portable -O3, no -march).", f"Machine: {platform.processor() or platform.machine()}, "
+        f"portable -O3, no -march; {kernel_copy()}).", f"Machine: {platform.processor() or platform.machine()}, "
         f"Python {platform.python_version()}; load before: `{load_before}`; after: `{uptime()}`.",
         note, "", *lines, ""])
     Path(out).parent.mkdir(exist_ok=True)

@@ -79,26 +79,32 @@ def test_9x9_against_mrv():
         agree(parse_sudoku_line(line[:81]))
 
 
-@pytest.mark.parametrize("locked", [True, False])
-def test_9x9_counts_all_against_dlx(locked):
-    """The 9x9 kernel (native/sudoku9.c) counting every solution, against dlx (exact cover, no
-    shared code): the hardest puzzles with clues taken away (hundreds of solutions, so every
-    branch of the search and every contradiction in its singles is walked), and random givens
-    with a wrong value now and then (contradictions found in propagation)."""
-    engine, dlx = BitboardEngine(options={"locked": locked}), make_engine("dlx")
-    rng = random.Random(9)
+def altered_9x9(rng: random.Random, hardest: int, step: int, randoms: int) -> list[list[int]]:
+    """9x9 givens that walk every part of the search: hardest puzzles with three clues taken
+    away (hundreds of solutions, so every branch and every contradiction in the singles is
+    walked), and random givens of a full grid with a wrong value now and then (contradictions
+    found in propagation, or givens that break a rule)."""
     cases = []
-    for line in data_lines("sudoku9_forum_hardest_1905_11plus.txt", limit=8, step=5000):
+    for line in data_lines("sudoku9_forum_hardest_1905_11plus.txt", limit=hardest, step=step):
         givens = [int(c) if c.isdigit() else 0 for c in line[:81]]
         for i in rng.sample([i for i, v in enumerate(givens) if v], 3):
             givens[i] = 0
         cases.append(givens)
-    for _ in range(12):
+    for _ in range(randoms):
         grid = full_grid((3, 3), rng)
         givens = [v if rng.random() < 0.4 else 0 for v in grid]
         if rng.random() < 0.5:
             givens[rng.randrange(81)] = rng.randint(1, 9)
         cases.append(givens)
+    return cases
+
+
+@pytest.mark.parametrize("locked", [True, False])
+def test_9x9_counts_all_against_dlx(locked):
+    """The 9x9 kernel (native/sudoku9.c) counting every solution, against dlx (exact cover, no
+    shared code), on altered puzzles (altered_9x9)."""
+    engine, dlx = BitboardEngine(options={"locked": locked}), make_engine("dlx")
+    cases = altered_9x9(random.Random(9), hardest=8, step=5000, randoms=12)
     counts = []
     for givens in cases:
         try:
@@ -110,6 +116,86 @@ def test_9x9_counts_all_against_dlx(locked):
         assert a.verified and b.verified
         counts.append(a.count)
     assert 0 in counts and 1 in counts and max(counts) > 1000   # every kind of case was met
+
+
+KERNELS = _native.sudoku9_kernels()
+"""The copies of the 9x9 kernel this processor runs (one per instruction set,
+native/sudoku9_isa.c), the one picked by default first."""
+
+
+@pytest.mark.skipif(len(KERNELS) < 2, reason=f"this processor runs one copy of the 9x9 kernel ({KERNELS})")
+@pytest.mark.parametrize("locked", [True, False])
+def test_every_copy_of_the_9x9_kernel_searches_alike(locked):
+    """Every copy of the 9x9 kernel this processor runs gives the same counts, first solutions
+    and counters (nodes, guesses, backtracks, singles, locked eliminations: the same search) on
+    the sets' puzzles and on altered ones counted to 5,000 (many solutions, contradictions,
+    givens that break a rule), so that a copy compiled wrong for its instructions fails here
+    (the default copy is held to dlx and to published solutions by the tests above)."""
+    rng = random.Random(20)
+    cases = [[int(c) if c.isdigit() else 0 for c in line[:81]]
+             for name, step in [("sudoku9_royle_17clue_49158.txt", 491), ("sudoku9_forum_hardest_1905_11plus.txt", 487),
+                                ("sudoku9_magictour_top1465.txt", 15)]
+             for line in data_lines(name, limit=100, step=step)]
+    cases += altered_9x9(rng, hardest=60, step=800, randoms=60)
+    values = bytes(v for givens in cases for v in givens)
+    outs = {}
+    try:
+        for kernel in KERNELS:
+            assert _native.sudoku9_kernel(kernel) == kernel
+            timed_out, counts, stats, _, solutions = _native.sudoku9_batch(values, 5000, 0.0, locked)
+            outs[kernel] = (timed_out, counts, stats, solutions)
+    finally:
+        _native.sudoku9_kernel(KERNELS[0])
+    first = outs[KERNELS[0]]
+    for kernel in KERNELS[1:]:
+        assert outs[kernel] == first, f"{kernel} and {KERNELS[0]} differ"
+    counts = memoryview(first[1]).cast("Q").tolist()
+    assert len(counts) == len(cases) >= 400 and not any(first[0])
+    assert counts.count(0) >= 10 and counts.count(1) >= 300 and max(counts) > 1000   # every kind of case met
+
+
+def cpu_flags() -> tuple[set[str], str, int]:
+    """The processor's flags, vendor and family as Linux's /proc/cpuinfo gives them."""
+    fields = {}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if not line.strip():
+                break
+            key, _, value = line.partition(":")
+            fields[key.strip()] = value.strip()
+    return set(fields.get("flags", "").split()), fields.get("vendor_id", ""), int(fields.get("cpu family", "0"))
+
+
+@pytest.mark.skipif(not (os.uname().machine == "x86_64" and os.path.exists("/proc/cpuinfo")),
+                    reason="the processor's flags are read from Linux's /proc/cpuinfo on x86-64")
+def test_the_copies_of_the_9x9_kernel_are_those_the_processor_runs():
+    """The copies on offer follow the processor's flags as Linux reads them (CPUID read twice,
+    independently): x86-64-v2 with popcnt, SSE3, SSSE3, SSE4.1 and SSE4.2; with BMI1 and BMI2
+    too, the copy using pext, except on AMD families 15h and 17h (pext in microcode there)."""
+    flags, vendor, family = cpu_flags()
+    v2 = {"popcnt", "pni", "ssse3", "sse4_1", "sse4_2"} <= flags
+    bmi2 = v2 and {"bmi1", "bmi2"} <= flags and not (vendor == "AuthenticAMD" and family in (0x15, 0x17))
+    assert KERNELS == ("x86-64-v2+bmi2",) * bmi2 + ("x86-64-v2",) * v2 + ("baseline",)
+
+
+def test_the_9x9_kernel_copy_is_picked_by_the_environment_and_named_in_the_version():
+    """PUZZLEBENCH_NATIVE_KERNEL picks a copy at load time (a name that does not run here is
+    passed over: the default); the module function switches copies, refuses a name that does
+    not run here, and the engine's version names the copy in use."""
+    script = ("from puzzlebench import _native; from puzzlebench.solvers.bitboard import BitboardEngine; "
+              "print(_native.sudoku9_kernel(), BitboardEngine.version())")
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_NATIVE_KERNEL"}
+    for wanted, expected in [(None, KERNELS[0]), ("baseline", "baseline"), ("no-such-copy", KERNELS[0])]:
+        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
+                             env={**env, "PYTHONPATH": str(REPO), **({"PUZZLEBENCH_NATIVE_KERNEL": wanted} if wanted else {})})
+        assert run.returncode == 0, run.stderr
+        kernel, version = run.stdout.split(" ", 1)
+        assert kernel == expected and version.strip().endswith(f"(9x9 kernel: {expected})"), run.stdout
+    in_use = _native.sudoku9_kernel()
+    with pytest.raises(ValueError, match="'no-such-copy' does not run here"):
+        _native.sudoku9_kernel("no-such-copy")
+    assert _native.sudoku9_kernel() == in_use
+    assert BitboardEngine.version().endswith(f"(9x9 kernel: {in_use})")
 
 
 def test_16x16_unique():
@@ -772,8 +858,10 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
     rng = random.Random(1)
     lines = [l.strip()[:81] for l in open(sys.argv[2])][:300]
     table = bytes.maketrans(b".123456789", bytes(range(10)))
-    N.sudoku9_batch("".join(lines).encode().translate(table), 2, 1.0, True)
-    N.sudoku9_batch(bytes([1, 1] + [0] * 79) + bytes(81), 2, 1.0, True)   # givens that break a rule
+    for kernel in N.sudoku9_kernels():   # every copy of the 9x9 kernel this processor runs
+        N.sudoku9_kernel(kernel)
+        N.sudoku9_batch("".join(lines).encode().translate(table), 2, 1.0, True)
+        N.sudoku9_batch(bytes([1, 1] + [0] * 79) + bytes(81), 2, 1.0, True)   # givens that break a rule
     for box in [(2, 2), (3, 3), (4, 4)]:
         n = box[0] * box[1]
         N.sudoku_givens_right(*box, bytes(rng.randint(0, 255) for _ in range(n * n * 5)))

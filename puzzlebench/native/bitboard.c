@@ -329,7 +329,39 @@ done:
     return res;
 }
 
+/* The copies of the 9x9 kernel (one per instruction set, sudoku9_isa.c): which one runs, and
+ * a switch to another, so that tests run every copy this processor has. */
+static PyObject *sudoku9_kernel(PyObject *self, PyObject *args) {
+    const char *name = NULL;
+    if (!PyArg_ParseTuple(args, "|z", &name)) return NULL;
+    if (name && bb9_use_kernel(name) < 0) {
+        PyErr_Format(PyExc_ValueError, "9x9 kernel %R does not run here (see sudoku9_kernels())",
+                     PyTuple_GET_ITEM(args, 0));
+        return NULL;
+    }
+    return PyUnicode_FromString(bb9_kernel());
+}
+
+static PyObject *sudoku9_kernels(PyObject *self, PyObject *noargs) {
+    const char *names[BB9_KERNELS_MAX];
+    int n = bb9_kernels(names);
+    PyObject *out = PyTuple_New(n);
+    for (int k = 0; out && k < n; k++) {
+        PyObject *name = PyUnicode_FromString(names[k]);
+        if (!name) { Py_CLEAR(out); break; }
+        PyTuple_SET_ITEM(out, k, name);
+    }
+    return out;
+}
+
 static PyMethodDef bitboard_methods[] = {
+    {"sudoku9_kernel", sudoku9_kernel, METH_VARARGS,
+     "sudoku9_kernel(name=None) -> the name of the 9x9 kernel's copy in use (one per instruction "
+     "set: 'x86-64-v2', 'baseline'), after switching to `name` when given (ValueError when no copy "
+     "of that name runs on this processor)"},
+    {"sudoku9_kernels", sudoku9_kernels, METH_NOARGS,
+     "sudoku9_kernels() -> the names of the 9x9 kernel's copies this processor runs, the one "
+     "chosen by default first"},
     {"sudoku_solve", sudoku_solve, METH_VARARGS,
      "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, rules: 1 locked | "
      "2 alldifferent | 4 dom/wdeg, the last two from 16 values up) -> (count, timed_out, solutions: "

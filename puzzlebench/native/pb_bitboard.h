@@ -33,9 +33,17 @@ enum {
 };
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
- * pointing/claiming.  Never fails: a contradiction is a count of 0. */
+ * pointing/claiming.  Never fails: a contradiction is a count of 0.  The kernel is compiled
+ * once per instruction set and bb9_init picks the copy this processor runs best (sudoku9_isa.c):
+ * bb9_kernel names the copy in use, bb9_kernels the copies this processor runs (the preferred
+ * first; how many), bb9_use_kernel switches to a copy by name (-1 when no copy of that name
+ * runs here). */
+enum { BB9_KERNELS_MAX = 4 };
 void bb9_init(void);
 void bb9_solve(const uint8_t *givens, int locked, BBSearch *s);
+const char *bb9_kernel(void);
+int bb9_kernels(const char *names[BB9_KERNELS_MAX]);
+int bb9_use_kernel(const char *name);
 
 /* A grid of n x n cells (n <= 64) whose `nunit` units (units: nunit * n cell indices, each
  * unit n distinct cells in 0 .. n*n-1, checked by the caller) each hold every value once:

@@ -40,9 +40,18 @@ double pb_now(void);
 
 /* Bit counting.  The portable build (no -march) has no popcnt instruction, and there
  * __builtin_popcount is a call into libgcc that costs more than these few shifts; with
- * -march=native (__POPCNT__ defined) the instruction is used. */
+ * -march=native (__POPCNT__ defined), or in a file compiled for a target that has it
+ * (PB_POPCNT: sudoku9_copy.h; clang's target attribute defines no __POPCNT__), the instruction
+ * is used. */
+#if defined(__POPCNT__) || defined(PB_POPCNT)
+#define PB_HAS_POPCNT 1
+#endif
+/* BMI2's pext where the target has it (-march=native, or PB_BMI2: sudoku9_v2_bmi2.c). */
+#if defined(__BMI2__) || defined(PB_BMI2)
+#define PB_HAS_BMI2 1
+#endif
 static inline int pb_popcount32(uint32_t x) {
-#ifdef __POPCNT__
+#ifdef PB_HAS_POPCNT
     return __builtin_popcount(x);
 #else
     x = x - ((x >> 1) & 0x55555555u);
@@ -53,7 +62,7 @@ static inline int pb_popcount32(uint32_t x) {
 }
 
 static inline int pb_popcount64(uint64_t x) {
-#ifdef __POPCNT__
+#ifdef PB_HAS_POPCNT
     return __builtin_popcountll(x);
 #else
     x = x - ((x >> 1) & 0x5555555555555555ULL);

@@ -46,6 +46,10 @@ static uint32_t ALONE[512];          /* 3x3 pattern -> its entries alone in thei
                                         entry e as bit 3e (the first cell of its third) */
 #define THIRD_FIRST 01111111111u     /* the first cell of each of a word's nine thirds */
 #define MINIROWS 0x1249249u   /* bit 3e: the first cell of minirow e = 3r+x (row r, box x) */
+/* The minirows of a band word x that hold a candidate (bit 3e of minirow e), and its columns
+ * that hold one (bit j of column j); on a 32-bit word, or lane by lane on the vectors below. */
+#define MINIROWS_OF(x) (((x) | (x) >> 1 | (x) >> 2) & MINIROWS)
+#define COLUMNS_OF(x) (((x) | (x) >> 9 | (x) >> 18) & ROWBITS)
 static uint8_t PERMS_IN[512];        /* 3x3 pattern -> the permutations it contains (6 bits) */
 static uint8_t PERMS_N[512];         /* 3x3 pattern -> how many */
 static uint16_t PERMS_W[512];        /* 3x3 pattern -> its weight in choose_placement */
@@ -55,6 +59,13 @@ static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 
 typedef struct { uint32_t cells, alone; } Keep9;
 static Keep9 KEEP[2][512];
 static int ready;
+
+/* This file is compiled more than once, each copy for its own instruction set
+ * (sudoku9_copy.h; sudoku9_isa.c picks the copy at run time): BB9_COPY names a copy's two
+ * entry points, the copy built here as it stands being the baseline. */
+#ifndef BB9_COPY
+#define BB9_COPY(name) name##_baseline
+#endif
 
 /* The entries of the 3x3 0/1 matrix m (bit 3r+c) that lie on a permutation inside m. */
 static uint16_t on_permutation(unsigned m) {
@@ -73,7 +84,7 @@ static uint16_t lines_nonempty(unsigned m) {
     return (uint16_t)m;
 }
 
-void bb9_init(void) {
+void BB9_COPY(bb9_init)(void) {
     if (ready) return;
     for (int j = 0; j < 9; j++) COLM[j] = (1u << j) | (1u << (j + 9)) | (1u << (j + 18));
     for (int k = 0; k < 3; k++) BOXM[k] = (7u << (3 * k)) | (7u << (3 * k + 9)) | (7u << (3 * k + 18));
@@ -148,16 +159,38 @@ static int place_singles(S9 *s, int d, int b, uint32_t cells, uint64_t *counter)
     return 1;
 }
 
+/* The 3x3 pattern of a word's minirows (minirow e = 3r+x at bit 3e, the other bits clear):
+ * bit 3r+x when row r of the band has a candidate in box x.  One pext where BMI2 is (2-3%
+ * on every set, the kernel alone: results/bitboard.md), else the minirows' bits gathered by
+ * shifts (GATHER_MINIROWS: on a word, or on a vector's lanes, patterns_of below). */
+#define GATHER_MINIROWS(m) ({ __typeof__(m) z_ = (m) | (m) >> 2 | (m) >> 4; \
+                              (z_ & 7u) | (z_ >> 6 & 070u) | (z_ >> 12 & 0700u); })
+static inline unsigned pattern_of(uint32_t minirows) {
+#ifdef PB_HAS_BMI2
+    return __builtin_ia32_pext_si(minirows, MINIROWS);
+#else
+    return GATHER_MINIROWS(minirows);
+#endif
+}
+
+/* The 3x3 pattern of a digit's columns in stack st (c0, c1, c2: the columns of bands 0, 1, 2
+ * holding a candidate, COLUMNS_OF): bit 3b+j when band b has one in the stack's column j.
+ * One pext where BMI2 is, else shifts. */
+static inline unsigned stack_pattern(uint32_t c0, uint32_t c1, uint32_t c2, int st) {
+#ifdef PB_HAS_BMI2
+    return __builtin_ia32_pext_si(c0 | c1 << 9 | c2 << 18, 0x1C0E07u << (3 * st));
+#else
+    return (c0 >> (3 * st) & 7) | (c1 >> (3 * st) & 7) << 3 | (c2 >> (3 * st) & 7) << 6;
+#endif
+}
+
 /* Band logic and hidden singles in rows and boxes for word i = 3d+b; 0 on a contradiction. */
 static int update_word(S9 *s, int i, int locked, BBSearch *c) {
     uint32_t f = s->F[i];
-    /* the 3x3 pattern by shifts (the rows' non-empty thirds gathered), then one table load:
-     * with the placements below, 4% faster on hardest 11+ than three THIRDS loads and two
-     * dependent ones (a chain of loads a word), the same search */
-    uint32_t x = (f | f >> 1 | f >> 2) & MINIROWS;
-    x |= x >> 2 | x >> 4;
-    unsigned pattern = (x & 7) | (x >> 6 & 070) | (x >> 12 & 0700);
-    Keep9 keep = KEEP[locked][pattern];
+    /* the 3x3 pattern (the rows' non-empty thirds gathered), then one table load: with the
+     * placements below, 4% faster on hardest 11+ than three THIRDS loads and two dependent
+     * ones (a chain of loads a word), the same search */
+    Keep9 keep = KEEP[locked][pattern_of(MINIROWS_OF(f))];
     if (!keep.cells) return 0;
     uint32_t g = f & keep.cells;
     if (g != f) {
@@ -182,7 +215,7 @@ static int update_word(S9 *s, int i, int locked, BBSearch *c) {
      * rows and boxes (hence columns: two in one row would each be alone in their column, and
      * every permutation would take that row twice): they are placed together, the same state
      * as place9 one by one gives (1.5% on hardest 11+, the same search). */
-    uint32_t cols = (singles | singles >> 9 | singles >> 18) & ROWBITS;
+    uint32_t cols = COLUMNS_OF(singles);
     uint32_t colm = cols | cols << 9 | cols << 18;
     uint32_t rows = (singles & ROWM[0] ? ROWM[0] : 0) | (singles & ROWM[1] ? ROWM[1] : 0) | (singles & ROWM[2] ? ROWM[2] : 0);
     uint32_t bx = (singles | singles >> 9 | singles >> 18) & 0111u;
@@ -207,13 +240,13 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
     uint32_t p[3], placed = 0;
     for (int b = 0; b < 3; b++) {
         uint32_t f = F[b], x = f & ~s->U[b];
-        p[b] = (f | f >> 9 | f >> 18) & ROWBITS;
+        p[b] = COLUMNS_OF(f);
         placed |= x | x >> 9 | x >> 18;
     }
     if ((p[0] | p[1] | p[2]) != ROWBITS) return 0;
     if (locked) {
         for (int st = 0; st < 3; st++) {
-            unsigned pattern = (p[0] >> (3 * st) & 7) | (p[1] >> (3 * st) & 7) << 3 | (p[2] >> (3 * st) & 7) << 6;
+            unsigned pattern = stack_pattern(p[0], p[1], p[2], st);
             unsigned keep = PERM[1][pattern];
             if (!keep) return 0;
             unsigned gone = pattern & ~keep;
@@ -312,6 +345,36 @@ static inline void count9(const v4u *x, v4u *atleast3, v4u *exactly3) {
  * each band, as the last triad pass saw them at a fixed point: what choose_placement reads. */
 typedef struct { v4u m[9], q[9]; } Occupancy9;
 
+/* pattern_of for a digit's three bands at once (lane 3 unused). */
+static inline v4u patterns_of(v4u minirows) {
+#ifdef PB_HAS_BMI2
+    return (v4u){pattern_of(minirows[0]), pattern_of(minirows[1]), pattern_of(minirows[2]), 0};
+#else
+    return GATHER_MINIROWS(minirows);
+#endif
+}
+
+/* A digit's three band words in one vector (lane 3: the next word, ignored). */
+static inline v4u digit_words(const S9 *s, int d) {
+    v4u x;
+    memcpy(&x, s->F + 3 * d, sizeof x);
+    return x;
+}
+
+/* Digit d's minirows and columns as its words stand, put in occ (the words returned): where
+ * the triad pass starts for each digit; occupancy9 does it for every digit, for
+ * choose_placement with option locked off (no triad pass). */
+static inline v4u occupy9(const S9 *s, int d, Occupancy9 *occ) {
+    v4u x = digit_words(s, d);
+    occ->m[d] = MINIROWS_OF(x);
+    occ->q[d] = COLUMNS_OF(x);
+    return x;
+}
+
+static void occupancy9(const S9 *s, Occupancy9 *occ) {
+    for (int d = 0; d < 9; d++) occupy9(s, d, occ);
+}
+
 /* The triad rules (T. Dillon's tdoku, 2019, "triads"): the three cells of a minirow (a box's
  * row) hold three different digits, and so do those of a minicolumn.
  *   - naked: a minirow where only three digits remain holds those three: each leaves the
@@ -330,12 +393,8 @@ typedef struct { v4u m[9], q[9]; } Occupancy9;
 static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
     v4u *m = occ->m, *q = occ->q, f[9], rows[9], cols[9];
     for (int d = 0; d < 9; d++) {
-        v4u x;
-        memcpy(&x, s->F + 3 * d, sizeof x);   /* lane 3: the next word, ignored */
-        f[d] = x;
-        v4u mr = (x | x >> 1 | x >> 2) & MINIROWS, mc = (x | x >> 9 | x >> 18) & ROWBITS;
-        m[d] = mr;
-        q[d] = mc;
+        f[d] = occupy9(s, d, occ);
+        v4u mr = m[d], mc = q[d];
         /* the digit's other minirows in the same box (no masks needed: the shifts leave the
          * band or land on positions mr does not hold); its other bands' minicolumns */
         v4u box = mr >> 9 | mr << 9 | mr >> 18 | mr << 18;
@@ -352,7 +411,7 @@ static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
     v4u u = {s->U[0], s->U[1], s->U[2], 0}, tr, tc;
     memcpy(&tr, s->TR, sizeof tr);
     memcpy(&tc, s->TC, sizeof tc);
-    v4u open_r = (u | u >> 1 | u >> 2) & MINIROWS & ~tr, open_c = (u | u >> 9 | u >> 18) & ROWBITS & ~tc;
+    v4u open_r = MINIROWS_OF(u) & ~tr, open_c = COLUMNS_OF(u) & ~tc;
     v4u nr = exact_r & open_r, nc = exact_c & open_c;                       /* naked */
     v4u hr = (exact_r >> 1) & open_r & ~nr, hc = (exact_c >> 9) & open_c & ~nc;  /* hidden */
     v4u any = nr | nc | hr | hc;
@@ -496,28 +555,17 @@ static int choose9(const S9 *s, int *band, int *bitpos) {
  * first 116.2 / 2.67 / 20.1 (both 5-7% slower on 17-clue and top1465). */
 typedef struct { int vertical, unit, digit; unsigned perms; } Branch9;
 
-/* The occupancy without the triad pass (option locked off). */
-static void occupancy9(const S9 *s, Occupancy9 *occ) {
-    for (int d = 0; d < 9; d++) {
-        v4u x;
-        memcpy(&x, s->F + 3 * d, sizeof x);
-        occ->m[d] = (x | x >> 1 | x >> 2) & MINIROWS;
-        occ->q[d] = (x | x >> 9 | x >> 18) & ROWBITS;
-    }
-}
-
 static int choose_placement(const Occupancy9 *occ, Branch9 *br) {
     uint16_t pattern[2][3][9];
     int total[2][3] = {{0, 0, 0}, {0, 0, 0}};
     for (int d = 0; d < 9; d++) {
-        v4u z = occ->m[d] | occ->m[d] >> 2 | occ->m[d] >> 4, q = occ->q[d];
-        v4u rows = (z & 7u) | (z >> 6 & 070u) | (z >> 12 & 0700u);   /* bit 3r+x: row r, box x */
+        v4u rows = patterns_of(occ->m[d]), q = occ->q[d];   /* bit 3r+x: row r, box x */
         for (int b = 0; b < 3; b++) {
             pattern[0][b][d] = (uint16_t)rows[b];
             total[0][b] += PERMS_W[rows[b]];
         }
         for (int st = 0; st < 3; st++) {
-            unsigned cols = (q[0] >> (3 * st) & 7) | (q[1] >> (3 * st) & 7) << 3 | (q[2] >> (3 * st) & 7) << 6;
+            unsigned cols = stack_pattern(q[0], q[1], q[2], st);
             pattern[1][st][d] = (uint16_t)cols;
             total[1][st] += PERMS_W[cols];
         }
@@ -599,7 +647,7 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     }
 }
 
-void bb9_solve(const uint8_t *givens, int locked, BBSearch *c) {
+void BB9_COPY(bb9_solve)(const uint8_t *givens, int locked, BBSearch *c) {
     S9 s;
     locked = locked != 0;
     for (int i = 0; i < 27; i++) { s.F[i] = ALL27; s.seen[i] = 0; }

@@ -7,7 +7,10 @@ N-Queens and Skyscrapers, and the 9x9 batch path.
   and column, naked singles by bit-sliced counting, and (option ``locked``) naked and hidden
   triads in minirows and minicolumns when those stall; branching on a digit's placement in a
   band or stack (tdoku's band configurations; with ``locked`` off, on the two-candidate cell
-  that sees the most unsolved cells first; see native/sudoku9.c).
+  that sees the most unsolved cells first; see native/sudoku9.c).  The kernel is compiled once
+  per instruction set (baseline x86-64 or any other processor, x86-64-v2, x86-64-v2 with BMI2)
+  and the copy this processor runs best is picked at load time (native/sudoku9_isa.c); the
+  engine's version names it.
 - Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
   Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
   that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
@@ -121,6 +124,13 @@ class BitboardEngine(Engine):
     def __init__(self, variant: str | None = None, options: dict | None = None):
         super().__init__(variant, options)
         self._units_kept: dict[tuple, array] = {}   # structure -> its units (grid_units)
+
+    @classmethod
+    def version(cls) -> str:
+        """puzzlebench's version and the copy of the 9x9 kernel that runs: the kernel is compiled
+        once per instruction set and the copy picked by the processor (native/sudoku9_isa.c;
+        ``PUZZLEBENCH_NATIVE_KERNEL=baseline`` picks the portable one)."""
+        return f"{super().version()} (9x9 kernel: {_native.sudoku9_kernel()})"
 
     def encode(self, puzzle: Puzzle) -> Puzzle:
         """The puzzle itself; for a grid of units, its units listed first (timed as encoding,
