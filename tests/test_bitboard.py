@@ -189,6 +189,7 @@ def test_the_9x9_kernel_copy_is_picked_by_the_environment_and_named_in_the_versi
         run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
                              env={**env, "PYTHONPATH": str(REPO), **({"PUZZLEBENCH_NATIVE_KERNEL": wanted} if wanted else {})})
         assert run.returncode == 0, run.stderr
+        assert ("warning" in run.stderr) == (wanted == "no-such-copy"), run.stderr
         kernel, version = run.stdout.split(" ", 1)
         assert kernel == expected and version.strip().endswith(f"(9x9 kernel: {expected})"), run.stdout
     in_use = _native.sudoku9_kernel()
@@ -196,6 +197,25 @@ def test_the_9x9_kernel_copy_is_picked_by_the_environment_and_named_in_the_versi
         _native.sudoku9_kernel("no-such-copy")
     assert _native.sudoku9_kernel() == in_use
     assert BitboardEngine.version().endswith(f"(9x9 kernel: {in_use})")
+
+def test_a_9x9_kernel_copy_not_on_offer_is_named_in_one_warning():
+    """PUZZLEBENCH_NATIVE_KERNEL set to a name no copy has here: the default copy runs, and the
+    engine says so once on stderr, naming the copies on offer, however many puzzles it solves
+    (a user timing a copy by name would otherwise time another without knowing)."""
+    lines = [line[:81] for line in data_lines("sudoku9_forum_hardest_1905_11plus.txt", limit=3, step=1)]
+    script = ("from puzzlebench import api, _native; "
+              f"rs = [r for _ in range(2) for r in api.solve_many({lines!r}, solver='bitboard')]; "
+              "print(_native.sudoku9_kernel(), len(rs), all(r.verified for r in rs))")
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_NATIVE_KERNEL"}
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
+                         env={**env, "PYTHONPATH": str(REPO), "PUZZLEBENCH_NATIVE_KERNEL": "nonsense"})
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == [KERNELS[0], "6", "True"]
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("puzzlebench: warning: PUZZLEBENCH_NATIVE_KERNEL='nonsense'")
+    assert all(name in lines[0] for name in KERNELS) and lines[0].endswith(f"using {KERNELS[0]!r}")
+
 
 
 def test_16x16_unique():

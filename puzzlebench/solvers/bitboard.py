@@ -37,6 +37,8 @@ packed and validated (:class:`~puzzlebench.models.sudoku.SudokuBatch`), into col
 from __future__ import annotations
 
 import operator
+import os
+import sys
 import time
 from typing import Sequence
 
@@ -52,6 +54,21 @@ from ..models.latin import latin_lines
 from ..models.sudokux import SudokuX
 from ..results import Columns, Results, Stats, Status, status_of
 from .base import Deadline, Engine, Option, SearchOutcome
+
+
+def _warn_unknown_kernel() -> None:
+    """Say once (the module is imported once a process) when ``PUZZLEBENCH_NATIVE_KERNEL`` names
+    a copy of the 9x9 kernel this processor does not run: the extension then keeps its default
+    copy (native/sudoku9_isa.c), and a user timing a copy by name would otherwise time another."""
+    wanted = os.environ.get("PUZZLEBENCH_NATIVE_KERNEL", "")
+    offered = _native.sudoku9_kernels()
+    if wanted and wanted not in offered:
+        print(f"puzzlebench: warning: PUZZLEBENCH_NATIVE_KERNEL={wanted!r} is not a copy of the 9x9 kernel "
+              f"this processor runs ({', '.join(offered)}); using {_native.sudoku9_kernel()!r}",
+              file=sys.stderr)
+
+
+_warn_unknown_kernel()
 
 UNIT_KINDS = ("sudoku-x", "jigsaw", "latin")
 """The kinds that are grids of units alone (each N cells holding every value once), solved by
