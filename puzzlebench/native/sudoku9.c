@@ -65,9 +65,9 @@ static int ready;
  * paths leave the hot loops: GCC then keeps propagate9's set of changed words in a register
  * (it was spilled to the stack and reloaded every word, a store-to-load chain), and the
  * loops fall through.  With update_word's branchless count: the kernel 7% faster on hardest
- * 11+ and top1465, 9% on 17-clue in the BMI2 copy, 1-5% in the x86-64-v2 copy, level in the
- * baseline (results/bitboard.md; profile-guided optimisation, which should find the same,
- * made GCC's build slower). */
+ * 11+ and top1465, 7-10% on 17-clue in the BMI2 copy, 1-4% in the x86-64-v2 copy, level in
+ * the baseline, the same search (results/bitboard.md; GCC's profile-guided optimisation made
+ * the kernel slower instead). */
 #define RARELY(x) __builtin_expect(!!(x), 0)
 
 /* This file is compiled more than once, each copy for its own instruction set
