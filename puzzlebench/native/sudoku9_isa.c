@@ -13,7 +13,8 @@
  * be compiled for the target.
  *
  * PUZZLEBENCH_NATIVE_KERNEL=baseline (or another copy's name) in the environment picks that
- * copy at load time where this processor runs it; the module function sudoku9_kernel
+ * copy at load time where this processor runs it (another name leaves the default copy, and
+ * the engine, solvers/bitboard.py, says so once on stderr); the module function sudoku9_kernel
  * (bitboard.c) tells which copy runs and switches to another, and the engine reports the copy
  * beside its version (solvers/bitboard.py). */
 #include <stdlib.h>
