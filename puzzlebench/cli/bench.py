@@ -569,13 +569,15 @@ class _OutFile:
 
 
 def _generated_text(args, puzzle, index: int) -> str:
-    """A generated puzzle as the reader reads it back: one line, or (a Latin square) a ``.pls``
-    block under a comment saying what it is, with a blank line after it."""
+    """A generated puzzle as the reader reads it back, with its solution for ``check``: one
+    line, or (a Latin square) a ``.pls`` block under a comment saying what it is, its solution
+    after a line ``solution``, with a blank line after it."""
     if args.kind == "latin":
         n, holes = puzzle.n, int(puzzle.metadata["holes"])
         pattern = "balanced" if args.balanced else "uniform"
+        square = puzzle.parse_solution(puzzle.metadata["solution"])
         return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
-                f"{puzzle.write()}\n")
+                f"{puzzle.write_with_solution(square)}\n")
     line = puzzle.write()
     if puzzle.metadata.get("solution") and args.kind != "skyscrapers":
         line += " " + puzzle.metadata["solution"]   # `check` reads the line back

@@ -126,7 +126,7 @@ def cmd_check(args) -> int:
             continue
         text = rec.puzzle.metadata.get("solution")
         if not text:
-            problem = "no solution given after the puzzle"
+            problem = rec.puzzle.missing_solution
             other = rec.puzzle.metadata.get("field2")   # a Sudoku's next field, not N² values: a cut or
             if other is not None:                       # mistyped solution was "no solution given"
                 shown = other if len(other) <= 24 else other[:20] + "…"
