@@ -547,6 +547,33 @@ def test_generate_command_output_reads_back(tmp_path, capsys):
     assert [i.puzzle.kind for i in items] == ["sudoku", "sudoku"]
 
 
+@pytest.mark.parametrize("box, first", [((1, 1), "1x1:a 1x1:1"), ((1, 3), "3x1:"), ((3, 2), "2x3:"),
+                                        ((4, 2), "2x4:"), ((2, 3), ""), ((3, 3), "")])
+def test_every_generated_block_shape_reads_back_as_itself(tmp_path, capsys, box, first):
+    """A shape the reader does not infer from the grid's size (3x2 is read as 2x3 without
+    --box; a side of 1 or a prime size as nothing) comes out as a Solo id, which names it: the
+    lines read back as the same blocks, and ``check`` finds every solution valid."""
+    shape = f"{box[0]}x{box[1]}"
+    assert main(["generate", "sudoku", "--box", shape, "--count", "2", "--seed", "1", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith(first) and (first or ":" not in out)
+    path = tmp_path / "g.txt"
+    path.write_text(out)
+    assert [i.puzzle.box for i in read_file(str(path))] == [box, box]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{path}:1: valid", f"{path}:2: valid"]
+
+
+def test_a_generated_shape_no_line_names_says_how_to_read_it_back(capsys):
+    """Beyond Solo's 35 values a grid is numbers, which name no shape: 4x10 is read as 5x8
+    blocks unless --box says otherwise, and generate says so before it starts."""
+    assert main(["generate", "sudoku", "--box", "4x10", "--count", "1", "--clues", "1600", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("puzzlebench: warning: --box 4x10: a grid of 40 values is written as numbers, which name "
+                   "no block shape: read it back with --box 4x10\n")
+    assert len(out.split()) == 1600 * 2
+
+
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3)])
 def test_scrambled_sudoku_keep_their_solutions(box):
     rng = random.Random(9)

@@ -34,7 +34,7 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
-from ..models.sudoku import parse_box
+from ..models.sudoku import MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
@@ -449,6 +449,10 @@ def cmd_generate(args) -> int:
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
+    if (args.kind == "sudoku" and self_describing_form(box) == "line" and not box_is_inferred(box)
+            and box[0] * box[1] <= MAX_VALUES):
+        print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
+              f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
     if args.kind == "nqueens":
         NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)

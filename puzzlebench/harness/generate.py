@@ -46,7 +46,7 @@ from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
-from ..models.sudoku import Sudoku
+from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
 from ..solvers import registry
@@ -255,14 +255,15 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
                 undecided += status is Status.TIMEOUT
             if on_cell is not None:
                 on_cell()
-        metadata = {"solution": Sudoku(box, solution).write()}
+        form = self_describing_form(box)   # 3x2 blocks written as a line read back as 2x3: a Solo id names them
+        metadata = {"solution": Sudoku(box, solution, form=form).write()}
         if prover is not None:
             prover.close()
             metadata["decided"] = dict(prover.decided)
             metadata["seconds"] = {k: round(v, 3) for k, v in prover.seconds.items()}
         if undecided:
             metadata["undecided"] = undecided
-        puzzle = Sudoku(box, givens, metadata=metadata)
+        puzzle = Sudoku(box, givens, form=form, metadata=metadata)
         count = sum(1 for g in givens if g)
         if clues is None or count == clues:
             return puzzle
