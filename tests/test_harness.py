@@ -588,6 +588,22 @@ def test_scrambled_sudoku_keep_their_solutions(box):
         assert sum(1 for v in other.givens if v) == sum(1 for v in puzzle.givens if v)
 
 
+def test_scramble_says_what_it_cannot_scramble(tmp_path, capsys):
+    """--scramble's symmetries are Sudoku's: a bench of N-Queens alone is refused (it did
+    nothing, silently); N-Queens beside Sudoku run as read, and a warning says so."""
+    queens, sudoku = tmp_path / "q.txt", tmp_path / "s.txt"
+    queens.write_text("8\n9 (1,1)\n")
+    sudoku.write_text("4.3...1..3...... 4132321423411423\n")
+    db = str(tmp_path / "r.sqlite")
+    assert main(["bench", str(queens), "--solvers", "mrv", "--db", db, "--scramble", "--quiet"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: --scramble applies Sudoku symmetries (digits, rows, "
+                                       "columns, bands); these puzzles have none: nqueens (2)\n")
+    assert not os.path.exists(db)
+    assert main(["bench", str(queens), str(sudoku), "--solvers", "mrv", "--db", db, "--scramble", "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "puzzlebench: warning: --scramble scrambles Sudoku only; 2 puzzles run as read: nqueens (2)"
+
+
 def test_sample_is_reproducible_and_in_file_order(small_sudokus):
     items = from_puzzles("s", small_sudokus * 5)
     one = [i.line for i in sample(items, 6, seed=2)]

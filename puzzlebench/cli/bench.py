@@ -134,7 +134,9 @@ def cmd_bench(args) -> int:
         check_set_names(args.files)
         items = []
         for name in args.files:
-            items += scramble_if(sample(read_file(name, kind=args.kind, box=box), args.sample, seed), args, seed)
+            items += sample(read_file(name, kind=args.kind, box=box), args.sample, seed)
+        if args.scramble:   # over every file at once: a set of another kind beside Sudoku is a warning
+            items = scramble_items(items, seed)
         time_limit = args.time_limit or DEFAULT_TIME_LIMIT
     else:
         items = default_items()
@@ -191,10 +193,6 @@ def _told(outcome, cfg: BenchConfig, where: str = "", head: str = "") -> int:
     return outcome.exit_code
 
 
-def scramble_if(items, args, seed):
-    return scramble_items(items, seed) if args.scramble else items
-
-
 CAMPAIGN_SETS = {"files": "FILE", "solvers": "--solvers", "solver": "--solver", "limit": "--limit",
                  "time_limit": "--time-limit", "memory_limit": "--memory-limit", "repeat": "--repeat",
                  "kind": "--kind", "box": "--box", "sample": "--sample", "seed": "--seed", "scramble": "--scramble"}
@@ -222,7 +220,7 @@ def _cmd_campaign(args) -> int:
     for run in campaign.sets:  # everything read and checked before the first run stores anything
         items = sample(read_file(run.file, kind=run.kind, box=parse_box(run.box)), run.sample, run.seed)
         if run.scramble:
-            items = scramble_items(items, run.seed)
+            items = scramble_items(items, run.seed, f"{args.campaign}: the set {run.file}: scramble")
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
@@ -619,7 +617,8 @@ def register(sub) -> None:
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
     p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
     p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")
-    p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every puzzle")
+    p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every Sudoku (other kinds run as read, "
+                        "with a warning; a set with no Sudoku is refused)")
     p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md", help="table format")
