@@ -92,7 +92,8 @@ def read_records(args) -> Iterator[Record]:
 def _records_of(stream, source: str, args) -> Iterator[Record]:
     from ..models import reader
     try:
-        yield from reader.read_records(reader.text_lines(stream), source, kind=args.kind, box=args.box)
+        yield from reader.read_records(reader.text_lines(stream), source, kind=args.kind, box=args.box,
+                                       prefer=getattr(args, "prefer", None))
     except OSError as exc:   # a folder, a device that fails mid-read
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
 

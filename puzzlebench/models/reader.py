@@ -445,8 +445,8 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
     return 2 * sum(len(row_cells(0, line, rows)[0]) == rows for line in lines) >= rows
 
 
-def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None, box=None
-                 ) -> Iterator[Puzzle | PuzzleError]:
+def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None, box=None,
+                 prefer: str | None = None) -> Iterator[Puzzle | PuzzleError]:
     """Every puzzle of a file's text, in order: a :class:`Puzzle` (its ``source`` set to
     ``file:line``) or the :class:`PuzzleError` of that record, placed in the file.  One bad
     record never stops the others; every record yields exactly one item; a text with no
@@ -455,11 +455,13 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
     ``text`` may be a stream of lines (a file, standard input): it is read a block at a time
     (blocks end at blank lines; a file of one puzzle a line, a line at a time: see
     :func:`_chunks`), so that memory holds one block, never the whole input, and each puzzle
-    can be answered before the next one is read."""
+    can be answered before the next one is read.  ``prefer``: with no ``kind``, the kind a
+    record that reads as more than one is taken as (``rate``: 16 numbers are a Sudoku to it,
+    not the rush-01 clues of a Skyscrapers)."""
     kind = check_kind(kind)
     lines = (line + "\n" for line in text.split("\n")) if isinstance(text, str) else iter(text)
     if source.lower().endswith(".csv"):
-        yield from _read_csv(lines, source, kind, box)
+        yield from _read_csv(lines, source, kind, box, prefer)
         return
     empty = True
     for offset, chunk, per_line in _chunks(lines):
@@ -473,7 +475,7 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
             records = _records(chunk_text, content, kind, box) if content else []
         for first_line, start, end in records:
             empty = False
-            yield _parse_record(chunk_text[start:end], source, offset + first_line, kind, box)
+            yield _parse_record(chunk_text[start:end], source, offset + first_line, kind, box, prefer)
     if empty:
         yield ParseError("empty input: no puzzle found", Place(source))
 
@@ -595,13 +597,18 @@ def _lines_rather_than_grid(block, kind, box) -> bool:
     return True
 
 
-def _parse_record(record: str, source: str, first_line: int, kind, box) -> Puzzle | PuzzleError:
+def _parse_record(record: str, source: str, first_line: int, kind, box, prefer=None) -> Puzzle | PuzzleError:
     try:
-        if "\n" in record:
-            puzzle = _parse_text(record, kind, box)
-        else:
-            check_binary(record)
-            puzzle = parse_line(record, kind, box)
+        try:
+            if "\n" in record:
+                puzzle = _parse_text(record, kind, box)
+            else:
+                check_binary(record)
+                puzzle = parse_line(record, kind, box)
+        except AmbiguousKindError:
+            if prefer is None:
+                raise
+            puzzle = _parse_text(record, prefer, box)
     except PuzzleError as err:
         return err.located(source, first_line)
     puzzle.source = f"{source}:{first_line}"
@@ -612,7 +619,7 @@ PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "sudoku")
 SOLUTION_COLUMNS = ("solution", "solutions")
 
 
-def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle | PuzzleError]:
+def _read_csv(lines: Iterator[str], source: str, kind, box, prefer=None) -> Iterator[Puzzle | PuzzleError]:
     """A CSV file with a header line: the puzzle column and the others as metadata, read a
     row at a time."""
     raw: list[str] = []
@@ -642,7 +649,7 @@ def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle |
             yield ParseError(f"this CSV row has {len(row)} columns; the puzzle is column "
                              f"{column + 1}", Place(source, line_no, None))
             continue
-        item = _parse_record(row[column].strip(), source, line_no, kind, box)
+        item = _parse_record(row[column].strip(), source, line_no, kind, box, prefer)
         if isinstance(item, PuzzleError):
             col = raw[-1].find(row[column]) + 1 if item.column and raw else None
             item.place = Place(source, line_no, (col + item.column - 1) if col and item.column else None)
@@ -683,11 +690,12 @@ class Record:
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=None) -> Iterator[Record]:
+def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=None,
+                 prefer: str | None = None) -> Iterator[Record]:
     """:func:`read_puzzles` as :class:`Record` s, each timed, in order (a stream: one block in
     memory at a time)."""
     start = time.perf_counter()
-    for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box), start=1):
+    for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box, prefer=prefer), start=1):
         spent = time.perf_counter() - start
         if isinstance(item, Puzzle):
             yield Record(item.source or name, puzzle=item, parse_time=spent, set_name=name,
