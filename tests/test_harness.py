@@ -345,6 +345,24 @@ def test_more_jobs_than_cores_warns_and_runs(tmp_path, capsys):
             "share cores and every time measured will be inflated\n") in err
 
 
+def test_huge_repeat_and_jobs_are_refused_before_anything_is_made(tmp_path, capsys):
+    """The tasks are listed up front and the workers forked at once: --repeat 10^14 filled the
+    memory without a word, --jobs 10^12 would too; one line each, exit 2, no database."""
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    db = tmp_path / "x.sqlite"
+    cores = len(os.sched_getaffinity(0))
+    for option, value, message in [
+            ("--repeat", "100000000000000", "--repeat 100000000000000: at most 1,000 runs of each pair (each is "
+                                            "stored; a median needs a few)"),
+            ("--jobs", str(10 ** 12), f"--jobs {10 ** 12}: at most {8 * cores} here (8 worker processes a core, "
+                                      f"{cores} cores)")]:
+        code, err = run_cli(["bench", str(path), "--solvers", "mrv", option, value, "--quiet", "--db", str(db)],
+                            capsys)
+        assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+    assert not db.exists()
+
+
 def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
     path = tmp_path / "p.txt"
     path.write_text("..13....2.4.....\n")

@@ -606,8 +606,9 @@ def register(sub) -> None:
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
     p.add_argument("--repeat", type=int, metavar="K",
-                   help="run each (puzzle, solver) pair K times, each run stored; reports take the median run")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
+                   help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
+                        "the median run")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here; at most 8 a core)")
     p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
                         "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
