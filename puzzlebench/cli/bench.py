@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
-from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID
+from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
@@ -34,7 +34,7 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
-from ..models.sudoku import MAX_VALUES, box_is_inferred, parse_box, self_describing_form
+from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
@@ -451,6 +451,9 @@ def cmd_generate(args) -> int:
             and box[0] * box[1] <= MAX_VALUES):
         print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
               f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
+    if SLOW_FROM.get(args.kind, size + 1) <= size <= len(DIGITS):
+        print(f"puzzlebench: warning: a {args.kind} of size {size} takes minutes a puzzle (each uniqueness "
+              f"check is a hard search: size 24, 1.5 CPU minutes)", file=sys.stderr)
     if args.kind == "nqueens":
         NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)

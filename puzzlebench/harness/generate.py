@@ -71,12 +71,29 @@ def uniqueness_engine(kind: str):
     return registry.make_engine("mrv")
 
 
+LEARNING_FROM = {"kenken": 12}
+"""The size from which a kind's uniqueness checks go to ``sat`` (CDCL: it learns from its dead
+ends) rather than ``mrv``.  KenKen grids of random cages are Latin squares with few givens, where
+a backtracking search has heavy-tailed run times (Gomes, Selman, Crato and Kautz, "Heavy-tailed
+phenomena in satisfiability and constraint satisfaction problems", J. Autom. Reasoning 2000):
+``generate kenken --size 16 --seed 2`` spent over 150 s in mrv's first check (4,600 nodes in
+40 s, each a pass over the cages' fillings), where sat takes 0.25 s for the whole puzzle.  CPU
+seconds a puzzle, mrv / sat, seeds 1-3: size 12 0.02-0.06 / 0.08-0.12; 13 0.06-1.5 / 0.07-0.15;
+14 0.5, 2.4, >60 / 0.13-0.45; 15 12.8, >60 / 0.26-0.30; 16 0.8, 4.5, >150 / 0.19-0.25; 20 >60
+/ 1.4-2.4 (and 24: sat 92 s, cpsat 21 s CPU, which :data:`SLOW_FROM` warns of)."""
+SLOW_FROM = {"kenken": 21}
+"""The size from which a kind's generation takes minutes (each check a hard search): a warning
+says so before it starts."""
+
+
 class _Counter:
     """Solution counting (limit 2) with a fallback to ``mrv`` when the fast engine refuses a
-    shape (a bitboard engine may stop at some size)."""
+    shape (a bitboard engine may stop at some size); from :data:`LEARNING_FROM` a kind's size,
+    ``sat``."""
 
-    def __init__(self, kind: str):
-        self.engine = uniqueness_engine(kind)
+    def __init__(self, kind: str, size: int | None = None):
+        learning = size is not None and size >= LEARNING_FROM.get(kind, size + 1)
+        self.engine = registry.make_engine("sat") if learning else uniqueness_engine(kind)
         self.fallback = None
 
     def solve(self, puzzle, limit: int = 2, time_limit: float | None = None):
@@ -478,7 +495,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         for _ in range(count):
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
-    counter = _Counter(kind) if kind != "nqueens" else None
+    counter = _Counter(kind, size if kind in LEARNING_FROM else None) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
             yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)

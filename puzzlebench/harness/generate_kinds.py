@@ -8,7 +8,9 @@ Glossary:
     dig       remove clues one at a time in a random order, keeping a removal only when the
               puzzle still has exactly one solution (the classic "dig holes" method): one pass
               leaves a *minimal* puzzle, since fewer clues never restore uniqueness.
-    counter   what proves uniqueness: the harness's fastest engine for the kind, limit 2.
+    counter   what proves uniqueness: the harness's fastest engine for the kind, limit 2 (KenKen
+              from size 12: sat, whose learning escapes the heavy-tailed searches of mrv there;
+              ``generate.LEARNING_FROM``).
 
 How each kind is made:
     Sudoku-X          a solution by a randomly shuffled search (as the Sudoku generator's full
