@@ -345,6 +345,20 @@ def test_more_jobs_than_cores_warns_and_runs(tmp_path, capsys):
             "share cores and every time measured will be inflated\n") in err
 
 
+def test_a_bench_of_nothing_usable_exits_2_as_every_command_does(tmp_path, capsys):
+    """An empty file (or one of bad lines alone) is no puzzle to bench: exit 2, the commands'
+    one rule (it said exit 1, as if some had run); a bad line among good ones stays exit 1."""
+    empty, mixed = tmp_path / "empty.txt", tmp_path / "mixed.txt"
+    empty.write_text("")
+    mixed.write_text("..13....2.4.....\nnot a puzzle\n")
+    code, err = run_cli(["bench", str(empty), "--solvers", "mrv", "--quiet", "--db", str(tmp_path / "e.sqlite")],
+                        capsys)
+    assert code == 2 and err.splitlines()[0] == "puzzlebench: empty.txt: error: empty input: no puzzle found"
+    code, err = run_cli(["bench", str(mixed), "--solvers", "mrv", "--quiet", "--db", str(tmp_path / "m.sqlite")],
+                        capsys)
+    assert code == 1 and "puzzlebench: mixed.txt:2:1: error: cannot tell the kind of puzzle" in err
+
+
 def test_huge_repeat_and_jobs_are_refused_before_anything_is_made(tmp_path, capsys):
     """The tasks are listed up front and the workers forked at once: --repeat 10^14 filled the
     memory without a word, --jobs 10^12 would too; one line each, exit 2, no database."""
