@@ -112,12 +112,13 @@ def test_check_lists_every_broken_rule(capsys, tmp_path):
     wrong = "21" + INKALA_SOLUTION[2:]
     f = tmp_path / "s.txt"
     f.write_text(f"{INKALA} {INKALA_SOLUTION}\n{INKALA} {wrong}\n")
-    code, out, _ = run(capsys, "check", str(f))
+    code, out, err = run(capsys, "check", str(f))
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == f"{f}:1: valid"
     assert lines[1] == f"{f}:2: invalid"
     assert "  r1c1 is given as 8, solution has 2" in lines
+    assert err == "puzzlebench: 2 records: 1 invalid, 1 valid\n"   # check times nothing: no "0.000s in all"
 
 
 def test_check_names_a_field_that_is_not_a_solution(capsys, tmp_path):

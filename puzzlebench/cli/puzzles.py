@@ -144,7 +144,7 @@ def cmd_check(args) -> int:
         _emit(args.format, rec.source, verdict, problems)
         tally.add(verdict)
     if tally.records > 1 or tally.errors:
-        print(f"puzzlebench: {tally.summary('record')}", file=sys.stderr)
+        print(f"puzzlebench: {tally.summary('record', timed=False)}", file=sys.stderr)
     return tally.exit_code(failed=invalid)
 
 
