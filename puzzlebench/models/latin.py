@@ -147,6 +147,9 @@ class LatinSquare(Puzzle):
         header = PLS_HEADER.match(lines[0][1])
         form, rows = ("pls", lines[1:]) if header else ("grid", lines)
         n = int(header.group(1)) if header else len(rows)
+        if header and not 1 <= n <= MAX_N:   # said first: "followed by 0 rows; expected 99999999999"
+            raise UnsupportedShapeError(f"a Latin square needs 1 <= N <= {MAX_N}; got 'order {n}'",
+                                        places.place(lines[0][0] + header.start(1)))
         if header and len(rows) != n:
             raise ParseError(f"'order {n}' is followed by {len(rows)} rows; expected {n}",
                              places.line_place(lines[0][0]))
