@@ -63,8 +63,10 @@ holds the puzzle, the others become metadata (``solution``/``solutions`` → ``s
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
+import itertools
 import math
 import re
 import time
@@ -357,14 +359,16 @@ def _parse_text(text: str, kind: str | None, box) -> Puzzle:
 
 def decode_bytes(data: bytes, source: str | None = None, strict: bool = True,
                  expected: str = "puzzle text") -> str:
-    """A file's bytes as text: UTF-8 (a BOM is dropped); ``expected`` names what the file
-    should hold, for the error.
+    """A file's bytes as text: UTF-8 (a BOM is dropped), or UTF-16 where its byte-order mark
+    says so; ``expected`` names what the file should hold, for the error.
 
     ``strict``: binary junk — a NUL byte, bytes that are not UTF-8 — is a :class:`ParseError`
     naming its line and column, for the whole file.  ``strict=False`` keeps every line: bytes
     that are not UTF-8 stay in the text (as surrogate escapes) and NUL bytes too, so that
     :func:`read_puzzles` reports each such line as an error of its own (``byte 0x89 is not
     UTF-8 text``) while the other puzzles of the file still run."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):   # Windows' "Unicode" text
+        data = data.decode("utf-16", errors="replace").encode("utf-8", errors="surrogatepass")
     if not strict:
         text = data.decode("utf-8", errors="surrogateescape")
         return text[1:] if text.startswith("\ufeff") else text
@@ -391,12 +395,43 @@ def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
     escapes), so that the reader reports that line as an error of its own and the other
     lines still run; a byte-order mark at the start is dropped."""
     first = True
+    stream = iter(stream)
     for raw in stream:
+        if first and raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            yield from _utf16_lines(itertools.chain([raw], stream))
+            return
         line = raw.decode("utf-8", errors="surrogateescape")
         if first and line.startswith("\ufeff"):
             line = line[1:]
         first = False
         yield line
+
+
+def _utf16_lines(stream: Iterable[bytes]) -> Iterator[str]:
+    """A file saved as UTF-16 with its byte-order mark (Windows' "Unicode" text), decoded as it
+    comes, a line at a time (lines end at ``\n``, as everywhere here).  Read as UTF-8, every
+    line was an error ("byte 0xff is not UTF-8 text", then NUL bytes).  A code unit that does
+    not decode becomes U+FFFD, which the reader names where it stands."""
+    decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
+    pending = ""
+    for raw in stream:   # split at the byte 0x0a: a UTF-16 "\n" may end in the next piece
+        pending += decoder.decode(raw)
+        end = pending.rfind("\n") + 1
+        if end:
+            yield from _ends(pending[:end])
+            pending = pending[end:]
+    pending += decoder.decode(b"", final=True)
+    if pending:
+        yield pending
+
+
+def _ends(text: str) -> Iterator[str]:
+    """``text`` (ending in ``\n``) cut after each ``\n``."""
+    start = 0
+    while start < len(text):
+        end = text.index("\n", start) + 1
+        yield text[start:end]
+        start = end
 
 
 def _line_is_record(line: str) -> bool:
