@@ -947,6 +947,14 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
     (["sudoku", "--clues", "-3"], "--clues must be between 1 and 81 for 3x3 blocks; got -3"),
     # a random solution placed row by row, one recursion level a row: was a RecursionError traceback
     (["nqueens", "--size", "99999"], "N-Queens needs 1 <= n <= 64; got 99999"),
+    # an option the kind takes no notice of: "generate sudoku --size 4" wrote a 9x9, silently
+    (["sudoku", "--size", "4"], "--size does not go with generate sudoku: its shape is --box RxC (--box 2x2 "
+                                "for 4x4, 3x3 for 9x9)"),
+    (["kenken", "--box", "2x2"], "--box does not go with generate kenken: it goes with generate sudoku, "
+                                 "sudoku-x, killer"),
+    (["nqueens", "--holes", "0.3"], "--holes does not go with generate nqueens: it goes with generate latin"),
+    (["latin", "--balanced", "--remove", "0.2"], "--remove does not go with generate latin: it goes with "
+                                                 "generate skyscrapers"),
 ])
 def test_generate_refusing_an_argument_leaves_the_out_file_as_it_was(tmp_path, capsys, argv, message):
     kept, new = tmp_path / "kept.txt", tmp_path / "new.txt"

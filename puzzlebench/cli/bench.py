@@ -437,10 +437,33 @@ def _report_compare(args, options: MetricOptions) -> int:
 
 # -- generate ----------------------------------------------------------------------------------
 
+SHAPED_BY_BOX = ("sudoku", "sudoku-x", "killer")
+GENERATE_OPTIONS = {   # the kinds an option of generate shapes; any other refuses it
+    "box": SHAPED_BY_BOX, "clues": ("sudoku",), "check_seconds": ("sudoku",),
+    "size": tuple(k for k in GENERATED_KINDS if k not in SHAPED_BY_BOX),
+    "remove": ("skyscrapers",), "placed": ("nqueens",), "holes": ("latin",), "balanced": ("latin",)}
+GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
+
+
+def _check_generate_options(args) -> None:
+    """An option the kind takes no notice of is refused (``generate sudoku --size 4`` wrote a
+    9x9, silently), then the defaults of those left out are filled in."""
+    for name, kinds in GENERATE_OPTIONS.items():
+        if getattr(args, name) not in (None, False) and args.kind not in kinds:
+            option = f"--{name.replace('_', '-')}"
+            hint = (f": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
+                    else f": it goes with generate {', '.join(kinds)}")
+            raise UsageError(f"{option} does not go with generate {args.kind}{hint}")
+    for name, value in GENERATE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 def cmd_generate(args) -> int:
     from ..harness.generate import generate
     from ..harness.latin_squares import check_qwh_arguments
     from ..harness.progress import Progress
+    _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
@@ -667,9 +690,9 @@ def register(sub) -> None:
     p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
                                             "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
                                             "(default 5) or KenKen N (default 6)")
-    p.add_argument("--remove", type=float, default=0.5, help="Skyscrapers: share of clues to remove (0..1)")
-    p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
-    p.add_argument("--holes", type=float, default=0.42,
+    p.add_argument("--remove", type=float, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
+    p.add_argument("--placed", type=int, help="N-Queens: pre-placed queens (default 0)")
+    p.add_argument("--holes", type=float,
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
     p.add_argument("--check-seconds", type=float, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
