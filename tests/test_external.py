@@ -241,21 +241,28 @@ def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
     its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
     now gets SIGTERM, on which it ends its solver itself."""
     needs_preset("minizinc")
-    before = _gecodes()
     code = ("from puzzlebench.harness.generate import generate; from puzzlebench.solvers.registry import make_engine; "
             "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
-    python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert not _gecodes_left_by_killing([sys.executable, "-c", code], tmp_path, start=30, end=5)
+
+
+def _gecodes_left_by_killing(argv: list[str], tmp_path, start: float, end: float) -> set[int]:
+    """Run ``argv`` until Gecode runs (within ``start`` seconds: the export, MiniZinc's
+    compilation, then Gecode), SIGKILL it, and give its Gecode ``end`` seconds to go: the
+    ``fzn-gecode`` processes left (killed then, not left to load the machine)."""
+    before = _gecodes()
+    process = subprocess.Popen(argv, env={**os.environ, "TMPDIR": str(tmp_path)},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        # the export, MiniZinc's compilation, then Gecode
-        assert _eventually(lambda: _gecodes() - before, seconds=30), "Gecode never started"
+        assert _eventually(lambda: _gecodes() - before, seconds=start), "Gecode never started"
     finally:
-        python.kill()
-        python.wait()
-    _eventually(lambda: not _gecodes() - before, seconds=5)
+        process.kill()
+        process.wait()
+    _eventually(lambda: not _gecodes() - before, seconds=end)
     left = _gecodes() - before
-    for pid in left:   # this test's own, were it to fail: not left to load the machine
+    for pid in left:
         os.kill(pid, signal.SIGKILL)
-    assert not left
+    return left
 
 
 def test_no_child_of_a_program_outlives_the_process_that_started_it(tmp_path):
@@ -292,21 +299,9 @@ def test_a_killed_bench_leaves_no_gecode_behind(tmp_path):
     from puzzlebench.harness.generate import generate
     square = tmp_path / "qwh.pls"
     square.write_text(next(generate("latin", 1, 3, size=45, holes=0.42)).write() + "\n")
-    before = _gecodes()
-    bench = subprocess.Popen([sys.executable, "-m", "puzzlebench", "bench", str(square), "--solvers", "ext:minizinc",
-                              "--limit", "0", "--time-limit", "120", "--db", str(tmp_path / "r.sqlite"), "--quiet",
-                              "--jobs", "1"], env={**os.environ, "TMPDIR": str(tmp_path)},
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        assert _eventually(lambda: _gecodes() - before, seconds=60), "Gecode never started"
-    finally:
-        bench.kill()
-        bench.wait()
-    _eventually(lambda: not _gecodes() - before, seconds=10)
-    left = _gecodes() - before
-    for pid in left:   # this test's own, were it to fail: not left to load the machine
-        os.kill(pid, signal.SIGKILL)
-    assert not left
+    bench = [sys.executable, "-m", "puzzlebench", "bench", str(square), "--solvers", "ext:minizinc", "--limit", "0",
+             "--time-limit", "120", "--db", str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "1"]
+    assert not _gecodes_left_by_killing(bench, tmp_path, start=60, end=10)
 
 
 def _eventually(condition, seconds: float) -> bool:
