@@ -253,7 +253,9 @@ def register(sub) -> None:
     add_solver_arguments(p, default_limit=0)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("check", help="check lines 'puzzle solution' and list every broken rule")
+    p = sub.add_parser("check", help="check lines 'puzzle solution' and list every broken rule",
+                       description="Check lines 'puzzle solution' (a Latin square: its rows, a line "
+                                   "'solution', the solution's rows) and list every broken rule.")
     add_input_arguments(p, example=False)
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
     p.set_defaults(func=cmd_check)
