@@ -71,6 +71,14 @@ def test_usage_errors_are_messages(capsys):
     assert err == "puzzlebench: error: cannot read /nonexistent/file.txt: No such file or directory\n"
 
 
+def test_version(capsys):
+    """--version, the first thing many try: it was "unrecognized arguments", exit 2."""
+    import puzzlebench
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"puzzlebench {puzzlebench.__version__}\n"
+
+
 @pytest.mark.parametrize("command", ["solve", "count", "show", "check"])
 def test_a_file_that_cannot_be_read_stops_the_command_before_any_answer(tmp_path, capsys, command):
     good = tmp_path / "good.txt"
