@@ -71,7 +71,7 @@ def uniqueness_engine(kind: str):
     return registry.make_engine("mrv")
 
 
-LEARNING_FROM = {"kenken": 12}
+LEARNING_FROM = {"kenken": 12, "killer": 4}
 """The size from which a kind's uniqueness checks go to ``sat`` (CDCL: it learns from its dead
 ends) rather than ``mrv``.  KenKen grids of random cages are Latin squares with few givens, where
 a backtracking search has heavy-tailed run times (Gomes, Selman, Crato and Kautz, "Heavy-tailed
@@ -80,7 +80,10 @@ phenomena in satisfiability and constraint satisfaction problems", J. Autom. Rea
 40 s, each a pass over the cages' fillings), where sat takes 0.25 s for the whole puzzle.  CPU
 seconds a puzzle, mrv / sat, seeds 1-3: size 12 0.02-0.06 / 0.08-0.12; 13 0.06-1.5 / 0.07-0.15;
 14 0.5, 2.4, >60 / 0.13-0.45; 15 12.8, >60 / 0.26-0.30; 16 0.8, 4.5, >150 / 0.19-0.25; 20 >60
-/ 1.4-2.4 (and 24: sat 92 s, cpsat 21 s CPU, which :data:`SLOW_FROM` warns of)."""
+/ 1.4-2.4 (and 24: sat 92 s, cpsat 21 s CPU, which :data:`SLOW_FROM` warns of).  Killer, whose
+cages mrv propagates a filling at a time, at every size (the same puzzles: digging asks only
+whether a puzzle is unique): 2x4 0.05-0.07 / 0.02 s, 3x3 0.11-0.52 / 0.04 s, 3x4 (seed 2) over
+90 s / 0.84 s."""
 SLOW_FROM = {"kenken": 21}
 """The size from which a kind's generation takes minutes (each check a hard search): a warning
 says so before it starts."""
@@ -495,7 +498,8 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         for _ in range(count):
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
-    counter = _Counter(kind, size if kind in LEARNING_FROM else None) if kind != "nqueens" else None
+    values = box[0] * box[1] if kind in ("sudoku", "sudoku-x", "killer") else size
+    counter = _Counter(kind, values) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
             yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)
