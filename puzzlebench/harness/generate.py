@@ -84,9 +84,11 @@ seconds a puzzle, mrv / sat, seeds 1-3: size 12 0.02-0.06 / 0.08-0.12; 13 0.06-1
 cages mrv propagates a filling at a time, at every size (the same puzzles: digging asks only
 whether a puzzle is unique): 2x4 0.05-0.07 / 0.02 s, 3x3 0.11-0.52 / 0.04 s, 3x4 (seed 2) over
 90 s / 0.84 s."""
-SLOW_FROM = {"kenken": 21}
-"""The size from which a kind's generation takes minutes (each check a hard search): a warning
-says so before it starts."""
+SLOW_FROM = {"kenken": (21, "size 24: 1.5 CPU minutes"),
+             "jigsaw": (14, "size 14: half a CPU minute, 16: over 4 CPU minutes")}
+"""The size from which a kind's generation takes minutes a puzzle (each uniqueness check a hard
+search, with sat as with the bitboard), and what was measured: a warning says so before it
+starts."""
 
 
 class _Counter:
