@@ -33,6 +33,16 @@ def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None 
     return parse_text(text, kind=kind, box=box)
 
 
+def _as_puzzle(item: Any, kind: str | None = None, box=None) -> Puzzle:
+    """A puzzle, or the one its text (str or bytes) holds; anything else is a ``TypeError``
+    saying so (``solve(None)`` was "'NoneType' object has no attribute 'kind'")."""
+    if isinstance(item, Puzzle):
+        return item
+    if isinstance(item, (str, bytes)):
+        return parse(item, kind=kind, box=box)
+    raise TypeError(f"a puzzle is a Puzzle or its text (str); got {type(item).__name__}")
+
+
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
           box: str | tuple[int, int] | None = None, memory_limit: float | None = None) -> Result:
@@ -45,9 +55,9 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
     memory_limit = check_memory_limit(memory_limit)
     engine = make_engine(solver)
     parse_time = 0.0
-    if isinstance(puzzle, str):
+    if not isinstance(puzzle, Puzzle):
         start = time.perf_counter()
-        puzzle = parse(puzzle, kind=kind, box=box)
+        puzzle = _as_puzzle(puzzle, kind, box)
         parse_time = time.perf_counter() - start
     result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep,
                          memory_limit=memory_limit)[0]
@@ -88,7 +98,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     for i in rest:
         start = time.perf_counter()
         try:
-            parsed[i] = items[i] if isinstance(items[i], Puzzle) else parse(items[i], kind=kind, box=box)
+            parsed[i] = _as_puzzle(items[i], kind, box)
         except PuzzleError as exc:
             spent = time.perf_counter() - start
             records[i] = error_result(str(exc), solver=engine.spec, limit=limit,
@@ -109,9 +119,7 @@ def encode(puzzle: Puzzle | str, to: str, **options: Any):
     """The artifact of ``puzzle`` for a target representation (``dimacs``, ``dlx``, ``cpsat``,
     ``smt2``); the artifact can ``write()`` itself as text."""
     from .encoders.registry import artifact_for
-    if isinstance(puzzle, str):
-        puzzle = parse(puzzle)
-    return artifact_for(puzzle, to, **options)
+    return artifact_for(_as_puzzle(puzzle), to, **options)
 
 
 def load_results(db: str | os.PathLike):

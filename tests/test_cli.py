@@ -71,6 +71,14 @@ def test_usage_errors_are_messages(capsys):
     assert err == "puzzlebench: error: cannot read /nonexistent/file.txt: No such file or directory\n"
 
 
+def test_version(capsys):
+    """--version, the first thing many try: it was "unrecognized arguments", exit 2."""
+    import puzzlebench
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0 and capsys.readouterr().out == f"puzzlebench {puzzlebench.__version__}\n"
+
+
 @pytest.mark.parametrize("command", ["solve", "count", "show", "check"])
 def test_a_file_that_cannot_be_read_stops_the_command_before_any_answer(tmp_path, capsys, command):
     good = tmp_path / "good.txt"
@@ -112,12 +120,13 @@ def test_check_lists_every_broken_rule(capsys, tmp_path):
     wrong = "21" + INKALA_SOLUTION[2:]
     f = tmp_path / "s.txt"
     f.write_text(f"{INKALA} {INKALA_SOLUTION}\n{INKALA} {wrong}\n")
-    code, out, _ = run(capsys, "check", str(f))
+    code, out, err = run(capsys, "check", str(f))
     assert code == 1
     lines = out.splitlines()
     assert lines[0] == f"{f}:1: valid"
     assert lines[1] == f"{f}:2: invalid"
     assert "  r1c1 is given as 8, solution has 2" in lines
+    assert err == "puzzlebench: 2 records: 1 invalid, 1 valid\n"   # check times nothing: no "0.000s in all"
 
 
 def test_check_names_a_field_that_is_not_a_solution(capsys, tmp_path):

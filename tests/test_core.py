@@ -109,3 +109,16 @@ def test_every_engine_refuses_a_time_limit_that_is_not_positive(family, seconds)
     with pytest.raises(UsageError) as err:
         engine.run(puzzle, time_limit=seconds)
     assert str(err.value) == f"the time limit must be positive (seconds); got {seconds:g}"
+
+
+@pytest.mark.parametrize("call", ["solve", "solve_many", "encode"])
+def test_the_api_says_what_a_puzzle_is_when_given_something_else(call):
+    """solve(None) raised "'NoneType' object has no attribute 'kind'" from deep inside."""
+    import puzzlebench
+    run = {"solve": lambda p: puzzlebench.solve(p), "solve_many": lambda p: puzzlebench.solve_many(["8", p]),
+           "encode": lambda p: puzzlebench.encode(p, to="dimacs")}[call]
+    for wrong, name in [(None, "NoneType"), (8, "int")]:
+        with pytest.raises(TypeError) as info:
+            run(wrong)
+        assert str(info.value) == f"a puzzle is a Puzzle or its text (str); got {name}"
+    assert puzzlebench.solve(b"8").count == 2   # bytes are text too, as parse takes them

@@ -241,21 +241,67 @@ def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
     its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
     now gets SIGTERM, on which it ends its solver itself."""
     needs_preset("minizinc")
-    before = _gecodes()
     code = ("from puzzlebench.harness.generate import generate; from puzzlebench.solvers.registry import make_engine; "
             "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
+    assert not _gecodes_left_by_killing([sys.executable, "-c", code], tmp_path, start=30, end=5)
+
+
+def _gecodes_left_by_killing(argv: list[str], tmp_path, start: float, end: float) -> set[int]:
+    """Run ``argv`` until Gecode runs (within ``start`` seconds: the export, MiniZinc's
+    compilation, then Gecode), SIGKILL it, and give its Gecode ``end`` seconds to go: the
+    ``fzn-gecode`` processes left (killed then, not left to load the machine)."""
+    before = _gecodes()
+    process = subprocess.Popen(argv, env={**os.environ, "TMPDIR": str(tmp_path)},
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert _eventually(lambda: _gecodes() - before, seconds=start), "Gecode never started"
+    finally:
+        process.kill()
+        process.wait()
+    _eventually(lambda: not _gecodes() - before, seconds=end)
+    left = _gecodes() - before
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def test_no_child_of_a_program_outlives_the_process_that_started_it(tmp_path):
+    """A program dies with its starter (PR_SET_PDEATHSIG), but a child it made in a process
+    group of its own (as MiniZinc makes Gecode) was adopted by init and went on: a ``kill -9``
+    of a bench running ext:minizinc left fzn-gecode searching.  The starter's watchdog
+    (solvers/watchdog.py) ends the program's whole session when the starter dies."""
+    pid_file = tmp_path / "grandchild.pid"
+    script = fake_solver(tmp_path, "spawner.sh", f"""\
+        exec {sys.executable} -c "import os, subprocess; \\
+        p = subprocess.Popen(['sleep', '60'], preexec_fn=os.setpgrp); \\
+        open('{pid_file}.tmp', 'w').write(str(p.pid)); os.rename('{pid_file}.tmp', '{pid_file}'); p.wait()"
+        """)
+    code = ("import puzzlebench; from puzzlebench.solvers.registry import make_engine; "
+            f"make_engine('ext@cmd={script}').run(puzzlebench.parse('{TOP95_1}'))")
     python = subprocess.Popen([sys.executable, "-c", code], env={**os.environ, "TMPDIR": str(tmp_path)})
     try:
-        # the export, MiniZinc's compilation, then Gecode
-        assert _eventually(lambda: _gecodes() - before, seconds=30), "Gecode never started"
+        assert _eventually(pid_file.exists, seconds=20), "the program never started its child"
+        grandchild = int(pid_file.read_text())
+        assert _alive(grandchild)
     finally:
         python.kill()
         python.wait()
-    _eventually(lambda: not _gecodes() - before, seconds=5)
-    left = _gecodes() - before
-    for pid in left:   # this test's own, were it to fail: not left to load the machine
-        os.kill(pid, signal.SIGKILL)
-    assert not left
+    gone = _eventually(lambda: not _alive(grandchild), seconds=5)
+    if not gone:   # not left to run its minute, were the test to fail
+        os.kill(grandchild, signal.SIGKILL)
+    assert gone
+
+
+def test_a_killed_bench_leaves_no_gecode_behind(tmp_path):
+    """``kill -9`` of a bench running ext:minizinc: its worker dies with it, MiniZinc with the
+    worker, and Gecode, in a group of its own, with the worker's watchdog; nothing is left."""
+    needs_preset("minizinc")
+    from puzzlebench.harness.generate import generate
+    square = tmp_path / "qwh.pls"
+    square.write_text(next(generate("latin", 1, 3, size=45, holes=0.42)).write() + "\n")
+    bench = [sys.executable, "-m", "puzzlebench", "bench", str(square), "--solvers", "ext:minizinc", "--limit", "0",
+             "--time-limit", "120", "--db", str(tmp_path / "r.sqlite"), "--quiet", "--jobs", "1"]
+    assert not _gecodes_left_by_killing(bench, tmp_path, start=60, end=10)
 
 
 def _eventually(condition, seconds: float) -> bool:

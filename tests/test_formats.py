@@ -405,6 +405,27 @@ def test_a_file_of_wrong_lines_gives_an_error_per_line():
         for k in range(1, 6)]
 
 
+@pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_a_utf16_file_with_its_byte_order_mark_is_read(tmp_path, capsys, codec):
+    """Windows saves "Unicode" text as UTF-16 with a byte-order mark: every line was an error
+    ("byte 0xff is not UTF-8 text", then NUL bytes); it reads as its text now, streamed (a
+    "\\n" split between two reads of the stream) and whole (decode_bytes)."""
+    from puzzlebench.cli import main
+    from puzzlebench.models.reader import text_lines
+    text = f"{INKALA}\n8\n\norder 2\n0 -1\n-1 -1\n"
+    data = ("\ufeff" if codec != "utf-16" else "") + text
+    raw = data.encode(codec)
+    pieces = [raw[i:i + 7] for i in range(0, len(raw), 7)]   # odd sizes: code units cut in two
+    assert "".join(text_lines(pieces)) == text
+    assert list(text_lines(pieces))[1] == "8\n"
+    assert decode_bytes(raw, "u.txt") == text
+    f = tmp_path / "u.txt"
+    f.write_bytes(raw)
+    assert main(["show", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{f}:1: sudoku 9x9") and f"{f}:2: nqueens 8-queens" in out and f"{f}:4: latin 2x2" in out
+
+
 def test_empty_file_and_binary_junk():
     assert [str(e) for e in read_puzzles("", "e.txt")] == ["e.txt: empty input: no puzzle found"]
     assert [str(e) for e in read_puzzles("\n# nothing\n\n", "e.txt")] == ["e.txt: empty input: no puzzle found"]

@@ -345,6 +345,38 @@ def test_more_jobs_than_cores_warns_and_runs(tmp_path, capsys):
             "share cores and every time measured will be inflated\n") in err
 
 
+def test_a_bench_of_nothing_usable_exits_2_as_every_command_does(tmp_path, capsys):
+    """An empty file (or one of bad lines alone) is no puzzle to bench: exit 2, the commands'
+    one rule (it said exit 1, as if some had run); a bad line among good ones stays exit 1."""
+    empty, mixed = tmp_path / "empty.txt", tmp_path / "mixed.txt"
+    empty.write_text("")
+    mixed.write_text("..13....2.4.....\nnot a puzzle\n")
+    code, err = run_cli(["bench", str(empty), "--solvers", "mrv", "--quiet", "--db", str(tmp_path / "e.sqlite")],
+                        capsys)
+    assert code == 2 and err.splitlines()[0] == "puzzlebench: empty.txt: error: empty input: no puzzle found"
+    code, err = run_cli(["bench", str(mixed), "--solvers", "mrv", "--quiet", "--db", str(tmp_path / "m.sqlite")],
+                        capsys)
+    assert code == 1 and "puzzlebench: mixed.txt:2:1: error: cannot tell the kind of puzzle" in err
+
+
+def test_huge_repeat_and_jobs_are_refused_before_anything_is_made(tmp_path, capsys):
+    """The tasks are listed up front and the workers forked at once: --repeat 10^14 filled the
+    memory without a word, --jobs 10^12 would too; one line each, exit 2, no database."""
+    path = tmp_path / "p.txt"
+    path.write_text("..13....2.4.....\n")
+    db = tmp_path / "x.sqlite"
+    cores = len(os.sched_getaffinity(0))
+    for option, value, message in [
+            ("--repeat", "100000000000000", "--repeat 100000000000000: at most 1,000 runs of each pair (each is "
+                                            "stored; a median needs a few)"),
+            ("--jobs", str(10 ** 12), f"--jobs {10 ** 12}: at most {8 * cores} here (8 worker processes a core, "
+                                      f"{cores} cores)")]:
+        code, err = run_cli(["bench", str(path), "--solvers", "mrv", option, value, "--quiet", "--db", str(db)],
+                            capsys)
+        assert (code, err) == (2, f"puzzlebench: error: {message}\n")
+    assert not db.exists()
+
+
 def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
     path = tmp_path / "p.txt"
     path.write_text("..13....2.4.....\n")
@@ -547,6 +579,33 @@ def test_generate_command_output_reads_back(tmp_path, capsys):
     assert [i.puzzle.kind for i in items] == ["sudoku", "sudoku"]
 
 
+@pytest.mark.parametrize("box, first", [((1, 1), "1x1:a 1x1:1"), ((1, 3), "3x1:"), ((3, 2), "2x3:"),
+                                        ((4, 2), "2x4:"), ((2, 3), ""), ((3, 3), "")])
+def test_every_generated_block_shape_reads_back_as_itself(tmp_path, capsys, box, first):
+    """A shape the reader does not infer from the grid's size (3x2 is read as 2x3 without
+    --box; a side of 1 or a prime size as nothing) comes out as a Solo id, which names it: the
+    lines read back as the same blocks, and ``check`` finds every solution valid."""
+    shape = f"{box[0]}x{box[1]}"
+    assert main(["generate", "sudoku", "--box", shape, "--count", "2", "--seed", "1", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith(first) and (first or ":" not in out)
+    path = tmp_path / "g.txt"
+    path.write_text(out)
+    assert [i.puzzle.box for i in read_file(str(path))] == [box, box]
+    assert main(["check", str(path)]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"{path}:1: valid", f"{path}:2: valid"]
+
+
+def test_a_generated_shape_no_line_names_says_how_to_read_it_back(capsys):
+    """Beyond Solo's 35 values a grid is numbers, which name no shape: 4x10 is read as 5x8
+    blocks unless --box says otherwise, and generate says so before it starts."""
+    assert main(["generate", "sudoku", "--box", "4x10", "--count", "1", "--clues", "1600", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ("puzzlebench: warning: --box 4x10: a grid of 40 values is written as numbers, which name "
+                   "no block shape: read it back with --box 4x10\n")
+    assert len(out.split()) == 1600 * 2
+
+
 @pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3)])
 def test_scrambled_sudoku_keep_their_solutions(box):
     rng = random.Random(9)
@@ -559,6 +618,22 @@ def test_scrambled_sudoku_keep_their_solutions(box):
         assert result.status is Status.UNIQUE
         assert other.check(other.parse_solution(other.metadata["solution"])) == []
         assert sum(1 for v in other.givens if v) == sum(1 for v in puzzle.givens if v)
+
+
+def test_scramble_says_what_it_cannot_scramble(tmp_path, capsys):
+    """--scramble's symmetries are Sudoku's: a bench of N-Queens alone is refused (it did
+    nothing, silently); N-Queens beside Sudoku run as read, and a warning says so."""
+    queens, sudoku = tmp_path / "q.txt", tmp_path / "s.txt"
+    queens.write_text("8\n9 (1,1)\n")
+    sudoku.write_text("4.3...1..3...... 4132321423411423\n")
+    db = str(tmp_path / "r.sqlite")
+    assert main(["bench", str(queens), "--solvers", "mrv", "--db", db, "--scramble", "--quiet"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: --scramble applies Sudoku symmetries (digits, rows, "
+                                       "columns, bands); these puzzles have none: nqueens (2)\n")
+    assert not os.path.exists(db)
+    assert main(["bench", str(queens), str(sudoku), "--solvers", "mrv", "--db", db, "--scramble", "--quiet"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "puzzlebench: warning: --scramble scrambles Sudoku only; 2 puzzles run as read: nqueens (2)"
 
 
 def test_sample_is_reproducible_and_in_file_order(small_sudokus):
@@ -872,6 +947,14 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
     (["sudoku", "--clues", "-3"], "--clues must be between 1 and 81 for 3x3 blocks; got -3"),
     # a random solution placed row by row, one recursion level a row: was a RecursionError traceback
     (["nqueens", "--size", "99999"], "N-Queens needs 1 <= n <= 64; got 99999"),
+    # an option the kind takes no notice of: "generate sudoku --size 4" wrote a 9x9, silently
+    (["sudoku", "--size", "4"], "--size does not go with generate sudoku: its shape is --box RxC (--box 2x2 "
+                                "for 4x4, 3x3 for 9x9)"),
+    (["kenken", "--box", "2x2"], "--box does not go with generate kenken: it goes with generate sudoku, "
+                                 "sudoku-x, killer"),
+    (["nqueens", "--holes", "0.3"], "--holes does not go with generate nqueens: it goes with generate latin"),
+    (["latin", "--balanced", "--remove", "0.2"], "--remove does not go with generate latin: it goes with "
+                                                 "generate skyscrapers"),
 ])
 def test_generate_refusing_an_argument_leaves_the_out_file_as_it_was(tmp_path, capsys, argv, message):
     kept, new = tmp_path / "kept.txt", tmp_path / "new.txt"

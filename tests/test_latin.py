@@ -6,7 +6,7 @@ import pytest
 
 from puzzlebench import parse, solve
 from puzzlebench.cli import main
-from puzzlebench.errors import InvalidPuzzleError, ParseError
+from puzzlebench.errors import InvalidPuzzleError, ParseError, UnsupportedShapeError
 from puzzlebench.models.kinds import KIND_NAMES
 from puzzlebench.models.latin import LatinSquare
 from puzzlebench.models.reader import read_puzzles
@@ -60,10 +60,13 @@ def test_a_file_of_grids_separated_by_blank_lines():
     ("order 3\n0 1\n", "f.pls:1: 'order 3' is followed by 1 rows; expected 3"),
     ("order 2\n0 5\n1 0\n", "f.pls:2:3: 5 (value 6) is not a value of a 2x2 Latin square"),
     ("order 3\n0 0 -1\n-1 -1 -1\n-1 -1 -1\n", "f.pls:2:3: row 1 has two 1s"),
+    # the order first: it said "'order 99999999999' is followed by 0 rows; expected 99999999999"
+    ("order 99999999999\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order 99999999999'"),
+    ("order 0\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order 0'"),
 ])
 def test_bad_latin_squares_are_clear_errors_with_their_place(text, error):
     [item] = read_puzzles(text, "f.pls")
-    assert isinstance(item, (ParseError, InvalidPuzzleError)) and str(item) == error
+    assert isinstance(item, (ParseError, InvalidPuzzleError, UnsupportedShapeError)) and str(item) == error
 
 
 def test_the_command_reads_a_grid_with_kind_latin(tmp_path, capsys):

@@ -163,3 +163,55 @@ def test_bad_generate_latin_arguments_are_one_line_exit_2(capsys, tmp_path, argv
     assert stdout == ""
     assert err == f"puzzlebench: error: {message}\n"
     assert not out.exists()
+
+
+def test_generated_squares_pipe_into_check(tmp_path):
+    """``generate latin | check -`` verifies every square: the block carries its solution after
+    a line ``solution`` (the .pls format has no place for one), which the reader reads back."""
+    import subprocess
+    import sys
+    generate_cmd = [sys.executable, "-m", "puzzlebench", "generate", "latin", "--size", "7", "--count", "3",
+                    "--seed", "5", "--quiet"]
+    made = subprocess.run(generate_cmd, capture_output=True, text=True, check=True).stdout
+    checked = subprocess.run([sys.executable, "-m", "puzzlebench", "check", "-"], input=made,
+                             capture_output=True, text=True)
+    assert checked.returncode == 0
+    assert checked.stdout.splitlines() == ["<stdin>:2: valid", "<stdin>:20: valid", "<stdin>:38: valid"]
+    blocks = made.split("\n\n")
+    assert blocks[0].splitlines()[9] == "solution"
+    puzzle = next(read_records(made.splitlines(keepends=True), "qwh.pls")).puzzle
+    solution = puzzle.parse_solution(puzzle.metadata["solution"])
+    assert latin_problems(7, puzzle.givens, solution) == []
+    # a wrong solution is named, a missing one says where it goes
+    rows = blocks[0].splitlines()
+    a, b = rows[10].split()[:2]
+    rows[10] = " ".join([b, a] + rows[10].split()[2:])   # two values of the first solution row swapped
+    bad = tmp_path / "bad.pls"
+    bad.write_text("\n".join(rows[:9]) + "\n\n" + "\n".join(rows) + "\n")
+    code, out, err = run_check(bad)
+    assert code == 1
+    assert out.splitlines()[0] == f"{bad}:2: error: no solution given: after the rows, a line 'solution', then the solution's rows"
+    assert out.splitlines()[1] == f"{bad}:12: invalid"
+    named = [line.split()[:2] for line in out.splitlines()[2:]]
+    assert ["column", "1"] in named and ["column", "2"] in named and len(named) <= 4   # and any given changed
+    assert f"{bad}:2: error: no solution given" in err
+
+
+def run_check(path):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "puzzlebench", "check", str(path)], capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("text, message", [
+    ("order 2\n0 -1\n-1 -1\nsolution\n0 1\n1 -1\n", "<stdin>:6:3: error: a hole in the solution: it fills every cell"),
+    ("order 2\n0 -1\n-1 -1\nsolution\n0 1\n", "<stdin>:4: error: 'solution' is followed by 1 rows; expected 2"),
+])
+def test_a_broken_solution_block_is_placed(text, message):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "puzzlebench", "check", "-"], input=text,
+                          capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stdout.splitlines() == [message]

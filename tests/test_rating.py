@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.errors import ParseError
-from puzzlebench.models.reader import parse as read_one
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating import rate_puzzle
 from puzzlebench.rating.criteria import visual_criteria
@@ -418,11 +416,9 @@ def test_cli_rate_jsonl_and_text(tmp_path, capsys):
     assert out[0]["status"] == "unique" and out[0]["steps"][0] == "[1.2] r1c6 = 8: hidden single in box 2"
     assert (out[0]["scored_by"], out[0]["ladder"], out[0]["score"]) == ("se-ladder", "solved", out[0]["se_rating"])
     assert out[1]["status"] == "multiple" and out[1]["score"] is None
-    assert out[2]["status"] == "error"
-    with pytest.raises(ParseError) as err:
-        read_one("12", kind="sudoku")
-    assert out[2]["message"] == str(err.value.located(str(f), 3))   # the reader's text, placed on line 3
-    assert out[2]["message"].startswith(f"{f}:3:")
+    assert out[2]["status"] == "error"   # "12" is an N-Queens puzzle, named as one
+    assert out[2]["message"] == (f"{f}:3: rate rates Sudoku only (its techniques and models are about rows, "
+                                 "columns and blocks); this is a nqueens puzzle, 12-queens")
     assert main(["rate", str(f), "--model", "human"]) == 1
     text = capsys.readouterr().out
     assert "s (human model)  hardest: " in text and f"{f}:2: multiple: the puzzle has more than one solution" in text
@@ -507,6 +503,23 @@ def test_quine_measure_features():
     assert prof.quine["eliminations"] > 0
     from puzzlebench.rating.profile import feature_vector
     assert feature_vector(prof)["quine:depth"] == prof.quine["depth"]
+
+
+def test_rate_names_a_kind_it_cannot_rate(tmp_path, capsys):
+    """A puzzle of another kind is read as that kind and named (N-Queens' "8", read as a Sudoku,
+    was "value 8 is out of range for a 1x1 Sudoku"); the Sudoku beside it are rated; 16
+    numbers, a 4x4 Sudoku or rush-01 clues elsewhere, are a Sudoku here."""
+    f = tmp_path / "mixed.txt"
+    f.write_text(f"8\n{EASY}\n\norder 2\n0 -1\n-1 -1\n\n1 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n")
+    assert main(["rate", str(f)]) == 1
+    out, err = capsys.readouterr()
+    why = "rate rates Sudoku only (its techniques and models are about rows, columns and blocks)"
+    lines = out.splitlines()
+    assert lines[0] == f"{f}:1: error: {why}; this is a nqueens puzzle, 8-queens"
+    assert lines[1].startswith(f"{f}:2: score ")
+    assert f"{f}:4: error: {why}; this is a latin puzzle, 2x2" in lines
+    assert lines[-1] == f"{f}:8: multiple: the puzzle has more than one solution; the rating assumes exactly one"
+    assert err.splitlines()[0] == f"puzzlebench: {lines[0]}"
 
 
 def test_rate_unsat_puzzle_has_a_clear_status(tmp_path, capsys):

@@ -454,6 +454,17 @@ def test_compare_refuses_a_file_that_is_not_a_results_database(example_db, tmp_p
             (missing, f"no results database at {missing} (make one with `puzzlebench bench --db {missing}`)")]:
         assert main(["report", "--compare", str(example_db), str(path)]) == 2
         assert capsys.readouterr() == ("", f"puzzlebench: error: {message}\n")
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    directory = f"{folder} is a directory, not a results database: name a file (e.g. {folder}/results.sqlite)"
+    for argv in (["report", "--db", str(folder)], ["report", "--compare", str(example_db), str(folder)]):
+        assert main(argv) == 2   # it said "no results database" of a folder that is there
+        assert capsys.readouterr() == ("", f"puzzlebench: error: {directory}\n")
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("8\n")
+    assert main(["bench", str(puzzles), "--solvers", "mrv", "--db", str(folder), "--quiet"]) == 2
+    assert capsys.readouterr() == ("", f"puzzlebench: error: {directory}\n")
+    assert list(tmp_path.glob("runs.lock")) == []   # refused before the lock beside it is made
     assert main(["report", "--compare", str(example_db), str(example_db), "--db", str(example_db)]) == 2
     assert capsys.readouterr().err == "puzzlebench: error: --compare A.sqlite B.sqlite names both databases; leave out --db\n"
     assert main(["report"]) == 2

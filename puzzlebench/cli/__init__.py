@@ -34,6 +34,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="puzzlebench", description="One puzzle model, every solver paradigm, side by side: "
                      "solve, count, check, export, benchmark and rate puzzles.")
+    import puzzlebench   # the package, the API's layer (its __version__)
+    parser.add_argument("--version", action="version", version=f"puzzlebench {puzzlebench.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)

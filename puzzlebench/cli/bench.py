@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
-from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID
+from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
@@ -34,7 +34,7 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS,
                                standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
-from ..models.sudoku import parse_box
+from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
@@ -134,7 +134,9 @@ def cmd_bench(args) -> int:
         check_set_names(args.files)
         items = []
         for name in args.files:
-            items += scramble_if(sample(read_file(name, kind=args.kind, box=box), args.sample, seed), args, seed)
+            items += sample(read_file(name, kind=args.kind, box=box), args.sample, seed)
+        if args.scramble:   # over every file at once: a set of another kind beside Sudoku is a warning
+            items = scramble_items(items, seed)
         time_limit = args.time_limit or DEFAULT_TIME_LIMIT
     else:
         items = default_items()
@@ -191,10 +193,6 @@ def _told(outcome, cfg: BenchConfig, where: str = "", head: str = "") -> int:
     return outcome.exit_code
 
 
-def scramble_if(items, args, seed):
-    return scramble_items(items, seed) if args.scramble else items
-
-
 CAMPAIGN_SETS = {"files": "FILE", "solvers": "--solvers", "solver": "--solver", "limit": "--limit",
                  "time_limit": "--time-limit", "memory_limit": "--memory-limit", "repeat": "--repeat",
                  "kind": "--kind", "box": "--box", "sample": "--sample", "seed": "--seed", "scramble": "--scramble"}
@@ -222,7 +220,7 @@ def _cmd_campaign(args) -> int:
     for run in campaign.sets:  # everything read and checked before the first run stores anything
         items = sample(read_file(run.file, kind=run.kind, box=parse_box(run.box)), run.sample, run.seed)
         if run.scramble:
-            items = scramble_items(items, run.seed)
+            items = scramble_items(items, run.seed, f"{args.campaign}: the set {run.file}: scramble")
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
@@ -439,16 +437,47 @@ def _report_compare(args, options: MetricOptions) -> int:
 
 # -- generate ----------------------------------------------------------------------------------
 
+SHAPED_BY_BOX = ("sudoku", "sudoku-x", "killer")
+GENERATE_OPTIONS = {   # the kinds an option of generate shapes; any other refuses it
+    "box": SHAPED_BY_BOX, "clues": ("sudoku",), "check_seconds": ("sudoku",),
+    "size": tuple(k for k in GENERATED_KINDS if k not in SHAPED_BY_BOX),
+    "remove": ("skyscrapers",), "placed": ("nqueens",), "holes": ("latin",), "balanced": ("latin",)}
+GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
+
+
+def _check_generate_options(args) -> None:
+    """An option the kind takes no notice of is refused (``generate sudoku --size 4`` wrote a
+    9x9, silently), then the defaults of those left out are filled in."""
+    for name, kinds in GENERATE_OPTIONS.items():
+        if getattr(args, name) not in (None, False) and args.kind not in kinds:
+            option = f"--{name.replace('_', '-')}"
+            hint = (f": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
+                    else f": it goes with generate {', '.join(kinds)}")
+            raise UsageError(f"{option} does not go with generate {args.kind}{hint}")
+    for name, value in GENERATE_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+
+
 def cmd_generate(args) -> int:
     from ..harness.generate import generate
     from ..harness.latin_squares import check_qwh_arguments
     from ..harness.progress import Progress
+    _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
     if args.count < 1:
         raise UsageError(f"--count must be 1 or more; got {args.count}")
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
+    if (args.kind == "sudoku" and self_describing_form(box) == "line" and not box_is_inferred(box)
+            and box[0] * box[1] <= MAX_VALUES):
+        print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
+              f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
+    slow, measured = SLOW_FROM.get(args.kind, (size + 1, ""))
+    if slow <= size <= len(DIGITS):
+        print(f"puzzlebench: warning: a {args.kind} of size {size} takes minutes a puzzle (each uniqueness "
+              f"check is a hard search; {measured})", file=sys.stderr)
     if args.kind == "nqueens":
         NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)
@@ -569,13 +598,15 @@ class _OutFile:
 
 
 def _generated_text(args, puzzle, index: int) -> str:
-    """A generated puzzle as the reader reads it back: one line, or (a Latin square) a ``.pls``
-    block under a comment saying what it is, with a blank line after it."""
+    """A generated puzzle as the reader reads it back, with its solution for ``check``: one
+    line, or (a Latin square) a ``.pls`` block under a comment saying what it is, its solution
+    after a line ``solution``, with a blank line after it."""
     if args.kind == "latin":
         n, holes = puzzle.n, int(puzzle.metadata["holes"])
         pattern = "balanced" if args.balanced else "uniform"
+        square = puzzle.parse_solution(puzzle.metadata["solution"])
         return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
-                f"{puzzle.write()}\n")
+                f"{puzzle.write_with_solution(square)}\n")
     line = puzzle.write()
     if puzzle.metadata.get("solution") and args.kind != "skyscrapers":
         line += " " + puzzle.metadata["solution"]   # `check` reads the line back
@@ -602,8 +633,9 @@ def register(sub) -> None:
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
     p.add_argument("--repeat", type=int, metavar="K",
-                   help="run each (puzzle, solver) pair K times, each run stored; reports take the median run")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here)")
+                   help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
+                        "the median run")
+    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here; at most 8 a core)")
     p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
                         "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
@@ -613,7 +645,8 @@ def register(sub) -> None:
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
     p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
     p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")
-    p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every puzzle")
+    p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every Sudoku (other kinds run as read, "
+                        "with a warning; a set with no Sudoku is refused)")
     p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md", help="table format")
@@ -658,9 +691,9 @@ def register(sub) -> None:
     p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
                                             "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
                                             "(default 5) or KenKen N (default 6)")
-    p.add_argument("--remove", type=float, default=0.5, help="Skyscrapers: share of clues to remove (0..1)")
-    p.add_argument("--placed", type=int, default=0, help="N-Queens: pre-placed queens")
-    p.add_argument("--holes", type=float, default=0.42,
+    p.add_argument("--remove", type=float, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
+    p.add_argument("--placed", type=int, help="N-Queens: pre-placed queens (default 0)")
+    p.add_argument("--holes", type=float,
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
     p.add_argument("--check-seconds", type=float, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "

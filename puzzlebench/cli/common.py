@@ -92,7 +92,8 @@ def read_records(args) -> Iterator[Record]:
 def _records_of(stream, source: str, args) -> Iterator[Record]:
     from ..models import reader
     try:
-        yield from reader.read_records(reader.text_lines(stream), source, kind=args.kind, box=args.box)
+        yield from reader.read_records(reader.text_lines(stream), source, kind=args.kind, box=args.box,
+                                       prefer=getattr(args, "prefer", None))
     except OSError as exc:   # a folder, a device that fails mid-read
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
 
@@ -148,10 +149,12 @@ class Tally:
         self.errors += error
         self.seconds += seconds
 
-    def summary(self, noun: str = "puzzle") -> str:
+    def summary(self, noun: str = "puzzle", timed: bool = True) -> str:
+        """``N puzzles: counts by status; S s in all`` (``timed`` false: a command that times
+        nothing, ``check``, whose "0.000s in all" read as a measure)."""
         parts = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
         plural = "" if self.records == 1 else "s"
-        return f"{self.records} {noun}{plural}: {parts}; {self.seconds:.3f}s in all"
+        return f"{self.records} {noun}{plural}: {parts}" + (f"; {self.seconds:.3f}s in all" if timed else "")
 
     def exit_code(self, failed: int = 0) -> int:
         """One rule for every command: 2 when nothing usable was read (every record an

@@ -28,7 +28,13 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
 
 
+def _check_number(number: int | None) -> None:
+    if number is not None and number < 1:   # 0 said "the input holds 2 puzzle(s)", as if too large
+        raise UsageError(f"--number {number}: puzzles are counted from 1 (the first is --number 1)")
+
+
 def cmd_export(args) -> int:
+    _check_number(args.number)
     if args.to == SPLIT:
         return _export_split(args)
     if args.to == "minizinc-model" and not args.files and not args.example:
@@ -39,11 +45,13 @@ def cmd_export(args) -> int:
         from ..models.kinds import kind_class
         _write(kind_model(kind_class(args.kind), args.to), args.output)
         return EXIT_OK
-    records = list(read_records(args))
-    args.number = 1 if args.number is None else args.number
-    if args.number < 1 or args.number > len(records):
-        raise UsageError(f"--number {args.number}: the input holds {len(records)} puzzle(s)")
-    record = records[args.number - 1]
+    number = 1 if args.number is None else args.number
+    held = 0
+    for held, record in enumerate(read_records(args), start=1):   # read up to the one exported
+        if held == number:
+            break
+    else:
+        raise UsageError(f"--number {number}: the input holds {held} puzzle{'' if held == 1 else 's'}")
     if record.error is not None:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}

@@ -126,7 +126,7 @@ def cmd_check(args) -> int:
             continue
         text = rec.puzzle.metadata.get("solution")
         if not text:
-            problem = "no solution given after the puzzle"
+            problem = rec.puzzle.missing_solution
             other = rec.puzzle.metadata.get("field2")   # a Sudoku's next field, not N² values: a cut or
             if other is not None:                       # mistyped solution was "no solution given"
                 shown = other if len(other) <= 24 else other[:20] + "…"
@@ -144,7 +144,7 @@ def cmd_check(args) -> int:
         _emit(args.format, rec.source, verdict, problems)
         tally.add(verdict)
     if tally.records > 1 or tally.errors:
-        print(f"puzzlebench: {tally.summary('record')}", file=sys.stderr)
+        print(f"puzzlebench: {tally.summary('record', timed=False)}", file=sys.stderr)
     return tally.exit_code(failed=invalid)
 
 
@@ -253,7 +253,9 @@ def register(sub) -> None:
     add_solver_arguments(p, default_limit=0)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser("check", help="check lines 'puzzle solution' and list every broken rule")
+    p = sub.add_parser("check", help="check lines 'puzzle solution' and list every broken rule",
+                       description="Check lines 'puzzle solution' (a Latin square: its rows, a line "
+                                   "'solution', the solution's rows) and list every broken rule.")
     add_input_arguments(p, example=False)
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
     p.set_defaults(func=cmd_check)

@@ -18,8 +18,10 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import PuzzleError, UsageError
-from ..models.sudoku import parse_sudoku_line
+from dataclasses import replace
+
+from ..errors import Place, PuzzleError, UnsupportedShapeError, UsageError
+from ..models.sudoku import Sudoku, parse_sudoku_line
 from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_profile
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
@@ -31,7 +33,8 @@ def register(subparsers) -> None:
                               description="Rate puzzles by how a person would solve them (human "
                                           "techniques, a fitted model on the SE scale), or fit a rating "
                                           "model to labelled puzzles.")
-    p.add_argument("file", nargs="?", help="puzzles, one a line (a CSV: the 'puzzle' column); - for stdin")
+    p.add_argument("file", nargs="?", help="Sudoku puzzles in any form solve reads (a CSV: the 'puzzle' column; a puzzle "
+                                           "of another kind is an error naming its kind); - for stdin")
     p.add_argument("--explain", action="store_true", help="list every step in words")
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
@@ -95,11 +98,18 @@ def run_rate(args) -> int:
     others go on; the exit code follows the commands' one rule."""
     model = get_model(args.model)
     needs_quine = any(f.startswith("quine:") for f in model.features)
-    inputs = argparse.Namespace(files=[args.file], kind="sudoku", box=None)
+    # the kind inferred, so that a puzzle of another kind is named as such (read as a Sudoku,
+    # N-Queens' "8" was "value 8 is out of range for a 1x1 Sudoku"); a Sudoku where two readings are
+    # possible (16 numbers: rush-01 clues too)
+    inputs = argparse.Namespace(files=[args.file], kind=None, box=None, prefer="sudoku")
     tally = Tally()
     seconds = args.time_limit or None
     ladder = Counter()
     for rec in read_puzzle_records(inputs):
+        if rec.puzzle is not None and not isinstance(rec.puzzle, Sudoku):
+            rec = replace(rec, puzzle=None, error=UnsupportedShapeError(
+                f"rate rates Sudoku only (its techniques and models are about rows, columns and blocks); "
+                f"this is a {rec.puzzle.kind} puzzle, {rec.puzzle.shape}", Place(rec.set_name, rec.line)))
         if rec.puzzle is None:
             report_error(record_error_text(rec))
             rating = Rating("error", message=str(rec.error))

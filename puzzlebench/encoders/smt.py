@@ -338,7 +338,12 @@ def read_smt2(text: str, source: str | None = None, solver: Any = None) -> Any:
             return solver
         return z3.parse_smt2_string(text)
     except z3.Z3Exception as exc:
-        raise _parse_error(exc, source) from None
+        error = _parse_error(exc, source)
+        if error.message.endswith("does not parse: out of memory"):
+            # Z3's parser refused an allocation (under a memory limit): no fault of the text; a
+            # bench's worker stored it "failed under it, ParseError", solve's child as exit 101
+            raise MemoryError("Z3: out of memory reading the SMT-LIB2 formula") from None
+        raise error from None
 
 
 _Z3_FIRST_ERROR = re.compile(r'\(error "(?:line (\d+) column (\d+): )?(.*)"\)\s*$')

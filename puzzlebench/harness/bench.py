@@ -76,6 +76,10 @@ class BenchOutcome:
 
     @property
     def exit_code(self) -> int:
+        """The commands' one rule: 2 when no input record was a puzzle (an empty file said
+        exit 1, as if some puzzles had run), 1 on errors, wrong answers or disagreements."""
+        if self.items and all(item.puzzle is None for item in self.items):
+            return 2
         return 1 if self.wrong or self.disagreements or self.errors else 0
 
     @cached_property
@@ -97,6 +101,12 @@ class BenchOutcome:
         return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
+MAX_REPEAT = 1000
+JOBS_PER_CORE = 8
+"""Beyond these, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
+worker processes would fill the machine before the first run."""
+
+
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
         raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
@@ -106,9 +116,15 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     normalise_limit(cfg.limit)
     if cfg.repeat < 1:
         raise UsageError(f"--repeat must be 1 or more; got {cfg.repeat}")
+    if cfg.repeat > MAX_REPEAT:   # the task list is made up front: 10^14 filled the memory, silently
+        raise UsageError(f"--repeat {cfg.repeat}: at most {MAX_REPEAT:,} runs of each pair (each is stored; "
+                         "a median needs a few)")
     if cfg.jobs is not None and cfg.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {cfg.jobs}")
     cores = default_jobs()
+    if cfg.jobs is not None and cfg.jobs > JOBS_PER_CORE * cores:   # a process each, forked at once
+        raise UsageError(f"--jobs {cfg.jobs}: at most {JOBS_PER_CORE * cores} here ({JOBS_PER_CORE} worker "
+                         f"processes a core, {cores} cores)")
     if cfg.jobs is not None and cfg.jobs > cores:
         print(f"puzzlebench: warning: --jobs {cfg.jobs} is more than the {cores} cores here: workers "
               "will share cores and every time measured will be inflated", file=warn)

@@ -175,6 +175,14 @@ def _damage(exc: Exception) -> str:
     return lines[0] + (" …" if len(lines) > 1 else "")   # SQLite may quote a whole damaged schema
 
 
+def refuse_directory(path: str | os.PathLike) -> None:
+    """A folder named where the database file goes: one line that says so (report said "no
+    results database", bench "unable to open database file", after making ``DIR.lock``)."""
+    if Path(path).is_dir():
+        raise UsageError(f"{path} is a directory, not a results database: name a file "
+                         f"(e.g. {Path(path) / 'results.sqlite'})")
+
+
 class ResultsReader:
     """A results database opened to be read, never written (``report``): it works on a file
     in a read-only folder, and refuses a file that is not a puzzlebench database (an empty
@@ -185,6 +193,7 @@ class ResultsReader:
     def __init__(self, path: str):
         self.path = path
         file = Path(path)
+        refuse_directory(path)
         if not file.is_file():
             raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
         if file.stat().st_size == 0:
@@ -247,6 +256,7 @@ class Database(ResultsReader):
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
+        refuse_directory(path)
         parent = Path(self.path).parent
         if not parent.is_dir():
             raise UsageError(f"cannot open the database {self.path}: no directory {parent}")
@@ -453,6 +463,7 @@ class BenchLock:
     the bench's process id for the message a second bench gives."""
 
     def __init__(self, path: str):
+        refuse_directory(path)   # before DIR.lock is made
         self.path = f"{path}.lock"
         try:
             self.file = open(self.path, "a+")

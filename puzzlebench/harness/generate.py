@@ -46,7 +46,7 @@ from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
-from ..models.sudoku import Sudoku
+from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
 from ..solvers import registry
@@ -71,12 +71,34 @@ def uniqueness_engine(kind: str):
     return registry.make_engine("mrv")
 
 
+LEARNING_FROM = {"kenken": 12, "killer": 4}
+"""The size from which a kind's uniqueness checks go to ``sat`` (CDCL: it learns from its dead
+ends) rather than ``mrv``.  KenKen grids of random cages are Latin squares with few givens, where
+a backtracking search has heavy-tailed run times (Gomes, Selman, Crato and Kautz, "Heavy-tailed
+phenomena in satisfiability and constraint satisfaction problems", J. Autom. Reasoning 2000):
+``generate kenken --size 16 --seed 2`` spent over 150 s in mrv's first check (4,600 nodes in
+40 s, each a pass over the cages' fillings), where sat takes 0.25 s for the whole puzzle.  CPU
+seconds a puzzle, mrv / sat, seeds 1-3: size 12 0.02-0.06 / 0.08-0.12; 13 0.06-1.5 / 0.07-0.15;
+14 0.5, 2.4, >60 / 0.13-0.45; 15 12.8, >60 / 0.26-0.30; 16 0.8, 4.5, >150 / 0.19-0.25; 20 >60
+/ 1.4-2.4 (and 24: sat 92 s, cpsat 21 s CPU, which :data:`SLOW_FROM` warns of).  Killer, whose
+cages mrv propagates a filling at a time, at every size (the same puzzles: digging asks only
+whether a puzzle is unique): 2x4 0.05-0.07 / 0.02 s, 3x3 0.11-0.52 / 0.04 s, 3x4 (seed 2) over
+90 s / 0.84 s."""
+SLOW_FROM = {"kenken": (21, "size 24: 1.5 CPU minutes"),
+             "jigsaw": (14, "size 14: half a CPU minute, 16: over 4 CPU minutes")}
+"""The size from which a kind's generation takes minutes a puzzle (each uniqueness check a hard
+search, with sat as with the bitboard), and what was measured: a warning says so before it
+starts."""
+
+
 class _Counter:
     """Solution counting (limit 2) with a fallback to ``mrv`` when the fast engine refuses a
-    shape (a bitboard engine may stop at some size)."""
+    shape (a bitboard engine may stop at some size); from :data:`LEARNING_FROM` a kind's size,
+    ``sat``."""
 
-    def __init__(self, kind: str):
-        self.engine = uniqueness_engine(kind)
+    def __init__(self, kind: str, size: int | None = None):
+        learning = size is not None and size >= LEARNING_FROM.get(kind, size + 1)
+        self.engine = registry.make_engine("sat") if learning else uniqueness_engine(kind)
         self.fallback = None
 
     def solve(self, puzzle, limit: int = 2, time_limit: float | None = None):
@@ -255,14 +277,15 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
                 undecided += status is Status.TIMEOUT
             if on_cell is not None:
                 on_cell()
-        metadata = {"solution": Sudoku(box, solution).write()}
+        form = self_describing_form(box)   # 3x2 blocks written as a line read back as 2x3: a Solo id names them
+        metadata = {"solution": Sudoku(box, solution, form=form).write()}
         if prover is not None:
             prover.close()
             metadata["decided"] = dict(prover.decided)
             metadata["seconds"] = {k: round(v, 3) for k, v in prover.seconds.items()}
         if undecided:
             metadata["undecided"] = undecided
-        puzzle = Sudoku(box, givens, metadata=metadata)
+        puzzle = Sudoku(box, givens, form=form, metadata=metadata)
         count = sum(1 for g in givens if g)
         if clues is None or count == clues:
             return puzzle
@@ -477,7 +500,8 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         for _ in range(count):
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
-    counter = _Counter(kind) if kind != "nqueens" else None
+    values = box[0] * box[1] if kind in ("sudoku", "sudoku-x", "killer") else size
+    counter = _Counter(kind, values) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
             yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)

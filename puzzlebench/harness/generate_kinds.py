@@ -8,14 +8,17 @@ Glossary:
     dig       remove clues one at a time in a random order, keeping a removal only when the
               puzzle still has exactly one solution (the classic "dig holes" method): one pass
               leaves a *minimal* puzzle, since fewer clues never restore uniqueness.
-    counter   what proves uniqueness: the harness's fastest engine for the kind, limit 2.
+    counter   what proves uniqueness: the harness's fastest engine for the kind, limit 2 (Killer,
+              and KenKen from size 12: sat, whose learning escapes the heavy-tailed searches of
+              mrv there; ``generate.LEARNING_FROM``).
 
 How each kind is made:
     Sudoku-X          a solution by a randomly shuffled search (as the Sudoku generator's full
                       grids), then every given dug.
     jigsaw            regions drawn first: boxes (rows where N is prime) reshaped by random
                       swaps of two cells between neighbouring regions that keep both connected;
-                      a solution completed by the counter from N random givens that break no
+                      a solution completed by the counter (from size 10 by sat:
+                      ``JIGSAW_COMPLETED_BY_SAT_FROM``) from N random givens that break no
                       rule (the shuffled search took 10 s a 9x9 grid on these regions, the
                       counter milliseconds), drawn again if they admit none; every given dug.
     Killer            a Sudoku solution (the same search), cages grown at random over it (2 to 5 cells, no digit
@@ -49,9 +52,16 @@ from ..models.killer import KillerSudoku
 from ..models.sudoku import DIGITS, Sudoku, infer_box
 from ..models.sudokux import SudokuX
 from ..results import Status
+from ..solvers import registry
 from .latin_squares import random_latin_square
 
 KENKEN_SIZES = {1: 0.1, 2: 0.5, 3: 0.3, 4: 0.1}
+JIGSAW_COMPLETED_BY_SAT_FROM = 10
+"""From this size a jigsaw's grid is completed by ``sat``, not the counter (the bitboard's
+search, which digs in milliseconds): completing N random givens on random regions is where a
+search without learning runs into heavy tails (``generate jigsaw --size 12 --seed 2`` ran over
+90 s in the bitboard's first completion, --size 10 --seed 3 over 30 s; sat completes either in
+0.03 s, the whole 12x12 in 0.3-0.5 s)."""
 KILLER_SIZES = {2: 0.35, 3: 0.35, 4: 0.2, 5: 0.1}
 
 
@@ -267,11 +277,13 @@ def generate_jigsaw(n: int, rng: random.Random, counter) -> JigsawSudoku:
     if not 2 <= n <= len(DIGITS):
         raise UsageError(f"jigsaw sizes go from 2 to {len(DIGITS)}; got {n}")
     solution = None
+    completer = registry.make_engine("sat") if n >= JIGSAW_COMPLETED_BY_SAT_FROM else None
     while solution is None:   # a few layouts admit no grid at all: drawn again
         regions = random_regions(n, rng)
         units = _lines(n) + [[x for x in range(n * n) if regions[x] == k] for k in range(n)]
         for _ in range(3):
-            found = counter.solve(JigsawSudoku(regions, random_givens(n, units, n, rng)), limit=1)
+            start = JigsawSudoku(regions, random_givens(n, units, n, rng))
+            found = completer.run(start, limit=1) if completer else counter.solve(start, limit=1)
             if found.solutions:
                 solution = list(found.solutions[0])
                 break

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections import Counter
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -76,18 +77,30 @@ def sample(items: list[Record], k: int | None, seed: int) -> list[Record]:
     return [items[i] for i in chosen]
 
 
-def scramble_items(items: list[Record], seed: int) -> list[Record]:
+def scramble_items(items: list[Record], seed: int, option: str = "--scramble") -> list[Record]:
     """Every Sudoku replaced by a random equivalent (see :mod:`.scramble`), seeded per puzzle
-    by the seed and its id, so that a resumed run scrambles the same way."""
+    by the seed and its id, so that a resumed run scrambles the same way.  The symmetries are
+    Sudoku's: a set with no Sudoku is refused (``option`` names the request in the error), and
+    the puzzles of other kinds among Sudoku run as read, a warning on stderr says how many."""
     from ..models.sudoku import Sudoku
     from .scramble import scramble_sudoku
-    out = []
+    out, left, scrambled = [], Counter(), 0
     for item in items:
         if isinstance(item.puzzle, Sudoku):
+            scrambled += 1
             rng = random.Random(f"{seed}:{item.puzzle_id}")
             puzzle = scramble_sudoku(item.puzzle, rng)
             item = replace(item, puzzle=puzzle)
+        elif item.puzzle is not None:
+            left[item.puzzle.kind] += 1
         out.append(item)
+    if left:
+        kinds = ", ".join(f"{k} ({n})" for k, n in sorted(left.items()))
+        if not scrambled:
+            raise UsageError(f"{option} applies Sudoku symmetries (digits, rows, columns, bands); "
+                             f"these puzzles have none: {kinds}")
+        print(f"puzzlebench: warning: {option} scrambles Sudoku only; {sum(left.values())} puzzles run "
+              f"as read: {kinds}", file=sys.stderr)
     return out
 
 

@@ -30,6 +30,9 @@ class Puzzle(ABC):
     ``grid`` or ``queens`` first, then ``rows``, ``columns``, ``blocks``, ``regions``, ``cages``,
     …); a kind with none is refused by the MiniZinc exports."""
 
+    missing_solution: ClassVar[str] = "no solution given after the puzzle"
+    """What ``check`` says of a puzzle read without its solution: where the solution goes."""
+
     givens: tuple[int, ...]
     source: str | None
     form: str

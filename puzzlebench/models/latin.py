@@ -15,6 +15,12 @@ line needs no ``--kind``):
 - ``pls``: the quasigroup-completion files of the literature: a line ``order N``, then N rows of
   N numbers with ``-1`` for a hole and values counted from 0 (as the ``.pls`` generators write
   them: the value ``v`` there is ``v + 1`` here).
+
+Either form may carry its solution, for ``check``: a line ``solution`` after the rows, then N
+rows in the same form, with no hole (:meth:`LatinSquare.write_with_solution`, what ``generate
+latin`` writes).  The literature's ``.pls`` files have no place for one (its generators keep the
+square apart or not at all), and a block is the only record a Latin square has, so the solution
+goes in the block; a ``.pls`` reader that stops after N rows still reads the puzzle.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from .vocabulary import Rules, grid_rules, repeated
 
 MAX_N = 64
 PLS_HEADER = re.compile(r"\s*order\s+(\d+)\s*$", re.IGNORECASE)
+SOLUTION_LINE = re.compile(r"\s*solution\s*$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\s,]+")
 
 
@@ -37,6 +44,7 @@ class LatinSquare(Puzzle):
     kind = "latin"
     minizinc_parts = ("grid", "rows", "columns")
     spans_lines = True   # in a file of many, a puzzle is a block of lines (blank lines between)
+    missing_solution = "no solution given: after the rows, a line 'solution', then the solution's rows"
 
     def __init__(self, n: int, givens: Sequence[int], *, source: str | None = None, form: str = "grid",
                  metadata: dict[str, str] | None = None):
@@ -93,10 +101,19 @@ class LatinSquare(Puzzle):
         return self.write_solution(self.givens)
 
     def write_solution(self, values: Sequence[int]) -> str:
+        rows = self._rows(values)
+        return f"order {self.n}\n{rows}" if self.form == "pls" else rows
+
+    def write_with_solution(self, solution: Sequence[int]) -> str:
+        """The puzzle, then a line ``solution`` and the solution's rows in the same form: the
+        block ``check`` verifies (see the module's text)."""
+        return f"{self.write()}\nsolution\n{self._rows(solution)}"
+
+    def _rows(self, values: Sequence[int]) -> str:
         n = self.n
         rows = [values[r * n:(r + 1) * n] for r in range(n)]
         if self.form == "pls":
-            return "\n".join([f"order {n}"] + [" ".join(str(v - 1) for v in row) for row in rows])
+            return "\n".join(" ".join(str(v - 1) for v in row) for row in rows)
         width = len(str(n))
         return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in rows)
 
@@ -109,9 +126,11 @@ class LatinSquare(Puzzle):
 
     @classmethod
     def claims(cls, text: str) -> bool:
-        """Whether a text is a Latin square whatever ``--kind`` says: a ``.pls`` file."""
+        """Whether a text is a Latin square whatever ``--kind`` says: a ``.pls`` file, or rows
+        with a ``solution`` line after them (no other kind has that form)."""
         lines = content_lines(text)
-        return bool(lines) and bool(PLS_HEADER.match(lines[0][1]))
+        return bool(lines) and (bool(PLS_HEADER.match(lines[0][1]))
+                                or any(SOLUTION_LINE.match(line) for _, line in lines[1:]))
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "LatinSquare":
@@ -121,25 +140,47 @@ class LatinSquare(Puzzle):
         lines = content_lines(text)
         if not lines:
             raise ParseError("empty input: no Latin square found", Place(source))
+        cut = next((i for i, (_, line) in enumerate(lines) if SOLUTION_LINE.match(line)), len(lines))
+        lines, below = lines[:cut], lines[cut:]
+        if not lines:
+            raise ParseError("'solution' comes before any row of the square", places.line_place(below[0][0]))
         header = PLS_HEADER.match(lines[0][1])
         form, rows = ("pls", lines[1:]) if header else ("grid", lines)
         n = int(header.group(1)) if header else len(rows)
+        if header and not 1 <= n <= MAX_N:   # said first: "followed by 0 rows; expected 99999999999"
+            raise UnsupportedShapeError(f"a Latin square needs 1 <= N <= {MAX_N}; got 'order {n}'",
+                                        places.place(lines[0][0] + header.start(1)))
         if header and len(rows) != n:
             raise ParseError(f"'order {n}' is followed by {len(rows)} rows; expected {n}",
                              places.line_place(lines[0][0]))
-        values, spots = [], []
-        for offset, line in rows:
-            tokens = [(offset + m.start(), m.group()) for m in _TOKEN.finditer(line)]
-            if len(tokens) != n:
-                raise ParseError(f"a row of a {n}x{n} Latin square has {n} numbers; this one has {len(tokens)}",
-                                 places.line_place(offset))
-            for at, token in tokens:
-                values.append(_value(token, n, form, places.place(at)))
-                spots.append(at)
+        values, spots = _read_rows(rows, n, form, places)
+        metadata = {}
+        if below:
+            if len(below) != n + 1:
+                raise ParseError(f"'solution' is followed by {len(below) - 1} rows; expected {n}",
+                                 places.line_place(below[0][0]))
+            solution, at = _read_rows(below[1:], n, form, places)
+            if 0 in solution:
+                raise ParseError("a hole in the solution: it fills every cell", places.place(at[solution.index(0)]))
+            metadata["solution"] = " ".join(map(str, solution))
         try:
-            return cls(n, values, source=source, form=form)
+            return cls(n, values, source=source, form=form, metadata=metadata)
         except PuzzleError as err:
             raise with_line(err, places, lines[0][0], cell_spots(spots)) from None
+
+
+def _read_rows(rows: list[tuple[int, str]], n: int, form: str, places: TextPlaces) -> tuple[list[int], list[int]]:
+    """The values of N rows of N numbers (0 a hole) and the text offset of each."""
+    values, spots = [], []
+    for offset, line in rows:
+        tokens = [(offset + m.start(), m.group()) for m in _TOKEN.finditer(line)]
+        if len(tokens) != n:
+            raise ParseError(f"a row of a {n}x{n} Latin square has {n} numbers; this one has {len(tokens)}",
+                             places.line_place(offset))
+        for at, token in tokens:
+            values.append(_value(token, n, form, places.place(at)))
+            spots.append(at)
+    return values, spots
 
 
 def _value(token: str, n: int, form: str, place: Place) -> int:

@@ -63,8 +63,10 @@ holds the puzzle, the others become metadata (``solution``/``solutions`` → ``s
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
+import itertools
 import math
 import re
 import time
@@ -357,14 +359,16 @@ def _parse_text(text: str, kind: str | None, box) -> Puzzle:
 
 def decode_bytes(data: bytes, source: str | None = None, strict: bool = True,
                  expected: str = "puzzle text") -> str:
-    """A file's bytes as text: UTF-8 (a BOM is dropped); ``expected`` names what the file
-    should hold, for the error.
+    """A file's bytes as text: UTF-8 (a BOM is dropped), or UTF-16 where its byte-order mark
+    says so; ``expected`` names what the file should hold, for the error.
 
     ``strict``: binary junk — a NUL byte, bytes that are not UTF-8 — is a :class:`ParseError`
     naming its line and column, for the whole file.  ``strict=False`` keeps every line: bytes
     that are not UTF-8 stay in the text (as surrogate escapes) and NUL bytes too, so that
     :func:`read_puzzles` reports each such line as an error of its own (``byte 0x89 is not
     UTF-8 text``) while the other puzzles of the file still run."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):   # Windows' "Unicode" text
+        data = data.decode("utf-16", errors="replace").encode("utf-8", errors="surrogatepass")
     if not strict:
         text = data.decode("utf-8", errors="surrogateescape")
         return text[1:] if text.startswith("\ufeff") else text
@@ -391,12 +395,43 @@ def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
     escapes), so that the reader reports that line as an error of its own and the other
     lines still run; a byte-order mark at the start is dropped."""
     first = True
+    stream = iter(stream)
     for raw in stream:
+        if first and raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+            yield from _utf16_lines(itertools.chain([raw], stream))
+            return
         line = raw.decode("utf-8", errors="surrogateescape")
         if first and line.startswith("\ufeff"):
             line = line[1:]
         first = False
         yield line
+
+
+def _utf16_lines(stream: Iterable[bytes]) -> Iterator[str]:
+    """A file saved as UTF-16 with its byte-order mark (Windows' "Unicode" text), decoded as it
+    comes, a line at a time (lines end at ``\n``, as everywhere here).  Read as UTF-8, every
+    line was an error ("byte 0xff is not UTF-8 text", then NUL bytes).  A code unit that does
+    not decode becomes U+FFFD, which the reader names where it stands."""
+    decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
+    pending = ""
+    for raw in stream:   # split at the byte 0x0a: a UTF-16 "\n" may end in the next piece
+        pending += decoder.decode(raw)
+        end = pending.rfind("\n") + 1
+        if end:
+            yield from _ends(pending[:end])
+            pending = pending[end:]
+    pending += decoder.decode(b"", final=True)
+    if pending:
+        yield pending
+
+
+def _ends(text: str) -> Iterator[str]:
+    """``text`` (ending in ``\n``) cut after each ``\n``."""
+    start = 0
+    while start < len(text):
+        end = text.index("\n", start) + 1
+        yield text[start:end]
+        start = end
 
 
 def _line_is_record(line: str) -> bool:
@@ -445,8 +480,8 @@ def _block_is_grid(block: list[tuple[int, str]], kind: str | None = None) -> boo
     return 2 * sum(len(row_cells(0, line, rows)[0]) == rows for line in lines) >= rows
 
 
-def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None, box=None
-                 ) -> Iterator[Puzzle | PuzzleError]:
+def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None, box=None,
+                 prefer: str | None = None) -> Iterator[Puzzle | PuzzleError]:
     """Every puzzle of a file's text, in order: a :class:`Puzzle` (its ``source`` set to
     ``file:line``) or the :class:`PuzzleError` of that record, placed in the file.  One bad
     record never stops the others; every record yields exactly one item; a text with no
@@ -455,11 +490,13 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
     ``text`` may be a stream of lines (a file, standard input): it is read a block at a time
     (blocks end at blank lines; a file of one puzzle a line, a line at a time: see
     :func:`_chunks`), so that memory holds one block, never the whole input, and each puzzle
-    can be answered before the next one is read."""
+    can be answered before the next one is read.  ``prefer``: with no ``kind``, the kind a
+    record that reads as more than one is taken as (``rate``: 16 numbers are a Sudoku to it,
+    not the rush-01 clues of a Skyscrapers)."""
     kind = check_kind(kind)
     lines = (line + "\n" for line in text.split("\n")) if isinstance(text, str) else iter(text)
     if source.lower().endswith(".csv"):
-        yield from _read_csv(lines, source, kind, box)
+        yield from _read_csv(lines, source, kind, box, prefer)
         return
     empty = True
     for offset, chunk, per_line in _chunks(lines):
@@ -473,7 +510,7 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
             records = _records(chunk_text, content, kind, box) if content else []
         for first_line, start, end in records:
             empty = False
-            yield _parse_record(chunk_text[start:end], source, offset + first_line, kind, box)
+            yield _parse_record(chunk_text[start:end], source, offset + first_line, kind, box, prefer)
     if empty:
         yield ParseError("empty input: no puzzle found", Place(source))
 
@@ -595,13 +632,18 @@ def _lines_rather_than_grid(block, kind, box) -> bool:
     return True
 
 
-def _parse_record(record: str, source: str, first_line: int, kind, box) -> Puzzle | PuzzleError:
+def _parse_record(record: str, source: str, first_line: int, kind, box, prefer=None) -> Puzzle | PuzzleError:
     try:
-        if "\n" in record:
-            puzzle = _parse_text(record, kind, box)
-        else:
-            check_binary(record)
-            puzzle = parse_line(record, kind, box)
+        try:
+            if "\n" in record:
+                puzzle = _parse_text(record, kind, box)
+            else:
+                check_binary(record)
+                puzzle = parse_line(record, kind, box)
+        except AmbiguousKindError:
+            if prefer is None:
+                raise
+            puzzle = _parse_text(record, prefer, box)
     except PuzzleError as err:
         return err.located(source, first_line)
     puzzle.source = f"{source}:{first_line}"
@@ -612,7 +654,7 @@ PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "sudoku")
 SOLUTION_COLUMNS = ("solution", "solutions")
 
 
-def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle | PuzzleError]:
+def _read_csv(lines: Iterator[str], source: str, kind, box, prefer=None) -> Iterator[Puzzle | PuzzleError]:
     """A CSV file with a header line: the puzzle column and the others as metadata, read a
     row at a time."""
     raw: list[str] = []
@@ -642,7 +684,7 @@ def _read_csv(lines: Iterator[str], source: str, kind, box) -> Iterator[Puzzle |
             yield ParseError(f"this CSV row has {len(row)} columns; the puzzle is column "
                              f"{column + 1}", Place(source, line_no, None))
             continue
-        item = _parse_record(row[column].strip(), source, line_no, kind, box)
+        item = _parse_record(row[column].strip(), source, line_no, kind, box, prefer)
         if isinstance(item, PuzzleError):
             col = raw[-1].find(row[column]) + 1 if item.column and raw else None
             item.place = Place(source, line_no, (col + item.column - 1) if col and item.column else None)
@@ -683,11 +725,12 @@ class Record:
         return hashlib.sha1(text.encode()).hexdigest()[:16]
 
 
-def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=None) -> Iterator[Record]:
+def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=None,
+                 prefer: str | None = None) -> Iterator[Record]:
     """:func:`read_puzzles` as :class:`Record` s, each timed, in order (a stream: one block in
     memory at a time)."""
     start = time.perf_counter()
-    for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box), start=1):
+    for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box, prefer=prefer), start=1):
         spent = time.perf_counter() - start
         if isinstance(item, Puzzle):
             yield Record(item.source or name, puzzle=item, parse_time=spent, set_name=name,

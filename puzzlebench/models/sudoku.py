@@ -41,6 +41,26 @@ def infer_box(n: int) -> tuple[int, int]:
                                 "give --box RxC with R*C = N")
 
 
+def self_describing_form(box: tuple[int, int]) -> str:
+    """The one-line form in which a Sudoku of these blocks reads back as these blocks with no
+    ``--box`` (what ``generate`` writes): the plain line where the reader infers the shape
+    (:func:`infer_box`; a line of 4 cells or more), else Simon Tatham's Solo id, which names the
+    block (``CxR:``; up to 35 values: 3x2, 4x3, 1x3, a 2x2 grid), else numbers, which need
+    ``--box`` to be read back (a 40-value grid of 4x10 blocks)."""
+    if box_is_inferred(box):
+        return "line"
+    return "solo" if box[0] * box[1] <= len(DIGITS) else "line"
+
+
+def box_is_inferred(box: tuple[int, int]) -> bool:
+    """Whether a grid of these blocks, read with no ``--box``, is read with these blocks."""
+    n = box[0] * box[1]
+    try:
+        return n >= 2 and infer_box(n) == tuple(box)
+    except UnsupportedShapeError:
+        return False
+
+
 @lru_cache(maxsize=None)
 def unit_table(rows: int, cols: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The rows, columns and blocks of a grid of ``rows x cols`` blocks, with their cells

@@ -8,7 +8,9 @@ The formula is the one the ``sat`` engine gives PySAT (:mod:`puzzlebench.encoder
 clause per given.  The program runs in a process group of its own, and the whole group is
 killed (SIGKILL) when the run's deadline passes: the result is a ``timeout`` whose ``error``
 names the signal.  On Linux the program also dies with the Python process that started it
-(``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), so a killed bench worker leaves no
+(``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), and what the program started in its
+session (MiniZinc's Gecode, in a process group of its own) dies too, ended by the starting
+process's watchdog (:mod:`puzzlebench.solvers.watchdog`), so a killed bench worker leaves no
 solver behind.  The files (the formula, a result file) are made in the temporary folder
 (``TMPDIR``) for each search and removed at its end.
 
@@ -83,6 +85,7 @@ from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
 RESULT_PLACE = "{result}"  # where a command takes the path of the file it writes its answer to
@@ -327,6 +330,12 @@ class ExternalEngine(Engine):
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
         self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
+
+    def load(self) -> None:
+        """The watchdog of this process's programs started before a memory cap (its Python
+        would not start under a small one)."""
+        super().load()
+        WATCHDOG.start()
 
     def _command(self, command: str) -> list[str]:
         """The command line, with ``{cnf}`` (and ``{result}``) where the paths go."""
@@ -650,6 +659,7 @@ class ExternalEngine(Engine):
                              stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
         except OSError as exc:
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
+        WATCHDOG.watch(process.pid)   # its session ended if this process dies (solvers/watchdog.py)
         try:
             out, err = process.communicate(timeout=deadline.remaining())
         except subprocess.TimeoutExpired:
@@ -660,6 +670,8 @@ class ExternalEngine(Engine):
             _kill_group(process)
             process.communicate()
             raise
+        finally:
+            WATCHDOG.release(process.pid)
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
@@ -759,33 +771,7 @@ def _kill_group(process: subprocess.Popen) -> None:
         os.killpg(process.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
-    for pid in _session_members(process.pid):
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _session_members(session: int) -> list[int]:
-    """The processes of the session ``session`` (Linux: field 6 of ``/proc/PID/stat``; none
-    elsewhere)."""
-    members = []
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return members
-    for name in names:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:   # gone meanwhile, or not ours to read
-            continue
-        fields = stat[stat.rfind(b")") + 2:].split()   # the name may hold spaces and brackets
-        if len(fields) > 3 and int(fields[3]) == session:
-            members.append(int(name))
-    return members
+    kill_sessions([process.pid], rounds=1)
 
 
 def _stats(runs: list[Run], write_seconds: float) -> Stats:
