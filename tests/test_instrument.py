@@ -5,9 +5,11 @@ to a run (peak above the worker's idle baseline), and memory limits held by the 
 from __future__ import annotations
 
 import json
+import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -155,10 +157,42 @@ def test_an_engine_that_allocates_without_end_is_memout_and_the_bench_goes_on(sm
         assert r["error"].startswith(f"memory limit of {LIMIT_MB} MB reached: an allocation was refused; peak ")
         assert r["t_cpu"] is not None and r["baseline_memory"] > 0
     for r in rows["oomkilled"]:   # killed by SIGKILL, its memory past the limit
-        assert r["status"] == "memout" and r["peak_memory"] >= LIMIT_MB * MB
+        assert r["status"] == "memout" and r["peak_memory"] >= LIMIT_MB * MB, (r["status"], r["error"],
+                                                                               r["peak_memory"])
         assert "the worker was killed by signal SIGKILL with its memory past the limit" in r["error"]
     assert out.memouts == 8 and out.errors == 0 and out.exit_code == 0
     assert not out.disagreements   # a memout is no answer to disagree with
+
+
+def _touch_and_die(megabytes: int) -> None:
+    import mmap
+    import os
+    import signal
+    block = mmap.mmap(-1, megabytes * MB)
+    for at in range(0, megabytes * MB, mmap.PAGESIZE):
+        block[at] = 1
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_a_dead_worker_keeps_its_resource_usage_when_another_worker_starts_first():
+    """Starting a multiprocessing process polls the ones started before and reaps a dead one,
+    with its usage (bench with two workers stored an error for a worker killed for memory
+    when the other slot restarted first); a process started by start_unreaped is left to reap."""
+    import multiprocessing
+    from puzzlebench.solvers.child import exited, reap, start_unreaped
+    ctx = multiprocessing.get_context("fork")
+    dying = ctx.Process(target=_touch_and_die, args=(64,), daemon=True)
+    start_unreaped(dying)
+    deadline = time.monotonic() + 30
+    while not exited(dying) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert exited(dying)
+    other = ctx.Process(target=time.sleep, args=(0,), daemon=True)
+    start_unreaped(other)   # CPython's start() polls (and reaps) the processes it knows of
+    code, usage = reap(dying)
+    assert code == -signal.SIGKILL
+    assert usage is not None and usage.ru_maxrss * 1024 >= 64 * MB
+    reap(other)
 
 
 def test_native_code_that_runs_out_in_its_own_way_is_memout_in_bench_and_solve(small_sudokus, tmp_path):

@@ -54,8 +54,8 @@ from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             failed_under_cap,
-                             exited, killed_for_memory, memout_message, quiet_stdout, reap)
+                             exited, failed_under_cap, killed_for_memory, memout_message, quiet_stdout, reap,
+                             start_unreaped)
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -351,7 +351,7 @@ class LocalExecutor:
                                         daemon=True)  # forked: the arguments are inherited, not pickled
         gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
         try:
-            slot.process.start()
+            start_unreaped(slot.process)
         finally:
             gc.unfreeze()
         child.close()

@@ -187,6 +187,19 @@ def memout_message(limit: int, peak: int | None, how: str = "an allocation was r
     return f"memory limit of {limit / MB:g} MB reached: {how}{reached}"
 
 
+def start_unreaped(process) -> None:
+    """Start a :mod:`multiprocessing` process that only :func:`reap` will wait for.
+
+    ``Process.start`` first polls every process it started before (``_cleanup`` in CPython's
+    multiprocessing/process.py), which reaps one that has just died, and its resource usage
+    with it: a bench with two workers lost the peak of a worker the kernel killed for memory
+    whenever the other worker was restarted first, and stored an error instead of a memout.
+    Out of multiprocessing's list of children, the process is reaped by :func:`reap` alone
+    (``join`` and ``is_alive`` still work; a daemon process still dies with this one)."""
+    process.start()
+    multiprocessing.process._children.discard(process)
+
+
 def reap(process, timeout: float = 5.0) -> tuple[int | None, resource.struct_rusage | None]:
     """Wait for a process that ended or was killed: its exit code (negative: the signal) and
     its resource usage from ``wait4`` (peak resident set since its last reset, CPU time),
@@ -332,7 +345,7 @@ class _Child:
         self.process = self.ctx.Process(target=_serve, args=(child, self.engine, self.limit, self.time_limit,
                                                              self.keep, self.memory_limit, os.getpid()),
                                         daemon=True)
-        self.process.start()
+        start_unreaped(self.process)
         child.close()
         self.baseline = 0
         if self.memory_limit is not None:   # the child's first word: its baseline
