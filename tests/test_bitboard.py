@@ -217,7 +217,6 @@ def test_a_9x9_kernel_copy_not_on_offer_is_named_in_one_warning():
     assert all(name in lines[0] for name in KERNELS) and lines[0].endswith(f"using {KERNELS[0]!r}")
 
 
-
 def test_16x16_unique():
     for line in data_lines("sudoku16_vu_kr_1000.txt", limit=5, step=150):
         result = BB.run(parse_sudoku_line(line))
