@@ -3,7 +3,7 @@ measured in the same run on a small sample, and tdoku (optional, ``--tdoku PATH`
 9x9 reference measured in the same run.
 
     python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
-                                        [--tdoku PATH] [--only-9x9]
+                                        [--tdoku PATH] [--only-9x9] [--parts]
 
 - 9x9 sets, limit 2, one thread, from Python strings to Python results:
   ``puzzlebench.solve_many(lines, solver="bitboard")`` with every record read (status, count,
@@ -24,6 +24,8 @@ measured in the same run on a small sample, and tdoku (optional, ``--tdoku PATH`
   Latin squares (how many are unique).  ``benchmarks/bench_skyscrapers.py`` runs this part
   alone.
 ``--only-9x9`` measures the 9x9 sets alone and replaces only that section of ``--out``.
+``--parts`` (with ``--tdoku``) prints where an end-to-end 9x9 run goes, a puzzle at a time:
+reading the lines, the batch call, the records built and read, beside tdoku.
 The machine's load (``uptime``) is written beside the figures: the machine is shared.
 
 Building the tdoku reference (T. Dillon, tdoku, https://github.com/t-dillon/tdoku; its solver
@@ -157,6 +159,55 @@ def best_cpu(fn, repeat: int = 3):
     return min(runs, key=lambda run: run[2])
 
 
+def read_records(records) -> tuple[int, int]:
+    """(puzzles unique with a verified 81-character solution, total guesses): every record read
+    (status, count, the solution's text, verified, guesses) and checked as it comes; the
+    tallies are kept, not a Python object a puzzle (a tuple holding a Status kept per puzzle
+    made the cyclic collector walk them all: 0.3 to 0.8 us a puzzle on 17-clue, the caller's
+    cost, not the records')."""
+    unique = guesses = 0
+    for r in records:
+        status, count, solution, verified, g = r.status, r.count, r.solution, r.verified, r.stats.guesses
+        unique += status is Status.UNIQUE and count == 1 and verified and len(solution) == 81
+        guesses += g
+    return unique, guesses
+
+
+def parts_9x9(tdoku: Tdoku) -> list[str]:
+    """Where an end-to-end run goes, a puzzle at a time (us, CPU, best of 3 each): reading the
+    lines, the batch call, the rest of ``solve_many`` (the columns, the bulk check, every
+    record built and read), and reading alone five fields of records already built (held, the
+    collector frozen); beside tdoku's solve loop, and the ratio end to end had the records
+    cost nothing."""
+    import gc
+    rows = ["| set | read the lines | the batch call | the rest: records built and read | reading built "
+            "records alone | tdoku | end to end ratio | ratio with records built for nothing |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    engine = BitboardEngine()
+    for name, _, _ in SETS_9:
+        lines = lines_of(name)
+        n = len(lines)
+
+        def us(fn):
+            return min(timed(fn)[2] for _ in range(3)) / n * 1e6
+
+        parse = us(lambda: read_sudoku_lines(lines))
+        packed, _ = read_sudoku_lines(lines)
+        batch = us(lambda: engine.batch(packed, limit=2, time_limit=None, keep=1))
+        whole = us(lambda: read_records(api.solve_many(lines, solver="bitboard", limit=2)))
+        built = list(api.solve_many(lines, solver="bitboard", limit=2))
+        gc.freeze()
+        read = us(lambda: read_records(built))
+        gc.unfreeze()
+        del built
+        tdoku_input = tdoku.prepare(lines)
+        theirs = us(lambda: tdoku.run(tdoku_input, n))
+        rows.append(f"| {name} | {parse:.2f} | {batch:.2f} | {whole - parse - batch:.2f} | {read:.2f} | "
+                    f"{theirs:.2f} | {theirs / whole:.3f} | {theirs / (parse + batch + read):.3f} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
 def bench_9x9(quick: bool, tdoku: Tdoku | None) -> list[str]:
     """Rates count everything from Python strings to every record read and verified (the
     target's terms); the engine's batch call alone beside it, and tdoku alternating with ours
@@ -174,16 +225,7 @@ def bench_9x9(quick: bool, tdoku: Tdoku | None) -> list[str]:
         n = len(lines)
 
         def bitboard():
-            # Every record read (status, count, the solution's text, verified, guesses) and
-            # checked as it comes; the tallies are kept, not a Python object a puzzle (a tuple
-            # holding a Status kept per puzzle made the cyclic collector walk them all: 0.3 to
-            # 0.8 us a puzzle on 17-clue, the caller's cost, not the records').
-            unique = guesses = 0
-            for r in api.solve_many(lines, solver="bitboard", limit=2):
-                status, count, solution, verified, g = r.status, r.count, r.solution, r.verified, r.stats.guesses
-                unique += status is Status.UNIQUE and count == 1 and verified and len(solution) == 81
-                guesses += g
-            return unique, guesses
+            return read_records(api.solve_many(lines, solver="bitboard", limit=2))
 
         packed, _ = read_sudoku_lines(lines)
         tdoku_input = tdoku.prepare(lines) if tdoku else None
@@ -398,8 +440,15 @@ def main() -> int:
     ap.add_argument("--only-9x9", action="store_true",
                     help="the three 9x9 sets alone, replacing only their section of --out")
     ap.add_argument("--tdoku", metavar="PATH", help="tdoku's solver as a shared library (see the docstring)")
+    ap.add_argument("--parts", action="store_true",
+                    help="with --tdoku: where an end-to-end 9x9 run goes, printed (the file is left alone)")
     args = ap.parse_args()
     tdoku = Tdoku(args.tdoku) if args.tdoku else None
+    if args.parts:
+        if tdoku is None:
+            ap.error("--parts needs --tdoku PATH")
+        parts_9x9(tdoku)
+        return 0
     load_before = uptime()
     command = ("python benchmarks/bench_bitboard.py" + (" --quick" if args.quick else "")
                + (" --no-9x9" if args.no_9x9 else "") + (" --only-9x9" if args.only_9x9 else "")
