@@ -343,6 +343,7 @@ BAD = [
     ("4 3 2 1 1 2 2 2 4 3 2 1 1 2 2 9", {"kind": "skyscrapers"}, InvalidPuzzleError, "1:31: right clue 9 > N=4"),
     ("10 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0 0,0,0,0,0,0,0,0,0,0", {},
      UnsupportedShapeError, "1:1: Skyscrapers needs 1 <= N <= 9; got 10"),
+    ("99 (1,1)", {}, UnsupportedShapeError, "1:1: N-Queens needs 1 <= n <= 64; got 99"),
     # overlapping and attacking queens (at the later queen: the column was left out)
     ("8 (2,3) (2,3)", {}, InvalidPuzzleError, "1:9: two queens at (2,3)"),
     ("8 (2,2) (4,4)", {}, InvalidPuzzleError, "1:9: queen at (2,2) attacks queen at (4,4)"),

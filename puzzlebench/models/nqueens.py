@@ -26,7 +26,7 @@ class NQueens(Puzzle):
                  form: str = "n", metadata: dict[str, str] | None = None):
         """``placed``: pre-placed queens as 0-based ``(row, column)`` pairs."""
         if not 1 <= n <= MAX_N:
-            raise UnsupportedShapeError(f"N-Queens needs 1 <= n <= {MAX_N}; got {n}", Place(source))
+            raise UnsupportedShapeError(f"N-Queens needs 1 <= n <= {MAX_N}; got {n}", Place(source), at=("n",))
         self.n = n
         self.source = source
         self.form = form
@@ -154,7 +154,7 @@ def parse_nqueens_line(text: str, *, source: str | None = None) -> NQueens:
                          places.place(start))
     n = int(m.group(1))
     placed: list[tuple[int, int]] = []
-    spots: dict[tuple, int] = {}
+    spots: dict[tuple, int] = {("n",): m.start(1)}
     metadata: dict[str, str] = {}
     for k, tok in enumerate(re.finditer(r"\(\s*\d+\s*,\s*\d+\s*\)|\d+(?:,\d+)+(?=\s|$)|[^\s,]+",
                                         text[m.end():]), start=2):
