@@ -510,6 +510,12 @@ def test_cli_bad_models_and_fit_options_are_one_line(tmp_path, capsys):
         assert main(argv) == 2
         assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
     assert not out.exists()   # the --out check leaves no file behind
+    # a file that is not JSON (a puzzle file named by mistake) is placed where the JSON breaks
+    truncated = tmp_path / "cut.json"
+    truncated.write_text('{"format": "puzzlebench-rating-model/1",\n "features": [')
+    for model, place, problem in [(f, "1:3", "Extra data"), (truncated, "2:15", "Expecting value")]:
+        assert main(["rate", str(f), "--model", str(model)]) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: {model}:{place}: not a rating model (not JSON: {problem})\n"
 
 
 def test_human_family_is_registered():
