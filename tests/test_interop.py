@@ -289,6 +289,9 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     ("--xcsp3", ".xml", "v nothing\n", "{answer}:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)"),
     ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
     ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
+    # was "unknown", exit 0: an empty file is no answer, as for the other formats
+    ("--minizinc", ".mzn", "\n", "{answer}:1: empty: MiniZinc's output has the solutions it found or a status "
+                                 "line (=====UNKNOWN=====, =====UNSATISFIABLE=====)"),
     ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
 ])
 def test_decode_refuses_a_malformed_answer_in_one_line(tmp_path, capsys, option, suffix, text, message):
