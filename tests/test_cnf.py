@@ -348,6 +348,10 @@ def test_write_then_read_gives_the_same_formula_and_header():
 
 @pytest.mark.parametrize("text, message", [
     ("p cnf 3 2\n1 2 0\n", "x.cnf:1:1: the 'p' line declares 2 clauses, the file has 1"),
+    # a clause past the declared count: placed where it starts (was the 'p' line's place)
+    ("p cnf 2 1\n1 2 0\n-1 0\n", "x.cnf:3:1: clause 2 is past the 1 the 'p' line (line 1) declares"),
+    ("c x\np cnf 2 1\n1 2 0   -1\n2 0\n", "x.cnf:3:9: clause 2 is past the 1 the 'p' line (line 2) declares"),
+    ("p cnf 2 1\n1 0 0\n", "x.cnf:2:5: clause 2 is past the 1 the 'p' line (line 1) declares"),
     ("p cnf 3 1\n1 4 0\n", "x.cnf:2:3: literal 4 is beyond the 3 variables the 'p' line declares"),
     ("p cnf 3 2\n1 2 0\n-1 3\n", "x.cnf:3: the last clause has no terminating 0"),
     ("c hi\n1 2 0\n", "x.cnf:2:1: a clause before the 'p cnf' line"),

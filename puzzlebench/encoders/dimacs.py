@@ -99,15 +99,15 @@ def integer(word: str) -> int | None:
 def read_dimacs(text: str, source: str | None = None) -> Dimacs:
     """Read DIMACS CNF; every mistake is a :class:`ParseError` naming its line and column.
     Memory grows with the clauses the file holds: the ``p`` line's counts are checked, never
-    allocated (a variable count beyond a 32-bit literal is refused at once, a clause count
-    that the file does not hold at its end)."""
+    allocated (a variable count beyond a 32-bit literal is refused at once, a clause past the
+    declared count where it starts, a clause count that the file does not reach at its end)."""
     header: dict[str, str] = {}
     declared = None
     p_line = 0
     clauses: list[list[int]] = []
     lines: list[int] = []
     current: list[int] = []
-    start = 0
+    start = start_column = 0
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line:
@@ -133,6 +133,10 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
+                if len(clauses) == declared[1]:   # was said at the 'p' line, once the rest was read and kept
+                    where = Place(source, start, start_column) if current else Place(source, number, column)
+                    raise ParseError(f"clause {len(clauses) + 1} is past the {declared[1]} the 'p' line "
+                                     f"(line {p_line}) declares", where)
                 clauses.append(current)
                 lines.append(number)
                 current = []
@@ -141,13 +145,13 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
                 raise ParseError(f"literal {lit} is beyond the {declared[0]} variables the 'p' "
                                  f"line declares", Place(source, number, column))
             if not current:
-                start = number
+                start, start_column = number, column
             current.append(lit)
     if declared is None:
         raise ParseError("no 'p cnf VARIABLES CLAUSES' line", Place(source, 1))
     if current:
         raise ParseError("the last clause has no terminating 0", Place(source, start))
-    if len(clauses) != declared[1]:
+    if len(clauses) < declared[1]:
         raise ParseError(f"the 'p' line declares {declared[1]} clauses, the file has {len(clauses)}",
                          Place(source, p_line, 1))
     return Dimacs(declared[0], clauses, lines, header, source)
