@@ -376,6 +376,9 @@ def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
 @pytest.mark.parametrize("answer, message", [
     ("s SATISFIABLE\nv 1 -2 7 0\n", "out.txt:2:8: the answer names variable 7; the formula has 3"),
     ("s SATISFIABLE\nv -1 -2 3 0\n", "out.txt: the answer does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
+    # a cut file: the missing 0 is named, at the place it should be (was the bare clause message)
+    ("s SATISFIABLE\nv -1\nv -2 3", "out.txt:3:7: the model stops without its closing 0 (a truncated answer?) "
+                                     "and does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
     ("v 1 0\n", "out.txt:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')"),
     ("s MAYBE\n", "out.txt:1:1: unknown status 'MAYBE'"),
     ("c solver\n s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", "out.txt:4:1: a second status, UNSATISFIABLE, after "
@@ -395,6 +398,16 @@ def test_bad_answers_are_clear_errors(answer, message):
 def test_minisat_result_file_is_read_too():
     answer = read_answer("SAT\n1 -2 3 0\n")
     assert answer.status == "SATISFIABLE" and answer.true_literals == [1, 3]
+
+
+def test_a_model_without_its_closing_0_that_satisfies_the_formula_is_still_read():
+    """The missing 0 is said only when the model fails: a solver that leaves it out and
+    gives every variable still decodes."""
+    cnf = read_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\n", "x.cnf")
+    answer = read_answer("s SATISFIABLE\nv 1 -2 3\n", "out.txt")
+    assert answer.unclosed == (2, 9)
+    check_answer(cnf, answer)
+    assert read_answer("s SATISFIABLE\nv 1 -2 3 0\n").unclosed is None
 
 
 # -- the commands and external solvers ------------------------------------------------------------

@@ -179,6 +179,9 @@ class Answer:
     literals: list[int]
     source: str | None = None
     places: dict[int, tuple[int, int]] = field(default_factory=dict)
+    unclosed: tuple[int, int] | None = None
+    """Where the closing ``0`` is missing (line, column just past the last literal) when no
+    ``0`` follows the last literal (a truncated answer), else None."""
 
     @property
     def true_literals(self) -> list[int]:
@@ -198,6 +201,7 @@ def read_answer(text: str, source: str | None = None) -> Answer:
     literals: list[int] = []
     places: dict[int, tuple[int, int]] = {}
     sign: dict[int, bool] = {}
+    unclosed = None
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line or line.startswith("c"):
@@ -219,6 +223,7 @@ def read_answer(text: str, source: str | None = None) -> Answer:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal in the solver's answer",
                                  Place(source, number, column))
+            unclosed = None if not lit else (number, column + len(token))
             if not lit:
                 continue
             if abs(lit) in places:
@@ -232,7 +237,7 @@ def read_answer(text: str, source: str | None = None) -> Answer:
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')",
                          Place(source, 1))
-    return Answer(status, literals, source, places)
+    return Answer(status, literals, source, places, unclosed)
 
 
 def check_answer(cnf: Dimacs, answer: Answer) -> None:
@@ -245,6 +250,10 @@ def check_answer(cnf: Dimacs, answer: Answer) -> None:
     true = set(answer.literals)
     for clause, line in zip(cnf.clauses, cnf.lines):
         if not any(lit in true for lit in clause):
+            if answer.unclosed is not None:   # a cut file: said only "does not satisfy the clause …"
+                raise ParseError(f"the model stops without its closing 0 (a truncated answer?) and does not "
+                                 f"satisfy the clause {' '.join(map(str, clause))} 0 (line {line} of "
+                                 f"{cnf.source or 'the CNF'})", Place(answer.source, *answer.unclosed))
             raise ParseError(f"the answer does not satisfy the clause {' '.join(map(str, clause))} 0 "
                              f"(line {line} of {cnf.source or 'the CNF'})", Place(answer.source))
 
