@@ -287,6 +287,8 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 2 </values> </instantiation>\n",
      "{answer}:2: the answer lists 2 values for 16 variables"),
     ("--xcsp3", ".xml", "v nothing\n", "{answer}:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)"),
+    ("--xcsp3", ".xml", "c ACE\nc run\ns SATISFIABLE\nv nothing\n",
+     "{answer}:3:1: the solver says SATISFIABLE but its 'v' lines hold no instantiation"),   # was {answer}:1
     ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
     ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
     # was "unknown", exit 0: an empty file is no answer, as for the other formats
