@@ -381,6 +381,8 @@ def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
                                      "and does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
     ("v 1 0\n", "out.txt:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')"),
     ("s MAYBE\n", "out.txt:1:1: unknown status 'MAYBE'"),
+    ("c x\ns UNSATISFIABLE\nv 1 -2 3 0\n", "out.txt:3:3: the answer says UNSATISFIABLE (line 2) and gives a model"),
+    ("UNSAT\n-1 0\n", "out.txt:2:1: the answer says UNSATISFIABLE (line 1) and gives a model"),
     ("c solver\n s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", "out.txt:4:1: a second status, UNSATISFIABLE, after "
                                                           "SATISFIABLE (line 2)"),
     ("s SATISFIABLE\nv 1 2\nv 3 -1 0\n", "out.txt:3:5: variable 1 is given both values (first at line 2)"),

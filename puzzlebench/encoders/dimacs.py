@@ -195,7 +195,7 @@ def read_answer(text: str, source: str | None = None) -> Answer:
     """Read a solver's output: SAT-competition form (``s SATISFIABLE``, ``v`` lines) or
     MiniSat's result file (``SAT`` then the literals).  Every mistake names its line and
     column: a word that is no literal, a second status that contradicts the first, a
-    variable given both values."""
+    variable given both values, a model beside UNSATISFIABLE."""
     status = None
     status_place = Place(source, 1)
     literals: list[int] = []
@@ -237,6 +237,9 @@ def read_answer(text: str, source: str | None = None) -> Answer:
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')",
                          Place(source, 1))
+    if status == "UNSATISFIABLE" and literals:   # decoded as "unsat", exit 0, the model unread
+        raise ParseError(f"the answer says UNSATISFIABLE (line {status_place.line}) and gives a model",
+                         Place(source, *places[abs(literals[0])]))
     return Answer(status, literals, source, places, unclosed)
 
 
