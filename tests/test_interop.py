@@ -295,6 +295,10 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     ("--minizinc", ".mzn", "\n", "{answer}:1: empty: MiniZinc's output has the solutions it found or a status "
                                  "line (=====UNKNOWN=====, =====UNSATISFIABLE=====)"),
     ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
+    # each was "the answer breaks constraint 1 (line 9 of …)", or "unsat" with exit 0
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 -x2\nv x3 -x1\n", "{answer}:3:6: x1 is given both values (first at line 2)"),
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 x99999\n", "{answer}:2:6: the answer names x99999; the OPB file declares 90 variables"),
+    ("--opb", ".opb", "s UNSATISFIABLE\nv -x1 x2\n", "{answer}:2:3: the answer says UNSATISFIABLE (line 1) and gives a model"),
 ])
 def test_decode_refuses_a_malformed_answer_in_one_line(tmp_path, capsys, option, suffix, text, message):
     target = option[2:]

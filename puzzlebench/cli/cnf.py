@@ -94,7 +94,7 @@ def _decoded(args):
     if name == "opb":
         puzzle = opb.puzzle_of(text, source)
         pb = opb.read_opb(text, source)
-        status, true = opb.read_answer(answer_raw, answer_source)
+        status, true = opb.read_answer(answer_raw, answer_source, pb.n_vars)
         if status != "SATISFIABLE":
             return source, answer_source, puzzle, status, None
         opb.check_answer(pb, true, answer_source)

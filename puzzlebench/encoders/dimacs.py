@@ -191,6 +191,35 @@ class Answer:
 STATUS_WORDS = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}   # MiniSat's
 
 
+class ModelLiterals:
+    """A model's literals as an answer lists them, shared by the DIMACS and OPB answer
+    readers: a variable given both values is an error at its second place, a repeated
+    literal says nothing new, and where each variable was first named is kept."""
+
+    def __init__(self, source: str | None, name: str = "variable {}") -> None:
+        self.source, self.name = source, name
+        self.literals: list[int] = []
+        self.places: dict[int, tuple[int, int]] = {}
+        self.sign: dict[int, bool] = {}
+
+    def add(self, lit: int, number: int, column: int) -> None:
+        var = abs(lit)
+        if var in self.places:
+            if self.sign[var] != (lit > 0):
+                raise ParseError(f"{self.name.format(var)} is given both values (first at line "
+                                 f"{self.places[var][0]})", Place(self.source, number, column))
+            return
+        self.places[var] = (number, column)
+        self.sign[var] = lit > 0
+        self.literals.append(lit)
+
+    def check_status(self, status: str, status_line: int) -> None:
+        """UNSATISFIABLE beside a model (decode said "unsat", exit 0, the model unread)."""
+        if status == "UNSATISFIABLE" and self.literals:
+            raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives a model",
+                             Place(self.source, *self.places[abs(self.literals[0])]))
+
+
 def read_answer(text: str, source: str | None = None) -> Answer:
     """Read a solver's output: SAT-competition form (``s SATISFIABLE``, ``v`` lines) or
     MiniSat's result file (``SAT`` then the literals).  Every mistake names its line and
@@ -198,9 +227,7 @@ def read_answer(text: str, source: str | None = None) -> Answer:
     variable given both values, a model beside UNSATISFIABLE."""
     status = None
     status_place = Place(source, 1)
-    literals: list[int] = []
-    places: dict[int, tuple[int, int]] = {}
-    sign: dict[int, bool] = {}
+    model = ModelLiterals(source)
     unclosed = None
     for number, raw in file_lines(text):
         line = raw.strip()
@@ -224,23 +251,13 @@ def read_answer(text: str, source: str | None = None) -> Answer:
                 raise ParseError(f"{token!r} is not a literal in the solver's answer",
                                  Place(source, number, column))
             unclosed = None if not lit else (number, column + len(token))
-            if not lit:
-                continue
-            if abs(lit) in places:
-                if sign[abs(lit)] != (lit > 0):
-                    raise ParseError(f"variable {abs(lit)} is given both values (first at line "
-                                     f"{places[abs(lit)][0]})", Place(source, number, column))
-                continue                     # a repeated literal says nothing new
-            places[abs(lit)] = (number, column)
-            sign[abs(lit)] = lit > 0
-            literals.append(lit)
+            if lit:
+                model.add(lit, number, column)
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')",
                          Place(source, 1))
-    if status == "UNSATISFIABLE" and literals:   # decoded as "unsat", exit 0, the model unread
-        raise ParseError(f"the answer says UNSATISFIABLE (line {status_place.line}) and gives a model",
-                         Place(source, *places[abs(literals[0])]))
-    return Answer(status, literals, source, places, unclosed)
+    model.check_status(status, status_place.line)
+    return Answer(status, model.literals, source, model.places, unclosed)
 
 
 def check_answer(cnf: Dimacs, answer: Answer) -> None:
