@@ -290,6 +290,11 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     ("--xcsp3", ".xml", "c ACE\nc run\ns SATISFIABLE\nv nothing\n",
      "{answer}:3:1: the solver says SATISFIABLE but its 'v' lines hold no instantiation"),   # was {answer}:1
     ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
+    # a solution beside UNSATISFIABLE: was "unsat" (XCSP3) or the solution (MiniZinc), exit 0
+    ("--xcsp3", ".xml", "s UNSATISFIABLE\nv <instantiation> <list> c[] </list> <values> " + "1 " * 16 + "</values> </instantiation>\n",
+     "{answer}:2:1: the answer says UNSATISFIABLE (line 1) and gives an instantiation"),
+    ("--minizinc", ".mzn", "=====UNSATISFIABLE=====\nc = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];\n----------\n",
+     "{answer}:2:1: the output says =====UNSATISFIABLE===== (line 1) and prints a solution"),
     ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
     # was "unknown", exit 0: an empty file is no answer, as for the other formats
     ("--minizinc", ".mzn", "\n", "{answer}:1: empty: MiniZinc's output has the solutions it found or a status "

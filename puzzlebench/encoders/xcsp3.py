@@ -145,6 +145,9 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         names = lst.group(1).split()
         values = vals.group(1).split()
         solutions.append(_solution(names, values, n_cells, source, v_lines[0] if v_lines else 1))
+    if status == "UNSATISFIABLE" and solutions:   # decode said "unsat", exit 0, the values unread
+        raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives an instantiation",
+                         Place(source, v_lines[0], 1))
     if status == "SATISFIABLE" and not solutions:
         # placed at the status line that says so (was line 1 whatever the file held before it)
         raise ParseError("the solver says SATISFIABLE but its 'v' lines hold no instantiation",
