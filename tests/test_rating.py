@@ -425,6 +425,10 @@ def test_fit_refuses_a_solution_read_as_a_label(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"puzzlebench: error: {csv_data}:2:83: label '1e16' in column 'time' is not a plausible label "
         "(1e+16: no rating or time is that large); --labels should name the field of a rating or a time\n")
+    # quoted fields: the column counts the quotes, and a comma inside them separates nothing
+    csv_data.write_text(f'puzzle,note,time\n"{EASY}","c",2\n"{EASY}","a, b","1e16"\n')
+    assert main(["rate", "--fit", str(csv_data), "--labels", "time", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"puzzlebench: error: {csv_data}:3:92: label '1e16' in column 'time'")
     # the largest plausible label is read as it is
     assert read_records(f"{EASY} 1e15\n{EASY} -1e15\n", "x", "2")[1].label == -1e15
 

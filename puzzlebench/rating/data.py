@@ -61,8 +61,7 @@ def read_records(text: str, source: str, label_column: str | None = None) -> lis
         for number, row in enumerate(rows[1:], start=2):
             if not row or not "".join(row).strip():
                 continue
-            # the column where each field starts, as written unquoted (a quoted field shifts it)
-            starts = [sum(len(f) + 1 for f in row[:k]) + 1 for k in range(len(row) + 1)]
+            starts = _csv_starts(lines[number - 1] if number <= len(lines) else "")
             records.append(Record(number, row[puzzle_at].strip() if puzzle_at < len(row) else "",
                                   _label(row, starts, label_at, label_name, source, number)))
         return records
@@ -78,6 +77,18 @@ def read_records(text: str, source: str, label_column: str | None = None) -> lis
         starts = [a + 1 for a, _ in spans] + [len(line) + 1]
         records.append(Record(number, fields[0], _label(fields, starts, label_at, label_name, source, number)))
     return records
+
+
+def _csv_starts(raw: str) -> list[int]:
+    """The 1-based column where each field of a CSV line starts (a comma inside quotes
+    separates nothing), then the column just past the line's end."""
+    starts, quoted = [1], False
+    for column, char in enumerate(raw, start=1):
+        if char == '"':
+            quoted = not quoted
+        elif char == "," and not quoted:
+            starts.append(column + 1)
+    return starts + [len(raw) + 1]
 
 
 def _label(fields: list[str], starts: list[int], at: int | None, name: str, source: str,
