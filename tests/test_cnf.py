@@ -348,6 +348,10 @@ def test_write_then_read_gives_the_same_formula_and_header():
 
 @pytest.mark.parametrize("text, message", [
     ("p cnf 3 2\n1 2 0\n", "x.cnf:1:1: the 'p' line declares 2 clauses, the file has 1"),
+    # a clause past the declared count: placed where it starts (was the 'p' line's place)
+    ("p cnf 2 1\n1 2 0\n-1 0\n", "x.cnf:3:1: clause 2 is past the 1 the 'p' line (line 1) declares"),
+    ("c x\np cnf 2 1\n1 2 0   -1\n2 0\n", "x.cnf:3:9: clause 2 is past the 1 the 'p' line (line 2) declares"),
+    ("p cnf 2 1\n1 0 0\n", "x.cnf:2:5: clause 2 is past the 1 the 'p' line (line 1) declares"),
     ("p cnf 3 1\n1 4 0\n", "x.cnf:2:3: literal 4 is beyond the 3 variables the 'p' line declares"),
     ("p cnf 3 2\n1 2 0\n-1 3\n", "x.cnf:3: the last clause has no terminating 0"),
     ("c hi\n1 2 0\n", "x.cnf:2:1: a clause before the 'p cnf' line"),
@@ -372,8 +376,13 @@ def test_bad_dimacs_is_a_clear_error_with_its_line(text, message):
 @pytest.mark.parametrize("answer, message", [
     ("s SATISFIABLE\nv 1 -2 7 0\n", "out.txt:2:8: the answer names variable 7; the formula has 3"),
     ("s SATISFIABLE\nv -1 -2 3 0\n", "out.txt: the answer does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
+    # a cut file: the missing 0 is named, at the place it should be (was the bare clause message)
+    ("s SATISFIABLE\nv -1\nv -2 3", "out.txt:3:7: the model stops without its closing 0 (a truncated answer?) "
+                                     "and does not satisfy the clause 1 2 0 (line 2 of x.cnf)"),
     ("v 1 0\n", "out.txt:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')"),
     ("s MAYBE\n", "out.txt:1:1: unknown status 'MAYBE'"),
+    ("c x\ns UNSATISFIABLE\nv 1 -2 3 0\n", "out.txt:3:3: the answer says UNSATISFIABLE (line 2) and gives a model"),
+    ("UNSAT\n-1 0\n", "out.txt:2:1: the answer says UNSATISFIABLE (line 1) and gives a model"),
     ("c solver\n s SATISFIABLE\nv 1 0\ns UNSATISFIABLE\n", "out.txt:4:1: a second status, UNSATISFIABLE, after "
                                                           "SATISFIABLE (line 2)"),
     ("s SATISFIABLE\nv 1 2\nv 3 -1 0\n", "out.txt:3:5: variable 1 is given both values (first at line 2)"),
@@ -391,6 +400,16 @@ def test_bad_answers_are_clear_errors(answer, message):
 def test_minisat_result_file_is_read_too():
     answer = read_answer("SAT\n1 -2 3 0\n")
     assert answer.status == "SATISFIABLE" and answer.true_literals == [1, 3]
+
+
+def test_a_model_without_its_closing_0_that_satisfies_the_formula_is_still_read():
+    """The missing 0 is said only when the model fails: a solver that leaves it out and
+    gives every variable still decodes."""
+    cnf = read_dimacs("p cnf 3 2\n1 2 0\n-1 3 0\n", "x.cnf")
+    answer = read_answer("s SATISFIABLE\nv 1 -2 3\n", "out.txt")
+    assert answer.unclosed == (2, 9)
+    check_answer(cnf, answer)
+    assert read_answer("s SATISFIABLE\nv 1 -2 3 0\n").unclosed is None
 
 
 # -- the commands and external solvers ------------------------------------------------------------

@@ -287,9 +287,23 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 2 </values> </instantiation>\n",
      "{answer}:2: the answer lists 2 values for 16 variables"),
     ("--xcsp3", ".xml", "v nothing\n", "{answer}:1: no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)"),
+    ("--xcsp3", ".xml", "c ACE\nc run\ns SATISFIABLE\nv nothing\n",
+     "{answer}:3:1: the solver says SATISFIABLE but its 'v' lines hold no instantiation"),   # was {answer}:1
     ("--minizinc", ".mzn", "c = [1, 2];\n----------\n", "{answer}:1:1: 2 values for the 16 cells"),
+    # a solution beside UNSATISFIABLE: was "unsat" (XCSP3) or the solution (MiniZinc), exit 0
+    ("--xcsp3", ".xml", "s UNSATISFIABLE\nv <instantiation> <list> c[] </list> <values> " + "1 " * 16 + "</values> </instantiation>\n",
+     "{answer}:2:1: the answer says UNSATISFIABLE (line 1) and gives an instantiation"),
+    ("--minizinc", ".mzn", "=====UNSATISFIABLE=====\nc = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];\n----------\n",
+     "{answer}:2:1: the output says =====UNSATISFIABLE===== (line 1) and prints a solution"),
     ("--minizinc", ".mzn", "Error: type error\n", "{answer}:1:1: not a line of puzzlebench's MiniZinc output: 'Error: type error'"),
+    # was "unknown", exit 0: an empty file is no answer, as for the other formats
+    ("--minizinc", ".mzn", "\n", "{answer}:1: empty: MiniZinc's output has the solutions it found or a status "
+                                 "line (=====UNKNOWN=====, =====UNSATISFIABLE=====)"),
     ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
+    # each was "the answer breaks constraint 1 (line 9 of …)", or "unsat" with exit 0
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 -x2\nv x3 -x1\n", "{answer}:3:6: x1 is given both values (first at line 2)"),
+    ("--opb", ".opb", "s SATISFIABLE\nv x1 x99999\n", "{answer}:2:6: the answer names x99999; the OPB file declares 90 variables"),
+    ("--opb", ".opb", "s UNSATISFIABLE\nv -x1 x2\n", "{answer}:2:3: the answer says UNSATISFIABLE (line 1) and gives a model"),
 ])
 def test_decode_refuses_a_malformed_answer_in_one_line(tmp_path, capsys, option, suffix, text, message):
     target = option[2:]

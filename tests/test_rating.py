@@ -390,14 +390,14 @@ def test_labels_errors_name_the_line(tmp_path, capsys):
     bad.write_text(f"game_no,puzzle,time\n1,{EASY},100\n2,{HARD},\n")
     with pytest.raises(Exception) as err:
         read_records(bad.read_text(), str(bad), "time")
-    assert str(err.value) == f"{bad}:3: label column 'time' is empty"
+    assert str(err.value) == f"{bad}:3:85: label column 'time' is empty"
     bad.write_text(f"game_no,puzzle,time\n1,{EASY},100\n2,{HARD},fast\n")
     assert main(["rate", "--fit", str(bad), "--labels", "time", "--out", str(tmp_path / "m.json")]) == 2
-    assert capsys.readouterr().err == f"puzzlebench: error: {bad}:3: label 'fast' in column 'time' is not a number\n"
+    assert capsys.readouterr().err == f"puzzlebench: error: {bad}:3:85: label 'fast' in column 'time' is not a number\n"
     spaced = tmp_path / "labels.txt"
     spaced.write_text(f"{EASY} 2.5\n{HARD}\n")
     assert main(["rate", "--fit", str(spaced), "--labels", "2", "--out", str(tmp_path / "m.json")]) == 2
-    assert capsys.readouterr().err == (f"puzzlebench: error: {spaced}:2: label field 2 is missing "
+    assert capsys.readouterr().err == (f"puzzlebench: error: {spaced}:2:82: label field 2 is missing "
                                        "(the line has 1 fields)\n")
     assert main(["rate", "--fit", str(spaced), "--labels", "time", "--out", str(tmp_path / "m.json")]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: --labels 'time': {spaced} has no header line; "
@@ -405,6 +405,32 @@ def test_labels_errors_name_the_line(tmp_path, capsys):
     assert main(["rate", "--fit", str(bad), "--labels", "seconds", "--out", str(tmp_path / "m.json")]) == 2
     assert capsys.readouterr().err == (f"puzzlebench: error: {bad}:1: no column 'seconds' in the header "
                                        "(columns: game_no, puzzle, time)\n")
+
+
+def test_fit_refuses_a_solution_read_as_a_label(tmp_path, capsys):
+    """--labels 2 on "puzzle solution" lines fitted on 81-digit numbers (weights near 1e80):
+    a label past 1e15 is no rating or time, refused at its place before any fit."""
+    solved = "534678912672195348198342567859761423426853791713924856961537284287419635345286179"
+    data = tmp_path / "with_solutions.txt"
+    data.write_text(f"# puzzle solution\n{EASY} 2.5\n{EASY}   {solved}\n")
+    out = tmp_path / "m.json"
+    assert main(["rate", "--fit", str(data), "--labels", "2", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlebench: error: {data}:3:85: label '534678912672…6179' in field 2 is not a plausible label "
+        "(81 digits: a grid, not a rating or a time); --labels should name the field of a rating or a time\n")
+    assert not out.exists()
+    csv_data = tmp_path / "d.csv"
+    csv_data.write_text(f"puzzle,time\n{EASY},1e16\n")
+    assert main(["rate", "--fit", str(csv_data), "--labels", "time", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"puzzlebench: error: {csv_data}:2:83: label '1e16' in column 'time' is not a plausible label "
+        "(1e+16: no rating or time is that large); --labels should name the field of a rating or a time\n")
+    # quoted fields: the column counts the quotes, and a comma inside them separates nothing
+    csv_data.write_text(f'puzzle,note,time\n"{EASY}","c",2\n"{EASY}","a, b","1e16"\n')
+    assert main(["rate", "--fit", str(csv_data), "--labels", "time", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.startswith(f"puzzlebench: error: {csv_data}:3:92: label '1e16' in column 'time'")
+    # the largest plausible label is read as it is
+    assert read_records(f"{EASY} 1e15\n{EASY} -1e15\n", "x", "2")[1].label == -1e15
 
 
 def test_cli_rate_jsonl_and_text(tmp_path, capsys):
@@ -480,12 +506,20 @@ def test_cli_bad_models_and_fit_options_are_one_line(tmp_path, capsys):
     data.write_text(f"{EASY} 3\n{HARD} 4\n")
     out = tmp_path / "m.json"
     for option, message in [(["--folds", "0"], "--folds must be 2 or more (k of the k-fold cross-validation); got 0"),
-                            (["--ridge", "-1"], "--ridge must be 0 or more; got -1"),
+                            (["--ridge", "-1"], "--ridge must be a number 0 or more; got -1"),
+                            (["--ridge", "1e400"], "--ridge must be a number 0 or more; got inf"),  # NaN weights
+                            (["--seed", "-1"], "--seed must be 0 or more; got -1"),                # a traceback
                             (["--out", str(tmp_path)], f"--out {tmp_path}: cannot write there: Is a directory")]:
         argv = ["rate", "--fit", str(data), "--labels", "2", "--out", str(out), "--features", "seed", *option]
         assert main(argv) == 2
         assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
     assert not out.exists()   # the --out check leaves no file behind
+    # a file that is not JSON (a puzzle file named by mistake) is placed where the JSON breaks
+    truncated = tmp_path / "cut.json"
+    truncated.write_text('{"format": "puzzlebench-rating-model/1",\n "features": [')
+    for model, place, problem in [(f, "1:3", "Extra data"), (truncated, "2:15", "Expecting value")]:
+        assert main(["rate", str(f), "--model", str(model)]) == 2
+        assert capsys.readouterr().err == f"puzzlebench: error: {model}:{place}: not a rating model (not JSON: {problem})\n"
 
 
 def test_human_family_is_registered():

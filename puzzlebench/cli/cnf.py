@@ -10,7 +10,7 @@ import json
 import sys
 
 from ..encoders.dimacs import answer_text, check_answer, cnf_for_decoding, read_answer, read_dimacs
-from ..errors import PuzzlebenchError, UsageError
+from ..errors import ParseError, Place, PuzzlebenchError, UsageError
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.cnf_file import count_cnf_models
 from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
@@ -94,13 +94,19 @@ def _decoded(args):
     if name == "opb":
         puzzle = opb.puzzle_of(text, source)
         pb = opb.read_opb(text, source)
-        status, true = opb.read_answer(answer_raw, answer_source)
+        status, true = opb.read_answer(answer_raw, answer_source, pb.n_vars)
         if status != "SATISFIABLE":
             return source, answer_source, puzzle, status, None
         opb.check_answer(pb, true, answer_source)
         return source, answer_source, puzzle, status, pb.decode(true)
     module = xcsp3 if name == "xcsp3" else minizinc
     puzzle = module.puzzle_of(text, source)
+    if name == "minizinc" and not answer_raw.strip():
+        # the reader takes no output as "unknown" (an engine killed at its time limit); a file
+        # named here that holds nothing is no answer (MiniZinc not run, its output elsewhere),
+        # an error as an empty answer is for the other formats, not "unknown" with exit 0
+        raise ParseError("empty: MiniZinc's output has the solutions it found or a status line "
+                         "(=====UNKNOWN=====, =====UNSATISFIABLE=====)", Place(answer_source, 1))
     status, solutions = module.read_answer(answer_raw, puzzle.n_cells, answer_source)[:2]
     return source, answer_source, puzzle, status, solutions[0] if solutions else None
 

@@ -174,8 +174,10 @@ def run_fit(args) -> int:
     # tracebacks, --ridge < 0 fitted a penalty that rewards large weights
     if args.folds < 2:
         raise UsageError(f"--folds must be 2 or more (k of the k-fold cross-validation); got {args.folds}")
-    if not args.ridge >= 0:
-        raise UsageError(f"--ridge must be 0 or more; got {args.ridge:g}")
+    if not 0 <= args.ridge < float("inf"):   # inf: every weight NaN, written as a model, exit 0
+        raise UsageError(f"--ridge must be a number 0 or more; got {args.ridge:g}")
+    if args.seed < 0:   # numpy's seeding refused it with a traceback after the data was read
+        raise UsageError(f"--seed must be 0 or more; got {args.seed}")
     existed = os.path.exists(args.out)
     try:
         open(args.out, "a").close()

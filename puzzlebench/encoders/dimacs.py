@@ -99,15 +99,15 @@ def integer(word: str) -> int | None:
 def read_dimacs(text: str, source: str | None = None) -> Dimacs:
     """Read DIMACS CNF; every mistake is a :class:`ParseError` naming its line and column.
     Memory grows with the clauses the file holds: the ``p`` line's counts are checked, never
-    allocated (a variable count beyond a 32-bit literal is refused at once, a clause count
-    that the file does not hold at its end)."""
+    allocated (a variable count beyond a 32-bit literal is refused at once, a clause past the
+    declared count where it starts, a clause count that the file does not reach at its end)."""
     header: dict[str, str] = {}
     declared = None
     p_line = 0
     clauses: list[list[int]] = []
     lines: list[int] = []
     current: list[int] = []
-    start = 0
+    start = start_column = 0
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line:
@@ -133,6 +133,10 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
+                if len(clauses) == declared[1]:   # was said at the 'p' line, once the rest was read and kept
+                    where = Place(source, start, start_column) if current else Place(source, number, column)
+                    raise ParseError(f"clause {len(clauses) + 1} is past the {declared[1]} the 'p' line "
+                                     f"(line {p_line}) declares", where)
                 clauses.append(current)
                 lines.append(number)
                 current = []
@@ -141,13 +145,13 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
                 raise ParseError(f"literal {lit} is beyond the {declared[0]} variables the 'p' "
                                  f"line declares", Place(source, number, column))
             if not current:
-                start = number
+                start, start_column = number, column
             current.append(lit)
     if declared is None:
         raise ParseError("no 'p cnf VARIABLES CLAUSES' line", Place(source, 1))
     if current:
         raise ParseError("the last clause has no terminating 0", Place(source, start))
-    if len(clauses) != declared[1]:
+    if len(clauses) < declared[1]:
         raise ParseError(f"the 'p' line declares {declared[1]} clauses, the file has {len(clauses)}",
                          Place(source, p_line, 1))
     return Dimacs(declared[0], clauses, lines, header, source)
@@ -175,6 +179,9 @@ class Answer:
     literals: list[int]
     source: str | None = None
     places: dict[int, tuple[int, int]] = field(default_factory=dict)
+    unclosed: tuple[int, int] | None = None
+    """Where the closing ``0`` is missing (line, column just past the last literal) when no
+    ``0`` follows the last literal (a truncated answer), else None."""
 
     @property
     def true_literals(self) -> list[int]:
@@ -184,16 +191,44 @@ class Answer:
 STATUS_WORDS = {"SAT": "SATISFIABLE", "UNSAT": "UNSATISFIABLE", "INDET": "UNKNOWN"}   # MiniSat's
 
 
+class ModelLiterals:
+    """A model's literals as an answer lists them, shared by the DIMACS and OPB answer
+    readers: a variable given both values is an error at its second place, a repeated
+    literal says nothing new, and where each variable was first named is kept."""
+
+    def __init__(self, source: str | None, name: str = "variable {}") -> None:
+        self.source, self.name = source, name
+        self.literals: list[int] = []
+        self.places: dict[int, tuple[int, int]] = {}
+        self.sign: dict[int, bool] = {}
+
+    def add(self, lit: int, number: int, column: int) -> None:
+        var = abs(lit)
+        if var in self.places:
+            if self.sign[var] != (lit > 0):
+                raise ParseError(f"{self.name.format(var)} is given both values (first at line "
+                                 f"{self.places[var][0]})", Place(self.source, number, column))
+            return
+        self.places[var] = (number, column)
+        self.sign[var] = lit > 0
+        self.literals.append(lit)
+
+    def check_status(self, status: str, status_line: int) -> None:
+        """UNSATISFIABLE beside a model (decode said "unsat", exit 0, the model unread)."""
+        if status == "UNSATISFIABLE" and self.literals:
+            raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives a model",
+                             Place(self.source, *self.places[abs(self.literals[0])]))
+
+
 def read_answer(text: str, source: str | None = None) -> Answer:
     """Read a solver's output: SAT-competition form (``s SATISFIABLE``, ``v`` lines) or
     MiniSat's result file (``SAT`` then the literals).  Every mistake names its line and
     column: a word that is no literal, a second status that contradicts the first, a
-    variable given both values."""
+    variable given both values, a model beside UNSATISFIABLE."""
     status = None
     status_place = Place(source, 1)
-    literals: list[int] = []
-    places: dict[int, tuple[int, int]] = {}
-    sign: dict[int, bool] = {}
+    model = ModelLiterals(source)
+    unclosed = None
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line or line.startswith("c"):
@@ -215,20 +250,14 @@ def read_answer(text: str, source: str | None = None) -> Answer:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal in the solver's answer",
                                  Place(source, number, column))
-            if not lit:
-                continue
-            if abs(lit) in places:
-                if sign[abs(lit)] != (lit > 0):
-                    raise ParseError(f"variable {abs(lit)} is given both values (first at line "
-                                     f"{places[abs(lit)][0]})", Place(source, number, column))
-                continue                     # a repeated literal says nothing new
-            places[abs(lit)] = (number, column)
-            sign[abs(lit)] = lit > 0
-            literals.append(lit)
+            unclosed = None if not lit else (number, column + len(token))
+            if lit:
+                model.add(lit, number, column)
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE' or MiniSat's 'SAT')",
                          Place(source, 1))
-    return Answer(status, literals, source, places)
+    model.check_status(status, status_place.line)
+    return Answer(status, model.literals, source, model.places, unclosed)
 
 
 def check_answer(cnf: Dimacs, answer: Answer) -> None:
@@ -241,6 +270,10 @@ def check_answer(cnf: Dimacs, answer: Answer) -> None:
     true = set(answer.literals)
     for clause, line in zip(cnf.clauses, cnf.lines):
         if not any(lit in true for lit in clause):
+            if answer.unclosed is not None:   # a cut file: said only "does not satisfy the clause …"
+                raise ParseError(f"the model stops without its closing 0 (a truncated answer?) and does not "
+                                 f"satisfy the clause {' '.join(map(str, clause))} 0 (line {line} of "
+                                 f"{cnf.source or 'the CNF'})", Place(answer.source, *answer.unclosed))
             raise ParseError(f"the answer does not satisfy the clause {' '.join(map(str, clause))} 0 "
                              f"(line {line} of {cnf.source or 'the CNF'})", Place(answer.source))
 

@@ -463,7 +463,8 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
     """MiniZinc's output: the status, every solution printed (a value per cell), and whether
     the search was complete (``==========``: every solution was printed, when enumerating)."""
     solutions: list[tuple[int, ...]] = []
-    complete = unsat = unknown = False
+    complete = unknown = False
+    unsat = first = 0   # the lines of the UNSAT status and of the first solution
     for number, raw in file_lines(text):
         line = raw.strip()
         if not line or line == SEPARATOR or line.startswith("%"):
@@ -471,7 +472,7 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         if line == COMPLETE:
             complete = True
         elif line == UNSAT:
-            unsat = complete = True
+            unsat, complete = number, True
         elif line in UNKNOWN:
             unknown = True
         else:
@@ -483,6 +484,10 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
             if len(values) != n_cells:
                 raise ParseError(f"{len(values)} values for the {n_cells} cells", Place(source, number, 1))
             solutions.append(tuple(values))
+            first = first or number
+    if solutions and unsat:   # the solution was taken, the status unread
+        raise ParseError(f"the output says {UNSAT} (line {unsat}) and prints a solution",
+                         Place(source, first, 1))
     if solutions:
         return "SATISFIABLE", solutions, complete
     if unsat:

@@ -35,7 +35,7 @@ from ..errors import ParseError, Place
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules,
                                  Visibility, candidate, candidate_cell_value)
 from .cpsat import candidate_groups, visibility_terms
-from .dimacs import file_lines, integer, words
+from .dimacs import ModelLiterals, file_lines, integer, words
 from .interop import check_vocabulary, header_lines, read_header
 
 TARGET = "opb"
@@ -226,16 +226,18 @@ def puzzle_of(text: str, source: str | None = None):
     return read_header(text, TARGET, "*", source)
 
 
-def read_answer(text: str, source: str | None = None) -> tuple[str, list[int]]:
+def read_answer(text: str, source: str | None = None, n_vars: int | None = None) -> tuple[str, list[int]]:
     """A PB solver's output (``s SATISFIABLE`` / ``OPTIMUM FOUND`` / ``UNSATISFIABLE`` /
-    ``UNKNOWN``, ``v`` lines of ``xN`` and ``-xN``): the status and the variables set true."""
-    status = None
-    true: list[int] = []
+    ``UNKNOWN``, ``v`` lines of ``xN`` and ``-xN``): the status and the variables set true.
+    A variable given both values, past ``n_vars`` (the file's count, when known) or a model
+    beside UNSATISFIABLE is an error at its place (each was "breaks constraint 1", or "unsat")."""
+    status, status_line = None, 1
+    model = ModelLiterals(source, "x{}")
     for number, raw in file_lines(text):
         line = raw.strip()
         if line.startswith("s "):
             word = line[2:].strip()
-            status = "SATISFIABLE" if word == "OPTIMUM FOUND" else word
+            status, status_line = ("SATISFIABLE" if word == "OPTIMUM FOUND" else word), number
             if status not in ("SATISFIABLE", "UNSATISFIABLE", "UNKNOWN"):
                 raise ParseError(f"unknown status {word!r}", Place(source, number, 1))
         elif line.startswith("v "):
@@ -243,11 +245,15 @@ def read_answer(text: str, source: str | None = None) -> tuple[str, list[int]]:
                 var = _VARIABLE.fullmatch(word.lstrip("-~"))
                 if var is None:
                     raise ParseError(f"{word!r} is not a literal (xN or -xN)", Place(source, number, column))
-                if not word.startswith(("-", "~")):
-                    true.append(int(var.group(1)))
+                k = int(var.group(1))
+                if n_vars is not None and k > n_vars:
+                    raise ParseError(f"the answer names x{k}; the OPB file declares {n_vars} variables",
+                                     Place(source, number, column))
+                model.add(-k if word.startswith(("-", "~")) else k, number, column)
     if status is None:
         raise ParseError("no status line ('s SATISFIABLE', 's UNSATISFIABLE', ...)", Place(source, 1))
-    return status, true
+    model.check_status(status, status_line)
+    return status, [lit for lit in model.literals if lit > 0]
 
 
 def check_answer(pb: PseudoBoolean, true_vars, source: str | None = None) -> None:

@@ -124,7 +124,7 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
     ``UNSATISFIABLE``, ``UNKNOWN``; ``OPTIMUM FOUND`` counts as satisfiable) and every
     solution its ``v`` lines hold, a value per cell (the ``<list>`` names ``c[]``, the whole
     array, or its cells one by one)."""
-    status = None
+    status, status_line = None, 1
     v_text: list[str] = []
     v_lines: list[int] = []
     for number, raw in file_lines(text):
@@ -133,6 +133,7 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         if found:
             word = line[1:].strip()
             status = "SATISFIABLE" if word in ("SATISFIABLE", "OPTIMUM FOUND") else word
+            status_line = number
         elif line.startswith("v "):
             v_text.append(line[2:])
             v_lines.append(number)
@@ -144,9 +145,13 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         names = lst.group(1).split()
         values = vals.group(1).split()
         solutions.append(_solution(names, values, n_cells, source, v_lines[0] if v_lines else 1))
+    if status == "UNSATISFIABLE" and solutions:   # decode said "unsat", exit 0, the values unread
+        raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives an instantiation",
+                         Place(source, v_lines[0], 1))
     if status == "SATISFIABLE" and not solutions:
+        # placed at the status line that says so (was line 1 whatever the file held before it)
         raise ParseError("the solver says SATISFIABLE but its 'v' lines hold no instantiation",
-                         Place(source, 1))
+                         Place(source, status_line, 1))
     return status, solutions
 
 

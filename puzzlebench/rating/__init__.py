@@ -58,6 +58,8 @@ def get_model(model: str | Path | DifficultyModel | None) -> DifficultyModel:
         raise UsageError(f"model {str(model)!r}: cannot read it: {exc.strerror or exc}") from None
     except KeyError as exc:  # said only "model 'm.json': 'features'"
         raise UsageError(f"model {str(model)!r}: not a rating model (no {exc.args[0]!r})") from None
+    except json.JSONDecodeError as exc:   # said "model 'p.txt': Expecting value: line 1 column 1 (char 0)"
+        raise UsageError(f"{model}:{exc.lineno}:{exc.colno}: not a rating model (not JSON: {exc.msg})") from None
     except (ValueError, TypeError) as exc:
         raise UsageError(f"model {str(model)!r}: {exc}") from None
 
