@@ -246,6 +246,18 @@ def test_bad_input_is_one_line_with_its_place_and_exit_2(tmp_path, capsys, text,
     assert err[0].endswith(error.split(": ", 1)[1]) and "Traceback" not in "\n".join(err)
 
 
+@pytest.mark.parametrize("kind, name", [("killer", "Killer Sudoku"), ("kenken", "KenKen")])
+def test_a_sudoku_line_read_as_a_cage_kind_says_what_the_kind_looks_like(tmp_path, capsys, kind, name):
+    """A Sudoku line given --kind killer was 'a cell is a value of 1..1 or . for none' (a grid of
+    one row)."""
+    path = tmp_path / "s.txt"
+    path.write_text("53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79\n")
+    assert main(["solve", "--kind", kind, str(path)]) == 2
+    err = capsys.readouterr().err.strip().split("\n")
+    assert err[0] == (f"puzzlebench: {path}:1:1: error: a line of 81 characters is no {name}: its plain form is N "
+                      "rows of N cells separated by spaces, then its cage lines (or give its game id)")
+
+
 # -- random small instances (tests/test_properties.py holds every engine to agree on them) -------
 
 def random_latin(n: int, rng: random.Random) -> list[int]:

@@ -87,6 +87,10 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
                              places.line_place(at))
         for where, token in cells:
             v = CHAR_VALUES.get(token)
+            if n == 1 and len(token) > 1:   # a whole grid on one line: a Sudoku's, most likely
+                raise ParseError(f"a line of {len(token)} characters is no {what}: its plain form is N rows of N "
+                                 "cells separated by spaces, then its cage lines (or give its game id)",
+                                 places.place(where))
             if v is None or v > n:
                 raise ParseError(f"unexpected {token!r}: a cell is a value of 1..{DIGITS[n - 1]} or . for none",
                                  places.place(where))
