@@ -178,16 +178,22 @@ def test_the_copies_of_the_9x9_kernel_are_those_the_processor_runs():
     assert KERNELS == ("x86-64-v2+bmi2",) * bmi2 + ("x86-64-v2",) * v2 + ("baseline",)
 
 
+def python_with_kernel(script: str, wanted: str | None) -> subprocess.CompletedProcess:
+    """``python -c script`` from this checkout, PUZZLEBENCH_NATIVE_KERNEL set to ``wanted`` (or
+    unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_NATIVE_KERNEL"}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
+                          env={**env, "PYTHONPATH": str(REPO), **({"PUZZLEBENCH_NATIVE_KERNEL": wanted} if wanted else {})})
+
+
 def test_the_9x9_kernel_copy_is_picked_by_the_environment_and_named_in_the_version():
     """PUZZLEBENCH_NATIVE_KERNEL picks a copy at load time (a name that does not run here is
     passed over: the default); the module function switches copies, refuses a name that does
     not run here, and the engine's version names the copy in use."""
     script = ("from puzzlebench import _native; from puzzlebench.solvers.bitboard import BitboardEngine; "
               "print(_native.sudoku9_kernel(), BitboardEngine.version())")
-    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_NATIVE_KERNEL"}
     for wanted, expected in [(None, KERNELS[0]), ("baseline", "baseline"), ("no-such-copy", KERNELS[0])]:
-        run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
-                             env={**env, "PYTHONPATH": str(REPO), **({"PUZZLEBENCH_NATIVE_KERNEL": wanted} if wanted else {})})
+        run = python_with_kernel(script, wanted)
         assert run.returncode == 0, run.stderr
         assert ("warning" in run.stderr) == (wanted == "no-such-copy"), run.stderr
         kernel, version = run.stdout.split(" ", 1)
@@ -198,6 +204,7 @@ def test_the_9x9_kernel_copy_is_picked_by_the_environment_and_named_in_the_versi
     assert _native.sudoku9_kernel() == in_use
     assert BitboardEngine.version().endswith(f"(9x9 kernel: {in_use})")
 
+
 def test_a_9x9_kernel_copy_not_on_offer_is_named_in_one_warning():
     """PUZZLEBENCH_NATIVE_KERNEL set to a name no copy has here: the default copy runs, and the
     engine says so once on stderr, naming the copies on offer, however many puzzles it solves
@@ -206,9 +213,7 @@ def test_a_9x9_kernel_copy_not_on_offer_is_named_in_one_warning():
     script = ("from puzzlebench import api, _native; "
               f"rs = [r for _ in range(2) for r in api.solve_many({lines!r}, solver='bitboard')]; "
               "print(_native.sudoku9_kernel(), len(rs), all(r.verified for r in rs))")
-    env = {k: v for k, v in os.environ.items() if k != "PUZZLEBENCH_NATIVE_KERNEL"}
-    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=REPO,
-                         env={**env, "PYTHONPATH": str(REPO), "PUZZLEBENCH_NATIVE_KERNEL": "nonsense"})
+    run = python_with_kernel(script, "nonsense")
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == [KERNELS[0], "6", "True"]
     lines = run.stderr.splitlines()
