@@ -23,7 +23,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
-from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SLOW_FROM
+from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SHAPED_BY_BOX, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
@@ -437,7 +437,6 @@ def _report_compare(args, options: MetricOptions) -> int:
 
 # -- generate ----------------------------------------------------------------------------------
 
-SHAPED_BY_BOX = ("sudoku", "sudoku-x", "killer")
 GENERATE_OPTIONS = {   # the kinds an option of generate shapes; any other refuses it
     "box": SHAPED_BY_BOX, "clues": ("sudoku",), "check_seconds": ("sudoku",),
     "size": tuple(k for k in GENERATED_KINDS if k not in SHAPED_BY_BOX),

@@ -54,6 +54,8 @@ from ..solvers.base import Deadline
 
 PREFERRED = ("bitboard", "mrv")
 GENERATED_KINDS = ("sudoku", "skyscrapers", "nqueens", "latin", *KIND_GENERATORS)
+SHAPED_BY_BOX = ("sudoku", "sudoku-x", "killer")
+"""The kinds whose size is their block shape (``box``); the others have ``size``."""
 GENERATED_SIZES = {"nqueens": 8, "skyscrapers": 6, "latin": 30, "jigsaw": 9, "futoshiki": 5, "kenken": 6}
 """The default ``size`` of the kinds that take one (the others take a block shape)."""
 
@@ -500,7 +502,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         for _ in range(count):
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
-    values = box[0] * box[1] if kind in ("sudoku", "sudoku-x", "killer") else size
+    values = box[0] * box[1] if kind in SHAPED_BY_BOX else size
     counter = _Counter(kind, values) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
