@@ -418,20 +418,11 @@ def _utf16_lines(stream: Iterable[bytes]) -> Iterator[str]:
         pending += decoder.decode(raw)
         end = pending.rfind("\n") + 1
         if end:
-            yield from _ends(pending[:end])
+            yield from (line + "\n" for line in pending[:end - 1].split("\n"))
             pending = pending[end:]
     pending += decoder.decode(b"", final=True)
     if pending:
         yield pending
-
-
-def _ends(text: str) -> Iterator[str]:
-    """``text`` (ending in ``\n``) cut after each ``\n``."""
-    start = 0
-    while start < len(text):
-        end = text.index("\n", start) + 1
-        yield text[start:end]
-        start = end
 
 
 def _line_is_record(line: str) -> bool:
