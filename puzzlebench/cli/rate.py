@@ -14,11 +14,10 @@ import os
 import shlex
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-
-from dataclasses import replace
 
 from ..errors import Place, PuzzleError, UnsupportedShapeError, UsageError
 from ..models.sudoku import Sudoku, parse_sudoku_line

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections import Counter
 import sys
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Iterable

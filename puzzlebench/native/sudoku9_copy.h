@@ -11,11 +11,10 @@
 #define BB9_PRAGMA(text) _Pragma(#text)
 #if defined(__clang__)
 #define BB9_TARGET_PUSH(features) BB9_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
-BB9_TARGET_PUSH(BB9_TARGET)
 #else
 #define BB9_TARGET_PUSH(features) BB9_PRAGMA(GCC target(features))
-BB9_TARGET_PUSH(BB9_TARGET)
 #endif
+BB9_TARGET_PUSH(BB9_TARGET)
 #include "sudoku9.c"
 #if defined(__clang__)
 #pragma clang attribute pop
