@@ -75,14 +75,16 @@ def cmd_db_rename_set(args) -> int:
 def register(sub) -> None:
     p = sub.add_parser("db", help="list a results database's runs and sets, remove or rename a set")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True, parser_class=type(p))
-    a = actions.add_parser("list", help="the runs and the sets (id, name, puzzles, digest, runs)")
+    a = actions.add_parser("list", help="the runs and the sets (id, name, puzzles, digest, runs)",
+                           description="List the runs and the sets (id, name, puzzles, digest, runs).")
     a.add_argument("db", metavar="DB", help="the results database")
     a.set_defaults(func=cmd_db_list)
-    a = actions.add_parser("rm-set", help="remove a set and every result of it")
+    a = actions.add_parser("rm-set", help="remove a set and every result of it",
+                           description="Remove a set and every result of it.")
     a.add_argument("db", metavar="DB", help="the results database")
     a.add_argument("name", metavar="NAME", help="the set's name, as db list shows it")
     a.set_defaults(func=cmd_db_rm_set)
-    a = actions.add_parser("rename-set", help="give a set another name")
+    a = actions.add_parser("rename-set", help="give a set another name", description="Give a set another name.")
     a.add_argument("db", metavar="DB", help="the results database")
     a.add_argument("old", metavar="OLD", help="the set's name, as db list shows it")
     a.add_argument("new", metavar="NEW", help="its new name")
