@@ -98,6 +98,18 @@ def test_two_files_of_one_name_stay_two_sets(tmp_path, capsys):
     assert puzzles_by_set(db) == {"puzzles.txt": 3, "d2/puzzles.txt": 4}
 
 
+def test_two_files_of_one_content_in_one_bench_are_refused(tmp_path, capsys):
+    one = puzzle_file(tmp_path / "a.txt", 3, 1)
+    two = tmp_path / "b.txt"
+    two.write_text(one.read_text())
+    db = tmp_path / "same.sqlite"
+    assert main(["bench", str(one), str(two), "--solvers", "mrv", "--db", str(db), "--quiet"]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {one} and {two} hold the same puzzles (one set): "
+                                       "bench one of them\n")
+    with sqlite3.connect(db) as conn:   # refused before the run: nothing stored
+        assert conn.execute("SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM puzzle_sets)").fetchone() == (0,)
+
+
 def edit_three_lines(path: Path) -> None:
     lines = path.read_text().splitlines()
     fresh = [p.write() for p in generate("sudoku", 3, seed=99, box=(2, 2))]

@@ -228,9 +228,9 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
                 "repeat": cfg.repeat, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+    identify_sets(items, dict(cfg.origins), db, stderr)   # before the run: a refusal stores nothing
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
-    identify_sets(items, dict(cfg.origins), db, stderr)
     plan = _plan(items, cfg, engines, db, run_id, stderr)
     if executor is None:
         executor = LocalExecutor(jobs, catalog=plan.catalog)

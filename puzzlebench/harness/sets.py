@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from ..errors import UsageError
 from ..models.reader import Record
 from .database import Database, StoredSet, set_digest
 
@@ -47,22 +48,32 @@ def file_origin(path: str, sampled: int | None, seed: int | None, scrambled: boo
 def identify_sets(items: list[Record], origins: dict[str, SetOrigin], db: Database, stderr: TextIO) -> list[str]:
     """Each set of ``items`` (by its file's name) matched with its stored set or stored as a
     new one, its records renamed to the set's name; a changed file, or another file of a
-    stored set's name, said in one line on ``stderr``.  The sets' names, in order."""
+    stored set's name, said in one line on ``stderr``.  Two files of one content in one bench
+    are refused (their rows would be one set's, each pair stored twice).  The sets' names, in
+    order."""
     groups: dict[str, list[Record]] = {}
     for item in items:
         groups.setdefault(item.set_name, []).append(item)
-    names = []
+    digests: dict[str, str] = {}
     for name, records in groups.items():
         origin = origins.get(name, SetOrigin())
-        found = _identify(name, records, origin, db, stderr)
+        digest = set_digest(((r.line, r.puzzle_hash) for r in records), origin.seed if origin.scrambled else None)
+        same = next((other for other, known in digests.items() if known == digest), None)
+        if same is not None:
+            raise UsageError(f"{origins.get(same, SetOrigin()).path or same} and {origin.path or name} hold the "
+                             "same puzzles (one set): bench one of them")
+        digests[name] = digest
+    names = []
+    for name, records in groups.items():
+        found = _identify(name, digests[name], records, origins.get(name, SetOrigin()), db, stderr)
         for item in records:
             item.set_name = found.name
         names.append(found.name)
     return names
 
 
-def _identify(name: str, records: list[Record], origin: SetOrigin, db: Database, stderr: TextIO) -> StoredSet:
-    digest = set_digest(((r.line, r.puzzle_hash) for r in records), origin.seed if origin.scrambled else None)
+def _identify(name: str, digest: str, records: list[Record], origin: SetOrigin, db: Database,
+              stderr: TextIO) -> StoredSet:
     stored = db.stored_sets()
     for found in stored:
         if found.digest == digest:
