@@ -176,16 +176,28 @@ def test_db_lists_removes_and_renames_sets(tmp_path, capsys):
     assert out[3] == "sets" and out[4].split() == ["id", "name", "puzzles", "digest", "runs"]
     assert [line.split() for line in out[5:]] == [["1", "a.txt", "3", digests["a.txt"][:12], "1"],
                                                   ["2", "b.txt", "2", digests["b.txt"][:12], "1"]]
+    with sqlite3.connect(db) as conn:   # a disagreement is stored under its puzzle's id (set:line)
+        conn.executemany("INSERT INTO disagreements (puzzle_id, puzzle_hash, limit_) VALUES (?, 'h', 2)",
+                         [("a.txt:1",), ("b.txt:1",), ("a.txt.old:1",)])
     assert main(["db", "rename-set", str(db), "a.txt", "first"]) == 0
     assert capsys.readouterr().out == f"renamed the set a.txt to first in {db}\n"
     assert puzzles_by_set(db) == {"first": 3, "b.txt": 2}
+    assert disagreeing(db) == ["a.txt.old:1", "b.txt:1", "first:1"]
+    assert main(["db", "rename-set", str(db), "b.txt", "first"]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {db} has a set named first already\n"
     assert main(["bench", str(one), "--solvers", "mrv", "--db", str(db), "--quiet", "--resume"]) == 0
     assert "0 runs in " in capsys.readouterr().err    # the renamed set is still its content's set
     assert main(["db", "rm-set", str(db), "first"]) == 0
     assert capsys.readouterr().out == f"removed the set first (3 results) from {db}\n"
     assert puzzles_by_set(db) == {"b.txt": 2}
+    assert disagreeing(db) == ["a.txt.old:1", "b.txt:1"]
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT count(*) FROM result_log").fetchone() == (2,)
+
+
+def disagreeing(db: Path) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        return [row[0] for row in conn.execute("SELECT puzzle_id FROM disagreements ORDER BY puzzle_id")]
 
 
 def test_db_errors_are_one_line_and_exit_2(tmp_path, capsys):

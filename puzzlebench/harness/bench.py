@@ -266,19 +266,19 @@ class _Plan:
 def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, stderr: TextIO) -> _Plan:
     limit = limit_key(cfg.limit)
     sets = sorted({item.set_name for item in items})
-    done, other_time, other_memory = (set(), {}, {})
+    done, other_time, memouts = (set(), {}, {})
     if cfg.resume:
-        done, other_time, other_memory = db.done_keys(sets, [*engines, INPUT_SOLVER], limit, cfg.repeat,
+        done, other_time, memouts = db.done_keys(sets, [*engines, INPUT_SOLVER], limit, cfg.repeat,
                                                       cfg.time_limit, cfg.memory_limit)
     if other_time:
         print(f"puzzlebench: {_counted(other_time)} stored under another time limit "
               f"({', '.join(f'{t:g} s' for t in sorted(other_time))}) run again at {cfg.time_limit:g} s", file=stderr)
-    if other_memory:
+    if memouts:
         memory_now = f"at {cfg.memory_limit / MB:g} MB" if cfg.memory_limit is not None else "with no memory limit"
-        print(f"puzzlebench: {sum(map(len, other_memory.values()))} earlier memout(s) under a smaller memory limit "
+        print(f"puzzlebench: {sum(map(len, memouts.values()))} earlier memout(s) under a smaller memory limit "
               f"are run again {memory_now}", file=stderr)
-    if other_time or other_memory:
-        db.replace(run_id, [i for ids in [*other_time.values(), *other_memory.values()] for i in ids])
+    if other_time or memouts:
+        db.replace(run_id, [i for ids in [*other_time.values(), *memouts.values()] for i in ids])
     good = [item for item in items if item.puzzle is not None]
     tasks = _TaskTable(good)
     input_errors, skipped = [], 0

@@ -45,12 +45,11 @@ def file_origin(path: str, sampled: int | None, seed: int | None, scrambled: boo
     return SetOrigin(None if path == "-" else str(Path(path).resolve()), sampled, seed, scrambled)
 
 
-def identify_sets(items: list[Record], origins: dict[str, SetOrigin], db: Database, stderr: TextIO) -> list[str]:
+def identify_sets(items: list[Record], origins: dict[str, SetOrigin], db: Database, stderr: TextIO) -> None:
     """Each set of ``items`` (by its file's name) matched with its stored set or stored as a
     new one, its records renamed to the set's name; a changed file, or another file of a
     stored set's name, said in one line on ``stderr``.  Two files of one content in one bench
-    are refused (their rows would be one set's, each pair stored twice).  The sets' names, in
-    order."""
+    are refused (their rows would be one set's, each pair stored twice)."""
     groups: dict[str, list[Record]] = {}
     for item in items:
         groups.setdefault(item.set_name, []).append(item)
@@ -63,13 +62,10 @@ def identify_sets(items: list[Record], origins: dict[str, SetOrigin], db: Databa
             raise UsageError(f"{origins.get(same, SetOrigin()).path or same} and {origin.path or name} hold the "
                              "same puzzles (one set): bench one of them")
         digests[name] = digest
-    names = []
     for name, records in groups.items():
         found = _identify(name, digests[name], records, origins.get(name, SetOrigin()), db, stderr)
         for item in records:
             item.set_name = found.name
-        names.append(found.name)
-    return names
 
 
 def _identify(name: str, digest: str, records: list[Record], origin: SetOrigin, db: Database,
