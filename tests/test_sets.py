@@ -78,6 +78,9 @@ def test_the_readme_benches_into_one_database_are_two_sets_of_eleven(tmp_path, c
     assert {(m["set"], m["solver"], m["puzzles"]) for m in metrics} == {
         (name, solver, 11) for name in digests for solver in ("mrv", "dlx", VIRTUAL_BEST)}
     assert sum(m["wins"] for m in metrics if m["set"] == "puzzles.txt" and m["solver"] != VIRTUAL_BEST) == 11
+    assert main(["report", "--db", str(db), "--plot", "cactus", "--out", str(tmp_path / "figs")]) == 0
+    assert sorted(p.name for p in (tmp_path / "figs").glob("cactus-*.png")) == [
+        "cactus-puzzles_txt.png", "cactus-puzzles_txt__scrambled__seed_1_.png"]   # a plot a set, 11 puzzles each
     # the second bench again: the same content, the same set; nothing left to run
     assert main(as_test_argv(readme_bench_lines()[1], file, db) + ["--resume"]) == 0
     assert "0 runs in " in capsys.readouterr().err
