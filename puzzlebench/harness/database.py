@@ -13,10 +13,11 @@ Tables:
   (one column each), the engine's raw counters and the artifact size (JSON), the error,
   whether the answer was verified (``verified``) or found wrong (``wrong``), and
   ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
-- ``puzzle_sets``, ``shapes``, ``solvers``: the names the log refers to by number (a set's
-  name, a puzzle kind and shape, a solver spec), written once each;
+- ``puzzle_sets``, ``shapes``, ``solvers``: what the log refers to by number (a set: its
+  content's digest, its readable name, its file, see :mod:`.sets`; a puzzle kind and shape; a
+  solver spec), written once each;
 - ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
-  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``line``,
+  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``,
   ``kind``, ``shape``, ``solver`` and the log's own columns.  This is what reports, the
   cross-check and ``--resume`` read, and what a user queries;
 - ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
