@@ -55,12 +55,12 @@ def test_a_campaign_runs_each_set_with_its_own_settings(folder, capsys):
     assert main(["bench", "--campaign", str(folder / "c.toml"), "--quiet"]) == 0
     out, err = capsys.readouterr()
     rows = stored(folder / "runs.sqlite")
-    four = [r for r in rows if r[0] == "four.txt"]
+    four = [r for r in rows if r[0] == "four.txt (sample 3, seed 1)"]   # a sample is a set of its own
     six = [r for r in rows if r[0] == "six.txt"]
     assert sorted({r[1] for r in four}) == ["mrv", "sat:minisat22@encoding=minimal"]
     assert len(four) == 2 * 3 and {(r[2], r[3], r[4]) for r in four} == {(1, 5.0, "unique")}
     assert sorted((r[1], r[2], r[3]) for r in six) == [("backtrack", 1, 7.0)] * 2 + [("backtrack", 2, 7.0)] * 2
-    assert "| four.txt | mrv | 2 | 3 | 3 |" in out and "| six.txt | backtrack | 2 | 2 | 2 |" in out
+    assert "| four.txt (sample 3, seed 1) | mrv | 2 | 3 | 3 |" in out and "| six.txt | backtrack | 2 | 2 | 2 |" in out
     assert err.splitlines()[0].startswith("puzzlebench: [1/2] four.txt: 6 runs in ")
     assert err.splitlines()[1].startswith("puzzlebench: [2/2] six.txt: 4 runs in ")
     # run again with --resume: nothing left to run

@@ -852,7 +852,7 @@ def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path
     assert again.returncode == 0, again.stderr    # the lock went with the first bench
 
 
-def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
+def test_resume_runs_again_what_was_stored_under_another_time_limit(tmp_path):
     path = tmp_path / "hard.txt"
     path.write_text(examples.example("norvig-hardest").write() + "\n")
     db = tmp_path / "r.sqlite"
@@ -862,12 +862,12 @@ def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(base + ["--time-limit", "60", "--resume"]) == 0
-    assert "1 earlier timeout(s) under a smaller time limit are run again at 60 s" in err.getvalue()
+    assert "puzzlebench: 1 result stored under another time limit (0.05 s) run again at 60 s\n" in err.getvalue()
     assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
     with sqlite3.connect(db) as conn:   # the timeout stays in the log, replaced by run 2
         assert conn.execute("SELECT status, replaced_by FROM result_log ORDER BY id").fetchall() == [
             ("timeout", 2), ("unique", None)]
-    assert main(base + ["--time-limit", "30", "--resume"]) == 0     # solved: nothing to run again
+    assert main(base + ["--time-limit", "60", "--resume"]) == 0     # the same limit: nothing to run again
     assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
 
 
@@ -920,8 +920,11 @@ def test_report_refuses_a_file_that_is_not_a_results_database(tmp_path, capsys, 
 def test_a_damaged_database_is_a_clean_error_for_report_and_bench(small_db, tmp_path, capsys):
     damaged = tmp_path / "d.sqlite"
     data = bytearray(small_db.read_bytes())
-    middle = len(data) // 2
-    data[middle:middle + 4000] = b"\xde\xad" * 2000
+    with sqlite3.connect(small_db) as conn:   # the log's first page: every read of the results meets it
+        (page,), (size,) = (conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'result_log'").fetchone(),
+                            conn.execute("PRAGMA page_size").fetchone())
+    at = (page - 1) * size + 100
+    data[at:at + 4000] = b"\xde\xad" * 2000
     damaged.write_bytes(bytes(data))
     assert main(["report", "--db", str(damaged)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: cannot read {damaged}: database disk image is malformed\n"

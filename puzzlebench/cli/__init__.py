@@ -22,6 +22,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.cnf",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
+    "puzzlebench.cli.db",
 ]
 
 

@@ -26,7 +26,8 @@ from ..harness.campaign import load_campaign
 from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SHAPED_BY_BOX, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
-from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
+from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
+from ..harness.sets import SetOrigin, file_origin
 from ..models.reader import Record
 from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
                                clock_of, median_runs, rows_without_time,
@@ -130,11 +131,14 @@ def cmd_bench(args) -> int:
         raise UsageError(f"--sample must be 1 or more; got {args.sample}")
     box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
+    origins = {}
     if args.files:
         check_set_names(args.files)
         items = []
         for name in args.files:
-            items += sample(read_file(name, kind=args.kind, box=box), args.sample, seed)
+            records, origin = _sampled(name, args.kind, box, args.sample, seed, args.scramble)
+            items += records
+            origins[set_name(name)] = origin
         if args.scramble:   # over every file at once: a set of another kind beside Sudoku is a warning
             items = scramble_items(items, seed)
         time_limit = args.time_limit or DEFAULT_TIME_LIMIT
@@ -158,7 +162,8 @@ def cmd_bench(args) -> int:
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
-                                                        "box": args.box, "executor": args.executor or "local"})
+                                                        "box": args.box, "executor": args.executor or "local"},
+                      origins=origins)
     executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
         outcome = run_bench(items, cfg, executor=executor)
@@ -170,6 +175,14 @@ def cmd_bench(args) -> int:
             temporary.cleanup()
     print(table, end="")
     return _told(outcome, cfg, "" if temporary is None else "(temporary)")
+
+
+def _sampled(path: str, kind, box, size: int | None, seed: int, scrambled: bool) -> tuple[list, SetOrigin]:
+    """A file's records as a bench takes them (sampled; scrambled later, over every file),
+    and their origin, which names their set."""
+    records = read_file(path, kind=kind, box=box)
+    taken = sample(records, size, seed)
+    return taken, file_origin(path, size if len(taken) < len(records) else None, seed, scrambled)
 
 
 def _counted(n: int, noun: str) -> str:
@@ -218,7 +231,7 @@ def _cmd_campaign(args) -> int:
         raise UsageError(f"jobs is for the local pool; the executor {executor_text} runs on the cluster's workers")
     benches = []
     for run in campaign.sets:  # everything read and checked before the first run stores anything
-        items = sample(read_file(run.file, kind=run.kind, box=parse_box(run.box)), run.sample, run.seed)
+        items, origin = _sampled(run.file, run.kind, parse_box(run.box), run.sample, run.seed, run.scramble)
         if run.scramble:
             items = scramble_items(items, run.seed, f"{args.campaign}: the set {run.file}: scramble")
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
@@ -227,7 +240,8 @@ def _cmd_campaign(args) -> int:
                           command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,
-                                    "executor": executor_text})
+                                    "executor": executor_text},
+                          origins={set_name(run.file): origin})
         benches.append((items, cfg))
     code, results = EXIT_OK, []
     for n, (items, cfg) in enumerate(benches, 1):

@@ -31,6 +31,7 @@ from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.child import MB, check_memory_limit
 from ..solvers.registry import make_engine
+from .sets import SetOrigin, identify_sets
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
 from .workers import LocalExecutor, default_jobs
 
@@ -55,6 +56,7 @@ class BenchConfig:
     engines: Mapping[str, str] = field(default_factory=dict)
     command: str = ""
     settings: dict = field(default_factory=dict)
+    origins: Mapping[str, SetOrigin] = field(default_factory=dict)   # by the records' set_name: their file
 
 
 @dataclass
@@ -226,6 +228,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
                 "repeat": cfg.repeat, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+    identify_sets(items, dict(cfg.origins), db, stderr)   # before the run: a refusal stores nothing
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
     plan = _plan(items, cfg, engines, db, run_id, stderr)
@@ -262,17 +265,20 @@ class _Plan:
 
 def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, stderr: TextIO) -> _Plan:
     limit = limit_key(cfg.limit)
-    done, timeouts, memouts = db.done_keys(cfg.time_limit, cfg.memory_limit) if cfg.resume else (set(), [], [])
-    if timeouts:
-        limit_now = f"at {cfg.time_limit:g} s" if cfg.time_limit is not None else "with no time limit"
-        print(f"puzzlebench: {len(timeouts)} earlier timeout(s) under a smaller time limit are run again "
-              f"{limit_now}", file=stderr)
+    sets = sorted({item.set_name for item in items})
+    done, other_time, memouts = (set(), {}, {})
+    if cfg.resume:
+        done, other_time, memouts = db.done_keys(sets, [*engines, INPUT_SOLVER], limit, cfg.repeat,
+                                                      cfg.time_limit, cfg.memory_limit)
+    if other_time:
+        print(f"puzzlebench: {_counted(other_time)} stored under another time limit "
+              f"({', '.join(f'{t:g} s' for t in sorted(other_time))}) run again at {cfg.time_limit:g} s", file=stderr)
     if memouts:
         memory_now = f"at {cfg.memory_limit / MB:g} MB" if cfg.memory_limit is not None else "with no memory limit"
-        print(f"puzzlebench: {len(memouts)} earlier memout(s) under a smaller memory limit are run again "
-              f"{memory_now}", file=stderr)
-    if timeouts or memouts:
-        db.replace(run_id, timeouts + memouts)
+        print(f"puzzlebench: {sum(map(len, memouts.values()))} earlier memout(s) under a smaller memory limit "
+              f"are run again {memory_now}", file=stderr)
+    if other_time or memouts:
+        db.replace(run_id, [i for ids in [*other_time.values(), *memouts.values()] for i in ids])
     good = [item for item in items if item.puzzle is not None]
     tasks = _TaskTable(good)
     input_errors, skipped = [], 0
@@ -304,7 +310,6 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
             queued.setdefault(spec, [first, 0])[1] += len(members)
     catalog = tasks.catalog()
     queues = {spec: _SolverQueue(range(first, first + n), catalog) for spec, (first, n) in queued.items()}
-    sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
                   lambda: tasks.pairs() | {(i.set_name, i.line, i.puzzle_hash, INPUT_SOLVER)
@@ -312,6 +317,11 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
     if input_errors:
         db.write_values(run_id, input_errors)
     return _Plan(tasks, queues, catalog, sets, skipped, len(input_errors))
+
+
+def _counted(by_limit: dict) -> str:
+    n = sum(map(len, by_limit.values()))
+    return f"{n} result{'' if n == 1 else 's'}"
 
 
 @dataclass
