@@ -480,14 +480,22 @@ def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = M
            for key in sorted(keys, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2]))]
     _adjust(out, ["p_solved", "p_time", "p_par"])
     for row in out:
-        row["solved_change"] = _change(row["p_solved_holm"], row["gained"], row["lost"], "more", "fewer")
+        row["solved_change"] = _change(row["p_solved_holm"], row["lost"], row["gained"], "more", "fewer")
         row["time_change"] = _change(row["p_time_holm"], row["median_a"], row["median_b"], "slower", "faster")
         row["par_change"] = _change(row["p_par_holm"], row["par_a"], row["par_b"], "slower", "faster")
         row["noise_exceeds_difference"] = (None if None in (row["median_a"], row["median_b"]) or not row["median_a"]
                                            else _noise_exceeds({"solver": row["solver"], "reference": "A",
                                                                 "ratio": row["median_b"] / row["median_a"]},
                                                                row["noise_a"], row["noise_b"]))
-    return out
+    return [{key: row[key] for key in COMPARE_FIELDS} for row in out]
+
+
+COMPARE_FIELDS = ("set", "solver", "limit", "time_limit_a", "time_limit_b", "puzzles_a", "puzzles_b", "paired",
+                  "only_a", "only_b", "solved_a", "solved_b", "gained", "lost", "p_solved", "p_solved_holm",
+                  "solved_change", "median_a", "median_b", "p_time", "p_time_holm", "time_change", "par_k",
+                  "par_a", "par_b", "p_par", "p_par_holm", "par_change", "noise_a", "noise_b",
+                  "noise_exceeds_difference", "differ")
+"""The fields of a row of :func:`compare`, in the order of its CSV and JSON."""
 
 
 def _compared(key: tuple, a: dict, b: dict, options: MetricOptions) -> dict:
