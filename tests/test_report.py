@@ -191,7 +191,8 @@ def test_the_report_table_shows_the_metrics_the_virtual_best_and_the_time_limits
         "time, an unsolved puzzle counting 2 x its limit; sgm: shifted geometric mean, shift 10 ms, an "
         "unsolved puzzle at its limit; wins: puzzles solved fastest; speed-up: the sgm of a / the "
         "solver's, over the puzzles both ran, with its 95% percentile bootstrap interval (the puzzles "
-        "resampled in pairs); difference: the Wilcoxon signed-rank test of the log times paired with those "
+        "resampled in pairs); difference: the Wilcoxon signed-rank test of a change of more than 5.0% in the "
+        "log times paired with those "
         "of the solver tested against (the baseline) on the puzzles both solved or ran out of time on "
         "(timeouts at the limit), its p Holm-adjusted across the table, significant below 0.05)")
     rows = [line.split(" | ") for line in out[at + 2:]]

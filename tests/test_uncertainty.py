@@ -121,6 +121,27 @@ def test_timeouts_count_at_the_limit_and_errors_are_left_out_of_the_test(tmp_pat
     assert metrics["b"]["verdict"] == "slower than a"          # ten timeouts at 1 s against 10 ms
 
 
+def test_a_drift_within_the_margin_is_no_difference_and_beyond_it_is(tmp_path, capsys):
+    """A whole run 2% slower, as a loaded machine makes it, on 200 puzzles: the plain test
+    (--margin 0) finds it, the default margin of 5% does not; 10% slower is beyond it."""
+    times = lognormal(14, 200)
+    jitter = np.random.default_rng(15).lognormal(0.0, 0.01, 200)
+    drift = [t * 1.02 * j for t, j in zip(times, jitter)]
+    assert paired_time_test(times, drift, 0.0)[0] < 1e-6
+    assert paired_time_test(times, drift)[0] == pytest.approx(1.0)
+    assert paired_time_test(times, [t * 1.10 * j for t, j in zip(times, jitter)]) == (pytest.approx(0, abs=1e-6), 1)
+    a = write_times(tmp_path / "a.sqlite", [("s", i + 1, "x", "unique", t, 10.0, 1) for i, t in enumerate(times)])
+    b = write_times(tmp_path / "b.sqlite", [("s", i + 1, "x", "unique", t, 10.0, 1) for i, t in enumerate(drift)])
+    assert compare(results_of(a), results_of(b))[0]["time_change"] == "within noise"
+    assert compare(results_of(a), results_of(b), MetricOptions(margin=0))[0]["time_change"] == "slower (significant)"
+    assert main(["report", "--compare", str(a), str(b), "--margin", "0", "--format", "csv"]) == 0
+    assert ",slower (significant)," in capsys.readouterr().out
+    for given in ("-0.1", "1", "nan"):
+        assert main(["report", "--db", str(a), "--margin", given]) == 2
+        assert capsys.readouterr() == ("", f"puzzlebench: error: --margin must be a share from 0 to below 1 (0.05: "
+                                           f"five per cent); got {float(given):g}\n")
+
+
 def test_holm_adjusts_in_order_of_the_p_values_by_hand():
     # sorted: 0.005 x 4 = 0.02, 0.01 x 3 = 0.03, 0.03 x 2 = 0.06, 0.04 x 1 = 0.04 -> kept non-decreasing: 0.06
     assert holm([0.01, 0.04, 0.03, None, 0.005]) == pytest.approx([0.03, 0.06, 0.06, None, 0.02])
@@ -140,11 +161,13 @@ def test_holm_runs_across_the_whole_table(tmp_path):
 
 
 def test_the_scipy_tests_by_hand():
-    # Wilcoxon on log times: every pair equal is no evidence; b always ten times as slow, 10 pairs: 2 / 2^10
-    assert paired_time_test([0.1] * 5, [0.1] * 5, 0.01) == 1.0
-    assert paired_time_test([0.1 * (i + 1) for i in range(10)], [1.0 * (i + 1) for i in range(10)], 0.0) == \
-        pytest.approx(2 / 2 ** 10)
-    assert paired_time_test([], [], 0.01) is None
+    # Wilcoxon on log times: every pair equal is no evidence; b always ten times as slow, 10 pairs: each of the
+    # ten differences beyond the 5% margin, the one-sided p 1 / 2^10, doubled for the two sides
+    assert paired_time_test([0.1] * 5, [0.1] * 5) == (1.0, 0)
+    slow = paired_time_test([0.1 * (i + 1) for i in range(10)], [1.0 * (i + 1) for i in range(10)])
+    assert slow == (pytest.approx(2 / 2 ** 10), 1)
+    assert paired_time_test([1.0 * (i + 1) for i in range(10)], [0.1 * (i + 1) for i in range(10)])[1] == -1
+    assert paired_time_test([], []) is None
     # McNemar exact: 10 gained, 0 lost is 2 x 0.5^10; 5 and 5 is no evidence
     assert solved_test(10, 0) == pytest.approx(2 * 0.5 ** 10)
     assert solved_test(5, 5) == 1.0 and solved_test(0, 0) == 1.0

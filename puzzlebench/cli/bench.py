@@ -28,7 +28,7 @@ from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
-from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
+from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
                                clock_of, median_runs, rows_without_time, compare, compare_noise_warnings,
                                noise_warnings, puzzles_in_common, pyarrow_modules, raw_table, render,
                                render_compare, solver_named, standard_metrics, summarise, write_raw)
@@ -307,7 +307,9 @@ def _metric_options(args) -> MetricOptions:
         raise UsageError(f"--par must be more than 0 (a timeout counts K x the time limit); got {args.par:g}")
     if not (math.isfinite(args.shift) and args.shift >= 0):
         raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
-    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time])
+    if not (math.isfinite(args.margin) and 0 <= args.margin < 1):
+        raise UsageError(f"--margin must be a share from 0 to below 1 (0.05: five per cent); got {args.margin:g}")
+    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time], margin=args.margin)
 
 
 def _check_arithmetic(options: MetricOptions, results) -> None:
@@ -454,7 +456,7 @@ def _report_compare(args, options: MetricOptions) -> int:
         raise UsageError(f"--compare {args.compare[0]} {args.compare[1]}: no puzzle in common "
                          f"(puzzles are paired by their content)")
     rows = compare(*sides, options)
-    text = render_compare(rows, fmt, *args.compare)
+    text = render_compare(rows, fmt, *args.compare, options.margin)
     print(text, end="")
     _warn(compare_noise_warnings(rows))
     if args.out:
@@ -698,6 +700,8 @@ def register(sub) -> None:
     p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
                    help="the shift of the shifted geometric mean (default %(default)g s)")
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
+    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN, metavar="SHARE",
+                   help="the paired tests call a change in time one only beyond this share (default %(default)g)")
     p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
                    help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
     p.add_argument("--raw", action="store_true",

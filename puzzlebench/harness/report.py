@@ -74,7 +74,7 @@ from ..errors import UsageError
 from ..results import STATISTICS
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
-from .uncertainty import (ALPHA, RESAMPLES, holm, log_times, median_interval, paired_time_test, ratio_interval, relative_mad,
+from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test, ratio_interval, relative_mad,
                           sgm_of_logs, solved_test)
 
 
@@ -214,13 +214,14 @@ TINY_TIME = 1e-7       # a time measured as 0 is drawn and divided by as this (l
 @dataclass(frozen=True)
 class MetricOptions:
     """How the standard metrics are computed: PAR-``par``, the shift of the geometric mean
-    (seconds), the baseline of the speed-up (a solver spec, or ``None``) and the time column
-    they read."""
+    (seconds), the baseline of the speed-up (a solver spec, or ``None``), the time column
+    they read, and the least change in time the paired tests call one (a share)."""
 
     par: float = DEFAULT_PAR
     shift: float = DEFAULT_SHIFT
     baseline: str | None = None
     time_key: str = "t_total"
+    margin: float = DEFAULT_MARGIN
 
 
 def solved_in_limit(row, time_key: str = "t_total") -> bool:
@@ -328,7 +329,7 @@ def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()
                 "time_limit": time_limits[solver], "puzzles": len(mine),
                 "solved_in_limit": sum(o.solved for o in mine.values()),
                 "par_k": options.par, "par": _mean_or_none([o.par for o in mine.values()]),
-                "sgm_shift": options.shift, "sgm": sgms[solver],
+                "sgm_shift": options.shift, "sgm": sgms[solver], "margin": options.margin,
                 "wins": None if solver == VIRTUAL_BEST else wins[solver],
                 "baseline": options.baseline,
                 "speedup": None if baseline is None else speedup(baseline, mine, options.shift),
@@ -336,8 +337,8 @@ def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()
                 "noise": noise.get(solver),
             }
             tested = solver != VIRTUAL_BEST and reference is not None and len(by_solver) >= 2
-            row.update(paired_comparison(outcomes[reference], mine, options.shift, reference, solver) if tested
-                       else paired_comparison({}, {}, options.shift, None, solver))
+            row.update(paired_comparison(outcomes[reference], mine, options, reference, solver) if tested
+                       else paired_comparison({}, {}, options, None, solver))
             out.append(row)
     _adjust(out, ["p_time"])
     for row in out:
@@ -354,19 +355,21 @@ def _fastest(sgms: dict[str, float | None]) -> str | None:
     return min(known)[2] if known else None
 
 
-def paired_comparison(theirs: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome], shift: float,
+def paired_comparison(theirs: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome], options: MetricOptions,
                       reference: str | None, solver: str) -> dict:
     """``solver`` against ``reference`` over the puzzles both solved or ran out of time on
     (times capped at the limit): the puzzles paired, the ratio of their shifted geometric means
-    (theirs / mine: above 1, ``solver`` is faster) and the Wilcoxon test's p-value."""
+    (theirs / mine: above 1, ``solver`` is faster), the p-value of the Wilcoxon test of a
+    change beyond the margin and its direction (``slower``: 1 where ``solver`` is slower)."""
     paired = [p for p in mine if p in theirs and mine[p].timed and theirs[p].timed]
     if reference is None or reference == solver:
-        return {"reference": reference, "paired": None, "ratio": None, "p_time": None}
+        return {"reference": reference, "paired": None, "ratio": None, "p_time": None, "slower": None}
     a, b = [theirs[p].capped for p in paired], [mine[p].capped for p in paired]
-    ours = shifted_geometric_mean(b, shift)
+    ours = shifted_geometric_mean(b, options.shift)
+    test = paired_time_test(a, b, options.margin)
     return {"reference": reference, "paired": len(paired),
-            "ratio": shifted_geometric_mean(a, shift) / ours if ours else None,
-            "p_time": paired_time_test(a, b, shift)}
+            "ratio": shifted_geometric_mean(a, options.shift) / ours if ours else None,
+            "p_time": None if test is None else test[0], "slower": None if test is None else test[1]}
 
 
 def _adjust(rows: list[dict], keys: list[str]) -> None:
@@ -384,9 +387,9 @@ def _verdict(row: dict) -> str | None:
         return "reference"
     if row["p_time_holm"] is None:
         return "no puzzle to pair"
-    if row["p_time_holm"] >= ALPHA or row["ratio"] is None:
+    if row["p_time_holm"] >= ALPHA:
         return "no significant difference"
-    return f"{'faster' if row['ratio'] > 1 else 'slower'} than {row['reference']}"
+    return f"{'slower' if row['slower'] > 0 else 'faster'} than {row['reference']}"
 
 
 def _noise_of(rows: list[dict], row: dict) -> float | None:
@@ -481,8 +484,8 @@ def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = M
     _adjust(out, ["p_solved", "p_time", "p_par"])
     for row in out:
         row["solved_change"] = _change(row["p_solved_holm"], row["lost"], row["gained"], "more", "fewer")
-        row["time_change"] = _change(row["p_time_holm"], row["median_a"], row["median_b"], "slower", "faster")
-        row["par_change"] = _change(row["p_par_holm"], row["par_a"], row["par_b"], "slower", "faster")
+        row["time_change"] = _change(row["p_time_holm"], 0, row.pop("time_slower"), "slower", "faster")
+        row["par_change"] = _change(row["p_par_holm"], 0, row.pop("par_slower"), "slower", "faster")
         row["noise_exceeds_difference"] = (None if None in (row["median_a"], row["median_b"]) or not row["median_a"]
                                            else _noise_exceeds({"solver": row["solver"], "reference": "A",
                                                                 "ratio": row["median_b"] / row["median_a"]},
@@ -520,9 +523,11 @@ def _compared(key: tuple, a: dict, b: dict, options: MetricOptions) -> dict:
     row["par_k"] = options.par
     timed = [(x, y) for x, y in pairs if x.timed and y.timed]
     row["p_solved"] = solved_test(row["gained"], row["lost"]) if common else None
-    row["p_time"] = paired_time_test([x.capped for x, _ in timed], [y.capped for _, y in timed], options.shift)
     scored = [(x.par, y.par) for x, y in pairs if x.par is not None and y.par is not None]
-    row["p_par"] = paired_time_test([x for x, _ in scored], [y for _, y in scored], options.shift)
+    for key, (a_values, b_values) in (("time", ([x.capped for x, _ in timed], [y.capped for _, y in timed])),
+                                      ("par", ([x for x, _ in scored], [y for _, y in scored]))):
+        test = paired_time_test(a_values, b_values, options.margin)
+        row[f"p_{key}"], row[f"{key}_slower"] = test if test else (None, None)
     return row
 
 
@@ -776,14 +781,15 @@ def metrics_caption(metrics: list[dict]) -> str:
         text += (f"; speed-up: the sgm of {first['baseline']} / the solver's, over the puzzles both ran, with its "
                  "95% percentile bootstrap interval (the puzzles resampled in pairs)")
     if any(row.get("reference") is not None for row in metrics):
-        text += (f"; difference: the Wilcoxon signed-rank test of the log times paired with those of the solver "
-                 f"tested against ({'the baseline' if first.get('baseline') else 'the least sgm of the set'}) "
-                 f"on the puzzles both solved or ran out of time on (timeouts at the limit), its p Holm-adjusted "
-                 f"across the table, significant below {ALPHA:g}")
+        text += (f"; difference: the Wilcoxon signed-rank test of a change of more than {_percent(first['margin'])} "
+                 f"in the log times paired with those of the solver tested against "
+                 f"({'the baseline' if first.get('baseline') else 'the least sgm of the set'}) on the puzzles both "
+                 f"solved or ran out of time on (timeouts at the limit), its p Holm-adjusted across the table, "
+                 f"significant below {ALPHA:g}")
     return text + ")"
 
 
-def compare_caption(rows: list[dict], name_a: str, name_b: str) -> str:
+def compare_caption(rows: list[dict], name_a: str, name_b: str, margin: float = DEFAULT_MARGIN) -> str:
     limits = [time_limit_words([{"set": r["set"], "time_limit": r[f"time_limit_{side}"]} for r in rows
                                 if r[f"puzzles_{side}"]]) for side in ("a", "b")]
     limits = limits[0] if limits[0] == limits[1] else f"A: {limits[0]}; B: {limits[1]}"
@@ -792,8 +798,8 @@ def compare_caption(rows: list[dict], name_a: str, name_b: str) -> str:
             "puzzles solved only in B / only in A; median: of the solved puzzles; answers differ: puzzles both "
             "finished with another status or count; a change is significant where its Holm-adjusted p-value "
             f"across the table is below {ALPHA:g}: solved by the exact McNemar test of gained against lost, time "
-            "and PAR by the Wilcoxon signed-rank test of the paired log times, capped at the limit or scored "
-            "PAR; otherwise within noise)")
+            f"and PAR by the Wilcoxon signed-rank test of a change of more than {_percent(margin)} in the paired "
+            "log times, capped at the limit or scored PAR; otherwise within noise)")
 
 
 def _merged(summary: list[dict], metrics: list[dict] | None) -> list[dict]:
@@ -858,9 +864,9 @@ def render(summary: list[dict], fmt: str, metrics: list[dict] | None = None) -> 
     raise ValueError(fmt)
 
 
-def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str) -> str:
+def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str, margin: float = DEFAULT_MARGIN) -> str:
     columns = compare_columns(rows)
-    caption = compare_caption(rows, name_a, name_b)
+    caption = compare_caption(rows, name_a, name_b, margin)
     if fmt == "md":
         return caption + "\n\n" + _md_table(rows, columns) + "\n"
     if fmt == "csv":

@@ -21,6 +21,7 @@ CONFIDENCE = 0.95
 ALPHA = 1 - CONFIDENCE
 RESAMPLES = 2000     # Efron & Tibshirani (1993, ch. 13): 1,000 or more for percentile intervals
 SEED = 20260      # any fixed seed: the same results give the same intervals
+DEFAULT_MARGIN = 0.05   # a change in time of 5% or less is not called one (report --margin)
 TINY_LOG_TIME = 1e-7   # with no shift, a time measured as 0 is taken as this before its log
 
 
@@ -76,16 +77,32 @@ def ratio_interval(base: Sequence[float], mine: Sequence[float], shift: float) -
     return _interval(result)
 
 
-def paired_time_test(a: Sequence[float], b: Sequence[float], shift: float) -> float | None:
-    """The two-sided p-value of the Wilcoxon signed-rank test of the paired log times
-    (:func:`log_times`), zero differences ranked and dropped after (Pratt); ``None`` with no
-    pair, 1.0 where every pair is equal (no evidence of a difference)."""
+def paired_time_test(a: Sequence[float], b: Sequence[float],
+                     margin: float = DEFAULT_MARGIN) -> tuple[float, int] | None:
+    """Whether the times ``b`` differ from the paired times ``a`` by more than ``margin`` (a
+    share: 0.05, five per cent): the Wilcoxon signed-rank test of the differences of their
+    logs, zero differences ranked and dropped after (Pratt), against the interval null
+    hypothesis |shift| <= ln(1 + margin) (Hodges & Lehmann 1954: two one-sided tests, the
+    lesser p doubled).  Returns the p-value and the direction (1: ``b`` slower, -1: faster);
+    ``None`` with no pair.  The margin keeps a whole run's drift of a fraction of a per cent on
+    a shared machine, which hundreds of pairs would detect, from being called a change."""
     if len(a) == 0:
         return None
-    differences = log_times(a, shift) - log_times(b, shift)
-    if not np.any(differences):
-        return 1.0
-    return float(stats.wilcoxon(differences, zero_method="pratt").pvalue)
+    differences = log_times(b, 0.0) - log_times(a, 0.0)
+    if margin == 0:
+        if not np.any(differences):
+            return 1.0, 0
+        return float(stats.wilcoxon(differences, zero_method="pratt").pvalue), int(np.sign(np.median(differences)))
+    bound = math.log1p(margin)
+    slower = _one_sided(differences - bound, "greater")
+    faster = _one_sided(differences + bound, "less")
+    return min(1.0, 2 * min(slower, faster)), 1 if slower < faster else -1 if faster < slower else 0
+
+
+def _one_sided(values: np.ndarray, alternative: str) -> float:
+    if not np.any(values):
+        return 1.0   # every value on the bound: no evidence beyond it
+    return float(stats.wilcoxon(values, zero_method="pratt", alternative=alternative).pvalue)
 
 
 def solved_test(gained: int, lost: int) -> float:
