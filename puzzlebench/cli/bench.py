@@ -28,7 +28,8 @@ from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
-from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
+from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
+                               TIME_KEYS, MetricOptions,
                                clock_of, median_runs, rows_without_time, compare, compare_noise_warnings,
                                noise_warnings, puzzles_in_common, pyarrow_modules, raw_table, render,
                                render_compare, solver_named, standard_metrics, summarise, write_raw)

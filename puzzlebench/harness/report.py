@@ -51,12 +51,17 @@ solved within a time, the time limit drawn) and the performance profile of Dolan
 2002): for each solver, the share of puzzles it solved within a factor tau of the fastest
 solver's time on that puzzle.
 
+How sure the figures are (:mod:`.uncertainty`, docs/METHODS.md): each median and speed-up with
+its 95% bootstrap interval; each solver tested against the baseline (else the set's least sgm)
+by the Wilcoxon test of a change beyond a margin, Holm-adjusted across the table (``verdict``).
+
 Repetitions (``bench --repeat K``): every table, metric and plot takes one run per pair, the
-median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``.
+median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``,
+and each pair's spread gives the ``noise`` column (:func:`run_noise`).
 
 Raw results (:func:`raw_table`, :func:`write_raw`): every column of the ``results`` view, one
 row per result, as CSV, JSON lines or Parquet (with pyarrow).  :func:`compare` sets two
-databases side by side.
+databases side by side, their puzzles paired by content, each change tested.
 """
 
 from __future__ import annotations
@@ -74,8 +79,8 @@ from ..errors import UsageError
 from ..results import STATISTICS
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
-from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test, ratio_interval, relative_mad,
-                          sgm_of_logs, solved_test)
+from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test,
+                          ratio_interval, relative_mad, sgm_of_logs, solved_test)
 
 
 
@@ -333,7 +338,8 @@ def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()
                 "wins": None if solver == VIRTUAL_BEST else wins[solver],
                 "baseline": options.baseline,
                 "speedup": None if baseline is None else speedup(baseline, mine, options.shift),
-                **_interval_fields("speedup", None if baseline is None else speedup_interval(baseline, mine, options.shift)),
+                **_interval_fields("speedup", None if baseline is None
+                                   else speedup_interval(baseline, mine, options.shift)),
                 "noise": noise.get(solver),
             }
             tested = solver != VIRTUAL_BEST and reference is not None and len(by_solver) >= 2
