@@ -12,6 +12,7 @@ same results give the same report.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Sequence
 
 import numpy as np
@@ -70,10 +71,13 @@ def ratio_interval(base: Sequence[float], mine: Sequence[float], shift: float) -
     logs = log_times(base, shift), log_times(mine, shift)
 
     def ratio(a, b, axis=-1):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            return sgm_of_logs(a, shift, axis) / sgm_of_logs(b, shift, axis)
-    result = stats.bootstrap(logs, ratio, n_resamples=RESAMPLES, confidence_level=CONFIDENCE,
-                             method="percentile", vectorized=True, paired=True, axis=-1, rng=_rng())
+        return sgm_of_logs(a, shift, axis) / sgm_of_logs(b, shift, axis)
+    # a resample whose times are all 0 has the ratio inf (and scipy's standard error of such
+    # ratios nan): an interval that is not finite is none, so its warnings say nothing more
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = stats.bootstrap(logs, ratio, n_resamples=RESAMPLES, confidence_level=CONFIDENCE,
+                                 method="percentile", vectorized=True, paired=True, axis=-1, rng=_rng())
     return _interval(result)
 
 
