@@ -296,3 +296,19 @@ def test_a_large_shift_gives_the_mean_not_a_negative_time(tmp_path, capsys):
     assert main(["report", "--db", str(path), "--shift", "1e-320"]) == 2
     assert capsys.readouterr() == ("", "puzzlebench: error: --shift 9.99989e-321: times of 0.05 to 10 s over this "
                                        "shift leave a float's range; give a shift nearer the times (or 0)\n")
+
+
+def test_compare_of_two_real_benches_pairs_every_puzzle(tmp_path, capsys):
+    puzzles = tmp_path / "four.txt"
+    assert main(["generate", "sudoku", "--box", "2x2", "--count", "6", "--seed", "5", "--out", str(puzzles)]) == 0
+    for name in ("a", "b"):
+        assert main(["bench", str(puzzles), "--solvers", "mrv", "--db", str(tmp_path / f"{name}.sqlite"),
+                     "--quiet", "--jobs", "1"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--compare", str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite"),
+                 "--format", "json"]) == 0
+    row = strict_json(capsys.readouterr().out)["rows"][0]
+    assert (row["solver"], row["paired"], row["only_a"], row["only_b"]) == ("mrv", 6, 0, 0)
+    assert (row["solved_a"], row["solved_b"], row["gained"], row["lost"]) == (6, 6, 0, 0)
+    assert row["solved_change"] == "within noise" and row["p_solved"] == 1.0
+    assert row["time_change"] in ("within noise", "faster (significant)", "slower (significant)")

@@ -643,9 +643,12 @@ def main_columns(summary: list[dict]) -> list[tuple[str, str]]:
     columns = list(MAIN)
     for key, label, after in (("cpu_median", "CPU median ms", "median"), ("wall_median", "wall median ms", "median"),
                               ("median_lo", "median 95% CI ms", "median"),
-                              ("baseline_memory_mb", "baseline MB", "peak_memory_mb"), ("noise", "noise", "median")):
+                              ("baseline_memory_mb", "baseline MB", "peak_memory_mb")):
         if any(row.get(key) is not None for row in summary):
             columns.insert([k for k, _ in columns].index(after) + 1, (key.replace("_lo", "_ci"), label))
+    if any(row.get("noise") is not None for row in summary):   # after the median and its interval
+        keys = [k for k, _ in columns]
+        columns.insert(keys.index("median_ci" if "median_ci" in keys else "median") + 1, ("noise", "noise"))
     return columns
 
 
