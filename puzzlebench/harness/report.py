@@ -349,7 +349,9 @@ def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()
     _adjust(out, ["p_time"])
     for row in out:
         row["verdict"] = _verdict(row)
-        row["noise_exceeds_difference"] = _noise_exceeds(row, row.get("noise"), _noise_of(out, row))
+        tested = row["reference"] not in (None, row["solver"]) and row["ratio"] is not None
+        row["noise_exceeds_difference"] = _noise_exceeds(abs(row["ratio"] - 1) if tested else None,
+                                                         row["noise"], _noise_of(out, row))
     return out
 
 
@@ -404,13 +406,13 @@ def _noise_of(rows: list[dict], row: dict) -> float | None:
                  (row["set"], row["limit"], row.get("reference"))), None)
 
 
-def _noise_exceeds(row: dict, *noises: float | None) -> bool | None:
-    """Whether the run-to-run noise of either side is larger than the relative difference the
-    row reports (``None``: no repetitions or no difference to weigh)."""
+def _noise_exceeds(difference: float | None, *noises: float | None) -> bool | None:
+    """Whether the run-to-run noise of either side is larger than a relative difference a row
+    reports (``None``: no repetitions or no difference to weigh)."""
     known = [n for n in noises if n is not None]
-    if not known or row.get("ratio") is None or row.get("reference") in (None, row["solver"]):
+    if not known or difference is None:
         return None
-    return max(known) > abs(row["ratio"] - 1)
+    return max(known) > difference
 
 
 def noise_warnings(metrics: list[dict]) -> list[str]:
@@ -477,9 +479,9 @@ def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = M
     puzzles solved within the limit, those solved in only B (``gained``) or only A (``lost``),
     the median time of the solved puzzles, PAR-k, the puzzles both finished with different
     answers (status or count: ``differ``), and whether each change is more than chance: the
-    exact McNemar test of gained against lost (``p_solved``), the Wilcoxon test of the paired
-    log times, capped at the limit (``p_time``: the median), and of the PAR-k scores
-    (``p_par``), Holm-adjusted across the table (``KEY_holm``).  ``noise_a`` and ``noise_b``:
+    exact McNemar test of gained against lost (``p_solved``), the Wilcoxon test of a change
+    beyond the margin in the paired log times, capped at the limit (``p_time``: the median),
+    and in the PAR-k scores (``p_par``), Holm-adjusted across the table (``KEY_holm``).  ``noise_a`` and ``noise_b``:
     each side's run-to-run noise where it has repetitions."""
     groups_a, groups_b = _by_set_solver_limit(results_a), _by_set_solver_limit(results_b)
     keys = list(dict.fromkeys([*groups_a, *groups_b]))
@@ -489,13 +491,12 @@ def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = M
            for key in sorted(keys, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2]))]
     _adjust(out, ["p_solved", "p_time", "p_par"])
     for row in out:
-        row["solved_change"] = _change(row["p_solved_holm"], row["lost"], row["gained"], "more", "fewer")
-        row["time_change"] = _change(row["p_time_holm"], 0, row.pop("time_slower"), "slower", "faster")
-        row["par_change"] = _change(row["p_par_holm"], 0, row.pop("par_slower"), "slower", "faster")
-        row["noise_exceeds_difference"] = (None if None in (row["median_a"], row["median_b"]) or not row["median_a"]
-                                           else _noise_exceeds({"solver": row["solver"], "reference": "A",
-                                                                "ratio": row["median_b"] / row["median_a"]},
-                                                               row["noise_a"], row["noise_b"]))
+        more = None if row["gained"] is None else row["gained"] - row["lost"]
+        row["solved_change"] = _change(row["p_solved_holm"], more, "more", "fewer")
+        row["time_change"] = _change(row["p_time_holm"], row["time_slower"], "slower", "faster")
+        row["par_change"] = _change(row["p_par_holm"], row["par_slower"], "slower", "faster")
+        row["noise_exceeds_difference"] = _noise_exceeds(_relative_change(row["median_a"], row["median_b"]),
+                                                         row["noise_a"], row["noise_b"])
     return [{key: row[key] for key in COMPARE_FIELDS} for row in out]
 
 
@@ -537,14 +538,18 @@ def _compared(key: tuple, a: dict, b: dict, options: MetricOptions) -> dict:
     return row
 
 
-def _change(p: float | None, a, b, up: str, down: str) -> str | None:
-    """A change from ``a`` to ``b`` in words: within noise where the adjusted p-value is not
-    below :data:`ALPHA`, else which way it went."""
-    if p is None or a is None or b is None:
+def _change(p: float | None, direction: int | None, up: str, down: str) -> str | None:
+    """A change in words: within noise where the adjusted p-value is not below :data:`ALPHA`
+    (or nothing moved), else which way it went (``direction`` above 0: ``up``)."""
+    if p is None or direction is None:
         return None
-    if p >= ALPHA or a == b:
+    if p >= ALPHA or direction == 0:
         return "within noise"
-    return f"{up if b > a else down} (significant)"
+    return f"{up if direction > 0 else down} (significant)"
+
+
+def _relative_change(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None or before <= 0 else abs(after / before - 1)
 
 
 def compare_noise_warnings(rows: list[dict]) -> list[str]:
@@ -552,7 +557,7 @@ def compare_noise_warnings(rows: list[dict]) -> list[str]:
     run-to-run noise."""
     return [f"{row['set']}: {row['solver']}: the run-to-run noise "
             f"({_percent(max(n for n in (row['noise_a'], row['noise_b']) if n is not None))}) is larger than "
-            f"the change in median ({_percent(abs(row['median_b'] / row['median_a'] - 1))})"
+            f"the change in median ({_percent(_relative_change(row['median_a'], row['median_b']))})"
             for row in rows if row.get("noise_exceeds_difference")]
 
 
