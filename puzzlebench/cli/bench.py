@@ -29,10 +29,9 @@ from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
 from ..models.reader import Record
 from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
-                               TIME_KEYS, MetricOptions,
-                               clock_of, median_runs, rows_without_time, compare, compare_noise_warnings,
-                               noise_warnings, puzzles_in_common, pyarrow_modules, raw_table, render,
-                               render_compare, solver_named, standard_metrics, summarise, write_raw)
+                               TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
+                               compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
+                               render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
