@@ -1,9 +1,10 @@
 """How sure a report's figures are: bootstrap intervals, paired tests and run-to-run noise.
 
-Every method is scipy.stats' (docs/METHODS.md names each with its reference): a percentile
-bootstrap interval of a median and of a paired ratio of shifted geometric means (Efron &
-Tibshirani 1993), the Wilcoxon signed-rank test of paired log times with Pratt's handling of
-zero differences (Wilcoxon 1945, Pratt 1959), the exact binomial (McNemar 1947) test of the
+Every method but Holm's is scipy.stats' (docs/METHODS.md names each with its reference): a
+percentile bootstrap interval of a median and of a paired ratio of shifted geometric means
+(Efron & Tibshirani 1993), the Wilcoxon signed-rank test of a change beyond a margin in paired
+log times (Wilcoxon 1945; zeros as Pratt 1959; the margin as Hodges & Lehmann 1954), the
+exact binomial (McNemar 1947) test of the
 puzzles one side solved and the other did not, Holm's (1979) step-down adjustment of a table's
 p-values, and the median absolute deviation of repeated runs.  The bootstrap is seeded: the
 same results give the same report.
@@ -19,7 +20,7 @@ import numpy as np
 from scipy import stats
 
 CONFIDENCE = 0.95
-ALPHA = 1 - CONFIDENCE
+ALPHA = 0.05         # a test's level: significant where the adjusted p is below it
 RESAMPLES = 2000     # Efron & Tibshirani (1993, ch. 13): 1,000 or more for percentile intervals
 SEED = 20260      # any fixed seed: the same results give the same intervals
 DEFAULT_MARGIN = 0.05   # a change in time of 5% or less is not called one (report --margin)
