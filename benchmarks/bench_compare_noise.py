@@ -59,6 +59,7 @@ def main() -> None:
     start = time.perf_counter()
     same_rows = []
     within = {clock: 0 for clock in CLOCKS}
+    drifts: dict[str, list[float]] = {clock: [] for clock in CLOCKS}
     with tempfile.TemporaryDirectory() as folder:
         for seed in range(args.repetitions):
             items = sample(everything, args.puzzles, seed)
@@ -69,7 +70,8 @@ def main() -> None:
                 row = compare(a, b, MetricOptions(time_key=key))[0]
                 quiet = all(row[c] == "within noise" for c in CHANGES)
                 within[clock] += quiet
-                cells += [f"{row['median_a'] * 1e6:.0f} / {row['median_b'] * 1e6:.0f}", f"{drift(a, b, key):+.1%}",
+                drifts[clock].append(drift(a, b, key))
+                cells += [f"{row['median_a'] * 1e6:.0f} / {row['median_b'] * 1e6:.0f}", f"{drifts[clock][-1]:+.1%}",
                           f"{row['p_time_holm']:.3f}", "within noise" if quiet else
                           ", ".join(f"{c.split('_')[0]}: {row[c]}" for c in CHANGES if row[c] != "within noise")]
             same_rows.append(f"| {seed} | {row['paired']} | " + " | ".join(cells) + " |")
@@ -102,12 +104,13 @@ def main() -> None:
             "| seed | paired | wall median µs A / B | wall drift | wall p time (Holm) | wall verdict | "
             "CPU median µs A / B | CPU drift | CPU p time (Holm) | CPU verdict |\n"
             "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n" + "\n".join(same_rows) + "\n\n"
-            "Drift: the median over the puzzles of B's time over A's, less 1. Wall time moves about 1% or less "
-            "from one run to the next, inside the tests' default margin of 5% (`report --margin`), though "
-            "200 pairs would find it without one. CPU time of a run of some 15 µs (user + system as the kernel "
-            "accounts it) drifts by several per cent a run: where that passes the margin, the test says so, "
-            "correctly: the two runs' CPU times differ. Compare microsecond engines by wall time, or give a "
-            "larger `--margin` for CPU time.\n\n"
+            f"Drift: the median over the puzzles of B's time over A's, less 1. Here wall time moved at most "
+            f"{max(map(abs, drifts['wall'])):.1%} from one run to the next (the median run "
+            f"{np.median(np.abs(drifts['wall'])):.1%}), inside the tests' default margin of 5% (`report --margin`), "
+            f"though 200 pairs find such a drift without one. CPU time of a run of some 15 µs (user + system as "
+            f"the kernel accounts it) moved up to {max(map(abs, drifts['CPU'])):.1%}: where that passes the margin "
+            "the test says so, correctly: the two runs' CPU times differ. Compare microsecond engines by wall "
+            "time, or give a larger `--margin` for CPU time.\n\n"
             f"## bitboard against mrv\n\n"
             f"One bench of both on the sample of seed 0, as `report --baseline mrv` tests it (Wilcoxon on the "
             f"paired log times, Holm; the speed-up's paired bootstrap interval). Target: significant, the "
