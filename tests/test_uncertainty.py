@@ -87,6 +87,8 @@ def test_two_solvers_of_one_distribution_show_no_significant_difference(tmp_path
     assert b["reference"] == "a" and b["paired"] == 80 and b["p_time_holm"] >= 0.05
     assert b["verdict"] == "no significant difference"
     assert b["speedup_lo"] < 1 < b["speedup_hi"]
+    plain = by_solver(standard_metrics(results_of(path), MetricOptions(baseline="a", margin=0)))["b"]
+    assert plain["verdict"] == "no significant difference"   # without the margin too: no difference to find
     assert main(["report", "--db", str(path)]) == 0   # no baseline: against the set's least sgm
     rows = [line.split(" | ") for line in capsys.readouterr().out.splitlines() if line.startswith("| s | ")]
     tested = [row[-4:] for row in rows[-3:]]          # the metrics table: a, b and the virtual best
@@ -149,8 +151,8 @@ def test_holm_adjusts_in_order_of_the_p_values_by_hand():
 
 
 def test_holm_runs_across_the_whole_table(tmp_path):
-    """Two sets, each with a difference just significant alone: adjusted together, the larger p
-    is doubled or held by the smaller's."""
+    """Two sets, one test each: their p-values adjusted together, as :func:`holm` adjusts them,
+    the smaller doubled."""
     rows = (two_solvers(lognormal(7, 30), [t * 1.3 for t in lognormal(7, 30)], set_name="s")
             + two_solvers(lognormal(8, 30), lognormal(9, 30), set_name="t"))
     metrics = [m for m in standard_metrics(results_of(write_times(tmp_path / "h.sqlite", rows)),
