@@ -29,10 +29,10 @@ from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
 from ..harness.sets import SetOrigin, file_origin
 from ..models.reader import Record
-from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
-                               clock_of, median_runs, rows_without_time,
-                               compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
-                               standard_metrics, summarise, write_raw)
+from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
+                               TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
+                               compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
+                               render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
@@ -288,15 +288,17 @@ def cmd_report(args) -> int:
     finally:
         db.close()
     _check_clock(options, results, args.db)
+    _check_arithmetic(options, results)
     if pair:   # before the table, as every mistake: a name no row has drew nothing, exit 0
         shown = sorted({r["solver"] for r in results} - {INPUT_SOLVER})
         for name in pair:
             if solver_named(name, shown) is None:
                 raise UsageError(f"--pair {args.pair}: {name} is not among the solvers this report shows "
                                  f"({', '.join(shown) or 'none'})")
-    summary = summarise(results, options.time_key)
-    text = render(summary, fmt, standard_metrics(results, options))
+    summary, metrics = summarise(results, options.time_key), standard_metrics(results, options)
+    text = render(summary, fmt, metrics)
     print(text, end="")
+    _warn(noise_warnings(metrics))
     if disagreements:
         print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
     if args.out:
@@ -319,7 +321,28 @@ def _metric_options(args) -> MetricOptions:
         raise UsageError(f"--par must be more than 0 (a timeout counts K x the time limit); got {args.par:g}")
     if not (math.isfinite(args.shift) and args.shift >= 0):
         raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
-    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time])
+    if not (math.isfinite(args.margin) and 0 <= args.margin < 1):
+        raise UsageError(f"--margin must be a share from 0 to below 1 (0.05: five per cent); got {args.margin:g}")
+    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time], margin=args.margin)
+
+
+def _check_arithmetic(options: MetricOptions, results) -> None:
+    """Refuse a ``--par`` or ``--shift`` whose arithmetic over these results leaves the floats
+    (a PAR sum that overflows, times over the shift that overflow or underflow)."""
+    limits = [r["time_limit"] for r in results if r["time_limit"]]
+    if limits and not math.isfinite(options.par * max(limits) * len(results)):
+        raise UsageError(f"--par {options.par:g}: {len(results)} results of {max(limits):g} s x {options.par:g} "
+                         f"overflow a float; give a smaller K")
+    times = [t for r in results for t in (r[options.time_key], r["time_limit"]) if t]
+    if options.shift > 0 and times and (not math.isfinite(max(times) / options.shift)
+                                        or min(times) / options.shift < sys.float_info.min):
+        raise UsageError(f"--shift {options.shift:g}: times of {min(times):g} to {max(times):g} s over this shift "
+                         f"leave a float's range; give a shift nearer the times (or 0)")
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        print(f"puzzlebench: warning: {line}", file=sys.stderr)
 
 
 def _check_clock(options: MetricOptions, results, where: str) -> None:
@@ -442,8 +465,14 @@ def _report_compare(args, options: MetricOptions) -> int:
             db.close()
     for side, path in zip(sides, args.compare):
         _check_clock(options, side, path)
-    text = render_compare(compare(*sides, options), fmt, *args.compare)
+        _check_arithmetic(options, side)
+    if not puzzles_in_common(*sides):
+        raise UsageError(f"--compare {args.compare[0]} {args.compare[1]}: no puzzle in common "
+                         f"(puzzles are paired by their content)")
+    rows = compare(*sides, options)
+    text = render_compare(rows, fmt, *args.compare, options.margin)
     print(text, end="")
+    _warn(compare_noise_warnings(rows))
     if args.out:
         _write_table(Path(args.out), f"compare.{TABLE_SUFFIX[fmt]}", text, args.out)
     return EXIT_OK
@@ -685,6 +714,8 @@ def register(sub) -> None:
     p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
                    help="the shift of the shifted geometric mean (default %(default)g s)")
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
+    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN, metavar="SHARE",
+                   help="the paired tests call a change in time one only beyond this share (default %(default)g)")
     p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
                    help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
     p.add_argument("--raw", action="store_true",
