@@ -275,7 +275,7 @@ BAD = [
     ("4" * 80, {}, ParseError,
      "1:81: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 80"),
     ("1 0 0 0 2", {"kind": "sudoku"}, ParseError,
-     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …); got 5"),
+     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …), or 2N² (the puzzle, then its solution); got 5"),
     # unknown characters
     ("8...?" + "." * 76, {}, ParseError,
      "1:5: unexpected character '?': expected a value (1-9, A-Z) or an empty cell (. 0 _)"),

@@ -649,15 +649,23 @@ def _number(token: str, offset: int, n: int, places: TextPlaces) -> int:
 
 
 def parse_sudoku_numbers(text: str, *, box=None, source: str | None = None) -> Sudoku:
-    """N² numbers on one line, separated by spaces or commas (0 = empty): any N up to 64."""
+    """N² numbers on one line, separated by spaces or commas (0 = empty): any N up to 64; or
+    2N² numbers, the puzzle and then its solution (as ``generate`` writes a grid beyond 35
+    values, for ``check``: 2N² is never a square, so the two readings cannot meet)."""
     places = TextPlaces(text, source)
     tokens = [(m.start(), m.group()) for m in re.finditer(r"[^\s,]+", text)]
     n = math.isqrt(len(tokens))
+    metadata = None
+    if n * n != len(tokens) and len(tokens) % 2 == 0 and _is_square(len(tokens) // 2):
+        n = math.isqrt(len(tokens) // 2)
+        tokens, solution = tokens[:n * n], tokens[n * n:]
+        metadata = {"solution": " ".join(t for _, t in solution)}
     if n * n != len(tokens) or n == 0:
-        raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}); got {len(tokens)}",
-                         places.line_place(tokens[0][0] if tokens else 0))
+        raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}), or 2N² (the puzzle, then its "
+                         f"solution); got {len(tokens)}", places.line_place(tokens[0][0] if tokens else 0))
     values = [_number(t, off, n, places) for off, t in tokens]
-    return _build(values, n, box, places, form="numbers", empty="0", cells=[off for off, _ in tokens])
+    return _build(values, n, box, places, form="numbers", empty="0", metadata=metadata,
+                  cells=[off for off, _ in tokens])
 
 
 SEPARATOR_LINE = re.compile(r"^[\s|]*[-+=][-+=\s|]*$")
