@@ -448,9 +448,12 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
     if n * n != length or n < 2:
         raise ParseError(f"a Sudoku line has N² characters ({SIZES_HINT}); got {length}",
                          Place(source, 1, first_column + _length_error_column(length)))
+    if n > MAX_VALUES:
+        raise UnsupportedShapeError(f"a {n}x{n} Sudoku has more than {MAX_VALUES} values; supported: up to "
+                                    f"{MAX_VALUES}", Place(source, 1))
     if n > len(DIGITS):
-        raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form "
-                                    f"(one character covers values up to {len(DIGITS)})", Place(source, 1))
+        raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form (one character covers values "
+                                    f"up to {len(DIGITS)}; numbers up to {MAX_VALUES})", Place(source, 1))
     values = [CHAR_VALUES.get(ch, -1) for ch in text]
     if min(values) < 0 or max(values) > n:
         for col, (ch, v) in enumerate(zip(text, values), start=first_column):
