@@ -39,8 +39,11 @@ def cmd_solve_smt2(args) -> int:
         found.ending, f" (stopped: {found.reason})")
     plural = "" if found.count == 1 else "s"
     stats = found.stats
-    print(f"{found.count} model{plural}{ending}; decisions={stats.nodes} conflicts={stats.conflicts} "
-          f"propagations={stats.propagations} [z3 {z3.get_version_string()}]")
+    # a counter Z3 does not report (no search: its simplifier decided the formula) is left out
+    counters = " ".join(f"{name}={value}" for name, value in (
+        ("decisions", stats.nodes), ("conflicts", stats.conflicts), ("propagations", stats.propagations))
+        if value is not None) or "no search counters"
+    print(f"{found.count} model{plural}{ending}; {counters} [z3 {z3.get_version_string()}]")
     return EXIT_OK
 
 
