@@ -116,6 +116,24 @@ def test_count_eight_queens(capsys):
     assert code == 0 and record["status"] == "multiple" and record["count"] == 92
 
 
+def test_count_lists_the_solutions_it_keeps(capsys):
+    """The README's "count --example 8-queens   # all 92" printed one solution of the 92."""
+    from puzzlebench.models.examples import example
+    from puzzlebench.solvers.registry import make_engine
+    queens = example("8-queens")
+    code, out, _ = run(capsys, "count", "--example", "8-queens")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 11 and " count=92 " in lines[0]
+    assert [line.split(": ")[0] for line in lines[1:10]] == [f"solution {k}" for k in range(2, 11)]
+    assert lines[10] == "… 82 more not kept (--keep K lists K)"
+    code, out, _ = run(capsys, "count", "--example", "8-queens", "--keep", "92")
+    listed = [lines[0].split(" propagations=")[1].split(" ", 1)[1]] + [line.split(": ")[1] for line in out.splitlines()[1:]]
+    every = make_engine("mrv").run(queens, limit=None, keep=100).solutions
+    assert code == 0 and sorted(listed) == sorted(queens.write_solution(s) for s in every) and len(set(listed)) == 92
+    code, out, _ = run(capsys, "solve", "--example", "8-queens")
+    assert code == 0 and "solution 2" not in out
+
+
 def test_check_lists_every_broken_rule(capsys, tmp_path):
     wrong = "21" + INKALA_SOLUTION[2:]
     f = tmp_path / "s.txt"
