@@ -378,3 +378,21 @@ def test_python_dash_m_runs_the_command(module):
     proc = subprocess.run([sys.executable, "-m", module, "solve", "--example", "course-4x4", "--format", "jsonl"],
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "unique"
+
+
+def test_every_option_of_every_command_has_help():
+    """``generate --count/--seed``, several ``--format`` and ``--time-limit`` had none: ``--help``
+    listed them bare."""
+    import argparse
+
+    from puzzlebench.cli import build_parser
+
+    parser = build_parser()
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    bare = [f"{name} {'/'.join(action.option_strings) or action.dest}"
+            for name, command in [("puzzlebench", parser), *commands.choices.items()]
+            for action in command._actions
+            if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+            and not (action.help or "").strip()]
+    assert bare == []
+    assert {action.dest for action in commands._choices_actions if not action.help} == set()

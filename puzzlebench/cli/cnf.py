@@ -155,7 +155,7 @@ def register(sub) -> None:
                                                     "default %(default)s")
     p.add_argument("--limit", type=int, default=1, metavar="K",
                    help="models to count (0 = all; each whole assignment blocked); default 1")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="for the whole count (default: none)")
     p.set_defaults(func=cmd_solve_cnf)
 
     p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "
@@ -169,6 +169,8 @@ def register(sub) -> None:
     p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
                    help="the solver's output (s/v lines, MiniSat's result file, MiniZinc's output; "
                         "'-' for stdin)")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: the solution (or unsat, unknown); jsonl: a JSON object with the verdict "
+                        "(default %(default)s)")
     p.add_argument("--pretty", action="store_true", help="print the solution as a grid")
     p.set_defaults(func=cmd_decode)

@@ -45,7 +45,9 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
                    help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
                         "2^20 bytes); past it: memout")
     p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help=f"{keep_help}; default %(default)s")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a line a puzzle (its solution below it when alone); jsonl: a JSON "
+                        "object a puzzle, every field of its result (default %(default)s)")
 
 
 def check_box(text: str | None) -> tuple[int, int] | None:

@@ -269,7 +269,9 @@ def register(sub) -> None:
                        description="Check lines 'puzzle solution' (a Latin square: its rows, a line "
                                    "'solution', the solution's rows) and list every broken rule.")
     add_input_arguments(p, example=False)
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a verdict a record and the broken rules; jsonl: a JSON object a record "
+                        "(default %(default)s)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("show", help="pretty-print puzzles")
@@ -277,7 +279,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_show, default_example="arto-inkala")
 
     p = sub.add_parser("solvers", help="every engine, its kinds, variants, options and availability")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a table; jsonl: a JSON object an engine (default %(default)s)")
     p.add_argument("--statistics", action="store_true",
                    help="what each engine counts in each shared statistic (markdown)")
     p.set_defaults(func=cmd_solvers)
