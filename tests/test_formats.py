@@ -275,7 +275,7 @@ BAD = [
     ("4" * 80, {}, ParseError,
      "1:81: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 80"),
     ("1 0 0 0 2", {"kind": "sudoku"}, ParseError,
-     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …); got 5"),
+     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …), or 2N² (the puzzle, then its solution); got 5"),
     # unknown characters
     ("8...?" + "." * 76, {}, ParseError,
      "1:5: unexpected character '?': expected a value (1-9, A-Z) or an empty cell (. 0 _)"),
@@ -288,6 +288,10 @@ BAD = [
      "1:9: unexpected 'x': after n, pre-placed queens are 1-based (row,col) pairs, e.g. 8 (1,1) (3,5)"),
     ("Q..\n.x.\n...", {"kind": "nqueens"}, ParseError,
      "2:2: unexpected character 'x': a board has '.' (empty) and 'Q' (queen)"),
+    # a 65x65 line was told to use the numbers form, which then refused it
+    ("." * 65 * 65, {}, UnsupportedShapeError, "1: a 65x65 Sudoku has more than 64 values; supported: up to 64"),
+    ("." * 40 * 40, {}, UnsupportedShapeError,
+     "1: a 40x40 Sudoku needs the numbers form (one character covers values up to 35; numbers up to 64)"),
     # values out of range
     ("12.5" + "." * 12, {}, ParseError, "1:4: value '5' (5) is out of range for a 4x4 Sudoku (1..4)"),
     ("[[1,0,0,0],[0,0,2,0],[0,0,0,0],[0,3,0,9]]", {}, ParseError,

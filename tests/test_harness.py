@@ -4,6 +4,7 @@ resume, reports computed from the database, generators and symmetries."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
+from puzzlebench.errors import UsageError
 from puzzlebench.models import examples
 from puzzlebench.solvers import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
@@ -852,6 +854,56 @@ def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path
         assert conn.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)
     again = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr    # the lock went with the first bench
+
+
+def test_a_bench_removes_its_lock_file_as_it_ends(tmp_path, capsys):
+    """``DB.lock`` stayed beside every database."""
+    db = tmp_path / "l.sqlite"
+    assert main(["bench", "--solvers", "mrv", "--db", str(db), "--quiet"]) in (0, 1)
+    assert db.exists() and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("l.sqlite")) == ["l.sqlite"]
+
+
+def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
+    from puzzlebench.harness.database import BenchLock
+    path = str(tmp_path / "x.sqlite")
+    first = BenchLock(path)
+    stale = open(f"{path}.lock")      # opened before the release: a bench that came too late
+    with pytest.raises(UsageError, match="is in use by another bench"):
+        BenchLock(path)
+    first.release()
+    assert not Path(f"{path}.lock").exists()
+    fcntl.flock(stale, fcntl.LOCK_EX | fcntl.LOCK_NB)   # the removed file's lock holds nothing now
+    second = BenchLock(path)                            # the file at the path is a new one
+    assert os.stat(f"{path}.lock").st_ino != os.fstat(stale.fileno()).st_ino
+    with pytest.raises(UsageError, match="is in use by another bench"):
+        BenchLock(path)
+    second.release()
+    stale.close()
+
+
+def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
+    """A database the bench made is removed when nothing was stored in it (it held one run
+    and no result); one that existed before is kept."""
+    path = tmp_path / "p.txt"
+    path.write_text(examples.example("arto-inkala").write() + "\n")
+    db = tmp_path / "i.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "hang", "--engine",
+           f"hang={BROKEN['hang']}", "--db", str(db), "--jobs", "1", "--time-limit", "120", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not db.exists():
+            time.sleep(0.05)
+        assert db.exists()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and err.endswith("puzzlebench: interrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt"]
 
 
 def test_resume_runs_again_what_was_stored_under_another_time_limit(tmp_path):

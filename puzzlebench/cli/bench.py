@@ -727,9 +727,10 @@ def register(sub) -> None:
     p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
                                         "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
                                         "Futoshiki and KenKen (written as Simon Tatham's game ids)")
-    p.add_argument("kind", choices=GENERATED_KINDS)
-    p.add_argument("--count", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("kind", choices=GENERATED_KINDS, help="the kind of puzzle to generate")
+    p.add_argument("--count", type=int, default=10, help="how many puzzles (default %(default)s)")
+    p.add_argument("--seed", type=int, default=0,
+                   help="random seed: the same seed, the same puzzles (default %(default)s)")
     p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
     p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
     p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "

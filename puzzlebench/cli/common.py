@@ -34,7 +34,8 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
 
 
-def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) -> None:
+def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
+                         keep_help: str = "solutions kept per puzzle") -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
                    help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
     p.add_argument("--limit", type=int, default=default_limit,
@@ -43,8 +44,10 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) 
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
                         "2^20 bytes); past it: memout")
-    p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help=f"{keep_help}; default %(default)s")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a line a puzzle (its solution below it when alone); jsonl: a JSON "
+                        "object a puzzle, every field of its result (default %(default)s)")
 
 
 def check_box(text: str | None) -> tuple[int, int] | None:

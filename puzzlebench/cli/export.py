@@ -153,5 +153,5 @@ def register(sub) -> None:
     p.add_argument("--limit", type=int, default=0, help="solutions to look for (0 = all); default 0")
     p.add_argument("--show", type=int, default=10, help="solutions to print; default %(default)s")
     p.add_argument("--solver", default="dlx", help="dlx (C) or dlx-py; default %(default)s")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="for the whole search (default: none)")
     p.set_defaults(func=cmd_solve_xc)

@@ -37,7 +37,8 @@ def register(subparsers) -> None:
     p.add_argument("--explain", action="store_true", help="list every step in words")
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a line a puzzle; jsonl: a JSON object a puzzle (default %(default)s)")
     p.add_argument("--time-limit", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
                    help="per puzzle, for Sudoku Explainer's ladder of techniques (default %(default)g; 0: none); "
                         "past it the record says ladder \"timeout\" and the model scores the puzzle")
@@ -49,12 +50,16 @@ def register(subparsers) -> None:
                          help="seed: Σ α n + Σ β [n>0] as in Landreau's TIPE 2025 study; full: plus hardest technique, "
                               "guessing, singles and visual criteria (default); full+quine: plus the Quine "
                               "measure (Landreau, section 3)")
-    fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
+    fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq",
+                         help="lstsq: ridge least squares; anneal: simulated annealing of the same loss "
+                              "(default %(default)s)")
     fitting.add_argument("--transform", choices=("none", "log"), default="none",
                          help="fit log(label) (use for solve times)")
-    fitting.add_argument("--ridge", type=float, default=1.0)
+    fitting.add_argument("--ridge", type=float, default=1.0,
+                         help="the ridge term's weight on the standardised features (default %(default)s)")
     fitting.add_argument("--folds", type=int, default=5, help="k of the k-fold cross-validation")
-    fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument("--seed", type=int, default=1,
+                         help="seed of the folds' shuffle and of the annealing (default %(default)s)")
     fitting.add_argument("--name", help="the model's name (default: the output file's stem)")
     p.set_defaults(func=run)
 

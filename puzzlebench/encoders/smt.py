@@ -354,7 +354,9 @@ def _parse_error(exc: Exception, source: str | None) -> ParseError:
     :class:`ParseError` at its place."""
     value = getattr(exc, "value", exc)
     message = (value.decode(errors="replace") if isinstance(value, bytes) else str(value)).strip()
-    first = message.splitlines()[0] if message else "Z3 said nothing"
+    lines = message.splitlines()
+    # Z3 says "unsupported" a line for each command it skipped (placed by :mod:`..solvers.smt`)
+    first = next((line for line in lines if line != "unsupported"), lines[0] if lines else "Z3 said nothing")
     found = _Z3_FIRST_ERROR.match(first)
     if not found:
         return ParseError(f"SMT-LIB2 does not parse: {first}", Place(source))

@@ -12,6 +12,7 @@ slow ones one at a time, and so that the last units are spread over every worker
 from __future__ import annotations
 
 import math
+import os
 import shlex
 import sqlite3
 import sys
@@ -25,7 +26,7 @@ from typing import Callable, Iterator, Mapping, Sequence, TextIO
 from ..errors import UsageError
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
-from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
+from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, remove_database
 from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
@@ -211,16 +212,28 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
     engines = resolve_solvers(cfg.solvers, cfg.engines)
     lock = BenchLock(cfg.db)
     try:
-        db = Database(cfg.db)
-        started = time.perf_counter()
+        made, db = not os.path.exists(cfg.db), None
         try:
-            return _run(items, cfg, engines, db, executor, stderr, started)
+            db = Database(cfg.db)
+            return _run(items, cfg, engines, db, executor, stderr, time.perf_counter())
         except sqlite3.DatabaseError as exc:   # a damaged file, a full disk
             raise UsageError(f"cannot use {cfg.db} as a results database: {exc}") from None
         finally:
-            db.close()
+            # a bench interrupted before its first result left a database of one run and no result
+            empty = made and (db is None or not _holds_results(db))
+            if db is not None:
+                db.close()
+            if empty:
+                remove_database(cfg.db)
     finally:
         lock.release()
+
+
+def _holds_results(db: Database) -> bool:
+    try:
+        return db.holds_results()
+    except sqlite3.DatabaseError:   # a full disk: what is there is kept
+        return True
 
 
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:

@@ -38,6 +38,7 @@ the pairs that have none (one bench at a time: see :class:`BenchLock`).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import json
@@ -443,6 +444,12 @@ class Database(ResultsReader):
                 return found
         raise UsageError(f"no set {name!r} in {self.path} (sets: {', '.join(s.name for s in sets) or 'none'})")
 
+    def holds_results(self) -> bool:
+        """Whether any result is stored (a bench that made the file and stored none removes it)."""
+        if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'result_log'").fetchone():
+            return False   # interrupted as it made its tables
+        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM result_log)").fetchone()[0] == 1
+
     # -- runs -------------------------------------------------------------------------------
 
     def start_run(self, *, command: str, seed: int | None, settings: dict, engines: dict) -> int:
@@ -626,31 +633,53 @@ class BenchLock:
     """One bench at a time on a database: two benches on one file would each store the pairs
     both run, and the view would show both.  The lock is an ``flock`` on ``DB.lock`` beside
     the database (the kernel releases it when the bench dies, however it dies); the file holds
-    the bench's process id for the message a second bench gives."""
+    the bench's process id for the message a second bench gives.  The bench removes the file
+    as it ends, while it holds the lock; a bench that locked a file then removed checks that
+    the file it holds is still the one at the path, else it takes the new one (the usual
+    pattern for flock on a file that is unlinked)."""
 
     def __init__(self, path: str):
         refuse_directory(path)   # before DIR.lock is made
         self.path = f"{path}.lock"
-        try:
-            self.file = open(self.path, "a+")
-        except OSError as exc:
-            raise UsageError(f"cannot lock the database {path}: {exc.strerror} ({self.path})") from None
-        try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.file.seek(0)
-            holder = self.file.read().strip() or "another process"
-            self.file.close()
-            raise UsageError(f"{path} is in use by another bench ({holder}); wait for it to end, "
-                             "or give another --db") from None
+        while True:
+            try:
+                self.file = open(self.path, "a+")
+            except OSError as exc:
+                raise UsageError(f"cannot lock the database {path}: {exc.strerror} ({self.path})") from None
+            try:
+                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.file.seek(0)
+                holder = self.file.read().strip() or "another process"
+                self.file.close()
+                raise UsageError(f"{path} is in use by another bench ({holder}); wait for it to end, "
+                                 "or give another --db") from None
+            if self._still_at_path():
+                break
+            self.file.close()   # removed by the bench that held it as we opened it: take the new one
         self.file.seek(0)
         self.file.truncate()
         self.file.write(f"pid {os.getpid()}, started {now()}")
         self.file.flush()
 
+    def _still_at_path(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == os.fstat(self.file.fileno()).st_ino
+        except FileNotFoundError:
+            return False
+
     def release(self) -> None:
         if not self.file.closed:
+            if self._still_at_path():
+                os.unlink(self.path)   # while locked: a bench waiting on this file sees it gone
             self.file.close()   # closing the last descriptor releases the flock
+
+
+def remove_database(path: str) -> None:
+    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``)."""
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
 
 
 def open_existing(path: str) -> ResultsReader:

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_clause,
                             decode_assignment, declarations, encode_smt, model_assignment,
                             read_smt2)
-from ..errors import EngineError, Place
+from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
@@ -201,10 +201,10 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     called as each model is found."""
     import z3
 
-    constants = countable_constants(text, source)
     logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
     solver = z3.SolverFor("QF_FD") if logic and logic.group(1) == "QF_FD" else z3.Solver()
-    read_smt2(text, source, solver)
+    constants = _read_quietly(lambda: countable_constants(text, source), source)
+    _read_quietly(lambda: read_smt2(text, source, solver), source)
     deadline, models, count, answer = Deadline(time_limit), [], 0, None
     while limit is None or count < limit:
         if deadline.remaining() is not None:
@@ -229,6 +229,43 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
     reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
     return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))
+
+
+_Z3_UNSUPPORTED = re.compile(r"^; (\S+) line: (\d+) position: (\d+)$", re.M)
+"""What Z3's SMT-LIB2 parser writes on its process's standard error for a command it does not
+know, which it then skips (``; foo line: 5 position: 4``)."""
+
+
+def _read_quietly(read: Callable[[], Any], source: str | None) -> Any:
+    """``read()``, a reading of SMT-LIB2 text by Z3, with what Z3 writes on the process's
+    standard error (file descriptor 2, below Python) kept from the terminal: a command Z3 does
+    not know is a :class:`ParseError` at its place (Z3 skips it, saying so in a raw line), or
+    Z3's own error when that comes first in the text."""
+    import os
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryFile() as said:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(said.fileno(), 2)
+        try:
+            try:
+                result, error = read(), None
+            except ParseError as exc:
+                result, error = None, exc
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        said.seek(0)
+        unknown = _Z3_UNSUPPORTED.search(said.read().decode(errors="replace"))
+    if unknown is not None:
+        name, line, column = unknown.group(1), int(unknown.group(2)), int(unknown.group(3))
+        if error is None or (error.place.line or 0, error.place.column or 0) > (line, column):
+            raise ParseError(f"SMT-LIB2 does not parse: unknown command {name!r}", Place(source, line, column))
+    if error is not None:
+        raise error
+    return result
 
 
 # Z3's reason when its own SIGINT handler stopped a check: Ctrl-C never reaches Python as a
