@@ -49,10 +49,10 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) 
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
 
 
-def add_engine_seed_argument(p: argparse.ArgumentParser) -> None:
+def add_engine_seed_argument(p: argparse.ArgumentParser, more: str = "") -> None:
     p.add_argument("--engine-seed", type=int, default=DEFAULT_ENGINE_SEED, metavar="N",
                    help="random seed given to the engines that take one (see `puzzlebench solvers`); "
-                        "default %(default)s")
+                        f"default %(default)s{more}")
 
 
 def check_box(text: str | None) -> tuple[int, int] | None:

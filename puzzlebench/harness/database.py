@@ -17,8 +17,9 @@ Tables:
   name, a puzzle kind and shape, a solver spec), written once each;
 - ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
   spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``line``,
-  ``kind``, ``shape``, ``solver`` and the log's own columns.  This is what reports, the
-  cross-check and ``--resume`` read, and what a user queries;
+  ``kind``, ``shape``, ``solver`` and the log's own columns, warm-up runs (``bench --warmup``,
+  ``warmup`` 1 in the log) left out.  This is what reports, the cross-check and ``--resume``
+  read, and what a user queries;
 - ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
   answered differently (see :mod:`.crosscheck`).
 
@@ -62,12 +63,12 @@ SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.na
        r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition
+       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
 LEFT JOIN shapes h ON h.id = r.shape_id
-WHERE r.replaced_by IS NULL
+WHERE r.replaced_by IS NULL AND COALESCE(r.warmup, 0) = 0
 """
 
 SCHEMA = """
@@ -117,7 +118,9 @@ CREATE TABLE IF NOT EXISTS result_log (
     batch_size INTEGER,
     baseline_memory INTEGER,
     memory_limit INTEGER,
-    repetition INTEGER
+    repetition INTEGER,
+    engine_seed INTEGER,
+    warmup INTEGER
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -133,9 +136,14 @@ CREATE TABLE IF NOT EXISTS disagreements (
 """
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
-                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"))
+                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"), ("engine_seed", "INTEGER"),
+                 ("warmup", "INTEGER"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
+
+LOG_ONLY = ("warmup",)
+"""Columns of the log the view does not show: ``warmup`` (1: a ``bench --warmup`` run, which
+the view leaves out, so that no report, cross-check or ``load_results`` counts it)."""
 
 INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
@@ -144,7 +152,8 @@ ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
 FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
 """A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``.
 ``repetition`` (1 to K under ``bench --repeat K``; ``NULL``, read as 1, when a bench has no
-repeats) is a fact of its own, given where there are repeats."""
+repeats) is a fact of its own, given where there are repeats; so is ``engine_seed`` (the seed
+the engine was given, ``NULL`` for one that takes none)."""
 
 NAMED = (("set_id", "puzzle_sets", ("name",), ("set_name",)),
          ("solver_id", "solvers", ("spec",), ("solver",)),
@@ -208,7 +217,8 @@ class ResultsReader:
             self.conn.close()
             raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
         shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
-        self._older = "".join(f", NULL AS {name}" for name, _ in ADDED_COLUMNS if name not in shown)
+        self._older = "".join(f", NULL AS {name}" for name, _ in ADDED_COLUMNS
+                              if name not in shown and name not in LOG_ONLY)
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
@@ -276,7 +286,7 @@ class Database(ResultsReader):
         have = {row[1] for row in self.conn.execute("PRAGMA table_info(result_log)")}
         missing = [(name, kind) for name, kind in ADDED_COLUMNS if name not in have]
         shown = {row[1] for row in self.conn.execute("PRAGMA table_info(results)")}
-        if not missing and all(name in shown for name, _ in ADDED_COLUMNS):
+        if not missing and all(name in shown for name, _ in ADDED_COLUMNS if name not in LOG_ONLY):
             return
         with self.transaction():
             for name, kind in missing:
