@@ -130,6 +130,8 @@ def test_api_takes_the_engine_seed_and_leaves_a_given_engine_alone():
     assert counters(seeded) == counters(make_engine("cpsat").seeded(1).run(queens, limit=0))
     many = api.solve_many([queens], "cpsat", limit=0, engine_seed=1)
     assert counters(many[0]) == counters(seeded)
+    apart = api.solve(queens, "cpsat", limit=0, engine_seed=1, memory_limit=500)   # in a child process
+    assert counters(apart) == counters(seeded)
     with pytest.raises(UsageError, match="the engine seed must be a whole number from 0 to 2000000000; got -1"):
         api.solve(queens, "cpsat", engine_seed=-1)
 
@@ -207,3 +209,14 @@ def test_a_negative_warmup_is_refused_in_one_line(tmp_path, capsys):
     code = main(["bench", "--solvers", "mrv", "--warmup", "-1", "--db", str(tmp_path / "r.sqlite")])
     assert code == 2
     assert capsys.readouterr().err == "puzzlebench: error: --warmup must be 0 or more; got -1\n"
+
+
+def test_a_campaign_takes_the_engine_seed_and_warmup_from_the_command_line(sudokus, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "four.txt").write_text("".join(p.write() + "\n" for p in sudokus))
+    (tmp_path / "c.toml").write_text('db = "r.sqlite"\nsolvers = ["cpsat"]\nrepeat = 2\njobs = 1\n'
+                                     '[[set]]\nfile = "four.txt"\n')
+    assert main(["bench", "--campaign", "c.toml", "--engine-seed", "4", "--warmup", "1", "--quiet"]) == 0
+    log = logged(tmp_path / "r.sqlite", LOG)
+    assert [(line, seed) for _, line, _, seed, warmup in log if warmup == 1] == [(1, None)]
+    assert sorted({(repetition, seed) for _, _, repetition, seed, warmup in log if warmup == 0}) == [(1, 4), (2, 5)]
