@@ -72,6 +72,15 @@ def test_cpsat_gets_the_seed_as_its_random_seed(tmp_path):
     assert counters(again) == counters(runs[0])             # and the same seed gives it back
 
 
+def test_cpmpy_gives_ortools_the_seed():
+    pytest.importorskip("cpmpy")
+    pytest.importorskip("ortools")
+    queens = example("8-queens")
+    runs = [counters(make_engine("cpmpy:ortools").seeded(seed).run(queens, limit=0)) for seed in (0, 1, 0)]
+    assert runs[0] != runs[1] and runs[0] == runs[2] and runs[0][0] == 92
+    assert make_engine("cpmpy:ortools").seeded(1).engine_seed == 1
+
+
 def z3_count(seed: int) -> dict:
     """Z3's counters for one puzzle in a process of its own (in one process Z3's terms carry the
     earlier formulas' numbering, and the search with them)."""
