@@ -81,6 +81,17 @@ def test_cpmpy_gives_ortools_the_seed():
     assert make_engine("cpmpy:ortools").seeded(1).engine_seed == 1
 
 
+def test_quine_h0_seeds_its_choices_with_its_option_plus_the_engine_seed():
+    queens = api.parse("5", kind="nqueens")
+
+    def h0(spec: str, seed: int) -> tuple:
+        return counters(make_engine(spec).seeded(seed).run(queens, limit=0))
+
+    assert h0("quine:h0", 0) != h0("quine:h0", 1) and h0("quine:h0", 0) == h0("quine:h0", 0)
+    assert h0("quine:h0@seed=1", 0) == h0("quine:h0", 1)
+    assert make_engine("quine:h1").seeded(1).engine_seed is None   # h1 chooses without chance
+
+
 def z3_count(seed: int) -> dict:
     """Z3's counters for one puzzle in a process of its own (in one process Z3's terms carry the
     earlier formulas' numbering, and the search with them)."""
