@@ -28,7 +28,8 @@ from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
 from ..models.reader import Record
 from .progress import Progress
-from ..solvers.base import DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit, normalise_limit
+from ..solvers.base import (DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit,
+                            normalise_limit)
 from ..solvers.child import MB, check_memory_limit
 from ..solvers.registry import make_engine
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
@@ -243,7 +244,8 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
-                "repeat": cfg.repeat, "engine_seed": cfg.engine_seed, "warmup": cfg.warmup, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+                "repeat": cfg.repeat, "engine_seed": cfg.engine_seed, "warmup": cfg.warmup, "jobs": jobs,
+                "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
     plan = _plan(items, cfg, engines, db, run_id, stderr)
@@ -328,7 +330,8 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
     tasks.measured = len(tasks)
     warm = {spec: tasks.add_solver(spec, taken[spec][:cfg.warmup], None, None) for spec in queued if cfg.warmup}
     catalog = tasks.catalog()
-    queues = {spec: _SolverQueue(range(first, first + n), catalog, blocks) for spec, (first, n, blocks) in queued.items()}
+    queues = {spec: _SolverQueue(range(first, first + n), catalog, blocks)
+              for spec, (first, n, blocks) in queued.items()}
     warmups = {spec: [(tid, catalog[tid]) for tid in range(first, first + min(cfg.warmup, len(taken[spec])))]
                for spec, first in warm.items()}
     sets = sorted({item.set_name for item in items})
