@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from typing import Any, Iterable
@@ -12,7 +13,7 @@ from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku import read_sudoku_lines
 from .results import Result, Results, Times, error_result
-from .solvers.base import Engine, check_time_limit, normalise_limit
+from .solvers.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed, check_time_limit, normalise_limit
 from .solvers.child import check_memory_limit, run_limited
 
 DEFAULT_KEEP = 10
@@ -43,17 +44,27 @@ def _as_puzzle(item: Any, kind: str | None = None, box=None) -> Puzzle:
     raise TypeError(f"a puzzle is a Puzzle or its text (str); got {type(item).__name__}")
 
 
+def seeded_engine(solver: str | Engine, engine_seed: int) -> Engine:
+    """The engine of ``solver``, its searches given ``engine_seed`` (an engine passed in is
+    copied, not changed)."""
+    check_engine_seed(engine_seed)
+    engine = copy.copy(solver) if isinstance(solver, Engine) else make_engine(solver)
+    return engine.seeded(engine_seed)
+
+
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
-          box: str | tuple[int, int] | None = None, memory_limit: float | None = None) -> Result:
+          box: str | tuple[int, int] | None = None, memory_limit: float | None = None,
+          engine_seed: int = DEFAULT_ENGINE_SEED) -> Result:
     """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
     look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.
     ``memory_limit`` (MB above the idle process) runs the engine in a child process held to it
-    (status ``memout`` past it).  A text that is not a puzzle raises its
-    :class:`~puzzlebench.errors.PuzzleError`."""
+    (status ``memout`` past it).  ``engine_seed`` is the random seed given to an engine that
+    takes one (``puzzlebench solvers`` says which), ignored by the others.  A text that is not
+    a puzzle raises its :class:`~puzzlebench.errors.PuzzleError`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     memory_limit = check_memory_limit(memory_limit)
-    engine = make_engine(solver)
+    engine = seeded_engine(solver, engine_seed)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
         start = time.perf_counter()
@@ -69,15 +80,15 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
 def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
                kind: str | None = None, box: str | tuple[int, int] | None = None,
-               memory_limit: float | None = None) -> Results:
+               memory_limit: float | None = None, engine_seed: int = DEFAULT_ENGINE_SEED) -> Results:
     """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
     size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
-    in one call.  ``memory_limit`` as for :func:`solve`."""
+    in one call.  ``memory_limit`` and ``engine_seed`` as for :func:`solve`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     memory_limit = check_memory_limit(memory_limit)
-    engine = make_engine(solver)
+    engine = seeded_engine(solver, engine_seed)
     items = list(puzzles)
     start = time.perf_counter()
     texts = [i for i, item in enumerate(items) if isinstance(item, str)]

@@ -40,7 +40,7 @@ from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
-from .common import EXIT_OK, check_box
+from .common import EXIT_OK, add_engine_seed_argument, check_box
 from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
@@ -160,6 +160,7 @@ def cmd_bench(args) -> int:
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
                       repeat=1 if args.repeat is None else args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
+                      engine_seed=args.engine_seed, warmup=args.warmup,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
                                                         "box": args.box, "executor": args.executor or "local"},
@@ -237,7 +238,7 @@ def _cmd_campaign(args) -> int:
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
-                          command=command_line(),
+                          engine_seed=args.engine_seed, warmup=args.warmup, command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,
                                     "executor": executor_text},
@@ -677,6 +678,10 @@ def register(sub) -> None:
     p.add_argument("--repeat", type=int, metavar="K",
                    help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
                         "the median run")
+    add_engine_seed_argument(p, "; repetition r of --repeat gets N + r - 1")
+    p.add_argument("--warmup", type=int, default=0, metavar="K",
+                   help="each worker first runs the first K puzzles with each engine, stored as warm-up and left "
+                        "out of every report (a library's first solve: CP-SAT's takes about 2 s); default 0")
     p.add_argument("--jobs", type=int, help="worker processes (default: the cores here; at most 8 a core)")
     p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "

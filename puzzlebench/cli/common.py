@@ -17,6 +17,7 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import UsageError
+from ..solvers.base import DEFAULT_ENGINE_SEED
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -45,9 +46,16 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
                    help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
                         "2^20 bytes); past it: memout")
     p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help=f"{keep_help}; default %(default)s")
+    add_engine_seed_argument(p)
     p.add_argument("--format", choices=("text", "jsonl"), default="text",
                    help="text: a line a puzzle (its solution below it when alone); jsonl: a JSON "
                         "object a puzzle, every field of its result (default %(default)s)")
+
+
+def add_engine_seed_argument(p: argparse.ArgumentParser, more: str = "") -> None:
+    p.add_argument("--engine-seed", type=int, default=DEFAULT_ENGINE_SEED, metavar="N",
+                   help="random seed given to the engines that take one (see `puzzlebench solvers`); "
+                        f"default %(default)s{more}")
 
 
 def check_box(text: str | None) -> tuple[int, int] | None:

@@ -95,8 +95,7 @@ def cmd_solve(args) -> int:
     api.check_time_limit(args.time_limit)
     check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
-    from ..solvers.registry import make_engine
-    engine = make_engine(args.solver)
+    engine = api.seeded_engine(args.solver, args.engine_seed)
     tally = Tally()
     first = True
     for batch in batches(read_records(args)):
@@ -226,6 +225,7 @@ def cmd_solvers(args) -> int:
                          "help": o.help, **({"choices": list(o.choices)} if o.choices else {})}
                         for o in cls.options],
             "statistics": cls.statistics,
+            "seed": cls.seed_parameter,
             "library": cls.library or "puzzlebench",
             "version": cls.version(),
             "available": reason is None,
@@ -244,6 +244,7 @@ def cmd_solvers(args) -> int:
         print(f"    kinds: {', '.join(row['kinds'])}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])} (default {row['variants'][0]})")
+        print(f"    engine seed: {row['seed'] or 'takes none (its results record no seed)'}")
         for o in row["options"]:
             choices = f" [{'|'.join(map(str, o['choices']))}]" if "choices" in o else ""
             print(f"    @{o['name']}={o['default']}{choices}: {o['help']}")

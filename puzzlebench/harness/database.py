@@ -18,8 +18,9 @@ Tables:
   solver spec), written once each;
 - ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
   spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``,
-  ``kind``, ``shape``, ``solver`` and the log's own columns.  This is what reports, the
-  cross-check and ``--resume`` read, and what a user queries;
+  ``kind``, ``shape``, ``solver`` and the log's own columns, warm-up runs (``bench --warmup``,
+  ``warmup`` 1 in the log) left out.  This is what reports, the cross-check and ``--resume``
+  read, and what a user queries;
 - ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
   answered differently (see :mod:`.crosscheck`).
 
@@ -66,12 +67,12 @@ SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.na
        r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition
+       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
 LEFT JOIN shapes h ON h.id = r.shape_id
-WHERE r.replaced_by IS NULL
+WHERE r.replaced_by IS NULL AND COALESCE(r.warmup, 0) = 0
 """
 
 SCHEMA = """
@@ -122,7 +123,9 @@ CREATE TABLE IF NOT EXISTS result_log (
     batch_size INTEGER,
     baseline_memory INTEGER,
     memory_limit INTEGER,
-    repetition INTEGER
+    repetition INTEGER,
+    engine_seed INTEGER,
+    warmup INTEGER
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -138,9 +141,14 @@ CREATE TABLE IF NOT EXISTS disagreements (
 """
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
-                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"))
+                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"), ("engine_seed", "INTEGER"),
+                 ("warmup", "INTEGER"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
+
+LOG_ONLY = ("warmup",)
+"""Columns of the log the view does not show: ``warmup`` (1: a ``bench --warmup`` run, which
+the view leaves out, so that no report, cross-check or ``load_results`` counts it)."""
 
 SET_COLUMNS = (("digest", "TEXT"), ("base", "TEXT"), ("source", "TEXT"), ("puzzles", "INTEGER"))
 """A set's identity beside its name (see :mod:`.sets`): the digest of its content, the name it
@@ -150,7 +158,7 @@ A database older than them gets them when a bench opens it, each set's digest co
 its stored rows (:func:`stored_set_digests`); the view's ``set_digest`` reads ``NULL`` from
 one ``report`` opens."""
 
-VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS) + ("set_digest",)
+VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS if name not in LOG_ONLY) + ("set_digest",)
 """The view's columns an older database's view lacks (read as ``NULL``)."""
 
 INPUT_SOLVER = "(input)"
@@ -160,7 +168,8 @@ ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
 FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
 """A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``.
 ``repetition`` (1 to K under ``bench --repeat K``; ``NULL``, read as 1, when a bench has no
-repeats) is a fact of its own, given where there are repeats."""
+repeats) is a fact of its own, given where there are repeats; so is ``engine_seed`` (the seed
+the engine was given, ``NULL`` for one that takes none)."""
 
 NAMED = (("set_id", "puzzle_sets", ("name",), ("set_name",)),
          ("solver_id", "solvers", ("spec",), ("solver",)),

@@ -37,7 +37,10 @@ class WorkUnit:
     ``run_many``) and verify in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
     family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
     importable in the worker.  ``memory_limit``: bytes the engine may use above the worker's
-    baseline (``None``: no limit); past it the run is ``memout``."""
+    baseline (``None``: no limit); past it the run is ``memout``.  ``engine_seed``: the seed the
+    engine's searches are given (``None``: it takes none).  ``warmup``: (task id, puzzle) pairs
+    a worker runs first when it builds the engine, their rows sent flagged ``warmup``
+    (``bench --warmup``)."""
 
     solver: str
     task_ids: Sequence[int]
@@ -48,6 +51,8 @@ class WorkUnit:
     batch: bool = False
     engines: Mapping[str, str] = field(default_factory=dict)
     memory_limit: int | None = None
+    engine_seed: int | None = None
+    warmup: Sequence[tuple[int, Puzzle]] = ()
 
     @property
     def tasks(self) -> list[tuple[int, Puzzle | None]]:

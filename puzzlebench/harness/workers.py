@@ -191,16 +191,21 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             unit = replace(unit, puzzles=catalog[run.start:run.stop] if run is not None
                            else [catalog[tid] for tid in unit.task_ids])
         key = (unit.solver, tuple(sorted(unit.engines.items())))
+        built = key not in engines
         try:
-            if key not in engines:
+            if built:
                 engines[key] = make_engine(unit.solver, unit.engines)
             engine = engines[key]
+            if unit.engine_seed is not None:
+                engine.seeded(unit.engine_seed)
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
         if unit.memory_limit is not None:
             engine.load()   # its libraries outside the cap (and in the baseline): only runs are held to it
+        if built and unit.warmup:
+            _warm_up(conn, shared, seq, unit, engine)
         baseline = memory.probe.baseline()   # idle, the engine built, before the unit's first puzzle
         memory.for_unit(baseline, unit.memory_limit)
         shared[BASELINE] = baseline.resident
@@ -211,6 +216,31 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         if not finished:
             os._exit(MEMOUT_EXIT)
         conn.send(None)  # unit done
+
+
+WARMING = -1
+"""The index a worker marks while it runs its warm-up puzzles: no task of the unit."""
+
+
+def _warm_up(conn, shared, seq: int, unit: WorkUnit, engine) -> None:
+    """The unit's warm-up puzzles through ``Engine.run``, before the engine's first measured
+    run in this worker (a first solve pays for what a library sets up once: CP-SAT's about 2 s),
+    their rows sent as one batch flagged ``warmup``, which no figure counts.  No memory cap:
+    nothing of them is measured."""
+    _mark(shared, seq, WARMING)
+    rows: list[Row] = []
+    for tid, puzzle in unit.warmup:
+        started = time.monotonic()
+        try:
+            result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
+                                verify=False)
+            rows.append(row_of(tid, result, None, verify_answer(result, puzzle)))
+        except Exception as exc:
+            rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
+                                    time.monotonic() - started))
+    batch = RowBatch.from_rows(rows)
+    batch.shared["warmup"] = 1
+    conn.send(batch)
 
 
 def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "") -> Row:
@@ -498,6 +528,10 @@ class LocalExecutor:
         if not running:  # it died before starting this unit: nobody to blame, run it again
             if pending:
                 retry.appendleft(unit.with_tasks([t for _, t in pending]))
+            return
+        if index == WARMING:   # a warm-up run overran: no task to blame, the unit again without one
+            if pending:
+                retry.appendleft(replace(unit.with_tasks([t for _, t in pending]), warmup=()))
             return
         if unit.batch and len(unit.task_ids) > 1:  # which puzzle of the batch? one at a time
             retry.extendleft(unit.with_tasks([t]) for _, t in reversed(pending))

@@ -83,6 +83,19 @@ def check_time_limit(time_limit: float | None) -> float | None:
     return time_limit
 
 
+DEFAULT_ENGINE_SEED = 0
+MAX_ENGINE_SEED = 2_000_000_000
+"""Engine seeds are 0 to this: CaDiCaL's ``--seed`` takes no more (2e9), and it fits every
+other engine's (CP-SAT's ``random_seed`` is a 32-bit int)."""
+
+
+def check_engine_seed(seed: int) -> int:
+    """An engine seed (``--engine-seed``): a whole number from 0 to :data:`MAX_ENGINE_SEED`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_ENGINE_SEED:
+        raise UsageError(f"the engine seed must be a whole number from 0 to {MAX_ENGINE_SEED}; got {seed!r}")
+    return seed
+
+
 def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
     """Both limits of a run, checked (:func:`normalise_limit`, :func:`check_time_limit`): what
     every way into an engine does first."""
@@ -189,6 +202,11 @@ class Engine(ABC):
     limit holds in-process; otherwise the API and the commands run the engine in a child
     process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
     options: ClassVar[tuple[Option, ...]] = ()
+    seed_parameter: ClassVar[str | None] = None
+    """How the engine seed (``--engine-seed``, :meth:`seeded`) reaches the search, as
+    ``puzzlebench solvers`` shows it; ``None``: the engine has no randomness to seed, ignores
+    the seed, and its results record none."""
+    _engine_seed: int = DEFAULT_ENGINE_SEED
     statistics: ClassVar[dict[str, str]] = {}
     """Normalised statistic → what this engine counts for it (missing: the engine has none)."""
     library: ClassVar[str | None] = None
@@ -223,6 +241,24 @@ class Engine(ABC):
         changed = [f"{o.name}={self.settings[o.name]}" for o in self.options
                    if self.settings[o.name] != o.default]
         return text + ("@" + ";".join(changed) if changed else "")
+
+    # -- the engine seed ------------------------------------------------------------------
+
+    def takes_seed(self) -> bool:
+        """Whether this engine's searches use the engine seed (a variant may take none)."""
+        return self.seed_parameter is not None
+
+    @property
+    def engine_seed(self) -> int | None:
+        """The seed this engine's searches are given (default 0, so that a run reproduces),
+        ``None`` when it takes none.  Not part of :attr:`spec`: repeats with different seeds
+        are runs of the same solver."""
+        return self._engine_seed if self.takes_seed() else None
+
+    def seeded(self, seed: int) -> "Engine":
+        """This engine, its next searches given ``seed`` (checked: :func:`check_engine_seed`)."""
+        self._engine_seed = check_engine_seed(seed)
+        return self
 
     # -- facts for `puzzlebench solvers` ----------------------------------------------------
 

@@ -72,6 +72,7 @@ class CpSatEngine(Engine):
         Option("presolve", bool, True, "CP-SAT presolve on/off"),
         Option("log", str, "", "write CP-SAT's search log to this file"),
     )
+    seed_parameter = "CP-SAT's random_seed parameter"
     statistics = {
         "nodes": "num_branches (search decisions)",
         "conflicts": "num_conflicts",
@@ -112,6 +113,7 @@ class CpSatEngine(Engine):
         params = solver.parameters
         params.num_workers = self.settings["workers"]
         params.cp_model_presolve = self.settings["presolve"]
+        params.random_seed = self.engine_seed
         params.enumerate_all_solutions = limit != 1  # one solution: a plain solve, any workers
         remaining = deadline.remaining()
         if remaining is not None:

@@ -91,6 +91,7 @@ CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it g
 RESULT_PLACE = "{result}"  # where a command takes the path of the file it writes its answer to
 MODEL_PLACE = "{model}"    # a model preset's file (.mzn, .xml, .opb)
 SOLUTIONS_PLACE = "{solutions}"   # the words asking an enumerating program for the limit's solutions
+SEED_PLACE = "{seed}"      # where a preset takes its seed option's words; in ext@cmd, the seed itself
 ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
 SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
@@ -130,6 +131,9 @@ class Preset:
     statistics_lines: str | None = None
     """A regular expression of the lines of statistics a program prints outside the answer's
     ``c`` comments (z3's ``(:sat-conflicts 4`` block): read for counters, left out of the answer."""
+    seed: Callable[[int], list[str]] | None = None
+    """The words giving the program the engine seed (``--engine-seed``), in place of
+    ``{seed}``; ``None``: it takes none."""
     parent_death: str = "KILL"
     """The signal the program gets when the process that started it dies (``PR_SET_PDEATHSIG``).
     MiniZinc runs its solver (``fzn-gecode``) in a process group of its own, which a SIGKILL to
@@ -139,29 +143,35 @@ class Preset:
 
 PRESETS = {p.name: p for p in (
     # statistics are printed by default at the end of a run
-    Preset("cadical", "cadical", "cadical", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    Preset("cadical", "cadical", "cadical", (SEED_PLACE, CNF_PLACE), statistics_banner=r"^c -+ \[ statistics \] -+$",
+           seed=lambda n: [f"--seed={n}"]),
     # Debian packages kissat from Debian 13 (trixie: 4.0.2); Debian 12 (bookworm) has none
-    Preset("kissat", "kissat", "kissat (from Debian 13)", (CNF_PLACE,),
-           statistics_banner=r"^c -+ \[ statistics \] -+$"),
-    # -verb=1 prints its statistics; the model goes to the result file only
-    Preset("minisat", "minisat", "minisat", ("-verb=1", CNF_PLACE, RESULT_PLACE), None),
+    Preset("kissat", "kissat", "kissat (from Debian 13)", (SEED_PLACE, CNF_PLACE),
+           statistics_banner=r"^c -+ \[ statistics \] -+$", seed=lambda n: [f"--seed={n}"]),
+    # -verb=1 prints its statistics; the model goes to the result file only; its -rnd-seed
+    # must be above 0 ("value <0> is too small"): seed N is given as N + 1
+    Preset("minisat", "minisat", "minisat", ("-verb=1", SEED_PLACE, CNF_PLACE, RESULT_PLACE), None,
+           seed=lambda n: [f"-rnd-seed={n + 1}"]),
     # -v prints the statistics as 'c N conflicts' lines
-    Preset("picosat", "picosat", "picosat", ("-v", CNF_PLACE)),
-    Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (CNF_PLACE,)),
+    Preset("picosat", "picosat", "picosat", ("-v", SEED_PLACE, CNF_PLACE), seed=lambda n: ["-s", str(n)]),
+    Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (SEED_PLACE, CNF_PLACE),
+           seed=lambda n: ["--random", str(n)]),
     # Z3's own program on DIMACS (-st: its statistics as ':sat-conflicts N' pairs); clasp, the
     # ASP solver of Potassco, reads DIMACS too (--stats: 'c Conflicts : N', 'c Choices : N')
     Preset("z3", "z3", "z3 (or pip's z3-solver, whose z3 program is on PATH in its environment)",
-           ("-dimacs", "-st", CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$"),
-    Preset("clasp", "clasp", "clasp", ("--stats", CNF_PLACE)),
+           ("-dimacs", "-st", SEED_PLACE, CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$",
+           seed=lambda n: [f"sat.random_seed={n}"]),
+    Preset("clasp", "clasp", "clasp", ("--stats", SEED_PLACE, CNF_PLACE), seed=lambda n: [f"--seed={n}"]),
     # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
     # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
-           ("--solver", "gecode", "--statistics", SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM"),
+           ("--solver", "gecode", "--statistics", SEED_PLACE, SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
+           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM",
+           seed=lambda n: ["-r", str(n)]),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
-           ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
+           ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE, SEED_PLACE), version_arguments=None,
            version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
-           missing=tools.missing_ace),
+           missing=tools.missing_ace, seed=lambda n: [f"-seed={n}"]),
     # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
     # its usage, and ends; it has no version option
     Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
@@ -290,12 +300,15 @@ class ExternalEngine(Engine):
                "(XCSP3) and minisat+ (OPB); counting by the tool's enumeration, or by blocking and re-running")
     kinds = EVERY_KIND
     library = "SAT programs"
+    seed_parameter = ("the program's own seed option: cadical, kissat, clasp --seed=N; picosat -s N; cryptominisat5 "
+            "--random N; z3 sat.random_seed=N; minisat -rnd-seed=N+1 (it takes no 0); minizinc -r N; "
+            "ace -seed=N; minisat+ takes none; ext@cmd: the number where {seed} stands in the command")
     holds_time_limit = False   # the Python encoder looks at no clock (a 64x64 takes minutes)
     variants = VARIANTS
     options = (
         Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
-               "to); with a preset, the program to run in its stead"),
+               "to; {seed}: the engine seed); with a preset, the program to run in its stead"),
         Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
                ENCODINGS),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
@@ -355,6 +368,20 @@ class ExternalEngine(Engine):
             raise SolverSpecError(f"{self._spec_of(command)}: the program {words[0]!r} is not found "
                                   f"(not on PATH, not an executable file)")
         return words
+
+    def takes_seed(self) -> bool:
+        if self.preset is not None:
+            return self.preset.seed is not None
+        return any(SEED_PLACE in w for w in self.command)
+
+    def _seeded(self) -> list[str]:
+        """The command with the engine seed in it: a preset's seed words where ``{seed}`` stands,
+        the number itself in a command of one's own (``ext@cmd=prog --seed={seed}``)."""
+        seed = self.engine_seed
+        if self.preset is not None:
+            words = self.preset.seed(seed) if self.preset.seed is not None else []
+            return [v for w in self.command for v in (words if w == SEED_PLACE else [w])]
+        return [w.replace(SEED_PLACE, str(seed)) for w in self.command] if seed is not None else self.command
 
     def _spec_of(self, command: str) -> str:
         return "ext" + (f":{self.variant}" if self.variant else "") + (f"@cmd={command}" if command else "")
@@ -520,7 +547,7 @@ class ExternalEngine(Engine):
     def _model_args(self, path: str, limit) -> list[str]:
         words = self.preset.solutions(limit or 0) if self.preset.solutions else []
         out: list[str] = []
-        for w in self.command:
+        for w in self._seeded():
             out.extend([path] if w == MODEL_PLACE else words if w == SOLUTIONS_PLACE else [w])
         return out
 
@@ -613,7 +640,7 @@ class ExternalEngine(Engine):
 
     def _run(self, cnf_path: str, result_path: str, deadline: Deadline) -> Run:
         args = [cnf_path if w == CNF_PLACE else result_path if w == RESULT_PLACE else w
-                for w in self.command]
+                for w in self._seeded()]
         if RESULT_PLACE in self.command:
             _unlink(result_path)   # the last run's answer is not this one's
         done = self._execute(args, deadline)

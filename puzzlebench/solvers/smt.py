@@ -64,6 +64,7 @@ class SmtEngine(Engine):
         Option("amo", str, "card", "at-most-one in bool/fold: card (Z3's (_ at-most 1), QF_FD) or "
                "pairwise (standard SMT-LIB clauses)", AMO_ENCODINGS),
     )
+    seed_parameter = "Z3's random_seed of the solver (its smt and sat cores)"
     statistics = {
         "nodes": "decisions (SMT core) + sat decisions (SAT core)",
         "conflicts": "conflicts (SMT core) + sat conflicts (SAT core)",
@@ -91,9 +92,9 @@ class SmtEngine(Engine):
     def make_solver(self, formula: SmtFormula):
         import z3
 
-        if formula.logic == "QF_FD":
-            return z3.SolverFor("QF_FD")
-        return z3.Solver()
+        solver = z3.SolverFor("QF_FD") if formula.logic == "QF_FD" else z3.Solver()
+        solver.set("random_seed", self.engine_seed)
+        return solver
 
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
         import z3
