@@ -17,6 +17,7 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import UsageError
+from ..options import KEEP, LIMIT, MEMORY, TIME
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -37,13 +38,13 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
 def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
                    help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
-    p.add_argument("--limit", type=int, default=default_limit,
+    p.add_argument("--limit", type=LIMIT, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="per puzzle")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
-                   help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
-                        "2^20 bytes); past it: memout")
-    p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="per puzzle (900, 15min, 1.5h)")
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
+                   help="per puzzle, above the idle baseline of the process that runs the engine (a bare "
+                        "number: MB of 2^20 bytes; or 512MiB, 2GiB, 1.5GB); past it: memout")
+    p.add_argument("--keep", type=KEEP, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
     p.add_argument("--format", choices=("text", "jsonl"), default="text")
 
 

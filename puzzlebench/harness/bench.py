@@ -23,6 +23,7 @@ from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
+from ..options import MAX_REPEAT
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
@@ -101,9 +102,8 @@ class BenchOutcome:
         return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
-MAX_REPEAT = 1000
 JOBS_PER_CORE = 8
-"""Beyond these, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
+"""Beyond this and MAX_REPEAT, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
 worker processes would fill the machine before the first run."""
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
+from ..options import LIMIT, TIME
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
@@ -57,30 +58,25 @@ class Option:
         return value
 
 
-def normalise_limit(limit: int | None) -> int | None:
-    """``None`` or ``0`` mean "all solutions"; a negative limit is a mistake."""
-    if limit is None or limit == 0:
+def normalise_limit(limit: int | None, name: str = "limit") -> int | None:
+    """``None`` or ``0`` mean "all solutions"; else a whole number up to 2^63-1, the native
+    engines' ``long long`` (:data:`~puzzlebench.options.LIMIT`)."""
+    if limit is None:
         return None
-    if limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {limit}")
-    return limit
+    return LIMIT.check(limit, name) or None
 
 
-# The longest time limit taken: a child's limit (the time limit plus 10% + 0.3 s) waited for
-# in milliseconds must fit poll()'s C int (2^31 ms, 24.8 days); 'inf' or 1e9 s were an
-# OverflowError traceback in every engine run in a child.  Leave the limit out for none.
-MAX_TIME_LIMIT = 1e6
-
-
-def check_time_limit(time_limit: float | None) -> float | None:
-    """A time limit is ``None`` (none) or a positive number of seconds up to
-    :data:`MAX_TIME_LIMIT` (NaN and infinity are refused too)."""
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
-    if time_limit is not None and not time_limit <= MAX_TIME_LIMIT:
-        raise UsageError(f"the time limit must be at most {MAX_TIME_LIMIT:.0f} seconds "
-                         f"(leave it out for none); got {time_limit:g}")
-    return time_limit
+def check_time_limit(time_limit: float | str | None, name: str = "time_limit") -> float | None:
+    """A time limit is ``None`` (none) or a positive duration (seconds, or a text with a unit:
+    ``"15min"``) up to :data:`~puzzlebench.options.MAX_TIME_LIMIT` seconds, the most a
+    child's limit waited for in milliseconds can be (poll()'s C int); NaN and infinity are
+    refused too."""
+    if time_limit is None:
+        return None
+    seconds = TIME.check(time_limit, name)
+    if not seconds > 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {seconds:g}")
+    return seconds
 
 
 def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
