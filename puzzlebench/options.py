@@ -176,7 +176,7 @@ class _WithUnit(Checked):
 
     def _within(self, value: float, scale: float, name: str, shown) -> float:
         if not math.isfinite(value):
-            self.fail(name, shown, f"not a finite {self.what.split()[-1]}")
+            self.fail(name, shown, f"not a finite {self.what[2:]}")
         if value < 0 or value * scale > self.most:
             self.fail(name, shown, f"out of range: from 0 to {self._most()}")
         return value * scale

@@ -94,6 +94,8 @@ BAD = [
      "seed = -1\n", "{c}:6:1: seed -1: out of range: a whole number from 0 to 2^63-1"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nmemory_limit = \"2XB\"\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:3:1: memory_limit 2XB: unknown unit 'XB'"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\nkind = \"nqueens\"\nbox = \"2x2\"\n",
+     "{c}:6:1: box does not go with kind = 'nqueens': it is the block shape of sudoku, sudoku-x, killer"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\njobs = 0\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:3:1: jobs 0: out of range: a whole number from 1 to 2^31-1"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nexecutor = \"dask-local:0\"\n[[set]]\nfile = \"four.txt\"\n",

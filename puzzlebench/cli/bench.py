@@ -40,7 +40,7 @@ from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
-from .common import EXIT_OK, check_box
+from .common import EXIT_OK, check_box, check_input_options
 from .rate import LADDER_SECONDS   # rate's time limit and its default
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
@@ -127,6 +127,7 @@ def cmd_bench(args) -> int:
     executor_spec = parse_executor_spec(args.executor or "local")
     if executor_spec.is_dask and args.jobs is not None:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
+    check_input_options(args)
     box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
     if args.files:

@@ -57,10 +57,27 @@ def check_box(text: str | None) -> tuple[int, int] | None:
     return box
 
 
+def check_input_options(args) -> None:
+    """``--kind`` and ``--box`` say how to read files: with no file (an ``--example``, a
+    default input) they were ignored, and ``--box`` is a block shape, of no kind without
+    blocks (``--kind nqueens --box 3x3`` read as if it were not given)."""
+    example, kind, box = getattr(args, "example", None), getattr(args, "kind", None), getattr(args, "box", None)
+    for option, value in (("--kind", kind), ("--box", box)):
+        if value is not None and not args.files:
+            raise UsageError(f"{option} does not go with --example: the example {example} has its own kind and "
+                             f"shape (--kind and --box are for reading files)" if example else
+                             f"{option} is for reading puzzle files, and none is named")
+    from ..harness.generate import SHAPED_BY_BOX
+    if box is not None and kind is not None and kind not in SHAPED_BY_BOX:
+        raise UsageError(f"--box does not go with --kind {kind}: it is the block shape of "
+                         f"{', '.join(SHAPED_BY_BOX)}")
+
+
 def read_records(args) -> Iterator[Record]:
     """Every puzzle of the inputs named by ``args`` (``--example`` first, then the files, in
     order), or the error that stopped it, read as a stream."""
     from ..models import examples
+    check_input_options(args)
     if getattr(args, "example", None):
         if args.example == "list":
             raise UsageError("--example list is a listing, not an input")
