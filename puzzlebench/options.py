@@ -34,7 +34,7 @@ _NUMBER_AND_UNIT = re.compile(r"\s*([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]
 
 
 def _whole_text(n: int) -> str:
-    return {INT32_MAX: "2^31-1", INT64_MAX: "2^63-1"}.get(n, str(n))
+    return {INT32_MAX: "2^31-1", INT64_MAX: "2^63-1", -INT64_MAX - 1: "-2^63"}.get(n, str(n))
 
 
 def _number_text(x: float) -> str:

@@ -21,7 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
-from ..options import LIMIT, TIME
+from ..options import INT64_MAX, LIMIT, TIME, Whole
+
+WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
@@ -40,8 +42,15 @@ class Option:
     default: Any
     help: str
     choices: tuple = ()
+    number: Whole = WHOLE_INT64   # the bounds of an int option
 
     def convert(self, text: str) -> Any:
+        if self.type is int:   # a whole number within what C and SQLite take (10^23 passed to a library)
+            value = (self.number.read(text, f"option {self.name}") if isinstance(text, str)
+                     else self.number.check(text, f"option {self.name}"))
+            return self._chosen(value, text)
+        if not isinstance(text, str):   # given as a value (the API's options dict)
+            return text
         try:
             if self.type is bool:
                 low = text.lower()
@@ -52,6 +61,9 @@ class Option:
                 value = self.type(text)
         except ValueError:
             raise SolverSpecError(f"option {self.name}={text!r}: expected {self.type.__name__}") from None
+        return self._chosen(value, text)
+
+    def _chosen(self, value, text) -> Any:
         if self.choices and value not in self.choices:
             raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
                                   f"{', '.join(map(str, self.choices))}")
@@ -210,7 +222,7 @@ class Engine(ABC):
             if name not in known:
                 listed = ", ".join(known) or "none"
                 raise SolverSpecError(f"{self.family} has no option {name!r}; options: {listed}")
-            self.settings[name] = known[name].convert(value) if isinstance(value, str) else value
+            self.settings[name] = known[name].convert(value)
 
     @property
     def spec(self) -> str:
