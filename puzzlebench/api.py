@@ -20,7 +20,8 @@ DEFAULT_KEEP = 10
 
 
 def check_keep(keep: int) -> int:
-    """The number of solutions kept per puzzle: 0 to 2^31-1, the native engines' ``int``."""
+    """The number of solutions kept per puzzle: 1 (the one a solved result is verified by) to
+    2^31-1, the native engines' ``int``."""
     return KEEP.check(keep, "keep")
 
 

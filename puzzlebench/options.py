@@ -205,7 +205,8 @@ def Memory(most_mib: float = INT64_MAX / MIB) -> _WithUnit:
 
 
 LIMIT = Whole(0, INT64_MAX)     # solutions to look for, 0 = all: the native engines' long long
-KEEP = Whole(0, INT32_MAX)      # solutions kept or shown: the native engines' int
+KEEP = Whole(1, INT32_MAX)      # solutions kept: the native engines' int; a solved result keeps the one verified
+SHOW = Whole(0, INT32_MAX)      # solutions printed (solve-xc), passed as the kept ones
 SEED = Whole(0, INT64_MAX)      # stored in SQLite with the run's settings
 COUNT = Whole(1, INT64_MAX)     # puzzles asked for, sampled, tried; a 1-based position
 SIZE = Whole(1, INT32_MAX)      # a grid's side; workers; cross-validation folds are checked where used

@@ -679,8 +679,8 @@ def register(sub) -> None:
                                         "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
                                         "Futoshiki and KenKen (written as Simon Tatham's game ids)")
     p.add_argument("kind", choices=GENERATED_KINDS)
-    p.add_argument("--count", type=COUNT, default=10)
-    p.add_argument("--seed", type=SEED, default=0)
+    p.add_argument("--count", type=COUNT, default=10, help="puzzles to write; default %(default)s")
+    p.add_argument("--seed", type=SEED, default=0, help="the same seed, the same puzzles; default %(default)s")
     p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
     p.add_argument("--clues", type=AMOUNT, help="Sudoku: this many clues (default: minimal)")
     p.add_argument("--size", type=SIZE, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "

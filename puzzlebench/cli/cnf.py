@@ -120,7 +120,7 @@ def register(sub) -> None:
                                                     "default %(default)s")
     p.add_argument("--limit", type=LIMIT, default=1, metavar="K",
                    help="models to count (0 = all; each whole assignment blocked); default 1")
-    p.add_argument("--time-limit", type=TIME, metavar="SECONDS")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole search")
     p.set_defaults(func=cmd_solve_cnf)
 
     p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "

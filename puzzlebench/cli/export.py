@@ -9,7 +9,7 @@ from pathlib import Path
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
-from ..options import COUNT, KEEP, LIMIT, TIME
+from ..options import COUNT, LIMIT, SHOW, TIME
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
 
@@ -146,7 +146,7 @@ def register(sub) -> None:
                                         "(items line, one option a line, item:color)")
     p.add_argument("file", metavar="FILE", help="the matrix ('-' for standard input)")
     p.add_argument("--limit", type=LIMIT, default=0, help="solutions to look for (0 = all); default 0")
-    p.add_argument("--show", type=KEEP, default=10, help="solutions to print; default %(default)s")
+    p.add_argument("--show", type=SHOW, default=10, help="solutions to print; default %(default)s")
     p.add_argument("--solver", default="dlx", help="dlx (C) or dlx-py; default %(default)s")
-    p.add_argument("--time-limit", type=TIME, metavar="SECONDS")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole search")
     p.set_defaults(func=cmd_solve_xc)

@@ -56,9 +56,9 @@ def register(subparsers) -> None:
     fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
     fitting.add_argument("--transform", choices=("none", "log"), default="none",
                          help="fit log(label) (use for solve times)")
-    fitting.add_argument("--ridge", type=NON_NEGATIVE, default=1.0)
+    fitting.add_argument("--ridge", type=NON_NEGATIVE, default=1.0, help="the ridge penalty; default %(default)g")
     fitting.add_argument("--folds", type=FOLDS, default=5, help="k of the k-fold cross-validation")
-    fitting.add_argument("--seed", type=SEED, default=1)
+    fitting.add_argument("--seed", type=SEED, default=1, help="of the folds and of anneal; default %(default)s")
     fitting.add_argument("--name", help="the model's name (default: the output file's stem)")
     p.set_defaults(func=run)
 

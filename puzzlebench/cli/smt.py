@@ -72,5 +72,5 @@ def register(sub) -> None:
     p = sub.add_parser("solve-smt2", help="count the models of an SMT-LIB2 file with Z3 (e.g. from export --to smt2)")
     p.add_argument("file", metavar="FILE", help="the SMT-LIB2 file ('-' for standard input)")
     p.add_argument("--limit", type=LIMIT, default=1, help="models to look for (0 = all); default 1")
-    p.add_argument("--time-limit", type=TIME, metavar="SECONDS")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole search")
     p.set_defaults(func=cmd_solve_smt2)
