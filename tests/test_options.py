@@ -249,3 +249,13 @@ def test_an_edge_value_is_taken_or_refused_in_one_line(edge_files, tmp_path, nam
         assert err.count("\n") == 1 and err.startswith("puzzlebench: error: "), err
         if name.startswith("bench"):
             assert not db.exists()
+
+
+def test_a_bench_config_refuses_a_seed_sqlite_cannot_store(tmp_path):
+    from puzzlebench.harness.bench import BenchConfig, run_bench
+    from puzzlebench.harness.inputs import from_puzzles
+    cfg = BenchConfig(solvers=["mrv"], db=str(tmp_path / "r.sqlite"), seed=2 ** 64, quiet=True)
+    with pytest.raises(UsageError) as err:   # was OverflowError from SQLite, the database made
+        run_bench(from_puzzles("one", [puzzlebench.parse(FOUR.strip())]), cfg)
+    assert str(err.value) == f"seed {2 ** 64}: {OUT_OF_LIMIT}"
+    assert not (tmp_path / "r.sqlite").exists()
