@@ -259,3 +259,17 @@ def test_a_bench_config_refuses_a_seed_sqlite_cannot_store(tmp_path):
         run_bench(from_puzzles("one", [puzzlebench.parse(FOUR.strip())]), cfg)
     assert str(err.value) == f"seed {2 ** 64}: {OUT_OF_LIMIT}"
     assert not (tmp_path / "r.sqlite").exists()
+
+
+def test_dlx_keeps_no_more_room_than_its_limit_or_the_machine(tmp_path):
+    """The C engine allocates room for the kept solutions up front: --show 2^31-1 was a
+    MemoryError traceback; with a limit it keeps at most that many, without one it says why."""
+    matrix = tmp_path / "wide.dlx"
+    items = [f"i{k}" for k in range(100)]
+    matrix.write_text(" ".join(items) + "\n" + " ".join(items) + "\n")
+    code, out, err = run(["solve-xc", matrix, "--show", str(2 ** 31 - 1), "--limit", "5"])
+    assert code == 0 and out.startswith("solution 1:") and err == ""
+    code, out, err = run(["solve-xc", matrix, "--show", str(2 ** 31 - 1)])
+    assert (code, out) == (2, "") and err.count("\n") == 1
+    assert err.startswith("puzzlebench: error: keeping 2,147,483,647 solutions takes 827,392 MB up front, more "
+                          "than this machine's ")
