@@ -16,6 +16,7 @@ import math
 import operator
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 from .errors import UsageError
 
@@ -66,7 +67,7 @@ class Checked:
         except UsageError as exc:
             raise argparse.ArgumentTypeError(str(exc).lstrip()) from None
 
-    def fail(self, name: str, value, problem: str):
+    def fail(self, name: str, value, problem: str) -> NoReturn:
         raise UsageError(f"{name} {value}: {problem}".lstrip())
 
 
@@ -193,12 +194,12 @@ class _WithUnit(Checked):
         return self.most_text or f"{_number_text(self.most)} {self.bare}"
 
 
-def Duration(most: float = MAX_TIME_LIMIT) -> _WithUnit:
+def duration(most: float = MAX_TIME_LIMIT) -> _WithUnit:
     """Seconds: a bare number, or one with a unit (ms, s, min, h)."""
     return _WithUnit(DURATION_UNITS, "s", most, "a duration", "250ms, 90s, 15min, 1.5h")
 
 
-def Memory(most_mib: float = INT64_MAX / MIB) -> _WithUnit:
+def memory_size(most_mib: float = INT64_MAX / MIB) -> _WithUnit:
     """MiB (2^20 bytes): a bare number, or one with a unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)."""
     return _WithUnit(MEMORY_UNITS, "MiB", most_mib, "a memory size", "512MiB, 2GiB, 1.5GB",
                      most_text="2^63-1 bytes" if most_mib == INT64_MAX / MIB else "")
@@ -213,8 +214,8 @@ SIZE = Whole(1, INT32_MAX)      # a grid's side; workers; cross-validation folds
 AMOUNT = Whole(0, INT32_MAX)    # clues, pre-placed queens
 REPEAT = Whole(1, MAX_REPEAT)
 JOBS = Whole(1, INT32_MAX)      # capped by the machine's cores where the pool is made
-TIME = Duration()
-MEMORY = Memory()
+TIME = duration()
+MEMORY = memory_size()
 FRACTION = Real(0.0, 1.0)
 FINITE = Real()
 POSITIVE = Real(0.0, above=True)
