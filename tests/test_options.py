@@ -18,6 +18,7 @@ from puzzlebench.solvers.registry import parse_spec
 
 FOUR = "..13....2.4.....\n"   # a 4x4 Sudoku with one solution
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 DURATION_HINT = "a number (s) or one with a unit: ms, s, min, h (e.g. 250ms, 90s, 15min, 1.5h)"
 
 
@@ -220,6 +221,8 @@ COMMANDS = {   # a command that runs in well under a second, and its numeric opt
     "generate-skyscrapers": (["generate", "skyscrapers", "--size", "4", "--count", "1", "--quiet"], ["--remove"]),
     "generate-latin": (["generate", "latin", "--size", "5", "--count", "1", "--quiet"], ["--holes"]),
     "rate": (["rate", "{four9}"], ["--time-limit"]),
+    "rate-fit": (["rate", "--fit", "{labelled}", "--labels", "2", "--out", "{model}", "--features", "seed",
+                  "--folds", "2"], ["--folds", "--ridge", "--seed"]),
 }
 CASES = [(name, option, value) for name, (_, options) in COMMANDS.items() for option in options for value in EDGES]
 
@@ -229,6 +232,7 @@ def edge_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("edges")
     (folder / "four.txt").write_text(FOUR)
     (folder / "four9.txt").write_text(INKALA + "\n")
+    (folder / "labelled.txt").write_text(f"{INKALA} 3\n{EASY} 1\n{INKALA} 3\n")
     (folder / "m.dlx").write_text("a b\na\nb\na b\n")
     (folder / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
     (folder / "f.smt2").write_text("(declare-const x Bool)\n(assert x)\n")
@@ -241,7 +245,8 @@ def test_an_edge_value_is_taken_or_refused_in_one_line(edge_files, tmp_path, nam
     base, _ = COMMANDS[name]
     db = edge_files / "report.sqlite" if name == "report" else tmp_path / "r.sqlite"
     argv = [a.format(four=edge_files / "four.txt", four9=edge_files / "four9.txt", m=edge_files / "m.dlx",
-                     cnf=edge_files / "f.cnf", smt=edge_files / "f.smt2", db=db) for a in base]
+                     cnf=edge_files / "f.cnf", smt=edge_files / "f.smt2", db=db,
+                     labelled=edge_files / "labelled.txt", model=tmp_path / "m.json") for a in base]
     code, _, err = run(argv + [option, value])
     assert code in (0, 1, 2), err
     assert "Traceback" not in err
