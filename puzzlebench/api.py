@@ -9,6 +9,7 @@ import time
 from typing import Any, Iterable
 
 from .errors import PuzzleError
+from .options import KEEP
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku import read_sudoku_lines
@@ -20,11 +21,9 @@ DEFAULT_KEEP = 10
 
 
 def check_keep(keep: int) -> int:
-    """The number of solutions kept per puzzle: 0 or more."""
-    from .errors import UsageError
-    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-        raise UsageError(f"keep must be a whole number, 0 or more; got {keep!r}")
-    return keep
+    """The number of solutions kept per puzzle: 1 (the one a solved result is verified by) to
+    2^31-1, the native engines' ``int``."""
+    return KEEP.check(keep, "keep")
 
 
 def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None = None) -> Puzzle:
@@ -85,7 +84,12 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
     size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
-    in one call.  ``memory_limit`` and ``engine_seed`` as for :func:`solve`."""
+    in one call.  ``memory_limit`` and ``engine_seed`` as for :func:`solve`.  One text is not many puzzles: a
+    ``str`` (or ``bytes``) given as ``puzzles`` is a ``TypeError`` (pass ``[text]``, or
+    ``text.splitlines()`` for one puzzle a line)."""
+    if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text was 81 one-character puzzles
+        raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
+                        "or text.splitlines() for one puzzle a line")
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     memory_limit = check_memory_limit(memory_limit)
     engine = seeded_engine(solver, engine_seed)

@@ -27,6 +27,7 @@ from puzzlebench.harness.workers import LocalExecutor
 from conftest import data_file
 
 REPO = Path(__file__).resolve().parent.parent
+CORES = len(os.sched_getaffinity(0))
 if str(REPO) not in sys.path:  # the Dask workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 
@@ -283,6 +284,8 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
                      "e.g. dask://127.0.0.1:8786"),
     ("dask-local:two", "--executor 'dask-local:two': expected dask-local:N, N a number of worker processes"),
     ("dask-local:0", "--executor 'dask-local:0': a local Dask cluster needs 1 worker or more"),
+    ("dask-local:100000", f"--executor 'dask-local:100000': at most {8 * CORES} workers here (8 worker "
+                          f"processes a core, {CORES} cores)"),
 ])
 def test_a_malformed_executor_is_a_usage_error(spec, message, tmp_path, capsys):
     db = tmp_path / "r.sqlite"

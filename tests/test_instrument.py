@@ -301,8 +301,10 @@ def test_solve_and_count_take_a_memory_limit(capsys):
 @pytest.mark.parametrize("command", ["bench", "solve", "count"])
 @pytest.mark.parametrize("value, message", [
     ("0", "the memory limit must be positive (MB); got 0"),
-    ("-5", "the memory limit must be positive (MB); got -5"),
-    ("nan", "the memory limit must be positive (MB); got nan"),
+    ("-5", "--memory-limit -5: out of range: from 0 to 2^63-1 bytes"),
+    ("nan", "--memory-limit nan: not a finite memory size"),
+    ("2XB", "--memory-limit 2XB: unknown unit 'XB': a number (MiB) or one with a unit: B, KB, MB, GB, TB, KiB, MiB, "
+            "GiB, TiB (e.g. 512MiB, 2GiB, 1.5GB)"),
 ])
 def test_a_memory_limit_that_is_not_positive_is_refused(capsys, tmp_path, command, value, message):
     argv = [command, "--memory-limit", value, "--example", "arto-inkala"]
@@ -409,7 +411,7 @@ def test_report_summarises_the_median_run_of_each_pair(small_sudokus, tmp_path, 
 def test_repeat_below_one_is_refused(capsys, tmp_path):
     code, out, err = run(capsys, "bench", "--solvers", "mrv", "--repeat", "0", "--db", str(tmp_path / "r.sqlite"),
                          "--quiet")
-    assert (code, out, err) == (2, "", "puzzlebench: error: --repeat must be 1 or more; got 0\n")
+    assert (code, out, err) == (2, "", "puzzlebench: error: --repeat 0: out of range: a whole number from 1 to 1000\n")
     assert not (tmp_path / "r.sqlite").exists()
 
 

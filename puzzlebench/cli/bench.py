@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
+from ..options import AMOUNT, COUNT, FINITE, FRACTION, JOBS, LIMIT, MEMORY, REPEAT, SEED, SIZE, TIME
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
 from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SHAPED_BY_BOX, SLOW_FROM
@@ -40,8 +41,8 @@ from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.registry import engine_class
-from .common import EXIT_OK, add_engine_seed_argument, check_box
-from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
+from .common import EXIT_OK, add_engine_seed_argument, check_box, check_input_options
+from .rate import LADDER_SECONDS   # rate's time limit and its default
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
 TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
@@ -127,8 +128,7 @@ def cmd_bench(args) -> int:
     executor_spec = parse_executor_spec(args.executor or "local")
     if executor_spec.is_dask and args.jobs is not None:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
-    if args.sample is not None and args.sample < 1:
-        raise UsageError(f"--sample must be 1 or more; got {args.sample}")
+    check_input_options(args)
     box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
     origins = {}
@@ -508,8 +508,6 @@ def cmd_generate(args) -> int:
     from ..harness.progress import Progress
     _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
-    if args.count < 1:
-        raise UsageError(f"--count must be 1 or more; got {args.count}")
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
@@ -577,8 +575,6 @@ def _rating_target(args, box) -> bool:
                          f"got --box {box[0]}x{box[1]}")
     if args.clues is not None:
         raise UsageError(f"{given[0]} and --clues do not go together: rated puzzles are minimal")
-    if args.attempts is not None and args.attempts < 1:
-        raise UsageError(f"--attempts must be 1 or more; got {args.attempts}")
     args.rating_min = RATING_SCALE[0] if args.rating_min is None else args.rating_min
     args.rating_max = RATING_SCALE[1] if args.rating_max is None else args.rating_max
     check_rating_arguments(args.rating_min, args.rating_max, args.technique)
@@ -670,19 +666,20 @@ def register(sub) -> None:
     p.add_argument("--campaign", metavar="FILE.toml",
                    help="a whole benchmark stated in one TOML file: sets, solvers, limits, repeats "
                         "(see results/campaign.toml)")
-    p.add_argument("--limit", type=int, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+    p.add_argument("--limit", type=LIMIT, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
-                   help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
-    p.add_argument("--repeat", type=int, metavar="K",
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
+                   help="per run, above each worker's idle baseline (a bare number: MB of 2^20 bytes; or "
+                        "512MiB, 2GiB, 1.5GB); past it: memout")
+    p.add_argument("--repeat", type=REPEAT, metavar="K",
                    help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
                         "the median run")
     add_engine_seed_argument(p, "; repetition r of --repeat gets N + r - 1")
-    p.add_argument("--warmup", type=int, default=0, metavar="K",
+    p.add_argument("--warmup", type=AMOUNT, default=0, metavar="K",
                    help="each worker first runs the first K puzzles with each engine, stored as warm-up and left "
                         "out of every report (a library's first solve: CP-SAT's takes about 2 s); default 0")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here; at most 8 a core)")
+    p.add_argument("--jobs", type=JOBS, help="worker processes (default: the cores here; at most 8 a core)")
     p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
                         "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
@@ -690,8 +687,8 @@ def register(sub) -> None:
     p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
     p.add_argument("--kind", choices=KIND_NAMES, help="the puzzle kind of the files")
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
-    p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
-    p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")
+    p.add_argument("--sample", type=COUNT, metavar="K", help="a reproducible sample of K puzzles per file")
+    p.add_argument("--seed", type=SEED, help="seed of --sample and --scramble (default 0)")
     p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every Sudoku (other kinds run as read, "
                         "with a warning; a set with no Sudoku is refused)")
     p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
@@ -714,12 +711,12 @@ def register(sub) -> None:
     p.add_argument("--set", action="append", metavar="NAME", help="only this set (repeat)")
     p.add_argument("--solvers", metavar="A,B", help="only these solvers")
     p.add_argument("--pair", metavar="A,B", help="the two solvers of the scatter plot")
-    p.add_argument("--par", type=float, default=DEFAULT_PAR, metavar="K",
+    p.add_argument("--par", type=FINITE, default=DEFAULT_PAR, metavar="K",
                    help="PAR-K: an unsolved puzzle counts K x its time limit (default %(default)g)")
-    p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
+    p.add_argument("--shift", type=FINITE, default=DEFAULT_SHIFT, metavar="SECONDS",
                    help="the shift of the shifted geometric mean (default %(default)g s)")
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
-    p.add_argument("--margin", type=float, default=DEFAULT_MARGIN, metavar="SHARE",
+    p.add_argument("--margin", type=FRACTION, default=DEFAULT_MARGIN, metavar="SHARE",
                    help="the paired tests call a change in time one only beyond this share (default %(default)g)")
     p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
                    help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
@@ -733,32 +730,32 @@ def register(sub) -> None:
                                         "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
                                         "Futoshiki and KenKen (written as Simon Tatham's game ids)")
     p.add_argument("kind", choices=GENERATED_KINDS, help="the kind of puzzle to generate")
-    p.add_argument("--count", type=int, default=10, help="how many puzzles (default %(default)s)")
-    p.add_argument("--seed", type=int, default=0,
+    p.add_argument("--count", type=COUNT, default=10, help="how many puzzles (default %(default)s)")
+    p.add_argument("--seed", type=SEED, default=0,
                    help="random seed: the same seed, the same puzzles (default %(default)s)")
     p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
-    p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
+    p.add_argument("--clues", type=AMOUNT, help="Sudoku: this many clues (default: minimal)")
+    p.add_argument("--size", type=SIZE, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
                                             "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
                                             "(default 5) or KenKen N (default 6)")
-    p.add_argument("--remove", type=float, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
-    p.add_argument("--placed", type=int, help="N-Queens: pre-placed queens (default 0)")
-    p.add_argument("--holes", type=float,
+    p.add_argument("--remove", type=FRACTION, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
+    p.add_argument("--placed", type=AMOUNT, help="N-Queens: pre-placed queens (default 0)")
+    p.add_argument("--holes", type=FRACTION,
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
-    p.add_argument("--check-seconds", type=float, metavar="S",
+    p.add_argument("--check-seconds", type=TIME, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
                         "in time is kept (unique, not proven minimal); default none (from "
                         f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
-    p.add_argument("--rating-min", type=float, metavar="X",
+    p.add_argument("--rating-min", type=FINITE, metavar="X",
                    help="Sudoku 9x9: only puzzles rated X or more (rate's default score, SE scale 1-12)")
-    p.add_argument("--rating-max", type=float, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
+    p.add_argument("--rating-max", type=FINITE, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
     p.add_argument("--technique", metavar="NAME",
                    help="Sudoku 9x9: only puzzles whose explanation (rate --explain) uses this technique")
-    p.add_argument("--attempts", type=int, metavar="N",
+    p.add_argument("--attempts", type=COUNT, metavar="N",
                    help="with a rating target: puzzles tried at most (default 200 per puzzle asked)")
-    p.add_argument("--rating-seconds", type=_seconds, metavar="SECONDS",
+    p.add_argument("--rating-seconds", type=TIME, metavar="SECONDS",
                    help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")

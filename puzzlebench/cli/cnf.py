@@ -12,6 +12,7 @@ import sys
 from ..encoders.dimacs import answer_text, check_answer, cnf_for_decoding, read_answer, read_dimacs
 from ..errors import ParseError, Place, PuzzlebenchError, UsageError
 from ..results import Status
+from ..options import LIMIT, TIME
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.cnf_file import count_cnf_models
 from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
@@ -153,9 +154,9 @@ def register(sub) -> None:
     p.add_argument("file", metavar="FILE", help="the CNF ('-' for standard input)")
     p.add_argument("--solver", default="sat", help="sat[:NAME] (a PySAT solver) or quine:h0|h1|h2; "
                                                     "default %(default)s")
-    p.add_argument("--limit", type=int, default=1, metavar="K",
+    p.add_argument("--limit", type=LIMIT, default=1, metavar="K",
                    help="models to count (0 = all; each whole assignment blocked); default 1")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="for the whole count (default: none)")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole count (default: none)")
     p.set_defaults(func=cmd_solve_cnf)
 
     p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "

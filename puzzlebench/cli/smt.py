@@ -9,6 +9,7 @@ import re
 
 from ..encoders.smt import decode_assignment, header_facts
 from ..errors import UsageError
+from ..options import LIMIT, TIME
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.smt import count_smt2_models_apart
 from .common import EXIT_OK, read_text
@@ -73,6 +74,6 @@ def cell_values(values: list[tuple[str, str]], fixed: dict[int, int], n_cells: i
 def register(sub) -> None:
     p = sub.add_parser("solve-smt2", help="count the models of an SMT-LIB2 file with Z3 (e.g. from export --to smt2)")
     p.add_argument("file", metavar="FILE", help="the SMT-LIB2 file ('-' for standard input)")
-    p.add_argument("--limit", type=int, default=1, help="models to look for (0 = all); default 1")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="for the whole count (default: none)")
+    p.add_argument("--limit", type=LIMIT, default=1, help="models to look for (0 = all); default 1")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole count (default: none)")
     p.set_defaults(func=cmd_solve_smt2)

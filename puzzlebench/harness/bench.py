@@ -24,6 +24,7 @@ from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
+from ..options import MAX_REPEAT, SEED
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, remove_database
@@ -107,9 +108,8 @@ class BenchOutcome:
         return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
-MAX_REPEAT = 1000
 JOBS_PER_CORE = 8
-"""Beyond these, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
+"""Beyond this and MAX_REPEAT, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
 worker processes would fill the machine before the first run."""
 
 
@@ -120,6 +120,8 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.memory_limit is not None:
         check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
+    if cfg.seed is not None:
+        SEED.check(cfg.seed, "seed")   # stored in the runs table, an SQLite INTEGER
     if cfg.repeat < 1:
         raise UsageError(f"--repeat must be 1 or more; got {cfg.repeat}")
     if cfg.repeat > MAX_REPEAT:   # the task list is made up front: 10^14 filled the memory, silently

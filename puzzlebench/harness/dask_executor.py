@@ -41,7 +41,7 @@ from typing import Iterable, Iterator, Sequence
 from ..errors import UsageError
 from ..results import Status
 from .runner import RowBatch, WorkUnit, failure_row
-from .workers import LocalExecutor
+from .workers import LocalExecutor, default_jobs
 
 CONNECT_SECONDS = 5.0
 """How long to try to reach a scheduler (at the start, and again when the connection drops)."""
@@ -96,6 +96,11 @@ def parse_executor_spec(text: str) -> ExecutorSpec:
             raise UsageError(f"--executor {text!r}: expected dask-local:N, N a number of worker processes")
         if int(count) < 1:
             raise UsageError(f"--executor {text!r}: a local Dask cluster needs 1 worker or more")
+        from .bench import JOBS_PER_CORE   # the cap of --jobs: each worker a process, started at once
+        most = JOBS_PER_CORE * default_jobs()
+        if int(count) > most:
+            raise UsageError(f"--executor {text!r}: at most {most} workers here ({JOBS_PER_CORE} worker "
+                             f"processes a core, {default_jobs()} cores)")
         return ExecutorSpec("dask-local", workers=int(count))
     raise UsageError(f"--executor {text!r}: expected {SPEC_FORMS}")
 

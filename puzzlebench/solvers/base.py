@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
+from ..options import INT64_MAX, LIMIT, MAX_ENGINE_SEED, TIME, Whole
+
+WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
@@ -39,8 +42,15 @@ class Option:
     default: Any
     help: str
     choices: tuple = ()
+    number: Whole = WHOLE_INT64   # the bounds of an int option
 
     def convert(self, text: str) -> Any:
+        if self.type is int:   # a whole number within what C and SQLite take (10^23 passed to a library)
+            value = (self.number.read(text, f"option {self.name}") if isinstance(text, str)
+                     else self.number.check(text, f"option {self.name}"))
+            return self._chosen(value, text)
+        if not isinstance(text, str):   # given as a value (the API's options dict)
+            return text
         try:
             if self.type is bool:
                 low = text.lower()
@@ -51,42 +61,37 @@ class Option:
                 value = self.type(text)
         except ValueError:
             raise SolverSpecError(f"option {self.name}={text!r}: expected {self.type.__name__}") from None
+        return self._chosen(value, text)
+
+    def _chosen(self, value, text) -> Any:
         if self.choices and value not in self.choices:
             raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
                                   f"{', '.join(map(str, self.choices))}")
         return value
 
 
-def normalise_limit(limit: int | None) -> int | None:
-    """``None`` or ``0`` mean "all solutions"; a negative limit is a mistake."""
-    if limit is None or limit == 0:
+def normalise_limit(limit: int | None, name: str = "limit") -> int | None:
+    """``None`` or ``0`` mean "all solutions"; else a whole number up to 2^63-1, the native
+    engines' ``long long`` (:data:`~puzzlebench.options.LIMIT`)."""
+    if limit is None:
         return None
-    if limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {limit}")
-    return limit
+    return LIMIT.check(limit, name) or None
 
 
-# The longest time limit taken: a child's limit (the time limit plus 10% + 0.3 s) waited for
-# in milliseconds must fit poll()'s C int (2^31 ms, 24.8 days); 'inf' or 1e9 s were an
-# OverflowError traceback in every engine run in a child.  Leave the limit out for none.
-MAX_TIME_LIMIT = 1e6
-
-
-def check_time_limit(time_limit: float | None) -> float | None:
-    """A time limit is ``None`` (none) or a positive number of seconds up to
-    :data:`MAX_TIME_LIMIT` (NaN and infinity are refused too)."""
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
-    if time_limit is not None and not time_limit <= MAX_TIME_LIMIT:
-        raise UsageError(f"the time limit must be at most {MAX_TIME_LIMIT:.0f} seconds "
-                         f"(leave it out for none); got {time_limit:g}")
-    return time_limit
+def check_time_limit(time_limit: float | str | None, name: str = "time_limit") -> float | None:
+    """A time limit is ``None`` (none) or a positive duration (seconds, or a text with a unit:
+    ``"15min"``) up to :data:`~puzzlebench.options.MAX_TIME_LIMIT` seconds, the most a
+    child's limit waited for in milliseconds can be (poll()'s C int); NaN and infinity are
+    refused too."""
+    if time_limit is None:
+        return None
+    seconds = TIME.check(time_limit, name)
+    if not seconds > 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {seconds:g}")
+    return seconds
 
 
 DEFAULT_ENGINE_SEED = 0
-MAX_ENGINE_SEED = 2_000_000_000
-"""Engine seeds are 0 to this: CaDiCaL's ``--seed`` takes no more (2e9), and it fits every
-other engine's (CP-SAT's ``random_seed`` is a 32-bit int)."""
 
 
 def check_engine_seed(seed: int) -> int:
@@ -232,7 +237,7 @@ class Engine(ABC):
             if name not in known:
                 listed = ", ".join(known) or "none"
                 raise SolverSpecError(f"{self.family} has no option {name!r}; options: {listed}")
-            self.settings[name] = known[name].convert(value) if isinstance(value, str) else value
+            self.settings[name] = known[name].convert(value)
 
     @property
     def spec(self) -> str:

@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import UsageError
+from ..options import MEMORY
 from ..models.base import Puzzle
 from ..results import Result, Results, Status, Times, error_result
 from .base import Interrupted
@@ -94,11 +95,13 @@ def machine_memory() -> int | None:
         return None
 
 
-def check_memory_limit(mb: float | None) -> int | None:
-    """A memory limit in MB (2^20 bytes) as bytes: ``None`` (none), or a positive number no
-    larger than this machine's memory (a limit the machine cannot reach limits nothing)."""
+def check_memory_limit(mb: float | str | None, name: str = "memory_limit") -> int | None:
+    """A memory limit in MB (2^20 bytes), or a text with a unit (``"2GiB"``), as bytes:
+    ``None`` (none), or a positive size no larger than this machine's memory (a limit the
+    machine cannot reach limits nothing)."""
     if mb is None:
         return None
+    mb = MEMORY.check(mb, name)
     if not mb > 0:
         raise UsageError(f"the memory limit must be positive (MB); got {mb:g}")
     total = machine_memory()
