@@ -22,7 +22,7 @@ from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
 from ..models.base import Puzzle
-from ..results import Result, Status, Times
+from ..results import Result, Stats, Status, Times
 from ..solvers.base import Engine
 
 
@@ -209,8 +209,10 @@ def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0, *,
                 cpu: float | None = None, peak_memory: int | None = None,
-                baseline_memory: int | None = None) -> Row:
+                baseline_memory: int | None = None, raw: dict | None = None) -> Row:
     """The row of a task that has no answer: its worker died, hung, ran out of memory, or could
-    not build the engine (``cpu`` ``None``: not known, stored as NULL)."""
+    not build the engine (``cpu`` ``None``: not known, stored as NULL; ``raw``: what is known of
+    the programs it ran)."""
     return row_of(task_id, Result(kind="", solver="", limit=None, status=status, error=message,
-                                  times=Times(total=seconds, cpu=cpu)), peak_memory, baseline_memory=baseline_memory)
+                                  times=Times(total=seconds, cpu=cpu), stats=Stats(raw=dict(raw or {}))),
+                  peak_memory, baseline_memory=baseline_memory)

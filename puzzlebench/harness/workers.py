@@ -54,8 +54,9 @@ from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, killed_for_memory, memout_message, quiet_stdout, reap,
-                             start_unreaped)
+                             exited, failed_under_cap, killed_for_memory, memout_if_said, memout_message, quiet_stdout,
+                             reap, run_peak, start_unreaped)
+from ..solvers.clock import process_cpu
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -122,7 +123,7 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
 #
 # The shared array of a worker: [0] index of the puzzle being run in its unit, [1] when it
 # started (time.monotonic, the same clock in every process), [2] the unit's sequence number,
-# [3] the worker's CPU time when it started (time.process_time), [4] the worker's baseline
+# [3] the worker's CPU time when it started (clock.process_cpu: its own and its waited-for programs'), [4] the worker's baseline
 # resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
 # index, sequence; the parent reads them in the reverse order, so an index read after a
 # matching sequence is never older than that unit.  [3] and [4] give the CPU time and the
@@ -131,7 +132,7 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
 INDEX, STARTED, SEQ, CPU, BASELINE = range(5)
 
 def _mark(shared, seq: int, index: int) -> None:
-    shared[CPU] = time.process_time()
+    shared[CPU] = process_cpu()
     shared[STARTED] = time.monotonic()
     shared[INDEX] = index
     shared[SEQ] = seq
@@ -162,7 +163,7 @@ class _Memory:
         """After the engine ran (or failed): the cap lifted; the peak above the baseline."""
         if self.cap is not None:
             self.limit.lift()
-        return max(0, self.probe.peak() - self.baseline.resident)
+        return self.probe.run_peak(self.baseline)
 
 
 def worker_main(conn, shared, parent_pid: int, catalog) -> None:
@@ -213,10 +214,14 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         conn.send(None)  # unit done
 
 
-def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "") -> Row:
+def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "", raw: dict | None = None) -> Row:
+    """``raw``: what the run knew of its programs (an ``ext:`` program that ran out), whose
+    peak may be the run's (:func:`run_peak`)."""
+    raw = dict(raw or {})
+    peak = run_peak(peak, raw)
     return failure_row(tid, Status.MEMOUT, memout_message(memory.allowed, peak, how or "an allocation was refused"),
-                       time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
-                       peak_memory=peak, baseline_memory=memory.baseline.resident)
+                       time.monotonic() - shared[STARTED], cpu=process_cpu() - shared[CPU],
+                       peak_memory=peak, baseline_memory=memory.baseline.resident, raw=raw)
 
 
 def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) -> bool:
@@ -231,20 +236,25 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
         try:
             result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
                                 verify=False)
-            peak = memory.stop()
+            result.peak_memory = run_peak(memory.stop(), result.stats.raw)
+            if memout_if_said(result, memory.allowed).status is Status.MEMOUT:
+                rows.append(row_of(tid, result, result.peak_memory, False, baseline))
+                conn.send(rows)
+                return False   # replaced: a process that ran out may hold its memory in pieces
             wrong = verify_answer(result, puzzle)
-            rows.append(row_of(tid, result, peak, wrong, baseline))
+            rows.append(row_of(tid, result, result.peak_memory, wrong, baseline))
         except Exception as exc:
             # a MemoryError (its words, where an engine says how: ext, the program that ran out),
             # or anything under the cap (native code that ran out): solve's child's one rule
             if isinstance(exc, MemoryError) or memory.allowed is not None:
-                rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc)))
+                rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc),
+                                        getattr(exc, "program", None)))
                 conn.send(rows)
                 return False
             # an engine bug: this pair is an error, the worker goes on
             peak = memory.stop()
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
-                                    time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
+                                    time.monotonic() - shared[STARTED], cpu=process_cpu() - shared[CPU],
                                     peak_memory=peak, baseline_memory=baseline))
         now = time.monotonic()
         if now - last_flush >= FLUSH_SECONDS:

@@ -24,6 +24,7 @@ from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
+from .clock import process_cpu
 
 EVERY_KIND = frozenset(KIND_NAMES)
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -288,7 +289,7 @@ class Engine(ABC):
                                 "mrv, sat and cpsat solvers do", kind=puzzle.kind, solver=self.spec,
                                 limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
-        cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
+        cpu = process_cpu()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
         deadline = Deadline(time_limit)
         try:
@@ -306,16 +307,16 @@ class Engine(ABC):
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
         except EngineError as exc:
             times.total = time.perf_counter() - start + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
                                 source=puzzle.source, puzzle=puzzle, times=times)
         except OutOfTime:  # the clock ran out before the search began
             times.encode = time.perf_counter() - start
             times.total = times.encode + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
@@ -353,11 +354,11 @@ class Engine(ABC):
         verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
-        cpu = time.process_time()
+        cpu = process_cpu()
         with deferred_interrupt() as deferred:   # a native call answers all its puzzles or none
             results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
         if results is not None:
-            results.batch_cpu = time.process_time() - cpu
+            results.batch_cpu = process_cpu() - cpu
             if results.columns is not None:
                 results.cpu_batch_size = len(results)
             elif len(results) and not any(r.times.cpu for r in results.records):

@@ -38,6 +38,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import resource
 import signal
 import sys
@@ -48,8 +49,9 @@ from typing import Sequence
 
 from ..errors import UsageError
 from ..models.base import Puzzle
-from ..results import Result, Results, Status, Times, error_result
+from ..results import Result, Results, Stats, Status, Times, error_result
 from .base import Interrupted
+from .clock import process_cpu
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
@@ -115,6 +117,7 @@ class Baseline:
 
     resident: int
     data: int
+    file: int = 0   # RssFile: the resident pages of mapped files (the libraries' code)
 
 
 class MemoryProbe:
@@ -157,7 +160,42 @@ class MemoryProbe:
         """What this process holds now, idle (see :class:`Baseline`)."""
         if not self.resettable:
             return Baseline(0, 0)
-        return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0)
+        return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0, self._field(b"RssFile:") or 0)
+
+    def run_peak(self, baseline: Baseline) -> int:
+        """The peak of a run (bytes above ``baseline``): the resident set's high-water mark
+        less the baseline, less the pages of mapped files the run brought in (a library's code
+        it ran for the first time: Z3 pages in about 11 MB of libz3 on its first 16x16).  Those
+        pages are shared, read-only and reclaimable, belong to no run, and no data limit
+        counts them: counted, a Z3 run capped at 20 MB peaked at 31 MB."""
+        peak = self.peak() - baseline.resident
+        if self.resettable and baseline.file:
+            peak -= max(0, (self._field(b"RssFile:") or 0) - baseline.file)
+        return max(0, peak)
+
+
+OUT_OF_MEMORY_WORDS = re.compile(
+    r"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|could not reserve|"
+    r"insufficient memory|std::length_error|resource temporarily unavailable", re.I)
+"""How engines and programs say that an allocation was refused: C++'s ``bad_alloc``, Python's
+``MemoryError``, Java's "could not reserve", Z3's "out of memory", and ``EAGAIN``'s "Resource
+temporarily unavailable" (a thread whose stack the data limit refused: Z3 and MiniZinc under a
+cap of a few MB).  Under a memory limit such words make a failure a ``memout``."""
+
+
+def says_out_of_memory(text: str | bytes | None) -> bool:
+    """Whether ``text`` (an error, a program's last words) says that memory ran out."""
+    if not text:
+        return False
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return OUT_OF_MEMORY_WORDS.search(text) is not None
+
+
+def capped() -> bool:
+    """Whether this process runs under a memory limit (a soft ``RLIMIT_DATA`` set by the
+    bench's worker or solve's child)."""
+    return resource.getrlimit(resource.RLIMIT_DATA)[0] != resource.RLIM_INFINITY
 
 
 class MemoryLimit:
@@ -182,9 +220,34 @@ class MemoryLimit:
         self.apply(None)
 
 
+def memout_if_said(result: Result, limit: int | None) -> Result:
+    """Under a memory limit, an ``error`` whose words say memory ran out (an engine that caught
+    its own refused allocation: Z3's "Resource temporarily unavailable", a program's
+    bad_alloc) is the cap's doing: a ``memout``, with those words."""
+    if limit is not None and result.status is Status.ERROR and says_out_of_memory(result.error):
+        result.status = Status.MEMOUT
+        result.error = memout_message(limit, result.peak_memory, result.error)
+    return result
+
+
 def memout_message(limit: int, peak: int | None, how: str = "an allocation was refused") -> str:
     reached = f"; peak {peak / MB:.1f} MB above the baseline" if peak is not None else ""
     return f"memory limit of {limit / MB:g} MB reached: {how}{reached}"
+
+
+def run_peak(worker_peak: int | None, raw: dict) -> int | None:
+    """A run's peak memory: the largest of the worker's peak above its idle baseline and the
+    whole peak of each program it started (raw ``program_peak_memory``, the largest of its
+    runs: a program starts fresh, its baseline is zero).  Where a program ran, raw
+    ``peak_process`` names whose peak it is: ``worker`` or the program's name."""
+    program_peak = raw.get("program_peak_memory")
+    if "program" not in raw:
+        return worker_peak
+    if program_peak is not None and (worker_peak is None or program_peak > worker_peak):
+        raw["peak_process"] = raw["program"]
+        return program_peak
+    raw["peak_process"] = "worker"
+    return worker_peak
 
 
 def start_unreaped(process) -> None:
@@ -400,22 +463,25 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
             conn.send(engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep))
             continue
         probe.reset()
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
             result = engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep)
         except Exception as exc:
             cap.lift()
-            peak = max(0, probe.peak() - baseline.resident)
+            raw = dict(getattr(exc, "program", None) or {})
+            peak = run_peak(probe.run_peak(baseline), raw)
             how = failed_under_cap(exc)
             conn.send(Result(kind=puzzle.kind, solver=engine.spec, limit=limit, status=Status.MEMOUT,
-                             times=Times(total=time.perf_counter() - started, cpu=time.process_time() - cpu),
-                             source=puzzle.source, peak_memory=peak,
+                             times=Times(total=time.perf_counter() - started, cpu=process_cpu() - cpu),
+                             source=puzzle.source, peak_memory=peak, stats=Stats(raw=raw),
                              error=memout_message(memory_limit, peak, how)))
             os._exit(MEMOUT_EXIT)   # replaced: a process that ran out may hold its memory in pieces
         cap.lift()
-        result.peak_memory = max(0, probe.peak() - baseline.resident)
-        conn.send(result)
+        result.peak_memory = run_peak(probe.run_peak(baseline), result.stats.raw)
+        conn.send(memout_if_said(result, memory_limit))
+        if result.status is Status.MEMOUT:
+            os._exit(MEMOUT_EXIT)
 
 
 def failed_under_cap(exc: Exception) -> str:

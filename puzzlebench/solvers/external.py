@@ -85,6 +85,8 @@ from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .child import says_out_of_memory
+from .clock import usage_cpu
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
@@ -330,6 +332,7 @@ class ExternalEngine(Engine):
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
         self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
+        self._program_cpu = 0.0                  # their CPU seconds, user + system, summed
 
     def load(self) -> None:
         """The watchdog of this process's programs started before a memory cap (its Python
@@ -418,10 +421,15 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
-        self._program_peak = None
-        outcome = self._search(artifact, limit, keep, deadline)
-        if self._program_peak is not None:   # the program's own memory: the run's peak_memory is this process's
-            outcome.stats.raw["program_peak_memory"] = self._program_peak
+        self._program_peak, self._program_cpu = None, 0.0
+        try:
+            outcome = self._search(artifact, limit, keep, deadline)
+        except MemoryError as exc:   # the program ran out: its peak and CPU go with the memout
+            exc.program = program_facts(self.program, self._program_peak, self._program_cpu)
+            raise
+        # the programs' own accounts (wait4): their CPU is in the run's times.cpu (the worker
+        # waited for them), and the run's peak_memory is the larger of theirs and the worker's
+        outcome.stats.raw.update(program_facts(self.program, self._program_peak, self._program_cpu))
         return outcome
 
     def _search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
@@ -654,6 +662,7 @@ class ExternalEngine(Engine):
         if budget is not None:
             before = before + _held_to(budget)
         started = time.perf_counter()
+        spawner_peak = _own_peak()
         try:
             process = _Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
@@ -665,18 +674,19 @@ class ExternalEngine(Engine):
         except subprocess.TimeoutExpired:
             _kill_group(process)
             process.communicate()
+            self._account(process, spawner_peak)
             return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
         except BaseException:
             _kill_group(process)
             process.communicate()
+            self._account(process, spawner_peak)
             raise
         finally:
             WATCHDOG.release(process.pid)
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
-        peak = process.rusage.ru_maxrss * 1024 if process.rusage is not None else None
-        self._program_peak = max(self._program_peak or 0, peak or 0) or None
+        peak = self._account(process, spawner_peak)
         if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
                 _ran_out(code, text, err, peak, budget):
             ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
@@ -687,6 +697,23 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
                               + self._said(err))
         return text, err, code, seconds
+
+    def _account(self, process: "_Popen", spawner_peak: int | None) -> int | None:
+        """Add a finished program's CPU time to the search's, keep its peak if the largest:
+        its own peak resident set (bytes), ``None`` when its usage was not collected or its
+        peak was not its own.  Linux counts in a process's ``ru_maxrss`` the peak of the
+        memory it replaced at ``exec`` (``exec_mmap``): a program started from this process
+        shows at least this process's peak, so a ``ru_maxrss`` no larger than
+        ``spawner_peak`` says only that the program's own peak was no larger."""
+        usage = process.rusage
+        if usage is None:
+            return None
+        self._program_cpu += usage_cpu(usage)
+        peak = usage.ru_maxrss * 1024
+        if spawner_peak is not None and peak <= spawner_peak:
+            return None
+        self._program_peak = max(self._program_peak or 0, peak) or None
+        return peak
 
     @staticmethod
     def _said(err: bytes) -> str:
@@ -724,6 +751,28 @@ class _Popen(subprocess.Popen):
         return pid, status
 
 
+def _own_peak() -> int | None:
+    """This process's peak resident set now (``VmHWM``, bytes), ``None`` where unknown."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            status = f.read()
+        at = status.index(b"VmHWM:")
+        return int(status[at + 6:status.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
+        return None
+
+
+def program_facts(program: str, peak: int | None, cpu: float) -> dict:
+    """The raw counters of the programs a search ran: ``program_cpu`` (seconds, user +
+    system, from wait4), ``program_peak_memory`` (bytes, the largest of its runs' whole
+    resident sets: a program starts fresh, its baseline is zero) and ``program`` (its name,
+    which a row's ``peak_process`` names when its peak is the run's)."""
+    facts = {"program": program, "program_cpu": round(cpu, 6)}
+    if peak is not None:
+        facts["program_peak_memory"] = peak
+    return facts
+
+
 def memory_budget() -> int | None:
     """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
     the harness's worker: its idle data plus the limit), the bytes of it left: what a program
@@ -749,16 +798,12 @@ def _held_to(budget: int) -> list[str]:
     return [prlimit, f"--data={budget}:", "--"] if prlimit else []
 
 
-_OUT_OF_MEMORY = re.compile(rb"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|"
-                            rb"could not reserve|insufficient memory|std::length_error", re.I)
-
-
 def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
     """Whether a program that ended badly under a memory budget ran out of it: it says so (a
     refused allocation's words: C++'s bad_alloc, Python's MemoryError, Java's "could not
     reserve"), it was killed by a SIGKILL not ours (the kernel's out-of-memory killer), or its
     peak reached 90% of the budget."""
-    return bool(_OUT_OF_MEMORY.search(err) or _OUT_OF_MEMORY.search(out[-2000:].encode())
+    return bool(says_out_of_memory(err) or says_out_of_memory(out[-2000:])
                 or code == -signal.SIGKILL or (peak is not None and peak >= 0.9 * budget))
 
 
