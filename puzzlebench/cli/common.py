@@ -17,6 +17,7 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import UsageError
+from ..solvers.clock import CLOCKS
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -34,12 +35,23 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
 
 
+def add_clock_arguments(p: argparse.ArgumentParser) -> None:
+    """``--clock`` and ``--wall-limit``: the clock a time limit is held on (bench, solve, count)."""
+    p.add_argument("--clock", choices=CLOCKS, default="wall",
+                   help="the clock of the time limit: wall (default) or cpu, the CPU time of the run's "
+                        "processes (the engine's and every program it starts)")
+    p.add_argument("--wall-limit", type=float, metavar="SECONDS",
+                   help="with --clock cpu: a wall-clock limit beside it, for a run that sleeps (default "
+                        "1.5 x the time limit + 1 s)")
+
+
 def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
                    help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
     p.add_argument("--limit", type=int, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
     p.add_argument("--time-limit", type=float, metavar="SECONDS", help="per puzzle")
+    add_clock_arguments(p)
     p.add_argument("--memory-limit", type=float, metavar="MB",
                    help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
                         "2^20 bytes); past it: memout")

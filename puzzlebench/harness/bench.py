@@ -29,7 +29,8 @@ from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
 from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.child import MB, check_memory_limit
+from ..solvers.child import MB, check_memory_limit, memory_mechanism
+from ..solvers.clock import check_clock
 from ..solvers.registry import make_engine
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
 from .workers import LocalExecutor, default_jobs
@@ -47,6 +48,8 @@ class BenchConfig:
     limit: int | None = DEFAULT_LIMIT
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int | None = None   # bytes above each worker's baseline; None: none
+    clock: str = "wall"               # the clock of the time limit: wall or cpu
+    wall_limit: float | None = None   # with clock cpu: the wall limit beside it (None: the default)
     repeat: int = 1                   # runs of each (puzzle, solver) pair, each stored
     jobs: int | None = None
     resume: bool = False
@@ -111,6 +114,7 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
         raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
     check_time_limit(cfg.time_limit)
+    cfg.wall_limit = check_clock(cfg.clock, cfg.time_limit, cfg.wall_limit)
     if cfg.memory_limit is not None:
         check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
@@ -182,7 +186,8 @@ class _Planner:
                 size = self._size(solver, batch)
                 ids, puzzles = queue.take(size)
                 yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
-                               batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit)
+                               batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit,
+                               clock=self.cfg.clock, wall_limit=self.cfg.wall_limit)
 
 
 class _SolverQueue:
@@ -224,7 +229,8 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
-    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
+    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "clock": cfg.clock, "wall_limit": cfg.wall_limit,
+                "memory_limit": cfg.memory_limit, "memory_mechanism": memory_mechanism(cfg.memory_limit),
                 "repeat": cfg.repeat, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
@@ -330,7 +336,8 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
     progress = Progress(len(plan.tasks), list(engines), stderr, enabled=not cfg.quiet)
     planner = _Planner(plan.queues, engines, cfg, jobs, keep=2)
     stored = _Stored([], plan.input_errors, 0)
-    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit}
+    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
+                    "clock": cfg.clock, "memory_mechanism": memory_mechanism(cfg.memory_limit)}
     first_copies = _FirstCopies(len(plan.tasks))
     try:
         for batch in executor.execute(planner.units()):

@@ -37,7 +37,8 @@ class WorkUnit:
     ``run_many``) and verify in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
     family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
     importable in the worker.  ``memory_limit``: bytes the engine may use above the worker's
-    baseline (``None``: no limit); past it the run is ``memout``."""
+    baseline (``None``: no limit); past it the run is ``memout``.  ``clock``: the clock of
+    ``time_limit`` (``wall`` or ``cpu``), with ``wall_limit`` beside a CPU limit."""
 
     solver: str
     task_ids: Sequence[int]
@@ -48,6 +49,13 @@ class WorkUnit:
     batch: bool = False
     engines: Mapping[str, str] = field(default_factory=dict)
     memory_limit: int | None = None
+    clock: str = "wall"
+    wall_limit: float | None = None
+
+    @property
+    def timing(self) -> dict:
+        """The time limit's keywords of :meth:`Engine.run <puzzlebench.solvers.base.Engine.run>`."""
+        return dict(time_limit=self.time_limit, clock=self.clock, wall_limit=self.wall_limit)
 
     @property
     def tasks(self) -> list[tuple[int, Puzzle | None]]:

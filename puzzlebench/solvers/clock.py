@@ -6,12 +6,32 @@ Execution with the runsolver Tool", JSAT 7, 2011)."""
 
 from __future__ import annotations
 
+import math
 import os
 import resource
+import signal
+
+from ..errors import UsageError
 
 CLOCKS = ("wall", "cpu")
 """The clocks a time limit is held on (``--clock``): wall time, what the user waits, or CPU
 time of the run's processes, what the competitions limit."""
+
+
+def check_clock(clock: str, time_limit: float | None, wall_limit: float | None) -> float | None:
+    """The wall limit of a run on ``clock`` with ``time_limit`` (checked): on the wall clock
+    none (the time limit is one); on the CPU clock the one given, else
+    :func:`default_wall_limit`.  An unknown clock or a wall limit that is not positive is a
+    :class:`~puzzlebench.errors.UsageError`."""
+    if clock not in CLOCKS:
+        raise UsageError(f"the clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
+    if wall_limit is not None and not 0 < wall_limit <= 1e6:
+        raise UsageError(f"the wall limit must be positive and at most 1000000 seconds; got {wall_limit:g}")
+    if clock == "wall":
+        return None
+    if wall_limit is None and time_limit is not None:
+        return default_wall_limit(time_limit)
+    return wall_limit
 
 
 def default_wall_limit(cpu_limit: float) -> float:
@@ -55,3 +75,38 @@ def program_cpu_now(pid: int) -> float | None:
         return sum(int(fields[k]) for k in (11, 12, 13, 14)) / _TICKS
     except (IndexError, ValueError):
         return None
+
+
+def cpu_backstop(seconds: float) -> int:
+    """The soft ``RLIMIT_CPU`` (whole seconds) that lets a process spend ``seconds`` more CPU
+    time: what it used so far plus ``seconds``, rounded up (the kernel counts whole seconds)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return math.ceil(own.ru_utime + own.ru_stime + seconds)
+
+
+class CpuLimit:
+    """The kernel's hold on a CPU limit, behind the polling (as runsolver does): this
+    process's soft ``RLIMIT_CPU`` set to its CPU time so far plus the limit, rounded up, so
+    that a run that never looks at its clock (a native call) gets ``SIGXCPU`` and ends; lifted
+    back after the run.  RLIMIT_CPU counts this process's own CPU time, not its children's:
+    each program a run starts gets one of its own (``ext``: util-linux's ``prlimit --cpu``).
+    No core file is written at ``SIGXCPU`` (``RLIMIT_CORE`` 0)."""
+
+    def __init__(self):
+        self.original, self.hard = resource.getrlimit(resource.RLIMIT_CPU)
+
+    def apply(self, seconds: float) -> None:
+        soft = cpu_backstop(seconds)
+        if self.hard != resource.RLIM_INFINITY:
+            soft = min(soft, self.hard)
+        resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, self.hard))
+
+    def lift(self) -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (self.original, self.hard))
+
+
+def past_cpu_limit(code: int | None) -> bool:
+    """Whether a process ended by the kernel's CPU limit (``SIGXCPU``, or the ``SIGKILL`` that
+    follows it at the hard limit is not told apart: only SIGXCPU is taken)."""
+    return code is not None and code == -signal.SIGXCPU

@@ -47,10 +47,11 @@ set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to wha
 leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
 data included), and a program that ends badly for want of memory (it says so: bad_alloc,
 MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
-``memout`` naming it, its exit and its last words.  The program's peak resident set (``wait4``:
-its reaped children's too, MiniZinc's Gecode) is kept in raw ``program_peak_memory``, the
-largest of the search's runs: the run's ``peak_memory`` is the Python process's, as for every
-engine.
+``memout`` naming it, its exit and its last words.  The program's own account (``wait4``: its
+reaped children's too, MiniZinc's Gecode) is kept in raw ``program_cpu`` (summed over the
+search's runs, and in the run's CPU time) and ``program_peak_memory`` (the largest), which the
+harness weighs against the worker's peak.  On the CPU clock each program holds ``RLIMIT_CPU``
+and its CPU time is read while it runs (:func:`_wait`).
 
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
@@ -63,6 +64,7 @@ prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import re
 import resource
@@ -85,8 +87,8 @@ from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
-from .child import says_out_of_memory
-from .clock import usage_cpu
+from .child import grace, says_out_of_memory
+from .clock import past_cpu_limit, program_cpu_now, usage_cpu
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
@@ -97,6 +99,7 @@ ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
 SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
 PR_SET_PDEATHSIG = 1
+CPU_POLL_SECONDS = 0.02   # on the CPU clock, how often a running program's CPU time is read
 
 
 @dataclass(frozen=True)
@@ -533,8 +536,10 @@ class ExternalEngine(Engine):
         return out
 
     def _killed(self, deadline: Deadline, run: Run) -> str:
-        return (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
-                f"to {self.program}'s process group")
+        if run.killed_by.startswith("SIGXCPU"):
+            return f"killed at the CPU time limit ({deadline.seconds:g} s): {run.killed_by}"
+        signal_name, _, limit = run.killed_by.partition("|")
+        return f"killed at the {limit}: {signal_name} to {self.program}'s process group"
 
     def _enumerate(self, model, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         """One run of a program that enumerates (MiniZinc, ACE), asked for ``limit`` solutions:
@@ -659,8 +664,8 @@ class ExternalEngine(Engine):
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch(self.preset.parent_death if self.preset else "KILL")
         budget = memory_budget()
-        if budget is not None:
-            before = before + _held_to(budget)
+        cpu_left = deadline.cpu_remaining()
+        before = before + _held_to(budget, cpu_left)
         started = time.perf_counter()
         spawner_peak = _own_peak()
         try:
@@ -670,12 +675,15 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         WATCHDOG.watch(process.pid)   # its session ended if this process dies (solvers/watchdog.py)
         try:
-            out, err = process.communicate(timeout=deadline.remaining())
+            out, err = _wait(process, deadline)
         except subprocess.TimeoutExpired:
             _kill_group(process)
             process.communicate()
             self._account(process, spawner_peak)
-            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+            past_wall = deadline.wall_at is not None and time.perf_counter() >= deadline.wall_at
+            limit = (f"wall limit ({deadline.wall_seconds:g} s)" if deadline.clock == "cpu" and past_wall
+                     else f"{'CPU time' if deadline.clock == 'cpu' else 'time'} limit ({deadline.seconds:g} s)")
+            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by=f"SIGKILL|{limit}")
         except BaseException:
             _kill_group(process)
             process.communicate()
@@ -687,6 +695,8 @@ class ExternalEngine(Engine):
         text = out.decode("utf-8", "replace")
         code = process.returncode
         peak = self._account(process, spawner_peak)
+        if past_cpu_limit(code):   # its own RLIMIT_CPU: the run's CPU limit, held by the kernel
+            return Run("KILLED", [], {}, seconds, killed_by="SIGXCPU (its RLIMIT_CPU)")
         if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
                 _ran_out(code, text, err, peak, budget):
             ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
@@ -791,11 +801,37 @@ def memory_budget() -> int | None:
     return max(soft - data, 2**20)
 
 
-def _held_to(budget: int) -> list[str]:
-    """Words before the command that set the program's own soft ``RLIMIT_DATA`` (util-linux's
-    ``prlimit``, which then executes it)."""
+def _held_to(budget: int | None, cpu_left: float | None = None) -> list[str]:
+    """Words before the command that set the program's own limits (util-linux's ``prlimit``,
+    which then executes it): its soft ``RLIMIT_DATA`` (``budget`` bytes) and, on the CPU
+    clock, its ``RLIMIT_CPU``: the CPU time left to the run plus the grace, rounded up (the
+    kernel's backstop, as runsolver sets it; the polling in :func:`_wait` stops it first)."""
     prlimit = shutil.which("prlimit")
-    return [prlimit, f"--data={budget}:", "--"] if prlimit else []
+    words = []
+    if budget is not None:
+        words.append(f"--data={budget}:")
+    if cpu_left is not None:
+        words.append(f"--cpu={math.ceil(cpu_left + grace(cpu_left))}:")
+    return [prlimit, *words, "--"] if prlimit and words else []
+
+
+def _wait(process: subprocess.Popen, deadline: Deadline) -> tuple[bytes, bytes]:
+    """The program's output once it ends; ``subprocess.TimeoutExpired`` at the deadline.  On
+    the CPU clock, the run's CPU time so far (this process's and its reaped programs') plus the
+    running program's (``/proc``: :func:`~puzzlebench.solvers.clock.program_cpu_now`) is looked
+    at every :data:`CPU_POLL_SECONDS`; the wall limit beside it is waited for too."""
+    if deadline.clock != "cpu" or deadline.seconds is None:
+        return process.communicate(timeout=deadline.remaining())
+    while True:
+        wall_left = None if deadline.wall_at is None else max(0.0, deadline.wall_at - time.perf_counter())
+        cpu_left = deadline.seconds - deadline.cpu_used() - (program_cpu_now(process.pid) or 0.0)
+        if cpu_left <= 0 or wall_left == 0:
+            raise subprocess.TimeoutExpired(process.args, deadline.seconds)
+        step = min(CPU_POLL_SECONDS, max(cpu_left, 0.001))
+        try:
+            return process.communicate(timeout=step if wall_left is None else min(step, wall_left))
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
