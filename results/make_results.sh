@@ -79,3 +79,6 @@ python benchmarks/bench_generate_large.py --boxes 4x4,5x5 --seeds 1,2,3 --refere
 # The 25x25 dig's SAT checks asked two ways, the check's own formula and one incremental solver
 # (results/generate_checks.md; about 18 minutes)
 python benchmarks/bench_generate_checks.py --box 5x5 --seeds 2,1
+# Every process of a run counted: ext:cadical's CPU time beside its wall time, Z3's memouts and
+# peaks under small memory limits (results/processes.md; about 20 seconds)
+python benchmarks/bench_processes.py

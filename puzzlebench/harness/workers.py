@@ -54,8 +54,8 @@ from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, hard_limits, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, killed_for_memory, memout_if_said, memout_message, quiet_stdout,
-                             reap, run_peak, start_unreaped)
+                             exited, failed_under_cap, killed_for_memory, memout_if_said, memout_message,
+                             populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
 from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
 
@@ -210,6 +210,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             continue
         if unit.memory_limit is not None:
             engine.load()   # its libraries outside the cap (and in the baseline): only runs are held to it
+            populate_libraries()
         baseline = memory.probe.baseline()   # idle, the engine built, before the unit's first puzzle
         memory.for_unit(baseline, unit.memory_limit)
         memory.cpu_seconds = hard_limits(unit.timing)[1]
