@@ -11,13 +11,16 @@ from pathlib import Path
 
 import pytest
 
+import puzzlebench
 from puzzlebench.cli import main
+from puzzlebench.errors import UsageError
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.report import MetricOptions, median_runs, standard_metrics, summarise
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.reader import parse
-from puzzlebench.results import Status
+from puzzlebench.results import Result, Status, Times
+from puzzlebench.solvers.base import past_the_limit
 from puzzlebench.solvers.child import MB, MEMORY_MECHANISM, PEAK_SLACK, grace, run_limited
 from puzzlebench.solvers.clock import default_wall_limit
 from puzzlebench.solvers.external import VARIANTS
@@ -207,7 +210,7 @@ def test_an_answer_past_the_limit_is_a_timeout_with_the_answer_kept():
         if r.status is Status.UNIQUE:
             assert r.times.total <= 0.005
         elif r.error is not None:   # it answered, past the limit (else its search stopped itself)
-            assert r.error.startswith("answered ") and "past the wall limit of 5 ms" in r.error
+            assert r.error.startswith("answered ") and "past the time limit of 5 ms" in r.error
             assert r.count and len(r.solutions) == min(r.count, 2)
 
 
@@ -222,3 +225,26 @@ def test_a_stored_answer_past_its_limit_is_a_timeout_in_the_report(tmp_path):
     [summary] = summarise(median_runs(stored))
     [metric] = standard_metrics(median_runs(stored), MetricOptions(time_key="t_cpu"))
     assert (summary["solved"], summary["timeouts"], metric["solved_in_limit"]) == (2, 1, 2)
+
+
+@pytest.mark.parametrize("clock, wall_limit, times, status, said", [
+    ("wall", None, Times(total=1.5, cpu=0.2), Status.TIMEOUT, "answered unique after 1.5 s of wall time, past the time limit of 1 s"),
+    ("wall", None, Times(total=0.5, cpu=0.2), Status.UNIQUE, None),
+    ("cpu", 3.0, Times(total=1.5, cpu=0.2), Status.UNIQUE, None),   # a busy machine: wall over, CPU within
+    ("cpu", 3.0, Times(total=1.5, cpu=1.2), Status.TIMEOUT, "answered unique after 1.2 s of cpu time, past the CPU limit of 1 s"),
+    ("cpu", 3.0, Times(total=3.5, cpu=0.2), Status.TIMEOUT, "answered unique after 3.5 s of wall time, past the wall limit of 3 s"),
+])
+def test_past_the_limit_on_each_clock(clock, wall_limit, times, status, said):
+    result = Result(kind="sudoku", solver="x", limit=2, status=Status.UNIQUE, count=1, times=times)
+    assert past_the_limit(result, 1.0, clock, wall_limit) is result
+    assert (result.status, result.error, result.count) == (status, said, 1)
+
+
+def test_the_api_holds_the_limit_on_its_clock():
+    puzzle = hardest(1)[0]
+    result = puzzlebench.solve(puzzle, solver="mrv", time_limit=1e-6)
+    assert result.status is Status.TIMEOUT
+    result = puzzlebench.solve(puzzle, solver="mrv", time_limit=5, clock="cpu")
+    assert result.status is Status.UNIQUE and result.times.cpu <= 5
+    with pytest.raises(UsageError, match="the clock must be one of wall, cpu; got 'moon'"):
+        puzzlebench.solve(puzzle, solver="mrv", time_limit=5, clock="moon")

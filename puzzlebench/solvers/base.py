@@ -161,10 +161,14 @@ def past_the_limit(result: Result, time_limit: float | None, clock: str = "wall"
     if which is not None:
         spent, limit = (result.times.cpu, time_limit) if which == "cpu" else (
             result.times.total, time_limit if clock == "wall" else wall_limit)
-        result.error = (f"answered {result.status} after {spent * 1000:.3g} ms of {which} time, past the "
-                        f"{which} limit of {limit * 1000:.3g} ms")
+        named = "time limit" if clock == "wall" else "CPU limit" if which == "cpu" else "wall limit"
+        result.error = f"answered {result.status} after {_duration(spent)} of {which} time, past the {named} of {_duration(limit)}"
         result.status = Status.TIMEOUT
     return result
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
 
 
 def batch_past_the_limit(results: Results, time_limit: float | None, clock: str = "wall",
