@@ -5,14 +5,14 @@ Per set and solver (and solution limit):
 - ``puzzles``, ``solved`` (unique, multiple, sat or unsat: a finished answer), ``timeouts``,
   ``errors``, ``wrong`` (answers that failed the puzzle's checker);
 - over the solved puzzles: ``median``, ``mean``, ``p90`` and ``max`` of the total time (parse
-  + encode + solve + decode, seconds; wall time, or CPU time with ``report --time cpu``: every
+  + encode + solve + decode, seconds; wall time, or CPU time with ``report --clock cpu``: every
   time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
   ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
   by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
 - ``peak_memory_mb``: the largest peak resident set above the worker's idle baseline over the
   set's runs (the memory that belongs to the runs), and ``baseline_memory_mb`` beside it: the
   largest of those baselines (the interpreter, the libraries, the engine built and idle);
-- ``cpu_median`` (or ``wall_median`` under ``--time cpu``): the other clock's median;
+- ``cpu_median`` (or ``wall_median`` under ``--clock cpu``): the other clock's median;
 - for each normalised statistic (nodes, guesses, backtracks, conflicts, propagations): its
   median and mean over the solved puzzles that report it (absent: the engine has no such
   counter);
@@ -138,7 +138,7 @@ def _run_rank(row, time_key: str) -> tuple:
 
 
 TIME_KEYS = {"wall": "t_total", "cpu": "t_cpu"}
-"""``report --time``: the column every time figure, ranking and plot reads.  Wall time is
+"""``report --clock``: the column every time figure, ranking and plot reads.  Wall time is
 what the user waited; CPU time (user + system of the process that ran the engine) is what the
 benchmark competitions rank by, and is steadier on a loaded machine."""
 
@@ -560,7 +560,8 @@ def clock_words(rows: list[dict]) -> str:
     runs of each pair they summarise."""
     words = ""
     if rows and rows[0].get("clock") == "cpu":
-        words += (" Times are CPU time (user + system of the process that ran the engine), but the encode "
+        words += (" Times are CPU time (user + system of the process that ran the engine and of the programs "
+                  "it started), but the encode "
                   "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
     runs = max((row.get("runs") or 1 for row in rows), default=1)
     if runs > 1:
