@@ -21,7 +21,7 @@ from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.reader import parse
 from puzzlebench.results import Result, Status, Times
 from puzzlebench.solvers.base import past_the_limit
-from puzzlebench.solvers.child import MB, MEMORY_MECHANISM, PEAK_SLACK, grace, run_limited
+from puzzlebench.solvers.child import MB, MEMORY_MECHANISM, PEAK_SLACK, grace, memout_if_said, run_limited
 from puzzlebench.solvers.clock import default_wall_limit
 from puzzlebench.solvers.external import VARIANTS
 from puzzlebench.solvers.mrv import MrvEngine
@@ -248,3 +248,18 @@ def test_the_api_holds_the_limit_on_its_clock():
     assert result.status is Status.UNIQUE and result.times.cpu <= 5
     with pytest.raises(UsageError, match="the clock must be one of wall, cpu; got 'moon'"):
         puzzlebench.solve(puzzle, solver="mrv", time_limit=5, clock="moon")
+
+
+@pytest.mark.parametrize("words, limit, status", [
+    ("Z3 gave up: Resource temporarily unavailable", 5 * MB, Status.MEMOUT),
+    ("ext:minizinc: minizinc answered UNKNOWN with exit code 1 (its last line on stderr: "
+     "'Resource temporarily unavailable')", 5 * MB, Status.MEMOUT),
+    ("terminate called after throwing an instance of 'std::bad_alloc'", 5 * MB, Status.MEMOUT),
+    ("Z3 gave up: Resource temporarily unavailable", None, Status.ERROR),   # no cap: not the cap's doing
+    ("Z3 gave up: incomplete quantifiers", 5 * MB, Status.ERROR),           # not memory's words
+])
+def test_an_error_in_memorys_words_under_a_cap_is_a_memout(words, limit, status):
+    result = Result(kind="sudoku", solver="x", limit=2, status=Status.ERROR, error=words, peak_memory=MB)
+    assert memout_if_said(result, limit).status is status
+    if status is Status.MEMOUT:
+        assert result.error == f"memory limit of 5 MB reached: {words}; peak 1.0 MB above the baseline"
