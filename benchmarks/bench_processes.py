@@ -19,8 +19,10 @@ import json
 import os
 import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -75,7 +77,19 @@ def memory_figures(rows: list[dict], mb: float) -> dict:
             "within": all(p <= mb + PEAK_SLACK / MB for p in peaks), "mechanism": rows[0]["memory_mechanism"]}
 
 
-def write_report(path: Path, command: str, load: tuple, cpu: list[dict], memory: list[dict], jobs: int) -> None:
+def bare_start_ratio(runs: int = 50) -> tuple[float, float]:
+    """CPU / wall of starting a program that does nothing (``true``) and waiting for it, and
+    the wall ms each: what a process start costs off-CPU on this machine, whoever counts."""
+    from puzzlebench.solvers.clock import process_cpu
+    started, cpu = time.perf_counter(), process_cpu()
+    for _ in range(runs):
+        subprocess.run(["true"], capture_output=True, check=True)
+    wall = time.perf_counter() - started
+    return (process_cpu() - cpu) / wall, wall / runs * 1000
+
+
+def write_report(path: Path, command: str, load: tuple, cpu: list[dict], memory: list[dict], jobs: int,
+                 bare: tuple[float, float]) -> None:
     lines = [
         "# Every process of a run counted", "",
         f"`{command}` (load average before: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}; "
@@ -99,7 +113,9 @@ def write_report(path: Path, command: str, load: tuple, cpu: list[dict], memory:
         "puzzle (one model, one UNSAT).  What wall time has beyond it lies inside the programs' "
         "lives (their processes from start to exit against their CPU): a new process waits for a "
         "core on a loaded machine, where the in-process `sat` beside it, already running and done "
-        "within a time slice, does not.  The ratio is a figure of the machine's load as much as of "
+        f"within a time slice, does not.  Starting `true` and waiting for it, {bare[1]:.2f} ms each, "
+        f"reads a CPU / wall of {bare[0]:.2f} here: a process start's own share off-CPU on this "
+        "machine, whatever counts its CPU.  The ratio is a figure of the machine's load as much as of "
         "the count: rerun on an idle machine to check the target.", "",
     ]
     lines += [
@@ -138,7 +154,8 @@ def main_cli() -> None:
         memory = [memory_figures(bench(folder, f"z3-{mb}", sixteen, "--solvers", "smt:int", "--memory-limit", mb,
                                        "--jobs", str(args.jobs), "--time-limit", str(args.time_limit)), float(mb))
                   for mb in args.memory.split(",")]
-    write_report(Path(args.out), command.strip(), load, cpu, memory, args.jobs)
+    bare = bare_start_ratio()
+    write_report(Path(args.out), command.strip(), load, cpu, memory, args.jobs, bare)
     print(Path(args.out).read_text())
 
 
