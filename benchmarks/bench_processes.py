@@ -72,8 +72,8 @@ def cpu_figures(rows: list[dict], solver: str) -> dict:
 
 def memory_figures(rows: list[dict], mb: float) -> dict:
     peaks = [r["peak_memory"] / MB for r in rows if r["peak_memory"] is not None]
-    return {"mb": mb, "statuses": sorted({r["status"] for r in rows}), "memouts": sum(r["status"] == "memout" for r in rows),
-            "rows": len(rows), "max_peak_mb": max(peaks, default=None),
+    return {"mb": mb, "statuses": sorted({r["status"] for r in rows}),
+            "memouts": sum(r["status"] == "memout" for r in rows), "rows": len(rows), "max_peak_mb": max(peaks, default=None),
             "within": all(p <= mb + PEAK_SLACK / MB for p in peaks), "mechanism": rows[0]["memory_mechanism"]}
 
 

@@ -82,9 +82,9 @@ def test_a_programs_peak_is_the_runs_when_it_is_the_larger(tmp_path):
     """A program that holds more memory than the worker ever did: its whole peak is the run's
     peak_memory, named in raw peak_process."""
     script = tmp_path / "hold.sh"
-    # 400 MB held by Python, then CaDiCaL's answer
-    script.write_text(f"#!/bin/sh\n{sys.executable} -c 'b = bytearray(400 * 2**20); b[::4096] = b\"x\" * len(b[::4096])'\n"
-                      "exec cadical \"$1\"\n")
+    # 400 MB held by Python (a byte written in every page), then CaDiCaL's answer
+    hold = "b = bytearray(400 * 2**20); b[::4096] = b'x' * len(b[::4096])"
+    script.write_text(f'#!/bin/sh\n{sys.executable} -c "{hold}"\nexec cadical "$1"\n')
     script.chmod(0o755)
     rows = bench_rows(tmp_path, hardest(1), "--solver", f"ext@cmd={script}", "--jobs", "1")
     [row] = rows
@@ -228,11 +228,14 @@ def test_a_stored_answer_past_its_limit_is_a_timeout_in_the_report(tmp_path):
 
 
 @pytest.mark.parametrize("clock, wall_limit, times, status, said", [
-    ("wall", None, Times(total=1.5, cpu=0.2), Status.TIMEOUT, "answered unique after 1.5 s of wall time, past the time limit of 1 s"),
+    ("wall", None, Times(total=1.5, cpu=0.2), Status.TIMEOUT,
+     "answered unique after 1.5 s of wall time, past the time limit of 1 s"),
     ("wall", None, Times(total=0.5, cpu=0.2), Status.UNIQUE, None),
     ("cpu", 3.0, Times(total=1.5, cpu=0.2), Status.UNIQUE, None),   # a busy machine: wall over, CPU within
-    ("cpu", 3.0, Times(total=1.5, cpu=1.2), Status.TIMEOUT, "answered unique after 1.2 s of cpu time, past the CPU limit of 1 s"),
-    ("cpu", 3.0, Times(total=3.5, cpu=0.2), Status.TIMEOUT, "answered unique after 3.5 s of wall time, past the wall limit of 3 s"),
+    ("cpu", 3.0, Times(total=1.5, cpu=1.2), Status.TIMEOUT,
+     "answered unique after 1.2 s of cpu time, past the CPU limit of 1 s"),
+    ("cpu", 3.0, Times(total=3.5, cpu=0.2), Status.TIMEOUT,
+     "answered unique after 3.5 s of wall time, past the wall limit of 3 s"),
 ])
 def test_past_the_limit_on_each_clock(clock, wall_limit, times, status, said):
     result = Result(kind="sudoku", solver="x", limit=2, status=Status.UNIQUE, count=1, times=times)

@@ -53,9 +53,9 @@ from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
-from ..solvers.child import (MEMOUT_EXIT, Baseline, hard_limits, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, killed_for_memory, memout_if_said, memout_message,
-                             populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
+from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
+                             exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
+                             memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
 from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
 
@@ -123,8 +123,8 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
 #
 # The shared array of a worker: [0] index of the puzzle being run in its unit, [1] when it
 # started (time.monotonic, the same clock in every process), [2] the unit's sequence number,
-# [3] the worker's CPU time when it started (clock.process_cpu: its own and its waited-for programs'), [4] the worker's baseline
-# resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
+# [3] the worker's CPU time when it started (clock.process_cpu: its own and its waited-for
+# programs'), [4] the worker's baseline resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
 # index, sequence; the parent reads them in the reverse order, so an index read after a
 # matching sequence is never older than that unit.  [3] and [4] give the CPU time and the
 # memory of a puzzle whose worker was killed or died.

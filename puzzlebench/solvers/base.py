@@ -162,7 +162,8 @@ def past_the_limit(result: Result, time_limit: float | None, clock: str = "wall"
         spent, limit = (result.times.cpu, time_limit) if which == "cpu" else (
             result.times.total, time_limit if clock == "wall" else wall_limit)
         named = "time limit" if clock == "wall" else "CPU limit" if which == "cpu" else "wall limit"
-        result.error = f"answered {result.status} after {_duration(spent)} of {which} time, past the {named} of {_duration(limit)}"
+        result.error = (f"answered {result.status} after {_duration(spent)} of {which} time, past the {named} "
+                        f"of {_duration(limit)}")
         result.status = Status.TIMEOUT
     return result
 
