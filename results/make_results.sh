@@ -84,3 +84,6 @@ python benchmarks/bench_generate_checks.py --box 5x5 --seeds 2,1
 # (results/compare.md, about 10 seconds)
 python benchmarks/bench_report.py --rows 5000 --repeats 2 --large 49158
 python benchmarks/bench_compare_noise.py --repetitions 10 --puzzles 200
+# Every process of a run counted: ext:cadical's CPU time beside its wall time, Z3's memouts and
+# peaks under small memory limits (results/processes.md; about 20 seconds)
+python benchmarks/bench_processes.py

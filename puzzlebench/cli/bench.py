@@ -40,8 +40,9 @@ from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
+from ..solvers.clock import check_clock
 from ..solvers.registry import engine_class
-from .common import EXIT_OK, add_engine_seed_argument, check_box, check_input_options
+from .common import EXIT_OK, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
 from .rate import LADDER_SECONDS   # rate's time limit and its default
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
@@ -124,6 +125,7 @@ def cmd_bench(args) -> int:
     engines = _extra_engines(args)
     solvers = _solver_list(args)
     check_time_limit(args.time_limit)
+    check_clock(args.clock, args.time_limit, args.wall_limit)
     memory_limit = check_memory_limit(args.memory_limit)
     executor_spec = parse_executor_spec(args.executor or "local")
     if executor_spec.is_dask and args.jobs is not None:
@@ -158,6 +160,7 @@ def cmd_bench(args) -> int:
         db = os.path.join(temporary.name, "default.sqlite")
     limit = DEFAULT_LIMIT if args.limit is None else None if args.limit == 0 else args.limit
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
+                      clock=args.clock, wall_limit=args.wall_limit,
                       repeat=1 if args.repeat is None else args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
                       engine_seed=args.engine_seed, warmup=args.warmup,
@@ -237,6 +240,7 @@ def _cmd_campaign(args) -> int:
             items = scramble_items(items, run.seed, f"{args.campaign}: the set {run.file}: scramble")
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
+                          clock=args.clock, wall_limit=args.wall_limit,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
                           engine_seed=args.engine_seed, warmup=args.warmup, command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
@@ -324,7 +328,7 @@ def _metric_options(args) -> MetricOptions:
         raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
     if not (math.isfinite(args.margin) and 0 <= args.margin < 1):
         raise UsageError(f"--margin must be a share from 0 to below 1 (0.05: five per cent); got {args.margin:g}")
-    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time], margin=args.margin)
+    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.clock], margin=args.margin)
 
 
 def _check_arithmetic(options: MetricOptions, results) -> None:
@@ -349,9 +353,9 @@ def _warn(lines: list[str]) -> None:
 def _check_clock(options: MetricOptions, results, where: str) -> None:
     missing = rows_without_time(results, options.time_key)
     if missing:
-        raise UsageError(f"--time {clock_of(options.time_key)}: {missing} finished results in {where} have no "
+        raise UsageError(f"--clock {clock_of(options.time_key)}: {missing} finished results in {where} have no "
                          f"{clock_of(options.time_key).upper()} time (stored before it was measured); "
-                         f"rerun them or report with --time wall")
+                         f"rerun them or report with --clock wall")
 
 
 def _selection(args, *dbs) -> tuple[str, list]:
@@ -669,6 +673,7 @@ def register(sub) -> None:
     p.add_argument("--limit", type=LIMIT, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
     p.add_argument("--time-limit", type=TIME, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
+    add_clock_arguments(p)
     p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
                    help="per run, above each worker's idle baseline (a bare number: MB of 2^20 bytes; or "
                         "512MiB, 2GiB, 1.5GB); past it: memout")
@@ -718,8 +723,9 @@ def register(sub) -> None:
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
     p.add_argument("--margin", type=FRACTION, default=DEFAULT_MARGIN, metavar="SHARE",
                    help="the paired tests call a change in time one only beyond this share (default %(default)g)")
-    p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
-                   help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
+    p.add_argument("--clock", "--time", dest="clock", choices=tuple(TIME_KEYS), default="wall",
+                   help="the clock of every time, ranking and plot: wall (default) or cpu (user + system of "
+                        "the run's processes); --time is the older name")
     p.add_argument("--raw", action="store_true",
                    help="write every column of every result (--format csv, jsonl or parquet; --out FILE)")
     p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),

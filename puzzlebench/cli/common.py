@@ -19,6 +19,7 @@ from .. import api
 from ..errors import UsageError
 from ..solvers.base import DEFAULT_ENGINE_SEED
 from ..options import ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
+from ..solvers.clock import CLOCKS
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -36,6 +37,16 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
 
 
+def add_clock_arguments(p: argparse.ArgumentParser) -> None:
+    """``--clock`` and ``--wall-limit``: the clock a time limit is held on (bench, solve, count)."""
+    p.add_argument("--clock", choices=CLOCKS, default="wall",
+                   help="the clock of the time limit: wall (default) or cpu, the CPU time of the run's "
+                        "processes (the engine's and every program it starts)")
+    p.add_argument("--wall-limit", type=TIME, metavar="SECONDS",
+                   help="with --clock cpu: a wall-clock limit beside it, for a run that sleeps (default "
+                        "1.5 x the time limit + 1 s)")
+
+
 def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
                          keep_help: str = "solutions kept per puzzle") -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
@@ -43,6 +54,7 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
     p.add_argument("--limit", type=LIMIT, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
     p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="per puzzle (900, 15min, 1.5h)")
+    add_clock_arguments(p)
     p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
                    help="per puzzle, above the idle baseline of the process that runs the engine (a bare "
                         "number: MB of 2^20 bytes; or 512MiB, 2GiB, 1.5GB); past it: memout")

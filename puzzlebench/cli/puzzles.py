@@ -16,6 +16,7 @@ from ..errors import PuzzleError
 from ..results import Result, Status, Times, error_result
 from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
+from ..solvers.clock import check_clock
 from ..solvers.registry import FAMILIES, engine_class
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
@@ -29,7 +30,8 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     stopped = None
     try:
         solved = run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
-                             memory_limit=check_memory_limit(args.memory_limit))
+                             memory_limit=check_memory_limit(args.memory_limit), clock=args.clock,
+                             wall_limit=args.wall_limit)
     except Interrupted as exc:   # a Ctrl-C: the results up to it, then stop
         solved, stopped = exc.done, exc
     solved = iter(solved)
@@ -93,6 +95,7 @@ def cmd_solve(args) -> int:
         return print_examples()
     api.normalise_limit(args.limit)  # the options first: a usage error reads no input
     api.check_time_limit(args.time_limit)
+    check_clock(args.clock, args.time_limit, args.wall_limit)
     check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
     engine = api.seeded_engine(args.solver, args.engine_seed)

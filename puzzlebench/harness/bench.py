@@ -32,7 +32,8 @@ from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import (DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit,
                             normalise_limit)
-from ..solvers.child import MB, check_memory_limit
+from ..solvers.child import MB, check_memory_limit, memory_mechanism
+from ..solvers.clock import check_clock
 from ..solvers.registry import make_engine
 from .sets import SetOrigin, identify_sets
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
@@ -51,6 +52,8 @@ class BenchConfig:
     limit: int | None = DEFAULT_LIMIT
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int | None = None   # bytes above each worker's baseline; None: none
+    clock: str = "wall"               # the clock of the time limit: wall or cpu
+    wall_limit: float | None = None   # with clock cpu: the wall limit beside it (None: the default)
     repeat: int = 1                   # runs of each (puzzle, solver) pair, each stored
     jobs: int | None = None
     resume: bool = False
@@ -117,6 +120,7 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
         raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
     check_time_limit(cfg.time_limit)
+    cfg.wall_limit = check_clock(cfg.clock, cfg.time_limit, cfg.wall_limit)
     if cfg.memory_limit is not None:
         check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
@@ -199,7 +203,8 @@ class _Planner:
                 ids, puzzles, engine_seed = queue.take(size)
                 yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
                                batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit,
-                               engine_seed=engine_seed, warmup=self.warmups.get(solver, ()))
+                               engine_seed=engine_seed, warmup=self.warmups.get(solver, ()),
+                               clock=self.cfg.clock, wall_limit=self.cfg.wall_limit)
 
 
 class _SolverQueue:
@@ -260,7 +265,8 @@ def _holds_results(db: Database) -> bool:
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
-    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
+    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "clock": cfg.clock, "wall_limit": cfg.wall_limit,
+                "memory_limit": cfg.memory_limit, "memory_mechanism": memory_mechanism(cfg.memory_limit),
                 "repeat": cfg.repeat, "engine_seed": cfg.engine_seed, "warmup": cfg.warmup, "jobs": jobs,
                 "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     identify_sets(items, dict(cfg.origins), db, stderr)   # before the run: a refusal stores nothing
@@ -387,7 +393,8 @@ def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id:
     planner = _Planner(plan.queues, engines, cfg, jobs, keep=2, warmups=plan.warmups)
     stored = _Stored([], plan.input_errors, 0)
     shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
-                    "warmup": 0}
+                    "warmup": 0, "clock": cfg.clock,
+                    "memory_mechanism": memory_mechanism(cfg.memory_limit)}
     first_copies = _FirstCopies(len(plan.tasks))
     try:
         for batch in executor.execute(planner.units()):

@@ -67,7 +67,8 @@ SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.na
        r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed
+       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed,
+       COALESCE(r.clock, 'wall') AS clock, r.memory_mechanism
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
@@ -125,7 +126,9 @@ CREATE TABLE IF NOT EXISTS result_log (
     memory_limit INTEGER,
     repetition INTEGER,
     engine_seed INTEGER,
-    warmup INTEGER
+    warmup INTEGER,
+    clock TEXT,
+    memory_mechanism TEXT
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -142,7 +145,7 @@ CREATE TABLE IF NOT EXISTS disagreements (
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
                  ("memory_limit", "INTEGER"), ("repetition", "INTEGER"), ("engine_seed", "INTEGER"),
-                 ("warmup", "INTEGER"))
+                 ("warmup", "INTEGER"), ("clock", "TEXT"), ("memory_mechanism", "TEXT"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
 

@@ -5,14 +5,14 @@ Per set and solver (and solution limit):
 - ``puzzles``, ``solved`` (unique, multiple, sat or unsat: a finished answer), ``timeouts``,
   ``errors``, ``wrong`` (answers that failed the puzzle's checker);
 - over the solved puzzles: ``median``, ``mean``, ``p90`` and ``max`` of the total time (parse
-  + encode + solve + decode, seconds; wall time, or CPU time with ``report --time cpu``: every
+  + encode + solve + decode, seconds; wall time, or CPU time with ``report --clock cpu``: every
   time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
   ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
   by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
 - ``peak_memory_mb``: the largest peak resident set above the worker's idle baseline over the
   set's runs (the memory that belongs to the runs), and ``baseline_memory_mb`` beside it: the
   largest of those baselines (the interpreter, the libraries, the engine built and idle);
-- ``cpu_median`` (or ``wall_median`` under ``--time cpu``): the other clock's median;
+- ``cpu_median`` (or ``wall_median`` under ``--clock cpu``): the other clock's median;
 - for each normalised statistic (nodes, guesses, backtracks, conflicts, propagations): its
   median and mean over the solved puzzles that report it (absent: the engine has no such
   counter);
@@ -94,6 +94,35 @@ def percentile(values: list[float], q: float) -> float | None:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
+def run_clock_key(row) -> str:
+    """The column of the clock a row's run was limited on (``clock``: ``NULL`` in a database
+    older than it, where every run was limited on wall time)."""
+    return TIME_KEYS.get(_field(row, "clock") or "wall", "t_total")
+
+
+def _field(row, name: str):
+    """A column of a row (a dict or an ``sqlite3.Row``), ``None`` where it has none."""
+    return row[name] if name in row.keys() else None
+
+
+def past_its_limit(row) -> bool:
+    """A finished answer whose time on its run's own clock is over its time limit (stored
+    before one meaning of solved, or answered in a batch): a timeout, like every other run
+    over its limit (see :func:`timed`)."""
+    limit = _field(row, "time_limit")
+    if row["status"] not in FINISHED or limit is None:
+        return False
+    spent = _field(row, run_clock_key(row))
+    return spent is not None and spent > limit
+
+
+def timed(results: Iterable) -> list:
+    """The rows with one meaning of solved: a run over its time limit on its own clock is a
+    ``timeout`` in every table, metric and plot, whatever it answered (the report's
+    ``--clock`` chooses the times shown, not which runs are solved)."""
+    return [{**dict(r), "status": "timeout"} if past_its_limit(r) else r for r in results]
+
+
 def median_runs(results: Iterable, time_key: str = "t_total") -> list:
     """One row per (puzzle, solver, solution limit): the median of its repetitions (``bench
     --repeat K``), the rest as they are, in order of first appearance.  The median run is the
@@ -102,7 +131,7 @@ def median_runs(results: Iterable, time_key: str = "t_total") -> list:
     together, and a majority of unsolved runs makes the pair unsolved.  Where a pair has
     repetitions, every row comes back as a dict with ``runs``, their number."""
     groups: dict[tuple, list] = {}
-    for r in results:
+    for r in timed(results):
         groups.setdefault((r["set_name"], r["puzzle_id"], r["puzzle_hash"], r["solver"], r["limit_"]), []).append(r)
     if all(len(runs) == 1 for runs in groups.values()):
         return [runs[0] for runs in groups.values()]
@@ -131,7 +160,7 @@ def _run_rank(row, time_key: str) -> tuple:
 
 
 TIME_KEYS = {"wall": "t_total", "cpu": "t_cpu"}
-"""``report --time``: the column every time figure, ranking and plot reads.  Wall time is
+"""``report --clock``: the column every time figure, ranking and plot reads.  Wall time is
 what the user waited; CPU time (user + system of the process that ran the engine) is what the
 benchmark competitions rank by, and is steadier on a loaded machine."""
 
@@ -146,7 +175,7 @@ def summarise(results: Iterable[dict], time_key: str = "t_total") -> list[dict]:
     groups: dict[tuple, list[dict]] = {}
     set_order: dict[str, int] = {}
     solver_order: dict[str, int] = {}
-    for r in results:
+    for r in timed(results):
         set_order.setdefault(r["set_name"], len(set_order))
         solver_order.setdefault(r["solver"], len(solver_order))
         groups.setdefault((r["set_name"], r["solver"], r["limit_"]), []).append(r)
@@ -230,10 +259,12 @@ class MetricOptions:
 
 
 def solved_in_limit(row, time_key: str = "t_total") -> bool:
-    """A finished answer, not found wrong, within the row's own time limit (none: any time)."""
+    """A finished answer, not found wrong, within the row's own time limit (none: any time) on
+    the clock its run was limited on (:func:`past_its_limit`), whichever clock the report
+    shows (``time_key``): the main table's ``solved`` and this count are the same runs."""
     if row["status"] not in FINISHED or row["wrong"]:
         return False
-    return row["time_limit"] is None or row[time_key] <= row["time_limit"]
+    return not past_its_limit(row)
 
 
 @dataclass(frozen=True)
@@ -759,7 +790,8 @@ def clock_words(rows: list[dict]) -> str:
     runs of each pair they summarise."""
     words = ""
     if rows and rows[0].get("clock") == "cpu":
-        words += (" Times are CPU time (user + system of the process that ran the engine), but the encode "
+        words += (" Times are CPU time (user + system of the process that ran the engine and of the programs "
+                  "it started), but the encode "
                   "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
     runs = max((row.get("runs") or 1 for row in rows), default=1)
     if runs > 1:

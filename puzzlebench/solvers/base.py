@@ -27,6 +27,7 @@ WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
+from .clock import check_clock, process_cpu
 
 EVERY_KIND = frozenset(KIND_NAMES)
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -108,17 +109,104 @@ def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | N
 
 
 class Deadline:
-    """A point in time after which a search must stop (``None`` seconds: never)."""
+    """A point after which a search must stop (``None`` seconds: never), on the run's clock:
+    ``wall`` (time.perf_counter), or ``cpu``, the CPU time of this process and the programs it
+    waited for (:func:`~puzzlebench.solvers.clock.process_cpu`) since the deadline was made,
+    with ``wall_seconds`` as a wall-clock limit beside it (a run that sleeps spends no CPU).
 
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.at = None if seconds is None else time.perf_counter() + seconds
+    ``at`` and :meth:`remaining` are wall time, what a library's own timeout takes (CP-SAT,
+    Z3, the C engines, PySAT's watchdog): on the CPU clock, the CPU time left, read as seconds
+    of wall time (the earliest the CPU limit can be reached), so such a library stops at or
+    before the CPU limit, never after it."""
+
+    def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None):
+        self.seconds, self.clock = seconds, clock
+        self.started = time.perf_counter()
+        self.cpu_started = process_cpu() if clock == "cpu" else 0.0
+        self.wall_seconds = wall_seconds if clock == "cpu" else seconds
+        self.wall_at = None if self.wall_seconds is None else self.started + self.wall_seconds
+        self.at = None if seconds is None else self.started + seconds
+        if self.at is not None and self.wall_at is not None:
+            self.at = min(self.at, self.wall_at)
+
+    def cpu_used(self) -> float:
+        return process_cpu() - self.cpu_started
 
     def expired(self) -> bool:
-        return self.at is not None and time.perf_counter() >= self.at
+        if self.clock != "cpu":
+            return self.at is not None and time.perf_counter() >= self.at
+        if self.wall_at is not None and time.perf_counter() >= self.wall_at:
+            return True
+        return self.seconds is not None and self.cpu_used() >= self.seconds
 
     def remaining(self) -> float | None:
-        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+        if self.clock != "cpu":
+            return None if self.at is None else max(0.0, self.at - time.perf_counter())
+        left = [self.wall_at - time.perf_counter()] if self.wall_at is not None else []
+        if self.seconds is not None:
+            left.append(self.seconds - self.cpu_used())
+        return max(0.0, min(left)) if left else None
+
+    def cpu_remaining(self) -> float | None:
+        """CPU seconds left on the CPU clock (``None``: on the wall clock, or no limit)."""
+        if self.clock != "cpu" or self.seconds is None:
+            return None
+        return max(0.0, self.seconds - self.cpu_used())
+
+
+def over_limit(times: Times, time_limit: float | None, clock: str = "wall",
+               wall_limit: float | None = None) -> str | None:
+    """The clock on which a run's time is past its limit (``total`` wall time, parse
+    included, or ``cpu``; on the CPU clock, its wall limit too), or ``None``."""
+    if time_limit is not None:
+        spent = times.cpu if clock == "cpu" else times.total
+        if spent is not None and spent > time_limit:
+            return clock
+    if clock == "cpu" and wall_limit is not None and times.total > wall_limit:
+        return "wall"
+    return None
+
+
+def past_the_limit(result: Result, time_limit: float | None, clock: str = "wall",
+                   wall_limit: float | None = None) -> Result:
+    """One meaning of solved: a run over its time limit is a ``timeout``, whatever the engine
+    answered (an engine looks at its clock only every so many nodes, and a native batch at
+    the end of each puzzle).  Its answer is kept as partial information: ``count`` and
+    ``solutions`` as found, the answer named in ``error``."""
+    if result.status in (Status.TIMEOUT, Status.MEMOUT, Status.ERROR):
+        return result
+    which = over_limit(result.times, time_limit, clock, wall_limit)
+    if which is not None:
+        spent, limit = (result.times.cpu, time_limit) if which == "cpu" else (
+            result.times.total, time_limit if clock == "wall" else wall_limit)
+        named = "time limit" if clock == "wall" else "CPU limit" if which == "cpu" else "wall limit"
+        result.error = (f"answered {result.status} after {_duration(spent)} of {which} time, past the {named} "
+                        f"of {_duration(limit)}")
+        result.status = Status.TIMEOUT
+    return result
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
+
+
+def batch_past_the_limit(results: Results, time_limit: float | None, clock: str = "wall",
+                         wall_limit: float | None = None) -> None:
+    """:func:`past_the_limit` for every answer of a batch call: as columns, each puzzle's
+    total wall time and its even share of the batch's CPU time (what is stored for it)."""
+    if time_limit is None and wall_limit is None:
+        return
+    columns = results.columns
+    if columns is None:
+        for result in results.records:
+            past_the_limit(result, time_limit, clock, wall_limit)
+        return
+    share = results.batch_cpu / len(columns.statuses) if columns.statuses else 0.0
+    ended = (Status.TIMEOUT, Status.MEMOUT, Status.ERROR)
+    for i, status in enumerate(columns.statuses):
+        if status not in ended and over_limit(Times(total=columns.total_seconds[i] + results.parse_seconds,
+                                                    cpu=share), time_limit, clock, wall_limit):
+            columns.statuses[i] = Status.TIMEOUT
 
 
 @dataclass
@@ -317,9 +405,14 @@ class Engine(ABC):
     # -- running --------------------------------------------------------------------------
 
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
-            keep: int = 10, verify: bool = True, parse_time: float = 0.0) -> Result:
-        """Encode, search, decode and verify one puzzle, timing each step."""
+            keep: int = 10, verify: bool = True, parse_time: float = 0.0, clock: str = "wall",
+            wall_limit: float | None = None) -> Result:
+        """Encode, search, decode and verify one puzzle, timing each step; the time limit held
+        on ``clock`` (``wall`` or ``cpu``, with ``wall_limit`` beside a CPU limit: see
+        :func:`~puzzlebench.solvers.clock.check_clock`).  A run over its limit is a
+        ``timeout`` whatever it answered (:func:`past_the_limit`)."""
         limit, time_limit = checked_limits(limit, time_limit)
+        wall_limit = check_clock(clock, time_limit, wall_limit)
         if puzzle.kind not in self.kinds:
             return error_result(f"{self.family} does not handle {puzzle.kind} puzzles "
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
@@ -329,9 +422,9 @@ class Engine(ABC):
                                 "mrv, sat and cpsat solvers do", kind=puzzle.kind, solver=self.spec,
                                 limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
-        cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
+        cpu = process_cpu()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
-        deadline = Deadline(time_limit)
+        deadline = Deadline(time_limit, clock, wall_limit)
         try:
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
@@ -347,16 +440,16 @@ class Engine(ABC):
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
         except EngineError as exc:
             times.total = time.perf_counter() - start + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
                                 source=puzzle.source, puzzle=puzzle, times=times)
         except OutOfTime:  # the clock ran out before the search began
             times.encode = time.perf_counter() - start
             times.total = times.encode + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
@@ -366,6 +459,7 @@ class Engine(ABC):
                         count=outcome.count, solutions=solutions, times=times, stats=outcome.stats,
                         size=self.size(artifact), source=puzzle.source, puzzle=puzzle,
                         error=outcome.error)
+        past_the_limit(result, time_limit, clock, wall_limit)
         if verify:
             verify_result(result, puzzle)
         return result
@@ -388,17 +482,19 @@ class Engine(ABC):
                         parse_time=time.perf_counter() - start)
 
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                 time_limit: float | None = None, keep: int = 10, verify: bool = True) -> Results:
+                 time_limit: float | None = None, keep: int = 10, verify: bool = True,
+                 clock: str = "wall", wall_limit: float | None = None) -> Results:
         """Run many puzzles (a list, or a model's compact batch such as
         :class:`~puzzlebench.models.sudoku.SudokuBatch`): one :class:`Results` in their order,
         verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
-        cpu = time.process_time()
+        wall_limit = check_clock(clock, time_limit, wall_limit)
+        cpu = process_cpu()
         with deferred_interrupt() as deferred:   # a native call answers all its puzzles or none
             results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
         if results is not None:
-            results.batch_cpu = time.process_time() - cpu
+            results.batch_cpu = process_cpu() - cpu
             if results.columns is not None:
                 results.cpu_batch_size = len(results)
             elif len(results) and not any(r.times.cpu for r in results.records):
@@ -406,13 +502,15 @@ class Engine(ABC):
                 for r in results.records:
                     r.times.cpu = share
                 results.cpu_batch_size = len(results)
+            batch_past_the_limit(results, time_limit, clock, wall_limit)
         if results is None and deferred.hit:   # pressed while the engine looked for a batch call
             raise Interrupted(Results.of([], puzzles[:0], self.spec, limit))
         if results is None:
             done: list[Result] = []
             try:
                 for p in puzzles:
-                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False))
+                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False,
+                                         clock=clock, wall_limit=wall_limit))
             except BaseException as exc:   # a Ctrl-C: the puzzles done so far go with it
                 if not is_interrupt(exc):
                     raise

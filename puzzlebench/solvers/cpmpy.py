@@ -42,6 +42,7 @@ from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from .child import says_out_of_memory
 
 BACKENDS = {
     # back end → what brings it (CPMpy's SolverLookup names; the first present is the default)
@@ -139,7 +140,7 @@ def _out_of_memory(spec: str, what) -> None:
     ``unknown``) says it ran out of memory (Z3: "out of memory", under ``--memory-limit``):
     a ``memout`` in its words, not an error, nor a search stopped by the clock."""
     text = str(what)
-    if isinstance(what, MemoryError) or "out of memory" in text.lower():   # MemoryError: OR-Tools' bad_alloc
+    if isinstance(what, MemoryError) or says_out_of_memory(text):   # MemoryError: OR-Tools' bad_alloc
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
 
 

@@ -47,10 +47,11 @@ set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to wha
 leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
 data included), and a program that ends badly for want of memory (it says so: bad_alloc,
 MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
-``memout`` naming it, its exit and its last words.  The program's peak resident set (``wait4``:
-its reaped children's too, MiniZinc's Gecode) is kept in raw ``program_peak_memory``, the
-largest of the search's runs: the run's ``peak_memory`` is the Python process's, as for every
-engine.
+``memout`` naming it, its exit and its last words.  The program's own account (``wait4``: its
+reaped children's too, MiniZinc's Gecode) is kept in raw ``program_cpu`` (summed over the
+search's runs, and in the run's CPU time) and ``program_peak_memory`` (the largest), which the
+harness weighs against the worker's peak.  On the CPU clock each program holds ``RLIMIT_CPU``
+and its CPU time is read while it runs (:func:`_wait`).
 
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
@@ -63,6 +64,7 @@ prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import re
 import resource
@@ -85,6 +87,8 @@ from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .child import grace, says_out_of_memory
+from .clock import past_cpu_limit, program_cpu_now, usage_cpu
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
@@ -96,6 +100,7 @@ ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
 SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
 PR_SET_PDEATHSIG = 1
+CPU_POLL_SECONDS = 0.02   # on the CPU clock, how often a running program's CPU time is read
 
 
 @dataclass(frozen=True)
@@ -343,6 +348,7 @@ class ExternalEngine(Engine):
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
         self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
+        self._program_cpu = 0.0                  # their CPU seconds, user + system, summed
 
     def load(self) -> None:
         """The watchdog of this process's programs started before a memory cap (its Python
@@ -445,10 +451,15 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
-        self._program_peak = None
-        outcome = self._search(artifact, limit, keep, deadline)
-        if self._program_peak is not None:   # the program's own memory: the run's peak_memory is this process's
-            outcome.stats.raw["program_peak_memory"] = self._program_peak
+        self._program_peak, self._program_cpu = None, 0.0
+        try:
+            outcome = self._search(artifact, limit, keep, deadline)
+        except MemoryError as exc:   # the program ran out: its peak and CPU go with the memout
+            exc.program = program_facts(self.program, self._program_peak, self._program_cpu)
+            raise
+        # the programs' own accounts (wait4): their CPU is in the run's times.cpu (the worker
+        # waited for them), and the run's peak_memory is the larger of theirs and the worker's
+        outcome.stats.raw.update(program_facts(self.program, self._program_peak, self._program_cpu))
         return outcome
 
     def _search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
@@ -552,8 +563,10 @@ class ExternalEngine(Engine):
         return out
 
     def _killed(self, deadline: Deadline, run: Run) -> str:
-        return (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
-                f"to {self.program}'s process group")
+        if run.killed_by.startswith("SIGXCPU"):
+            return f"killed at the CPU time limit ({deadline.seconds:g} s): {run.killed_by}"
+        signal_name, _, limit = run.killed_by.partition("|")
+        return f"killed at the {limit}: {signal_name} to {self.program}'s process group"
 
     def _enumerate(self, model, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         """One run of a program that enumerates (MiniZinc, ACE), asked for ``limit`` solutions:
@@ -678,9 +691,10 @@ class ExternalEngine(Engine):
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch(self.preset.parent_death if self.preset else "KILL")
         budget = memory_budget()
-        if budget is not None:
-            before = before + _held_to(budget)
+        cpu_left = deadline.cpu_remaining()
+        before = before + _held_to(budget, cpu_left)
         started = time.perf_counter()
+        spawner_peak = _own_peak()
         try:
             process = _Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
@@ -688,22 +702,28 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         WATCHDOG.watch(process.pid)   # its session ended if this process dies (solvers/watchdog.py)
         try:
-            out, err = process.communicate(timeout=deadline.remaining())
+            out, err = _wait(process, deadline)
         except subprocess.TimeoutExpired:
             _kill_group(process)
             process.communicate()
-            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+            self._account(process, spawner_peak)
+            past_wall = deadline.wall_at is not None and time.perf_counter() >= deadline.wall_at
+            limit = (f"wall limit ({deadline.wall_seconds:g} s)" if deadline.clock == "cpu" and past_wall
+                     else f"{'CPU time' if deadline.clock == 'cpu' else 'time'} limit ({deadline.seconds:g} s)")
+            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by=f"SIGKILL|{limit}")
         except BaseException:
             _kill_group(process)
             process.communicate()
+            self._account(process, spawner_peak)
             raise
         finally:
             WATCHDOG.release(process.pid)
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
-        peak = process.rusage.ru_maxrss * 1024 if process.rusage is not None else None
-        self._program_peak = max(self._program_peak or 0, peak or 0) or None
+        peak = self._account(process, spawner_peak)
+        if past_cpu_limit(code):   # its own RLIMIT_CPU: the run's CPU limit, held by the kernel
+            return Run("KILLED", [], {}, seconds, killed_by="SIGXCPU (its RLIMIT_CPU)")
         if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
                 _ran_out(code, text, err, peak, budget):
             ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
@@ -714,6 +734,23 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
                               + self._said(err))
         return text, err, code, seconds
+
+    def _account(self, process: "_Popen", spawner_peak: int | None) -> int | None:
+        """Add a finished program's CPU time to the search's, keep its peak if the largest:
+        its own peak resident set (bytes), ``None`` when its usage was not collected or its
+        peak was not its own.  Linux counts in a process's ``ru_maxrss`` the peak of the
+        memory it replaced at ``exec`` (``exec_mmap``): a program started from this process
+        shows at least this process's peak, so a ``ru_maxrss`` no larger than
+        ``spawner_peak`` says only that the program's own peak was no larger."""
+        usage = process.rusage
+        if usage is None:
+            return None
+        self._program_cpu += usage_cpu(usage)
+        peak = usage.ru_maxrss * 1024
+        if spawner_peak is not None and peak <= spawner_peak:
+            return None
+        self._program_peak = max(self._program_peak or 0, peak) or None
+        return peak
 
     @staticmethod
     def _said(err: bytes) -> str:
@@ -751,6 +788,28 @@ class _Popen(subprocess.Popen):
         return pid, status
 
 
+def _own_peak() -> int | None:
+    """This process's peak resident set now (``VmHWM``, bytes), ``None`` where unknown."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            status = f.read()
+        at = status.index(b"VmHWM:")
+        return int(status[at + 6:status.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
+        return None
+
+
+def program_facts(program: str, peak: int | None, cpu: float) -> dict:
+    """The raw counters of the programs a search ran: ``program_cpu`` (seconds, user +
+    system, from wait4), ``program_peak_memory`` (bytes, the largest of its runs' whole
+    resident sets: a program starts fresh, its baseline is zero) and ``program`` (its name,
+    which a row's ``peak_process`` names when its peak is the run's)."""
+    facts = {"program": program, "program_cpu": round(cpu, 6)}
+    if peak is not None:
+        facts["program_peak_memory"] = peak
+    return facts
+
+
 def memory_budget() -> int | None:
     """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
     the harness's worker: its idle data plus the limit), the bytes of it left: what a program
@@ -769,15 +828,37 @@ def memory_budget() -> int | None:
     return max(soft - data, 2**20)
 
 
-def _held_to(budget: int) -> list[str]:
-    """Words before the command that set the program's own soft ``RLIMIT_DATA`` (util-linux's
-    ``prlimit``, which then executes it)."""
+def _held_to(budget: int | None, cpu_left: float | None = None) -> list[str]:
+    """Words before the command that set the program's own limits (util-linux's ``prlimit``,
+    which then executes it): its soft ``RLIMIT_DATA`` (``budget`` bytes) and, on the CPU
+    clock, its ``RLIMIT_CPU``: the CPU time left to the run plus the grace, rounded up (the
+    kernel's backstop, as runsolver sets it; the polling in :func:`_wait` stops it first)."""
     prlimit = shutil.which("prlimit")
-    return [prlimit, f"--data={budget}:", "--"] if prlimit else []
+    words = []
+    if budget is not None:
+        words.append(f"--data={budget}:")
+    if cpu_left is not None:
+        words.append(f"--cpu={math.ceil(cpu_left + grace(cpu_left))}:")
+    return [prlimit, *words, "--"] if prlimit and words else []
 
 
-_OUT_OF_MEMORY = re.compile(rb"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|"
-                            rb"could not reserve|insufficient memory|std::length_error", re.I)
+def _wait(process: subprocess.Popen, deadline: Deadline) -> tuple[bytes, bytes]:
+    """The program's output once it ends; ``subprocess.TimeoutExpired`` at the deadline.  On
+    the CPU clock, the run's CPU time so far (this process's and its reaped programs') plus the
+    running program's (``/proc``: :func:`~puzzlebench.solvers.clock.program_cpu_now`) is looked
+    at every :data:`CPU_POLL_SECONDS`; the wall limit beside it is waited for too."""
+    if deadline.clock != "cpu" or deadline.seconds is None:
+        return process.communicate(timeout=deadline.remaining())
+    while True:
+        wall_left = None if deadline.wall_at is None else max(0.0, deadline.wall_at - time.perf_counter())
+        cpu_left = deadline.seconds - deadline.cpu_used() - (program_cpu_now(process.pid) or 0.0)
+        if cpu_left <= 0 or wall_left == 0:
+            raise subprocess.TimeoutExpired(process.args, deadline.seconds)
+        step = min(CPU_POLL_SECONDS, max(cpu_left, 0.001))
+        try:
+            return process.communicate(timeout=step if wall_left is None else min(step, wall_left))
+        except subprocess.TimeoutExpired:
+            continue
 
 
 def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
@@ -785,7 +866,7 @@ def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> 
     refused allocation's words: C++'s bad_alloc, Python's MemoryError, Java's "could not
     reserve"), it was killed by a SIGKILL not ours (the kernel's out-of-memory killer), or its
     peak reached 90% of the budget."""
-    return bool(_OUT_OF_MEMORY.search(err) or _OUT_OF_MEMORY.search(out[-2000:].encode())
+    return bool(says_out_of_memory(err) or says_out_of_memory(out[-2000:])
                 or code == -signal.SIGKILL or (peak is not None and peak >= 0.9 * budget))
 
 

@@ -26,7 +26,7 @@ from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
-from .child import Z3_MEMOUT_EXIT
+from .child import Z3_MEMOUT_EXIT, capped, says_out_of_memory
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
@@ -76,7 +76,7 @@ class SmtEngine(Engine):
         try:
             return super().run(puzzle, **kwargs)
         except z3.Z3Exception as exc:   # Z3 refused an allocation (reading the formula, a blocking clause)
-            if "out of memory" in str(exc):
+            if says_out_of_memory(str(exc)):
                 raise MemoryError(f"Z3: {exc}") from None
             raise
 
@@ -113,7 +113,7 @@ class SmtEngine(Engine):
                 if deadline.expired() or reason in ("timeout", "canceled"):
                     timed_out = True
                     break
-                if "out of memory" in reason:   # under a memory limit: a memout in Z3's words
+                if says_out_of_memory(reason):   # under a memory limit: a memout in Z3's words
                     raise MemoryError(f"Z3 gave up: {reason}")
                 raise EngineError(f"Z3 gave up: {reason}")
             assignment = model_assignment(solver.model())
@@ -121,8 +121,9 @@ class SmtEngine(Engine):
             if len(solutions) < keep:
                 solution = decode_assignment(assignment, formula.n_cells, formula.fixed)
                 if 0 in solution:   # seen when an allocation failed under a memory limit: Z3's failure, not a wrong answer
-                    raise EngineError(f"Z3 gave a model without a value for {solution.count(0)} of "
-                                      f"{len(solution)} cells")
+                    failure = MemoryError if capped() else EngineError
+                    raise failure(f"Z3 gave a model without a value for {solution.count(0)} of "
+                                  f"{len(solution)} cells")
                 solutions.append(solution)
             if limit_reached(count, limit):
                 break
