@@ -147,7 +147,7 @@ def test_the_clock_is_stored_with_the_run(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--clock", "sun"], "argument --clock: invalid choice: 'sun' (choose from 'wall', 'cpu')"),
-    (["--clock", "cpu", "--wall-limit", "-1"], "the wall limit must be positive and at most 1000000 seconds; got -1"),
+    (["--clock", "cpu", "--wall-limit", "-1"], "--wall-limit -1: out of range: from 0 to 1000000 s"),
 ])
 @pytest.mark.parametrize("command", ["solve", "count", "bench"])
 def test_bad_clock_options_are_one_line_with_exit_2(command, args, message, capsys, tmp_path):
