@@ -32,7 +32,7 @@ from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.child import MB, check_memory_limit
 from ..solvers.registry import make_engine
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
-from .workers import LocalExecutor, default_jobs
+from .workers import JOBS_PER_CORE, LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
 MAX_UNIT = 4096
@@ -102,9 +102,8 @@ class BenchOutcome:
 
 
 MAX_REPEAT = 1000
-JOBS_PER_CORE = 8
-"""Beyond these, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
-worker processes would fill the machine before the first run."""
+"""Beyond this, a bench's tasks (repetitions x puzzles x solvers, made up front) would fill the
+machine before the first run (and beyond JOBS_PER_CORE, its worker processes)."""
 
 
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
