@@ -85,6 +85,7 @@ from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .output import OUTPUT_LIMIT, OutputTooLarge, read_output, reap
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
@@ -625,7 +626,11 @@ class ExternalEngine(Engine):
             source = f"{self.program}'s result file"
             try:
                 with open(result_path, "rb") as f:
-                    answer_text = f.read().decode("utf-8", "replace")
+                    written = f.read(OUTPUT_LIMIT + 1)
+                if len(written) > OUTPUT_LIMIT:
+                    raise EngineError(f"{self.spec}: {self.program} wrote a result file of more than "
+                                      f"{OUTPUT_LIMIT / 2**20:g} MiB")
+                answer_text = written.decode("utf-8", "replace")
             except FileNotFoundError:
                 raise EngineError(f"{self.spec}: {self.program} ended with exit code {code} and wrote "
                                   f"no result file" + self._said(err)) from None
@@ -661,14 +666,18 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         WATCHDOG.watch(process.pid)   # its session ended if this process dies (solvers/watchdog.py)
         try:
-            out, err = process.communicate(timeout=deadline.remaining())
+            out, err = read_output(process, deadline.remaining())
         except subprocess.TimeoutExpired:
             _kill_group(process)
-            process.communicate()
+            reap(process)
             return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+        except OutputTooLarge as exc:
+            _kill_group(process)
+            reap(process)
+            raise EngineError(f"{self.spec}: {self.program} {exc}; stopped") from None
         except BaseException:
             _kill_group(process)
-            process.communicate()
+            reap(process)
             raise
         finally:
             WATCHDOG.release(process.pid)
