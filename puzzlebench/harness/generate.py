@@ -96,17 +96,24 @@ starts."""
 class _Counter:
     """Solution counting (limit 2) with a fallback to ``mrv`` when the fast engine refuses a
     shape (a bitboard engine may stop at some size); from :data:`LEARNING_FROM` a kind's size,
-    ``sat``."""
+    ``sat``.  Each check's encoding is held to ``memory_limit`` bytes (``None``: the default
+    budget): one estimated past it stops the generator (:class:`~..encoders.budget.OverBudget`,
+    a usage error), before it is made."""
 
-    def __init__(self, kind: str, size: int | None = None):
+    def __init__(self, kind: str, size: int | None = None, memory_limit: int | None = None):
         learning = size is not None and size >= LEARNING_FROM.get(kind, size + 1)
         self.engine = registry.make_engine("sat") if learning else uniqueness_engine(kind)
+        self.engine.memory_budget = self.memory_limit = memory_limit
         self.fallback = None
 
     def solve(self, puzzle, limit: int = 2, time_limit: float | None = None):
+        self.engine.check_budget(puzzle)
         result = self.engine.run(puzzle, limit=limit, keep=2, time_limit=time_limit)
         if result.status is Status.ERROR and not result.verified:
-            self.fallback = self.fallback or registry.make_engine("mrv")
+            if self.fallback is None:
+                self.fallback = registry.make_engine("mrv")
+                self.fallback.memory_budget = self.memory_limit
+            self.fallback.check_budget(puzzle)
             result = self.fallback.run(puzzle, limit=limit, keep=2)
         if result.status is Status.ERROR:
             raise RuntimeError(f"uniqueness check failed: {result.error}")
@@ -493,9 +500,10 @@ def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
              size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
              balanced: bool = False, check_seconds: float | None = None,
-             on_cell: Callable[[], None] | None = None) -> Iterator:
+             on_cell: Callable[[], None] | None = None, memory_limit: int | None = None) -> Iterator:
     """``count`` puzzles of ``kind``, the same ones for the same arguments (Sudoku: the same
-    ones for the same ``check_seconds`` too, where a check reaches it)."""
+    ones for the same ``check_seconds`` too, where a check reaches it).  ``memory_limit``: the
+    bytes a uniqueness check's encoding may take (:class:`_Counter`)."""
     rng = random.Random(f"{kind}:{seed}")
     if kind == "latin":   # satisfiable by construction: no solver involved
         check_qwh_arguments(size, holes)
@@ -503,7 +511,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
     values = box[0] * box[1] if kind in SHAPED_BY_BOX else size
-    counter = _Counter(kind, values) if kind != "nqueens" else None
+    counter = _Counter(kind, values, memory_limit) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
             yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)

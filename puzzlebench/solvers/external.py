@@ -65,7 +65,6 @@ from __future__ import annotations
 import ctypes
 import os
 import re
-import resource
 import shlex
 import shutil
 import signal
@@ -78,7 +77,8 @@ from functools import lru_cache
 from typing import Callable
 
 from ..encoders import minizinc, opb, xcsp3
-from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.budget import data_left
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
 from ..encoders.dimacs import header_lines, read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
@@ -396,6 +396,13 @@ class ExternalEngine(Engine):
     def format(self) -> str:
         return self.preset.format if self.preset else "dimacs"
 
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """A DIMACS formula and its text (the other formats state the constraints whole: a
+        line an AllDifferent)."""
+        if self.format != "dimacs":
+            return 0
+        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"])
+
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
             return EXPORTS[self.format](puzzle)
@@ -655,7 +662,7 @@ class ExternalEngine(Engine):
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch(self.preset.parent_death if self.preset else "KILL")
-        budget = memory_budget()
+        budget = data_left()   # what the memory limit leaves: the program's share
         if budget is not None:
             before = before + _held_to(budget)
         started = time.perf_counter()
@@ -731,24 +738,6 @@ class _Popen(subprocess.Popen):
         if pid == self.pid:
             self.rusage = usage
         return pid, status
-
-
-def memory_budget() -> int | None:
-    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
-    the harness's worker: its idle data plus the limit), the bytes of it left: what a program
-    started now may hold; ``None`` without one.  The program would otherwise inherit the whole
-    cap, this process's own data included."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
-    if soft == resource.RLIM_INFINITY:
-        return None
-    try:
-        with open("/proc/self/status", "rb") as f:
-            status = f.read()
-        at = status.index(b"VmData:")
-        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
-    except (OSError, ValueError):
-        data = 0
-    return max(soft - data, 2**20)
 
 
 def _held_to(budget: int) -> list[str]:
