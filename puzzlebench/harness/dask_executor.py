@@ -183,7 +183,7 @@ class DaskExecutor:
         self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
         try:
             if spec.kind == "dask-local":
-                with _sigint_held():   # inherited by the workers the nannies start
+                with _sigint_ignored():   # inherited by the nannies and the workers they start
                     self.cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, silence_logs=logging.CRITICAL,
@@ -292,24 +292,22 @@ class DaskExecutor:
 
 
 @contextlib.contextmanager
-def _sigint_held():
-    """SIGINT ignored by the local cluster's processes, as the local pool's workers ignore it:
-    the bench decides when to stop.  A Ctrl-C reached every process of the terminal's group,
-    and each Dask worker printed its KeyboardInterrupt traceback below the bench's one line.
-    A process started with SIGINT ignored keeps it so (Python included); this process, which
-    ignores it meanwhile, also blocks it, and a blocked signal is kept pending rather than
-    ignored (POSIX): a Ctrl-C during a start of many workers interrupts the bench once they
-    are up, where it was lost."""
+def _sigint_ignored():
+    """SIGINT ignored while the local cluster's processes start, as the local pool's workers
+    ignore it: the bench decides when to stop.  A Ctrl-C reached every process of the
+    terminal's group, and each Dask worker printed its KeyboardInterrupt traceback below the
+    bench's one line (a process started with SIGINT ignored keeps it so, Python included).  A
+    Ctrl-C meanwhile is lost: a start is short as dask-local:N is capped (dask-local:100000
+    ignored it for good).  Blocking it instead does not keep it: the workers' processes start
+    with no signal blocked, and the cluster's threads without the block, one of which takes it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # before SIG_IGN: none lost
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, before)
 
 
 class _Quiet:
