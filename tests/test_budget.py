@@ -91,16 +91,21 @@ def test_the_check_names_the_estimate_and_the_option():
     check_budget(3 * 2**30, "this", memory_limit=4 * 2**30)   # a limit raises the budget
 
 
-def test_an_engine_refuses_an_encoding_past_the_budget_without_making_it():
+@pytest.mark.parametrize("spec, estimate", [("sat", "5,081"), ("quine", "5,337"), ("ext:cadical", "4,896"),
+                                            ("smt:bool@amo=pairwise", "17,024")])
+def test_an_engine_refuses_an_encoding_past_the_budget_without_making_it(spec, estimate):
+    engine = make_engine(spec)
+    if engine.unavailable_reason() is not None:
+        pytest.skip(engine.unavailable_reason())
     tracemalloc.start()
     started = time.perf_counter()
-    result = make_engine("sat").run(Sudoku((8, 8), [0] * 4096), time_limit=60)
+    result = engine.run(Sudoku((8, 8), [0] * 4096), time_limit=60)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert time.perf_counter() - started < QUICK
     assert peak < 100 * 2**20
     assert (result.status, result.error) == (
-        Status.ERROR, f"sat's encoding of this sudoku is estimated at 5,081 MB, {DEFAULT_REFUSAL}")
+        Status.ERROR, f"{engine.family}'s encoding of this sudoku is estimated at {estimate} MB, {DEFAULT_REFUSAL}")
 
 
 # -- through the commands ---------------------------------------------------------------------------

@@ -38,11 +38,13 @@ EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
 ESTIMATES: dict[str, str] = {
     "dimacs": "puzzlebench.encoders.cnf:estimated_export_bytes",
     "dlx": "puzzlebench.encoders.exact_cover:estimated_bytes",
+    "smt2-fold": "puzzlebench.encoders.smt:estimated_bytes",
+    "smt2-bool": "puzzlebench.encoders.smt:estimated_bytes",
 }
 """target → ``"module:function"`` of what its artifact and text take, ``(puzzle, **options) ->
 bytes`` (:mod:`.budget`): the targets that list every clause or option (an empty 64x64 Sudoku's
-DIMACS took 6.1 GB to write 573 MB).  The others state each constraint whole (a line an
-AllDifferent, n³ terms at most)."""
+DIMACS took 6.1 GB to write 573 MB; SMT-LIB with ``amo=pairwise``).  The others state each
+constraint whole (a line an AllDifferent, n³ terms at most)."""
 
 
 def _function(reference: str) -> Callable[..., Any]:
