@@ -283,7 +283,8 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
     """The bench alone is killed (as `kill PID` does): its Dask workers, their engines' children
-    and multiprocessing's helpers (all of the bench's session) are gone within 5 s."""
+    and multiprocessing's helpers (all of the bench's session) are gone within 5 s, and none of
+    them said anything (the resource tracker warned of the workers' semaphores)."""
     from puzzlebench.solvers.watchdog import session_members
     with running_dask_local_bench(tmp_path) as bench:
         assert len(session_members(bench.pid)) > 2   # the bench, its workers and their children
@@ -293,7 +294,9 @@ def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
         while session_members(bench.pid) and time.monotonic() < until:
             time.sleep(0.1)
         left = session_members(bench.pid)
+        err = "" if left else bench.stderr.read()   # every writer gone: read to its end
     assert not left, f"left running: {left}"
+    assert err == ""
 
 
 @needs_distributed

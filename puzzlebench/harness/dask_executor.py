@@ -33,6 +33,7 @@ import multiprocessing
 import queue
 import re
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -183,6 +184,7 @@ class DaskExecutor:
         self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
         try:
             if spec.kind == "dask-local":
+                _quiet_resource_tracker()
                 with _sigint_ignored():   # inherited by the nannies and the workers they start
                     self.cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
@@ -289,6 +291,22 @@ class DaskExecutor:
                     pass
         self.client = self.cluster = None
         self._quiet.restore()
+
+
+TRACKER_WARNING = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """multiprocessing's resource tracker, a process of its own that outlives a killed bench,
+    warned on its stderr of the semaphores of the Dask workers killed with it ("There appear to
+    be 48 leaked semaphore objects to clean up at shutdown", then its source line): started here
+    (if not yet running) with that warning ignored; it takes Python's -W options."""
+    from multiprocessing import resource_tracker
+    sys.warnoptions.append(TRACKER_WARNING)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_WARNING)
 
 
 @contextlib.contextmanager
