@@ -152,3 +152,24 @@ def test_generate_refuses_a_futoshiki_whose_checks_pass_the_budget(capsys):
     prefix = r"puzzlebench: error: mrv's encoding of this futoshiki is estimated at 4,9\d\d MB, "
     assert re.fullmatch(prefix + re.escape(DEFAULT_REFUSAL), default), default
     assert re.fullmatch(prefix + "more than the 1,000 MB the memory limit leaves; not started", limited), limited
+
+
+def test_generate_refuses_a_sudoku_whose_sat_checks_pass_the_budget(capsys):
+    """A large Sudoku's SAT checks grow as clues go, to the empty grid's formula: 64x64's is
+    estimated before the grid is drawn."""
+    started = time.perf_counter()
+    assert main(["generate", "sudoku", "--box", "8x8", "--quiet"]) == 2
+    assert time.perf_counter() - started < QUICK
+    assert capsys.readouterr().err == ("puzzlebench: error: the SAT checks' encoding of a 64x64 sudoku (with no clue "
+                                       f"left) is estimated at 5,081 MB, {DEFAULT_REFUSAL}\n")
+
+
+@pytest.mark.parametrize("line", [
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    "..3.......2.1...",
+])
+def test_the_optimized_count_is_each_puzzles_formula(line):
+    from puzzlebench import parse
+    puzzle = parse(line)
+    formula = cnf.encode(puzzle, "optimized")
+    assert cnf.formula_size(puzzle, "optimized") == (len(formula.clauses), sum(map(len, formula.clauses)))

@@ -537,8 +537,11 @@ _SIZES: dict[tuple, tuple[int, int]] = {}
 
 def formula_size(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> tuple[int, int]:
     """(clauses, literals) of the puzzle's formula, counted from its constraints without making
-    it (an upper bound for ``optimized``, which drops what the givens settle; ``augmented``
-    counted as ``extended``, which it replaces in part); once per shape, as the formula."""
+    it (``augmented`` counted as ``extended``, which it replaces in part; for ``optimized``, the
+    one-of groups' open literals, the other constraints whole); once per shape, as the formula,
+    but for ``optimized``, whose formula is each puzzle's."""
+    if encoding == "optimized":
+        return _count_formula(puzzle, encoding, amo)
     key = (structure_key(puzzle), encoding, amo)
     size = _SIZES.get(key)
     if size is None:
@@ -551,9 +554,18 @@ def formula_size(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DE
 def _count_formula(puzzle: Puzzle, encoding: str, amo: str) -> tuple[int, int]:
     n = puzzle.n_values
     clauses = literals = 0
+    fixed = givens_decisions(puzzle.rules) if encoding == "optimized" else None
 
-    def group(k: int, at_least: bool, at_most: bool) -> None:
+    def group(lits, at_least: bool, at_most: bool) -> None:
+        """As :func:`_one_of_group` encodes it: with ``fixed``, a group a given settles is
+        gone, the others keep their open literals."""
         nonlocal clauses, literals
+        if fixed is None:
+            k = len(lits)
+        elif any(fixed.get(lit) for lit in lits):
+            return
+        else:
+            k = sum(1 for lit in lits if lit not in fixed)
         if at_least:
             clauses, literals = clauses + 1, literals + k
         if at_most:
@@ -562,13 +574,14 @@ def _count_formula(puzzle: Puzzle, encoding: str, amo: str) -> tuple[int, int]:
 
     for con in puzzle.rules.constraints:
         if isinstance(con, ExactlyOne):
-            group(len(con.candidates), True, encoding != "minimal" or not is_cell_constraint(con, n))
+            group([c + 1 for c in con.candidates], True, encoding != "minimal" or not is_cell_constraint(con, n))
         elif isinstance(con, AtMostOne):
-            group(len(con.candidates), False, True)
+            group([c + 1 for c in con.candidates], False, True)
         elif isinstance(con, AllDifferent):
             full = len(con.cells) == n and encoding != "minimal" and encoding != "efficient"
-            for _ in range(n):
-                group(len(con.cells), full, True)
+            for v in range(1, n + 1):
+                group([candidate(cell, v, n) + 1 for cell in con.cells] if fixed is not None else con.cells,
+                      full, True)
         elif isinstance(con, Visibility):   # 2 clauses a height a cell, n+1 a threshold, the count
             m = len(con.cells)
             clauses, literals = clauses + 3 * m * n + 4 * m, literals + 8 * m * n + 12 * m

@@ -40,7 +40,9 @@ import random
 import time
 from typing import Callable, Iterator
 
+from ..encoders.budget import check_budget
 from ..encoders.cnf import encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import UsageError
 from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
@@ -203,6 +205,14 @@ class _CluesProver:
         self.decided = {"counter": 0, "sat": 0}   # checks decided by each engine (the benchmark's figures)
         self.seconds = {"counter": 0.0, "sat": 0.0}   # CPU time spent by each
 
+    @staticmethod
+    def check_budget(box: tuple[int, int], memory_limit: int | None) -> None:
+        """The SAT checks' formulas grow as clues go, to the empty grid's at most: that one's
+        estimate (and the solver's copy) held to the budget before the grid is drawn."""
+        n = box[0] * box[1]
+        estimate = cnf_estimated_bytes(Sudoku(box, [0] * (n * n)), "extended", per_clause=16, per_literal=4)
+        check_budget(estimate, f"the SAT checks' encoding of a {n}x{n} sudoku (with no clue left)", memory_limit)
+
     def removable(self, givens: list[int], cell: int, check_seconds: float | None) -> Status:
         """UNIQUE: the clue at ``cell`` (already 0 in ``givens``) can go; MULTIPLE: it must stay;
         TIMEOUT: ``check_seconds`` passed first."""
@@ -264,6 +274,8 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
     if clues is not None and not 0 < clues <= n * n:
         raise UsageError(f"--clues must be between 1 and {n * n} for {r}x{c} blocks; got {clues}")
     counter = counter or _Counter("sudoku")
+    if sat and n >= LARGE_GRID:
+        _CluesProver.check_budget(box, counter.memory_limit)
     best = None
     for _ in range(attempts):
         solution = random_full_grid(box, rng) if n < LARGE_GRID else completed_grid(box, rng, counter)
