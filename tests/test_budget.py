@@ -173,3 +173,20 @@ def test_the_optimized_count_is_each_puzzles_formula(line):
     puzzle = parse(line)
     formula = cnf.encode(puzzle, "optimized")
     assert cnf.formula_size(puzzle, "optimized") == (len(formula.clauses), sum(map(len, formula.clauses)))
+
+
+@pytest.mark.parametrize("limit, status, past", [
+    ([], "error", DEFAULT_REFUSAL),
+    (["--memory-limit", "500"], "memout", "more than the 4\\d\\d MB the memory limit leaves; not started"),
+])
+def test_a_bench_stores_the_refusal_as_its_row(empty64, tmp_path, limit, status, past):
+    import sqlite3
+    db = tmp_path / "r.sqlite"
+    started = time.perf_counter()
+    main(["bench", str(empty64), "--solvers", "sat", "--db", str(db), "--time-limit", "30", "--quiet", *limit])
+    assert time.perf_counter() - started < 2 * QUICK
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT status, error FROM result_log").fetchall()
+    assert len(rows) == 1 and rows[0][0] == status
+    prefix = "sat's encoding of this sudoku is estimated at 5,081 MB, "
+    assert re.fullmatch(re.escape(prefix) + (re.escape(past) if not limit else past), rows[0][1]), rows[0][1]
