@@ -541,7 +541,7 @@ def cmd_generate(args) -> int:
         for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed, holes=args.holes,
                                balanced=args.balanced, check_seconds=args.check_seconds,
-                               on_cell=on_cell), 1):
+                               on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
             print(_generated_text(args, puzzle, index), file=out, flush=True)
             if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
                 progress.update_many(label, index * cells - progress.done, 0, 0)
@@ -764,5 +764,8 @@ def register(sub) -> None:
     p.add_argument("--rating-seconds", type=TIME, metavar="SECONDS",
                    help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="what a uniqueness check's encoding may take (MB of 2^20 bytes), estimated before "
+                        "it is made; default 2048")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(func=cmd_generate)

@@ -10,6 +10,7 @@ from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODIN
 from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, SHOW, TIME
+from ..solvers.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
 
@@ -50,7 +51,8 @@ def cmd_export(args) -> int:
     if record.error is not None:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
-    _write(artifact_for(record.puzzle, args.to, **options).write(), args.output)
+    memory_limit = check_memory_limit(args.memory_limit)
+    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output)
     return EXIT_OK
 
 
@@ -140,6 +142,9 @@ def register(sub) -> None:
                                                        f"default {DEFAULT_ENCODING}")
     p.add_argument("--amo", metavar="NAME", help=f"dimacs: at-most-one encoding ({', '.join(AMO_ENCODINGS)}); "
                                                   f"default {DEFAULT_AMO}")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="what the dimacs and dlx exports may take (MB of 2^20 bytes), estimated "
+                        "before they are made; default 2048")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("solve-xc", help="solve an exact-cover matrix in Knuth's DLX format "

@@ -37,7 +37,7 @@ from ..solvers.clock import check_clock
 from ..solvers.registry import make_engine
 from .sets import SetOrigin, identify_sets
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
-from .workers import LocalExecutor, default_jobs
+from .workers import JOBS_PER_CORE, LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
 MAX_UNIT = 4096
@@ -111,9 +111,6 @@ class BenchOutcome:
         return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
-JOBS_PER_CORE = 8
-"""Beyond this and MAX_REPEAT, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
-worker processes would fill the machine before the first run."""
 
 
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:

@@ -620,5 +620,10 @@ class LocalExecutor:
                                                    baseline_memory=baseline or None)]))
 
 
+JOBS_PER_CORE = 8
+"""Beyond this many worker processes a core (local or ``dask-local:N``), forked or spawned at
+once, a bench would fill the machine before its first run."""
+
+
 def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)

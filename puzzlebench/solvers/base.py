@@ -20,6 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
+from ..encoders.budget import OverBudget, check_budget
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
 from ..options import INT64_MAX, LIMIT, MAX_ENGINE_SEED, TIME, Whole
 
@@ -310,6 +311,11 @@ class Engine(ABC):
     set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
     libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
 
+    memory_budget: int | None = None
+    """Bytes an encoding may take, where the caller gives a memory limit of its own (``generate
+    --memory-limit``); else a memory limit's ``RLIMIT_DATA``, else the default budget
+    (:mod:`puzzlebench.encoders.budget`)."""
+
     def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None):
         if self.variants:
             variant = variant or self.variants[0]
@@ -396,6 +402,17 @@ class Engine(ABC):
     def decode(self, artifact: Any, raw: Any) -> Solution:
         return tuple(raw)
 
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """What :meth:`encode` allocates for ``puzzle``, estimated from its shape before it runs
+        (each encoder's ``estimated_bytes``); 0 where the artifact is the puzzle's size."""
+        return 0
+
+    def check_budget(self, puzzle: Puzzle) -> None:
+        """:class:`~puzzlebench.encoders.budget.OverBudget` when the encoding of ``puzzle`` is
+        estimated past what this run may hold (the one check of every engine's encoding)."""
+        check_budget(self.estimated_bytes(puzzle), f"{self.family}'s encoding of this {puzzle.kind}",
+                     self.memory_budget)
+
     def encode_until(self, puzzle: Puzzle, deadline: Deadline) -> Any:
         """:meth:`encode` under the run's clock.  An engine whose encoding can outlast a time
         limit (exact cover of Skyscrapers lines: hundreds of thousands of options) overrides it
@@ -425,6 +442,13 @@ class Engine(ABC):
         cpu = process_cpu()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
         deadline = Deadline(time_limit, clock, wall_limit)
+        try:
+            self.check_budget(puzzle)
+        except OverBudget as exc:   # refused before anything was allocated
+            times.total = time.perf_counter() - start + parse_time
+            return Result(kind=puzzle.kind, solver=self.spec, limit=limit, count=0, times=times,
+                          status=Status.MEMOUT if exc.limited else Status.ERROR, error=str(exc),
+                          source=puzzle.source, puzzle=puzzle)
         try:
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()

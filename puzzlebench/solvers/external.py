@@ -67,7 +67,6 @@ import ctypes
 import math
 import os
 import re
-import resource
 import shlex
 import shutil
 import signal
@@ -80,7 +79,8 @@ from functools import lru_cache
 from typing import Callable
 
 from ..encoders import minizinc, opb, xcsp3
-from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.budget import data_left
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
 from ..encoders.dimacs import header_lines, read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
@@ -89,6 +89,7 @@ from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 from .child import grace, says_out_of_memory
 from .clock import past_cpu_limit, program_cpu_now, usage_cpu
+from .output import OUTPUT_LIMIT, OutputTooLarge, read_output, reap
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
@@ -428,6 +429,13 @@ class ExternalEngine(Engine):
     def format(self) -> str:
         return self.preset.format if self.preset else "dimacs"
 
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """A DIMACS formula and its text (the other formats state the constraints whole: a
+        line an AllDifferent)."""
+        if self.format != "dimacs":
+            return 0
+        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"])
+
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
             return EXPORTS[self.format](puzzle)
@@ -665,7 +673,11 @@ class ExternalEngine(Engine):
             source = f"{self.program}'s result file"
             try:
                 with open(result_path, "rb") as f:
-                    answer_text = f.read().decode("utf-8", "replace")
+                    written = f.read(OUTPUT_LIMIT + 1)
+                if len(written) > OUTPUT_LIMIT:
+                    raise EngineError(f"{self.spec}: {self.program} wrote a result file of more than "
+                                      f"{OUTPUT_LIMIT / 2**20:g} MiB")
+                answer_text = written.decode("utf-8", "replace")
             except FileNotFoundError:
                 raise EngineError(f"{self.spec}: {self.program} ended with exit code {code} and wrote "
                                   f"no result file" + self._said(err)) from None
@@ -690,7 +702,7 @@ class ExternalEngine(Engine):
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch(self.preset.parent_death if self.preset else "KILL")
-        budget = memory_budget()
+        budget = data_left()   # what the memory limit leaves: the program's share
         cpu_left = deadline.cpu_remaining()
         before = before + _held_to(budget, cpu_left)
         started = time.perf_counter()
@@ -705,15 +717,20 @@ class ExternalEngine(Engine):
             out, err = _wait(process, deadline)
         except subprocess.TimeoutExpired:
             _kill_group(process)
-            process.communicate()
+            reap(process)
             self._account(process, spawner_peak)
             past_wall = deadline.wall_at is not None and time.perf_counter() >= deadline.wall_at
             limit = (f"wall limit ({deadline.wall_seconds:g} s)" if deadline.clock == "cpu" and past_wall
                      else f"{'CPU time' if deadline.clock == 'cpu' else 'time'} limit ({deadline.seconds:g} s)")
             return Run("KILLED", [], {}, time.perf_counter() - started, killed_by=f"SIGKILL|{limit}")
+        except OutputTooLarge as exc:
+            _kill_group(process)
+            reap(process)
+            self._account(process, spawner_peak)
+            raise EngineError(f"{self.spec}: {self.program} {exc}; stopped") from None
         except BaseException:
             _kill_group(process)
-            process.communicate()
+            reap(process)
             self._account(process, spawner_peak)
             raise
         finally:
@@ -810,24 +827,6 @@ def program_facts(program: str, peak: int | None, cpu: float) -> dict:
     return facts
 
 
-def memory_budget() -> int | None:
-    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
-    the harness's worker: its idle data plus the limit), the bytes of it left: what a program
-    started now may hold; ``None`` without one.  The program would otherwise inherit the whole
-    cap, this process's own data included."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
-    if soft == resource.RLIM_INFINITY:
-        return None
-    try:
-        with open("/proc/self/status", "rb") as f:
-            status = f.read()
-        at = status.index(b"VmData:")
-        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
-    except (OSError, ValueError):
-        data = 0
-    return max(soft - data, 2**20)
-
-
 def _held_to(budget: int | None, cpu_left: float | None = None) -> list[str]:
     """Words before the command that set the program's own limits (util-linux's ``prlimit``,
     which then executes it): its soft ``RLIMIT_DATA`` (``budget`` bytes) and, on the CPU
@@ -843,22 +842,19 @@ def _held_to(budget: int | None, cpu_left: float | None = None) -> list[str]:
 
 
 def _wait(process: subprocess.Popen, deadline: Deadline) -> tuple[bytes, bytes]:
-    """The program's output once it ends; ``subprocess.TimeoutExpired`` at the deadline.  On
-    the CPU clock, the run's CPU time so far (this process's and its reaped programs') plus the
-    running program's (``/proc``: :func:`~puzzlebench.solvers.clock.program_cpu_now`) is looked
-    at every :data:`CPU_POLL_SECONDS`; the wall limit beside it is waited for too."""
+    """The program's output once it ends (read in bounded pieces: :func:`read_output`);
+    ``subprocess.TimeoutExpired`` at the deadline.  On the CPU clock, the run's CPU time so far
+    (this process's and its reaped programs') plus the running program's (``/proc``:
+    :func:`~puzzlebench.solvers.clock.program_cpu_now`) is looked at every
+    :data:`CPU_POLL_SECONDS`; the wall limit beside it is waited for too."""
     if deadline.clock != "cpu" or deadline.seconds is None:
-        return process.communicate(timeout=deadline.remaining())
-    while True:
-        wall_left = None if deadline.wall_at is None else max(0.0, deadline.wall_at - time.perf_counter())
-        cpu_left = deadline.seconds - deadline.cpu_used() - (program_cpu_now(process.pid) or 0.0)
-        if cpu_left <= 0 or wall_left == 0:
-            raise subprocess.TimeoutExpired(process.args, deadline.seconds)
-        step = min(CPU_POLL_SECONDS, max(cpu_left, 0.001))
-        try:
-            return process.communicate(timeout=step if wall_left is None else min(step, wall_left))
-        except subprocess.TimeoutExpired:
-            continue
+        return read_output(process, deadline.remaining())
+
+    def over() -> bool:
+        return deadline.seconds - deadline.cpu_used() - (program_cpu_now(process.pid) or 0.0) <= 0
+
+    wall_left = None if deadline.wall_at is None else max(0.0, deadline.wall_at - time.perf_counter())
+    return read_output(process, wall_left, over=over, poll_seconds=CPU_POLL_SECONDS)
 
 
 def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
@@ -947,9 +943,3 @@ def debian_version(program: str) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return f"{package} {version.stdout.strip()}" if version.returncode == 0 and version.stdout.strip() else None
-    for line in done.stdout.splitlines():
-        line = line.strip().removeprefix("c ").strip()
-        if line:
-            said = re.search(r"\bversion\s+(\S+)", line, re.I)
-            return said.group(1) if said else line
-    return "unknown"

@@ -63,6 +63,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
@@ -533,6 +534,12 @@ class QuineEngine(Engine):
 
     def takes_seed(self) -> bool:
         return self.variant == "h0"   # h1 and h2 choose without chance
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """The formula's clause lists and the search's arrays of them (a literal and a clause
+        offset each)."""
+        return cnf_estimated_bytes(puzzle, self.settings["encoding"], self.settings["amo"],
+                                   per_clause=16, per_literal=8)
 
     def encode(self, puzzle: Puzzle) -> Cnf:
         return encode(puzzle, self.settings["encoding"], self.settings["amo"])

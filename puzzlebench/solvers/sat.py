@@ -51,6 +51,7 @@ from functools import lru_cache
 from operator import neg
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
@@ -379,6 +380,12 @@ class SatEngine(Engine):
         return None
 
     takes_candidates = True
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """The formula's clause lists and the SAT solver's copy of them (a C array of literals
+        and a header a clause)."""
+        return cnf_estimated_bytes(puzzle, self.settings["encoding"], self.settings["amo"],
+                                   per_clause=16, per_literal=4)
 
     def encode(self, puzzle: Puzzle) -> Cnf:
         cnf = encode(puzzle, self.settings["encoding"], self.settings["amo"])

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_clause,
                             decode_assignment, declarations, encode_smt, model_assignment,
                             read_smt2)
+from ..encoders.smt import estimated_bytes as smt_estimated_bytes
 from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
@@ -79,6 +80,9 @@ class SmtEngine(Engine):
             if says_out_of_memory(str(exc)):
                 raise MemoryError(f"Z3: {exc}") from None
             raise
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return smt_estimated_bytes(puzzle, self.settings["amo"], self.variant)
 
     def encode(self, puzzle: Puzzle) -> tuple[SmtFormula, object]:
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
