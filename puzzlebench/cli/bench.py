@@ -764,7 +764,7 @@ def register(sub) -> None:
     p.add_argument("--rating-seconds", type=TIME, metavar="SECONDS",
                    help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
                    help="what a uniqueness check's encoding may take (MB of 2^20 bytes), estimated before "
                         "it is made; default 2048")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")

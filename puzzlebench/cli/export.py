@@ -9,7 +9,7 @@ from pathlib import Path
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
-from ..options import COUNT, LIMIT, SHOW, TIME
+from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
 from ..solvers.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
@@ -142,7 +142,7 @@ def register(sub) -> None:
                                                        f"default {DEFAULT_ENCODING}")
     p.add_argument("--amo", metavar="NAME", help=f"dimacs: at-most-one encoding ({', '.join(AMO_ENCODINGS)}); "
                                                   f"default {DEFAULT_AMO}")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
                    help="what the dimacs and dlx exports may take (MB of 2^20 bytes), estimated "
                         "before they are made; default 2048")
     p.set_defaults(func=cmd_export)

@@ -100,10 +100,21 @@ class CpuLimit:
         if self.hard != resource.RLIM_INFINITY:
             soft = min(soft, self.hard)
         resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+        _default_sigxcpu()
         resource.setrlimit(resource.RLIMIT_CPU, (soft, self.hard))
 
     def lift(self) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (self.original, self.hard))
+
+
+def _default_sigxcpu() -> None:
+    """SIGXCPU at its default action (the process ends) and not blocked: a library loaded
+    before a worker was forked may have caught or masked it, and the backstop would not hold."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGXCPU})
+    try:
+        signal.signal(signal.SIGXCPU, signal.SIG_DFL)
+    except ValueError:   # not the main thread: a worker's runs are on its main thread
+        pass
 
 
 def past_cpu_limit(code: int | None) -> bool:
