@@ -379,7 +379,7 @@ class Engine(ABC):
                 raise Interrupted(verify_all(finished) if verify else finished) from None
             results = Results.of(done, puzzles, self.spec, limit)
         results = verify_all(results) if verify else results
-        if deferred.hit:
+        if deferred.hit or len(results) < len(puzzles):   # a native batch stopped by the Ctrl-C
             raise Interrupted(results)
         return results
 

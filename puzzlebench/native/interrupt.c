@@ -1,0 +1,62 @@
+/* Ctrl-C inside a search that runs with the GIL released (pb_common.h: pb_sigints).
+ *
+ * Python's own SIGINT handler only marks the signal; the Python-level handler (the
+ * KeyboardInterrupt) runs when the main thread next executes bytecode, which it does not do
+ * while it is inside a search.  Neither a Python-level handler calling into C nor
+ * PyOS_InterruptOccurred (it needs the GIL) can reach a running search, so a C handler is put
+ * in front of Python's: it counts the signal in pb_sigints, which the search reads where it
+ * reads the clock, and then calls the handler it replaced, so that Python sees the Ctrl-C as
+ * it always does once the search has returned.  Nothing is installed where SIGINT is ignored
+ * or left to its default (the harness's workers and children: their parent decides). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <signal.h>
+
+#include "engines.h"
+#include "pb_common.h"
+
+volatile sig_atomic_t pb_sigints = 0;
+
+#ifndef _WIN32
+static struct sigaction replaced;   /* the handler ours calls on: Python's (written with the GIL) */
+
+static void on_sigint(int sig, siginfo_t *info, void *context) {
+    pb_sigints = (pb_sigints + 1) & 0x3fffffff;   /* only this handler writes it: no overflow */
+    if (replaced.sa_flags & SA_SIGINFO) replaced.sa_sigaction(sig, info, context);
+    else if (replaced.sa_handler != SIG_DFL && replaced.sa_handler != SIG_IGN) replaced.sa_handler(sig);
+}
+
+/* Our handler in front of whatever handles SIGINT now, unless it is ours already or SIGINT is
+ * ignored or left to its default.  A later signal.signal() puts Python's back; the next search
+ * puts ours in front of it again.  With the GIL held, so never two at once. */
+static void install(void) {
+    struct sigaction now, ours;
+    if (sigaction(SIGINT, NULL, &now) != 0) return;
+    if (now.sa_flags & SA_SIGINFO ? now.sa_sigaction == on_sigint
+                                  : (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN))
+        return;
+    replaced = now;
+    ours = now;
+    ours.sa_sigaction = on_sigint;
+    ours.sa_flags = (now.sa_flags | SA_SIGINFO) & ~SA_RESETHAND;
+    sigaction(SIGINT, &ours, NULL);
+}
+#else
+static void install(void) {}
+#endif
+
+int pb_interrupt_arm(sig_atomic_t *seen) {
+    install();
+    *seen = pb_sigints;
+    /* a Ctrl-C that came before ours was in place: Python's handler runs now (a
+     * KeyboardInterrupt raised here), or (a handler that defers it) the search stops at once */
+    if (PyErr_CheckSignals() < 0) return -1;
+    return 0;
+}
+
+int pb_interrupted(int stopped, sig_atomic_t seen) {
+    if (!stopped || pb_sigints == seen) return 0;
+    if (PyErr_CheckSignals() == 0 && !PyErr_Occurred())
+        PyErr_SetNone(PyExc_KeyboardInterrupt);   /* a handler that raised nothing: still no answer */
+    return 1;
+}
