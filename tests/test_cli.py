@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import data_file
+from conftest import cpu_seconds, data_file
 from puzzlebench.cli import main
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -243,23 +243,6 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time of a process and of its live children (a child that solves under
-    ``--memory-limit``), from /proc: a solver at work, whatever the machine's load."""
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
-        try:
-            with open(f"/proc/{p}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{p}/task/{p}/children") as f:
-                todo += [int(c) for c in f.read().split()]
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 @pytest.mark.parametrize("command, solver, extra", [
     ("solve", "mrv", []),                          # in-process, puzzle by puzzle (Engine.run_many)
     ("count", "mrv", ["--memory-limit", "300"]),   # in a child (run_limited), the same path for count
@@ -282,7 +265,7 @@ def test_ctrl_c_prints_every_answer_finished_before_it(command, solver, extra):
     reader.start()
     try:
         started = time.monotonic()
-        while _cpu_seconds(proc.pid) < 3.0 and time.monotonic() - started < 120:   # imports done, solving
+        while cpu_seconds(proc.pid) < 3.0 and time.monotonic() - started < 120:   # imports done, solving
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
@@ -345,7 +328,7 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
         # imports done, the back end at work: by CPU time, not by the clock (a sleep of 5 s
         # sometimes ended before the imports on a loaded machine)
         started = time.monotonic()
-        while _cpu_seconds(proc.pid) < 4.0 and time.monotonic() - started < 120:
+        while cpu_seconds(proc.pid) < 4.0 and time.monotonic() - started < 120:
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)

@@ -1,0 +1,160 @@
+"""Ctrl-C reaches every engine: a real command, SIGINT while it searches, exit 130 at once.
+
+The C engines release the GIL, and Python's own handler runs only between bytecodes: the
+searches below ran on after SIGINT (19 s and more) until SIGKILL.  Each test starts the
+command, has it answer some puzzles first, waits until it is searching (by its CPU time, not
+by the clock: the machine is shared), sends SIGINT and asks for exit 130 within
+:data:`BOUND` seconds, the answers before it printed and the stopped puzzle not.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import cpu_seconds, data_lines
+from puzzlebench import parse
+
+BOUND = 5.0   # seconds from SIGINT to the exit (the target is 1 s; the machine is shared)
+BLANK9 = "." * 81   # every 9x9 grid: no engine counts them all
+
+
+def _command(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "puzzlebench.cli", *args], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+
+
+def _busy(proc: subprocess.Popen, since: float, seconds: float = 0.5) -> None:
+    """Wait until the process has spent ``seconds`` of CPU since ``since``: searching."""
+    started = time.monotonic()
+    while cpu_seconds(proc.pid) - since < seconds:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() - started < 120, "the command never got to work"
+        time.sleep(0.05)
+
+
+def _idle(proc: subprocess.Popen) -> float:
+    """Wait until the process blocks on its input (imports done): its CPU time, then."""
+    last, still = -1.0, 0
+    started = time.monotonic()
+    while still < 3:
+        assert proc.poll() is None, proc.stderr.read().decode()
+        assert time.monotonic() - started < 120, "the command never waited for its input"
+        time.sleep(0.1)
+        now = cpu_seconds(proc.pid)
+        with open(f"/proc/{proc.pid}/stat") as f:
+            sleeping = f.read().rsplit(")", 1)[1].split()[0] == "S"
+        still = still + 1 if now == last and sleeping else 0
+        last = now
+    return last
+
+
+def _interrupt(proc: subprocess.Popen) -> tuple[int, float, str, str]:
+    """SIGINT; the exit code, the seconds to it, what is left on stdout and stderr."""
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(timeout=BOUND)
+    finally:
+        proc.kill()
+    return code, time.monotonic() - start, proc.stdout.read().decode(), proc.stderr.read().decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("solver, kind, easy, endless", [
+    ("bitboard", "sudoku", None, BLANK9),      # the 9x9 batch call (sudoku9_batch)
+    ("dlx", "sudoku", None, BLANK9),           # one puzzle: dlx_solve on its matrix
+    ("bitboard", "nqueens", "8", "21"),        # one search a call (queens.c: every 65,536 nodes)
+    ("sat", "sudoku", None, BLANK9),     # PySAT, in-process
+    ("cpsat", "sudoku", None, BLANK9),   # OR-Tools CP-SAT
+    ("smt", "sudoku", None, BLANK9),     # Z3
+])
+def test_ctrl_c_stops_a_search_that_would_not_end(solver, kind, easy, endless):
+    """count over standard input: two puzzles answered and printed, then one without end;
+    SIGINT while it is searched is exit 130 within the bound, "interrupted", nothing more."""
+    pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}.get(solver, "puzzlebench"))
+    easy = [easy] * 2 if easy else data_lines("sudoku9_norvig_top95.txt", 2)
+    proc = _command("count", "-", "--kind", kind, "--solver", solver, "--format", "jsonl")
+    try:
+        proc.stdin.write("".join(line + "\n" for line in easy).encode())
+        proc.stdin.flush()
+        answered = [json.loads(proc.stdout.readline()) for _ in easy]   # printed as answered
+        since = cpu_seconds(proc.pid)
+        proc.stdin.write((endless + "\n").encode())
+        proc.stdin.flush()
+        _busy(proc, since)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, rest, err = _interrupt(proc)
+    assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
+    assert [r["source"] for r in answered] == ["<stdin>:1", "<stdin>:2"]
+    for line, r in zip(easy, answered):
+        puzzle = parse(line, kind=kind)
+        assert r["count"] >= 1 and not puzzle.check(puzzle.parse_solution(r["solution"]))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("solver", ["dlx", "dlx-py"])
+def test_ctrl_c_stops_solve_xc(solver):
+    """solve-xc of 16 queens, every solution (14,772,512): minutes of Dancing Links.  SIGINT
+    stops it: exit 130, no count claimed."""
+    queens = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "export", "--to", "dlx", "--kind",
+                             "nqueens", "-"], input="16\n", capture_output=True, text=True, check=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}).stdout
+    proc = _command("solve-xc", "-", "--limit", "0", "--solver", solver)
+    try:
+        since = _idle(proc)
+        proc.stdin.write(queens.encode())
+        proc.stdin.close()
+        _busy(proc, since)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, rest, err = _interrupt(proc)
+    assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
+
+
+def _after(seconds: float) -> None:
+    """A SIGINT to this process in ``seconds``, from another thread: a Ctrl-C mid-call."""
+    import threading
+    threading.Timer(seconds, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+
+@pytest.mark.parametrize("solver", ["bitboard", "dlx"])
+def test_a_native_batch_stopped_by_ctrl_c_keeps_the_puzzles_answered_before(solver):
+    """The 9x9 batch calls (bitboard's sudoku9_batch, dlx's dlx_sudoku_batch) stop at the
+    Ctrl-C and answer the puzzles before it; run_many passes them on, verified, in
+    Interrupted, and neither the stopped puzzle nor those after it."""
+    from puzzlebench.solvers.base import Interrupted
+    from puzzlebench.solvers.registry import make_engine
+    lines = data_lines("sudoku9_norvig_top95.txt", 4)
+    puzzles = [parse(line) for line in lines[:3] + [BLANK9] + lines[3:]]
+    _after(0.5)
+    started = time.monotonic()
+    with pytest.raises(Interrupted) as caught:
+        make_engine(solver).run_many(puzzles, limit=None)
+    assert time.monotonic() - started < 0.5 + BOUND
+    done = caught.value.done
+    assert [str(r.status) for r in done] == ["unique"] * 3 and not done.wrong
+    assert all(not p.check(r.solutions[0]) for r, p in zip(done, puzzles))
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+@pytest.mark.parametrize("call", [
+    lambda n: __import__("puzzlebench._native")._native.nqueens_solve(n, bytes(n), None, 0, 0.0, True),
+    lambda n: __import__("puzzlebench._native")._native.nqueens_solve(n, bytes(n), None, 0, 60.0, True),
+], ids=["no time limit", "a time limit"])
+def test_a_native_search_stopped_by_ctrl_c_raises_keyboard_interrupt(call):
+    """A search stopped by the Ctrl-C has no answer: KeyboardInterrupt, not a result that
+    reads as a timeout (with a time limit it was one)."""
+    _after(0.3)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        call(22)   # 2.7e12 solutions
+    assert time.monotonic() - started < 0.3 + BOUND
