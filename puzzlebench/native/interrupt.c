@@ -60,3 +60,26 @@ int pb_interrupted(int stopped, sig_atomic_t seen) {
         PyErr_SetNone(PyExc_KeyboardInterrupt);   /* a handler that raised nothing: still no answer */
     return 1;
 }
+
+/* For a library's search that has its own stop call (CP-SAT's StopSearch): a thread of the
+ * caller's compares sigints() with the count watch_sigints() gave before the search. */
+static PyObject *watch_sigints(PyObject *self, PyObject *noargs) {
+    install();
+    return PyLong_FromLong((long)pb_sigints);
+}
+
+static PyObject *sigints(PyObject *self, PyObject *noargs) {
+    return PyLong_FromLong((long)pb_sigints);
+}
+
+static PyMethodDef interrupt_methods[] = {
+    {"watch_sigints", watch_sigints, METH_NOARGS,
+     "watch_sigints() -> the count of SIGINTs so far, the handler that counts them put in front of "
+     "Python's (where Python's handles SIGINT: not where it is ignored)"},
+    {"sigints", sigints, METH_NOARGS, "sigints() -> the count of SIGINTs so far (see watch_sigints)"},
+    {NULL, NULL, 0, NULL},
+};
+
+int pb_register_interrupt(PyObject *module) {
+    return PyModule_AddFunctions(module, interrupt_methods);
+}

@@ -163,6 +163,47 @@ def deferred_interrupt():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+CTRL_C_POLL = 0.02
+"""Seconds between two looks of :func:`stop_at_ctrl_c`'s thread at the count of SIGINTs."""
+
+
+@contextlib.contextmanager
+def stop_at_ctrl_c(stop):
+    """Call ``stop()`` (a library's own stop call: CP-SAT's ``StopSearch``) from a thread when a
+    Ctrl-C comes during the block, and raise ``KeyboardInterrupt`` after it.  A library's search
+    that releases the GIL is out of reach of Python's handler, which runs only between
+    bytecodes: the count of SIGINTs kept by the extension's C handler (native/interrupt.c) is
+    looked at instead.  Yields whether it watches (False without the extension, or where SIGINT
+    is ignored: a worker's or a child's, whose parent decides; the library keeps its own ways)."""
+    try:
+        from .. import _native
+        seen = _native.watch_sigints()
+    except (ImportError, AttributeError):
+        yield False
+        return
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        yield False
+        return
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(CTRL_C_POLL):
+            if _native.sigints() != seen:
+                stop()
+                return
+
+    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    try:
+        watcher.start()
+        yield True
+    finally:
+        done.set()
+        if watcher.ident is not None:
+            watcher.join()
+    if _native.sigints() != seen:
+        raise KeyboardInterrupt
+
+
 def reinstate_sigint_handler() -> None:
     """Put Python's SIGINT handler back in the operating system's table.  OR-Tools (``cpsat``,
     ``cpmpy:ortools``) installs its own for a solve and leaves the default action behind it,
