@@ -158,3 +158,22 @@ def test_a_native_search_stopped_by_ctrl_c_raises_keyboard_interrupt(call):
     with pytest.raises(KeyboardInterrupt):
         call(22)   # 2.7e12 solutions
     assert time.monotonic() - started < 0.3 + BOUND
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "smt", "sat"])
+def test_a_library_search_stopped_by_ctrl_c_is_no_timeout(solver):
+    """In-process under a time limit, a Ctrl-C in CP-SAT (stopped by its stop_search, from
+    the watch of stop_at_ctrl_c), Z3 or PySAT (their own SIGINT handlers) is the interruption
+    it is: CP-SAT's stopped search read as a timeout, and the run went on."""
+    pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
+    from puzzlebench.solvers.base import is_interrupt
+    from puzzlebench.solvers.registry import make_engine
+    engine = make_engine(solver)
+    engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0]))   # the library loaded
+    _after(0.5)
+    started = time.monotonic()
+    with pytest.raises(BaseException) as caught:
+        engine.run(parse(BLANK9), limit=None, time_limit=60)
+    assert is_interrupt(caught.value), caught.value
+    assert time.monotonic() - started < 0.5 + BOUND
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
