@@ -143,10 +143,10 @@ class _Deferred:
 @contextlib.contextmanager
 def deferred_interrupt():
     """Hold a Ctrl-C until the block ends (``.hit`` says whether one came).  For a native
-    batch call, which looks at no signal: it runs to its end whatever the user presses, and the
-    ``KeyboardInterrupt`` raised at the first Python line after it lost its whole batch of
-    answers.  Only where Python's own handler is in place (the main thread; not in a child or
-    worker, which ignores SIGINT)."""
+    batch call: it stops at the Ctrl-C and returns the puzzles answered before it, which the
+    ``KeyboardInterrupt`` raised at the first Python line after it would lose.  Only where
+    Python's own handler is in place (the main thread; not in a child or worker, which ignores
+    SIGINT)."""
     deferred = _Deferred()
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
