@@ -73,6 +73,10 @@ def _interrupt(proc: subprocess.Popen) -> tuple[int, float, str, str]:
     ("sat", "sudoku", None, BLANK9),     # PySAT, in-process
     ("cpsat", "sudoku", None, BLANK9),   # OR-Tools CP-SAT
     ("smt", "sudoku", None, BLANK9),     # Z3
+    ("mrv", "sudoku", None, BLANK9),     # the Python engines: KeyboardInterrupt where it lands
+    ("human", "sudoku", None, BLANK9),
+    ("quine", "sudoku", None, BLANK9),
+    ("dlx-py", "sudoku", None, BLANK9),
 ])
 def test_ctrl_c_stops_a_search_that_would_not_end(solver, kind, easy, endless):
     """count over standard input: two puzzles answered and printed, then one without end;
@@ -111,6 +115,28 @@ def test_ctrl_c_stops_solve_xc(solver):
     try:
         since = _idle(proc)
         proc.stdin.write(queens.encode())
+        proc.stdin.close()
+        _busy(proc, since)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, rest, err = _interrupt(proc)
+    assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("command, target", [("solve-cnf", "dimacs"), ("solve-smt2", "smt2")])
+def test_ctrl_c_stops_counting_the_models_of_a_file(command, target):
+    """Every model of an empty 9x9's CNF (PySAT) or SMT-LIB2 script (Z3, in a child of its
+    own that ignores SIGINT: the command stops it): SIGINT is exit 130, no count claimed."""
+    pytest.importorskip("pysat" if target == "dimacs" else "z3")
+    text = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "export", "--to", target, "-"],
+                          input=BLANK9 + "\n", capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}).stdout
+    proc = _command(command, "-", "--limit", "0")
+    try:
+        since = _idle(proc)
+        proc.stdin.write(text.encode())
         proc.stdin.close()
         _busy(proc, since)
     except BaseException:
