@@ -48,8 +48,8 @@ static void install(void) {}
 int pb_interrupt_arm(sig_atomic_t *seen) {
     install();
     *seen = pb_sigints;
-    /* a Ctrl-C that came before ours was in place: Python's handler runs now (a
-     * KeyboardInterrupt raised here), or (a handler that defers it) the search stops at once */
+    /* a Ctrl-C that came before ours was in place is Python's alone: its handler runs now
+     * (the KeyboardInterrupt raised here, not after a search that would not have seen it) */
     if (PyErr_CheckSignals() < 0) return -1;
     return 0;
 }

@@ -167,35 +167,46 @@ CTRL_C_POLL = 0.02
 """Seconds between two looks of :func:`stop_at_ctrl_c`'s thread at the count of SIGINTs."""
 
 
+class CtrlC:
+    """What :func:`stop_at_ctrl_c` yields: whether it watches, and whether a Ctrl-C came."""
+    watching = False
+    pressed = False
+
+
 @contextlib.contextmanager
 def stop_at_ctrl_c(stop):
-    """Call ``stop()`` (a library's own stop call: CP-SAT's ``StopSearch``) from a thread when a
-    Ctrl-C comes during the block, and raise ``KeyboardInterrupt`` after it.  A library's search
-    that releases the GIL is out of reach of Python's handler, which runs only between
-    bytecodes: the count of SIGINTs kept by the extension's C handler (native/interrupt.c) is
-    looked at instead.  Yields whether it watches (False without the extension, or where SIGINT
-    is ignored: a worker's or a child's, whose parent decides; the library keeps its own ways)."""
+    """Call ``stop()`` (a library's own stop call: CP-SAT's ``stop_search``, Z3's
+    ``Context.interrupt``) from a thread when a Ctrl-C comes during the block, and raise
+    ``KeyboardInterrupt`` after it.  A library's search that releases the GIL is out of reach
+    of Python's handler, which runs only between bytecodes (and whose KeyboardInterrupt is lost
+    when it lands in a ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C
+    handler (native/interrupt.c) is looked at instead.  Yields a :class:`CtrlC`: ``watching`` is
+    False without the extension, or where SIGINT is ignored (a worker's or a child's, whose
+    parent decides: the library keeps its own ways); ``pressed``, for a loop of many calls."""
+    ctrl_c = CtrlC()
     try:
         from .. import _native
         seen = _native.watch_sigints()
     except (ImportError, AttributeError):
-        yield False
+        yield ctrl_c
         return
     if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
-        yield False
+        yield ctrl_c
         return
+    ctrl_c.watching = True
     done = threading.Event()
 
     def watch():
         while not done.wait(CTRL_C_POLL):
             if _native.sigints() != seen:
+                ctrl_c.pressed = True
                 stop()
                 return
 
     watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
     try:
         watcher.start()
-        yield True
+        yield ctrl_c
     finally:
         done.set()
         if watcher.ident is not None:
