@@ -187,8 +187,10 @@ def _latin_units(n: int) -> bytes:
     lambda native: native.nqueens_solve(22, bytes(22), None, 0, 60.0, True),
     lambda native: native.sudoku_solve(4, 4, bytes(256), None, 0, 60.0, 1),   # every 16x16 grid
     lambda native: native.units_solve(12, _latin_units(12), bytes(144), None, 0, 0.0, 1),
+    lambda native: native.skyscrapers_solve(9, bytes(9), bytes(9), bytes(9), bytes(9), bytes(81), None, 0, 0.0),
     lambda native: native.dlx_sudoku_batch(bytes(81), 3, 3, 0, 1, 0.0),
-], ids=["queens", "queens, a time limit", "16x16, a time limit", "latin 12", "dlx batch of one"])
+], ids=["queens", "queens, a time limit", "16x16, a time limit", "latin 12", "skyscrapers, no clue",
+        "dlx batch of one"])
 def test_a_native_search_stopped_by_ctrl_c_raises_keyboard_interrupt_or_answers_none(call):
     """A search stopped by the Ctrl-C has no answer: KeyboardInterrupt, not a result that
     reads as a timeout (with a time limit it was one); a batch call answers none of its one
