@@ -81,11 +81,11 @@ class DlxEngine(ExactCoverEngine):
                                         0 if limit is None else limit, 1,
                                         0.0 if time_limit is None else max(time_limit, 1e-9))
         elapsed = time.perf_counter() - start
+        if None in rows:  # givens that break a rule: a validated batch never has them
+            return None
         if len(rows) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
             packed, elapsed = packed.head(len(rows)), sum(row[7] for row in rows)
         share = elapsed / max(1, len(rows))
-        if None in rows:  # givens that break a rule: a validated batch never has them
-            return None
         counts = [row[0] for row in rows]
         nodes = [row[2] for row in rows]
         empty = bytes(packed.cells)
