@@ -151,6 +151,55 @@ def test_ctrl_c_stops_counting_the_models_of_a_file(command, target):
     assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
 
 
+def _pigeonhole(pigeons: int) -> str:
+    """The pigeonhole formula, one pigeon more than holes, as DIMACS: unsatisfiable, and one
+    solve of it minutes long for a CDCL solver (Haken, "The intractability of resolution", 1985)."""
+    holes = pigeons - 1
+    var = lambda p, h: p * holes + h + 1
+    clauses = [[var(p, h) for h in range(holes)] for p in range(pigeons)]
+    clauses += [[-var(p, h), -var(q, h)] for h in range(holes)
+                for p in range(pigeons) for q in range(p + 1, pigeons)]
+    return f"p cnf {pigeons * holes} {len(clauses)}\n" + "".join(
+        " ".join(map(str, c)) + " 0\n" for c in clauses)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+def test_ctrl_c_stops_one_long_pysat_solve_under_a_time_limit():
+    """Under a time limit PySAT solves with solve_limited, which sets no SIGINT handler of its
+    own: a Ctrl-C waited for the limit (killed at 33 s here with --time-limit 60).  The watch
+    interrupts the solver: exit 130 within the bound."""
+    pytest.importorskip("pysat")
+    proc = _command("solve-cnf", "-", "--time-limit", "60")
+    try:
+        since = _idle(proc)
+        proc.stdin.write(_pigeonhole(12).encode())
+        proc.stdin.close()
+        _busy(proc, since)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, rest, err = _interrupt(proc)
+    assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
+
+
+def test_a_pysat_solver_kept_across_puzzles_starts_clean_after_a_ctrl_c():
+    """The watch's interrupt of a solver is cleared with the search, for a solver kept for the
+    next puzzle: its next search runs to its own deadline, not stopped at once."""
+    pytest.importorskip("pysat")
+    from puzzlebench.solvers.base import Deadline
+    from puzzlebench.solvers.registry import make_engine
+    engine = make_engine("sat")
+    lines = _pigeonhole(12).splitlines()
+    solver = engine.new_solver([[int(v) for v in line.split()[:-1]] for line in lines[1:]])
+    search = lambda seconds: engine.models(solver, [], 132, None, 0, Deadline(seconds), lambda true: None)
+    _after(0.3)
+    with pytest.raises(KeyboardInterrupt):
+        search(60)
+    started = time.monotonic()
+    assert search(0.5) == ([], 0, True)   # the deadline, not a left-over interrupt, stopped it
+    assert time.monotonic() - started >= 0.5
+
+
 def _after(seconds: float) -> None:
     """A SIGINT to this process in ``seconds``, from another thread: a Ctrl-C mid-call."""
     import threading
