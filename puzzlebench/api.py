@@ -3,27 +3,29 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import time
 from typing import Any, Iterable
 
 from .errors import PuzzleError
+from .options import KEEP
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku import read_sudoku_lines
 from .results import Result, Results, Times, error_result
-from .solvers.base import Engine, check_time_limit, normalise_limit
+from .solvers.base import (DEFAULT_ENGINE_SEED, Engine, check_engine_seed, check_time_limit, normalise_limit,
+                           past_the_limit)
 from .solvers.child import check_memory_limit, run_limited
+from .solvers.clock import check_clock
 
 DEFAULT_KEEP = 10
 
 
 def check_keep(keep: int) -> int:
-    """The number of solutions kept per puzzle: 0 or more."""
-    from .errors import UsageError
-    if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
-        raise UsageError(f"keep must be a whole number, 0 or more; got {keep!r}")
-    return keep
+    """The number of solutions kept per puzzle: 1 (the one a solved result is verified by) to
+    2^31-1, the native engines' ``int``."""
+    return KEEP.check(keep, "keep")
 
 
 def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None = None) -> Puzzle:
@@ -43,48 +45,70 @@ def _as_puzzle(item: Any, kind: str | None = None, box=None) -> Puzzle:
     raise TypeError(f"a puzzle is a Puzzle or its text (str); got {type(item).__name__}")
 
 
+def seeded_engine(solver: str | Engine, engine_seed: int) -> Engine:
+    """The engine of ``solver``, its searches given ``engine_seed`` (an engine passed in is
+    copied, not changed)."""
+    check_engine_seed(engine_seed)
+    engine = copy.copy(solver) if isinstance(solver, Engine) else make_engine(solver)
+    return engine.seeded(engine_seed)
+
+
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
-          box: str | tuple[int, int] | None = None, memory_limit: float | None = None) -> Result:
+          box: str | tuple[int, int] | None = None, memory_limit: float | None = None,
+          engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall", wall_limit: float | None = None) -> Result:
     """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
     look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.
     ``memory_limit`` (MB above the idle process) runs the engine in a child process held to it
-    (status ``memout`` past it).  A text that is not a puzzle raises its
+    (status ``memout`` past it).  ``engine_seed`` is the random seed given to an engine that
+    takes one (``puzzlebench solvers`` says which), ignored by the others.  ``clock``: the clock
+    of ``time_limit``, ``wall`` or ``cpu`` (with ``wall_limit`` beside it); a run over its limit
+    is a ``timeout``, its answer kept.  A text that is not a puzzle raises its
     :class:`~puzzlebench.errors.PuzzleError`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
+    wall_limit = check_clock(clock, time_limit, wall_limit)
     memory_limit = check_memory_limit(memory_limit)
-    engine = make_engine(solver)
+    engine = seeded_engine(solver, engine_seed)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
         start = time.perf_counter()
         puzzle = _as_puzzle(puzzle, kind, box)
         parse_time = time.perf_counter() - start
     result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep,
-                         memory_limit=memory_limit)[0]
+                         memory_limit=memory_limit, clock=clock, wall_limit=wall_limit)[0]
     result.times.parse += parse_time
     result.times.total += parse_time
-    return result
+    return past_the_limit(result, time_limit, clock, wall_limit)
 
 
 def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
                kind: str | None = None, box: str | tuple[int, int] | None = None,
-               memory_limit: float | None = None) -> Results:
+               memory_limit: float | None = None, engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall",
+               wall_limit: float | None = None) -> Results:
     """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
     size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
-    in one call.  ``memory_limit`` as for :func:`solve`."""
+    in one call.  ``memory_limit``, ``engine_seed``, ``clock`` and ``wall_limit`` as for
+    :func:`solve`.  One text is not many puzzles: a
+    ``str`` (or ``bytes``) given as ``puzzles`` is a ``TypeError`` (pass ``[text]``, or
+    ``text.splitlines()`` for one puzzle a line)."""
+    if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text was 81 one-character puzzles
+        raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
+                        "or text.splitlines() for one puzzle a line")
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
+    wall_limit = check_clock(clock, time_limit, wall_limit)
     memory_limit = check_memory_limit(memory_limit)
-    engine = make_engine(solver)
+    engine = seeded_engine(solver, engine_seed)
     items = list(puzzles)
     start = time.perf_counter()
     texts = [i for i, item in enumerate(items) if isinstance(item, str)]
     batch, taken = (read_sudoku_lines([items[i] for i in texts], box) if kind in (None, "sudoku") and texts
                     else (None, []))
     parse_share = (time.perf_counter() - start) / max(1, len(taken))
-    fast = (run_limited(engine, batch, limit=limit, time_limit=time_limit, keep=keep, memory_limit=memory_limit)
+    timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
+    fast = (run_limited(engine, batch, limit=limit, keep=keep, memory_limit=memory_limit, **timing)
             if batch else None)
     if fast is not None:
         fast.parse_seconds = parse_share
@@ -105,13 +129,13 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                                       times=Times(parse=spent, total=spent))
             continue
         records[i] = Times(parse=time.perf_counter() - start)  # the parse time, until solved
-    solved = run_limited(engine, list(parsed.values()), limit=limit, time_limit=time_limit, keep=keep,
-                         memory_limit=memory_limit)
+    solved = run_limited(engine, list(parsed.values()), limit=limit, keep=keep, memory_limit=memory_limit,
+                         **timing)
     for i, result in zip(parsed, solved):
         parse_time = records[i].parse
         result.times.parse += parse_time
         result.times.total += parse_time
-        records[i] = result
+        records[i] = past_the_limit(result, **timing)
     return Results.of(records, [r.puzzle for r in records], engine.spec, limit)
 
 

@@ -6,7 +6,10 @@
 - ``multiple`` two or more found; ``count`` is exact when the limit was not reached;
 - ``sat``      a solution found with limit 1 (uniqueness not asked);
 - ``unsat``    no solution, proven;
-- ``timeout``  the time limit struck first; ``count`` is what had been found by then;
+- ``timeout``  the time limit struck first; ``count`` is what had been found by then.  One
+  meaning of solved: a run whose time on its clock (wall, or CPU with ``--clock cpu``) is over
+  its time limit is a ``timeout`` whatever the engine answered, its answer kept as partial
+  information (``count``, ``solutions``, and ``error`` naming the answer and the time);
 - ``memout``   the memory limit struck first (an allocation refused under it, or the process
   killed for memory); ``peak_memory`` is what the run had reached by then;
 - ``error``    the engine failed or answered wrongly; ``error`` says why.
@@ -69,8 +72,8 @@ def status_of(count: int, limit: int | None, timed_out: bool) -> Status:
 @dataclass
 class Times:
     """Seconds, measured by the runner the same way for every engine.  The first five are wall
-    time; ``cpu`` is CPU time (user + system, every thread) of the process that ran the engine,
-    over encode, search and decode: per puzzle where the engine runs one puzzle at a time, and
+    time; ``cpu`` is CPU time (user + system, every thread) of the process that ran the engine
+    and of every program it started and waited for, over encode, search and decode: per puzzle where the engine runs one puzzle at a time, and
     a batch call's CPU time shared evenly by its puzzles where it runs them as one batch."""
 
     parse: float = 0.0

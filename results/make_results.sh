@@ -79,3 +79,11 @@ python benchmarks/bench_generate_large.py --boxes 4x4,5x5 --seeds 1,2,3 --refere
 # The 25x25 dig's SAT checks asked two ways, the check's own formula and one incremental solver
 # (results/generate_checks.md; about 18 minutes)
 python benchmarks/bench_generate_checks.py --box 5x5 --seeds 2,1
+# The report's intervals and tests: their cost on 5,000 rows (results/report.md, seconds), and --compare
+# telling noise from a change: bitboard against itself, 10 seeded samples of 200, and against mrv
+# (results/compare.md, about 10 seconds)
+python benchmarks/bench_report.py --rows 5000 --repeats 2 --large 49158
+python benchmarks/bench_compare_noise.py --repetitions 10 --puzzles 200
+# Every process of a run counted: ext:cadical's CPU time beside its wall time, Z3's memouts and
+# peaks under small memory limits (results/processes.md; about 20 seconds)
+python benchmarks/bench_processes.py

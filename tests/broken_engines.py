@@ -52,6 +52,16 @@ class HangEngine(MrvEngine):
             time.sleep(0.01)
 
 
+class SpinEngine(MrvEngine):
+    """Spends CPU time and never looks at its clock (a native call that holds no limit)."""
+
+    family = "spin"
+
+    def search(self, artifact, limit, keep, deadline):
+        while True:
+            pass
+
+
 class ExitEngine(MrvEngine):
     """Leaves the process at once, as a C library calling exit() would."""
 
@@ -255,7 +265,7 @@ class RowsBitboardEngine(BitboardEngine):
 
 
 ALL = {name: f"tests.broken_engines:{cls.__name__}" for name, cls in {
-    "wrong": WrongAnswerEngine, "hang": HangEngine, "exit": ExitEngine, "sigkill": SigkillEngine,
+    "wrong": WrongAnswerEngine, "hang": HangEngine, "spin": SpinEngine, "exit": ExitEngine, "sigkill": SigkillEngine,
     "segfault": SegfaultEngine, "liar": LiarEngine, "slow": SlowEngine, "batch": BatchEngine,
     "batchcrash": BatchCrashEngine, "batchwrong": BatchWrongEngine, "columnswrong": ColumnsWrongEngine,
     "rowsbitboard": RowsBitboardEngine, "hoard": HoardEngine, "oomkilled": KilledForMemoryEngine,

@@ -348,3 +348,13 @@ def test_a_mutated_id_or_plain_form_is_an_error_or_a_puzzle_that_writes_back(tex
         elif item.kind in ("kenken", "killer"):
             again = parse(item.write(), kind=item.kind)
             assert again.structure() == item.structure() and again.givens == item.givens
+
+
+@pytest.mark.parametrize("kind, name", [("killer", "Killer Sudoku"), ("kenken", "KenKen")])
+def test_one_line_of_numbers_read_as_a_cage_kind_says_what_the_kind_looks_like(kind, name):
+    """Was "a row of a 1x1 KenKen has 1 cells; this one has 4"."""
+    [item] = read_puzzles("1 2 3 4\n", "s.txt", kind=kind)
+    assert str(item) == (f"s.txt:1: one line of 4 cells is no {name}: its plain form is N rows of N cells "
+                         "separated by spaces, then its cage lines (or give its game id)")
+    [item] = read_puzzles("1 2\n3 4 1\ncage 3+: r1c1 r1c2\n", "s.txt", kind=kind)
+    assert str(item) == f"s.txt:2: a {name} of 2 rows has 2 cells in every row; this one has 3"

@@ -55,12 +55,12 @@ def test_a_campaign_runs_each_set_with_its_own_settings(folder, capsys):
     assert main(["bench", "--campaign", str(folder / "c.toml"), "--quiet"]) == 0
     out, err = capsys.readouterr()
     rows = stored(folder / "runs.sqlite")
-    four = [r for r in rows if r[0] == "four.txt"]
+    four = [r for r in rows if r[0] == "four.txt (sample 3, seed 1)"]   # a sample is a set of its own
     six = [r for r in rows if r[0] == "six.txt"]
     assert sorted({r[1] for r in four}) == ["mrv", "sat:minisat22@encoding=minimal"]
     assert len(four) == 2 * 3 and {(r[2], r[3], r[4]) for r in four} == {(1, 5.0, "unique")}
     assert sorted((r[1], r[2], r[3]) for r in six) == [("backtrack", 1, 7.0)] * 2 + [("backtrack", 2, 7.0)] * 2
-    assert "| four.txt | mrv | 2 | 3 | 3 |" in out and "| six.txt | backtrack | 2 | 2 | 2 |" in out
+    assert "| four.txt (sample 3, seed 1) | mrv | 2 | 3 | 3 |" in out and "| six.txt | backtrack | 2 | 2 | 2 |" in out
     assert err.splitlines()[0].startswith("puzzlebench: [1/2] four.txt: 6 runs in ")
     assert err.splitlines()[1].startswith("puzzlebench: [2/2] six.txt: 4 runs in ")
     # run again with --resume: nothing left to run
@@ -84,11 +84,34 @@ BAD = [
      "{c}:4:1: unknown key 'smaple' in [[set]] 1 (known: box, file, kind, limit, memory_limit, repeat, sample, "
      "scramble, seed, solvers, time_limit)"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\ntime_limit = \"ten\"\n[[set]]\nfile = \"four.txt\"\n",
-     "{c}:3:1: time_limit must be a number; got 'ten'"),
+     "{c}:3:1: time_limit ten: not a duration: a number (s) or one with a unit: ms, s, min, h "
+     "(e.g. 250ms, 90s, 15min, 1.5h)"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\ntime_limit = true\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:3:1: time_limit must be a number of seconds or a text with a unit (\"15min\"); got true"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nseed = 9223372036854775807\n[[set]]\nfile = \"four.txt\"\n"
+     "seed = 9223372036854775808\n", "{c}:6:1: seed 9223372036854775808: out of range: a whole number from 0 to 2^63-1"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nlimit = 9223372036854775807\n[[set]]\nfile = \"four.txt\"\n"
+     "seed = -1\n", "{c}:6:1: seed -1: out of range: a whole number from 0 to 2^63-1"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nmemory_limit = \"2XB\"\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:3:1: memory_limit 2XB: unknown unit 'XB'"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\nkind = \"nqueens\"\nbox = \"2x2\"\n",
+     "{c}:6:1: box does not go with kind = 'nqueens': it is the block shape of sudoku, sudoku-x, killer"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\njobs = 0\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:3:1: jobs 0: out of range: a whole number from 1 to 2^31-1"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nexecutor = \"dask-local:0\"\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:3:1: --executor 'dask-local:0': a local Dask cluster needs 1 worker or more"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\nsample = 2\n\n[[set]]\nfile = \"six.txt\"\n"
+     "[[set]]\nsample = 2\nfile = \"four.txt\"\n",
+     "{c}:9:1: [[set]] 3 repeats [[set]] 1 (the same file, solvers and settings): remove it, or give repeat = K "
+     "for more runs"),
+    ("db = \"r.sqlite\"\nsolvers = [\"sat@encoding=minimal;encoding=extended\"]\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:2:1: solver spec 'sat@encoding=minimal;encoding=extended': option encoding is given twice"),
+    ("db = \"r.sqlite\"\nsolvers = [{ spec = \"sat@amo=seq\", options = { amo = \"pairwise\" } }]\n[[set]]\n"
+     "file = \"four.txt\"\n", "{c}:2:1: solver spec 'sat@amo=seq;amo=pairwise': option amo is given twice"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n[[set]]\nfile = \"six.txt\"\nrepeat = 0\n",
-     "{c}:7:1: repeat must be more than 0; got 0"),
+     "{c}:7:1: repeat 0: out of range: a whole number from 1 to 1000"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nlimit = -1\n[[set]]\nfile = \"four.txt\"\n",
-     "{c}:3:1: limit must be 0 or more; got -1"),
+     "{c}:3:1: limit -1: out of range: a whole number from 0 to 2^63-1"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\nscramble = 1\n",
      "{c}:5:1: scramble must be true or false; got 1"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\ntime_limit = \n",
@@ -104,7 +127,9 @@ BAD = [
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nmemory_limit = 1e12\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:3:1: the memory limit of 1e+12 MB is more than this machine's memory"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\ntime_limit = inf\n",
-     "{c}:5:1: the time limit must be at most 1000000 seconds (leave it out for none); got inf"),
+     "{c}:5:1: time_limit inf: not a finite duration"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\ntime_limit = \"-1s\"\n",
+     "{c}:5:1: time_limit -1s: out of range: from 0 to 1000000 s"),
     ("db = \"r.sqlite\"\nsolvers = [{ options = { a = 1 } }]\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:2:1: a solver table needs spec = \"family[:variant]\""),
     ("db = \"r.sqlite\"\n[tables]\nx = 1\n[[set]]\nfile = \"four.txt\"\n",

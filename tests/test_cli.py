@@ -116,6 +116,24 @@ def test_count_eight_queens(capsys):
     assert code == 0 and record["status"] == "multiple" and record["count"] == 92
 
 
+def test_count_lists_the_solutions_it_keeps(capsys):
+    """The README's "count --example 8-queens   # all 92" printed one solution of the 92."""
+    from puzzlebench.models.examples import example
+    from puzzlebench.solvers.registry import make_engine
+    queens = example("8-queens")
+    code, out, _ = run(capsys, "count", "--example", "8-queens")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 11 and " count=92 " in lines[0]
+    assert [line.split(": ")[0] for line in lines[1:10]] == [f"solution {k}" for k in range(2, 11)]
+    assert lines[10] == "… 82 more not kept (--keep K lists K)"
+    code, out, _ = run(capsys, "count", "--example", "8-queens", "--keep", "92")
+    listed = [lines[0].split(" propagations=")[1].split(" ", 1)[1]] + [line.split(": ")[1] for line in out.splitlines()[1:]]
+    every = make_engine("mrv").run(queens, limit=None, keep=100).solutions
+    assert code == 0 and sorted(listed) == sorted(queens.write_solution(s) for s in every) and len(set(listed)) == 92
+    code, out, _ = run(capsys, "solve", "--example", "8-queens")
+    assert code == 0 and "solution 2" not in out
+
+
 def test_check_lists_every_broken_rule(capsys, tmp_path):
     wrong = "21" + INKALA_SOLUTION[2:]
     f = tmp_path / "s.txt"
@@ -188,17 +206,17 @@ def test_mrv_answers_top95(capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["solve-xc", "-", "--time-limit", "0"], "the time limit must be positive (seconds); got 0"),
-    (["solve-cnf", "-", "--time-limit", "-1"], "the time limit must be positive (seconds); got -1"),
-    (["solve-smt2", "-", "--limit", "-2"], "the solution limit must be 0 (all) or more; got -2"),
-    (["solve", "--time-limit", "nan"], "the time limit must be positive (seconds); got nan"),
-    (["count", "--limit", "-1"], "the solution limit must be 0 (all) or more; got -1"),
+    (["solve-cnf", "-", "--time-limit", "-1"], "--time-limit -1: out of range: from 0 to 1000000 s"),
+    (["solve-smt2", "-", "--limit", "-2"], "--limit -2: out of range: a whole number from 0 to 2^63-1"),
+    (["solve", "--time-limit", "nan"], "--time-limit nan: not a finite duration"),
+    (["count", "--limit", "-1"], "--limit -1: out of range: a whole number from 0 to 2^63-1"),
     # a child's limit in milliseconds must fit poll()'s int: these were OverflowError tracebacks
-    (["solve", "--solver", "sat", "--time-limit", "inf"],
-     "the time limit must be at most 1000000 seconds (leave it out for none); got inf"),
-    (["solve-cnf", "-", "--time-limit", "1e9"],
-     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+09"),
-    (["bench", "-", "--solvers", "mrv", "--time-limit", "1e300"],
-     "the time limit must be at most 1000000 seconds (leave it out for none); got 1e+300"),
+    (["solve", "--solver", "sat", "--time-limit", "inf"], "--time-limit inf: not a finite duration"),
+    (["solve-cnf", "-", "--time-limit", "1e9"], "--time-limit 1e9: out of range: from 0 to 1000000 s"),
+    (["bench", "-", "--solvers", "mrv", "--time-limit", "12d"],
+     "--time-limit 12d: unknown unit 'd': a number (s) or one with a unit: ms, s, min, h "
+     "(e.g. 250ms, 90s, 15min, 1.5h)"),
+    (["solve", "--time-limit", "278h"], "--time-limit 278h: out of range: from 0 to 1000000 s"),
 ])
 def test_every_command_checks_limits_the_same_way(capsys, argv, message):
     code, _, err = run(capsys, *argv)
@@ -350,3 +368,21 @@ def test_python_dash_m_runs_the_command(module):
     proc = subprocess.run([sys.executable, "-m", module, "solve", "--example", "course-4x4", "--format", "jsonl"],
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert proc.returncode == 0 and json.loads(proc.stdout)["status"] == "unique"
+
+
+def test_every_option_of_every_command_has_help():
+    """``generate --count/--seed``, several ``--format`` and ``--time-limit`` had none: ``--help``
+    listed them bare."""
+    import argparse
+
+    from puzzlebench.cli import build_parser
+
+    parser = build_parser()
+    [commands] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    bare = [f"{name} {'/'.join(action.option_strings) or action.dest}"
+            for name, command in [("puzzlebench", parser), *commands.choices.items()]
+            for action in command._actions
+            if not isinstance(action, (argparse._HelpAction, argparse._SubParsersAction))
+            and not (action.help or "").strip()]
+    assert bare == []
+    assert {action.dest for action in commands._choices_actions if not action.help} == set()

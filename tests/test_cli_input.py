@@ -93,7 +93,9 @@ def test_standard_input_named_twice_is_a_usage_error(command):
 
 def test_keep_must_not_be_negative(capsys):
     code, _, err = run(capsys, "solve", "--keep", "-1")
-    assert code == 2 and err == "puzzlebench: error: keep must be a whole number, 0 or more; got -1\n"
+    assert code == 2 and err == "puzzlebench: error: --keep -1: out of range: a whole number from 1 to 2^31-1\n"
+    code, _, err = run(capsys, "solve", "--keep", "0")   # a solved result keeps the solution it is verified by
+    assert code == 2 and err == "puzzlebench: error: --keep 0: out of range: a whole number from 1 to 2^31-1\n"
 
 
 # -- standard input, puzzle by puzzle --------------------------------------------------------------

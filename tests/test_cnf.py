@@ -665,17 +665,17 @@ def test_conflicting_givens_make_the_optimized_formula_unsatisfiable():
 
 
 def test_export_number_counts_from_one(tmp_path, capsys):
-    """--number picks the K-th puzzle, counted from 1: 0 and below say so (0 said "the input
-    holds 2 puzzle(s)", as if it were too large); past the end says how many there are."""
+    """--number picks the K-th puzzle, counted from 1: 0 and below are out of its range (0 said
+    "the input holds 2 puzzle(s)", as if it were too large); past the end says how many there are."""
     src = tmp_path / "two.txt"
     src.write_text("4.3...1..3......\n..1.2...4......3\n")
     for number in ("0", "-2"):
         assert main(["export", str(src), "--to", "dimacs", "--number", number]) == 2
-        assert capsys.readouterr() == ("", f"puzzlebench: error: --number {number}: puzzles are counted from 1 "
-                                           "(the first is --number 1)\n")
+        assert capsys.readouterr() == ("", f"puzzlebench: error: --number {number}: out of range: a whole number "
+                                           "from 1 to 2^63-1\n")
     assert main(["export", str(src), "--to", "dimacs", "--number", "3"]) == 2
     assert capsys.readouterr().err == "puzzlebench: error: --number 3: the input holds 2 puzzles\n"
     assert main(["export", str(src), "--to", "mzn+dzn", "-o", str(tmp_path / "m"), "--number", "0"]) == 2
-    assert capsys.readouterr().err.startswith("puzzlebench: error: --number 0: puzzles are counted from 1")
+    assert capsys.readouterr().err.startswith("puzzlebench: error: --number 0: out of range")
     assert main(["export", str(src), "--to", "dimacs", "--number", "2"]) == 0
     assert "c givens: 0 0 1 0 2 0 0 0 4 0 0 0 0 0 0 3\n" in capsys.readouterr().out   # the second

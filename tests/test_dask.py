@@ -27,6 +27,7 @@ from puzzlebench.harness.workers import LocalExecutor
 from conftest import data_file
 
 REPO = Path(__file__).resolve().parent.parent
+CORES = len(os.sched_getaffinity(0))
 if str(REPO) not in sys.path:  # the Dask workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 
@@ -241,34 +242,92 @@ def test_dask_local_matches_the_local_pool_and_keeps_hard_limits(tmp_path, capsy
     assert {(r[2], r[3]) for r in expected} == {("mrv", "unique"), ("sigkill", "error"), ("hang", "timeout")}
 
 
-@needs_distributed
-def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
-    """A Ctrl-C reaches every process of the terminal's group: each Dask worker of dask-local:N
-    printed its KeyboardInterrupt traceback below the bench's "interrupted"."""
+@contextlib.contextmanager
+def running_dask_local_bench(tmp_path, *extra):
+    """A bench of dask-local:2 in a session of its own, once it has stored rows (its cluster is up
+    and running units); killed with its session on the way out."""
     db = tmp_path / "r.sqlite"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
     bench = subprocess.Popen(
         [sys.executable, "-m", "puzzlebench", "bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--solvers", "slow",
-         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet"],
+         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet", *extra],
         cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         stored_rows = 0
         until = time.monotonic() + UP_SECONDS
-        while time.monotonic() < until and not stored_rows:   # the cluster up and running units
+        while time.monotonic() < until and not stored_rows and bench.poll() is None:
             time.sleep(0.5)
             if db.exists():
                 with sqlite3.connect(db) as conn:
                     with contextlib.suppress(sqlite3.OperationalError):
                         stored_rows = conn.execute("SELECT count(*) FROM result_log").fetchone()[0]
         assert stored_rows, "the bench stored nothing"
+        yield bench
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(bench.pid, signal.SIGKILL)
+        bench.wait()
+
+
+@needs_distributed
+def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
+    """A Ctrl-C reaches every process of the terminal's group: each Dask worker of dask-local:N
+    printed its KeyboardInterrupt traceback below the bench's "interrupted"."""
+    with running_dask_local_bench(tmp_path) as bench:
         os.killpg(bench.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
         _, err = bench.communicate(timeout=60)
-    finally:
-        if bench.poll() is None:
-            os.killpg(bench.pid, signal.SIGKILL)
-            bench.wait()
     assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
+
+
+@needs_distributed
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
+    """The bench alone is killed (as `kill PID` does): its Dask workers, their engines' children
+    and multiprocessing's helpers (all of the bench's session) are gone within 5 s, and none of
+    them said anything (the resource tracker warned of the workers' semaphores)."""
+    from puzzlebench.solvers.watchdog import session_members
+    with running_dask_local_bench(tmp_path) as bench:
+        assert len(session_members(bench.pid)) > 2   # the bench, its workers and their children
+        bench.send_signal(signum)
+        bench.wait(30)
+        until = time.monotonic() + 5
+        while session_members(bench.pid) and time.monotonic() < until:
+            time.sleep(0.1)
+        left = session_members(bench.pid)
+        err = "" if left else bench.stderr.read()   # every writer gone: read to its end
+    assert not left, f"left running: {left}"
+    assert err == ""
+
+
+@needs_distributed
+def test_a_dask_local_bench_says_nothing_when_port_8787_is_taken(tmp_path):
+    """Port 8787 is Dask's default for the scheduler's HTTP server, dashboard or not: taken by
+    another program, Dask warned of it on the bench's stderr."""
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", 8787))
+    except OSError:
+        holder.close()
+        pytest.skip("another program holds 127.0.0.1:8787: it is taken all the same")
+    holder.listen(1)
+    try:
+        with running_dask_local_bench(tmp_path, "--sample", "60") as bench:
+            _, err = bench.communicate(timeout=120)
+    finally:
+        holder.close()
+    assert bench.returncode == 0
+    assert err.startswith("puzzlebench: 60 runs in ") and err.count("\n") == 1, err
+
+
+@needs_distributed
+def test_the_schedulers_http_server_of_dask_local_is_on_an_ephemeral_port_of_loopback():
+    executor = DaskExecutor(parse_executor_spec("dask-local:1"))
+    try:
+        server = executor.cluster.scheduler.http_server
+        assert (server.address, server.port != 8787) == ("127.0.0.1", True)
+    finally:
+        executor.close()
 
 
 # -- bad input -------------------------------------------------------------------------------------------
@@ -283,12 +342,27 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
                      "e.g. dask://127.0.0.1:8786"),
     ("dask-local:two", "--executor 'dask-local:two': expected dask-local:N, N a number of worker processes"),
     ("dask-local:0", "--executor 'dask-local:0': a local Dask cluster needs 1 worker or more"),
+    ("dask-local:100000", f"--executor 'dask-local:100000': at most {8 * CORES} workers here (8 worker "
+                          f"processes a core, {CORES} cores)"),
 ])
 def test_a_malformed_executor_is_a_usage_error(spec, message, tmp_path, capsys):
     db = tmp_path / "r.sqlite"
     assert main(["bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--sample", "3", "--solvers", "mrv",
                  "--db", str(db), "--executor", spec]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
+    assert not db.exists()
+
+
+def test_dask_local_is_capped_as_jobs_are(tmp_path, capsys):
+    from puzzlebench.harness.workers import default_jobs
+    most = 8 * default_jobs()
+    db = tmp_path / "r.sqlite"
+    started = time.monotonic()
+    assert main(["bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--sample", "3", "--solvers", "mrv",
+                 "--db", str(db), "--executor", "dask-local:100000"]) == 2
+    assert time.monotonic() - started < 10   # refused before a worker is started
+    assert capsys.readouterr().err == (f"puzzlebench: error: --executor 'dask-local:100000': at most {most} workers "
+                                       f"here (8 worker processes a core, {default_jobs()} cores)\n")
     assert not db.exists()
 
 

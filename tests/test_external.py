@@ -704,4 +704,34 @@ def test_a_preset_under_a_tiny_memory_limit_is_a_memout_and_its_peak_is_kept_wit
     assert record["status"] == "memout" and "minizinc ended (" in record["error"]
     record = _solve_jsonl(capsys, "--example", "sudoku12", "--solver", "ext:minizinc")
     assert record["status"] == "unique"
-    assert record["stats"]["raw"]["program_peak_memory"] > 2**20   # MiniZinc and Gecode: tens of MB
+    raw = record["stats"]["raw"]
+    assert raw["program_cpu"] > 0 and raw["program"] == "minizinc"
+    # MiniZinc and Gecode: tens of MB, kept when more than this process's peak (which Linux
+    # counts in a program's ru_maxrss: see ExternalEngine._account)
+    assert raw.get("program_peak_memory") is None or raw["program_peak_memory"] > 2**20
+
+
+def test_a_program_that_writes_without_end_is_stopped_at_the_outputs_bound(tmp_path, monkeypatch):
+    """``ext@cmd=yes`` reached 3.5 GB in 5 s: the program's whole output was kept.  It is read
+    in pieces now, and the program stopped past the bound (256 MiB; 1 MiB here)."""
+    from puzzlebench.solvers import output
+    monkeypatch.setattr(output, "OUTPUT_LIMIT", 2**20)
+    start = time.perf_counter()
+    result = make_engine("ext@cmd=yes").run(parse_sudoku_line(TOP95_1), time_limit=60)
+    assert time.perf_counter() - start < WALL_BOUND
+    assert (result.status, result.error) == (Status.ERROR, "ext@cmd=yes: yes wrote more than 1 MiB on its "
+                                                           "standard output; stopped")
+
+
+def test_only_the_last_of_a_programs_standard_error_is_kept_and_quoted(tmp_path):
+    result, script = run_fake(tmp_path, "chatty.sh", "yes noise | head -n 3000000 >&2; echo 'last words' >&2; exit 1\n")
+    assert result.error.endswith("(exit code 1) (its last line on stderr: 'last words')")
+
+
+def test_a_tool_that_writes_without_end_is_stopped_too(monkeypatch):
+    from puzzlebench.errors import EngineError
+    from puzzlebench.solvers import output, tools
+    monkeypatch.setattr(output, "OUTPUT_LIMIT", 2**20)
+    with pytest.raises(EngineError) as err:
+        tools._run(["yes"], timeout=60)
+    assert str(err.value) == "yes wrote more than 1 MiB on its standard output; stopped"

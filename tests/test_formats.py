@@ -275,7 +275,7 @@ BAD = [
     ("4" * 80, {}, ParseError,
      "1:81: a Sudoku line has N² characters (16, 36, 81, 144, 256, 625, …); got 80"),
     ("1 0 0 0 2", {"kind": "sudoku"}, ParseError,
-     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …); got 5"),
+     "1: a Sudoku in numbers has N² values (16, 36, 81, 144, 256, 625, …), or 2N² (the puzzle, then its solution); got 5"),
     # unknown characters
     ("8...?" + "." * 76, {}, ParseError,
      "1:5: unexpected character '?': expected a value (1-9, A-Z) or an empty cell (. 0 _)"),
@@ -288,6 +288,10 @@ BAD = [
      "1:9: unexpected 'x': after n, pre-placed queens are 1-based (row,col) pairs, e.g. 8 (1,1) (3,5)"),
     ("Q..\n.x.\n...", {"kind": "nqueens"}, ParseError,
      "2:2: unexpected character 'x': a board has '.' (empty) and 'Q' (queen)"),
+    # a 65x65 line was told to use the numbers form, which then refused it
+    ("." * 65 * 65, {}, UnsupportedShapeError, "1: a 65x65 Sudoku has more than 64 values; supported: up to 64"),
+    ("." * 40 * 40, {}, UnsupportedShapeError,
+     "1: a 40x40 Sudoku needs the numbers form (one character covers values up to 35; numbers up to 64)"),
     # values out of range
     ("12.5" + "." * 12, {}, ParseError, "1:4: value '5' (5) is out of range for a 4x4 Sudoku (1..4)"),
     ("[[1,0,0,0],[0,0,2,0],[0,0,0,0],[0,3,0,9]]", {}, ParseError,
@@ -706,3 +710,76 @@ def test_any_text_gives_a_puzzle_or_a_puzzle_error(text, kind):
     except PuzzleError:
         pass
     assert all(isinstance(i, (Puzzle, PuzzleError)) for i in read_puzzles(text, "f.txt", kind=kind))
+
+
+class OnesStream:
+    """A binary stream of one line of ``length`` ``1`` s, then ``rest``, made as it is read (a
+    line of hundreds of MB that is never in memory); ``largest`` is the most bytes asked at once."""
+
+    def __init__(self, length: int, rest: bytes):
+        self.left, self.rest, self.largest = length, rest, 0
+
+    def _take(self, size: int, line: bool) -> bytes:
+        self.largest = max(self.largest, size)
+        if self.left:
+            n = min(size, self.left)
+            self.left -= n
+            return b"1" * n
+        end = self.rest.find(b"\n") + 1 if line else 0
+        n = min(size, end or len(self.rest))
+        out, self.rest = self.rest[:n], self.rest[n:]
+        return out
+
+    def readline(self, size: int = -1) -> bytes:
+        assert size > 0, "a line read without a bound"
+        return self._take(size, True)
+
+    def read(self, size: int = -1) -> bytes:
+        assert size > 0, "a read without a bound"
+        return self._take(size, False)
+
+
+@pytest.mark.parametrize("length", [10 ** 7, 2 * 10 ** 8])
+def test_a_line_longer_than_any_puzzle_is_rejected_where_it_passes_the_bound(length):
+    """A line of 200 MB of ``1`` took 56 s and 460 MB to reject, and its column (1:1226) was
+    the same for a line of 10^7 and of 2x10^8 characters: it is the bound's now, read in
+    bounded pieces, and the next line is read."""
+    from puzzlebench.models.reader import MAX_LINE_BYTES, text_lines
+    stream = OnesStream(length, f"\n{INKALA}\n".encode())
+    items = list(read_puzzles(text_lines(stream), "long.txt"))
+    assert str(items[0]) == (f"long.txt:1:{MAX_LINE_BYTES + 1}: this line is longer than {MAX_LINE_BYTES:,} bytes, "
+                             "more than any puzzle takes (the largest is a 64x64 grid); not read further")
+    assert isinstance(items[1], Sudoku) and items[1].source == "long.txt:2"
+    assert len(items) == 2
+    assert stream.largest == MAX_LINE_BYTES + 1
+
+
+def test_a_long_lines_column_counts_characters_and_the_line_at_the_bound_is_read(tmp_path, capsys):
+    from puzzlebench.cli import main
+    from puzzlebench.models.reader import MAX_LINE_BYTES
+    f = tmp_path / "wide.txt"
+    with open(f, "w", encoding="utf-8") as out:
+        out.write("é" * MAX_LINE_BYTES + "\n")               # 2 bytes a character
+        out.write(INKALA + " " * (MAX_LINE_BYTES - 81) + "\n")   # at the bound: a puzzle
+    assert main(["show", str(f)]) == 1   # an error among the puzzles
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == (f"puzzlebench: {f}:1:{MAX_LINE_BYTES // 2 + 1}: error: this line is longer than "
+                                   f"{MAX_LINE_BYTES:,} bytes, more than any puzzle takes (the largest is a "
+                                   "64x64 grid); not read further")
+    assert f"{f}:2" not in err
+
+
+@pytest.mark.parametrize("suffix, codec", [(".txt", "utf-16"), (".csv", "utf-8")])
+def test_a_long_line_of_a_utf16_or_csv_file_is_one_error_too(tmp_path, capsys, suffix, codec):
+    from puzzlebench.cli import main
+    from puzzlebench.models.reader import MAX_LINE_BYTES
+    header = "puzzle\n" if suffix == ".csv" else ""
+    f = tmp_path / f"long{suffix}"
+    f.write_bytes((header + "1" * (MAX_LINE_BYTES + 5) + f"\n{INKALA}\n").encode(codec))
+    bound = MAX_LINE_BYTES // 2 if codec == "utf-16" else MAX_LINE_BYTES
+    line = 2 if header else 1
+    assert main(["show", str(f)]) == 1   # an error among the puzzles
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == (f"puzzlebench: {f}:{line}:{bound + 1}: error: this line is longer than {MAX_LINE_BYTES:,} "
+                                   "bytes, more than any puzzle takes (the largest is a 64x64 grid); not read further")
+    assert err.count("error") == 1

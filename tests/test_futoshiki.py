@@ -197,12 +197,19 @@ def test_a_bad_unequal_id_is_an_error_with_its_place(text, error):
 @pytest.mark.parametrize("text, error", [
     ("1 . .\n^ .\n. . .\n. . .\n", "g.txt:2:1: unexpected '^': expected a number, '.', '<' or '>' (or a line of ^ and v)"),
     ("1<2 .\n. . .\n     ^\n. . 1\n", "g.txt:3:6: '^' stands under no cell of the row above"),
-    ("2 . .\n. .\n. . .\n", "g.txt:2: a row of a 3x3 Futoshiki has 3 cells; this one has 2"),
+    ("2 . .\n. .\n. . .\n", "g.txt:2: a Futoshiki of 3 rows has 3 cells in every row; this one has 2"),
     ("2<1 .\n. . .\n. . .\n", "g.txt:1:2: r1c1 < r1c2, but they hold 2 and 1"),
     ("^\n1 . .\n. . .\n. . .\n", "g.txt:1: a line of ^ and v signs must stand between two rows of cells"),
     ("<1 . .\n. . .\n. . .\n", "g.txt:1:1: '<' must stand between two cells"),
     ("1 . .\n. . 4\n. . .\n", "g.txt:2:5: 4 is not a value of a 3x3 Futoshiki"),
     ("1<. .\n. . .\n1 . .\n", "g.txt:3:1: column 1 has two 1s"),     # the column was left out
+    # a Sudoku line with --kind futoshiki was "a row of a 1x1 Futoshiki has 1 cells; this one has 76"
+    ("8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..\n",
+     "g.txt:1: a line of 81 characters is no Futoshiki: its grid is N rows of N cells (a number, . empty) "
+     "with < or > between neighbours and lines of ^ and v between rows, or give its Unequal game id (N:…)"),
+    ("1 2 3 4\n", "g.txt:1: one line of 4 cells is no Futoshiki: its grid is N rows of N cells (a number, "
+                  ". empty) with < or > between neighbours and lines of ^ and v between rows, or give its "
+                  "Unequal game id (N:…)"),
 ])
 def test_a_bad_book_grid_is_an_error_with_its_place(text, error):
     [item] = read_puzzles(text, "g.txt", kind="futoshiki")

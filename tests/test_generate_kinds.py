@@ -2,6 +2,7 @@
 its game id, its solution valid, unique by another engine than the one that generated it (SAT),
 minimal where it was dug, the same for the same seed; the cages and regions they draw."""
 
+import json
 import random
 
 import pytest
@@ -132,3 +133,31 @@ def test_regions_are_n_connected_regions_of_n_cells(seed, n):
     for k in range(n):
         cells = [x for x in range(n * n) if regions[x] == k]
         assert len(cells) == n and connected(cells, n)
+
+
+READ_BACK = [("sudoku", ["--box", "2x2"]), ("sudoku", ["--box", "2x3"]), ("sudoku", ["--box", "3x2"]),
+             ("sudoku", ["--box", "1x3"]), ("sudoku", ["--box", "3x3"]),
+             ("sudoku", ["--box", "6x6", "--clues", "1250"]),     # numbers: the puzzle, then its solution
+             ("sudoku", ["--box", "4x10", "--clues", "1550"]),    # numbers, a shape --box must name
+             ("skyscrapers", ["--size", "4"]), ("nqueens", ["--size", "8", "--placed", "2"]),
+             ("latin", ["--size", "5"]), ("sudoku-x", ["--box", "2x2"]), ("jigsaw", ["--size", "5"]),
+             ("killer", ["--box", "2x2"]), ("futoshiki", ["--size", "4"]), ("kenken", ["--size", "4"])]
+
+
+@pytest.mark.parametrize("kind, options", READ_BACK)
+def test_what_generate_writes_reads_back_with_solve_and_check(kind, options, capsys, tmp_path):
+    """``generate sudoku --box 6x6`` wrote a puzzle and its solution as one line of 2592
+    numbers, which check and solve refused ("a Sudoku in numbers has N² values")."""
+    out = tmp_path / "generated.txt"
+    code, _, _ = run(capsys, "generate", kind, *options, "--count", "2", "--seed", "7", "--quiet", "--out", str(out))
+    assert code == 0
+    same = ["--kind", kind] + (options[:2] if options[0] == "--box" else [])
+    code, stdout, err = run(capsys, "check", str(out), *same)
+    assert (code, stdout.count(": valid"), err) == (0, 2, "puzzlebench: 2 records: 2 valid\n")
+    if options[:2] != ["--box", "4x10"]:      # any other shape reads back with no option too
+        code, stdout, _ = run(capsys, "check", str(out))
+        assert (code, stdout.count(": valid")) == (0, 2)
+    code, stdout, _ = run(capsys, "solve", str(out), *same, "--format", "jsonl")
+    records = [json.loads(line) for line in stdout.splitlines()]
+    assert code == 0 and len(records) == 2
+    assert all(r["status"] in ("unique", "multiple") and r["error"] is None for r in records)

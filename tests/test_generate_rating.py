@@ -108,7 +108,7 @@ def test_output_reads_back_with_its_solution(tmp_path, capsys):
     (["--rating-min", "2", "--box", "2x3"],
      "--rating-min: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; got --box 2x3"),
     (["--rating-max", "3", "--clues", "30"], "--rating-max and --clues do not go together: rated puzzles are minimal"),
-    (["--rating-max", "3", "--attempts", "0"], "--attempts must be 1 or more; got 0"),
+    (["--rating-max", "3", "--attempts", "0"], "--attempts 0: out of range: a whole number from 1 to 2^63-1"),
     (["--attempts", "50"], "--attempts goes with --rating-min, --rating-max or --technique"),
     (["--rating-seconds", "2"], "--rating-seconds goes with --rating-min, --rating-max or --technique"),
 ])

@@ -4,6 +4,7 @@ resume, reports computed from the database, generators and symmetries."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from puzzlebench.cli import main
+from puzzlebench.errors import UsageError
 from puzzlebench.models import examples
 from puzzlebench.solvers import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
@@ -367,10 +369,10 @@ def test_huge_repeat_and_jobs_are_refused_before_anything_is_made(tmp_path, caps
     db = tmp_path / "x.sqlite"
     cores = len(os.sched_getaffinity(0))
     for option, value, message in [
-            ("--repeat", "100000000000000", "--repeat 100000000000000: at most 1,000 runs of each pair (each is "
-                                            "stored; a median needs a few)"),
-            ("--jobs", str(10 ** 12), f"--jobs {10 ** 12}: at most {8 * cores} here (8 worker processes a core, "
-                                      f"{cores} cores)")]:
+            ("--repeat", "100000000000000", "--repeat 100000000000000: out of range: a whole number from 1 to 1000"),
+            ("--jobs", str(10 ** 12), f"--jobs {10 ** 12}: out of range: a whole number from 1 to 2^31-1"),
+            ("--jobs", str(10 ** 5), f"--jobs {10 ** 5}: at most {8 * cores} here (8 worker processes a core, "
+                                     f"{cores} cores)")]:
         code, err = run_cli(["bench", str(path), "--solvers", "mrv", option, value, "--quiet", "--db", str(db)],
                             capsys)
         assert (code, err) == (2, f"puzzlebench: error: {message}\n")
@@ -461,9 +463,11 @@ def test_report_figures_match_a_hand_computed_example(tmp_path):
     assert (b["puzzles"], b["solved"], b["errors"], b["median"], b["puzzles_per_s"], b["peak_memory_mb"]) == \
         (2, 1, 1, 0.010, pytest.approx(100.0), 30.0)
     md = render([a, b], "md").splitlines()
-    assert md[0] == "Time limit 1 s per puzzle."
-    assert md[4] == "| s | a | 2 | 5 | 4 | 1 | 0 | 25 | 25 | 37 | 40 | 40 | 20.0 | 1.25 | 23.8 |"
-    assert md[5] == "| s | b | 2 | 2 | 1 | 0 | 1 | 10 | 10 | 10 | 10 | 100 | 30.0 | 5 | 5 |"
+    assert md[0].startswith("Time limit 1 s per puzzle. Median 95% CI: percentile bootstrap over the puzzles")
+    # the median's interval: a resample of the four has the median 0.010 when three or four of it are 0.010
+    # (13/256, 5.1%: more than the 2.5% each end leaves out), and 0.040 as often; one solved puzzle has none
+    assert md[4] == "| s | a | 2 | 5 | 4 | 1 | 0 | 25 | [10, 40] | 25 | 37 | 40 | 40 | 20.0 | 1.25 | 23.8 |"
+    assert md[5] == "| s | b | 2 | 2 | 1 | 0 | 1 | 10 | - | 10 | 10 | 10 | 100 | 30.0 | 5 | 5 |"
     assert render([a], "csv").splitlines()[1].startswith("s,a,2,5,4,1,0,0,0.025,")
     assert json.loads(render([a], "json"))[0]["p90"] == pytest.approx(0.037)
     assert r"\begin{tabular}" in render([a], "latex")
@@ -852,7 +856,57 @@ def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path
     assert again.returncode == 0, again.stderr    # the lock went with the first bench
 
 
-def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
+def test_a_bench_removes_its_lock_file_as_it_ends(tmp_path, capsys):
+    """``DB.lock`` stayed beside every database."""
+    db = tmp_path / "l.sqlite"
+    assert main(["bench", "--solvers", "mrv", "--db", str(db), "--quiet"]) in (0, 1)
+    assert db.exists() and sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("l.sqlite")) == ["l.sqlite"]
+
+
+def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
+    from puzzlebench.harness.database import BenchLock
+    path = str(tmp_path / "x.sqlite")
+    first = BenchLock(path)
+    stale = open(f"{path}.lock")      # opened before the release: a bench that came too late
+    with pytest.raises(UsageError, match="is in use by another bench"):
+        BenchLock(path)
+    first.release()
+    assert not Path(f"{path}.lock").exists()
+    fcntl.flock(stale, fcntl.LOCK_EX | fcntl.LOCK_NB)   # the removed file's lock holds nothing now
+    second = BenchLock(path)                            # the file at the path is a new one
+    assert os.stat(f"{path}.lock").st_ino != os.fstat(stale.fileno()).st_ino
+    with pytest.raises(UsageError, match="is in use by another bench"):
+        BenchLock(path)
+    second.release()
+    stale.close()
+
+
+def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
+    """A database the bench made is removed when nothing was stored in it (it held one run
+    and no result); one that existed before is kept."""
+    path = tmp_path / "p.txt"
+    path.write_text(examples.example("arto-inkala").write() + "\n")
+    db = tmp_path / "i.sqlite"
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "hang", "--engine",
+           f"hang={BROKEN['hang']}", "--db", str(db), "--jobs", "1", "--time-limit", "120", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not db.exists():
+            time.sleep(0.05)
+        assert db.exists()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and err.endswith("puzzlebench: interrupted\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt"]
+
+
+def test_resume_runs_again_what_was_stored_under_another_time_limit(tmp_path):
     path = tmp_path / "hard.txt"
     path.write_text(examples.example("norvig-hardest").write() + "\n")
     db = tmp_path / "r.sqlite"
@@ -862,12 +916,12 @@ def test_resume_runs_again_what_timed_out_under_a_smaller_time_limit(tmp_path):
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         assert main(base + ["--time-limit", "60", "--resume"]) == 0
-    assert "1 earlier timeout(s) under a smaller time limit are run again at 60 s" in err.getvalue()
+    assert "puzzlebench: 1 result stored under another time limit (0.05 s) run again at 60 s\n" in err.getvalue()
     assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
     with sqlite3.connect(db) as conn:   # the timeout stays in the log, replaced by run 2
         assert conn.execute("SELECT status, replaced_by FROM result_log ORDER BY id").fetchall() == [
             ("timeout", 2), ("unique", None)]
-    assert main(base + ["--time-limit", "30", "--resume"]) == 0     # solved: nothing to run again
+    assert main(base + ["--time-limit", "60", "--resume"]) == 0     # the same limit: nothing to run again
     assert [(r[2], r[3]) for r in _db_rows(db)] == [(2, "unique")]
 
 
@@ -920,8 +974,11 @@ def test_report_refuses_a_file_that_is_not_a_results_database(tmp_path, capsys, 
 def test_a_damaged_database_is_a_clean_error_for_report_and_bench(small_db, tmp_path, capsys):
     damaged = tmp_path / "d.sqlite"
     data = bytearray(small_db.read_bytes())
-    middle = len(data) // 2
-    data[middle:middle + 4000] = b"\xde\xad" * 2000
+    with sqlite3.connect(small_db) as conn:   # the log's first page: every read of the results meets it
+        (page,), (size,) = (conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'result_log'").fetchone(),
+                            conn.execute("PRAGMA page_size").fetchone())
+    at = (page - 1) * size + 100
+    data[at:at + 4000] = b"\xde\xad" * 2000
     damaged.write_bytes(bytes(data))
     assert main(["report", "--db", str(damaged)]) == 2
     assert capsys.readouterr().err == f"puzzlebench: error: cannot read {damaged}: database disk image is malformed\n"
@@ -944,7 +1001,8 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
 @pytest.mark.parametrize("argv, message", [
     (["sudoku", "--check-seconds", "0"], "--check-seconds must be more than 0; got 0"),
     (["skyscrapers", "--size", "10"], "Skyscrapers sizes go from 1 to 9; got 10"),
-    (["sudoku", "--clues", "-3"], "--clues must be between 1 and 81 for 3x3 blocks; got -3"),
+    (["sudoku", "--clues", "-3"], "--clues -3: out of range: a whole number from 0 to 2^31-1"),
+    (["sudoku", "--clues", "0"], "--clues must be between 1 and 81 for 3x3 blocks; got 0"),
     # a random solution placed row by row, one recursion level a row: was a RecursionError traceback
     (["nqueens", "--size", "99999"], "N-Queens needs 1 <= n <= 64; got 99999"),
     # an option the kind takes no notice of: "generate sudoku --size 4" wrote a 9x9, silently

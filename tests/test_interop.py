@@ -299,6 +299,13 @@ def test_decode_says_loudly_when_the_tools_solution_breaks_the_puzzle(tmp_path, 
     # was "unknown", exit 0: an empty file is no answer, as for the other formats
     ("--minizinc", ".mzn", "\n", "{answer}:1: empty: MiniZinc's output has the solutions it found or a status "
                                  "line (=====UNKNOWN=====, =====UNSATISFIABLE=====)"),
+    # a bad value was "the answer lists 16 values for 16 variables"
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 x " + "1 " * 14 + "</values> </instantiation>\n",
+     "{answer}:2: value 2 of the answer, 'x', is not a value (a number up to 9 digits, or VALUExCOUNT)"),
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 * " + "1 " * 14 + "</values> </instantiation>\n",
+     "{answer}:2: value 2 of the answer, '*', is not a value (a number up to 9 digits, or VALUExCOUNT)"),
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 1 12345678901234567890 " + "1 " * 14 + "</values> </instantiation>\n",
+     "{answer}:2: value 2 of the answer, '12345678901234567890', is not a value (a number up to 9 digits, or VALUExCOUNT)"),
     ("--opb", ".opb", "s SATISFIABLE\nv x1 y2\n", "{answer}:2:6: 'y2' is not a literal (xN or -xN)"),
     # each was "the answer breaks constraint 1 (line 9 of …)", or "unsat" with exit 0
     ("--opb", ".opb", "s SATISFIABLE\nv x1 -x2\nv x3 -x1\n", "{answer}:3:6: x1 is given both values (first at line 2)"),
@@ -649,3 +656,97 @@ def test_export_minizinc_model_with_no_input_and_no_kind_says_what_to_give(capsy
     assert main(["export", "--to", "minizinc-model"]) == 2
     assert capsys.readouterr().err == ("puzzlebench: error: no input: name puzzle files, '-' for standard input, "
                                        "--example NAME, or --kind KIND for that kind's model\n")
+
+
+# -- decode: colour, values out of range, a wrong UNSAT claim ------------------------------------
+
+def test_decode_reads_aces_coloured_output_as_the_readme_runs_it(tmp_path, capsys):
+    """``java -jar ACE.jar p.xml`` without ``-npc`` colours its lines even into a file; decode
+    drops the colour (was "no status line")."""
+    needs("ace")
+    import subprocess
+    puzzle = example("arto-inkala")
+    path = exported(tmp_path, puzzle, "xcsp3", ".xml")
+    out = tmp_path / "ace.out"
+    with open(out, "w") as f:
+        subprocess.run(["java", "-jar", str(tools.ace_jar()), str(path)], stdout=f, check=True, timeout=120)
+    assert "\x1b[" in out.read_text()
+    code, said = _decode(capsys, "--xcsp3", path, out)
+    assert code == 0 and said.err == ""
+    assert said.out.strip() == puzzle.format_solution(make_engine("bitboard").run(puzzle, limit=1).solutions[0])
+
+
+@pytest.mark.parametrize("option,suffix,text", [
+    ("--minizinc", ".mzn", "c = [99999999999999999999999" + ", 1" * 80 + "];\n----------\n"),
+    ("--xcsp3", ".xml", "s SATISFIABLE\nv <instantiation> <list> c[] </list> <values> 999999999" + " 1" * 80
+     + " </values> </instantiation>\n"),
+])
+def test_decode_names_a_value_out_of_range_in_one_line(option, suffix, text, tmp_path, capsys):
+    """A value a Sudoku line has no character for (was an IndexError's traceback)."""
+    path = exported(tmp_path, example("arto-inkala"), option[2:], suffix)
+    answer = tmp_path / "a.out"
+    answer.write_text(text)
+    code, said = _decode(capsys, option, path, answer)
+    value = "99999999999999999999999" if option == "--minizinc" else "999999999"
+    assert code == 1 and said.out == ""
+    assert said.err == f"puzzlebench: error: the decoded solution is wrong: r1c1 = {value} is not a value 1..9\n"
+
+
+UNSAT_ANSWERS = [("--cnf", "dimacs", ".cnf", "s UNSATISFIABLE\n"), ("--xcsp3", "xcsp3", ".xml", "s UNSATISFIABLE\n"),
+                 ("--minizinc", "minizinc", ".mzn", "=====UNSATISFIABLE=====\n"),
+                 ("--opb", "opb", ".opb", "s UNSATISFIABLE\n")]
+
+
+@pytest.mark.parametrize("option,target,suffix,text", UNSAT_ANSWERS)
+def test_decode_says_an_unsat_claim_on_a_puzzle_with_a_solution_is_wrong(option, target, suffix, text,
+                                                                        tmp_path, capsys):
+    """Was a bare "unsat", exit 0: puzzlebench's own solver finds the solution the tool missed."""
+    puzzle = example("kenken4")
+    path = exported(tmp_path, puzzle, target, suffix)
+    answer = tmp_path / "a.out"
+    answer.write_text(text)
+    code, said = _decode(capsys, option, path, answer)
+    solution = puzzle.format_solution(reference(puzzle, 1).solutions[0])
+    assert code == 1 and said.out == "unsat\n"
+    assert said.err == (f"puzzlebench: error: {answer}: the solver says UNSATISFIABLE, but the puzzle has a "
+                        f"solution (sat:glucose3 found {solution})\n")
+    capsys.readouterr()
+    assert main(["decode", option, str(path), "--model", str(answer), "--format", "jsonl"]) == 1
+    record = json.loads(capsys.readouterr().out)
+    assert record["status"] == "unsat" and not record["verified"] and "has a solution" in record["error"]
+
+
+@pytest.mark.parametrize("option,target,suffix,text", UNSAT_ANSWERS)
+def test_decode_keeps_a_true_unsat_claim(option, target, suffix, text, tmp_path, capsys):
+    from puzzlebench.models.futoshiki import Futoshiki
+    puzzle = Futoshiki(3, [2, 0, 0, 0, 0, 0, 0, 0, 0], [(0, 1), (1, 2)])   # 2 < b < c in 1..3: none
+    path = exported(tmp_path, puzzle, target, suffix)
+    answer = tmp_path / "a.out"
+    answer.write_text(text)
+    code, said = _decode(capsys, option, path, answer)
+    assert (code, said.out, said.err) == (0, "unsat\n", "")
+
+
+def _minizinc_warnings(tmp_path, *files) -> str:
+    import subprocess
+    done = subprocess.run(["minizinc", "--solver", "gecode", *map(str, files)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_minizinc_prints_no_warning_of_the_exports_own(name, tmp_path, capsys):
+    """The single file and the model with its .dzn warn of nothing a one-variable model does not
+    (Debian's Gecode 6.2 library overrides count.mzn, a warning every model gets there); the
+    model's all-different was MiniZinc 2.6's deprecated all_different_int.mzn, a warning a call."""
+    needs("minizinc")
+    bare = tmp_path / "bare.mzn"
+    bare.write_text("var 1..3: x;\nsolve satisfy;\n")
+    installation = _minizinc_warnings(tmp_path, bare)
+    single = exported(tmp_path, example(name), "minizinc", ".mzn")
+    assert _minizinc_warnings(tmp_path, single) == installation
+    assert main(["export", "--example", name, "--to", "mzn+dzn", "-o", str(tmp_path / "split")]) == 0
+    kind = example(name).kind
+    assert _minizinc_warnings(tmp_path, tmp_path / "split" / f"{kind}.mzn",
+                              tmp_path / "split" / f"{kind}-1.dzn") == installation

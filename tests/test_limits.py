@@ -1,7 +1,8 @@
 """Every limit holds in every phase: an empty 64x64 Sudoku with a 1 s time limit, through the
 command and through the API, ends as a ``timeout`` (or a verified answer) within the limit
 plus a small grace, with memory that grew with the work done (an empty 64x64 took 32 s and
-7 GB with mrv, 48 s with sat, 136 s with quine; backtrack ran past 150 s)."""
+7 GB with mrv, 48 s with sat, 136 s with quine; backtrack ran past 150 s), or, where its
+encoding is estimated past the memory budget (sat: 5 GB), refused at once."""
 
 import os
 import subprocess
@@ -31,6 +32,13 @@ def empty_grid(n: int) -> str:
     return "\n".join(" ".join(["0"] * n) for _ in range(n)) + "\n"
 
 
+def over_budget(family: str) -> bool:
+    from puzzlebench.encoders.budget import DEFAULT_BUDGET
+    from puzzlebench.models.sudoku import Sudoku
+    from puzzlebench.solvers.registry import make_engine
+    return make_engine(family).estimated_bytes(Sudoku((8, 8), [0] * 4096)) > DEFAULT_BUDGET
+
+
 @pytest.fixture(scope="module")
 def empty64(tmp_path_factory):
     path = tmp_path_factory.mktemp("big") / "empty64.txt"
@@ -49,9 +57,13 @@ def test_the_command_holds_a_one_second_limit_on_an_empty_64x64(family, empty64)
     out = subprocess.run([sys.executable, "-c", script, *cmd], capture_output=True, text=True, timeout=120).stdout
     measures, code, first, *err = out.split("\n")
     wall, peak_kb = float(measures.split()[0]), int(measures.split()[1])
-    assert code == "0", "\n".join(err)
     status = first.split(": ")[1].split()[0]
-    assert status in ("timeout", "multiple"), first
+    if over_budget(family):   # refused before its encoding is made (encoders/budget.py)
+        assert (code, status) == ("2", "error"), "\n".join(err)
+        assert "more than the default memory budget of 2,048 MB; give --memory-limit MB" in first
+    else:
+        assert code == "0", "\n".join(err)
+        assert status in ("timeout", "multiple"), first
     assert wall < wall_bound(), f"{family}: {wall:.2f} s (bound {wall_bound():.1f} s)"
     assert peak_kb < PEAK_BOUND_KB, f"{family}: {peak_kb / 1024:.0f} MB"
 

@@ -149,12 +149,12 @@ def test_generate_api_is_reproducible():
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["--holes", "1.5"], "--holes is a share of the cells, 0 to 1; got 1.5"),
-    (["--holes", "-0.1"], "--holes is a share of the cells, 0 to 1; got -0.1"),
-    (["--holes", "nan"], "--holes is a share of the cells, 0 to 1; got nan"),
-    (["--size", "0"], "--size: Latin square orders go from 1 to 64; got 0"),
+    (["--holes", "1.5"], "--holes 1.5: out of range: a number from 0 to 1"),
+    (["--holes", "-0.1"], "--holes -0.1: out of range: a number from 0 to 1"),
+    (["--holes", "nan"], "--holes nan: not a finite number"),
+    (["--size", "0"], "--size 0: out of range: a whole number from 1 to 2^31-1"),
     (["--size", "65"], "--size: Latin square orders go from 1 to 64; got 65"),
-    (["--count", "0"], "--count must be 1 or more; got 0"),
+    (["--count", "0"], "--count 0: out of range: a whole number from 1 to 2^63-1"),
 ])
 def test_bad_generate_latin_arguments_are_one_line_exit_2(capsys, tmp_path, argv, message):
     out = tmp_path / "never.pls"

@@ -149,15 +149,20 @@ def test_report_time_cpu_ranks_and_summarises_by_cpu_time(tmp_path, capsys):
     cpu = by_name(standard_metrics(rows, MetricOptions(time_key="t_cpu")))
     assert (wall["c", "a"]["wins"], wall["c", "b"]["wins"]) == (2, 0)
     assert (cpu["c", "a"]["wins"], cpu["c", "b"]["wins"]) == (1, 1)
-    assert wall["c", "b"]["solved_in_limit"] == 1 and cpu["c", "b"]["solved_in_limit"] == 2
+    # one meaning of solved: b's 1.5 s on puzzle 2 is past the limit on its run's clock (wall),
+    # so a timeout on either clock shown, in the metrics and in the main table alike
+    assert wall["c", "b"]["solved_in_limit"] == 1 and cpu["c", "b"]["solved_in_limit"] == 1
     assert cpu["c", "a"]["par"] == pytest.approx((0.5 + 0.4) / 2)
     assert wall["c", "b"]["par"] == pytest.approx((0.3 + 2.0) / 2)
-    medians = {row["solver"]: (row["median"], row["max"]) for row in summarise(rows, "t_cpu")}
-    assert medians == {"a": (pytest.approx(0.45), 0.5), "b": (pytest.approx(0.4), 0.6)}
+    summary = {row["solver"]: row for row in summarise(rows, "t_cpu")}
+    assert {s: (row["median"], row["max"]) for s, row in summary.items()} == {
+        "a": (pytest.approx(0.45), 0.5), "b": (pytest.approx(0.2), 0.2)}
+    assert (summary["b"]["solved"], summary["b"]["timeouts"]) == (1, 1)
     assert main(["report", "--db", str(tmp_path / "clocks.sqlite"), "--time", "cpu"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Time limit 1 s per puzzle. Times are CPU time (user + system of the process")
-    assert "| c | a | 2 | 2 | 2 | 0 | 0 | 450 | 150 | 450 | 490 | 500 |" in out   # CPU, then wall median beside
+    # the CPU median, its interval (the medians of resamples of 0.4 and 0.5 are 0.4, 0.45 or 0.5), the wall median
+    assert "| c | a | 2 | 2 | 2 | 0 | 0 | 450 | [400, 500] | 150 | 450 | 490 | 500 |" in out
 
 
 def test_par_k_and_the_shift_are_options(example_db):
@@ -178,23 +183,39 @@ def test_shifted_geometric_mean_by_hand():
 def test_the_report_table_shows_the_metrics_the_virtual_best_and_the_time_limits(example_db, capsys):
     assert main(["report", "--db", str(example_db), "--baseline", "a"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Time limits per puzzle: s 1 s; t 2 s."
-    assert out[2].startswith("| set | solver | limit | puzzles | solved | timeouts |")
-    at = out.index("| set | solver | limit | puzzles | solved | PAR-2 ms | sgm ms | wins | speed-up vs a |")
+    assert out[0] == ("Time limits per puzzle: s 1 s; t 2 s. Median 95% CI: percentile bootstrap over the puzzles "
+                      "(2,000 resamples, seeded; docs/METHODS.md).")
+    assert out[2].startswith("| set | solver | limit | puzzles | solved | timeouts | errors | median ms | "
+                             "median 95% CI ms |")
+    assert out[4].startswith("| s | a | 2 | 4 | 2 | 2 | 0 | 240 | [90, 390] |")   # a's answer past 1 s: a timeout
+    at = out.index("| set | solver | limit | puzzles | solved | PAR-2 ms | sgm ms | wins | speed-up vs a | 95% CI "
+                   "| tested against | paired | p (Holm) | difference |")
     assert out[at - 2] == (
         "Standard metrics (time limits per puzzle: s 1 s; t 2 s; solved: within the limit; PAR-2: mean "
         "time, an unsolved puzzle counting 2 x its limit; sgm: shifted geometric mean, shift 10 ms, an "
         "unsolved puzzle at its limit; wins: puzzles solved fastest; speed-up: the sgm of a / the "
-        "solver's, over the puzzles both ran)")
-    assert out[at + 2:] == [
-        "| s | a | 2 | 4 | 2 | 1120 | 439 | 2 | 1.00 |",
-        "| s | b | 2 | 4 | 3 | 818 | 486 | 1 | 0.90 |",
-        "| s | c | 2 | 4 | 2 | 1270 | 555 | 1 | 0.79 |",
-        "| s | (virtual best) | 2 | 4 | 3 | 742 | 367 | - | 1.20 |",
-        "| t | a | 2 | 3 | 2 | 1727 | 728 | 1 | 1.00 |",
-        "| t | b | 2 | 1 | 1 | 90 | 90 | 1 | 2.11 |",
-        "| t | (virtual best) | 2 | 3 | 2 | 1693 | 576 | - | 1.26 |",
+        "solver's, over the puzzles both ran, with its 95% percentile bootstrap interval (the puzzles "
+        "resampled in pairs); difference: the Wilcoxon signed-rank test of a change of more than 5.0% in the "
+        "log times paired with those "
+        "of the solver tested against (the baseline) on the puzzles both solved or ran out of time on "
+        "(timeouts at the limit), its p Holm-adjusted across the table, significant below 0.05)")
+    rows = [line.split(" | ") for line in out[at + 2:]]
+    assert [" | ".join(row[:9]) for row in rows] == [
+        "| s | a | 2 | 4 | 2 | 1120 | 439 | 2 | 1.00",
+        "| s | b | 2 | 4 | 3 | 818 | 486 | 1 | 0.90",
+        "| s | c | 2 | 4 | 2 | 1270 | 555 | 1 | 0.79",
+        "| s | (virtual best) | 2 | 4 | 3 | 742 | 367 | - | 1.20",
+        "| t | a | 2 | 3 | 2 | 1727 | 728 | 1 | 1.00",
+        "| t | b | 2 | 1 | 1 | 90 | 90 | 1 | 2.11",
+        "| t | (virtual best) | 2 | 3 | 2 | 1693 | 576 | - | 1.26",
     ]
+    # each interval holds its speed-up; one puzzle has none; four puzzles are too few to tell a from b or c
+    assert [row[9] for row in rows] == ["[1.00, 1.00]", "[0.56, 1.54]", "[0.50, 1.00]", "[1.00, 1.71]",
+                                        "[1.00, 1.00]", "-", "[1.00, 2.11]"]
+    assert [" | ".join(row[10:]) for row in rows] == [
+        "a | - | - | reference |", "a | 3 | 1.000 | no significant difference |",
+        "a | 2 | 1.000 | no significant difference |", "- | - | - | - |",
+        "a | - | - | reference |", "a | 1 | 1.000 | no significant difference |", "- | - | - | - |"]
     # the cells round these figures, worked out by hand (4th roots by two square roots)
     assert math.sqrt(math.sqrt(0.2 * 0.6 * 0.5 * 1.01)) - 0.01 == pytest.approx(0.486, abs=5e-4)
     assert math.sqrt(math.sqrt(0.1 * 1.0 * 1.01 * 1.01)) - 0.01 == pytest.approx(0.555, abs=5e-4)
@@ -211,18 +232,19 @@ def test_every_table_names_the_time_limit(example_db, capsys):
     assert [s["time_limit"] for s in summary] == [1.0, 1.0, 1.0, 1.0, 2.0, 2.0]
     one_set = [r for r in rows if r["set_name"] == "s"]
     md = render(summarise(one_set), "md", standard_metrics(one_set))
-    assert md.splitlines()[0] == "Time limit 1 s per puzzle."
+    assert md.splitlines()[0].startswith("Time limit 1 s per puzzle. Median 95% CI: ")
     assert "Search statistics" not in md   # no engine counters in the example
     assert md.count("time limit 1 s per puzzle") == 1
     assert "Standard metrics (time limit 1 s per puzzle; " in md
     tex = render(summarise(one_set), "latex", standard_metrics(one_set))
-    assert tex.count(r"\multicolumn") == 2 and r"\multicolumn{15}{l}{time limit 1 s per puzzle} \\" in tex
+    assert tex.count(r"\multicolumn") == 2 and r"\multicolumn{16}{l}{time limit 1 s per puzzle} \\" in tex
     # csv and json: a time_limit field on every row, the metrics beside the summary's figures
     table = list(csv.DictReader(io.StringIO(render(summary, "csv", metrics))))
     assert [(r["set"], r["solver"], r["time_limit"]) for r in table] == [
         ("s", "a", "1.0"), ("s", "b", "1.0"), ("s", "c", "1.0"), ("s", "(input)", "1.0"),
         ("s", VIRTUAL_BEST, "1.0"), ("t", "a", "2.0"), ("t", "b", "2.0"), ("t", VIRTUAL_BEST, "2.0")]
-    assert table[0]["solved"] == "3" and table[0]["solved_in_limit"] == "2"   # finished: 3, in time: 2
+    # finished: 3, one of them past the limit: a timeout in both tables (one meaning of solved)
+    assert table[0]["solved"] == "2" and table[0]["solved_in_limit"] == "2"
     assert float(table[0]["par"]) == pytest.approx(1.12) and table[0]["par_k"] == "2.0"
     assert table[3]["par"] == ""                   # the line that was not a puzzle has no metrics
     assert table[4]["median"] == "" and float(table[4]["par"]) == pytest.approx(0.7425)
@@ -352,18 +374,26 @@ def test_compare_shows_what_changed_per_solver_and_set(example_db, tmp_path, cap
     assert (b["solved_a"], b["solved_b"], b["differ"]) == (3, 3, 1)
     assert (c["solved_a"], c["solved_b"], c["gained"], c["lost"]) == (2, 1, 0, 1)
     assert c["par_b"] == pytest.approx((0.09 + 2 + 2 + 2) / 4)
-    assert (got["t", "a"]["puzzles_a"], got["t", "a"]["puzzles_b"], got["t", "a"]["par_b"]) == (3, 0, None)
+    # t is in A alone: its puzzles are counted, and paired with none, they are in no other figure
+    t = got["t", "a"]
+    assert (t["puzzles_a"], t["puzzles_b"], t["paired"], t["only_a"], t["only_b"]) == (3, 0, 0, 3, 0)
+    assert (t["solved_a"], t["median_a"], t["par_a"], t["p_time"], t["time_change"]) == (None,) * 5
+    # four puzzles are too few for any change to be more than chance
+    assert {r[key] for r in (a, b, c) for key in ("solved_change", "time_change", "par_change")} == {"within noise"}
 
     assert main(["report", "--compare", str(example_db), str(b_db)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"Changes from A = {example_db} to B = {b_db} (A: time limits per puzzle: "
                              "s 1 s; t 2 s; B: time limit 1 s per puzzle; ")
-    assert out[2] == ("| set | solver | limit | puzzles A | puzzles B | solved A | solved B | gained | lost | "
-                      "median ms A | median ms B | PAR-2 ms A | PAR-2 ms B | answers differ |")
-    assert out[4:7] == ["| s | a | 2 | 4 | 4 | 2 | 3 | 1 | 0 | 240 | 290 | 1120 | 692 | 0 |",
-                        "| s | b | 2 | 4 | 4 | 3 | 3 | 0 | 0 | 490 | 490 | 818 | 818 | 1 |",
-                        "| s | c | 2 | 4 | 4 | 2 | 1 | 0 | 1 | 540 | 90 | 1270 | 1522 | 0 |"]  # 1522.5 in binary: just below
-    assert out[7] == "| t | a | 2 | 3 | 0 | 2 | - | - | - | 590 | - | 1727 | - | - |"   # not in B: nothing to set beside
+    assert out[2] == ("| set | solver | limit | puzzles A | puzzles B | paired | only A | only B | solved A | solved B "
+                      "| gained | lost | solved change | median ms A | median ms B | time change | PAR-2 ms A | "
+                      "PAR-2 ms B | PAR-2 change | answers differ |")
+    noise = "within noise"
+    assert out[4:7] == [f"| s | a | 2 | 4 | 4 | 4 | 0 | 0 | 2 | 3 | 1 | 0 | {noise} | 240 | 290 | {noise} | 1120 | 692 | {noise} | 0 |",
+                        f"| s | b | 2 | 4 | 4 | 4 | 0 | 0 | 3 | 3 | 0 | 0 | {noise} | 490 | 490 | {noise} | 818 | 818 | {noise} | 1 |",
+                        f"| s | c | 2 | 4 | 4 | 4 | 0 | 0 | 2 | 1 | 0 | 1 | {noise} | 540 | 90 | {noise} | 1270 | 1522 | {noise} | 0 |"]
+    # 1522.5 in binary is just below; t is not in B: nothing to set beside
+    assert out[7] == "| t | a | 2 | 3 | 0 | 0 | 3 | 0 | - | - | - | - | - | - | - | - | - | - | - | - |"
 
 
 # -- a real bench, reported --------------------------------------------------------------------------
@@ -387,7 +417,7 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     assert row["cpu_median"] == pytest.approx(sorted(r["t_cpu"] for r in mine)[1]) and row["cpu_median"] > 0
     assert row["baseline_memory_mb"] == max(r["baseline_memory"] for r in mine) / 2 ** 20 > 10  # an interpreter
     table = render(summarise(outcome.results), "md")
-    assert "| median ms | CPU median ms |" in table and "| peak MB | baseline MB |" in table
+    assert "| median ms | median 95% CI ms | CPU median ms |" in table and "| peak MB | baseline MB |" in table
 
 
 # -- bad input: one line, exit 2 ----------------------------------------------------------------------
@@ -411,8 +441,11 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
      "--pair a,ghost: ghost is not among the solvers this report shows (a, b, c)"),
     (["--plot", "scatter", "--pair", "a,c", "--solvers", "a,b", "--out", "/nonexistent-figures"],
      "--pair a,c: c is not among the solvers this report shows (a, b)"),
-    (["--time", "cpu"], "--time cpu: 11 finished results in {db} have no CPU time (stored before it was "
-                        "measured); rerun them or report with --time wall"),
+    # --time is the older name of --clock; a finished answer past its limit is a timeout (10, not 11)
+    (["--time", "cpu"], "--clock cpu: 10 finished results in {db} have no CPU time (stored before it was "
+                        "measured); rerun them or report with --clock wall"),
+    (["--clock", "cpu"], "--clock cpu: 10 finished results in {db} have no CPU time (stored before it was "
+                         "measured); rerun them or report with --clock wall"),
 ])
 def test_bad_report_options_are_one_line_with_exit_2(example_db, capsys, args, message):
     assert main(["report", "--db", str(example_db), *args]) == 2

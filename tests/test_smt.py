@@ -4,6 +4,7 @@ every variant's agreement with ``mrv`` and the published counts is in test_engin
 
 from __future__ import annotations
 
+import re
 
 import pytest
 import z3
@@ -201,6 +202,41 @@ def test_cli_solve_smt2_reports_a_file_that_does_not_parse(tmp_path, capsys):
     assert capsys.readouterr() == ("", f"puzzlebench: error: {bad}: empty input: no SMT-LIB2 command\n")
     bad.write_text("(check-sat) ; the empty formula\n")
     assert main(["solve-smt2", str(bad)]) == 0 and capsys.readouterr().out.startswith("solution 1: \n1 model;")
+
+
+
+@pytest.mark.parametrize("text, error", [
+    # Z3 wrote "; v-1 line: 2 position: 6" on the terminal, then puzzlebench's "does not parse: unsupported"
+    ("(declare-const a Int)\n(v-1 2)\n(assert (> a b))\n", "2:6: SMT-LIB2 does not parse: unknown command 'v-1'"),
+    # skipped by Z3 (its raw line printed twice), then "1 model", exit 0
+    ("(declare-const a Int)\n(assert (> a 1))\n(foo)\n", "3:4: SMT-LIB2 does not parse: unknown command 'foo'"),
+    # Z3's own error first in the text, the unknown command after it
+    ("(declare-const a Int)\n(assert (> a b))\n(foo)\n", "2:13: SMT-LIB2 does not parse: unknown constant b"),
+])
+def test_cli_solve_smt2_says_only_its_one_line_for_an_unknown_command(tmp_path, capfd, text, error):
+    from puzzlebench.cli import main
+
+    bad = tmp_path / "bad.smt2"
+    bad.write_text(text)
+    capfd.readouterr()
+    assert main(["solve-smt2", str(bad)]) == 2
+    assert capfd.readouterr() == ("", f"puzzlebench: error: {bad}:{error}\n")
+
+
+def test_cli_solve_smt2_leaves_out_the_counters_z3_does_not_report(tmp_path, capfd):
+    """A formula Z3's simplifier decides has no search counters: was "decisions=None"."""
+    from puzzlebench.cli import main
+
+    path = tmp_path / "easy.smt2"
+    path.write_text("(declare-const a Int)\n(assert (> a 1))\n")
+    capfd.readouterr()
+    assert main(["solve-smt2", str(path)]) == 0
+    out = capfd.readouterr().out.splitlines()
+    assert out[0] == "solution 1: a=2"
+    assert out[1].startswith("1 model; no search counters [z3 ") and "None" not in out[1]
+    assert main(["solve-smt2", str(path), "--limit", "3"]) == 0
+    last = capfd.readouterr().out.splitlines()[-1]
+    assert re.fullmatch(r"3 models; decisions=\d+ conflicts=\d+ propagations=\d+ \[z3 .*\]", last)
 
 
 # -- solve-smt2 counts the models of any file ---------------------------------------------------

@@ -13,6 +13,7 @@ import importlib
 import sys
 
 from ..errors import PuzzlebenchError
+from ..options import Checked
 from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
@@ -22,13 +23,34 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.cnf",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
+    "puzzlebench.cli.db",
 ]
 
 
+class _Formatter(argparse.HelpFormatter):
+    def _get_help_string(self, action):   # a checked number's bounds, in its help
+        text = action.help or ""
+        if isinstance(action.type, Checked) and action.type.bounds:
+            text += f" [{action.type.bounds}]"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message):  # argparse's own usage errors: exit 2, as ours
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"puzzlebench: error: {message}\n")
+
+    def _get_value(self, action, arg_string):
+        """A checked number read with its option's name: its mistake is one UsageError line
+        (``--limit 10**23: not a whole number``), raised out of ``parse_args``."""
+        if isinstance(action.type, Checked):
+            return action.type.read(arg_string, action.option_strings[-1] if action.option_strings
+                                    else action.metavar or action.dest)
+        return super()._get_value(action, arg_string)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,7 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except PuzzlebenchError as exc:   # a checked number (puzzlebench.options)
+        print(f"puzzlebench: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return EXIT_USAGE

@@ -21,26 +21,29 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
+from ..options import AMOUNT, COUNT, FINITE, FRACTION, JOBS, LIMIT, MEMORY, REPEAT, SEED, SIZE, TIME
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
 from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SHAPED_BY_BOX, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
-from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items
+from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
+from ..harness.sets import SetOrigin, file_origin
 from ..models.reader import Record
-from ..harness.report import (BINARY_FORMATS, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS, TIME_KEYS, MetricOptions,
-                               clock_of, median_runs, rows_without_time,
-                               compare, pyarrow_modules, raw_table, render, render_compare, solver_named,
-                               standard_metrics, summarise, write_raw)
+from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
+                               TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
+                               compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
+                               render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
 from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
+from ..solvers.clock import check_clock
 from ..solvers.registry import engine_class
-from .common import EXIT_OK, check_box
-from .rate import LADDER_SECONDS, _seconds   # rate's time limit, its default and its checks
+from .common import EXIT_OK, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
+from .rate import LADDER_SECONDS   # rate's time limit and its default
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
 TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
@@ -122,19 +125,22 @@ def cmd_bench(args) -> int:
     engines = _extra_engines(args)
     solvers = _solver_list(args)
     check_time_limit(args.time_limit)
+    check_clock(args.clock, args.time_limit, args.wall_limit)
     memory_limit = check_memory_limit(args.memory_limit)
     executor_spec = parse_executor_spec(args.executor or "local")
     if executor_spec.is_dask and args.jobs is not None:
         raise UsageError(f"--jobs is for the local pool; --executor {args.executor} runs on the cluster's workers")
-    if args.sample is not None and args.sample < 1:
-        raise UsageError(f"--sample must be 1 or more; got {args.sample}")
+    check_input_options(args)
     box = check_box(args.box)
     seed = args.seed if args.seed is not None else 0
+    origins = {}
     if args.files:
         check_set_names(args.files)
         items = []
         for name in args.files:
-            items += sample(read_file(name, kind=args.kind, box=box), args.sample, seed)
+            records, origin = _sampled(name, args.kind, box, args.sample, seed, args.scramble)
+            items += records
+            origins[set_name(name)] = origin
         if args.scramble:   # over every file at once: a set of another kind beside Sudoku is a warning
             items = scramble_items(items, seed)
         time_limit = args.time_limit or DEFAULT_TIME_LIMIT
@@ -154,11 +160,14 @@ def cmd_bench(args) -> int:
         db = os.path.join(temporary.name, "default.sqlite")
     limit = DEFAULT_LIMIT if args.limit is None else None if args.limit == 0 else args.limit
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
+                      clock=args.clock, wall_limit=args.wall_limit,
                       repeat=1 if args.repeat is None else args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
+                      engine_seed=args.engine_seed, warmup=args.warmup,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
-                                                        "box": args.box, "executor": args.executor or "local"})
+                                                        "box": args.box, "executor": args.executor or "local"},
+                      origins=origins)
     executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
         outcome = run_bench(items, cfg, executor=executor)
@@ -170,6 +179,14 @@ def cmd_bench(args) -> int:
             temporary.cleanup()
     print(table, end="")
     return _told(outcome, cfg, "" if temporary is None else "(temporary)")
+
+
+def _sampled(path: str, kind, box, size: int | None, seed: int, scrambled: bool) -> tuple[list, SetOrigin]:
+    """A file's records as a bench takes them (sampled; scrambled later, over every file),
+    and their origin, which names their set."""
+    records = read_file(path, kind=kind, box=box)
+    taken = sample(records, size, seed)
+    return taken, file_origin(path, size if len(taken) < len(records) else None, seed, scrambled)
 
 
 def _counted(n: int, noun: str) -> str:
@@ -218,16 +235,18 @@ def _cmd_campaign(args) -> int:
         raise UsageError(f"jobs is for the local pool; the executor {executor_text} runs on the cluster's workers")
     benches = []
     for run in campaign.sets:  # everything read and checked before the first run stores anything
-        items = sample(read_file(run.file, kind=run.kind, box=parse_box(run.box)), run.sample, run.seed)
+        items, origin = _sampled(run.file, run.kind, parse_box(run.box), run.sample, run.seed, run.scramble)
         if run.scramble:
             items = scramble_items(items, run.seed, f"{args.campaign}: the set {run.file}: scramble")
         cfg = BenchConfig(solvers=run.solvers, db=db, limit=run.limit, time_limit=run.time_limit,
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
+                          clock=args.clock, wall_limit=args.wall_limit,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
-                          command=command_line(),
+                          engine_seed=args.engine_seed, warmup=args.warmup, command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,
-                                    "executor": executor_text})
+                                    "executor": executor_text},
+                          origins={set_name(run.file): origin})
         benches.append((items, cfg))
     code, results = EXIT_OK, []
     for n, (items, cfg) in enumerate(benches, 1):
@@ -274,15 +293,17 @@ def cmd_report(args) -> int:
     finally:
         db.close()
     _check_clock(options, results, args.db)
+    _check_arithmetic(options, results)
     if pair:   # before the table, as every mistake: a name no row has drew nothing, exit 0
         shown = sorted({r["solver"] for r in results} - {INPUT_SOLVER})
         for name in pair:
             if solver_named(name, shown) is None:
                 raise UsageError(f"--pair {args.pair}: {name} is not among the solvers this report shows "
                                  f"({', '.join(shown) or 'none'})")
-    summary = summarise(results, options.time_key)
-    text = render(summary, fmt, standard_metrics(results, options))
+    summary, metrics = summarise(results, options.time_key), standard_metrics(results, options)
+    text = render(summary, fmt, metrics)
     print(text, end="")
+    _warn(noise_warnings(metrics))
     if disagreements:
         print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
     if args.out:
@@ -305,15 +326,36 @@ def _metric_options(args) -> MetricOptions:
         raise UsageError(f"--par must be more than 0 (a timeout counts K x the time limit); got {args.par:g}")
     if not (math.isfinite(args.shift) and args.shift >= 0):
         raise UsageError(f"--shift must be 0 seconds or more; got {args.shift:g}")
-    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.time])
+    if not (math.isfinite(args.margin) and 0 <= args.margin < 1):
+        raise UsageError(f"--margin must be a share from 0 to below 1 (0.05: five per cent); got {args.margin:g}")
+    return MetricOptions(par=args.par, shift=args.shift, time_key=TIME_KEYS[args.clock], margin=args.margin)
+
+
+def _check_arithmetic(options: MetricOptions, results) -> None:
+    """Refuse a ``--par`` or ``--shift`` whose arithmetic over these results leaves the floats
+    (a PAR sum that overflows, times over the shift that overflow or underflow)."""
+    limits = [r["time_limit"] for r in results if r["time_limit"]]
+    if limits and not math.isfinite(options.par * max(limits) * len(results)):
+        raise UsageError(f"--par {options.par:g}: {len(results)} results of {max(limits):g} s x {options.par:g} "
+                         f"overflow a float; give a smaller K")
+    times = [t for r in results for t in (r[options.time_key], r["time_limit"]) if t]
+    if options.shift > 0 and times and (not math.isfinite(max(times) / options.shift)
+                                        or min(times) / options.shift < sys.float_info.min):
+        raise UsageError(f"--shift {options.shift:g}: times of {min(times):g} to {max(times):g} s over this shift "
+                         f"leave a float's range; give a shift nearer the times (or 0)")
+
+
+def _warn(lines: list[str]) -> None:
+    for line in lines:
+        print(f"puzzlebench: warning: {line}", file=sys.stderr)
 
 
 def _check_clock(options: MetricOptions, results, where: str) -> None:
     missing = rows_without_time(results, options.time_key)
     if missing:
-        raise UsageError(f"--time {clock_of(options.time_key)}: {missing} finished results in {where} have no "
+        raise UsageError(f"--clock {clock_of(options.time_key)}: {missing} finished results in {where} have no "
                          f"{clock_of(options.time_key).upper()} time (stored before it was measured); "
-                         f"rerun them or report with --time wall")
+                         f"rerun them or report with --clock wall")
 
 
 def _selection(args, *dbs) -> tuple[str, list]:
@@ -428,8 +470,14 @@ def _report_compare(args, options: MetricOptions) -> int:
             db.close()
     for side, path in zip(sides, args.compare):
         _check_clock(options, side, path)
-    text = render_compare(compare(*sides, options), fmt, *args.compare)
+        _check_arithmetic(options, side)
+    if not puzzles_in_common(*sides):
+        raise UsageError(f"--compare {args.compare[0]} {args.compare[1]}: no puzzle in common "
+                         f"(puzzles are paired by their content)")
+    rows = compare(*sides, options)
+    text = render_compare(rows, fmt, *args.compare, options.margin)
     print(text, end="")
+    _warn(compare_noise_warnings(rows))
     if args.out:
         _write_table(Path(args.out), f"compare.{TABLE_SUFFIX[fmt]}", text, args.out)
     return EXIT_OK
@@ -464,8 +512,6 @@ def cmd_generate(args) -> int:
     from ..harness.progress import Progress
     _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
-    if args.count < 1:
-        raise UsageError(f"--count must be 1 or more; got {args.count}")
     size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
@@ -495,7 +541,7 @@ def cmd_generate(args) -> int:
         for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed, holes=args.holes,
                                balanced=args.balanced, check_seconds=args.check_seconds,
-                               on_cell=on_cell), 1):
+                               on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
             print(_generated_text(args, puzzle, index), file=out, flush=True)
             if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
                 progress.update_many(label, index * cells - progress.done, 0, 0)
@@ -533,8 +579,6 @@ def _rating_target(args, box) -> bool:
                          f"got --box {box[0]}x{box[1]}")
     if args.clues is not None:
         raise UsageError(f"{given[0]} and --clues do not go together: rated puzzles are minimal")
-    if args.attempts is not None and args.attempts < 1:
-        raise UsageError(f"--attempts must be 1 or more; got {args.attempts}")
     args.rating_min = RATING_SCALE[0] if args.rating_min is None else args.rating_min
     args.rating_max = RATING_SCALE[1] if args.rating_max is None else args.rating_max
     check_rating_arguments(args.rating_min, args.rating_max, args.technique)
@@ -626,15 +670,21 @@ def register(sub) -> None:
     p.add_argument("--campaign", metavar="FILE.toml",
                    help="a whole benchmark stated in one TOML file: sets, solvers, limits, repeats "
                         "(see results/campaign.toml)")
-    p.add_argument("--limit", type=int, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS",
+    p.add_argument("--limit", type=LIMIT, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
-                   help="per run, above each worker's idle baseline (MB of 2^20 bytes); past it: memout")
-    p.add_argument("--repeat", type=int, metavar="K",
+    add_clock_arguments(p)
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
+                   help="per run, above each worker's idle baseline (a bare number: MB of 2^20 bytes; or "
+                        "512MiB, 2GiB, 1.5GB); past it: memout")
+    p.add_argument("--repeat", type=REPEAT, metavar="K",
                    help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
                         "the median run")
-    p.add_argument("--jobs", type=int, help="worker processes (default: the cores here; at most 8 a core)")
+    add_engine_seed_argument(p, "; repetition r of --repeat gets N + r - 1")
+    p.add_argument("--warmup", type=AMOUNT, default=0, metavar="K",
+                   help="each worker first runs the first K puzzles with each engine, stored as warm-up and left "
+                        "out of every report (a library's first solve: CP-SAT's takes about 2 s); default 0")
+    p.add_argument("--jobs", type=JOBS, help="worker processes (default: the cores here; at most 8 a core)")
     p.add_argument("--executor", metavar="SPEC",
                    help="where the work runs: local (worker processes here, the default), dask://HOST:PORT "
                         "(a running Dask scheduler) or dask-local:N (a Dask cluster of N processes here); "
@@ -642,8 +692,8 @@ def register(sub) -> None:
     p.add_argument("--db", metavar="PATH", help="the results database (SQLite)")
     p.add_argument("--kind", choices=KIND_NAMES, help="the puzzle kind of the files")
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block")
-    p.add_argument("--sample", type=int, metavar="K", help="a reproducible sample of K puzzles per file")
-    p.add_argument("--seed", type=int, help="seed of --sample and --scramble (default 0)")
+    p.add_argument("--sample", type=COUNT, metavar="K", help="a reproducible sample of K puzzles per file")
+    p.add_argument("--seed", type=SEED, help="seed of --sample and --scramble (default 0)")
     p.add_argument("--scramble", action="store_true", help="apply random Sudoku symmetries to every Sudoku (other kinds run as read, "
                         "with a warning; a set with no Sudoku is refused)")
     p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
@@ -666,13 +716,16 @@ def register(sub) -> None:
     p.add_argument("--set", action="append", metavar="NAME", help="only this set (repeat)")
     p.add_argument("--solvers", metavar="A,B", help="only these solvers")
     p.add_argument("--pair", metavar="A,B", help="the two solvers of the scatter plot")
-    p.add_argument("--par", type=float, default=DEFAULT_PAR, metavar="K",
+    p.add_argument("--par", type=FINITE, default=DEFAULT_PAR, metavar="K",
                    help="PAR-K: an unsolved puzzle counts K x its time limit (default %(default)g)")
-    p.add_argument("--shift", type=float, default=DEFAULT_SHIFT, metavar="SECONDS",
+    p.add_argument("--shift", type=FINITE, default=DEFAULT_SHIFT, metavar="SECONDS",
                    help="the shift of the shifted geometric mean (default %(default)g s)")
     p.add_argument("--baseline", metavar="SOLVER", help="speed-ups against this solver")
-    p.add_argument("--time", choices=tuple(TIME_KEYS), default="wall",
-                   help="the clock of every time, ranking and plot: wall (default) or cpu (user + system)")
+    p.add_argument("--margin", type=FRACTION, default=DEFAULT_MARGIN, metavar="SHARE",
+                   help="the paired tests call a change in time one only beyond this share (default %(default)g)")
+    p.add_argument("--clock", "--time", dest="clock", choices=tuple(TIME_KEYS), default="wall",
+                   help="the clock of every time, ranking and plot: wall (default) or cpu (user + system of "
+                        "the run's processes); --time is the older name")
     p.add_argument("--raw", action="store_true",
                    help="write every column of every result (--format csv, jsonl or parquet; --out FILE)")
     p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),
@@ -682,33 +735,37 @@ def register(sub) -> None:
     p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
                                         "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
                                         "Futoshiki and KenKen (written as Simon Tatham's game ids)")
-    p.add_argument("kind", choices=GENERATED_KINDS)
-    p.add_argument("--count", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("kind", choices=GENERATED_KINDS, help="the kind of puzzle to generate")
+    p.add_argument("--count", type=COUNT, default=10, help="how many puzzles (default %(default)s)")
+    p.add_argument("--seed", type=SEED, default=0,
+                   help="random seed: the same seed, the same puzzles (default %(default)s)")
     p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
-    p.add_argument("--clues", type=int, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=int, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
+    p.add_argument("--clues", type=AMOUNT, help="Sudoku: this many clues (default: minimal)")
+    p.add_argument("--size", type=SIZE, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
                                             "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
                                             "(default 5) or KenKen N (default 6)")
-    p.add_argument("--remove", type=float, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
-    p.add_argument("--placed", type=int, help="N-Queens: pre-placed queens (default 0)")
-    p.add_argument("--holes", type=float,
+    p.add_argument("--remove", type=FRACTION, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
+    p.add_argument("--placed", type=AMOUNT, help="N-Queens: pre-placed queens (default 0)")
+    p.add_argument("--holes", type=FRACTION,
                    help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
-    p.add_argument("--check-seconds", type=float, metavar="S",
+    p.add_argument("--check-seconds", type=TIME, metavar="S",
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
                         "in time is kept (unique, not proven minimal); default none (from "
                         f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
-    p.add_argument("--rating-min", type=float, metavar="X",
+    p.add_argument("--rating-min", type=FINITE, metavar="X",
                    help="Sudoku 9x9: only puzzles rated X or more (rate's default score, SE scale 1-12)")
-    p.add_argument("--rating-max", type=float, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
+    p.add_argument("--rating-max", type=FINITE, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
     p.add_argument("--technique", metavar="NAME",
                    help="Sudoku 9x9: only puzzles whose explanation (rate --explain) uses this technique")
-    p.add_argument("--attempts", type=int, metavar="N",
+    p.add_argument("--attempts", type=COUNT, metavar="N",
                    help="with a rating target: puzzles tried at most (default 200 per puzzle asked)")
-    p.add_argument("--rating-seconds", type=_seconds, metavar="SECONDS",
+    p.add_argument("--rating-seconds", type=TIME, metavar="SECONDS",
                    help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="what a uniqueness check's encoding may take (MB of 2^20 bytes), estimated before "
+                        "it is made; default 2048")
     p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
     p.set_defaults(func=cmd_generate)

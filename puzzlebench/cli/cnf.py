@@ -11,6 +11,8 @@ import sys
 
 from ..encoders.dimacs import answer_text, check_answer, cnf_for_decoding, read_answer, read_dimacs
 from ..errors import ParseError, Place, PuzzlebenchError, UsageError
+from ..results import Status
+from ..options import LIMIT, TIME
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.cnf_file import count_cnf_models
 from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
@@ -33,25 +35,60 @@ def cmd_solve_cnf(args) -> int:
     return EXIT_OK
 
 
+CHECK_SECONDS = 60.0
+"""How long ``decode`` lets puzzlebench's own solver look for a solution the tool says there is
+none of, before it says the claim is unchecked."""
+
+
 def cmd_decode(args) -> int:
     source, answer_source, puzzle, status, solution = _decoded(args)
     if status != "SATISFIABLE":
-        verdict = "unsat" if status == "UNSATISFIABLE" else "unknown"
-        if args.format == "jsonl":
-            print(json.dumps({"source": source, "kind": puzzle.kind, "status": verdict,
-                              "solution": None, "verified": False}))
-        else:
-            print(verdict)
-        return EXIT_OK
+        return _no_solution(args, source, answer_source, puzzle, status)
     problems = puzzle.check(solution)
+    shown = _shown(puzzle, solution)
     if args.format == "jsonl":
         print(json.dumps({"source": source, "kind": puzzle.kind, "status": "sat",
-                          "solution": puzzle.format_solution(solution),
-                          "verified": not problems, "error": problems[0] if problems else None}))
-    else:
-        print(puzzle.format_solution(solution) if not args.pretty else puzzle.pretty(solution))
+                          "solution": shown, "verified": not problems,
+                          "error": problems[0] if problems else None}))
+    elif shown is not None:
+        print(shown if not args.pretty else puzzle.pretty(solution))
     if problems:
         print(f"puzzlebench: error: the decoded solution is wrong: {problems[0]}", file=sys.stderr)
+        return EXIT_SOME_ERRORS
+    return EXIT_OK
+
+
+def _shown(puzzle, solution) -> str | None:
+    """The solution in the puzzle's form, or ``None`` when a value lies outside 1..N (the form
+    has no character for it; the checker's error names the cell)."""
+    if any(not 1 <= v <= puzzle.rules.n_values for v in solution):
+        return None
+    return puzzle.format_solution(solution)
+
+
+def _no_solution(args, source, answer_source, puzzle, status) -> int:
+    """The tool found no solution: ``unknown``, or ``unsat`` checked by puzzlebench's own
+    solver, which looks for a solution (up to :data:`CHECK_SECONDS`); one found makes the
+    claim wrong (exit 1), as a wrong solution is."""
+    verdict = "unsat" if status == "UNSATISFIABLE" else "unknown"
+    error = None
+    if verdict == "unsat":
+        from ..solvers.registry import make_engine
+        engine = make_engine("sat")
+        result = engine.run(puzzle, limit=1, keep=1, time_limit=CHECK_SECONDS)
+        if result.solutions:
+            error = (f"{answer_source}: the solver says UNSATISFIABLE, but the puzzle has a solution "
+                     f"({engine.spec} found {puzzle.format_solution(result.solutions[0])})")
+        elif result.status is not Status.UNSAT:
+            print(f"puzzlebench: warning: {answer_source}: UNSATISFIABLE not checked: {engine.spec} "
+                  f"ended {result.status.value} after {CHECK_SECONDS:g} s", file=sys.stderr)
+    if args.format == "jsonl":
+        print(json.dumps({"source": source, "kind": puzzle.kind, "status": verdict,
+                          "solution": None, "verified": False, "error": error}))
+    else:
+        print(verdict)
+    if error is not None:
+        print(f"puzzlebench: error: {error}", file=sys.stderr)
         return EXIT_SOME_ERRORS
     return EXIT_OK
 
@@ -117,9 +154,9 @@ def register(sub) -> None:
     p.add_argument("file", metavar="FILE", help="the CNF ('-' for standard input)")
     p.add_argument("--solver", default="sat", help="sat[:NAME] (a PySAT solver) or quine:h0|h1|h2; "
                                                     "default %(default)s")
-    p.add_argument("--limit", type=int, default=1, metavar="K",
+    p.add_argument("--limit", type=LIMIT, default=1, metavar="K",
                    help="models to count (0 = all; each whole assignment blocked); default 1")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole count (default: none)")
     p.set_defaults(func=cmd_solve_cnf)
 
     p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "
@@ -133,6 +170,8 @@ def register(sub) -> None:
     p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
                    help="the solver's output (s/v lines, MiniSat's result file, MiniZinc's output; "
                         "'-' for stdin)")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: the solution (or unsat, unknown); jsonl: a JSON object with the verdict "
+                        "(default %(default)s)")
     p.add_argument("--pretty", action="store_true", help="print the solution as a grid")
     p.set_defaults(func=cmd_decode)

@@ -17,6 +17,9 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..errors import UsageError
+from ..solvers.base import DEFAULT_ENGINE_SEED
+from ..options import ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
+from ..solvers.clock import CLOCKS
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -34,17 +37,38 @@ def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> 
     p.add_argument("--box", metavar="RxC", help="Sudoku block shape: rows x columns of a block (2x3)")
 
 
-def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None) -> None:
+def add_clock_arguments(p: argparse.ArgumentParser) -> None:
+    """``--clock`` and ``--wall-limit``: the clock a time limit is held on (bench, solve, count)."""
+    p.add_argument("--clock", choices=CLOCKS, default="wall",
+                   help="the clock of the time limit: wall (default) or cpu, the CPU time of the run's "
+                        "processes (the engine's and every program it starts)")
+    p.add_argument("--wall-limit", type=TIME, metavar="SECONDS",
+                   help="with --clock cpu: a wall-clock limit beside it, for a run that sleeps (default "
+                        "1.5 x the time limit + 1 s)")
+
+
+def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
+                         keep_help: str = "solutions kept per puzzle") -> None:
     p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
                    help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
-    p.add_argument("--limit", type=int, default=default_limit,
+    p.add_argument("--limit", type=LIMIT, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS", help="per puzzle")
-    p.add_argument("--memory-limit", type=float, metavar="MB",
-                   help="per puzzle, above the idle baseline of the process that runs the engine (MB of "
-                        "2^20 bytes); past it: memout")
-    p.add_argument("--keep", type=int, default=api.DEFAULT_KEEP, help="solutions kept per puzzle")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="per puzzle (900, 15min, 1.5h)")
+    add_clock_arguments(p)
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
+                   help="per puzzle, above the idle baseline of the process that runs the engine (a bare "
+                        "number: MB of 2^20 bytes; or 512MiB, 2GiB, 1.5GB); past it: memout")
+    p.add_argument("--keep", type=KEEP, default=api.DEFAULT_KEEP, help=f"{keep_help}; default %(default)s")
+    add_engine_seed_argument(p)
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a line a puzzle (its solution below it when alone); jsonl: a JSON "
+                        "object a puzzle, every field of its result (default %(default)s)")
+
+
+def add_engine_seed_argument(p: argparse.ArgumentParser, more: str = "") -> None:
+    p.add_argument("--engine-seed", type=ENGINE_SEED, default=DEFAULT_ENGINE_SEED, metavar="N",
+                   help="random seed given to the engines that take one (see `puzzlebench solvers`); "
+                        f"default %(default)s{more}")
 
 
 def check_box(text: str | None) -> tuple[int, int] | None:
@@ -56,10 +80,27 @@ def check_box(text: str | None) -> tuple[int, int] | None:
     return box
 
 
+def check_input_options(args) -> None:
+    """``--kind`` and ``--box`` say how to read files: with no file (an ``--example``, a
+    default input) they were ignored, and ``--box`` is a block shape, of no kind without
+    blocks (``--kind nqueens --box 3x3`` read as if it were not given)."""
+    example, kind, box = getattr(args, "example", None), getattr(args, "kind", None), getattr(args, "box", None)
+    for option, value in (("--kind", kind), ("--box", box)):
+        if value is not None and not args.files:
+            raise UsageError(f"{option} does not go with --example: the example {example} has its own kind and "
+                             f"shape (--kind and --box are for reading files)" if example else
+                             f"{option} is for reading puzzle files, and none is named")
+    from ..harness.generate import SHAPED_BY_BOX
+    if box is not None and kind is not None and kind not in SHAPED_BY_BOX:
+        raise UsageError(f"--box does not go with --kind {kind}: it is the block shape of "
+                         f"{', '.join(SHAPED_BY_BOX)}")
+
+
 def read_records(args) -> Iterator[Record]:
     """Every puzzle of the inputs named by ``args`` (``--example`` first, then the files, in
     order), or the error that stopped it, read as a stream."""
     from ..models import examples
+    check_input_options(args)
     if getattr(args, "example", None):
         if args.example == "list":
             raise UsageError("--example list is a listing, not an input")

@@ -9,6 +9,8 @@ from pathlib import Path
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
 from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
 from ..errors import UsageError
+from ..options import COUNT, LIMIT, SHOW, TIME
+from ..solvers.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
 
@@ -28,13 +30,7 @@ def _write(text: str, output: str | None) -> None:
         sys.stdout.write(text)
 
 
-def _check_number(number: int | None) -> None:
-    if number is not None and number < 1:   # 0 said "the input holds 2 puzzle(s)", as if too large
-        raise UsageError(f"--number {number}: puzzles are counted from 1 (the first is --number 1)")
-
-
 def cmd_export(args) -> int:
-    _check_number(args.number)
     if args.to == SPLIT:
         return _export_split(args)
     if args.to == "minizinc-model" and not args.files and not args.example:
@@ -55,7 +51,8 @@ def cmd_export(args) -> int:
     if record.error is not None:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
-    _write(artifact_for(record.puzzle, args.to, **options).write(), args.output)
+    memory_limit = check_memory_limit(args.memory_limit)
+    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output)
     return EXIT_OK
 
 
@@ -137,7 +134,7 @@ def register(sub) -> None:
                    help=f"export target: {', '.join(sorted(EXPORTERS))}; {SPLIT} (with -o DIR: each "
                         f"kind's MiniZinc model KIND.mzn and a KIND-K.dzn per puzzle); minizinc-model "
                         f"with --kind and no input: that kind's model")
-    p.add_argument("--number", type=int, default=None, metavar="K",
+    p.add_argument("--number", type=COUNT, default=None, metavar="K",
                    help=f"which puzzle of the input to export (1-based); default 1 ({SPLIT}: every one)")
     p.add_argument("-o", "--output", metavar="FILE", help="write here instead of standard output "
                                                           f"({SPLIT}: the folder)")
@@ -145,13 +142,16 @@ def register(sub) -> None:
                                                        f"default {DEFAULT_ENCODING}")
     p.add_argument("--amo", metavar="NAME", help=f"dimacs: at-most-one encoding ({', '.join(AMO_ENCODINGS)}); "
                                                   f"default {DEFAULT_AMO}")
+    p.add_argument("--memory-limit", type=float, metavar="MB",
+                   help="what the dimacs and dlx exports may take (MB of 2^20 bytes), estimated "
+                        "before they are made; default 2048")
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("solve-xc", help="solve an exact-cover matrix in Knuth's DLX format "
                                         "(items line, one option a line, item:color)")
     p.add_argument("file", metavar="FILE", help="the matrix ('-' for standard input)")
-    p.add_argument("--limit", type=int, default=0, help="solutions to look for (0 = all); default 0")
-    p.add_argument("--show", type=int, default=10, help="solutions to print; default %(default)s")
+    p.add_argument("--limit", type=LIMIT, default=0, help="solutions to look for (0 = all); default 0")
+    p.add_argument("--show", type=SHOW, default=10, help="solutions to print; default %(default)s")
     p.add_argument("--solver", default="dlx", help="dlx (C) or dlx-py; default %(default)s")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole search (default: none)")
     p.set_defaults(func=cmd_solve_xc)

@@ -16,6 +16,7 @@ from ..errors import PuzzleError
 from ..results import Result, Status, Times, error_result
 from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
+from ..solvers.clock import check_clock
 from ..solvers.registry import FAMILIES, engine_class
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
@@ -29,7 +30,8 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     stopped = None
     try:
         solved = run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
-                             memory_limit=check_memory_limit(args.memory_limit))
+                             memory_limit=check_memory_limit(args.memory_limit), clock=args.clock,
+                             wall_limit=args.wall_limit)
     except Interrupted as exc:   # a Ctrl-C: the results up to it, then stop
         solved, stopped = exc.done, exc
     solved = iter(solved)
@@ -50,9 +52,10 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     return out
 
 
-def print_result(res: Result, fmt: str, alone: bool) -> None:
+def print_result(res: Result, fmt: str, alone: bool, listed: bool = False) -> None:
     """A result on standard output: a JSON object, or a line (and, for a puzzle written on
-    several lines, or a puzzle alone, its solution below in the input's own form)."""
+    several lines, or a puzzle alone, its solution below in the input's own form); ``listed``
+    (``count``): every solution kept after the first, one a line, and how many were not kept."""
     if fmt == "jsonl":
         print(json.dumps(res.to_dict()), flush=False)
         return
@@ -74,6 +77,17 @@ def print_result(res: Result, fmt: str, alone: bool) -> None:
         print(res.puzzle.pretty(res.solutions[0]))
     else:
         print(head + " " + written)
+    if listed:
+        _list_solutions(res)
+
+
+def _list_solutions(res: Result) -> None:
+    for k, solution in enumerate(res.solutions[1:], start=2):
+        written = res.puzzle.write_solution(solution)
+        print(f"solution {k}:\n{written}\n" if "\n" in written else f"solution {k}: {written}")
+    more = res.count - len(res.solutions)
+    if more > 0:
+        print(f"… {more} more not kept (--keep K lists K)")
 
 
 def cmd_solve(args) -> int:
@@ -81,10 +95,10 @@ def cmd_solve(args) -> int:
         return print_examples()
     api.normalise_limit(args.limit)  # the options first: a usage error reads no input
     api.check_time_limit(args.time_limit)
+    check_clock(args.clock, args.time_limit, args.wall_limit)
     check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
-    from ..solvers.registry import make_engine
-    engine = make_engine(args.solver)
+    engine = api.seeded_engine(args.solver, args.engine_seed)
     tally = Tally()
     first = True
     for batch in batches(read_records(args)):
@@ -95,7 +109,7 @@ def cmd_solve(args) -> int:
             results, stopped = exc.done, exc
         alone = first and len(results) == 1 and len(args.files or []) <= 1 and args.files != ["-"]
         for res in results:
-            print_result(res, args.format, alone=alone)
+            print_result(res, args.format, alone=alone, listed=args.list_solutions)
             failed = res.status is Status.ERROR
             if failed:
                 report_error(error_text(res))
@@ -214,6 +228,7 @@ def cmd_solvers(args) -> int:
                          "help": o.help, **({"choices": list(o.choices)} if o.choices else {})}
                         for o in cls.options],
             "statistics": cls.statistics,
+            "seed": cls.seed_parameter,
             "library": cls.library or "puzzlebench",
             "version": cls.version(),
             "available": reason is None,
@@ -232,6 +247,7 @@ def cmd_solvers(args) -> int:
         print(f"    kinds: {', '.join(row['kinds'])}")
         if row["variants"]:
             print(f"    variants: {', '.join(row['variants'])} (default {row['variants'][0]})")
+        print(f"    engine seed: {row['seed'] or 'takes none (its results record no seed)'}")
         for o in row["options"]:
             choices = f" [{'|'.join(map(str, o['choices']))}]" if "choices" in o else ""
             print(f"    @{o['name']}={o['default']}{choices}: {o['help']}")
@@ -246,18 +262,20 @@ def register(sub) -> None:
     p = sub.add_parser("solve", help="solve puzzles (limit 2: find one, prove it unique)")
     add_input_arguments(p)
     add_solver_arguments(p, default_limit=2)
-    p.set_defaults(func=cmd_solve, default_example="arto-inkala")
+    p.set_defaults(func=cmd_solve, default_example="arto-inkala", list_solutions=False)
 
     p = sub.add_parser("count", help="count every solution (or up to --limit)")
     add_input_arguments(p)
-    add_solver_arguments(p, default_limit=0)
-    p.set_defaults(func=cmd_solve)
+    add_solver_arguments(p, default_limit=0, keep_help="solutions kept and listed per puzzle")
+    p.set_defaults(func=cmd_solve, list_solutions=True)
 
     p = sub.add_parser("check", help="check lines 'puzzle solution' and list every broken rule",
                        description="Check lines 'puzzle solution' (a Latin square: its rows, a line "
                                    "'solution', the solution's rows) and list every broken rule.")
     add_input_arguments(p, example=False)
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a verdict a record and the broken rules; jsonl: a JSON object a record "
+                        "(default %(default)s)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("show", help="pretty-print puzzles")
@@ -265,7 +283,8 @@ def register(sub) -> None:
     p.set_defaults(func=cmd_show, default_example="arto-inkala")
 
     p = sub.add_parser("solvers", help="every engine, its kinds, variants, options and availability")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a table; jsonl: a JSON object an engine (default %(default)s)")
     p.add_argument("--statistics", action="store_true",
                    help="what each engine counts in each shared statistic (markdown)")
     p.set_defaults(func=cmd_solvers)

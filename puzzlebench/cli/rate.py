@@ -20,12 +20,16 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import Place, PuzzleError, UnsupportedShapeError, UsageError
+from ..options import INT32_MAX, NON_NEGATIVE, SEED, TIME, Whole
 from ..models.sudoku import Sudoku, parse_sudoku_line
 from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_profile
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
 from .common import EXIT_OK, EXIT_SOME_ERRORS, Tally, read_records as read_puzzle_records, record_error_text, report_error
+
+FOLDS = Whole(2, INT32_MAX)   # k of the k-fold cross-validation
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("rate", help="rate Sudoku difficulty with human techniques, or fit a rating model",
@@ -37,8 +41,9 @@ def register(subparsers) -> None:
     p.add_argument("--explain", action="store_true", help="list every step in words")
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text")
-    p.add_argument("--time-limit", type=_seconds, default=LADDER_SECONDS, metavar="SECONDS",
+    p.add_argument("--format", choices=("text", "jsonl"), default="text",
+                   help="text: a line a puzzle; jsonl: a JSON object a puzzle (default %(default)s)")
+    p.add_argument("--time-limit", type=TIME, default=LADDER_SECONDS, metavar="SECONDS",
                    help="per puzzle, for Sudoku Explainer's ladder of techniques (default %(default)g; 0: none); "
                         "past it the record says ladder \"timeout\" and the model scores the puzzle")
     fitting = p.add_argument_group("fitting (--fit)")
@@ -49,24 +54,18 @@ def register(subparsers) -> None:
                          help="seed: Σ α n + Σ β [n>0] as in Landreau's TIPE 2025 study; full: plus hardest technique, "
                               "guessing, singles and visual criteria (default); full+quine: plus the Quine "
                               "measure (Landreau, section 3)")
-    fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq")
+    fitting.add_argument("--method", choices=("lstsq", "anneal"), default="lstsq",
+                         help="lstsq: ridge least squares; anneal: simulated annealing of the same loss "
+                              "(default %(default)s)")
     fitting.add_argument("--transform", choices=("none", "log"), default="none",
                          help="fit log(label) (use for solve times)")
-    fitting.add_argument("--ridge", type=float, default=1.0)
-    fitting.add_argument("--folds", type=int, default=5, help="k of the k-fold cross-validation")
-    fitting.add_argument("--seed", type=int, default=1)
+    fitting.add_argument("--ridge", type=NON_NEGATIVE, default=1.0,
+                         help="the ridge term's weight on the standardised features (default %(default)s)")
+    fitting.add_argument("--folds", type=FOLDS, default=5, help="k of the k-fold cross-validation")
+    fitting.add_argument("--seed", type=SEED, default=1,
+                         help="seed of the folds' shuffle and of the annealing (default %(default)s)")
     fitting.add_argument("--name", help="the model's name (default: the output file's stem)")
     p.set_defaults(func=run)
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds >= 0")
-    return value
 
 
 def run(args) -> int:
@@ -169,14 +168,7 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
-    # checked before the fit (minutes on a large set): --folds 0 and an --out folder were
-    # tracebacks, --ridge < 0 fitted a penalty that rewards large weights
-    if args.folds < 2:
-        raise UsageError(f"--folds must be 2 or more (k of the k-fold cross-validation); got {args.folds}")
-    if not 0 <= args.ridge < float("inf"):   # inf: every weight NaN, written as a model, exit 0
-        raise UsageError(f"--ridge must be a number 0 or more; got {args.ridge:g}")
-    if args.seed < 0:   # numpy's seeding refused it with a traceback after the data was read
-        raise UsageError(f"--seed must be 0 or more; got {args.seed}")
+    # checked before the fit (minutes on a large set): an --out folder was a traceback
     existed = os.path.exists(args.out)
     try:
         open(args.out, "a").close()

@@ -9,6 +9,7 @@ import re
 
 from ..encoders.smt import decode_assignment, header_facts
 from ..errors import UsageError
+from ..options import LIMIT, TIME
 from ..solvers.base import check_time_limit, normalise_limit
 from ..solvers.smt import count_smt2_models_apart
 from .common import EXIT_OK, read_text
@@ -39,8 +40,11 @@ def cmd_solve_smt2(args) -> int:
         found.ending, f" (stopped: {found.reason})")
     plural = "" if found.count == 1 else "s"
     stats = found.stats
-    print(f"{found.count} model{plural}{ending}; decisions={stats.nodes} conflicts={stats.conflicts} "
-          f"propagations={stats.propagations} [z3 {z3.get_version_string()}]")
+    # a counter Z3 does not report (no search: its simplifier decided the formula) is left out
+    counters = " ".join(f"{name}={value}" for name, value in (
+        ("decisions", stats.nodes), ("conflicts", stats.conflicts), ("propagations", stats.propagations))
+        if value is not None) or "no search counters"
+    print(f"{found.count} model{plural}{ending}; {counters} [z3 {z3.get_version_string()}]")
     return EXIT_OK
 
 
@@ -70,6 +74,6 @@ def cell_values(values: list[tuple[str, str]], fixed: dict[int, int], n_cells: i
 def register(sub) -> None:
     p = sub.add_parser("solve-smt2", help="count the models of an SMT-LIB2 file with Z3 (e.g. from export --to smt2)")
     p.add_argument("file", metavar="FILE", help="the SMT-LIB2 file ('-' for standard input)")
-    p.add_argument("--limit", type=int, default=1, help="models to look for (0 = all); default 1")
-    p.add_argument("--time-limit", type=float, metavar="SECONDS")
+    p.add_argument("--limit", type=LIMIT, default=1, help="models to look for (0 = all); default 1")
+    p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="for the whole count (default: none)")
     p.set_defaults(func=cmd_solve_smt2)

@@ -66,6 +66,7 @@ from itertools import compress
 from typing import Iterable, Sequence
 
 from ..errors import EngineError, UsageError
+from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility, candidate,
                                  different_groups, pairwise_different)
@@ -513,6 +514,98 @@ def empty_grid_clause_count(box: tuple[int, int], encoding: str, amo: str = "pai
 
     r, c = box
     return encode(Sudoku(box, [0] * (r * c) ** 2), encoding, amo).n_clauses
+
+
+# -- the memory budget (encoders/budget.py) ------------------------------------------------------
+
+def _amo_size(k: int, amo: str) -> tuple[int, int]:
+    """(clauses, literals) of an at-most-one over ``k`` literals: pairwise k(k-1)/2 binary
+    clauses; bitwise k·log2 k binary ones; the others a few ternary clauses a literal."""
+    if k <= 1:
+        return 0, 0
+    if amo == "pairwise" or k == 2:
+        pairs = k * (k - 1) // 2
+        return pairs, 2 * pairs
+    if amo == "bitwise":
+        bits = (k - 1).bit_length()
+        return k * bits, 2 * k * bits
+    return 4 * k, 12 * k
+
+
+_SIZES: dict[tuple, tuple[int, int]] = {}
+
+
+def formula_size(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> tuple[int, int]:
+    """(clauses, literals) of the puzzle's formula, counted from its constraints without making
+    it (``augmented`` counted as ``extended``, which it replaces in part; for ``optimized``, the
+    one-of groups' open literals, the other constraints whole); once per shape, as the formula,
+    but for ``optimized``, whose formula is each puzzle's."""
+    if encoding == "optimized":
+        return _count_formula(puzzle, encoding, amo)
+    key = (structure_key(puzzle), encoding, amo)
+    size = _SIZES.get(key)
+    if size is None:
+        if len(_SIZES) > 64:
+            _SIZES.clear()
+        size = _SIZES[key] = _count_formula(puzzle, encoding, amo)
+    return size
+
+
+def _count_formula(puzzle: Puzzle, encoding: str, amo: str) -> tuple[int, int]:
+    n = puzzle.n_values
+    clauses = literals = 0
+    fixed = givens_decisions(puzzle.rules) if encoding == "optimized" else None
+
+    def group(lits, at_least: bool, at_most: bool) -> None:
+        """As :func:`_one_of_group` encodes it: with ``fixed``, a group a given settles is
+        gone, the others keep their open literals."""
+        nonlocal clauses, literals
+        if fixed is None:
+            k = len(lits)
+        elif any(fixed.get(lit) for lit in lits):
+            return
+        else:
+            k = sum(1 for lit in lits if lit not in fixed)
+        if at_least:
+            clauses, literals = clauses + 1, literals + k
+        if at_most:
+            c, l = _amo_size(k, amo)
+            clauses, literals = clauses + c, literals + l
+
+    for con in puzzle.rules.constraints:
+        if isinstance(con, ExactlyOne):
+            group([c + 1 for c in con.candidates], True, encoding != "minimal" or not is_cell_constraint(con, n))
+        elif isinstance(con, AtMostOne):
+            group([c + 1 for c in con.candidates], False, True)
+        elif isinstance(con, AllDifferent):
+            full = len(con.cells) == n and encoding != "minimal" and encoding != "efficient"
+            for v in range(1, n + 1):
+                group([candidate(cell, v, n) + 1 for cell in con.cells] if fixed is not None else con.cells,
+                      full, True)
+        elif isinstance(con, Visibility):   # 2 clauses a height a cell, n+1 a threshold, the count
+            m = len(con.cells)
+            clauses, literals = clauses + 3 * m * n + 4 * m, literals + 8 * m * n + 12 * m
+        elif isinstance(con, Less):
+            clauses, literals = clauses + n * (n + 1) // 2 + 2 * n, literals + n * (n + 1) + n * (n + 3)
+        elif isinstance(con, Cage):   # a filling's clauses: a few a cell (its fillings not counted)
+            m = len(con.cells)
+            clauses, literals = clauses + m * n * (m + 1), literals + m * n * (m + 1) * (m + 2)
+    return clauses, literals
+
+
+def estimated_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                    per_clause: int = 0, per_literal: int = 0) -> int:
+    """What :func:`encode` takes for ``puzzle`` (its clause lists), before it is made; and
+    ``per_clause`` and ``per_literal`` bytes more (a solver's copy, a text)."""
+    clauses, literals = formula_size(puzzle, encoding, amo)
+    return clauses * (LIST_BYTES + per_clause) + literals * (ITEM_BYTES + INT_BYTES + per_literal)
+
+
+def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> int:
+    """:func:`estimated_bytes` and the DIMACS text written from it (a literal's digits, its
+    sign and a space; ``0`` and a newline a clause)."""
+    digits = len(str(puzzle.n_cells * puzzle.n_values)) + 2
+    return estimated_bytes(puzzle, encoding, amo, per_clause=2, per_literal=digits)
 
 
 def _write(self: Cnf) -> str:

@@ -16,6 +16,7 @@ import importlib
 from typing import Any, Callable
 
 from ..errors import UsageError
+from .budget import check_budget
 
 # target → ("module:function", the options a user may give it)
 EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -34,11 +35,27 @@ EXPORTERS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+ESTIMATES: dict[str, str] = {
+    "dimacs": "puzzlebench.encoders.cnf:estimated_export_bytes",
+    "dlx": "puzzlebench.encoders.exact_cover:estimated_bytes",
+    "smt2-fold": "puzzlebench.encoders.smt:estimated_bytes",
+    "smt2-bool": "puzzlebench.encoders.smt:estimated_bytes",
+}
+"""target → ``"module:function"`` of what its artifact and text take, ``(puzzle, **options) ->
+bytes`` (:mod:`.budget`): the targets that list every clause or option (an empty 64x64 Sudoku's
+DIMACS took 6.1 GB to write 573 MB; SMT-LIB with ``amo=pairwise``).  The others state each
+constraint whole (a line an AllDifferent, n³ terms at most)."""
+
+
+def _function(reference: str) -> Callable[..., Any]:
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def exporter(target: str) -> Callable[..., Any]:
     if target not in EXPORTERS:
         raise UsageError(f"unknown export target {target!r}; known: {', '.join(sorted(EXPORTERS))}")
-    module, _, name = EXPORTERS[target][0].partition(":")
-    return getattr(importlib.import_module(module), name)
+    return _function(EXPORTERS[target][0])
 
 
 def check_exportable(puzzle, to: str) -> None:
@@ -50,9 +67,11 @@ def check_exportable(puzzle, to: str) -> None:
                          f"with candidates); the human, mrv and sat solvers take them")
 
 
-def artifact_for(puzzle, to: str, **options: Any):
+def artifact_for(puzzle, to: str, *, memory_limit: int | None = None, **options: Any):
     """The artifact of ``puzzle`` for export target ``to`` (it can ``write()`` itself); an
-    option the target does not take is refused, naming both, and so is a Sukaku."""
+    option the target does not take is refused, naming both, and so is a Sukaku, and so is an
+    artifact estimated past the memory budget (``memory_limit`` bytes, else the default:
+    :func:`~.budget.check_budget`)."""
     function = exporter(to)
     known = EXPORTERS[to][1]
     for name in options:
@@ -60,4 +79,7 @@ def artifact_for(puzzle, to: str, **options: Any):
             takes = f"it takes {', '.join(known)}" if known else "it takes no option"
             raise UsageError(f"export target {to!r} has no option {name!r}; {takes}")
     check_exportable(puzzle, to)
+    if to in ESTIMATES:
+        check_budget(_function(ESTIMATES[to])(puzzle, **options), f"the {to} export of this {puzzle.kind}",
+                     memory_limit)
     return function(puzzle, **options)

@@ -117,13 +117,16 @@ _LIST = re.compile(r"<list>(.*?)</list>", re.S)
 _VALUES = re.compile(r"<values>(.*?)</values>", re.S)
 _ARRAY_ALL = re.compile(r"c\[\]")
 _ONE = re.compile(r"c\[([0-9]{1,9})\]")
+_COLOUR = re.compile(r"\x1b\[[0-9;]*m")   # ACE colours its output even into a file (without -npc)
+_VALUE = re.compile(r"[0-9]{1,9}")
 
 
 def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str, list[tuple[int, ...]]]:
     """A solver's output in the XCSP3 competition's form: the status (``SATISFIABLE``,
     ``UNSATISFIABLE``, ``UNKNOWN``; ``OPTIMUM FOUND`` counts as satisfiable) and every
     solution its ``v`` lines hold, a value per cell (the ``<list>`` names ``c[]``, the whole
-    array, or its cells one by one)."""
+    array, or its cells one by one).  ANSI colour codes are dropped first."""
+    text = _COLOUR.sub("", text)
     status, status_line = None, 1
     v_text: list[str] = []
     v_lines: list[int] = []
@@ -167,14 +170,17 @@ def _solution(names: list[str], values: list[str], n_cells: int, source, line: i
         expanded.append(int(one.group(1)))
     # XCSP3 lets a solver compress repeated values as v x k
     flat: list[str] = []
-    for word in values:
+    for place, word in enumerate(values, start=1):
         value, times, count = word.partition("x")
-        repeat = int(count) if times and count.isdigit() and len(count) < 10 else 1
+        if not _VALUE.fullmatch(value) or (times and not (count.isdigit() and len(count) < 10)):
+            raise ParseError(f"value {place} of the answer, {word[:30]!r}, is not a value "
+                             f"(a number up to 9 digits, or VALUExCOUNT)", Place(source, line))
+        repeat = int(count) if times else 1
         if len(flat) + repeat > len(expanded):     # checked before a repeat count is allocated
             raise ParseError(f"the answer lists more values than its {len(expanded)} variables",
                              Place(source, line))
         flat.extend([value] * repeat)
-    if len(flat) != len(expanded) or not all(re.fullmatch(r"[0-9]{1,9}", w) for w in flat):
+    if len(flat) != len(expanded):
         raise ParseError(f"the answer lists {len(flat)} values for {len(expanded)} variables",
                          Place(source, line))
     out = [0] * n_cells

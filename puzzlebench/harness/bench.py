@@ -12,6 +12,7 @@ slow ones one at a time, and so that the last units are spread over every worker
 from __future__ import annotations
 
 import math
+import os
 import shlex
 import sqlite3
 import sys
@@ -23,16 +24,20 @@ from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..errors import UsageError
+from ..options import MAX_REPEAT, SEED
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
-from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key
+from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, remove_database
 from ..models.reader import Record
 from .progress import Progress
-from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.child import MB, check_memory_limit
+from ..solvers.base import (DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit,
+                            normalise_limit)
+from ..solvers.child import MB, check_memory_limit, memory_mechanism
+from ..solvers.clock import check_clock
 from ..solvers.registry import make_engine
+from .sets import SetOrigin, identify_sets
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
-from .workers import LocalExecutor, default_jobs
+from .workers import JOBS_PER_CORE, LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2
 MAX_UNIT = 4096
@@ -47,14 +52,19 @@ class BenchConfig:
     limit: int | None = DEFAULT_LIMIT
     time_limit: float = DEFAULT_TIME_LIMIT
     memory_limit: int | None = None   # bytes above each worker's baseline; None: none
+    clock: str = "wall"               # the clock of the time limit: wall or cpu
+    wall_limit: float | None = None   # with clock cpu: the wall limit beside it (None: the default)
     repeat: int = 1                   # runs of each (puzzle, solver) pair, each stored
     jobs: int | None = None
     resume: bool = False
     quiet: bool = False
     seed: int | None = None
     engines: Mapping[str, str] = field(default_factory=dict)
+    engine_seed: int = DEFAULT_ENGINE_SEED   # repetition r (1..K) gives the engines engine_seed + r - 1
+    warmup: int = 0                   # puzzles each worker runs first with each engine, stored as warm-up
     command: str = ""
     settings: dict = field(default_factory=dict)
+    origins: Mapping[str, SetOrigin] = field(default_factory=dict)   # by the records' set_name: their file
 
 
 @dataclass
@@ -101,24 +111,29 @@ class BenchOutcome:
         return [r for r in rows if r["solver"] in solvers and (r["puzzle_id"], r["puzzle_hash"]) in self.ids]
 
 
-MAX_REPEAT = 1000
-JOBS_PER_CORE = 8
-"""Beyond these, a bench's tasks (repetitions x puzzles x solvers, made up front) or its
-worker processes would fill the machine before the first run."""
 
 
 def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     if cfg.time_limit is None:  # workers are killed past it: a bench cannot run without one
         raise UsageError("a bench needs a time limit (--time-limit SECONDS)")
     check_time_limit(cfg.time_limit)
+    cfg.wall_limit = check_clock(cfg.clock, cfg.time_limit, cfg.wall_limit)
     if cfg.memory_limit is not None:
         check_memory_limit(cfg.memory_limit / MB)
     normalise_limit(cfg.limit)
+    if cfg.seed is not None:
+        SEED.check(cfg.seed, "seed")   # stored in the runs table, an SQLite INTEGER
     if cfg.repeat < 1:
         raise UsageError(f"--repeat must be 1 or more; got {cfg.repeat}")
     if cfg.repeat > MAX_REPEAT:   # the task list is made up front: 10^14 filled the memory, silently
         raise UsageError(f"--repeat {cfg.repeat}: at most {MAX_REPEAT:,} runs of each pair (each is stored; "
                          "a median needs a few)")
+    check_engine_seed(cfg.engine_seed)
+    if cfg.engine_seed + cfg.repeat - 1 > MAX_ENGINE_SEED:
+        raise UsageError(f"--engine-seed {cfg.engine_seed} with --repeat {cfg.repeat}: the last repetition's "
+                         f"seed would pass {MAX_ENGINE_SEED}")
+    if cfg.warmup < 0:
+        raise UsageError(f"--warmup must be 0 or more; got {cfg.warmup}")
     if cfg.jobs is not None and cfg.jobs < 1:
         raise UsageError(f"--jobs must be 1 or more; got {cfg.jobs}")
     cores = default_jobs()
@@ -149,8 +164,10 @@ def engine_versions(engines: dict[str, object]) -> dict[str, dict]:
 class _Planner:
     """Hands out units lazily, round-robin over solvers, sized from each solver's pace."""
 
-    def __init__(self, pending: dict[str, "_SolverQueue"], engines: dict, cfg: BenchConfig, jobs: int, keep: int):
+    def __init__(self, pending: dict[str, "_SolverQueue"], engines: dict, cfg: BenchConfig, jobs: int, keep: int,
+                 warmups: Mapping[str, list] | None = None):
         self.pending = pending
+        self.warmups = warmups or {}
         self.engines = engines
         self.cfg = cfg
         self.jobs = jobs
@@ -180,26 +197,35 @@ class _Planner:
                     continue
                 batch = has_batch_path(self.engines[solver])
                 size = self._size(solver, batch)
-                ids, puzzles = queue.take(size)
+                ids, puzzles, engine_seed = queue.take(size)
                 yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
-                               batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit)
+                               batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit,
+                               engine_seed=engine_seed, warmup=self.warmups.get(solver, ()),
+                               clock=self.cfg.clock, wall_limit=self.cfg.wall_limit)
 
 
 class _SolverQueue:
     """One solver's tasks still to hand out: their ids (a run), taken in slices, each with its
-    puzzles as a :class:`~.runner.PuzzleSlice` of the catalog (index = task id)."""
+    puzzles as a :class:`~.runner.PuzzleSlice` of the catalog (index = task id).  ``blocks``
+    are its repetitions' (end task id, engine seed): a slice never crosses one, so that a unit
+    has one seed."""
 
-    def __init__(self, ids: range, catalog: list):
+    def __init__(self, ids: range, catalog: list, blocks: Sequence[tuple[int, int | None]] = ()):
         self.ids, self.catalog, self.at = ids, catalog, 0
+        self.blocks = list(blocks) or [(ids.stop, None)]
 
     def __len__(self) -> int:
         return len(self.ids) - self.at
 
-    def take(self, size: int) -> tuple[range, PuzzleSlice]:
-        a, b = self.at, min(self.at + size, len(self.ids))
+    def take(self, size: int) -> tuple[range, PuzzleSlice, int | None]:
+        a = self.at
+        while self.blocks[0][0] <= self.ids[a]:
+            self.blocks.pop(0)
+        end, engine_seed = self.blocks[0]
+        b = min(a + size, len(self.ids), end - self.ids.start)
         self.at = b
         ids = self.ids[a:b]
-        return ids, PuzzleSlice(self.catalog, ids.start, ids.stop)
+        return ids, PuzzleSlice(self.catalog, ids.start, ids.stop), engine_seed
 
 
 def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | None = None,
@@ -209,23 +235,38 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
     engines = resolve_solvers(cfg.solvers, cfg.engines)
     lock = BenchLock(cfg.db)
     try:
-        db = Database(cfg.db)
-        started = time.perf_counter()
+        made, db = not os.path.exists(cfg.db), None
         try:
-            return _run(items, cfg, engines, db, executor, stderr, started)
+            db = Database(cfg.db)
+            return _run(items, cfg, engines, db, executor, stderr, time.perf_counter())
         except sqlite3.DatabaseError as exc:   # a damaged file, a full disk
             raise UsageError(f"cannot use {cfg.db} as a results database: {exc}") from None
         finally:
-            db.close()
+            # a bench interrupted before its first result left a database of one run and no result
+            empty = made and (db is None or not _holds_results(db))
+            if db is not None:
+                db.close()
+            if empty:
+                remove_database(cfg.db)
     finally:
         lock.release()
+
+
+def _holds_results(db: Database) -> bool:
+    try:
+        return db.holds_results()
+    except sqlite3.DatabaseError:   # a full disk: what is there is kept
+        return True
 
 
 def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     """One bench: plan the tasks, run and store them, cross-check the solvers."""
     jobs = cfg.jobs or getattr(executor, "jobs", None) or default_jobs()  # a cluster's: its worker threads
-    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
-                "repeat": cfg.repeat, "jobs": jobs, "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+    settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "clock": cfg.clock, "wall_limit": cfg.wall_limit,
+                "memory_limit": cfg.memory_limit, "memory_mechanism": memory_mechanism(cfg.memory_limit),
+                "repeat": cfg.repeat, "engine_seed": cfg.engine_seed, "warmup": cfg.warmup, "jobs": jobs,
+                "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
+    identify_sets(items, dict(cfg.origins), db, stderr)   # before the run: a refusal stores nothing
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
                           engines=engine_versions(engines))
     plan = _plan(items, cfg, engines, db, run_id, stderr)
@@ -233,7 +274,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
         executor = LocalExecutor(jobs, catalog=plan.catalog)
     stored = _execute(plan, cfg, engines, db, run_id, executor, jobs, stderr)
     limit = limit_key(cfg.limit)
-    outcome = BenchOutcome(run_id, len(plan.tasks), plan.skipped, stored.wrong, stored.errors, stored.timeouts,
+    outcome = BenchOutcome(run_id, plan.tasks.measured, plan.skipped, stored.wrong, stored.errors, stored.timeouts,
                            [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items,
                            memouts=stored.memouts)
     disagreements = []
@@ -258,21 +299,25 @@ class _Plan:
     sets: list[str]
     skipped: int
     input_errors: int
+    warmups: dict[str, list] = field(default_factory=dict)   # per solver: its warm-up (task id, puzzle) pairs
 
 
 def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, stderr: TextIO) -> _Plan:
     limit = limit_key(cfg.limit)
-    done, timeouts, memouts = db.done_keys(cfg.time_limit, cfg.memory_limit) if cfg.resume else (set(), [], [])
-    if timeouts:
-        limit_now = f"at {cfg.time_limit:g} s" if cfg.time_limit is not None else "with no time limit"
-        print(f"puzzlebench: {len(timeouts)} earlier timeout(s) under a smaller time limit are run again "
-              f"{limit_now}", file=stderr)
+    sets = sorted({item.set_name for item in items})
+    done, other_time, memouts = (set(), {}, {})
+    if cfg.resume:
+        done, other_time, memouts = db.done_keys(sets, [*engines, INPUT_SOLVER], limit, cfg.repeat,
+                                                      cfg.time_limit, cfg.memory_limit)
+    if other_time:
+        print(f"puzzlebench: {_counted(other_time)} stored under another time limit "
+              f"({', '.join(f'{t:g} s' for t in sorted(other_time))}) run again at {cfg.time_limit:g} s", file=stderr)
     if memouts:
         memory_now = f"at {cfg.memory_limit / MB:g} MB" if cfg.memory_limit is not None else "with no memory limit"
-        print(f"puzzlebench: {len(memouts)} earlier memout(s) under a smaller memory limit are run again "
-              f"{memory_now}", file=stderr)
-    if timeouts or memouts:
-        db.replace(run_id, timeouts + memouts)
+        print(f"puzzlebench: {sum(map(len, memouts.values()))} earlier memout(s) under a smaller memory limit "
+              f"are run again {memory_now}", file=stderr)
+    if other_time or memouts:
+        db.replace(run_id, [i for ids in [*other_time.values(), *memouts.values()] for i in ids])
     good = [item for item in items if item.puzzle is not None]
     tasks = _TaskTable(good)
     input_errors, skipped = [], 0
@@ -287,12 +332,13 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
         # told with its place, as every command tells a bad input line (it was only counted)
         place = item.error.place if item.error.place.source else item.source
         print(f"puzzlebench: {place}: error: {item.error.message}", file=stderr)
-    queued: dict[str, list[int]] = {}  # per solver: its first task id, its number of tasks
+    queued: dict[str, list] = {}  # per solver: its first task id, its number of tasks, its blocks
     kinds_of_puzzles = tasks.facts["kind"]
+    taken: dict[str, Sequence[int]] = {}
     for spec, engine in engines.items():  # one solver's task ids in a row: its batches are slices
-        every = range(len(good))
+        every = taken[spec] = range(len(good))
         if not set(kinds_of_puzzles) <= engine.kinds:
-            every = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
+            every = taken[spec] = [k for k, kind in enumerate(kinds_of_puzzles) if kind in engine.kinds]
         for repetition in range(1, cfg.repeat + 1):  # all the puzzles once, then again: K blocks in a row
             members = every
             if done:
@@ -300,10 +346,18 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
                 members = [k for k in every if TaskKey(f"{sets[k]}:{lines[k]}", hashes[k], spec, limit,
                                                        repetition) not in done]
                 skipped += len(every) - len(members)
-            first = tasks.add_solver(spec, members, repetition)
-            queued.setdefault(spec, [first, 0])[1] += len(members)
+            engine_seed = cfg.engine_seed + repetition - 1 if engine.takes_seed() else None
+            first = tasks.add_solver(spec, members, repetition, engine_seed)
+            entry = queued.setdefault(spec, [first, 0, []])
+            entry[1] += len(members)
+            entry[2].append((first + len(members), engine_seed))
+    tasks.measured = len(tasks)
+    warm = {spec: tasks.add_solver(spec, taken[spec][:cfg.warmup], None, None) for spec in queued if cfg.warmup}
     catalog = tasks.catalog()
-    queues = {spec: _SolverQueue(range(first, first + n), catalog) for spec, (first, n) in queued.items()}
+    queues = {spec: _SolverQueue(range(first, first + n), catalog, blocks)
+              for spec, (first, n, blocks) in queued.items()}
+    warmups = {spec: [(tid, catalog[tid]) for tid in range(first, first + min(cfg.warmup, len(taken[spec])))]
+               for spec, first in warm.items()}
     sets = sorted({item.set_name for item in items})
     if not cfg.resume:  # the pairs run again replace their earlier results (kept in the log)
         db.retire(run_id, limit, sets, [*engines, INPUT_SOLVER],
@@ -311,7 +365,12 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
                                            for i in items if i.puzzle is None})
     if input_errors:
         db.write_values(run_id, input_errors)
-    return _Plan(tasks, queues, catalog, sets, skipped, len(input_errors))
+    return _Plan(tasks, queues, catalog, sets, skipped, len(input_errors), warmups)
+
+
+def _counted(by_limit: dict) -> str:
+    n = sum(map(len, by_limit.values()))
+    return f"{n} result{'' if n == 1 else 's'}"
 
 
 @dataclass
@@ -327,13 +386,19 @@ class _Stored:
 def _execute(plan: _Plan, cfg: BenchConfig, engines: dict, db: Database, run_id: int, executor: Executor,
              jobs: int, stderr: TextIO) -> _Stored:
     """Run the plan's units on the executor, storing each batch of rows as it comes."""
-    progress = Progress(len(plan.tasks), list(engines), stderr, enabled=not cfg.quiet)
-    planner = _Planner(plan.queues, engines, cfg, jobs, keep=2)
+    progress = Progress(plan.tasks.measured, list(engines), stderr, enabled=not cfg.quiet)
+    planner = _Planner(plan.queues, engines, cfg, jobs, keep=2, warmups=plan.warmups)
     stored = _Stored([], plan.input_errors, 0)
-    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit}
+    shared_facts = {"limit_": limit_key(cfg.limit), "time_limit": cfg.time_limit, "memory_limit": cfg.memory_limit,
+                    "warmup": 0, "clock": cfg.clock,
+                    "memory_mechanism": memory_mechanism(cfg.memory_limit)}
     first_copies = _FirstCopies(len(plan.tasks))
     try:
         for batch in executor.execute(planner.units()):
+            if batch.shared.get("warmup"):   # stored as warm-up (once per worker): counted nowhere
+                columns, shared = plan.tasks.columns_of(batch)
+                db.write_columns(run_id, columns, {**shared_facts, **shared})
+                continue
             batch = first_copies.of(batch)
             if not len(batch):
                 continue
@@ -415,20 +480,24 @@ class _TaskTable:
         }
         self.starts: list[int] = []     # first task id of each solver's block
         self.solvers: list[str] = []
-        self.repetitions: list[int] = []
+        self.repetitions: list[int | None] = []
+        self.engine_seeds: list[int | None] = []
         self.members: list[Sequence[int]] = []  # the puzzles of each block, in task order
         self.total = 0
+        self.measured = 0   # the tasks before the warm-up blocks (bench --warmup), which follow them
 
     def __len__(self) -> int:
         return self.total
 
-    def add_solver(self, solver: str, members: Sequence[int], repetition: int = 1) -> int:
-        """Tasks of ``solver`` on the puzzles ``members`` (its ``repetition``-th run of them);
-        the first of their ids."""
+    def add_solver(self, solver: str, members: Sequence[int], repetition: int | None = 1,
+                   engine_seed: int | None = None) -> int:
+        """Tasks of ``solver`` on the puzzles ``members`` (its ``repetition``-th run of them, with
+        ``engine_seed``; a warm-up block has neither); the first of their ids."""
         first = self.total
         self.starts.append(first)
         self.solvers.append(solver)
         self.repetitions.append(repetition)
+        self.engine_seeds.append(engine_seed)
         self.members.append(members)
         self.total += len(members)
         return first
@@ -476,7 +545,8 @@ class _TaskTable:
         pick, block = self._puzzles_of(batch.task_ids)
         columns = {name: list(pick(values)) for name, values in self.facts.items()}
         shared = dict(batch.shared)
-        for name, of_block in (("solver", self.solvers), ("repetition", self.repetitions)):
+        for name, of_block in (("solver", self.solvers), ("repetition", self.repetitions),
+                               ("engine_seed", self.engine_seeds)):
             values = [of_block[b] for b in block] if isinstance(block, list) else [of_block[block]]
             if values.count(values[0]) == len(values):
                 shared[name] = values[0]

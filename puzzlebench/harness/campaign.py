@@ -44,20 +44,26 @@ except ModuleNotFoundError:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 from ..errors import PuzzlebenchError, UsageError
+from ..options import COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
+from .dask_executor import parse_executor_spec
+from .generate import SHAPED_BY_BOX
 from .inputs import set_name
 
-NUMBER, TEXT, WHOLE, FLAG, LIST = "a number", "a text", "a whole number", "true or false", "a list"
+TEXT, WHOLE, FLAG, LIST = "a text", "a whole number", "true or false", "a list"
+DURATION = "a number of seconds or a text with a unit (\"15min\")"
+SIZE = "a number of MB (2^20 bytes) or a text with a unit (\"2GiB\")"
 
-TOP_KEYS = {"db": TEXT, "solvers": LIST, "time_limit": NUMBER, "memory_limit": NUMBER, "limit": WHOLE,
+TOP_KEYS = {"db": TEXT, "solvers": LIST, "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE,
             "repeat": WHOLE, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
 SET_KEYS = {"file": TEXT, "kind": TEXT, "box": TEXT, "sample": WHOLE, "seed": WHOLE, "scramble": FLAG,
-            "time_limit": NUMBER, "memory_limit": NUMBER, "limit": WHOLE, "repeat": WHOLE, "solvers": LIST}
+            "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE, "repeat": WHOLE, "solvers": LIST}
 SOLVER_KEYS = {"spec": TEXT, "options": "a table"}
-LEAST = {"time_limit": 0, "memory_limit": 0, "limit": -1, "repeat": 0, "jobs": 0, "sample": 0}
-"""Each numeric setting must be more than this (0 = all solutions for ``limit``)."""
+NUMBERS = {"limit": LIMIT, "seed": SEED, "repeat": REPEAT, "jobs": JOBS, "sample": COUNT, "time_limit": TIME,
+           "memory_limit": MEMORY}
+"""The numeric settings, checked as the command line's options are (:mod:`puzzlebench.options`)."""
 PER_SET = ("time_limit", "memory_limit", "limit", "repeat", "seed")
 """The campaign's settings a ``[[set]]`` may give again, for itself."""
 
@@ -149,6 +155,11 @@ class _Checker:
         defaults = {key: data[key] for key in PER_SET if key in data}
         solvers = self.solvers(data["solvers"], ("solvers",)) if "solvers" in data else None
         runs = [self.set_run(i, entry, defaults, solvers) for i, entry in enumerate(sets)]
+        for i, run in enumerate(runs):   # the same bench twice: its results stored twice as one set's
+            same = next((k for k in range(i) if _same_run(runs[k], run)), None)
+            if same is not None:
+                self.fail(("set", i), f"[[set]] {i + 1} repeats [[set]] {same + 1} (the same file, solvers and "
+                                      f"settings): remove it, or give repeat = K for more runs")
         named: dict[str, str] = {}
         for i, run in enumerate(runs):
             # a set is named by its file's name, and its puzzles' ids are ``set:line``: two files
@@ -169,19 +180,17 @@ class _Checker:
 
     def value(self, value, kind: str, where: tuple) -> None:
         key = where[-1]
-        fits = {NUMBER: isinstance(value, (int, float)) and not isinstance(value, bool),
-                WHOLE: isinstance(value, int) and not isinstance(value, bool),
+        fits = {WHOLE: isinstance(value, int) and not isinstance(value, bool),
+                DURATION: isinstance(value, (int, float, str)) and not isinstance(value, bool),
                 TEXT: isinstance(value, str), FLAG: isinstance(value, bool), LIST: isinstance(value, list),
-                "a table": isinstance(value, dict)}[kind]
+                "a table": isinstance(value, dict)}[kind if kind != SIZE else DURATION]
         if not fits:
             self.fail(where, f"{key} must be {kind}; got {_shown(value)}")
-        if key in LEAST and not value > LEAST[key]:
-            least = "0 or more" if LEAST[key] < 0 else "more than 0"
-            self.fail(where, f"{key} must be {least}; got {_shown(value)}")
-        check = {"memory_limit": check_memory_limit, "time_limit": check_time_limit}.get(key)
+        check = {"memory_limit": check_memory_limit, "time_limit": check_time_limit,
+                 "executor": parse_executor_spec}.get(key) or (NUMBERS[key].check if key in NUMBERS else None)
         if check:
             try:
-                check(value)
+                check(value, key) if key in NUMBERS else check(value)
             except UsageError as exc:
                 self.fail(where, str(exc))
 
@@ -196,12 +205,17 @@ class _Checker:
         own = self.solvers(entry["solvers"], (*where, "solvers")) if "solvers" in entry else solvers
         if not own:
             self.fail(where, f"[[set]] {index + 1} has no solvers: give solvers = [...] in it or above every [[set]]")
+        if "box" in entry and entry.get("kind") is not None and entry["kind"] not in SHAPED_BY_BOX:
+            self.fail((*where, "box"), f"box does not go with kind = {entry['kind']!r}: it is the block shape of "
+                                       f"{', '.join(SHAPED_BY_BOX)}")
         setting = {**defaults, **{key: entry[key] for key in PER_SET if key in entry}}
         limit = setting.get("limit", DEFAULT_LIMIT)
         return SetRun(file=file, kind=entry.get("kind"), box=entry.get("box"), sample=entry.get("sample"),
                       seed=setting.get("seed", 0), scramble=entry.get("scramble", False), solvers=own,
-                      time_limit=float(setting.get("time_limit", DEFAULT_TIME_LIMIT)),
-                      memory_limit_mb=setting.get("memory_limit"), limit=None if limit == 0 else limit,
+                      time_limit=check_time_limit(setting.get("time_limit", DEFAULT_TIME_LIMIT)),
+                      memory_limit_mb=None if setting.get("memory_limit") is None
+                      else MEMORY.check(setting["memory_limit"], "memory_limit"),
+                      limit=None if limit == 0 else limit,
                       repeat=setting.get("repeat", 1))
 
     def solvers(self, entries: list, where: tuple) -> list[str]:
@@ -230,6 +244,10 @@ class _Checker:
     def resolve(self, name: str) -> str:
         path = Path(name).expanduser()
         return str(path if path.is_absolute() else self.folder / path)
+
+
+def _same_run(a: SetRun, b: SetRun) -> bool:
+    return Path(a.file).resolve() == Path(b.file).resolve() and {**vars(a), "file": ""} == {**vars(b), "file": ""}
 
 
 def _option(value) -> str:

@@ -56,9 +56,9 @@ def crosscheck(results: Iterable[dict]) -> list[Disagreement]:
 
 
 def crosscheck_db(conn, limit: int, sets: list[str], solvers: list[str]) -> list[Disagreement]:
-    """:func:`crosscheck` done by SQLite over the latest results (a self-join of the log on the
-    puzzle and the limit, which SQLite serves with an index of its own making), for the given
-    sets and solvers: no row is read into Python unless it disagrees."""
+    """:func:`crosscheck` done by SQLite over the latest results, warm-ups left out (a
+    self-join of the log on the puzzle and the limit, which SQLite serves with an index of its
+    own making), for the given sets and solvers: no row is read into Python unless it disagrees."""
     finished = ", ".join(f"'{s}'" for s in FINISHED)
     set_marks, solver_marks = ", ".join("?" * len(sets)), ", ".join("?" * len(solvers))
     sql = f"""
@@ -71,6 +71,7 @@ def crosscheck_db(conn, limit: int, sets: list[str], solvers: list[str]) -> list
         JOIN solvers va ON va.id = a.solver_id
         JOIN solvers vb ON vb.id = b.solver_id
         WHERE a.replaced_by IS NULL AND b.replaced_by IS NULL AND va.spec < vb.spec
+          AND COALESCE(a.warmup, 0) = 0 AND COALESCE(b.warmup, 0) = 0
           AND a.limit_ = ? AND s.name IN ({set_marks})
           AND va.spec IN ({solver_marks}) AND vb.spec IN ({solver_marks})
           AND a.status IN ({finished}) AND b.status IN ({finished})

@@ -33,15 +33,17 @@ import multiprocessing
 import queue
 import re
 import signal
+import sys
 import threading
 import time
+import warnings
 from dataclasses import dataclass
 from typing import Iterable, Iterator, Sequence
 
 from ..errors import UsageError
 from ..results import Status
 from .runner import RowBatch, WorkUnit, failure_row
-from .workers import LocalExecutor
+from .workers import JOBS_PER_CORE, LocalExecutor, default_jobs
 
 CONNECT_SECONDS = 5.0
 """How long to try to reach a scheduler (at the start, and again when the connection drops)."""
@@ -96,6 +98,10 @@ def parse_executor_spec(text: str) -> ExecutorSpec:
             raise UsageError(f"--executor {text!r}: expected dask-local:N, N a number of worker processes")
         if int(count) < 1:
             raise UsageError(f"--executor {text!r}: a local Dask cluster needs 1 worker or more")
+        cores = default_jobs()
+        if int(count) > JOBS_PER_CORE * cores:   # a process each, spawned at once, as --jobs
+            raise UsageError(f"--executor {text!r}: at most {JOBS_PER_CORE * cores} workers here "
+                             f"({JOBS_PER_CORE} worker processes a core, {cores} cores)")
         return ExecutorSpec("dask-local", workers=int(count))
     raise UsageError(f"--executor {text!r}: expected {SPEC_FORMS}")
 
@@ -178,10 +184,15 @@ class DaskExecutor:
         self._quiet = _Quiet("distributed")  # its log lines would bury the bench's one-line errors
         try:
             if spec.kind == "dask-local":
+                _quiet_resource_tracker()
                 with _sigint_ignored():   # inherited by the nannies and the workers they start
                     self.cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                        dashboard_address=None, silence_logs=logging.CRITICAL)
+                        dashboard_address=None, silence_logs=logging.CRITICAL,
+                        # no dashboard, but the scheduler serves its HTTP routes (health,
+                        # metrics) all the same, on port 8787 unless told: on an ephemeral port
+                        # of loopback, so that no other program's 8787 is looked at
+                        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
                 self.address = self.cluster.scheduler_address
                 self.client = distributed.Client(self.cluster, timeout=connect_seconds)
             else:
@@ -282,12 +293,31 @@ class DaskExecutor:
         self._quiet.restore()
 
 
+TRACKER_WARNING = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_resource_tracker() -> None:
+    """multiprocessing's resource tracker, a process of its own that outlives a killed bench,
+    warned on its stderr of the semaphores of the Dask workers killed with it ("There appear to
+    be 48 leaked semaphore objects to clean up at shutdown", then its source line): started here
+    (if not yet running) with that warning ignored; it takes Python's -W options."""
+    from multiprocessing import resource_tracker
+    sys.warnoptions.append(TRACKER_WARNING)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(TRACKER_WARNING)
+
+
 @contextlib.contextmanager
 def _sigint_ignored():
     """SIGINT ignored while the local cluster's processes start, as the local pool's workers
     ignore it: the bench decides when to stop.  A Ctrl-C reached every process of the
     terminal's group, and each Dask worker printed its KeyboardInterrupt traceback below the
-    bench's one line (a process started with SIGINT ignored keeps it so, Python included)."""
+    bench's one line (a process started with SIGINT ignored keeps it so, Python included).  A
+    Ctrl-C meanwhile is lost: a start is short as dask-local:N is capped (dask-local:100000
+    ignored it for good).  Blocking it instead does not keep it: the workers' processes start
+    with no signal blocked, and the cluster's threads without the block, one of which takes it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -299,15 +329,20 @@ def _sigint_ignored():
 
 
 class _Quiet:
-    """A logger silenced (but for critical lines) until :meth:`restore`."""
+    """A library's logger silenced (but for critical lines), and its warnings ignored, until
+    :meth:`restore`."""
 
     def __init__(self, name: str):
         self.logger = logging.getLogger(name)
         self.level = self.logger.level
         self.logger.setLevel(logging.CRITICAL)
+        warnings.filterwarnings("ignore", module=rf"{re.escape(name)}(\.|$)")
+        self.filter = warnings.filters[0]   # where filterwarnings put it
 
     def restore(self) -> None:
         self.logger.setLevel(self.level)
+        with contextlib.suppress(ValueError):   # filters reset meanwhile (by a test's catch_warnings)
+            warnings.filters.remove(self.filter)
 
 
 def open_executor(spec: ExecutorSpec) -> DaskExecutor | None:

@@ -13,12 +13,14 @@ Tables:
   (one column each), the engine's raw counters and the artifact size (JSON), the error,
   whether the answer was verified (``verified``) or found wrong (``wrong``), and
   ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
-- ``puzzle_sets``, ``shapes``, ``solvers``: the names the log refers to by number (a set's
-  name, a puzzle kind and shape, a solver spec), written once each;
+- ``puzzle_sets``, ``shapes``, ``solvers``: what the log refers to by number (a set: its
+  content's digest, its readable name, its file, see :mod:`.sets`; a puzzle kind and shape; a
+  solver spec), written once each;
 - ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
-  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``line``,
-  ``kind``, ``shape``, ``solver`` and the log's own columns.  This is what reports, the
-  cross-check and ``--resume`` read, and what a user queries;
+  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``,
+  ``kind``, ``shape``, ``solver`` and the log's own columns, warm-up runs (``bench --warmup``,
+  ``warmup`` 1 in the log) left out.  This is what reports, the cross-check and ``--resume``
+  read, and what a user queries;
 - ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
   answered differently (see :mod:`.crosscheck`).
 
@@ -37,7 +39,9 @@ the pairs that have none (one bench at a time: see :class:`BenchLock`).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
+import hashlib
 import json
 import math
 import os
@@ -57,17 +61,19 @@ RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
 """The log's columns that are stored as they are (every one but the names and the puzzle)."""
 
 RESULTS_VIEW = """
-SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name, r.line,
+SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name,
+       s.digest AS set_digest, r.line,
        h.kind, h.shape, v.spec AS solver, r.limit_, r.time_limit, r.memory_limit, r.status, r.count,
        r.t_parse, r.t_encode, r.t_solve, r.t_decode, r.t_total, r.t_cpu, r.batch_size,
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
-       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition
+       r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed,
+       COALESCE(r.clock, 'wall') AS clock, r.memory_mechanism
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
 LEFT JOIN shapes h ON h.id = r.shape_id
-WHERE r.replaced_by IS NULL
+WHERE r.replaced_by IS NULL AND COALESCE(r.warmup, 0) = 0
 """
 
 SCHEMA = """
@@ -88,7 +94,8 @@ CREATE TABLE IF NOT EXISTS runs (
     git_commit TEXT,
     load TEXT
 );
-CREATE TABLE IF NOT EXISTS puzzle_sets (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+CREATE TABLE IF NOT EXISTS puzzle_sets (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, digest TEXT,
+                                        base TEXT, source TEXT, puzzles INTEGER);
 CREATE TABLE IF NOT EXISTS shapes (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, shape TEXT NOT NULL,
                                    UNIQUE (kind, shape));
 CREATE TABLE IF NOT EXISTS solvers (id INTEGER PRIMARY KEY, spec TEXT NOT NULL UNIQUE);
@@ -117,7 +124,11 @@ CREATE TABLE IF NOT EXISTS result_log (
     batch_size INTEGER,
     baseline_memory INTEGER,
     memory_limit INTEGER,
-    repetition INTEGER
+    repetition INTEGER,
+    engine_seed INTEGER,
+    warmup INTEGER,
+    clock TEXT,
+    memory_mechanism TEXT
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -133,9 +144,25 @@ CREATE TABLE IF NOT EXISTS disagreements (
 """
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
-                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"))
+                 ("memory_limit", "INTEGER"), ("repetition", "INTEGER"), ("engine_seed", "INTEGER"),
+                 ("warmup", "INTEGER"), ("clock", "TEXT"), ("memory_mechanism", "TEXT"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
+
+LOG_ONLY = ("warmup",)
+"""Columns of the log the view does not show: ``warmup`` (1: a ``bench --warmup`` run, which
+the view leaves out, so that no report, cross-check or ``load_results`` counts it)."""
+
+SET_COLUMNS = (("digest", "TEXT"), ("base", "TEXT"), ("source", "TEXT"), ("puzzles", "INTEGER"))
+"""A set's identity beside its name (see :mod:`.sets`): the digest of its content, the name it
+is read under before any disambiguation (``base``), its file (``source``: absolute path, ``NULL``
+for puzzles made in memory or a set stored before these columns) and its number of puzzles.
+A database older than them gets them when a bench opens it, each set's digest computed from
+its stored rows (:func:`stored_set_digests`); the view's ``set_digest`` reads ``NULL`` from
+one ``report`` opens."""
+
+VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS if name not in LOG_ONLY) + ("set_digest",)
+"""The view's columns an older database's view lacks (read as ``NULL``)."""
 
 INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
@@ -144,13 +171,50 @@ ROW_COLUMNS = ROW_FIELDS[1:]  # everything a worker sends but the task id
 FACT_COLUMNS = ("puzzle_hash", "set_name", "line", "kind", "shape", "solver", "limit_", "time_limit")
 """A task's own columns (the worker's row gives the rest); its ``puzzle_id`` is ``set_name:line``.
 ``repetition`` (1 to K under ``bench --repeat K``; ``NULL``, read as 1, when a bench has no
-repeats) is a fact of its own, given where there are repeats."""
+repeats) is a fact of its own, given where there are repeats; so is ``engine_seed`` (the seed
+the engine was given, ``NULL`` for one that takes none)."""
 
 NAMED = (("set_id", "puzzle_sets", ("name",), ("set_name",)),
          ("solver_id", "solvers", ("spec",), ("solver",)),
          ("shape_id", "shapes", ("kind", "shape"), ("kind", "shape")))
 """The log's references to the name tables: the log's column, the table and its columns, and
 the view's columns that spell the name out."""
+
+
+@dataclass(frozen=True)
+class StoredSet:
+    """A row of ``puzzle_sets``."""
+
+    id: int
+    name: str
+    digest: str | None
+    base: str | None
+    source: str | None
+    puzzles: int | None
+
+
+def set_digest(lines_and_hashes: Iterable[tuple[int, str]], scramble_seed: int | None = None) -> str:
+    """A set's identity: SHA-1 of its puzzles' lines and hashes in order (a bad line's hash
+    is ``""``), and of the seed its puzzles were scrambled with.  The line is part of it: a
+    result is stored under its puzzle's line, so a puzzle that moved is not where it was."""
+    digest = hashlib.sha1()
+    for line, puzzle_hash in lines_and_hashes:
+        digest.update(f"{line}:{puzzle_hash}\n".encode())
+    if scramble_seed is not None:
+        digest.update(f"scrambled:{scramble_seed}\n".encode())
+    return digest.hexdigest()
+
+
+def stored_set_digests(conn: sqlite3.Connection) -> dict[int, tuple[str, int]]:
+    """Each set's digest and number of puzzles computed from its latest stored rows: what a
+    database older than the sets' identity holds of their content (unscrambled, as far as it
+    knows)."""
+    pairs: dict[int, list[tuple[int, str]]] = {}
+    for set_id, line, puzzle_hash in conn.execute(
+            "SELECT DISTINCT set_id, line, puzzle_hash FROM result_log WHERE replaced_by IS NULL"
+            " ORDER BY set_id, line, puzzle_hash"):
+        pairs.setdefault(set_id, []).append((line, puzzle_hash))
+    return {set_id: (set_digest(found), sum(1 for _, h in found if h)) for set_id, found in pairs.items()}
 
 
 def limit_key(limit: int | None) -> int:
@@ -208,7 +272,7 @@ class ResultsReader:
             self.conn.close()
             raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
         shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
-        self._older = "".join(f", NULL AS {name}" for name, _ in ADDED_COLUMNS if name not in shown)
+        self._older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
@@ -244,6 +308,33 @@ class ResultsReader:
     def disagreements(self) -> list[dict]:
         return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
 
+    def run_listing(self) -> list[dict]:
+        """Every run: its id, when it started and finished, its results in the log, its command."""
+        return [dict(row) for row in self._read(
+            "SELECT r.id, r.started, r.finished, (SELECT count(*) FROM result_log l WHERE l.run_id = r.id)"
+            " AS results, r.command FROM runs r ORDER BY r.id")]
+
+    def set_listing(self) -> list[dict]:
+        """Every set: its id, name, puzzles, digest (computed from its rows in a database older
+        than the sets' identity) and the runs its latest results come from."""
+        runs = {row[0]: row[1] for row in self._read(
+            "SELECT set_id, count(DISTINCT run_id) FROM result_log WHERE replaced_by IS NULL GROUP BY set_id")}
+        have = {row[1] for row in self._read("PRAGMA table_info(puzzle_sets)")}
+        if "digest" in have:
+            sets = [dict(row) for row in self._read("SELECT id, name, puzzles, digest FROM puzzle_sets ORDER BY id")]
+        else:
+            computed = self._computed_digests()
+            sets = [{"id": i, "name": name, "puzzles": computed.get(i, (None, 0))[1],
+                     "digest": computed.get(i, (None, 0))[0]}
+                    for i, name in self._read("SELECT id, name FROM puzzle_sets ORDER BY id")]
+        return [{**row, "runs": runs.get(row["id"], 0)} for row in sets]
+
+    def _computed_digests(self) -> dict[int, tuple[str, int]]:
+        try:
+            return stored_set_digests(self.conn)
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
+
     def names(self) -> tuple[list[str], list[str]]:
         """The sets and the solvers (not the input's errors) the ``results`` view holds."""
         sets = [row[0] for row in self._read("SELECT DISTINCT set_name FROM results ORDER BY set_name")]
@@ -265,6 +356,7 @@ class Database(ResultsReader):
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
+            self._add_set_identity()   # before the view is made again: it shows the set's digest
             self._add_new_columns()
         except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
@@ -276,13 +368,99 @@ class Database(ResultsReader):
         have = {row[1] for row in self.conn.execute("PRAGMA table_info(result_log)")}
         missing = [(name, kind) for name, kind in ADDED_COLUMNS if name not in have]
         shown = {row[1] for row in self.conn.execute("PRAGMA table_info(results)")}
-        if not missing and all(name in shown for name, _ in ADDED_COLUMNS):
+        if not missing and all(name in shown for name in VIEW_ADDED):
             return
         with self.transaction():
             for name, kind in missing:
                 self.conn.execute(f"ALTER TABLE result_log ADD COLUMN {name} {kind}")
             self.conn.execute("DROP VIEW IF EXISTS results")
             self.conn.execute(f"CREATE VIEW results AS {RESULTS_VIEW}")
+
+    def _add_set_identity(self) -> None:
+        """An older database's sets given their identity (:data:`SET_COLUMNS`): the columns
+        added, each set's digest and puzzles computed from its stored rows (a later set of the
+        same content as an earlier one keeps no digest: the digest is unique)."""
+        have = {row[1] for row in self.conn.execute("PRAGMA table_info(puzzle_sets)")}
+        missing = [(name, kind) for name, kind in SET_COLUMNS if name not in have]
+        if missing:
+            with self.transaction():
+                for name, kind in missing:
+                    self.conn.execute(f"ALTER TABLE puzzle_sets ADD COLUMN {name} {kind}")
+                seen = set()
+                for set_id, (digest, puzzles) in stored_set_digests(self.conn).items():
+                    self.conn.execute("UPDATE puzzle_sets SET digest = ?, base = name, puzzles = ? WHERE id = ?",
+                                      (None if digest in seen else digest, puzzles, set_id))
+                    seen.add(digest)
+        self.conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS puzzle_sets_digest ON puzzle_sets (digest)")
+
+    # -- sets -------------------------------------------------------------------------------
+
+    def stored_sets(self) -> list[StoredSet]:
+        """Every set of the database, oldest first."""
+        return [StoredSet(*row) for row in self.conn.execute(
+            "SELECT id, name, digest, base, source, puzzles FROM puzzle_sets ORDER BY id")]
+
+    def add_set(self, name: str, digest: str, base: str, source: str | None, puzzles: int) -> StoredSet:
+        cur = self.conn.execute("INSERT INTO puzzle_sets (name, digest, base, source, puzzles) VALUES (?,?,?,?,?)",
+                                (name, digest, base, source, puzzles))
+        return StoredSet(cur.lastrowid, name, digest, base, source, puzzles)
+
+    def copy_results(self, from_set: int, to_set: int, lines_of: dict[str, list[int]]) -> int:
+        """The latest results of ``from_set`` whose puzzle hash is a key of ``lines_of`` stored
+        again in ``to_set``, once for each of its lines there (the run that made them kept):
+        an edited file's unchanged puzzles keep their results in the set it is now.  The
+        number of lines of ``lines_of`` given results."""
+        columns = [row[1] for row in self.conn.execute("PRAGMA table_info(result_log)")
+                   if row[1] not in ("id", "set_id", "line")]
+        rows = self.conn.execute(f"SELECT puzzle_hash, {', '.join(columns)} FROM result_log"
+                                 " WHERE set_id = ? AND replaced_by IS NULL AND puzzle_hash != ''"
+                                 " ORDER BY id", (from_set,)).fetchall()
+        latest = {}   # one row a (hash, solver, limit, repetition): a hash on two lines was stored twice
+        at = {name: k for k, name in enumerate(columns, start=1)}
+        for row in rows:
+            if row[0] in lines_of:
+                latest[row[0], row[at["solver_id"]], row[at["limit_"]], row[at["repetition"]]] = row
+        copies = [(to_set, line, *row[1:]) for row in latest.values() for line in lines_of[row[0]]]
+        if copies:
+            with self.transaction():
+                self.conn.executemany(f"INSERT INTO result_log (set_id, line, {', '.join(columns)}) "
+                                      f"VALUES ({', '.join('?' * (len(columns) + 2))})", copies)
+        return sum(len(lines_of[h]) for h in {key[0] for key in latest})
+
+    def remove_set(self, name: str) -> int:
+        """The set ``name`` and every row of it (its log, its disagreements) removed; the
+        number of log rows removed."""
+        found = self._set_named(name)
+        with self.transaction():
+            removed = self.conn.execute("DELETE FROM result_log WHERE set_id = ?", (found.id,)).rowcount
+            self.conn.execute("DELETE FROM disagreements WHERE substr(puzzle_id, 1, ?) = ?",
+                              (len(name) + 1, name + ":"))
+            self.conn.execute("DELETE FROM puzzle_sets WHERE id = ?", (found.id,))
+        return removed
+
+    def rename_set(self, old: str, new: str) -> None:
+        found = self._set_named(old)
+        if not new or new != new.strip():
+            raise UsageError(f"{new!r} cannot name a set: give a name with no space at either end")
+        if any(s.name == new for s in self.stored_sets()):
+            raise UsageError(f"{self.path} has a set named {new} already")
+        with self.transaction():
+            self.conn.execute("UPDATE puzzle_sets SET name = ? WHERE id = ?", (new, found.id))
+            self.conn.execute("UPDATE disagreements SET puzzle_id = ? || substr(puzzle_id, ?) "
+                              "WHERE substr(puzzle_id, 1, ?) = ?", (new, len(old) + 1, len(old) + 1, old + ":"))
+
+    def _set_named(self, name: str) -> StoredSet:
+        sets = self.stored_sets()
+        for found in sets:
+            if found.name == name:
+                return found
+        raise UsageError(f"no set {name!r} in {self.path} (sets: {', '.join(s.name for s in sets) or 'none'})")
+
+    def holds_results(self) -> bool:
+        """Whether any result is stored (a bench that made the file and stored none removes it)."""
+        if not self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'result_log'").fetchone():
+            return False   # interrupted as it made its tables
+        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM result_log)").fetchone()[0] == 1
 
     # -- runs -------------------------------------------------------------------------------
 
@@ -306,26 +484,33 @@ class Database(ResultsReader):
 
     # -- results ----------------------------------------------------------------------------
 
-    def done_keys(self, time_limit: float | None = None,
-                  memory_limit: int | None = None) -> tuple[set[TaskKey], list[int], list[int]]:
-        """What ``--resume`` need not run again: the pairs with a result, but for a
-        ``timeout`` under a smaller time limit than ``time_limit`` (``None``: no limit), or a
-        ``memout`` under a smaller memory limit than ``memory_limit`` (bytes; ``None``: no
-        limit), which are no result under the larger one.  Also the log ids of those timeouts
-        and of those memouts, which the run that runs them again replaces."""
-        done, timeouts, memouts = set(), [], []
+    def done_keys(self, sets: Sequence[str], solvers: Sequence[str], limit: int, repeat: int = 1,
+                  time_limit: float | None = None, memory_limit: int | None = None
+                  ) -> tuple[set[TaskKey], dict[float, list[int]], dict[int | None, list[int]]]:
+        """What ``--resume`` of these sets, solvers, solution limit and repetitions need not
+        run again: the pairs with a result stored under this time limit, but for a ``memout``
+        under a smaller memory limit than ``memory_limit`` (bytes; ``None``: none).  A result
+        under another time limit, smaller or larger, is no result under this one (a puzzle
+        solved in 2 s times out at 1 s; one that timed out at 1 s may be solved at 10 s), and
+        a set's rows are compared under one limit: it is run again.  Also the log ids of those
+        results, by the time limit they were stored under and by the memory limit, which the
+        run that runs them again replaces.  A result stored with no time limit counts as done."""
+        done, other_time, memouts = set(), {}, {}
         for row_id, *key, status, limit_before, memory_before in self.conn.execute(
                 "SELECT id, puzzle_id, puzzle_hash, solver, limit_, repetition, status, time_limit, memory_limit"
-                " FROM results"):
-            if status == "timeout" and limit_before is not None and (
-                    time_limit is None or limit_before < time_limit):
-                timeouts.append(row_id)
+                f" FROM results WHERE set_name IN ({', '.join('?' * len(sets))})"
+                f" AND solver IN ({', '.join('?' * len(solvers))}) AND limit_ = ? AND repetition <= ?",
+                (*sets, *solvers, limit, repeat)):
+            if key[2] == INPUT_SOLVER:
+                done.add(TaskKey(*key))
+            elif limit_before is not None and limit_before != time_limit:
+                other_time.setdefault(limit_before, []).append(row_id)
             elif status == "memout" and memory_before is not None and (
                     memory_limit is None or memory_before < memory_limit):
-                memouts.append(row_id)
+                memouts.setdefault(memory_before, []).append(row_id)
             else:
                 done.add(TaskKey(*key))
-        return done, timeouts, memouts
+        return done, other_time, memouts
 
     def replace(self, run_id: int, row_ids: Sequence[int]) -> None:
         """Mark these results as replaced by ``run_id`` (they stay in the log)."""
@@ -460,31 +645,53 @@ class BenchLock:
     """One bench at a time on a database: two benches on one file would each store the pairs
     both run, and the view would show both.  The lock is an ``flock`` on ``DB.lock`` beside
     the database (the kernel releases it when the bench dies, however it dies); the file holds
-    the bench's process id for the message a second bench gives."""
+    the bench's process id for the message a second bench gives.  The bench removes the file
+    as it ends, while it holds the lock; a bench that locked a file then removed checks that
+    the file it holds is still the one at the path, else it takes the new one (the usual
+    pattern for flock on a file that is unlinked)."""
 
     def __init__(self, path: str):
         refuse_directory(path)   # before DIR.lock is made
         self.path = f"{path}.lock"
-        try:
-            self.file = open(self.path, "a+")
-        except OSError as exc:
-            raise UsageError(f"cannot lock the database {path}: {exc.strerror} ({self.path})") from None
-        try:
-            fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            self.file.seek(0)
-            holder = self.file.read().strip() or "another process"
-            self.file.close()
-            raise UsageError(f"{path} is in use by another bench ({holder}); wait for it to end, "
-                             "or give another --db") from None
+        while True:
+            try:
+                self.file = open(self.path, "a+")
+            except OSError as exc:
+                raise UsageError(f"cannot lock the database {path}: {exc.strerror} ({self.path})") from None
+            try:
+                fcntl.flock(self.file, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self.file.seek(0)
+                holder = self.file.read().strip() or "another process"
+                self.file.close()
+                raise UsageError(f"{path} is in use by another bench ({holder}); wait for it to end, "
+                                 "or give another --db") from None
+            if self._still_at_path():
+                break
+            self.file.close()   # removed by the bench that held it as we opened it: take the new one
         self.file.seek(0)
         self.file.truncate()
         self.file.write(f"pid {os.getpid()}, started {now()}")
         self.file.flush()
 
+    def _still_at_path(self) -> bool:
+        try:
+            return os.stat(self.path).st_ino == os.fstat(self.file.fileno()).st_ino
+        except FileNotFoundError:
+            return False
+
     def release(self) -> None:
         if not self.file.closed:
+            if self._still_at_path():
+                os.unlink(self.path)   # while locked: a bench waiting on this file sees it gone
             self.file.close()   # closing the last descriptor releases the flock
+
+
+def remove_database(path: str) -> None:
+    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``)."""
+    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
 
 
 def open_existing(path: str) -> ResultsReader:

@@ -40,7 +40,9 @@ import random
 import time
 from typing import Callable, Iterator
 
+from ..encoders.budget import check_budget
 from ..encoders.cnf import encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import UsageError
 from .generate_kinds import KIND_GENERATORS, random_filling
 from .latin_squares import check_qwh_arguments, qwh_instance
@@ -96,17 +98,24 @@ starts."""
 class _Counter:
     """Solution counting (limit 2) with a fallback to ``mrv`` when the fast engine refuses a
     shape (a bitboard engine may stop at some size); from :data:`LEARNING_FROM` a kind's size,
-    ``sat``."""
+    ``sat``.  Each check's encoding is held to ``memory_limit`` bytes (``None``: the default
+    budget): one estimated past it stops the generator (:class:`~..encoders.budget.OverBudget`,
+    a usage error), before it is made."""
 
-    def __init__(self, kind: str, size: int | None = None):
+    def __init__(self, kind: str, size: int | None = None, memory_limit: int | None = None):
         learning = size is not None and size >= LEARNING_FROM.get(kind, size + 1)
         self.engine = registry.make_engine("sat") if learning else uniqueness_engine(kind)
+        self.engine.memory_budget = self.memory_limit = memory_limit
         self.fallback = None
 
     def solve(self, puzzle, limit: int = 2, time_limit: float | None = None):
+        self.engine.check_budget(puzzle)
         result = self.engine.run(puzzle, limit=limit, keep=2, time_limit=time_limit)
         if result.status is Status.ERROR and not result.verified:
-            self.fallback = self.fallback or registry.make_engine("mrv")
+            if self.fallback is None:
+                self.fallback = registry.make_engine("mrv")
+                self.fallback.memory_budget = self.memory_limit
+            self.fallback.check_budget(puzzle)
             result = self.fallback.run(puzzle, limit=limit, keep=2)
         if result.status is Status.ERROR:
             raise RuntimeError(f"uniqueness check failed: {result.error}")
@@ -196,6 +205,14 @@ class _CluesProver:
         self.decided = {"counter": 0, "sat": 0}   # checks decided by each engine (the benchmark's figures)
         self.seconds = {"counter": 0.0, "sat": 0.0}   # CPU time spent by each
 
+    @staticmethod
+    def check_budget(box: tuple[int, int], memory_limit: int | None) -> None:
+        """The SAT checks' formulas grow as clues go, to the empty grid's at most: that one's
+        estimate (and the solver's copy) held to the budget before the grid is drawn."""
+        n = box[0] * box[1]
+        estimate = cnf_estimated_bytes(Sudoku(box, [0] * (n * n)), "extended", per_clause=16, per_literal=4)
+        check_budget(estimate, f"the SAT checks' encoding of a {n}x{n} sudoku (with no clue left)", memory_limit)
+
     def removable(self, givens: list[int], cell: int, check_seconds: float | None) -> Status:
         """UNIQUE: the clue at ``cell`` (already 0 in ``givens``) can go; MULTIPLE: it must stay;
         TIMEOUT: ``check_seconds`` passed first."""
@@ -257,6 +274,8 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
     if clues is not None and not 0 < clues <= n * n:
         raise UsageError(f"--clues must be between 1 and {n * n} for {r}x{c} blocks; got {clues}")
     counter = counter or _Counter("sudoku")
+    if sat and n >= LARGE_GRID:
+        _CluesProver.check_budget(box, counter.memory_limit)
     best = None
     for _ in range(attempts):
         solution = random_full_grid(box, rng) if n < LARGE_GRID else completed_grid(box, rng, counter)
@@ -493,9 +512,10 @@ def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
              size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
              balanced: bool = False, check_seconds: float | None = None,
-             on_cell: Callable[[], None] | None = None) -> Iterator:
+             on_cell: Callable[[], None] | None = None, memory_limit: int | None = None) -> Iterator:
     """``count`` puzzles of ``kind``, the same ones for the same arguments (Sudoku: the same
-    ones for the same ``check_seconds`` too, where a check reaches it)."""
+    ones for the same ``check_seconds`` too, where a check reaches it).  ``memory_limit``: the
+    bytes a uniqueness check's encoding may take (:class:`_Counter`)."""
     rng = random.Random(f"{kind}:{seed}")
     if kind == "latin":   # satisfiable by construction: no solver involved
         check_qwh_arguments(size, holes)
@@ -503,7 +523,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
             yield qwh_instance(size, holes, rng, balanced=balanced)
         return
     values = box[0] * box[1] if kind in SHAPED_BY_BOX else size
-    counter = _Counter(kind, values) if kind != "nqueens" else None
+    counter = _Counter(kind, values, memory_limit) if kind != "nqueens" else None
     for _ in range(count):
         if kind == "sudoku":
             yield generate_sudoku(box, rng, clues, counter=counter, check_seconds=check_seconds, on_cell=on_cell)

@@ -5,14 +5,14 @@ Per set and solver (and solution limit):
 - ``puzzles``, ``solved`` (unique, multiple, sat or unsat: a finished answer), ``timeouts``,
   ``errors``, ``wrong`` (answers that failed the puzzle's checker);
 - over the solved puzzles: ``median``, ``mean``, ``p90`` and ``max`` of the total time (parse
-  + encode + solve + decode, seconds; wall time, or CPU time with ``report --time cpu``: every
+  + encode + solve + decode, seconds; wall time, or CPU time with ``report --clock cpu``: every
   time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
   ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
   by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
 - ``peak_memory_mb``: the largest peak resident set above the worker's idle baseline over the
   set's runs (the memory that belongs to the runs), and ``baseline_memory_mb`` beside it: the
   largest of those baselines (the interpreter, the libraries, the engine built and idle);
-- ``cpu_median`` (or ``wall_median`` under ``--time cpu``): the other clock's median;
+- ``cpu_median`` (or ``wall_median`` under ``--clock cpu``): the other clock's median;
 - for each normalised statistic (nodes, guesses, backtracks, conflicts, propagations): its
   median and mean over the solved puzzles that report it (absent: the engine has no such
   counter);
@@ -51,12 +51,17 @@ solved within a time, the time limit drawn) and the performance profile of Dolan
 2002): for each solver, the share of puzzles it solved within a factor tau of the fastest
 solver's time on that puzzle.
 
+How sure the figures are (:mod:`.uncertainty`, docs/METHODS.md): each median and speed-up with
+its 95% bootstrap interval; each solver tested against the baseline (else the set's least sgm)
+by the Wilcoxon test of a change beyond a margin, Holm-adjusted across the table (``verdict``).
+
 Repetitions (``bench --repeat K``): every table, metric and plot takes one run per pair, the
-median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``.
+median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``,
+and each pair's spread gives the ``noise`` column (:func:`run_noise`).
 
 Raw results (:func:`raw_table`, :func:`write_raw`): every column of the ``results`` view, one
 row per result, as CSV, JSON lines or Parquet (with pyarrow).  :func:`compare` sets two
-databases side by side.
+databases side by side, their puzzles paired by content, each change tested.
 """
 
 from __future__ import annotations
@@ -74,6 +79,8 @@ from ..errors import UsageError
 from ..results import STATISTICS
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
+from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test,
+                          ratio_interval, relative_mad, sgm_of_logs, solved_test)
 
 
 
@@ -87,6 +94,35 @@ def percentile(values: list[float], q: float) -> float | None:
     return data[lo] + (data[hi] - data[lo]) * (pos - lo)
 
 
+def run_clock_key(row) -> str:
+    """The column of the clock a row's run was limited on (``clock``: ``NULL`` in a database
+    older than it, where every run was limited on wall time)."""
+    return TIME_KEYS.get(_field(row, "clock") or "wall", "t_total")
+
+
+def _field(row, name: str):
+    """A column of a row (a dict or an ``sqlite3.Row``), ``None`` where it has none."""
+    return row[name] if name in row.keys() else None
+
+
+def past_its_limit(row) -> bool:
+    """A finished answer whose time on its run's own clock is over its time limit (stored
+    before one meaning of solved, or answered in a batch): a timeout, like every other run
+    over its limit (see :func:`timed`)."""
+    limit = _field(row, "time_limit")
+    if row["status"] not in FINISHED or limit is None:
+        return False
+    spent = _field(row, run_clock_key(row))
+    return spent is not None and spent > limit
+
+
+def timed(results: Iterable) -> list:
+    """The rows with one meaning of solved: a run over its time limit on its own clock is a
+    ``timeout`` in every table, metric and plot, whatever it answered (the report's
+    ``--clock`` chooses the times shown, not which runs are solved)."""
+    return [{**dict(r), "status": "timeout"} if past_its_limit(r) else r for r in results]
+
+
 def median_runs(results: Iterable, time_key: str = "t_total") -> list:
     """One row per (puzzle, solver, solution limit): the median of its repetitions (``bench
     --repeat K``), the rest as they are, in order of first appearance.  The median run is the
@@ -95,12 +131,27 @@ def median_runs(results: Iterable, time_key: str = "t_total") -> list:
     together, and a majority of unsolved runs makes the pair unsolved.  Where a pair has
     repetitions, every row comes back as a dict with ``runs``, their number."""
     groups: dict[tuple, list] = {}
-    for r in results:
+    for r in timed(results):
         groups.setdefault((r["set_name"], r["puzzle_id"], r["puzzle_hash"], r["solver"], r["limit_"]), []).append(r)
     if all(len(runs) == 1 for runs in groups.values()):
         return [runs[0] for runs in groups.values()]
-    return [{**dict(sorted(runs, key=lambda r: _run_rank(r, time_key))[(len(runs) - 1) // 2]), "runs": len(runs)}
+    return [{**dict(sorted(runs, key=lambda r: _run_rank(r, time_key))[(len(runs) - 1) // 2]), "runs": len(runs),
+             "noise": run_noise(runs, time_key)}
             for runs in groups.values()]
+
+
+def run_noise(runs: list, time_key: str = "t_total") -> float | None:
+    """The run-to-run noise of one pair's repetitions: the median absolute deviation of its
+    solved runs' times relative to their median (``None`` for fewer than two solved runs)."""
+    return relative_mad([r[time_key] for r in runs if r["status"] in FINISHED and not r["wrong"]
+                         and r[time_key] is not None])
+
+
+def group_noise(rows: Iterable) -> float | None:
+    """The typical noise of a group of pairs: the median of their :func:`run_noise` (``None``
+    without repetitions)."""
+    values = [r["noise"] for r in rows if isinstance(r, dict) and r.get("noise") is not None]
+    return median(values) if values else None
 
 
 def _run_rank(row, time_key: str) -> tuple:
@@ -109,7 +160,7 @@ def _run_rank(row, time_key: str) -> tuple:
 
 
 TIME_KEYS = {"wall": "t_total", "cpu": "t_cpu"}
-"""``report --time``: the column every time figure, ranking and plot reads.  Wall time is
+"""``report --clock``: the column every time figure, ranking and plot reads.  Wall time is
 what the user waited; CPU time (user + system of the process that ran the engine) is what the
 benchmark competitions rank by, and is steadier on a loaded machine."""
 
@@ -124,7 +175,7 @@ def summarise(results: Iterable[dict], time_key: str = "t_total") -> list[dict]:
     groups: dict[tuple, list[dict]] = {}
     set_order: dict[str, int] = {}
     solver_order: dict[str, int] = {}
-    for r in results:
+    for r in timed(results):
         set_order.setdefault(r["set_name"], len(set_order))
         solver_order.setdefault(r["solver"], len(solver_order))
         groups.setdefault((r["set_name"], r["solver"], r["limit_"]), []).append(r)
@@ -144,6 +195,7 @@ def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
         "errors": sum(r["status"] == "error" for r in rows),
         "wrong": sum(bool(r["wrong"]) for r in rows),
         "median": median(times) if times else None,
+        **_interval_fields("median", median_interval(times)),
         "mean": mean(times) if times else None,
         "p90": percentile(times, 90),
         "max": max(times) if times else None,
@@ -169,7 +221,13 @@ def _summary(key: tuple, rows: list[dict], time_key: str) -> dict:
     other_times = [r[other] for r in solved if r[other] is not None]
     out[f"{clock_of(other)}_median"] = median(other_times) if other_times else None
     out["runs"] = max(r.get("runs", 1) if isinstance(r, dict) else 1 for r in rows)
+    out["noise"] = group_noise(rows)
     return out
+
+
+def _interval_fields(key: str, interval: tuple[float, float] | None) -> dict:
+    low, high = interval if interval else (None, None)
+    return {f"{key}_lo": low, f"{key}_hi": high}
 
 
 def rows_without_time(results: Iterable, time_key: str) -> int:
@@ -190,20 +248,23 @@ TINY_TIME = 1e-7       # a time measured as 0 is drawn and divided by as this (l
 @dataclass(frozen=True)
 class MetricOptions:
     """How the standard metrics are computed: PAR-``par``, the shift of the geometric mean
-    (seconds), the baseline of the speed-up (a solver spec, or ``None``) and the time column
-    they read."""
+    (seconds), the baseline of the speed-up (a solver spec, or ``None``), the time column
+    they read, and the least change in time the paired tests call one (a share)."""
 
     par: float = DEFAULT_PAR
     shift: float = DEFAULT_SHIFT
     baseline: str | None = None
     time_key: str = "t_total"
+    margin: float = DEFAULT_MARGIN
 
 
 def solved_in_limit(row, time_key: str = "t_total") -> bool:
-    """A finished answer, not found wrong, within the row's own time limit (none: any time)."""
+    """A finished answer, not found wrong, within the row's own time limit (none: any time) on
+    the clock its run was limited on (:func:`past_its_limit`), whichever clock the report
+    shows (``time_key``): the main table's ``solved`` and this count are the same runs."""
     if row["status"] not in FINISHED or row["wrong"]:
         return False
-    return row["time_limit"] is None or row[time_key] <= row["time_limit"]
+    return not past_its_limit(row)
 
 
 @dataclass(frozen=True)
@@ -216,14 +277,16 @@ class Outcome:
     par: float | None
     capped: float | None
     time: float
+    timed: bool = False   # solved, or out of time (a timeout, or an answer after the limit)
 
 
 def outcome(row, options: MetricOptions) -> Outcome:
     time = row[options.time_key] or 0.0
     limit = row["time_limit"]
     if solved_in_limit(row, options.time_key):
-        return Outcome(True, time, time, time)
-    return Outcome(False, None if limit is None else options.par * limit, limit, time)
+        return Outcome(True, time, time, time, True)
+    late = row["status"] == "timeout" or (row["status"] in FINISHED and not row["wrong"])
+    return Outcome(False, None if limit is None else options.par * limit, limit, time, late and limit is not None)
 
 
 def best_outcome(outcomes: Iterable[Outcome]) -> Outcome:
@@ -243,12 +306,14 @@ def best_outcome(outcomes: Iterable[Outcome]) -> Outcome:
 
 
 def shifted_geometric_mean(values: list[float | None], shift: float) -> float | None:
-    """exp(mean(ln(v + shift))) - shift; ``None`` when there are no values or one is unknown."""
+    """exp(mean(ln(v + shift))) - shift, written shift * expm1(mean(log1p(v / shift))) so that
+    a large shift loses nothing to cancellation; ``None`` when there are no values or one is
+    unknown."""
     if not values or any(v is None for v in values):
         return None
-    if any(v + shift <= 0 for v in values):
+    if shift == 0 and any(v <= 0 for v in values):
         return 0.0   # shift 0 and a time of 0: the plain geometric mean is 0
-    return math.exp(sum(math.log(v + shift) for v in values) / len(values)) - shift
+    return float(sgm_of_logs(log_times(values, shift), shift))
 
 
 def _mean_or_none(values: list[float | None]) -> float | None:
@@ -290,19 +355,108 @@ def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()
             outcomes[VIRTUAL_BEST] = {p: best_outcome(o[p] for o in outcomes.values() if p in o) for p in puzzles}
             time_limits[VIRTUAL_BEST] = max((t for t in time_limits.values() if t is not None), default=None)
         baseline = outcomes.get(options.baseline)
+        sgms = {solver: shifted_geometric_mean([o.capped for o in mine.values()], options.shift)
+                for solver, mine in outcomes.items()}
+        reference = options.baseline if baseline is not None else _fastest(sgms)
+        noise = {solver: group_noise(rows.values()) for solver, rows in by_solver.items()}
         for solver, mine in outcomes.items():
-            out.append({
+            row = {
                 "set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
                 "time_limit": time_limits[solver], "puzzles": len(mine),
                 "solved_in_limit": sum(o.solved for o in mine.values()),
                 "par_k": options.par, "par": _mean_or_none([o.par for o in mine.values()]),
-                "sgm_shift": options.shift,
-                "sgm": shifted_geometric_mean([o.capped for o in mine.values()], options.shift),
+                "sgm_shift": options.shift, "sgm": sgms[solver], "margin": options.margin,
                 "wins": None if solver == VIRTUAL_BEST else wins[solver],
                 "baseline": options.baseline,
                 "speedup": None if baseline is None else speedup(baseline, mine, options.shift),
-            })
+                **_interval_fields("speedup", None if baseline is None
+                                   else speedup_interval(baseline, mine, options.shift)),
+                "noise": noise.get(solver),
+            }
+            tested = solver != VIRTUAL_BEST and reference is not None and len(by_solver) >= 2
+            row.update(paired_comparison(outcomes[reference], mine, options, reference, solver) if tested
+                       else paired_comparison({}, {}, options, None, solver))
+            out.append(row)
+    _adjust(out, ["p_time"])
+    for row in out:
+        row["verdict"] = _verdict(row)
+        tested = row["reference"] not in (None, row["solver"]) and row["ratio"] is not None
+        row["noise_exceeds_difference"] = _noise_exceeds(abs(row["ratio"] - 1) if tested else None,
+                                                         row["noise"], _noise_of(out, row))
     return out
+
+
+def _fastest(sgms: dict[str, float | None]) -> str | None:
+    """The solver of the least shifted geometric mean (the first of a tie), the reference of a
+    set's paired tests when no baseline is named."""
+    known = [(value, i, solver) for i, (solver, value) in enumerate(sgms.items())
+             if value is not None and solver != VIRTUAL_BEST]
+    return min(known)[2] if known else None
+
+
+def paired_comparison(theirs: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome], options: MetricOptions,
+                      reference: str | None, solver: str) -> dict:
+    """``solver`` against ``reference`` over the puzzles both solved or ran out of time on
+    (times capped at the limit): the puzzles paired, the ratio of their shifted geometric means
+    (theirs / mine: above 1, ``solver`` is faster), the p-value of the Wilcoxon test of a
+    change beyond the margin and its direction (``slower``: 1 where ``solver`` is slower)."""
+    paired = [p for p in mine if p in theirs and mine[p].timed and theirs[p].timed]
+    if reference is None or reference == solver:
+        return {"reference": reference, "paired": None, "ratio": None, "p_time": None, "slower": None}
+    a, b = [theirs[p].capped for p in paired], [mine[p].capped for p in paired]
+    ours = shifted_geometric_mean(b, options.shift)
+    test = paired_time_test(a, b, options.margin)
+    return {"reference": reference, "paired": len(paired),
+            "ratio": shifted_geometric_mean(a, options.shift) / ours if ours else None,
+            "p_time": None if test is None else test[0], "slower": None if test is None else test[1]}
+
+
+def _adjust(rows: list[dict], keys: list[str]) -> None:
+    """Holm's adjustment of every p-value of ``keys`` across the rows of a table, as
+    ``KEY_holm`` beside each."""
+    cells = [(row, key) for row in rows for key in keys]
+    for (row, key), adjusted in zip(cells, holm([row.get(key) for row, key in cells])):
+        row[f"{key}_holm"] = adjusted
+
+
+def _verdict(row: dict) -> str | None:
+    if row["reference"] is None:
+        return None
+    if row["reference"] == row["solver"]:
+        return "reference"
+    if row["p_time_holm"] is None:
+        return "no puzzle to pair"
+    if row["p_time_holm"] >= ALPHA:
+        return "no significant difference"
+    return f"{'slower' if row['slower'] > 0 else 'faster'} than {row['reference']}"
+
+
+def _noise_of(rows: list[dict], row: dict) -> float | None:
+    """The noise of the reference ``row`` is set against, in the same set and limit."""
+    return next((r.get("noise") for r in rows if (r["set"], r["limit"], r["solver"]) ==
+                 (row["set"], row["limit"], row.get("reference"))), None)
+
+
+def _noise_exceeds(difference: float | None, *noises: float | None) -> bool | None:
+    """Whether the run-to-run noise of either side is larger than a relative difference a row
+    reports (``None``: no repetitions or no difference to weigh)."""
+    known = [n for n in noises if n is not None]
+    if not known or difference is None:
+        return None
+    return max(known) > difference
+
+
+def noise_warnings(metrics: list[dict]) -> list[str]:
+    """One line per comparison of a table whose difference is smaller than the noise of the
+    repeated runs behind it."""
+    return [f"{row['set']}: {row['solver']} against {row['reference']}: the run-to-run noise "
+            f"({_percent(max(n for n in (row.get('noise'), _noise_of(metrics, row)) if n is not None))}) is larger "
+            f"than the difference reported ({_percent(abs(row['ratio'] - 1))})"
+            for row in metrics if row.get("noise_exceeds_difference")]
+
+
+def _percent(value: float) -> str:
+    return f"{value * 100:.1f}%"
 
 
 def _wins(outcomes: dict[str, dict[PuzzleKey, Outcome]], puzzles: list[PuzzleKey]) -> dict[str, int]:
@@ -327,6 +481,16 @@ def speedup(baseline: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome], 
     return theirs / ours
 
 
+def speedup_interval(baseline: dict[PuzzleKey, Outcome], mine: dict[PuzzleKey, Outcome],
+                     shift: float) -> tuple[float, float] | None:
+    """The 95% bootstrap interval of :func:`speedup`, the puzzles resampled in pairs."""
+    common = [p for p in mine if p in baseline]
+    theirs, ours = [baseline[p].capped for p in common], [mine[p].capped for p in common]
+    if None in theirs or None in ours:
+        return None
+    return ratio_interval(theirs, ours, shift)
+
+
 def _largest_limit(rows: Iterable) -> float | None:
     return max((r["time_limit"] for r in rows if r["time_limit"] is not None), default=None)
 
@@ -340,36 +504,98 @@ def solver_named(name: str, solvers: Iterable[str]) -> str | None:
 # -- two databases side by side ------------------------------------------------------------------
 
 def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = MetricOptions()) -> list[dict]:
-    """Per (set, solver, solution limit) of either database, what changed from A to B: the
-    puzzles each holds, the puzzles solved within the limit, the puzzles of both solved in only
-    B (``gained``) or only A (``lost``), the median time of the solved puzzles, PAR-k, and the
-    puzzles both finished with different answers (status or count: ``differ``).  A puzzle is
-    the same in both when its set and hash are."""
+    """Per (set, solver, solution limit) of either database, what changed from A to B, over the
+    puzzles both hold (paired by content, the stored ``puzzle_hash``; the puzzles of one side
+    alone are counted, ``only_a`` and ``only_b``, and left out of every other figure): the
+    puzzles solved within the limit, those solved in only B (``gained``) or only A (``lost``),
+    the median time of the solved puzzles, PAR-k, the puzzles both finished with different
+    answers (status or count: ``differ``), and whether each change is more than chance: the
+    exact McNemar test of gained against lost (``p_solved``), the Wilcoxon test of a change
+    beyond the margin in the paired log times, capped at the limit (``p_time``: the median),
+    and in the PAR-k scores (``p_par``), Holm-adjusted across the table (``KEY_holm``).  ``noise_a`` and ``noise_b``:
+    each side's run-to-run noise where it has repetitions."""
     groups_a, groups_b = _by_set_solver_limit(results_a), _by_set_solver_limit(results_b)
     keys = list(dict.fromkeys([*groups_a, *groups_b]))
     set_order = {name: i for i, name in enumerate(dict.fromkeys(k[0] for k in keys))}
     solver_order = {name: i for i, name in enumerate(dict.fromkeys(k[1] for k in keys))}
-    out = []
-    for key in sorted(keys, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2])):
-        set_name, solver, limit = key
-        a, b = groups_a.get(key, {}), groups_b.get(key, {})
-        row = {"set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
-               "time_limit_a": _largest_limit(a.values()), "time_limit_b": _largest_limit(b.values()),
-               "puzzles_a": len(a), "puzzles_b": len(b)}
-        for side, rows in (("a", a), ("b", b)):
-            outcomes = [outcome(r, options) for r in rows.values()]
-            solved = [o.time for o in outcomes if o.solved]
-            row[f"solved_{side}"] = len(solved) if rows else None   # None: not in that database
-            row[f"median_{side}"] = median(solved) if solved else None
-            row[f"par_{side}"] = _mean_or_none([o.par for o in outcomes])
-        common = [p for p in a if p in b]
-        solved_a = {p for p in common if solved_in_limit(a[p], options.time_key)}
-        solved_b = {p for p in common if solved_in_limit(b[p], options.time_key)}
-        row["gained"], row["lost"] = (len(solved_b - solved_a), len(solved_a - solved_b)) if common else (None, None)
-        row["differ"] = sum(_answers_differ(a[p], b[p]) for p in common) if common else None
-        row["par_k"] = options.par
-        out.append(row)
-    return out
+    out = [_compared(key, groups_a.get(key, {}), groups_b.get(key, {}), options)
+           for key in sorted(keys, key=lambda k: (set_order[k[0]], solver_order[k[1]], k[2]))]
+    _adjust(out, ["p_solved", "p_time", "p_par"])
+    for row in out:
+        more = None if row["gained"] is None else row["gained"] - row["lost"]
+        row["solved_change"] = _change(row["p_solved_holm"], more, "more", "fewer")
+        row["time_change"] = _change(row["p_time_holm"], row["time_slower"], "slower", "faster")
+        row["par_change"] = _change(row["p_par_holm"], row["par_slower"], "slower", "faster")
+        row["noise_exceeds_difference"] = _noise_exceeds(_relative_change(row["median_a"], row["median_b"]),
+                                                         row["noise_a"], row["noise_b"])
+    return [{key: row[key] for key in COMPARE_FIELDS} for row in out]
+
+
+COMPARE_FIELDS = ("set", "solver", "limit", "time_limit_a", "time_limit_b", "puzzles_a", "puzzles_b", "paired",
+                  "only_a", "only_b", "solved_a", "solved_b", "gained", "lost", "p_solved", "p_solved_holm",
+                  "solved_change", "median_a", "median_b", "p_time", "p_time_holm", "time_change", "par_k",
+                  "par_a", "par_b", "p_par", "p_par_holm", "par_change", "noise_a", "noise_b",
+                  "noise_exceeds_difference", "differ")
+"""The fields of a row of :func:`compare`, in the order of its CSV and JSON."""
+
+
+def _compared(key: tuple, a: dict, b: dict, options: MetricOptions) -> dict:
+    set_name, solver, limit = key
+    common = [h for h in a if h in b]
+    row = {"set": set_name, "solver": solver, "limit": "all" if limit == 0 else limit,
+           "time_limit_a": _largest_limit(a.values()), "time_limit_b": _largest_limit(b.values()),
+           "puzzles_a": len(a), "puzzles_b": len(b), "paired": len(common),
+           "only_a": len(a) - len(common), "only_b": len(b) - len(common)}
+    outcomes = {}
+    for side, rows in (("a", a), ("b", b)):
+        mine = outcomes[side] = [outcome(rows[h], options) for h in common]
+        solved = [o.time for o in mine if o.solved]
+        row[f"solved_{side}"] = len(solved) if common else None   # None: no puzzle to pair
+        row[f"median_{side}"] = median(solved) if solved else None
+        row[f"par_{side}"] = _mean_or_none([o.par for o in mine])
+        row[f"noise_{side}"] = group_noise(rows[h] for h in common)
+    pairs = list(zip(outcomes["a"], outcomes["b"]))
+    row["gained"] = sum(y.solved and not x.solved for x, y in pairs) if common else None
+    row["lost"] = sum(x.solved and not y.solved for x, y in pairs) if common else None
+    row["differ"] = sum(_answers_differ(a[h], b[h]) for h in common) if common else None
+    row["par_k"] = options.par
+    timed = [(x, y) for x, y in pairs if x.timed and y.timed]
+    row["p_solved"] = solved_test(row["gained"], row["lost"]) if common else None
+    scored = [(x.par, y.par) for x, y in pairs if x.par is not None and y.par is not None]
+    for key, (a_values, b_values) in (("time", ([x.capped for x, _ in timed], [y.capped for _, y in timed])),
+                                      ("par", ([x for x, _ in scored], [y for _, y in scored]))):
+        test = paired_time_test(a_values, b_values, options.margin)
+        row[f"p_{key}"], row[f"{key}_slower"] = test if test else (None, None)
+    return row
+
+
+def _change(p: float | None, direction: int | None, up: str, down: str) -> str | None:
+    """A change in words: within noise where the adjusted p-value is not below :data:`ALPHA`
+    (or nothing moved), else which way it went (``direction`` above 0: ``up``)."""
+    if p is None or direction is None:
+        return None
+    if p >= ALPHA or direction == 0:
+        return "within noise"
+    return f"{up if direction > 0 else down} (significant)"
+
+
+def _relative_change(before: float | None, after: float | None) -> float | None:
+    return None if before is None or after is None or before <= 0 else abs(after / before - 1)
+
+
+def compare_noise_warnings(rows: list[dict]) -> list[str]:
+    """One line per row of ``compare`` whose change in median is smaller than either side's
+    run-to-run noise."""
+    return [f"{row['set']}: {row['solver']}: the run-to-run noise "
+            f"({_percent(max(n for n in (row['noise_a'], row['noise_b']) if n is not None))}) is larger than "
+            f"the change in median ({_percent(_relative_change(row['median_a'], row['median_b']))})"
+            for row in rows if row.get("noise_exceeds_difference")]
+
+
+def puzzles_in_common(results_a: Iterable, results_b: Iterable) -> int:
+    """How many puzzle contents (``puzzle_hash``) both sides hold."""
+    hashes = {r["puzzle_hash"] for r in results_a if r["solver"] != INPUT_SOLVER}
+    return len(hashes & {r["puzzle_hash"] for r in results_b if r["solver"] != INPUT_SOLVER})
 
 
 def _by_set_solver_limit(results: Iterable) -> dict[tuple, dict[str, object]]:
@@ -441,7 +667,9 @@ STATS = [("set", "set"), ("solver", "solver")] + [
 MILLIS = {"median", "mean", "p90", "max", "cpu_median", "wall_median", "encode_mean", "solve_mean", "par", "sgm",
           "median_a", "median_b", "par_a", "par_b"}
 COUNTS = {"puzzles", "solved", "timeouts", "errors", "wrong", "limit", "solved_in_limit", "wins",
-          "puzzles_a", "puzzles_b", "solved_a", "solved_b", "gained", "lost", "differ"}
+          "puzzles_a", "puzzles_b", "solved_a", "solved_b", "gained", "lost", "differ", "paired", "only_a", "only_b"}
+PVALUES = {"p_time", "p_time_holm", "p_solved", "p_solved_holm", "p_par", "p_par_holm"}
+SHARES = {"noise", "noise_a", "noise_b"}
 
 
 def main_columns(summary: list[dict]) -> list[tuple[str, str]]:
@@ -450,9 +678,13 @@ def main_columns(summary: list[dict]) -> list[tuple[str, str]]:
     where some result has them (results stored before they were measured have not)."""
     columns = list(MAIN)
     for key, label, after in (("cpu_median", "CPU median ms", "median"), ("wall_median", "wall median ms", "median"),
+                              ("median_lo", "median 95% CI ms", "median"),
                               ("baseline_memory_mb", "baseline MB", "peak_memory_mb")):
         if any(row.get(key) is not None for row in summary):
-            columns.insert([k for k, _ in columns].index(after) + 1, (key, label))
+            columns.insert([k for k, _ in columns].index(after) + 1, (key.replace("_lo", "_ci"), label))
+    if any(row.get("noise") is not None for row in summary):   # after the median and its interval
+        keys = [k for k, _ in columns]
+        columns.insert(keys.index("median_ci" if "median_ci" in keys else "median") + 1, ("noise", "noise"))
     return columns
 
 
@@ -462,22 +694,35 @@ def metric_columns(metrics: list[dict]) -> list[tuple[str, str]]:
                ("solved_in_limit", "solved"), ("par", f"PAR-{first.get('par_k', DEFAULT_PAR):g} ms"),
                ("sgm", "sgm ms"), ("wins", "wins")]
     if first.get("baseline"):
-        columns.append(("speedup", f"speed-up vs {first['baseline']}"))
+        columns += [("speedup", f"speed-up vs {first['baseline']}"), ("speedup_ci", "95% CI")]
+    if any(row.get("noise") is not None for row in metrics):
+        columns.append(("noise", "noise"))
+    if any(row.get("reference") is not None for row in metrics):
+        columns += [("reference", "tested against"), ("paired", "paired"), ("p_time_holm", "p (Holm)"),
+                    ("verdict", "difference")]
     return columns
 
 
 def compare_columns(rows: list[dict]) -> list[tuple[str, str]]:
     par = f"PAR-{(rows[0]['par_k'] if rows else DEFAULT_PAR):g}"
+    noise = [("noise_a", "noise A"), ("noise_b", "noise B")] if any(
+        row.get(k) is not None for row in rows for k in ("noise_a", "noise_b")) else []
     return [("set", "set"), ("solver", "solver"), ("limit", "limit"),
-            ("puzzles_a", "puzzles A"), ("puzzles_b", "puzzles B"), ("solved_a", "solved A"),
-            ("solved_b", "solved B"), ("gained", "gained"), ("lost", "lost"),
-            ("median_a", "median ms A"), ("median_b", "median ms B"),
-            ("par_a", f"{par} ms A"), ("par_b", f"{par} ms B"), ("differ", "answers differ")]
+            ("puzzles_a", "puzzles A"), ("puzzles_b", "puzzles B"), ("paired", "paired"),
+            ("only_a", "only A"), ("only_b", "only B"), ("solved_a", "solved A"),
+            ("solved_b", "solved B"), ("gained", "gained"), ("lost", "lost"), ("solved_change", "solved change"),
+            ("median_a", "median ms A"), ("median_b", "median ms B"), ("time_change", "time change"),
+            ("par_a", f"{par} ms A"), ("par_b", f"{par} ms B"), ("par_change", f"{par} change"),
+            *noise, ("differ", "answers differ")]
 
 
 def cell(key: str, value) -> str:
-    if value is None:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
         return "-"
+    if key in PVALUES:
+        return "< 0.001" if value < 0.001 else f"{value:.3f}"
+    if key in SHARES:
+        return _percent(value)
     if key in COUNTS:
         return str(value)
     if key in MILLIS:
@@ -486,7 +731,7 @@ def cell(key: str, value) -> str:
         return f"{value:.3g}" if value < 1000 else f"{value:,.0f}"
     if key in ("peak_memory_mb", "baseline_memory_mb"):
         return f"{value:.1f}"
-    if key == "speedup":
+    if key in ("speedup", "ratio"):
         return f"{value:.2f}" if value >= 0.1 else f"{value:.2g}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return f"{value:.3g}" if abs(value) < 1000 else f"{value:,.0f}"
@@ -494,7 +739,23 @@ def cell(key: str, value) -> str:
 
 
 def _rows(summary: list[dict], columns) -> list[list[str]]:
-    return [[cell(k, row.get(k)) for k, _ in columns] for row in summary]
+    return [[_cell_of(row, k) for k, _ in columns] for row in summary]
+
+
+def _cell_of(row: dict, key: str) -> str:
+    """A row's cell; ``X_ci`` is the interval ``X_lo`` to ``X_hi``, in X's unit."""
+    if key.endswith("_ci"):
+        base = key[:-3]
+        low, high = (cell(base, row.get(f"{base}_{end}")) for end in ("lo", "hi"))
+        return "-" if "-" in (low, high) else f"[{low}, {high}]"
+    return cell(key, row.get(key))
+
+
+def finite_rows(rows: list[dict]) -> list[dict]:
+    """The rows with every number that is not finite (an overflow, a division by 0) as
+    ``None``: JSON has no such number, and a table shows ``-``."""
+    return [{k: None if isinstance(v, float) and not math.isfinite(v) else v for k, v in row.items()}
+            for row in rows]
 
 
 def _seconds(value: float) -> str:
@@ -529,11 +790,18 @@ def clock_words(rows: list[dict]) -> str:
     runs of each pair they summarise."""
     words = ""
     if rows and rows[0].get("clock") == "cpu":
-        words += (" Times are CPU time (user + system of the process that ran the engine), but the encode "
+        words += (" Times are CPU time (user + system of the process that ran the engine and of the programs "
+                  "it started), but the encode "
                   "and solve columns: CPU time is measured per run, not per phase, so they stay wall time.")
     runs = max((row.get("runs") or 1 for row in rows), default=1)
     if runs > 1:
         words += f" Each pair ran up to {runs} times: the median run is shown."
+    if any(row.get("median_lo") is not None for row in rows):
+        words += (f" Median 95% CI: percentile bootstrap over the puzzles ({RESAMPLES:,} resamples, seeded;"
+                  " docs/METHODS.md).")
+    if any(row.get("noise") is not None for row in rows):
+        words += (" Noise: a pair's median absolute deviation over its runs' median time, the median over the"
+                  " pairs.")
     return words
 
 
@@ -556,17 +824,28 @@ def metrics_caption(metrics: list[dict]) -> str:
             f"an unsolved puzzle counting {k} x its limit; sgm: shifted geometric mean, shift {shift}, "
             f"an unsolved puzzle at its limit; wins: puzzles solved fastest")
     if first.get("baseline"):
-        text += f"; speed-up: the sgm of {first['baseline']} / the solver's, over the puzzles both ran"
+        text += (f"; speed-up: the sgm of {first['baseline']} / the solver's, over the puzzles both ran, with its "
+                 "95% percentile bootstrap interval (the puzzles resampled in pairs)")
+    if any(row.get("reference") is not None for row in metrics):
+        text += (f"; difference: the Wilcoxon signed-rank test of a change of more than {_percent(first['margin'])} "
+                 f"in the log times paired with those of the solver tested against "
+                 f"({'the baseline' if first.get('baseline') else 'the least sgm of the set'}) on the puzzles both "
+                 f"solved or ran out of time on (timeouts at the limit), its p Holm-adjusted across the table, "
+                 f"significant below {ALPHA:g}")
     return text + ")"
 
 
-def compare_caption(rows: list[dict], name_a: str, name_b: str) -> str:
+def compare_caption(rows: list[dict], name_a: str, name_b: str, margin: float = DEFAULT_MARGIN) -> str:
     limits = [time_limit_words([{"set": r["set"], "time_limit": r[f"time_limit_{side}"]} for r in rows
                                 if r[f"puzzles_{side}"]]) for side in ("a", "b")]
     limits = limits[0] if limits[0] == limits[1] else f"A: {limits[0]}; B: {limits[1]}"
-    return (f"Changes from A = {name_a} to B = {name_b} ({limits}; solved: within the "
-            "limit; gained / lost: puzzles of both solved only in B / only in A; median: of the solved "
-            "puzzles; answers differ: puzzles both finished with another status or count)")
+    return (f"Changes from A = {name_a} to B = {name_b} ({limits}; puzzles paired by content, those of one "
+            "side only counted and left out of every other figure; solved: within the limit; gained / lost: "
+            "puzzles solved only in B / only in A; median: of the solved puzzles; answers differ: puzzles both "
+            "finished with another status or count; a change is significant where its Holm-adjusted p-value "
+            f"across the table is below {ALPHA:g}: solved by the exact McNemar test of gained against lost, time "
+            f"and PAR by the Wilcoxon signed-rank test of a change of more than {_percent(margin)} in the paired "
+            "log times, capped at the limit or scored PAR; otherwise within noise)")
 
 
 def _merged(summary: list[dict], metrics: list[dict] | None) -> list[dict]:
@@ -623,25 +902,25 @@ def render(summary: list[dict], fmt: str, metrics: list[dict] | None = None) -> 
     if fmt == "md":
         return markdown(summary, metrics)
     if fmt == "csv":
-        return csv_text(_merged(summary, metrics))
+        return csv_text(finite_rows(_merged(summary, metrics)))
     if fmt == "latex":
         return latex(summary, metrics)
     if fmt == "json":
-        return json.dumps(_merged(summary, metrics), indent=1) + "\n"
+        return json.dumps(finite_rows(_merged(summary, metrics)), indent=1, allow_nan=False) + "\n"
     raise ValueError(fmt)
 
 
-def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str) -> str:
+def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str, margin: float = DEFAULT_MARGIN) -> str:
     columns = compare_columns(rows)
-    caption = compare_caption(rows, name_a, name_b)
+    caption = compare_caption(rows, name_a, name_b, margin)
     if fmt == "md":
         return caption + "\n\n" + _md_table(rows, columns) + "\n"
     if fmt == "csv":
-        return csv_text(rows)
+        return csv_text(finite_rows(rows))
     if fmt == "latex":
         return "\n".join(_latex_table(rows, columns, caption)) + "\n"
     if fmt == "json":
-        return json.dumps({"a": name_a, "b": name_b, "rows": rows}, indent=1) + "\n"
+        return json.dumps({"a": name_a, "b": name_b, "rows": finite_rows(rows)}, indent=1, allow_nan=False) + "\n"
     raise ValueError(fmt)
 
 

@@ -22,7 +22,7 @@ from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
 from ..models.base import Puzzle
-from ..results import Result, Status, Times
+from ..results import Result, Stats, Status, Times
 from ..solvers.base import Engine
 
 
@@ -37,7 +37,11 @@ class WorkUnit:
     ``run_many``) and verify in bulk; otherwise each puzzle is run, timed and watched alone.  ``engines`` maps extra
     family names to ``module:Class`` (engines outside the registry: plug-ins, test doubles),
     importable in the worker.  ``memory_limit``: bytes the engine may use above the worker's
-    baseline (``None``: no limit); past it the run is ``memout``."""
+    baseline (``None``: no limit); past it the run is ``memout``.  ``engine_seed``: the seed the
+    engine's searches are given (``None``: it takes none).  ``warmup``: (task id, puzzle) pairs
+    a worker runs first when it builds the engine, their rows sent flagged ``warmup``
+    (``bench --warmup``).  ``clock``: the clock of ``time_limit`` (``wall`` or ``cpu``), with
+    ``wall_limit`` beside a CPU limit."""
 
     solver: str
     task_ids: Sequence[int]
@@ -48,6 +52,15 @@ class WorkUnit:
     batch: bool = False
     engines: Mapping[str, str] = field(default_factory=dict)
     memory_limit: int | None = None
+    engine_seed: int | None = None
+    warmup: Sequence[tuple[int, Puzzle]] = ()
+    clock: str = "wall"
+    wall_limit: float | None = None
+
+    @property
+    def timing(self) -> dict:
+        """The time limit's keywords of :meth:`Engine.run <puzzlebench.solvers.base.Engine.run>`."""
+        return dict(time_limit=self.time_limit, clock=self.clock, wall_limit=self.wall_limit)
 
     @property
     def tasks(self) -> list[tuple[int, Puzzle | None]]:
@@ -209,8 +222,10 @@ def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0, *,
                 cpu: float | None = None, peak_memory: int | None = None,
-                baseline_memory: int | None = None) -> Row:
+                baseline_memory: int | None = None, raw: dict | None = None) -> Row:
     """The row of a task that has no answer: its worker died, hung, ran out of memory, or could
-    not build the engine (``cpu`` ``None``: not known, stored as NULL)."""
+    not build the engine (``cpu`` ``None``: not known, stored as NULL; ``raw``: what is known of
+    the programs it ran)."""
     return row_of(task_id, Result(kind="", solver="", limit=None, status=status, error=message,
-                                  times=Times(total=seconds, cpu=cpu)), peak_memory, baseline_memory=baseline_memory)
+                                  times=Times(total=seconds, cpu=cpu), stats=Stats(raw=dict(raw or {}))),
+                  peak_memory, baseline_memory=baseline_memory)

@@ -54,8 +54,9 @@ from ..solvers.base import verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
                      failure_row, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, killed_for_memory, memout_message, quiet_stdout, reap,
-                             start_unreaped)
+                             exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
+                             memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
+from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
@@ -122,8 +123,8 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
 #
 # The shared array of a worker: [0] index of the puzzle being run in its unit, [1] when it
 # started (time.monotonic, the same clock in every process), [2] the unit's sequence number,
-# [3] the worker's CPU time when it started (time.process_time), [4] the worker's baseline
-# resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
+# [3] the worker's CPU time when it started (clock.process_cpu: its own and its waited-for
+# programs'), [4] the worker's baseline resident set for the unit's engine (bytes).  The worker writes them in the order CPU, start,
 # index, sequence; the parent reads them in the reverse order, so an index read after a
 # matching sequence is never older than that unit.  [3] and [4] give the CPU time and the
 # memory of a puzzle whose worker was killed or died.
@@ -131,7 +132,7 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
 INDEX, STARTED, SEQ, CPU, BASELINE = range(5)
 
 def _mark(shared, seq: int, index: int) -> None:
-    shared[CPU] = time.process_time()
+    shared[CPU] = process_cpu()
     shared[STARTED] = time.monotonic()
     shared[INDEX] = index
     shared[SEQ] = seq
@@ -144,6 +145,8 @@ class _Memory:
     def __init__(self):
         self.probe = MemoryProbe()
         self.limit = MemoryLimit()
+        self.cpu = CpuLimit()
+        self.cpu_seconds: float | None = None   # the unit's CPU limit plus its grace (None: not on the CPU clock)
         self.baseline = Baseline(0, 0)
         self.cap: int | None = None
         self.allowed: int | None = None   # the unit's memory limit (above the baseline)
@@ -153,16 +156,22 @@ class _Memory:
         self.cap = None if memory_limit is None else baseline.data + memory_limit
 
     def start(self) -> None:
-        """Before the engine runs: the peak reset, the cap set."""
+        """Before the engine runs: the peak reset, the cap set; on the CPU clock, the kernel's
+        backstop of the CPU limit (``RLIMIT_CPU``: the CPU used so far plus the limit and its
+        grace, rounded up)."""
         self.probe.reset()
         if self.cap is not None:
             self.limit.apply(self.cap)
+        if self.cpu_seconds is not None:
+            self.cpu.apply(self.cpu_seconds)
 
     def stop(self) -> int:
         """After the engine ran (or failed): the cap lifted; the peak above the baseline."""
         if self.cap is not None:
             self.limit.lift()
-        return max(0, self.probe.peak() - self.baseline.resident)
+        if self.cpu_seconds is not None:
+            self.cpu.lift()
+        return self.probe.run_peak(self.baseline)
 
 
 def worker_main(conn, shared, parent_pid: int, catalog) -> None:
@@ -191,18 +200,25 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             unit = replace(unit, puzzles=catalog[run.start:run.stop] if run is not None
                            else [catalog[tid] for tid in unit.task_ids])
         key = (unit.solver, tuple(sorted(unit.engines.items())))
+        built = key not in engines
         try:
-            if key not in engines:
+            if built:
                 engines[key] = make_engine(unit.solver, unit.engines)
             engine = engines[key]
+            if unit.engine_seed is not None:
+                engine.seeded(unit.engine_seed)
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
             continue
         if unit.memory_limit is not None:
             engine.load()   # its libraries outside the cap (and in the baseline): only runs are held to it
+            populate_libraries()
+        if built and unit.warmup:
+            _warm_up(conn, shared, seq, unit, engine)
         baseline = memory.probe.baseline()   # idle, the engine built, before the unit's first puzzle
         memory.for_unit(baseline, unit.memory_limit)
+        memory.cpu_seconds = hard_limits(unit.timing)[1]
         shared[BASELINE] = baseline.resident
         if unit.batch:
             finished = _run_batch(conn, shared, seq, unit, engine, memory)
@@ -213,10 +229,38 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         conn.send(None)  # unit done
 
 
-def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "") -> Row:
+WARMING = -1
+"""The index a worker marks while it runs its warm-up puzzles: no task of the unit."""
+
+
+def _warm_up(conn, shared, seq: int, unit: WorkUnit, engine) -> None:
+    """The unit's warm-up puzzles through ``Engine.run``, before the engine's first measured
+    run in this worker (a first solve pays for what a library sets up once: CP-SAT's about 2 s),
+    their rows sent as one batch flagged ``warmup``, which no figure counts.  No memory cap:
+    nothing of them is measured."""
+    _mark(shared, seq, WARMING)
+    rows: list[Row] = []
+    for tid, puzzle in unit.warmup:
+        started = time.monotonic()
+        try:
+            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=False, **unit.timing)
+            rows.append(row_of(tid, result, None, verify_answer(result, puzzle)))
+        except Exception as exc:
+            rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
+                                    time.monotonic() - started))
+    batch = RowBatch.from_rows(rows)
+    batch.shared["warmup"] = 1
+    conn.send(batch)
+
+
+def _memout_row(tid: int, shared, memory: _Memory, peak: int, how: str = "", raw: dict | None = None) -> Row:
+    """``raw``: what the run knew of its programs (an ``ext:`` program that ran out), whose
+    peak may be the run's (:func:`run_peak`)."""
+    raw = dict(raw or {})
+    peak = run_peak(peak, raw)
     return failure_row(tid, Status.MEMOUT, memout_message(memory.allowed, peak, how or "an allocation was refused"),
-                       time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
-                       peak_memory=peak, baseline_memory=memory.baseline.resident)
+                       time.monotonic() - shared[STARTED], cpu=process_cpu() - shared[CPU],
+                       peak_memory=peak, baseline_memory=memory.baseline.resident, raw=raw)
 
 
 def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) -> bool:
@@ -229,22 +273,26 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
         _mark(shared, seq, index)
         memory.start()
         try:
-            result = engine.run(puzzle, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
-                                verify=False)
-            peak = memory.stop()
+            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=False, **unit.timing)
+            result.peak_memory = run_peak(memory.stop(), result.stats.raw)
+            if memout_if_said(result, memory.allowed).status is Status.MEMOUT:
+                rows.append(row_of(tid, result, result.peak_memory, False, baseline))
+                conn.send(rows)
+                return False   # replaced: a process that ran out may hold its memory in pieces
             wrong = verify_answer(result, puzzle)
-            rows.append(row_of(tid, result, peak, wrong, baseline))
+            rows.append(row_of(tid, result, result.peak_memory, wrong, baseline))
         except Exception as exc:
             # a MemoryError (its words, where an engine says how: ext, the program that ran out),
             # or anything under the cap (native code that ran out): solve's child's one rule
             if isinstance(exc, MemoryError) or memory.allowed is not None:
-                rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc)))
+                rows.append(_memout_row(tid, shared, memory, memory.stop(), failed_under_cap(exc),
+                                        getattr(exc, "program", None)))
                 conn.send(rows)
                 return False
             # an engine bug: this pair is an error, the worker goes on
             peak = memory.stop()
             rows.append(failure_row(tid, Status.ERROR, f"{engine.spec} raised {type(exc).__name__}: {exc}",
-                                    time.monotonic() - shared[STARTED], cpu=time.process_time() - shared[CPU],
+                                    time.monotonic() - shared[STARTED], cpu=process_cpu() - shared[CPU],
                                     peak_memory=peak, baseline_memory=baseline))
         now = time.monotonic()
         if now - last_flush >= FLUSH_SECONDS:
@@ -263,8 +311,7 @@ def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) 
     ids, puzzles = unit.task_ids, unit.puzzles
     memory.start()
     try:
-        results = engine.run_many(puzzles, limit=unit.limit, time_limit=unit.time_limit, keep=unit.keep,
-                                  verify=False)
+        results = engine.run_many(puzzles, limit=unit.limit, keep=unit.keep, verify=False, **unit.timing)
         if len(results) != len(puzzles):
             raise RuntimeError(f"run_many returned {len(results)} results for {len(puzzles)} puzzles")
     except MemoryError:
@@ -456,15 +503,40 @@ class LocalExecutor:
                     if not slot.busy:
                         continue
                     seq, unit = slot.units[0]
-                    if slot.shared[SEQ] == seq and now - slot.shared[STARTED] > self._hard_limit(unit):
-                        self._fail(slot, Status.TIMEOUT, out, retry)
+                    if slot.shared[SEQ] == seq:
+                        overrun = self._overrun(slot, unit, now)
+                        if overrun is not None:
+                            self._fail(slot, Status.TIMEOUT, out, retry, overrun)
                 yield from out
         finally:
             self.close()
 
-    def _hard_limit(self, unit: WorkUnit) -> float:
-        grace = self.grace if self.grace is not None else grace_for(unit.time_limit)
-        return unit.time_limit + grace
+    def _hard_limit(self, unit: WorkUnit, clock: str = "wall") -> float | None:
+        """The seconds on ``clock`` after which the worker running a puzzle of ``unit`` is
+        killed: the unit's limit on that clock (on the CPU clock, its wall limit beside the CPU
+        limit) plus the grace; ``None``: none on that clock."""
+        if clock == "cpu":
+            limit = unit.time_limit if unit.clock == "cpu" else None
+        else:
+            limit = unit.time_limit if unit.clock == "wall" else unit.wall_limit
+        if limit is None:
+            return None
+        return limit + (self.grace if self.grace is not None else grace_for(limit))
+
+    def _overrun(self, slot: _WorkerSlot, unit: WorkUnit, now: float) -> str | None:
+        """The clock (``wall``, ``cpu``) on which the worker's current puzzle is past its hard
+        limit, or ``None``.  The worker's CPU time is read from ``/proc`` (its own and its
+        reaped programs', the clock of ``shared[CPU]``); a program still running holds its own
+        ``RLIMIT_CPU`` and is watched by the engine."""
+        wall = self._hard_limit(unit, "wall")
+        if wall is not None and now - slot.shared[STARTED] > wall:
+            return "wall"
+        cpu = self._hard_limit(unit, "cpu")
+        if cpu is not None:
+            used = program_cpu_now(slot.process.pid)
+            if used is not None and used - slot.shared[CPU] > cpu:
+                return "cpu"
+        return None
 
     def _drain(self, slot: _WorkerSlot, out: list[RowBatch], retry: deque) -> None:
         try:
@@ -481,9 +553,11 @@ class LocalExecutor:
         if slot.units and exited(slot.process):
             self._fail(slot, Status.ERROR, out, retry)
 
-    def _fail(self, slot: _WorkerSlot, status: Status, out: list[RowBatch], retry: deque) -> None:
-        """The worker of ``slot`` hung (``timeout``) or died (``error``): record the pair it was
-        on, hand the rest of its units to a new worker."""
+    def _fail(self, slot: _WorkerSlot, status: Status, out: list[RowBatch], retry: deque,
+              overrun: str = "wall") -> None:
+        """The worker of ``slot`` hung (``timeout``, past its hard limit on the clock
+        ``overrun``) or died (``error``; ``timeout`` when the kernel's CPU limit ended it):
+        record the pair it was on, hand the rest of its units to a new worker."""
         seq, unit = slot.units.popleft()
         later = [u for _, u in slot.units]
         slot.units.clear()
@@ -499,6 +573,10 @@ class LocalExecutor:
             if pending:
                 retry.appendleft(unit.with_tasks([t for _, t in pending]))
             return
+        if index == WARMING:   # a warm-up run overran: no task to blame, the unit again without one
+            if pending:
+                retry.appendleft(replace(unit.with_tasks([t for _, t in pending]), warmup=()))
+            return
         if unit.batch and len(unit.task_ids) > 1:  # which puzzle of the batch? one at a time
             retry.extendleft(unit.with_tasks([t]) for _, t in reversed(pending))
             return
@@ -513,10 +591,20 @@ class LocalExecutor:
         if usage is not None:   # the worker's own account of its last puzzle
             cpu = max(0.0, usage.ru_utime + usage.ru_stime - cpu_before)
             peak = max(0, usage.ru_maxrss * 1024 - baseline)
-        if status is Status.TIMEOUT:
-            message = (f"no answer after {elapsed:.1f}s: the engine overran its time limit of "
+        if past_cpu_limit(code):
+            status = Status.TIMEOUT
+            message = (f"no answer after {cpu or 0:.1f}s of CPU time: the engine overran its CPU limit of "
+                       f"{unit.time_limit:g}s and its grace; the worker got SIGXCPU (its RLIMIT_CPU)")
+        elif status is Status.TIMEOUT and overrun == "cpu":
+            message = (f"no answer after {cpu or 0:.1f}s of CPU time: the engine overran its CPU limit of "
                        f"{unit.time_limit:g}s by more than the grace of "
-                       f"{self._hard_limit(unit) - unit.time_limit:.1f}s; worker killed")
+                       f"{self._hard_limit(unit, 'cpu') - unit.time_limit:.1f}s; worker killed")
+        elif status is Status.TIMEOUT:
+            limit = unit.time_limit if unit.clock == "wall" else unit.wall_limit
+            what = "time limit" if unit.clock == "wall" else "wall limit"
+            message = (f"no answer after {elapsed:.1f}s: the engine overran its {what} of "
+                       f"{limit:g}s by more than the grace of "
+                       f"{self._hard_limit(unit) - limit:.1f}s; worker killed")
         elif code == MEMOUT_EXIT and unit.memory_limit is not None:
             status, message = Status.MEMOUT, memout_message(unit.memory_limit, peak)
         elif killed_for_memory(code, usage, baseline, unit.memory_limit) is not None:
@@ -530,6 +618,11 @@ class LocalExecutor:
             message = f"{describe_exit(code)} while {unit.solver} was solving this puzzle"
         out.append(RowBatch.from_rows([failure_row(tid, status, message, elapsed, cpu=cpu, peak_memory=peak,
                                                    baseline_memory=baseline or None)]))
+
+
+JOBS_PER_CORE = 8
+"""Beyond this many worker processes a core (local or ``dask-local:N``), forked or spawned at
+once, a bench would fill the machine before its first run."""
 
 
 def default_jobs() -> int:

@@ -15,7 +15,10 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place
 from .sudoku import CHAR_VALUES, DIGITS
-from .text import TextPlaces, content_lines
+from .text import TextPlaces, content_lines, row_length_problem
+
+PLAIN_FORM = ("its plain form is N rows of N cells separated by spaces, then its cage lines (or give "
+              "its game id)")
 
 CageSpec = tuple[tuple[int, ...], str, int]
 """A cage as a kind stores it: its cells (sorted), its operation (``+ - * /``) and its target."""
@@ -83,13 +86,11 @@ def read_plain(text: str, source: str | None, what: str, with_op: bool
     for at, line in grid:
         cells = [(at + m.start(), m.group()) for m in re.finditer(r"\S+", line)]
         if len(cells) != n:
-            raise ParseError(f"a row of a {n}x{n} {what} has {n} cells; this one has {len(cells)}",
-                             places.line_place(at))
+            raise ParseError(row_length_problem(what, n, len(cells), PLAIN_FORM), places.line_place(at))
         for where, token in cells:
             v = CHAR_VALUES.get(token)
             if n == 1 and len(token) > 1:   # a whole grid on one line: a Sudoku's, most likely
-                raise ParseError(f"a line of {len(token)} characters is no {what}: its plain form is N rows of N "
-                                 "cells separated by spaces, then its cage lines (or give its game id)",
+                raise ParseError(f"a line of {len(token)} characters is no {what}: {PLAIN_FORM}",
                                  places.place(where))
             if v is None or v > n:
                 raise ParseError(f"unexpected {token!r}: a cell is a value of 1..{DIGITS[n - 1]} or . for none",

@@ -42,7 +42,8 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .latin import latin_lines, latin_problems, line_repeat_cells, line_repeats, numbers_solution
-from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
+from .text import (TextPlaces, cell_spots, content_lines, first_field, game_id_line, row_length_problem,
+                   with_line)
 from .vocabulary import Less, Rules, grid_rules
 
 MAX_N = 64
@@ -246,6 +247,10 @@ class Futoshiki(Puzzle):
         return _read_grid(lines, places)
 
 
+GRID_FORMS = ("its grid is N rows of N cells (a number, . empty) with < or > between neighbours and "
+              "lines of ^ and v between rows, or give its Unequal game id (N:…)")
+
+
 @lru_cache(maxsize=MAX_N)
 def _latin_rules(n: int) -> Rules:
     """The Latin square part of every N x N Futoshiki, stated once per N (the same objects
@@ -402,8 +407,11 @@ def _read_grid(lines: list[tuple[int, str]], places: TextPlaces) -> Futoshiki:
     cell_rows = [offset for offset, line in lines if not _SIGN_LINE.fullmatch(line)]
     for r, cells in enumerate(rows):
         if len(cells) != n:
-            raise ParseError(f"a row of a {n}x{n} Futoshiki has {n} cells; this one has {len(cells)}",
-                             places.line_place(cell_rows[r]))
+            whole = lines[0][1].strip()
+            if n == 1 and len(whole.split()) == 1:   # a whole grid on one line: a Sudoku's, most likely
+                raise ParseError(f"a line of {len(whole)} characters is no Futoshiki: {GRID_FORMS}",
+                                 places.line_place(cell_rows[r]))
+            raise ParseError(row_length_problem("Futoshiki", n, len(cells), GRID_FORMS), places.line_place(cell_rows[r]))
         for start, _, value in cells:
             if value > n:
                 raise ParseError(f"{value} is not a value of a {n}x{n} Futoshiki", places.place(cell_rows[r] + start))

@@ -71,7 +71,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Iterable, Iterator
 
 from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageError
@@ -89,6 +89,12 @@ from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
 KINDS = KIND_NAMES
 MAX_SIZE = 64                  # the largest grid of any kind: 64 rows
 MAX_GRID_LINES = 2 * MAX_SIZE  # its rows and separator lines: a longer block is a list
+MAX_LINE_BYTES = 64 * MAX_SIZE ** 2 * 4
+"""The longest line read (1 MiB): 64 times the largest grid written with separators (64² cells
+of at most 4 bytes, ``64, ``), room for a puzzle, its solution, cages and metadata.  A longer
+line is no puzzle: it is rejected as soon as it passes this, read in chunks (a line of 200 MB
+of ``1`` took 56 s and 460 MB to be rejected whole)."""
+READ_CHUNK = 1 << 16
 ASK_KIND = "say which with --kind (kind= in Python)"
 
 
@@ -389,40 +395,92 @@ def decode_bytes(data: bytes, source: str | None = None, strict: bool = True,
 
 # -- files of many puzzles -------------------------------------------------------------------
 
+class LongLine(str):
+    """What :func:`text_lines` yields for a line longer than :data:`MAX_LINE_BYTES`, in place
+    of its text: a blank line that carries the column where the line passed the bound."""
+
+    column: int
+
+    def __new__(cls, column: int) -> "LongLine":
+        line = super().__new__(cls, "\n")
+        line.column = column
+        return line
+
+    def error(self, source: str, line: int) -> ParseError:
+        return ParseError(f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle "
+                          f"takes (the largest is a {MAX_SIZE}x{MAX_SIZE} grid); not read further",
+                          Place(source, line, self.column))
+
+
 def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
     """The lines of a binary stream (a file, standard input) as text, for
     :func:`read_puzzles`.  Bytes that are not UTF-8 stay in their line (as surrogate
     escapes), so that the reader reports that line as an error of its own and the other
-    lines still run; a byte-order mark at the start is dropped."""
-    first = True
-    stream = iter(stream)
-    for raw in stream:
-        if first and raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-            yield from _utf16_lines(itertools.chain([raw], stream))
-            return
-        line = raw.decode("utf-8", errors="surrogateescape")
-        if first and line.startswith("\ufeff"):
-            line = line[1:]
-        first = False
-        yield line
+    lines still run; a byte-order mark at the start is dropped.  A line longer than
+    :data:`MAX_LINE_BYTES` is a :class:`LongLine`, read no further than the bound (the rest of
+    it skipped a chunk at a time).  A stream without ``readline`` (pieces already in memory)
+    is taken as its pieces."""
+    readline = getattr(stream, "readline", None)
+    if readline is None:
+        pieces = iter(stream)
+        first = next(pieces, b"")
+    else:
+        first = readline(MAX_LINE_BYTES + 1)
+        pieces = iter(partial(stream.read, READ_CHUNK), b"")
+    if first.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        yield from _utf16_lines(itertools.chain([first], pieces))
+        return
+    if readline is not None:
+        pieces = _bounded_lines(readline, first)
+    elif first:
+        pieces = itertools.chain([first], pieces)
+    for n, raw in enumerate(pieces):
+        line = raw if isinstance(raw, LongLine) else raw.decode("utf-8", errors="surrogateescape")
+        yield line[1:] if n == 0 and line.startswith("\ufeff") else line
+
+
+def _bounded_lines(readline, first: bytes) -> Iterator[bytes | LongLine]:
+    """The lines of a binary stream from its first, each read no further than
+    :data:`MAX_LINE_BYTES` (a longer one a :class:`LongLine`)."""
+    raw = first
+    while raw:
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield raw
+        else:
+            head = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(raw[:MAX_LINE_BYTES])
+            while raw and not raw.endswith(b"\n"):
+                raw = readline(READ_CHUNK)
+            yield LongLine(len(head) + 1)
+        raw = readline(MAX_LINE_BYTES + 1)
 
 
 def _utf16_lines(stream: Iterable[bytes]) -> Iterator[str]:
     """A file saved as UTF-16 with its byte-order mark (Windows' "Unicode" text), decoded as it
     comes, a line at a time (lines end at ``\n``, as everywhere here).  Read as UTF-8, every
     line was an error ("byte 0xff is not UTF-8 text", then NUL bytes).  A code unit that does
-    not decode becomes U+FFFD, which the reader names where it stands."""
+    not decode becomes U+FFFD, which the reader names where it stands.  A line of more than
+    :data:`MAX_LINE_BYTES` / 2 characters is a :class:`LongLine`."""
     decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
     pending = ""
+    skipping = False   # the rest of a long line
+    bound = MAX_LINE_BYTES // 2
     for raw in stream:   # split at the byte 0x0a: a UTF-16 "\n" may end in the next piece
         pending += decoder.decode(raw)
         end = pending.rfind("\n") + 1
         if end:
-            yield from (line + "\n" for line in pending[:end - 1].split("\n"))
+            lines = pending[:end - 1].split("\n")
+            if skipping:
+                lines, skipping = lines[1:], False
+            yield from (LongLine(bound + 1) if len(line) > bound else line + "\n" for line in lines)
             pending = pending[end:]
+        if skipping:
+            pending = ""
+        elif len(pending) > bound:
+            yield LongLine(bound + 1)
+            pending, skipping = "", True
     pending += decoder.decode(b"", final=True)
-    if pending:
-        yield pending
+    if pending and not skipping:
+        yield LongLine(bound + 1) if len(pending) > bound else pending
 
 
 def _line_is_record(line: str) -> bool:
@@ -491,6 +549,10 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
         return
     empty = True
     for offset, chunk, per_line in _chunks(lines):
+        if isinstance(chunk[0], LongLine):
+            empty = False
+            yield chunk[0].error(source, offset + 1)
+            continue
         chunk_text = "".join(chunk)
         content = content_lines(chunk_text)
         if per_line:
@@ -519,6 +581,14 @@ def _chunks(lines: Iterator[str]) -> Iterator[tuple[int, list[str], bool]]:
     block: list[str] = []
     per_line = cpmpy = False
     for line in lines:
+        if isinstance(line, LongLine):   # a record of its own, which ends a block as a blank line does
+            if chunk:
+                yield before, chunk, per_line
+                before += len(chunk)
+            yield before, [line], True
+            before += 1
+            chunk, block, per_line, cpmpy = [], [], False, False
+            continue
         chunk.append(line)
         stripped = line.strip()
         if not stripped:
@@ -669,6 +739,9 @@ def _read_csv(lines: Iterator[str], source: str, kind, box, prefer=None) -> Iter
         return
     for row in rows:
         line_no = rows.line_num
+        if isinstance(raw[-1], LongLine):
+            yield raw[-1].error(source, line_no)
+            continue
         if not any(cell.strip() for cell in row):
             continue
         if len(row) <= column:

@@ -448,9 +448,12 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
     if n * n != length or n < 2:
         raise ParseError(f"a Sudoku line has N² characters ({SIZES_HINT}); got {length}",
                          Place(source, 1, first_column + _length_error_column(length)))
+    if n > MAX_VALUES:
+        raise UnsupportedShapeError(f"a {n}x{n} Sudoku has more than {MAX_VALUES} values; supported: up to "
+                                    f"{MAX_VALUES}", Place(source, 1))
     if n > len(DIGITS):
-        raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form "
-                                    f"(one character covers values up to {len(DIGITS)})", Place(source, 1))
+        raise UnsupportedShapeError(f"a {n}x{n} Sudoku needs the numbers form (one character covers values "
+                                    f"up to {len(DIGITS)}; numbers up to {MAX_VALUES})", Place(source, 1))
     values = [CHAR_VALUES.get(ch, -1) for ch in text]
     if min(values) < 0 or max(values) > n:
         for col, (ch, v) in enumerate(zip(text, values), start=first_column):
@@ -657,15 +660,23 @@ def _number(token: str, offset: int, n: int, places: TextPlaces) -> int:
 
 
 def parse_sudoku_numbers(text: str, *, box=None, source: str | None = None) -> Sudoku:
-    """N² numbers on one line, separated by spaces or commas (0 = empty): any N up to 64."""
+    """N² numbers on one line, separated by spaces or commas (0 = empty): any N up to 64; or
+    2N² numbers, the puzzle and then its solution (as ``generate`` writes a grid beyond 35
+    values, for ``check``: 2N² is never a square, so the two readings cannot meet)."""
     places = TextPlaces(text, source)
     tokens = [(m.start(), m.group()) for m in re.finditer(r"[^\s,]+", text)]
     n = math.isqrt(len(tokens))
+    metadata = None
+    if n * n != len(tokens) and len(tokens) % 2 == 0 and _is_square(len(tokens) // 2):
+        n = math.isqrt(len(tokens) // 2)
+        tokens, solution = tokens[:n * n], tokens[n * n:]
+        metadata = {"solution": " ".join(t for _, t in solution)}
     if n * n != len(tokens) or n == 0:
-        raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}); got {len(tokens)}",
-                         places.line_place(tokens[0][0] if tokens else 0))
+        raise ParseError(f"a Sudoku in numbers has N² values ({SIZES_HINT}), or 2N² (the puzzle, then its "
+                         f"solution); got {len(tokens)}", places.line_place(tokens[0][0] if tokens else 0))
     values = [_number(t, off, n, places) for off, t in tokens]
-    return _build(values, n, box, places, form="numbers", empty="0", cells=[off for off, _ in tokens])
+    return _build(values, n, box, places, form="numbers", empty="0", metadata=metadata,
+                  cells=[off for off, _ in tokens])
 
 
 SEPARATOR_LINE = re.compile(r"^[\s|]*[-+=][-+=\s|]*$")

@@ -105,3 +105,12 @@ def first_field(text: str) -> str:
     """The first whitespace-separated field of a line (a game id), or ``""``."""
     fields = text.split(None, 1)
     return fields[0] if fields else ""
+
+
+def row_length_problem(what: str, n: int, count: int, forms: str) -> str:
+    """A square grid's row of the wrong length: a grid of ``n`` rows is ``n`` x ``n``; one row
+    of many cells is no grid of the kind at all (a Sudoku's line, most likely), and ``forms``
+    says what the kind's text is."""
+    if n == 1:
+        return f"one line of {count} cells is no {what}: {forms}"
+    return f"a {what} of {n} rows has {n} cells in every row; this one has {count}"

@@ -88,7 +88,10 @@ def least_squares(Z: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
     A = np.hstack([Z, np.ones((len(Z), 1))])
     penalty = ridge * np.eye(A.shape[1])
     penalty[-1, -1] = 0.0
-    return np.linalg.solve(A.T @ A + penalty, A.T @ y)
+    try:
+        return np.linalg.solve(A.T @ A + penalty, A.T @ y)
+    except np.linalg.LinAlgError:   # singular: --ridge 0 on collinear features; the least-norm weights
+        return np.linalg.lstsq(A.T @ A + penalty, A.T @ y, rcond=None)[0]
 
 
 def simulated_annealing(Z: np.ndarray, y: np.ndarray, ridge: float, *, steps: int = 20000,

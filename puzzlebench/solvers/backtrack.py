@@ -22,6 +22,7 @@ from ..models.vocabulary import visible_count
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, count_solutions
 from .cells import CellProblem, compile_rules
+from .cells import estimated_bytes as cells_estimated_bytes
 
 Choices = Callable[[int, list], Sequence]
 CLOCK_EVERY = 2048  # iterations between looks at the clock
@@ -170,6 +171,9 @@ class BacktrackEngine(Engine):
         "guesses": "stacks created with more than one choice",
         "backtracks": "dead ends: calls of the course's retour() that did not follow a solution",
     }
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return cells_estimated_bytes(puzzle.rules)
 
     def encode(self, puzzle: Puzzle) -> CellProblem:
         return compile_rules(puzzle.rules)

@@ -20,10 +20,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Sequence
 
+from ..encoders.budget import OverBudget, check_budget
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
+from ..options import INT64_MAX, LIMIT, MAX_ENGINE_SEED, TIME, Whole
+
+WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
+from .clock import check_clock, process_cpu
 
 EVERY_KIND = frozenset(KIND_NAMES)
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -39,8 +44,15 @@ class Option:
     default: Any
     help: str
     choices: tuple = ()
+    number: Whole = WHOLE_INT64   # the bounds of an int option
 
     def convert(self, text: str) -> Any:
+        if self.type is int:   # a whole number within what C and SQLite take (10^23 passed to a library)
+            value = (self.number.read(text, f"option {self.name}") if isinstance(text, str)
+                     else self.number.check(text, f"option {self.name}"))
+            return self._chosen(value, text)
+        if not isinstance(text, str):   # given as a value (the API's options dict)
+            return text
         try:
             if self.type is bool:
                 low = text.lower()
@@ -51,36 +63,44 @@ class Option:
                 value = self.type(text)
         except ValueError:
             raise SolverSpecError(f"option {self.name}={text!r}: expected {self.type.__name__}") from None
+        return self._chosen(value, text)
+
+    def _chosen(self, value, text) -> Any:
         if self.choices and value not in self.choices:
             raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
                                   f"{', '.join(map(str, self.choices))}")
         return value
 
 
-def normalise_limit(limit: int | None) -> int | None:
-    """``None`` or ``0`` mean "all solutions"; a negative limit is a mistake."""
-    if limit is None or limit == 0:
+def normalise_limit(limit: int | None, name: str = "limit") -> int | None:
+    """``None`` or ``0`` mean "all solutions"; else a whole number up to 2^63-1, the native
+    engines' ``long long`` (:data:`~puzzlebench.options.LIMIT`)."""
+    if limit is None:
         return None
-    if limit < 0:
-        raise UsageError(f"the solution limit must be 0 (all) or more; got {limit}")
-    return limit
+    return LIMIT.check(limit, name) or None
 
 
-# The longest time limit taken: a child's limit (the time limit plus 10% + 0.3 s) waited for
-# in milliseconds must fit poll()'s C int (2^31 ms, 24.8 days); 'inf' or 1e9 s were an
-# OverflowError traceback in every engine run in a child.  Leave the limit out for none.
-MAX_TIME_LIMIT = 1e6
+def check_time_limit(time_limit: float | str | None, name: str = "time_limit") -> float | None:
+    """A time limit is ``None`` (none) or a positive duration (seconds, or a text with a unit:
+    ``"15min"``) up to :data:`~puzzlebench.options.MAX_TIME_LIMIT` seconds, the most a
+    child's limit waited for in milliseconds can be (poll()'s C int); NaN and infinity are
+    refused too."""
+    if time_limit is None:
+        return None
+    seconds = TIME.check(time_limit, name)
+    if not seconds > 0:
+        raise UsageError(f"the time limit must be positive (seconds); got {seconds:g}")
+    return seconds
 
 
-def check_time_limit(time_limit: float | None) -> float | None:
-    """A time limit is ``None`` (none) or a positive number of seconds up to
-    :data:`MAX_TIME_LIMIT` (NaN and infinity are refused too)."""
-    if time_limit is not None and not time_limit > 0:
-        raise UsageError(f"the time limit must be positive (seconds); got {time_limit:g}")
-    if time_limit is not None and not time_limit <= MAX_TIME_LIMIT:
-        raise UsageError(f"the time limit must be at most {MAX_TIME_LIMIT:.0f} seconds "
-                         f"(leave it out for none); got {time_limit:g}")
-    return time_limit
+DEFAULT_ENGINE_SEED = 0
+
+
+def check_engine_seed(seed: int) -> int:
+    """An engine seed (``--engine-seed``): a whole number from 0 to :data:`MAX_ENGINE_SEED`."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_ENGINE_SEED:
+        raise UsageError(f"the engine seed must be a whole number from 0 to {MAX_ENGINE_SEED}; got {seed!r}")
+    return seed
 
 
 def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | None, float | None]:
@@ -90,17 +110,104 @@ def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | N
 
 
 class Deadline:
-    """A point in time after which a search must stop (``None`` seconds: never)."""
+    """A point after which a search must stop (``None`` seconds: never), on the run's clock:
+    ``wall`` (time.perf_counter), or ``cpu``, the CPU time of this process and the programs it
+    waited for (:func:`~puzzlebench.solvers.clock.process_cpu`) since the deadline was made,
+    with ``wall_seconds`` as a wall-clock limit beside it (a run that sleeps spends no CPU).
 
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self.at = None if seconds is None else time.perf_counter() + seconds
+    ``at`` and :meth:`remaining` are wall time, what a library's own timeout takes (CP-SAT,
+    Z3, the C engines, PySAT's watchdog): on the CPU clock, the CPU time left, read as seconds
+    of wall time (the earliest the CPU limit can be reached), so such a library stops at or
+    before the CPU limit, never after it."""
+
+    def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None):
+        self.seconds, self.clock = seconds, clock
+        self.started = time.perf_counter()
+        self.cpu_started = process_cpu() if clock == "cpu" else 0.0
+        self.wall_seconds = wall_seconds if clock == "cpu" else seconds
+        self.wall_at = None if self.wall_seconds is None else self.started + self.wall_seconds
+        self.at = None if seconds is None else self.started + seconds
+        if self.at is not None and self.wall_at is not None:
+            self.at = min(self.at, self.wall_at)
+
+    def cpu_used(self) -> float:
+        return process_cpu() - self.cpu_started
 
     def expired(self) -> bool:
-        return self.at is not None and time.perf_counter() >= self.at
+        if self.clock != "cpu":
+            return self.at is not None and time.perf_counter() >= self.at
+        if self.wall_at is not None and time.perf_counter() >= self.wall_at:
+            return True
+        return self.seconds is not None and self.cpu_used() >= self.seconds
 
     def remaining(self) -> float | None:
-        return None if self.at is None else max(0.0, self.at - time.perf_counter())
+        if self.clock != "cpu":
+            return None if self.at is None else max(0.0, self.at - time.perf_counter())
+        left = [self.wall_at - time.perf_counter()] if self.wall_at is not None else []
+        if self.seconds is not None:
+            left.append(self.seconds - self.cpu_used())
+        return max(0.0, min(left)) if left else None
+
+    def cpu_remaining(self) -> float | None:
+        """CPU seconds left on the CPU clock (``None``: on the wall clock, or no limit)."""
+        if self.clock != "cpu" or self.seconds is None:
+            return None
+        return max(0.0, self.seconds - self.cpu_used())
+
+
+def over_limit(times: Times, time_limit: float | None, clock: str = "wall",
+               wall_limit: float | None = None) -> str | None:
+    """The clock on which a run's time is past its limit (``total`` wall time, parse
+    included, or ``cpu``; on the CPU clock, its wall limit too), or ``None``."""
+    if time_limit is not None:
+        spent = times.cpu if clock == "cpu" else times.total
+        if spent is not None and spent > time_limit:
+            return clock
+    if clock == "cpu" and wall_limit is not None and times.total > wall_limit:
+        return "wall"
+    return None
+
+
+def past_the_limit(result: Result, time_limit: float | None, clock: str = "wall",
+                   wall_limit: float | None = None) -> Result:
+    """One meaning of solved: a run over its time limit is a ``timeout``, whatever the engine
+    answered (an engine looks at its clock only every so many nodes, and a native batch at
+    the end of each puzzle).  Its answer is kept as partial information: ``count`` and
+    ``solutions`` as found, the answer named in ``error``."""
+    if result.status in (Status.TIMEOUT, Status.MEMOUT, Status.ERROR):
+        return result
+    which = over_limit(result.times, time_limit, clock, wall_limit)
+    if which is not None:
+        spent, limit = (result.times.cpu, time_limit) if which == "cpu" else (
+            result.times.total, time_limit if clock == "wall" else wall_limit)
+        named = "time limit" if clock == "wall" else "CPU limit" if which == "cpu" else "wall limit"
+        result.error = (f"answered {result.status} after {_duration(spent)} of {which} time, past the {named} "
+                        f"of {_duration(limit)}")
+        result.status = Status.TIMEOUT
+    return result
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds * 1000:.3g} ms" if seconds < 1 else f"{seconds:.3g} s"
+
+
+def batch_past_the_limit(results: Results, time_limit: float | None, clock: str = "wall",
+                         wall_limit: float | None = None) -> None:
+    """:func:`past_the_limit` for every answer of a batch call: as columns, each puzzle's
+    total wall time and its even share of the batch's CPU time (what is stored for it)."""
+    if time_limit is None and wall_limit is None:
+        return
+    columns = results.columns
+    if columns is None:
+        for result in results.records:
+            past_the_limit(result, time_limit, clock, wall_limit)
+        return
+    share = results.batch_cpu / len(columns.statuses) if columns.statuses else 0.0
+    ended = (Status.TIMEOUT, Status.MEMOUT, Status.ERROR)
+    for i, status in enumerate(columns.statuses):
+        if status not in ended and over_limit(Times(total=columns.total_seconds[i] + results.parse_seconds,
+                                                    cpu=share), time_limit, clock, wall_limit):
+            columns.statuses[i] = Status.TIMEOUT
 
 
 @dataclass
@@ -241,6 +348,11 @@ class Engine(ABC):
     limit holds in-process; otherwise the API and the commands run the engine in a child
     process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
     options: ClassVar[tuple[Option, ...]] = ()
+    seed_parameter: ClassVar[str | None] = None
+    """How the engine seed (``--engine-seed``, :meth:`seeded`) reaches the search, as
+    ``puzzlebench solvers`` shows it; ``None``: the engine has no randomness to seed, ignores
+    the seed, and its results record none."""
+    _engine_seed: int = DEFAULT_ENGINE_SEED
     statistics: ClassVar[dict[str, str]] = {}
     """Normalised statistic → what this engine counts for it (missing: the engine has none)."""
     library: ClassVar[str | None] = None
@@ -250,6 +362,11 @@ class Engine(ABC):
     :meth:`load` imports ahead: a process under a memory limit loads them before its cap is
     set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
     libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
+
+    memory_budget: int | None = None
+    """Bytes an encoding may take, where the caller gives a memory limit of its own (``generate
+    --memory-limit``); else a memory limit's ``RLIMIT_DATA``, else the default budget
+    (:mod:`puzzlebench.encoders.budget`)."""
 
     def __init__(self, variant: str | None = None, options: dict[str, Any] | None = None):
         if self.variants:
@@ -266,7 +383,7 @@ class Engine(ABC):
             if name not in known:
                 listed = ", ".join(known) or "none"
                 raise SolverSpecError(f"{self.family} has no option {name!r}; options: {listed}")
-            self.settings[name] = known[name].convert(value) if isinstance(value, str) else value
+            self.settings[name] = known[name].convert(value)
 
     @property
     def spec(self) -> str:
@@ -275,6 +392,24 @@ class Engine(ABC):
         changed = [f"{o.name}={self.settings[o.name]}" for o in self.options
                    if self.settings[o.name] != o.default]
         return text + ("@" + ";".join(changed) if changed else "")
+
+    # -- the engine seed ------------------------------------------------------------------
+
+    def takes_seed(self) -> bool:
+        """Whether this engine's searches use the engine seed (a variant may take none)."""
+        return self.seed_parameter is not None
+
+    @property
+    def engine_seed(self) -> int | None:
+        """The seed this engine's searches are given (default 0, so that a run reproduces),
+        ``None`` when it takes none.  Not part of :attr:`spec`: repeats with different seeds
+        are runs of the same solver."""
+        return self._engine_seed if self.takes_seed() else None
+
+    def seeded(self, seed: int) -> "Engine":
+        """This engine, its next searches given ``seed`` (checked: :func:`check_engine_seed`)."""
+        self._engine_seed = check_engine_seed(seed)
+        return self
 
     # -- facts for `puzzlebench solvers` ----------------------------------------------------
 
@@ -319,6 +454,17 @@ class Engine(ABC):
     def decode(self, artifact: Any, raw: Any) -> Solution:
         return tuple(raw)
 
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """What :meth:`encode` allocates for ``puzzle``, estimated from its shape before it runs
+        (each encoder's ``estimated_bytes``); 0 where the artifact is the puzzle's size."""
+        return 0
+
+    def check_budget(self, puzzle: Puzzle) -> None:
+        """:class:`~puzzlebench.encoders.budget.OverBudget` when the encoding of ``puzzle`` is
+        estimated past what this run may hold (the one check of every engine's encoding)."""
+        check_budget(self.estimated_bytes(puzzle), f"{self.family}'s encoding of this {puzzle.kind}",
+                     self.memory_budget)
+
     def encode_until(self, puzzle: Puzzle, deadline: Deadline) -> Any:
         """:meth:`encode` under the run's clock.  An engine whose encoding can outlast a time
         limit (exact cover of Skyscrapers lines: hundreds of thousands of options) overrides it
@@ -328,9 +474,14 @@ class Engine(ABC):
     # -- running --------------------------------------------------------------------------
 
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
-            keep: int = 10, verify: bool = True, parse_time: float = 0.0) -> Result:
-        """Encode, search, decode and verify one puzzle, timing each step."""
+            keep: int = 10, verify: bool = True, parse_time: float = 0.0, clock: str = "wall",
+            wall_limit: float | None = None) -> Result:
+        """Encode, search, decode and verify one puzzle, timing each step; the time limit held
+        on ``clock`` (``wall`` or ``cpu``, with ``wall_limit`` beside a CPU limit: see
+        :func:`~puzzlebench.solvers.clock.check_clock`).  A run over its limit is a
+        ``timeout`` whatever it answered (:func:`past_the_limit`)."""
         limit, time_limit = checked_limits(limit, time_limit)
+        wall_limit = check_clock(clock, time_limit, wall_limit)
         if puzzle.kind not in self.kinds:
             return error_result(f"{self.family} does not handle {puzzle.kind} puzzles "
                                 f"(it handles {', '.join(sorted(self.kinds))})", kind=puzzle.kind,
@@ -340,9 +491,16 @@ class Engine(ABC):
                                 "mrv, sat and cpsat solvers do", kind=puzzle.kind, solver=self.spec,
                                 limit=limit, source=puzzle.source, puzzle=puzzle)
         times = Times(parse=parse_time)
-        cpu = time.process_time()   # CPU time too: what the engine consumed, whatever else runs here
+        cpu = process_cpu()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
-        deadline = Deadline(time_limit)
+        deadline = Deadline(time_limit, clock, wall_limit)
+        try:
+            self.check_budget(puzzle)
+        except OverBudget as exc:   # refused before anything was allocated
+            times.total = time.perf_counter() - start + parse_time
+            return Result(kind=puzzle.kind, solver=self.spec, limit=limit, count=0, times=times,
+                          status=Status.MEMOUT if exc.limited else Status.ERROR, error=str(exc),
+                          source=puzzle.source, puzzle=puzzle)
         try:
             artifact = self.encode_until(puzzle, deadline)
             t1 = time.perf_counter()
@@ -358,16 +516,16 @@ class Engine(ABC):
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
         except EngineError as exc:
             times.total = time.perf_counter() - start + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
                                 source=puzzle.source, puzzle=puzzle, times=times)
         except OutOfTime:  # the clock ran out before the search began
             times.encode = time.perf_counter() - start
             times.total = times.encode + parse_time
-            times.cpu = time.process_time() - cpu
+            times.cpu = process_cpu() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
@@ -377,6 +535,7 @@ class Engine(ABC):
                         count=outcome.count, solutions=solutions, times=times, stats=outcome.stats,
                         size=self.size(artifact), source=puzzle.source, puzzle=puzzle,
                         error=outcome.error)
+        past_the_limit(result, time_limit, clock, wall_limit)
         if verify:
             verify_result(result, puzzle)
         return result
@@ -399,17 +558,19 @@ class Engine(ABC):
                         parse_time=time.perf_counter() - start)
 
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
-                 time_limit: float | None = None, keep: int = 10, verify: bool = True) -> Results:
+                 time_limit: float | None = None, keep: int = 10, verify: bool = True,
+                 clock: str = "wall", wall_limit: float | None = None) -> Results:
         """Run many puzzles (a list, or a model's compact batch such as
         :class:`~puzzlebench.models.sudoku.SudokuBatch`): one :class:`Results` in their order,
         verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
         itself).  Engines with a native batch call override :meth:`batch`."""
         limit, time_limit = checked_limits(limit, time_limit)
-        cpu = time.process_time()
+        wall_limit = check_clock(clock, time_limit, wall_limit)
+        cpu = process_cpu()
         with deferred_interrupt() as deferred:   # a native call answers all its puzzles or none
             results = self.batch(puzzles, limit=limit, time_limit=time_limit, keep=keep)
         if results is not None:
-            results.batch_cpu = time.process_time() - cpu
+            results.batch_cpu = process_cpu() - cpu
             if results.columns is not None:
                 results.cpu_batch_size = len(results)
             elif len(results) and not any(r.times.cpu for r in results.records):
@@ -417,13 +578,15 @@ class Engine(ABC):
                 for r in results.records:
                     r.times.cpu = share
                 results.cpu_batch_size = len(results)
+            batch_past_the_limit(results, time_limit, clock, wall_limit)
         if results is None and deferred.hit:   # pressed while the engine looked for a batch call
             raise Interrupted(Results.of([], puzzles[:0], self.spec, limit))
         if results is None:
             done: list[Result] = []
             try:
                 for p in puzzles:
-                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False))
+                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False,
+                                         clock=clock, wall_limit=wall_limit))
             except BaseException as exc:   # a Ctrl-C: the puzzles done so far go with it
                 if not is_interrupt(exc):
                     raise

@@ -38,6 +38,7 @@ import ctypes
 import multiprocessing
 import multiprocessing.connection
 import os
+import re
 import resource
 import signal
 import sys
@@ -47,9 +48,12 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from ..errors import UsageError
+from ..options import MEMORY
 from ..models.base import Puzzle
-from ..results import Result, Results, Status, Times, error_result
+from ..results import Result, Results, Stats, Status, Times, error_result
 from .base import Interrupted
+from .clock import (CpuLimit, check_clock, past_cpu_limit, process_cpu, program_cpu_now,
+                    usage_cpu)
 
 PR_SET_PDEATHSIG = 1          # prctl(2): the signal a process gets when its parent dies
 PARENT_POLL_SECONDS = 0.5     # where prctl is missing, how often a child looks for its parent
@@ -94,11 +98,13 @@ def machine_memory() -> int | None:
         return None
 
 
-def check_memory_limit(mb: float | None) -> int | None:
-    """A memory limit in MB (2^20 bytes) as bytes: ``None`` (none), or a positive number no
-    larger than this machine's memory (a limit the machine cannot reach limits nothing)."""
+def check_memory_limit(mb: float | str | None, name: str = "memory_limit") -> int | None:
+    """A memory limit in MB (2^20 bytes), or a text with a unit (``"2GiB"``), as bytes:
+    ``None`` (none), or a positive size no larger than this machine's memory (a limit the
+    machine cannot reach limits nothing)."""
     if mb is None:
         return None
+    mb = MEMORY.check(mb, name)
     if not mb > 0:
         raise UsageError(f"the memory limit must be positive (MB); got {mb:g}")
     total = machine_memory()
@@ -115,6 +121,34 @@ class Baseline:
 
     resident: int
     data: int
+    file: int = 0   # RssFile: the resident pages of mapped files (the libraries' code)
+
+
+MADV_POPULATE_READ = 22   # madvise(2), Linux 5.14+: fault the pages of a range in, reading
+
+
+def populate_libraries() -> None:
+    """Bring the code of every shared library mapped in this process into its resident set
+    (``madvise(MADV_POPULATE_READ)`` on each file-backed mapping of a ``.so``): called under a
+    memory limit after :meth:`Engine.load <puzzlebench.solvers.base.Engine.load>`, before the
+    baseline, so that the library code a run executes for the first time is in the baseline,
+    not in the run's peak.  A process that dies under the cap is measured by ``wait4`` alone,
+    which cannot leave those pages out: Z3 ended by SIGABRT under 20 MB read 31 MB.  Where
+    the call is missing (an older kernel, not Linux) nothing is done: the peak of a run that
+    lives leaves them out anyway (:meth:`MemoryProbe.run_peak`)."""
+    try:
+        madvise = ctypes.CDLL(None, use_errno=True).madvise
+        madvise.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        with open("/proc/self/maps") as f:
+            maps = f.read().splitlines()
+    except (OSError, AttributeError):
+        return
+    for line in maps:
+        fields = line.split(maxsplit=5)
+        if len(fields) < 6 or ".so" not in fields[5] or "r" not in fields[1]:
+            continue
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        madvise(start, end - start, MADV_POPULATE_READ)
 
 
 class MemoryProbe:
@@ -157,7 +191,57 @@ class MemoryProbe:
         """What this process holds now, idle (see :class:`Baseline`)."""
         if not self.resettable:
             return Baseline(0, 0)
-        return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0)
+        return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0, self._field(b"RssFile:") or 0)
+
+    def run_peak(self, baseline: Baseline) -> int:
+        """The peak of a run (bytes above ``baseline``): the resident set's high-water mark
+        less the baseline, less the pages of mapped files the run brought in (a library's code
+        it ran for the first time: Z3 pages in about 11 MB of libz3 on its first 16x16).  Those
+        pages are shared, read-only and reclaimable, belong to no run, and no data limit
+        counts them: counted, a Z3 run capped at 20 MB peaked at 31 MB."""
+        peak = self.peak() - baseline.resident
+        if self.resettable and baseline.file:
+            peak -= max(0, (self._field(b"RssFile:") or 0) - baseline.file)
+        return max(0, peak)
+
+
+OUT_OF_MEMORY_WORDS = re.compile(
+    r"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|could not reserve|"
+    r"insufficient memory|std::length_error|resource temporarily unavailable", re.I)
+"""How engines and programs say that an allocation was refused: C++'s ``bad_alloc``, Python's
+``MemoryError``, Java's "could not reserve", Z3's "out of memory", and ``EAGAIN``'s "Resource
+temporarily unavailable" (a thread whose stack the data limit refused: Z3 and MiniZinc under a
+cap of a few MB).  Under a memory limit such words make a failure a ``memout``."""
+
+
+def says_out_of_memory(text: str | bytes | None) -> bool:
+    """Whether ``text`` (an error, a program's last words) says that memory ran out."""
+    if not text:
+        return False
+    if isinstance(text, bytes):
+        text = text.decode("utf-8", "replace")
+    return OUT_OF_MEMORY_WORDS.search(text) is not None
+
+
+MEMORY_MECHANISM = "RLIMIT_DATA"
+"""How a memory limit is held (docs/ARCHITECTURE.md says why), stored with every row run
+under one."""
+
+PEAK_SLACK = 2 * MB
+"""How far a stored peak may pass the memory limit: the cap counts data reserved, the peak
+pages touched, and a run may touch pages its process reserved before the baseline (a thread
+stack, the malloc arenas) without reserving more.  Tested in tests/test_processes.py."""
+
+
+def memory_mechanism(limit: int | None) -> str | None:
+    """The mechanism that holds a memory limit (``None``: no limit)."""
+    return None if limit is None else MEMORY_MECHANISM
+
+
+def capped() -> bool:
+    """Whether this process runs under a memory limit (a soft ``RLIMIT_DATA`` set by the
+    bench's worker or solve's child)."""
+    return resource.getrlimit(resource.RLIMIT_DATA)[0] != resource.RLIM_INFINITY
 
 
 class MemoryLimit:
@@ -182,9 +266,34 @@ class MemoryLimit:
         self.apply(None)
 
 
+def memout_if_said(result: Result, limit: int | None) -> Result:
+    """Under a memory limit, an ``error`` whose words say memory ran out (an engine that caught
+    its own refused allocation: Z3's "Resource temporarily unavailable", a program's
+    bad_alloc) is the cap's doing: a ``memout``, with those words."""
+    if limit is not None and result.status is Status.ERROR and says_out_of_memory(result.error):
+        result.status = Status.MEMOUT
+        result.error = memout_message(limit, result.peak_memory, result.error)
+    return result
+
+
 def memout_message(limit: int, peak: int | None, how: str = "an allocation was refused") -> str:
     reached = f"; peak {peak / MB:.1f} MB above the baseline" if peak is not None else ""
     return f"memory limit of {limit / MB:g} MB reached: {how}{reached}"
+
+
+def run_peak(worker_peak: int | None, raw: dict) -> int | None:
+    """A run's peak memory: the largest of the worker's peak above its idle baseline and the
+    whole peak of each program it started (raw ``program_peak_memory``, the largest of its
+    runs: a program starts fresh, its baseline is zero).  Where a program ran, raw
+    ``peak_process`` names whose peak it is: ``worker`` or the program's name."""
+    program_peak = raw.get("program_peak_memory")
+    if "program" not in raw:
+        return worker_peak
+    if program_peak is not None and (worker_peak is None or program_peak > worker_peak):
+        raw["peak_process"] = raw["program"]
+        return program_peak
+    raw["peak_process"] = "worker"
+    return worker_peak
 
 
 def start_unreaped(process) -> None:
@@ -269,25 +378,63 @@ def crashed_for_memory(code: int | None, limit: int | None) -> str | None:
 # -- the child ---------------------------------------------------------------------------------
 
 def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
-                keep: int, memory_limit: int | None = None) -> Results:
+                keep: int, memory_limit: int | None = None, clock: str = "wall",
+                wall_limit: float | None = None) -> Results:
     """``engine.run_many`` with the time limit held in every phase: in-process when the
     engine says it holds it (``Engine.holds_time_limit``) or there is none, else puzzle by
     puzzle in a child process killed at the limit.  Under a memory limit (bytes above the
-    child's baseline) always in a child, which the limit replaces when it strikes."""
+    child's baseline) always in a child, which the limit replaces when it strikes.  On the
+    CPU clock (``clock``, with ``wall_limit`` beside it) the child is killed when its CPU
+    time or its wall time passes its limit plus the grace, and holds ``RLIMIT_CPU``
+    (:class:`~puzzlebench.solvers.clock.CpuLimit`)."""
+    wall_limit = check_clock(clock, time_limit, wall_limit)
+    timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
     if memory_limit is None and (time_limit is None or engine.holds_time_limit or not puzzles):
-        return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
+        return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
     if not puzzles:
-        return engine.run_many(puzzles, limit=limit, time_limit=time_limit, keep=keep)
-    child = _Child(engine, limit, time_limit, keep, memory_limit)
+        return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
+    child = _Child(engine, limit, timing, keep, memory_limit)
     try:
         return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
     except Interrupted as stop:   # the puzzles answered before the Ctrl-C, verified in the child
         raise Interrupted(Results.of(stop.done, puzzles[:len(stop.done)], engine.spec, limit)) from None
 
 
+def hard_limits(timing: dict) -> tuple[float | None, float | None]:
+    """(wall seconds, CPU seconds) after which the process running a puzzle is killed: its
+    limits plus :func:`grace` (``None``: no such limit)."""
+    time_limit, wall = timing["time_limit"], timing.get("wall_limit")
+    if timing.get("clock", "wall") == "wall":
+        return (None if time_limit is None else time_limit + grace(time_limit)), None
+    return ((None if wall is None else wall + grace(wall)),
+            (None if time_limit is None else time_limit + grace(time_limit)))
+
+
+POLL_SECONDS = 0.05   # how often a parent on the CPU clock looks at its child's CPU time
+
+
+def wait_answer(conn, pid: int, wall: float | None, cpu: float | None) -> str | None:
+    """Wait for the child's answer on ``conn``: ``None`` when it came (or the pipe closed),
+    else the clock (``wall``, ``cpu``) whose hard limit passed first.  The child's CPU time
+    is read from ``/proc`` (:func:`~puzzlebench.solvers.clock.program_cpu_now`)."""
+    if cpu is None:
+        return None if conn.poll(wall) else "wall"
+    started = time.perf_counter()
+    cpu_before = program_cpu_now(pid) or 0.0
+    while True:
+        left = None if wall is None else wall - (time.perf_counter() - started)
+        if left is not None and left <= 0:
+            return "wall"
+        if conn.poll(POLL_SECONDS if left is None else min(POLL_SECONDS, left)):
+            return None
+        used = program_cpu_now(pid)
+        if used is not None and used - cpu_before > cpu:
+            return "cpu"
+
+
 class _Child:
-    def __init__(self, engine, limit, time_limit, keep, memory_limit=None):
-        self.engine, self.limit, self.time_limit, self.keep = engine, limit, time_limit, keep
+    def __init__(self, engine, limit, timing: dict, keep, memory_limit=None):
+        self.engine, self.limit, self.timing, self.keep = engine, limit, timing, keep
         self.memory_limit = memory_limit
         self.ctx = multiprocessing.get_context("fork")
         self.process = self.conn = None
@@ -308,11 +455,12 @@ class _Child:
         if self.process is None:
             self.start()
         started = time.perf_counter()
-        wait = None if self.time_limit is None else self.time_limit + grace(self.time_limit)
-        answered = False
+        wall, cpu = hard_limits(self.timing)
+        answered, overrun = False, None
         try:
             self.conn.send(puzzle)
-            answered = self.conn.poll(wait)
+            overrun = wait_answer(self.conn, self.process.pid, wall, cpu)
+            answered = overrun is None
             if answered:
                 result = self.conn.recv()
                 if result.status is Status.MEMOUT:   # the child hit its limit: a fresh one next
@@ -325,7 +473,10 @@ class _Child:
         spent = time.perf_counter() - started
         facts = dict(kind=puzzle.kind, solver=self.engine.spec, limit=self.limit, source=puzzle.source,
                      puzzle=puzzle)
-        if answered or code != -signal.SIGKILL:   # the child died by itself
+        used = None if usage is None else usage_cpu(usage)
+        if past_cpu_limit(code):   # the kernel's backstop: RLIMIT_CPU
+            overrun = "cpu"
+        elif answered or code != -signal.SIGKILL:   # the child died by itself
             peak = killed_for_memory(code, usage, self.baseline, self.memory_limit)
             how = crashed_for_memory(code, self.memory_limit)
             if peak is not None:
@@ -333,16 +484,16 @@ class _Child:
             elif how is not None and usage is not None:
                 peak = max(0, usage.ru_maxrss * 1024 - self.baseline)
             if how is not None:
-                return Result(status=Status.MEMOUT, count=0, times=Times(total=spent), peak_memory=peak,
+                return Result(status=Status.MEMOUT, count=0, times=Times(total=spent, cpu=used), peak_memory=peak,
                               error=memout_message(self.memory_limit, peak, how), **facts)
-            return error_result(f"the engine's process ended ({_ending(code)})", times=Times(total=spent),
+            return error_result(f"the engine's process ended ({_ending(code)})", times=Times(total=spent, cpu=used),
                                 **facts)
-        return Result(status=Status.TIMEOUT, count=0, times=Times(total=spent),
-                      error=f"killed at the time limit ({self.time_limit:g} s) plus its grace", **facts)
+        return Result(status=Status.TIMEOUT, count=0, times=Times(total=spent, cpu=used),
+                      error=killed_message(self.timing, overrun or "wall", code), **facts)
 
     def start(self) -> None:
         self.conn, child = self.ctx.Pipe(duplex=True)
-        self.process = self.ctx.Process(target=_serve, args=(child, self.engine, self.limit, self.time_limit,
+        self.process = self.ctx.Process(target=_serve, args=(child, self.engine, self.limit, self.timing,
                                                              self.keep, self.memory_limit, os.getpid()),
                                         daemon=True)
         start_unreaped(self.process)
@@ -369,6 +520,18 @@ class _Child:
         return ending
 
 
+def killed_message(timing: dict, overrun: str, code: int | None) -> str:
+    """Why a process running a puzzle was ended at its time limit: on which clock, by whom."""
+    if past_cpu_limit(code):
+        return (f"killed by SIGXCPU at its CPU limit ({timing['time_limit']:g} s plus its grace, "
+                f"RLIMIT_CPU rounded up to whole seconds)")
+    if overrun == "cpu":
+        return f"killed at the CPU time limit ({timing['time_limit']:g} s) plus its grace"
+    limit = timing["time_limit"] if timing.get("clock", "wall") == "wall" else timing["wall_limit"]
+    what = "time limit" if timing.get("clock", "wall") == "wall" else "wall limit"
+    return f"killed at the {what} ({limit:g} s) plus its grace"
+
+
 def quiet_stdout() -> None:
     """Send what this process writes on standard output (a library's words: Z3 printing "Could
     not find libz3.so", a C library's printf) to standard error: a child answers through its
@@ -381,13 +544,16 @@ def quiet_stdout() -> None:
     sys.stdout = sys.stderr   # Python's own writes too, wherever sys.stdout pointed
 
 
-def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> None:
+def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid) -> None:
     die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
     quiet_stdout()
+    _, cpu_hard = hard_limits(timing)
+    backstop = CpuLimit() if cpu_hard is not None else None
     probe = MemoryProbe() if memory_limit is not None else None
     if probe is not None:
         engine.load()   # the engine's libraries before the cap and the baseline: only runs are held to it
+        populate_libraries()
         baseline = probe.baseline()
         cap = MemoryLimit()
         conn.send(baseline.resident)
@@ -396,26 +562,36 @@ def _serve(conn, engine, limit, time_limit, keep, memory_limit, parent_pid) -> N
             puzzle = conn.recv()
         except (EOFError, OSError):
             return
+        if backstop is not None:
+            backstop.apply(cpu_hard)
         if probe is None:
-            conn.send(engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep))
+            result = engine.run(puzzle, limit=limit, keep=keep, **timing)
+            if backstop is not None:
+                backstop.lift()
+            conn.send(result)
             continue
         probe.reset()
-        started, cpu = time.perf_counter(), time.process_time()
+        started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
-            result = engine.run(puzzle, limit=limit, time_limit=time_limit, keep=keep)
+            result = engine.run(puzzle, limit=limit, keep=keep, **timing)
         except Exception as exc:
             cap.lift()
-            peak = max(0, probe.peak() - baseline.resident)
+            raw = dict(getattr(exc, "program", None) or {})
+            peak = run_peak(probe.run_peak(baseline), raw)
             how = failed_under_cap(exc)
             conn.send(Result(kind=puzzle.kind, solver=engine.spec, limit=limit, status=Status.MEMOUT,
-                             times=Times(total=time.perf_counter() - started, cpu=time.process_time() - cpu),
-                             source=puzzle.source, peak_memory=peak,
+                             times=Times(total=time.perf_counter() - started, cpu=process_cpu() - cpu),
+                             source=puzzle.source, peak_memory=peak, stats=Stats(raw=raw),
                              error=memout_message(memory_limit, peak, how)))
             os._exit(MEMOUT_EXIT)   # replaced: a process that ran out may hold its memory in pieces
         cap.lift()
-        result.peak_memory = max(0, probe.peak() - baseline.resident)
-        conn.send(result)
+        if backstop is not None:
+            backstop.lift()
+        result.peak_memory = run_peak(probe.run_peak(baseline), result.stats.raw)
+        conn.send(memout_if_said(result, memory_limit))
+        if result.status is Status.MEMOUT:
+            os._exit(MEMOUT_EXIT)
 
 
 def failed_under_cap(exc: Exception) -> str:

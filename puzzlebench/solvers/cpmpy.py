@@ -42,6 +42,7 @@ from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from .child import says_out_of_memory
 
 BACKENDS = {
     # back end → what brings it (CPMpy's SolverLookup names; the first present is the default)
@@ -139,7 +140,7 @@ def _out_of_memory(spec: str, what) -> None:
     ``unknown``) says it ran out of memory (Z3: "out of memory", under ``--memory-limit``):
     a ``memout`` in its words, not an error, nor a search stopped by the clock."""
     text = str(what)
-    if isinstance(what, MemoryError) or "out of memory" in text.lower():   # MemoryError: OR-Tools' bad_alloc
+    if isinstance(what, MemoryError) or says_out_of_memory(text):   # MemoryError: OR-Tools' bad_alloc
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
 
 
@@ -173,6 +174,7 @@ class CpmpyEngine(Engine):
         except Exception:
             pass
     holds_time_limit = False   # CPMpy's transformation looks at no clock
+    seed_parameter = "cpmpy:ortools and cpmpy:z3: the back end's random_seed (as cpsat, smt); other back ends: none"
     statistics = {
         "nodes": "cpmpy:ortools: num_branches (as cpsat); cpmpy:pysat: decisions (accum_stats, as sat); "
                  "cpmpy:z3: decisions + sat decisions (as smt); other back ends: none. Times: encode = "
@@ -184,6 +186,13 @@ class CpmpyEngine(Engine):
         "propagations": "cpmpy:ortools: num_binary_propagations + num_integer_propagations; cpmpy:pysat: "
                         "propagations; cpmpy:z3: propagations + sat propagations",
     }
+
+    def takes_seed(self) -> bool:
+        return self.variant in ("ortools", "z3")
+
+    def _seed(self) -> dict[str, int]:
+        """The back end's seed, as its ``solve`` takes it (a parameter of CP-SAT's, of Z3's)."""
+        return {"random_seed": self.engine_seed} if self.engine_seed is not None else {}
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
         if variant in MISSING:
@@ -250,7 +259,7 @@ class CpmpyEngine(Engine):
         if type(solver).solveAll is not SolverInterface.solveAll:
             # the back end's own enumeration; one CP-SAT worker, as the cpsat engine (its
             # parallel enumeration misses solutions)
-            extra = {"num_workers": 1} if self.variant == "ortools" else {}
+            extra = {"num_workers": 1, **self._seed()} if self.variant == "ortools" else {}
             try:
                 count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
                                         call_from_model=True, **extra)
@@ -281,7 +290,7 @@ class CpmpyEngine(Engine):
             if remaining is not None and remaining <= 0:
                 break
             try:
-                found = solver.solve(time_limit=remaining)
+                found = solver.solve(time_limit=remaining, **self._seed())
                 runs += 1
             except Exception as exc:
                 _out_of_memory(self.spec, exc)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
+from ..options import INT32_MAX, Whole
 from ..results import Result, Stats
 from .base import (EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit,
                    stop_at_ctrl_c)
@@ -69,10 +70,12 @@ class CpSatEngine(Engine):
     libraries = ("ortools.sat.python.cp_model",)
     options = (
         Option("workers", int, 1, "search workers (1: single-threaded, for fair comparisons; more only "
-                                  "with limit 1: CP-SAT's parallel enumeration misses solutions)"),
+                                  "with limit 1: CP-SAT's parallel enumeration misses solutions)",
+               number=Whole(1, INT32_MAX)),   # CP-SAT's num_workers, an int32
         Option("presolve", bool, True, "CP-SAT presolve on/off"),
         Option("log", str, "", "write CP-SAT's search log to this file"),
     )
+    seed_parameter = "CP-SAT's random_seed parameter"
     statistics = {
         "nodes": "num_branches (search decisions)",
         "conflicts": "num_conflicts",
@@ -82,8 +85,6 @@ class CpSatEngine(Engine):
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
             **kwargs) -> Result:
         workers = self.settings["workers"]
-        if workers < 1:
-            raise UsageError(f"cpsat needs at least one worker; got {workers}")
         if workers > 1 and normalise_limit(limit) != 1:
             raise UsageError(f"cpsat@workers={workers} can only find one solution (limit 1): CP-SAT's "
                              "parallel enumeration misses solutions (8-queens, 2 workers: 77 of 92), so "
@@ -113,6 +114,7 @@ class CpSatEngine(Engine):
         params = solver.parameters
         params.num_workers = self.settings["workers"]
         params.cp_model_presolve = self.settings["presolve"]
+        params.random_seed = self.engine_seed
         params.enumerate_all_solutions = limit != 1  # one solution: a plain solve, any workers
         remaining = deadline.remaining()
         if remaining is not None:

@@ -20,7 +20,9 @@ from ..encoders.exact_cover import ExactCoverMatrix
 from ..models.base import Puzzle
 from ..models.sudoku import SudokuBatch
 from ..results import Columns, Results, Stats, status_of
+from ..errors import EngineError
 from .base import Deadline, SearchOutcome
+from .child import MB, machine_memory
 from .dlx_py import ExactCoverEngine
 
 try:
@@ -39,7 +41,15 @@ def _native_function(name: str):
 
 def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
                  time_limit: float | None) -> SearchOutcome:
-    """Run the C engine on a matrix: raw solutions are tuples of option indices."""
+    """Run the C engine on a matrix: raw solutions are tuples of option indices.  The C engine
+    allocates room for the ``keep`` solutions up front (an ``int`` per primary item each):
+    ``keep`` is cut to the limit, and a room larger than this machine is an error, not a
+    ``MemoryError`` traceback (``solve-xc --show 2147483647``)."""
+    keep = min(keep, limit) if limit else keep
+    room, total = 4 * keep * (matrix.n_primary + 1), machine_memory()
+    if total is not None and room > total:
+        raise EngineError(f"keeping {keep:,} solutions takes {room / MB:,.0f} MB up front, more than this "
+                          f"machine's {total // MB:,} MB: keep fewer (--keep, --show) or give a --limit")
     items, colors, starts = matrix.arrays()
     count, kept, nodes, updates, cleansings, timed_out = _native.dlx_solve(
         matrix.n_primary, matrix.n_secondary, items, colors, starts,

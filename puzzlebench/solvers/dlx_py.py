@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle
+from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle, estimated_bytes
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome
@@ -280,6 +280,9 @@ class ExactCoverEngine(Engine):
     exact_cover = True  # takes any ExactCoverMatrix (puzzlebench solve-xc)
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
                            "(raw: nodes, updates, cleansings as DLX1/DLX2 count them)"}
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return estimated_bytes(puzzle)
 
     def encode(self, puzzle: Puzzle) -> ExactCoverMatrix:
         return encode_puzzle(puzzle)

@@ -47,10 +47,11 @@ set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to wha
 leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
 data included), and a program that ends badly for want of memory (it says so: bad_alloc,
 MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
-``memout`` naming it, its exit and its last words.  The program's peak resident set (``wait4``:
-its reaped children's too, MiniZinc's Gecode) is kept in raw ``program_peak_memory``, the
-largest of the search's runs: the run's ``peak_memory`` is the Python process's, as for every
-engine.
+``memout`` naming it, its exit and its last words.  The program's own account (``wait4``: its
+reaped children's too, MiniZinc's Gecode) is kept in raw ``program_cpu`` (summed over the
+search's runs, and in the run's CPU time) and ``program_peak_memory`` (the largest), which the
+harness weighs against the worker's peak.  On the CPU clock each program holds ``RLIMIT_CPU``
+and its CPU time is read while it runs (:func:`_wait`).
 
 Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
 CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
@@ -63,9 +64,9 @@ prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
 from __future__ import annotations
 
 import ctypes
+import math
 import os
 import re
-import resource
 import shlex
 import shutil
 import signal
@@ -78,23 +79,29 @@ from functools import lru_cache
 from typing import Callable
 
 from ..encoders import minizinc, opb, xcsp3
-from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.budget import data_left
+from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
 from ..encoders.dimacs import header_lines, read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
 from . import tools
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .child import grace, says_out_of_memory
+from .clock import past_cpu_limit, program_cpu_now, usage_cpu
+from .output import OUTPUT_LIMIT, OutputTooLarge, read_output, reap
 from .watchdog import WATCHDOG, kill_sessions
 
 CNF_PLACE = "{cnf}"        # where a command takes the formula's path (else it goes last)
 RESULT_PLACE = "{result}"  # where a command takes the path of the file it writes its answer to
 MODEL_PLACE = "{model}"    # a model preset's file (.mzn, .xml, .opb)
 SOLUTIONS_PLACE = "{solutions}"   # the words asking an enumerating program for the limit's solutions
+SEED_PLACE = "{seed}"      # where a preset takes its seed option's words; in ext@cmd, the seed itself
 ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
 SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
 PR_SET_PDEATHSIG = 1
+CPU_POLL_SECONDS = 0.02   # on the CPU clock, how often a running program's CPU time is read
 
 
 @dataclass(frozen=True)
@@ -130,6 +137,9 @@ class Preset:
     statistics_lines: str | None = None
     """A regular expression of the lines of statistics a program prints outside the answer's
     ``c`` comments (z3's ``(:sat-conflicts 4`` block): read for counters, left out of the answer."""
+    seed: Callable[[int], list[str]] | None = None
+    """The words giving the program the engine seed (``--engine-seed``), in place of
+    ``{seed}``; ``None``: it takes none."""
     parent_death: str = "KILL"
     """The signal the program gets when the process that started it dies (``PR_SET_PDEATHSIG``).
     MiniZinc runs its solver (``fzn-gecode``) in a process group of its own, which a SIGKILL to
@@ -139,29 +149,35 @@ class Preset:
 
 PRESETS = {p.name: p for p in (
     # statistics are printed by default at the end of a run
-    Preset("cadical", "cadical", "cadical", (CNF_PLACE,), statistics_banner=r"^c -+ \[ statistics \] -+$"),
+    Preset("cadical", "cadical", "cadical", (SEED_PLACE, CNF_PLACE), statistics_banner=r"^c -+ \[ statistics \] -+$",
+           seed=lambda n: [f"--seed={n}"]),
     # Debian packages kissat from Debian 13 (trixie: 4.0.2); Debian 12 (bookworm) has none
-    Preset("kissat", "kissat", "kissat (from Debian 13)", (CNF_PLACE,),
-           statistics_banner=r"^c -+ \[ statistics \] -+$"),
-    # -verb=1 prints its statistics; the model goes to the result file only
-    Preset("minisat", "minisat", "minisat", ("-verb=1", CNF_PLACE, RESULT_PLACE), None),
+    Preset("kissat", "kissat", "kissat (from Debian 13)", (SEED_PLACE, CNF_PLACE),
+           statistics_banner=r"^c -+ \[ statistics \] -+$", seed=lambda n: [f"--seed={n}"]),
+    # -verb=1 prints its statistics; the model goes to the result file only; its -rnd-seed
+    # must be above 0 ("value <0> is too small"): seed N is given as N + 1
+    Preset("minisat", "minisat", "minisat", ("-verb=1", SEED_PLACE, CNF_PLACE, RESULT_PLACE), None,
+           seed=lambda n: [f"-rnd-seed={n + 1}"]),
     # -v prints the statistics as 'c N conflicts' lines
-    Preset("picosat", "picosat", "picosat", ("-v", CNF_PLACE)),
-    Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (CNF_PLACE,)),
+    Preset("picosat", "picosat", "picosat", ("-v", SEED_PLACE, CNF_PLACE), seed=lambda n: ["-s", str(n)]),
+    Preset("cryptominisat5", "cryptominisat5", "cryptominisat", (SEED_PLACE, CNF_PLACE),
+           seed=lambda n: ["--random", str(n)]),
     # Z3's own program on DIMACS (-st: its statistics as ':sat-conflicts N' pairs); clasp, the
     # ASP solver of Potassco, reads DIMACS too (--stats: 'c Conflicts : N', 'c Choices : N')
     Preset("z3", "z3", "z3 (or pip's z3-solver, whose z3 program is on PATH in its environment)",
-           ("-dimacs", "-st", CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$"),
-    Preset("clasp", "clasp", "clasp", ("--stats", CNF_PLACE)),
+           ("-dimacs", "-st", SEED_PLACE, CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$",
+           seed=lambda n: [f"sat.random_seed={n}"]),
+    Preset("clasp", "clasp", "clasp", ("--stats", SEED_PLACE, CNF_PLACE), seed=lambda n: [f"--seed={n}"]),
     # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
     # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
-           ("--solver", "gecode", "--statistics", SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM"),
+           ("--solver", "gecode", "--statistics", SEED_PLACE, SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
+           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM",
+           seed=lambda n: ["-r", str(n)]),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
-           ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE), version_arguments=None,
+           ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE, SEED_PLACE), version_arguments=None,
            version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
-           missing=tools.missing_ace),
+           missing=tools.missing_ace, seed=lambda n: [f"-seed={n}"]),
     # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
     # its usage, and ends; it has no version option
     Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
@@ -290,12 +306,15 @@ class ExternalEngine(Engine):
                "(XCSP3) and minisat+ (OPB); counting by the tool's enumeration, or by blocking and re-running")
     kinds = EVERY_KIND
     library = "SAT programs"
+    seed_parameter = ("the program's own seed option: cadical, kissat, clasp --seed=N; picosat -s N; cryptominisat5 "
+            "--random N; z3 sat.random_seed=N; minisat -rnd-seed=N+1 (it takes no 0); minizinc -r N; "
+            "ace -seed=N; minisat+ takes none; ext@cmd: the number where {seed} stands in the command")
     holds_time_limit = False   # the Python encoder looks at no clock (a 64x64 takes minutes)
     variants = VARIANTS
     options = (
         Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
-               "to); with a preset, the program to run in its stead"),
+               "to; {seed}: the engine seed); with a preset, the program to run in its stead"),
         Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
                ENCODINGS),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
@@ -330,6 +349,7 @@ class ExternalEngine(Engine):
         self.program = os.path.basename(self.command[0])
         self._bodies: dict[tuple, str] = {}   # base formula's key → its clauses as DIMACS text
         self._program_peak: int | None = None   # the largest resident set of this search's runs (bytes)
+        self._program_cpu = 0.0                  # their CPU seconds, user + system, summed
 
     def load(self) -> None:
         """The watchdog of this process's programs started before a memory cap (its Python
@@ -355,6 +375,20 @@ class ExternalEngine(Engine):
             raise SolverSpecError(f"{self._spec_of(command)}: the program {words[0]!r} is not found "
                                   f"(not on PATH, not an executable file)")
         return words
+
+    def takes_seed(self) -> bool:
+        if self.preset is not None:
+            return self.preset.seed is not None
+        return any(SEED_PLACE in w for w in self.command)
+
+    def _seeded(self) -> list[str]:
+        """The command with the engine seed in it: a preset's seed words where ``{seed}`` stands,
+        the number itself in a command of one's own (``ext@cmd=prog --seed={seed}``)."""
+        seed = self.engine_seed
+        if self.preset is not None:
+            words = self.preset.seed(seed) if self.preset.seed is not None else []
+            return [v for w in self.command for v in (words if w == SEED_PLACE else [w])]
+        return [w.replace(SEED_PLACE, str(seed)) for w in self.command] if seed is not None else self.command
 
     def _spec_of(self, command: str) -> str:
         return "ext" + (f":{self.variant}" if self.variant else "") + (f"@cmd={command}" if command else "")
@@ -395,6 +429,13 @@ class ExternalEngine(Engine):
     def format(self) -> str:
         return self.preset.format if self.preset else "dimacs"
 
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """A DIMACS formula and its text (the other formats state the constraints whole: a
+        line an AllDifferent)."""
+        if self.format != "dimacs":
+            return 0
+        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"])
+
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
             return EXPORTS[self.format](puzzle)
@@ -418,10 +459,15 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {exc}") from None
 
     def search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
-        self._program_peak = None
-        outcome = self._search(artifact, limit, keep, deadline)
-        if self._program_peak is not None:   # the program's own memory: the run's peak_memory is this process's
-            outcome.stats.raw["program_peak_memory"] = self._program_peak
+        self._program_peak, self._program_cpu = None, 0.0
+        try:
+            outcome = self._search(artifact, limit, keep, deadline)
+        except MemoryError as exc:   # the program ran out: its peak and CPU go with the memout
+            exc.program = program_facts(self.program, self._program_peak, self._program_cpu)
+            raise
+        # the programs' own accounts (wait4): their CPU is in the run's times.cpu (the worker
+        # waited for them), and the run's peak_memory is the larger of theirs and the worker's
+        outcome.stats.raw.update(program_facts(self.program, self._program_peak, self._program_cpu))
         return outcome
 
     def _search(self, artifact, limit, keep: int, deadline: Deadline) -> SearchOutcome:
@@ -520,13 +566,15 @@ class ExternalEngine(Engine):
     def _model_args(self, path: str, limit) -> list[str]:
         words = self.preset.solutions(limit or 0) if self.preset.solutions else []
         out: list[str] = []
-        for w in self.command:
+        for w in self._seeded():
             out.extend([path] if w == MODEL_PLACE else words if w == SOLUTIONS_PLACE else [w])
         return out
 
     def _killed(self, deadline: Deadline, run: Run) -> str:
-        return (f"killed at the time limit ({deadline.seconds:g} s): {run.killed_by} "
-                f"to {self.program}'s process group")
+        if run.killed_by.startswith("SIGXCPU"):
+            return f"killed at the CPU time limit ({deadline.seconds:g} s): {run.killed_by}"
+        signal_name, _, limit = run.killed_by.partition("|")
+        return f"killed at the {limit}: {signal_name} to {self.program}'s process group"
 
     def _enumerate(self, model, path: str, limit, keep: int, deadline: Deadline) -> SearchOutcome:
         """One run of a program that enumerates (MiniZinc, ACE), asked for ``limit`` solutions:
@@ -613,7 +661,7 @@ class ExternalEngine(Engine):
 
     def _run(self, cnf_path: str, result_path: str, deadline: Deadline) -> Run:
         args = [cnf_path if w == CNF_PLACE else result_path if w == RESULT_PLACE else w
-                for w in self.command]
+                for w in self._seeded()]
         if RESULT_PLACE in self.command:
             _unlink(result_path)   # the last run's answer is not this one's
         done = self._execute(args, deadline)
@@ -625,7 +673,11 @@ class ExternalEngine(Engine):
             source = f"{self.program}'s result file"
             try:
                 with open(result_path, "rb") as f:
-                    answer_text = f.read().decode("utf-8", "replace")
+                    written = f.read(OUTPUT_LIMIT + 1)
+                if len(written) > OUTPUT_LIMIT:
+                    raise EngineError(f"{self.spec}: {self.program} wrote a result file of more than "
+                                      f"{OUTPUT_LIMIT / 2**20:g} MiB")
+                answer_text = written.decode("utf-8", "replace")
             except FileNotFoundError:
                 raise EngineError(f"{self.spec}: {self.program} ended with exit code {code} and wrote "
                                   f"no result file" + self._said(err)) from None
@@ -650,10 +702,11 @@ class ExternalEngine(Engine):
         code, seconds), or a killed :class:`Run`; a program killed by a signal not ours, or one
         that cannot start, is an :class:`EngineError` naming it."""
         before, between = _launch(self.preset.parent_death if self.preset else "KILL")
-        budget = memory_budget()
-        if budget is not None:
-            before = before + _held_to(budget)
+        budget = data_left()   # what the memory limit leaves: the program's share
+        cpu_left = deadline.cpu_remaining()
+        before = before + _held_to(budget, cpu_left)
         started = time.perf_counter()
+        spawner_peak = _own_peak()
         try:
             process = _Popen(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)
@@ -661,22 +714,33 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: cannot start {args[0]!r}: {exc.strerror or exc}") from None
         WATCHDOG.watch(process.pid)   # its session ended if this process dies (solvers/watchdog.py)
         try:
-            out, err = process.communicate(timeout=deadline.remaining())
+            out, err = _wait(process, deadline)
         except subprocess.TimeoutExpired:
             _kill_group(process)
-            process.communicate()
-            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by="SIGKILL")
+            reap(process)
+            self._account(process, spawner_peak)
+            past_wall = deadline.wall_at is not None and time.perf_counter() >= deadline.wall_at
+            limit = (f"wall limit ({deadline.wall_seconds:g} s)" if deadline.clock == "cpu" and past_wall
+                     else f"{'CPU time' if deadline.clock == 'cpu' else 'time'} limit ({deadline.seconds:g} s)")
+            return Run("KILLED", [], {}, time.perf_counter() - started, killed_by=f"SIGKILL|{limit}")
+        except OutputTooLarge as exc:
+            _kill_group(process)
+            reap(process)
+            self._account(process, spawner_peak)
+            raise EngineError(f"{self.spec}: {self.program} {exc}; stopped") from None
         except BaseException:
             _kill_group(process)
-            process.communicate()
+            reap(process)
+            self._account(process, spawner_peak)
             raise
         finally:
             WATCHDOG.release(process.pid)
         seconds = time.perf_counter() - started
         text = out.decode("utf-8", "replace")
         code = process.returncode
-        peak = process.rusage.ru_maxrss * 1024 if process.rusage is not None else None
-        self._program_peak = max(self._program_peak or 0, peak or 0) or None
+        peak = self._account(process, spawner_peak)
+        if past_cpu_limit(code):   # its own RLIMIT_CPU: the run's CPU limit, held by the kernel
+            return Run("KILLED", [], {}, seconds, killed_by="SIGXCPU (its RLIMIT_CPU)")
         if budget is not None and (code < 0 or code not in (0, SAT_EXIT, UNSAT_EXIT)) and \
                 _ran_out(code, text, err, peak, budget):
             ending = f"killed by {_signal_name(-code)}" if code < 0 else f"exit code {code}"
@@ -687,6 +751,23 @@ class ExternalEngine(Engine):
             raise EngineError(f"{self.spec}: {self.program} was killed by {_signal_name(-code)}"
                               + self._said(err))
         return text, err, code, seconds
+
+    def _account(self, process: "_Popen", spawner_peak: int | None) -> int | None:
+        """Add a finished program's CPU time to the search's, keep its peak if the largest:
+        its own peak resident set (bytes), ``None`` when its usage was not collected or its
+        peak was not its own.  Linux counts in a process's ``ru_maxrss`` the peak of the
+        memory it replaced at ``exec`` (``exec_mmap``): a program started from this process
+        shows at least this process's peak, so a ``ru_maxrss`` no larger than
+        ``spawner_peak`` says only that the program's own peak was no larger."""
+        usage = process.rusage
+        if usage is None:
+            return None
+        self._program_cpu += usage_cpu(usage)
+        peak = usage.ru_maxrss * 1024
+        if spawner_peak is not None and peak <= spawner_peak:
+            return None
+        self._program_peak = max(self._program_peak or 0, peak) or None
+        return peak
 
     @staticmethod
     def _said(err: bytes) -> str:
@@ -724,33 +805,56 @@ class _Popen(subprocess.Popen):
         return pid, status
 
 
-def memory_budget() -> int | None:
-    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
-    the harness's worker: its idle data plus the limit), the bytes of it left: what a program
-    started now may hold; ``None`` without one.  The program would otherwise inherit the whole
-    cap, this process's own data included."""
-    soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
-    if soft == resource.RLIM_INFINITY:
-        return None
+def _own_peak() -> int | None:
+    """This process's peak resident set now (``VmHWM``, bytes), ``None`` where unknown."""
     try:
         with open("/proc/self/status", "rb") as f:
             status = f.read()
-        at = status.index(b"VmData:")
-        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
+        at = status.index(b"VmHWM:")
+        return int(status[at + 6:status.index(b"kB", at)]) * 1024
     except (OSError, ValueError):
-        data = 0
-    return max(soft - data, 2**20)
+        return None
 
 
-def _held_to(budget: int) -> list[str]:
-    """Words before the command that set the program's own soft ``RLIMIT_DATA`` (util-linux's
-    ``prlimit``, which then executes it)."""
+def program_facts(program: str, peak: int | None, cpu: float) -> dict:
+    """The raw counters of the programs a search ran: ``program_cpu`` (seconds, user +
+    system, from wait4), ``program_peak_memory`` (bytes, the largest of its runs' whole
+    resident sets: a program starts fresh, its baseline is zero) and ``program`` (its name,
+    which a row's ``peak_process`` names when its peak is the run's)."""
+    facts = {"program": program, "program_cpu": round(cpu, 6)}
+    if peak is not None:
+        facts["program_peak_memory"] = peak
+    return facts
+
+
+def _held_to(budget: int | None, cpu_left: float | None = None) -> list[str]:
+    """Words before the command that set the program's own limits (util-linux's ``prlimit``,
+    which then executes it): its soft ``RLIMIT_DATA`` (``budget`` bytes) and, on the CPU
+    clock, its ``RLIMIT_CPU``: the CPU time left to the run plus the grace, rounded up (the
+    kernel's backstop, as runsolver sets it; the polling in :func:`_wait` stops it first)."""
     prlimit = shutil.which("prlimit")
-    return [prlimit, f"--data={budget}:", "--"] if prlimit else []
+    words = []
+    if budget is not None:
+        words.append(f"--data={budget}:")
+    if cpu_left is not None:
+        words.append(f"--cpu={math.ceil(cpu_left + grace(cpu_left))}:")
+    return [prlimit, *words, "--"] if prlimit and words else []
 
 
-_OUT_OF_MEMORY = re.compile(rb"out of memory|memory exhausted|bad_alloc|MemoryError|cannot allocate|"
-                            rb"could not reserve|insufficient memory|std::length_error", re.I)
+def _wait(process: subprocess.Popen, deadline: Deadline) -> tuple[bytes, bytes]:
+    """The program's output once it ends (read in bounded pieces: :func:`read_output`);
+    ``subprocess.TimeoutExpired`` at the deadline.  On the CPU clock, the run's CPU time so far
+    (this process's and its reaped programs') plus the running program's (``/proc``:
+    :func:`~puzzlebench.solvers.clock.program_cpu_now`) is looked at every
+    :data:`CPU_POLL_SECONDS`; the wall limit beside it is waited for too."""
+    if deadline.clock != "cpu" or deadline.seconds is None:
+        return read_output(process, deadline.remaining())
+
+    def over() -> bool:
+        return deadline.seconds - deadline.cpu_used() - (program_cpu_now(process.pid) or 0.0) <= 0
+
+    wall_left = None if deadline.wall_at is None else max(0.0, deadline.wall_at - time.perf_counter())
+    return read_output(process, wall_left, over=over, poll_seconds=CPU_POLL_SECONDS)
 
 
 def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> bool:
@@ -758,7 +862,7 @@ def _ran_out(code: int, out: str, err: bytes, peak: int | None, budget: int) -> 
     refused allocation's words: C++'s bad_alloc, Python's MemoryError, Java's "could not
     reserve"), it was killed by a SIGKILL not ours (the kernel's out-of-memory killer), or its
     peak reached 90% of the budget."""
-    return bool(_OUT_OF_MEMORY.search(err) or _OUT_OF_MEMORY.search(out[-2000:].encode())
+    return bool(says_out_of_memory(err) or says_out_of_memory(out[-2000:])
                 or code == -signal.SIGKILL or (peak is not None and peak >= 0.9 * budget))
 
 
@@ -839,9 +943,3 @@ def debian_version(program: str) -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return f"{package} {version.stdout.strip()}" if version.returncode == 0 and version.stdout.strip() else None
-    for line in done.stdout.splitlines():
-        line = line.strip().removeprefix("c ").strip()
-        if line:
-            said = re.search(r"\bversion\s+(\S+)", line, re.I)
-            return said.group(1) if said else line
-    return "unknown"

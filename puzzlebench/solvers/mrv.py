@@ -28,6 +28,7 @@ from ..results import Stats
 from ..models.vocabulary import visible_count
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 from .cells import CellProblem, compile_rules, less_bounds, line_possible
+from .cells import estimated_bytes as cells_estimated_bytes
 
 CLOCK_EVERY = 256  # nodes between looks at the clock
 
@@ -260,6 +261,9 @@ class MrvEngine(Engine):
     )
 
     takes_candidates = True
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return cells_estimated_bytes(puzzle.rules)
 
     def encode(self, puzzle: Puzzle) -> CellProblem:
         problem = compile_rules(puzzle.rules)

@@ -15,7 +15,7 @@ The study's algorithm:
 
 Heuristics (the study's ``heuristique_0..2``, its slides' heuristics 1–3):
 
-- ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed``);
+- ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed`` + the engine seed);
 - ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
   ties to the variable with the fewest occurrences;
 - ``h2``: the same in a largest such clause, ties to the most occurrences.
@@ -63,6 +63,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
@@ -523,12 +524,22 @@ class QuineEngine(Engine):
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
     )
     libraries = ("numpy", "pysat.card")   # numpy: h1 and h2's clause matrix; pysat.card: the encoder's
+    seed_parameter = "quine:h0 alone: its random generator is seeded with @seed + the engine seed"
     statistics = {
         "nodes": "disjunctions (dilemmas), at every depth",
         "guesses": "disjunctions (each splits the formula in two copies)",
         "backtracks": "copies refuted by an empty clause",
         "propagations": "Quine steps (unit literals substituted), at every depth",
     }
+
+    def takes_seed(self) -> bool:
+        return self.variant == "h0"   # h1 and h2 choose without chance
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """The formula's clause lists and the search's arrays of them (a literal and a clause
+        offset each)."""
+        return cnf_estimated_bytes(puzzle, self.settings["encoding"], self.settings["amo"],
+                                   per_clause=16, per_literal=8)
 
     def encode(self, puzzle: Puzzle) -> Cnf:
         return encode(puzzle, self.settings["encoding"], self.settings["amo"])
@@ -540,7 +551,7 @@ class QuineEngine(Engine):
         f = prepared(artifact)
         f.primary = artifact.n_candidates  # branch on candidates, not on auxiliary variables
         models, count, timed_out, first, total = count_models(
-            f, self.variant, self.settings["seed"], limit, keep, deadline,
+            f, self.variant, self.settings["seed"] + (self.engine_seed or 0), limit, keep, deadline,
             artifact.open_candidate_vars())
         return SearchOutcome([[l for l in m[:artifact.n_candidates] if l > 0] for m in models],
                              count, timed_out, quine_stats(first, total, self.variant))

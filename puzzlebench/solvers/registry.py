@@ -47,19 +47,26 @@ class SolverSpec:
 
 
 def parse_spec(text: str) -> SolverSpec:
-    """Read ``family[:variant][@key=value[;key=value…]]``."""
+    """Read ``family[:variant][@key=value[;key=value…]]``: a ``:`` or ``@`` with nothing after
+    it, and a key given twice, are refused (``sat:`` and ``encoding=minimal;encoding=extended``
+    ran something other than what was written)."""
     text = text.strip()
-    head, _, opts = text.partition("@")
-    family, _, variant = head.partition(":")
+    head, at, opts = text.partition("@")
+    family, colon, variant = head.partition(":")
     if not family:
         raise SolverSpecError(f"solver spec {text!r}: no engine named; known: {', '.join(FAMILIES)}")
+    if colon and not variant.strip():
+        raise SolverSpecError(f"solver spec {text!r}: no variant after ':' (leave out ':' for the default)")
+    if at and not opts.strip():
+        raise SolverSpecError(f"solver spec {text!r}: no option after '@' (key=value;…)")
     options = []
-    if opts:
-        for item in opts.split(";"):
-            key, eq, value = item.partition("=")
-            if not eq or not key.strip():
-                raise SolverSpecError(f"solver spec {text!r}: option {item!r} is not key=value")
-            options.append((key.strip(), value.strip()))
+    for item in opts.split(";") if at else ():
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise SolverSpecError(f"solver spec {text!r}: option {item!r} is not key=value")
+        if key.strip() in dict(options):
+            raise SolverSpecError(f"solver spec {text!r}: option {key.strip()} is given twice")
+        options.append((key.strip(), value.strip()))
     return SolverSpec(family.strip(), variant.strip() or None, tuple(options))
 
 
@@ -89,6 +96,9 @@ def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | No
     """An engine for a spec (text or parsed); an engine passes through."""
     if isinstance(spec, Engine):
         return spec
+    if not isinstance(spec, (str, SolverSpec)):   # None was "'NoneType' object has no attribute 'family'"
+        raise TypeError(f"a solver is a spec text (such as {DEFAULT_SOLVER!r}) or an Engine; "
+                        f"got {type(spec).__name__}")
     if isinstance(spec, str):
         spec = parse_spec(spec)
     cls = engine_class(spec.family, engines)

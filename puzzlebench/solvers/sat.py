@@ -52,6 +52,7 @@ from functools import lru_cache
 from operator import neg
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
+from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
@@ -67,6 +68,9 @@ KNOWN = ("cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "e
 REBUILD_CONFLICTS = 1000  # conflicts on one kept solver before it is rebuilt (learnt clauses pile up)
 REBUILD_PUZZLES = 500  # or puzzles (each adds a switch variable, and the model grows with them)
 STATS = ("decisions", "conflicts", "propagations", "restarts")
+SEED_PARAMETERS = {"cadical153": "seed", "cadical195": "seed", "cadical300": "seed", "glucose42": "rnd-seed"}
+"""The PySAT solvers whose random seed can be set (``Solver.configure``, before any clause:
+CaDiCaL takes options only right after it is made), and the parameter's name."""
 
 
 @dataclass(frozen=True)
@@ -327,13 +331,16 @@ class SatEngine(Engine):
         "conflicts": "conflicts (accum_stats 'conflicts')",
         "propagations": "propagations (accum_stats 'propagations')",
     }
+    seed_parameter = ("the solver's own seed where PySAT can set it: " +
+            ", ".join(f"{name} '{parameter}'" for name, parameter in SEED_PARAMETERS.items()) +
+            " (Solver.configure); the other variants take none")
     library = "python-sat"
     libraries = ("pysat.solvers", "pysat.card")   # pysat.card: the encoder's cardinality networks
 
     def __init__(self, variant=None, options=None):
         super().__init__(variant, options)
         self.abilities = ABILITIES.get(self.variant, Abilities())
-        self._kept: dict[tuple, _Kept] = {}  # base key -> the solver kept for that formula
+        self._kept: dict[tuple, _Kept] = {}  # (base key, seed) -> the solver kept for that formula
         self._watchdog: Watchdog | None = None
 
     @classmethod
@@ -353,7 +360,15 @@ class SatEngine(Engine):
             return OneShot(self.variant, clauses)
         from pysat.solvers import Solver
 
-        return Solver(name=self.variant, bootstrap_with=clauses)
+        if self.engine_seed is None:
+            return Solver(name=self.variant, bootstrap_with=clauses)
+        solver = Solver(name=self.variant)
+        solver.configure({SEED_PARAMETERS[self.variant]: self.engine_seed})
+        solver.append_formula(clauses)
+        return solver
+
+    def takes_seed(self) -> bool:
+        return self.variant in SEED_PARAMETERS
 
     def statistics_of(self, solver) -> dict | None:
         """The solver's accumulated counters, or None where it exposes none."""
@@ -366,6 +381,12 @@ class SatEngine(Engine):
         return None
 
     takes_candidates = True
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        """The formula's clause lists and the SAT solver's copy of them (a C array of literals
+        and a header a clause)."""
+        return cnf_estimated_bytes(puzzle, self.settings["encoding"], self.settings["amo"],
+                                   per_clause=16, per_literal=4)
 
     def encode(self, puzzle: Puzzle) -> Cnf:
         cnf = encode(puzzle, self.settings["encoding"], self.settings["amo"])
@@ -384,12 +405,13 @@ class SatEngine(Engine):
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
 
     def _kept_solver(self, cnf: Cnf) -> _Kept:
-        entry = self._kept.get(cnf.base_key)
+        key = (cnf.base_key, self.engine_seed)   # a solver made with another seed is not this run's
+        entry = self._kept.get(key)
         if (entry is None or entry.puzzles >= REBUILD_PUZZLES
                 or entry.last.get("conflicts", 0) - entry.conflicts_at_build >= REBUILD_CONFLICTS):
             if entry is not None:
                 entry.solver.delete()
-            entry = self._kept[cnf.base_key] = _Kept(self.new_solver(cnf.clauses), cnf.n_vars)
+            entry = self._kept[key] = _Kept(self.new_solver(cnf.clauses), cnf.n_vars)
         entry.puzzles += 1
         return entry
 

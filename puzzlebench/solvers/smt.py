@@ -17,16 +17,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ..encoders.smt import (AMO_ENCODINGS, FORMULATIONS, SmtFormula, blocking_clause,
                             decode_assignment, declarations, encode_smt, model_assignment,
                             read_smt2)
-from ..errors import EngineError, Place
+from ..encoders.smt import estimated_bytes as smt_estimated_bytes
+from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, stop_at_ctrl_c
-from .child import Z3_MEMOUT_EXIT
+from .child import Z3_MEMOUT_EXIT, capped, says_out_of_memory
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
 SAT_KEYS = {"nodes": ("sat decisions",), "conflicts": ("sat conflicts",),
@@ -64,6 +65,7 @@ class SmtEngine(Engine):
         Option("amo", str, "card", "at-most-one in bool/fold: card (Z3's (_ at-most 1), QF_FD) or "
                "pairwise (standard SMT-LIB clauses)", AMO_ENCODINGS),
     )
+    seed_parameter = "Z3's random_seed of the solver (its smt and sat cores)"
     statistics = {
         "nodes": "decisions (SMT core) + sat decisions (SAT core)",
         "conflicts": "conflicts (SMT core) + sat conflicts (SAT core)",
@@ -75,9 +77,12 @@ class SmtEngine(Engine):
         try:
             return super().run(puzzle, **kwargs)
         except z3.Z3Exception as exc:   # Z3 refused an allocation (reading the formula, a blocking clause)
-            if "out of memory" in str(exc):
+            if says_out_of_memory(str(exc)):
                 raise MemoryError(f"Z3: {exc}") from None
             raise
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return smt_estimated_bytes(puzzle, self.settings["amo"], self.variant)
 
     def encode(self, puzzle: Puzzle) -> tuple[SmtFormula, object]:
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
@@ -91,9 +96,9 @@ class SmtEngine(Engine):
     def make_solver(self, formula: SmtFormula):
         import z3
 
-        if formula.logic == "QF_FD":
-            return z3.SolverFor("QF_FD")
-        return z3.Solver()
+        solver = z3.SolverFor("QF_FD") if formula.logic == "QF_FD" else z3.Solver()
+        solver.set("random_seed", self.engine_seed)
+        return solver
 
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
         formula, solver = artifact
@@ -120,7 +125,7 @@ class SmtEngine(Engine):
                 if deadline.expired() or reason in ("timeout", "canceled"):
                     timed_out = True
                     break
-                if "out of memory" in reason:   # under a memory limit: a memout in Z3's words
+                if says_out_of_memory(reason):   # under a memory limit: a memout in Z3's words
                     raise MemoryError(f"Z3 gave up: {reason}")
                 raise EngineError(f"Z3 gave up: {reason}")
             assignment = model_assignment(solver.model())
@@ -128,8 +133,9 @@ class SmtEngine(Engine):
             if len(solutions) < keep:
                 solution = decode_assignment(assignment, formula.n_cells, formula.fixed)
                 if 0 in solution:   # seen when an allocation failed under a memory limit: Z3's failure, not a wrong answer
-                    raise EngineError(f"Z3 gave a model without a value for {solution.count(0)} of "
-                                      f"{len(solution)} cells")
+                    failure = MemoryError if capped() else EngineError
+                    raise failure(f"Z3 gave a model without a value for {solution.count(0)} of "
+                                  f"{len(solution)} cells")
                 solutions.append(solution)
             if limit_reached(count, limit):
                 break
@@ -209,10 +215,10 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     called as each model is found."""
     import z3
 
-    constants = countable_constants(text, source)
     logic = re.search(r"\(set-logic\s+([^\s)]+)\)", text)
     solver = z3.SolverFor("QF_FD") if logic and logic.group(1) == "QF_FD" else z3.Solver()
-    read_smt2(text, source, solver)
+    constants = _read_quietly(lambda: countable_constants(text, source), source)
+    _read_quietly(lambda: read_smt2(text, source, solver), source)
     deadline, models, count, answer = Deadline(time_limit), [], 0, None
     while limit is None or count < limit:
         if deadline.remaining() is not None:
@@ -237,6 +243,43 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
     reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
     return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))
+
+
+_Z3_UNSUPPORTED = re.compile(r"^; (\S+) line: (\d+) position: (\d+)$", re.M)
+"""What Z3's SMT-LIB2 parser writes on its process's standard error for a command it does not
+know, which it then skips (``; foo line: 5 position: 4``)."""
+
+
+def _read_quietly(read: Callable[[], Any], source: str | None) -> Any:
+    """``read()``, a reading of SMT-LIB2 text by Z3, with what Z3 writes on the process's
+    standard error (file descriptor 2, below Python) kept from the terminal: a command Z3 does
+    not know is a :class:`ParseError` at its place (Z3 skips it, saying so in a raw line), or
+    Z3's own error when that comes first in the text."""
+    import os
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryFile() as said:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(said.fileno(), 2)
+        try:
+            try:
+                result, error = read(), None
+            except ParseError as exc:
+                result, error = None, exc
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        said.seek(0)
+        unknown = _Z3_UNSUPPORTED.search(said.read().decode(errors="replace"))
+    if unknown is not None:
+        name, line, column = unknown.group(1), int(unknown.group(2)), int(unknown.group(3))
+        if error is None or (error.place.line or 0, error.place.column or 0) > (line, column):
+            raise ParseError(f"SMT-LIB2 does not parse: unknown command {name!r}", Place(source, line, column))
+    if error is not None:
+        raise error
+    return result
 
 
 # Z3's reason when its own SIGINT handler stopped a check: Ctrl-C never reaches Python as a

@@ -14,13 +14,18 @@ and the tool's raw output, so that ``puzzlebench decode`` can be given the same 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import re
 import shutil
+import signal
 import subprocess
 from dataclasses import dataclass, field
-import re
 from pathlib import Path
 
 from ..encoders import minizinc, opb, xcsp3
+from ..errors import EngineError
+from .output import OutputTooLarge, read_output, reap
 
 
 @dataclass
@@ -97,8 +102,25 @@ def missing_exact() -> str | None:
 
 
 def _run(command: list[str], timeout: float) -> str:
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-    return done.stdout
+    """A tool's standard output, read in bounded pieces (:mod:`.output`); past ``timeout`` or
+    the output's bound, the tool is killed (``subprocess.TimeoutExpired``, :class:`EngineError`)."""
+    process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        out, _ = read_output(process, timeout)
+    except OutputTooLarge as exc:
+        _stop(process)
+        raise EngineError(f"{command[0]} {exc}; stopped") from None
+    except BaseException:
+        _stop(process)
+        raise
+    return out.decode("utf-8", "replace")
+
+
+def _stop(process: subprocess.Popen) -> None:
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    reap(process)
 
 
 def ace_solutions(solutions: int) -> list[str]:
