@@ -1,5 +1,6 @@
 """Shared fixtures: where the public data sets are (../shared/data), and small helpers."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -22,3 +23,20 @@ def data_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
         lines = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
     lines = lines[::step]
     return lines[:limit] if limit else lines
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time of a process and of its live children (a child that solves under
+    ``--memory-limit``), from /proc: a solver at work, whatever the machine's load."""
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{p}/task/{p}/children") as f:
+                todo += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total

@@ -547,6 +547,14 @@ class SudokuBatch(Sequence["Sudoku"]):
     def __len__(self) -> int:
         return len(self.values) // self.cells
 
+    def head(self, count: int) -> "SudokuBatch":
+        """The batch of the first ``count`` puzzles (those a native batch answered before a Ctrl-C)."""
+        if count >= len(self):
+            return self
+        return SudokuBatch(self.box, self.values[:count * self.cells],
+                           None if self._puzzles is None else self._puzzles[:count],
+                           None if self._lines is None else self._lines[:count], self.box_inferred)
+
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]

@@ -40,7 +40,7 @@ static int init_search(BBSearch *s, PyObject *limit, int keep, double seconds, P
     s->solutions = PyMem_Malloc((size_t)(keep ? keep : 1) * (size_t)cells);
     if (!s->solutions) { PyErr_NoMemory(); return -1; }
     s->deadline = deadline_of(seconds);
-    return 0;
+    return pb_interrupt_arm(&s->sigints);   /* last: nothing but the search comes after it */
 }
 
 static int check_values(const Py_buffer *b, Py_ssize_t want, int max, const char *what) {
@@ -80,6 +80,7 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     else rc = bbn_solve(br, bc, g.buf, rules, &s);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
+    if (pb_interrupted(s.timed_out, s.sigints)) goto done;
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(s.solutions);
@@ -185,6 +186,7 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     rc = bbu_solve(n, nunit, units, g.buf, rules, &s);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_NoMemory(); goto done; }   /* bbu_solve fails only to allocate its tables */
+    if (pb_interrupted(s.timed_out, s.sigints)) goto done;
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(units);
@@ -208,6 +210,7 @@ static PyObject *nqueens_solve(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     bbq_solve(n, g.buf, symmetry, &s);
     Py_END_ALLOW_THREADS
+    if (pb_interrupted(s.timed_out, s.sigints)) goto done;
     res = outcome(&s, n);
 done:
     PyMem_Free(s.solutions);
@@ -237,6 +240,7 @@ static PyObject *skyscrapers_solve(PyObject *self, PyObject *args) {
     rc = bbs_solve(n, b[0].buf, b[1].buf, b[2].buf, b[3].buf, b[4].buf, &s);
     Py_END_ALLOW_THREADS
     if (rc < 0) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 9 supported", n); goto done; }
+    if (pb_interrupted(s.timed_out, s.sigints)) goto done;
     res = outcome(&s, (Py_ssize_t)n * n);
 done:
     PyMem_Free(s.solutions);
@@ -248,7 +252,8 @@ done:
 
 /* Many 9x9 puzzles in one call, the GIL released: the givens come as the model packs them
  * (models/sudoku.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
- * text to parse again.  Each puzzle keeps its first solution. */
+ * text to parse again.  Each puzzle keeps its first solution.  A Ctrl-C stops the batch:
+ * `answered` puzzles, those before the one it stopped. */
 enum { STATS_PER = 6 };
 
 typedef struct {
@@ -258,9 +263,12 @@ typedef struct {
     uint64_t *counts, *stats;
     double *seconds;
     uint8_t *solutions;      /* count * 81 values 1..9 (0 where none was found) */
+    sig_atomic_t sigints;    /* pb_sigints when the batch began */
+    Py_ssize_t answered;
 } Batch;
 
 static void solve_batch(Batch *bt, long long limit, double seconds, int locked) {
+    bt->answered = bt->count;
     for (Py_ssize_t i = 0; i < bt->count; i++) {
         uint8_t *out = bt->solutions + i * 81;
         double t0 = pb_now();
@@ -270,7 +278,9 @@ static void solve_batch(Batch *bt, long long limit, double seconds, int locked) 
         s.keep = 1;
         s.solutions = out;
         s.deadline = seconds > 0 ? t0 + seconds : 0;
+        s.sigints = bt->sigints;
         bb9_solve(bt->givens + i * 81, locked, &s);
+        if (s.timed_out && pb_sigints != s.sigints) { bt->answered = i; return; }   /* Ctrl-C */
         bt->seconds[i] = pb_now() - t0;
         if (!s.kept) memset(out, 0, 81);
         bt->counts[i] = (uint64_t)s.count;
@@ -314,10 +324,11 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
         PyErr_NoMemory();
         goto done;
     }
+    if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
     solve_batch(&bt, limit, seconds, locked);
     Py_END_ALLOW_THREADS
-    Py_ssize_t c = bt.count;
+    Py_ssize_t c = bt.answered;
     res = Py_BuildValue("(y#y#y#y#y#)", (char *)bt.timed_out, c,
                         (char *)bt.counts, c * (Py_ssize_t)sizeof(uint64_t),
                         (char *)bt.stats, c * STATS_PER * (Py_ssize_t)sizeof(uint64_t),
@@ -368,7 +379,8 @@ static PyMethodDef bitboard_methods[] = {
      "bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
-     "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each)"},
+     "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "
+     "answered: fewer than given when a Ctrl-C stopped the batch"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
      "givens: bytes, limit|None, keep, seconds, rules) -> as sudoku_solve"},

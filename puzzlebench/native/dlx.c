@@ -54,6 +54,7 @@ typedef struct {
     int *kept;            /* keep * (n_primary + 1) option ids, -1 terminated */
     int kept_n;
     double deadline;      /* monotonic seconds, 0 = none */
+    sig_atomic_t sigints; /* pb_sigints when the run began (a change: Ctrl-C, stop) */
     int timed_out;
 } dlx_t;
 
@@ -255,7 +256,7 @@ INLINE void search(dlx_t *d, const int colored) {
     }
 forward:
     d->nodes++;
-    if (PB_DEADLINE_PASSED(d->nodes, PB_CLOCK_EVERY, d->deadline)) {
+    if (PB_MUST_STOP(d->nodes, PB_CLOCK_EVERY, d->deadline, d->sigints)) {
         d->timed_out = 1;
         return;
     }
@@ -354,7 +355,8 @@ PyDoc_STRVAR(dlx_solve_doc,
 "Exact cover by Dancing Links.  items/colors/starts are array('i'): option k holds\n"
 "items[starts[k]:starts[k+1]] (0-based; primary items first), colors 0 = none.\n"
 "limit <= 0: all solutions; keep: how many solutions (tuples of option indices) to return;\n"
-"time_limit <= 0: none.  The GIL is released during the search.");
+"time_limit <= 0: none.  The GIL is released during the search; a Ctrl-C stops it with\n"
+"KeyboardInterrupt.");
 
 static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
     int n_primary, n_secondary, keep;
@@ -403,6 +405,7 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
             PyErr_NoMemory();
             goto out;
         }
+        if (pb_interrupt_arm(&d.sigints) < 0) { free(tmp); goto out; }
         Py_BEGIN_ALLOW_THREADS
         dlx_begin(&d, n_primary, n_secondary);
         for (k = 0; k < n_options; k++) {
@@ -413,6 +416,7 @@ static PyObject *py_dlx_solve(PyObject *self, PyObject *args) {
         dlx_run(&d);
         Py_END_ALLOW_THREADS
         free(tmp);
+        if (pb_interrupted(d.timed_out, d.sigints)) goto out;
         PyObject *sols = kept_solutions(&d);
         if (sols)
             result = Py_BuildValue("KNKKKO", (unsigned long long)d.count, sols, (unsigned long long)d.nodes,

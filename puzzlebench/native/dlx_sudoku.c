@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "dlx_sudoku.h"
+#include "engines.h"
 #include "pb_common.h"
 
 typedef struct {
@@ -50,6 +51,7 @@ typedef struct {
     int items_left, options_left;  /* the folded matrix's size, after the givens */
     int *kept;           /* keep rows of nn + 1 option ids, -1 terminated */
     double deadline;     /* pb_now() value, 0 = none */
+    sig_atomic_t sigints; /* pb_sigints when the batch began (a change: Ctrl-C, stop) */
 } sudoku_dlx;
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
@@ -246,7 +248,7 @@ static void bx_search(sudoku_dlx *s, bx_state *b) {
     if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
 forward:
     s->nodes++;
-    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) {
+    if (PB_MUST_STOP(s->nodes, PB_CLOCK_EVERY, s->deadline, s->sigints)) {
         s->timed_out = 1;
         return;
     }
@@ -292,13 +294,14 @@ recover:
 
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
-"-> list of (count, solutions, nodes, updates, timed_out, items, options), one per puzzle\n\n"
+"-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
 "givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
 "searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
 "solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
-"applies to each puzzle.  The GIL is released while it runs.");
+"applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
+"the puzzles answered before it, fewer than the puzzles given.");
 
-typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; } sd_row;
+typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; double seconds; } sd_row;
 
 static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     Py_buffer bg;
@@ -338,14 +341,19 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
     if (bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
     s.limit = limit;
+    if (pb_interrupt_arm(&s.sigints) < 0) goto out;
+    Py_ssize_t answered = count;
     Py_BEGIN_ALLOW_THREADS
     for (p = 0; p < count; p++) {
         const unsigned char *gp = g + (size_t)p * nn;
+        double t0 = pb_now();
         s.nodes = s.updates = s.count = 0;
         s.timed_out = 0; s.kept_n = 0;
-        s.deadline = time_limit > 0 ? pb_now() + time_limit : 0;
+        s.deadline = time_limit > 0 ? t0 + time_limit : 0;
         if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
         bx_search(&s, &bits);
+        if (s.timed_out && pb_sigints != s.sigints) { answered = p; break; }   /* Ctrl-C */
+        rows[p].seconds = pb_now() - t0;
         rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
         rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
         rows[p].items = s.items_left; rows[p].options = s.options_left;
@@ -357,9 +365,9 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
         }
     }
     Py_END_ALLOW_THREADS
-    result = PyList_New(count);
+    result = PyList_New(answered);
     if (!result) goto out;
-    for (p = 0; p < count; p++) {
+    for (p = 0; p < answered; p++) {
         PyObject *row;
         if (rows[p].bad) {
             row = Py_None;
@@ -372,10 +380,10 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
                 if (!grid) { Py_DECREF(sl); Py_CLEAR(result); goto out; }
                 PyList_SET_ITEM(sl, k, grid);
             }
-            row = Py_BuildValue("KNKKOii", (unsigned long long)rows[p].count, sl,
+            row = Py_BuildValue("KNKKOiid", (unsigned long long)rows[p].count, sl,
                                 (unsigned long long)rows[p].nodes, (unsigned long long)rows[p].updates,
                                 rows[p].timed_out ? Py_True : Py_False, rows[p].items,
-                                rows[p].options);
+                                rows[p].options, rows[p].seconds);
             if (!row) { Py_CLEAR(result); goto out; }
         }
         PyList_SET_ITEM(result, p, row);

@@ -2,10 +2,21 @@
 #ifndef PUZZLEBENCH_ENGINES_H
 #define PUZZLEBENCH_ENGINES_H
 #include <Python.h>
+#include <signal.h>
 
 int pb_register_bitboard(PyObject *module); /* bitboard.c: Sudoku, N-Queens, Skyscrapers */
 int pb_register_dlx(PyObject *module);      /* dlx.c: Dancing Links, Algorithms X and C */
 int pb_register_check(PyObject *module);    /* check.c: bulk checks of packed Sudoku (answers, givens) */
 int pb_register_records(PyObject *module);  /* records.c: a batch's result records built in C */
+int pb_register_interrupt(PyObject *module); /* interrupt.c: the count of SIGINTs, for Python */
+
+
+/* Ctrl-C in a search run with the GIL released (interrupt.c).  pb_interrupt_arm, with the GIL
+ * held just before a search: our SIGINT handler in place, *seen = pb_sigints (the search's
+ * `sigints`); -1 with KeyboardInterrupt set when a Ctrl-C was already pending.  After the search,
+ * with the GIL again: pb_interrupted(stopped, seen) is 1, KeyboardInterrupt (or the exception of
+ * Python's handler) set, when a Ctrl-C stopped it (`stopped`: it ended before its end), else 0. */
+int pb_interrupt_arm(sig_atomic_t *seen);
+int pb_interrupted(int stopped, sig_atomic_t seen);
 
 #endif

@@ -17,7 +17,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     PyObject *m = PyModule_Create(&native_module);
     if (m == NULL) return NULL;
     if (pb_register_bitboard(m) < 0 || pb_register_dlx(m) < 0 || pb_register_check(m) < 0
-        || pb_register_records(m) < 0) {
+        || pb_register_records(m) < 0 || pb_register_interrupt(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

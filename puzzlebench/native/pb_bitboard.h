@@ -18,6 +18,7 @@ typedef struct {
     long long count;
     int timed_out;
     double deadline;      /* pb_now() value after which to stop; 0 = none */
+    sig_atomic_t sigints; /* pb_sigints when the search began (a change: Ctrl-C, stop) */
     uint64_t nodes, guesses, naked, hidden, locked, backtracks;
     uint64_t alldiff;     /* candidates removed by the alldifferent filter on units (16 values up) */
 } BBSearch;
@@ -70,7 +71,7 @@ static inline int bb_stop(const BBSearch *s) {
 }
 static inline int bb_tick(BBSearch *s) {
     s->nodes++;
-    if (PB_DEADLINE_PASSED(s->nodes, PB_CLOCK_EVERY, s->deadline)) s->timed_out = 1;
+    if (PB_MUST_STOP(s->nodes, PB_CLOCK_EVERY, s->deadline, s->sigints)) s->timed_out = 1;
     return s->timed_out;
 }
 #endif

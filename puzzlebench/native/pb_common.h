@@ -10,6 +10,7 @@
  *   limit     stop after this many solutions, 0 (or <= 0) = find all;
  *   keep      how many solutions to copy out (the first ones found);
  *   deadline  a pb_now() value after which a search stops with timed_out set, 0 = none;
+ *   sigints   pb_sigints when the search began: a search stops (timed_out set) when it changes;
  *   counters  nodes, guesses, updates ... are uint64_t from the search to the Python caller:
  *             a long count of all solutions passes 2^32 nodes within minutes;
  *   rc        0 ok, -1 failure: an allocation (C parts) or an exception set (Python parts).
@@ -17,6 +18,7 @@
  * Built with gcc or clang (the __builtin_* below; setup.py). */
 #ifndef PUZZLEBENCH_PB_COMMON_H
 #define PUZZLEBENCH_PB_COMMON_H
+#include <signal.h>
 #include <stdint.h>
 
 /* Monotonic clock in seconds (clock_gettime; pb_common.c). */
@@ -31,12 +33,19 @@ double pb_now(void);
  * every 65536 nodes (about a millisecond), so that it stays under 1% of the search. */
 #define PB_CLOCK_EVERY_QUEENS 65536u
 
-/* Whether a search at node count `nodes` has passed its deadline (looked at every `every`
- * nodes only; every a power of two, deadline 0 = none).  A macro, so that `deadline` is read
- * only when the count comes round: as an inline function's argument it was read at every node
- * and held in a register the search loop needed (N-Queens 4% slower). */
-#define PB_DEADLINE_PASSED(nodes, every, deadline) \
-    ((((nodes) & ((every) - 1)) == 0) && (deadline) > 0 && pb_now() >= (deadline))
+/* Ctrl-C: how many SIGINTs the process has had, counted by a C handler put in front of
+ * Python's before each search (interrupt.c), since Python's own runs only between bytecodes,
+ * never inside a search that released the GIL. */
+extern volatile sig_atomic_t pb_sigints;
+
+/* Whether a search at node count `nodes` must stop: a Ctrl-C since it began (`sigints`), or
+ * its deadline passed (looked at every `every` nodes only; every a power of two, deadline 0 =
+ * none).  A macro, so that `deadline` and `sigints` are read only when the count comes round:
+ * as an inline function's argument `deadline` was read at every node and held in a register
+ * the search loop needed (N-Queens 4% slower). */
+#define PB_MUST_STOP(nodes, every, deadline, sigints) \
+    ((((nodes) & ((every) - 1)) == 0) \
+     && (pb_sigints != (sigints) || ((deadline) > 0 && pb_now() >= (deadline))))
 
 /* Bit counting.  The portable build (no -march) has no popcnt instruction, and there
  * __builtin_popcount is a call into libgcc that costs more than these few shifts; with

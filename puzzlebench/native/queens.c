@@ -47,7 +47,7 @@ static void queens(Q *q) {
         uint64_t bit = f & -f;
         freeb[row] = f ^ bit;
         nodes++;
-        if (PB_DEADLINE_PASSED(nodes, PB_CLOCK_EVERY_QUEENS, s->deadline)) {
+        if (PB_MUST_STOP(nodes, PB_CLOCK_EVERY_QUEENS, s->deadline, s->sigints)) {
             s->timed_out = 1;
             break;
         }

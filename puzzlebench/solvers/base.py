@@ -250,10 +250,10 @@ class _Deferred:
 @contextlib.contextmanager
 def deferred_interrupt():
     """Hold a Ctrl-C until the block ends (``.hit`` says whether one came).  For a native
-    batch call, which looks at no signal: it runs to its end whatever the user presses, and the
-    ``KeyboardInterrupt`` raised at the first Python line after it lost its whole batch of
-    answers.  Only where Python's own handler is in place (the main thread; not in a child or
-    worker, which ignores SIGINT)."""
+    batch call: it stops at the Ctrl-C and returns the puzzles answered before it, which the
+    ``KeyboardInterrupt`` raised at the first Python line after it would lose.  Only where
+    Python's own handler is in place (the main thread; not in a child or worker, which ignores
+    SIGINT)."""
     deferred = _Deferred()
     if (threading.current_thread() is not threading.main_thread()
             or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
@@ -268,6 +268,58 @@ def deferred_interrupt():
         yield deferred
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+CTRL_C_POLL = 0.02
+"""Seconds between two looks of :func:`stop_at_ctrl_c`'s thread at the count of SIGINTs."""
+
+
+class CtrlC:
+    """What :func:`stop_at_ctrl_c` yields: whether it watches, and whether a Ctrl-C came."""
+    watching = False
+    pressed = False
+
+
+@contextlib.contextmanager
+def stop_at_ctrl_c(stop):
+    """Call ``stop()`` (a library's own stop call: CP-SAT's ``stop_search``, Z3's
+    ``Context.interrupt``) from a thread when a Ctrl-C comes during the block, and raise
+    ``KeyboardInterrupt`` after it.  A library's search that releases the GIL is out of reach
+    of Python's handler, which runs only between bytecodes (and whose KeyboardInterrupt is lost
+    when it lands in a ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C
+    handler (native/interrupt.c) is looked at instead.  Yields a :class:`CtrlC`: ``watching`` is
+    False without the extension, or where SIGINT is ignored (a worker's or a child's, whose
+    parent decides: the library keeps its own ways); ``pressed``, for a loop of many calls."""
+    ctrl_c = CtrlC()
+    try:
+        from .. import _native
+        seen = _native.watch_sigints()
+    except (ImportError, AttributeError):
+        yield ctrl_c
+        return
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        yield ctrl_c
+        return
+    ctrl_c.watching = True
+    done = threading.Event()
+
+    def watch():
+        while not done.wait(CTRL_C_POLL):
+            if _native.sigints() != seen:
+                ctrl_c.pressed = True
+                stop()
+                return
+
+    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
+    try:
+        watcher.start()
+        yield ctrl_c
+    finally:
+        done.set()
+        if watcher.ident is not None:
+            watcher.join()
+    if _native.sigints() != seen:
+        raise KeyboardInterrupt
 
 
 def reinstate_sigint_handler() -> None:
@@ -542,7 +594,7 @@ class Engine(ABC):
                 raise Interrupted(verify_all(finished) if verify else finished) from None
             results = Results.of(done, puzzles, self.spec, limit)
         results = verify_all(results) if verify else results
-        if deferred.hit:
+        if deferred.hit or len(results) < len(puzzles):   # a native batch stopped by the Ctrl-C
             raise Interrupted(results)
         return results
 

@@ -202,7 +202,7 @@ class BitboardEngine(Engine):
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:
         """9x9 Sudoku in one C call on the model's packed givens (:class:`SudokuBatch`), the
-        GIL released; anything else one by one."""
+        GIL released; anything else one by one.  After a Ctrl-C, the puzzles answered before it."""
         packed = SudokuBatch.of(puzzles)
         if packed is None or packed.box != (3, 3):
             return None
@@ -213,6 +213,8 @@ class BitboardEngine(Engine):
         counters = memoryview(stats).cast("Q").tolist()
         solve = memoryview(seconds).cast("d").tolist()
         overhead = (time.perf_counter() - start - sum(solve)) / max(1, len(solve))
+        if len(counts) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
+            packed, overhead = packed.head(len(counts)), 0.0   # (the time up to it is the stopped one's)
         by_count = [status_of(c, limit, False) for c in range(3)]
         statuses = [by_count[c if c < 2 else 2] for c in counts]
         if 1 in timed_out:

@@ -21,7 +21,8 @@ from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..options import INT32_MAX, Whole
 from ..results import Result, Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit
+from .base import (EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit,
+                   stop_at_ctrl_c)
 
 
 RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",
@@ -130,7 +131,11 @@ class CpSatEngine(Engine):
             solver.log_callback = lambda line: log_file.write(line + "\n")
         collector = _collector_class()(artifact, limit, keep)
         try:
-            status = solver.solve(artifact.model, collector)
+            with stop_at_ctrl_c(solver.stop_search) as ctrl_c:
+                # OR-Tools' own SIGINT handler, when on, replaces Python's and leaves the default
+                # action behind; with the watch, a Ctrl-C is one path for every engine
+                params.catch_sigint_signal = not ctrl_c.watching
+                status = solver.solve(artifact.model, collector)
         finally:
             if log_file:
                 log_file.close()

@@ -81,7 +81,8 @@ class DlxEngine(ExactCoverEngine):
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:
         """Sudokus of one block shape in one C call (encode and search in C), on the model's
-        packed givens; anything else one at a time.  The call's time is shared evenly."""
+        packed givens; anything else one at a time.  The call's time is shared evenly.  After a
+        Ctrl-C, the puzzles answered before it."""
         packed = SudokuBatch.of(puzzles)
         if packed is None or len(packed) < BATCH_MIN:
             return None
@@ -89,9 +90,12 @@ class DlxEngine(ExactCoverEngine):
         rows = _native.dlx_sudoku_batch(packed.values, packed.box[0], packed.box[1],
                                         0 if limit is None else limit, 1,
                                         0.0 if time_limit is None else max(time_limit, 1e-9))
-        share = (time.perf_counter() - start) / len(rows)
+        elapsed = time.perf_counter() - start
         if None in rows:  # givens that break a rule: a validated batch never has them
             return None
+        if len(rows) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
+            packed, elapsed = packed.head(len(rows)), sum(row[7] for row in rows)
+        share = elapsed / max(1, len(rows))
         counts = [row[0] for row in rows]
         nodes = [row[2] for row in rows]
         empty = bytes(packed.cells)

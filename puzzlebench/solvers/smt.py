@@ -26,7 +26,7 @@ from ..encoders.smt import estimated_bytes as smt_estimated_bytes
 from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, stop_at_ctrl_c
 from .child import Z3_MEMOUT_EXIT, capped, says_out_of_memory
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
@@ -101,11 +101,19 @@ class SmtEngine(Engine):
         return solver
 
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
+        formula, solver = artifact
+        with stop_at_ctrl_c(solver.ctx.interrupt) as ctrl_c:
+            # Z3's own SIGINT handler, in place only during a check, let a Ctrl-C between two
+            # checks through to Python, whose KeyboardInterrupt was lost when it landed in a
+            # model's __del__: the enumeration went on.  The watch sees every one.
+            solver.set("ctrl_c", not ctrl_c.watching)
+            return self._enumerate(formula, solver, limit, keep, deadline, ctrl_c)
+
+    def _enumerate(self, formula, solver, limit, keep, deadline: Deadline, ctrl_c) -> SearchOutcome:
         import z3
 
-        formula, solver = artifact
         solutions, count, timed_out = [], 0, False
-        while not limit_reached(count, limit):
+        while not limit_reached(count, limit) and not ctrl_c.pressed:
             remaining = deadline.remaining()
             if remaining is not None:
                 solver.set("timeout", max(1, int(remaining * 1000)))
