@@ -77,9 +77,10 @@ DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO))
 
 from puzzlebench import api  # noqa: E402
-from puzzlebench.harness.generate import generate_skyscrapers, random_latin_square  # noqa: E402
+from puzzlebench.generators.kinds import generate_skyscrapers  # noqa: E402
+from puzzlebench.generators.latin import random_latin_square  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
-from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
+from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
@@ -278,7 +279,7 @@ def bench_16(quick: bool) -> list[str]:
             f"(bitboard on it: {results[0].times.solve * 1000:.2f} ms)"]
 
 
-full_grid = sudoku_solution  # a random complete grid; box (1, n) gives a shuffled Latin square
+full_grid = pattern_sudoku_grid  # a random complete grid; box (1, n) gives a shuffled Latin square
 
 
 def bench_large() -> list[str]:
@@ -409,7 +410,7 @@ def bench_skyscrapers() -> list[str]:
         out.append(f"- Skyscrapers 9x9 nsol=? ({len(unknown)} lines) counted to 2: {counts[Status.UNIQUE]} "
                    f"unique, {counts[Status.MULTIPLE]} with 2+, {counts[Status.UNSAT]} none; median "
                    f"{ms(statistics.median(times))}, max {ms(max(times))}")
-    out += ["", "Generated proper puzzles (`harness.generate.generate_skyscrapers`: random Latin "
+    out += ["", "Generated proper puzzles (`generators.kinds.generate_skyscrapers`: random Latin "
             "square, all clues, givens until unique, then half the clues removed while unique), "
             "limit 2; median and max of the engine's solve time, CPU a puzzle over the loop:", "",
             *bench_sky_generated(engine), "", *bench_sky_full_clue(engine)]

@@ -1,5 +1,5 @@
 """The SAT question of the 25x25 dig asked two ways on the same checks (issue 17, build item 4):
-a fresh solver on each check's own ``optimized`` formula (what ``_CluesProver`` does) against
+a fresh solver on each check's own ``optimized`` formula (what ``CluesProver`` does) against
 one incremental solver for the whole dig, the givens as assumptions (what it did before);
 writes results/generate_checks.md.
 
@@ -27,8 +27,9 @@ from pathlib import Path
 from pysat.solvers import Solver
 
 from puzzlebench.encoders.cnf import base_formula, encode
-from puzzlebench.harness.generate import (COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER, _Counter,
-                                          completed_grid, generate_sudoku)
+from puzzlebench.generators.dig import Counter
+from puzzlebench.generators.sudoku import (COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER,
+                                            completed_grid, generate_sudoku)
 from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.models.vocabulary import candidate
 from puzzlebench.results import Status
@@ -42,10 +43,10 @@ def replay(box: tuple[int, int], seed: int) -> dict:
     """Time the seed's dig (the prover as shipped), then ask its SAT checks both ways."""
     n = box[0] * box[1]
     started = time.process_time()
-    puzzle = generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=_Counter("sudoku"))
+    puzzle = generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=Counter("sudoku"))
     dig_cpu = time.process_time() - started
     rng = random.Random(f"sudoku:{seed}")
-    counter = _Counter("sudoku")
+    counter = Counter("sudoku")
     solution = completed_grid(box, rng, counter)
     assert Sudoku(box, solution).write() == puzzle.metadata["solution"], "the replay's grid is not the dig's"
     order = list(range(n * n))

@@ -4,7 +4,7 @@ results/generate_large.md (rewritten after every row, so that a run cut short ke
 
 Each row is one puzzle, ``generate_sudoku`` from ``random.Random("sudoku:SEED")`` (what
 ``puzzlebench generate sudoku --box RxC --count 1 --seed SEED`` makes).  ``prover`` is the
-default path (``_CluesProver``: the bitboard counter's first look, then a SAT solver on the
+default path (``CluesProver``: the bitboard counter's first look, then a SAT solver on the
 check's own formula, no bound per check); ``counter`` is the reference, measured in the same run just before: the bitboard alone,
 each check bounded by ``--reference-seconds`` at 25x25 (the former default, 2 s; a clue whose
 check ran out is kept, *undecided*: unique, not minimal), unbounded at 16x16 (where it decides
@@ -23,8 +23,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from puzzlebench.harness import generate
-from puzzlebench.harness.generate import COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER, _Counter, generate_sudoku
+from puzzlebench.generators import sudoku as sudoku_generator
+from puzzlebench.generators.dig import Counter
+from puzzlebench.generators.sudoku import COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER, generate_sudoku
 
 
 def load() -> str:
@@ -32,15 +33,15 @@ def load() -> str:
 
 
 def one(box: tuple[int, int], seed: int, sat: bool, check_seconds: float | None, alone: bool = False) -> dict:
-    first = generate.COUNTER_SECONDS
+    first = sudoku_generator.COUNTER_SECONDS
     if alone:   # no look for the counter: the SAT solver decides every check
-        generate.COUNTER_SECONDS = 0
+        sudoku_generator.COUNTER_SECONDS = 0
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        puzzle = generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=_Counter("sudoku"),
+        puzzle = generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=Counter("sudoku"),
                                  sat=sat, check_seconds=check_seconds)
     finally:
-        generate.COUNTER_SECONDS = first
+        sudoku_generator.COUNTER_SECONDS = first
     return {"cpu": time.process_time() - cpu, "wall": time.perf_counter() - wall,
             "clues": sum(1 for g in puzzle.givens if g), "undecided": puzzle.metadata.get("undecided", 0),
             "decided": puzzle.metadata.get("decided"), "text": puzzle.write()}

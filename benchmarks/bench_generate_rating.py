@@ -18,7 +18,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from puzzlebench.harness.generate import generate, generate_rated_sudoku
+from puzzlebench.generators import generate
+from puzzlebench.generators.sudoku import generate_rated_sudoku
 
 RANGES = [(1.0, 2.0), (2.0, 4.0), (4.0, 6.0), (6.0, 8.0), (8.0, 12.0)]
 TECHNIQUES = [("x-wing", 1.0, 12.0), ("forcing chain", 1.0, 12.0)]

@@ -7,7 +7,7 @@ falls on all of them alike).
     python benchmarks/bench_large.py [--quick] [--out results/bitboard.md]
 
 - the public 16x16 set (../shared/data/sudoku16_vu_kr_1000.txt), limit 2;
-- minimal 16x16 puzzles from the project's generator (``harness.generate.generate_sudoku``,
+- minimal 16x16 puzzles from the project's generator (``generators.sudoku.generate_sudoku``,
   seeded), limit 2: nodes today (``bitboard@large=false``) against nodes now;
 - 25x25 made here: a seeded random full grid, cells removed in a random order while the
   puzzle stays unique (proven by this engine with limit 2 and 1 s a check; a check that runs
@@ -20,7 +20,7 @@ Every engine is checked: a unique puzzle must come back unique and verified.  Th
 replaces the "## Large grids" section of the results file (bench_bitboard.py keeps it).
 
 ``--holes`` measures, alone, the issue's "36x36 to 64x64 with 30-50% of cells removed from a
-random full grid": seeded full grids (``dig_holes.sudoku_solution``) with that share of cells
+random full grid": seeded full grids (``fill.pattern_sudoku_grid``) with that share of cells
 removed at random (no uniqueness kept: most have several solutions), counted to 2 by the
 native search, by CP-SAT and by CaDiCaL 1.9.5 through PySAT (on the ``optimized`` encoding),
 puzzle by puzzle, every answer (unique or two solutions) verified; it replaces the "## Large grids with random holes" section.
@@ -46,8 +46,8 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_bitboard import HOLES_SECTION, LARGE_SECTION as SECTION, splice_section, uptime  # noqa: E402
 from puzzlebench import api  # noqa: E402
-from puzzlebench.harness.dig_holes import sudoku_solution  # noqa: E402
-from puzzlebench.harness.generate import generate_sudoku  # noqa: E402
+from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
+from puzzlebench.generators.sudoku import generate_sudoku  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
 from puzzlebench.solvers.child import run_limited  # noqa: E402
@@ -70,7 +70,7 @@ PATIENCE = 40         # removals failed in a row after which a grid is taken as 
 def dig(box: tuple[int, int], rng: random.Random, holes: int, engine) -> Sudoku:
     """A seeded full grid with up to ``holes`` cells removed, unique at every step."""
     n = box[0] * box[1]
-    givens = sudoku_solution(box, rng)
+    givens = pattern_sudoku_grid(box, rng)
     order = list(range(n * n))
     rng.shuffle(order)
     removed = failed = 0
@@ -253,7 +253,7 @@ def holed_puzzles(box: tuple[int, int], share: float) -> list[Sudoku]:
     rng = random.Random(1000 * box[0] + round(share * 100))
     puzzles = []
     for _ in range(HOLE_PUZZLES):
-        grid = sudoku_solution(box, rng)
+        grid = pattern_sudoku_grid(box, rng)
         holes = set(rng.sample(range(n * n), round(n * n * share)))
         puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))
     return puzzles
@@ -301,7 +301,7 @@ def bench_holes() -> list[str]:
     counted to 2 by the native search, CP-SAT and CaDiCaL (CPU time a run; out of time: the
     limit); then 36x36 from 40 to 70% removed, to show where the hard region lies."""
     out = [HOLES_SECTION, "",
-           "`python benchmarks/bench_large.py --holes`: a seeded full grid (`dig_holes.sudoku_solution`, "
+           "`python benchmarks/bench_large.py --holes`: a seeded full grid (`fill.pattern_sudoku_grid`, "
            "`random.Random(1000 * box + percent)`) with a share of its cells removed at random, "
            f"{HOLE_PUZZLES} a size and share, counted to 2 (decided: unique, or two solutions, each verified) "
            f"by `{NEW}`, `{CPSAT}` (one worker) and `{CDCL}` (CaDiCaL 1.9.5 on the encoding with the givens "

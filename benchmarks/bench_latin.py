@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from puzzlebench import api  # noqa: E402
-from puzzlebench.harness.latin_squares import qwh_instance  # noqa: E402
+from puzzlebench.generators.latin import qwh_instance  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
 
 from bench_bitboard import uptime, write_report  # noqa: E402

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import REPO, data_file, data_lines
 from puzzlebench import _native, api, parse
 from puzzlebench.errors import InvalidPuzzleError, ParseError, PuzzleError
-from puzzlebench.harness.generate import random_latin_square
+from puzzlebench.generators.latin import random_latin_square
 from puzzlebench.solvers.registry import FAMILIES, make_engine
-from puzzlebench.harness.dig_holes import sudoku_solution
+from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.jigsaw import JigsawSudoku
@@ -45,7 +45,7 @@ def agree(puzzle, limit=2, engine=BB):
     return a
 
 
-full_grid = sudoku_solution  # a random complete grid of block shape ``box``
+full_grid = pattern_sudoku_grid  # a random complete grid of block shape ``box``
 
 
 def test_full_grid_is_valid():

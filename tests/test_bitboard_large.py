@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import data_lines
 from puzzlebench import _native
-from puzzlebench.harness.dig_holes import sudoku_solution
-from puzzlebench.harness.generate import generate_sudoku
+from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.generators.sudoku import generate_sudoku
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 from puzzlebench.solvers.bitboard import ALLDIFF, LOCKED, WDEG, BitboardEngine
@@ -38,7 +38,7 @@ def agree(puzzle, limit=2, time_limit=60):
 def holes(box, seed, share):
     """A seeded full grid with a share of its cells emptied at random (unique or not)."""
     rng = random.Random(seed)
-    grid = sudoku_solution(box, rng)
+    grid = pattern_sudoku_grid(box, rng)
     return Sudoku(box, [0 if rng.random() < share else v for v in grid])
 
 
@@ -70,7 +70,7 @@ def test_25x25_agree_with_dlx(seed, share):
 def dug(box, seed, holes_wanted):
     """A seeded full grid with cells removed while it stays unique (proven by DLX)."""
     rng = random.Random(seed)
-    grid = sudoku_solution(box, rng)
+    grid = pattern_sudoku_grid(box, rng)
     removed = 0
     for cell in rng.sample(range(len(grid)), len(grid)):
         if removed == holes_wanted:

@@ -307,7 +307,7 @@ def random_kenken(seed: int, n: int) -> KenKen:
 
 
 def random_killer(seed: int) -> KillerSudoku:
-    from puzzlebench.harness.generate import random_full_grid
+    from puzzlebench.generators.fill import random_full_grid
     rng = random.Random(seed)
     grid = random_full_grid((2, 2), rng)
     cages = [(cells, sum(grid[c] for c in cells)) for cells in random_cages(4, rng, 3)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from puzzlebench.cli import main
 from puzzlebench.errors import UsageError
 from puzzlebench.harness.campaign import key_places, load_campaign
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 
 from conftest import REPO, data_file
 

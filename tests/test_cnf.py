@@ -110,10 +110,10 @@ def test_augmented_is_extended_where_units_meet_in_one_cell():
 def test_augmented_agrees_with_extended_and_mrv_on_random_sudoku(box, seed, holes):
     import random
 
-    from puzzlebench.harness.dig_holes import sudoku_solution
+    from puzzlebench.generators.fill import pattern_sudoku_grid
 
     rng = random.Random(seed)
-    grid = list(sudoku_solution(box, rng))
+    grid = list(pattern_sudoku_grid(box, rng))
     for cell in rng.sample(range(len(grid)), min(holes, len(grid))):
         grid[cell] = 0
     puzzle = Sudoku(box, grid)

@@ -404,7 +404,7 @@ def test_a_long_matrix_build_stops_at_the_time_limit():
     import random
 
     from puzzlebench.errors import OutOfTime
-    from puzzlebench.harness.generate import random_latin_square
+    from puzzlebench.generators.latin import random_latin_square
     from puzzlebench.models.skyscrapers import clues_shown
     puzzle = Skyscrapers(9, *clues_shown(9, random_latin_square(9, random.Random(3))).values())
     with pytest.raises(OutOfTime):

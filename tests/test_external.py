@@ -225,7 +225,7 @@ def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
 
 def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
     needs_preset("minizinc")
-    from puzzlebench.harness.generate import generate
+    from puzzlebench.generators import generate
     # a quasigroup with holes of order 45 at the phase transition (42% holes): Gecode prints no
     # solution for seconds, so nothing ends it but the kill (20-queens' first solutions, written
     # to the dead MiniZinc's pipe, ended it by SIGPIPE)
@@ -241,7 +241,7 @@ def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
     its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
     now gets SIGTERM, on which it ends its solver itself."""
     needs_preset("minizinc")
-    code = ("from puzzlebench.harness.generate import generate; from puzzlebench.solvers.registry import make_engine; "
+    code = ("from puzzlebench.generators import generate; from puzzlebench.solvers.registry import make_engine; "
             "make_engine('ext:minizinc').run(next(generate('latin', 1, 3, size=45, holes=0.42)), limit=None)")
     assert not _gecodes_left_by_killing([sys.executable, "-c", code], tmp_path, start=30, end=5)
 
@@ -296,7 +296,7 @@ def test_a_killed_bench_leaves_no_gecode_behind(tmp_path):
     """``kill -9`` of a bench running ext:minizinc: its worker dies with it, MiniZinc with the
     worker, and Gecode, in a group of its own, with the worker's watchdog; nothing is left."""
     needs_preset("minizinc")
-    from puzzlebench.harness.generate import generate
+    from puzzlebench.generators import generate
     square = tmp_path / "qwh.pls"
     square.write_text(next(generate("latin", 1, 3, size=45, holes=0.42)).write() + "\n")
     bench = [sys.executable, "-m", "puzzlebench", "bench", str(square), "--solvers", "ext:minizinc", "--limit", "0",

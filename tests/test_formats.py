@@ -551,10 +551,10 @@ def test_generated_examples_are_minimal_and_unique():
 def test_generated_examples_come_from_their_seeds():
     """The 6x6 and the 5x5 Skyscrapers are made again by the seeded generator (the 12x12 takes
     seconds, so it is only proven unique above)."""
-    from puzzlebench.harness.dig_holes import generate_skyscrapers, generate_sudoku
-    p, solution = generate_sudoku((2, 3), 6)
+    from puzzlebench.generators.examples import example_skyscrapers, example_sudoku
+    p, solution = example_sudoku((2, 3), 6)
     assert p.givens == examples.example("sudoku6").givens and p.check(solution) == []
-    q, solution = generate_skyscrapers(5, 1)
+    q, solution = example_skyscrapers(5, 1)
     assert q.write() == examples.example("skyscrapers5").write() and q.check(solution) == []
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlebench.harness.generate import generate
-from puzzlebench.harness.generate_kinds import (KILLER_SIZES, components, connected, grow_cages,
+from puzzlebench.generators import generate
+from puzzlebench.generators.kinds import (KILLER_SIZES, components, connected, grow_cages,
                                                 random_regions)
 from puzzlebench.models.futoshiki import Futoshiki
 from puzzlebench.models.jigsaw import JigsawSudoku
@@ -48,9 +48,9 @@ def test_a_large_kenken_is_proper_and_checked_by_a_search_that_learns():
     search on a Latin square with few givens, run into heavy-tailed searches from size 13 or so;
     from size 12 the checks are sat's (generate.LEARNING_FROM), under a second here.  The
     puzzle is proper by CP-SAT, an engine that took no part in making it."""
-    from puzzlebench.harness.generate import _Counter
+    from puzzlebench.generators.dig import Counter
     from puzzlebench.results import Status
-    assert (_Counter("kenken", 16).engine.family, _Counter("kenken", 11).engine.family) == ("sat", "mrv")
+    assert (Counter("kenken", 16).engine.family, Counter("kenken", 11).engine.family) == ("sat", "mrv")
     [p] = generate("kenken", 1, seed=2, size=16)
     read = parse(f"{p.write()} {p.metadata['solution']}")
     assert read.kind == "kenken" and read.n == 16
@@ -63,9 +63,9 @@ def test_a_large_killer_and_jigsaw_are_made_by_searches_that_learn(kind, shape, 
     """Killer 3x4 (seed 2) ran over 90 s in mrv's uniqueness checks, jigsaw 12 (seed 2) over 90 s
     in the bitboard's completion of its random givens: sat does both in about a second.  Each
     puzzle is proper by CP-SAT, which took no part in making it."""
-    from puzzlebench.harness.generate import _Counter
+    from puzzlebench.generators.dig import Counter
     from puzzlebench.results import Status
-    assert _Counter("killer", 9).engine.family == "sat"
+    assert Counter("killer", 9).engine.family == "sat"
     [p] = generate(kind, 1, seed=seed, **shape)
     read = parse(f"{p.write()} {p.metadata['solution']}")
     assert read.kind == kind and read.n_values == 12

@@ -9,15 +9,18 @@ import random
 
 import pytest
 
-from puzzlebench.harness import generate as gen
-from puzzlebench.harness.generate import _Counter, _CluesProver, completed_grid, generate, generate_sudoku
+from puzzlebench.generators import generate
+from puzzlebench.generators import sudoku as sudoku_generator
+from puzzlebench.generators.dig import Counter
+from puzzlebench.generators.sudoku import CluesProver, completed_grid, generate_sudoku
+from puzzlebench.solvers.base import Deadline
 from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.results import Status
 from puzzlebench.solvers import registry
 
 
 def _dig(box, seed, counter=None, **options) -> Sudoku:
-    return generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=counter or _Counter("sudoku"), **options)
+    return generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=counter or Counter("sudoku"), **options)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -26,7 +29,7 @@ def test_the_sat_solver_alone_gives_the_puzzle_the_counter_alone_gives(monkeypat
     check; the answers are facts about the grid, so the puzzle is the counter-alone one, clue
     for clue."""
     alone = _dig((4, 4), seed, sat=False)
-    monkeypatch.setattr(gen, "COUNTER_SECONDS", 0)
+    monkeypatch.setattr(sudoku_generator, "COUNTER_SECONDS", 0)
     by_sat = _dig((4, 4), seed)
     assert by_sat.metadata["decided"] == {"counter": 0, "sat": 256}
     assert by_sat.givens == alone.givens and by_sat.metadata["solution"] == alone.metadata["solution"]
@@ -52,9 +55,9 @@ def test_the_sat_question_is_whether_the_cell_can_take_another_value():
     """The prover's SAT question alone, on each check of a 12x12 dig, against the DLX count."""
     box = (3, 4)
     rng = random.Random(3)
-    counter = _Counter("sudoku")
+    counter = Counter("sudoku")
     solution = completed_grid(box, rng, counter)
-    prover = _CluesProver(box, solution, counter)
+    prover = CluesProver(box, solution, counter)
     dlx = registry.make_engine("dlx")
     givens = list(solution)
     order = list(range(144))
@@ -62,7 +65,7 @@ def test_the_sat_question_is_whether_the_cell_can_take_another_value():
     seen = set()
     for cell in order:
         givens[cell] = 0
-        another = prover.another_solution(givens, cell, gen.Deadline(None))
+        another = prover.another_solution(givens, cell, Deadline(None))
         count = dlx.run(Sudoku(box, givens), limit=2).status
         assert count is (Status.MULTIPLE if another else Status.UNIQUE), cell
         seen.add(count)

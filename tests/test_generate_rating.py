@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.generate import generate, known_techniques
+from puzzlebench.generators import generate
+from puzzlebench.generators.sudoku import known_techniques
 from puzzlebench.harness.inputs import read_file
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.rating import rate_puzzle

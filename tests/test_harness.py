@@ -28,13 +28,14 @@ from puzzlebench.solvers import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.crosscheck import crosscheck
 from puzzlebench.harness.database import Database
-from puzzlebench.harness.generate import generate, generate_sudoku
+from puzzlebench.generators import generate
+from puzzlebench.generators.sudoku import generate_sudoku
 from puzzlebench.harness.inputs import from_puzzles, read_file, sample
 from puzzlebench.harness.report import percentile, render, summarise
 from puzzlebench.harness.scramble import scramble_sudoku
 from puzzlebench.harness.runner import WorkUnit
 from puzzlebench.harness.workers import LocalExecutor
-from puzzlebench.harness.dig_holes import sudoku_solution
+from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 
@@ -564,10 +565,11 @@ def test_generated_queens_carry_their_solution_which_check_verifies(tmp_path, ca
 
 
 def test_generated_skyscrapers_do_not_depend_on_the_counting_engine():
-    from puzzlebench.harness.generate import _Counter, generate_skyscrapers
-    by_mrv = _Counter("skyscrapers")
+    from puzzlebench.generators.dig import Counter
+    from puzzlebench.generators.kinds import generate_skyscrapers
+    by_mrv = Counter("skyscrapers")
     by_mrv.engine = registry.make_engine("mrv")
-    assert by_mrv.engine.family != _Counter("skyscrapers").engine.family  # bitboard counts by default
+    assert by_mrv.engine.family != Counter("skyscrapers").engine.family  # bitboard counts by default
     fast = [generate_skyscrapers(5, random.Random(seed)).write() for seed in (1, 2, 3)]
     slow = [generate_skyscrapers(5, random.Random(seed), counter=by_mrv).write() for seed in (1, 2, 3)]
     assert fast == slow
@@ -690,7 +692,7 @@ def sudoku_answers(draw):
     copy: some cells changed to any byte (0, out of range, or a value breaking a unit)."""
     box = draw(st.sampled_from(BOXES))
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
-    grid = sudoku_solution(box, rng)
+    grid = pattern_sudoku_grid(box, rng)
     givens = tuple(v if rng.random() < 0.3 else 0 for v in grid)
     tampered = list(grid)
     for _ in range(draw(st.integers(1, 3))):
@@ -1085,8 +1087,9 @@ def test_a_worker_that_dies_between_two_polls_loses_no_row_and_no_time_limit(tmp
 
 @pytest.mark.parametrize("box", [(4, 4), (3, 5), (5, 5), (6, 6)])
 def test_a_completed_grid_is_a_valid_full_grid_the_same_for_a_seed(box):
-    from puzzlebench.harness.generate import _Counter, completed_grid
-    counter = _Counter("sudoku")
+    from puzzlebench.generators.dig import Counter
+    from puzzlebench.generators.sudoku import completed_grid
+    counter = Counter("sudoku")
     grid = completed_grid(box, random.Random(3), counter)
     n = box[0] * box[1]
     assert len(grid) == n * n and Sudoku(box, grid).check(grid) == []

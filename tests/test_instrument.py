@@ -18,7 +18,7 @@ import puzzlebench
 from puzzlebench.cli import main
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.database import open_existing
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.results import Status

@@ -1,7 +1,7 @@
 """The layers the folders promise, kept in the imports: each module imports only from its own
 layer or the layers below it.
 
-    errors, options ← models (and results) ← encoders ← solvers ← harness, rating ← api, cli (and __main__)
+    errors, options ← models (and results) ← encoders ← solvers ← harness, generators, rating ← api, cli (and __main__)
 
 (``puzzlebench._native``, the compiled extension, is a leaf any layer may use.)  Read from
 the source with :mod:`ast`, imports inside functions included, so that a lazy import cannot
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlebench"
-LAYERS = [{"errors", "options"}, {"models", "results"}, {"encoders"}, {"solvers"}, {"harness", "rating"}, {"api", "cli", "__main__"}]
+LAYERS = [{"errors", "options"}, {"models", "results"}, {"encoders"}, {"solvers"}, {"harness", "generators", "rating"}, {"api", "cli", "__main__"}]
 
 
 def layer_of(module: str) -> int | None:
@@ -63,7 +63,8 @@ def test_no_module_imports_from_a_layer_above_its_own():
 
 
 @pytest.mark.parametrize("module, layer", [("puzzlebench.models.sudoku", 1), ("puzzlebench.results", 1),
-                                           ("puzzlebench.solvers.mrv", 3), ("puzzlebench.cli.common", 5),
+                                           ("puzzlebench.solvers.mrv", 3), ("puzzlebench.generators.dig", 4),
+                                           ("puzzlebench.cli.common", 5),
                                            ("puzzlebench", 5), ("puzzlebench._native", None)])
 def test_layers_are_read_as_documented(module, layer):
     assert layer_of(module) == layer

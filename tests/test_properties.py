@@ -6,7 +6,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from puzzlebench.harness.generate import random_full_grid, random_queens_solution
+from puzzlebench.generators.fill import random_full_grid, random_queens_solution
 from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
 from puzzlebench.harness.scramble import scramble_sudoku
 from puzzlebench.models.futoshiki import Futoshiki

@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.harness.generate import generate
-from puzzlebench.harness.latin_squares import (IncidenceCube, balanced_holes, qwh_instance,
+from puzzlebench.generators import generate
+from puzzlebench.generators.latin import (IncidenceCube, balanced_holes, qwh_instance,
                                                random_latin_square, uniform_holes)
 from puzzlebench.models.latin import latin_problems
 from puzzlebench.models.reader import read_records

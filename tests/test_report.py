@@ -18,7 +18,7 @@ import puzzlebench
 from puzzlebench.cli import main
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.database import Database
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.report import (VIRTUAL_BEST, MetricOptions, compare, ecdf_points, performance_ratios,
                                         profile_at, render, shifted_geometric_mean, standard_metrics, summarise)

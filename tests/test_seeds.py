@@ -20,7 +20,7 @@ from puzzlebench import api
 from puzzlebench.cli import main
 from puzzlebench.errors import UsageError
 from puzzlebench.harness.bench import BenchConfig, run_bench
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.examples import example

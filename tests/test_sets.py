@@ -15,7 +15,7 @@ import pytest
 import puzzlebench
 from puzzlebench.cli import main
 from puzzlebench.harness.database import Database, open_existing, set_digest
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import read_file
 from puzzlebench.harness.report import VIRTUAL_BEST, median_runs, standard_metrics
 

@@ -14,7 +14,7 @@ import pytest
 from puzzlebench.cli import main
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.database import Database
-from puzzlebench.harness.generate import generate
+from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.report import (MetricOptions, compare, median_runs, noise_warnings, standard_metrics,
                                         summarise)

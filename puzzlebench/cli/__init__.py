@@ -19,6 +19,7 @@ from .common import EXIT_OK, EXIT_USAGE
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
     "puzzlebench.cli.bench",
+    "puzzlebench.cli.generate",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
     "puzzlebench.cli.smt",

@@ -1,17 +1,14 @@
-"""The harness's sub-commands: ``bench``, ``report``, ``generate``.
+"""The harness's sub-commands: ``bench``, ``report``.
 
 ``puzzlebench bench FILE… --solvers a,b,c`` runs every pair in worker processes with hard time
 limits, verifies and stores every answer, cross-checks the solvers and prints the table;
 with no file it runs the embedded default set through every available engine.
 ``puzzlebench report --db PATH`` renders the tables, standard metrics and plots of a database,
 its raw rows (``--raw``), or two databases side by side (``--compare A B``).
-``puzzlebench generate KIND`` writes seeded puzzles, one per line (Latin squares: a ``.pls``
-block each).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import math
 import os
@@ -21,10 +18,9 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..options import AMOUNT, COUNT, FINITE, FRACTION, JOBS, LIMIT, MEMORY, REPEAT, SEED, SIZE, TIME
+from ..options import AMOUNT, COUNT, FINITE, FRACTION, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
-from ..harness.generate import GENERATED_KINDS, GENERATED_SIZES, LARGE_GRID, SHAPED_BY_BOX, SLOW_FROM
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.database import INPUT_SOLVER, open_existing
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
@@ -35,15 +31,13 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAU
                                compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
                                render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..models.kinds import KIND_NAMES
-from ..models.nqueens import NQueens
-from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
+from ..models.sudoku import parse_box
 from ..solvers import registry
 from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from ..solvers.clock import check_clock
 from ..solvers.registry import engine_class
 from .common import EXIT_OK, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
-from .rate import LADDER_SECONDS   # rate's time limit and its default
 DEFAULT_SET_TIME_LIMIT = 2.0
 TABLE_FORMATS = ("md", "csv", "latex", "json")
 TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
@@ -99,7 +93,7 @@ def available_families(engines: dict[str, str] | None = None) -> list[str]:
 def default_items(seed: int = 1) -> list[Record]:
     """The embedded default set: famous puzzles (the examples of ``puzzlebench.models``) and
     small generated ones of every kind and a few block shapes."""
-    from ..harness.generate import generate
+    from ..generators import generate
     items: list[Record] = []
     try:
         from ..models import examples
@@ -483,179 +477,6 @@ def _report_compare(args, options: MetricOptions) -> int:
     return EXIT_OK
 
 
-# -- generate ----------------------------------------------------------------------------------
-
-GENERATE_OPTIONS = {   # the kinds an option of generate shapes; any other refuses it
-    "box": SHAPED_BY_BOX, "clues": ("sudoku",), "check_seconds": ("sudoku",),
-    "size": tuple(k for k in GENERATED_KINDS if k not in SHAPED_BY_BOX),
-    "remove": ("skyscrapers",), "placed": ("nqueens",), "holes": ("latin",), "balanced": ("latin",)}
-GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
-
-
-def _check_generate_options(args) -> None:
-    """An option the kind takes no notice of is refused (``generate sudoku --size 4`` wrote a
-    9x9, silently), then the defaults of those left out are filled in."""
-    for name, kinds in GENERATE_OPTIONS.items():
-        if getattr(args, name) not in (None, False) and args.kind not in kinds:
-            option = f"--{name.replace('_', '-')}"
-            hint = (f": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
-                    else f": it goes with generate {', '.join(kinds)}")
-            raise UsageError(f"{option} does not go with generate {args.kind}{hint}")
-    for name, value in GENERATE_DEFAULTS.items():
-        if getattr(args, name) is None:
-            setattr(args, name, value)
-
-
-def cmd_generate(args) -> int:
-    from ..harness.generate import generate
-    from ..harness.latin_squares import check_qwh_arguments
-    from ..harness.progress import Progress
-    _check_generate_options(args)
-    box = parse_box(args.box) if args.box else (3, 3)
-    size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
-    if args.kind == "latin":
-        check_qwh_arguments(size, args.holes)   # before the output file is made
-    if (args.kind == "sudoku" and self_describing_form(box) == "line" and not box_is_inferred(box)
-            and box[0] * box[1] <= MAX_VALUES):
-        print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
-              f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
-    slow, measured = SLOW_FROM.get(args.kind, (size + 1, ""))
-    if slow <= size <= len(DIGITS):
-        print(f"puzzlebench: warning: a {args.kind} of size {size} takes minutes a puzzle (each uniqueness "
-              f"check is a hard search; {measured})", file=sys.stderr)
-    if args.kind == "nqueens":
-        NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
-    rated = _rating_target(args, box)
-    if args.check_seconds is not None and not args.check_seconds > 0:
-        raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
-    out = _OutFile(args.out) if args.out else sys.stdout
-    if rated:
-        return _generate_rated(args, out)
-    label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
-    cells = box[0] * box[1] * box[0] * box[1] if args.kind == "sudoku" else 0
-    if cells:  # a large Sudoku takes minutes: the bar counts the clues tried, a puzzle's cells each
-        label = f"sudoku {box[0] * box[1]}x{box[0] * box[1]}, clues tried"
-    progress = Progress(args.count * (cells or 1), [label], sys.stderr, enabled=not args.quiet)
-    on_cell = (lambda: progress.update(label, "sat")) if cells else None
-    try:
-        for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
-                               remove=args.remove, placed=args.placed, holes=args.holes,
-                               balanced=args.balanced, check_seconds=args.check_seconds,
-                               on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
-            print(_generated_text(args, puzzle, index), file=out, flush=True)
-            if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
-                progress.update_many(label, index * cells - progress.done, 0, 0)
-            else:
-                progress.update(label, "sat")
-            undecided = puzzle.metadata.get("undecided") if args.kind == "sudoku" else None
-            if undecided:
-                print(f"puzzlebench: warning: puzzle {index}: {undecided} clues kept undecided (their check "
-                      f"passed --check-seconds {args.check_seconds:g}): unique, but not proven minimal",
-                      file=sys.stderr)
-    finally:
-        progress.finish()
-        if args.out:
-            out.close()
-    return EXIT_OK
-
-
-RATING_OPTIONS = ("rating_min", "rating_max", "technique")
-RATING_ONLY = ("attempts", "rating_seconds")   # meaningful only with a rating target
-
-
-def _rating_target(args, box) -> bool:
-    """Whether generation aims at a rating; the options checked before any output is made."""
-    from ..harness.generate import RATING_SCALE, check_rating_arguments
-    given = [f"--{o.replace('_', '-')}" for o in RATING_OPTIONS if getattr(args, o) is not None]
-    if not given:
-        for o in RATING_ONLY:
-            if getattr(args, o) is not None:
-                raise UsageError(f"--{o.replace('_', '-')} goes with --rating-min, --rating-max or --technique")
-        return False
-    if args.kind != "sudoku":
-        raise UsageError(f"{given[0]} goes with generate sudoku, not {args.kind}")
-    if box != (3, 3):
-        raise UsageError(f"{given[0]}: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; "
-                         f"got --box {box[0]}x{box[1]}")
-    if args.clues is not None:
-        raise UsageError(f"{given[0]} and --clues do not go together: rated puzzles are minimal")
-    args.rating_min = RATING_SCALE[0] if args.rating_min is None else args.rating_min
-    args.rating_max = RATING_SCALE[1] if args.rating_max is None else args.rating_max
-    check_rating_arguments(args.rating_min, args.rating_max, args.technique)
-    return True
-
-
-def _generate_rated(args, out) -> int:
-    """``generate sudoku --rating-min/--rating-max/--technique``: each line the puzzle, its
-    solution and its score; the bar counts the candidates tried, the found ones as a column."""
-    from ..harness.generate import ATTEMPTS_PER_PUZZLE, generate_rated_sudoku
-    from ..harness.progress import Progress
-    budget = args.attempts or ATTEMPTS_PER_PUZZLE * args.count
-    progress = Progress(budget, ["tried", "found"], sys.stderr, enabled=not args.quiet)
-
-    def on_attempt(kept: bool) -> None:
-        progress.update("tried", "sat")
-        if kept:
-            progress.per_solver["found"][0] += 1
-    try:
-        for puzzle in generate_rated_sudoku(args.count, args.seed, args.rating_min, args.rating_max,
-                                            technique=args.technique, attempts=budget,
-                                            check_seconds=args.check_seconds,
-                                            rating_seconds=args.rating_seconds, on_attempt=on_attempt):
-            print(f"{puzzle.write()} {puzzle.metadata['solution']} {puzzle.metadata['rating']}",
-                  file=out, flush=True)
-    finally:
-        progress.finish()
-        if args.out:
-            out.close()
-    return EXIT_OK
-
-
-class _OutFile:
-    """``generate --out FILE``: checked writable at once, but emptied only when the first puzzle
-    is written, so that an argument the generator refuses (a size, a shape, --clues) leaves an
-    existing file as it was (it was emptied) and a new one is not left behind empty."""
-
-    def __init__(self, path: str) -> None:
-        self.path, self.existed = path, os.path.exists(path)
-        try:
-            self.file = open(path, "a")   # "a": writable, created if new, not truncated yet
-        except OSError as exc:
-            raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
-        self.written = False
-
-    def write(self, text: str) -> int:
-        if not self.written:
-            self.file.truncate(0)
-            self.written = True
-        return self.file.write(text)
-
-    def flush(self) -> None:
-        self.file.flush()
-
-    def close(self) -> None:
-        self.file.close()
-        if not self.written and not self.existed:
-            with contextlib.suppress(OSError):
-                os.remove(self.path)
-
-
-def _generated_text(args, puzzle, index: int) -> str:
-    """A generated puzzle as the reader reads it back, with its solution for ``check``: one
-    line, or (a Latin square) a ``.pls`` block under a comment saying what it is, its solution
-    after a line ``solution``, with a blank line after it."""
-    if args.kind == "latin":
-        n, holes = puzzle.n, int(puzzle.metadata["holes"])
-        pattern = "balanced" if args.balanced else "uniform"
-        square = puzzle.parse_solution(puzzle.metadata["solution"])
-        return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
-                f"{puzzle.write_with_solution(square)}\n")
-    line = puzzle.write()
-    if puzzle.metadata.get("solution") and args.kind != "skyscrapers":
-        line += " " + puzzle.metadata["solution"]   # `check` reads the line back
-    return line
-
-
 def register(sub) -> None:
     p = sub.add_parser("bench", help="run puzzles x solvers side by side, verified, cross-checked, stored",
                        description="Run puzzles x solvers side by side in worker processes with hard "
@@ -731,41 +552,3 @@ def register(sub) -> None:
     p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),
                    help="per set and solver, what changed from database A to B")
     p.set_defaults(func=cmd_report)
-
-    p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
-                                        "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
-                                        "Futoshiki and KenKen (written as Simon Tatham's game ids)")
-    p.add_argument("kind", choices=GENERATED_KINDS, help="the kind of puzzle to generate")
-    p.add_argument("--count", type=COUNT, default=10, help="how many puzzles (default %(default)s)")
-    p.add_argument("--seed", type=SEED, default=0,
-                   help="random seed: the same seed, the same puzzles (default %(default)s)")
-    p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
-    p.add_argument("--clues", type=AMOUNT, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=SIZE, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
-                                            "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
-                                            "(default 5) or KenKen N (default 6)")
-    p.add_argument("--remove", type=FRACTION, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
-    p.add_argument("--placed", type=AMOUNT, help="N-Queens: pre-placed queens (default 0)")
-    p.add_argument("--holes", type=FRACTION,
-                   help="Latin: share of the cells emptied, 0..1 (default 0.42, near the hardest)")
-    p.add_argument("--check-seconds", type=TIME, metavar="S",
-                   help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
-                        "in time is kept (unique, not proven minimal); default none (from "
-                        f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
-    p.add_argument("--balanced", action="store_true",
-                   help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
-    p.add_argument("--rating-min", type=FINITE, metavar="X",
-                   help="Sudoku 9x9: only puzzles rated X or more (rate's default score, SE scale 1-12)")
-    p.add_argument("--rating-max", type=FINITE, metavar="Y", help="Sudoku 9x9: only puzzles rated Y or less")
-    p.add_argument("--technique", metavar="NAME",
-                   help="Sudoku 9x9: only puzzles whose explanation (rate --explain) uses this technique")
-    p.add_argument("--attempts", type=COUNT, metavar="N",
-                   help="with a rating target: puzzles tried at most (default 200 per puzzle asked)")
-    p.add_argument("--rating-seconds", type=TIME, metavar="SECONDS",
-                   help=f"with a rating target: rate's --time-limit for each rating (default {LADDER_SECONDS:g}; 0: none)")
-    p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
-                   help="what a uniqueness check's encoding may take (MB of 2^20 bytes), estimated before "
-                        "it is made; default 2048")
-    p.add_argument("--out", metavar="FILE", help="write here instead of standard output")
-    p.set_defaults(func=cmd_generate)

@@ -90,7 +90,7 @@ def check_input_options(args) -> None:
             raise UsageError(f"{option} does not go with --example: the example {example} has its own kind and "
                              f"shape (--kind and --box are for reading files)" if example else
                              f"{option} is for reading puzzle files, and none is named")
-    from ..harness.generate import SHAPED_BY_BOX
+    from ..generators import SHAPED_BY_BOX
     if box is not None and kind is not None and kind not in SHAPED_BY_BOX:
         raise UsageError(f"--box does not go with --kind {kind}: it is the block shape of "
                          f"{', '.join(SHAPED_BY_BOX)}")

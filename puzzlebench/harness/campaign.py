@@ -49,7 +49,7 @@ from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
 from .dask_executor import parse_executor_spec
-from .generate import SHAPED_BY_BOX
+from ..generators import SHAPED_BY_BOX
 from .inputs import set_name
 
 TEXT, WHOLE, FLAG, LIST = "a text", "a whole number", "true or false", "a list"

@@ -5,8 +5,8 @@ Each is kept as text in one of the reader's forms (so the examples also show the
 read with :func:`~puzzlebench.models.reader.parse`.  The tests solve every one with ``mrv``
 and check the solution counts given here.  No public 6x6 (2x3) or 12x12 (3x4) Sudoku set
 exists (../shared/data/MANIFEST.md), so those two, and the 5x5 Skyscrapers, were generated
-for this project by :mod:`puzzlebench.harness.dig_holes` (``generate_sudoku((2, 3), 6)``,
-``generate_sudoku((3, 4), 12)``, ``generate_skyscrapers(5, 1)``): a random solution, then
+for this project by :mod:`puzzlebench.generators.examples` (``example_sudoku((2, 3), 6)``,
+``example_sudoku((3, 4), 12)``, ``example_skyscrapers(5, 1)``): a random solution, then
 givens (clues) removed in a seeded random order while ``mrv`` still found exactly one
 solution; the tests prove the uniqueness again.
 """

@@ -1,29 +1,10 @@
-"""Uniformly random Latin squares and quasigroup-with-holes (QWH) instances.
-
-- **A uniformly random complete Latin square** by the Markov chain of Jacobson and Matthews
-  ("Generating uniformly distributed random Latin squares", Journal of Combinatorial Designs
-  4(6), 1996).  A Latin square of order N is its *incidence cube*: f(r, c, s) = 1 when cell
-  (r, c) holds symbol s, else 0, and every line of the cube (fix two of r, c, s) sums to 1.
-  The chain also visits *improper* cubes: one entry is -1, and the three lines through it
-  hold two 1s each (every line still sums to 1).  A move picks a cell (r, c, s):
-  from a proper cube one whose entry is 0, uniformly; from an improper one the -1 cell.  It
-  then picks r', c', s' among the 1s of the lines through (r, c, s) (the only one in a proper
-  cube, one of the two, uniformly, in an improper one) and adds 1 to (r, c, s), (r, c', s'),
-  (r', c, s'), (r', c', s) and takes 1 from (r, c, s'), (r, c', s), (r', c, s), (r', c', s'):
-  every line keeps its sum.  When (r', c', s') falls to -1 the cube is improper there.
-  Jacobson and Matthews prove the chain connected and its stationary distribution uniform on
-  the proper cubes: the Latin squares.  We start from the cyclic square and stop on a proper
-  cube once N^2 moves were made from proper cubes: about N^3 moves in all, the usual mixing
-  choice (see :func:`random_latin_square` for why those moves are the ones counted).
-- **QWH instances** (Achlioptas, Gomes, Kautz and Selman, "Generating satisfiable problem
-  instances", AAAI 2000): a complete random square, of which a share of the cells, chosen
-  uniformly, is emptied.  The square solves the instance: it is satisfiable by construction.
-  **Balanced** QWH (Kautz, Ruan, Achlioptas, Gomes, Selman and Stickel, "Balance and filtering
-  in structured satisfiable problems", IJCAI 2001): every row and every column has the same
-  number of holes (within one, when the count does not divide).  We draw that pattern as a
-  random bipartite graph of rows and columns with those degrees: a circulant pattern of the
-  right degrees with its rows and columns shuffled, then mixed by 2x2 switches (a hole at
-  (r1, c1) and (r2, c2), none at (r1, c2) and (r2, c1): swap), which keep every degree.
+"""Uniformly random Latin squares (Jacobson and Matthews, "Generating uniformly distributed
+random Latin squares", Journal of Combinatorial Designs 4(6), 1996) and the Latin square
+completions made from them, quasigroups with holes (QWH: Achlioptas, Gomes, Kautz and Selman,
+"Generating satisfiable problem instances", AAAI 2000): a random square with a share of its
+cells emptied, uniformly or balanced over rows and columns (Kautz, Ruan, Achlioptas, Gomes,
+Selman and Stickel, "Balance and filtering in structured satisfiable problems", IJCAI 2001).
+The square solves the instance: satisfiable by construction, no solver involved.
 
 Every random choice comes from the ``random.Random`` handed in: the same seed, the same squares.
 """
@@ -38,7 +19,21 @@ from ..models.latin import MAX_N, LatinSquare
 
 class IncidenceCube:
     """A Latin square of order ``n`` as the incidence cube of Jacobson and Matthews, proper
-    or improper, with the 1s of every line kept in lists so that a move costs O(1)."""
+    or improper, with the 1s of every line kept in lists so that a move costs O(1).
+
+    A Latin square of order N is its *incidence cube*: f(r, c, s) = 1 when cell
+    (r, c) holds symbol s, else 0, and every line of the cube (fix two of r, c, s) sums to 1.
+    The chain also visits *improper* cubes: one entry is -1, and the three lines through it
+    hold two 1s each (every line still sums to 1).  A move picks a cell (r, c, s):
+    from a proper cube one whose entry is 0, uniformly; from an improper one the -1 cell.  It
+    then picks r', c', s' among the 1s of the lines through (r, c, s) (the only one in a proper
+    cube, one of the two, uniformly, in an improper one) and adds 1 to (r, c, s), (r, c', s'),
+    (r', c, s'), (r', c', s) and takes 1 from (r, c, s'), (r, c', s), (r', c, s), (r', c', s'):
+    every line keeps its sum.  When (r', c', s') falls to -1 the cube is improper there.
+    Jacobson and Matthews prove the chain connected and its stationary distribution uniform on
+    the proper cubes: the Latin squares.  We start from the cyclic square and stop on a proper
+    cube once N^2 moves were made from proper cubes: about N^3 moves in all, the usual mixing
+    choice (see :func:`random_latin_square` for why those moves are the ones counted)."""
 
     def __init__(self, n: int):
         self.n = n
@@ -181,3 +176,9 @@ def check_qwh_arguments(n: int, share: float) -> None:
         raise UsageError(f"--size: Latin square orders go from 1 to {MAX_N}; got {n}")
     if not 0 <= share <= 1:   # NaN fails too
         raise UsageError(f"--holes is a share of the cells, 0 to 1; got {share:g}")
+
+
+def generate_qwh(n: int, rng: random.Random, holes: float = 0.42, balanced: bool = False) -> LatinSquare:
+    """:func:`qwh_instance` after :func:`check_qwh_arguments`."""
+    check_qwh_arguments(n, holes)
+    return qwh_instance(n, holes, rng, balanced=balanced)

@@ -1,42 +1,13 @@
-"""Seeded generators of proper (unique) puzzles of the kinds Simon Tatham's programs share:
-Sudoku-X, jigsaw Sudoku, Killer Sudoku, Futoshiki (his Unequal) and KenKen (his Keen).  Each
-puzzle comes with its solution and is written as his game id, so that his programs open it.
+"""Seeded generators of proper (unique) puzzles of every kind but Sudoku (:mod:`.sudoku`) and
+the Latin square completions (:mod:`.latin`): Sudoku-X, jigsaw, Killer, Futoshiki, KenKen (the
+kinds Simon Tatham's programs share, each written as his game id so that his programs open
+it), Skyscrapers and N-Queens completion.
 
-Glossary:
-    solution  a complete grid obeying the kind's rules, drawn first; every clue is read off it.
-    clue      a given, a sign (Futoshiki) or a cage (Killer, KenKen): what the puzzle shows.
-    dig       remove clues one at a time in a random order, keeping a removal only when the
-              puzzle still has exactly one solution (the classic "dig holes" method): one pass
-              leaves a *minimal* puzzle, since fewer clues never restore uniqueness.
-    counter   what proves uniqueness: the harness's fastest engine for the kind, limit 2 (Killer,
-              and KenKen from size 12: sat, whose learning escapes the heavy-tailed searches of
-              mrv there; ``generate.LEARNING_FROM``).
-
-How each kind is made:
-    Sudoku-X          a solution by a randomly shuffled search (as the Sudoku generator's full
-                      grids), then every given dug.
-    jigsaw            regions drawn first: boxes (rows where N is prime) reshaped by random
-                      swaps of two cells between neighbouring regions that keep both connected;
-                      a solution completed by the counter (from size 10 by sat:
-                      ``JIGSAW_COMPLETED_BY_SAT_FROM``) from N random givens that break no
-                      rule (the shuffled search took 10 s a 9x9 grid on these regions, the
-                      counter milliseconds), drawn again if they admit none; every given dug.
-    Killer            a Sudoku solution (the same search), cages grown at random over it (2 to 5 cells, no digit
-                      twice), each cage's sum read off, then every given dug (most puzzles
-                      keep none).
-    Futoshiki         a uniformly random Latin square (Jacobson and Matthews), every given and
-                      every sign between neighbours, then all of them dug together.
-    KenKen            a uniformly random Latin square, cages grown at random (1 to 4 cells),
-                      each an operation the cells allow (- and / on two cells) and its
-                      target; while a second solution exists, one cell where the two differ
-                      leaves its cage as a one-cell cage (a given) and the rest of the cage is
-                      split into its connected parts, each with a fresh target.  Not minimal:
-                      proper.
-
-The same seed gives the same puzzles for the same counter: every choice comes from one
-``random.Random``; the counter is asked whether a puzzle is unique, and besides for a jigsaw's
-completion and, in KenKen, for a second solution (any cell where the two differ would do).  Tatham's own generators (solo.c, keen.c, unequal.c) dig to a difficulty
-with his solvers; these do not grade, they only guarantee uniqueness.
+Each draws a solution first (:mod:`.fill`, or a uniformly random Latin square), reads every
+clue off it, then digs (:func:`.dig.dig`) until minimal, or, where digging cannot make a
+puzzle unique (KenKen, Skyscrapers), adds givens until it is.  These do not grade (Tatham's
+solo.c, keen.c, unequal.c dig to a difficulty with his solvers); they guarantee uniqueness.
+The same seed gives the same puzzles: every choice comes from one ``random.Random``.
 """
 
 from __future__ import annotations
@@ -49,11 +20,15 @@ from ..models.futoshiki import MAX_N as FUTOSHIKI_MAX, Futoshiki
 from ..models.jigsaw import JigsawSudoku
 from ..models.kenken import KenKen
 from ..models.killer import KillerSudoku
-from ..models.sudoku import DIGITS, Sudoku, infer_box
+from ..models.sudoku import DIGITS, infer_box
 from ..models.sudokux import SudokuX
+from ..models.nqueens import NQueens
+from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
 from ..results import Status
 from ..solvers import registry
-from .latin_squares import random_latin_square
+from .dig import Counter, dig
+from .fill import random_filling, random_givens, random_queens_solution, sudoku_units
+from .latin import random_latin_square
 
 KENKEN_SIZES = {1: 0.1, 2: 0.5, 3: 0.3, 4: 0.1}
 JIGSAW_COMPLETED_BY_SAT_FROM = 10
@@ -102,89 +77,9 @@ def components(cells: Sequence[int], n: int) -> list[tuple[int, ...]]:
     return parts
 
 
-def unique(counter, puzzle) -> bool:
-    return counter.solve(puzzle).status is Status.UNIQUE
-
-
-def dig(clues: list, rng: random.Random, build: Callable[[list], object], counter) -> list:
-    """The clues left after one pass in a random order (see the glossary): a minimal set."""
-    kept = list(clues)
-    for clue in rng.sample(clues, len(clues)):
-        trial = [c for c in kept if c != clue]
-        if unique(counter, build(trial)):
-            kept = trial
-    return kept
-
-
-def random_filling(n: int, units: Sequence[Sequence[int]], rng: random.Random,
-                   tries: int | None = None) -> list[int] | None:
-    """A complete grid of values 1..n in which no unit holds a value twice, by a randomly
-    shuffled search: the cell with the fewest candidates first, its values in a random order.
-    A search that makes 200,000 steps starts again (a rare dead end in a big grid); after
-    ``tries`` starts (``None``: never) the units are taken to admit no grid: ``None``."""
-    peer_sets = [set() for _ in range(n * n)]
-    for unit in units:
-        for cell in unit:
-            peer_sets[cell].update(x for x in unit if x != cell)
-    peers = [sorted(p) for p in peer_sets]
-    full = (1 << n) - 1
-    grid = [0] * (n * n)
-    budget = [200_000]
-
-    def candidates(cell: int) -> int:
-        used = 0
-        for p in peers[cell]:
-            if grid[p]:
-                used |= 1 << (grid[p] - 1)
-        return full & ~used
-
-    def fill() -> bool:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return False
-        best, best_mask, best_count = -1, 0, n + 1
-        for cell in range(n * n):
-            if not grid[cell]:
-                mask = candidates(cell)
-                k = mask.bit_count()
-                if k < best_count:
-                    best, best_mask, best_count = cell, mask, k
-                    if k <= 1:
-                        break
-        if best < 0:
-            return True
-        values = [v + 1 for v in range(n) if best_mask >> v & 1]
-        rng.shuffle(values)
-        for v in values:
-            grid[best] = v
-            if fill():
-                return True
-        grid[best] = 0
-        return False
-
-    started = 1
-    while not fill():
-        if tries is not None and started >= tries:
-            return None
-        grid[:] = [0] * (n * n)
-        budget[0] = 200_000
-        started += 1
-    return grid
-
-
-def random_givens(n: int, units: Sequence[Sequence[int]], count: int, rng: random.Random) -> list[int]:
-    """``count`` givens at random cells, each a value no unit of its cell holds yet."""
-    givens = [0] * (n * n)
-    units_of: dict[int, list[Sequence[int]]] = {}
-    for unit in units:
-        for cell in unit:
-            units_of.setdefault(cell, []).append(unit)
-    for cell in rng.sample(range(n * n), count):
-        taken = {givens[c] for unit in units_of.get(cell, []) for c in unit}
-        free = [v for v in range(1, n + 1) if v not in taken]
-        if free:
-            givens[cell] = rng.choice(free)
-    return givens
+def dig_minimal(clues: list, rng: random.Random, build: Callable[[list], object], counter: Counter) -> list:
+    """The clues left after one dig in a random order: a minimal set."""
+    return dig(clues, rng.sample(range(len(clues)), len(clues)), lambda kept, _: counter.unique(build(kept)))
 
 
 def grow_cages(n: int, rng: random.Random, sizes: dict[int, float],
@@ -229,7 +124,7 @@ def generate_sudoku_x(box: tuple[int, int], rng: random.Random, counter) -> Sudo
     if not 4 <= n <= len(DIGITS):
         raise UsageError(f"Sudoku-X sizes go from 4 to {len(DIGITS)} values; got {box[0]}x{box[1]} blocks ({n})")
     solution = random_filling(n, _x_units(box), rng)
-    kept = dig(list(range(n * n)), rng, lambda cells: SudokuX(box, _keep(solution, cells)), counter)
+    kept = dig_minimal(list(range(n * n)), rng, lambda cells: SudokuX(box, _keep(solution, cells)), counter)
     return _finished(SudokuX(box, _keep(solution, kept), form="tatham"), solution)
 
 
@@ -237,13 +132,9 @@ def _lines(n: int) -> list[list[int]]:
     return [[i * n + j for j in range(n)] for i in range(n)] + [[i * n + j for i in range(n)] for j in range(n)]
 
 
-def _sudoku_units(box: tuple[int, int]) -> list[Sequence[int]]:
-    return [cells for _, cells in Sudoku(box, [0] * (box[0] * box[1]) ** 2).units()]
-
-
 def _x_units(box: tuple[int, int]) -> list[Sequence[int]]:
     n = box[0] * box[1]
-    return _sudoku_units(box) + [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
+    return sudoku_units(box) + [[i * n + i for i in range(n)], [i * n + n - 1 - i for i in range(n)]]
 
 
 def random_regions(n: int, rng: random.Random) -> list[int]:
@@ -273,7 +164,10 @@ def random_regions(n: int, rng: random.Random) -> list[int]:
 
 
 def generate_jigsaw(n: int, rng: random.Random, counter) -> JigsawSudoku:
-    """A minimal jigsaw Sudoku of size ``n`` on random regions, written as a Solo id."""
+    """A minimal jigsaw Sudoku of size ``n`` on random regions, written as a Solo id: a
+    solution completed by the counter (from :data:`JIGSAW_COMPLETED_BY_SAT_FROM` by sat) from
+    N random givens that break no rule (a shuffled search took 10 s a 9x9 grid on these
+    regions, the counter milliseconds), drawn again if they admit none; every given dug."""
     if not 2 <= n <= len(DIGITS):
         raise UsageError(f"jigsaw sizes go from 2 to {len(DIGITS)}; got {n}")
     solution = None
@@ -287,7 +181,7 @@ def generate_jigsaw(n: int, rng: random.Random, counter) -> JigsawSudoku:
             if found.solutions:
                 solution = list(found.solutions[0])
                 break
-    kept = dig(list(range(n * n)), rng, lambda cells: JigsawSudoku(regions, _keep(solution, cells)), counter)
+    kept = dig_minimal(list(range(n * n)), rng, lambda cells: JigsawSudoku(regions, _keep(solution, cells)), counter)
     return _finished(JigsawSudoku(regions, _keep(solution, kept)), solution)
 
 
@@ -298,10 +192,10 @@ def generate_killer(box: tuple[int, int], rng: random.Random, counter) -> Killer
     n = box[0] * box[1]
     if not 4 <= n <= len(DIGITS):
         raise UsageError(f"Killer sizes go from 4 to {len(DIGITS)} values; got {box[0]}x{box[1]} blocks ({n})")
-    solution = random_filling(n, _sudoku_units(box), rng)
+    solution = random_filling(n, sudoku_units(box), rng)
     cages = grow_cages(n, rng, KILLER_SIZES, lambda cage, cell: solution[cell] not in {solution[c] for c in cage})
     sums = [(cells, sum(solution[c] for c in cells)) for cells in cages]
-    kept = dig(list(range(n * n)), rng, lambda cells: KillerSudoku(box, _keep(solution, cells), sums), counter)
+    kept = dig_minimal(list(range(n * n)), rng, lambda cells: KillerSudoku(box, _keep(solution, cells), sums), counter)
     return _finished(KillerSudoku(box, _keep(solution, kept), sums, form="tatham"), solution)
 
 
@@ -319,7 +213,7 @@ def generate_futoshiki(n: int, rng: random.Random, counter) -> Futoshiki:
     def build(kept: list) -> Futoshiki:
         cells = [c for what, c in kept if what == "given"]
         return Futoshiki(n, _keep(solution, cells), [s for what, s in kept if what == "sign"])
-    kept = dig(clues, rng, build, counter)
+    kept = dig_minimal(clues, rng, build, counter)
     puzzle = build(kept)
     puzzle.form = "tatham"
     return _finished(puzzle, solution)
@@ -346,7 +240,11 @@ def kenken_cage(cells: Sequence[int], solution: Sequence[int], rng: random.Rando
 
 
 def generate_kenken(n: int, rng: random.Random, counter) -> KenKen:
-    """A proper KenKen of size ``n`` (see the module)."""
+    """A proper KenKen of size ``n``: a uniformly random Latin square, cages grown at random
+    (1 to 4 cells), each an operation its cells allow (- and / on two cells) and its target;
+    while a second solution exists, one cell where the two differ leaves its cage as a
+    one-cell cage (a given) and the rest of the cage is split into its connected parts, each
+    with a fresh target.  Not minimal: proper."""
     if not 2 <= n <= len(DIGITS):
         raise UsageError(f"KenKen sizes go from 2 to {len(DIGITS)}; got {n}")
     solution = random_latin_square(n, rng)
@@ -380,7 +278,73 @@ def _finished(puzzle, solution: Sequence[int]):
     return puzzle
 
 
-KIND_GENERATORS = {"sudoku-x": generate_sudoku_x, "jigsaw": generate_jigsaw, "killer": generate_killer,
-                   "futoshiki": generate_futoshiki, "kenken": generate_kenken}
-"""Each kind's generator: ``(shape, rng, counter)``, the shape a block shape for
-Sudoku-X and Killer, a size for the others."""
+# -- Skyscrapers and N-Queens -----------------------------------------------------------------
+
+def generate_skyscrapers(n: int, rng: random.Random, remove: float = 0.5,
+                         counter: Counter | None = None) -> Skyscrapers:
+    """A proper Skyscrapers puzzle: unique, with about ``remove`` of its clues taken away.  A
+    uniformly random Latin square and all 4N visibility clues; where those leave several
+    solutions, cells that some solution fills with another value are given, in a random
+    order, until the puzzle is unique; then clues are dug in a random order, up to ``remove``
+    of them."""
+    if not 1 <= n <= SKY_MAX:
+        raise UsageError(f"Skyscrapers sizes go from 1 to {SKY_MAX}; got {n}")
+    if not 0 <= remove <= 1:
+        raise UsageError(f"--remove is a share of the clues, 0 to 1; got {remove:g}")
+    counter = counter or Counter("skyscrapers")
+    solution = random_latin_square(n, rng)
+    clues = clues_shown(n, solution)
+    givens = [0] * (n * n)
+
+    def build():
+        return Skyscrapers(n, clues["top"], clues["bottom"], clues["left"], clues["right"], givens)
+
+    def unique() -> bool:
+        return counter.solve(build()).status is Status.UNIQUE
+
+    def admits_another_value(cell: int) -> bool:
+        """Whether some solution of the puzzle so far puts another value in ``cell``."""
+        row, col = divmod(cell, n)
+        taken = {givens[row * n + j] for j in range(n)} | {givens[i * n + col] for i in range(n)}
+        for value in range(1, n + 1):
+            if value != solution[cell] and value not in taken:
+                givens[cell] = value
+                found = counter.solve(build(), limit=1).status is Status.SAT
+                givens[cell] = 0
+                if found:
+                    return True
+        return False
+
+    cells = iter(rng.sample(range(n * n), n * n))  # a cell found fixed stays fixed: never tried again
+    while not unique():
+        cell = next(c for c in cells if admits_another_value(c))
+        givens[cell] = solution[cell]
+    slots = [(side, k) for side in ("top", "bottom", "left", "right") for k in range(n)]
+    order = list(range(len(slots)))
+    rng.shuffle(order)
+    target = int(round(remove * len(slots)))
+    shown = {side: list(values) for side, values in clues.items()}
+
+    def unique_with(kept: list) -> bool:
+        for side, k in slots:
+            clues[side][k] = shown[side][k] if (side, k) in kept else 0
+        return unique()
+
+    kept = set(dig(slots, order, lambda kept, _: unique_with(set(kept)),
+                   stop=lambda left: len(slots) - left >= target))
+    for side, k in slots:
+        clues[side][k] = shown[side][k] if (side, k) in kept else 0
+    puzzle = build()
+    puzzle.metadata["nsol"] = "1"
+    puzzle.metadata["solution"] = ",".join(map(str, solution))   # written last on the line; `check` verifies it
+    return puzzle
+
+
+def generate_nqueens(n: int, placed: int, rng: random.Random) -> NQueens:
+    """An N-Queens completion: a random solution of which ``placed`` queens are kept."""
+    if not 0 <= placed <= n:
+        raise UsageError(f"--placed must be between 0 and {n}; got {placed}")
+    cols = random_queens_solution(n, rng)
+    rows = sorted(rng.sample(range(n), placed))
+    # the solution it was made from, written after the puzzle: `check` verifies it
+    return NQueens(n, [(r, cols[r]) for r in rows], metadata={"solution": ",".join(str(c + 1) for c in cols)})
