@@ -46,7 +46,7 @@ def test_generated_puzzles_read_back_are_unique_and_solved_by_their_solution(kin
 def test_a_large_kenken_is_proper_and_checked_by_a_search_that_learns():
     """``generate kenken --size 16 --seed 2`` took over 100 s: mrv's checks, a backtracking
     search on a Latin square with few givens, run into heavy-tailed searches from size 13 or so;
-    from size 12 the checks are sat's (generate.LEARNING_FROM), under a second here.  The
+    from size 12 the checks are sat's (the kind entry's learning_from), under a second here.  The
     puzzle is proper by CP-SAT, an engine that took no part in making it."""
     from puzzlebench.generators.dig import Counter
     from puzzlebench.results import Status

@@ -90,10 +90,10 @@ def check_input_options(args) -> None:
             raise UsageError(f"{option} does not go with --example: the example {example} has its own kind and "
                              f"shape (--kind and --box are for reading files)" if example else
                              f"{option} is for reading puzzle files, and none is named")
-    from ..generators import SHAPED_BY_BOX
-    if box is not None and kind is not None and kind not in SHAPED_BY_BOX:
+    from ..models.kinds import shaped_by_box
+    if box is not None and kind is not None and kind not in shaped_by_box():
         raise UsageError(f"--box does not go with --kind {kind}: it is the block shape of "
-                         f"{', '.join(SHAPED_BY_BOX)}")
+                         f"{', '.join(shaped_by_box())}")
 
 
 def read_records(args) -> Iterator[Record]:

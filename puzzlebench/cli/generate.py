@@ -10,8 +10,8 @@ import os
 import sys
 
 from ..errors import UsageError
-from ..generators import GENERATED_KINDS, GENERATED_SIZES, SHAPED_BY_BOX, SLOW_FROM
 from ..generators.sudoku import LARGE_GRID
+from ..models.kinds import KINDS, generated_kinds, shaped_by_box
 from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..options import AMOUNT, COUNT, FINITE, FRACTION, MEMORY, SEED, SIZE, TIME
@@ -20,17 +20,22 @@ from .common import EXIT_OK
 from .rate import LADDER_SECONDS   # rate's time limit and its default
 
 
-GENERATE_OPTIONS = {   # the kinds an option of generate shapes; any other refuses it
-    "box": SHAPED_BY_BOX, "clues": ("sudoku",), "check_seconds": ("sudoku",),
-    "size": tuple(k for k in GENERATED_KINDS if k not in SHAPED_BY_BOX),
-    "remove": ("skyscrapers",), "placed": ("nqueens",), "holes": ("latin",), "balanced": ("latin",)}
+def generate_options() -> dict[str, tuple[str, ...]]:
+    """The kinds each option of generate shapes (any other refuses it), from the kinds' entries."""
+    def taking(option: str) -> tuple[str, ...]:
+        return tuple(k for k in generated_kinds() if option in KINDS[k].generate_options)
+    return {"box": shaped_by_box(), "clues": taking("clues"), "check_seconds": taking("check_seconds"),
+            "size": tuple(k for k in generated_kinds() if k not in shaped_by_box()),
+            **{name: taking(name) for name in ("remove", "placed", "holes", "balanced")}}
+
+
 GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
 
 
 def _check_generate_options(args) -> None:
     """An option the kind takes no notice of is refused (``generate sudoku --size 4`` wrote a
     9x9, silently), then the defaults of those left out are filled in."""
-    for name, kinds in GENERATE_OPTIONS.items():
+    for name, kinds in generate_options().items():
         if getattr(args, name) not in (None, False) and args.kind not in kinds:
             option = f"--{name.replace('_', '-')}"
             hint = (f": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
@@ -47,14 +52,15 @@ def cmd_generate(args) -> int:
     from ..harness.progress import Progress
     _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
-    size = args.size if args.size is not None else GENERATED_SIZES.get(args.kind, 6)
+    entry = KINDS[args.kind]
+    size = args.size if args.size is not None else entry.default_shape if entry.shape == "size" else 6
     if args.kind == "latin":
         check_qwh_arguments(size, args.holes)   # before the output file is made
     if (args.kind == "sudoku" and self_describing_form(box) == "line" and not box_is_inferred(box)
             and box[0] * box[1] <= MAX_VALUES):
         print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
               f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
-    slow, measured = SLOW_FROM.get(args.kind, (size + 1, ""))
+    slow, measured = entry.slow_from or (size + 1, "")
     if slow <= size <= len(DIGITS):
         print(f"puzzlebench: warning: a {args.kind} of size {size} takes minutes a puzzle (each uniqueness "
               f"check is a hard search; {measured})", file=sys.stderr)
@@ -195,7 +201,7 @@ def register(sub) -> None:
     p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
                                         "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
                                         "Futoshiki and KenKen (written as Simon Tatham's game ids)")
-    p.add_argument("kind", choices=GENERATED_KINDS, help="the kind of puzzle to generate")
+    p.add_argument("kind", choices=generated_kinds(), help="the kind of puzzle to generate")
     p.add_argument("--count", type=COUNT, default=10, help="how many puzzles (default %(default)s)")
     p.add_argument("--seed", type=SEED, default=0,
                    help="random seed: the same seed, the same puzzles (default %(default)s)")

@@ -13,6 +13,7 @@ import sys
 
 from .. import api
 from ..errors import PuzzleError
+from ..models.kinds import kind_entry
 from ..results import Result, Status, Times, error_result
 from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
@@ -187,7 +188,7 @@ def cmd_show(args) -> int:
         p = rec.puzzle
         inferred = " (block shape inferred)" if getattr(p, "box_inferred", False) else ""
         print(f"{rec.source}: {p.kind} {p.shape}{inferred}")
-        print(p.pretty())
+        print(kind_entry(p.kind).draw(p))   # the kind's drawing, else its text form
         print()
         tally.add("shown")
     return tally.exit_code()

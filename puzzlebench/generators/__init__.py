@@ -7,10 +7,10 @@ programs).  A layer beside the harness: it uses the solvers to prove puzzles uni
     dig       uniqueness (:class:`~.dig.Counter`) and the one dig every generator uses
     sudoku    Sudoku of any block shape, and 9x9 to a target rating
     kinds     every other kind
-    dispatch  the table (kind → generator, default shape) and :func:`generate`
+    dispatch  the generators by the names kind entries give them, and :func:`generate`
     examples  the recipe of the embedded examples
 """
 
-from .dispatch import GENERATED_KINDS, GENERATED_SIZES, GENERATORS, SHAPED_BY_BOX, SLOW_FROM, Generator, generate
+from .dispatch import GENERATORS, generate, generator_of
 
-__all__ = ["GENERATED_KINDS", "GENERATED_SIZES", "GENERATORS", "SHAPED_BY_BOX", "SLOW_FROM", "Generator", "generate"]
+__all__ = ["GENERATORS", "generate", "generator_of"]

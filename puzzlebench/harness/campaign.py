@@ -49,7 +49,7 @@ from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
 from .dask_executor import parse_executor_spec
-from ..generators import SHAPED_BY_BOX
+from ..models.kinds import shaped_by_box
 from .inputs import set_name
 
 TEXT, WHOLE, FLAG, LIST = "a text", "a whole number", "true or false", "a list"
@@ -205,9 +205,9 @@ class _Checker:
         own = self.solvers(entry["solvers"], (*where, "solvers")) if "solvers" in entry else solvers
         if not own:
             self.fail(where, f"[[set]] {index + 1} has no solvers: give solvers = [...] in it or above every [[set]]")
-        if "box" in entry and entry.get("kind") is not None and entry["kind"] not in SHAPED_BY_BOX:
+        if "box" in entry and entry.get("kind") is not None and entry["kind"] not in shaped_by_box():
             self.fail((*where, "box"), f"box does not go with kind = {entry['kind']!r}: it is the block shape of "
-                                       f"{', '.join(SHAPED_BY_BOX)}")
+                                       f"{', '.join(shaped_by_box())}")
         setting = {**defaults, **{key: entry[key] for key in PER_SET if key in entry}}
         limit = setting.get("limit", DEFAULT_LIMIT)
         return SetRun(file=file, kind=entry.get("kind"), box=entry.get("box"), sample=entry.get("sample"),

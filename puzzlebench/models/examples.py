@@ -13,10 +13,13 @@ solution; the tests prove the uniqueness again.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Iterator
 
 from ..errors import UsageError
 from .base import Puzzle
+from .kinds import KINDS
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,27 @@ _EXAMPLES = [
             "public set tatham_solo_killer_3x3_100.txt, as a Solo id"),
 ]
 
-EXAMPLES: dict[str, Example] = {e.name: e for e in _EXAMPLES}
+class ExampleTable(Mapping):
+    """Every embedded example by name: the ones above, then those of the registered kinds'
+    entries (:attr:`.kinds.Kind.examples`), read live."""
+
+    def _all(self) -> dict[str, Example]:
+        table = {e.name: e for e in _EXAMPLES}
+        for kind in KINDS.values():
+            table.update((e.name, e) for e in kind.examples)
+        return table
+
+    def __getitem__(self, name: str) -> Example:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+EXAMPLES = ExampleTable()
 
 
 def example(name: str) -> Puzzle:
