@@ -20,6 +20,24 @@ MAX_N = 64
 
 class NQueens(Puzzle):
     kind = "nqueens"
+
+    # -- its text forms (the reader weighs which kind a text is; these read it) --------------
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "NQueens":
+        """A board of ``.`` and ``Q`` (one line or several), or ``n`` and its queens' places."""
+        reader = cls.read_block if "\n" in text.strip() else cls.read_line
+        return reader(text, box=box, source=source)
+
+    @classmethod
+    def read_line(cls, text: str, *, box=None, source: str | None = None) -> "NQueens":
+        if re.fullmatch(r"[.Qq]+", text.strip()):
+            return parse_nqueens_board(text, source=source)
+        return parse_nqueens_line(text, source=source)
+
+    @classmethod
+    def read_block(cls, text: str, *, box=None, source: str | None = None) -> "NQueens":
+        return parse_nqueens_board(text, source=source)
     minizinc_parts = ("queens",)
 
     def __init__(self, n: int, placed: Iterable[tuple[int, int]] = (), *, source: str | None = None,

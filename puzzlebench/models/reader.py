@@ -78,12 +78,10 @@ from ..errors import AmbiguousKindError, ParseError, Place, PuzzleError, UsageEr
 from .base import Puzzle
 from .cages import CAGE_LINE
 from .kinds import KIND_NAMES, kind_class
-from .nqueens import PAIR, parse_nqueens_board, parse_nqueens_line
-from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_sukaku_line
-from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, parse_rush01, parse_skyscrapers_line, parse_towers
-from .sudoku import (SEPARATOR_LINE, SOLO_CLAIM, grid_rows, parse_solo_sudoku, parse_sudoku_cpmpy,
-                     parse_sudoku_data_line, parse_sudoku_grid, parse_sudoku_list, parse_sudoku_numbers,
-                     row_cells)
+from .nqueens import PAIR
+from .sukaku import is_sukaku_grid
+from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, is_skyscrapers_line, parse_rush01
+from .sudoku import SEPARATOR_LINE, SOLO_CLAIM, grid_rows, is_sudoku_string, parse_sudoku_numbers, row_cells
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
 
 KINDS = KIND_NAMES
@@ -108,9 +106,10 @@ def check_kind(kind: str | None) -> str | None:
 
 
 BUILT_IN = ("sudoku", "nqueens", "skyscrapers")
-"""The kinds whose text forms this module reads itself (their inference is intertwined: 16
-numbers can be a Sudoku or rush-01 clues).  Every other registered kind reads its own text
-(``read_text``) and may claim a text whatever the kind asked (``claims``)."""
+"""The kinds whose forms overlap (16 numbers can be a Sudoku or rush-01 clues): this module
+weighs which of them a text is, and splits their files into records; each then reads its own
+text (``read_line``/``read_block``, ``read_text``).  Every other registered kind reads its own
+text, says how its records span lines and may claim a text whatever the kind asked (``claims``)."""
 
 
 def _own_reader(kind: str | None):
@@ -148,17 +147,6 @@ def _numbers_only(text: str) -> list[str] | None:
     return tokens if tokens and all(t.isdigit() for t in tokens) else None
 
 
-def _is_skyscrapers_line(fields: list[str]) -> bool:
-    """``N top bottom left right …``: N, then comma-separated clue lists (N = 1: numbers)."""
-    if len(fields) < 5 or not fields[0].isdigit() or len(fields[0]) > 2:
-        return False
-    if "," in fields[1] and re.fullmatch(r"[\d,]+", fields[1]):
-        return True
-    # N = 1: "1 1 1 1 1 …"; 4k numbers in all would rather be rush-01 clues
-    return int(fields[0]) == 1 and all(f.isdigit() for f in fields[1:5]) and (
-        len(fields) % 4 != 0 or not all(f.isdigit() for f in fields))
-
-
 def _is_nqueens_line(text: str, fields: list[str]) -> bool:
     if not fields or not re.fullmatch(r"\d{1,3}(?=\(|$)", fields[0].split("(")[0] or "x"):
         return False
@@ -168,12 +156,6 @@ def _is_nqueens_line(text: str, fields: list[str]) -> bool:
     if all("=" in f for f in rest):
         return True
     return len(fields) <= 3 and all(f.isdigit() for f in fields)
-
-
-def _is_sudoku_string(first: str) -> bool:
-    """A first field that is a Sudoku string (possibly of a wrong length): four or more
-    characters that are not separated numbers."""
-    return len(first) >= 4 and "," not in first and not first.startswith("[")
 
 
 def infer_line_kind(text: str) -> str:
@@ -186,7 +168,7 @@ def infer_line_kind(text: str) -> str:
     if SOLO_CLAIM.match(stripped):
         return "sudoku"
     _refuse_other_game_ids(text)
-    if TOWERS_ID.match(stripped) or _is_skyscrapers_line(fields):
+    if TOWERS_ID.match(stripped) or is_skyscrapers_line(fields):
         return "skyscrapers"
     if stripped.startswith("["):
         return "sudoku"
@@ -194,7 +176,7 @@ def infer_line_kind(text: str) -> str:
         return "nqueens"                 # a one-square board
     if _is_nqueens_line(stripped, fields):
         return "nqueens"
-    if fields and _is_sudoku_string(fields[0]):
+    if fields and is_sudoku_string(fields[0]):
         return "sudoku"
     numbers = _numbers_only(stripped)
     if numbers is not None:
@@ -253,31 +235,8 @@ def _numbers_kind(text: str, numbers: list[str]) -> str:
 def parse_line(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on one line (its first and only content line)."""
     kind = kind or infer_line_kind(text)
-    own = _own_reader(kind)
-    if own is not None:
-        return own.read_text(text, box=box, source=source)
-    stripped = text.strip()
-    fields = stripped.split()
-    if kind == "sudoku":
-        if SOLO_CLAIM.match(stripped):
-            return parse_solo_sudoku(text, source=source)
-        if stripped.startswith("["):
-            return parse_sudoku_list(text, box=box, source=source)
-        if fields and is_sukaku_line(fields[0]) and box is None:
-            return parse_sukaku_line(text, source=source)
-        if fields and _is_sudoku_string(fields[0]):
-            return parse_sudoku_data_line(text, box=box, source=source)
-        return parse_sudoku_numbers(text, box=box, source=source)
-    if kind == "nqueens":
-        if re.fullmatch(r"[.Qq]+", stripped):
-            return parse_nqueens_board(text, source=source)
-        return parse_nqueens_line(text, source=source)
-    if TOWERS_ID.match(stripped):
-        return parse_towers(text, source=source)
-    if _is_skyscrapers_line(fields) or (fields and fields[0].isdigit() and len(fields) >= 2
-                                         and re.fullmatch(r"[\d,]*,[\d,]*", fields[1])):
-        return parse_skyscrapers_line(text, source=source)
-    return parse_rush01(text, source=source)
+    cls = kind_class(kind)
+    return getattr(cls, "read_line", cls.read_text)(text, box=box, source=source)
 
 
 # -- one block of lines ---------------------------------------------------------------------
@@ -308,23 +267,8 @@ def infer_block_kind(text: str) -> str:
 def parse_block(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on several lines: a grid, a board, a list, a CPMpy instance."""
     kind = kind or infer_block_kind(text)
-    own = _own_reader(kind)
-    if own is not None:
-        return own.read_text(text, box=box, source=source)
-    first = content_lines(text)[0][1].strip()
-    if kind == "sudoku":
-        if CPMPY_HEADER.match(first):
-            return parse_sudoku_cpmpy(text, box=box, source=source)
-        if first.startswith("["):
-            return parse_sudoku_list(text, box=box, source=source)
-        if box is None and is_sukaku_grid(text):
-            return parse_sukaku_grid(text, source=source)
-        return parse_sudoku_grid(text, box=box, source=source)
-    if kind == "nqueens":
-        return parse_nqueens_board(text, source=source)
-    places = TextPlaces(text, source)
-    raise ParseError("a Skyscrapers puzzle is written on one line (N top bottom left right, "
-                     "rush-01 clues or a Towers id)", places.line_place(content_lines(text)[1][0]))
+    cls = kind_class(kind)
+    return getattr(cls, "read_block", cls.read_text)(text, box=box, source=source)
 
 
 # -- the API --------------------------------------------------------------------------------
@@ -500,7 +444,7 @@ def _line_is_record(line: str) -> bool:
         if stripped.startswith("["):
             return stripped.endswith("]") and stripped.count("[") == stripped.count("]")
         first = fields[0]
-        if _is_sudoku_string(first):
+        if is_sudoku_string(first):
             n = math.isqrt(len(first))
             return n * n == len(first) and n >= 4
         count = len(_numbers_only(stripped) or [])

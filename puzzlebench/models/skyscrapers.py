@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .text import TextPlaces, cell_spots, with_line
+from .text import TextPlaces, cell_spots, content_lines, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, repeated, visible_count
 
 MAX_N = 9
@@ -32,6 +32,31 @@ SIDES = ("top", "bottom", "left", "right")
 
 class Skyscrapers(Puzzle):
     kind = "skyscrapers"
+
+    # -- its text forms (the reader weighs which kind a text is; these read it) --------------
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Skyscrapers":
+        """A Towers id, ``N top bottom left right`` or rush-01 clues: always one line."""
+        reader = cls.read_block if "\n" in text.strip() else cls.read_line
+        return reader(text, box=box, source=source)
+
+    @classmethod
+    def read_block(cls, text: str, *, box=None, source: str | None = None) -> "Skyscrapers":
+        raise ParseError("a Skyscrapers puzzle is written on one line (N top bottom left right, "
+                         "rush-01 clues or a Towers id)",
+                         TextPlaces(text, source).line_place(content_lines(text)[1][0]))
+
+    @classmethod
+    def read_line(cls, text: str, *, box=None, source: str | None = None) -> "Skyscrapers":
+        stripped = text.strip()
+        fields = stripped.split()
+        if TOWERS_ID.match(stripped):
+            return parse_towers(text, source=source)
+        if is_skyscrapers_line(fields) or (fields and fields[0].isdigit() and len(fields) >= 2
+                                            and re.fullmatch(r"[\d,]*,[\d,]*", fields[1])):
+            return parse_skyscrapers_line(text, source=source)
+        return parse_rush01(text, source=source)
     minizinc_parts = ("grid", "rows", "columns", "visibility")
 
     def __init__(self, n: int, top: Sequence[int], bottom: Sequence[int], left: Sequence[int],
@@ -242,6 +267,17 @@ def _int_list(field: str, off: int, what: str, count: int, places: TextPlaces) -
     if len(items) != count:
         raise ParseError(f"{what}: expected {count} numbers, got {len(items)}", places.place(off))
     return [int(x) for x in items]
+
+
+def is_skyscrapers_line(fields: list[str]) -> bool:
+    """``N top bottom left right …``: N, then comma-separated clue lists (N = 1: numbers)."""
+    if len(fields) < 5 or not fields[0].isdigit() or len(fields[0]) > 2:
+        return False
+    if "," in fields[1] and re.fullmatch(r"[\d,]+", fields[1]):
+        return True
+    # N = 1: "1 1 1 1 1 …"; 4k numbers in all would rather be rush-01 clues
+    return int(fields[0]) == 1 and all(f.isdigit() for f in fields[1:5]) and (
+        len(fields) % 4 != 0 or not all(f.isdigit() for f in fields))
 
 
 def parse_skyscrapers_line(text: str, *, source: str | None = None) -> Skyscrapers:

@@ -102,6 +102,44 @@ def _shape_text(rows: int, cols: int) -> str:
 
 class Sudoku(Puzzle):
     kind = "sudoku"
+
+    # -- its text forms (the reader weighs which kind a text is; these read it) --------------
+
+    @classmethod
+    def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
+        """A Sudoku in any of its forms: one line, or a block of lines."""
+        return cls.read_block(text, box=box, source=source) if "\n" in text.strip() else \
+            cls.read_line(text, box=box, source=source)
+
+    @classmethod
+    def read_line(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
+        """A Solo id, a list of rows, a pencil-mark line (a 729-character Sukaku), a line of
+        N² characters or of N² numbers."""
+        from .sukaku import is_sukaku_line, parse_sukaku_line   # a Sudoku subclass: imported when used
+        stripped = text.strip()
+        fields = stripped.split()
+        if SOLO_CLAIM.match(stripped):
+            return parse_solo_sudoku(text, source=source)
+        if stripped.startswith("["):
+            return parse_sudoku_list(text, box=box, source=source)
+        if fields and is_sukaku_line(fields[0]) and box is None:
+            return parse_sukaku_line(text, source=source)
+        if fields and is_sudoku_string(fields[0]):
+            return parse_sudoku_data_line(text, box=box, source=source)
+        return parse_sudoku_numbers(text, box=box, source=source)
+
+    @classmethod
+    def read_block(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
+        """A CPMpy instance, a list of rows, a pencil-mark grid or a grid."""
+        from .sukaku import is_sukaku_grid, parse_sukaku_grid
+        first = content_lines(text)[0][1].strip()
+        if CPMPY_HEADER.match(first):
+            return parse_sudoku_cpmpy(text, box=box, source=source)
+        if first.startswith("["):
+            return parse_sudoku_list(text, box=box, source=source)
+        if box is None and is_sukaku_grid(text):
+            return parse_sukaku_grid(text, source=source)
+        return parse_sudoku_grid(text, box=box, source=source)
     minizinc_parts = ("grid", "rows", "columns", "blocks")
 
     def __init__(self, box: tuple[int, int], givens: Sequence[int], *, source: str | None = None,
@@ -397,6 +435,12 @@ def _build(values: list[int], n: int, box, places: TextPlaces, *, form: str, emp
 
 
 SOLO_ID = re.compile(r"(\d+)x(\d+):([0-9a-z_]*)$")
+def is_sudoku_string(first: str) -> bool:
+    """A first field that is a Sudoku string (possibly of a wrong length): four or more
+    characters that are not separated numbers."""
+    return len(first) >= 4 and "," not in first and not first.startswith("[")
+
+
 SOLO_CLAIM = re.compile(r"\s*\d+x\d+:")
 """Simon Tatham's Solo game id of a plain Sudoku, ``CxR:GRID`` (blocks C cells wide and R
 high; the grid as :mod:`puzzlebench.models.solo` reads it), and what makes a line one."""
