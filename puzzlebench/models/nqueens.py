@@ -25,7 +25,12 @@ class NQueens(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "NQueens":
-        """A board of ``.`` and ``Q`` (one line or several), or ``n`` and its queens' places."""
+        """A board of ``.`` and ``Q`` (one line or several), or ``n`` and its queens' places.
+
+        Forms:
+            ``n``            ``8``; or with pre-placed queens as 1-based pairs: ``8 (1,1) (3,5)``.
+            ``board``        n lines of n squares, ``.`` empty and ``Q`` a queen.
+        """
         reader = cls.read_block if "\n" in text.strip() else cls.read_line
         return reader(text, box=box, source=source)
 

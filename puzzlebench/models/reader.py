@@ -1,64 +1,12 @@
-"""Reading puzzles from text: every textual form of the three kinds, the kind inferred where
-that is unambiguous, and clear errors that name the line and column.
+"""Reading puzzles from text: the kind inferred where that is unambiguous, files of many
+puzzles split into records (one bad record never stops the others), and clear errors that
+name the line and column.
 
-Forms (the form a puzzle was read in is kept in ``puzzle.form`` and ``puzzle.write()`` writes
-it back in that form):
-
-Sudoku (``puzzlebench.models.sudoku``)
-    ``line``         one line of N² characters: ``.``, ``0`` or ``_`` empty, ``1-9`` then
-                     ``A`` = 10 … ``Z`` = 35 (case-insensitive).  Further whitespace-separated
-                     fields are metadata: field 2 is ``solution`` when it is a full grid of the
-                     same length, ``key=value`` fields go under their key, others ``field<k>``.
-    ``numbers``      N² numbers on one line, separated by spaces or commas (0 = empty); the
-                     only form for N > 35 (up to 64).
-    ``grid``         N lines of N cells: characters (``53..7....``), or characters / numbers
-                     separated by spaces; ``|`` between blocks and ``---+---`` lines are skipped.
-    ``numbers_grid`` N lines of N numbers without ``|`` (``1 0 0 0`` rows).
-    ``list``         ``[[1,0,0,0],[0,0,2,0],…]``; ``flat_list`` its flat
-                     ``[3,0,4, 0,8,0, …]``; both may span lines.
-    ``cpmpy``        CPMpy 1.1's scaled-sudoku-instances format: ``# size=N box=WxH`` (W = block
-                     width in columns, H = height in rows: our shape is HxW), then N rows of N
-                     characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` = 36),
-                     ``.`` empty.
-    ``solo``         Simon Tatham's Solo game id ``CxR:GRID`` (blocks C wide, R high), with
-                     data-line fields after it.
-    ``sukaku``       pencil marks (:mod:`puzzlebench.models.sukaku`): a line of 729 characters
-                     of ``0-9.``, or 9 rows of 9 candidate-digit tokens (``1245 3 6789 …``)
-                     with some token of two or more digits; read when no ``box`` is given.
-    Block shape: ``box`` (``"2x3"`` = 2 rows, 3 columns, or ``(2, 3)``), else the CPMpy header,
-    else inferred (:func:`~puzzlebench.models.sudoku.infer_box`; ``puzzle.box_inferred``).
-
-N-Queens (``puzzlebench.models.nqueens``)
-    ``n``            ``8``; or with pre-placed queens as 1-based pairs: ``8 (1,1) (3,5)``.
-    ``board``        n lines of n squares, ``.`` empty and ``Q`` a queen.
-
-Skyscrapers (``puzzlebench.models.skyscrapers``)
-    ``line``         ``N top bottom left right [givens|-] [key=value…] [solution]`` (the data
-                     files' line; 0 = no clue).
-    ``rush01``       4N numbers: column tops, column bottoms, row lefts, row rights.
-    ``towers``       Simon Tatham's Towers game id ``5:/3/3////2/…[,b3_4t]``.
-
-Kind inference (``kind=None``), only where one reading is possible:
-
-- a Towers id (``N:…``) or ``N`` followed by four comma-separated clue lists → Skyscrapers;
-- a lone integer, or an integer with ``(row,col)`` pairs, ``key=value`` fields or at most two
-  more plain numbers (the OEIS counts file) → N-Queens;
-- a first field of four or more characters that are not all separated numbers (N² Sudoku
-  characters), a ``[`` list, a ``# size=`` header, a multi-line grid without ``Q`` → Sudoku;
-- a grid with a ``Q`` → an N-Queens board;
-- a line of numbers only: N² of them → Sudoku numbers, 4N (N ≤ 9) → rush-01 clues; when both
-  readings make a valid puzzle (16 numbers, 36 numbers) → :class:`AmbiguousKindError`
-  asking for ``--kind``; when only one does (a value above 6 among 36 numbers cannot be a
-  6x6 Sudoku), that one.  An empty grid (only ``.``) is a Sudoku or a board: ambiguous too.
-
-Files of many puzzles (:func:`read_puzzles`): ``#`` starts a comment line (but ``# size=``
-starts a CPMpy puzzle); blank lines separate blocks.  A block of L ≥ 4 lines of L cells each
-(or with ``|`` / ``---+---`` separators, or a board with ``Q``) is one grid; a block whose
-lines are whole puzzles is one puzzle per line (the data files).  A block that is neither,
-where most lines have L cells (a grid with a wrong row), is read as one grid, so that the
-error names its wrong row; any other block is one record per line (each its own error).  A
-``.csv`` file has a header line naming the columns; the column ``puzzle`` (or ``quizzes``)
-holds the puzzle, the others become metadata (``solution``/``solutions`` → ``solution``).
+Each kind reads its own forms (``read_text``; Sudoku, N-Queens and Skyscrapers also
+``read_line``/``read_block``), and keeps the form it read in ``puzzle.form`` so that
+``puzzle.write()`` writes it back the same way.  This module weighs which kind a text is
+where forms overlap (:func:`infer_line_kind`: 16 numbers can be a 4x4 Sudoku or the rush-01
+clues of a 4x4 Skyscrapers) and how a file is cut into records (:func:`read_puzzles`).
 """
 
 from __future__ import annotations
@@ -159,7 +107,21 @@ def _is_nqueens_line(text: str, fields: list[str]) -> bool:
 
 
 def infer_line_kind(text: str) -> str:
-    """The kind of a one-line puzzle, or an error saying why it cannot be told."""
+    """The kind of a one-line puzzle, or an error saying why it cannot be told.
+
+    Kind inference (``kind=None``), only where one reading is possible:
+
+    - a Towers id (``N:…``) or ``N`` followed by four comma-separated clue lists → Skyscrapers;
+    - a lone integer, or an integer with ``(row,col)`` pairs, ``key=value`` fields or at most two
+      more plain numbers (the OEIS counts file) → N-Queens;
+    - a first field of four or more characters that are not all separated numbers (N² Sudoku
+      characters), a ``[`` list, a ``# size=`` header, a multi-line grid without ``Q`` → Sudoku;
+    - a grid with a ``Q`` → an N-Queens board;
+    - a line of numbers only: N² of them → Sudoku numbers, 4N (N ≤ 9) → rush-01 clues; when both
+      readings make a valid puzzle (16 numbers, 36 numbers) → :class:`AmbiguousKindError`
+      asking for ``--kind``; when only one does (a value above 6 among 36 numbers cannot be a
+      6x6 Sudoku), that one.  An empty grid (only ``.``) is a Sudoku or a board: ambiguous too.
+    """
     claimed = _claimed_kind(text)
     if claimed:
         return claimed
@@ -479,6 +441,15 @@ def read_puzzles(text: str | Iterable[str], source: str, kind: str | None = None
     ``file:line``) or the :class:`PuzzleError` of that record, placed in the file.  One bad
     record never stops the others; every record yields exactly one item; a text with no
     puzzle at all yields one ``empty input`` error.
+
+    Files of many puzzles (:func:`read_puzzles`): ``#`` starts a comment line (but ``# size=``
+    starts a CPMpy puzzle); blank lines separate blocks.  A block of L ≥ 4 lines of L cells each
+    (or with ``|`` / ``---+---`` separators, or a board with ``Q``) is one grid; a block whose
+    lines are whole puzzles is one puzzle per line (the data files).  A block that is neither,
+    where most lines have L cells (a grid with a wrong row), is read as one grid, so that the
+    error names its wrong row; any other block is one record per line (each its own error).  A
+    ``.csv`` file has a header line naming the columns; the column ``puzzle`` (or ``quizzes``)
+    holds the puzzle, the others become metadata (``solution``/``solutions`` → ``solution``).
 
     ``text`` may be a stream of lines (a file, standard input): it is read a block at a time
     (blocks end at blank lines; a file of one puzzle a line, a line at a time: see

@@ -37,7 +37,14 @@ class Skyscrapers(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Skyscrapers":
-        """A Towers id, ``N top bottom left right`` or rush-01 clues: always one line."""
+        """A Towers id, ``N top bottom left right`` or rush-01 clues: always one line.
+
+        Forms:
+            ``line``         ``N top bottom left right [givens|-] [key=value…] [solution]`` (the data
+                             files' line; 0 = no clue).
+            ``rush01``       4N numbers: column tops, column bottoms, row lefts, row rights.
+            ``towers``       Simon Tatham's Towers game id ``5:/3/3////2/…[,b3_4t]``.
+        """
         reader = cls.read_block if "\n" in text.strip() else cls.read_line
         return reader(text, box=box, source=source)
 

@@ -107,7 +107,32 @@ class Sudoku(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
-        """A Sudoku in any of its forms: one line, or a block of lines."""
+        """A Sudoku in any of its forms: one line, or a block of lines.
+
+        Forms:
+            ``line``         one line of N² characters: ``.``, ``0`` or ``_`` empty, ``1-9`` then
+                             ``A`` = 10 … ``Z`` = 35 (case-insensitive).  Further whitespace-separated
+                             fields are metadata: field 2 is ``solution`` when it is a full grid of the
+                             same length, ``key=value`` fields go under their key, others ``field<k>``.
+            ``numbers``      N² numbers on one line, separated by spaces or commas (0 = empty); the
+                             only form for N > 35 (up to 64).
+            ``grid``         N lines of N cells: characters (``53..7....``), or characters / numbers
+                             separated by spaces; ``|`` between blocks and ``---+---`` lines are skipped.
+            ``numbers_grid`` N lines of N numbers without ``|`` (``1 0 0 0`` rows).
+            ``list``         ``[[1,0,0,0],[0,0,2,0],…]``; ``flat_list`` its flat
+                             ``[3,0,4, 0,8,0, …]``; both may span lines.
+            ``cpmpy``        CPMpy 1.1's scaled-sudoku-instances format: ``# size=N box=WxH`` (W = block
+                             width in columns, H = height in rows: our shape is HxW), then N rows of N
+                             characters from ``123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ0`` (``0`` = 36),
+                             ``.`` empty.
+            ``solo``         Simon Tatham's Solo game id ``CxR:GRID`` (blocks C wide, R high), with
+                             data-line fields after it.
+            ``sukaku``       pencil marks (:mod:`puzzlebench.models.sukaku`): a line of 729 characters
+                             of ``0-9.``, or 9 rows of 9 candidate-digit tokens (``1245 3 6789 …``)
+                             with some token of two or more digits; read when no ``box`` is given.
+            Block shape: ``box`` (``"2x3"`` = 2 rows, 3 columns, or ``(2, 3)``), else the CPMpy header,
+            else inferred (:func:`~puzzlebench.models.sudoku.infer_box`; ``puzzle.box_inferred``).
+        """
         return cls.read_block(text, box=box, source=source) if "\n" in text.strip() else \
             cls.read_line(text, box=box, source=source)
 
