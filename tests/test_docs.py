@@ -3,7 +3,7 @@ names every package folder, and every file path the two docs name in backticks e
 
 A path is a backticked token with a file suffix or a trailing ``/``; one with a slash is
 looked for from the repository root and from ``puzzlebench/`` (the docs write ``solvers/base.py``
-for ``puzzlebench/solvers/base.py``), a bare name (``base.py``) anywhere in the repository.
+for ``puzzlebench/solvers/base.py``), a bare name (``base.py``) under any of :data:`SEARCHED`.
 Placeholders (``solvers/NAME.py``) are not paths."""
 
 import re
@@ -24,6 +24,7 @@ AGREED_NEW = {"cli/decode.py", "cli/report.py", "cli/generate.py", "solvers/tool
 PLACEHOLDERS = {"NAME", "KIND", "X"}
 SUFFIXES = (".py", ".c", ".h", ".md", ".toml", ".json", ".txt", ".sh")
 TOKEN = re.compile(r"`([^`\s]+)`")
+SEARCHED = ("puzzlebench", "tests", "benchmarks", "docs", "results")   # where a bare file name may live
 
 
 def paths_in(text: str) -> list[str]:
@@ -48,7 +49,7 @@ def exists(path: str) -> bool:
     name = path.rstrip("/")
     if path.endswith("/"):
         return (ROOT / name).is_dir() or (PACKAGE / name).is_dir()
-    return any(p for p in ROOT.rglob(name) if ".venv" not in p.parts and ".git" not in p.parts)
+    return (ROOT / name).exists() or any(next((ROOT / top).rglob(name), None) for top in SEARCHED)
 
 
 def missing_paths(text: str) -> list[str]:
