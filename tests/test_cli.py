@@ -386,3 +386,16 @@ def test_every_option_of_every_command_has_help():
             and not (action.help or "").strip()]
     assert bare == []
     assert {action.dest for action in commands._choices_actions if not action.help} == set()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", "--clock", "sun"], "argument --clock: invalid choice: 'sun' (choose from 'wall', 'cpu') "
+                                  "(see puzzlebench bench --help)"),
+    (["solve", "--frobnicate"], "unrecognized arguments: --frobnicate (see puzzlebench --help)"),
+    (["solve", "--limit"], "argument --limit: expected one argument (see puzzlebench solve --help)"),
+])
+def test_an_argparse_usage_error_is_one_line(argv, message, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"

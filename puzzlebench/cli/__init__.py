@@ -40,9 +40,8 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message):  # argparse's own usage errors: exit 2, as ours
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"puzzlebench: error: {message}\n")
+    def error(self, message):  # argparse's own usage errors: one line and exit 2, as ours
+        self.exit(EXIT_USAGE, f"puzzlebench: error: {message} (see {self.prog} --help)\n")
 
     def _get_value(self, action, arg_string):
         """A checked number read with its option's name: its mistake is one UsageError line
