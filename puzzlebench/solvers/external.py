@@ -81,7 +81,7 @@ from typing import Callable
 from ..encoders import minizinc, opb, xcsp3
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
-from ..encoders.dimacs import header_lines, read_answer
+from ..encoders.dimacs import read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
@@ -645,7 +645,7 @@ class ExternalEngine(Engine):
             body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
             if cnf.base_key is not None:
                 self._bodies[cnf.base_key] = body
-        comments = "".join(line + "\n" for line in header_lines(cnf))
+        comments = "".join(line + "\n" for line in cnf.header_lines())
         return comments, body + "".join(f"{u} 0\n" for u in cnf.units)
 
     @staticmethod
