@@ -20,8 +20,10 @@ from .common import EXIT_OK, EXIT_USAGE
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
     "puzzlebench.cli.bench",
+    "puzzlebench.cli.report",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
+    "puzzlebench.cli.decode",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
     "puzzlebench.cli.db",
