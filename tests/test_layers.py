@@ -89,22 +89,27 @@ def known_modules() -> set[str]:
 def module_imports(path: Path, modules: set[str]) -> list[tuple[int, str, str]]:
     """``(line, module, name)`` for every name imported from a module of the package: ``name``
     is what was taken from ``module`` (``""`` for ``import module`` or a whole submodule)."""
-    package = module_name(path).split(".")
-    if path.name != "__init__.py":
-        package = package[:-1]
     found = []
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name, "") for alias in node.names if alias.name in modules]
         elif isinstance(node, ast.ImportFrom):
-            base = package[:len(package) - node.level + 1] if node.level else []
-            module = ".".join(base + ([node.module] if node.module else []))
+            module = from_module(path, node)
             for alias in node.names:
                 if f"{module}.{alias.name}" in modules:   # `from . import chains`: the submodule
                     found.append((node.lineno, f"{module}.{alias.name}", ""))
                 elif module in modules:
                     found.append((node.lineno, module, alias.name))
     return found
+
+
+def from_module(path: Path, node: ast.ImportFrom) -> str:
+    """The module a ``from … import`` in ``path`` names, a relative one resolved."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    base = package[:len(package) - node.level + 1] if node.level else []
+    return ".".join(base + ([node.module] if node.module else []))
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -207,12 +212,10 @@ def private_imports() -> list[str]:
                 for line, module, name in imported if is_private(name) and module != mine]
         bound = {}   # `from . import chains` / `import puzzlebench.x as x`: names bound to modules
         for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                for alias in node.names:
-                    full = (alias.name if isinstance(node, ast.Import) else
-                            next((m for _, m, n in imported if n == "" and m.endswith("." + alias.name)), None))
-                    if full in modules and (alias.asname or "." not in alias.name):
-                        bound[alias.asname or alias.name] = full
+            for alias in node.names if isinstance(node, (ast.Import, ast.ImportFrom)) else ():
+                full = alias.name if isinstance(node, ast.Import) else f"{from_module(path, node)}.{alias.name}"
+                if full in modules and (alias.asname or isinstance(node, ast.ImportFrom) or "." not in alias.name):
+                    bound[alias.asname or alias.name] = full
         out += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {mine} uses {bound[node.value.id]}.{node.attr}"
                 for node in ast.walk(tree)
                 if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
