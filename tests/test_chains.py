@@ -14,7 +14,8 @@ from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating import rate_puzzle
 from puzzlebench.rating.profile import se_ladder
 from puzzlebench.solvers import chains as C
-from puzzlebench.solvers.human import (SE_LADDER, HumanSolver, State, count_solutions, geometry)
+from puzzlebench.solvers.candidate_grid import State, geometry
+from puzzlebench.solvers.human import SE_LADDER, HumanSolver, count_solutions
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 BUCKETS = "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"

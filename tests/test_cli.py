@@ -247,7 +247,7 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
     almost every time (and in Python code, the ordinary KeyboardInterrupt, it must end the same)."""
     import pysolvers
-    from puzzlebench.solvers.sat import is_pysat_interrupt
+    from puzzlebench.solvers.interrupts import is_pysat_interrupt
     assert is_pysat_interrupt(pysolvers.error("Caught keyboard interrupt"))
     assert not is_pysat_interrupt(pysolvers.error("something else")) and not is_pysat_interrupt(ValueError("x"))
     path = data_file("sudoku9_forum_hardest_1905_11plus.txt")

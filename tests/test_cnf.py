@@ -13,7 +13,7 @@ from conftest import data_lines
 from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
-from puzzlebench.encoders.dimacs import (check_answer, dimacs_text, read_answer, read_dimacs)
+from puzzlebench.encoders.dimacs import check_answer, read_answer, read_dimacs
 from puzzlebench.encoders.registry import EXPORTERS
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
@@ -340,7 +340,7 @@ def test_left_out_solvers_say_why():
 
 def test_write_then_read_gives_the_same_formula_and_header():
     cnf = encode(parse_sudoku_line(TOP95_FIRST), "extended")
-    back = read_dimacs(dimacs_text(cnf), "x.cnf")
+    back = read_dimacs(cnf.write(), "x.cnf")
     assert back.n_vars == 729 and back.clauses == cnf.all_clauses()
     assert back.header["kind"] == "sudoku" and back.header["encoding"] == "extended"
     assert back.header["box"] == "3x3" and back.header["map"].startswith("variable v in 1..729")

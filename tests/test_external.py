@@ -625,8 +625,8 @@ def test_a_pb_answer_that_breaks_the_puzzle_is_an_error(tmp_path):
 
 def test_aces_version_is_its_jars_name_saying_so():
     needs_preset("ace")
-    from puzzlebench.solvers import tools
-    jar = tools.ace_jar()
+    from puzzlebench.solvers import tool_runner
+    jar = tool_runner.ace_jar()
     version = jar.name.removeprefix("ACE-").removesuffix(".jar")
     assert external._program_version(external.PRESETS["ace"]) == f"{version} (the name of pycsp3's jar, {jar.name})"
     assert version[0].isdigit()
@@ -730,8 +730,8 @@ def test_only_the_last_of_a_programs_standard_error_is_kept_and_quoted(tmp_path)
 
 def test_a_tool_that_writes_without_end_is_stopped_too(monkeypatch):
     from puzzlebench.errors import EngineError
-    from puzzlebench.solvers import output, tools
+    from puzzlebench.solvers import output, tool_runner
     monkeypatch.setattr(output, "OUTPUT_LIMIT", 2**20)
     with pytest.raises(EngineError) as err:
-        tools._run(["yes"], timeout=60)
+        tool_runner._run(["yes"], timeout=60)
     assert str(err.value) == "yes wrote more than 1 MiB on its standard output; stopped"

@@ -24,19 +24,19 @@ from puzzlebench.encoders import minizinc, opb, xcsp3
 from puzzlebench.errors import UsageError
 from puzzlebench.models.examples import example
 from puzzlebench.models.vocabulary import Rules
-from puzzlebench.solvers import tools
+from puzzlebench.solvers import tool_runner
 from puzzlebench.solvers.registry import make_engine
 
 from conftest import data_lines
 
 TOOLS = {   # tool: (export target = decode option, file suffix, why it is missing, run)
-    "ace": ("xcsp3", ".xml", tools.missing_ace,
-            lambda path, puzzle, k: tools.run_ace(path, puzzle.n_cells, k)),
-    "minizinc": ("minizinc", ".mzn", tools.missing_minizinc,
-                 lambda path, puzzle, k: tools.run_minizinc(path, puzzle.n_cells, k)),
-    "minisat+": ("opb", ".opb", tools.missing_minisat_plus,
-                 lambda path, puzzle, k: tools.run_minisat_plus(path)),
-    "exact": ("opb", ".opb", tools.missing_exact, lambda path, puzzle, k: tools.run_exact(path, k)),
+    "ace": ("xcsp3", ".xml", tool_runner.missing_ace,
+            lambda path, puzzle, k: tool_runner.run_ace(path, puzzle.n_cells, k)),
+    "minizinc": ("minizinc", ".mzn", tool_runner.missing_minizinc,
+                 lambda path, puzzle, k: tool_runner.run_minizinc(path, puzzle.n_cells, k)),
+    "minisat+": ("opb", ".opb", tool_runner.missing_minisat_plus,
+                 lambda path, puzzle, k: tool_runner.run_minisat_plus(path)),
+    "exact": ("opb", ".opb", tool_runner.missing_exact, lambda path, puzzle, k: tool_runner.run_exact(path, k)),
 }
 ENUMERATING = ("ace", "minizinc", "exact")   # minisat+ finds one solution and stops
 
@@ -112,12 +112,12 @@ def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path,
 def test_choco_reads_the_xcsp3_export_as_ace_does(name, tmp_path, capsys):
     """A second XCSP3 reader (Choco's, the other solver pycsp3 ships): the file is XCSP3, not
     what ACE alone accepts."""
-    reason = tools.missing_choco()
+    reason = tool_runner.missing_choco()
     if reason:
         pytest.skip(reason)
     puzzle = example(name)
     path = exported(tmp_path, puzzle, "xcsp3", ".xml")
-    record = decoded_record(capsys, tmp_path, "xcsp3", path, tools.run_choco(path, puzzle.n_cells))
+    record = decoded_record(capsys, tmp_path, "xcsp3", path, tool_runner.run_choco(path, puzzle.n_cells))
     assert record["verified"]
     assert puzzle.parse_solution(record["solution"]) == reference(puzzle, 2).solutions[0]   # all unique
 
@@ -446,9 +446,9 @@ def test_a_header_whose_puzzle_breaks_its_own_rules_is_one_line_at_the_header(ta
 
 def run_model_and_data(model, data, puzzle, solutions: int = 1):
     """``minizinc --solver gecode KIND.mzn PUZZLE.dzn``, read as the single file's output is."""
-    text = tools._run(["minizinc", "--solver", "gecode", *tools.minizinc_solutions(solutions),
+    text = tool_runner._run(["minizinc", "--solver", "gecode", *tool_runner.minizinc_solutions(solutions),
                        str(model), str(data)], 120)
-    return tools.minizinc_answer(text, puzzle.n_cells, str(data))
+    return tool_runner.minizinc_answer(text, puzzle.n_cells, str(data))
 
 
 def split_export(tmp_path, puzzle):
@@ -669,7 +669,7 @@ def test_decode_reads_aces_coloured_output_as_the_readme_runs_it(tmp_path, capsy
     path = exported(tmp_path, puzzle, "xcsp3", ".xml")
     out = tmp_path / "ace.out"
     with open(out, "w") as f:
-        subprocess.run(["java", "-jar", str(tools.ace_jar()), str(path)], stdout=f, check=True, timeout=120)
+        subprocess.run(["java", "-jar", str(tool_runner.ace_jar()), str(path)], stdout=f, check=True, timeout=120)
     assert "\x1b[" in out.read_text()
     code, said = _decode(capsys, "--xcsp3", path, out)
     assert code == 0 and said.err == ""

@@ -261,7 +261,7 @@ def test_a_library_search_stopped_by_ctrl_c_is_no_timeout(solver):
     the watch of stop_at_ctrl_c), Z3 or PySAT (their own SIGINT handlers) is the interruption
     it is: CP-SAT's stopped search read as a timeout, and the run went on."""
     pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
-    from puzzlebench.solvers.base import is_interrupt
+    from puzzlebench.solvers.interrupts import is_interrupt
     from puzzlebench.solvers.registry import make_engine
     engine = make_engine(solver)
     engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0]))   # the library loaded
@@ -287,7 +287,7 @@ def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
     import random
     import threading
     from puzzlebench.solvers.registry import make_engine
-    from puzzlebench.solvers.base import is_interrupt
+    from puzzlebench.solvers.interrupts import is_interrupt
     engine = make_engine(solver)
     engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0]))   # the library loaded
     rng = random.Random(1)

@@ -19,7 +19,8 @@ from puzzlebench.rating.model import (correlations, cross_validate, fit, fisher_
                                       ranks, spearman)
 from puzzlebench.rating.profile import profile_puzzle
 from puzzlebench.solvers import human as H
-from puzzlebench.solvers.human import HumanEngine, HumanSolver, State, count_solutions, geometry
+from puzzlebench.solvers.candidate_grid import State, geometry
+from puzzlebench.solvers.human import HumanEngine, HumanSolver, count_solutions
 from puzzlebench.solvers.mrv import MrvEngine
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

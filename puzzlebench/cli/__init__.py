@@ -14,13 +14,16 @@ import sys
 
 from ..errors import PuzzlebenchError
 from ..options import Checked
+from ..solvers.interrupts import is_interrupt
 from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
     "puzzlebench.cli.bench",
+    "puzzlebench.cli.report",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
+    "puzzlebench.cli.decode",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
     "puzzlebench.cli.db",
@@ -87,8 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        from ..solvers.sat import is_pysat_interrupt
-        if not is_pysat_interrupt(exc):
+        if not is_interrupt(exc):   # PySAT's own error for a Ctrl-C inside a solve
             raise
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130

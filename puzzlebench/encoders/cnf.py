@@ -58,6 +58,7 @@ built once and cached (:func:`base_formula`), and a puzzle adds one unit clause 
 
 from __future__ import annotations
 
+import io
 import itertools
 from operator import add, sub
 from dataclasses import dataclass, field
@@ -76,6 +77,9 @@ AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "to
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 COMMANDER_GROUP = 3
+DIMACS_MAGIC = "puzzlebench cnf"   # the first comment line of a DIMACS file puzzlebench wrote
+DIMACS_HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
+                       "top", "bottom", "left", "right", "givens", "map")
 
 
 @dataclass
@@ -108,6 +112,32 @@ class Cnf:
         if not self.header and self.puzzle is not None:
             self.header = header_fields(self.puzzle)
         return self.header
+
+    def header_lines(self) -> list[str]:
+        """The DIMACS header's ``c`` lines: everything decoding a model needs (the puzzle, the
+        encoding, the map from variables to candidates), read back by
+        :mod:`puzzlebench.encoders.dimacs`."""
+        n, limit = self.n_values, self.n_candidates
+        fields = dict(self.header_fields())
+        fields["encoding"] = self.encoding
+        fields["amo"] = self.amo
+        fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
+                         f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
+        # the fields of DIMACS_HEADER_ORDER in that order, then a kind's own (a jigsaw's
+        # regions, a Futoshiki's signs: decoding rebuilds the puzzle from them), the map last
+        keys = [k for k in DIMACS_HEADER_ORDER if k in fields and k != "map"] + \
+            [k for k in fields if k not in DIMACS_HEADER_ORDER] + ["map"]
+        return [f"c {DIMACS_MAGIC}"] + [f"c {k}: {fields[k]}" for k in keys]
+
+    def write(self) -> str:
+        """The formula in DIMACS form (its clauses and a unit clause per given), header first:
+        the artifact of ``puzzlebench export --to dimacs``."""
+        out = io.StringIO()
+        out.writelines(line + "\n" for line in self.header_lines())
+        out.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in self.clauses)
+        out.writelines(f"{u} 0\n" for u in self.units)
+        return out.getvalue()
 
     @property
     def n_candidates(self) -> int:
@@ -606,15 +636,6 @@ def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo
     sign and a space; ``0`` and a newline a clause)."""
     digits = len(str(puzzle.n_cells * puzzle.n_values)) + 2
     return estimated_bytes(puzzle, encoding, amo, per_clause=2, per_literal=digits)
-
-
-def _write(self: Cnf) -> str:
-    from .dimacs import dimacs_text
-
-    return dimacs_text(self)
-
-
-Cnf.write = _write  # the artifact writes itself (``puzzlebench export --to dimacs``)
 
 
 def export_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:

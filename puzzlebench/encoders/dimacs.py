@@ -1,7 +1,8 @@
-"""DIMACS CNF in and out, and solver answers in SAT-competition form.
+"""DIMACS CNF read back, and solver answers in SAT-competition form.
 
-The writer puts in ``c`` comment lines everything decoding needs: the puzzle kind, its shape
-and givens (and clues), the encoding, and the map from variables to candidates::
+The writer (:meth:`puzzlebench.encoders.cnf.Cnf.write`, beside the formula it writes) puts in
+``c`` comment lines everything decoding needs: the puzzle kind, its shape and givens (and
+clues), the encoding, and the map from variables to candidates::
 
     c puzzlebench cnf
     c kind: sudoku
@@ -17,46 +18,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Iterable
 
 from ..errors import ParseError, Place, PuzzleError
 from ..models.kinds import KINDS, kind_class
-from .cnf import Cnf
-
-MAGIC = "puzzlebench cnf"
-HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
-                "top", "bottom", "left", "right", "givens", "map")
-
-
-def header_lines(cnf: Cnf) -> list[str]:
-    n, limit = cnf.n_values, cnf.n_candidates
-    fields = dict(cnf.header_fields())
-    fields["encoding"] = cnf.encoding
-    fields["amo"] = cnf.amo
-    fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
-                     f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
-    # the fields of HEADER_ORDER in that order, then a kind's own (a jigsaw's regions, a
-    # Futoshiki's signs: decoding rebuilds the puzzle from them), the map last
-    keys = [k for k in HEADER_ORDER if k in fields and k != "map"] + \
-        [k for k in fields if k not in HEADER_ORDER] + ["map"]
-    return [f"c {MAGIC}"] + [f"c {k}: {fields[k]}" for k in keys]
-
-
-def write_dimacs(cnf: Cnf, out: TextIO) -> None:
-    """Write ``cnf`` (its clauses and a unit clause per given) in DIMACS form."""
-    for line in header_lines(cnf):
-        out.write(line + "\n")
-    out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
-    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
-    out.writelines(f"{u} 0\n" for u in cnf.units)
-
-
-def dimacs_text(cnf: Cnf) -> str:
-    import io
-
-    buf = io.StringIO()
-    write_dimacs(cnf, buf)
-    return buf.getvalue()
+from .cnf import Cnf, givens_decisions
 
 
 @dataclass
@@ -316,8 +282,6 @@ def puzzle_from_header(header: dict[str, str], source: str | None = None, line: 
 
 def cnf_for_decoding(dimacs: Dimacs):
     """The :class:`Cnf` (without clauses) that decodes a model of a puzzlebench DIMACS file."""
-    from .cnf import givens_decisions
-
     puzzle = puzzle_from_header(dimacs.header, dimacs.source)
     encoding = dimacs.header.get("encoding", "extended")
     fixed = givens_decisions(puzzle.rules) if encoding == "optimized" else None

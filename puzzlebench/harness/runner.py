@@ -199,6 +199,11 @@ class _JsonCache:
 
 _json = _JsonCache()
 
+
+def json_column(d: dict) -> str | None:
+    """``d`` as the compact JSON of a row's column (``raw``, ``size``), None when empty."""
+    return _json.dumps(d)
+
 STAT_FIELDS = ("nodes", "guesses", "backtracks", "conflicts", "propagations")
 
 
@@ -216,7 +221,7 @@ def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = 
     t, s = result.times, result.stats
     return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
-            _json.dumps(s.raw), _json.dumps(result.size), result.error, int(result.verified), int(wrong),
+            json_column(s.raw), json_column(result.size), result.error, int(result.verified), int(wrong),
             t.cpu, batch_size, baseline_memory)
 
 

@@ -51,8 +51,8 @@ from typing import Iterable, Iterator, Sequence
 
 from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
-from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
-                     failure_row, json_objects, row_of)
+from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
+                     json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
                              exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
                              memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
@@ -104,9 +104,9 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
     shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, t_cpu=results.batch_cpu / n, batch_size=n,
                   peak_memory=peak, baseline_memory=baseline, error=None, wrong=0)
     if isinstance(columns.size, dict):
-        shared["size"] = _json.dumps(columns.size)
+        shared["size"] = json_column(columns.size)
     else:
-        out["size"] = [_json.dumps(size) for size in columns.size]
+        out["size"] = [json_column(size) for size in columns.size]
     for name in STAT_FIELDS:
         if name in columns.stats:
             out[name] = columns.stats[name]

@@ -29,6 +29,7 @@ from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
 from .clock import check_clock, process_cpu
+from .interrupts import is_interrupt
 
 EVERY_KIND = frozenset(KIND_NAMES)
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -232,15 +233,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, done):
         super().__init__()
         self.done = done
-
-
-def is_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's own error for it (its C
-    module turns SIGINT inside a solve into ``pysolvers.error``)."""
-    if isinstance(exc, KeyboardInterrupt):
-        return True
-    from .sat import is_pysat_interrupt
-    return is_pysat_interrupt(exc)
 
 
 class _Deferred:

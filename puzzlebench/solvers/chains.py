@@ -42,7 +42,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .human import Geometry, State, _Timeout, cells_of
+from ..errors import OutOfTime
+from .candidate_grid import Geometry, State, cells_of
 
 RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
          "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
@@ -52,7 +53,7 @@ first (which is :func:`cycles_and_forcing_chains`)."""
 
 def _check(deadline) -> None:
     if deadline is not None and deadline.expired():
-        raise _Timeout
+        raise OutOfTime
 
 # SE's base ratings, by rung
 BASE = {"x-cycle": 6.5, "y-cycle": 6.5, "forcing x-chain": 6.6, "cycle": 7.0, "forcing chain": 7.0,
@@ -939,7 +940,7 @@ def _stage(ch: Chainer, entries: list[list], best: tuple | None, limit: int, bas
     expired = deadline.expired if deadline is not None else None
     for entry in entries:
         if expired is not None and expired():
-            raise _Timeout
+            raise OutOfTime
         p, cycles, forcing, h, seen_cycles = entry
         h0 = h
         if cycles is not None:
@@ -1017,7 +1018,7 @@ def _x_stage(ctx: ChainContext, ch: Chainer, stage: int, deadline) -> tuple[tupl
                 v_best, memo.entries, cut = _stage(ch, memo.entries, prev, max_complexity(len(memo.stages)),
                                                    6.5, False, True, deadline)
                 memo.stages.append((v_best, cut))
-        except _Timeout:
+        except OutOfTime:
             del ctx.x_values[k]  # its searches may have run part of a limit
             raise
         v_best, cut = memo.stages[stage]

@@ -33,7 +33,7 @@ The competition formats have presets of their own: ``ext:minizinc`` (MiniZinc wi
 the ``.mzn`` of :mod:`puzzlebench.encoders.minizinc`), ``ext:ace`` (ACE, the jar inside pycsp3,
 run with Java on the XCSP3 of :mod:`puzzlebench.encoders.xcsp3`) and ``ext:minisat+`` (on the OPB
 of :mod:`puzzlebench.encoders.opb`).  Their answers are read by the readers of those modules
-(through :mod:`puzzlebench.solvers.tools`, which runs the same tools in the round-trip tests) and
+(through :mod:`puzzlebench.solvers.tool_runner`, which runs the same tools in the round-trip tests) and
 verified like any engine's.  MiniZinc and ACE count by their own enumeration, one run asked for
 ``limit`` solutions (``-n K`` / ``--all-solutions``, ``-s=K`` / ``-s=all``): the count is the
 tool's (ACE prints only the last solution it found, with the number found, so one solution is
@@ -81,11 +81,11 @@ from typing import Callable
 from ..encoders import minizinc, opb, xcsp3
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
-from ..encoders.dimacs import header_lines, read_answer
+from ..encoders.dimacs import read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from . import tools
+from . import tool_runner
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 from .child import grace, says_out_of_memory
 from .clock import past_cpu_limit, program_cpu_now, usage_cpu
@@ -169,15 +169,15 @@ PRESETS = {p.name: p for p in (
            seed=lambda n: [f"sat.random_seed={n}"]),
     Preset("clasp", "clasp", "clasp", ("--stats", SEED_PLACE, CNF_PLACE), seed=lambda n: [f"--seed={n}"]),
     # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
-    # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
+    # read back by that module's answer reader (solvers/tool_runner.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
            ("--solver", "gecode", "--statistics", SEED_PLACE, SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM",
+           solutions=tool_runner.minizinc_solutions, missing=tool_runner.missing_minizinc, parent_death="TERM",
            seed=lambda n: ["-r", str(n)]),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE, SEED_PLACE), version_arguments=None,
-           version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
-           missing=tools.missing_ace, seed=lambda n: [f"-seed={n}"]),
+           version_of=tool_runner.ace_version, format="xcsp3", solutions=tool_runner.ace_solutions,
+           missing=tool_runner.missing_ace, seed=lambda n: [f"-seed={n}"]),
     # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
     # its usage, and ends; it has no version option
     Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
@@ -365,7 +365,7 @@ class ExternalEngine(Engine):
             raise SolverSpecError(f"ext@cmd={command}: {exc}") from None
         if self.preset is not None:
             program = words or [self.preset.program]
-            jar = str(tools.ace_jar()) if ACE_JAR in self.preset.arguments else ""
+            jar = str(tool_runner.ace_jar()) if ACE_JAR in self.preset.arguments else ""
             words = program + [jar if w == ACE_JAR else w for w in self.preset.arguments]
         elif not words:
             raise SolverSpecError("ext needs a preset (ext:cadical) or a program (ext@cmd=PROGRAM)")
@@ -418,7 +418,7 @@ class ExternalEngine(Engine):
     @classmethod
     def variant_notes(cls) -> dict[str, str]:
         """Where each present preset's program is."""
-        jar = str(tools.ace_jar())
+        jar = str(tool_runner.ace_jar())
         return {name: f"reads {PRESETS[name].format}, runs {shutil.which(PRESETS[name].program)} "
                       f"{' '.join(jar if w == ACE_JAR else w for w in PRESETS[name].arguments)}"
                 for name in VARIANTS}
@@ -588,7 +588,7 @@ class ExternalEngine(Engine):
         if isinstance(done, Run):
             return SearchOutcome([], 0, True, _stats([done], write_seconds), error=self._killed(deadline, done))
         text, err, code, seconds = done
-        reader = tools.minizinc_answer if self.format == "minizinc" else tools.ace_answer
+        reader = tool_runner.minizinc_answer if self.format == "minizinc" else tool_runner.ace_answer
         try:
             answer = reader(text, model.n_cells, f"{self.program}'s output")
         except ParseError as exc:
@@ -645,7 +645,7 @@ class ExternalEngine(Engine):
             body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
             if cnf.base_key is not None:
                 self._bodies[cnf.base_key] = body
-        comments = "".join(line + "\n" for line in header_lines(cnf))
+        comments = "".join(line + "\n" for line in cnf.header_lines())
         return comments, body + "".join(f"{u} 0\n" for u in cnf.units)
 
     @staticmethod

@@ -259,13 +259,6 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_watchdogs_in_child)
 
 
-def is_pysat_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is Ctrl-C caught inside a PySAT solver: its C module turns the pending
-    KeyboardInterrupt into its own ``pysolvers.error("Caught keyboard interrupt")``, which the
-    commands must treat as the interruption it is (it was a traceback, exit 1)."""
-    return type(exc).__module__ == "pysolvers" and "keyboard interrupt" in str(exc).lower()
-
-
 class OneShot:
     """A solver that can solve only once (:data:`ONE_SHOT`), behind the calls the engine makes
     of an incremental one: each ``solve`` builds a new solver from the formula and the clauses
