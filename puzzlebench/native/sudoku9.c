@@ -1,30 +1,14 @@
-/* 9x9 Sudoku on band bitboards, JCZSolve-style.
+/* 9x9 Sudoku on band bitboards, JCZSolve-style (JCZSolve by Zhou Yundong and JasonLion;
+ * fsss2; T. Dillon's tdoku, 2019).
  *
- * Representation (JCZSolve by Zhou Yundong and JasonLion; fsss2; tdoku's digit planes): for
- * every digit d and band b (three rows) one 27-bit word F[3d+b] holds the cells where d may
- * still go; a solved cell keeps the bit of its digit.  U[b] holds the unsolved cells.
- * seen[i] is F[i] as it was last examined, so propagation revisits only the words that
- * changed since (the idea that makes JCZSolve fast: after a placement most words are
- * untouched).
- *
- * Propagation to a fixed point, per changed word and per digit:
- *   - band logic (one table lookup): in a band, digit d occupies one cell of each row and of
- *     each box, so the 3x3 pattern "row r has d in box x" must contain a permutation; the
- *     entries that belong to no permutation are removed (pointing and claiming along rows,
- *     and more), and a pattern without a permutation is a contradiction;
- *   - stack logic, the same on the columns' side: "band b has d in column j of the stack";
- *   - hidden singles in rows, boxes (per word) and columns (per digit);
- *   - naked singles and empty cells, by bit-sliced counting over the nine planes, once the
- *     words are stable; the columns last;
- *   - when all of that stalls, naked and hidden triads in minirows and minicolumns (tdoku's
- *     triads), for the three bands and nine digits at once (triads9).
- * With option locked off, the band and stack logic only checks that every row, box and
- * column keeps a candidate, and there are no triads (singles only).
- * Branching (tdoku's, T. Dillon 2019): a digit's placement in a band or stack (which box each
- * row of the band takes it in, or which column of the stack each band: tdoku's band
- * configurations), chosen by choose_placement; with option locked off, the two-candidate cell
- * that sees the most unsolved cells first.  The state is copied for every alternative but the
- * last (the classic bitboard solvers' zero-allocation depth-first search). */
+ * For every digit d and band b one 27-bit word F[3d+b] holds the cells where d may still go;
+ * seen[] keeps each word as last examined, so propagation revisits only the words that changed
+ * (after a placement most are untouched: what makes JCZSolve fast).  Propagation to a fixed
+ * point: band and stack logic by table lookup, hidden singles, naked singles by bit-sliced
+ * counting and, with option locked, tdoku's triads (propagate9 gives the order).  Branching is
+ * tdoku's: a digit's placement in a band or stack (choose_placement); with locked off, the
+ * two-candidate cell that sees the most unsolved cells (choose9).  The state is copied for
+ * every alternative but the last: a zero-allocation depth-first search. */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -462,8 +446,7 @@ static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
 
 /* Everything above to a fixed point; 0 on a contradiction.  The band words first (cheap, and
  * most of the work), then naked singles, and only when both stall the columns of the digits
- * whose words changed (this order was the fastest measured: 1.3x on top1465 against
- * columns after every band pass), and when those stall too the triads (option locked), which
+ * whose words changed (the fastest order measured, results/bitboard.md), and when those stall too the triads (option locked), which
  * leave the occupancy the branch is chosen from in *occ.  A full grid is consistent: every
  * placement cleared its peers. */
 static int propagate9(S9 *s, BBSearch *c, int locked, Occupancy9 *occ) {
@@ -615,7 +598,7 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     int b = 0, k = 0;
     Branch9 br;
     /* With option locked, a digit's placement always (the triads' fixed point leaves the
-     * occupancy in occ); without, the old order: a two-candidate cell first. */
+     * occupancy in occ); without, a two-candidate cell first (choose9). */
     int cell_chosen = !locked && choose9(s, &b, &k);
     if (!locked && !cell_chosen) occupancy9(s, &occ);
     if (!cell_chosen && choose_placement(&occ, &br)) {
