@@ -510,8 +510,8 @@ class Engine(ABC):
                 reinstate_sigint_handler()
             if outcome.timed_out and deadline.at is None:
                 # no clock to run out: the back end stopped on a Ctrl-C it caught itself
-                # (OR-Tools' own SIGINT handler, Z3's through CPMpy); that puzzle was a timeout
-                # and the command went on with the rest
+                # (OR-Tools' own SIGINT handler, Z3's through CPMpy): a Ctrl-C, not a timeout,
+                # so the command stops rather than going on with the rest
                 raise KeyboardInterrupt
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]

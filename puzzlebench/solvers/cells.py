@@ -1,7 +1,5 @@
 """Rules compiled for the pure-Python search engines: a domain per cell and, for every
-candidate, the candidates it rules out.
-
-Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
+candidate, the candidates it rules out.  Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
 ``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
 ``ExactlyOne`` becomes conflicts plus an "at least one" check, ``Less`` becomes the conflicts
 of the value pairs that break it, ``Visibility`` lines are checked on the towers as they are

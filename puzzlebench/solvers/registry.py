@@ -83,10 +83,10 @@ def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[
         if family in FAMILIES:
             raise
         raise SolverSpecError(f"engine {family}={table[family]}: cannot import: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path was an AttributeError traceback
+    if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path: a name, not a class to build
         raise SolverSpecError(f"engine {family}={table[family]}: {name} is not an engine class "
                               f"(a subclass of puzzlebench.solvers.base.Engine)")
-    if inspect.isabstract(cls):   # base:Engine was a TypeError traceback when the bench built it
+    if inspect.isabstract(cls):   # base:Engine: checked here, not where the bench builds it
         raise SolverSpecError(f"engine {family}={table[family]}: {name} is abstract (no "
                               f"{', '.join(sorted(cls.__abstractmethods__))}): not an engine to run")
     return cls
