@@ -5,12 +5,11 @@ and givens (and clues), the encoding, and the map from variables to candidates::
 
     c puzzlebench cnf
     c kind: sudoku
-    c box: 3x3
     ...
     c map: variable v in 1..729 is cell (v-1) div 9 (0-based, row-major), value (v-1) mod 9 + 1; above 729: auxiliary
     p cnf 729 12013
 
-The reader checks the ``p`` line against what follows and names the line of every problem.
+so that a file left behind decodes on its own.  The reader checks the ``p`` line against what follows and names the line of every problem.
 """
 
 from __future__ import annotations
