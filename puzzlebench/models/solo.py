@@ -1,9 +1,8 @@
 """Simon Tatham's game ids (his Portable Puzzle Collection, solo.c and its kin): the grid part
 that his Solo ids share, whatever the kind (Sudoku-X, jigsaw, killer), and the lines between
-regions that Solo's jigsaw blocks and killer cages and Keen's cages share.
-
-In ``GRID`` a number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_``
-separates two numbers that would otherwise run together.
+regions that Solo's jigsaw blocks and killer cages and Keen's cages share.  In ``GRID`` a
+number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_`` separates two
+numbers that would otherwise run together.
 
 Region lines (:func:`edge_regions`, :func:`edges_text`) write down the lines between regions,
 not the regions: the walk goes over the internal edges between horizontal neighbours in
