@@ -168,7 +168,7 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
-    # checked before the fit (minutes on a large set): an --out folder was a traceback
+    # checked before the fit (minutes on a large set), not after it: an --out folder fails here
     existed = os.path.exists(args.out)
     try:
         open(args.out, "a").close()
