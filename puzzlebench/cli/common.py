@@ -107,10 +107,10 @@ def read_records(args) -> Iterator[Record]:
         yield Record(f"example:{args.example}", examples.example(args.example))
     check_box(getattr(args, "box", None))
     files = args.files or []
-    if files.count("-") > 1:   # the second read an exhausted stream: "empty input", exit 1
+    if files.count("-") > 1:   # the second would read an exhausted stream: "empty input", exit 1
         raise UsageError("- (standard input) is named twice: it can be read once")
-    for name in files:   # every file opened first: one missing after others was found only once their
-        if name != "-":  # batch was read, and that batch then went unanswered (or, past 1000 puzzles, half)
+    for name in files:   # every file opened first: one missing after others would be found only once
+        if name != "-":  # their batch was read, and that batch would go unanswered (or half of it)
             try:
                 open(name, "rb").close()
             except OSError as exc:

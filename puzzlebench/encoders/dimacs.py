@@ -132,7 +132,7 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
-                if len(clauses) == declared[1]:   # was said at the 'p' line, once the rest was read and kept
+                if len(clauses) == declared[1]:   # told here, at the clause past the count, not at the 'p' line after the rest
                     where = Place(source, start, start_column) if current else Place(source, number, column)
                     raise ParseError(f"clause {len(clauses) + 1} is past the {declared[1]} the 'p' line "
                                      f"(line {p_line}) declares", where)

@@ -289,9 +289,9 @@ VISIBILITY = "\n".join([
     "array[1..N] of 0..N: clue_right;",
     "function var int: seen(array[int] of var int: line) =",
     "    1 + sum(k in 2..length(line))(bool2int(line[k] > max([line[m] | m in 1..k - 1])));",
-    # a column's two clues together, then a row's: the order of the rules, which the single-file
-    # form followed before it was this model and its data; Gecode's default search is sensitive
-    # to it (a 7x7 full-clue puzzle: 1,374 nodes in this order, 236,336 with every top clue first)
+    # a column's two clues together, then a row's: the order of the rules, to which Gecode's
+    # default search is sensitive (a 7x7 full-clue puzzle: 1,374 nodes in this order, 236,336
+    # with every top clue first)
     "constraint forall(j in 1..N)(",
     "    (clue_top[j] = 0 \\/ seen([c[i, j] | i in 1..N]) = clue_top[j]) /\\",
     "    (clue_bottom[j] = 0 \\/ seen([c[N + 1 - i, j] | i in 1..N]) = clue_bottom[j]));",

@@ -150,7 +150,7 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives an instantiation",
                          Place(source, v_lines[0], 1))
     if status == "SATISFIABLE" and not solutions:
-        # placed at the status line that says so (was line 1 whatever the file held before it)
+        # placed at the status line that says so, not at line 1
         raise ParseError("the solver says SATISFIABLE but its 'v' lines hold no instantiation",
                          Place(source, status_line, 1))
     return status, solutions

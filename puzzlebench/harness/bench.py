@@ -329,7 +329,7 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
             continue
         failed = error_result(str(item.error), times=Times(parse=item.parse_time, total=item.parse_time))
         input_errors.append(_facts(item, INPUT_SOLVER, cfg) + row_of(0, failed, None)[1:])
-        # told with its place, as every command tells a bad input line (it was only counted)
+        # told with its place, as every command tells a bad input line (not only counted)
         place = item.error.place if item.error.place.source else item.source
         print(f"puzzlebench: {place}: error: {item.error.message}", file=stderr)
     queued: dict[str, list] = {}  # per solver: its first task id, its number of tasks, its blocks

@@ -407,7 +407,7 @@ class Database(ResultsReader):
         rows = self.conn.execute(f"SELECT puzzle_hash, {', '.join(columns)} FROM result_log"
                                  " WHERE set_id = ? AND replaced_by IS NULL AND puzzle_hash != ''"
                                  " ORDER BY id", (from_set,)).fetchall()
-        latest = {}   # one row a (hash, solver, limit, repetition): a hash on two lines was stored twice
+        latest = {}   # one row a (hash, solver, limit, repetition): a hash on two lines would be stored twice
         at = {name: k for k, name in enumerate(columns, start=1)}
         for row in rows:
             if row[0] in lines_of:

@@ -34,8 +34,8 @@ extern volatile sig_atomic_t pb_sigints;
 /* Whether a search at node count `nodes` must stop: a Ctrl-C since it began (`sigints`), or
  * its deadline passed (looked at every `every` nodes only; every a power of two, deadline 0 =
  * none).  A macro, so that `deadline` and `sigints` are read only when the count comes round:
- * as an inline function's argument `deadline` was read at every node and held in a register
- * the search loop needed (N-Queens 4% slower). */
+ * as an inline function's argument `deadline` would be read at every node and held in a
+ * register the search loop needs (N-Queens 4% slower). */
 #define PB_MUST_STOP(nodes, every, deadline, sigints) \
     ((((nodes) & ((every) - 1)) == 0) \
      && (pb_sigints != (sigints) || ((deadline) > 0 && pb_now() >= (deadline))))

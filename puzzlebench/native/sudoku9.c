@@ -39,7 +39,7 @@ static uint8_t PERMS_N[512];         /* 3x3 pattern -> how many */
 static uint16_t PERMS_W[512];        /* 3x3 pattern -> its weight in choose_placement */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 /* 3x3 pattern -> the cells of PERM[locked][pattern] (0: a contradiction) and its ALONE entries:
- * update_word's one load where two dependent ones were (PERM, then PATTERN_CELLS and ALONE) */
+ * update_word's one load where two dependent ones would be (PERM, then PATTERN_CELLS and ALONE) */
 typedef struct { uint32_t cells, alone; } Keep9;
 static Keep9 KEEP[2][512];
 static int ready;
@@ -47,7 +47,7 @@ static int ready;
 /* A branch rarely taken: the contradictions (one a failing node, against some 20 word updates
  * and as many placements before it) and option locked off.  Told to the compiler, the rare
  * paths leave the hot loops: GCC then keeps propagate9's set of changed words in a register
- * (it was spilled to the stack and reloaded every word, a store-to-load chain), and the
+ * (else it is spilled to the stack and reloaded every word, a store-to-load chain), and the
  * loops fall through.  With update_word's branchless count: the kernel 7% faster on hardest
  * 11+ and top1465, 7-10% on 17-clue in the BMI2 copy, 1-4% in the x86-64-v2 copy, level in
  * the baseline, the same search (results/bitboard.md; GCC's profile-guided optimisation made
@@ -446,9 +446,10 @@ static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
 
 /* Everything above to a fixed point; 0 on a contradiction.  The band words first (cheap, and
  * most of the work), then naked singles, and only when both stall the columns of the digits
- * whose words changed (the fastest order measured, results/bitboard.md), and when those stall too the triads (option locked), which
- * leave the occupancy the branch is chosen from in *occ.  A full grid is consistent: every
- * placement cleared its peers. */
+ * whose words changed (the fastest order measured: 1.3x on top1465 against the columns after
+ * every band pass), and when those stall too the triads (option locked), which leave the
+ * occupancy the branch is chosen from in *occ.  A full grid is consistent: every placement
+ * cleared its peers. */
 static int propagate9(S9 *s, BBSearch *c, int locked, Occupancy9 *occ) {
     unsigned column_dirty = 0;  /* digits whose words changed since their columns were seen */
     for (;;) {
@@ -503,7 +504,7 @@ static inline int open_peers(const S9 *s, int b, int k) {
  * the guesses of the first two-candidate cell, 10.4 against 18.8 per puzzle); 1 when there is
  * one, else 0 with the cell of fewest candidates (search9 then branches on a placement: the
  * hardest 11+ puzzles, 79.6 guesses a puzzle against 81.6 for that cell; 17-clue 0.65 against
- * 0.69, both measured when this was the rule with option locked too). */
+ * 0.69, measured with option locked on). */
 static int choose9(const S9 *s, int *band, int *bitpos) {
     uint32_t twos[3], any = 0;
     for (int b = 0; b < 3; b++) {

@@ -84,8 +84,8 @@ static int reserve(IntVec *a, size_t more) {
 
 /* Peers: the union of a cell's units, in the units' order (for a Sudoku: its row, its
  * column, then the rest of its block), each cell once.  `mark` holds ncell stamps.  Every
- * cell is written and kept only when new (no branch to mispredict: building the peers was
- * half of a 16x16's set-up with one). */
+ * cell is written and kept only when new (no branch to mispredict: with one, building the
+ * peers is half of a 16x16's set-up). */
 static int build_peers(Geo *g, const int *cu_start, const int *cu, int *mark) {
     IntVec peers = {0};
     g->peer_start = malloc(sizeof(int) * ((size_t)g->ncell + 1));
@@ -312,7 +312,7 @@ static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
     for (int u = 0; u < nunit; u++) {
         const int *cells = units + (size_t)u * n;
         uint64_t A = 0, B = 0, D = 0;   /* D: the values of decided cells, one place each too */
-        if (large)   /* without D the second pass below ran on nearly every unit of a 25x25 */
+        if (large)   /* without D the second pass below would run on nearly every unit of a 25x25 */
             for (int x = 0; x < n; x++) {
                 int c = cells[x];
                 uint64_t m = cand[c];
@@ -340,7 +340,7 @@ static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
  * singles go first again): cells to settle queued, their number returned (0 and *changed
  * unset at a fixed point); -1 on a contradiction.  On large grids (n >= 16) the pass goes
  * over every unit, skipping those unchanged since the rule last saw them (restarting from
- * the first unit after every change was a quarter of a 25x25's time). */
+ * the first unit after every change costs a quarter of a 25x25's time). */
 static int locked_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed, BBSearch *s) {
     int n = g->n, qn = 0;
     for (int u = 0; u < g->nunit && (!*changed || g->large); u++) {

@@ -244,7 +244,7 @@ UNIT_LISTS = {"sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units, "latin": 
 """Each grid kind's own list of units: the very lists its rules are made of (``grid_rules``;
 the tests hold them equal to the rules' ``AllDifferent`` s).  Read from the kind, not from its
 ``rules``: building the vocabulary's statement of a 20x20 Latin square (400 ``ExactlyOne`` of
-20 candidates) took 1.6 ms, eight times its search."""
+20 candidates) takes 1.6 ms, eight times its search."""
 
 
 def grid_units(puzzle: Puzzle) -> array:

@@ -1172,9 +1172,8 @@ class HumanSolver:
         try:
             while s.unsolved:
                 # before every look for a step (a scan of the ladder: a clock reading costs a
-                # fraction of one); a look every 64 steps taken missed the nodes that take
-                # none, so a search of guesses alone (an empty 25x25, 10 ms a scan) ran 2.8 s
-                # past a 1 s limit
+                # fraction of one), not every so many steps taken: a search of guesses alone
+                # takes no step (an empty 25x25, 10 ms a scan) and would overrun its limit
                 if self.deadline is not None and self.deadline.expired():
                     raise _Timeout
                 step = self.next_step(s)

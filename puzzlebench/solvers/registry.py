@@ -96,7 +96,7 @@ def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | No
     """An engine for a spec (text or parsed); an engine passes through."""
     if isinstance(spec, Engine):
         return spec
-    if not isinstance(spec, (str, SolverSpec)):   # None was "'NoneType' object has no attribute 'family'"
+    if not isinstance(spec, (str, SolverSpec)):   # None: a TypeError that says what a solver is
         raise TypeError(f"a solver is a spec text (such as {DEFAULT_SOLVER!r}) or an Engine; "
                         f"got {type(spec).__name__}")
     if isinstance(spec, str):

@@ -101,9 +101,9 @@ class SmtEngine(Engine):
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
         formula, solver = artifact
         with stop_at_ctrl_c(solver.ctx.interrupt) as ctrl_c:
-            # Z3's own SIGINT handler, in place only during a check, let a Ctrl-C between two
-            # checks through to Python, whose KeyboardInterrupt was lost when it landed in a
-            # model's __del__: the enumeration went on.  The watch sees every one.
+            # Z3's own SIGINT handler, in place only during a check, lets a Ctrl-C between two
+            # checks through to Python, whose KeyboardInterrupt is lost when it lands in a
+            # model's __del__ (the enumeration would go on).  The watch sees every one.
             solver.set("ctrl_c", not ctrl_c.watching)
             return self._enumerate(formula, solver, limit, keep, deadline, ctrl_c)
 
