@@ -82,8 +82,8 @@ def check_box(text: str | None) -> tuple[int, int] | None:
 
 def check_input_options(args) -> None:
     """``--kind`` and ``--box`` say how to read files: with no file (an ``--example``, a
-    default input) they were ignored, and ``--box`` is a block shape, of no kind without
-    blocks (``--kind nqueens --box 3x3`` read as if it were not given)."""
+    default input) they would be ignored, and ``--box`` is a block shape, of no kind without
+    blocks (``--kind nqueens --box 3x3`` would read as if it were not given): both refused."""
     example, kind, box = getattr(args, "example", None), getattr(args, "kind", None), getattr(args, "box", None)
     for option, value in (("--kind", kind), ("--box", box)):
         if value is not None and not args.files:

@@ -116,7 +116,7 @@ def read_knuth(text: str, source: str | None = None) -> ExactCoverMatrix:
     """Read a matrix in Knuth's DLX1/DLX2 format; errors name the line and column.  Lines
     end at ``\n`` only (``\r`` dropped), as the place of a byte that is not UTF-8 counts
     them: ``str.splitlines`` also ends a line at a form feed or U+2028, and the places
-    were then wrong and an item line was cut in two.  The format has no header of counts:
+    would be wrong and an item line cut in two.  The format has no header of counts:
     memory grows with the items and options the file holds."""
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
     head_at = next((i for i, l in enumerate(lines) if l.strip() and not l.lstrip().startswith("|")), None)

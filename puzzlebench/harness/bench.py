@@ -86,8 +86,8 @@ class BenchOutcome:
 
     @property
     def exit_code(self) -> int:
-        """The commands' one rule: 2 when no input record was a puzzle (an empty file said
-        exit 1, as if some puzzles had run), 1 on errors, wrong answers or disagreements."""
+        """The commands' one rule: 2 when no input record was a puzzle (not 1, as if some
+        puzzles had run), 1 on errors, wrong answers or disagreements."""
         if self.items and all(item.puzzle is None for item in self.items):
             return 2
         return 1 if self.wrong or self.disagreements or self.errors else 0

@@ -116,7 +116,7 @@ class Cage:
     def fillable(self, n_values: int, distinct: bool = False) -> bool:
         """Whether some filling makes the target, found without listing them all (a 27-cell
         sum cage has more fillings than any memory holds; listing them to see whether there
-        was one took the reader 7 GB and more than a minute)."""
+        is one would take the reader 7 GB and more than a minute)."""
         return cage_fillable(self.op, self.target, len(self.cells), n_values, distinct)
 
 

@@ -24,8 +24,8 @@ from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less
 class Conflicts:
     """For candidate ``cell*n_values + v-1``: the ``(other cell, value bit)`` pairs it
     excludes, worked out the first time a search asks (a 64x64 grid has 262,144 candidates
-    of about 190 conflicts each: built up front, that table took 7 GB before the search
-    began; asked for, it grows with the search).  ``peers``: for each cell, the cells that
+    of about 190 conflicts each: built up front, that table would take 7 GB before the
+    search began; asked for, it grows with the search).  ``peers``: for each cell, the cells that
     share an ``AllDifferent`` with it (the same value is excluded there); ``extra``: the
     pairs of multi-cell ``AtMostOne`` / ``ExactlyOne`` constraints, candidate by candidate."""
 

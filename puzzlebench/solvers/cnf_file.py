@@ -27,7 +27,7 @@ class CnfModels:
     models of the file (2^free for each model found, at most the limit), or None where that
     number has more than :data:`EXACT_FREE_BITS` bits: then :meth:`count_text` writes it as
     ``found × 2^free`` (a header of 2,000,000,000 variables over one clause has 2^1999999999
-    models: 250 MB as a Python integer, and computing the power took 10 s)."""
+    models: 250 MB as a Python integer, and computing the power takes 10 s)."""
 
     status: str
     model: list[int] | None

@@ -244,9 +244,9 @@ class MrvEngine(Engine):
     value with none is a dead end.  Without them 16x16 grids take minutes in Python.
     Skyscraper lines are narrowed by their propagator, like cages
     (:class:`~puzzlebench.solvers.cells.VisibilitySupport`: each cell keeps the heights some run of
-    towers that shows the clue uses; without it, option ``lines=false``, placed towers were only
+    towers that shows the clue uses; without it, option ``lines=false``, placed towers are only
     checked against the bound of :func:`~puzzlebench.solvers.cells.line_possible`, and most of
-    Tatham's 8x8 Towers puzzles ran out of 20 s: results/bitboard.md);
+    Tatham's 8x8 Towers puzzles run out of 20 s: results/bitboard.md);
     ``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
     (:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
     neighbour, and a chain of signs left mrv a minute on one 7x7; a cage keeps in its cells the

@@ -49,7 +49,7 @@ class SolverSpec:
 def parse_spec(text: str) -> SolverSpec:
     """Read ``family[:variant][@key=value[;key=value…]]``: a ``:`` or ``@`` with nothing after
     it, and a key given twice, are refused (``sat:`` and ``encoding=minimal;encoding=extended``
-    ran something other than what was written)."""
+    would run something other than what was written)."""
     text = text.strip()
     head, at, opts = text.partition("@")
     family, colon, variant = head.partition(":")
