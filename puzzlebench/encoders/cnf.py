@@ -202,7 +202,7 @@ class _Builder:
         self.exactly(seen, clue)
 
     def cage(self, cells: Sequence[int], fillings: Sequence[tuple[int, ...]], distinct: bool, n: int) -> None:
-        """One variable per filling (see the module's text): at least one, each implying its
+        """One variable per filling (see :func:`encode`): at least one, each implying its
         candidates; a tuple filling also implied by them."""
         if not fillings:
             f = self.new_var()

@@ -394,7 +394,7 @@ def _less_items(con: Less, index: int, n: int, givens: Sequence[int], excluded: 
 
 
 def _cage_options(rules: Rules, cage: Cage, number: int, excluded: set[int], new_item, groups) -> list[list[Entry]]:
-    """The items of one cage and an option per admissible filling (see the module's text);
+    """The items of one cage and an option per admissible filling (see :func:`encode_rules`);
     fillings the givens rule out are left out."""
     n, givens = rules.n_values, rules.givens
     cells = cage.cells

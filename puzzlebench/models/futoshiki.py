@@ -226,7 +226,7 @@ class Futoshiki(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Futoshiki":
-        """A Futoshiki in either of its forms (see the module's text); errors name the line
+        """A Futoshiki in either of its forms (see :class:`Futoshiki`); errors name the line
         and column."""
         lines = content_lines(text)
         if not lines:

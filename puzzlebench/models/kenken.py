@@ -243,7 +243,7 @@ def _check_cages(cages: Sequence[CageSpec], n: int, where: Sequence[Place]) -> N
 
 
 def read_keen(text: str, line: tuple[int, str], source: str | None) -> KenKen:
-    """A Keen game id (see the module); errors name the column."""
+    """A Keen game id (see :class:`KenKen`); errors name the column."""
     (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = KEEN_ID.match(body)

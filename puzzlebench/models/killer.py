@@ -197,7 +197,7 @@ def _number_places(text: str, start: int) -> dict[int, int]:
 
 
 def read_solo_killer(text: str, line: tuple[int, str], source: str | None) -> KillerSudoku:
-    """A Solo killer id (see the module); errors name the column."""
+    """A Solo killer id (see :class:`KillerSudoku`); errors name the column."""
     (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = SOLO_ID.match(body)

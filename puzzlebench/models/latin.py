@@ -108,7 +108,7 @@ class LatinSquare(Puzzle):
 
     def write_with_solution(self, solution: Sequence[int]) -> str:
         """The puzzle, then a line ``solution`` and the solution's rows in the same form: the
-        block ``check`` verifies (see the module's text)."""
+        block ``check`` verifies (see :class:`LatinSquare`)."""
         return f"{self.write()}\nsolution\n{self._rows(solution)}"
 
     def _rows(self, values: Sequence[int]) -> str:
@@ -136,7 +136,7 @@ class LatinSquare(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "LatinSquare":
-        """A Latin square in either of its forms (see the module's text); errors name the
+        """A Latin square in either of its forms (see :class:`LatinSquare`); errors name the
         line and column."""
         places = TextPlaces(text, source)
         lines = content_lines(text)

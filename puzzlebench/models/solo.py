@@ -67,7 +67,7 @@ def grid_text(values: Sequence[int]) -> str:
 
 
 def edge_cells(i: int, n: int) -> tuple[int, int]:
-    """The two cells on either side of internal edge ``i`` of the walk (see the module)."""
+    """The two cells on either side of internal edge ``i`` of the walk (see :func:`edge_regions`)."""
     if i < n * (n - 1):
         y, x = divmod(i, n - 1)
         return y * n + x, y * n + x + 1
