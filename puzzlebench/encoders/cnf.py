@@ -5,8 +5,8 @@ The encodings are the Sudoku literature's (``minimal``, ``efficient``, ``extende
 ``optimized``: Kwon & Jain, "Optimized CNF Encoding for Sudoku Puzzles", 2006; Lynce &
 Ouaknine, "Sudoku as a SAT Problem", 2006) and tdoku's ``augmented`` (T. Dillon), derived from
 the vocabulary so that every kind gets them; the at-most-one encodings are the literature's
-too (``amo``: pairwise, Klieber & Kwon's commander, PySAT's ``CardEnc``).  Every auxiliary
-variable is a function of the candidates, so a count of models is a count of solutions.
+too (``amo``: pairwise, Klieber & Kwon's commander, PySAT's ``CardEnc``).  A cage's filling
+variables are decided by the cells' values, so that counting models counts solutions.
 Building a formula per puzzle in Python is slow, so the empty grid's formula is built once
 per shape (:func:`base_formula`) and a puzzle adds a unit clause per given or hands its
 givens to a solver as assumptions.  Each encoding and rule in full: :func:`encode`.

@@ -6,8 +6,8 @@ Three formulations (:func:`encode_smt`): ``int`` (a bounded ``Int`` per cell, ``
 standard QF_LIA), ``bool`` (a ``Bool`` per candidate, cardinality through Z3's extensions or
 plain clauses) and ``fold``, ``bool`` with the givens unit-propagated here, which is what a
 SAT solver does at decision level 0, done before the formula exists so the solver neither
-parses nor stores the decided part.  No rule gets a variable of its own, so every model is a
-solution and nothing more.  Variables are named ``c<cell>`` and ``x<cell>_<value>`` so that a
+parses nor stores the decided part.  A cage gets no variable of its own, so that every model
+is a solution and nothing more.  Variables are named ``c<cell>`` and ``x<cell>_<value>`` so that a
 model read back from any file decodes by name (:func:`decode_model`).
 """
 
