@@ -6,12 +6,11 @@ clues), the encoding, and the map from variables to candidates::
 
     c puzzlebench cnf
     c kind: sudoku
-    c box: 3x3
     ...
     c map: variable v in 1..729 is cell (v-1) div 9 (0-based, row-major), value (v-1) mod 9 + 1; above 729: auxiliary
     p cnf 729 12013
 
-The reader checks the ``p`` line against what follows and names the line of every problem.
+so that a file left behind decodes on its own.  The reader checks the ``p`` line against what follows and names the line of every problem.
 """
 
 from __future__ import annotations
@@ -99,7 +98,7 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
-                if len(clauses) == declared[1]:   # was said at the 'p' line, once the rest was read and kept
+                if len(clauses) == declared[1]:   # told here, at the clause past the count, not at the 'p' line after the rest
                     where = Place(source, start, start_column) if current else Place(source, number, column)
                     raise ParseError(f"clause {len(clauses) + 1} is past the {declared[1]} the 'p' line "
                                      f"(line {p_line}) declares", where)

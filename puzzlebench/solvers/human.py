@@ -1,29 +1,14 @@
 """A Sudoku solver that uses the techniques people use, easiest first, and explains each step.
 
-Félix Landreau's TIPE study (2025) rates a grid by the techniques a progressive solver needs, "les
-techniques fournies par ordre croissant de difficulté": last free cell, hidden single, naked
-single, naked pair, naked triple, pointing pair, hidden pair, hidden triple, box-line
-reduction, X-wing, Y-wing, swordfish, and backtracking when nothing else works.  This module
-adds, after those, simple colouring, XYZ-wing, jellyfish, unique rectangle (type 1) and
-XY-chains (the classic catalogue: Sudopedia / HoDoKu's technique pages, A. Stuart's
-"The Logic of Sudoku").
-
-At every step the solver applies the *easiest* technique that makes progress (one placement
-or one set of eliminations), logs it in words ("r3c5 = 7: hidden single in box 2"), and
-starts again from the easiest.  When none applies it guesses the cell with the fewest
-candidates (the study's "backtracking"), solving each branch the same way, and records the
-guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
-rectangular blocks is handled, each technique wherever it is defined.
-
-A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
-Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
-carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
-:mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
-(see the comment above :data:`SE_RATINGS`).
-
-The search never drops a solution: every technique is a sound deduction from the rules
-(unique rectangles and BUG also assume the puzzle has one solution, so they are off unless
-``assume_unique``), so the guessing search enumerates all solutions when asked for more than one.
+It follows Félix Landreau's TIPE study (2025), which rates a grid by the techniques a
+progressive solver needs, and adds the classic catalogue's next ones (Sudopedia and HoDoKu's
+technique pages; A. Stuart, "The Logic of Sudoku", 2007); a second ladder (``ladder="se"``)
+follows Sudoku Explainer (N. Juillerat) step for step with SE's ratings, up to the chains of
+:mod:`.chains`.  At every step the easiest technique that makes progress is applied and
+logged in words, then the ladder starts again; when none applies it guesses the cell with
+the fewest candidates.  Every technique is a sound deduction (the uniqueness ones only under
+``assume_unique``), so the guessing search enumerates all solutions when asked.  The ladders
+in full: :class:`HumanSolver`.
 """
 
 from __future__ import annotations
@@ -917,7 +902,28 @@ class HumanSolver:
     """Easiest technique first; guess when stuck.  ``techniques`` limits the ones used (in
     the order of :data:`TECHNIQUES`); ``truth`` (a known solution) makes every elimination and
     placement checked while the branch agrees with it — a wrong deduction raises
-    ``AssertionError`` naming the step."""
+    ``AssertionError`` naming the step.
+
+    Félix Landreau's TIPE study (2025) rates a grid by the techniques a progressive solver needs, "les
+    techniques fournies par ordre croissant de difficulté": last free cell, hidden single, naked
+    single, naked pair, naked triple, pointing pair, hidden pair, hidden triple, box-line
+    reduction, X-wing, Y-wing, swordfish, and backtracking when nothing else works.  This module
+    adds, after those, simple colouring, XYZ-wing, jellyfish, unique rectangle (type 1) and
+    XY-chains (the classic catalogue: Sudopedia / HoDoKu's technique pages, A. Stuart's
+    "The Logic of Sudoku").
+
+    At every step the solver applies the *easiest* technique that makes progress (one placement
+    or one set of eliminations), logs it in words ("r3c5 = 7: hidden single in box 2"), and
+    starts again from the easiest.  When none applies it guesses the cell with the fewest
+    candidates (the study's "backtracking"), solving each branch the same way, and records the
+    guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
+    rectangular blocks is handled, each technique wherever it is defined.
+
+    A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
+    Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
+    carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
+    :mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
+    (see the comment above :data:`SE_RATINGS`)."""
 
     box: tuple[int, int] = (3, 3)
     techniques: tuple[str, ...] = TECHNIQUES
@@ -973,9 +979,8 @@ class HumanSolver:
         try:
             while s.unsolved:
                 # before every look for a step (a scan of the ladder: a clock reading costs a
-                # fraction of one); a look every 64 steps taken missed the nodes that take
-                # none, so a search of guesses alone (an empty 25x25, 10 ms a scan) ran 2.8 s
-                # past a 1 s limit
+                # fraction of one), not every so many steps taken: a search of guesses alone
+                # takes no step (an empty 25x25, 10 ms a scan) and would overrun its limit
                 if self.deadline is not None and self.deadline.expired():
                     raise OutOfTime
                 step = self.next_step(s)
