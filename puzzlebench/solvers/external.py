@@ -284,7 +284,7 @@ class ExternalEngine(Engine):
     the ``.mzn`` of :mod:`puzzlebench.encoders.minizinc`), ``ext:ace`` (ACE, the jar inside pycsp3,
     run with Java on the XCSP3 of :mod:`puzzlebench.encoders.xcsp3`) and ``ext:minisat+`` (on the OPB
     of :mod:`puzzlebench.encoders.opb`).  Their answers are read by the readers of those modules
-    (through :mod:`puzzlebench.solvers.tools`, which runs the same tools in the round-trip tests) and
+    (through :mod:`puzzlebench.solvers.tool_runner`, which runs the same tools in the round-trip tests) and
     verified like any engine's.  MiniZinc and ACE count by their own enumeration, one run asked for
     ``limit`` solutions (``-n K`` / ``--all-solutions``, ``-s=K`` / ``-s=all``): the count is the
     tool's (ACE prints only the last solution it found, with the number found, so one solution is
