@@ -1,11 +1,13 @@
-"""Shared fixtures: where the public data sets are (../shared/data), and small helpers."""
+"""Shared fixtures: where the repository, the tests' own files (tests/data) and the public data
+sets (../shared/data) are, and small helpers."""
 
 import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
 DATA = REPO.parent / "shared" / "data"
 
 
