@@ -38,7 +38,7 @@ from puzzlebench.harness.dig_holes import sudoku_solution
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 

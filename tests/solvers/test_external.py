@@ -30,9 +30,9 @@ from puzzlebench.solvers.external import parse_statistics
 from puzzlebench.solvers.registry import make_engine
 
 from agreement import skyscrapers_line
-from conftest import data_lines
+from conftest import TESTS, data_lines
 
-DATA = Path(__file__).parent / "data" / "ext"
+DATA = TESTS / "data" / "ext"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 PRESETS = ("cadical", "minisat", "picosat", "z3", "clasp")
 LIMIT = 1.0

@@ -9,7 +9,6 @@ import resource
 import sqlite3
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,7 @@ from puzzlebench.solvers.clock import default_wall_limit
 from puzzlebench.solvers.external import VARIANTS
 from puzzlebench.solvers.mrv import MrvEngine
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import cpu_seconds, data_file
+from conftest import REPO, cpu_seconds, data_file
 from puzzlebench.cli import main
 
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
@@ -190,9 +190,8 @@ def test_solvers_lists_every_engine(capsys):
 
 
 def test_statistics_doc_is_up_to_date(capsys):
-    from pathlib import Path
     code, out, _ = run(capsys, "solvers", "--statistics")
-    doc = Path(__file__).resolve().parent.parent / "docs" / "STATISTICS.md"
+    doc = REPO / "docs" / "STATISTICS.md"
     assert doc.read_text() == out, "run: puzzlebench solvers --statistics > docs/STATISTICS.md"
 
 

@@ -4,7 +4,6 @@ error for every bad input, the embedded examples, and the data files of ../share
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,7 +19,7 @@ from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_box
 from puzzlebench.solvers.mrv import MrvEngine
 
-DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
+from conftest import DATA
 SKY_LINE = "4 2,2,1,4 3,2,3,1 2,1,2,3 2,3,2,1"
 SKY_SOLUTION = "3,2,4,1,4,1,3,2,2,4,1,3,1,3,2,4"
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."

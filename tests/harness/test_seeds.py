@@ -26,7 +26,7 @@ from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.examples import example
 from puzzlebench.solvers.registry import make_engine
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 from tests.broken_engines import ALL as BROKEN  # noqa: E402

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.results import Status
 from puzzlebench.solvers.registry import engine_class, make_engine
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import REPO as ROOT
 CPMPY = engine_class("cpmpy")
 if CPMPY.unavailable_reason():
     pytest.skip(CPMPY.unavailable_reason(), allow_module_level=True)

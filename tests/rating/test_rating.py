@@ -22,7 +22,7 @@ from puzzlebench.solvers import human as H
 from puzzlebench.solvers.human import HumanEngine, HumanSolver, State, count_solutions, geometry
 from puzzlebench.solvers.mrv import MrvEngine
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import DATA, REPO
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
 HARD = "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3.."  # AI Escargot
 
@@ -378,7 +378,7 @@ def test_fit_recovers_linear_weights_and_cross_validates():
 
 def test_shipped_models_load():
     for name in ("rating_se.json", "rating_human.json"):
-        path = Path(__file__).resolve().parents[1] / "puzzlebench" / "data" / name
+        path = REPO / "puzzlebench" / "data" / name
         m = load_model(path)
         assert len(m.features) == len(m.weights) and m.fitted["command"].startswith("puzzlebench rate --fit")
 

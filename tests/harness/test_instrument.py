@@ -25,7 +25,7 @@ from puzzlebench.results import Status
 from puzzlebench.solvers.child import MB, machine_memory, run_limited
 from puzzlebench.solvers.mrv import MrvEngine
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 

@@ -26,7 +26,7 @@ from puzzlebench.harness.workers import LocalExecutor
 
 from conftest import data_file
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 CORES = len(os.sched_getaffinity(0))
 if str(REPO) not in sys.path:  # the Dask workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))

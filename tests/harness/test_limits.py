@@ -91,7 +91,7 @@ def test_a_crashing_engine_in_a_child_is_an_error_not_a_hang():
     """The child that runs an engine under a time limit dies: the puzzle is an ``error``
     naming how it ended, and the next puzzle still runs."""
     import sys as _sys
-    _sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    _sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1]))
     from broken_engines import SegfaultEngine
     from puzzlebench.models import examples
     from puzzlebench.solvers.child import run_limited

@@ -16,7 +16,7 @@ from puzzlebench.rating.profile import se_ladder
 from puzzlebench.solvers import chains as C
 from puzzlebench.solvers.human import (SE_LADDER, HumanSolver, State, count_solutions, geometry)
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+from conftest import DATA
 BUCKETS = "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
 
 # Puzzles of the Sudoku Exchange bank (public domain) with the rating SE gives them, one per

@@ -19,7 +19,7 @@ from puzzlebench.harness.generate import generate
 from puzzlebench.harness.inputs import read_file
 from puzzlebench.harness.report import VIRTUAL_BEST, median_runs, standard_metrics
 
-REPO = Path(__file__).resolve().parent.parent
+from conftest import REPO
 FAST = "mrv,dlx"
 
 
