@@ -258,7 +258,7 @@ def test_a_sudoku_line_read_as_a_cage_kind_says_what_the_kind_looks_like(tmp_pat
                       "rows of N cells separated by spaces, then its cage lines (or give its game id)")
 
 
-# -- random small instances (tests/test_properties.py holds every engine to agree on them) -------
+# -- random small instances (tests/solvers/test_properties.py holds every engine to agree on them)
 
 def random_latin(n: int, rng: random.Random) -> list[int]:
     rows = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
