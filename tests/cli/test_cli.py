@@ -100,6 +100,7 @@ def test_a_malformed_box_is_one_usage_error_not_one_a_puzzle(tmp_path, capsys, c
     assert (code, out, err) == (2, "", f"puzzlebench: error: block shape '{box}': {message}\n")
 
 
+@pytest.mark.slow
 def test_no_traceback_from_the_real_command(tmp_path):
     f = tmp_path / "junk.bin"
     f.write_bytes(b"\x00\xff\xfe\x01binary")
@@ -181,6 +182,7 @@ def test_show_says_the_block_shape_was_inferred(capsys, tmp_path):
     assert f"{f}:1: sudoku 6x6 (3x2 blocks)\n" in out
 
 
+@pytest.mark.slow
 def test_solvers_lists_every_engine(capsys):
     code, out, _ = run(capsys, "solvers", "--format", "jsonl")
     rows = [json.loads(line) for line in out.splitlines()]
@@ -195,6 +197,7 @@ def test_statistics_doc_is_up_to_date(capsys):
     assert doc.read_text() == out, "run: puzzlebench solvers --statistics > docs/STATISTICS.md"
 
 
+@pytest.mark.slow
 def test_mrv_answers_top95(capsys):
     path = data_file("sudoku9_norvig_top95.txt")
     code, out, _ = run(capsys, "solve", "--solver", "mrv", "--format", "jsonl", str(path))
@@ -241,6 +244,7 @@ def test_every_commands_help_opens_with_its_description_in_plain_text():
     assert "``" not in parser.format_help()
 
 
+@pytest.mark.slow
 def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     """PySAT's C module turns Ctrl-C into its own pysolvers.error: the command printed that
     traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
@@ -260,6 +264,7 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     assert (proc.wait(timeout=60), proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, solver, extra", [
     ("solve", "mrv", []),                          # in-process, puzzle by puzzle (Engine.run_many)
     ("count", "mrv", ["--memory-limit", "300"]),   # in a child (run_limited), the same path for count
@@ -336,6 +341,7 @@ def puzzlebench_parse(text):
     return parse(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["cpsat", "cpmpy:z3"])
 def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver):
     """OR-Tools and Z3 (here through CPMpy) catch SIGINT themselves and end the search early:
@@ -361,6 +367,7 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
     assert (code, proc.stderr.read().decode()) == (130, "puzzlebench: interrupted\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["puzzlebench", "puzzlebench.cli"])
 def test_python_dash_m_runs_the_command(module):
     # 'python -m puzzlebench' was "No module named puzzlebench.__main__"

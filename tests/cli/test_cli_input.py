@@ -46,6 +46,7 @@ def test_example_list_is_a_listing_on_standard_output(capsys):
 
 # -- errors: on stdout as records, on stderr once, with the place once ---------------------------
 
+@pytest.mark.slow
 def test_a_bad_record_is_reported_on_both_streams_with_its_place_once(tmp_path):
     f = tmp_path / "f.txt"
     f.write_text(INKALA + "\n" + INKALA[:80] + "?\n")
@@ -61,6 +62,7 @@ def test_a_bad_record_is_reported_on_both_streams_with_its_place_once(tmp_path):
     assert json.loads(jsonl.stdout.splitlines()[1])["status"] == "error"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "check", "show", "rate"])
 def test_one_exit_code_rule_for_every_command(capsys, tmp_path, command):
     bad = tmp_path / "bad.txt"
@@ -75,6 +77,7 @@ def test_one_exit_code_rule_for_every_command(capsys, tmp_path, command):
     assert run(capsys, command, str(mixed))[0] == 1      # some records failed, the rest ran
 
 
+@pytest.mark.slow
 def test_rate_reads_every_form_solve_reads(capsys, tmp_path):
     grid = tmp_path / "grid.txt"
     grid.write_text("\n".join(INKALA[i:i + 9] for i in range(0, 81, 9)) + "\n")
@@ -82,6 +85,7 @@ def test_rate_reads_every_form_solve_reads(capsys, tmp_path):
     assert code == 0 and out.startswith(f"{grid}:1: score ")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["solve", "count", "check", "show", "export --to dimacs"])   # rate takes one file
 def test_standard_input_named_twice_is_a_usage_error(command):
     """The second '-' read a stream already at its end: an 'empty input' error, exit 1."""
@@ -100,6 +104,7 @@ def test_keep_must_not_be_negative(capsys):
 
 # -- standard input, puzzle by puzzle --------------------------------------------------------------
 
+@pytest.mark.slow
 def test_standard_input_is_answered_before_it_ends():
     """A puzzle written to a pipe that stays open is answered at once: the command does not
     wait for the end of its input."""
@@ -127,6 +132,7 @@ def peak_kb_of(argv, stdin_path):
     return peak if peak > before else None
 
 
+@pytest.mark.slow
 def test_memory_does_not_grow_with_the_input(tmp_path):
     """Ten times the puzzles in one stream: the same peak memory, within the noise of the
     interpreter (the whole input was held before; 2 GB for 40,000 puzzles)."""
@@ -199,6 +205,7 @@ LINES = st.lists(st.sampled_from([INKALA, INKALA[:80] + "?", "", "# note", "8", 
                                   "1234", "\x00x", "é"]), max_size=40)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(LINES)
 def test_reading_line_by_line_gives_what_reading_the_whole_text_gives(lines):

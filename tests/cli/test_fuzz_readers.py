@@ -113,6 +113,7 @@ def reference_clauses(text: str) -> list[list[int]]:
     return clauses
 
 
+@pytest.mark.slow
 @FUNCTIONS
 @given(st.data())
 def test_read_dimacs_is_an_error_or_the_clauses_the_file_holds(data):
@@ -126,6 +127,7 @@ def test_read_dimacs_is_an_error_or_the_clauses_the_file_holds(data):
     assert all(w.isascii() for clause in cnf.clauses for w in map(str, clause))
 
 
+@pytest.mark.slow
 @FUNCTIONS
 @given(st.data(), st.sampled_from(["answer", "minisat"]))
 def test_read_answer_is_an_error_or_a_consistent_model(data, seed):
@@ -142,6 +144,7 @@ def test_read_answer_is_an_error_or_a_consistent_model(data, seed):
     assert set(answer.literals) == said
 
 
+@pytest.mark.slow
 @FUNCTIONS
 @given(st.data())
 def test_read_knuth_is_an_error_or_a_matrix_that_reads_back_the_same(data):
@@ -176,6 +179,7 @@ def clean(code: int, err: str, records: bool = False) -> None:
         assert err.count("\n") == 1 and err.startswith("puzzlebench: error: "), err
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data())
 def test_solve_cnf_on_a_mutated_dimacs_file(tmp_path_factory, data):
@@ -190,6 +194,7 @@ def test_solve_cnf_on_a_mutated_dimacs_file(tmp_path_factory, data):
             assert all(any(lit in model for lit in clause) for clause in cnf.clauses)
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data(), st.sampled_from(["answer", "minisat"]))
 def test_decode_on_a_mutated_dimacs_file_and_answer(tmp_path_factory, data, seed):
@@ -208,6 +213,7 @@ def test_solve_xc_on_a_mutated_knuth_file(tmp_path_factory, data):
     clean(*run(["solve-xc", str(f), "--limit", "3", "--time-limit", "5"])[::2])
 
 
+@pytest.mark.slow
 @FAST
 @given(st.data(), st.sampled_from(["smt2", "smt2-fold", "smt2-bool"]))
 def test_solve_smt2_on_a_mutated_file(tmp_path_factory, data, seed):
@@ -216,6 +222,7 @@ def test_solve_smt2_on_a_mutated_file(tmp_path_factory, data, seed):
     clean(*run(["solve-smt2", str(f), "--limit", "3", "--time-limit", "5"])[::2])
 
 
+@pytest.mark.slow
 @FAST
 @given(st.binary(max_size=300))
 def test_every_reader_on_random_bytes(tmp_path_factory, junk):
@@ -252,6 +259,7 @@ ABSURD = {
 }
 
 
+@pytest.mark.slow
 def test_a_corpus_of_absurd_and_mutated_files_runs_in_bounded_memory(tmp_path):
     """Every file through its command in one child capped at 1.5 GB of address space: each
     ends with exit 0 or a one-line error (exit 2).  Before, 'p cnf 99999999999 1' grew to

@@ -70,6 +70,7 @@ def _interrupt(proc: subprocess.Popen) -> tuple[int, float, str, str]:
     return code, seconds, out, err
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
 @pytest.mark.parametrize("solver, kind, easy, endless", [
     ("bitboard", "sudoku", None, BLANK9),      # the 9x9 batch call (sudoku9_batch)
@@ -108,6 +109,7 @@ def test_ctrl_c_stops_a_search_that_would_not_end(solver, kind, easy, endless):
         assert r["count"] >= 1 and not puzzle.check(puzzle.parse_solution(r["solution"]))
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
 @pytest.mark.parametrize("solver", ["dlx", "dlx-py"])
 def test_ctrl_c_stops_solve_xc(solver):
@@ -129,6 +131,7 @@ def test_ctrl_c_stops_solve_xc(solver):
     assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
 @pytest.mark.parametrize("command, target", [("solve-cnf", "dimacs"), ("solve-smt2", "smt2")])
 def test_ctrl_c_stops_counting_the_models_of_a_file(command, target):
@@ -163,6 +166,7 @@ def _pigeonhole(pigeons: int) -> str:
         " ".join(map(str, c)) + " 0\n" for c in clauses)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
 def test_ctrl_c_stops_one_long_pysat_solve_under_a_time_limit():
     """Under a time limit PySAT solves with solve_limited, which sets no SIGINT handler of its
@@ -182,6 +186,7 @@ def test_ctrl_c_stops_one_long_pysat_solve_under_a_time_limit():
     assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
 
 
+@pytest.mark.slow
 def test_a_pysat_solver_kept_across_puzzles_starts_clean_after_a_ctrl_c():
     """The watch's interrupt of a solver is cleared with the search, for a solver kept for the
     next puzzle: its next search runs to its own deadline, not stopped at once."""
@@ -275,6 +280,7 @@ def test_a_library_search_stopped_by_ctrl_c_is_no_timeout(solver):
 
 
 # the KeyboardInterrupt Python drops in Z3's ModelRef.__del__ (the watch ends the search anyway)
+@pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("solver", ["smt", "sat", "cpsat"])
 def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):

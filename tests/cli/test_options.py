@@ -244,6 +244,7 @@ def edge_files(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, option, value", CASES)
 def test_an_edge_value_is_taken_or_refused_in_one_line(edge_files, tmp_path, name, option, value):
     base, _ = COMMANDS[name]

@@ -64,6 +64,7 @@ def measured(make) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("estimate, make, puzzle", [
     (cnf.estimated_bytes, lambda p: cnf._encode_constraints(p.rules, "extended", "pairwise"), Sudoku((4, 4), [0] * 256)),
     (cells.estimated_bytes, cells.compile_rules, full_futoshiki(16)),
@@ -91,6 +92,7 @@ def test_the_check_names_the_estimate_and_the_option():
     check_budget(3 * 2**30, "this", memory_limit=4 * 2**30)   # a limit raises the budget
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec, estimate", [("sat", "5,081"), ("quine", "5,337"), ("ext:cadical", "4,896"),
                                             ("smt:bool@amo=pairwise", "17,024")])
 def test_an_engine_refuses_an_encoding_past_the_budget_without_making_it(spec, estimate):
@@ -143,6 +145,7 @@ def test_export_refuses_a_dimacs_past_the_budget_and_a_limit_raises_it(empty64, 
     assert out.read_text().startswith("c puzzlebench cnf")
 
 
+@pytest.mark.slow
 def test_generate_refuses_a_futoshiki_whose_checks_pass_the_budget(capsys):
     started = time.perf_counter()
     assert main(["generate", "futoshiki", "--size", "64", "--quiet"]) == 2

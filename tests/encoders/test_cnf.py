@@ -30,6 +30,7 @@ TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5.
 
 # -- clause counts of the empty grid (Kwon & Jain 2006) ----------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("box, encoding, clauses", [
     ((3, 3), "minimal", 8829), ((3, 3), "efficient", 11745), ((3, 3), "extended", 11988),
     ((3, 3), "optimized", 11988),
@@ -181,6 +182,7 @@ def test_queens_counts_agree_with_oeis(n):
     assert result.count == oeis[n] and (result.verified or oeis[n] == 0)
 
 
+@pytest.mark.slow
 def test_every_variant_agrees_on_samples():
     puzzles = [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_norvig_top95.txt", 3, 30)]
     puzzles += [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku16_vu_kr_1000.txt", 1)]
@@ -193,6 +195,7 @@ def test_every_variant_agrees_on_samples():
         assert all(r.verified for r in got), variant
 
 
+@pytest.mark.slow
 def test_top95_and_16x16_samples_agree_with_mrv_reusing_one_solver():
     engine = SatEngine()
     for name, step in (("sudoku9_norvig_top95.txt", 9), ("sudoku16_vu_kr_1000.txt", 200),
@@ -203,6 +206,7 @@ def test_top95_and_16x16_samples_agree_with_mrv_reusing_one_solver():
             assert r.verified and r.count == MRV.run(p).count, (name, line)
 
 
+@pytest.mark.slow
 def test_skyscrapers_nsol_sample_agrees_with_the_files_counts():
     engine = SatEngine()
     for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", step=60):
@@ -309,6 +313,7 @@ def test_a_forked_child_gets_a_watchdog_of_its_own():
     assert queue.get(timeout=5) is True
 
 
+@pytest.mark.slow
 def test_kept_solvers_are_rebuilt_and_still_agree(monkeypatch):
     import puzzlebench.solvers.sat as sat
 
@@ -428,6 +433,7 @@ EXTERNAL = {"cadical": lambda f, o: subprocess.run(["cadical", "-q", str(f)], st
                                                    stdout=subprocess.DEVNULL)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", sorted(EXTERNAL))
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_exported_cnf_solved_by_an_external_solver_decodes_to_a_verified_solution(
@@ -501,6 +507,7 @@ def test_decode_reports_a_bad_answer_with_exit_2(tmp_path, capsys):
                    f"(line 13 of {cnf})\n")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("option", ["--cnf", "--xcsp3", "--minizinc", "--opb"])
 def test_decode_refuses_standard_input_for_both_files(option):
     """Both read from '-': the answer read a stream the file had exhausted ('no status line')."""
@@ -633,6 +640,7 @@ def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, op
 
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sudoku9_norvig_top95.txt", "sudoku16_vu_kr_1000.txt", "tatham_keen_4to7_96.txt",
                                   "tatham_solo_jigsaw9_100.txt", "tatham_solo_killer_3x3_100.txt",
                                   "tatham_solo_sudokux_3x3_100.txt", "tatham_unequal_4to7_96.txt",

@@ -65,6 +65,7 @@ def by_solver(outcome):
 
 # -- broken engines ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_broken_engines_cost_only_their_pairs(small_sudokus, tmp_path):
     items = from_puzzles("four", small_sudokus[:2])
     out = bench(items, ["mrv", "wrong", "hang", "exit", "sigkill", "segfault"], tmp_path, time_limit=0.3)
@@ -191,6 +192,7 @@ def slow_bench(tmp_path, db_name: str, solvers: str = "slow", count: int = 24) -
             "--engine", f"slow={BROKEN['slow']}", "--db", str(db), "--jobs", "2", "--quiet"], db
 
 
+@pytest.mark.slow
 def test_killed_bench_resumes_without_losing_or_repeating(tmp_path):
     cmd, db = slow_bench(tmp_path, "k.sqlite", solvers="slow,mrv")
     proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
@@ -487,6 +489,7 @@ def test_native_bulk_check_agrees_with_the_checker(case):
     assert flags[0] == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.text(min_size=1, max_size=8), min_size=1, max_size=6, unique=True).flatmap(
     lambda names: st.tuples(st.just(names), st.lists(
@@ -579,6 +582,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_workers_end_when_the_bench_is_killed(tmp_path):
     """SIGKILL of the bench alone (not its process group): its workers end within seconds
@@ -606,6 +610,7 @@ def test_workers_end_when_the_bench_is_killed(tmp_path):
             pass
 
 
+@pytest.mark.slow
 def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path):
     """Two benches at once on one --db would each store the pairs both run (190 current rows
     for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
@@ -658,6 +663,7 @@ def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
     stale.close()
 
 
+@pytest.mark.slow
 def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
     """A database the bench made is removed when nothing was stored in it (it held one run
     and no result); one that existed before is kept."""
@@ -683,6 +689,7 @@ def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt"]
 
 
+@pytest.mark.slow
 def test_resume_runs_again_what_was_stored_under_another_time_limit(tmp_path):
     path = tmp_path / "hard.txt"
     path.write_text(examples.example("norvig-hardest").write() + "\n")
@@ -711,6 +718,7 @@ def test_a_line_that_is_not_text_stops_no_other_puzzle_of_a_bench(tmp_path):
     assert str(items[1].error).startswith("mixed.txt:2:1: byte 0xff is not UTF-8 text")
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_between_two_polls_loses_no_row_and_no_time_limit(tmp_path):
     """The worker dies while the bench's consumer is busy, so the next unit is handed out
     before the death is seen.  It was once replaced on the spot, its units left to the new

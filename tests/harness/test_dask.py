@@ -172,6 +172,7 @@ class KillMidRun:
 
 # -- through a running scheduler -------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_distributed
 def test_a_worker_killed_mid_run_loses_nothing_and_stores_nothing_twice(cluster_of, tmp_path):
     items = puzzles()
@@ -187,6 +188,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_stores_nothing_twice(cluster_
     assert rows == expected
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_a_scheduler_that_dies_mid_run_stops_the_bench_and_resume_finishes_locally(cluster_of, tmp_path, capsys):
     cluster = cluster_of(1)
@@ -225,6 +227,7 @@ def test_a_scheduler_that_dies_mid_run_stops_the_bench_and_resume_finishes_local
 
 # -- a local Dask cluster ------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_distributed
 def test_dask_local_matches_the_local_pool_and_keeps_hard_limits(tmp_path, capsys):
     """An engine that kills its process and one that hangs cost their child in the Dask worker,
@@ -270,6 +273,7 @@ def running_dask_local_bench(tmp_path, *extra):
         bench.wait()
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
     """A Ctrl-C reaches every process of the terminal's group: each Dask worker of dask-local:N
@@ -280,6 +284,7 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
     assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
 
 
+@pytest.mark.slow
 @needs_distributed
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
@@ -300,6 +305,7 @@ def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
     assert err == ""
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_a_dask_local_bench_says_nothing_when_port_8787_is_taken(tmp_path):
     """Port 8787 is Dask's default for the scheduler's HTTP server, dashboard or not: taken by
@@ -320,6 +326,7 @@ def test_a_dask_local_bench_says_nothing_when_port_8787_is_taken(tmp_path):
     assert err.startswith("puzzlebench: 60 runs in ") and err.count("\n") == 1, err
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_the_schedulers_http_server_of_dask_local_is_on_an_ephemeral_port_of_loopback():
     executor = DaskExecutor(parse_executor_spec("dask-local:1"))
@@ -383,6 +390,7 @@ def test_jobs_are_refused_with_a_cluster(tmp_path, capsys):
                                        "dask://127.0.0.1:8786 runs on the cluster's workers\n")
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_an_unreachable_scheduler_fails_fast_and_stores_nothing(tmp_path, capsys):
     db = tmp_path / "r.sqlite"
@@ -395,6 +403,7 @@ def test_an_unreachable_scheduler_fails_fast_and_stores_nothing(tmp_path, capsys
     assert not db.exists()
 
 
+@pytest.mark.slow
 @needs_distributed
 def test_a_port_that_accepts_and_never_answers_fails_fast_too(tmp_path, capsys):
     """A listener that accepts the connection and says nothing (another service, a stuck

@@ -210,6 +210,7 @@ def test_a_completed_grid_is_a_valid_full_grid_the_same_for_a_seed(box):
     assert grid != completed_grid(box, random.Random(4), counter)
 
 
+@pytest.mark.slow
 def test_a_check_cut_by_its_time_limit_keeps_its_clue_and_says_so(capsys):
     """At 25x25 the late checks take seconds; under a 1 ms limit they are cut, their clues kept:
     the puzzle is unique (proven by another engine here) but not minimal, and the command warns."""

@@ -30,6 +30,7 @@ def count(puzzle, limit=2) -> int:
     return make_engine("sat").run(puzzle, limit=limit).count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, shape", SMALL)
 def test_generated_puzzles_read_back_are_unique_and_solved_by_their_solution(kind, shape):
     puzzles = list(generate(kind, 2, seed=7, **shape))
@@ -43,6 +44,7 @@ def test_generated_puzzles_read_back_are_unique_and_solved_by_their_solution(kin
         assert count(read) == 1                                                   # proper
 
 
+@pytest.mark.slow
 def test_a_large_kenken_is_proper_and_checked_by_a_search_that_learns():
     """``generate kenken --size 16 --seed 2`` took over 100 s: mrv's checks, a backtracking
     search on a Latin square with few givens, run into heavy-tailed searches from size 13 or so;
@@ -58,6 +60,7 @@ def test_a_large_kenken_is_proper_and_checked_by_a_search_that_learns():
     assert make_engine("cpsat").run(read, limit=2).status is Status.UNIQUE
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, shape, seed", [("killer", {"box": (3, 4)}, 2), ("jigsaw", {"size": 12}, 2)])
 def test_a_large_killer_and_jigsaw_are_made_by_searches_that_learn(kind, shape, seed):
     """Killer 3x4 (seed 2) ran over 90 s in mrv's uniqueness checks, jigsaw 12 (seed 2) over 90 s
@@ -144,6 +147,7 @@ READ_BACK = [("sudoku", ["--box", "2x2"]), ("sudoku", ["--box", "2x3"]), ("sudok
              ("killer", ["--box", "2x2"]), ("futoshiki", ["--size", "4"]), ("kenken", ["--size", "4"])]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind, options", READ_BACK)
 def test_what_generate_writes_reads_back_with_solve_and_check(kind, options, capsys, tmp_path):
     """``generate sudoku --box 6x6`` wrote a puzzle and its solution as one line of 2592

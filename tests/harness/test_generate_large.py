@@ -20,6 +20,7 @@ def _dig(box, seed, counter=None, **options) -> Sudoku:
     return generate_sudoku(box, random.Random(f"sudoku:{seed}"), counter=counter or _Counter("sudoku"), **options)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2])
 def test_the_sat_solver_alone_gives_the_puzzle_the_counter_alone_gives(monkeypatch, seed):
     """With no look for the counter (``COUNTER_SECONDS`` 0) the SAT solver decides every
@@ -33,6 +34,7 @@ def test_the_sat_solver_alone_gives_the_puzzle_the_counter_alone_gives(monkeypat
     assert "undecided" not in by_sat.metadata
 
 
+@pytest.mark.slow
 def test_a_large_generated_sudoku_is_unique_minimal_and_reproducible():
     dlx = registry.make_engine("dlx")
     first = next(generate("sudoku", 1, 5, box=(4, 4)))
@@ -48,6 +50,7 @@ def test_a_large_generated_sudoku_is_unique_minimal_and_reproducible():
             assert dlx.run(Sudoku((4, 4), fewer), limit=2).status is Status.MULTIPLE, cell
 
 
+@pytest.mark.slow
 def test_the_sat_question_is_whether_the_cell_can_take_another_value():
     """The prover's SAT question alone, on each check of a 12x12 dig, against the DLX count."""
     box = (3, 4)

@@ -63,6 +63,7 @@ def run(capsys, *argv):
 
 # -- CPU time ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_every_stored_result_has_its_cpu_time(small_sudokus, tmp_path):
     """Per puzzle for an engine run one puzzle at a time; a batch call's CPU time shared evenly
     by its puzzles, with the batch's size; an engine that sleeps shows wall time its CPU time
@@ -91,6 +92,7 @@ NINE_BY_NINE = [
 ]
 
 
+@pytest.mark.slow
 def test_a_killed_worker_still_accounts_for_its_puzzle(small_sudokus, tmp_path):
     """A worker killed at the time limit: the puzzle's CPU time and peak from ``wait4`` (the
     hang engine sleeps: little CPU time for a second of wall time), with the baseline."""
@@ -117,6 +119,7 @@ def test_jsonl_times_carry_cpu(capsys):
 
 # -- memory that belongs to the run -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_large_puzzle_uses_more_memory_than_a_small_one(tmp_path):
     """Peak above the worker's idle baseline: an empty 25x25 Sudoku's exact cover (dlx-py,
     some 15,000 options) against an empty 4x4's, one worker, the small one first; the baseline
@@ -143,6 +146,7 @@ def test_a_large_puzzle_uses_more_memory_than_a_small_one(tmp_path):
 
 # -- memory limit --------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_an_engine_that_allocates_without_end_is_memout_and_the_bench_goes_on(small_sudokus, tmp_path):
     out = bench(from_puzzles("four", small_sudokus), ["mrv", "hoard", "oomkilled"], tmp_path,
                 memory_limit=LIMIT_MB * MB)
@@ -195,6 +199,7 @@ def test_a_dead_worker_keeps_its_resource_usage_when_another_worker_starts_first
     reap(other)
 
 
+@pytest.mark.slow
 def test_native_code_that_runs_out_in_its_own_way_is_memout_in_bench_and_solve(small_sudokus, tmp_path):
     """Bindings that turn a refused allocation into a SystemError (Z3's, under bench
     --memory-limit 20 on an order-45 Latin square) were stored as errors by the bench, though
@@ -220,6 +225,7 @@ def test_native_code_that_runs_out_in_its_own_way_is_memout_in_bench_and_solve(s
                 else "exit code 101 under the cap") in result.error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mb", [25, 50])
 def test_z3_running_out_is_memout_in_bench_and_solve_alike(tmp_path, capsys, mb):
     """Real Z3 on an order-45 quasigroup with holes, which needs some 55 MB: under 25 MB it
@@ -268,6 +274,7 @@ def test_a_batch_that_runs_out_finds_its_puzzle(small_sudokus, tmp_path):
     assert statuses == ["memout" if h else "unique" for h in hoarding]
 
 
+@pytest.mark.slow
 def test_resume_runs_memouts_again_under_a_larger_limit(small_sudokus, tmp_path):
     items = from_puzzles("four", small_sudokus[:1])
     first = bench(items, ["mrv", "hoard"], tmp_path, memory_limit=LIMIT_MB * MB)
@@ -278,6 +285,7 @@ def test_resume_runs_memouts_again_under_a_larger_limit(small_sudokus, tmp_path)
     assert hoard["memory_limit"] == 2 * LIMIT_MB * MB and hoard["status"] == "memout"
 
 
+@pytest.mark.slow
 def test_the_child_of_the_api_holds_a_memory_limit(small_sudokus):
     """``run_limited``, as the API and ``solve``/``count`` use it: each puzzle ``memout`` in a
     child that is replaced, and a normal engine under the same limit answers, with its peak."""
@@ -369,6 +377,7 @@ def logged(db: Path) -> list[tuple]:
         return sorted(conn.execute("SELECT puzzle_id, solver, repetition, status FROM results").fetchall())
 
 
+@pytest.mark.slow
 def test_repeat_stores_every_run_and_resume_runs_only_the_missing_repetitions(small_sudokus, tmp_path):
     items = from_puzzles("four", small_sudokus)
     out = bench(items, ["mrv", "liar"], tmp_path, repeat=3)
@@ -417,6 +426,7 @@ def test_repeat_below_one_is_refused(capsys, tmp_path):
     assert not (tmp_path / "r.sqlite").exists()
 
 
+@pytest.mark.slow
 def test_an_engine_run_after_a_heavier_one_is_not_charged_for_its_libraries(tmp_path):
     """Two engines in one worker, the light one (bitboard) first: the heavy one (smt) then
     imports Z3 into the worker.  bitboard's later runs must not count Z3 as theirs (a baseline
@@ -458,6 +468,7 @@ def solve_capped(tmp_path, solver: str, mb: float, lines=HARD_NINE):
     return proc.returncode, records, proc.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, library, mb", [
     ("smt", "z3", 8),         # Z3 loaded under 10-19 MB: SIGSEGV, every puzzle an error
     ("cpsat", "ortools", 20),  # OR-Tools (about 150 MB of data with numpy): SIGABRT at 20 MB, memout below 50
@@ -488,6 +499,7 @@ def test_the_benchs_workers_load_the_libraries_before_the_cap(tmp_path):
     assert out.errors == out.memouts == 0 and not out.disagreements
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, library", [("smt", "z3"), ("cpsat", "ortools"), ("cpmpy:z3", "cpmpy"),
                                              ("cpmpy:ortools", "cpmpy")])
 def test_a_search_that_outgrows_a_tiny_limit_is_a_memout_never_an_error(tmp_path, solver, library):

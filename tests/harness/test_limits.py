@@ -46,6 +46,7 @@ def empty64(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", AVAILABLE)
 def test_the_command_holds_a_one_second_limit_on_an_empty_64x64(family, empty64):
     script = ("import resource, subprocess, sys, time; start = time.perf_counter(); "
@@ -68,6 +69,7 @@ def test_the_command_holds_a_one_second_limit_on_an_empty_64x64(family, empty64)
     assert peak_kb < PEAK_BOUND_KB, f"{family}: {peak_kb / 1024:.0f} MB"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["mrv", "sat"])
 def test_the_api_holds_the_limit_too(family):
     """One engine that holds its limit in-process, one run in a child killed at the limit."""

@@ -94,6 +94,7 @@ def test_a_programs_cpu_time_is_the_runs(tmp_path, capsys):
     assert record["times"]["cpu"] >= record["stats"]["raw"]["program_cpu"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.skipif("cadical" not in VARIANTS, reason="cadical is not installed")
 def test_a_programs_peak_is_the_runs_when_it_is_the_larger(tmp_path):
     """A program that holds more memory than the worker ever did: its whole peak is the run's
@@ -114,6 +115,7 @@ def test_a_programs_peak_is_the_runs_when_it_is_the_larger(tmp_path):
 
 # -- 2. limits on the clock the user chose -------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_cpu_limit_ends_a_spinning_program_within_its_grace(tmp_path, capsys):
     limit = 0.5
     rows = bench_rows(tmp_path, hardest(1), "--solver", SPIN, "--clock", "cpu", "--time-limit", str(limit),
@@ -129,6 +131,7 @@ def test_a_cpu_limit_ends_a_spinning_program_within_its_grace(tmp_path, capsys):
     assert record["status"] == "timeout" and 0.9 * limit <= record["times"]["cpu"] <= limit + grace(limit)
 
 
+@pytest.mark.slow
 def test_a_wall_limit_ends_a_sleeping_program(tmp_path, capsys):
     """On the CPU clock a program that sleeps spends no CPU: the wall limit beside it ends it."""
     rows = bench_rows(tmp_path, hardest(1), "--solver", SLEEP, "--clock", "cpu", "--time-limit", "0.5",
@@ -143,6 +146,7 @@ def test_a_wall_limit_ends_a_sleeping_program(tmp_path, capsys):
     assert record["status"] == "timeout" and 0.5 <= record["times"]["total"] <= 0.5 + grace(0.5)
 
 
+@pytest.mark.slow
 def test_the_kernel_holds_a_cpu_limit_the_engine_never_looks_at(tmp_path):
     """A worker whose engine spins without looking at its clock, the parent's polling given a
     grace of 60 s: RLIMIT_CPU (its CPU so far plus the limit and its grace, rounded up) ends
@@ -183,6 +187,7 @@ def test_bad_clock_options_are_one_line_with_exit_2(command, args, message, caps
 
 # -- 3. a memory limit that holds and is named -----------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mb", [5, 20])
 def test_z3_on_16x16_under_a_cap_is_memout_with_its_peak_under_the_cap(tmp_path, mb):
     """Three public 16x16 through Z3: under 5 MB every row a memout (Z3's "Resource
@@ -199,6 +204,7 @@ def test_z3_on_16x16_under_a_cap_is_memout_with_its_peak_under_the_cap(tmp_path,
     assert {r["memory_mechanism"] for r in rows} == {MEMORY_MECHANISM}
 
 
+@pytest.mark.slow
 def test_z3_under_a_cap_in_solve_is_memout_too(capsys, tmp_path):
     pytest.importorskip("z3")
     records = solve_records(capsys, tmp_path, data_lines("sudoku16_vu_kr_1000.txt", 2), "--solver", "smt:int",
@@ -209,6 +215,7 @@ def test_z3_under_a_cap_in_solve_is_memout_too(capsys, tmp_path):
 
 # -- 4. one meaning of solved ---------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_tiny_time_limit_is_timeouts_in_the_main_table_and_the_metrics_alike(tmp_path):
     rows = bench_rows(tmp_path, hardest(10), "--solvers", "mrv,bitboard,dlx,dlx-py", "--time-limit", "1e-9")
     assert {r["status"] for r in rows} == {"timeout"}

@@ -79,6 +79,7 @@ def test_order_3_squares_are_equally_likely():
     assert chi_square(counts, 12, 3000) < 40    # 11 degrees of freedom: P(> 40) is about 3e-5
 
 
+@pytest.mark.slow
 def test_order_4_reaches_the_576_squares_uniformly():
     """576 Latin squares of order 4: 3,000 draws see about 573 of them (standard deviation ~2)
     with a chi-square about 575 (sd ~34).  Going on after n^3 moves *until* a proper cube (the
@@ -165,6 +166,7 @@ def test_bad_generate_latin_arguments_are_one_line_exit_2(capsys, tmp_path, argv
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_generated_squares_pipe_into_check(tmp_path):
     """``generate latin | check -`` verifies every square: the block carries its solution after
     a line ``solution`` (the .pls format has no place for one), which the reader reads back."""
@@ -204,6 +206,7 @@ def run_check(path):
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, message", [
     ("order 2\n0 -1\n-1 -1\nsolution\n0 1\n1 -1\n", "<stdin>:6:3: error: a hole in the solution: it fills every cell"),
     ("order 2\n0 -1\n-1 -1\nsolution\n0 1\n", "<stdin>:4: error: 'solution' is followed by 1 rows; expected 2"),

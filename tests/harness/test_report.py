@@ -272,6 +272,7 @@ def test_ecdf_is_the_share_of_the_set_solved_within_each_time(example_db):
     assert points["b"] == (pytest.approx([0.19, 0.49, 0.59]), [0.25, 0.5, 0.75])
 
 
+@pytest.mark.slow
 def test_plots_draw_the_time_limit_and_the_profiles(example_db, tmp_path, capsys):
     out = tmp_path / "figs"
     assert main(["report", "--db", str(example_db), "--out", str(out), "--plot", "cactus", "--plot", "ecdf",

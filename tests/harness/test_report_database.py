@@ -80,6 +80,7 @@ def test_percentile_is_linear_between_ranks():
     assert percentile([5], 90) == 5 and percentile([], 90) is None
 
 
+@pytest.mark.slow
 def test_report_command_writes_tables_and_plots(tmp_path, capsys):
     _write_example(tmp_path / "e.sqlite")
     out = tmp_path / "out"
@@ -165,6 +166,7 @@ def test_report_out_must_be_a_folder_and_generate_out_writable(small_db, tmp_pat
     assert capsys.readouterr().err == f"puzzlebench: error: --out {nowhere}: cannot write there: No such file or directory\n"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.lists(st.tuples(st.integers(0, 2**20), st.binary(min_size=1, max_size=64)), min_size=1, max_size=8))
 def test_report_on_a_mutated_database_is_a_table_or_a_clean_error(small_db, tmp_path_factory, edits):

@@ -103,6 +103,7 @@ def z3_count(seed: int) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 def test_z3_gets_the_seed():
     def search(answer: dict) -> tuple:
         return tuple(answer["stats"][name] for name in ("nodes", "conflicts", "propagations"))

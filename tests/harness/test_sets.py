@@ -63,6 +63,7 @@ def puzzles_by_set(db: Path) -> dict[str, int]:
     return {name: len(ids) for name, ids in out.items()}
 
 
+@pytest.mark.slow
 def test_the_readme_benches_into_one_database_are_two_sets_of_eleven(tmp_path, capsys):
     file, db = puzzle_file(tmp_path / "puzzles.txt", 11, seed=4), tmp_path / "runs.sqlite"
     for line in readme_bench_lines():
@@ -87,6 +88,7 @@ def test_the_readme_benches_into_one_database_are_two_sets_of_eleven(tmp_path, c
     assert puzzles_by_set(db) == {"puzzles.txt (scrambled, seed 1)": 11, "puzzles.txt": 11}
 
 
+@pytest.mark.slow
 def test_two_files_of_one_name_stay_two_sets(tmp_path, capsys):
     one, two = puzzle_file(tmp_path / "d1" / "puzzles.txt", 3, 1), puzzle_file(tmp_path / "d2" / "puzzles.txt", 4, 2)
     db = tmp_path / "s.sqlite"
@@ -145,6 +147,7 @@ def test_an_edited_file_is_a_new_set_said_in_one_line(tmp_path, capsys, resume):
     assert len([r for r in results(db) if r["set_name"] == "five.txt"]) == 10   # the earlier set untouched
 
 
+@pytest.mark.slow
 def test_resume_runs_again_what_was_stored_under_a_smaller_or_larger_time_limit(tmp_path, capsys):
     file, db = puzzle_file(tmp_path / "five.txt", 5, seed=6), tmp_path / "t.sqlite"
     base = ["bench", str(file), "--solvers", "mrv", "--db", str(db), "--quiet", "--resume"]
@@ -273,6 +276,7 @@ def old_database(new: Path, old: Path) -> None:
     conn.close()
 
 
+@pytest.mark.slow
 def test_an_older_database_is_read_then_its_merged_set_split_off(tmp_path, capsys):
     file, new, old = puzzle_file(tmp_path / "puzzles.txt", 11, seed=4), tmp_path / "n.sqlite", tmp_path / "o.sqlite"
     for line in readme_bench_lines():

@@ -111,6 +111,7 @@ def test_a_solver_three_times_as_fast_is_significantly_faster(tmp_path):
                                                                                               "reference")
 
 
+@pytest.mark.slow
 def test_timeouts_count_at_the_limit_and_errors_are_left_out_of_the_test(tmp_path):
     rows = two_solvers([0.01] * 12, [0.01] * 12, limit=1.0)
     rows = [(s, line, solver, "timeout" if solver == "b" and line <= 10 else status, 1.0 if solver == "b" and
@@ -163,6 +164,7 @@ def test_holm_runs_across_the_whole_table(tmp_path):
     assert min(m["p_time_holm"] for m in metrics) == pytest.approx(2 * min(raw))
 
 
+@pytest.mark.slow
 def test_the_scipy_tests_by_hand():
     # Wilcoxon on log times: every pair equal is no evidence; b always ten times as slow, 10 pairs: each of the
     # ten differences beyond the 5% margin, the one-sided p 1 / 2^10, doubled for the two sides

@@ -90,6 +90,7 @@ def decoded_record(capsys, tmp_path, target: str, path, answer) -> dict:
 
 # -- export, solve with the tool, decode, verify ---------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", TOOLS)
 @pytest.mark.parametrize("name", EXAMPLES + ["sudoku16"])
 def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path, capsys):
@@ -108,6 +109,7 @@ def test_the_tool_solves_the_export_and_decode_verifies_it(tool, name, tmp_path,
         assert solution == make_engine("bitboard").run(puzzle, limit=1).solutions[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["arto-inkala", "killer", "kenken4", "futoshiki5", "skyscrapers5", "jigsaw6"])
 def test_choco_reads_the_xcsp3_export_as_ace_does(name, tmp_path, capsys):
     """A second XCSP3 reader (Choco's, the other solver pycsp3 ships): the file is XCSP3, not
@@ -128,6 +130,7 @@ COUNTS = [("8-queens", 0), ("8-queens-corner", 0), ("killer", 2), ("kenken4", 2)
           ("skyscrapers5", 2), ("sudoku-x", 2), ("jigsaw6", 2), ("latin5", 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", ENUMERATING)
 @pytest.mark.parametrize("name,limit", COUNTS)
 def test_the_tools_count_as_cpsat_does(tool, name, limit, tmp_path):
@@ -143,6 +146,7 @@ def test_the_tools_count_as_cpsat_does(tool, name, limit, tmp_path):
     assert len(set(answer.solutions)) == len(answer.solutions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", ENUMERATING)
 def test_a_sudoku_with_many_solutions_stops_at_two(tool, tmp_path):
     needs(tool)
@@ -152,6 +156,7 @@ def test_a_sudoku_with_many_solutions_stops_at_two(tool, tmp_path):
     assert all(puzzle.check(s) == [] for s in answer.solutions)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", TOOLS)
 def test_an_unsatisfiable_export_is_unsatisfiable_to_the_tool(tool, tmp_path, capsys):
     """Two givens that clash through a sign: a Futoshiki with no solution."""
@@ -369,6 +374,7 @@ def _mutate(text: str, rng: random.Random) -> str:
     return " ".join(words)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10**9), target=st.sampled_from(["xcsp3", "minizinc", "opb"]),
        name=st.sampled_from(["kenken4", "skyscrapers5", "8-queens-corner"]))
@@ -503,6 +509,7 @@ PUBLIC_SETS = [("tatham_keen_4to7_96.txt", "kenken"), ("tatham_solo_killer_3x3_1
                ("sudoku4_vu_kr_1000.txt", "sudoku")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,kind", PUBLIC_SETS)
 def test_mzn_dzn_exports_a_public_set_to_a_folder_that_minizinc_solves(name, kind, tmp_path, capsys):
     """``export --to mzn+dzn FILE -o DIR``: one KIND.mzn, a KIND-K.dzn per puzzle; three of them
@@ -660,6 +667,7 @@ def test_export_minizinc_model_with_no_input_and_no_kind_says_what_to_give(capsy
 
 # -- decode: colour, values out of range, a wrong UNSAT claim ------------------------------------
 
+@pytest.mark.slow
 def test_decode_reads_aces_coloured_output_as_the_readme_runs_it(tmp_path, capsys):
     """``java -jar ACE.jar p.xml`` without ``-npc`` colours its lines even into a file; decode
     drops the colour (was "no status line")."""

@@ -87,6 +87,7 @@ def test_a_plain_form_longer_than_any_grid_reads_as_one_puzzle(tmp_path, capsys,
     assert capsys.readouterr().out.split("\n", 1)[1] == out.split("\n", 1)[1]
 
 
+@pytest.mark.slow
 def test_a_cage_with_more_fillings_than_memory_is_read_and_refused_by_the_engines(tmp_path, capsys):
     """A 27-cell sum cage of a 9x9 KenKen: the reader listed every filling to see whether one
     made the target (7 GB and more than a minute, for show as for solve); an engine now gets an
@@ -106,6 +107,7 @@ def test_a_cage_with_more_fillings_than_memory_is_read_and_refused_by_the_engine
 
 # -- the public sets --------------------------------------------------------------------------
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("path, cls", [(KEEN, KenKen), (KILLER, KillerSudoku)], ids=["keen", "killer"])
 def test_every_public_id_reads_writes_back_and_is_unique(path, cls):
@@ -118,6 +120,7 @@ def test_every_public_id_reads_writes_back_and_is_unique(path, cls):
         assert (str(result.status), result.verified) == ("unique", True), line
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("kind, path", [("kenken", KEEN), ("killer", KILLER)])
 def test_every_engine_solves_a_sample_unique_and_agrees(kind, path):
@@ -134,6 +137,7 @@ def test_every_engine_solves_a_sample_unique_and_agrees(kind, path):
         assert len(set(answers.values())) == 1, line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["kenken4", "killer"])
 def test_every_engine_solves_the_examples(name):
     from puzzlebench.models import examples

@@ -182,6 +182,7 @@ SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 3), (4, 4), (2, 5)
 SUDOKU_FORMS = ["line", "numbers", "grid", "numbers_grid", "list", "flat_list", "cpmpy"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SHAPES), st.sampled_from(SUDOKU_FORMS), st.integers(0, 2 ** 32), st.floats(0, 1))
 def test_sudoku_round_trip_every_form_and_shape(box, form, seed, density):
@@ -604,6 +605,7 @@ def test_data_files_parse_with_the_right_kind_and_their_solutions_check(name):
         assert checked == len(items)
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("prefix", sorted(TATHAM_KINDS))
 def test_a_game_id_with_its_solution_after_it_checks(prefix):
@@ -701,6 +703,7 @@ JUNK = st.lists(st.sampled_from(list("0123456789.,_|-+=()[]Qq# \nabcxzAZ:/\t")
                                 + ["size=", "box=", "8 ", "4 ", "\x00", "é"]), max_size=120).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
 @given(JUNK, st.sampled_from([None, *KINDS]))
 def test_any_text_gives_a_puzzle_or_a_puzzle_error(text, kind):

@@ -35,6 +35,7 @@ def test_futoshiki_is_taken_by_every_engine_generic_over_the_vocabulary():
     assert "futoshiki" not in engine_class("bitboard").kinds
 
 
+@pytest.mark.slow
 @needs_data
 def test_the_public_tatham_set_reads_writes_back_exactly_and_is_unique():
     lines = tatham_ids()
@@ -50,6 +51,7 @@ def test_the_public_tatham_set_reads_writes_back_exactly_and_is_unique():
         assert p.check(result.solutions[0]) == [] and p.rules.violations(result.solutions[0]) == []
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("family", GENERIC)
 def test_every_engine_solves_a_sample_of_the_public_set_and_agrees(family):
@@ -297,6 +299,7 @@ def mutated(draw) -> str:
     return "".join(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated(), st.sampled_from([None, "futoshiki"]))
 def test_a_mutated_futoshiki_is_a_placed_error_or_a_puzzle_that_reads_back(text, kind):
@@ -309,6 +312,7 @@ def test_a_mutated_futoshiki_is_a_placed_error_or_a_puzzle_that_reads_back(text,
             assert item.form != "tatham" or again.write() == item.write()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(mutated())
 def test_the_command_on_a_mutated_futoshiki_file(tmp_path_factory, text):

@@ -25,6 +25,7 @@ def test_the_public_tatham_set_reads_and_writes_back_exactly():
     assert all(sorted(p.regions.count(r) for r in range(9)) == [9] * 9 for p in puzzles)
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("family", [f for f in GENERIC if f != "backtrack"])
 def test_every_engine_solves_a_sample_of_the_public_set(family):

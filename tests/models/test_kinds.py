@@ -36,6 +36,7 @@ def test_every_engine_says_which_kinds_it_takes():
         assert kinds and kinds <= set(KIND_NAMES), family
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("puzzle", EXAMPLES, ids=lambda p: f"{p.kind}-{p.shape}")
 def test_a_puzzle_is_rebuilt_from_its_dimacs_file(puzzle):
     """The DIMACS header carries the kind's own fields (a jigsaw's regions, a Futoshiki's

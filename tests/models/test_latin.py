@@ -24,6 +24,7 @@ def test_latin_is_registered_and_taken_by_the_generic_engines():
     assert {"mrv", "backtrack", "dlx", "dlx-py", "sat", "quine", "cpsat", "smt", "bitboard"} <= set(GENERIC)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", GENERIC)
 def test_every_engine_counts_the_latin_squares_of_order_4(family):
     result = solve(empty(4), solver=family, limit=None, kind="latin", time_limit=120)

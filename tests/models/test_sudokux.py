@@ -17,6 +17,7 @@ TATHAM = DATA / "tatham_solo_sudokux_3x3_100.txt"
 needs_data = pytest.mark.skipif(not TATHAM.exists(), reason=f"no data set at {TATHAM}")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", GENERIC)
 def test_every_engine_counts_the_4x4_sudoku_x_grids(family):
     """48 of the 288 4x4 Sudoku grids keep both diagonals whole."""
@@ -32,6 +33,7 @@ def test_the_public_tatham_set_reads_and_writes_back_exactly():
     assert [p.write() for p in puzzles] == lines
 
 
+@pytest.mark.slow
 @needs_data
 @pytest.mark.parametrize("family", GENERIC)
 def test_every_engine_solves_a_sample_of_the_public_set(family):

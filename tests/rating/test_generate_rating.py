@@ -53,6 +53,7 @@ def test_puzzles_are_unique_minimal_and_rated_in_range(low, high, capsys):
         assert score == round(rating.score, 1)
 
 
+@pytest.mark.slow
 def test_kept_puzzles_are_the_plain_generators_in_range_ones_in_order(capsys):
     """The candidates are generate("sudoku")'s puzzles for the same seed: the rated output is
     exactly those of them rated in range, none skipped."""

@@ -340,6 +340,7 @@ def test_visual_criteria_of_a_known_grid():
     assert c["spread_values"] == pytest.approx(np.std(per_value), abs=1e-4)
 
 
+@pytest.mark.slow
 def test_rate_puzzle_statuses():
     # AI Escargot (SE 10.5, nested forcing chains): beyond the ladder or past its time, so
     # the model scores it and the hardest step is a guess
@@ -450,6 +451,7 @@ def test_cli_rate_jsonl_and_text(tmp_path, capsys):
     assert "s (human model)  hardest: " in text and f"{f}:2: multiple: the puzzle has more than one solution" in text
 
 
+@pytest.mark.slow
 def test_cli_fit_writes_a_model(tmp_path, capsys):
     data = tmp_path / "d.txt"
     lines = [EASY, HARD, "..9748...7.........2.1.9.....7...24..64.1.59..98...3.....8.3.2.........6...2759.."]

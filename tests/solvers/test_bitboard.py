@@ -78,6 +78,7 @@ def altered_9x9(rng: random.Random, hardest: int, step: int, randoms: int) -> li
     return cases
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("locked", [True, False])
 def test_9x9_counts_all_against_dlx(locked):
     """The 9x9 kernel (native/sudoku9.c) counting every solution, against dlx (exact cover, no

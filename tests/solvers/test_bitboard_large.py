@@ -48,6 +48,7 @@ def test_public_16x16_agree_with_dlx():
         assert result.status is Status.UNIQUE
 
 
+@pytest.mark.slow
 def test_minimal_16x16_agree_and_take_fewer_nodes():
     rng = random.Random(5)
     new_nodes = old_nodes = 0
@@ -83,6 +84,7 @@ def dug(box, seed, holes_wanted):
     return Sudoku(box, grid)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [21, 22])
 def test_unique_25x25_agree_with_dlx(seed):
     assert agree(dug((5, 5), seed, 260)).status is Status.UNIQUE
@@ -104,6 +106,7 @@ def test_wrong_given_25x25(seed):
     agree(Sudoku((5, 5), grid))
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), share=st.floats(0.1, 0.8), wrong=st.integers(0, 3))
 def test_random_partial_16x16_counts_agree_with_dlx(seed, share, wrong):

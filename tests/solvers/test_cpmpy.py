@@ -59,6 +59,7 @@ def _agree(backend: str, puzzle, limit):
     return ours
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [2, None], ids=["limit2", "all"])
 @pytest.mark.parametrize("name", KIND_EXAMPLES)
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -66,6 +67,7 @@ def test_every_kind_agrees_with_cpsat(backend, name, limit):
     _agree(backend, example(name), limit)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limit", [2, None], ids=["limit2", "all"])
 @pytest.mark.parametrize("puzzle,count", SEVERAL)
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -81,6 +83,7 @@ def test_six_queens_has_its_published_four_solutions_on_every_back_end():
         assert (result.status, result.count, result.verified) == (Status.MULTIPLE, 4, True), backend
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_time_limit_stops_the_search(backend):
     # all 14,772,512 solutions of 16-queens: no back end lists them in half a second
@@ -89,6 +92,7 @@ def test_a_time_limit_stops_the_search(backend):
     assert result.verified
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_transformation_and_search_are_timed_apart(backend):
     result = make_engine(f"cpmpy:{backend}").run(example("arto-inkala"), limit=2)
@@ -119,6 +123,7 @@ def test_an_absent_back_end_is_named_with_what_brings_it():
         assert "pip install" in why
 
 
+@pytest.mark.slow
 def test_without_cpmpy_the_command_says_so_in_one_line():
     # CPMpy made unimportable in a fresh interpreter: what a machine without it sees
     code = ("import sys; sys.modules['cpmpy'] = None\n"

@@ -245,6 +245,7 @@ def test_other_block_shapes_solve_and_verify():
         assert result.verified and result.count == 1
 
 
+@pytest.mark.slow
 def test_batch_counters_equal_one_at_a_time_on_larger_shapes_too():
     """The batch's bitset kernel serves every block shape (9x9 and up to 64 values): the same
     nodes and updates as Knuth's linked search on the encoder's matrix, beyond 1,024 options."""
@@ -310,6 +311,7 @@ def test_skyscrapers_with_one_solution_solve_and_check():
         assert result.size["secondary_items"] == puzzle.n ** 2  # the colored cell items
 
 
+@pytest.mark.slow
 def test_skyscrapers_counts_agree_with_mrv():
     for puzzle in skyscrapers("nsol=2+", 6):
         a = same_run(puzzle, limit=None)

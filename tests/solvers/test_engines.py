@@ -59,6 +59,7 @@ def test_9x9_sample_unique_verified_and_equal_to_mrv(spec):
         assert result.solutions == mrv_reference(puzzle, 2).solutions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", EVERY_VARIANT)
 def test_4x4_sudoku_counts_equal_mrv(spec):
     needs(spec, "sudoku")
@@ -69,6 +70,7 @@ def test_4x4_sudoku_counts_equal_mrv(spec):
         agree_with_mrv(engine, parse_sudoku_line(line.split()[0]), None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", DEFAULTS)
 def test_skyscrapers_counts_equal_mrv_and_nsol(spec):
     needs(spec, "skyscrapers")
@@ -82,6 +84,7 @@ def test_skyscrapers_counts_equal_mrv_and_nsol(spec):
         assert result.count == (1 if nsol == "nsol=1" else 2)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", DEFAULTS)
 def test_nqueens_counts_all_equal_oeis(spec):
     needs(spec, "nqueens")
@@ -104,6 +107,7 @@ COMPLETIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", EVERY_VARIANT)
 @pytest.mark.parametrize("puzzle", COMPLETIONS)
 def test_completion_instances_equal_mrv(spec, puzzle):
@@ -111,6 +115,7 @@ def test_completion_instances_equal_mrv(spec, puzzle):
     agree_with_mrv(make_engine(spec), puzzle, 30)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", EVERY_VARIANT)
 def test_a_contradiction_is_unsat(spec):
     needs(spec, "sudoku")

@@ -157,6 +157,7 @@ def test_skyscrapers_and_nqueens_counts_agree_with_sat(preset):
     assert agree_with_sat(f"ext:{preset}", NQueens(8), 2).status is Status.MULTIPLE
 
 
+@pytest.mark.slow
 def test_eight_queens_all_92_cost_93_runs_with_summed_counters():
     needs_program("cadical")
     result = make_engine("ext:cadical").run(NQueens(8), limit=None, keep=100)
@@ -177,6 +178,7 @@ def test_a_command_with_a_result_file_and_a_preset_with_another_program():
         assert result.solver == spec
 
 
+@pytest.mark.slow
 def test_the_exported_encoding_option_is_the_sat_engines():
     needs_program("picosat")
     puzzle = parse_sudoku_line(TOP95_1)
@@ -188,6 +190,7 @@ def test_the_exported_encoding_option_is_the_sat_engines():
 
 # -- the clock: the program's process group killed at the limit ---------------------------
 
+@pytest.mark.slow
 def test_a_program_that_outlasts_the_limit_is_killed_with_its_children(tmp_path):
     pid_file = tmp_path / "grandchild.pid"
     script = fake_solver(tmp_path, "sleeper.sh", f"""\
@@ -205,6 +208,7 @@ def test_a_program_that_outlasts_the_limit_is_killed_with_its_children(tmp_path)
     assert _eventually(lambda: not _alive(grandchild), seconds=2.5)
 
 
+@pytest.mark.slow
 def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
     """MiniZinc starts Gecode in a process group of its own: killing the program's group left
     ``fzn-gecode`` searching after every ext:minizinc timeout, its parent the init process."""
@@ -223,6 +227,7 @@ def test_a_child_in_a_process_group_of_its_own_is_killed_too(tmp_path):
     assert _eventually(lambda: not _alive(grandchild), seconds=2.5)
 
 
+@pytest.mark.slow
 def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
     needs_preset("minizinc")
     from puzzlebench.harness.generate import generate
@@ -236,6 +241,7 @@ def test_minizinc_leaves_no_gecode_behind_at_the_time_limit():
     assert _eventually(lambda: not _gecodes() - before, seconds=2.5)
 
 
+@pytest.mark.slow
 def test_minizinc_leaves_no_gecode_behind_when_its_starter_is_killed(tmp_path):
     """A Ctrl-C of bench (its workers SIGKILLed) left fzn-gecode searching: MiniZinc died with
     its worker (SIGKILL at the parent's death), Gecode, in a group of its own, went on.  MiniZinc
@@ -292,6 +298,7 @@ def test_no_child_of_a_program_outlives_the_process_that_started_it(tmp_path):
     assert gone
 
 
+@pytest.mark.slow
 def test_a_killed_bench_leaves_no_gecode_behind(tmp_path):
     """``kill -9`` of a bench running ext:minizinc: its worker dies with it, MiniZinc with the
     worker, and Gecode, in a group of its own, with the worker's watchdog; nothing is left."""
@@ -335,6 +342,7 @@ def _alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 def test_the_program_dies_with_the_process_that_started_it(tmp_path):
     """A bench worker killed at its limit (SIGKILL: nothing runs after it) leaves no solver."""
     pid_file = tmp_path / "program.pid"
@@ -353,6 +361,7 @@ def test_the_program_dies_with_the_process_that_started_it(tmp_path):
     assert _eventually(lambda: not _alive(program), seconds=5)
 
 
+@pytest.mark.slow
 def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
     needs_program("cadical")
     start = time.perf_counter()
@@ -430,6 +439,7 @@ def cli_with_path(path: str, *args: str) -> subprocess.CompletedProcess:
                           env=env, timeout=60)
 
 
+@pytest.mark.slow
 def test_a_missing_preset_names_its_program_and_package(tmp_path):
     needs_program("minisat")
     (tmp_path / "minisat").symlink_to(shutil.which("minisat"))
@@ -441,6 +451,7 @@ def test_a_missing_preset_names_its_program_and_package(tmp_path):
     assert done.returncode == 0 and "unique" in done.stdout    # the first preset present: minisat
 
 
+@pytest.mark.slow
 def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
     done = cli_with_path(str(tmp_path), "solve", "--solver", "ext", "--example", "sudoku6")
     assert done.returncode == 2
@@ -491,6 +502,7 @@ def test_every_solver_the_installed_pysat_builds_is_a_variant():
             assert name in sat.VARIANTS
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in sat.VARIANTS if not sat.ABILITIES[n].interrupt])
 def test_a_solver_pysat_cannot_interrupt_counts_right_and_is_marked(name):
     engine = make_engine(f"sat:{name}")
@@ -503,6 +515,7 @@ def test_a_solver_pysat_cannot_interrupt_counts_right_and_is_marked(name):
     assert result.status is Status.UNIQUE and result.verified
 
 
+@pytest.mark.slow
 def test_a_solver_pysat_cannot_interrupt_is_killed_at_the_limit_in_a_child():
     names = [n for n in ("cadical195", "cadical153", "lingeling") if n in sat.VARIANTS]
     if not names:
@@ -555,6 +568,7 @@ def _smallest_examples() -> list:
     return [best[kind] for kind in sorted(best)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", MODEL_PRESETS)
 def test_a_model_preset_agrees_with_cpsat_on_every_kind(preset):
     needs_preset(preset)
@@ -569,6 +583,7 @@ def test_a_model_preset_agrees_with_cpsat_on_every_kind(preset):
             assert ours.solutions == theirs.solutions, puzzle.kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", MODEL_PRESETS)
 def test_a_model_preset_counts_every_solution(preset):
     needs_preset(preset)
@@ -590,6 +605,7 @@ def test_minizinc_statistics_are_gecodes_own():
     assert result.stats.propagations == raw["propagations"] > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", MODEL_PRESETS)
 def test_a_model_preset_is_killed_at_the_time_limit(preset):
     needs_preset(preset)

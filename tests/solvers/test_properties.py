@@ -97,12 +97,14 @@ def test_engines_agree_on_6x6_sudoku(seed, holes):
     _agree(_sudoku((2, 3), seed, holes), limit=2)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.integers(0, 10**6))
 def test_engines_agree_on_skyscrapers(seed):
     _agree(_skyscrapers(seed), limit=3)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.integers(0, 10**6), st.integers(5, 7))
 def test_engines_agree_on_queens_completion(seed, n):
@@ -141,6 +143,7 @@ def test_symmetries_keep_the_solution_count(seed, box):
     assert after.verified
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n,count", [(8, 92)])
 def test_every_engine_counts_eight_queens(n, count):
     for family in AVAILABLE:

@@ -149,6 +149,7 @@ def puzzles():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["h1", "h0", "h2"])
 def test_agrees_with_mrv_and_pysat_on_puzzles(variant):
     engine, sat = QuineEngine(variant, {"seed": 5}), SatEngine()

@@ -121,6 +121,7 @@ def test_statistics_from_both_z3_vocabularies():
     assert stats.raw["sat propagations 2ary"] == 7 and stats.guesses is None
 
 
+@pytest.mark.slow
 def test_time_limit_stops_the_search():
     result = SmtEngine("int").run(NQueens(12), limit=None, time_limit=1.0)
     assert result.status is Status.TIMEOUT and 0 < result.count < 14_200
@@ -278,6 +279,7 @@ def _random_formula(draw):
     return text + "(check-sat)\n(exit)\n", count
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.data())
 def test_solve_smt2_counts_every_model_of_any_file(data):
@@ -300,6 +302,7 @@ def test_solve_smt2_counts_constants_of_any_name(tmp_path, capsys):
 REFUSED = "whose values cannot be listed one by one: the models are not counted (Int, Bool, bit-vectors and enumerations can be)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text, message", [
     ("(declare-const r Real)\n(assert (> r 1))\n", f"r.smt2:1:1: r is of sort Real, {REFUSED}"),
     ("(declare-const a Int)\n  (declare-fun f (Int) Int)\n(assert (> (f a) 1))\n",
@@ -388,6 +391,7 @@ def test_solve_smt2_names_a_quoted_symbol_with_its_bars(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines()[0] == "solution 1: |a b|=true"
 
 
+@pytest.mark.slow
 def test_z3_ending_its_process_out_of_memory_is_an_error_naming_the_file(tmp_path):
     """Z3's SMT-LIB2 parser ends the process (exit code 101, nothing said) when memory runs
     out: the count runs in a child, so that the command can say so (it ended with 101)."""
@@ -424,6 +428,7 @@ def test_solve_smt2_counts_enumerations_and_bit_vectors(tmp_path):
     assert count_smt2_models(text, "e.smt2", None, 30).count == 2 * 4
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_z3_check_stops_the_command(tmp_path):
     """Z3 catches SIGINT itself and returns unknown ("interrupted from keyboard"): the puzzle
     was an error record and the command went on with the rest (560 s for the hardest file).

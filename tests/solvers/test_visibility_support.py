@@ -9,6 +9,7 @@ import itertools
 import random
 from functools import lru_cache
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
@@ -118,6 +119,7 @@ def solutions_by_brute_force(puzzle):
     return out
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, 10**6), st.sampled_from([4, 4, 5]))
 def test_on_whole_puzzles_every_solution_survives_the_fixpoint_and_mrv_counts_them(seed, n):
