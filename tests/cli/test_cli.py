@@ -9,18 +9,8 @@ import sys
 
 import pytest
 
-from conftest import REPO, cpu_seconds, data_file
+from conftest import INKALA, INKALA_SOLUTION, REPO, cpu_seconds, data_file, run
 from puzzlebench.cli import main
-
-INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
-INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
-
-
-def run(capsys, *argv):
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_solve_with_no_input_takes_the_default_example(capsys):
     code, out, _ = run(capsys, "solve")

@@ -12,10 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import data_file
+from conftest import INKALA, INKALA_SOLUTION, data_file, run
 from puzzlebench.models.reader import read_puzzles
 
-from test_cli import INKALA, INKALA_SOLUTION, run
 
 NOT_A_PUZZLE = "xx3"
 

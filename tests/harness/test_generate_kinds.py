@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conftest import run
 from puzzlebench.harness.generate import generate
 from puzzlebench.harness.generate_kinds import (KILLER_SIZES, components, connected, grow_cages,
                                                 random_regions)
@@ -19,7 +20,6 @@ from puzzlebench.models.reader import parse
 from puzzlebench.models.sudokux import SudokuX
 from puzzlebench.solvers.registry import make_engine
 
-from test_cli import run
 
 SMALL = [("sudoku-x", {"box": (2, 2)}), ("sudoku-x", {"box": (3, 3)}), ("jigsaw", {"size": 5}),
          ("jigsaw", {"size": 6}), ("killer", {"box": (2, 2)}), ("killer", {"box": (2, 3)}),

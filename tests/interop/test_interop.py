@@ -177,11 +177,10 @@ def test_an_unsatisfiable_export_is_unsatisfiable_to_the_tool(tool, tmp_path, ca
 # -- random small puzzles ---------------------------------------------------------------------
 
 def _random_puzzle(kind: str, seed: int):
-    from test_cages import random_kenken, random_killer
-    from test_properties import _queens, _skyscrapers, random_futoshiki
+    from random_puzzles import random_futoshiki, random_kenken, random_killer, random_queens, random_skyscrapers
     return {"kenken": lambda: random_kenken(seed, 4), "killer": lambda: random_killer(seed),
-            "futoshiki": lambda: random_futoshiki(seed, 4)[0], "skyscrapers": lambda: _skyscrapers(seed),
-            "nqueens": lambda: _queens(seed, 6)}[kind]()
+            "futoshiki": lambda: random_futoshiki(seed, 4)[0], "skyscrapers": lambda: random_skyscrapers(seed),
+            "nqueens": lambda: random_queens(seed, 6)}[kind]()
 
 
 RANDOM = settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))

@@ -3,7 +3,6 @@ with the vocabulary's ``Cage`` and solved by every engine generic over it; ids r
 written back byte for byte, the plain form read back from what ``show`` prints, bad input a
 one-line error with its place."""
 
-import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -260,65 +259,6 @@ def test_a_sudoku_line_read_as_a_cage_kind_says_what_the_kind_looks_like(tmp_pat
     err = capsys.readouterr().err.strip().split("\n")
     assert err[0] == (f"puzzlebench: {path}:1:1: error: a line of 81 characters is no {name}: its plain form is N "
                       "rows of N cells separated by spaces, then its cage lines (or give its game id)")
-
-
-# -- random small instances (tests/solvers/test_properties.py holds every engine to agree on them)
-
-def random_latin(n: int, rng: random.Random) -> list[int]:
-    rows = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
-    rng.shuffle(rows)
-    cols = list(range(n))
-    rng.shuffle(cols)
-    symbols = list(range(1, n + 1))
-    rng.shuffle(symbols)
-    return [symbols[rows[r][c] - 1] for r in range(n) for c in cols]
-
-
-def random_cages(n: int, rng: random.Random, largest: int) -> list[list[int]]:
-    """Cells grouped into connected cages of at most ``largest`` cells, grown at random."""
-    owner = [-1] * (n * n)
-    cages: list[list[int]] = []
-    for cell in rng.sample(range(n * n), n * n):
-        if owner[cell] >= 0:
-            continue
-        cage = [cell]
-        owner[cell] = len(cages)
-        size = rng.randint(1, largest)
-        while len(cage) < size:
-            frontier = [o for c in cage for o in (c - n, c + n, c - 1 if c % n else -1, c + 1 if (c + 1) % n else -1)
-                        if 0 <= o < n * n and owner[o] < 0]
-            if not frontier:
-                break
-            o = rng.choice(frontier)
-            owner[o] = len(cages)
-            cage.append(o)
-        cages.append(cage)
-    return cages
-
-
-def random_kenken(seed: int, n: int) -> KenKen:
-    rng = random.Random(seed)
-    grid = random_latin(n, rng)
-    specs = []
-    for cells in random_cages(n, rng, 3):
-        values = [grid[c] for c in cells]
-        ops = ["+", "*"] + (["-"] if len(cells) == 2 else []) + \
-              (["/"] if len(cells) == 2 and max(values) % min(values) == 0 else [])
-        op = rng.choice(ops)
-        cage = Cage(tuple(cells), op, 0, "c")
-        specs.append((tuple(cells), op, cage.value_of(values)))
-    return KenKen(n, specs)
-
-
-def random_killer(seed: int) -> KillerSudoku:
-    from puzzlebench.harness.generate import random_full_grid
-    rng = random.Random(seed)
-    grid = random_full_grid((2, 2), rng)
-    cages = [(cells, sum(grid[c] for c in cells)) for cells in random_cages(4, rng, 3)
-             if len({grid[c] for c in cells}) == len(cells)]
-    covered = {c for cells, _ in cages for c in cells}
-    cages += [((c,), grid[c]) for c in range(16) if c not in covered]
-    return KillerSudoku((2, 2), [0] * 16, cages)
 
 
 # -- the readers under fuzz -------------------------------------------------------------------

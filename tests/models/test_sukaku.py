@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import run
 from puzzlebench.errors import PuzzleError
 from puzzlebench.models.reader import parse, read_puzzles
 from puzzlebench.models.sukaku import Sukaku, initial_candidates, sukaku_line
@@ -15,7 +16,6 @@ from puzzlebench.rating import rate_puzzle
 from puzzlebench.solvers.human import HumanSolver
 from puzzlebench.solvers.registry import make_engine as get_engine
 
-from test_cli import run
 
 # Sudoku Exchange puzzles (public domain; ../shared/data/sudoku9_sudokuexchange_by_rating_sample.txt)
 # with their SE ratings 3.4 (hidden pair), 4.2 (y-wing) and 6.6.

@@ -6,14 +6,13 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from puzzlebench.harness.generate import random_full_grid, random_queens_solution
+from random_puzzles import random_futoshiki, random_kenken, random_killer, random_queens, random_skyscrapers
+
+from puzzlebench.harness.generate import random_full_grid
 from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
 from puzzlebench.harness.scramble import scramble_sudoku
-from puzzlebench.models.futoshiki import Futoshiki
 from puzzlebench.models.nqueens import NQueens
-from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku
-from puzzlebench.models.vocabulary import visible_count
 from puzzlebench.results import Status
 
 AVAILABLE = [f for f in FAMILIES if engine_class(f).unavailable_reason() is None]
@@ -28,48 +27,6 @@ def _sudoku(box, seed, holes):
     for cell in rng.sample(range(len(grid)), holes):
         grid[cell] = 0
     return Sudoku(box, grid)
-
-
-def _skyscrapers(seed, n=4):
-    rng = random.Random(seed)
-    base = list(range(1, n + 1))
-    rows = [base[i:] + base[:i] for i in range(n)]
-    rng.shuffle(rows)
-    grid = [v for r in rows for v in r]
-    cols = [[grid[i * n + j] for i in range(n)] for j in range(n)]
-    rws = [grid[i * n:(i + 1) * n] for i in range(n)]
-    clue = lambda line: visible_count(line) if rng.random() < 0.6 else 0
-    return Skyscrapers(n, [clue(c) for c in cols], [clue(c[::-1]) for c in cols],
-                       [clue(r) for r in rws], [clue(r[::-1]) for r in rws])
-
-
-def _queens(seed, n):
-    rng = random.Random(seed)
-    cols = random_queens_solution(n, rng)
-    rows = rng.sample(range(n), rng.randint(0, 2))
-    return NQueens(n, [(r, cols[r]) for r in rows])
-
-
-def random_futoshiki(seed, n, turned=0.1):
-    """A random N x N Futoshiki and the Latin square it was made from (a shuffled cyclic
-    one): some of its values as givens and some of its orderings of neighbours as signs, a
-    fraction ``turned`` of the signs between two empty cells turned round, so that some
-    instances have no solution (the square is then no solution)."""
-    rng = random.Random(seed)
-    rows = [[(r + c) % n + 1 for c in range(n)] for r in range(n)]
-    rng.shuffle(rows)
-    columns = rng.sample(range(n), n)
-    square = [rows[r][columns[c]] for r in range(n) for c in range(n)]
-    givens = [v if rng.random() < 0.2 else 0 for v in square]
-    signs = []
-    for cell in range(n * n):
-        for other in ([cell + 1] if cell % n + 1 < n else []) + ([cell + n] if cell + n < n * n else []):
-            if rng.random() < 0.35:
-                pair = (cell, other) if square[cell] < square[other] else (other, cell)
-                if rng.random() < turned and not (givens[cell] or givens[other]):
-                    pair = pair[::-1]
-                signs.append(pair)
-    return Futoshiki(n, givens, signs), square
 
 
 def _agree(puzzle, limit):
@@ -100,15 +57,15 @@ def test_engines_agree_on_6x6_sudoku(seed, holes):
 @pytest.mark.slow
 @SETTINGS
 @given(st.integers(0, 10**6))
-def test_engines_agree_on_skyscrapers(seed):
-    _agree(_skyscrapers(seed), limit=3)
+def test_engines_agree_onrandom_skyscrapers(seed):
+    _agree(random_skyscrapers(seed), limit=3)
 
 
 @pytest.mark.slow
 @SETTINGS
 @given(st.integers(0, 10**6), st.integers(5, 7))
 def test_engines_agree_on_queens_completion(seed, n):
-    _agree(_queens(seed, n), limit=None)
+    _agree(random_queens(seed, n), limit=None)
 
 
 @SETTINGS
@@ -120,14 +77,12 @@ def test_engines_agree_on_futoshiki(seed, n):
 @SETTINGS
 @given(st.integers(0, 10**6), st.integers(3, 4))
 def test_engines_agree_on_random_kenken(seed, n):
-    from test_cages import random_kenken
     _agree(random_kenken(seed, n), limit=2)
 
 
 @SETTINGS
 @given(st.integers(0, 10**6))
 def test_engines_agree_on_random_4x4_killer(seed):
-    from test_cages import random_killer
     _agree(random_killer(seed), limit=2)
 
 
