@@ -148,7 +148,7 @@ class VisibilitySupport:
     tallest in front, a clue N the heights in order, the k-th cell from a clue c at most
     N - c + k) but not all of them: the same value in two cells is left to the
     ``AllDifferent``, so the support may keep values no permutation uses (never the other
-    way round: tests/test_properties.py checks it against brute force).  The native
+    way round: tests/solvers/test_properties.py checks it against brute force).  The native
     Skyscrapers engine takes both clues of a line at once over value sets
     (native/skyscrapers.c); per term, in Python, the sets cost more than they would save.
     """

@@ -210,7 +210,7 @@ under one."""
 PEAK_SLACK = 2 * MB
 """How far a stored peak may pass the memory limit: the cap counts data reserved, the peak
 pages touched, and a run may touch pages its process reserved before the baseline (a thread
-stack, the malloc arenas) without reserving more.  Tested in tests/test_processes.py."""
+stack, the malloc arenas) without reserving more.  Tested in tests/harness/test_processes.py."""
 
 
 def memory_mechanism(limit: int | None) -> str | None:
