@@ -33,18 +33,18 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import puzzlebench  # noqa: E402
-from puzzlebench.solvers import tools  # noqa: E402
+from puzzlebench.solvers import tool_runner  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_external import data_lines, every_kth  # noqa: E402  (one reader of the data sets)
 
-LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in solvers/tools.py)
+LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in solvers/tool_runner.py)
 TOOLS = {   # name: (export target, suffix, run(path, puzzle) -> ToolAnswer, in this process)
-    "ACE (XCSP3)": ("xcsp3", ".xml", lambda path, p: tools.run_ace(path, p.n_cells, 2), False),
-    "MiniZinc+Gecode": ("minizinc", ".mzn", lambda path, p: tools.run_minizinc(path, p.n_cells, 2), False),
-    "minisat+ (OPB, 1 solution)": ("opb", ".opb", lambda path, p: tools.run_minisat_plus(path), False),
-    "Exact (OPB)": ("opb", ".opb", lambda path, p: tools.run_exact(path, 2), True),
+    "ACE (XCSP3)": ("xcsp3", ".xml", lambda path, p: tool_runner.run_ace(path, p.n_cells, 2), False),
+    "MiniZinc+Gecode": ("minizinc", ".mzn", lambda path, p: tool_runner.run_minizinc(path, p.n_cells, 2), False),
+    "minisat+ (OPB, 1 solution)": ("opb", ".opb", lambda path, p: tool_runner.run_minisat_plus(path), False),
+    "Exact (OPB)": ("opb", ".opb", lambda path, p: tool_runner.run_exact(path, 2), True),
 }
 TRIVIAL = {   # one variable, for the start-up
     "xcsp3": ('<instance format="XCSP3" type="CSP"><variables><var id="x"> 1..2 </var></variables>'
@@ -94,11 +94,11 @@ def start_up(folder: str) -> dict[str, float]:
         for _ in range(5):
             start = time.perf_counter()
             if target == "xcsp3":
-                subprocess.run(["java", "-jar", str(tools.ace_jar()), path, "-npc"], capture_output=True)
+                subprocess.run(["java", "-jar", str(tool_runner.ace_jar()), path, "-npc"], capture_output=True)
             elif target == "minizinc":
                 subprocess.run(["minizinc", "--solver", "gecode", path], capture_output=True)
             elif in_process:
-                tools.run_exact(path, 1)
+                tool_runner.run_exact(path, 1)
             else:
                 subprocess.run(["minisat+", path], capture_output=True)
             times.append(time.perf_counter() - start)
@@ -154,7 +154,7 @@ def versions() -> str:
     import importlib.metadata as md
     java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
     mzn = subprocess.run(["minizinc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
-    return (f"ACE {tools.ace_jar().stem.split('-')[1]} (pycsp3 {md.version('pycsp3')}, {java}); {mzn}, "
+    return (f"ACE {tool_runner.ace_jar().stem.split('-')[1]} (pycsp3 {md.version('pycsp3')}, {java}); {mzn}, "
             f"Gecode 6.2.0 (Debian flatzinc); minisat+ 1.0 (Debian 1.0-4); "
             f"Exact {md.version('exact')} (PyPI `exact`); OR-Tools {md.version('ortools')}")
 
@@ -173,7 +173,8 @@ def main() -> None:
         ap.add_argument(f"--{name}", type=int, default=default)
     ap.add_argument("--out", default=str(REPO / "results" / "interop.md"))
     args = ap.parse_args()
-    for why in (tools.missing_ace(), tools.missing_minizinc(), tools.missing_minisat_plus(), tools.missing_exact()):
+    for why in (tool_runner.missing_ace(), tool_runner.missing_minizinc(), tool_runner.missing_minisat_plus(),
+                tool_runner.missing_exact()):
         if why:
             sys.exit(why)
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()

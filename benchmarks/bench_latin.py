@@ -6,7 +6,7 @@
 QWH-like instances as Achlioptas, Gomes, Kautz and Selman make them ("Generating satisfiable
 problem instances", AAAI 2000): a uniformly random complete Latin square (Jacobson and
 Matthews' Markov chain, "Generating uniformly distributed random Latin squares", J. Comb.
-Designs 1996: ``harness/latin_squares.py``, the generator of ``puzzlebench generate latin``),
+Designs 1996: ``generators/latin.py``, the generator of ``puzzlebench generate latin``),
 then a share of its cells emptied at random.  Every instance has a solution (the square it came from);
 each engine is asked for one (limit 1) through ``puzzlebench.solve``, which verifies it.  The
 machine's load (``uptime``) is written beside the figures: the machine is shared.

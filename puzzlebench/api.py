@@ -94,7 +94,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     :func:`solve`.  One text is not many puzzles: a
     ``str`` (or ``bytes``) given as ``puzzles`` is a ``TypeError`` (pass ``[text]``, or
     ``text.splitlines()`` for one puzzle a line)."""
-    if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text was 81 one-character puzzles
+    if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text would be 81 one-character puzzles
         raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
                         "or text.splitlines() for one puzzle a line")
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)

@@ -98,7 +98,8 @@ class EngineError(PuzzlebenchError):
 
 class OutOfTime(Exception):
     """The time limit passed while an engine was still building what it searches (an encoder
-    that watches the clock raises it; :meth:`Engine.run` turns it into a ``timeout``).  Not a
+    that watches the clock raises it; :meth:`Engine.run` turns it into a ``timeout``), or in
+    the middle of a search that stops by unwinding (the human solver's and the chains').  Not a
     mistake of the user's: no place, no message to print."""
 
 

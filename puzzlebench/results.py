@@ -1,21 +1,10 @@
 """The one result record every engine answers with, and the shared vocabulary of statistics.
 
-``status``:
-
-- ``unique``   exactly one solution, proven: the limit was 2 or more (or none) and the search ended;
-- ``multiple`` two or more found; ``count`` is exact when the limit was not reached;
-- ``sat``      a solution found with limit 1 (uniqueness not asked);
-- ``unsat``    no solution, proven;
-- ``timeout``  the time limit struck first; ``count`` is what had been found by then.  One
-  meaning of solved: a run whose time on its clock (wall, or CPU with ``--clock cpu``) is over
-  its time limit is a ``timeout`` whatever the engine answered, its answer kept as partial
-  information (``count``, ``solutions``, and ``error`` naming the answer and the time);
-- ``memout``   the memory limit struck first (an allocation refused under it, or the process
-  killed for memory); ``peak_memory`` is what the run had reached by then;
-- ``error``    the engine failed or answered wrongly; ``error`` says why.
-
-Statistics under normalised names (``None`` where an engine has no such counter; each
-engine's mapping is in its ``statistics`` table and in docs/STATISTICS.md):
+One shape of result for every engine, so that the harness, the reports and the commands read
+any engine alike: a :class:`Status` (what a status means, and the one meaning of solved, is
+there), a count, solutions, :class:`Times` and :class:`Stats` under normalised names
+(``None`` where an engine has no such counter; each engine's mapping is in its
+``statistics`` table and in docs/STATISTICS.md).
 """
 
 from __future__ import annotations
@@ -41,6 +30,19 @@ STATISTICS = {
 
 
 class Status(str, enum.Enum):
+    """What a run answered (a result's ``status``):
+
+    - ``unique``   exactly one solution, proven: the limit was 2 or more (or none) and the search ended;
+    - ``multiple`` two or more found; ``count`` is exact when the limit was not reached;
+    - ``sat``      a solution found with limit 1 (uniqueness not asked);
+    - ``unsat``    no solution, proven;
+    - ``timeout``  the time limit struck first; ``count`` is what had been found by then.  One
+      meaning of solved: a run whose time on its clock (wall, or CPU with ``--clock cpu``) is over
+      its time limit is a ``timeout`` whatever the engine answered, its answer kept as partial
+      information (``count``, ``solutions``, and ``error`` naming the answer and the time);
+    - ``memout``   the memory limit struck first (an allocation refused under it, or the process
+      killed for memory); ``peak_memory`` is what the run had reached by then;
+    - ``error``    the engine failed or answered wrongly; ``error`` says why."""
     UNIQUE = "unique"
     MULTIPLE = "multiple"
     SAT = "sat"

@@ -1,12 +1,20 @@
-"""Shared fixtures: where the public data sets are (../shared/data), and small helpers."""
+"""Shared fixtures: where the repository, the tests' own files (tests/data) and the public data
+sets (../shared/data) are, and small helpers."""
 
 import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+from puzzlebench.cli import main
+
+TESTS = Path(__file__).resolve().parent
+REPO = TESTS.parent
 DATA = REPO.parent / "shared" / "data"
+
+# Arto Inkala's "world's hardest" Sudoku (2012) and its solution
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
 
 
 def data_file(name: str) -> Path:
@@ -40,3 +48,10 @@ def cpu_seconds(pid: int) -> float:
             continue
         total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     return total
+
+
+def run(capsys, *argv):
+    """The command run in this process: its exit code, standard output and standard error."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -77,3 +77,166 @@ def test_the_checker_sees_an_upward_import(tmp_path, monkeypatch):
     (fake / "bad.py").write_text("from ..solvers import mrv\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
     assert upward_imports() == ["puzzlebench/models/bad.py:1: puzzlebench.models.bad imports puzzlebench.solvers"]
+
+
+# The module graph: an edge for every import of a module of the package.  Python runs a cycle
+# of module-level imports half-initialised, and a function-level import that closes a loop
+# only hides it; so neither may close one.
+
+def known_modules() -> set[str]:
+    return {module_name(path) for path in PACKAGE.rglob("*.py")} | {"puzzlebench._native"}
+
+
+def module_imports(path: Path, modules: set[str]) -> list[tuple[int, str, str]]:
+    """``(line, module, name)`` for every name imported from a module of the package: ``name``
+    is what was taken from ``module`` (``""`` for ``import module`` or a whole submodule)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name, "") for alias in node.names if alias.name in modules]
+        elif isinstance(node, ast.ImportFrom):
+            module = from_module(path, node)
+            for alias in node.names:
+                if f"{module}.{alias.name}" in modules:   # `from . import chains`: the submodule
+                    found.append((node.lineno, f"{module}.{alias.name}", ""))
+                elif module in modules:
+                    found.append((node.lineno, module, alias.name))
+    return found
+
+
+def from_module(path: Path, node: ast.ImportFrom) -> str:
+    """The module a ``from … import`` in ``path`` names, a relative one resolved."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    base = package[:len(package) - node.level + 1] if node.level else []
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = known_modules()
+    graph = {name: set() for name in modules}   # the extension is a leaf: it imports nothing
+    for path in PACKAGE.rglob("*.py"):
+        graph[module_name(path)] |= {target for _, target, _ in module_imports(path, modules)
+                                     if target != module_name(path)}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles inside every strongly connected component of more than one module (Tarjan,
+    "Depth-first search and linear graph algorithms", 1972): the shortest cycle through each of
+    its modules, so that every loop in a tangle of several is named."""
+    components = []
+    index, low, stack, on_stack = {}, {}, [], set()
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for succ in sorted(graph[node]):
+            if succ not in index:
+                visit(succ)
+                low[node] = min(low[node], low[succ])
+            elif succ in on_stack:
+                low[node] = min(low[node], index[succ])
+        if low[node] == index[node]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                components.append(component)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    cycles = []
+    for component in components:
+        for start in sorted(component):
+            cycle = cycle_through(graph, component, start)
+            turned = cycle[cycle.index(min(cycle)):-1] + cycle[:cycle.index(min(cycle)) + 1]
+            if turned not in cycles:
+                cycles.append(turned)
+    return cycles
+
+
+def cycle_through(graph: dict[str, set[str]], component: set[str], start: str) -> list[str]:
+    """The shortest cycle from ``start`` back to itself inside ``component``, as a path."""
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for succ in sorted(graph[node] & component):
+                if succ == start:
+                    return paths[node] + [start]
+                if succ not in paths:
+                    paths[succ] = paths[node] + [succ]
+                    following.append(succ)
+        frontier = following
+    raise AssertionError(f"no cycle in {component}")
+
+
+def test_the_package_has_no_import_cycle():
+    assert [" -> ".join(cycle) for cycle in import_cycles(import_graph())] == []
+
+
+def test_the_cycle_checker_reports_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert import_cycles(graph) == [["a", "b", "c", "a"]]
+
+
+def test_the_graph_sees_a_function_level_import(tmp_path, monkeypatch):
+    fake = tmp_path / "puzzlebench" / "solvers"
+    fake.mkdir(parents=True)
+    (fake / "one.py").write_text("from .two import thing\n")
+    (fake / "two.py").write_text("def thing():\n    from . import one\n")
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
+    assert import_cycles(import_graph()) == [["puzzlebench.solvers.one", "puzzlebench.solvers.two",
+                                              "puzzlebench.solvers.one"]]
+
+
+# A name with a leading underscore is its module's own; another module that needs it needs a
+# public name.  The compiled extension, `puzzlebench._native`, is a module, not such a name.
+
+def private_imports() -> list[str]:
+    modules = known_modules()
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        mine = module_name(path)
+        tree = ast.parse(path.read_text())
+        imported = module_imports(path, modules)
+        out += [f"{path.relative_to(PACKAGE.parent)}:{line}: {mine} imports {module}.{name}"
+                for line, module, name in imported if is_private(name) and module != mine]
+        bound = {}   # `from . import chains` / `import puzzlebench.x as x`: names bound to modules
+        for node in ast.walk(tree):
+            for alias in node.names if isinstance(node, (ast.Import, ast.ImportFrom)) else ():
+                full = alias.name if isinstance(node, ast.Import) else f"{from_module(path, node)}.{alias.name}"
+                if full in modules and (alias.asname or isinstance(node, ast.ImportFrom) or "." not in alias.name):
+                    bound[alias.asname or alias.name] = full
+        out += [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}: {mine} uses {bound[node.value.id]}.{node.attr}"
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in bound and bound[node.value.id] != mine and is_private(node.attr)]
+    return sorted(set(out))
+
+
+def is_private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def test_no_module_imports_a_private_name_of_another():
+    assert private_imports() == []
+
+
+def test_the_checker_sees_a_private_name(tmp_path, monkeypatch):
+    fake = tmp_path / "puzzlebench" / "solvers"
+    fake.mkdir(parents=True)
+    (fake / "one.py").write_text("_hidden = 1\n")
+    (fake / "two.py").write_text("from .one import _hidden\nfrom . import one\nx = one._hidden\n")
+    monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
+    assert private_imports() == ["puzzlebench/solvers/two.py:1: puzzlebench.solvers.two imports puzzlebench.solvers.one._hidden",
+                                 "puzzlebench/solvers/two.py:3: puzzlebench.solvers.two uses puzzlebench.solvers.one._hidden"]

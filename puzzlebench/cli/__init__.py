@@ -14,14 +14,17 @@ import sys
 
 from ..errors import PuzzlebenchError
 from ..options import Checked
+from ..solvers.interrupts import is_interrupt
 from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
     "puzzlebench.cli.bench",
+    "puzzlebench.cli.report",
     "puzzlebench.cli.generate",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
+    "puzzlebench.cli.decode",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",
     "puzzlebench.cli.db",
@@ -41,9 +44,8 @@ class _Parser(argparse.ArgumentParser):
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
 
-    def error(self, message):  # argparse's own usage errors: exit 2, as ours
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"puzzlebench: error: {message}\n")
+    def error(self, message):  # argparse's own usage errors: one line and exit 2, as ours
+        self.exit(EXIT_USAGE, f"puzzlebench: error: {message} (see {self.prog} --help)\n")
 
     def _get_value(self, action, arg_string):
         """A checked number read with its option's name: its mistake is one UsageError line
@@ -89,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
-        from ..solvers.sat import is_pysat_interrupt
-        if not is_pysat_interrupt(exc):
+        if not is_interrupt(exc):   # PySAT's own error for a Ctrl-C inside a solve
             raise
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130

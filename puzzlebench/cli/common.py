@@ -82,8 +82,8 @@ def check_box(text: str | None) -> tuple[int, int] | None:
 
 def check_input_options(args) -> None:
     """``--kind`` and ``--box`` say how to read files: with no file (an ``--example``, a
-    default input) they were ignored, and ``--box`` is a block shape, of no kind without
-    blocks (``--kind nqueens --box 3x3`` read as if it were not given)."""
+    default input) they would be ignored, and ``--box`` is a block shape, of no kind without
+    blocks (``--kind nqueens --box 3x3`` would read as if it were not given): both refused."""
     example, kind, box = getattr(args, "example", None), getattr(args, "kind", None), getattr(args, "box", None)
     for option, value in (("--kind", kind), ("--box", box)):
         if value is not None and not args.files:
@@ -107,10 +107,10 @@ def read_records(args) -> Iterator[Record]:
         yield Record(f"example:{args.example}", examples.example(args.example))
     check_box(getattr(args, "box", None))
     files = args.files or []
-    if files.count("-") > 1:   # the second read an exhausted stream: "empty input", exit 1
+    if files.count("-") > 1:   # the second would read an exhausted stream: "empty input", exit 1
         raise UsageError("- (standard input) is named twice: it can be read once")
-    for name in files:   # every file opened first: one missing after others was found only once their
-        if name != "-":  # batch was read, and that batch then went unanswered (or, past 1000 puzzles, half)
+    for name in files:   # every file opened first: one missing after others would be found only once
+        if name != "-":  # their batch was read, and that batch would go unanswered (or half of it)
             try:
                 open(name, "rb").close()
             except OSError as exc:

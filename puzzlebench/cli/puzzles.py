@@ -143,7 +143,7 @@ def cmd_check(args) -> int:
         if not text:
             problem = rec.puzzle.missing_solution
             other = rec.puzzle.metadata.get("field2")   # a Sudoku's next field, not N² values: a cut or
-            if other is not None:                       # mistyped solution was "no solution given"
+            if other is not None:                       # mistyped solution, not "no solution given"
                 shown = other if len(other) <= 24 else other[:20] + "…"
                 problem = (f"no solution after the puzzle: the next field, {shown!r} ({len(other)} characters), "
                            f"is not {len(rec.puzzle.givens)} values")

@@ -97,7 +97,7 @@ def run_rate(args) -> int:
     model = get_model(args.model)
     needs_quine = any(f.startswith("quine:") for f in model.features)
     # the kind inferred, so that a puzzle of another kind is named as such (read as a Sudoku,
-    # N-Queens' "8" was "value 8 is out of range for a 1x1 Sudoku"); a Sudoku where two readings are
+    # N-Queens' "8" would be "value 8 is out of range for a 1x1 Sudoku"); a Sudoku where two readings are
     # possible (16 numbers: rush-01 clues too)
     inputs = argparse.Namespace(files=[args.file], kind=None, box=None, prefer="sudoku")
     tally = Tally()
@@ -168,7 +168,7 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
-    # checked before the fit (minutes on a large set): an --out folder was a traceback
+    # checked before the fit (minutes on a large set), not after it: an --out folder fails here
     existed = os.path.exists(args.out)
     try:
         open(args.out, "a").close()

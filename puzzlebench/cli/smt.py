@@ -24,7 +24,7 @@ def cmd_solve_smt2(args) -> int:
     time_limit = check_time_limit(args.time_limit)
     text, source = read_text(args.file, "an SMT-LIB2 script")
     if not any(line.split(";", 1)[0].strip() for line in text.splitlines()):
-        # comments and blanks alone: was "1 model", exit 0, where every other reader says empty
+        # comments and blanks alone: empty, as every other reader says (not "1 model", exit 0)
         raise UsageError(f"{source}: empty input: no SMT-LIB2 command")
     _, fixed, n_cells = header_facts(text, source)
 

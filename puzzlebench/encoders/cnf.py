@@ -1,63 +1,20 @@
 """CNF encoding of any puzzle stated in the shared vocabulary (direct encoding: one Boolean
 variable per candidate, variable ``candidate + 1``; auxiliary variables come after them).
 
-Encodings, named as the Sudoku literature names them (Kwon & Jain, "Optimized CNF Encoding for
-Sudoku Puzzles", 2006; Lynce & Ouaknine, "Sudoku as a SAT Problem", 2006):
-
-- ``minimal``:   every cell has at least one value; every row/column/block (every
-  ``AllDifferent``) has each value at most once.  A cell may not get two values in a model
-  because ``n`` cells that each take a value and never repeat one fill the unit exactly
-  (pigeonhole), so solutions still decode one value per cell.
-- ``efficient``: minimal + each cell has at most one value.
-- ``extended``:  efficient + each ``AllDifferent`` over as many cells as values has each
-  value at least once (the redundant clauses that let unit propagation find hidden singles).
-- ``optimized``: extended with the givens propagated away first (Kwon & Jain): the given
-  candidates are true, the candidates they exclude are false, and only the clauses still
-  open, over undecided variables, remain; no unit clause per given.
-- ``augmented``: the representation of Tom Dillon's tdoku benchmark (its best minisat
-  entry, "augmented"), derived from the vocabulary: for an ``AllDifferent`` unit ``U`` holding
-  every value once, the other such units meeting it in two cells or more give
-  *intersections*; pairwise disjoint intersections covering ``U`` are a *partition* of ``U``
-  (a Sudoku row: its three block segments; a block: its row segments, and separately its
-  column segments; rectangular blocks alike).  Each intersection ``I`` and value ``v`` used
-  by a partition gets a *triad* variable ``t(I,v)``, true when ``v`` is in ``I``: exactly one
-  of ``{x(c,v) : c in I} + {not t(I,v)}`` (at most one cell of ``I`` has ``v``, and ``t`` iff
-  one does).  Each partition of ``U`` then gets, per value, exactly one of its triads; a unit
-  with no partition keeps the extended clauses.  Cells keep their exactly-one.  9x9: 729 +
-  486 variables, 7,695 clauses (81 x 37 cell clauses, 486 x 7 triad clauses, 324 x 4
-  partition clauses).  Skyscrapers lines and the N-Queens columns meet no other unit in two
-  cells, so there ``augmented`` is ``extended``.
-
-``ExactlyOne`` constraints that are not a cell's value (none in the built-in kinds but the
-cell constraints) and ``AtMostOne`` constraints (N-Queens diagonals) are always encoded in
-full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one of the first
-``i+1`` cells seen from the clue is ``>= v``" and ``vis[i]`` "cell ``i`` is seen", tied by
-``x[i][v] and not g[i-1][v] -> vis[i]`` and ``x[i][v] and g[i-1][v] -> not vis[i]``, then
-exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
-``Less`` (Futoshiki's signs) is one binary clause per pair of values that breaks it and
-one support clause per value (:func:`less_clauses`).
-``Cage`` (Killer Sudoku, KenKen) gets one auxiliary variable per admissible filling
-(:meth:`~puzzlebench.models.vocabulary.Cage.fillings`): at least one filling, and each filling
-implies its cells' candidates.  Where the cage's cells are pairwise different (every two share
-an ``AllDifferent``: a Killer cage) a filling is a *set* of values and implies "each cell takes
-one of them" and "each of them is in some cell"; otherwise a tuple, implying each cell's value, and implied back by them (the
-clause ``not x1 or … or f``, which lets propagation find the filling).  Either way the values
-decide which filling is true (two fillings cannot hold at once: a tuple fixes every value, and
-k different values in a k-set are that set), so a count of models is a count of solutions.
-
-At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
-encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
-"Efficient CNF Encoding for Selecting 1 from N Objects", 2007: groups of 3, commander
-variables, recursively), and PySAT's ``CardEnc`` encodings ``seqcounter`` (Sinz 2005),
-``ladder``, ``bitwise``, ``totalizer`` and ``cardnetwrk``.
-
-Building a formula per puzzle in Python is slow; the formula of the empty grid of a shape is
-built once and cached (:func:`base_formula`), and a puzzle adds one unit clause per given
-(:func:`encode`), or hands its givens to a SAT solver as assumptions.
+The encodings are the Sudoku literature's (``minimal``, ``efficient``, ``extended``,
+``optimized``: Kwon & Jain, "Optimized CNF Encoding for Sudoku Puzzles", 2006; Lynce &
+Ouaknine, "Sudoku as a SAT Problem", 2006) and tdoku's ``augmented`` (T. Dillon), derived from
+the vocabulary so that every kind gets them; the at-most-one encodings are the literature's
+too (``amo``: pairwise, Klieber & Kwon's commander, PySAT's ``CardEnc``).  A cage's filling
+variables are decided by the cells' values, so that counting models counts solutions.
+Building a formula per puzzle in Python is slow, so the empty grid's formula is built once
+per shape (:func:`base_formula`) and a puzzle adds a unit clause per given or hands its
+givens to a solver as assumptions.  Each encoding and rule in full: :func:`encode`.
 """
 
 from __future__ import annotations
 
+import io
 import itertools
 from operator import add, sub
 from dataclasses import dataclass, field
@@ -76,6 +33,9 @@ AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "to
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 COMMANDER_GROUP = 3
+DIMACS_MAGIC = "puzzlebench cnf"   # the first comment line of a DIMACS file puzzlebench wrote
+DIMACS_HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
+                       "top", "bottom", "left", "right", "givens", "map")
 
 
 @dataclass
@@ -108,6 +68,32 @@ class Cnf:
         if not self.header and self.puzzle is not None:
             self.header = header_fields(self.puzzle)
         return self.header
+
+    def header_lines(self) -> list[str]:
+        """The DIMACS header's ``c`` lines: everything decoding a model needs (the puzzle, the
+        encoding, the map from variables to candidates), read back by
+        :mod:`puzzlebench.encoders.dimacs`."""
+        n, limit = self.n_values, self.n_candidates
+        fields = dict(self.header_fields())
+        fields["encoding"] = self.encoding
+        fields["amo"] = self.amo
+        fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
+                         f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
+        # the fields of DIMACS_HEADER_ORDER in that order, then a kind's own (a jigsaw's
+        # regions, a Futoshiki's signs: decoding rebuilds the puzzle from them), the map last
+        keys = [k for k in DIMACS_HEADER_ORDER if k in fields and k != "map"] + \
+            [k for k in fields if k not in DIMACS_HEADER_ORDER] + ["map"]
+        return [f"c {DIMACS_MAGIC}"] + [f"c {k}: {fields[k]}" for k in keys]
+
+    def write(self) -> str:
+        """The formula in DIMACS form (its clauses and a unit clause per given), header first:
+        the artifact of ``puzzlebench export --to dimacs``."""
+        out = io.StringIO()
+        out.writelines(line + "\n" for line in self.header_lines())
+        out.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in self.clauses)
+        out.writelines(f"{u} 0\n" for u in self.units)
+        return out.getvalue()
 
     @property
     def n_candidates(self) -> int:
@@ -246,7 +232,7 @@ class _Builder:
         self.exactly(seen, clue)
 
     def cage(self, cells: Sequence[int], fillings: Sequence[tuple[int, ...]], distinct: bool, n: int) -> None:
-        """One variable per filling (see the module's text): at least one, each implying its
+        """One variable per filling (see :func:`encode`): at least one, each implying its
         candidates; a tuple filling also implied by them."""
         if not fillings:
             f = self.new_var()
@@ -491,7 +477,57 @@ def simplify(clauses: list[list[int]], fixed: dict[int, bool]) -> list[list[int]
 
 def encode(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:
     """The CNF of ``puzzle``: the shape's cached formula plus a unit clause per given, or,
-    for ``optimized``, the formula with the givens propagated away."""
+    for ``optimized``, the formula with the givens propagated away.
+
+    Encodings, named as the Sudoku literature names them (Kwon & Jain, "Optimized CNF Encoding for
+    Sudoku Puzzles", 2006; Lynce & Ouaknine, "Sudoku as a SAT Problem", 2006):
+
+    - ``minimal``:   every cell has at least one value; every row/column/block (every
+      ``AllDifferent``) has each value at most once.  A cell may not get two values in a model
+      because ``n`` cells that each take a value and never repeat one fill the unit exactly
+      (pigeonhole), so solutions still decode one value per cell.
+    - ``efficient``: minimal + each cell has at most one value.
+    - ``extended``:  efficient + each ``AllDifferent`` over as many cells as values has each
+      value at least once (the redundant clauses that let unit propagation find hidden singles).
+    - ``optimized``: extended with the givens propagated away first (Kwon & Jain): the given
+      candidates are true, the candidates they exclude are false, and only the clauses still
+      open, over undecided variables, remain; no unit clause per given.
+    - ``augmented``: the representation of Tom Dillon's tdoku benchmark (its best minisat
+      entry, "augmented"), derived from the vocabulary: for an ``AllDifferent`` unit ``U`` holding
+      every value once, the other such units meeting it in two cells or more give
+      *intersections*; pairwise disjoint intersections covering ``U`` are a *partition* of ``U``
+      (a Sudoku row: its three block segments; a block: its row segments, and separately its
+      column segments; rectangular blocks alike).  Each intersection ``I`` and value ``v`` used
+      by a partition gets a *triad* variable ``t(I,v)``, true when ``v`` is in ``I``: exactly one
+      of ``{x(c,v) : c in I} + {not t(I,v)}`` (at most one cell of ``I`` has ``v``, and ``t`` iff
+      one does).  Each partition of ``U`` then gets, per value, exactly one of its triads; a unit
+      with no partition keeps the extended clauses.  Cells keep their exactly-one.  9x9: 729 +
+      486 variables, 7,695 clauses (81 x 37 cell clauses, 486 x 7 triad clauses, 324 x 4
+      partition clauses).  Skyscrapers lines and the N-Queens columns meet no other unit in two
+      cells, so there ``augmented`` is ``extended``.
+
+    ``ExactlyOne`` constraints that are not a cell's value (none in the built-in kinds but the
+    cell constraints) and ``AtMostOne`` constraints (N-Queens diagonals) are always encoded in
+    full.  ``Visibility`` (Skyscrapers) uses auxiliary variables: ``g[i][v]`` "one of the first
+    ``i+1`` cells seen from the clue is ``>= v``" and ``vis[i]`` "cell ``i`` is seen", tied by
+    ``x[i][v] and not g[i-1][v] -> vis[i]`` and ``x[i][v] and g[i-1][v] -> not vis[i]``, then
+    exactly ``clue`` of the ``vis`` variables are true (PySAT's ``CardEnc``, sequential counter).
+    ``Less`` (Futoshiki's signs) is one binary clause per pair of values that breaks it and
+    one support clause per value (:func:`less_clauses`).
+    ``Cage`` (Killer Sudoku, KenKen) gets one auxiliary variable per admissible filling
+    (:meth:`~puzzlebench.models.vocabulary.Cage.fillings`): at least one filling, and each filling
+    implies its cells' candidates.  Where the cage's cells are pairwise different (every two share
+    an ``AllDifferent``: a Killer cage) a filling is a *set* of values and implies "each cell takes
+    one of them" and "each of them is in some cell"; otherwise a tuple, implying each cell's value, and implied back by them (the
+    clause ``not x1 or … or f``, which lets propagation find the filling).  Either way the values
+    decide which filling is true (two fillings cannot hold at once: a tuple fixes every value, and
+    k different values in a k-set are that set), so a count of models is a count of solutions.
+
+    At-most-one encodings (option ``amo``): ``pairwise`` (binomial, no auxiliary variable: the
+    encoding whose clause counts the literature quotes), ``commander`` (Klieber & Kwon,
+    "Efficient CNF Encoding for Selecting 1 from N Objects", 2007: groups of 3, commander
+    variables, recursively), and PySAT's ``CardEnc`` encodings ``seqcounter`` (Sinz 2005),
+    ``ladder``, ``bitwise``, ``totalizer`` and ``cardnetwrk``."""
     if encoding not in ENCODINGS or amo not in AMO_ENCODINGS:
         check_options(encoding, amo)
     n = puzzle.n_values
@@ -606,15 +642,6 @@ def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo
     sign and a space; ``0`` and a newline a clause)."""
     digits = len(str(puzzle.n_cells * puzzle.n_values)) + 2
     return estimated_bytes(puzzle, encoding, amo, per_clause=2, per_literal=digits)
-
-
-def _write(self: Cnf) -> str:
-    from .dimacs import dimacs_text
-
-    return dimacs_text(self)
-
-
-Cnf.write = _write  # the artifact writes itself (``puzzlebench export --to dimacs``)
 
 
 def export_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:

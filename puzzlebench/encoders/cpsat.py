@@ -1,34 +1,14 @@
-"""Rules in the shared vocabulary as an OR-Tools CP-SAT model, in two formulations.
-
-- ``int``: one integer variable per cell (domain 1..N, a given fixes it).  ``AllDifferent``
-  becomes ``AddAllDifferent``; a family of ``AtMostOne`` diagonals that covers every diagonal of
-  one direction becomes one ``AddAllDifferent`` over ``q[r] + r`` (or ``q[r] - r``): the classic
-  three-AllDifferent N-Queens model; any other ``AtMostOne``/``ExactlyOne`` over candidates gets
-  a reified literal per candidate.  ``Visibility`` uses a reified Boolean per cell ("taller than
-  the prefix maximum", the maximum from ``AddMaxEquality``) and a sum equal to the clue.
-  ``Less`` is the linear inequality ``cell < cell``.
-- ``bool``: one Boolean per candidate (the SAT view).  ``ExactlyOne``/``AtMostOne`` map to
-  ``AddExactlyOne``/``AddAtMostOne``; ``AllDifferent`` to one at-most-one (exactly-one when
-  there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
-  :func:`visibility_terms`; ``Less`` to a binary clause per value pair that breaks it.
-
-:func:`candidate_groups` leaves out ``Visibility``, ``Less`` and ``Cage``: each formulation adds them.
-``Cage`` in ``int``: a linear sum when its cells are pairwise different and ``op`` is ``+`` (the
-``AllDifferent`` over them is stated anyway: a Killer cage), otherwise a table of its admissible
-fillings (``AddAllowedAssignments``: products, differences, quotients, KenKen sums).  In
-``bool``: one literal per filling, exactly one of them, each implying its candidates (a set
-filling: each cell takes one of its values); the values decide the filling, so enumeration
-counts solutions.
+"""Rules in the shared vocabulary as an OR-Tools CP-SAT model (Perron and Didier, "CP-SAT",
+OR-Tools), in two formulations: ``int`` (an integer per cell, ``AddAllDifferent``, the
+classic three-AllDifferent N-Queens model) and ``bool`` (a Boolean per candidate, the SAT
+view); :func:`encode_cpsat` says how each rule is written.  Every auxiliary literal is a
+function of the cells, so an enumeration counts solutions.
 
 The ``int`` formulation is one walk over the rules (:func:`walk_int`) that says each piece to
-an :class:`IntWriter`: CP-SAT's here, CPMpy's in :mod:`puzzlebench.solvers.cpmpy`, so that
-what is known of each rule (domains, diagonal families, which cage is a sum) is written once.
-
-The helpers :func:`candidate_groups`, :func:`diagonal_families` and :func:`visibility_terms`
-are shared with the SMT encoder (:mod:`puzzlebench.encoders.smt`).
-
-Reference: L. Perron, F. Didier, "CP-SAT", OR-Tools (https://developers.google.com/optimization);
-the model proto is written in protobuf text form by :meth:`CpSatModel.write`.
+an :class:`IntWriter` (CP-SAT's here, CPMpy's in :mod:`puzzlebench.solvers.cpmpy`), so that
+what is known of each rule is written once; :func:`candidate_groups`,
+:func:`diagonal_families` and :func:`visibility_terms` are shared with :mod:`.smt` for the
+same reason.  :meth:`CpSatModel.write` writes the model proto in protobuf text form.
 """
 
 from __future__ import annotations
@@ -206,7 +186,27 @@ class CpSatModel:
 
 
 def encode_cpsat(rules: Rules, formulation: str = "int") -> CpSatModel:
-    """The CP-SAT model of ``rules`` in the named formulation (``int`` or ``bool``)."""
+    """The CP-SAT model of ``rules`` in the named formulation (``int`` or ``bool``).
+
+    - ``int``: one integer variable per cell (domain 1..N, a given fixes it).  ``AllDifferent``
+      becomes ``AddAllDifferent``; a family of ``AtMostOne`` diagonals that covers every diagonal of
+      one direction becomes one ``AddAllDifferent`` over ``q[r] + r`` (or ``q[r] - r``): the classic
+      three-AllDifferent N-Queens model; any other ``AtMostOne``/``ExactlyOne`` over candidates gets
+      a reified literal per candidate.  ``Visibility`` uses a reified Boolean per cell ("taller than
+      the prefix maximum", the maximum from ``AddMaxEquality``) and a sum equal to the clue.
+      ``Less`` is the linear inequality ``cell < cell``.
+    - ``bool``: one Boolean per candidate (the SAT view).  ``ExactlyOne``/``AtMostOne`` map to
+      ``AddExactlyOne``/``AddAtMostOne``; ``AllDifferent`` to one at-most-one (exactly-one when
+      there are as many cells as values) per value; ``Visibility`` to the prefix-height encoding of
+      :func:`visibility_terms`; ``Less`` to a binary clause per value pair that breaks it.
+
+    :func:`candidate_groups` leaves out ``Visibility``, ``Less`` and ``Cage``: each formulation adds them.
+    ``Cage`` in ``int``: a linear sum when its cells are pairwise different and ``op`` is ``+`` (the
+    ``AllDifferent`` over them is stated anyway: a Killer cage), otherwise a table of its admissible
+    fillings (``AddAllowedAssignments``: products, differences, quotients, KenKen sums).  In
+    ``bool``: one literal per filling, exactly one of them, each implying its candidates (a set
+    filling: each cell takes one of its values); the values decide the filling, so enumeration
+    counts solutions."""
     from ortools.sat.python import cp_model
 
     check_formulation(formulation, FORMULATIONS, "CP-SAT")

@@ -1,62 +1,27 @@
-"""DIMACS CNF in and out, and solver answers in SAT-competition form.
+"""DIMACS CNF read back, and solver answers in SAT-competition form.
 
-The writer puts in ``c`` comment lines everything decoding needs: the puzzle kind, its shape
-and givens (and clues), the encoding, and the map from variables to candidates::
+The writer (:meth:`puzzlebench.encoders.cnf.Cnf.write`, beside the formula it writes) puts in
+``c`` comment lines everything decoding needs: the puzzle kind, its shape and givens (and
+clues), the encoding, and the map from variables to candidates::
 
     c puzzlebench cnf
     c kind: sudoku
-    c box: 3x3
     ...
     c map: variable v in 1..729 is cell (v-1) div 9 (0-based, row-major), value (v-1) mod 9 + 1; above 729: auxiliary
     p cnf 729 12013
 
-The reader checks the ``p`` line against what follows and names the line of every problem.
+so that a file left behind decodes on its own.  The reader checks the ``p`` line against what follows and names the line of every problem.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, TextIO
+from typing import Iterable
 
 from ..errors import ParseError, Place, PuzzleError
 from ..models.kinds import KINDS, kind_class
-from .cnf import Cnf
-
-MAGIC = "puzzlebench cnf"
-HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
-                "top", "bottom", "left", "right", "givens", "map")
-
-
-def header_lines(cnf: Cnf) -> list[str]:
-    n, limit = cnf.n_values, cnf.n_candidates
-    fields = dict(cnf.header_fields())
-    fields["encoding"] = cnf.encoding
-    fields["amo"] = cnf.amo
-    fields["map"] = (f"variable v in 1..{limit} is cell (v-1) div {n} (0-based, row-major), "
-                     f"value (v-1) mod {n} + 1; above {limit}: auxiliary")
-    # the fields of HEADER_ORDER in that order, then a kind's own (a jigsaw's regions, a
-    # Futoshiki's signs: decoding rebuilds the puzzle from them), the map last
-    keys = [k for k in HEADER_ORDER if k in fields and k != "map"] + \
-        [k for k in fields if k not in HEADER_ORDER] + ["map"]
-    return [f"c {MAGIC}"] + [f"c {k}: {fields[k]}" for k in keys]
-
-
-def write_dimacs(cnf: Cnf, out: TextIO) -> None:
-    """Write ``cnf`` (its clauses and a unit clause per given) in DIMACS form."""
-    for line in header_lines(cnf):
-        out.write(line + "\n")
-    out.write(f"p cnf {cnf.n_vars} {cnf.n_clauses}\n")
-    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
-    out.writelines(f"{u} 0\n" for u in cnf.units)
-
-
-def dimacs_text(cnf: Cnf) -> str:
-    import io
-
-    buf = io.StringIO()
-    write_dimacs(cnf, buf)
-    return buf.getvalue()
+from .cnf import Cnf, givens_decisions
 
 
 @dataclass
@@ -133,7 +98,7 @@ def read_dimacs(text: str, source: str | None = None) -> Dimacs:
             if lit is None:
                 raise ParseError(f"{token!r} is not a literal (an integer)", Place(source, number, column))
             if lit == 0:
-                if len(clauses) == declared[1]:   # was said at the 'p' line, once the rest was read and kept
+                if len(clauses) == declared[1]:   # told here, at the clause past the count, not at the 'p' line after the rest
                     where = Place(source, start, start_column) if current else Place(source, number, column)
                     raise ParseError(f"clause {len(clauses) + 1} is past the {declared[1]} the 'p' line "
                                      f"(line {p_line}) declares", where)
@@ -316,8 +281,6 @@ def puzzle_from_header(header: dict[str, str], source: str | None = None, line: 
 
 def cnf_for_decoding(dimacs: Dimacs):
     """The :class:`Cnf` (without clauses) that decodes a model of a puzzlebench DIMACS file."""
-    from .cnf import givens_decisions
-
     puzzle = puzzle_from_header(dimacs.header, dimacs.source)
     encoding = dimacs.header.get("encoding", "extended")
     fixed = givens_decisions(puzzle.rules) if encoding == "optimized" else None

@@ -1,41 +1,14 @@
 """Exact cover: a puzzle as a matrix of items and options, and Knuth's text format in and out.
 
-An :class:`ExactCoverMatrix` has *primary* items (covered exactly once), *secondary* items
-(at most once) and, on secondary items, *colors*: options that name the same secondary item
-with a color must agree on that color (Knuth's Algorithm C, TAOCP 7.2.2.1, program DLX2).
-
-From the shared vocabulary (:func:`encode_rules`):
-
-- ``ExactlyOne`` → one primary item; ``AtMostOne`` → one secondary item;
-- ``AllDifferent`` of N cells over N values → N primary items "(group, value)" (fewer cells:
-  secondary items, at most once);
-- ``Less`` (Futoshiki's signs) → a secondary item per threshold between 2 and N-1, named by
-  the values of one cell at or above it and of the other at or below it (:func:`_less_items`):
-  an inequality with plain secondary items, no colors needed;
-- givens are folded in the way Knuth's SUDOKU-DLX does: no item for a constraint the givens
-  already satisfy, no option for a decided cell or for a candidate the givens exclude;
-- ``Visibility`` (Skyscrapers) → options that place a whole line (a row or column, i.e. an
-  ``AllDifferent`` of N cells) as one permutation satisfying that line's clues, one primary
-  item per line, tied together by colored secondary cell items (color = the cell's height);
-- ``Cage`` → one primary item per cage and one option per admissible filling, as Knuth does for
-  Killer Sudoku with Algorithm C (TAOCP 7.2.2.1, "Dancing links", the killer-sudoku exercises):
-  where the cage's cells are pairwise different the filling is a set of values, and the cage's
-  option takes the secondary items "(cage, v)" of the values *not* in it, which every option
-  putting v in one of its cells also names; otherwise the filling is a tuple, and the option
-  colors a secondary item per cell with its value, which the cell's chosen option must match.
-  The cells' values decide the filling, so every solution is counted once.
-
-N-Queens uses Knuth's own formulation (his QUEENS-DLX, TAOCP 7.2.2.1): row and column items
-primary, diagonals secondary, the four one-cell corner diagonals left out, and the primary
-items in *organ-pipe order* (middle row, middle column, then outwards alternately).  That
-order is kind-specific knowledge which the vocabulary does not carry (it has one
-``AllDifferent`` over the columns and no notion of "middle"), yet it decides the branching
-ties and so Knuth's node count (193,032,021 for n = 16; rows then columns gives 185,625,515):
-it therefore lives here, in :func:`encode_queens`, rather than in the vocabulary.
-
-Knuth's text format (DLX1/DLX2): the first line that is not a comment lists the items, a
-``|`` separating primary from secondary ones; then one option per line, ``item`` or
-``item:color``; lines starting with ``|`` are comments.
+An :class:`ExactCoverMatrix` has primary items (covered exactly once), secondary items (at
+most once) and colors on secondary items (Knuth's Algorithm C, TAOCP 7.2.2.1, program DLX2),
+which is enough to state every rule of the vocabulary without an auxiliary count: each
+solution of the matrix is one solution of the puzzle (:func:`encode_rules` says how each rule
+becomes items and options, givens folded in as Knuth's SUDOKU-DLX does).  N-Queens keeps
+Knuth's own formulation in :func:`encode_queens` (QUEENS-DLX, organ-pipe order), since that
+order decides his node counts and the vocabulary has no notion of "middle".  Knuth's text
+format (DLX1/DLX2): an item line, ``|`` before the secondary items, then one option per line
+(``item`` or ``item:color``); lines starting with ``|`` are comments.
 """
 
 from __future__ import annotations
@@ -143,7 +116,7 @@ def read_knuth(text: str, source: str | None = None) -> ExactCoverMatrix:
     """Read a matrix in Knuth's DLX1/DLX2 format; errors name the line and column.  Lines
     end at ``\n`` only (``\r`` dropped), as the place of a byte that is not UTF-8 counts
     them: ``str.splitlines`` also ends a line at a form feed or U+2028, and the places
-    were then wrong and an item line was cut in two.  The format has no header of counts:
+    would be wrong and an item line cut in two.  The format has no header of counts:
     memory grows with the items and options the file holds."""
     lines = [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
     head_at = next((i for i, l in enumerate(lines) if l.strip() and not l.lstrip().startswith("|")), None)
@@ -225,7 +198,9 @@ def organ_pipe(n: int) -> list[int]:
 
 def encode_queens(n: int, placed: Sequence[tuple[int, int]] = ()) -> ExactCoverMatrix:
     """Knuth's QUEENS-DLX: primary ``r{i}`` ``c{j}`` in organ-pipe order, secondary ``a{i+j}``
-    and ``b{i-j+n-1}`` without the one-cell corner diagonals; placed queens folded in."""
+    and ``b{i-j+n-1}`` without the one-cell corner diagonals; placed queens folded in.  The
+    order decides the branching ties and so Knuth's node count (193,032,021 for n = 16; rows
+    then columns gives 185,625,515), which is why it lives here and not in the vocabulary."""
     rows_used = {r for r, _ in placed}
     cols_used = {c for _, c in placed}
     sums_used = {r + c for r, c in placed}
@@ -298,7 +273,26 @@ def estimated_bytes(puzzle: Puzzle) -> int:
 
 
 def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> ExactCoverMatrix:
-    """A matrix from the shared vocabulary (see the module's docstring)."""
+    """A matrix from the shared vocabulary:
+
+    - ``ExactlyOne`` → one primary item; ``AtMostOne`` → one secondary item;
+    - ``AllDifferent`` of N cells over N values → N primary items "(group, value)" (fewer cells:
+      secondary items, at most once);
+    - ``Less`` (Futoshiki's signs) → a secondary item per threshold between 2 and N-1, named by
+      the values of one cell at or above it and of the other at or below it (:func:`_less_items`):
+      an inequality with plain secondary items, no colors needed;
+    - givens are folded in the way Knuth's SUDOKU-DLX does: no item for a constraint the givens
+      already satisfy, no option for a decided cell or for a candidate the givens exclude;
+    - ``Visibility`` (Skyscrapers) → options that place a whole line (a row or column, i.e. an
+      ``AllDifferent`` of N cells) as one permutation satisfying that line's clues, one primary
+      item per line, tied together by colored secondary cell items (color = the cell's height);
+    - ``Cage`` → one primary item per cage and one option per admissible filling, as Knuth does for
+      Killer Sudoku with Algorithm C (TAOCP 7.2.2.1, "Dancing links", the killer-sudoku exercises):
+      where the cage's cells are pairwise different the filling is a set of values, and the cage's
+      option takes the secondary items "(cage, v)" of the values *not* in it, which every option
+      putting v in one of its cells also names; otherwise the filling is a tuple, and the option
+      colors a secondary item per cell with its value, which the cell's chosen option must match.
+      The cells' values decide the filling, so every solution is counted once."""
     if any(isinstance(c, Visibility) for c in rules.constraints):
         return _encode_lines(rules, expired or (lambda: False))
     n = rules.n_values
@@ -400,7 +394,7 @@ def _less_items(con: Less, index: int, n: int, givens: Sequence[int], excluded: 
 
 
 def _cage_options(rules: Rules, cage: Cage, number: int, excluded: set[int], new_item, groups) -> list[list[Entry]]:
-    """The items of one cage and an option per admissible filling (see the module's text);
+    """The items of one cage and an option per admissible filling (see :func:`encode_rules`);
     fillings the givens rule out are left out."""
     n, givens = rules.n_values, rules.givens
     cells = cage.cells

@@ -6,9 +6,7 @@ The header is the DIMACS writer's (:func:`~puzzlebench.encoders.cnf.header_field
 shape, givens, a kind's own fields) as comment lines of the format, after a magic line::
 
     % puzzlebench minizinc
-    % kind: sudoku
-    % box: 3x3
-    ...
+    % kind: sudoku ...
 
 so that the three formats, and DIMACS, carry the same facts and rebuild the puzzle through
 the same :func:`~puzzlebench.encoders.dimacs.puzzle_from_header`.

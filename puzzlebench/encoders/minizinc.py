@@ -1,39 +1,15 @@
-"""Rules in the shared vocabulary as MiniZinc: a parametric model per kind (``KIND.mzn``, the
-sizes, givens, regions, cages, signs and clues its parameters), the data of one puzzle (a
-``.dzn``), and the single-file form, which is the kind's model and the puzzle's data in one
-``.mzn`` (MiniZinc takes assignments to parameters in a model file as in a data file).
+"""Rules in the shared vocabulary as MiniZinc: a parametric model per kind (``KIND.mzn``), the
+data of one puzzle (a ``.dzn``), and the single-file form (the model and its data in one
+``.mzn``), as MiniZinc users write models (Nethercote, Stuckey et al., "MiniZinc: Towards a
+Standard CP Modelling Language", CP 2007).
 
-A kind says which parts make its model (``Puzzle.minizinc_parts``, in :data:`PARTS`'s order of
-application); each part is one piece of code: the MiniZinc text it adds to the model
-(parameters, and constraints over ``c``, the cells) and, for one puzzle, the data it reads from
-the puzzle's rules in the vocabulary.  Reading the data, a part *claims* the vocabulary
-constraints it states (a row's ``AllDifferent``, a cage, a sign), matched by their content, not
-their names; a constraint no part of the kind's model claims is refused, and so is a part
-whose constraints the rules lack, each in one line naming the kind and the target.  So a model
-states exactly the puzzle's rules, and :mod:`tests.test_interop` holds its solutions to the
-in-process engines'.
-
-- ``grid``: ``array[1..N, 1..N] of var 1..N: c`` and the givens (the cells' one-of-N is the
-  domain); ``queens``: N-Queens, ``array[1..N] of var 1..N: c`` (a row's queen's column),
-  the classic model: ``all_different_int`` over ``c``, ``c[i] + i`` and ``c[i] - i``;
-- ``AllDifferent`` families: ``rows``, ``columns``, ``blocks`` (``block_rows`` x
-  ``block_cols``), ``diagonals``, ``regions`` (``region[i, j]``, a jigsaw's), ``cage_distinct``
-  (each cage's cells, a Killer's): ``all_different_int`` (MiniZinc's ``alldifferent`` on
-  integers: see :data:`DECLARATIONS`), with domain consistency;
-- ``cages``: ``cage[i, j]`` (0: none), ``cage_op`` (``ADD``, ``SUB``, ``MUL``, ``DIV``) and
-  ``cage_target``: ``sum``, ``product``, ``max - min`` or ``max = target * min`` over a
-  cage's cells (one cell: its value);
-- ``less``: ``less[k, ..] = i1, j1, i2, j2``, ``c[i1, j1] < c[i2, j2]`` (Futoshiki's signs);
-- ``visibility``: ``clue_top``, ``clue_bottom``, ``clue_left``, ``clue_right`` (0: none), the
-  count of cells taller than every cell before them along the line.
-
-No auxiliary variable: ``minizinc --all-solutions`` counts the puzzle's solutions.  The output
-item prints ``c = [v1, v2, …];`` per solution (the cells in reading order), between MiniZinc's
-``----------`` separators (``==========`` when the search was complete), which
-:func:`read_answer` reads.
-
-Reference: N. Nethercote, P. J. Stuckey, R. Becket, S. Brand, G. J. Duck, G. Tack,
-"MiniZinc: Towards a Standard CP Modelling Language", CP 2007.
+A kind names the parts its model is made of (``Puzzle.minizinc_parts``, :func:`parts_of`);
+each part is the MiniZinc text it adds and the data it reads from the rules, *claiming* the
+vocabulary constraints it states by their content.  A constraint no part claims is refused,
+and so is a part whose constraints the rules lack, so that a model states exactly the
+puzzle's rules (:mod:`tests.test_interop` holds its solutions to the in-process engines').
+No auxiliary variable: ``minizinc --all-solutions`` counts the puzzle's solutions, printed as
+``c = [v1, v2, …];`` and read back by :func:`read_answer`.
 """
 
 from __future__ import annotations
@@ -313,9 +289,9 @@ VISIBILITY = "\n".join([
     "array[1..N] of 0..N: clue_right;",
     "function var int: seen(array[int] of var int: line) =",
     "    1 + sum(k in 2..length(line))(bool2int(line[k] > max([line[m] | m in 1..k - 1])));",
-    # a column's two clues together, then a row's: the order of the rules, which the single-file
-    # form followed before it was this model and its data; Gecode's default search is sensitive
-    # to it (a 7x7 full-clue puzzle: 1,374 nodes in this order, 236,336 with every top clue first)
+    # a column's two clues together, then a row's: the order of the rules, to which Gecode's
+    # default search is sensitive (a 7x7 full-clue puzzle: 1,374 nodes in this order, 236,336
+    # with every top clue first)
     "constraint forall(j in 1..N)(",
     "    (clue_top[j] = 0 \\/ seen([c[i, j] | i in 1..N]) = clue_top[j]) /\\",
     "    (clue_bottom[j] = 0 \\/ seen([c[N + 1 - i, j] | i in 1..N]) = clue_bottom[j]));",
@@ -385,7 +361,21 @@ OUTPUTS = {"grid": 'output ["c = \\([c[i, j] | i, j in 1..N]);\\n"];',
 
 def parts_of(kind_class, target: str = TARGET) -> list[Part]:
     """The parts of a kind's model (the class's ``minizinc_parts``), refused in one line
-    naming the kind and the target when it has none or names an unknown one."""
+    naming the kind and the target when it has none or names an unknown one.
+
+    - ``grid``: ``array[1..N, 1..N] of var 1..N: c`` and the givens (the cells' one-of-N is the
+      domain); ``queens``: N-Queens, ``array[1..N] of var 1..N: c`` (a row's queen's column),
+      the classic model: ``all_different_int`` over ``c``, ``c[i] + i`` and ``c[i] - i``;
+    - ``AllDifferent`` families: ``rows``, ``columns``, ``blocks`` (``block_rows`` x
+      ``block_cols``), ``diagonals``, ``regions`` (``region[i, j]``, a jigsaw's), ``cage_distinct``
+      (each cage's cells, a Killer's): ``all_different_int`` (MiniZinc's ``alldifferent`` on
+      integers: see :data:`DECLARATIONS`), with domain consistency;
+    - ``cages``: ``cage[i, j]`` (0: none), ``cage_op`` (``ADD``, ``SUB``, ``MUL``, ``DIV``) and
+      ``cage_target``: ``sum``, ``product``, ``max - min`` or ``max = target * min`` over a
+      cage's cells (one cell: its value);
+    - ``less``: ``less[k, ..] = i1, j1, i2, j2``, ``c[i1, j1] < c[i2, j2]`` (Futoshiki's signs);
+    - ``visibility``: ``clue_top``, ``clue_bottom``, ``clue_left``, ``clue_right`` (0: none), the
+      count of cells taller than every cell before them along the line."""
     names = tuple(getattr(kind_class, "minizinc_parts", ()))
     unknown = [name for name in names if name not in PARTS]
     if not names or unknown or names[0] not in OUTPUTS:

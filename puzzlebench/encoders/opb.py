@@ -1,29 +1,12 @@
-"""Rules in the shared vocabulary as a pseudo-Boolean problem in OPB (the PB competition's
-format), read back in, and a PB solver's answer read back.
-
-Variables ``x1..xK`` are the candidates, numbered as in the DIMACS export (``x(k+1)`` is
-candidate ``k``: cell ``k div N``, value ``k mod N + 1``), so the cell values are linear
-terms: value of cell ``c`` = ``sum v * x(c,v)``.  Constraints (only ``>=`` and ``=``, as the
-format has; an at-most is a negated at-least):
-
-- every candidate group (:func:`~.cpsat.candidate_groups`: a cell's one value, an
-  ``AllDifferent``'s value once or at most once, an N-Queens diagonal): ``= 1`` or ``>= -1``
-  over negated coefficients;
-- a given: ``+1 x >= 1``;
-- ``Less``: the linear ``value(larger) - value(smaller) >= 1``;
-- ``Cage``: a ``+`` cage is the linear ``sum of values = target``; a product, difference or
-  quotient cage gets a selector per admissible filling (a tuple, one value per cell), exactly
-  one selector true, each implying its candidates;
-- ``Visibility``: the prefix-height Booleans and "seen" Booleans of
-  :func:`~.cpsat.visibility_terms`, each defined both ways, their count equal to the clue.
-
-Every auxiliary variable is a function of the candidates, so a model count over the
-candidates is the count of the puzzle's solutions, and so is one over all variables.
-
-References: O. Roussel, V. Manquinho, "Input/Output Format and Solver Requirements for the
-Competitions of Pseudo-Boolean Solvers" (PB competition, 2012 revision); J. Elffers,
-J. Nordström, "Divide and Conquer: Towards Faster Pseudo-Boolean Solving", IJCAI 2018 (the
-solver Exact grew from).
+"""Rules in the shared vocabulary as a pseudo-Boolean problem in OPB, the PB competition's
+format (Roussel and Manquinho, "Input/Output Format and Solver Requirements for the
+Competitions of Pseudo-Boolean Solvers", 2012), read back in, and a PB solver's answer read
+back.  Variables ``x1..xK`` are the candidates, numbered as in the DIMACS export, so that cell
+values are linear terms and ``Less`` and sums are single linear constraints, which is what PB
+solvers such as Exact (Elffers and Nordström, "Divide and Conquer: Towards Faster
+Pseudo-Boolean Solving", IJCAI 2018) reason on.  Every auxiliary variable is a function of
+the candidates, so a model count is the puzzle's solution count; :func:`encode_pb` says how
+each rule is written.
 """
 
 from __future__ import annotations
@@ -81,6 +64,23 @@ class PseudoBoolean:
 
 
 def encode_pb(rules: Rules) -> PseudoBoolean:
+    """The pseudo-Boolean problem of ``rules``.
+
+    Variables ``x1..xK`` are the candidates, numbered as in the DIMACS export (``x(k+1)`` is
+    candidate ``k``: cell ``k div N``, value ``k mod N + 1``), so the cell values are linear
+    terms: value of cell ``c`` = ``sum v * x(c,v)``.  Constraints (only ``>=`` and ``=``, as the
+    format has; an at-most is a negated at-least):
+
+    - every candidate group (:func:`~.cpsat.candidate_groups`: a cell's one value, an
+      ``AllDifferent``'s value once or at most once, an N-Queens diagonal): ``= 1`` or ``>= -1``
+      over negated coefficients;
+    - a given: ``+1 x >= 1``;
+    - ``Less``: the linear ``value(larger) - value(smaller) >= 1``;
+    - ``Cage``: a ``+`` cage is the linear ``sum of values = target``; a product, difference or
+      quotient cage gets a selector per admissible filling (a tuple, one value per cell), exactly
+      one selector true, each implying its candidates;
+    - ``Visibility``: the prefix-height Booleans and "seen" Booleans of
+      :func:`~.cpsat.visibility_terms`, each defined both ways, their count equal to the clue."""
     n = rules.n_values
     cons: list[Constraint] = []
     top = [rules.n_cells * n]

@@ -1,35 +1,14 @@
-"""Rules in the shared vocabulary as SMT-LIB2 text (writer), and SMT-LIB2 text read back
-into Z3 (reader).
+"""Rules in the shared vocabulary as SMT-LIB2 text (writer), and SMT-LIB2 text read back into
+Z3 (reader) (Barrett, Fontaine, Tinelli, "The SMT-LIB Standard, Version 2.6", 2017; de Moura
+and Bjørner, "Z3: an efficient SMT solver", TACAS 2008).
 
-Formulations:
-
-- ``int``: an ``Int`` per cell with bounds ``1 <= c <= N``, a given as an equality,
-  ``AllDifferent`` as ``distinct``; N-Queens diagonals as two more ``distinct`` over
-  ``c + row`` and ``c - row`` (:func:`~puzzlebench.encoders.cpsat.diagonal_families`); other
-  candidate groups and ``Visibility`` through ``ite`` sums, ``Less`` as ``<``.  Standard QF_LIA.
-- ``bool``: a ``Bool`` per candidate ``x<cell>_<value>``; exactly-one = at-least-one clause +
-  at-most-one; ``Visibility`` through prefix-height Booleans and a count.  ``amo=card`` writes
-  at-most-one and counts with Z3's cardinality/pseudo-Boolean extensions (``(_ at-most 1)``,
-  ``(_ pbeq k 1 …)``, logic ``QF_FD``); ``amo=pairwise`` writes standard SMT-LIB only (pairwise
-  clauses, ``ite`` sums), for any SMT solver.  ``Less``: a clause per value pair that breaks it.
-- ``fold``: the ``bool`` formulation after the givens are folded in: the at-most-one /
-  exactly-one groups are unit-propagated once, here (each given removes its rivals; a group
-  left with one open candidate makes it true, the naked and hidden singles), and only the open
-  candidates and the groups that still constrain them reach the solver.  This is what a SAT
-  solver does at decision level 0, done before the formula exists, so the solver neither
-  parses nor stores the decided part.
-
-``Cage`` (Killer, KenKen) needs no variable of its own, so that every model is a solution and
-nothing more: in ``int`` a sum is a linear sum, a difference or a quotient of two cells a
-disjunction of the two orders (``(= a (* 2 b))``: still linear), a product the disjunction of
-its fillings; in ``bool`` and ``fold`` the disjunction of its fillings over candidate terms (a
-set filling, where the cells are pairwise different: each cell takes one of its values).
-
-Variables are named ``c<cell>`` (int) and ``x<cell>_<value>`` (candidates, values from 1),
-so that a model read back from any file decodes by name (:func:`decode_model`).
-
-References: C. Barrett, P. Fontaine, C. Tinelli, "The SMT-LIB Standard, Version 2.6" (2017);
-L. de Moura, N. Bjørner, "Z3: an efficient SMT solver", TACAS 2008.
+Three formulations (:func:`encode_smt`): ``int`` (a bounded ``Int`` per cell, ``distinct``,
+standard QF_LIA), ``bool`` (a ``Bool`` per candidate, cardinality through Z3's extensions or
+plain clauses) and ``fold``, ``bool`` with the givens unit-propagated here, which is what a
+SAT solver does at decision level 0, done before the formula exists so the solver neither
+parses nor stores the decided part.  A cage gets no variable of its own, so that every model
+is a solution and nothing more.  Variables are named ``c<cell>`` and ``x<cell>_<value>`` so that a
+model read back from any file decodes by name (:func:`decode_model`).
 """
 
 from __future__ import annotations
@@ -85,7 +64,31 @@ class SmtFormula:
 
 
 def encode_smt(rules: Rules, formulation: str = "fold", amo: str = "card") -> SmtFormula:
-    """The SMT-LIB2 formula of ``rules`` in the named formulation."""
+    """The SMT-LIB2 formula of ``rules`` in the named formulation.
+
+    Formulations:
+
+    - ``int``: an ``Int`` per cell with bounds ``1 <= c <= N``, a given as an equality,
+      ``AllDifferent`` as ``distinct``; N-Queens diagonals as two more ``distinct`` over
+      ``c + row`` and ``c - row`` (:func:`~puzzlebench.encoders.cpsat.diagonal_families`); other
+      candidate groups and ``Visibility`` through ``ite`` sums, ``Less`` as ``<``.  Standard QF_LIA.
+    - ``bool``: a ``Bool`` per candidate ``x<cell>_<value>``; exactly-one = at-least-one clause +
+      at-most-one; ``Visibility`` through prefix-height Booleans and a count.  ``amo=card`` writes
+      at-most-one and counts with Z3's cardinality/pseudo-Boolean extensions (``(_ at-most 1)``,
+      ``(_ pbeq k 1 …)``, logic ``QF_FD``); ``amo=pairwise`` writes standard SMT-LIB only (pairwise
+      clauses, ``ite`` sums), for any SMT solver.  ``Less``: a clause per value pair that breaks it.
+    - ``fold``: the ``bool`` formulation after the givens are folded in: the at-most-one /
+      exactly-one groups are unit-propagated once, here (each given removes its rivals; a group
+      left with one open candidate makes it true, the naked and hidden singles), and only the open
+      candidates and the groups that still constrain them reach the solver.  This is what a SAT
+      solver does at decision level 0, done before the formula exists, so the solver neither
+      parses nor stores the decided part.
+
+    ``Cage`` (Killer, KenKen) needs no variable of its own, so that every model is a solution and
+    nothing more: in ``int`` a sum is a linear sum, a difference or a quotient of two cells a
+    disjunction of the two orders (``(= a (* 2 b))``: still linear), a product the disjunction of
+    its fillings; in ``bool`` and ``fold`` the disjunction of its fillings over candidate terms (a
+    set filling, where the cells are pairwise different: each cell takes one of its values)."""
     check_formulation(formulation, FORMULATIONS, "SMT")
     check_formulation(amo, AMO_ENCODINGS, "at-most-one")
     if formulation == "int":

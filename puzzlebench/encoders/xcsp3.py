@@ -1,28 +1,13 @@
-"""Rules in the shared vocabulary as an XCSP3-core instance (XML), and a solver's answer to
-one read back.
+"""Rules in the shared vocabulary as an XCSP3-core instance (XML), and a solver's answer to one
+read back (Boussemart, Lecoutre, Audemard, Piette, "XCSP3-core: A Format for Representing
+Constraint Satisfaction/Optimization Problems", arXiv:2009.00514, 2020).
 
-One integer variable per cell, the array ``c`` (``c[k]`` is cell ``k``, values ``1..N``):
-
-- the givens: one ``instantiation``;
-- ``AllDifferent``: ``allDifferent``;
-- ``Less``: ``intension`` ``lt(c[a],c[b])``;
-- ``Cage``: ``sum`` (a ``+`` cage: the sum of the values, whether or not they differ),
-  otherwise ``extension``, its admissible fillings as supports (products, differences,
-  quotients: :meth:`~puzzlebench.models.vocabulary.Cage.fillings`);
-- ``Visibility``: ``intension`` counting the cells taller than every cell before them
-  (``gt(c[i],max(c[0],…,c[i-1]))``, a Boolean counted as 0/1 as XCSP3 allows);
-- ``ExactlyOne``/``AtMostOne`` over candidates (N-Queens rows and diagonals): ``intension``
-  over ``eq(c[k],v)`` terms; the one-value-per-cell groups are the domains themselves.
-
-No auxiliary variable: every solution of the instance is a solution of the puzzle and the
-other way round, so a solver's enumeration counts the puzzle's solutions.  The header
-(:mod:`.interop`) is an XML comment.
-
-The solver's answer (the XCSP3 competition's output: ``s SATISFIABLE`` and ``v`` lines holding
-``<instantiation>`` with ``<list>`` and ``<values>``) is read by :func:`read_answer`.
-
-Reference: F. Boussemart, C. Lecoutre, G. Audemard, C. Piette, "XCSP3-core: A Format for
-Representing Constraint Satisfaction/Optimization Problems", arXiv:2009.00514 (2020, 2022).
+One integer variable per cell, the array ``c``, and each rule as the XCSP3-core constraint
+that states it (:func:`constraint_lines`).  No auxiliary variable: every solution of the
+instance is a solution of the puzzle and the other way round, so a solver's enumeration
+counts the puzzle's solutions.  The header (:mod:`.interop`) is an XML comment; the
+competition's answer (``s`` and ``v`` lines holding an ``<instantiation>``) is read by
+:func:`read_answer`.
 """
 
 from __future__ import annotations
@@ -49,7 +34,20 @@ def _sum(terms: list[str]) -> str:
 
 
 def constraint_lines(rules: Rules) -> list[str]:
-    """The ``<constraints>`` body, one constraint a line."""
+    """The ``<constraints>`` body, one constraint a line.
+
+    One integer variable per cell, the array ``c`` (``c[k]`` is cell ``k``, values ``1..N``):
+
+    - the givens: one ``instantiation``;
+    - ``AllDifferent``: ``allDifferent``;
+    - ``Less``: ``intension`` ``lt(c[a],c[b])``;
+    - ``Cage``: ``sum`` (a ``+`` cage: the sum of the values, whether or not they differ),
+      otherwise ``extension``, its admissible fillings as supports (products, differences,
+      quotients: :meth:`~puzzlebench.models.vocabulary.Cage.fillings`);
+    - ``Visibility``: ``intension`` counting the cells taller than every cell before them
+      (``gt(c[i],max(c[0],…,c[i-1]))``, a Boolean counted as 0/1 as XCSP3 allows);
+    - ``ExactlyOne``/``AtMostOne`` over candidates (N-Queens rows and diagonals): ``intension``
+      over ``eq(c[k],v)`` terms; the one-value-per-cell groups are the domains themselves."""
     n = rules.n_values
     out = []
     given = [(c, g) for c, g in enumerate(rules.givens) if g]
@@ -152,7 +150,7 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
         raise ParseError(f"the answer says UNSATISFIABLE (line {status_line}) and gives an instantiation",
                          Place(source, v_lines[0], 1))
     if status == "SATISFIABLE" and not solutions:
-        # placed at the status line that says so (was line 1 whatever the file held before it)
+        # placed at the status line that says so, not at line 1
         raise ParseError("the solver says SATISFIABLE but its 'v' lines hold no instantiation",
                          Place(source, status_line, 1))
     return status, solutions

@@ -86,8 +86,8 @@ class BenchOutcome:
 
     @property
     def exit_code(self) -> int:
-        """The commands' one rule: 2 when no input record was a puzzle (an empty file said
-        exit 1, as if some puzzles had run), 1 on errors, wrong answers or disagreements."""
+        """The commands' one rule: 2 when no input record was a puzzle (not 1, as if some
+        puzzles had run), 1 on errors, wrong answers or disagreements."""
         if self.items and all(item.puzzle is None for item in self.items):
             return 2
         return 1 if self.wrong or self.disagreements or self.errors else 0
@@ -329,7 +329,7 @@ def _plan(items, cfg: BenchConfig, engines: dict, db: Database, run_id: int, std
             continue
         failed = error_result(str(item.error), times=Times(parse=item.parse_time, total=item.parse_time))
         input_errors.append(_facts(item, INPUT_SOLVER, cfg) + row_of(0, failed, None)[1:])
-        # told with its place, as every command tells a bad input line (it was only counted)
+        # told with its place, as every command tells a bad input line (not only counted)
         place = item.error.place if item.error.place.source else item.source
         print(f"puzzlebench: {place}: error: {item.error.message}", file=stderr)
     queued: dict[str, list] = {}  # per solver: its first task id, its number of tasks, its blocks

@@ -1,11 +1,10 @@
 """Campaign files: a whole benchmark stated once, in TOML, and run by one command
-(``puzzlebench bench --campaign results/campaign.toml``, the example to copy).
+(``puzzlebench bench --campaign results/campaign.toml``; the format: :class:`Campaign`).
 
-A campaign names its puzzle sets (``[[set]]``: file, sample, scramble, kind, box, seed), its
-solvers and the settings of every run (db, time_limit, memory_limit, limit, repeat, jobs,
-executor, seed), where a shell script of ``bench`` lines stood before (as mzn-bench's
-campaigns and benchexec's benchmark definitions do for their tools).  Each ``[[set]]`` is one
-bench, in the file's order, all into the one database; a set's own keys take the place of the
+A campaign names its puzzle sets, its solvers and the settings of every run, as mzn-bench's
+campaigns and benchexec's benchmark definitions do for their tools, so that a benchmark is a
+reviewed file rather than a shell script of ``bench`` lines.  Each ``[[set]]`` is one bench,
+in the file's order, into the one database; a set's own keys take the place of the
 campaign's.  The whole file is checked before anything runs (every key and type, with its
 line; every puzzle file read), so that a mistake in the last set stores nothing.  Plain data
 out: :class:`Campaign` and its :class:`SetRun` s, which the command turns into
@@ -68,6 +67,26 @@ class SetRun:
 
 @dataclass(frozen=True)
 class Campaign:
+    """A campaign file, checked.  Its format::
+
+        db = "bench.sqlite"               # the results database (relative paths: from this file's folder)
+        solvers = ["bitboard", "dlx", "sat:minisat22@encoding=minimal",
+                   { spec = "cpsat:int", options = { presolve = "off" } }]
+        time_limit = 3                    # seconds per puzzle (default 10)
+        memory_limit = 2048               # MB above each worker's baseline (default: none)
+        limit = 2                         # solutions to look for, 0 = all (default 2)
+        repeat = 1                        # runs of each (puzzle, solver) pair (default 1)
+        jobs = 2                          # local worker processes (default: the cores here)
+        executor = "local"                # or "dask-local:4", "dask://HOST:PORT"
+        seed = 1                          # of samples and scrambles (default 0)
+
+        [[set]]
+        file = "../shared/data/sudoku9_norvig_top95.txt"
+        sample = 50                       # a reproducible sample of 50 puzzles
+        scramble = true                   # random Sudoku symmetries
+        # also: kind, box ("3x4"), seed, and time_limit, memory_limit, limit, repeat, solvers
+        # for this set alone
+    """
     path: str
     db: str | None
     jobs: int | None

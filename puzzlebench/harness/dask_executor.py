@@ -1,27 +1,14 @@
 """Runs a bench's units on a Dask cluster: the :class:`~.runner.Executor` beyond one machine.
 
-``--executor dask://HOST:PORT`` connects to a running scheduler (``dask scheduler``, with
-``dask worker tcp://HOST:PORT`` on as many machines as there are); ``--executor dask-local:N``
-starts N worker processes on 127.0.0.1 for the bench's life; ``--executor local`` (the default)
-is the forked pool of :mod:`.workers`.
-
-One Dask task is one :class:`~.runner.WorkUnit`, its puzzles pickled with it (a remote worker
-inherited nothing).  Inside the Dask worker the unit runs in the same hard-limit machinery as
-on one machine: a :class:`~.workers.LocalExecutor` of one job, whose forked child runs the
-engine and is killed past the time limit, so that a crashing or hanging engine costs its child
-and is recorded as ``error`` or ``timeout``, never the Dask worker.  That child lives as long
-as the thread of the Dask worker that forked it (one per thread), so a unit does not pay for a
-fork of a process that holds the whole of Dask.
-
-A task's rows come back when its unit is done, and the bench stores them as they arrive: the
-database stays on the machine that runs ``bench``.  A Dask worker lost mid-run (killed, its
-machine gone) takes its unfinished tasks with it and the scheduler runs them again elsewhere;
-a task's rows come back whole or not at all, and the bench ignores a second copy of a task's
-row whatever the executor.  A scheduler that dies mid-run stops the bench with one line: what
-was stored stays, ``--resume`` (on any executor) runs the rest.
-
-``distributed`` is an optional dependency (``pip install puzzlebench[cluster]``): nothing else
-imports this module's Dask side.
+``--executor dask://HOST:PORT`` connects to a running scheduler; ``dask-local:N`` starts N
+workers on 127.0.0.1 for the bench's life; ``local`` (the default) is :mod:`.workers`' pool.
+One Dask task is one :class:`~.runner.WorkUnit`, its puzzles pickled with it, run inside the
+Dask worker by a one-job :class:`~.workers.LocalExecutor`, so that a crashing or hanging
+engine costs its forked child (an ``error`` or ``timeout``), never the Dask worker.  Rows come
+back whole per task and are stored on the machine that runs ``bench``; a lost worker's tasks
+are rerun by the scheduler (a second copy of a row is ignored), and a dead scheduler stops the
+bench with one line, ``--resume`` running the rest.  ``distributed`` is optional
+(``pip install puzzlebench[cluster]``): nothing else imports this module's Dask side.
 """
 
 from __future__ import annotations
@@ -172,7 +159,9 @@ def _answers(distributed, address: str, seconds: float) -> None:
 
 
 class DaskExecutor:
-    """Sends units to a Dask cluster and yields their rows as units finish (module doc).
+    """Sends units to a Dask cluster and yields their rows as units finish (module doc).  The
+    forked child that runs the engine lives as long as the Dask worker thread that forked it,
+    so that a unit does not pay for a fork of a process that holds the whole of Dask.
     ``jobs`` is the cluster's worker threads when it was reached (the planner sizes units by it)."""
 
     def __init__(self, spec: ExecutorSpec, *, connect_seconds: float = CONNECT_SECONDS,
@@ -312,9 +301,9 @@ def _quiet_resource_tracker() -> None:
 @contextlib.contextmanager
 def _sigint_ignored():
     """SIGINT ignored while the local cluster's processes start, as the local pool's workers
-    ignore it: the bench decides when to stop.  A Ctrl-C reached every process of the
-    terminal's group, and each Dask worker printed its KeyboardInterrupt traceback below the
-    bench's one line (a process started with SIGINT ignored keeps it so, Python included).  A
+    ignore it: the bench decides when to stop.  A Ctrl-C reaches every process of the
+    terminal's group, and each Dask worker would print its KeyboardInterrupt traceback below
+    the bench's one line (a process started with SIGINT ignored keeps it so, Python included).  A
     Ctrl-C meanwhile is lost: a start is short as dask-local:N is capped (dask-local:100000
     ignored it for good).  Blocking it instead does not keep it: the workers' processes start
     with no signal blocked, and the cluster's threads without the block, one of which takes it."""

@@ -1,40 +1,13 @@
 """The results database: one SQLite file (the standard library's :mod:`sqlite3`).
 
-Tables:
-
-- ``runs``: one row per bench: when, the command line, the seed and settings, the machine
-  (CPU model, cores, memory), the versions of Python, of puzzlebench and of every engine's
-  library, the git commit of the code;
-- ``result_log``: every result ever stored, one row each, never rewritten but to mark it
-  replaced: the puzzle (its set, line and hash), its shape, the solver, the solution limit
-  (``0`` = all), the time limit and the memory limit, status, count, times (wall and CPU, with
-  the number of puzzles a batch's CPU time is shared by), peak memory above the worker's
-  baseline and that baseline, the normalised statistics
-  (one column each), the engine's raw counters and the artifact size (JSON), the error,
-  whether the answer was verified (``verified``) or found wrong (``wrong``), and
-  ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
-- ``puzzle_sets``, ``shapes``, ``solvers``: what the log refers to by number (a set: its
-  content's digest, its readable name, its file, see :mod:`.sets`; a puzzle kind and shape; a
-  solver spec), written once each;
-- ``results`` (a view): the latest result of every (puzzle, solver, limit), with every name
-  spelled out: ``puzzle_id`` (``set:line``), ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``,
-  ``kind``, ``shape``, ``solver`` and the log's own columns, warm-up runs (``bench --warmup``,
-  ``warmup`` 1 in the log) left out.  This is what reports, the cross-check and ``--resume``
-  read, and what a user queries;
-- ``disagreements``: pairs of solvers that finished the same puzzle with the same limit and
-  answered differently (see :mod:`.crosscheck`).
-
-Why a log and a view rather than one table with a unique key: a bench stores a row per
-puzzle, and on the microsecond engines that row is most of the harness's cost.  A
-row of numbers, with the names kept once in their own tables and no index to maintain, costs
-SQLite about half of a row spelling out the names under a unique text key (measured in
-``benchmarks/bench_harness.py``).  Uniqueness is kept by the bench instead: a bench without
-``--resume`` marks the earlier results of the pairs it is about to run as replaced
-(:meth:`Database.retire`), so the view shows one row per pair; they stay in the log.
-
-Rows are written as they arrive from the workers, each group in one transaction, in WAL mode:
-a bench killed at any moment keeps every result it had received, and ``--resume`` runs only
-the pairs that have none (one bench at a time: see :class:`BenchLock`).
+A bench appends to ``result_log`` (never rewritten but to mark a row replaced), with the names
+of sets, shapes and solvers kept once in their own tables; the ``results`` view spells them out
+and shows the latest result of every (puzzle, solver, limit), which reports, the cross-check,
+``--resume`` and users read.  Why a log and a view rather than one table with a unique key: on
+the microsecond engines the stored row is most of the harness's cost, and a row of numbers
+with no index costs SQLite about half (``benchmarks/bench_harness.py``).  Rows are written as
+they arrive, each group in one transaction, in WAL mode, so that a bench killed at any moment
+keeps every result it had received.  The tables: :class:`Database`.
 """
 
 from __future__ import annotations
@@ -231,7 +204,7 @@ class TaskKey:
 
 
 def _damage(exc: Exception) -> str:
-    """What SQLite said of a file it cannot read; a text that is no longer UTF-8 (a damaged
+    """What SQLite said of a file it cannot read; a stored text that is not UTF-8 (a damaged
     page) in words."""
     if isinstance(exc, UnicodeDecodeError):
         return "a stored text is not UTF-8 (a damaged file?)"
@@ -343,7 +316,26 @@ class ResultsReader:
 
 
 class Database(ResultsReader):
-    """The results database opened by a bench, to be written (see the module's text)."""
+    """The results database opened by a bench, to be written.
+
+    - ``runs``: one row per bench: when, the command line, the seed and settings, the machine,
+      the versions of Python, puzzlebench and every engine's library, the git commit;
+    - ``result_log``: every result ever stored: the puzzle (set, line, hash), its shape, the
+      solver, the solution limit (``0`` = all), the time and memory limits, status, count,
+      times (wall and CPU, with the number of puzzles a batch's CPU time is shared by), peak
+      memory above the worker's baseline and that baseline, the normalised statistics, the raw
+      counters and artifact size (JSON), the error, ``verified``, ``wrong``, and
+      ``replaced_by``: the run that ran the same pair again (``NULL`` while it is the latest);
+    - ``puzzle_sets`` (content digest, name, file: :mod:`.sets`), ``shapes``, ``solvers``;
+    - ``results`` (a view): the log's latest rows with every name spelled out (``puzzle_id``
+      as ``set:line``, ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``, ``kind``,
+      ``shape``, ``solver``), warm-up runs (``bench --warmup``) left out;
+    - ``disagreements``: pairs of solvers that answered the same puzzle differently
+      (:mod:`.crosscheck`).
+
+    Uniqueness is kept by the bench rather than a key: a bench without ``--resume`` marks the
+    earlier results of the pairs it is about to run as replaced (:meth:`retire`), and
+    ``--resume`` runs only the pairs that have none (one bench at a time: :class:`BenchLock`)."""
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
@@ -415,7 +407,7 @@ class Database(ResultsReader):
         rows = self.conn.execute(f"SELECT puzzle_hash, {', '.join(columns)} FROM result_log"
                                  " WHERE set_id = ? AND replaced_by IS NULL AND puzzle_hash != ''"
                                  " ORDER BY id", (from_set,)).fetchall()
-        latest = {}   # one row a (hash, solver, limit, repetition): a hash on two lines was stored twice
+        latest = {}   # one row a (hash, solver, limit, repetition): a hash on two lines would be stored twice
         at = {name: k for k, name in enumerate(columns, start=1)}
         for row in rows:
             if row[0] in lines_of:

@@ -1,67 +1,15 @@
-"""Tables and plots from the results database.
+"""Tables and plots from the results database, as the field reports solver comparisons.
 
-Per set and solver (and solution limit):
-
-- ``puzzles``, ``solved`` (unique, multiple, sat or unsat: a finished answer), ``timeouts``,
-  ``errors``, ``wrong`` (answers that failed the puzzle's checker);
-- over the solved puzzles: ``median``, ``mean``, ``p90`` and ``max`` of the total time (parse
-  + encode + solve + decode, seconds; wall time, or CPU time with ``report --clock cpu``: every
-  time figure, ranking and plot reads the one column :data:`TIME_KEYS` names); ``p90`` interpolates linearly between the two nearest
-  ranks (Hyndman & Fan's type 7, numpy's default); ``puzzles_per_s`` = solved puzzles divided
-  by the sum of their total times (one core's throughput, not the wall clock of a parallel run);
-- ``peak_memory_mb``: the largest peak resident set above the worker's idle baseline over the
-  set's runs (the memory that belongs to the runs), and ``baseline_memory_mb`` beside it: the
-  largest of those baselines (the interpreter, the libraries, the engine built and idle);
-- ``cpu_median`` (or ``wall_median`` under ``--clock cpu``): the other clock's median;
-- for each normalised statistic (nodes, guesses, backtracks, conflicts, propagations): its
-  median and mean over the solved puzzles that report it (absent: the engine has no such
-  counter);
-- ``encode_mean`` and ``solve_mean`` (seconds) and ``encode_share`` = total encode time /
-  (encode + solve);
-- ``time_limit``: the group's time limit per puzzle (the largest, where a ``--resume`` at a
-  larger limit mixed two), which every table names in its header.
-
-Plots (matplotlib, PNG and SVG): a cactus plot per set (x: puzzles solved, y: the time within
-which that many were solved, each solver's times sorted: the SAT competition's convention; the
-time limit a dashed line), a per-puzzle scatter of two solvers on log axes (timeouts and errors drawn at the time limit),
-and box plots of the nodes per solver.
-
-The field's standard metrics (:func:`standard_metrics`), per set and solver, as the SAT
-competitions and the MIP benchmarks report them; every figure uses each result's own
-``time_limit`` (a bench stores it with every row):
-
-- ``solved_in_limit``: finished answers (unique, multiple, sat, unsat; not wrong) whose time is
-  within the time limit.  Anything else (a timeout, an error, a memory-out, an answer that
-  came after the limit) is *unsolved*;
-- ``par``: the penalised average runtime PAR-k (the SAT competitions' PAR-2 for k = 2): the
-  mean over the puzzles of the time, an unsolved puzzle counting k times its time limit;
-- ``sgm``: the shifted geometric mean of the times, exp(mean(ln(t + s))) - s, an unsolved
-  puzzle counting its time limit (Achterberg, "Constraint Integer Programming", PhD thesis, 2007:
-  the shift s, 10 ms by default, keeps the many near-zero times from dominating);
-- ``wins``: the puzzles on which the solver was the fastest to solve (ties: each tied solver
-  wins);
-- ``speedup`` against a baseline solver: the baseline's shifted geometric mean divided by the
-  solver's, both over the puzzles the two ran;
-- a virtual best solver row per set (two solvers or more): for each puzzle the best of the
-  solvers shown (solved if any solved it, the least PAR-k and time).
-
-Plots for the same comparison: the ECDF of the solved puzzles' times (the share of the set
-solved within a time, the time limit drawn) and the performance profile of Dolan and Moré
-("Benchmarking optimization software with performance profiles", Mathematical Programming,
-2002): for each solver, the share of puzzles it solved within a factor tau of the fastest
-solver's time on that puzzle.
-
-How sure the figures are (:mod:`.uncertainty`, docs/METHODS.md): each median and speed-up with
-its 95% bootstrap interval; each solver tested against the baseline (else the set's least sgm)
-by the Wilcoxon test of a change beyond a margin, Holm-adjusted across the table (``verdict``).
-
-Repetitions (``bench --repeat K``): every table, metric and plot takes one run per pair, the
-median of its K (:func:`median_runs`); the raw rows keep them all, with their ``repetition``,
-and each pair's spread gives the ``noise`` column (:func:`run_noise`).
-
-Raw results (:func:`raw_table`, :func:`write_raw`): every column of the ``results`` view, one
-row per result, as CSV, JSON lines or Parquet (with pyarrow).  :func:`compare` sets two
-databases side by side, their puzzles paired by content, each change tested.
+:func:`summarise` gives the per-(set, solver, limit) table (counts, time percentiles,
+memory, normalised statistics); :func:`standard_metrics` the SAT competitions' and MIP
+benchmarks' figures (PAR-k, shifted geometric mean after Achterberg, "Constraint Integer
+Programming", 2007, wins, speed-up, a virtual best solver); :func:`compare` two databases
+paired by content.  Plots: cactus, ECDF, per-puzzle scatter, box plots and the performance
+profile of Dolan and Moré ("Benchmarking optimization software with performance profiles",
+2002).  Every figure reads one time column (:data:`TIME_KEYS`) and each result's own time
+limit, so wall and CPU reports, and runs at different limits, stay comparable; repetitions
+are folded to their median first (:func:`median_runs`), and each figure's uncertainty comes
+from :mod:`.uncertainty` (docs/METHODS.md).
 """
 
 from __future__ import annotations
@@ -171,7 +119,16 @@ def clock_of(time_key: str) -> str:
 
 def summarise(results: Iterable[dict], time_key: str = "t_total") -> list[dict]:
     """One summary row per (set, solver, limit), in order of first appearance; times from the
-    column ``time_key`` (:data:`TIME_KEYS`)."""
+    column ``time_key`` (:data:`TIME_KEYS`).
+
+    Columns: ``puzzles``, ``solved`` (unique, multiple, sat or unsat), ``timeouts``,
+    ``errors``, ``wrong`` (answers the checker refused); over the solved puzzles ``median``,
+    ``mean``, ``p90`` (Hyndman & Fan's type 7, numpy's default) and ``max`` of the total time,
+    and ``puzzles_per_s`` (solved / the sum of their times: one core's throughput);
+    ``peak_memory_mb`` above the worker's idle baseline and ``baseline_memory_mb`` (the largest
+    baseline); the other clock's median; median and mean of each normalised statistic that
+    the engine reports; ``encode_mean``, ``solve_mean``, ``encode_share``; ``time_limit`` (the
+    largest, where a ``--resume`` mixed two)."""
     groups: dict[tuple, list[dict]] = {}
     set_order: dict[str, int] = {}
     solver_order: dict[str, int] = {}
@@ -342,8 +299,16 @@ def _by_set_and_limit(results: Iterable) -> dict[tuple, dict[str, dict[PuzzleKey
 
 
 def standard_metrics(results: Iterable, options: MetricOptions = MetricOptions()) -> list[dict]:
-    """One row per (set, solver, solution limit) with the standard metrics (see the module's
-    text), and after each set's solvers a virtual best solver row when it has two or more."""
+    """One row per (set, solver, solution limit) with the standard metrics, and after each
+    set's solvers a virtual best solver row (per puzzle the best of the solvers shown) when it
+    has two or more.
+
+    ``solved_in_limit``: finished answers, not wrong, within the time limit (anything else is
+    unsolved); ``par``: PAR-k, the mean time with an unsolved puzzle counting k times its limit;
+    ``sgm``: exp(mean(ln(t + s))) - s, an unsolved puzzle counting its limit (the shift s keeps
+    near-zero times from dominating); ``wins``: puzzles solved fastest (ties all win);
+    ``speedup``: the baseline's sgm over the solver's, on the puzzles both ran; ``verdict``: the
+    Wilcoxon test of a change beyond a margin, Holm-adjusted across the table."""
     out = []
     for (set_name, limit), by_solver in _by_set_and_limit(results).items():
         outcomes = {solver: {p: outcome(r, options) for p, r in rows.items()}

@@ -1,17 +1,13 @@
 """The one seam between the bench and whatever runs its work: an :class:`Executor` takes
 :class:`WorkUnit` s (one solver, a list of puzzles) and yields finished :class:`Row` s.
 
-Everything else in the harness (planning, the database, progress, cross-checks, reports) only
-sees this interface, so a distributed executor (Dask, Ray: one unit = one remote task, hard
-limits enforced by the remote worker's own watchdog) can replace :class:`LocalExecutor
-<puzzlebench.harness.workers.LocalExecutor>` without touching the rest.  An executor must:
-
-- yield exactly one row (in a :class:`RowBatch`) for every task of every unit it was given,
-  in any order;
-- never let an engine's crash, hang or wrong answer escape: those are rows with status
-  ``error`` or ``timeout`` and the reason in ``error``;
-- mark ``verified`` only when every returned solution was checked by the puzzle's checker,
-  and ``wrong`` when one failed it.
+The rest of the harness only sees this interface, so that a distributed executor (Dask:
+one unit = one remote task) can replace :class:`~puzzlebench.harness.workers.LocalExecutor`
+without touching the rest.  An executor must yield exactly one row (in a :class:`RowBatch`)
+for every task it was given, in any order; never let an engine's crash, hang or wrong answer
+escape (those are ``error`` or ``timeout`` rows with the reason in ``error``); and mark
+``verified`` only when every returned solution passed the puzzle's checker, ``wrong`` when one
+failed it.
 """
 
 from __future__ import annotations
@@ -199,6 +195,11 @@ class _JsonCache:
 
 _json = _JsonCache()
 
+
+def json_column(d: dict) -> str | None:
+    """``d`` as the compact JSON of a row's column (``raw``, ``size``), None when empty."""
+    return _json.dumps(d)
+
 STAT_FIELDS = ("nodes", "guesses", "backtracks", "conflicts", "propagations")
 
 
@@ -216,7 +217,7 @@ def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = 
     t, s = result.times, result.stats
     return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
-            _json.dumps(s.raw), _json.dumps(result.size), result.error, int(result.verified), int(wrong),
+            json_column(s.raw), json_column(result.size), result.error, int(result.verified), int(wrong),
             t.cpu, batch_size, baseline_memory)
 
 

@@ -1,17 +1,11 @@
 """Random Sudoku symmetries, so that no engine profits from a set's order or orientation.
 
-A Sudoku with ``R x C`` blocks (``N = R*C``) keeps its solution count under (the validity-
-preserving transformations of the Sudoku group, e.g. Felgenhauer & Jarvis, "Mathematics of
-Sudoku I", 2006):
-
-- relabelling the digits (any permutation of ``1..N``);
-- permuting the rows inside a band (a band = the ``R`` rows of a row of blocks) and the bands;
-- permuting the columns inside a stack (``C`` columns) and the stacks;
-- transposing, only when the blocks are square (``R == C``): a transposed ``2x3`` grid would
-  have ``3x2`` blocks, another puzzle shape.
-
-A transformation is a permutation of cells plus a relabelling of values, applied alike to the
-givens and to a reference solution.
+A Sudoku with ``R x C`` blocks keeps its solution count under the validity-preserving
+transformations (Felgenhauer & Jarvis, "Mathematics of Sudoku I", 2006): relabelling the
+digits, permuting the rows inside a band and the bands, the columns inside a stack and the
+stacks, and transposing when the blocks are square (a transposed ``2x3`` grid would have
+``3x2`` blocks, another shape).  A transformation is a permutation of cells plus a
+relabelling of values, applied alike to the givens and to a reference solution.
 """
 
 from __future__ import annotations

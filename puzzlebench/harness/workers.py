@@ -1,37 +1,13 @@
 """Worker processes with hard time limits: the local :class:`~.runner.Executor`.
 
 Each worker is a forked process that takes :class:`~.runner.WorkUnit` s over a pipe and sends
-back rows.  Before each puzzle it writes *which* puzzle and *when it started* into a small
-shared array, so the parent knows, without asking, what a worker is doing:
-
-- a worker whose current puzzle outlives ``time_limit + grace`` is killed (SIGKILL); that pair
-  is recorded as ``timeout`` with the reason, and the rest of its unit goes to a new worker;
-- a worker that dies (an exception in C, ``os._exit``, a signal) is noticed by its process
-  sentinel; that pair is recorded as ``error`` with the exit code or signal, the rest goes on;
-- a unit run through an engine's batch path (one native call for many puzzles) cannot say
-  which puzzle stalled or crashed, so a failed batch is split into single-puzzle batches and
-  only the puzzle that fails alone is recorded.
-
-Time: wall time and CPU time (user + system of the worker, every thread) of each puzzle run
-alone (``Engine.run``), or of a batch call, shared evenly by its puzzles (``batch_size`` says
-by how many).  Memory: the worker's resident-set high-water mark from the OS (``VmHWM`` in
-``/proc/self/status``), reset before each puzzle (or batch) by writing ``5`` to
-``/proc/self/clear_refs`` (Linux 4.0+), less the worker's idle baseline, measured when each
-unit begins, its engine built (``baseline_memory``, stored with every row): a worker that ran
-other engines before holds their libraries too (z3 and OR-Tools add about 90 MB), which
-belong to no run of this one (a baseline taken once per engine, when it was built, counted
-them in every later run: about 94 MB on every set of a nine-engine campaign); see
-:class:`~puzzlebench.solvers.child.MemoryProbe`.  A memory limit (``WorkUnit.memory_limit``)
-is the soft ``RLIMIT_DATA`` of the worker, its baseline's data plus the limit, set while the
-engine runs: a ``MemoryError`` under it is a ``memout`` with the peak reached, after which the
-worker is retired and replaced; a worker killed by SIGKILL it did not get from the parent,
-with its peak past the limit (the kernel's out-of-memory killer), is a ``memout`` too.
-
-Every answer is verified here, by the harness, not left to the engine: single puzzles by
-:func:`~puzzlebench.solvers.base.verify_answer` (the puzzle's own checker), batches by
-:func:`~puzzlebench.solvers.base.verify_all` (a kind's bulk checker where it has one, the
-puzzle's checker for the rest and for every answer the bulk check refuses, which names the
-problem).  A batch answered as columns travels back as columns (:func:`rows_of`).
+back rows; before each puzzle it writes which puzzle and when it started into a small shared
+array, so that the parent knows, without asking, what every worker is doing and can kill one
+that overruns or notice one that dies, recording that one pair and going on with the rest.
+Why processes and not threads: a search that hangs inside C or a library can only be stopped
+by killing its process, and a crash in C must cost one puzzle, not the bench.  Time, memory and limits
+are measured here, around the engine, and every answer is verified here, by the harness,
+never left to the engine (:class:`LocalExecutor` says how).
 """
 
 from __future__ import annotations
@@ -51,8 +27,8 @@ from typing import Iterable, Iterator, Sequence
 
 from ..results import Results, Status
 from ..solvers.base import verify_all, verify_answer
-from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, _json, contiguous,
-                     failure_row, json_objects, row_of)
+from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
+                     json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
                              exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
                              memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
@@ -104,9 +80,9 @@ def rows_of(results: Results, task_ids: Sequence[int], peak: int | None,
     shared.update(t_parse=0.0, t_encode=0.0, t_decode=0.0, t_cpu=results.batch_cpu / n, batch_size=n,
                   peak_memory=peak, baseline_memory=baseline, error=None, wrong=0)
     if isinstance(columns.size, dict):
-        shared["size"] = _json.dumps(columns.size)
+        shared["size"] = json_column(columns.size)
     else:
-        out["size"] = [_json.dumps(size) for size in columns.size]
+        out["size"] = [json_column(size) for size in columns.size]
     for name in STAT_FIELDS:
         if name in columns.stats:
             out[name] = columns.stats[name]
@@ -379,7 +355,28 @@ def describe_exit(code: int | None) -> str:
 
 
 class LocalExecutor:
-    """Runs units in ``jobs`` forked worker processes on this machine (see the module doc)."""
+    """Runs units in ``jobs`` forked worker processes on this machine.
+
+    - A worker whose puzzle outlives ``time_limit + grace`` is killed (SIGKILL): that pair is a
+      ``timeout`` with the reason, and the rest of its unit goes to a new worker; a worker that
+      dies (an exception in C, ``os._exit``, a signal) is noticed by its process sentinel:
+      that pair is an ``error`` with the exit code or signal.  A batch (one native call for
+      many puzzles) cannot say which puzzle failed, so a failed batch is split into
+      single-puzzle batches and only the puzzle that fails alone is recorded.
+    - Time: wall and CPU (user + system, every thread) of each puzzle run alone, or of a batch
+      call shared evenly by its puzzles (``batch_size``).  Memory: the resident-set high-water
+      mark (``VmHWM``), reset before each puzzle or batch through ``/proc/self/clear_refs``
+      (Linux 4.0+), less the worker's idle baseline measured when each unit begins with its
+      engine built (a worker holds the libraries of engines it ran before, which belong to no
+      run of this one): :class:`~puzzlebench.solvers.child.MemoryProbe`.
+    - A memory limit is the worker's soft ``RLIMIT_DATA``, its baseline's data plus the limit,
+      set while the engine runs: a ``MemoryError`` under it is a ``memout`` (the worker then
+      replaced), and so is a SIGKILL the parent did not send with the peak past the limit
+      (the kernel's out-of-memory killer).
+    - Answers are verified by :func:`~puzzlebench.solvers.base.verify_answer` (single puzzles)
+      or :func:`~puzzlebench.solvers.base.verify_all` (batches: a kind's bulk checker, the
+      puzzle's own checker for the rest and for every answer the bulk check refuses); a batch
+      answered as columns travels back as columns (:func:`rows_of`)."""
 
     def __init__(self, jobs: int, grace: float | None = None, catalog=None):
         self.jobs = max(1, jobs)

@@ -1,36 +1,13 @@
-"""Futoshiki: a Latin square (N x N, values 1..N, N <= 64, every row and column holding each
-value once) with some cells given and inequality signs between orthogonal neighbours: the
-cell a sign's point faces holds the smaller value.  The puzzle of Tamaki Seto (Japan, 2001),
-printed by The Guardian from 2006; Simon Tatham's Portable Puzzle Collection has it as
-"Unequal".
+"""Futoshiki: a Latin square (N x N, values 1..N, N <= 64) with some cells given and inequality
+signs between orthogonal neighbours, the cell a sign's point faces holding the smaller value.
+The puzzle of Tamaki Seto (Japan, 2001), printed by The Guardian from 2006; Simon Tatham's
+Portable Puzzle Collection has it as "Unequal".
 
-Rules: those of a Latin square (``ExactlyOne`` per cell, ``AllDifferent`` per row and
-column) plus one ``Less(smaller, larger)`` per sign, the vocabulary's term for an
-inequality; every engine generic over the vocabulary encodes it once for its paradigm.
-
-Text forms:
-
-- ``tatham``: Tatham's Unequal game id ``N:CELLS``, as his unequal.c writes it: for every cell
-  in reading order its number (``0`` empty), then the flags ``U``, ``R``, ``D``, ``L`` (in that
-  order) saying that this cell is *greater* than its neighbour up, right, down or left, then
-  ``,`` (after the last cell too).  His reader also takes a letter ``a``..``z`` before a number
-  as a run of 1..26 empty cells, flags in any order, and no comma after the last cell; so
-  does this one.  ``N`` may carry his difficulty (``5dk:``); ``5a:`` is his "adjacent" mode,
-  whose marks say that two values differ by one: another puzzle, refused.  Read without
-  ``--kind``.
-- ``grid``: the puzzle as books print it: rows of cells (a number, ``.`` or ``0`` for an empty
-  cell; right-aligned in the width of N) with ``<`` or ``>`` between horizontal neighbours
-  (a space where there is none), and between two rows a line of ``^`` and ``v`` under the
-  cells whose vertical neighbours they order (``^``: the upper cell is the smaller; ``v``: the
-  lower one), left out when it would be blank.  Read without ``--kind`` once the grid shows
-  a sign; ``show`` prints it::
-
-      2 . .<.
-      ^
-      .>. . .
-            v
-      . . . 3
-      . . 1 .
+Rules: those of a Latin square plus one ``Less(smaller, larger)`` per sign, the vocabulary's
+term for an inequality, so that every engine generic over the vocabulary encodes it once for
+its paradigm.  Two text forms, read without ``--kind``: ``tatham``, Tatham's Unequal game id
+as his unequal.c writes and reads it, and ``grid``, the puzzle as books print it (what
+``show`` prints); both in full: :class:`Futoshiki`.
 """
 
 from __future__ import annotations
@@ -58,6 +35,22 @@ _TOKEN = re.compile(r"[^\s,]+")
 
 
 class Futoshiki(Puzzle):
+    """A Futoshiki puzzle (see the module doc).  Text forms:
+
+    - ``tatham``: Tatham's Unequal game id ``N:CELLS``, as his unequal.c writes it: for every cell
+      in reading order its number (``0`` empty), then the flags ``U``, ``R``, ``D``, ``L`` (in that
+      order) saying that this cell is *greater* than its neighbour up, right, down or left, then
+      ``,`` (after the last cell too).  His reader also takes a letter ``a``..``z`` before a number
+      as a run of 1..26 empty cells, flags in any order, and no comma after the last cell; so
+      does this one.  ``N`` may carry his difficulty (``5dk:``); ``5a:`` is his "adjacent" mode,
+      whose marks say that two values differ by one: another puzzle, refused.  Read without
+      ``--kind``.
+    - ``grid``: the puzzle as books print it: rows of cells (a number, ``.`` or ``0`` for an empty
+      cell; right-aligned in the width of N) with ``<`` or ``>`` between horizontal neighbours
+      (a space where there is none), and between two rows a line of ``^`` and ``v`` under the
+      cells whose vertical neighbours they order (``^``: the upper cell is the smaller; ``v``: the
+      lower one), left out when it would be blank.  Read without ``--kind`` once the grid shows
+      a sign; ``show`` prints it::"""
     kind = "futoshiki"
     minizinc_parts = ("grid", "rows", "columns", "less")
 
@@ -233,7 +226,7 @@ class Futoshiki(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "Futoshiki":
-        """A Futoshiki in either of its forms (see the module's text); errors name the line
+        """A Futoshiki in either of its forms (see :class:`Futoshiki`); errors name the line
         and column."""
         lines = content_lines(text)
         if not lines:

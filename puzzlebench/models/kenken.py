@@ -5,16 +5,8 @@ difference or quotient (larger over smaller) is its target.  A one-cell cage is 
 cage may repeat a value where its cells are in different rows and columns.
 
 Rules: an ``AllDifferent`` per row and column (``grid_rules``) and a ``Cage`` per cage, the
-vocabulary's term for a cage, which every engine generic over the vocabulary encodes.
-
-Text forms:
-
-- ``tatham``: Simon Tatham's Keen game id ``N:BLOCKS,CLUES`` (his keen.c writes and reads it):
-  ``BLOCKS`` the lines between cages as in Solo's jigsaw ids, compressed with repeat counts
-  (``models/solo.py``), then one clue per cage in the order of the cages' first cells, a letter
-  ``a`` ``s`` ``m`` ``d`` (+ - x /) and the target.  Read without ``--kind``.
-- ``plain``: the grid and a ``cage 7+: r1c1 r1c2`` line per cage (``models/cages.py``); read
-  without ``--kind`` when a cage has an operation.
+vocabulary's term for a cage, which every engine generic over the vocabulary encodes.  Text
+forms (Tatham's Keen id, and a plain grid with cage lines): :class:`KenKen`.
 """
 
 from __future__ import annotations
@@ -41,6 +33,16 @@ KEEN_OPS = {op: letter for letter, op in KEEN_LETTERS.items()}
 
 
 class KenKen(Puzzle):
+    """A KenKen puzzle (see the module doc).
+
+    Text forms:
+
+    - ``tatham``: Simon Tatham's Keen game id ``N:BLOCKS,CLUES`` (his keen.c writes and reads it):
+      ``BLOCKS`` the lines between cages as in Solo's jigsaw ids, compressed with repeat counts
+      (``models/solo.py``), then one clue per cage in the order of the cages' first cells, a letter
+      ``a`` ``s`` ``m`` ``d`` (+ - x /) and the target.  Read without ``--kind``.
+    - ``plain``: the grid and a ``cage 7+: r1c1 r1c2`` line per cage (``models/cages.py``); read
+      without ``--kind`` when a cage has an operation."""
     kind = "kenken"
     minizinc_parts = ("grid", "rows", "columns", "cages")
 
@@ -241,7 +243,7 @@ def _check_cages(cages: Sequence[CageSpec], n: int, where: Sequence[Place]) -> N
 
 
 def read_keen(text: str, line: tuple[int, str], source: str | None) -> KenKen:
-    """A Keen game id (see the module); errors name the column."""
+    """A Keen game id (see :class:`KenKen`); errors name the column."""
     (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = KEEN_ID.match(body)

@@ -4,19 +4,9 @@ often have none).
 
 Rules: those of a Sudoku of the same block shape (``models/sudoku.py``'s units), plus, for each
 cage, an ``AllDifferent`` over its cells and a ``Cage`` (``+``) over them: the vocabulary's
-term for a cage, which every engine generic over the vocabulary encodes (where a cage's cells
-are pairwise different, as here, the encoders list its fillings as sets of values).  Not a
-``Sudoku``: the Sudoku fast paths know nothing of cages.
-
-Text forms:
-
-- ``tatham``: Simon Tatham's Solo game id ``CxRk:GRID,CAGES,SUMS`` (his solo.c writes and reads
-  it): blocks ``C`` cells wide and ``R`` high, ``k`` for killer; ``GRID`` the givens as in
-  every Solo id, ``CAGES`` the lines between cages as Solo's jigsaw blocks write them, ``SUMS``
-  a grid in the same form as ``GRID`` holding each cage's sum in one of its cells (its first
-  in reading order).  Read without ``--kind``.
-- ``plain``: the grid and a ``cage 15: r1c1 r1c2`` line per cage (``models/cages.py``); read
-  without ``--kind`` when no cage has an operation.
+term for a cage, which every engine generic over the vocabulary encodes.  Not a ``Sudoku``:
+the Sudoku fast paths know nothing of cages.  Text forms (Tatham's Solo id, and a plain grid
+with cage lines): :class:`KillerSudoku`.
 """
 
 from __future__ import annotations
@@ -38,6 +28,17 @@ SOLO_CLAIM = re.compile(r"\s*\d+x\d+k:")
 
 
 class KillerSudoku(Puzzle):
+    """A Killer Sudoku (see the module doc).
+
+    Text forms:
+
+    - ``tatham``: Simon Tatham's Solo game id ``CxRk:GRID,CAGES,SUMS`` (his solo.c writes and reads
+      it): blocks ``C`` cells wide and ``R`` high, ``k`` for killer; ``GRID`` the givens as in
+      every Solo id, ``CAGES`` the lines between cages as Solo's jigsaw blocks write them, ``SUMS``
+      a grid in the same form as ``GRID`` holding each cage's sum in one of its cells (its first
+      in reading order).  Read without ``--kind``.
+    - ``plain``: the grid and a ``cage 15: r1c1 r1c2`` line per cage (``models/cages.py``); read
+      without ``--kind`` when no cage has an operation."""
     kind = "killer"
     minizinc_parts = ("grid", "rows", "columns", "blocks", "cages", "cage_distinct")
 
@@ -196,7 +197,7 @@ def _number_places(text: str, start: int) -> dict[int, int]:
 
 
 def read_solo_killer(text: str, line: tuple[int, str], source: str | None) -> KillerSudoku:
-    """A Solo killer id (see the module); errors name the column."""
+    """A Solo killer id (see :class:`KillerSudoku`); errors name the column."""
     (offset, body), metadata = game_id_line(line)
     places = TextPlaces(text, source)
     found = SOLO_ID.match(body)

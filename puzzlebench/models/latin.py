@@ -4,23 +4,10 @@ is the quasigroup-with-holes (QWH) problem, the classic SAT and CSP benchmark fa
 Selman, "Problem structure in the presence of perturbations", AAAI 1997; Achlioptas, Gomes,
 Kautz and Selman, "Generating satisfiable problem instances", AAAI 2000).
 
-Rules: every cell holds one value (``ExactlyOne``); every row and column is an ``AllDifferent``
-over its N cells.  Nothing here is new to the vocabulary, so every engine generic over it
-solves Latin squares with no code of its own.
-
-Text forms (:meth:`LatinSquare.read_text`, with ``--kind latin``; a ``.pls`` file's ``order``
-line needs no ``--kind``):
-
-- ``grid``: N lines of N numbers separated by spaces or commas, ``0``, ``-1`` or ``.`` empty;
-- ``pls``: the quasigroup-completion files of the literature: a line ``order N``, then N rows of
-  N numbers with ``-1`` for a hole and values counted from 0 (as the ``.pls`` generators write
-  them: the value ``v`` there is ``v + 1`` here).
-
-Either form may carry its solution, for ``check``: a line ``solution`` after the rows, then N
-rows in the same form, with no hole (:meth:`LatinSquare.write_with_solution`, what ``generate
-latin`` writes).  The literature's ``.pls`` files have no place for one (its generators keep the
-square apart or not at all), and a block is the only record a Latin square has, so the solution
-goes in the block; a ``.pls`` reader that stops after N rows still reads the puzzle.
+Rules: an ``ExactlyOne`` per cell and an ``AllDifferent`` per row and column: nothing new to
+the vocabulary, so every engine generic over it solves Latin squares with no code of its own.
+Text forms (``grid``, and the literature's ``.pls``), each able to carry its solution for
+``check``: :class:`LatinSquare`.
 """
 
 from __future__ import annotations
@@ -41,6 +28,21 @@ _TOKEN = re.compile(r"[^\s,]+")
 
 
 class LatinSquare(Puzzle):
+    """A Latin square to complete (see the module doc).
+
+    Text forms (:meth:`LatinSquare.read_text`, with ``--kind latin``; a ``.pls`` file's ``order``
+    line needs no ``--kind``):
+
+    - ``grid``: N lines of N numbers separated by spaces or commas, ``0``, ``-1`` or ``.`` empty;
+    - ``pls``: the quasigroup-completion files of the literature: a line ``order N``, then N rows of
+      N numbers with ``-1`` for a hole and values counted from 0 (as the ``.pls`` generators write
+      them: the value ``v`` there is ``v + 1`` here).
+
+    Either form may carry its solution, for ``check``: a line ``solution`` after the rows, then N
+    rows in the same form, with no hole (:meth:`LatinSquare.write_with_solution`, what ``generate
+    latin`` writes).  The literature's ``.pls`` files have no place for one (its generators keep the
+    square apart or not at all), and a block is the only record a Latin square has, so the solution
+    goes in the block; a ``.pls`` reader that stops after N rows still reads the puzzle."""
     kind = "latin"
     minizinc_parts = ("grid", "rows", "columns")
     spans_lines = True   # in a file of many, a puzzle is a block of lines (blank lines between)
@@ -106,7 +108,7 @@ class LatinSquare(Puzzle):
 
     def write_with_solution(self, solution: Sequence[int]) -> str:
         """The puzzle, then a line ``solution`` and the solution's rows in the same form: the
-        block ``check`` verifies (see the module's text)."""
+        block ``check`` verifies (see :class:`LatinSquare`)."""
         return f"{self.write()}\nsolution\n{self._rows(solution)}"
 
     def _rows(self, values: Sequence[int]) -> str:
@@ -134,7 +136,7 @@ class LatinSquare(Puzzle):
 
     @classmethod
     def read_text(cls, text: str, *, box=None, source: str | None = None) -> "LatinSquare":
-        """A Latin square in either of its forms (see the module's text); errors name the
+        """A Latin square in either of its forms (see :class:`LatinSquare`); errors name the
         line and column."""
         places = TextPlaces(text, source)
         lines = content_lines(text)

@@ -1,18 +1,9 @@
 """Simon Tatham's game ids (his Portable Puzzle Collection, solo.c and its kin): the grid part
 that his Solo ids share, whatever the kind (Sudoku-X, jigsaw, killer), and the lines between
-regions that Solo's jigsaw blocks and killer cages and Keen's cages share.
-
-In ``GRID`` a number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_``
-separates two numbers that would otherwise run together.
-
-Region lines (:func:`edge_regions`, :func:`edges_text`) write down the lines between regions,
-not the regions: the walk goes over the internal edges between horizontal neighbours in
-reading order, then between vertical neighbours column by column, and each character counts
-the places in that walk that are *not* a dividing line before the next one that is (``_``
-none, ``a`` one …); ``z`` is 26 places with no line after them, and a last, virtual line
-closes the walk.  Cells joined by no line make one region.  Keen (keen.c) compresses the
-result: a character followed by a number ``k`` stands for ``k`` copies of it (written where
-that is shorter, three copies or more).
+regions that Solo's jigsaw blocks and killer cages and Keen's cages share, read and written
+in one place so that every kind reads his ids as his programs do.  In ``GRID`` a number is a
+given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_`` separates two numbers that
+would otherwise run together.  Region lines: :func:`edge_regions`.
 """
 
 from __future__ import annotations
@@ -76,7 +67,7 @@ def grid_text(values: Sequence[int]) -> str:
 
 
 def edge_cells(i: int, n: int) -> tuple[int, int]:
-    """The two cells on either side of internal edge ``i`` of the walk (see the module)."""
+    """The two cells on either side of internal edge ``i`` of the walk (see :func:`edge_regions`)."""
     if i < n * (n - 1):
         y, x = divmod(i, n - 1)
         return y * n + x, y * n + x + 1
@@ -100,7 +91,16 @@ def _letters(text: str, repeats: bool, places: TextPlaces, start: int) -> Iterat
 
 def edge_regions(text: str, n: int, places: TextPlaces, start: int, repeats: bool = False,
                  what: str = "region lines") -> list[int]:
-    """A region number per cell (the smallest cell of its region) from region lines."""
+    """A region number per cell (the smallest cell of its region) from region lines.
+
+    Region lines (:func:`edge_regions`, :func:`edges_text`) write down the lines between regions,
+    not the regions: the walk goes over the internal edges between horizontal neighbours in
+    reading order, then between vertical neighbours column by column, and each character counts
+    the places in that walk that are *not* a dividing line before the next one that is (``_``
+    none, ``a`` one …); ``z`` is 26 places with no line after them, and a last, virtual line
+    closes the walk.  Cells joined by no line make one region.  Keen (keen.c) compresses the
+    result: a character followed by a number ``k`` stands for ``k`` copies of it (written where
+    that is shorter, three copies or more)."""
     parent = list(range(n * n))
 
     def find(i: int) -> int:

@@ -4,15 +4,8 @@ Rules: those of a Sudoku of the same block shape (``models/sudoku.py``'s units) 
 ``AllDifferent`` over each diagonal; nothing new to the vocabulary, so every engine generic
 over it solves Sudoku-X with no code of its own.  The class is not a ``Sudoku``: the Sudoku
 fast paths (native batches, the bulk checker, scrambling) know only rows, columns and blocks,
-and must never take a Sudoku-X for one.
-
-Text forms:
-
-- ``tatham``: Simon Tatham's Solo game id ``CxRx:GRID`` (his solo.c writes and reads it):
-  blocks ``C`` cells wide and ``R`` high, the ``x`` after them marking the diagonals.  In
-  ``GRID`` a number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_``
-  separates two numbers that would otherwise run together.  Read without ``--kind``.
-- ``line``: one line of N² characters as for a Sudoku, with ``--kind sudoku-x``.
+and must never take a Sudoku-X for one.  Text forms (Tatham's Solo id, and a Sudoku line with
+``--kind sudoku-x``): :class:`SudokuX`.
 """
 
 from __future__ import annotations
@@ -33,6 +26,15 @@ TATHAM_CLAIM = re.compile(r"\s*\d+x\d+x:")
 
 
 class SudokuX(Puzzle):
+    """A Sudoku-X (see the module doc).
+
+    Text forms:
+
+    - ``tatham``: Simon Tatham's Solo game id ``CxRx:GRID`` (his solo.c writes and reads it):
+      blocks ``C`` cells wide and ``R`` high, the ``x`` after them marking the diagonals.  In
+      ``GRID`` a number is a given, a letter ``a``..``z`` a run of 1..26 empty cells, and ``_``
+      separates two numbers that would otherwise run together.  Read without ``--kind``.
+    - ``line``: one line of N² characters as for a Sudoku, with ``--kind sudoku-x``."""
     kind = "sudoku-x"
     minizinc_parts = ("grid", "rows", "columns", "blocks", "diagonals")
 

@@ -1,23 +1,14 @@
 """Sukaku (pencil-mark Sudoku): a 9x9 Sudoku position given as the candidates of every cell.
 
-Two forms, after the conventions of SukakuExplainer (SudokuMonster, 2019-2020, which reads
-"729-character per line Sukaku puzzles"):
-
-``line``  729 characters, 9 per cell in reading order: at position d (1-9) of a cell's nine,
-          the digit d when d is a candidate, else ``0`` or ``.``.
-``grid``  9 rows of 9 whitespace-separated tokens (``|`` and ``---+---`` lines skipped as in
-          a plain grid), each token the cell's candidate digits (``1245``).
-
-A cell with one candidate is a given.  The result is a :class:`Sukaku`, a
-:class:`~puzzlebench.models.sudoku.Sudoku` whose ``givens`` carry the candidate masks
-(:class:`Position`).  Why a Sudoku and not a kind of its own: the rules, the checker and the
-solution are Sudoku's; only the starting position differs.  A new kind would duplicate the
-Sudoku module (one kind, one module); a subclass with a ``givens`` tuple that also carries the
-masks lets the human solver (``State.from_givens``) and so ``rate`` start from the pencil
-marks without a second parameter threaded through every rating function; ``mrv`` narrows its
-domains to them and ``sat`` assumes the ruled-out candidates false, while engines that cannot
-take candidates are refused by :meth:`Engine.run` (``takes_candidates``) rather than silently
-solving the givens alone.
+Two forms, after SukakuExplainer's conventions (SudokuMonster, 2019-2020): ``line``, 729
+characters (digit d at position d of a cell's nine when a candidate, else ``0`` or ``.``),
+and ``grid``, 9 rows of 9 tokens of candidate digits (``1245``); a cell with one candidate is
+a given.  A :class:`Sukaku` is a :class:`~puzzlebench.models.sudoku.Sudoku` whose ``givens``
+carry the candidate masks (:class:`Position`).  Why not a kind of its own: the rules, the
+checker and the solution are Sudoku's, and masks in ``givens`` let the human solver and so
+``rate`` start from the pencil marks with no parameter threaded through every rating
+function; ``mrv`` and ``sat`` take the masks, and engines that cannot are refused by
+:meth:`Engine.run` (``takes_candidates``) rather than silently solving the givens alone.
 """
 
 from __future__ import annotations

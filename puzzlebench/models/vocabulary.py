@@ -1,30 +1,12 @@
 """The shared vocabulary in which every puzzle kind states its rules once.
 
-A puzzle is a set of *cells*, each taking exactly one *value* from ``1..n_values``.  A
-*candidate* is the statement "cell = value"; candidates are numbered
-``cell * n_values + (value - 1)`` (see :func:`candidate`), so an encoder never needs a table.
-
-Constraints:
-
-- :class:`ExactlyOne` over candidates — exactly one of them is true (a cell's value; a
-  Sudoku row holding a digit once).
-- :class:`AtMostOne` over candidates — at most one is true (an N-Queens diagonal).
-- :class:`AllDifferent` over cells — the cells take pairwise different values (a Sudoku
-  unit, a Latin-square line).  When there are as many cells as values this also says every
-  value appears once, which encoders may use (exact cover turns it into primary items).
-- :class:`Visibility` over cells — seen from the clue's side (``cells`` is listed from the
-  viewer outwards), exactly ``clue`` cells are higher than every cell before them.
-- :class:`Less` over two cells — the value of ``smaller`` is less than that of ``larger``
-  (a Futoshiki inequality sign).
-- :class:`Cage` over cells — the cells' values combined by ``op`` (``+`` sum, ``*`` product,
-  ``-`` difference, ``/`` quotient; the last two on two cells, larger over smaller) make
-  ``target`` (a Killer Sudoku cage, a KenKen cage).  A cage says nothing of repeats: a Killer
-  cage is a ``Cage`` plus an ``AllDifferent`` over the same cells.  :meth:`Cage.fillings`
-  lists the value tuples that make the target, which is how most encoders state it.
-
-Givens are part of the rules (``Rules.givens``, ``0`` for an empty cell).  Every encoder
-works from :class:`Rules` alone, so a new puzzle kind needs no new encoder unless it brings
-a new kind of constraint.
+A puzzle is a set of *cells*, each taking exactly one *value* from ``1..n_values``; a
+*candidate* is the statement "cell = value", numbered ``cell * n_values + (value - 1)``
+(:func:`candidate`), so that an encoder never needs a table.  The constraints are few and
+general (:class:`ExactlyOne`, :class:`AtMostOne`, :class:`AllDifferent`, :class:`Visibility`,
+:class:`Less`, :class:`Cage`; :class:`Rules` lists what each says), and the givens are part of
+the rules.  Why: every encoder works from :class:`Rules` alone, so that a new puzzle kind
+needs no new encoder unless it brings a new kind of constraint.
 """
 
 from __future__ import annotations
@@ -134,7 +116,7 @@ class Cage:
     def fillable(self, n_values: int, distinct: bool = False) -> bool:
         """Whether some filling makes the target, found without listing them all (a 27-cell
         sum cage has more fillings than any memory holds; listing them to see whether there
-        was one took the reader 7 GB and more than a minute)."""
+        is one would take the reader 7 GB and more than a minute)."""
         return cage_fillable(self.op, self.target, len(self.cells), n_values, distinct)
 
 
@@ -300,7 +282,25 @@ class Rules:
     ``cell_names[i]`` is how messages name cell ``i`` (``r3c5``, 1-based).  Every cell takes
     exactly one value: the kinds state that with an :class:`ExactlyOne` per cell, so that the
     list of constraints is the whole statement.
-    """
+    
+
+    Constraints:
+
+    - :class:`ExactlyOne` over candidates — exactly one of them is true (a cell's value; a
+      Sudoku row holding a digit once).
+    - :class:`AtMostOne` over candidates — at most one is true (an N-Queens diagonal).
+    - :class:`AllDifferent` over cells — the cells take pairwise different values (a Sudoku
+      unit, a Latin-square line).  When there are as many cells as values this also says every
+      value appears once, which encoders may use (exact cover turns it into primary items).
+    - :class:`Visibility` over cells — seen from the clue's side (``cells`` is listed from the
+      viewer outwards), exactly ``clue`` cells are higher than every cell before them.
+    - :class:`Less` over two cells — the value of ``smaller`` is less than that of ``larger``
+      (a Futoshiki inequality sign).
+    - :class:`Cage` over cells — the cells' values combined by ``op`` (``+`` sum, ``*`` product,
+      ``-`` difference, ``/`` quotient; the last two on two cells, larger over smaller) make
+      ``target`` (a Killer Sudoku cage, a KenKen cage).  A cage says nothing of repeats: a Killer
+      cage is a ``Cage`` plus an ``AllDifferent`` over the same cells.  :meth:`Cage.fillings`
+      lists the value tuples that make the target, which is how most encoders state it."""
 
     n_cells: int
     n_values: int

@@ -1,24 +1,14 @@
-/* Dancing Links: Knuth's Algorithm X (exact cover with primary and secondary items) and
- * Algorithm C (secondary items with colors), after his programs DLX1 and DLX2 (TAOCP 7.2.2.1).
+/* Dancing Links: Knuth's Algorithm X (exact cover, primary and secondary items) and Algorithm C
+ * (secondary items with colors), after his programs DLX1 and DLX2 (Knuth, TAOCP 7.2.2.1, 2019).
  *
- * The data layout is Knuth's: items 1..N have a header node nd[i], a list length len[i] (kept
- * apart from the nodes, so that the MRV scan reads one compact array) and an entry cl[i] in a
- * doubly linked list of active items; primary items are
- * in the list headed by 0 (root), secondary items in the list headed by N+1.  Options are
- * stored one after another, separated by spacer nodes (itm <= 0) whose `up` points to the
- * first node of the option before and `down` to the last node of the option after.
+ * Knuth's data layout (item headers, a separate len[] so that the MRV scan reads one compact
+ * array, options stored one after another between spacer nodes) and Knuth's counters (nodes as
+ * TAOCP 7.2.2-(4), updates, DLX2's cleansings), so that a matrix run here and by DLX1/DLX2
+ * gives equal figures.  Branching: the leftmost active primary item of minimum length.
  *
- * The counters are Knuth's, so that a matrix run here and by DLX1/DLX2 gives equal figures:
- *   nodes      every entry to a search level, plus one per solution (TAOCP 7.2.2-(4));
- *   updates    one per item taken out of its active list, plus one per node unlinked
- *              (by cover or purify);
- *   cleansings DLX2's: one per purify, plus one per node whose color it marks as settled.
- * Branching: the leftmost active primary item of minimum length.
- *
- * Python entry points (registered by pb_register_dlx):
+ * Python entry points (registered by pb_register_dlx), both releasing the GIL while they search:
  *   dlx_solve(n_primary, n_secondary, items, colors, starts, limit, keep, time_limit)
  *   dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)  (dlx_sudoku.c)
- * Both release the GIL while they search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

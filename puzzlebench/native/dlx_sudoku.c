@@ -1,30 +1,12 @@
 /* Dancing Links for many Sudokus in one call: dlx_sudoku_batch (registered by dlx.c).
  *
- * The Sudoku exact-cover matrix has a fixed shape (N^3 options of 4 items, 4N^2 items of N
- * options), so its "links" can be a bitset of the active options instead of pointers, the way
- * kudoku and Knuth's own remark on sparse fixed matrices suggest.  The search is still
- * Algorithm X as DLX1 runs it, step for step, on the matrix the Python encoder builds
- * (puzzlebench/encoders/exact_cover.py):
- *
- *   items   cell (cell order), then (row, v), (column, v), (block, v), unit-major, v ascending;
- *   options (cell, v) in candidate order: option r = cell * N + v - 1;
- *   givens  folded in: their items start covered and the options they exclude hidden, with
- *           no count, as if those items and options were never in the matrix.
- *
- * Option r is in its items' lists (DLX's linked state) exactly when its bit is set.  Covering
- * item j takes j out of the active list (one update) and clears the bits of j's options still
- * set, "unlinking" each one's three other nodes (three updates, three lengths less): the same
- * updates DLX1 counts.  Branching is on the leftmost active item of minimum length, and a
- * branch tries the options that were in the item's list in list (= option) order, so nodes and
- * updates equal those of dlx_solve on the same matrix; the tests check it puzzle by puzzle.
- *
- * Why a second Algorithm X beside dlx.c's (which any matrix, colors included, goes through):
- * the same batches run through dlx.c's linked nodes (the folded matrix built per puzzle, the
- * same nodes and updates) were measured 2.7x slower on top1465 (4,389 against 11,744 puzzles
- * per CPU second) and 2.9x slower on 1,000 16x16 puzzles of Vu (261 against 762), in the same
- * run.  An earlier array kernel of this file (a hidden-count per option, for N^3 > 1024) is
- * gone: the bitset took 1.6x its rate on those 16x16 puzzles (1,213 against 765), 1.4x on
- * 25x25 and 36x36 and 2.5x its nodes per second on 64x64 (limit 2, same run).
+ * The Sudoku exact-cover matrix has a fixed shape (N^3 options of 4 items), so its "links" can
+ * be a bitset of the active options instead of pointers, as kudoku and Knuth's remark on sparse
+ * fixed matrices suggest.  The search is still Algorithm X as DLX1 runs it, step for step, on
+ * the matrix encoders/exact_cover.py builds (givens folded in, uncounted): option r is linked
+ * exactly when its bit is set, so nodes and updates equal dlx_solve's on the same matrix (the
+ * tests check it puzzle by puzzle).  Why a second Algorithm X beside dlx.c's: the bitset ran
+ * the same batches 2.7x faster on top1465 and 2.9x on 16x16 (CPU, same run).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

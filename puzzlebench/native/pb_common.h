@@ -1,20 +1,13 @@
 /* What every engine file of puzzlebench._native shares: the clock, how often a search looks
- * at it, bit counting, and the words the files use alike.
- *
- * Glossary (every file):
- *   value     1-based (1..n), 0 = empty: the givens and solutions handed to and from Python;
- *   digit     0-based (value - 1), a bit position in a candidate mask;
- *   n         values per unit (the side of the grid), cells = n * n, cell = row * n + column;
- *   br, bc    a Sudoku block's rows and columns (n = br * bc);
- *   item, option   Knuth's words for the columns and rows of an exact-cover matrix;
- *   limit     stop after this many solutions, 0 (or <= 0) = find all;
- *   keep      how many solutions to copy out (the first ones found);
+ * at it, bit counting, and the words the files use alike (glossary):
+ *   value 1-based, 0 = empty (to and from Python); digit 0-based, a bit of a candidate mask;
+ *   n values per unit, cell = row * n + column; br, bc a Sudoku block's rows and columns;
+ *   item, option   Knuth's columns and rows of an exact-cover matrix;
+ *   limit stop after this many solutions (<= 0: all); keep  solutions copied out, the first;
  *   deadline  a pb_now() value after which a search stops with timed_out set, 0 = none;
- *   sigints   pb_sigints when the search began: a search stops (timed_out set) when it changes;
- *   counters  nodes, guesses, updates ... are uint64_t from the search to the Python caller:
- *             a long count of all solutions passes 2^32 nodes within minutes;
+ *   sigints   pb_sigints when the search began: a change stops the search (timed_out set);
+ *   counters  uint64_t (a count of all solutions passes 2^32 nodes within minutes);
  *   rc        0 ok, -1 failure: an allocation (C parts) or an exception set (Python parts).
- *
  * Built with gcc or clang (the __builtin_* below; setup.py). */
 #ifndef PUZZLEBENCH_PB_COMMON_H
 #define PUZZLEBENCH_PB_COMMON_H
@@ -41,8 +34,8 @@ extern volatile sig_atomic_t pb_sigints;
 /* Whether a search at node count `nodes` must stop: a Ctrl-C since it began (`sigints`), or
  * its deadline passed (looked at every `every` nodes only; every a power of two, deadline 0 =
  * none).  A macro, so that `deadline` and `sigints` are read only when the count comes round:
- * as an inline function's argument `deadline` was read at every node and held in a register
- * the search loop needed (N-Queens 4% slower). */
+ * as an inline function's argument `deadline` would be read at every node and held in a
+ * register the search loop needs (N-Queens 4% slower). */
 #define PB_MUST_STOP(nodes, every, deadline, sigints) \
     ((((nodes) & ((every) - 1)) == 0) \
      && (pb_sigints != (sigints) || ((deadline) > 0 && pb_now() >= (deadline))))

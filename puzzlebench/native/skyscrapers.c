@@ -1,29 +1,15 @@
 /* Skyscrapers by whole-line permutations, rows and columns alike.
  *
- * Each of the 2N lines (rows seen from the left and right, columns from the top and bottom)
- * must be a permutation of 1..N whose visibility from its two ends matches its clues (0 =
- * any) and whose values lie in its squares' domains.  The plain way lists all N! permutations,
- * bucketed by (first clue, last clue), and filters them; at N = 9 that is 362,880
- * permutations a line, and listing and filtering them was most of a 9x9 puzzle's time.
- * Here the same set is handled without listing it: the tallest building N splits a line
- * into a prefix, seen from the first end as 1 + its own left-to-right maxima, and a suffix,
- * seen likewise from the other end.  A dynamic programme over the value sets of prefixes
- * (and of suffixes), with the bit set of maxima counts each can reach within the domains,
- * finds in O(2^(N-1) N) which values each square takes in at least one fitting permutation
- * (forward and backward passes, as for the regular constraint: Pesant, CP 2004).  That
- * support is exactly the union of the permutations a clue-bucketed permutation filter would keep (its
- * column bounds, seen-so-far + rows-left, are implied).
- *
- * Propagation, to a fixed point: Latin singles on the lines that changed (cheap: a placed
- * value leaves its line, a value with one square left goes there), then the support of one
- * changed line with a clue, the one with the fewest candidates left first (cheapest, and
- * the likeliest to settle squares).  The search takes the line with the
- * fewest fitting permutations (most constrained first; columns are lines too) and tries
- * each of them in turn, enumerated in lexicographic order with visibility pruning.
- * (Branching on a square with the fewest values took 20-30% fewer nodes on generated
- * proper 9x9 puzzles, but ran into seconds on some full-clue 9x9 puzzles counted to 2,
- * which whole lines settle in milliseconds.)  No allocation, no global state: a node is
- * its N*N domains, copied on the stack. */
+ * Each of the 2N lines must be a permutation of 1..N whose visibility from both ends matches
+ * its clues.  Listing all N! permutations per line would be most of a 9x9's time, so support
+ * is found without listing them: the tallest building splits a line into a prefix and a
+ * suffix, and a dynamic programme over their value sets finds in O(2^(N-1) N) which values
+ * each square takes in some fitting permutation (forward and backward passes, as for the
+ * regular constraint: Pesant, "A regular language membership constraint", CP 2004).
+ * Propagation: Latin singles on changed lines, then the support of the changed clued line
+ * with fewest candidates.  Search: the line with fewest fitting permutations, each tried whole
+ * (a square-wise branch took 20-30% fewer nodes, but seconds on full-clue 9x9s; lines, ms).
+ * No allocation, no global state: a node is its N*N domains, copied on the stack. */
 #include <string.h>
 #include "pb_bitboard.h"
 

@@ -1,30 +1,14 @@
-/* 9x9 Sudoku on band bitboards, JCZSolve-style.
+/* 9x9 Sudoku on band bitboards, JCZSolve-style (JCZSolve by Zhou Yundong and JasonLion;
+ * fsss2; T. Dillon's tdoku, 2019).
  *
- * Representation (JCZSolve by Zhou Yundong and JasonLion; fsss2; tdoku's digit planes): for
- * every digit d and band b (three rows) one 27-bit word F[3d+b] holds the cells where d may
- * still go; a solved cell keeps the bit of its digit.  U[b] holds the unsolved cells.
- * seen[i] is F[i] as it was last examined, so propagation revisits only the words that
- * changed since (the idea that makes JCZSolve fast: after a placement most words are
- * untouched).
- *
- * Propagation to a fixed point, per changed word and per digit:
- *   - band logic (one table lookup): in a band, digit d occupies one cell of each row and of
- *     each box, so the 3x3 pattern "row r has d in box x" must contain a permutation; the
- *     entries that belong to no permutation are removed (pointing and claiming along rows,
- *     and more), and a pattern without a permutation is a contradiction;
- *   - stack logic, the same on the columns' side: "band b has d in column j of the stack";
- *   - hidden singles in rows, boxes (per word) and columns (per digit);
- *   - naked singles and empty cells, by bit-sliced counting over the nine planes, once the
- *     words are stable; the columns last;
- *   - when all of that stalls, naked and hidden triads in minirows and minicolumns (tdoku's
- *     triads), for the three bands and nine digits at once (triads9).
- * With option locked off, the band and stack logic only checks that every row, box and
- * column keeps a candidate, and there are no triads (singles only).
- * Branching (tdoku's, T. Dillon 2019): a digit's placement in a band or stack (which box each
- * row of the band takes it in, or which column of the stack each band: tdoku's band
- * configurations), chosen by choose_placement; with option locked off, the two-candidate cell
- * that sees the most unsolved cells first.  The state is copied for every alternative but the
- * last (the classic bitboard solvers' zero-allocation depth-first search). */
+ * For every digit d and band b one 27-bit word F[3d+b] holds the cells where d may still go;
+ * seen[] keeps each word as last examined, so propagation revisits only the words that changed
+ * (after a placement most are untouched: what makes JCZSolve fast).  Propagation to a fixed
+ * point: band and stack logic by table lookup, hidden singles, naked singles by bit-sliced
+ * counting and, with option locked, tdoku's triads (propagate9 gives the order).  Branching is
+ * tdoku's: a digit's placement in a band or stack (choose_placement); with locked off, the
+ * two-candidate cell that sees the most unsolved cells (choose9).  The state is copied for
+ * every alternative but the last: a zero-allocation depth-first search. */
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -55,7 +39,7 @@ static uint8_t PERMS_N[512];         /* 3x3 pattern -> how many */
 static uint16_t PERMS_W[512];        /* 3x3 pattern -> its weight in choose_placement */
 static const int PERMS[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
 /* 3x3 pattern -> the cells of PERM[locked][pattern] (0: a contradiction) and its ALONE entries:
- * update_word's one load where two dependent ones were (PERM, then PATTERN_CELLS and ALONE) */
+ * update_word's one load where two dependent ones would be (PERM, then PATTERN_CELLS and ALONE) */
 typedef struct { uint32_t cells, alone; } Keep9;
 static Keep9 KEEP[2][512];
 static int ready;
@@ -63,7 +47,7 @@ static int ready;
 /* A branch rarely taken: the contradictions (one a failing node, against some 20 word updates
  * and as many placements before it) and option locked off.  Told to the compiler, the rare
  * paths leave the hot loops: GCC then keeps propagate9's set of changed words in a register
- * (it was spilled to the stack and reloaded every word, a store-to-load chain), and the
+ * (else it is spilled to the stack and reloaded every word, a store-to-load chain), and the
  * loops fall through.  With update_word's branchless count: the kernel 7% faster on hardest
  * 11+ and top1465, 7-10% on 17-clue in the BMI2 copy, 1-4% in the x86-64-v2 copy, level in
  * the baseline, the same search (results/bitboard.md; GCC's profile-guided optimisation made
@@ -462,10 +446,10 @@ static int triads9(S9 *s, BBSearch *c, Occupancy9 *occ) {
 
 /* Everything above to a fixed point; 0 on a contradiction.  The band words first (cheap, and
  * most of the work), then naked singles, and only when both stall the columns of the digits
- * whose words changed (this order was the fastest measured: 1.3x on top1465 against
- * columns after every band pass), and when those stall too the triads (option locked), which
- * leave the occupancy the branch is chosen from in *occ.  A full grid is consistent: every
- * placement cleared its peers. */
+ * whose words changed (the fastest order measured: 1.3x on top1465 against the columns after
+ * every band pass), and when those stall too the triads (option locked), which leave the
+ * occupancy the branch is chosen from in *occ.  A full grid is consistent: every placement
+ * cleared its peers. */
 static int propagate9(S9 *s, BBSearch *c, int locked, Occupancy9 *occ) {
     unsigned column_dirty = 0;  /* digits whose words changed since their columns were seen */
     for (;;) {
@@ -520,7 +504,7 @@ static inline int open_peers(const S9 *s, int b, int k) {
  * the guesses of the first two-candidate cell, 10.4 against 18.8 per puzzle); 1 when there is
  * one, else 0 with the cell of fewest candidates (search9 then branches on a placement: the
  * hardest 11+ puzzles, 79.6 guesses a puzzle against 81.6 for that cell; 17-clue 0.65 against
- * 0.69, both measured when this was the rule with option locked too). */
+ * 0.69, measured with option locked on). */
 static int choose9(const S9 *s, int *band, int *bitpos) {
     uint32_t twos[3], any = 0;
     for (int b = 0; b < 3; b++) {
@@ -615,7 +599,7 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     int b = 0, k = 0;
     Branch9 br;
     /* With option locked, a digit's placement always (the triads' fixed point leaves the
-     * occupancy in occ); without, the old order: a two-candidate cell first. */
+     * occupancy in occ); without, a two-candidate cell first (choose9). */
     int cell_chosen = !locked && choose9(s, &b, &k);
     if (!locked && !cell_chosen) occupancy9(s, &occ);
     if (!cell_chosen && choose_placement(&occ, &br)) {

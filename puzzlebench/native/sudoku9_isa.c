@@ -1,22 +1,14 @@
 /* Which copy of the 9x9 kernel runs: picked once, when the module is loaded, by what the
  * processor can do.
  *
- * The extension is built for every x86-64 (SSE2, no popcnt), so that a wheel runs anywhere;
- * the kernel is faster with newer instructions (popcnt and SSE4.1, BMI2's pext: see
- * results/bitboard.md, "9x9 against tdoku").  So sudoku9.c is compiled three times: as it
- * stands (the baseline), for x86-64-v2 (sudoku9_v2.c) and for x86-64-v2 with BMI2
- * (sudoku9_v2_bmi2.c), and the copy is chosen here from the processor's CPUID bits
- * (__builtin_cpu_supports, GCC and clang).  It is the dispatch of GCC's function
- * multiversioning (GCC manual, "Function Multiversioning"; the target_clones attribute) and
- * of numpy's and simdjson's runtime dispatch, done by hand for the whole file: target_clones
- * clones one function, and the kernel is recursive functions and static tables that must all
- * be compiled for the target.
- *
- * PUZZLEBENCH_NATIVE_KERNEL=baseline (or another copy's name) in the environment picks that
- * copy at load time where this processor runs it (another name leaves the default copy, and
- * the engine, solvers/bitboard.py, says so once on stderr); the module function sudoku9_kernel
- * (bitboard.c) tells which copy runs and switches to another, and the engine reports the copy
- * beside its version (solvers/bitboard.py). */
+ * The extension is built for every x86-64 (SSE2) so that a wheel runs anywhere, but the kernel
+ * is faster with popcnt, SSE4.1 and BMI2 (results/bitboard.md).  So sudoku9.c is compiled three
+ * times (baseline, sudoku9_v2.c, sudoku9_v2_bmi2.c) and the copy is chosen from the CPUID bits
+ * (__builtin_cpu_supports): GCC's function multiversioning ("Function Multiversioning", GCC
+ * manual) done by hand for the whole file, since target_clones clones one function and the
+ * kernel is recursive functions and static tables.  PUZZLEBENCH_NATIVE_KERNEL=<copy> picks a
+ * copy at load time where the processor runs it; sudoku9_kernel (bitboard.c) tells and
+ * switches the copy, and the engine reports it beside its version (solvers/bitboard.py). */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"

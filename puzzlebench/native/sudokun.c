@@ -1,59 +1,15 @@
 /* Grids whose units each hold every value once, up to 64 values: Sudoku of any block shape,
  * Sudoku-X, jigsaw Sudoku, Latin squares.  One 64-bit candidate mask per cell.
  *
- * The geometry is built from an explicit list of units (each n distinct cells, any number of
- * them): a cell's peers are the union of its units' cells, so their number varies from cell
- * to cell.  Placing a value removes its bit from the cell's peers, a cell left with one
- * candidate is queued (naked single), a cell left with none is a dead end; every unit is
- * then scanned with bit-sliced counting (at least one / at least two) for hidden singles and
- * for values with no place.  With `locked`, for every two units A and B that share two cells
- * or more, a value whose places in A all lie in A∩B leaves the rest of B: pointing and
- * claiming for blocks and lines, and the same for diagonals and jigsaw regions (a Latin
- * square's units share one cell at most, so there it does nothing).  Branching on the
- * undecided cell with the fewest candidates (MRV), the state copied onto a heap stack for
- * each alternative.
- *
- * The locked rule, per unit A: the intersections A∩B are grouped into families of pairwise
- * disjoint pieces (the blocks cutting a row; a block's rows; its columns; a diagonal's
- * cells in it ...), so that one pass over A's cells gives every piece's candidates at once
- * and each piece's complement in A is the other pieces' and the uncovered cells' union,
- * from prefix and suffix unions: a family costs one pass over A, not one per piece.
- *
- * From 16 values up (rules BB_ALLDIFF, BB_WDEG; below, singles and the locked rule leave
- * so little search that the filter would only cost): when the locked rule stalls, Régin's
- * alldifferent filter on every unit (every naked and hidden subset at once), and branching by
- * dom/wdeg (fewest candidates per summed weight of the cell's units, a unit's weight counting
- * the dead ends found in it).  A frame then carries, per unit, its version (the sums of its
- * masks) when the filter and when the locked rule last left it: a unit whose version has not
- * moved is skipped (what either rule infers from a unit depends on the unit's candidates
- * alone); hidden singles there leave out the decided cells' values.  Tried and
- * left out, measured on thirty minimal 16x16 and on 25x25 with 320 and 330 holes: the same
- * filter per value on its rows and columns (fish of every size: 3% fewer nodes, 30-60% more
- * time), branching on a value's two places in a unit, min-domain with a wdeg tie-break,
- * a cell's weight as the product of its units' or their sum less their number, blaming only
- * units (not an emptied cell's units), and the filter before the locked rule (all within
- * noise or worse).
- *
- * Random full grids of 36 to 64 values with 30-50% of their cells removed, counted to two
- * (benchmarks/bench_large.py --holes): what takes long is the first solution, not the second.
- * Below a size's threshold (about 47% holes at 36 values, 43% at 49, 38% at 64) the search
- * finds one in a few dozen to a few thousand nodes and a second at once (the two differ by a
- * small swap of two values, whose cells the search reaches last); above it, neither this
- * search nor CP-SAT nor minisat finds any solution within seconds: completions of a
- * quasigroup with holes near their hardest (Achlioptas, Gomes, Kautz and Selman, "Generating
- * satisfiable problem instances", AAAI 2000).  Tried there and left out: restarts (node
- * budgets growing by half, the dom/wdeg weights kept, ties and values at random: Gomes,
- * Selman and Kautz, "Boosting combinatorial search through randomization", AAAI 1998), and
- * least- or most-constraining value order, and branching on a value's two places in a unit
- * (no first solution in 10,000-90,000 nodes any way); the second solution looked for as a swap of two values over cells that hold both or
- * neither in every unit, before the search goes on (the same nodes on twelve puzzles at the
- * threshold: the search reached the swap itself), and a second search with the first
- * solution's values tried last (it walks again what the first search refuted).  Restarts
- * were tried on the thirty minimal 16x16 too (budgets of 30, 60, 100 or 300 nodes growing
- * two- or threefold, weights kept): median nodes 149 without, 149-338 with; total 7,023
- * without, 10,662-14,709 with.
- *
- * Sudoku (bbn_solve) is this search given its rows, columns and blocks. */
+ * The geometry is an explicit list of units, so one search serves every kind (Sudoku,
+ * bbn_solve, is it given rows, columns and blocks).  Propagation: naked singles from a queue,
+ * hidden singles by bit-sliced counting per unit, and with `locked` the pointing and claiming
+ * of every two units sharing two cells or more, grouped so a unit costs one pass per family.
+ * From 16 values up (BB_ALLDIFF, BB_WDEG), Régin's alldifferent filter ("A filtering algorithm
+ * for constraints of difference in CSPs", AAAI 1994) and dom/wdeg branching (Boussemart et al.,
+ * "Boosting systematic search by weighting constraints", ECAI 2004), skipping units whose
+ * candidates did not move; below, MRV.  What was measured and left out, and why: the note
+ * above searchn. */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"
@@ -128,8 +84,8 @@ static int reserve(IntVec *a, size_t more) {
 
 /* Peers: the union of a cell's units, in the units' order (for a Sudoku: its row, its
  * column, then the rest of its block), each cell once.  `mark` holds ncell stamps.  Every
- * cell is written and kept only when new (no branch to mispredict: building the peers was
- * half of a 16x16's set-up with one). */
+ * cell is written and kept only when new (no branch to mispredict: with one, building the
+ * peers is half of a 16x16's set-up). */
 static int build_peers(Geo *g, const int *cu_start, const int *cu, int *mark) {
     IntVec peers = {0};
     g->peer_start = malloc(sizeof(int) * ((size_t)g->ncell + 1));
@@ -175,8 +131,13 @@ static int partners(const Geo *g, int a, const int *cu_start, const int *cu, int
     return kept;
 }
 
-/* The locked rule's families and pieces (see the top of the file).  `pos` holds ncell ints
- * (-1 on entry and on return); `count` and `found` nunit ints each. */
+/* The locked rule's families and pieces.  Per unit A, the intersections A∩B are grouped into
+ * families of pairwise disjoint pieces (the blocks cutting a row; a block's rows; its columns;
+ * a diagonal's cells in it ...), so that one pass over A's cells gives every piece's
+ * candidates at once and each piece's complement in A is the other pieces' and the uncovered
+ * cells' union, from prefix and suffix unions: a family costs one pass over A, not one per
+ * piece.  `pos` holds ncell ints (-1 on entry and on return); `count` and `found` nunit ints
+ * each. */
 static int build_pieces(Geo *g, const int *cu_start, const int *cu, int *pos, int *count, int *found) {
     int n = g->n;
     IntVec fam = {0}, out_start = {0}, out = {0}, slots = {0}, outside = {0};
@@ -351,7 +312,7 @@ static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
     for (int u = 0; u < nunit; u++) {
         const int *cells = units + (size_t)u * n;
         uint64_t A = 0, B = 0, D = 0;   /* D: the values of decided cells, one place each too */
-        if (large)   /* without D the second pass below ran on nearly every unit of a 25x25 */
+        if (large)   /* without D the second pass below would run on nearly every unit of a 25x25 */
             for (int x = 0; x < n; x++) {
                 int c = cells[x];
                 uint64_t m = cand[c];
@@ -379,7 +340,7 @@ static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
  * singles go first again): cells to settle queued, their number returned (0 and *changed
  * unset at a fixed point); -1 on a contradiction.  On large grids (n >= 16) the pass goes
  * over every unit, skipping those unchanged since the rule last saw them (restarting from
- * the first unit after every change was a quarter of a 25x25's time). */
+ * the first unit after every change costs a quarter of a 25x25's time). */
 static int locked_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed, BBSearch *s) {
     int n = g->n, qn = 0;
     for (int u = 0; u < g->nunit && (!*changed || g->large); u++) {
@@ -550,6 +511,20 @@ static void recordn(Geo *g, const uint64_t *val, BBSearch *s) {
     s->count++;
 }
 
+/* Why the large-grid search is as it is (results/bitboard.md, "Large grids" and "Large grids
+ * with random holes").  Measured on thirty minimal 16x16 and on 25x25 with 320 and 330 holes,
+ * and left out (within noise or worse): the same filter per value on rows and columns (fish
+ * of every size: 3% fewer nodes, 30-60% more time), branching on a value's two places in a
+ * unit, min-domain with a wdeg tie-break, other cell weights, blaming only units, and the
+ * filter before the locked rule.  On random full grids of 36 to 64 values with holes, counted
+ * to two, the first solution is what takes long: above a size's threshold (about 47% holes at
+ * 36 values, 43% at 49, 38% at 64) no engine here finds one within seconds, completions of a
+ * quasigroup with holes near their hardest (Achlioptas, Gomes, Kautz and Selman, "Generating
+ * satisfiable problem instances", AAAI 2000).  Left out there too: restarts (Gomes, Selman and
+ * Kautz, "Boosting combinatorial search through randomization", AAAI 1998; on the minimal
+ * 16x16 they took median nodes 149-338 against 149), least- or most-constraining value order,
+ * a second solution sought as a swap of two values, and a second search with the first
+ * solution's values tried last (it walks again what the first search refuted). */
 static int searchn(Geo *g, size_t depth, BBSearch *s) {
     uint64_t *cand = frame(g, depth);
     if (!cand) return -1;

@@ -1,20 +1,14 @@
-"""Difficulty rating of Sudoku puzzles (after Landreau ("Mise en place de méthodes d'évaluation de la difficulté d'une grille de sudoku", TIPE study, 2025)).
+"""Difficulty rating of Sudoku puzzles, after F. Landreau, "Mise en place de méthodes
+d'évaluation de la difficulté d'une grille de sudoku" (TIPE study, 2025).
 
-A package rather than one harness module because rating has four separate concerns, each a
-module: :mod:`.criteria` (the visual criteria), :mod:`.profile` (what the human-technique
-solver of :mod:`puzzlebench.solvers.human` learns about a puzzle, as features), :mod:`.model`
-(linear models, fitting, cross-validation, correlations) and :mod:`.data` (labelled files);
-the ``puzzlebench rate`` command is :mod:`puzzlebench.cli.rate`.  Nothing here belongs to the benchmark
-harness, which only calls :func:`rate_puzzle` (``puzzlebench generate sudoku --rating-min X --rating-max Y``).
-
-``rate_puzzle(puzzle)`` → :class:`Rating`: the score on the Sudoku Explainer scale, the
-hardest technique, the technique counts, the visual criteria and the explained steps.  The
-default score follows SE's own rule when SE's ladder of techniques (singles to dynamic
-forcing chains, :data:`puzzlebench.solvers.human.SE_LADDER`) solves the puzzle: the rating of
-the hardest step, chain length included (``scored_by = "se-ladder"``); for a puzzle beyond the
-ladder, or when the ladder's time limit stops it, the fitted model gives the score
-(``scored_by = "model"``, ``ladder`` says why).  ``model="human"`` scores a predicted human solve
-time in seconds (fitted to Wang 2024's records).
+``rate_puzzle(puzzle)`` → :class:`Rating`: a score on the Sudoku Explainer scale, by SE's own
+rule (the hardest step of SE's ladder, :data:`puzzlebench.solvers.human.SE_LADDER`) where the
+ladder solves the puzzle, else by a fitted model (``scored_by`` and ``ladder`` say which and
+why); ``model="human"`` predicts a human solve time (fitted to Wang 2024's records).  A
+package because rating has four separate concerns: :mod:`.criteria` (visual criteria),
+:mod:`.profile` (what the human-technique solver learns, as features), :mod:`.model` (linear
+models and their validation) and :mod:`.data` (labelled files); the harness only calls
+:func:`rate_puzzle`, and ``puzzlebench rate`` is :mod:`puzzlebench.cli.rate`.
 """
 
 from __future__ import annotations
@@ -54,9 +48,9 @@ def get_model(model: str | Path | DifficultyModel | None) -> DifficultyModel:
         raise UsageError(f"model {str(model)!r}: no such file (built-in models: {', '.join(BUILTIN_MODELS)})")
     try:
         return load_model(path)
-    except OSError as exc:   # a folder: was an IsADirectoryError traceback
+    except OSError as exc:   # a folder, a file not readable
         raise UsageError(f"model {str(model)!r}: cannot read it: {exc.strerror or exc}") from None
-    except KeyError as exc:  # said only "model 'm.json': 'features'"
+    except KeyError as exc:  # a KeyError says only the key: name what is missing
         raise UsageError(f"model {str(model)!r}: not a rating model (no {exc.args[0]!r})") from None
     except json.JSONDecodeError as exc:   # said "model 'p.txt': Expecting value: line 1 column 1 (char 0)"
         raise UsageError(f"{model}:{exc.lineno}:{exc.colno}: not a rating model (not JSON: {exc.msg})") from None

@@ -1,16 +1,14 @@
 """Difficulty models: a linear score over the features of :mod:`.profile`, fitted to labels.
 
-Landreau ("Mise en place de méthodes d'évaluation de la difficulté d'une grille de sudoku", TIPE study, 2025) §2.B: Difficulté(S) = Σ_j α_j n_j + Σ_j β_j 1[n_j > 0], the weights fitted by least
-squares ("méthode analytique": minimise ||NA − Y||₂) or by simulated annealing ("recuit
-simulé").  Here the features are standardised on the training rows and a small ridge term
-keeps the normal equations well posed (features that never vary, such as a technique unused in
-the training set, would make them singular); the stored weights are converted back to the raw
-features, so ``score = intercept + Σ weight·feature`` can be read off the JSON.  ``transform
-= "log"`` fits log(label) and predicts exp(…) (solve times are roughly log-normal).
-
-Model quality is always measured on puzzles the model was not fitted on: k-fold cross-
-validation (:func:`cross_validate`), with Pearson's r and Spearman's ρ and 95 % confidence
-intervals by Fisher's z (Spearman's with the Fieller–Hartley–Pearson variance 1.06/(n−3)).
+Landreau's TIPE study (2025) §2.B: Difficulté(S) = Σ_j α_j n_j + Σ_j β_j 1[n_j > 0], the
+weights fitted by least squares (``lstsq``) or by simulated annealing (``anneal``).  Here the
+features are standardised on the training rows and a small ridge term keeps the normal
+equations well posed (a feature that never varies would make them singular); the stored
+weights are converted back to the raw features, so that ``score = intercept + Σ
+weight·feature`` can be read off the JSON.  ``transform = "log"`` fits log(label) (solve
+times are roughly log-normal).  Quality is always measured on puzzles the model was not
+fitted on: k-fold cross-validation (:func:`cross_validate`), Pearson's r and Spearman's ρ
+with 95 % intervals by Fisher's z (Spearman's with the Fieller–Hartley–Pearson variance).
 """
 
 from __future__ import annotations
@@ -62,7 +60,7 @@ class DifficultyModel:
 
     @classmethod
     def from_dict(cls, data: dict) -> "DifficultyModel":
-        if not isinstance(data, dict):   # a JSON list was an AttributeError traceback
+        if not isinstance(data, dict):   # a JSON list has no .get: refused with its type
             raise ValueError(f"not a rating model (a JSON {type(data).__name__}, not an object)")
         if data.get("format") != MODEL_FORMAT:
             raise ValueError(f"not a rating model (format {data.get('format')!r}, expected {MODEL_FORMAT!r})")

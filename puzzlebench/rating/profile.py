@@ -8,9 +8,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Sequence
 
+from ..errors import OutOfTime
 from ..solvers.base import Deadline
-from ..solvers.human import (GUESS, ORDER, TECHNIQUES, Contradiction, HumanSolver, State, Step,
-                             _Timeout, count_solutions)
+from ..solvers.candidate_grid import Contradiction, State, Step
+from ..solvers.human import GUESS, ORDER, TECHNIQUES, HumanSolver, count_solutions
 from .criteria import visual_criteria
 
 SINGLES = ("last free cell", "hidden single", "naked single")
@@ -81,7 +82,7 @@ def se_ladder(box: tuple[int, int], givens: Sequence[int], *, seconds: float | N
     try:
         solved = next(solver.solutions(givens))
         steps = solved.steps
-    except _Timeout:
+    except OutOfTime:
         return SeLadder("timeout", None, steps, time.perf_counter() - t0)
     elapsed = time.perf_counter() - t0
     search = (solver.guesses, solver.backtracks, solver.max_depth)

@@ -1,34 +1,13 @@
 """A template for a new engine, to be read top to bottom and copied.
 
-An engine is one module in ``puzzlebench/solvers/`` plus one line in
-``solvers/registry.py``'s ``FAMILIES``::
-
-    "template": "puzzlebench.solvers.TEMPLATE:TemplateEngine",
-
-(this one is not registered: the tests register it for themselves, and hold it to the same
-checks as every engine).  :meth:`Engine.run <puzzlebench.solvers.base.Engine.run>` does the
-rest for every engine alike, in one place: it times ``encode``, ``search`` and ``decode`` on
-one clock, hands the search a ``Deadline`` for the time limit, checks every solution with the
-puzzle's own checker (a wrong or repeated one makes the result an ``error``), and fills in
-the one shape of result.  So an engine writes three things:
-
-1. ``encode(puzzle)``: the puzzle in the engine's own terms (a matrix, a formula, a model).
-   Work from ``puzzle.rules``, the rules stated in the shared vocabulary
-   (``models/vocabulary.py``), not from the puzzle's class: then every kind, present and
-   future, comes for free.  A rule the engine cannot express is an ``EngineError`` naming it.
-2. ``search(artifact, limit, keep, deadline)``: up to ``limit`` solutions (``None``: all),
-   the first ``keep`` of them kept, the clock looked at every so many steps; a
-   ``SearchOutcome`` with the counters (docs/STATISTICS.md says what each shared one means).
-3. ``decode(artifact, raw)``: a raw solution back to a value per cell.
-
-Then the class attributes: what ``puzzlebench solvers`` shows (``summary``, ``variants``,
-``options``, ``statistics``, ``library``), which kinds it takes (``kinds``: ``EVERY_KIND``
-for an engine generic over the vocabulary), and whether every phase looks at the clock
-(``holds_time_limit``; if not, the API and the commands run it in a child process killed at
-the limit).  Statistics the engine cannot count stay ``None``: never a guess.
-
-This engine is the simplest complete one: cells in reading order, each given every value its
-placed neighbours allow (the conflicts of ``solvers/cells.py``), no propagation.
+An engine is one module in ``puzzlebench/solvers/`` plus one line in ``solvers/registry.py``'s
+``FAMILIES`` (``"template": "puzzlebench.solvers.TEMPLATE:TemplateEngine"``; this one is not
+registered: the tests register it and hold it to every engine's checks).  ``Engine.run`` does
+the rest for every engine alike (timing, the deadline, checking every solution, the one
+shape of result), so an engine writes ``encode``, ``search`` and ``decode`` and its class
+attributes: :class:`TemplateEngine` says what each must do.  This engine is the simplest
+complete one: cells in reading order, each given every value its placed neighbours allow
+(the conflicts of ``solvers/cells.py``), no propagation.
 """
 
 from __future__ import annotations
@@ -44,6 +23,23 @@ CLOCK_EVERY = 1024   # nodes between two looks at the clock: a look costs more t
 
 
 class TemplateEngine(Engine):
+    """What an engine writes, in the order :meth:`Engine.run <puzzlebench.solvers.base.Engine.run>` calls it.
+
+    1. ``encode(puzzle)``: the puzzle in the engine's own terms (a matrix, a formula, a model).
+       Work from ``puzzle.rules``, the rules stated in the shared vocabulary
+       (``models/vocabulary.py``), not from the puzzle's class: then every kind, present and
+       future, comes for free.  A rule the engine cannot express is an ``EngineError`` naming it.
+    2. ``search(artifact, limit, keep, deadline)``: up to ``limit`` solutions (``None``: all),
+       the first ``keep`` of them kept, the clock looked at every so many steps; a
+       ``SearchOutcome`` with the counters (docs/STATISTICS.md says what each shared one means).
+    3. ``decode(artifact, raw)``: a raw solution back to a value per cell.
+
+    Then the class attributes: what ``puzzlebench solvers`` shows (``summary``, ``variants``,
+    ``options``, ``statistics``, ``library``), which kinds it takes (``kinds``: ``EVERY_KIND``
+    for an engine generic over the vocabulary), and whether every phase looks at the clock
+    (``holds_time_limit``; if not, the API and the commands run it in a child process killed at
+    the limit).  Statistics the engine cannot count stay ``None``: never a guess."""
+
     family = "template"
     summary = "reading-order search over the vocabulary, no propagation (the template for new engines)"
     kinds = EVERY_KIND

@@ -5,7 +5,6 @@ A French course on backtracking ("recherche par retour en arrière", whose grids
 position ``i`` holds the choices still to try there, its top is the choice being tried, and
 ``choices(i, tops)`` gives the choices for position ``i`` given the tops of the stacks before it.
 Going back (``retour``) drops the exhausted stacks at the end, then the top of the last one.
-
 Applied to puzzles in a cell order fixed before the search (by default fewest candidates left
 by the givens first; ``@order=row`` for the course's reading order), with no propagation: a value is a choice for a cell
 when no earlier cell rules it out; a skyscraper line is checked when its last cell is placed,

@@ -29,6 +29,7 @@ from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
 from .clock import check_clock, process_cpu
+from .interrupts import is_interrupt
 
 EVERY_KIND = KIND_NAMES   # live: a kind registered later is one of them
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -232,15 +233,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, done):
         super().__init__()
         self.done = done
-
-
-def is_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's own error for it (its C
-    module turns SIGINT inside a solve into ``pysolvers.error``)."""
-    if isinstance(exc, KeyboardInterrupt):
-        return True
-    from .sat import is_pysat_interrupt
-    return is_pysat_interrupt(exc)
 
 
 class _Deferred:
@@ -510,8 +502,8 @@ class Engine(ABC):
                 reinstate_sigint_handler()
             if outcome.timed_out and deadline.at is None:
                 # no clock to run out: the back end stopped on a Ctrl-C it caught itself
-                # (OR-Tools' own SIGINT handler, Z3's through CPMpy); that puzzle was a timeout
-                # and the command went on with the rest
+                # (OR-Tools' own SIGINT handler, Z3's through CPMpy): a Ctrl-C, not a timeout,
+                # so the command stops rather than going on with the rest
                 raise KeyboardInterrupt
             t2 = time.perf_counter()
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
@@ -653,7 +645,7 @@ def verify_all(results: Results) -> Results:
     if columns is not None:
         flags = type(puzzles[0]).answers_right(puzzles, columns.solutions) if puzzles else b""
         if flags is not None:
-            # one byte a puzzle by map (a generator over 49,158 puzzles took 0.4 us each)
+            # one byte a puzzle by map (a generator over 49,158 puzzles takes 0.4 us each)
             is_solved = {status: status in SOLVED for status in set(columns.statuses)}
             solved = bytes(map(is_solved.__getitem__, columns.statuses))
             claimed = bytes(map(operator.and_, solved, map(bool, columns.counts)))

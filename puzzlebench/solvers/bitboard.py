@@ -1,37 +1,15 @@
 """The native bitboard engines (C, in ``puzzlebench._native``): Sudoku of any block shape,
-N-Queens and Skyscrapers, and the 9x9 batch path.
+Sudoku-X, jigsaw, Latin squares, N-Queens and Skyscrapers, and the 9x9 batch path.
 
-- Sudoku 9x9: band bitboards (a 27-bit word per digit and band, after JCZSolve / fsss2 and
-  tdoku's digit planes), only the words changed since they were last seen revisited: box-line
-  logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
-  and column, naked singles by bit-sliced counting, and (option ``locked``) naked and hidden
-  triads in minirows and minicolumns when those stall; branching on a digit's placement in a
-  band or stack (tdoku's band configurations; with ``locked`` off, on the two-candidate cell
-  that sees the most unsolved cells first; see native/sudoku9.c).  The kernel is compiled once
-  per instruction set (baseline x86-64 or any other processor, x86-64-v2, x86-64-v2 with BMI2)
-  and the copy this processor runs best is picked at load time (native/sudoku9_isa.c); the
-  engine's version names it.
-- Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
-  Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
-  that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
-  over every unit, and (option ``locked``) the locked rule over every two units sharing two
-  cells or more (pointing and claiming, and the same for diagonals and jigsaw regions); MRV.
-  From 16 values up (option ``large``): Régin's alldifferent filter on every unit (every
-  naked and hidden subset at once) and dom/wdeg branching (fewest candidates per weight of
-  the cell's units, a unit's weight growing with the dead ends found in it).
-  The units are each kind's own unit lists (those its rules are made of), kept per
-  structure.
-- N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
-  mirror halving when counting all solutions of an empty board (exact).
-- Skyscrapers (whole-line permutations filtered by the clues, N <= 9): every row and column must be a
-  permutation fitting its two clues and its squares' domains; the values such permutations
-  use (the line's support) come from a dynamic programme over the value sets of the parts
-  before and after the tallest building (Pesant's regular-constraint passes), not from
-  listing N! permutations; Latin singles, then the supports of lines with a clue, to a
-  fixed point; branching on the line with the fewest fitting permutations, each tried whole.
-
-:meth:`BitboardEngine.batch` solves many 9x9 Sudoku in one C call, from the givens the model
-packed and validated (:class:`~puzzlebench.models.sudoku.SudokuBatch`), into columns.
+Each kind gets the representation its search is fastest on: band bitboards for 9x9 (after
+JCZSolve, fsss2 and tdoku; native/sudoku9.c, its copy for this processor picked at load time
+by native/sudoku9_isa.c and named in the version), one candidate mask per cell over each
+kind's units up to 64 values (native/sudokun.c), column and diagonal bitmasks for N-Queens,
+whole-line permutations for Skyscrapers (native/skyscrapers.c).  This module only hands the
+puzzle's rules to C and its counters back; :meth:`BitboardEngine.batch` solves many 9x9
+Sudoku in one C call, from the givens the model packed and validated
+(:class:`~puzzlebench.models.sudoku.SudokuBatch`), into columns.  Each search in a line:
+:class:`BitboardEngine`.
 """
 
 from __future__ import annotations
@@ -110,6 +88,37 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
 
 
 class BitboardEngine(Engine):
+    """The native searches, one per kind (see the module doc).
+
+    - Sudoku 9x9: band bitboards (a 27-bit word per digit and band, after JCZSolve / fsss2 and
+      tdoku's digit planes), only the words changed since they were last seen revisited: box-line
+      logic per band and stack by table lookup (option ``locked``), hidden singles per row, box
+      and column, naked singles by bit-sliced counting, and (option ``locked``) naked and hidden
+      triads in minirows and minicolumns when those stall; branching on a digit's placement in a
+      band or stack (tdoku's band configurations; with ``locked`` off, on the two-candidate cell
+      that sees the most unsolved cells first; see native/sudoku9.c).  The kernel is compiled once
+      per instruction set (baseline x86-64 or any other processor, x86-64-v2, x86-64-v2 with BMI2)
+      and the copy this processor runs best is picked at load time (native/sudoku9_isa.c); the
+      engine's version names it.
+    - Grids of units, up to 64 values (native/sudokun.c): Sudoku of the other block shapes,
+      Sudoku-X, jigsaw Sudoku and Latin squares, one search given each kind's units (N cells
+      that hold every value once).  One 64-bit candidate mask per cell, naked and hidden singles
+      over every unit, and (option ``locked``) the locked rule over every two units sharing two
+      cells or more (pointing and claiming, and the same for diagonals and jigsaw regions); MRV.
+      From 16 values up (option ``large``): Régin's alldifferent filter on every unit (every
+      naked and hidden subset at once) and dom/wdeg branching (fewest candidates per weight of
+      the cell's units, a unit's weight growing with the dead ends found in it).
+      The units are each kind's own unit lists (those its rules are made of), kept per
+      structure.
+    - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
+      mirror halving when counting all solutions of an empty board (exact).
+    - Skyscrapers (whole-line permutations filtered by the clues, N <= 9): every row and column must be a
+      permutation fitting its two clues and its squares' domains; the values such permutations
+      use (the line's support) come from a dynamic programme over the value sets of the parts
+      before and after the tallest building (Pesant's regular-constraint passes), not from
+      listing N! permutations; Latin singles, then the supports of lines with a clue, to a
+      fixed point; branching on the line with the fewest fitting permutations, each tried whole."""
+
     kinds = frozenset({"sudoku", "nqueens", "skyscrapers", *UNIT_KINDS})  # the keys of _SEARCHES, below the class
     family = "bitboard"
     holds_time_limit = True
@@ -235,7 +244,7 @@ UNIT_LISTS = {"sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units, "latin": 
 """Each grid kind's own list of units: the very lists its rules are made of (``grid_rules``;
 the tests hold them equal to the rules' ``AllDifferent`` s).  Read from the kind, not from its
 ``rules``: building the vocabulary's statement of a 20x20 Latin square (400 ``ExactlyOne`` of
-20 candidates) took 1.6 ms, eight times its search."""
+20 candidates) takes 1.6 ms, eight times its search."""
 
 
 def grid_units(puzzle: Puzzle) -> array:

@@ -1,7 +1,5 @@
 """Rules compiled for the pure-Python search engines: a domain per cell and, for every
-candidate, the candidates it rules out.
-
-Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
+candidate, the candidates it rules out.  Built from the shared vocabulary alone, so the baseline engines handle every puzzle kind:
 ``AllDifferent`` and ``AtMostOne`` become conflicts between candidates, a multi-cell
 ``ExactlyOne`` becomes conflicts plus an "at least one" check, ``Less`` becomes the conflicts
 of the value pairs that break it, ``Visibility`` lines are checked on the towers as they are
@@ -26,8 +24,8 @@ from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less
 class Conflicts:
     """For candidate ``cell*n_values + v-1``: the ``(other cell, value bit)`` pairs it
     excludes, worked out the first time a search asks (a 64x64 grid has 262,144 candidates
-    of about 190 conflicts each: built up front, that table took 7 GB before the search
-    began; asked for, it grows with the search).  ``peers``: for each cell, the cells that
+    of about 190 conflicts each: built up front, that table would take 7 GB before the
+    search began; asked for, it grows with the search).  ``peers``: for each cell, the cells that
     share an ``AllDifferent`` with it (the same value is excluded there); ``extra``: the
     pairs of multi-cell ``AtMostOne`` / ``ExactlyOne`` constraints, candidate by candidate."""
 
@@ -150,7 +148,7 @@ class VisibilitySupport:
     tallest in front, a clue N the heights in order, the k-th cell from a clue c at most
     N - c + k) but not all of them: the same value in two cells is left to the
     ``AllDifferent``, so the support may keep values no permutation uses (never the other
-    way round: tests/test_properties.py checks it against brute force).  The native
+    way round: tests/solvers/test_properties.py checks it against brute force).  The native
     Skyscrapers engine takes both clues of a line at once over value sets
     (native/skyscrapers.c); per term, in Python, the sets cost more than they would save.
     """

@@ -1,40 +1,13 @@
 """Chains of implications between candidates, as Sudoku Explainer finds and rates them.
 
-Sudoku Explainer (N. Juillerat, 2006-2007; SukakuExplainer, the SudokuMonster fork) rates a
-puzzle by the hardest step a fixed ladder of techniques needs; from 6.5 up the ladder is made
-of *chains* over "potentials" (a candidate, assumed true = on, or false = off):
-
-- on → off: a true candidate makes the cell's other candidates false (a "Y" link, inside the
-  cell) and the same value false in the cell's box, row and column;
-- off → on: a false candidate makes the cell's last other candidate true when the cell had two
-  (Y link), and the value's last other place in a box, row or column true when it had two
-  (an "X" link: a conjugate pair).
-
-The rungs, each an own search below, tried in SE's order with SE's base rating:
-
-- bidirectional cycles (an alternating loop back to its start: every candidate that sees an
-  "on" node of both orientations goes): X-cycles and Y-cycles 6.5, mixed cycles 7.0;
-- forcing chains (an assumption that implies its own negation): X-chains (one value) 6.6,
-  chains with both link kinds 7.0;
-- Nishio forcing chains 7.5: one value only, but *dynamic* (a false candidate is removed from
-  the working grid, so the last place/last candidate rules see every removal made so far);
-- multiple forcing chains 8.0: static chains from every candidate of a cell (cell forcing
-  chains) or every place of a value in a unit (region forcing chains) that agree on a
-  conclusion;
-- dynamic forcing chains 8.5: contradiction, double (p on and p off both imply q), cell and
-  region chains, all dynamic;
-- dynamic forcing chains (+) 9.0: as dynamic, and when propagation stops the working grid is
-  searched for a pointing/claiming, a naked or hidden pair or an X-wing that the chain made
-  possible (SE's "advanced" potentials, nesting level 1).
-
-A chain's rating is the base plus a length term: with ``k`` the number of distinct potentials
-the conclusion depends on (the ancestors of its target, summed over the chains of a multiple
-hint), 0.1 is added each time ``k − 2`` passes 4, 6, 8, 12, 16, 24, 32, … (the steps grow by
-3/2 and 4/3 alternately), as in SE's ``ChainingHint.getLengthDifficulty``.  Among the hints of
-one rung, SE applies the one with the lowest rating, then the shortest; so does this module.
-
-Our own code, written from the description of SE's rules read in its public source; every
-conclusion is a sound deduction (each chain is checked against known solutions by the tests).
+Sudoku Explainer (N. Juillerat, 2006-2007; SukakuExplainer and the SudokuMonster fork) rates
+a puzzle by the hardest step of a fixed ladder of techniques; from 6.5 up the rungs are
+*chains* over potentials (a candidate assumed on or off), linked inside a cell (Y) and by
+conjugate pairs (X): cycles, forcing chains, Nishio, multiple and dynamic forcing chains.
+The ratings must match SE's, so the rungs, their order, base ratings, length term and choice
+of hint are SE's (:class:`Chainer` lists them).  Our own code, written from the description
+of SE's rules read in its public source; every conclusion is a sound deduction (each chain
+is checked against known solutions by the tests).
 """
 
 from __future__ import annotations
@@ -42,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from .human import Geometry, State, _Timeout, cells_of
+from ..errors import OutOfTime
+from .candidate_grid import Geometry, State, cells_of
 
 RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
          "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
@@ -52,7 +26,7 @@ first (which is :func:`cycles_and_forcing_chains`)."""
 
 def _check(deadline) -> None:
     if deadline is not None and deadline.expired():
-        raise _Timeout
+        raise OutOfTime
 
 # SE's base ratings, by rung
 BASE = {"x-cycle": 6.5, "y-cycle": 6.5, "forcing x-chain": 6.6, "cycle": 7.0, "forcing chain": 7.0,
@@ -157,6 +131,41 @@ class ChainContext:
 
 
 class Chainer:
+    """The chaining rungs of Sudoku Explainer's ladder over one state.
+
+    Sudoku Explainer (N. Juillerat, 2006-2007; SukakuExplainer, the SudokuMonster fork) rates a
+    puzzle by the hardest step a fixed ladder of techniques needs; from 6.5 up the ladder is made
+    of *chains* over "potentials" (a candidate, assumed true = on, or false = off):
+
+    - on → off: a true candidate makes the cell's other candidates false (a "Y" link, inside the
+      cell) and the same value false in the cell's box, row and column;
+    - off → on: a false candidate makes the cell's last other candidate true when the cell had two
+      (Y link), and the value's last other place in a box, row or column true when it had two
+      (an "X" link: a conjugate pair).
+
+    The rungs, each an own search below, tried in SE's order with SE's base rating:
+
+    - bidirectional cycles (an alternating loop back to its start: every candidate that sees an
+      "on" node of both orientations goes): X-cycles and Y-cycles 6.5, mixed cycles 7.0;
+    - forcing chains (an assumption that implies its own negation): X-chains (one value) 6.6,
+      chains with both link kinds 7.0;
+    - Nishio forcing chains 7.5: one value only, but *dynamic* (a false candidate is removed from
+      the working grid, so the last place/last candidate rules see every removal made so far);
+    - multiple forcing chains 8.0: static chains from every candidate of a cell (cell forcing
+      chains) or every place of a value in a unit (region forcing chains) that agree on a
+      conclusion;
+    - dynamic forcing chains 8.5: contradiction, double (p on and p off both imply q), cell and
+      region chains, all dynamic;
+    - dynamic forcing chains (+) 9.0: as dynamic, and when propagation stops the working grid is
+      searched for a pointing/claiming, a naked or hidden pair or an X-wing that the chain made
+      possible (SE's "advanced" potentials, nesting level 1).
+
+    A chain's rating is the base plus a length term: with ``k`` the number of distinct potentials
+    the conclusion depends on (the ancestors of its target, summed over the chains of a multiple
+    hint), 0.1 is added each time ``k − 2`` passes 4, 6, 8, 12, 16, 24, 32, … (the steps grow by
+    3/2 and 4/3 alternately), as in SE's ``ChainingHint.getLengthDifficulty``.  Among the hints of
+    one rung, SE applies the one with the lowest rating, then the shortest; so does this module."""
+
     def __init__(self, s: State):
         self.g = s.g
         self.n = s.g.n
@@ -939,7 +948,7 @@ def _stage(ch: Chainer, entries: list[list], best: tuple | None, limit: int, bas
     expired = deadline.expired if deadline is not None else None
     for entry in entries:
         if expired is not None and expired():
-            raise _Timeout
+            raise OutOfTime
         p, cycles, forcing, h, seen_cycles = entry
         h0 = h
         if cycles is not None:
@@ -1017,7 +1026,7 @@ def _x_stage(ctx: ChainContext, ch: Chainer, stage: int, deadline) -> tuple[tupl
                 v_best, memo.entries, cut = _stage(ch, memo.entries, prev, max_complexity(len(memo.stages)),
                                                    6.5, False, True, deadline)
                 memo.stages.append((v_best, cut))
-        except _Timeout:
+        except OutOfTime:
             del ctx.x_values[k]  # its searches may have run part of a limit
             raise
         v_best, cut = memo.stages[stage]

@@ -1,35 +1,15 @@
-"""Time and memory limits held by a process that can be killed: for the engines that cannot
-hold a time limit in every phase in-process (a library call that looks at no clock: Z3
-reading a formula, PySAT taking millions of clauses, CP-SAT building its model; a Python
-encoder building a formula for a 64x64 grid), and for every engine under a memory limit,
-:func:`run_limited` runs the puzzles in a forked child and kills it when a puzzle outlasts its
-limit plus a grace; that puzzle is a ``timeout``, the rest go on in a new child.
+"""Time and memory limits held by a process that can be killed.
 
-One child serves a whole list: the parent sends a puzzle, waits for its result at most
-``time_limit`` plus :func:`grace`, sends the next.  A child dies with its parent (see
-:func:`die_with_parent`).  The harness does not need this: its workers are such children
-already (``harness/workers.py``), and use the memory tools below the same way.
-
-Memory, here and in the harness's workers:
-
-- :class:`MemoryProbe`: the peak resident set since the last reset (``VmHWM`` of
-  ``/proc/self/status`` after ``5`` is written to ``/proc/self/clear_refs``: kB, in whole pages
-  of 4 kB), and the process's idle *baseline* (:class:`Baseline`: its resident set right after
-  the engine was built, before any puzzle: the interpreter, the libraries imported, what a
-  forked process inherited), which is subtracted from a peak to give the memory that belongs
-  to the run;
-- :class:`MemoryLimit`: a memory limit held by the kernel with ``RLIMIT_DATA`` (a process's
-  private writable memory: heap, anonymous maps, thread stacks) set to the baseline's data
-  size plus the limit, so that an allocation beyond it fails (``MemoryError`` in Python, NULL
-  in C) instead of the machine running out.  Such a run is ``memout`` and its process is
-  replaced.  The limit counts memory reserved, the peak memory touched: a run can be
-  ``memout`` with a peak below its limit (a large block asked for and refused).
-
-The engine's libraries are loaded before the cap is set and the baseline taken
-(:meth:`~puzzlebench.solvers.base.Engine.load`): the limit holds the runs, not the libraries
-(Z3 loaded under a cap of 10-19 MB died by SIGSEGV, or printed on standard output; OR-Tools
-died by SIGABRT).  A child writes nothing on its parent's standard output
-(:func:`quiet_stdout`), which carries records.
+For the engines that cannot hold a time limit in every phase in-process (a library call that
+looks at no clock: Z3 reading a formula, PySAT taking millions of clauses, CP-SAT building its
+model, a Python encoder on a 64x64 grid), and for every engine under a memory limit,
+:func:`run_limited` runs the puzzles in one forked child, killed when a puzzle outlasts its
+limit plus :func:`grace` (that puzzle a ``timeout``, the rest in a new child).  Memory, here
+and in the harness's workers (which are such children already): :class:`MemoryProbe` (peak
+resident set above the idle :class:`Baseline`) and :class:`MemoryLimit` (``RLIMIT_DATA``, so
+an allocation beyond the cap fails rather than the machine running out; it counts memory
+reserved, the peak memory touched).  An engine's libraries are loaded before the cap is set,
+since Z3 and OR-Tools crash when loaded under a small one.
 """
 
 from __future__ import annotations
@@ -230,7 +210,7 @@ under one."""
 PEAK_SLACK = 2 * MB
 """How far a stored peak may pass the memory limit: the cap counts data reserved, the peak
 pages touched, and a run may touch pages its process reserved before the baseline (a thread
-stack, the malloc arenas) without reserving more.  Tested in tests/test_processes.py."""
+stack, the malloc arenas) without reserving more.  Tested in tests/harness/test_processes.py."""
 
 
 def memory_mechanism(limit: int | None) -> str | None:
@@ -326,7 +306,7 @@ def reap(process, timeout: float = 5.0) -> tuple[int | None, resource.struct_rus
         process.join(timeout)
         return process.exitcode, None
     popen.returncode = os.waitstatus_to_exitcode(status)
-    process.join(0)   # multiprocessing's own bookkeeping: the process is no longer its child
+    process.join(0)   # multiprocessing's own bookkeeping: forget the reaped child
     return popen.returncode, usage
 
 

@@ -6,8 +6,8 @@ with what the file holds, not with its ``p`` line.  Declared variables that no c
 free, wherever they are: each model of the others stands for 2^free models of the file, and the
 count says so rather than listing them (a header may declare billions; the ``optimized``
 encoding of an exported puzzle leaves the variables of the candidates its givens rule out in no
-clause, hundreds on a 9x9 Sudoku, and blocking whole assignments listed 2^hundreds of models
-of a unique puzzle).  The search runs on the used variables renumbered 1..m; a model is
+clause, hundreds on a 9x9 Sudoku, and blocking whole assignments would list 2^hundreds of
+models of a unique puzzle).  The search runs on the used variables renumbered 1..m; a model is
 written back in the file's numbers, over 1 up to the largest used, the free ones false.
 """
 
@@ -27,7 +27,7 @@ class CnfModels:
     models of the file (2^free for each model found, at most the limit), or None where that
     number has more than :data:`EXACT_FREE_BITS` bits: then :meth:`count_text` writes it as
     ``found × 2^free`` (a header of 2,000,000,000 variables over one clause has 2^1999999999
-    models: 250 MB as a Python integer, and computing the power took 10 s)."""
+    models: 250 MB as a Python integer, and computing the power takes 10 s)."""
 
     status: str
     model: list[int] | None

@@ -1,31 +1,15 @@
-"""CPMpy as an engine (``cpmpy:ortools``, ``cpmpy:pysat``, ``cpmpy:z3``, ``cpmpy:exact``, …):
-the puzzle's rules as a CPMpy model, transformed by CPMpy for one of its back ends and solved
-there, so that CPMpy's own path can be set beside puzzlebench's direct encodings in one table.
+"""CPMpy as an engine (``cpmpy:ortools``, ``cpmpy:pysat``, ``cpmpy:z3``, ``cpmpy:exact``, …): the
+puzzle's rules as a CPMpy model, transformed by CPMpy for one of its back ends and solved
+there, so that CPMpy's own path can be set beside puzzlebench's direct encodings in one table
+(T. Guns, "Increasing modeling language convenience with a universal n-dimensional array,
+CPpy as python-embedded example", ModRef 2019).
 
 The model is the CP-SAT ``int`` formulation's walk over the rules
-(:func:`puzzlebench.encoders.cpsat.walk_int`) said in CPMpy's words: an ``intvar`` per cell
-(a given fixes its domain), ``AllDifferent`` (N-Queens diagonals over offset values), a count
-of ``cell == value`` terms for any other group of candidates, ``<`` for a Futoshiki sign, a
-``sum`` for a Killer cage and a ``Table`` of its fillings for any other cage, and for a
-Skyscrapers line the count of cells taller than the ``max`` of those before them.  Every
-variable is a cell: no auxiliary variable of ours, so an enumeration counts solutions.
-
-Times (the result's ``encode`` and ``solve``): ``encode`` is the CPMpy model made from the rules
-plus CPMpy's transformation of it into the back end's constraints (``solver += model``:
-flattening, decompositions, reification, posting), the two apart in ``raw`` as
-``model_seconds`` and ``transform_seconds``; ``solve`` is the search.  Where CPMpy has the back
-end's own enumeration (``solveAll`` of ortools, exact, choco, gcs, minizinc) the search is that
-one call; elsewhere (pysat, z3) the engine counts by blocking: solve, add the clause "some open
-cell differs", solve again, and the time CPMpy spends transforming each blocking clause is kept
-apart in ``raw`` as ``blocking_seconds``.  ``raw`` also holds ``backend_seconds``, what CPMpy's
-status reports as the back end's own solve time (``solve_time``), summed over the calls.
-
-Statistics: ortools as the ``cpsat`` engine maps CP-SAT's response, pysat as the ``sat`` engine
-maps PySAT's ``accum_stats``, z3 as the ``smt`` engine maps Z3's statistics; the other back
-ends expose none through CPMpy, and their columns stay empty.
-
-Reference: T. Guns, "Increasing modeling language convenience with a universal n-dimensional
-array, CPpy as python-embedded example", ModRef 2019 (CPMpy, https://cpmpy.readthedocs.io).
+(:func:`puzzlebench.encoders.cpsat.walk_int`) in CPMpy's words, every variable a cell, so that
+an enumeration counts solutions.  ``encode`` times the model and CPMpy's transformation of
+it (apart in ``raw``), ``solve`` the search: the back end's own enumeration where CPMpy has
+one, else blocking clauses.  Statistics are mapped as the ``cpsat``, ``sat`` and ``smt``
+engines map their libraries'; the details: :class:`CpmpyEngine`.
 """
 
 from __future__ import annotations
@@ -158,6 +142,30 @@ class CpmpyModel:
 
 
 class CpmpyEngine(Engine):
+    """A CPMpy back end on the puzzle's model (see the module doc).
+
+    The model is the CP-SAT ``int`` formulation's walk over the rules
+    (:func:`puzzlebench.encoders.cpsat.walk_int`) said in CPMpy's words: an ``intvar`` per cell
+    (a given fixes its domain), ``AllDifferent`` (N-Queens diagonals over offset values), a count
+    of ``cell == value`` terms for any other group of candidates, ``<`` for a Futoshiki sign, a
+    ``sum`` for a Killer cage and a ``Table`` of its fillings for any other cage, and for a
+    Skyscrapers line the count of cells taller than the ``max`` of those before them.  Every
+    variable is a cell: no auxiliary variable of ours, so an enumeration counts solutions.
+
+    Times (the result's ``encode`` and ``solve``): ``encode`` is the CPMpy model made from the rules
+    plus CPMpy's transformation of it into the back end's constraints (``solver += model``:
+    flattening, decompositions, reification, posting), the two apart in ``raw`` as
+    ``model_seconds`` and ``transform_seconds``; ``solve`` is the search.  Where CPMpy has the back
+    end's own enumeration (``solveAll`` of ortools, exact, choco, gcs, minizinc) the search is that
+    one call; elsewhere (pysat, z3) the engine counts by blocking: solve, add the clause "some open
+    cell differs", solve again, and the time CPMpy spends transforming each blocking clause is kept
+    apart in ``raw`` as ``blocking_seconds``.  ``raw`` also holds ``backend_seconds``, what CPMpy's
+    status reports as the back end's own solve time (``solve_time``), summed over the calls.
+
+    Statistics: ortools as the ``cpsat`` engine maps CP-SAT's response, pysat as the ``sat`` engine
+    maps PySAT's ``accum_stats``, z3 as the ``smt`` engine maps Z3's statistics; the other back
+    ends expose none through CPMpy, and their columns stay empty."""
+
     kinds = EVERY_KIND
     family = "cpmpy"
     summary = ("CPMpy's model of the rules (an intvar per cell, AllDifferent, Table, sum, max), "

@@ -1,13 +1,11 @@
 """OR-Tools CP-SAT as an engine: the ``int`` and ``bool`` formulations of
 :mod:`puzzlebench.encoders.cpsat`, counting up to a limit with a solution callback.
 
-The search enumerates solutions (``enumerate_all_solutions``) and a
-``CpSolverSolutionCallback`` stops it once ``limit`` solutions are found.  One worker by
-default, so that the comparison with single-threaded engines is fair; more workers only find
+The search enumerates solutions and a ``CpSolverSolutionCallback`` stops it at ``limit``.
+One worker by default, so that the comparison with single-threaded engines is fair; more workers only find
 one solution (limit 1, a plain solve): CP-SAT's parallel enumeration (OR-Tools 9.15) reports a
 solution once per worker that finds it and misses others, ending ``OPTIMAL`` with 77 of the 92
 solutions of 8-queens on 2 workers, so it can neither count nor prove a puzzle unique.
-
 Statistics (CP-SAT's response): ``nodes`` = ``num_branches``, ``conflicts`` =
 ``num_conflicts``, ``propagations`` = ``num_binary_propagations + num_integer_propagations``;
 ``guesses`` and ``backtracks`` have no CP-SAT counterpart.  ``raw`` keeps the response's own

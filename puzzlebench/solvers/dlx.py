@@ -7,7 +7,7 @@ The search is ``puzzlebench/native/dlx.c``; it releases the GIL and honours the 
 
 A batch path (:meth:`DlxEngine.batch`) solves many Sudokus of one block shape in one C
 call (``native/dlx_sudoku.c``): the same Algorithm X on the same matrix the Python encoder
-builds, with the fixed-shape links kept in arrays, so the counters are the same as one puzzle
+builds, with the fixed-shape links kept as a bitset of options, so the counters are the same as one puzzle
 at a time (the tests check it).
 """
 

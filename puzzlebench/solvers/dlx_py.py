@@ -1,21 +1,11 @@
 """Dancing Links in plain Python: the readable twin of the C engine (family ``dlx-py``).
 
-The structure is Knuth's ("Dancing Links", Millennial Perspectives in Computer Science, 2000): every 1 of the matrix is a node
-linked left/right within its option and up/down within its item; every item has a header
-holding its list's length; covering an item unlinks it from the active list and hides the
-options in its list; uncovering undoes exactly that, in the mirror order.  On top of it:
-secondary items (in a list of their own, never chosen for branching) and colors (Knuth's
-Algorithm C, program DLX2: ``purify`` keeps only the options that agree with a chosen color
-and marks them settled with color -1; ``unpurify`` undoes it).
-
-The counters are Knuth's DLX1/DLX2 counters, counted in the same places as the C engine so
-that the two agree node for node and update for update:
-
-- ``nodes``: every entry to a search level, plus one per solution (TAOCP 7.2.2-(4));
-- ``updates``: every item taken out of its active list, plus every node unlinked;
-- ``cleansings``: one per purify, plus one per node whose color it settles.
-
-Branching is on the leftmost active primary item of minimum length.
+The structure is Knuth's ("Dancing Links", Millennial Perspectives in Computer Science,
+2000), with secondary items and colors (Algorithm C, program DLX2: ``purify`` and
+``unpurify``).  Knuth's DLX1/DLX2 counters (``nodes``, ``updates``, ``cleansings``) are
+counted in the same places as the C engine (native/dlx.c), so that the two agree node for
+node and update for update, and a test holds them to it.  Branching is on the leftmost
+active primary item of minimum length.
 """
 
 from __future__ import annotations
@@ -60,7 +50,24 @@ class _Stop(Exception):
 
 
 class DancingLinks:
-    """The matrix as dancing links, and Algorithm X / C over it."""
+    """The matrix as dancing links, and Algorithm X / C over it.
+
+    The structure is Knuth's ("Dancing Links", Millennial Perspectives in Computer Science, 2000): every 1 of the matrix is a node
+    linked left/right within its option and up/down within its item; every item has a header
+    holding its list's length; covering an item unlinks it from the active list and hides the
+    options in its list; uncovering undoes exactly that, in the mirror order.  On top of it:
+    secondary items (in a list of their own, never chosen for branching) and colors (Knuth's
+    Algorithm C, program DLX2: ``purify`` keeps only the options that agree with a chosen color
+    and marks them settled with color -1; ``unpurify`` undoes it).
+
+    The counters are Knuth's DLX1/DLX2 counters, counted in the same places as the C engine so
+    that the two agree node for node and update for update:
+
+    - ``nodes``: every entry to a search level, plus one per solution (TAOCP 7.2.2-(4));
+    - ``updates``: every item taken out of its active list, plus every node unlinked;
+    - ``cleansings``: one per purify, plus one per node whose color it settles.
+
+    Branching is on the leftmost active primary item of minimum length."""
 
     def __init__(self, matrix: ExactCoverMatrix):
         self.root = Item("(primary)", True)      # list of active primary items

@@ -1,64 +1,15 @@
-"""External SAT solver programs (``ext:cadical``, ``ext:minisat``, ``ext@cmd=…``): the puzzle's
-CNF written as a DIMACS file, a solver program run on it in a process of its own, its answer
-read back, decoded and verified like any engine's.
+"""Solver programs run on an exported file (``ext:cadical``, ``ext:minisat``, ``ext@cmd=…``,
+``ext:minizinc``, ``ext:ace``, ``ext:minisat+``): the puzzle's CNF (or MiniZinc, XCSP3, OPB)
+written to a file, the program run on it in a process of its own, its answer read back,
+decoded and verified like any engine's.  Why a program and not a library: this is how the
+competitions run solvers, and it reaches the solvers no Python binding offers.
 
-The formula is the one the ``sat`` engine gives PySAT (:mod:`puzzlebench.encoders.cnf`, the same
-``encoding`` and ``amo`` options), written with the self-describing header of
-:mod:`puzzlebench.encoders.dimacs` (so a file left behind can be decoded on its own) and a unit
-clause per given.  The program runs in a process group of its own, and the whole group is
-killed (SIGKILL) when the run's deadline passes: the result is a ``timeout`` whose ``error``
-names the signal.  On Linux the program also dies with the Python process that started it
-(``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), and what the program started in its
-session (MiniZinc's Gecode, in a process group of its own) dies too, ended by the starting
-process's watchdog (:mod:`puzzlebench.solvers.watchdog`), so a killed bench worker leaves no
-solver behind.  The files (the formula, a result file) are made in the temporary folder
-(``TMPDIR``) for each search and removed at its end.
-
-Answers: the SAT competition's form on standard output (``s SATISFIABLE`` /
-``s UNSATISFIABLE``, ``v`` lines, exit code 10 / 20; :func:`~puzzlebench.encoders.dimacs.
-read_answer`), or, where the command names a result file (``{result}``, as MiniSat 2.2 takes
-it: ``minisat IN OUT`` writes ``SAT`` and the literals there, its standard output holding only
-statistics), that file.  Anything else (no status, a word that is no literal, an exit code
-that contradicts the status, a crash) is an ``error`` naming the program.
-
-Counting: one run finds one model.  For ``limit`` 2, or all solutions, the engine adds a
-blocking clause (the negation of the model's true candidates of the open cells: another
-solution differs there) and runs the program again, until it answers UNSAT, the limit is
-reached or the clock runs out.  So ``k`` solutions cost ``k + 1`` runs (``k`` at the limit),
-each a new process reading the whole formula again: the raw counter ``runs`` says how many, and
-the search statistics are the sums over the runs (no run shares learnt clauses with another,
-unlike the ``sat`` engine's kept solver).
-
-The competition formats have presets of their own: ``ext:minizinc`` (MiniZinc with Gecode on
-the ``.mzn`` of :mod:`puzzlebench.encoders.minizinc`), ``ext:ace`` (ACE, the jar inside pycsp3,
-run with Java on the XCSP3 of :mod:`puzzlebench.encoders.xcsp3`) and ``ext:minisat+`` (on the OPB
-of :mod:`puzzlebench.encoders.opb`).  Their answers are read by the readers of those modules
-(through :mod:`puzzlebench.solvers.tools`, which runs the same tools in the round-trip tests) and
-verified like any engine's.  MiniZinc and ACE count by their own enumeration, one run asked for
-``limit`` solutions (``-n K`` / ``--all-solutions``, ``-s=K`` / ``-s=all``): the count is the
-tool's (ACE prints only the last solution it found, with the number found, so one solution is
-verified; MiniZinc prints each).  minisat+ does not enumerate: after each answer, a constraint
-"one of its true candidates is false" is added to the OPB file and the program runs again.
-The same process handling (a process group killed at the deadline, dying with its parent)
-serves every preset.
-
-Under a memory limit (``--memory-limit``, the bench's and the commands' child process, which
-set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to what the limit
-leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
-data included), and a program that ends badly for want of memory (it says so: bad_alloc,
-MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
-``memout`` naming it, its exit and its last words.  The program's own account (``wait4``: its
-reaped children's too, MiniZinc's Gecode) is kept in raw ``program_cpu`` (summed over the
-search's runs, and in the run's CPU time) and ``program_peak_memory`` (the largest), which the
-harness weighs against the worker's peak.  On the CPU clock each program holds ``RLIMIT_CPU``
-and its CPU time is read while it runs (:func:`_wait`).
-
-Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
-CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
-``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
-prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
-``--statistics`` lines give Gecode's ``nodes``, ``failures`` (a failed node: a dead end, the
-``backtracks`` column) and ``propagations``; ACE's are not read.
+The program runs in a process group of its own, killed whole at the deadline and dying with
+the Python process that started it (``PR_SET_PDEATHSIG`` through util-linux's ``setpriv``,
+its session's children through :mod:`.watchdog`), so that a killed bench worker leaves no
+solver behind.  Counting is the tool's own enumeration or, for SAT programs and minisat+, a
+blocking clause and one more run per solution.  How answers, limits and statistics are read:
+:class:`ExternalEngine`.
 """
 
 from __future__ import annotations
@@ -81,11 +32,11 @@ from typing import Callable
 from ..encoders import minizinc, opb, xcsp3
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
-from ..encoders.dimacs import header_lines, read_answer
+from ..encoders.dimacs import read_answer
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from . import tools
+from . import tool_runner
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
 from .child import grace, says_out_of_memory
 from .clock import past_cpu_limit, program_cpu_now, usage_cpu
@@ -169,15 +120,15 @@ PRESETS = {p.name: p for p in (
            seed=lambda n: [f"sat.random_seed={n}"]),
     Preset("clasp", "clasp", "clasp", ("--stats", SEED_PLACE, CNF_PLACE), seed=lambda n: [f"--seed={n}"]),
     # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
-    # read back by that module's answer reader (solvers/tools.py runs the same tools in tests)
+    # read back by that module's answer reader (solvers/tool_runner.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
            ("--solver", "gecode", "--statistics", SEED_PLACE, SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tools.minizinc_solutions, missing=tools.missing_minizinc, parent_death="TERM",
+           solutions=tool_runner.minizinc_solutions, missing=tool_runner.missing_minizinc, parent_death="TERM",
            seed=lambda n: ["-r", str(n)]),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE, SEED_PLACE), version_arguments=None,
-           version_of=tools.ace_version, format="xcsp3", solutions=tools.ace_solutions,
-           missing=tools.missing_ace, seed=lambda n: [f"-seed={n}"]),
+           version_of=tool_runner.ace_version, format="xcsp3", solutions=tool_runner.ace_solutions,
+           missing=tool_runner.missing_ace, seed=lambda n: [f"-seed={n}"]),
     # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
     # its usage, and ends; it has no version option
     Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
@@ -300,6 +251,66 @@ def _launch(signal_name: str = "KILL") -> tuple[list[str], object]:
 
 
 class ExternalEngine(Engine):
+    """A solver program per run (see the module doc).
+
+    The formula is the one the ``sat`` engine gives PySAT (:mod:`puzzlebench.encoders.cnf`, the same
+    ``encoding`` and ``amo`` options), written with the self-describing header of
+    :mod:`puzzlebench.encoders.dimacs` (so a file left behind can be decoded on its own) and a unit
+    clause per given.  The program runs in a process group of its own, and the whole group is
+    killed (SIGKILL) when the run's deadline passes: the result is a ``timeout`` whose ``error``
+    names the signal.  On Linux the program also dies with the Python process that started it
+    (``PR_SET_PDEATHSIG``, set by util-linux's ``setpriv``), and what the program started in its
+    session (MiniZinc's Gecode, in a process group of its own) dies too, ended by the starting
+    process's watchdog (:mod:`puzzlebench.solvers.watchdog`), so a killed bench worker leaves no
+    solver behind.  The files (the formula, a result file) are made in the temporary folder
+    (``TMPDIR``) for each search and removed at its end.
+
+    Answers: the SAT competition's form on standard output (``s SATISFIABLE`` /
+    ``s UNSATISFIABLE``, ``v`` lines, exit code 10 / 20; :func:`~puzzlebench.encoders.dimacs.
+    read_answer`), or, where the command names a result file (``{result}``, as MiniSat 2.2 takes
+    it: ``minisat IN OUT`` writes ``SAT`` and the literals there, its standard output holding only
+    statistics), that file.  Anything else (no status, a word that is no literal, an exit code
+    that contradicts the status, a crash) is an ``error`` naming the program.
+
+    Counting: one run finds one model.  For ``limit`` 2, or all solutions, the engine adds a
+    blocking clause (the negation of the model's true candidates of the open cells: another
+    solution differs there) and runs the program again, until it answers UNSAT, the limit is
+    reached or the clock runs out.  So ``k`` solutions cost ``k + 1`` runs (``k`` at the limit),
+    each a new process reading the whole formula again: the raw counter ``runs`` says how many, and
+    the search statistics are the sums over the runs (no run shares learnt clauses with another,
+    unlike the ``sat`` engine's kept solver).
+
+    The competition formats have presets of their own: ``ext:minizinc`` (MiniZinc with Gecode on
+    the ``.mzn`` of :mod:`puzzlebench.encoders.minizinc`), ``ext:ace`` (ACE, the jar inside pycsp3,
+    run with Java on the XCSP3 of :mod:`puzzlebench.encoders.xcsp3`) and ``ext:minisat+`` (on the OPB
+    of :mod:`puzzlebench.encoders.opb`).  Their answers are read by the readers of those modules
+    (through :mod:`puzzlebench.solvers.tool_runner`, which runs the same tools in the round-trip tests) and
+    verified like any engine's.  MiniZinc and ACE count by their own enumeration, one run asked for
+    ``limit`` solutions (``-n K`` / ``--all-solutions``, ``-s=K`` / ``-s=all``): the count is the
+    tool's (ACE prints only the last solution it found, with the number found, so one solution is
+    verified; MiniZinc prints each).  minisat+ does not enumerate: after each answer, a constraint
+    "one of its true candidates is false" is added to the OPB file and the program runs again.
+    The same process handling (a process group killed at the deadline, dying with its parent)
+    serves every preset.
+
+    Under a memory limit (``--memory-limit``, the bench's and the commands' child process, which
+    set a soft ``RLIMIT_DATA`` on themselves), the program's own data is held to what the limit
+    leaves (util-linux's ``prlimit``; it would otherwise inherit the whole cap, the Python process's
+    data included), and a program that ends badly for want of memory (it says so: bad_alloc,
+    MemoryError, "out of memory"; a SIGKILL not ours; or its peak at 90% of its share) is a
+    ``memout`` naming it, its exit and its last words.  The program's own account (``wait4``: its
+    reaped children's too, MiniZinc's Gecode) is kept in raw ``program_cpu`` (summed over the
+    search's runs, and in the run's CPU time) and ``program_peak_memory`` (the largest), which the
+    harness weighs against the worker's peak.  On the CPU clock each program holds ``RLIMIT_CPU``
+    and its CPU time is read while it runs (:func:`_wait`).
+
+    Statistics are read from what each program prints, where it prints them: CaDiCaL, Kissat and
+    CryptoMiniSat ``c conflicts: N``, PicoSAT (with ``-v``) ``c N conflicts``, MiniSat
+    ``conflicts : N`` (no ``c``).  A counter a run did not print (a killed run, a program that
+    prints none) leaves the shared statistic empty, never a partial sum.  MiniZinc's
+    ``--statistics`` lines give Gecode's ``nodes``, ``failures`` (a failed node: a dead end, the
+    ``backtracks`` column) and ``propagations``; ACE's are not read."""
+
     family = "ext"
     summary = ("solver programs on the exported file, one process a run: SAT programs on DIMACS (presets "
                "for Debian's binaries, or any program: ext@cmd=PROGRAM ARGS), MiniZinc+Gecode, ACE "
@@ -365,7 +376,7 @@ class ExternalEngine(Engine):
             raise SolverSpecError(f"ext@cmd={command}: {exc}") from None
         if self.preset is not None:
             program = words or [self.preset.program]
-            jar = str(tools.ace_jar()) if ACE_JAR in self.preset.arguments else ""
+            jar = str(tool_runner.ace_jar()) if ACE_JAR in self.preset.arguments else ""
             words = program + [jar if w == ACE_JAR else w for w in self.preset.arguments]
         elif not words:
             raise SolverSpecError("ext needs a preset (ext:cadical) or a program (ext@cmd=PROGRAM)")
@@ -418,7 +429,7 @@ class ExternalEngine(Engine):
     @classmethod
     def variant_notes(cls) -> dict[str, str]:
         """Where each present preset's program is."""
-        jar = str(tools.ace_jar())
+        jar = str(tool_runner.ace_jar())
         return {name: f"reads {PRESETS[name].format}, runs {shutil.which(PRESETS[name].program)} "
                       f"{' '.join(jar if w == ACE_JAR else w for w in PRESETS[name].arguments)}"
                 for name in VARIANTS}
@@ -588,7 +599,7 @@ class ExternalEngine(Engine):
         if isinstance(done, Run):
             return SearchOutcome([], 0, True, _stats([done], write_seconds), error=self._killed(deadline, done))
         text, err, code, seconds = done
-        reader = tools.minizinc_answer if self.format == "minizinc" else tools.ace_answer
+        reader = tool_runner.minizinc_answer if self.format == "minizinc" else tool_runner.ace_answer
         try:
             answer = reader(text, model.n_cells, f"{self.program}'s output")
         except ParseError as exc:
@@ -645,7 +656,7 @@ class ExternalEngine(Engine):
             body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
             if cnf.base_key is not None:
                 self._bodies[cnf.base_key] = body
-        comments = "".join(line + "\n" for line in header_lines(cnf))
+        comments = "".join(line + "\n" for line in cnf.header_lines())
         return comments, body + "".join(f"{u} 0\n" for u in cnf.units)
 
     @staticmethod

@@ -1,41 +1,28 @@
 """A Sudoku solver that uses the techniques people use, easiest first, and explains each step.
 
-Félix Landreau's TIPE study (2025) rates a grid by the techniques a progressive solver needs, "les
-techniques fournies par ordre croissant de difficulté": last free cell, hidden single, naked
-single, naked pair, naked triple, pointing pair, hidden pair, hidden triple, box-line
-reduction, X-wing, Y-wing, swordfish, and backtracking when nothing else works.  This module
-adds, after those, simple colouring, XYZ-wing, jellyfish, unique rectangle (type 1) and
-XY-chains (the classic catalogue: Sudopedia / HoDoKu's technique pages, A. Stuart's
-"The Logic of Sudoku").
-
-At every step the solver applies the *easiest* technique that makes progress (one placement
-or one set of eliminations), logs it in words ("r3c5 = 7: hidden single in box 2"), and
-starts again from the easiest.  When none applies it guesses the cell with the fewest
-candidates (the study's "backtracking"), solving each branch the same way, and records the
-guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
-rectangular blocks is handled, each technique wherever it is defined.
-
-A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
-Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
-carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
-:mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
-(see the comment above :data:`SE_RATINGS`).
-
-The search never drops a solution: every technique is a sound deduction from the rules
-(unique rectangles and BUG also assume the puzzle has one solution, so they are off unless
-``assume_unique``), so the guessing search enumerates all solutions when asked for more than one.
+It follows Félix Landreau's TIPE study (2025), which rates a grid by the techniques a
+progressive solver needs, and adds the classic catalogue's next ones (Sudopedia and HoDoKu's
+technique pages; A. Stuart, "The Logic of Sudoku", 2007); a second ladder (``ladder="se"``)
+follows Sudoku Explainer (N. Juillerat) step for step with SE's ratings, up to the chains of
+:mod:`.chains`.  At every step the easiest technique that makes progress is applied and
+logged in words, then the ladder starts again; when none applies it guesses the cell with
+the fewest candidates.  Every technique is a sound deduction (the uniqueness ones only under
+``assume_unique``), so the guessing search enumerates all solutions when asked.  The ladders
+in full: :class:`HumanSolver`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from itertools import combinations
 from typing import Iterator, Sequence
 
+from ..errors import OutOfTime
 from ..models.sudoku import Sudoku
 from ..results import Stats
+from . import chains
 from .base import Deadline, Engine, SearchOutcome, limit_reached
+from .candidate_grid import Contradiction, Geometry, State, Step, cells_of, geometry, values_of
 
 TECHNIQUES: tuple[str, ...] = (
     "last free cell", "hidden single", "naked single", "naked pair", "naked triple",
@@ -48,101 +35,7 @@ GUESS = "guess"
 ORDER = {name: i for i, name in enumerate(TECHNIQUES + (GUESS,))}
 
 
-class Contradiction(Exception):
-    """The current branch has no solution (a cell with no candidate, a value with no place)."""
-
-
-class _Timeout(Exception):
-    pass
-
-
-# -- geometry ---------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Geometry:
-    """Units, names and peers of an N x N grid with R x C blocks (cells row-major)."""
-
-    n: int
-    box: tuple[int, int]
-    units: tuple[tuple[int, ...], ...]     # rows 0..n-1, columns n..2n-1, boxes 2n..3n-1
-    unit_names: tuple[str, ...]
-    cell_units: tuple[tuple[int, int, int], ...]
-    peers: tuple[tuple[int, ...], ...]
-    peer_bits: tuple[int, ...]              # bitset over cells
-    names: tuple[str, ...]
-
-    @property
-    def full(self) -> int:
-        return (1 << self.n) - 1
-
-    def row(self, cell: int) -> int:
-        return cell // self.n
-
-    def col(self, cell: int) -> int:
-        return cell % self.n
-
-    def box_of(self, cell: int) -> int:
-        return self.cell_units[cell][2] - 2 * self.n
-
-
-@lru_cache(maxsize=None)
-def geometry(box: tuple[int, int]) -> Geometry:
-    r, c = box
-    n = r * c
-    rows = [tuple(i * n + j for j in range(n)) for i in range(n)]
-    cols = [tuple(i * n + j for i in range(n)) for j in range(n)]
-    boxes = []
-    for b in range(n):
-        top, left = (b // r) * r, (b % r) * c
-        boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
-    units = tuple(rows + cols + boxes)
-    names = tuple([f"row {i + 1}" for i in range(n)] + [f"column {j + 1}" for j in range(n)]
-                  + [f"box {b + 1}" for b in range(n)])
-    cell_units = []
-    for cell in range(n * n):
-        i, j = divmod(cell, n)
-        cell_units.append((i, n + j, 2 * n + (i // r) * r + j // c))
-    peers, peer_bits = [], []
-    for cell in range(n * n):
-        ps = sorted({p for u in cell_units[cell] for p in units[u]} - {cell})
-        peers.append(tuple(ps))
-        peer_bits.append(sum(1 << p for p in ps))
-    return Geometry(n, box, units, names, tuple(cell_units), tuple(peers), tuple(peer_bits),
-                    tuple(f"r{i // n + 1}c{i % n + 1}" for i in range(n * n)))
-
-
-def values_of(mask: int) -> list[int]:
-    """The values (1-based) in a candidate mask."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
-
-
-def cells_of(bits: int) -> list[int]:
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(low.bit_length() - 1)
-        bits ^= low
-    return out
-
-
-# -- steps ------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Step:
-    """One move: the technique, the values it places, the candidates it removes, in words."""
-
-    technique: str
-    placements: tuple[tuple[int, int], ...] = ()
-    eliminations: tuple[tuple[int, int], ...] = ()
-    text: str = ""
-    depth: int = 0
-    rating: float | None = None  # Sudoku Explainer's rating of the step (the ``se`` ladder)
-
+# -- steps in words ---------------------------------------------------------------------------
 
 def _removal_text(g: Geometry, eliminations: Sequence[tuple[int, int]]) -> str:
     by_value: dict[int, list[int]] = {}
@@ -160,104 +53,6 @@ def _elim_step(g: Geometry, technique: str, what: str, eliminations) -> Step:
 def _place_step(g: Geometry, technique: str, cell: int, v: int, where: str = "") -> Step:
     text = f"{g.names[cell]} = {v}: {technique}" + (f" in {where}" if where else "")
     return Step(technique, ((cell, v),), (), text)
-
-
-# -- the state --------------------------------------------------------------------------------
-
-class Memo:
-    """What the techniques remember between the steps of one puzzle, shared by the states of
-    its branches (a new puzzle, a new memo: no state between puzzles).
-
-    ``nothing``: keys (technique, block shape, value, the value's candidate cells as a
-    bitset) of a technique that looks at one value at a time and found nothing for that
-    value, or (technique, block shape, unit, the unit's candidates) of one that looks at one
-    unit at a time.  SE's ladder reruns every technique after every step, and most values'
-    and units' candidates are the same as last time, so the answer (nothing) is known without
-    the search: fish, the turbot family, the strong-link fishes, pointing and claiming depend
-    on nothing but the value's cells (a unit where the value is placed has no cell for it
-    either), the hidden and naked subsets on nothing but the unit's candidates.
-    ``last_grid``: the last grid's cells per value (the techniques of one step all ask about
-    the same grid)."""
-
-    __slots__ = ("nothing", "last_grid")
-
-    def __init__(self):
-        self.nothing: set = set()
-        self.last_grid: tuple = (None, None)
-
-    def add(self, key: tuple) -> None:
-        if len(self.nothing) >= _NOTHING_MAX:
-            self.nothing.clear()
-        self.nothing.add(key)
-
-
-_NOTHING_MAX = 1 << 16  # some 20 MB at most; a hard puzzle adds a few hundred
-
-
-class State:
-    """Candidates and values of one branch; ``cand[c]`` is 0 once a cell is placed; ``memo``:
-    the puzzle's :class:`Memo` (a new one unless given; copies share it)."""
-
-    __slots__ = ("g", "cand", "val", "placed", "unsolved", "memo")
-
-    def __init__(self, g: Geometry, cand: list[int], val: list[int], placed: list[int], unsolved: int,
-                 memo: Memo | None = None):
-        self.g, self.cand, self.val, self.placed, self.unsolved = g, cand, val, placed, unsolved
-        self.memo = Memo() if memo is None else memo
-
-    @classmethod
-    def from_givens(cls, g: Geometry, givens: Sequence[int]) -> "State":
-        # A Sukaku's givens carry its pencil marks (models.sukaku.Position): the position
-        # starts from those candidates, not from what the givens alone would leave.
-        marks = getattr(givens, "candidates", None)
-        s = cls(g, list(marks) if marks else [g.full] * (g.n * g.n), [0] * (g.n * g.n),
-                [0] * len(g.units), g.n * g.n)
-        for cell, v in enumerate(givens):
-            if v:
-                s.place(cell, v)
-        return s
-
-    def copy(self) -> "State":
-        return State(self.g, self.cand[:], self.val[:], self.placed[:], self.unsolved, self.memo)
-
-    def place(self, cell: int, v: int) -> None:
-        bit = 1 << (v - 1)
-        if self.val[cell]:
-            if self.val[cell] != v:
-                raise Contradiction
-            return
-        if not self.cand[cell] & bit:
-            raise Contradiction
-        self.val[cell] = v
-        self.cand[cell] = 0
-        self.unsolved -= 1
-        for u in self.g.cell_units[cell]:
-            self.placed[u] |= bit
-        cand = self.cand
-        for p in self.g.peers[cell]:
-            if cand[p] & bit:
-                cand[p] &= ~bit
-                if not cand[p]:
-                    raise Contradiction
-
-    def eliminate(self, cell: int, v: int) -> None:
-        if self.val[cell]:
-            if self.val[cell] == v:
-                raise Contradiction
-            return
-        self.cand[cell] &= ~(1 << (v - 1))
-        if not self.cand[cell]:
-            raise Contradiction
-
-    def apply(self, step: Step) -> None:
-        for cell, v in step.placements:
-            self.place(cell, v)
-        for cell, v in step.eliminations:
-            self.eliminate(cell, v)
-
-    def positions(self, unit: int, v: int) -> list[int]:
-        bit = 1 << (v - 1)
-        return [c for c in self.g.units[unit] if self.cand[c] & bit]
 
 
 # -- the techniques ---------------------------------------------------------------------------
@@ -1067,8 +862,6 @@ def _rated(f, technique: str):
 def _chain_rung(kind: str, ctx):
     """The rung ``kind`` of :mod:`.chains`; ``ctx`` (a ``chains.ChainContext``, one per
     solver, shared by its rungs) is what they remember between steps."""
-    from . import chains
-
     def rung(s: State, deadline: Deadline | None = None) -> Step | None:
         if kind == "chains":
             hint = chains.cycles_and_forcing_chains(s, deadline, ctx)
@@ -1109,7 +902,28 @@ class HumanSolver:
     """Easiest technique first; guess when stuck.  ``techniques`` limits the ones used (in
     the order of :data:`TECHNIQUES`); ``truth`` (a known solution) makes every elimination and
     placement checked while the branch agrees with it — a wrong deduction raises
-    ``AssertionError`` naming the step."""
+    ``AssertionError`` naming the step.
+
+    Félix Landreau's TIPE study (2025) rates a grid by the techniques a progressive solver needs, "les
+    techniques fournies par ordre croissant de difficulté": last free cell, hidden single, naked
+    single, naked pair, naked triple, pointing pair, hidden pair, hidden triple, box-line
+    reduction, X-wing, Y-wing, swordfish, and backtracking when nothing else works.  This module
+    adds, after those, simple colouring, XYZ-wing, jellyfish, unique rectangle (type 1) and
+    XY-chains (the classic catalogue: Sudopedia / HoDoKu's technique pages, A. Stuart's
+    "The Logic of Sudoku").
+
+    At every step the solver applies the *easiest* technique that makes progress (one placement
+    or one set of eliminations), logs it in words ("r3c5 = 7: hidden single in box 2"), and
+    starts again from the easiest.  When none applies it guesses the cell with the fewest
+    candidates (the study's "backtracking"), solving each branch the same way, and records the
+    guess depth.  Candidates are bitmasks (bit v-1 for value v) per cell; every grid with
+    rectangular blocks is handled, each technique wherever it is defined.
+
+    A second ladder, ``HumanSolver(ladder="se")``, follows Sudoku Explainer instead (N.
+    Juillerat's SE and its SukakuExplainer fork): SE's techniques in SE's order, each step
+    carrying SE's rating (``Step.rating``), up to the chains and forcing chains of
+    :mod:`.chains`; the rating package scores a puzzle by SE's rule, the hardest step's rating
+    (see the comment above :data:`SE_RATINGS`)."""
 
     box: tuple[int, int] = (3, 3)
     techniques: tuple[str, ...] = TECHNIQUES
@@ -1133,8 +947,7 @@ class HumanSolver:
                      "wxyz-wing": wxyz_wing, "3 strong links": three_strong_links,
                      "4 strong links": four_strong_links, "5 strong links": five_strong_links,
                      "6 strong links": six_strong_links}
-            from .chains import ChainContext
-            ctx = ChainContext()
+            ctx = chains.ChainContext()
             self._functions = [_chain_rung(t, ctx) if t in CHAIN_RUNGS else _rated(funcs[t], t)
                                for t in SE_LADDER if t not in UNIQUENESS or self.assume_unique]
         elif self.ladder == "human":
@@ -1166,11 +979,10 @@ class HumanSolver:
         try:
             while s.unsolved:
                 # before every look for a step (a scan of the ladder: a clock reading costs a
-                # fraction of one); a look every 64 steps taken missed the nodes that take
-                # none, so a search of guesses alone (an empty 25x25, 10 ms a scan) ran 2.8 s
-                # past a 1 s limit
+                # fraction of one), not every so many steps taken: a search of guesses alone
+                # takes no step (an empty 25x25, 10 ms a scan) and would overrun its limit
                 if self.deadline is not None and self.deadline.expired():
-                    raise _Timeout
+                    raise OutOfTime
                 step = self.next_step(s)
                 if step is None:
                     break
@@ -1265,7 +1077,7 @@ class HumanEngine(Engine):
                         per_technique[step.technique] = per_technique.get(step.technique, 0) + 1
                 if limit_reached(count, limit):
                     break
-        except _Timeout:
+        except OutOfTime:
             timed_out = True
         stats = Stats(nodes=solver.nodes, guesses=solver.guesses, backtracks=solver.backtracks,
                       propagations=solver.steps_taken,

@@ -1,22 +1,13 @@
 """Backtracking with bitmask candidate sets, minimum-remaining-values branching, naked and
 hidden singles, in Python: the readable reference for the native bitboard engine.
 
-Each cell holds a bitmask of its candidates (bit v-1 for value v); placing
-a value removes it from the cells it conflicts with; a cell left with one candidate is placed
-at once (a naked single) and a cell left with none is a dead end; the search branches on the
-undecided cell with the fewest candidates (popcount), copying the state on each branch.
-Beyond the seed, hidden singles: in a group of cells that must hold every value once (an
-``AllDifferent`` over as many cells as values), a value with one place left goes there, and a
-value with none is a dead end.  Without them 16x16 grids take minutes in Python.
-Skyscraper lines are narrowed by their propagator, like cages
-(:class:`~puzzlebench.solvers.cells.VisibilitySupport`: each cell keeps the heights some run of
-towers that shows the clue uses; without it, option ``lines=false``, placed towers were only
-checked against the bound of :func:`~puzzlebench.solvers.cells.line_possible`, and most of
-Tatham's 8x8 Towers puzzles ran out of 20 s: results/bitboard.md);
-``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
-(:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
-neighbour, and a chain of signs left mrv a minute on one 7x7; a cage keeps in its cells the
-values of its fillings still consistent with their domains.
+Each cell holds a bitmask of its candidates; placing a value removes it from the cells it
+conflicts with, singles are placed at once, and the search branches on the undecided cell
+with the fewest candidates, copying the state on each branch.  Beyond these, each constraint
+kind is narrowed by its own propagator (hidden singles in full groups, Skyscraper lines by
+their support, Futoshiki signs by bounds, cages by their fillings), because without them
+16x16 grids, 8x8 Towers and chains of signs take minutes in Python (results/bitboard.md).
+The propagators in full: :class:`MrvEngine`.
 """
 
 from __future__ import annotations
@@ -242,6 +233,25 @@ def _single(mask: int) -> bool:
 
 
 class MrvEngine(Engine):
+    """Bitmask MRV backtracking with each constraint kind's propagator (see the module doc).
+
+    Each cell holds a bitmask of its candidates (bit v-1 for value v); placing
+    a value removes it from the cells it conflicts with; a cell left with one candidate is placed
+    at once (a naked single) and a cell left with none is a dead end; the search branches on the
+    undecided cell with the fewest candidates (popcount), copying the state on each branch.
+    Beyond the seed, hidden singles: in a group of cells that must hold every value once (an
+    ``AllDifferent`` over as many cells as values), a value with one place left goes there, and a
+    value with none is a dead end.  Without them 16x16 grids take minutes in Python.
+    Skyscraper lines are narrowed by their propagator, like cages
+    (:class:`~puzzlebench.solvers.cells.VisibilitySupport`: each cell keeps the heights some run of
+    towers that shows the clue uses; without it, option ``lines=false``, placed towers are only
+    checked against the bound of :func:`~puzzlebench.solvers.cells.line_possible`, and most of
+    Tatham's 8x8 Towers puzzles run out of 20 s: results/bitboard.md);
+    ``Less`` pairs (Futoshiki's signs) by bounds, to a fixpoint, after every placement
+    (:func:`~puzzlebench.solvers.cells.less_bounds`): placing a value alone prunes only the
+    neighbour, and a chain of signs left mrv a minute on one 7x7; a cage keeps in its cells the
+    values of its fillings still consistent with their domains."""
+
     kinds = EVERY_KIND
     family = "mrv"
     holds_time_limit = True

@@ -1,59 +1,15 @@
-"""The Quine dilemma solver of Félix Landreau's TIPE study (2025, "Quine modifié": annexe 5 and its C code
-``solve_cnf.c``), on any CNF.
+"""The Quine dilemma solver of Félix Landreau's TIPE study ("Quine modifié", 2025: annexe 5
+and its C code ``solve_cnf.c``), on any CNF.
 
-The study's algorithm:
-
-- *Quine steps*: while the formula has a clause with one literal, make that literal true
-  (substitute it: clauses it satisfies go, its complement leaves the others).  One step is
-  one such substitution.
-- When the formula stalls (no unit clause), a *disjunction* (dilemma) on a variable ``v``
-  chosen by the heuristic: one copy with ``v`` true, one with ``v`` false, propagated step
-  by step side by side.  A copy that reaches an empty clause is refuted: everything the
-  other copy deduced holds in the formula.  As soon as the two copies have deduced a common
-  literal, the literals implied by both become true in the formula.  When both copies stall,
-  disjunctions recurse inside them.
-
-Heuristics (the study's ``heuristique_0..2``, its slides' heuristics 1–3):
-
-- ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed`` + the engine seed);
-- ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
-  ties to the variable with the fewest occurrences;
-- ``h2``: the same in a largest such clause, ties to the most occurrences.
-  On a puzzle's CNF all three look at the candidates' literals first (auxiliary variables, such
-  as the Skyscrapers visibility ones, only when no open clause has a positive candidate):
-  the study's CNF had no auxiliary variables, and branching on them is very slow.
-  (Occurrences are counted in the formula given to the engine, once, not re-counted in each
-  reduced copy as the study does: the study's count is a 9x9-Sudoku specific table.)
-
-What was added to make it sound and complete (the study's code asserts these away):
-
-- both copies refuted: the formula is unsatisfiable (the seed stops with ``assert``);
-- a copy that satisfies every clause: that copy's assignment is a model and is returned as
-  such (the seed applies it like deduced literals, which is right for finding one model but
-  is not an implication);
-- a refuted formula at the top level answers UNSAT instead of aborting;
-- counting: after each model, a clause forbidding it (over the candidates of the open
-  cells; over every variable for a plain DIMACS file) is added and the search starts again,
-  up to the limit; every model is checked against every clause before it is returned;
-- the clock is looked at every 512 steps (time limit).
-
-How it is computed (the choices and every count are those of the plain loops): a copy counts
-the false literals of each long clause, so that a clause becomes unit or empty without being
-scanned; h1 and h2 scan the clauses with a positive literal as one numpy matrix (a test holds
-the scan to the loop on random formulas and assignments).
-
-Each disjunction either refutes a copy, returns a model, or returns a non-empty set of new
-implied literals, so the search always progresses and ends (at most one disjunction level per
-variable).
-
-Statistics, in ``raw`` (of the first search, the one that finds the first solution, as the
-seed measures a puzzle): disjunctions per depth (depth 0 = disjunctions on the formula
-itself), Quine steps per depth (depth 0 = steps on the formula itself, depth k+1 = steps in
-the copies of a depth-k disjunction), maximum depth (deepest disjunction level + 1; 0 when
-propagation alone solves it), and the study's difficulty ``d = α(max depth) + β·n_d + γ·n_Q``
-with the study's fitted weights for the heuristic (α(k) for k > 2 is α(2)), and its inputs.
-Shared columns (over every search of the run): ``nodes`` = ``guesses`` = disjunctions,
-``backtracks`` = refuted copies, ``propagations`` = Quine steps.
+Unit steps until the formula stalls, then a dilemma on a variable chosen by one of the
+study's three heuristics (``h0`` random, ``h1`` smallest clause, ``h2`` largest): both copies
+propagated side by side, a refuted copy's sibling holding, and the literals both copies imply
+made true.  It is here as the study's difficulty measure (its ``d`` from depth, dilemmas and
+steps, in ``raw``) and as a complete solver: what the study's code asserts away (both copies
+refuted, a copy that is a model, UNSAT at the top, counting by blocking clauses, the clock)
+is handled.  Each copy counts the false literals of its long clauses, and h1/h2 scan the
+clauses as one numpy matrix, with every choice and count those of the plain loops.  The
+algorithm, the additions and the statistics in full: :class:`QuineEngine`.
 """
 
 from __future__ import annotations
@@ -514,6 +470,62 @@ def count_models(f: QFormula, heuristic: str, seed: int, limit: int | None, keep
 
 
 class QuineEngine(Engine):
+    """Landreau's modified Quine on a puzzle's CNF (see the module doc).
+
+    The study's algorithm:
+
+    - *Quine steps*: while the formula has a clause with one literal, make that literal true
+      (substitute it: clauses it satisfies go, its complement leaves the others).  One step is
+      one such substitution.
+    - When the formula stalls (no unit clause), a *disjunction* (dilemma) on a variable ``v``
+      chosen by the heuristic: one copy with ``v`` true, one with ``v`` false, propagated step
+      by step side by side.  A copy that reaches an empty clause is refuted: everything the
+      other copy deduced holds in the formula.  As soon as the two copies have deduced a common
+      literal, the literals implied by both become true in the formula.  When both copies stall,
+      disjunctions recurse inside them.
+
+    Heuristics (the study's ``heuristique_0..2``, its slides' heuristics 1–3):
+
+    - ``h0``: a random literal occurrence of the open clauses (seeded: option ``seed`` + the engine seed);
+    - ``h1``: a positive literal of a smallest clause having one (a bivalue cell in Sudoku),
+      ties to the variable with the fewest occurrences;
+    - ``h2``: the same in a largest such clause, ties to the most occurrences.
+      On a puzzle's CNF all three look at the candidates' literals first (auxiliary variables, such
+      as the Skyscrapers visibility ones, only when no open clause has a positive candidate):
+      the study's CNF had no auxiliary variables, and branching on them is very slow.
+      (Occurrences are counted in the formula given to the engine, once, not re-counted in each
+      reduced copy as the study does: the study's count is a 9x9-Sudoku specific table.)
+
+    What was added to make it sound and complete (the study's code asserts these away):
+
+    - both copies refuted: the formula is unsatisfiable (the seed stops with ``assert``);
+    - a copy that satisfies every clause: that copy's assignment is a model and is returned as
+      such (the seed applies it like deduced literals, which is right for finding one model but
+      is not an implication);
+    - a refuted formula at the top level answers UNSAT instead of aborting;
+    - counting: after each model, a clause forbidding it (over the candidates of the open
+      cells; over every variable for a plain DIMACS file) is added and the search starts again,
+      up to the limit; every model is checked against every clause before it is returned;
+    - the clock is looked at every 512 steps (time limit).
+
+    How it is computed (the choices and every count are those of the plain loops): a copy counts
+    the false literals of each long clause, so that a clause becomes unit or empty without being
+    scanned; h1 and h2 scan the clauses with a positive literal as one numpy matrix (a test holds
+    the scan to the loop on random formulas and assignments).
+
+    Each disjunction either refutes a copy, returns a model, or returns a non-empty set of new
+    implied literals, so the search always progresses and ends (at most one disjunction level per
+    variable).
+
+    Statistics, in ``raw`` (of the first search, the one that finds the first solution, as the
+    seed measures a puzzle): disjunctions per depth (depth 0 = disjunctions on the formula
+    itself), Quine steps per depth (depth 0 = steps on the formula itself, depth k+1 = steps in
+    the copies of a depth-k disjunction), maximum depth (deepest disjunction level + 1; 0 when
+    propagation alone solves it), and the study's difficulty ``d = α(max depth) + β·n_d + γ·n_Q``
+    with the study's fitted weights for the heuristic (α(k) for k > 2 is α(2)), and its inputs.
+    Shared columns (over every search of the run): ``nodes`` = ``guesses`` = disjunctions,
+    ``backtracks`` = refuted copies, ``propagations`` = Quine steps."""
+
     kinds = EVERY_KIND
     family = "quine"
     summary = "Landreau's modified Quine (TIPE 2025): unit steps, dilemmas propagated side by side (Python)"

@@ -49,7 +49,7 @@ class SolverSpec:
 def parse_spec(text: str) -> SolverSpec:
     """Read ``family[:variant][@key=value[;key=value…]]``: a ``:`` or ``@`` with nothing after
     it, and a key given twice, are refused (``sat:`` and ``encoding=minimal;encoding=extended``
-    ran something other than what was written)."""
+    would run something other than what was written)."""
     text = text.strip()
     head, at, opts = text.partition("@")
     family, colon, variant = head.partition(":")
@@ -83,10 +83,10 @@ def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[
         if family in FAMILIES:
             raise
         raise SolverSpecError(f"engine {family}={table[family]}: cannot import: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path was an AttributeError traceback
+    if not (isinstance(cls, type) and issubclass(cls, Engine)):   # os:path: a name, not a class to build
         raise SolverSpecError(f"engine {family}={table[family]}: {name} is not an engine class "
                               f"(a subclass of puzzlebench.solvers.base.Engine)")
-    if inspect.isabstract(cls):   # base:Engine was a TypeError traceback when the bench built it
+    if inspect.isabstract(cls):   # base:Engine: checked here, not where the bench builds it
         raise SolverSpecError(f"engine {family}={table[family]}: {name} is abstract (no "
                               f"{', '.join(sorted(cls.__abstractmethods__))}): not an engine to run")
     return cls
@@ -96,7 +96,7 @@ def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | No
     """An engine for a spec (text or parsed); an engine passes through."""
     if isinstance(spec, Engine):
         return spec
-    if not isinstance(spec, (str, SolverSpec)):   # None was "'NoneType' object has no attribute 'family'"
+    if not isinstance(spec, (str, SolverSpec)):   # None: a TypeError that says what a solver is
         raise TypeError(f"a solver is a spec text (such as {DEFAULT_SOLVER!r}) or an Engine; "
                         f"got {type(spec).__name__}")
     if isinstance(spec, str):

@@ -1,43 +1,15 @@
-"""SAT engines: every solver the installed PySAT ships (``pysat.solvers.SolverNames``), on
-the CNF of :mod:`puzzlebench.encoders.cnf`.
+"""SAT engines: every solver the installed PySAT ships (``pysat.solvers.SolverNames``), on the
+CNF of :mod:`puzzlebench.encoders.cnf`; Glucose 3 on the ``extended`` encoding by default,
+the fastest on both benchmark sets (results/cnf.md).
 
-An engine must solve, give a model, count by blocking clauses (a clause added after each
-model, forbidding it) and stop at the time limit.  Most PySAT solvers can be interrupted
-(``solve_limited``, and one long-lived watchdog thread per engine that calls ``interrupt`` when
-the deadline of the running search passes, see :class:`Watchdog`; a ``threading.Timer`` per
-solve call cost about 370 us per top1465 puzzle, more than the rest of the Python around the
-solver).  What each solver can do is found out by trying it on a tiny formula once per process
-(:func:`probe`, :class:`Abilities`), and the engine adapts rather than leaving it out: CaDiCaL
-and Lingeling in PySAT cannot be interrupted (the limit is looked at between models, and the
-API, the commands and the bench run every ``sat`` engine in a process killed at the limit:
-``holds_time_limit`` is false); Kissat takes no assumptions, exposes no statistics and solves
-only once (:class:`OneShot`: a new solver per model).  Only the solvers this PySAT was built
-without are listed in :data:`EXCLUDED`, with the reason.
-
-Speed: building a formula per puzzle in Python is the trap.  The formula of the shape is
-built once and loaded once into a solver that the engine keeps (one per shape, encoding and
-at-most-one encoding); a puzzle's givens are *assumptions*, and its blocking clauses carry an
-activation literal that is assumed during that puzzle only and set false for good afterwards,
-so that what the solver keeps (the base formula and clauses learnt from it) stays implied by
-the base formula: reusing the solver is sound.  The learnt clauses pile up, though, and most
-of them are about other puzzles: a kept solver is rebuilt from the base formula after
-:data:`REBUILD_CONFLICTS` conflicts (conflicts are what make learnt clauses) or
-:data:`REBUILD_PUZZLES` puzzles, whichever comes first (tdoku's own minisat driver rebuilds
-every 20 puzzles; the figures that chose these are in results/cnf.md: counting conflicts adapts
-to the set, about every 45 top1465 puzzles and every 10 of forum hardest).  ``optimized``
-(givens propagated away) makes a fresh solver for each puzzle from the reduced formula.
-
-The default is Glucose 3 on the ``extended`` encoding, the fastest on both benchmark sets
-(results/cnf.md).  ``augmented`` needs fewer conflicts but adds 486 variables, and on formulas
-this small the per-call work (propagating the givens again, a full model) grows with the
-variables: through PySAT it is the slower of the two.
-
-Statistics (PySAT's ``accum_stats()``, the difference over one puzzle's search):
-``nodes`` = decisions (each decision opens a node of the search tree; assumptions are not
-counted by the solvers as decisions), ``conflicts`` = conflicts, ``propagations`` =
-propagations.  ``guesses`` and ``backtracks`` have no CDCL counterpart (a CDCL solver
-backjumps after a conflict: that is ``conflicts``).  ``raw`` keeps decisions, conflicts,
-propagations and restarts unrenamed.
+Why it is shaped so: building a formula per puzzle in Python is the trap.  The shape's
+formula is loaded once into a solver the engine keeps; a puzzle's givens are assumptions and
+its blocking clauses carry an activation literal set false for good afterwards, so that what
+the solver keeps stays implied by the base formula and reusing it is sound.  One long-lived
+:class:`Watchdog` thread interrupts a search at its deadline (a ``threading.Timer`` per call
+cost more than the rest of the Python around the solver).  What each solver can do is probed
+once per process (:func:`probe`), and the engine adapts rather than leaving a solver out.
+The details and the statistics: :class:`SatEngine`.
 """
 
 from __future__ import annotations
@@ -259,13 +231,6 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_reset_watchdogs_in_child)
 
 
-def is_pysat_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is Ctrl-C caught inside a PySAT solver: its C module turns the pending
-    KeyboardInterrupt into its own ``pysolvers.error("Caught keyboard interrupt")``, which the
-    commands must treat as the interruption it is (it was a traceback, exit 1)."""
-    return type(exc).__module__ == "pysolvers" and "keyboard interrupt" in str(exc).lower()
-
-
 class OneShot:
     """A solver that can solve only once (:data:`ONE_SHOT`), behind the calls the engine makes
     of an incremental one: each ``solve`` builds a new solver from the formula and the clauses
@@ -312,6 +277,46 @@ class _Kept:
 
 
 class SatEngine(Engine):
+    """CDCL solvers from PySAT on a kept formula, givens as assumptions (see the module doc).
+
+    An engine must solve, give a model, count by blocking clauses (a clause added after each
+    model, forbidding it) and stop at the time limit.  Most PySAT solvers can be interrupted
+    (``solve_limited``, and one long-lived watchdog thread per engine that calls ``interrupt`` when
+    the deadline of the running search passes, see :class:`Watchdog`; a ``threading.Timer`` per
+    solve call cost about 370 us per top1465 puzzle, more than the rest of the Python around the
+    solver).  What each solver can do is found out by trying it on a tiny formula once per process
+    (:func:`probe`, :class:`Abilities`), and the engine adapts rather than leaving it out: CaDiCaL
+    and Lingeling in PySAT cannot be interrupted (the limit is looked at between models, and the
+    API, the commands and the bench run every ``sat`` engine in a process killed at the limit:
+    ``holds_time_limit`` is false); Kissat takes no assumptions, exposes no statistics and solves
+    only once (:class:`OneShot`: a new solver per model).  Only the solvers this PySAT was built
+    without are listed in :data:`EXCLUDED`, with the reason.
+
+    Speed: building a formula per puzzle in Python is the trap.  The formula of the shape is
+    built once and loaded once into a solver that the engine keeps (one per shape, encoding and
+    at-most-one encoding); a puzzle's givens are *assumptions*, and its blocking clauses carry an
+    activation literal that is assumed during that puzzle only and set false for good afterwards,
+    so that what the solver keeps (the base formula and clauses learnt from it) stays implied by
+    the base formula: reusing the solver is sound.  The learnt clauses pile up, though, and most
+    of them are about other puzzles: a kept solver is rebuilt from the base formula after
+    :data:`REBUILD_CONFLICTS` conflicts (conflicts are what make learnt clauses) or
+    :data:`REBUILD_PUZZLES` puzzles, whichever comes first (tdoku's own minisat driver rebuilds
+    every 20 puzzles; the figures that chose these are in results/cnf.md: counting conflicts adapts
+    to the set, about every 45 top1465 puzzles and every 10 of forum hardest).  ``optimized``
+    (givens propagated away) makes a fresh solver for each puzzle from the reduced formula.
+
+    The default is Glucose 3 on the ``extended`` encoding, the fastest on both benchmark sets
+    (results/cnf.md).  ``augmented`` needs fewer conflicts but adds 486 variables, and on formulas
+    this small the per-call work (propagating the givens again, a full model) grows with the
+    variables: through PySAT it is the slower of the two.
+
+    Statistics (PySAT's ``accum_stats()``, the difference over one puzzle's search):
+    ``nodes`` = decisions (each decision opens a node of the search tree; assumptions are not
+    counted by the solvers as decisions), ``conflicts`` = conflicts, ``propagations`` =
+    propagations.  ``guesses`` and ``backtracks`` have no CDCL counterpart (a CDCL solver
+    backjumps after a conflict: that is ``conflicts``).  ``raw`` keeps decisions, conflicts,
+    propagations and restarts unrenamed."""
+
     kinds = EVERY_KIND
     family = "sat"
     summary = "CDCL SAT solvers from PySAT on the direct CNF encoding (givens as assumptions)"

@@ -4,9 +4,7 @@ see results/cpsat_smt.md), counted by blocking each solution found.
 
 Solvers: ``int`` runs Z3's default solver (its SMT core with arithmetic); ``bool`` and
 ``fold`` run ``SolverFor("QF_FD")`` with ``amo=card`` (Z3's SAT core with native cardinality
-constraints), the default solver with ``amo=pairwise``.
-
-Statistics: Z3 answers in two vocabularies.  Its SMT core reports ``decisions``,
+constraints), the default solver with ``amo=pairwise``.  Statistics: Z3 answers in two vocabularies.  Its SMT core reports ``decisions``,
 ``conflicts``, ``propagations``; its SAT core ``sat decisions``, ``sat conflicts`` and
 ``sat propagations 2ary`` / ``3ary`` / ``nary``.  ``nodes`` = decisions, ``conflicts`` =
 conflicts, ``propagations`` = propagations, from whichever core ran (summed when both
@@ -103,9 +101,9 @@ class SmtEngine(Engine):
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
         formula, solver = artifact
         with stop_at_ctrl_c(solver.ctx.interrupt) as ctrl_c:
-            # Z3's own SIGINT handler, in place only during a check, let a Ctrl-C between two
-            # checks through to Python, whose KeyboardInterrupt was lost when it landed in a
-            # model's __del__: the enumeration went on.  The watch sees every one.
+            # Z3's own SIGINT handler, in place only during a check, lets a Ctrl-C between two
+            # checks through to Python, whose KeyboardInterrupt is lost when it lands in a
+            # model's __del__ (the enumeration would go on).  The watch sees every one.
             solver.set("ctrl_c", not ctrl_c.watching)
             return self._enumerate(formula, solver, limit, keep, deadline, ctrl_c)
 
@@ -283,7 +281,7 @@ def _read_quietly(read: Callable[[], Any], source: str | None) -> Any:
 
 
 # Z3's reason when its own SIGINT handler stopped a check: Ctrl-C never reaches Python as a
-# KeyboardInterrupt, so the puzzle was an error record ("Z3 gave up") and the rest went on.
+# KeyboardInterrupt, so this reason is what tells a Ctrl-C from Z3 giving up (an error record).
 Z3_CTRL_C = "interrupted from keyboard"
 
 

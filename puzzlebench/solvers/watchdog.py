@@ -1,19 +1,14 @@
 """The sessions of the solver programs a process started, ended when that process dies.
 
-An external program (``solvers/external.py``) runs in a session of its own, and dies with the
-process that started it (``PR_SET_PDEATHSIG``).  Its own children do not: MiniZinc runs Gecode
-(``fzn-gecode``) in a process group of its own, and a process whose parent died is adopted by
-init, however the parent died.  MiniZinc ends Gecode on the SIGTERM its parent's death sends
-it, but not at every moment (a ``kill -9`` of a ``bench`` left ``fzn-gecode`` searching), and a
-program started by a wrapper script may not at all.  So each process that starts programs has
-one watchdog: a small process of its own session (a Ctrl-C or a kill of the command's process
-group leaves it be) that reads on a pipe the sessions started (``+SID``) and ended (``-SID``),
-and when the pipe's far end closes, which happens when the process that wrote it dies, however
-it dies (``SIGKILL`` included), sends SIGKILL to every process of the sessions still open,
-again until none is left (a process may fork between a look and a kill).
-
-This file runs on its own (``python -S watchdog.py``): no import of the package, so that the
-watchdog starts in milliseconds and holds little memory.
+An external program (``solvers/external.py``) runs in a session of its own and dies with the
+process that started it (``PR_SET_PDEATHSIG``), but its own children do not: MiniZinc runs
+Gecode in a process group of its own, ends it on SIGTERM only at some moments, and a program
+started by a wrapper script may not at all.  So each process that starts programs has one
+watchdog: a small process in a session of its own (a Ctrl-C of the command's group leaves it
+be) that reads on a pipe the sessions started (``+SID``) and ended (``-SID``) and, when the
+pipe's far end closes (its writer died, however), SIGKILLs every process of the sessions
+still open, until none is left.  It runs on its own (``python -S watchdog.py``), importing
+nothing of the package, so that it starts in milliseconds and holds little memory.
 """
 
 from __future__ import annotations

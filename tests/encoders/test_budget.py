@@ -1,0 +1,195 @@
+"""The memory budget of the encoders and generators (encoders/budget.py): an encoding estimated
+past it is refused before it is made, in one line, at once.  An empty 64x64 Sudoku's CNF took
+6.4 GB (solve --solver sat) and 6.1 GB (export --to dimacs), generate futoshiki --size 64 passed
+5.2 GB at 20 s; none of that is allocated here."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import tracemalloc
+
+import pytest
+
+from puzzlebench.cli import main
+from puzzlebench.encoders import cnf, exact_cover
+from puzzlebench.encoders.budget import DEFAULT_BUDGET, OverBudget, check_budget
+from puzzlebench.models.futoshiki import Futoshiki
+from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.results import Status
+from puzzlebench.solvers import cells
+from puzzlebench.solvers.registry import make_engine
+
+QUICK = 20   # seconds: a refusal is an estimate from the shape (a loaded machine stretches it)
+DEFAULT_REFUSAL = "more than the default memory budget of 2,048 MB; give --memory-limit MB to allow more"
+
+
+@pytest.fixture
+def empty64(tmp_path):
+    path = tmp_path / "empty64.txt"
+    path.write_text(" ".join(["0"] * 4096) + "\n")
+    return path
+
+
+def full_futoshiki(n: int) -> Futoshiki:
+    """A Futoshiki with every sign a Latin square has (the first check of the generator's dig)."""
+    rows = list(range(n))
+    random.Random(n).shuffle(rows)
+    solution = [(rows[r] + c) % n + 1 for r in range(n) for c in range(n)]
+    pairs = [(a, a + 1) for a in range(n * n) if (a + 1) % n] + [(a, a + n) for a in range(n * n - n)]
+    return Futoshiki(n, [0] * (n * n), [(a, b) if solution[a] < solution[b] else (b, a) for a, b in pairs])
+
+
+# -- the estimates ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("box", [(2, 2), (3, 3), (2, 5), (4, 4)])
+@pytest.mark.parametrize("encoding, amo", [("extended", "pairwise"), ("minimal", "pairwise"),
+                                           ("efficient", "pairwise"), ("extended", "bitwise")])
+def test_the_cnf_count_is_the_formulas_for_sudoku(box, encoding, amo):
+    n = box[0] * box[1]
+    puzzle = Sudoku(box, [0] * (n * n))
+    formula = cnf.encode(puzzle, encoding, amo)
+    assert cnf.formula_size(puzzle, encoding, amo) == (len(formula.clauses), sum(map(len, formula.clauses)))
+
+
+def measured(make) -> int:
+    """What ``make()`` made holds (traced allocations still live once it returns)."""
+    tracemalloc.start()
+    try:
+        made = make()   # noqa: F841  (held while it is measured)
+        return tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("estimate, make, puzzle", [
+    (cnf.estimated_bytes, lambda p: cnf._encode_constraints(p.rules, "extended", "pairwise"), Sudoku((4, 4), [0] * 256)),
+    (cells.estimated_bytes, cells.compile_rules, full_futoshiki(16)),
+    (exact_cover.estimated_bytes, exact_cover.encode_puzzle, full_futoshiki(16)),
+])
+def test_an_estimate_is_within_a_factor_of_two_of_what_is_made(estimate, make, puzzle):
+    argument = puzzle.rules if make is cells.compile_rules else puzzle
+    made = measured(lambda: make(argument))
+    guess = estimate(argument)
+    assert made / 2 < guess < 2 * made, (guess, made)
+
+
+# -- the one check ------------------------------------------------------------------------------------
+
+def test_the_check_names_the_estimate_and_the_option():
+    check_budget(DEFAULT_BUDGET, "this")   # at the budget: allowed
+    with pytest.raises(OverBudget) as refused:
+        check_budget(3 * 2**30, "the dimacs export of this sudoku")
+    assert (str(refused.value), refused.value.limited) == (
+        f"the dimacs export of this sudoku is estimated at 3,072 MB, {DEFAULT_REFUSAL}", False)
+    with pytest.raises(OverBudget) as refused:
+        check_budget(3 * 2**30, "this", memory_limit=2**30)
+    assert (str(refused.value), refused.value.limited) == (
+        "this is estimated at 3,072 MB, more than the 1,024 MB the memory limit leaves; not started", True)
+    check_budget(3 * 2**30, "this", memory_limit=4 * 2**30)   # a limit raises the budget
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec, estimate", [("sat", "5,081"), ("quine", "5,337"), ("ext:cadical", "4,896"),
+                                            ("smt:bool@amo=pairwise", "17,024")])
+def test_an_engine_refuses_an_encoding_past_the_budget_without_making_it(spec, estimate):
+    engine = make_engine(spec)
+    if engine.unavailable_reason() is not None:
+        pytest.skip(engine.unavailable_reason())
+    tracemalloc.start()
+    started = time.perf_counter()
+    result = engine.run(Sudoku((8, 8), [0] * 4096), time_limit=60)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert time.perf_counter() - started < QUICK
+    assert peak < 100 * 2**20
+    assert (result.status, result.error) == (
+        Status.ERROR, f"{engine.family}'s encoding of this sudoku is estimated at {estimate} MB, {DEFAULT_REFUSAL}")
+
+
+# -- through the commands ---------------------------------------------------------------------------
+
+def test_solve_refuses_an_empty_64x64_for_sat_at_once(empty64, capsys):
+    started = time.perf_counter()
+    assert main(["solve", str(empty64), "--solver", "sat"]) == 2
+    assert time.perf_counter() - started < QUICK
+    out, err = capsys.readouterr()
+    assert out == f"{empty64}:1: error: sat's encoding of this sudoku is estimated at 5,081 MB, {DEFAULT_REFUSAL}\n"
+
+
+def test_under_a_memory_limit_an_encoding_past_it_is_a_memout(empty64, capsys):
+    started = time.perf_counter()
+    main(["solve", str(empty64), "--solver", "sat", "--memory-limit", "1000", "--format", "jsonl"])
+    assert time.perf_counter() - started < QUICK
+    record = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert record["status"] == "memout"
+    assert re.fullmatch(r"sat's encoding of this sudoku is estimated at 5,081 MB, more than the [\d,]+ MB the "
+                        r"memory limit leaves; not started", record["error"]), record["error"]
+
+
+def test_export_refuses_a_dimacs_past_the_budget_and_a_limit_raises_it(empty64, tmp_path, capsys):
+    out = tmp_path / "x.cnf"
+    started = time.perf_counter()
+    assert main(["export", str(empty64), "--to", "dimacs", "-o", str(out)]) == 2
+    assert main(["export", str(empty64), "--to", "dimacs", "-o", str(out), "--memory-limit", "3000"]) == 2
+    assert time.perf_counter() - started < QUICK
+    assert capsys.readouterr().err == (
+        f"puzzlebench: error: the dimacs export of this sudoku is estimated at 4,896 MB, {DEFAULT_REFUSAL}\n"
+        "puzzlebench: error: the dimacs export of this sudoku is estimated at 4,896 MB, more than the 3,000 MB "
+        "the memory limit leaves; not started\n")
+    assert not out.exists()
+    assert main(["export", "--example", "knuth", "--to", "dimacs", "-o", str(out)]) == 0   # small: written
+    assert out.read_text().startswith("c puzzlebench cnf")
+
+
+@pytest.mark.slow
+def test_generate_refuses_a_futoshiki_whose_checks_pass_the_budget(capsys):
+    started = time.perf_counter()
+    assert main(["generate", "futoshiki", "--size", "64", "--quiet"]) == 2
+    assert main(["generate", "futoshiki", "--size", "64", "--quiet", "--memory-limit", "1000"]) == 2
+    assert time.perf_counter() - started < 2 * QUICK
+    default, limited = capsys.readouterr().err.splitlines()
+    prefix = r"puzzlebench: error: mrv's encoding of this futoshiki is estimated at 4,9\d\d MB, "
+    assert re.fullmatch(prefix + re.escape(DEFAULT_REFUSAL), default), default
+    assert re.fullmatch(prefix + "more than the 1,000 MB the memory limit leaves; not started", limited), limited
+
+
+def test_generate_refuses_a_sudoku_whose_sat_checks_pass_the_budget(capsys):
+    """A large Sudoku's SAT checks grow as clues go, to the empty grid's formula: 64x64's is
+    estimated before the grid is drawn."""
+    started = time.perf_counter()
+    assert main(["generate", "sudoku", "--box", "8x8", "--quiet"]) == 2
+    assert time.perf_counter() - started < QUICK
+    assert capsys.readouterr().err == ("puzzlebench: error: the SAT checks' encoding of a 64x64 sudoku (with no clue "
+                                       f"left) is estimated at 5,081 MB, {DEFAULT_REFUSAL}\n")
+
+
+@pytest.mark.parametrize("line", [
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+    "..3.......2.1...",
+])
+def test_the_optimized_count_is_each_puzzles_formula(line):
+    from puzzlebench import parse
+    puzzle = parse(line)
+    formula = cnf.encode(puzzle, "optimized")
+    assert cnf.formula_size(puzzle, "optimized") == (len(formula.clauses), sum(map(len, formula.clauses)))
+
+
+@pytest.mark.parametrize("limit, status, past", [
+    ([], "error", DEFAULT_REFUSAL),
+    (["--memory-limit", "500"], "memout", "more than the (4\\d\\d|500) MB the memory limit leaves; not started"),
+])
+def test_a_bench_stores_the_refusal_as_its_row(empty64, tmp_path, limit, status, past):
+    import sqlite3
+    db = tmp_path / "r.sqlite"
+    started = time.perf_counter()
+    main(["bench", str(empty64), "--solvers", "sat", "--db", str(db), "--time-limit", "30", "--quiet", *limit])
+    assert time.perf_counter() - started < 2 * QUICK
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT status, error FROM result_log").fetchall()
+    assert len(rows) == 1 and rows[0][0] == status
+    prefix = "sat's encoding of this sudoku is estimated at 5,081 MB, "
+    assert re.fullmatch(re.escape(prefix) + (re.escape(past) if not limit else past), rows[0][1]), rows[0][1]
