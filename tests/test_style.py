@@ -16,15 +16,6 @@ MAX_LINES = 15
 PYTHON = sorted(PACKAGE.rglob("*.py"))
 C_SOURCES = sorted(p for ext in ("*.c", "*.h") for p in PACKAGE.rglob(ext))
 
-# being rewritten for issue 31 (by the helpers that own these files): skipped while still
-# long, held to the limit as soon as they are not; drop them from here once they all pass
-LONG_DOCSTRING_EXCEPTIONS = {
-    "puzzlebench/harness/generate.py",
-    "puzzlebench/harness/generate_kinds.py",
-    "puzzlebench/harness/latin_squares.py",
-    "puzzlebench/models/reader.py",
-}
-
 # phrases that narrate the code's history rather than say why it is as it is
 NARRATION = [re.compile(p, re.IGNORECASE) for p in (
     r"\bused to (?:be|crash|fail|raise|print|hang|take|give|return|say|count|run)\b",
@@ -82,8 +73,6 @@ def narrations(path: Path, prose) -> list[str]:
 def test_module_docstring_is_short(path):
     docstring = ast.get_docstring(ast.parse(path.read_text())) or ""
     lines = len(docstring.splitlines())
-    if rel(path) in LONG_DOCSTRING_EXCEPTIONS and lines > MAX_LINES:
-        pytest.skip("being rewritten for issue 31")
     assert lines <= MAX_LINES, f"{rel(path)}: module docstring of {lines} lines (at most {MAX_LINES})"
 
 

@@ -27,7 +27,7 @@ from .base import Puzzle
 from .cages import CAGE_LINE
 from .kinds import KIND_NAMES, kind_class
 from .nqueens import PAIR
-from .sukaku import is_sukaku_grid
+from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_sukaku_line
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, is_skyscrapers_line, parse_rush01
 from .sudoku import SEPARATOR_LINE, SOLO_CLAIM, grid_rows, is_sudoku_string, parse_sudoku_numbers, row_cells
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
@@ -197,6 +197,10 @@ def _numbers_kind(text: str, numbers: list[str]) -> str:
 def parse_line(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on one line (its first and only content line)."""
     kind = kind or infer_line_kind(text)
+    fields = text.split(None, 1)
+    if (kind == "sudoku" and box is None and fields and not SOLO_CLAIM.match(fields[0])
+            and not fields[0].startswith("[") and is_sukaku_line(fields[0])):
+        return parse_sukaku_line(text, source=source)   # pencil marks: a Sudoku of its own class
     cls = kind_class(kind)
     return getattr(cls, "read_line", cls.read_text)(text, box=box, source=source)
 
@@ -229,6 +233,10 @@ def infer_block_kind(text: str) -> str:
 def parse_block(text: str, kind: str | None = None, box=None, source: str | None = None) -> Puzzle:
     """One puzzle written on several lines: a grid, a board, a list, a CPMpy instance."""
     kind = kind or infer_block_kind(text)
+    first = content_lines(text)[0][1].strip()
+    if (kind == "sudoku" and box is None and not (CPMPY_HEADER.match(first) or first.startswith("["))
+            and is_sukaku_grid(text)):
+        return parse_sukaku_grid(text, source=source)   # pencil marks: a Sudoku of its own class
     cls = kind_class(kind)
     return getattr(cls, "read_block", cls.read_text)(text, box=box, source=source)
 

@@ -138,32 +138,26 @@ class Sudoku(Puzzle):
 
     @classmethod
     def read_line(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
-        """A Solo id, a list of rows, a pencil-mark line (a 729-character Sukaku), a line of
-        N² characters or of N² numbers."""
-        from .sukaku import is_sukaku_line, parse_sukaku_line   # a Sudoku subclass: imported when used
+        """A Solo id, a list of rows, a line of N² characters or of N² numbers (a pencil-mark
+        line, a Sukaku, is told apart by the reader, which knows both kinds)."""
         stripped = text.strip()
         fields = stripped.split()
         if SOLO_CLAIM.match(stripped):
             return parse_solo_sudoku(text, source=source)
         if stripped.startswith("["):
             return parse_sudoku_list(text, box=box, source=source)
-        if fields and is_sukaku_line(fields[0]) and box is None:
-            return parse_sukaku_line(text, source=source)
         if fields and is_sudoku_string(fields[0]):
             return parse_sudoku_data_line(text, box=box, source=source)
         return parse_sudoku_numbers(text, box=box, source=source)
 
     @classmethod
     def read_block(cls, text: str, *, box=None, source: str | None = None) -> "Sudoku":
-        """A CPMpy instance, a list of rows, a pencil-mark grid or a grid."""
-        from .sukaku import is_sukaku_grid, parse_sukaku_grid
+        """A CPMpy instance, a list of rows or a grid (a pencil-mark grid: the reader's)."""
         first = content_lines(text)[0][1].strip()
         if CPMPY_HEADER.match(first):
             return parse_sudoku_cpmpy(text, box=box, source=source)
         if first.startswith("["):
             return parse_sudoku_list(text, box=box, source=source)
-        if box is None and is_sukaku_grid(text):
-            return parse_sukaku_grid(text, source=source)
         return parse_sudoku_grid(text, box=box, source=source)
     minizinc_parts = ("grid", "rows", "columns", "blocks")
 
