@@ -13,8 +13,6 @@ row: ``t_total`` (wall), ``t_cpu`` (the worker's and its programs' CPU), raw ``p
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import sqlite3
@@ -29,7 +27,6 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
-from puzzlebench.cli import main  # noqa: E402
 from puzzlebench.solvers.child import MB, PEAK_SLACK  # noqa: E402
 
 TARGET_RATIO = 0.8
@@ -44,13 +41,15 @@ def data_lines(name: str, count: int) -> list[str]:
 
 
 def bench(folder: Path, name: str, lines: list[str], *args: str) -> list[dict]:
-    """The rows of one real bench of ``lines``."""
+    """The rows of one real bench of ``lines``, run as its own command: its workers are forked
+    from a small process, as a user's are (forked from this one, after earlier benches, they
+    would inherit its heap and with it room under an ``RLIMIT_DATA`` cap)."""
     puzzles, db = folder / f"{name}.txt", folder / f"{name}.sqlite"
     puzzles.write_text("\n".join(lines) + "\n")
-    with contextlib.redirect_stdout(io.StringIO()):   # the bench's own table: the figures are read back
-        code = main(["bench", str(puzzles), "--db", str(db), "--quiet", *args])
-    if code != 0:
-        sys.exit(f"bench {name} ended with exit code {code}")
+    done = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "bench", str(puzzles), "--db", str(db),
+                           "--quiet", *args], cwd=REPO, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench {name} ended with exit code {done.returncode}: {done.stderr.strip()}")
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         return [dict(r) for r in conn.execute("SELECT * FROM results ORDER BY id")]
@@ -131,7 +130,8 @@ def write_report(path: Path, command: str, load: tuple, cpu: list[dict], memory:
               "unavailable\"); under 20 MB memouts with a peak of 30.3 MB above the baseline: the "
               "library code Z3 paged in, now in the baseline (`child.populate_libraries`) and left out "
               "of a living run's peak (`MemoryProbe.run_peak`).", ""]
-    path.write_text("\n".join(lines))
+    notes = path.read_text().partition("## Design notes")[1:] if path.exists() else ("", "")
+    path.write_text("\n".join(lines) + ("\n" + "".join(notes) if notes[0] else ""))
 
 
 def main_cli() -> None:
