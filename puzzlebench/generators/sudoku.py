@@ -24,7 +24,7 @@ from ..errors import UsageError
 from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
-from ..solvers.base import Deadline
+from ..solvers.base import Deadline, stop_at_ctrl_c
 from .dig import Counter, dig
 from .fill import random_full_grid
 
@@ -150,7 +150,8 @@ class CluesProver:
             self.watchdog = self.watchdog or Watchdog()
             self.watchdog.arm(solver, deadline.at)
             try:
-                return solver.solve_limited(expect_interrupt=True)
+                with stop_at_ctrl_c(solver.interrupt):   # solve_limited sets no SIGINT handler
+                    return solver.solve_limited(expect_interrupt=True)
             finally:
                 self.watchdog.disarm()
 

@@ -318,3 +318,21 @@ def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
         if time.monotonic() - started - delay > 2.0:
             late.append(round(time.monotonic() - started - delay, 1))
     assert late == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+def test_ctrl_c_stops_generate_inside_its_sat_checks():
+    """A large Sudoku's uniqueness checks are PySAT solve_limited calls of their own, watched
+    like the engine's: exit 130 and one line (measured by hand: 0.1 s from SIGINT, where an
+    unwatched check ran on for 1.2-1.5 s)."""
+    pytest.importorskip("pysat")
+    proc = _command("generate", "sudoku", "--box", "5x5", "--count", "1", "--seed", "3", "--quiet",
+                    "--check-seconds", "100")
+    try:
+        _busy(proc, 0.0, seconds=3.0)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, rest, err = _interrupt(proc)
+    assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
