@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from ..results import Results, Status
-from ..solvers.base import verify_all, verify_answer
+from ..solvers.base import ctrl_c_kept, verify_all, verify_answer
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
                      json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
@@ -393,16 +393,17 @@ class LocalExecutor:
         slot.shared = self.ctx.RawArray("d", BASELINE + 1)
         slot.process = self.ctx.Process(target=worker_main, args=(child, slot.shared, os.getpid(), self.catalog),
                                         daemon=True)  # forked: the arguments are inherited, not pickled
-        gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
-        try:
-            start_unreaped(slot.process)
-        finally:
-            gc.unfreeze()
-        child.close()
-        slot.conn = parent
-        slot.received = set()
-        slot.outbox = queue.SimpleQueue()
-        threading.Thread(target=_sender, args=(parent, slot.outbox), daemon=True).start()
+        with ctrl_c_kept():   # a Ctrl-C at the fork lands in an at-fork callback, which drops it
+            gc.freeze()  # the worker's collector leaves what it inherits alone: no copy-on-write of the heap
+            try:
+                start_unreaped(slot.process)
+            finally:
+                gc.unfreeze()
+            child.close()
+            slot.conn = parent
+            slot.received = set()
+            slot.outbox = queue.SimpleQueue()
+            threading.Thread(target=_sender, args=(parent, slot.outbox), daemon=True).start()
 
     def _kill(self, slot: _WorkerSlot) -> tuple[int | None, object]:
         """End the worker of ``slot`` (SIGKILL if it still runs): its exit code and its resource
@@ -452,12 +453,14 @@ class LocalExecutor:
         return all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), puzzles))
 
     def close(self) -> None:
+        """Every worker asked to stop, then ended; a slot a Ctrl-C caught half made (its process
+        not started, or started with no pipe yet) is ended as far as it exists."""
         for slot in self.slots:
-            if slot.process is not None and slot.process.is_alive():
+            if slot.process is not None and slot.process.is_alive() and slot.outbox is not None:
                 slot.outbox.put(None)
                 slot.outbox.put(_STOP)
         for slot in self.slots:
-            if slot.process is not None:
+            if slot.process is not None and slot.process.pid is not None:
                 slot.process.join(1)
                 if slot.process.is_alive():
                     self._kill(slot)
