@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+from multiprocessing import forkserver
 import queue
 import re
 import signal
@@ -91,6 +92,11 @@ def parse_executor_spec(text: str) -> ExecutorSpec:
                              f"({JOBS_PER_CORE} worker processes a core, {cores} cores)")
         return ExecutorSpec("dask-local", workers=int(count))
     raise UsageError(f"--executor {text!r}: expected {SPEC_FORMS}")
+
+
+def _dask_config():
+    import dask.config
+    return dask.config
 
 
 def _distributed():
@@ -174,7 +180,9 @@ class DaskExecutor:
         try:
             if spec.kind == "dask-local":
                 _quiet_resource_tracker()
-                with _sigint_ignored():   # inherited by the nannies and the workers they start
+                _start_forkserver_ignoring_sigint()
+                with _dask_config().set({"distributed.worker.multiprocessing-method": "forkserver"}), \
+                        _unclosed_if_interrupted(distributed):
                     self.cluster = distributed.LocalCluster(
                         n_workers=spec.workers, threads_per_worker=1, processes=True, host="127.0.0.1",
                         dashboard_address=None, silence_logs=logging.CRITICAL,
@@ -298,23 +306,36 @@ def _quiet_resource_tracker() -> None:
         sys.warnoptions.remove(TRACKER_WARNING)
 
 
+def _start_forkserver_ignoring_sigint() -> None:
+    """The workers of dask-local:N are forked by multiprocessing's fork server, started here with
+    SIGINT ignored: its children keep that disposition, so a terminal's Ctrl-C, which reaches
+    every process of the group, is the bench's alone to act on (each worker printed its own
+    KeyboardInterrupt traceback).  The bench itself keeps its handler while the cluster starts,
+    so a Ctrl-C then stops it too; only the fork server's own start (a bare interpreter, about
+    0.1 s) is deaf to one.  The server preloads nothing: the bench's ``__main__`` may be any
+    program, a test runner's included."""
+    in_main = threading.current_thread() is threading.main_thread()   # where signals are set
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN) if in_main else None
+    try:
+        multiprocessing.get_context("forkserver").set_forkserver_preload([])
+        forkserver.ensure_running()
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, before)
+
+
 @contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored while the local cluster's processes start, as the local pool's workers
-    ignore it: the bench decides when to stop.  A Ctrl-C reaches every process of the
-    terminal's group, and each Dask worker would print its KeyboardInterrupt traceback below
-    the bench's one line (a process started with SIGINT ignored keeps it so, Python included).  A
-    Ctrl-C meanwhile is lost: a start is short as dask-local:N is capped (dask-local:100000
-    ignored it for good).  Blocking it instead does not keep it: the workers' processes start
-    with no signal blocked, and the cluster's threads without the block, one of which takes it."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _unclosed_if_interrupted(distributed):
+    """A cluster whose start a Ctrl-C cut short is left to die with the bench (each worker
+    watches its parent through a pipe): Dask's exit hook would close it, and its close asserts
+    that every worker finished starting, printing that traceback under the bench's one line."""
+    started_before = set(distributed.SpecCluster._instances)
     try:
         yield
-    finally:
-        signal.signal(signal.SIGINT, before)
+    except BaseException:
+        for cluster in set(distributed.SpecCluster._instances) - started_before:
+            cluster.shutdown_on_close = False
+        raise
 
 
 class _Quiet:

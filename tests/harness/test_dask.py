@@ -245,17 +245,23 @@ def test_dask_local_matches_the_local_pool_and_keeps_hard_limits(tmp_path, capsy
     assert {(r[2], r[3]) for r in expected} == {("mrv", "unique"), ("sigkill", "error"), ("hang", "timeout")}
 
 
+def dask_local_bench(tmp_path, db, *extra) -> subprocess.Popen:
+    """A bench of dask-local:2 started in a session of its own, SIGINT at its default as in a
+    terminal."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.Popen(
+        [sys.executable, "-m", "puzzlebench", "bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--solvers", "slow",
+         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet", *extra],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
 @contextlib.contextmanager
 def running_dask_local_bench(tmp_path, *extra):
     """A bench of dask-local:2 in a session of its own, once it has stored rows (its cluster is up
     and running units); killed with its session on the way out."""
     db = tmp_path / "r.sqlite"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    bench = subprocess.Popen(
-        [sys.executable, "-m", "puzzlebench", "bench", str(data_file("sudoku4_vu_kr_1000.txt")), "--solvers", "slow",
-         f"--engine=slow={BROKEN['slow']}", "--executor", "dask-local:2", "--db", str(db), "--quiet", *extra],
-        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    bench = dask_local_bench(tmp_path, db, *extra)
     try:
         stored_rows = 0
         until = time.monotonic() + UP_SECONDS
@@ -282,6 +288,46 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
         os.killpg(bench.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
         _, err = bench.communicate(timeout=60)
     assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
+
+
+def _cluster_starting(bench: subprocess.Popen) -> bool:
+    """Whether the bench has started a process for its cluster's workers (multiprocessing's
+    spawn or fork server; its resource tracker runs before the cluster)."""
+    from puzzlebench.solvers.watchdog import session_members
+    for pid in session_members(bench.pid):
+        with contextlib.suppress(OSError):
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"multiprocessing" in command and b"resource_tracker" not in command:
+                return True
+    return False
+
+
+@pytest.mark.slow
+@needs_distributed
+def test_a_ctrl_c_while_a_dask_local_cluster_starts_stops_the_bench(tmp_path):
+    """A Ctrl-C during the seconds the workers start was ignored (the bench ignored SIGINT then,
+    so that its workers inherited the ignoring); now it stops the bench at once, with one line,
+    and leaves no process behind."""
+    from puzzlebench.solvers.watchdog import session_members
+    bench = dask_local_bench(tmp_path, tmp_path / "r.sqlite")
+    try:
+        until = time.monotonic() + UP_SECONDS
+        while not _cluster_starting(bench) and bench.poll() is None and time.monotonic() < until:
+            time.sleep(0.02)
+        assert _cluster_starting(bench), "the bench started no cluster"
+        time.sleep(0.5)   # the nannies are starting their workers
+        os.killpg(bench.pid, signal.SIGINT)
+        _, err = bench.communicate(timeout=30)
+        until = time.monotonic() + 5
+        while session_members(bench.pid) and time.monotonic() < until:
+            time.sleep(0.1)
+        left = session_members(bench.pid)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(bench.pid, signal.SIGKILL)
+        bench.wait()
+    assert (bench.returncode, err) == (130, "puzzlebench: interrupted\n")
+    assert not left, f"left running: {left}"
 
 
 @pytest.mark.slow
