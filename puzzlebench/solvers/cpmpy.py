@@ -26,6 +26,7 @@ from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
 
 BACKENDS = {
@@ -291,36 +292,37 @@ class CpmpyEngine(Engine):
         from cpmpy.solvers.solver_interface import ExitStatus
 
         solver = artifact.solver
-        count, runs, backend, blocking = 0, 0, 0.0, 0.0
-        finished = False
-        while True:
+        spent = {"runs": 0, "backend": 0.0, "blocking": 0.0}
+
+        def solve_once():
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
-                break
+            if remaining is not None and remaining <= 0:   # the time limit passed since it was looked at
+                return STOPPED
             try:
                 found = solver.solve(time_limit=remaining, **self._seed())
-                runs += 1
+                spent["runs"] += 1
             except Exception as exc:
                 _out_of_memory(self.spec, exc)
                 raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
-            backend += solver.status().solve_time or 0.0
+            spent["backend"] += solver.status().solve_time or 0.0
             if not found:
-                finished = solver.status().exitstatus is ExitStatus.UNSATISFIABLE
-                break
-            count += 1
+                return None if solver.status().exitstatus is ExitStatus.UNSATISFIABLE else STOPPED
             keep_one()
-            if limit_reached(count, limit):
-                break
+            return True
+
+        def block(_) -> bool:
             if not artifact.open_cells:   # every cell given: no other solution
-                finished = True
-                break
+                return False
             started = time.perf_counter()
-            solver += cp.any([x != x.value() for x in artifact.open_cells])
-            blocking += time.perf_counter() - started
-        raw["backend_seconds"] = round(backend, 6)
-        raw["blocking_seconds"] = round(blocking, 6)
-        raw["runs"] = runs
-        return count, finished
+            artifact.solver += cp.any([x != x.value() for x in artifact.open_cells])
+            spent["blocking"] += time.perf_counter() - started
+            return True
+
+        found = enumerate_by_blocking(solve_once, block, limit, 0, deadline)
+        raw["backend_seconds"] = round(spent["backend"], 6)
+        raw["blocking_seconds"] = round(spent["blocking"], 6)
+        raw["runs"] = spent["runs"]
+        return found.count, found.finished
 
     def _stats(self, solver, raw: dict) -> Stats:
         if self.variant == "ortools":
