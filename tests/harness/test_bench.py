@@ -35,6 +35,7 @@ from puzzlebench.harness.runner import WorkUnit
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.models.sudoku_batch import SudokuBatch
 
 from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
@@ -483,7 +484,7 @@ def test_native_bulk_check_agrees_with_the_checker(case):
     box, grid, givens, tampered = case
     puzzle = Sudoku(box, givens)
     answers = [list(grid), tampered, [v if g == 0 else g for v, g in zip(tampered, givens)]]
-    flags = Sudoku.answers_right([puzzle] * len(answers), b"".join(bytes(a) for a in answers))
+    flags = SudokuBatch.of([puzzle] * len(answers)).answers_right(b"".join(bytes(a) for a in answers))
     expected = [puzzle.check(tuple(a)) == [] for a in answers]
     assert list(flags) == [int(e) for e in expected]
     assert flags[0] == 1
