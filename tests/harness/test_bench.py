@@ -615,20 +615,22 @@ def test_workers_end_when_the_bench_is_killed(tmp_path):
 def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path):
     """Two benches at once on one --db would each store the pairs both run (190 current rows
     for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
-    first ends with one current result a pair.  (80 puzzles, some 2 s of work on 2 jobs: the
-    first must still run when the second has started its interpreter on a loaded machine.)"""
+    first ends with one current result a pair.  The first is held still (SIGSTOP) while the
+    second runs, so that it cannot end first on a loaded machine; it holds its lock all along."""
     cmd, db = slow_bench(tmp_path, "c.sqlite", count=80)
     first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (db.exists() and Path(f"{db}.lock").exists()):
             time.sleep(0.05)
+        first.send_signal(signal.SIGSTOP)
         second = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
         assert first.poll() is None, "the first bench should still be running"
         assert second.returncode == 2
         assert second.stderr.startswith(f"puzzlebench: error: {db} is in use by another bench (pid {first.pid}, ")
         assert second.stderr.rstrip().endswith("wait for it to end, or give another --db")
     finally:
+        first.send_signal(signal.SIGCONT)
         first.wait(timeout=120)
     assert first.returncode == 0, first.stderr.read()
     rows = _db_rows(db)
