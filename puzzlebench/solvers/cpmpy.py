@@ -14,6 +14,7 @@ engines map their libraries'; the details: :class:`CpmpyEngine`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import time
@@ -25,9 +26,10 @@ from ..encoders.cpsat import IntWriter, walk_int
 from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from .base import EVERY_KIND, CtrlC, Deadline, Engine, SearchOutcome, limit_reached, stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
+from .interrupts import is_interrupt
 
 BACKENDS = {
     # back end → what brings it (CPMpy's SolverLookup names; the first present is the default)
@@ -127,6 +129,18 @@ def _out_of_memory(spec: str, what) -> None:
     text = str(what)
     if isinstance(what, MemoryError) or says_out_of_memory(text):   # MemoryError: OR-Tools' bad_alloc
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
+
+
+def _watching_ctrl_c(variant: str, solver):
+    """A Ctrl-C during the search stops it through the back end's own call from a thread
+    (:func:`~.base.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
+    now and then and the count ran on); PySAT and Exact catch the signal in their solve and
+    raise their own error for it (:mod:`.interrupts`), Python elsewhere."""
+    if variant == "ortools":
+        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search())
+    if variant == "z3":
+        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt())
+    return contextlib.nullcontext(CtrlC())
 
 
 @dataclass
@@ -265,28 +279,40 @@ class CpmpyEngine(Engine):
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return SearchOutcome([], 0, True, Stats(raw=raw))
-        if type(solver).solveAll is not SolverInterface.solveAll:
-            # the back end's own enumeration; one CP-SAT worker, as the cpsat engine (its
-            # parallel enumeration misses solutions)
-            extra = {"num_workers": 1, **self._seed()} if self.variant == "ortools" else {}
-            try:
-                count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
-                                        call_from_model=True, **extra)
-            except Exception as exc:
-                _out_of_memory(self.spec, exc)
-                raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
-            status = solver.status()
-            raw["backend_seconds"] = round(status.solve_time or 0.0, 6)
-            finished = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
-        else:
-            count, finished = self._blocking(artifact, limit, keep_one, deadline, raw)
+        with _watching_ctrl_c(self.variant, solver) as ctrl_c:
+            own_ctrl_c = not ctrl_c.watching   # the back end's own SIGINT handling, where we do not watch
+            if self.variant == "z3":
+                solver.z3_solver.set("ctrl_c", own_ctrl_c)
+            if type(solver).solveAll is not SolverInterface.solveAll:
+                # the back end's own enumeration; one CP-SAT worker, as the cpsat engine (its
+                # parallel enumeration misses solutions)
+                extra = ({"num_workers": 1, "catch_sigint_signal": own_ctrl_c, **self._seed()}
+                         if self.variant == "ortools" else {})
+                try:
+                    count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
+                                            call_from_model=True, **extra)
+                except Exception as exc:
+                    raise self._failure(exc) from None
+                status = solver.status()
+                raw["backend_seconds"] = round(status.solve_time or 0.0, 6)
+                finished = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+            else:
+                count, finished = self._blocking(artifact, limit, keep_one, deadline, raw, ctrl_c)
         timed_out = not finished and not limit_reached(count, limit)
         if timed_out and self.variant == "z3":   # Z3 stops at a memory limit as at a clock
             _out_of_memory(self.spec, solver.z3_solver.reason_unknown())
         return SearchOutcome(solutions, count, timed_out, self._stats(solver, raw))
 
+    def _failure(self, exc: Exception) -> BaseException:
+        """What a back end's exception is: a Ctrl-C it caught itself (PySAT's and Exact's
+        forms), running out of memory, or an engine error naming it."""
+        if is_interrupt(exc):
+            return KeyboardInterrupt()
+        _out_of_memory(self.spec, exc)
+        return EngineError(f"{self.spec}: {type(exc).__name__}: {exc}")
+
     def _blocking(self, artifact: CpmpyModel, limit, keep_one, deadline: Deadline,
-                  raw: dict) -> tuple[int, bool]:
+                  raw: dict, ctrl_c) -> tuple[int, bool]:
         """Count by blocking clauses: (solutions found, whether the search ended)."""
         import cpmpy as cp
         from cpmpy.solvers.solver_interface import ExitStatus
@@ -296,14 +322,13 @@ class CpmpyEngine(Engine):
 
         def solve_once():
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:   # the time limit passed since it was looked at
+            if (remaining is not None and remaining <= 0) or ctrl_c.pressed:   # since it was looked at
                 return STOPPED
             try:
                 found = solver.solve(time_limit=remaining, **self._seed())
                 spent["runs"] += 1
             except Exception as exc:
-                _out_of_memory(self.spec, exc)
-                raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
+                raise self._failure(exc) from None
             spent["backend"] += solver.status().solve_time or 0.0
             if not found:
                 return None if solver.status().exitstatus is ExitStatus.UNSATISFIABLE else STOPPED
