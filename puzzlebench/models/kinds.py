@@ -80,17 +80,20 @@ def unregister_kind(name: str) -> None:
 for _entry in (
     Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds"),
          drawing="svg"),
-    Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False),
-    Kind("skyscrapers", "puzzlebench.models.skyscrapers:Skyscrapers", "skyscrapers", "size", 6, ("remove",)),
+    Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False,
+         drawing="svg"),
+    Kind("skyscrapers", "puzzlebench.models.skyscrapers:Skyscrapers", "skyscrapers", "size", 6, ("remove",),
+         drawing="svg"),
     Kind("latin", "puzzlebench.models.latin:LatinSquare", "latin", "size", 30, ("holes", "balanced"),
-         proven_unique=False),
-    Kind("sudoku-x", "puzzlebench.models.sudokux:SudokuX", "sudoku-x", "box", (3, 3)),
+         proven_unique=False, drawing="svg"),
+    Kind("sudoku-x", "puzzlebench.models.sudokux:SudokuX", "sudoku-x", "box", (3, 3), drawing="svg"),
     Kind("jigsaw", "puzzlebench.models.jigsaw:JigsawSudoku", "jigsaw", "size", 9,
-         slow_from=(14, "size 14: half a CPU minute, 16: over 4 CPU minutes")),
-    Kind("futoshiki", "puzzlebench.models.futoshiki:Futoshiki", "futoshiki", "size", 5),
+         slow_from=(14, "size 14: half a CPU minute, 16: over 4 CPU minutes"), drawing="svg"),
+    Kind("futoshiki", "puzzlebench.models.futoshiki:Futoshiki", "futoshiki", "size", 5, drawing="svg"),
     Kind("kenken", "puzzlebench.models.kenken:KenKen", "kenken", "size", 6, learning_from=12,
-         slow_from=(21, "size 24: 1.5 CPU minutes")),
-    Kind("killer", "puzzlebench.models.killer:KillerSudoku", "killer", "box", (3, 3), learning_from=4),
+         slow_from=(21, "size 24: 1.5 CPU minutes"), drawing="svg"),
+    Kind("killer", "puzzlebench.models.killer:KillerSudoku", "killer", "box", (3, 3), learning_from=4,
+         drawing="svg"),
 ):
     register_kind(_entry)
 # learning_from (the generators' counter): KenKen grids of random cages are Latin squares with

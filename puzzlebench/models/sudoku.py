@@ -15,8 +15,8 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
-from .svg import Figure
 from .solo import first_misfit, grid_spots, grid_text, grid_values
+from .svg import Figure
 from .text import CPMPY_HEADER, TextPlaces, cell_spots, content_lines, game_id_line, with_line
 from .vocabulary import Rules, grid_rules, repeated
 

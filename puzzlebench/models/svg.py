@@ -221,7 +221,7 @@ class Figure:
         self.parts.append(f'<g class="sign"{attrs(data_between=cell_names((a, b), self.cols), data_sign=relation)}>'
                           f'<circle{attrs(cx=x, cy=y, r=CELL * 0.2)} fill="#fff"/>'
                           f'<text{attrs(x=x, y=y)} font-size="{CELL * 0.4:.0f}" font-weight="bold" fill="#c0392b"'
-                          f' text-anchor="middle" dominant-baseline="central">{glyph}</text></g>')
+                          f' text-anchor="middle" dominant-baseline="central">{escape(glyph)}</text></g>')
 
     def clue(self, side: str, index: int, text: str) -> None:
         """A clue outside the grid: ``side`` top, bottom, left or right; ``index`` the column
@@ -238,7 +238,7 @@ class Figure:
         step_c = 1 if c2 >= c1 else -1
         x1, x2 = self.x(c1 + (0 if step_c > 0 else 1)), self.x(c2 + (1 if step_c > 0 else 0))
         self.parts.append(f'<line class="diagonal"{attrs(data_cells=cell_names(cells, self.cols))}'
-                          f'{attrs(x1=x1, y1=self.y(r1), x2=x2, y2=self.y(r2 + 1))} stroke="#d08080" stroke-width="2"/>')
+                          f'{attrs(x1=x1, y1=self.y(r1), x2=x2, y2=self.y(r2 + 1))} stroke="#d08080" stroke-width="2" stroke-opacity="0.7"/>')
 
     def raw(self, element: str) -> None:
         """An element a kind writes itself (escaped by its writer)."""
@@ -270,15 +270,16 @@ def text_figure(text: str, kind: str | None = None) -> str:
             f'<rect width="100%" height="100%" fill="#fff"/>{rows}</svg>')
 
 
-def gallery_page(title: str, figures: Sequence[tuple[str, str]]) -> str:
-    """A self-contained HTML page of ``(caption, svg)`` figures: no script, nothing fetched."""
-    items = "".join(f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>\n"
-                    for caption, svg in figures)
+def gallery_page(title: str, figures: Sequence[tuple[str, str | None]]) -> str:
+    """A self-contained HTML page of ``(caption, svg)`` figures (``svg`` ``None``: the caption
+    alone, an error), everything escaped but the SVG: no script, nothing fetched."""
+    items = "".join(f'<figure class="{"drawing" if svg else "error"}">{svg or ""}'
+                    f"<figcaption>{escape(caption)}</figcaption></figure>\n" for caption, svg in figures)
     return ("<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(title)}</title><style>"
             "body{font-family:Helvetica,Arial,sans-serif;margin:1.5em;background:#f6f6f6}"
             "main{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start}"
             "figure{margin:0;padding:.6em;background:#fff;border:1px solid #ddd;border-radius:4px}"
-            "figure svg{display:block;max-width:480px;height:auto}"
-            "figcaption{font-size:.85em;color:#333;margin-top:.4em;max-width:480px;overflow-wrap:anywhere}"
+            "figure svg{display:block;min-width:300px;max-width:560px;height:auto}"
+            ".error figcaption{color:#a00}figcaption{font-size:.85em;color:#333;margin-top:.4em;max-width:480px;overflow-wrap:anywhere}"
             f"</style></head><body><h1>{escape(title)}</h1><main>\n{items}</main></body></html>\n")
