@@ -105,24 +105,23 @@ class Figure:
             self.parts.append(f'<g class="region"{attrs(data_region=region + 1, data_cells=cell_names(cells, self.cols))}'
                               f' fill="{FILLS[region % len(FILLS)]}">{rects}</g>')
 
-    def cell_rect(self, cell: int, **extra) -> str:
+    def cell_rect(self, cell: int) -> str:
         r, c = self.rc(cell)
-        return f'<rect{attrs(x=self.x(c), y=self.y(r), width=CELL, height=CELL, **extra)}/>'
+        return f'<rect{attrs(x=self.x(c), y=self.y(r), width=CELL, height=CELL)}/>'
 
     def shade(self, cells: Iterable[int], colour: str, cls: str = "shade") -> None:
         self.parts.append(f'<g class="{cls}" fill="{colour}">{"".join(self.cell_rect(c) for c in cells)}</g>')
 
     # -- what cells hold ---------------------------------------------------------------------
 
-    def values(self, givens: Sequence[int], solution: Sequence[int] | None = None,
-               shown=str) -> None:
+    def values(self, givens: Sequence[int], solution: Sequence[int] | None = None) -> None:
         """Each given (``class="given"``, black), and each value of ``solution`` that is not a
-        given (``class="solved"``, blue); ``shown`` turns a value into its text."""
+        given (``class="solved"``, blue)."""
         for cell, given in enumerate(givens):
             if given:
-                self.value(cell, shown(given), "given", given)
+                self.value(cell, str(given), "given", given)
             elif solution is not None and solution[cell]:
-                self.value(cell, shown(solution[cell]), "solved", solution[cell])
+                self.value(cell, str(solution[cell]), "solved", solution[cell])
 
     def value(self, cell: int, text: str, cls: str, value: int | str) -> None:
         x, y = self.centre(cell)
