@@ -3,17 +3,20 @@
 Input: files (``-`` for standard input), many puzzles per file, or ``--example NAME``; with
 neither, ``solve`` and ``show`` take the default example, so the first command works with no
 data at hand.  Output: ``--format text`` for people, ``--format jsonl`` for one JSON object
-per input puzzle.
+per input puzzle; ``show --format svg|html`` draws the puzzles (their kinds' SVG).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 
 from .. import api
-from ..errors import PuzzleError
+from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
+from ..models.svg import gallery_page
 from ..results import Result, Status, Times, error_result
 from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
@@ -177,6 +180,10 @@ def _emit(fmt: str, source: str, verdict: str, problems: list[str], error: str =
 def cmd_show(args) -> int:
     if getattr(args, "example", None) == "list":
         return print_examples()
+    if args.format != "text":
+        return show_drawings(args)
+    if args.out is not None:
+        raise UsageError("--out is for --format svg (a directory) or html (a file); text goes to standard output")
     tally = Tally()
     for rec in read_records(args):
         if rec.puzzle is None:
@@ -186,12 +193,102 @@ def cmd_show(args) -> int:
             tally.add("error", error=True)
             continue
         p = rec.puzzle
-        inferred = " (block shape inferred)" if getattr(p, "box_inferred", False) else ""
-        print(f"{rec.source}: {p.kind} {p.shape}{inferred}")
-        print(kind_entry(p.kind).draw(p))   # the kind's drawing, else its text form
+        print(f"{rec.source}: {p.kind} {p.shape}{_inferred(p)}")
+        print(p.pretty())
+        solution = _solution(p, args.solve)
+        if solution is not None:
+            print("solution:\n" + p.pretty(solution))
         print()
         tally.add("shown")
     return tally.exit_code()
+
+
+def _inferred(puzzle) -> str:
+    return " (block shape inferred)" if getattr(puzzle, "box_inferred", False) else ""
+
+
+def _solution(puzzle, solve: bool):
+    """With ``--solve``: a solution by the default engine (none if it finds none in
+    ``SOLVE_SECONDS``), to draw beside the givens."""
+    if not solve:
+        return None
+    result = api.solve(puzzle, limit=1, time_limit=SOLVE_SECONDS)
+    return result.solutions[0] if result.solutions else None
+
+
+SOLVE_SECONDS = 10.0
+
+
+def show_drawings(args) -> int:
+    """``--format svg``: one SVG a puzzle, to standard output (one puzzle) or a file each in
+    ``--out DIR``; ``--format html``: one page of every puzzle, to standard output or ``--out``."""
+    _check_out(args.format, args.out)
+    records = list(read_records(args))
+    if args.format == "svg" and args.out is None and len(records) > 1:
+        raise UsageError(f"show --format svg: {len(records)} puzzles; give --out DIR for a file each, "
+                         "or use --format html for one page")
+    tally = Tally()
+    figures = []
+    for rec in records:
+        if rec.puzzle is None:
+            text = record_error_text(rec)
+            report_error(text)
+            figures.append((text, None))
+            tally.add("error", error=True)
+            continue
+        p = rec.puzzle
+        solution = _solution(p, args.solve)
+        caption = f"{rec.source}: {p.kind} {p.shape}{_inferred(p)}" + (" (solved)" if solution is not None else "")
+        figures.append((caption, kind_entry(p.kind).draw(p, solution)))
+        tally.add("shown")
+    if args.format == "html":
+        _write(args.out, gallery_page(_title(args), figures))
+    elif args.out is None:
+        for _, drawing in figures:
+            if drawing is not None:
+                print(drawing)
+    else:
+        _write_each(args.out, records, figures)
+    return tally.exit_code()
+
+
+def _check_out(fmt: str, out: str | None) -> None:
+    """An output path of the wrong sort, refused before any puzzle is read."""
+    if out is not None and fmt == "svg" and os.path.exists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out}: a file; --format svg writes a file a puzzle into a directory")
+    if out is not None and fmt == "html" and os.path.isdir(out):
+        raise UsageError(f"--out {out}: a directory; --format html writes one page: give its file name")
+
+
+def _title(args) -> str:
+    return "puzzlebench: " + (", ".join(args.files) if args.files else f"example {args.example or args.default_example}")
+
+
+def _write(out: str | None, text: str) -> None:
+    if out is None:
+        sys.stdout.write(text)
+        return
+    try:
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot write there: {exc.strerror}") from None
+
+
+def _write_each(out: str, records, figures) -> None:
+    """A file a drawing in the directory ``out``: ``NNN-SOURCE.svg``, in input order."""
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--out {out}: cannot make a directory there: {exc.strerror}") from None
+    for k, (rec, (_, drawing)) in enumerate(zip(records, figures), start=1):
+        if drawing is not None:
+            _write(os.path.join(out, f"{k:03d}-{_slug(rec.source)}.svg"), drawing)
+
+
+def _slug(source: str) -> str:
+    """``data/set.txt:12`` → ``set.txt-12``: a file name that says where the puzzle was read."""
+    return re.sub(r"[^A-Za-z0-9._]+", "-", os.path.basename(source)).strip("-") or "puzzle"
 
 
 def statistics_markdown() -> str:
@@ -279,8 +376,15 @@ def register(sub) -> None:
                         "(default %(default)s)")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("show", help="pretty-print puzzles")
+    p = sub.add_parser("show", help="pretty-print or draw puzzles")
     add_input_arguments(p)
+    p.add_argument("--format", choices=("text", "svg", "html"), default="text",
+                   help="text: the grid as text; svg: a drawing a puzzle (several: with --out DIR); html: "
+                        "one self-contained page of every drawing (default %(default)s)")
+    p.add_argument("--out", metavar="PATH", help="svg: a directory, a file a puzzle; html: the page's file "
+                                                 "(default: standard output)")
+    p.add_argument("--solve", action="store_true",
+                   help=f"draw a solution too, by the default engine (none found in {SOLVE_SECONDS:g} s: the givens alone)")
     p.set_defaults(func=cmd_show, default_example="arto-inkala")
 
     p = sub.add_parser("solvers", help="every engine, its kinds, variants, options and availability")

@@ -19,6 +19,7 @@ from typing import Sequence
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
 from .latin import latin_lines, latin_problems, line_repeat_cells, line_repeats, numbers_solution
+from .svg import Figure
 from .text import (TextPlaces, cell_spots, content_lines, first_field, game_id_line, row_length_problem,
                    with_line)
 from .vocabulary import Less, Rules, grid_rules
@@ -157,6 +158,16 @@ class Futoshiki(Puzzle):
 
     def write_solution(self, values: Sequence[int]) -> str:
         return self.tatham_id(values) if self.form == "tatham" else self.grid_text(values)
+
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """Its grid with a sign on the edge between each ordered pair."""
+        figure = Figure(self.n, self.n, kind=self.kind)
+        figure.grid()
+        figure.values(self.givens, solution)
+        for smaller, larger in self.less:
+            first, second = sorted((smaller, larger))
+            figure.sign(first, second, "<" if first == smaller else ">")
+        return figure.svg()
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return self.grid_text(self.givens if solution is None else solution)

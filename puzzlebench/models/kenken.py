@@ -19,6 +19,7 @@ from .base import Puzzle, Solution
 from .cages import CageSpec, cage_name, cell_label, check_partition, claimed_plain, plain_text, read_plain
 from .solo import edge_regions, edges_text, first_misfit
 from .sudoku import DIGITS
+from .svg import Figure
 from .text import TextPlaces, cell_spots, content_lines, first_field, game_id_line, with_line
 from .vocabulary import Cage, Rules, cage_problem, grid_rules, repeated
 
@@ -30,6 +31,9 @@ characters with a letter or ``_`` and no ``/``, which no Towers id of any size l
 slots), and no comma, which every Unequal id has."""
 KEEN_LETTERS = {"a": "+", "s": "-", "m": "*", "d": "/"}
 KEEN_OPS = {op: letter for letter, op in KEEN_LETTERS.items()}
+
+OPS_SHOWN = {"+": "+", "-": "\u2212", "*": "\u00d7", "/": "\u00f7"}
+"""An operation as puzzle books print it: a minus sign, a times sign, a division sign."""
 
 
 class KenKen(Puzzle):
@@ -158,6 +162,17 @@ class KenKen(Puzzle):
         if len(text) != self.n * self.n or any(ch.upper() not in DIGITS[:self.n] for ch in text):
             raise ParseError(f"a KenKen solution is {self.n * self.n} characters of 1..{DIGITS[self.n - 1]}")
         return tuple(DIGITS.index(ch.upper()) + 1 for ch in text)
+
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """Its cages by bold borders, each with its target and operation in its first cell
+        (a one-cell cage: its target alone)."""
+        figure = Figure(self.n, self.n, kind=self.kind)
+        figure.grid(_regions(self.cages, self.n))
+        for cells, op, target in self.cages:
+            op = op if len(cells) > 1 else None
+            figure.cage(cells, f"{target}{OPS_SHOWN[op] if op else ''}", outline=False, data_target=target, data_op=op)
+        figure.values(self.givens, solution)
+        return figure.svg()
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return plain_text(self.n, self.givens if solution is None else solution, self.cages, True)

@@ -123,6 +123,14 @@ class KillerSudoku(Puzzle):
             raise ParseError("the solution's id has other cages or sums than the puzzle's")
         return tuple(grid_values(found.group(3), self.n, TextPlaces(text), found.start(3), f"a {self.n}x{self.n} killer"))
 
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """The Sudoku's drawing with each cage's dashed outline, its sum in its first cell."""
+        figure = self.plain.figure(self.kind)
+        for cells, _, total in self.cages:
+            figure.cage(cells, str(total), data_sum=total)
+        figure.values(self.givens, solution)
+        return figure.svg()
+
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return plain_text(self.n, self.givens if solution is None else solution, self.cages, False)
 

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .svg import Figure
 from .text import TextPlaces, cell_spots, content_lines, with_line
 from .vocabulary import Rules, grid_rules, repeated
 
@@ -118,6 +119,13 @@ class LatinSquare(Puzzle):
             return "\n".join(" ".join(str(v - 1) for v in row) for row in rows)
         width = len(str(n))
         return "\n".join(" ".join(str(v).rjust(width) for v in row) for row in rows)
+
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """Its grid; givens black, solved values blue."""
+        figure = Figure(self.n, self.n, kind=self.kind)
+        figure.grid()
+        figure.values(self.givens, solution)
+        return figure.svg()
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         values = self.givens if solution is None else solution

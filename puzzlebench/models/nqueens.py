@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .svg import GIVEN, SOLVED, Figure, attrs
 from .text import TextPlaces, content_lines, with_line
 from .vocabulary import AllDifferent, AtMostOne, ExactlyOne, Rules, candidate
 
@@ -150,10 +151,35 @@ class NQueens(Puzzle):
         placed = " ".join(f"({r + 1},{c})" for r, c in enumerate(columns) if c)
         return f"{self.n} {placed}".strip()
 
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """A chess board, a crown a queen: placed ones black, a solution's blue."""
+        n = self.n
+        figure = Figure(n, n, kind=self.kind)
+        figure.shade([c for c in range(n * n) if (c // n + c % n) % 2], "#e3d5b8", "dark-square")
+        figure.grid()
+        for row, given in enumerate(self.givens):
+            column = given or (solution[row] if solution is not None else 0)
+            if column:
+                figure.raw(queen(figure, row * n + column - 1, "given" if given else "solved"))
+        return figure.svg()
+
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         cols = self.givens if solution is None else solution
         return "\n".join("".join("Q" if cols[r] == c + 1 else "." for c in range(self.n))
                          for r in range(self.n))
+
+
+CROWN = ((0.2, 0.78), (0.14, 0.34), (0.34, 0.56), (0.5, 0.22), (0.66, 0.56), (0.86, 0.34), (0.8, 0.78))
+"""A queen's crown, as fractions of a cell: base, then five points."""
+
+
+def queen(figure: Figure, cell: int, cls: str) -> str:
+    """A queen on ``cell`` (``class="given queen"`` or ``"solved queen"``)."""
+    row, column = figure.rc(cell)
+    points = " ".join(f"{figure.x(column + dx):.1f},{figure.y(row + dy):.1f}" for dx, dy in CROWN)
+    colour = GIVEN if cls == "given" else SOLVED
+    return (f'<polygon class="{cls} queen"{attrs(data_cell=figure.name(cell), data_value=column + 1, points=points)}'
+            f' fill="{colour}" stroke="#fff" stroke-width="1"/>')
 
 
 # -- reading the forms ----------------------------------------------------------------------

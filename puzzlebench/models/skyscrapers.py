@@ -14,6 +14,7 @@ from typing import Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .svg import Figure
 from .text import TextPlaces, cell_spots, content_lines, with_line
 from .vocabulary import AllDifferent, ExactlyOne, Rules, Visibility, candidate, repeated, visible_count
 
@@ -224,6 +225,17 @@ class Skyscrapers(Puzzle):
         elif positional and not keyed:
             fields.append("-")   # else the first later field would be read as the givens
         return " ".join(fields + keyed + positional)
+
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """Its grid with each clue outside it, beside the row or column it sees."""
+        figure = Figure(self.n, self.n, margin=1, kind=self.kind)
+        figure.grid()
+        for side in SIDES:
+            for index, clue in enumerate(self.clues[side]):
+                if clue:
+                    figure.clue(side, index, str(clue))
+        figure.values(self.givens, solution)
+        return figure.svg()
 
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         n = self.n

@@ -100,6 +100,14 @@ class SudokuX(Puzzle):
         return tuple(grid_values(found.group(3), self.size, TextPlaces(text), found.start(3),
                                  f"a {self.size}x{self.size} Sudoku"))
 
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """The Sudoku's drawing with its two diagonals."""
+        figure = self.plain.figure(self.kind)
+        for _, cells in self.diagonals():
+            figure.diagonal(cells)
+        figure.values(self.givens, solution)
+        return figure.svg()
+
     def pretty(self, solution: Sequence[int] | None = None) -> str:
         return self.plain.pretty(solution)
 
