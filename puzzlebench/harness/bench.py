@@ -273,6 +273,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     if executor is None:
         executor = LocalExecutor(jobs, catalog=plan.catalog)
     stored = _execute(plan, cfg, engines, db, run_id, executor, jobs, stderr)
+    store_puzzles(items, engines, db, plan.sets, budget=max(SOLUTION_SECONDS, time.perf_counter() - started) / 10)
     limit = limit_key(cfg.limit)
     outcome = BenchOutcome(run_id, plan.tasks.measured, plan.skipped, stored.wrong, stored.errors, stored.timeouts,
                            [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items,
@@ -286,6 +287,55 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     db.finish_run(run_id)
     outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
     return outcome
+
+
+SOLUTION_SECONDS = 20.0
+"""A tenth of it, or of the bench's time if longer, is what a bench spends at most on the
+solutions it stores for the HTML report's drawings (:func:`store_puzzles`)."""
+
+
+def store_puzzles(items: Sequence[Record], engines: dict, db: Database, sets: Sequence[str],
+                  budget: float) -> None:
+    """Each puzzle of the bench stored by set and hash (its text, kind and block shape), with
+    a verified solution where one of the bench's solvers solved it: the fastest of them solves
+    it again here, its answer checked by the puzzle's own checker (the workers keep no
+    solution).  Solving stops after ``budget`` seconds: the rest keep their text alone."""
+    good = {(i.set_name, i.puzzle_hash): i.puzzle for i in items if i.puzzle is not None}
+    db.write_puzzle_texts((name, h, p.kind, _box_text(p), p.write()) for (name, h), p in good.items())
+    unsolved = {(name, h) for name in sets for h in db.unsolved_texts(name)}
+    fastest = _fastest_verified(db, sets, list(engines))
+    deadline, solutions = time.perf_counter() + budget, []
+    for key in sorted(unsolved & good.keys() & fastest.keys()):
+        if time.perf_counter() > deadline:
+            break
+        puzzle = good[key]
+        spec, seconds = fastest[key]
+        try:
+            result = engines[spec].run(puzzle, limit=1, time_limit=min(10 * seconds + 1.0, budget))
+        except Exception:   # an engine that fails here, where it had not, loses the drawing alone
+            continue
+        if result.verified and result.solutions:
+            solutions.append((*key, puzzle.format_solution(result.solutions[0])))
+    db.write_solutions(solutions)
+
+
+def _box_text(puzzle) -> str | None:
+    box = getattr(puzzle, "box", None)
+    return f"{box[0]}x{box[1]}" if box else None
+
+
+def _fastest_verified(db: Database, sets: Sequence[str], solvers: list[str]) -> dict[tuple, tuple[str, float]]:
+    """Per (set, puzzle hash), the bench's solver that answered it fastest with a verified
+    solution, and its time."""
+    found: dict[tuple, tuple[str, float]] = {}
+    for set_name, puzzle_hash, solver, seconds in db.conn.execute(
+            "SELECT set_name, puzzle_hash, solver, t_total FROM results WHERE verified = 1 AND status IN"
+            f" ('unique', 'multiple', 'sat') AND set_name IN ({', '.join('?' * len(sets))})"
+            f" AND solver IN ({', '.join('?' * len(solvers))})", (*sets, *solvers)):
+        key = (set_name, puzzle_hash)
+        if key not in found or (seconds or 0) < found[key][1]:
+            found[key] = (solver, seconds or 0.0)
+    return found
 
 
 @dataclass
