@@ -273,7 +273,6 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     if executor is None:
         executor = LocalExecutor(jobs, catalog=plan.catalog)
     stored = _execute(plan, cfg, engines, db, run_id, executor, jobs, stderr)
-    store_puzzles(items, engines, db, plan.sets, budget=max(SOLUTION_SECONDS, time.perf_counter() - started) / 10)
     limit = limit_key(cfg.limit)
     outcome = BenchOutcome(run_id, plan.tasks.measured, plan.skipped, stored.wrong, stored.errors, stored.timeouts,
                            [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items,
@@ -284,11 +283,14 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                          if (d.puzzle_id, d.puzzle_hash) in outcome.ids]
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
-    db.finish_run(run_id)
     outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
+    # after the bench's time is taken: what the report draws is not part of the run
+    store_puzzles(items, engines, db, plan.sets, budget=max(SOLUTION_SECONDS, outcome.seconds) / 10)
+    db.finish_run(run_id)
     return outcome
 
 
+SOLUTION_BATCH = 256
 SOLUTION_SECONDS = 20.0
 """A tenth of it, or of the bench's time if longer, is what a bench spends at most on the
 solutions it stores for the HTML report's drawings (:func:`store_puzzles`)."""
@@ -298,25 +300,31 @@ def store_puzzles(items: Sequence[Record], engines: dict, db: Database, sets: Se
                   budget: float) -> None:
     """Each puzzle of the bench stored by set and hash (its text, kind and block shape), with
     a verified solution where one of the bench's solvers solved it: the fastest of them solves
-    it again here, its answer checked by the puzzle's own checker (the workers keep no
-    solution).  Solving stops after ``budget`` seconds: the rest keep their text alone."""
+    it again here, a batch at a time (the engine's batch path where it has one), its answer
+    checked by the puzzle's own checker (the workers keep no solution).  Solving stops after
+    ``budget`` seconds: the rest keep their text alone."""
     good = {(i.set_name, i.puzzle_hash): i.puzzle for i in items if i.puzzle is not None}
     db.write_puzzle_texts((name, h, p.kind, _box_text(p), p.write()) for (name, h), p in good.items())
     unsolved = {(name, h) for name in sets for h in db.unsolved_texts(name)}
-    fastest = _fastest_verified(db, sets, list(engines))
-    deadline, solutions = time.perf_counter() + budget, []
-    for key in sorted(unsolved & good.keys() & fastest.keys()):
-        if time.perf_counter() > deadline:
-            break
-        puzzle = good[key]
-        spec, seconds = fastest[key]
-        try:
-            result = engines[spec].run(puzzle, limit=1, time_limit=min(10 * seconds + 1.0, budget))
-        except Exception:   # an engine that fails here, where it had not, loses the drawing alone
-            continue
-        if result.verified and result.solutions:
-            solutions.append((*key, puzzle.format_solution(result.solutions[0])))
-    db.write_solutions(solutions)
+    by_solver: dict[str, list[tuple]] = {}
+    for key, (spec, seconds) in sorted(_fastest_verified(db, sets, list(engines)).items()):
+        if key in unsolved and key in good:
+            by_solver.setdefault(spec, []).append((key, seconds))
+    deadline = time.perf_counter() + budget
+    for spec, keys in by_solver.items():
+        for start in range(0, len(keys), SOLUTION_BATCH):
+            if time.perf_counter() > deadline:
+                return
+            chunk = keys[start:start + SOLUTION_BATCH]
+            puzzles = [good[key] for key, _ in chunk]
+            limit = min(10 * max(seconds for _, seconds in chunk) + 1.0, budget)
+            try:
+                results = engines[spec].run_many(puzzles, limit=1, time_limit=limit)
+            except Exception:   # an engine that fails here, where it had not, loses the drawings alone
+                continue
+            db.write_solutions((*key, puzzle.format_solution(result.solutions[0]))
+                               for (key, _), puzzle, result in zip(chunk, puzzles, results)
+                               if result.verified and result.solutions)
 
 
 def _box_text(puzzle) -> str | None:

@@ -26,14 +26,15 @@ from ..models.kinds import kind_entry
 from ..models.reader import parse
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
-from .report import (PLOTS, STATS, cell, compare_caption, compare_columns, main_columns, metric_columns,
+from .report import (PLOTS, STATS, compare_caption, compare_columns, main_columns, metric_columns,
                      metrics_caption, time_limit_words, cell_of)
 
 CHUNK = 200
 """Puzzles a chunk file holds: a puzzle's page loads one file of about this many records."""
-DRAWN = 5000
+DRAWN = 1000
 """Puzzles drawn at most (the first in the table's order); the rest show their text."""
 SLOWEST_SHARE = 0.01
+NO_RESULT = "This database holds no result: there is no table, figure or puzzle to show."
 FLAGS = {"disagree": 1, "timeout": 2, "memout": 4, "slowest": 8, "error": 16}
 RECORD_FIELDS = ("status", "count", "verified", "wrong", "t_parse", "t_encode", "t_solve", "t_decode", "t_total",
                  "t_cpu", "batch_size", "peak_memory", "baseline_memory", "nodes", "guesses", "backtracks",
@@ -295,6 +296,9 @@ def _drawings(stored: dict | None, draw: bool) -> dict:
     what is said instead when the database holds no text of it."""
     if stored is None:
         return {"note": "This database holds no text of the puzzle (stored before puzzle texts were)."}
+    if not draw:
+        return {"text": stored["text"], "solution_text": stored["solution"],
+                "note": f"Drawings are made for the first {DRAWN:,} puzzles of a report; this is its text."}
     try:
         puzzle = parse(stored["text"], kind=stored["kind"], box=_box(stored["box"]))
     except (PuzzleError, UsageError) as exc:
@@ -306,9 +310,6 @@ def _drawings(stored: dict | None, draw: bool) -> dict:
         except PuzzleError:
             solution = None
     out = {"text": stored["text"], "solution_text": stored["solution"]}
-    if not draw:
-        out["note"] = f"Drawings are made for the first {DRAWN:,} puzzles of a report; this is its text."
-        return out
     out["puzzle"] = _draw(puzzle, None)
     if solution is not None:
         out["solution"] = _draw(puzzle, solution)
@@ -318,13 +319,12 @@ def _drawings(stored: dict | None, draw: bool) -> dict:
 
 
 def _draw(puzzle, solution) -> dict:
-    """``{"svg": ...}`` or ``{"pre": ...}``: the kind's drawing, else its text grid."""
-    entry = kind_entry(puzzle.kind)
+    """``{"svg": ...}``: the kind's drawing (its text form inside an SVG where it has none);
+    ``{"pre": ...}``, its text grid, where drawing fails (never a broken page)."""
     try:
-        drawn = entry.draw(puzzle) if solution is None else puzzle.pretty(solution)
-    except Exception:   # a kind's drawing that fails: its text form (never a broken page)
-        drawn = puzzle.pretty(solution)
-    return {"svg": drawn} if drawn.lstrip().startswith("<svg") else {"pre": drawn}
+        return {"svg": kind_entry(puzzle.kind).draw(puzzle, solution)}
+    except Exception:
+        return {"pre": puzzle.pretty(solution)}
 
 
 def _box(text: str | None):
@@ -345,7 +345,8 @@ def report_page(out: Path, given: str, where: str, results: list, summary: list[
             by_set.setdefault(r["set_name"], []).append(r)
     sections = [set_section(name, summary, metrics, rows, time_key, pair) for name, rows in by_set.items()]
     title = f"puzzlebench report: {Path(where).name}"
-    return write_page(out, title, header_html(runs, where), sections, results, texts, given=given)
+    header = header_html(runs, where) + ("" if by_set else f"<p class=note id=empty>{_e(NO_RESULT)}</p>")
+    return write_page(out, title, header, sections, results, texts, given=given)
 
 
 # -- compare ------------------------------------------------------------------------------------
