@@ -18,9 +18,10 @@ from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAU
                                TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
                                compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
                                render, render_compare, solver_named, standard_metrics, summarise, write_raw)
+from ..harness.html_report import compare_page, report_page
 from .common import EXIT_OK
 
-TABLE_FORMATS = ("md", "csv", "latex", "json")
+TABLE_FORMATS = ("md", "csv", "latex", "json", "html")
 TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
 
 
@@ -34,9 +35,10 @@ def cmd_report(args) -> int:
         return _report_raw(args)
     fmt = args.format or "md"
     if fmt not in TABLE_FORMATS:
-        raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex or json")
+        raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex, json or html")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    _check_html(args, fmt)
     if args.plot and not args.out:   # before the table: it was printed, then the error (exit 2)
         raise UsageError("--plot needs --out DIR for the figures")
     pair = None
@@ -61,6 +63,8 @@ def cmd_report(args) -> int:
                 raise UsageError(f"--pair {args.pair}: {name} is not among the solvers this report shows "
                                  f"({', '.join(shown) or 'none'})")
     summary, metrics = summarise(results, options.time_key), standard_metrics(results, options)
+    if fmt == "html":
+        return _write_html(args, options, results, summary, metrics, pair)
     text = render(summary, fmt, metrics)
     print(text, end="")
     _warn(noise_warnings(metrics))
@@ -78,6 +82,30 @@ def cmd_report(args) -> int:
                 why = ("no set has both solvers of the pair" if kind == "scatter" and pair else
                        "no set has two solvers" if kind == "scatter" else "no finished result to draw")
                 print(f"puzzlebench: --plot {kind}: nothing drawn: {why}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _check_html(args, fmt: str) -> None:
+    """``--format html`` writes a folder: it needs ``--out DIR`` and draws its own figures."""
+    if fmt != "html":
+        return
+    if not args.out:
+        raise UsageError("--format html writes a page and its files: give --out DIR")
+    if args.plot:
+        raise UsageError("--format html draws every figure itself; leave out --plot")
+
+
+def _write_html(args, options: MetricOptions, results, summary, metrics, pair) -> int:
+    db = open_existing(args.db)
+    try:
+        runs, texts = db.runs(), db.puzzle_texts()
+    finally:
+        db.close()
+    page = report_page(Path(args.out), args.out, args.db, results, summary, metrics, runs, texts,
+                       options.time_key, pair)
+    if not results:
+        print(f"puzzlebench: {args.db} holds no result: the page says so", file=sys.stderr)
+    print(f"wrote {page}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -218,13 +246,16 @@ def _report_compare(args, options: MetricOptions) -> int:
             raise UsageError(f"{name} is not for --compare")
     fmt = args.format or "md"
     if fmt not in TABLE_FORMATS:
-        raise UsageError(f"--format {fmt} is for --raw; --compare's table is md, csv, latex or json")
+        raise UsageError(f"--format {fmt} is for --raw; --compare's table is md, csv, latex, json or html")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    _check_html(args, fmt)
     dbs = [open_existing(path) for path in args.compare]
     try:
         selection = _selection(args, *dbs)
         sides = [median_runs(db.results(*selection), options.time_key) for db in dbs]
+        texts = [db.puzzle_texts() for db in dbs] if fmt == "html" else []
+        runs = [db.runs() for db in dbs] if fmt == "html" else []
     finally:
         for db in dbs:
             db.close()
@@ -235,6 +266,10 @@ def _report_compare(args, options: MetricOptions) -> int:
         raise UsageError(f"--compare {args.compare[0]} {args.compare[1]}: no puzzle in common "
                          f"(puzzles are paired by their content)")
     rows = compare(*sides, options)
+    if fmt == "html":
+        page = compare_page(Path(args.out), args.out, args.compare, sides, rows, runs, texts, options.margin)
+        print(f"wrote {page}", file=sys.stderr)
+        return EXIT_OK
     text = render_compare(rows, fmt, *args.compare, options.margin)
     print(text, end="")
     _warn(compare_noise_warnings(rows))
@@ -252,7 +287,8 @@ def register(sub) -> None:
                                    "(--raw); two databases side by side (--compare).")
     p.add_argument("--db", metavar="PATH", help="the results database")
     p.add_argument("--format", choices=TABLE_FORMATS + ("jsonl", "parquet"),
-                   help="table: md (default), csv, latex, json; --raw: csv (default), jsonl, parquet")
+                   help="table: md (default), csv, latex, json, html (a page with its figures and every "
+                        "puzzle, in --out DIR); --raw: csv (default), jsonl, parquet")
     p.add_argument("--plot", action="append", choices=sorted(PLOTS), help="a figure (repeat): PNG and SVG in --out")
     p.add_argument("--out", metavar="DIR|FILE",
                    help="where the table (summary.EXT) and the figures go; with --raw, the file to write")

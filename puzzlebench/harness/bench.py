@@ -283,9 +283,67 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
                          if (d.puzzle_id, d.puzzle_hash) in outcome.ids]
     if disagreements:
         db.write_disagreements(run_id, [d.as_row() for d in disagreements])
-    db.finish_run(run_id)
     outcome.disagreements, outcome.seconds = disagreements, time.perf_counter() - started
+    # after the bench's time is taken: what the report draws is not part of the run
+    store_puzzles(items, engines, db, plan.sets, budget=max(SOLUTION_SECONDS, outcome.seconds) / 10)
+    db.finish_run(run_id)
     return outcome
+
+
+SOLUTION_BATCH = 256
+SOLUTION_SECONDS = 20.0
+"""A tenth of it, or of the bench's time if longer, is what a bench spends at most on the
+solutions it stores for the HTML report's drawings (:func:`store_puzzles`)."""
+
+
+def store_puzzles(items: Sequence[Record], engines: dict, db: Database, sets: Sequence[str],
+                  budget: float) -> None:
+    """Each puzzle of the bench stored by set and hash (its text, kind and block shape), with
+    a verified solution where one of the bench's solvers solved it: the fastest of them solves
+    it again here, a batch at a time (the engine's batch path where it has one), its answer
+    checked by the puzzle's own checker (the workers keep no solution).  Solving stops after
+    ``budget`` seconds: the rest keep their text alone."""
+    good = {(i.set_name, i.puzzle_hash): i.puzzle for i in items if i.puzzle is not None}
+    db.write_puzzle_texts((name, h, p.kind, _box_text(p), p.write()) for (name, h), p in good.items())
+    unsolved = {(name, h) for name in sets for h in db.unsolved_texts(name)}
+    by_solver: dict[str, list[tuple]] = {}
+    for key, (spec, seconds) in sorted(_fastest_verified(db, sets, list(engines)).items()):
+        if key in unsolved and key in good:
+            by_solver.setdefault(spec, []).append((key, seconds))
+    deadline = time.perf_counter() + budget
+    for spec, keys in by_solver.items():
+        for start in range(0, len(keys), SOLUTION_BATCH):
+            if time.perf_counter() > deadline:
+                return
+            chunk = keys[start:start + SOLUTION_BATCH]
+            puzzles = [good[key] for key, _ in chunk]
+            limit = min(10 * max(seconds for _, seconds in chunk) + 1.0, budget)
+            try:
+                results = engines[spec].run_many(puzzles, limit=1, time_limit=limit)
+            except Exception:   # an engine that fails here, where it had not, loses the drawings alone
+                continue
+            db.write_solutions((*key, puzzle.format_solution(result.solutions[0]))
+                               for (key, _), puzzle, result in zip(chunk, puzzles, results)
+                               if result.verified and result.solutions)
+
+
+def _box_text(puzzle) -> str | None:
+    box = getattr(puzzle, "box", None)
+    return f"{box[0]}x{box[1]}" if box else None
+
+
+def _fastest_verified(db: Database, sets: Sequence[str], solvers: list[str]) -> dict[tuple, tuple[str, float]]:
+    """Per (set, puzzle hash), the bench's solver that answered it fastest with a verified
+    solution, and its time."""
+    found: dict[tuple, tuple[str, float]] = {}
+    for set_name, puzzle_hash, solver, seconds in db.conn.execute(
+            "SELECT set_name, puzzle_hash, solver, t_total FROM results WHERE verified = 1 AND status IN"
+            f" ('unique', 'multiple', 'sat') AND set_name IN ({', '.join('?' * len(sets))})"
+            f" AND solver IN ({', '.join('?' * len(solvers))})", (*sets, *solvers)):
+        key = (set_name, puzzle_hash)
+        if key not in found or (seconds or 0) < found[key][1]:
+            found[key] = (solver, seconds or 0.0)
+    return found
 
 
 @dataclass

@@ -114,6 +114,15 @@ CREATE TABLE IF NOT EXISTS disagreements (
     solver_b TEXT, status_b TEXT, count_b INTEGER,
     UNIQUE (puzzle_id, puzzle_hash, limit_, solver_a, solver_b)
 );
+CREATE TABLE IF NOT EXISTS puzzle_texts (
+    set_id INTEGER NOT NULL REFERENCES puzzle_sets(id),
+    puzzle_hash TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    box TEXT,
+    text TEXT NOT NULL,
+    solution TEXT,
+    PRIMARY KEY (set_id, puzzle_hash)
+);
 """
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
@@ -308,6 +317,19 @@ class ResultsReader:
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
+    def runs(self) -> list[dict]:
+        """Every row of ``runs``: the command, settings, machine and versions of each bench."""
+        return [dict(row) for row in self._read("SELECT * FROM runs ORDER BY id")]
+
+    def puzzle_texts(self) -> dict[tuple[str, str], dict]:
+        """Each stored puzzle by (set name, puzzle hash): its ``kind``, ``box``, ``text`` and
+        ``solution``; empty for a database older than the table."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'puzzle_texts'"):
+            return {}
+        return {(row["set_name"], row["puzzle_hash"]): dict(row) for row in self._read(
+            "SELECT s.name AS set_name, p.puzzle_hash, p.kind, p.box, p.text, p.solution"
+            " FROM puzzle_texts p JOIN puzzle_sets s ON s.id = p.set_id")}
+
     def names(self) -> tuple[list[str], list[str]]:
         """The sets and the solvers (not the input's errors) the ``results`` view holds."""
         sets = [row[0] for row in self._read("SELECT DISTINCT set_name FROM results ORDER BY set_name")]
@@ -331,7 +353,10 @@ class Database(ResultsReader):
       as ``set:line``, ``puzzle_hash``, ``set_name``, ``set_digest``, ``line``, ``kind``,
       ``shape``, ``solver``), warm-up runs (``bench --warmup``) left out;
     - ``disagreements``: pairs of solvers that answered the same puzzle differently
-      (:mod:`.crosscheck`).
+      (:mod:`.crosscheck`);
+    - ``puzzle_texts``: each puzzle of a set (keyed by set and puzzle hash) as its input's
+      text, its kind and block shape, and a verified solution (``NULL``: none found), which
+      the HTML report draws; a database older than it gets it (empty) when a bench opens it.
 
     Uniqueness is kept by the bench rather than a key: a bench without ``--resume`` marks the
     earlier results of the pairs it is about to run as replaced (:meth:`retire`), and
@@ -425,6 +450,7 @@ class Database(ResultsReader):
         found = self._set_named(name)
         with self.transaction():
             removed = self.conn.execute("DELETE FROM result_log WHERE set_id = ?", (found.id,)).rowcount
+            self.conn.execute("DELETE FROM puzzle_texts WHERE set_id = ?", (found.id,))
             self.conn.execute("DELETE FROM disagreements WHERE substr(puzzle_id, 1, ?) = ?",
                               (len(name) + 1, name + ":"))
             self.conn.execute("DELETE FROM puzzle_sets WHERE id = ?", (found.id,))
@@ -468,11 +494,6 @@ class Database(ResultsReader):
 
     def finish_run(self, run_id: int) -> None:
         self.conn.execute("UPDATE runs SET finished = ? WHERE id = ?", (now(), run_id))
-
-    def runs(self) -> list[dict]:
-        cur = self.conn.execute("SELECT * FROM runs ORDER BY id")
-        names = [d[0] for d in cur.description]
-        return [dict(zip(names, row)) for row in cur]
 
     # -- results ----------------------------------------------------------------------------
 
@@ -592,6 +613,30 @@ class Database(ResultsReader):
 
     def transaction(self):
         return _Transaction(self.conn)
+
+    # -- puzzles ----------------------------------------------------------------------------
+
+    def unsolved_texts(self, set_name: str) -> set[str]:
+        """The hashes of the set's stored puzzles that have no solution yet."""
+        return {row[0] for row in self.conn.execute(
+            "SELECT p.puzzle_hash FROM puzzle_texts p JOIN puzzle_sets s ON s.id = p.set_id"
+            " WHERE s.name = ? AND p.solution IS NULL", (set_name,))}
+
+    def write_puzzle_texts(self, rows: Iterable[tuple[str, str, str, str | None, str]]) -> None:
+        """Store puzzles as ``(set_name, puzzle_hash, kind, box, text)``, those stored already kept."""
+        with self.transaction():
+            self.conn.executemany(
+                "INSERT OR IGNORE INTO puzzle_texts (set_id, puzzle_hash, kind, box, text)"
+                " SELECT id, ?, ?, ?, ? FROM puzzle_sets WHERE name = ?",
+                [(h, kind, box, text, set_name) for set_name, h, kind, box, text in rows])
+
+    def write_solutions(self, rows: Iterable[tuple[str, str, str]]) -> None:
+        """Store verified solutions as ``(set_name, puzzle_hash, solution text)``."""
+        with self.transaction():
+            self.conn.executemany(
+                "UPDATE puzzle_texts SET solution = ? WHERE puzzle_hash = ?"
+                " AND set_id = (SELECT id FROM puzzle_sets WHERE name = ?)",
+                [(solution, h, set_name) for set_name, h, solution in rows])
 
     # -- disagreements ----------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ import csv
 import io
 import json
 import math
+from bisect import bisect_right
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import mean, median
@@ -704,10 +705,10 @@ def cell(key: str, value) -> str:
 
 
 def _rows(summary: list[dict], columns) -> list[list[str]]:
-    return [[_cell_of(row, k) for k, _ in columns] for row in summary]
+    return [[cell_of(row, k) for k, _ in columns] for row in summary]
 
 
-def _cell_of(row: dict, key: str) -> str:
+def cell_of(row: dict, key: str) -> str:
     """A row's cell; ``X_ci`` is the interval ``X_lo`` to ``X_hi``, in X's unit."""
     if key.endswith("_ci"):
         base = key[:-3]
@@ -898,9 +899,10 @@ def _pyplot():
     return plt
 
 
-def _save(fig, out: Path, name: str) -> list[Path]:
+def _save(fig, out: Path, name: str, page: bool = False) -> list[Path]:
+    """The figure as PNG and SVG, or for the HTML page (``page``) as SVG alone."""
     paths = []
-    for ext in ("png", "svg"):
+    for ext in ("svg",) if page else ("png", "svg"):
         path = out / f"{name}.{ext}"
         fig.savefig(path, dpi=120, bbox_inches="tight")
         paths.append(path)
@@ -923,7 +925,8 @@ def _time_label(time_key: str) -> str:
     return "CPU time" if time_key == "t_cpu" else "time"
 
 
-def cactus(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
+def cactus(results: list[dict], out: Path, time_key: str = "t_total", page: bool = False
+           ) -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -939,10 +942,18 @@ def cactus(results: list[dict], out: Path, time_key: str = "t_total") -> list[Pa
         ax.set_ylabel(f"{_time_label(time_key)} per puzzle (s), sorted")
         ax.set_title(f"{set_name}: cactus plot")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize="small")
-        paths += _save(fig, out, f"cactus-{_slug(set_name)}")
+        _legend(ax, page)
+        paths += _save(fig, out, f"cactus-{_slug(set_name)}", page)
         plt.close(fig)
     return paths
+
+
+def _legend(ax, outside: bool) -> None:
+    """The legend in the plot's best corner, or right of the axes where it covers no data."""
+    if outside:
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
+    else:
+        ax.legend(fontsize="small")
 
 
 def _draw_time_limit(ax, rows: list, horizontal: bool) -> None:
@@ -990,7 +1001,8 @@ def profile_at(ratios: list[float], tau: float) -> float:
     return sum(r <= tau for r in ratios) / len(ratios) if ratios else 0.0
 
 
-def ecdf(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
+def ecdf(results: list[dict], out: Path, time_key: str = "t_total", page: bool = False
+         ) -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -1008,13 +1020,14 @@ def ecdf(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path
         ax.set_ylabel("share of the puzzles solved within")
         ax.set_title(f"{set_name}: ECDF of the solve times")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize="small")
-        paths += _save(fig, out, f"ecdf-{_slug(set_name)}")
+        _legend(ax, page)
+        paths += _save(fig, out, f"ecdf-{_slug(set_name)}", page)
         plt.close(fig)
     return paths
 
 
-def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[Path]:
+def profile(results: list[dict], out: Path, time_key: str = "t_total", page: bool = False
+            ) -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -1027,8 +1040,8 @@ def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[P
         for solver, rs in ratios.items():
             taus = [r for r in rs if math.isfinite(r)]
             if taus:
-                ax.step([1.0] + taus + [top], [profile_at(rs, 1.0)] + [profile_at(rs, t) for t in taus]
-                        + [profile_at(rs, top)], where="post", label=solver)
+                shares = [bisect_right(rs, t) / len(rs) for t in [1.0, *taus, top]]   # rs sorted: no n^2
+                ax.step([1.0] + taus + [top], shares, where="post", label=solver)
         ax.set_xscale("log", base=2)
         ax.set_xlim(1, top)
         ax.set_ylim(0, 1.02)
@@ -1036,14 +1049,14 @@ def profile(results: list[dict], out: Path, time_key: str = "t_total") -> list[P
         ax.set_ylabel("share of the puzzles")
         ax.set_title(f"{set_name}: performance profile (Dolan & Moré)")
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize="small")
-        paths += _save(fig, out, f"profile-{_slug(set_name)}")
+        _legend(ax, page)
+        paths += _save(fig, out, f"profile-{_slug(set_name)}", page)
         plt.close(fig)
     return paths
 
 
 def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None,
-            time_key: str = "t_total") -> list[Path]:
+            time_key: str = "t_total", page: bool = False) -> list[Path]:
     plt = _pyplot()
     paths = []
     for set_name, rows in _by_set(results).items():
@@ -1064,9 +1077,13 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None,
         if not xs:
             continue
         fig, ax = plt.subplots(figsize=(5, 5))
-        ax.scatter(xs, ys, s=8, alpha=0.6)
+        ax.scatter(xs, ys, s=8, alpha=0.6, rasterized=len(xs) > RASTER_FROM)
         lo, hi = min(xs + ys) / 2, cap * 1.5
         ax.plot([lo, hi], [lo, hi], color="grey", linewidth=0.8)
+        if page:   # the page's figure: the limit, where timeouts sit, marked and named
+            _draw_time_limit(ax, rows, horizontal=True)
+            ax.axvline(cap, color="black", linestyle="--", linewidth=0.9)
+            _legend(ax, True)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlim(lo, hi)
@@ -1074,7 +1091,7 @@ def scatter(results: list[dict], out: Path, pair: tuple[str, str] | None = None,
         ax.set_xlabel(f"{a} {_time_label(time_key)} (s)")
         ax.set_ylabel(f"{b} {_time_label(time_key)} (s)")
         ax.set_title(f"{set_name}: per puzzle (timeouts/errors at the limit)")
-        paths += _save(fig, out, f"scatter-{_slug(set_name)}-{_slug(a)}-vs-{_slug(b)}")
+        paths += _save(fig, out, f"scatter-{_slug(set_name)}-{_slug(a)}-vs-{_slug(b)}", page)
         plt.close(fig)
     return paths
 
@@ -1118,5 +1135,11 @@ def stats_boxplot(results: list[dict], out: Path, time_key: str = "t_total", sta
     return paths
 
 
+RASTER_FROM = 2000
+"""A scatter of more points than this draws them as one image inside its SVG (a vector point
+each made the HTML report's page megabytes long)."""
+
 PLOTS = {"cactus": cactus, "scatter": scatter, "stats": stats_boxplot, "ecdf": ecdf, "profile": profile}
-"""Each called as ``plot(results, out_folder, time_key=...)`` (scatter also ``pair=``)."""
+"""Each called as ``plot(results, out_folder, time_key=...)`` (scatter also ``pair=``; but the
+box plots, ``page=True`` draws the HTML report's figure: SVG alone, the legend right of the
+axes where it covers no data, the limit marked on the scatter too)."""

@@ -431,7 +431,7 @@ def test_a_real_bench_reports_consistent_metrics(tmp_path):
     (["--baseline", "a", "--solvers", "b,c"], "--baseline a: not among the solvers this report shows (b, c)"),
     (["--raw", "--format", "parquet"], "--raw --format parquet is binary: give --out FILE"),
     (["--raw", "--format", "md"], "--raw writes csv, jsonl, parquet; got --format md"),
-    (["--format", "jsonl"], "--format jsonl is for --raw; a report's table is md, csv, latex or json"),
+    (["--format", "jsonl"], "--format jsonl is for --raw; a report's table is md, csv, latex, json or html"),
     (["--plot", "cactus"], "--plot needs --out DIR for the figures"),   # the table was printed first
     (["--plot", "scatter", "--pair", "a", "--out", "/nonexistent-figures"], "--pair takes two solvers, A,B; got 'a'"),
     # a name no row has gave a table (or a figure) without it, exit 0
