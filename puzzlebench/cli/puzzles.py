@@ -188,7 +188,7 @@ def cmd_show(args) -> int:
         p = rec.puzzle
         inferred = " (block shape inferred)" if getattr(p, "box_inferred", False) else ""
         print(f"{rec.source}: {p.kind} {p.shape}{inferred}")
-        print(kind_entry(p.kind).draw(p))   # the kind's drawing, else its text form
+        print(p.pretty())
         print()
         tally.add("shown")
     return tally.exit_code()

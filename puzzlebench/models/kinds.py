@@ -14,10 +14,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Set
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from ..errors import UsageError
 from .base import Puzzle
+from .svg import text_figure
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class Kind:
     from which generating takes minutes a puzzle, and what was measured; ``examples``: its
     embedded examples beyond :mod:`.examples` (objects with ``name``, ``kind``, ``text``,
     ``description``, ``box``, ``solutions``); ``drawing``: the name of the class's method that
-    draws a puzzle (``None``: its text form, ``pretty()``)."""
+    draws a puzzle as SVG, ``method(solution=None)`` (``None``: its text form in an SVG)."""
 
     name: str
     model: str | type
@@ -51,10 +52,13 @@ class Kind:
         module, _, cls = self.model.partition(":")
         return getattr(importlib.import_module(module), cls)
 
-    def draw(self, puzzle: Puzzle) -> str:
-        """The puzzle drawn by the kind's ``drawing`` method, else its text form."""
+    def draw(self, puzzle: Puzzle, solution: Sequence[int] | None = None) -> str:
+        """The puzzle (with ``solution``'s values) as SVG, drawn by the kind's ``drawing``
+        method; a kind without one: its text form, ``pretty()``, inside an SVG."""
         method = getattr(puzzle, self.drawing, None) if self.drawing else None
-        return method() if method is not None else puzzle.pretty()
+        if method is None:
+            return text_figure(puzzle.pretty(solution), puzzle.kind)
+        return method(solution)
 
 
 KINDS: dict[str, Kind] = {}
@@ -74,7 +78,8 @@ def unregister_kind(name: str) -> None:
 
 
 for _entry in (
-    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds")),
+    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds"),
+         drawing="svg"),
     Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False),
     Kind("skyscrapers", "puzzlebench.models.skyscrapers:Skyscrapers", "skyscrapers", "size", 6, ("remove",)),
     Kind("latin", "puzzlebench.models.latin:LatinSquare", "latin", "size", 30, ("holes", "balanced"),

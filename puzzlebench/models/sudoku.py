@@ -15,6 +15,7 @@ from typing import Callable, Sequence
 
 from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
 from .base import Puzzle, Solution
+from .svg import Figure
 from .solo import first_misfit, grid_spots, grid_text, grid_values
 from .text import CPMPY_HEADER, TextPlaces, cell_spots, content_lines, game_id_line, with_line
 from .vocabulary import Rules, grid_rules, repeated
@@ -80,6 +81,13 @@ def _unit_getters(rows: int, cols: int) -> tuple[Callable, ...]:
     tuple, even for the one-cell units of a 1x1 grid)."""
     return tuple(itemgetter(*cells) if len(cells) > 1 else itemgetter(slice(cells[0], cells[0] + 1))
                  for _, cells in unit_table(rows, cols))
+
+
+@lru_cache(maxsize=None)
+def block_map(rows: int, cols: int) -> tuple[int, ...]:
+    """The block of every cell (numbered as :func:`unit_table` numbers them, from 0)."""
+    n = rows * cols
+    return tuple((r // rows) * rows + c // cols for r in range(n) for c in range(n))
 
 
 def parse_box(text: str | tuple[int, int] | None) -> tuple[int, int] | None:
@@ -382,6 +390,18 @@ class Sudoku(Puzzle):
         if len(tokens) != n * n:
             raise ParseError(f"a solution of a {n}x{n} Sudoku has {n * n} values; got {len(tokens)}")
         return tuple(int(t) for t in tokens)
+
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """The puzzle drawn: bold block borders, givens in black, ``solution``'s values in blue."""
+        figure = self.figure()
+        figure.values(self.givens, solution)
+        return figure.svg()
+
+    def figure(self, kind: str | None = None) -> Figure:
+        """The empty grid with its blocks' borders: what the kinds built on a Sudoku draw on."""
+        figure = Figure(self.size, self.size, kind=kind or self.kind)
+        figure.grid(block_map(*self.box))
+        return figure
 
     def pretty(self, solution: Sequence[int] | None = None, empty: str = ".") -> str:
         """The grid with `` | `` between blocks and ``-+-`` rules between bands, aligned."""

@@ -81,6 +81,16 @@ class Sukaku(Sudoku):
                                     for b in range(0, N, 3)).rstrip())
         return "\n".join(lines)
 
+    def svg(self, solution: Sequence[int] | None = None) -> str:
+        """The position drawn: a cell of one candidate as its given, the others' pencil marks
+        in a 3x3 mini-grid (a solution's values in blue instead)."""
+        figure = self.figure()
+        figure.values(self.givens, solution)
+        for cell, mask in enumerate(self.candidates):
+            if not self.givens[cell] and solution is None:
+                figure.candidates(cell, [v for v in range(1, N + 1) if mask >> (v - 1) & 1], (3, 3))
+        return figure.svg()
+
     def write(self) -> str:
         if self.form == "grid":
             return "\n".join(" ".join(_digits(m) for m in self.candidates[r * N:(r + 1) * N])

@@ -10,6 +10,7 @@ import itertools
 import math
 import random
 import re
+from xml.etree import ElementTree
 
 import pytest
 
@@ -19,8 +20,9 @@ from puzzlebench.generators.fill import random_filling
 from puzzlebench.generators.kinds import dig_minimal
 from puzzlebench.models.base import Puzzle, Solution
 from puzzlebench.models.examples import Example
-from puzzlebench.models.kinds import KIND_NAMES, Kind, register_kind, unregister_kind
+from puzzlebench.models.kinds import KIND_NAMES, Kind, kind_entry, register_kind, unregister_kind
 from puzzlebench.models.reader import parse
+from puzzlebench.models.svg import Figure
 from puzzlebench.models.vocabulary import grid_rules
 from puzzlebench.results import Status
 from puzzlebench.solvers import registry
@@ -76,11 +78,14 @@ class DiagonalLatin(Puzzle):
         return "\n".join(" ".join(str(v) if v else "." for v in values[r * self.n:(r + 1) * self.n])
                          for r in range(self.n))
 
-    def drawing(self) -> str:
-        """The toy's own drawing: its grid in a frame."""
-        rows = self.pretty().split("\n")
-        rule = "+" + "-" * (len(rows[0]) + 2) + "+"
-        return "\n".join([rule, *(f"| {row} |" for row in rows), rule])
+    def drawing(self, solution=None) -> str:
+        """The toy's own drawing, on the shared toolkit: its grid, its two diagonals, its values."""
+        figure = Figure(self.n, self.n, kind=self.kind)
+        figure.grid()
+        for name, cells in diagonal_units(self.n)[-2:]:
+            figure.diagonal(cells)
+        figure.values(self.givens, solution)
+        return figure.svg()
 
     @classmethod
     def from_header(cls, fields, givens, source=None):
@@ -126,6 +131,7 @@ def diagonal_latin_kind():
 
 EMPTY = "diag:4:" + "." * 16
 ONE_GIVEN_ROW = "diag:4:1234" + "." * 12
+SVG = "{http://www.w3.org/2000/svg}"
 GENERIC_ENGINES = ["mrv", "backtrack", "dlx", "dlx-py", "sat", "cpsat", "smt", "quine"]
 
 
@@ -193,14 +199,14 @@ def test_it_is_generated_and_shown_through_the_command_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["show", str(out)]) == 0
     shown = capsys.readouterr().out
-    assert "diag-latin 4x4" in shown and "+---------+" in shown
+    assert "diag-latin 4x4" in shown and parse(lines[0]).pretty() in shown
 
 
 def test_its_example_is_listed_and_shown(capsys):
     assert main(["show", "--example", "list"]) == 0
     assert "diag-row: diag-latin 4x4" in capsys.readouterr().out.splitlines()
     assert main(["show", "--example", "diag-row"]) == 0
-    assert "| 1 2 3 4 |" in capsys.readouterr().out
+    assert "1 2 3 4" in capsys.readouterr().out.splitlines()
 
 
 def test_its_bad_text_is_a_clear_error_with_its_place(tmp_path, capsys):
@@ -210,3 +216,17 @@ def test_its_bad_text_is_a_clear_error_with_its_place(tmp_path, capsys):
     captured = capsys.readouterr()
     assert f"{path}:1: error: expected 'diag:N:' and its cells, '.' for an empty one" in captured.out
     assert "Traceback" not in captured.err
+
+
+def test_it_is_drawn_through_its_entry():
+    """Its entry's ``drawing`` names the method; the shared toolkit draws what it asks for."""
+    puzzle = parse(ONE_GIVEN_ROW)
+    solution = registry.make_engine("mrv").run(puzzle).solutions[0]
+    root = ElementTree.fromstring(kind_entry("diag-latin").draw(puzzle, solution))
+    assert root.get("data-kind") == "diag-latin"
+    assert [(t.get("data-cell"), t.text) for t in root.iter(SVG + "text") if t.get("class") == "given"] == \
+        [("r1c1", "1"), ("r1c2", "2"), ("r1c3", "3"), ("r1c4", "4")]
+    solved = {t.get("data-cell"): int(t.text) for t in root.iter(SVG + "text") if t.get("class") == "solved"}
+    assert len(solved) == 12 and all(solution[(int(c[1]) - 1) * 4 + int(c[3]) - 1] == v for c, v in solved.items())
+    assert [d.get("data-cells") for d in root.iter(SVG + "line") if d.get("class") == "diagonal"] == \
+        ["r1c1 r2c2 r3c3 r4c4", "r1c4 r2c3 r3c2 r4c1"]
