@@ -85,9 +85,8 @@ def arrow(puzzle: Sudoku, figure, link, radius: float) -> str:
     size = CELL * 0.14
     head = (f"M{ex:.2f} {ey:.2f}L{ex - hx * size - hy * size * 0.6:.2f} {ey - hy * size + hx * size * 0.6:.2f}"
             f"L{ex - hx * size + hy * size * 0.6:.2f} {ey - hy * size - hx * size * 0.6:.2f}Z")
-    names = puzzle.size
     dash = ' stroke-dasharray="4 3"' if kind == "weak" else ""
-    label = f"{_mark_name(a, names)} {kind} {_mark_name(b, names)}"
+    label = f"{_mark_name(a, puzzle.size)} {kind} {_mark_name(b, puzzle.size)}"
     return (f'<g class="link {kind}"{attrs(data_link=label)} stroke="{LINK}" fill="none">'
             f'<path d="M{sx:.2f} {sy:.2f}Q{cx:.2f} {cy:.2f} {ex:.2f} {ey:.2f}" stroke-width="1.5"{dash}/>'
             f'<path d="{head}" fill="{LINK}" stroke="none"/></g>')

@@ -520,7 +520,7 @@ def chain_text(g: Geometry, par: dict, target: int) -> str:
     return render(g, path, {nd: len(par.get(nd, ())) - 1 for nd in path})
 
 
-def told(g: Geometry, prefix: str, chains) -> tuple[str, tuple]:
+def _told(g: Geometry, prefix: str, chains) -> tuple[str, tuple]:
     """A multiple hint's words, ``prefix`` then its chains ((par, target) each) in
     Eureka-like notation, with the chains themselves (to be drawn)."""
     return prefix + " ; ".join(chain_text(g, par, target) for par, target in chains), tuple(chains)
@@ -1183,7 +1183,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                             if el or pl:
                                 offer(ancestors(on_par, nd) + ancestors(off_par, nd), el, pl,
                                       lambda cell=cell, k=k, on_par=on_par, off_par=off_par, nd=nd:
-                                      told(g, f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: ",
+                                      _told(g, f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: ",
                                            ((on_par, nd), (off_par, nd))), 1)
             value_sets.append((k, on_par))
             _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
@@ -1198,7 +1198,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                 if el or pl:
                     offer(sum(ancestors(par, nd) for _, par in value_sets), el, pl,
                           lambda cell=cell, nd=nd, value_sets=value_sets:
-                          told(g, f"{_name(g, nd)} from every candidate of {g.names[cell]}: ",
+                          _told(g, f"{_name(g, nd)} from every candidate of {g.names[cell]}: ",
                                [(par, nd) for _, par in value_sets]), 5)
     if best is None:
         return None
@@ -1222,11 +1222,11 @@ def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off
         a, z = on_bad
         what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
         out.append((ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
-                    lambda: told(g, f"{g.names[cell]} <> {k + 1}: {what}: ", ((on_par, a), (on_par, z)))))
+                    lambda: _told(g, f"{g.names[cell]} <> {k + 1}: {what}: ", ((on_par, a), (on_par, z)))))
     if off_bad:
         c, d = off_bad
         out.append((ancestors(off_par, c) + ancestors(off_par, d), [], [(cell, k + 1)],
-                    lambda: told(g, f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
+                    lambda: _told(g, f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
                                     f"{_name(g, c)} and {_name(g, d)}: ", ((off_par, c), (off_par, d)))))
     return out
 
@@ -1252,5 +1252,5 @@ def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
             if el or pl:
                 offer(sum(ancestors(par, nd) for par in pars), el, pl,
                       lambda k=k, u=u, nd=nd, pars=pars:
-                      told(g, f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: ",
+                      _told(g, f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: ",
                            [(par, nd) for par in pars]), 6)
