@@ -47,16 +47,19 @@ def step_svg(puzzle: Sudoku, s: State, step: Step) -> str:
         x, y = mark_centre(puzzle, figure, cand)
         figure.raw(f'<circle class="ring"{attrs(data_cell=g.names[cand[0]], data_value=cand[1])}'
                    f'{attrs(cx=x, cy=y, r=round(radius, 2))} fill="#e3f5e1" stroke="{RING}" stroke-width="1"/>')
+    for cell, v in step.eliminations:   # under the mark, so that its digit stays readable
+        x, y = mark_centre(puzzle, figure, (cell, v))
+        figure.raw(f'<circle class="removed"{attrs(cx=x, cy=y, r=round(radius, 2))} fill="#fdd"'
+                   f' stroke="{STRUCK}" stroke-width="1.2"/>')
     placed = dict(step.placements)
     for cell in range(n * n):
         if s.cand[cell] and cell not in placed:
             figure.candidates(cell, values_of(s.cand[cell]), puzzle.box)
     for cell, v in step.eliminations:
         x, y = mark_centre(puzzle, figure, (cell, v))
-        d = radius * 0.9
+        d = radius * 0.75
         figure.raw(f'<g class="struck"{attrs(data_cell=g.names[cell], data_value=v)} stroke="{STRUCK}"'
-                   f' stroke-width="1.6"><circle{attrs(cx=x, cy=y, r=round(radius, 2))} fill="#fde0e0"'
-                   f' fill-opacity="0.5"/><path d="M{x - d:.2f} {y - d:.2f}L{x + d:.2f} {y + d:.2f}"/></g>')
+                   f' stroke-width="1.3"><path d="M{x - d:.2f} {y + d:.2f}L{x + d:.2f} {y - d:.2f}"/></g>')
     for cell, v in step.placements:
         x, y = figure.centre(cell)
         figure.raw(f'<text class="placed"{attrs(data_cell=g.names[cell], data_value=v, x=x, y=y)}'
