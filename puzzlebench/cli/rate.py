@@ -1,7 +1,7 @@
 """``puzzlebench rate``: rate puzzles, or fit a rating model to labelled puzzles.
 
-    puzzlebench rate FILE|- [--explain] [--model se|human|PATH] [--format text|jsonl]
-                     [--time-limit SECONDS]
+    puzzlebench rate FILE|- [--explain] [--model se|human|PATH] [--format text|jsonl|html]
+                     [--time-limit SECONDS] [--out PAGE.html]
     puzzlebench rate --fit DATA --labels COLUMN --out model.json [--features full|seed]
                      [--method lstsq|anneal] [--transform none|log] [--folds K]
 """
@@ -26,6 +26,7 @@ from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_pro
 from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
+from ..rating.steps_page import error_section, page, rated_section
 from .common import EXIT_OK, EXIT_SOME_ERRORS, Tally, read_records as read_puzzle_records, record_error_text, report_error
 
 FOLDS = Whole(2, INT32_MAX)   # k of the k-fold cross-validation
@@ -41,15 +42,16 @@ def register(subparsers) -> None:
     p.add_argument("--explain", action="store_true", help="list every step in words")
     p.add_argument("--model", default="se",
                    help=f"built-in model ({', '.join(BUILTIN_MODELS)}: SE scale / human seconds) or a model JSON")
-    p.add_argument("--format", choices=("text", "jsonl"), default="text",
-                   help="text: a line a puzzle; jsonl: a JSON object a puzzle (default %(default)s)")
+    p.add_argument("--format", choices=("text", "jsonl", "html"), default="text",
+                   help="text: a line a puzzle; jsonl: a JSON object a puzzle; html: one self-contained page "
+                        "with every step drawn on the grid (to --out, or stdout) (default %(default)s)")
     p.add_argument("--time-limit", type=TIME, default=LADDER_SECONDS, metavar="SECONDS",
                    help="per puzzle, for Sudoku Explainer's ladder of techniques (default %(default)g; 0: none); "
                         "past it the record says ladder \"timeout\" and the model scores the puzzle")
     fitting = p.add_argument_group("fitting (--fit)")
     fitting.add_argument("--fit", metavar="DATA", help="fit a model to the labelled puzzles of DATA")
     fitting.add_argument("--labels", metavar="COLUMN", help="label column: CSV header name or 1-based field number")
-    fitting.add_argument("--out", metavar="MODEL.json", help="where the fitted model is written")
+    p.add_argument("--out", metavar="FILE", help="where the fitted model (--fit) or the page (--format html) is written")
     fitting.add_argument("--features", choices=sorted(FEATURE_SETS), default="full",
                          help="seed: Σ α n + Σ β [n>0] as in Landreau's TIPE 2025 study; full: plus hardest technique, "
                               "guessing, singles and visual criteria (default); full+quine: plus the Quine "
@@ -73,10 +75,23 @@ def run(args) -> int:
         return run_fit(args)
     if not args.file:
         raise UsageError("rate: give a FILE of puzzles (or -), or --fit DATA --labels COLUMN --out MODEL.json")
-    for name in ("labels", "out"):
-        if getattr(args, name):
-            raise UsageError(f"rate: --{name} goes with --fit")
+    if args.labels:
+        raise UsageError("rate: --labels goes with --fit")
+    if args.out and args.format != "html":
+        raise UsageError("rate: --out goes with --fit or --format html")
     return run_rate(args)
+
+
+def check_writable(path: str) -> None:
+    """Fail now, not after minutes of work, when ``path`` cannot be written (a folder, a
+    missing folder, no permission); nothing is left behind."""
+    existed = os.path.exists(path)
+    try:
+        open(path, "a").close()
+    except OSError as exc:
+        raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
+    if not existed:
+        os.remove(path)
 
 
 def _read(path: str) -> tuple[str, str]:
@@ -100,6 +115,10 @@ def run_rate(args) -> int:
     # N-Queens' "8" would be "value 8 is out of range for a 1x1 Sudoku"); a Sudoku where two readings are
     # possible (16 numbers: rush-01 clues too)
     inputs = argparse.Namespace(files=[args.file], kind=None, box=None, prefer="sudoku")
+    html = args.format == "html"
+    if html and args.out:
+        check_writable(args.out)
+    sections: list[str] = []
     tally = Tally()
     seconds = args.time_limit or None
     ladder = Counter()
@@ -120,11 +139,37 @@ def run_rate(args) -> int:
         tally.add(rating.status, error=rec.puzzle is None)
         if rating.ladder:
             ladder[rating.ladder] += 1
-        print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
-              else format_text(rating, args.explain), flush=True)
-    if args.format == "text" and tally.records:
+        if html:
+            sections.append(html_section(len(sections) + 1, rating, rec.puzzle))
+        else:
+            print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
+                  else format_text(rating, args.explain), flush=True)
+    if html:
+        write_page(args.out, page(f"puzzlebench rate {args.file}", sections))
+    if args.format != "jsonl" and tally.records:
         print(summary_line(tally, ladder), file=sys.stderr)
     return tally.exit_code()
+
+
+def html_section(number: int, rating: Rating, puzzle) -> str:
+    """A puzzle's part of the page: its steps drawn, or the text record of an error or of a
+    puzzle that is not proper."""
+    text = format_text(rating, False)
+    if rating.status != "unique":
+        return error_section(number, text)
+    heading, *facts = text.split("\n")
+    return rated_section(number, heading, [f.strip() for f in facts], puzzle, rating.moves)
+
+
+def write_page(path: str | None, text: str) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def summary_line(tally: Tally, ladder: Counter) -> str:
@@ -168,14 +213,7 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
-    # checked before the fit (minutes on a large set), not after it: an --out folder fails here
-    existed = os.path.exists(args.out)
-    try:
-        open(args.out, "a").close()
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror}") from None
-    if not existed:
-        os.remove(args.out)
+    check_writable(args.out)
     text, source = _read(args.fit)
     records = read_records(text, source, args.labels)
     names = FEATURE_SETS[args.features]

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..errors import UsageError
 from ..models.base import Puzzle
 from .model import DifficultyModel, load_model
+from ..solvers.candidate_grid import Step
 from .profile import LADDER_SECONDS, Profile, feature_vector, profile_puzzle
 
 BUILTIN_MODELS = {"se": "rating_se.json", "human": "rating_human.json"}
@@ -80,6 +81,7 @@ class Rating:
     message: str | None = None
     source: str | None = None
     puzzle: str | None = None
+    moves: list[Step] = field(default_factory=list, repr=False)  # the steps themselves, to be drawn
 
     def to_dict(self, explain: bool = False) -> dict:
         out = {"source": self.source, "puzzle": self.puzzle, "status": self.status,
@@ -109,13 +111,15 @@ def rate_profile(prof: Profile, model: DifficultyModel) -> Rating:
                       message=STATUS_MESSAGES[prof.status])
     r = Rating("unique", model.predict_row(feature_vector(prof)), prof.hardest,
                dict(prof.techniques), prof.criteria, [s.text for s in prof.steps],
-               prof.guesses, prof.backtracks, prof.depth, model.name, scored_by="model")
+               prof.guesses, prof.backtracks, prof.depth, model.name, scored_by="model",
+               moves=list(prof.steps))
     lad = prof.ladder
     if lad is not None:
         r.ladder, r.ladder_seconds = lad.status, lad.seconds
         if lad.status != "timeout":
             r.steps = [f"[{s.rating:.1f}] {s.text}" if s.rating is not None else s.text
                        for s in lad.steps]
+            r.moves = list(lad.steps)
             r.hardest = lad.hardest
             r.techniques = dict(Counter(s.technique for s in lad.steps))
             r.guesses, r.backtracks, r.depth = lad.guesses, lad.backtracks, lad.depth

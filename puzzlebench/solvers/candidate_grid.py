@@ -93,9 +93,18 @@ def cells_of(bits: int) -> list[int]:
 
 # -- steps ------------------------------------------------------------------------------------
 
+Candidate = tuple[int, int]   # (cell, value)
+Link = tuple[Candidate, Candidate, str]
+"""A chain's link from one candidate to the next: ``strong`` (the first false makes the
+second true, Eureka's ``=``) or ``weak`` (the first true makes the second false, ``-``)."""
+
+
 @dataclass(frozen=True)
 class Step:
-    """One move: the technique, the values it places, the candidates it removes, in words."""
+    """One move: the technique, the values it places, the candidates it removes, in words,
+    and the pattern it rests on, for drawing it: ``cells`` and ``units`` (indices into
+    :attr:`Geometry.units`) it uses, the ``candidates`` it rests on, and for chains their
+    ``links`` in order."""
 
     technique: str
     placements: tuple[tuple[int, int], ...] = ()
@@ -103,6 +112,10 @@ class Step:
     text: str = ""
     depth: int = 0
     rating: float | None = None  # Sudoku Explainer's rating of the step (the ``se`` ladder)
+    cells: tuple[int, ...] = ()
+    units: tuple[int, ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    links: tuple[Link, ...] = ()
 
 
 # -- the state --------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from ..errors import OutOfTime
-from .candidate_grid import Geometry, State, cells_of
+from .candidate_grid import Candidate, Geometry, Link, State, cells_of
 
 RUNGS = {"nishio": {"dynamic": True, "nishio": True}, "multiple chains": {"dynamic": False},
          "dynamic chains": {"dynamic": True}, "dynamic chains+": {"dynamic": True, "level": 1}}
@@ -57,7 +57,8 @@ def max_complexity(bonus_tenths: int) -> int:
 @dataclass(frozen=True)
 class ChainHint:
     """One conclusion: candidates removed (``eliminations``) or a value placed, the rung, its
-    rating (base + length term), the complexity and the chain(s) in words."""
+    rating (base + length term), the complexity and the chain(s) in words; for drawing them,
+    the chains' ``candidates`` and ``links`` (as :class:`~.candidate_grid.Step` has them)."""
 
     technique: str
     rating: float
@@ -66,6 +67,8 @@ class ChainHint:
     placements: tuple[tuple[int, int], ...]
     text: str
     order: int = 0  # SE's tie-break among equal ratings and lengths
+    candidates: tuple[Candidate, ...] = ()
+    links: tuple[Link, ...] = ()
 
 
 # -- geometry helpers -------------------------------------------------------------------------
@@ -502,13 +505,42 @@ def ancestors(par: dict, *targets: int) -> int:
     return len(seen)
 
 
-def chain_text(g: Geometry, par: dict, target: int) -> str:
-    """The chain to ``target`` (followed through first parents) in Eureka-like notation."""
+def first_parents(par: dict, target: int) -> list[int]:
+    """The chain to ``target``, from its start, followed through first parents."""
     path = [target]
     while par.get(path[-1]) and len(path) < 400:
         path.append(par[path[-1]][0])
     path.reverse()
+    return path
+
+
+def chain_text(g: Geometry, par: dict, target: int) -> str:
+    """The chain to ``target`` (followed through first parents) in Eureka-like notation."""
+    path = first_parents(par, target)
     return render(g, path, {nd: len(par.get(nd, ())) - 1 for nd in path})
+
+
+def _told(g: Geometry, prefix: str, chains) -> tuple[str, tuple]:
+    """A multiple hint's words, ``prefix`` then its chains ((par, target) each) in
+    Eureka-like notation, with the chains themselves (to be drawn)."""
+    return prefix + " ; ".join(chain_text(g, par, target) for par, target in chains), tuple(chains)
+
+
+def _candidate(g: Geometry, node: int) -> Candidate:
+    cell, k = divmod(node >> 1, g.n)
+    return cell, k + 1
+
+
+def path_pattern(g: Geometry, *paths: list[int]) -> dict:
+    """The candidates and links of chains of nodes (each from its start): a link into an on
+    node is strong, into an off node weak (``render``'s ``=`` and ``-``)."""
+    nodes, links = {}, {}
+    for path in paths:
+        for nd in path:
+            nodes.setdefault(_candidate(g, nd))
+        for a, b in zip(path, path[1:]):
+            links.setdefault((_candidate(g, a), _candidate(g, b), "strong" if b & 1 else "weak"))
+    return {"candidates": tuple(nodes), "links": tuple(links)}
 
 
 def render(g: Geometry, path: list[int], extra: dict | None = None, limit: int = 30) -> str:
@@ -831,7 +863,8 @@ def _cycle_hint(ch: Chainer, path: list[int], y: bool, x: bool,
         return None
     text = (f"bidirectional {kind} {render(g, path[::-1])} "
             f"(rating {rating}, {complexity} nodes)")
-    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text, order)
+    return ChainHint(f"bidirectional {kind}", rating, complexity, elims, (), text, order,
+                     **path_pattern(g, path[::-1]))
 
 
 def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
@@ -844,11 +877,12 @@ def _forcing_hint(ch: Chainer, path: list[int], y: bool) -> ChainHint:
     kind = "forcing chain" if y else "forcing x-chain"
     rating = round(BASE[kind] + length_bonus(complexity), 1)
     chain = render(g, path[::-1])
+    pattern = path_pattern(g, path[::-1])
     if dst & 1:
         text = f"{kind}: {g.names[cell]} = {k + 1}, as {chain} (rating {rating})"
-        return ChainHint(kind, rating, complexity, (), ((cell, k + 1),), text, 2 if not y else 4)
+        return ChainHint(kind, rating, complexity, (), ((cell, k + 1),), text, 2 if not y else 4, **pattern)
     text = f"{kind}: {g.names[cell]} <> {k + 1}, as {chain} (rating {rating})"
-    return ChainHint(kind, rating, complexity, ((cell, k + 1),), (), text, 2 if not y else 4)
+    return ChainHint(kind, rating, complexity, ((cell, k + 1),), (), text, 2 if not y else 4, **pattern)
 
 
 def cycles_and_forcing_chains(s: State, deadline=None, ctx: ChainContext | None = None) -> ChainHint | None:
@@ -1122,8 +1156,7 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
         if first is None:
             return None
         best, best_text = first[1], first[2]
-        text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
-        return replace(best, text=text)
+        return _told_hint(g, best, best_text)
 
     region_done = set()
     for cell in range(n * n):
@@ -1150,8 +1183,8 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                             if el or pl:
                                 offer(ancestors(on_par, nd) + ancestors(off_par, nd), el, pl,
                                       lambda cell=cell, k=k, on_par=on_par, off_par=off_par, nd=nd:
-                                      f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: "
-                                      f"{chain_text(g, on_par, nd)} ; {chain_text(g, off_par, nd)}", 1)
+                                      _told(g, f"{_name(g, nd)} whether {g.names[cell]} is {k + 1} or not: ",
+                                           ((on_par, nd), (off_par, nd))), 1)
             value_sets.append((k, on_par))
             _region_chains(ch, cell, k, on_par, run, offer, region_done, dynamic)
         if card >= 2:
@@ -1165,12 +1198,18 @@ def multiple_chains(s: State, *, dynamic: bool, nishio: bool = False, level: int
                 if el or pl:
                     offer(sum(ancestors(par, nd) for _, par in value_sets), el, pl,
                           lambda cell=cell, nd=nd, value_sets=value_sets:
-                          f"{_name(g, nd)} from every candidate of {g.names[cell]}: "
-                          + " ; ".join(chain_text(g, par, nd) for _, par in value_sets), 5)
+                          _told(g, f"{_name(g, nd)} from every candidate of {g.names[cell]}: ",
+                               [(par, nd) for _, par in value_sets]), 5)
     if best is None:
         return None
-    text = f"{kind}: {best_text()} (rating {best.rating}, {best.complexity} nodes)"
-    return replace(best, text=text)
+    return _told_hint(g, best, best_text)
+
+
+def _told_hint(g: Geometry, hint: ChainHint, tell) -> ChainHint:
+    """The hint kept, with its words and chains (``tell()``: made for this hint only)."""
+    words, chains = tell()
+    text = f"{hint.technique}: {words} (rating {hint.rating}, {hint.complexity} nodes)"
+    return replace(hint, text=text, **path_pattern(g, *(first_parents(par, t) for par, t in chains)))
 
 
 
@@ -1183,14 +1222,12 @@ def _contradictions(g: Geometry, cell: int, k: int, on_par, on_bad, off_par, off
         a, z = on_bad
         what = f"{g.names[cell]} = {k + 1} leads to {_name(g, a)} and {_name(g, z)}"
         out.append((ancestors(on_par, a) + ancestors(on_par, z), [(cell, k + 1)], [],
-                    lambda: f"{g.names[cell]} <> {k + 1}: {what}: {chain_text(g, on_par, a)} ; "
-                            f"{chain_text(g, on_par, z)}"))
+                    lambda: _told(g, f"{g.names[cell]} <> {k + 1}: {what}: ", ((on_par, a), (on_par, z)))))
     if off_bad:
         c, d = off_bad
         out.append((ancestors(off_par, c) + ancestors(off_par, d), [], [(cell, k + 1)],
-                    lambda: f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
-                            f"{_name(g, c)} and {_name(g, d)}: {chain_text(g, off_par, c)} ; "
-                            f"{chain_text(g, off_par, d)}"))
+                    lambda: _told(g, f"{g.names[cell]} = {k + 1}: {g.names[cell]} <> {k + 1} leads to "
+                                    f"{_name(g, c)} and {_name(g, d)}: ", ((off_par, c), (off_par, d)))))
     return out
 
 
@@ -1215,5 +1252,5 @@ def _region_chains(ch, cell, k, on_par, run, offer, done, dynamic):
             if el or pl:
                 offer(sum(ancestors(par, nd) for par in pars), el, pl,
                       lambda k=k, u=u, nd=nd, pars=pars:
-                      f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: "
-                      + " ; ".join(chain_text(g, par, nd) for par in pars), 6)
+                      _told(g, f"{_name(g, nd)} from every place of {k + 1} in {g.unit_names[u]}: ",
+                           [(par, nd) for par in pars]), 6)

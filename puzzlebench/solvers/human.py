@@ -45,14 +45,21 @@ def _removal_text(g: Geometry, eliminations: Sequence[tuple[int, int]]) -> str:
                      for v, cells in sorted(by_value.items()))
 
 
-def _elim_step(g: Geometry, technique: str, what: str, eliminations) -> Step:
+def _elim_step(g: Geometry, technique: str, what: str, eliminations, **pattern) -> Step:
+    """A step removing candidates; ``pattern``: the Step's cells, units, candidates, links."""
     elims = tuple(sorted(set(eliminations)))
-    return Step(technique, (), elims, f"{what} removes {_removal_text(g, elims)}")
+    return Step(technique, (), elims, f"{what} removes {_removal_text(g, elims)}", **pattern)
 
 
-def _place_step(g: Geometry, technique: str, cell: int, v: int, where: str = "") -> Step:
+def _place_step(g: Geometry, technique: str, cell: int, v: int, where: str = "", **pattern) -> Step:
     text = f"{g.names[cell]} = {v}: {technique}" + (f" in {where}" if where else "")
-    return Step(technique, ((cell, v),), (), text)
+    return Step(technique, ((cell, v),), (), text, cells=(cell,), candidates=((cell, v),), **pattern)
+
+
+def _marks(cand: Sequence[int], cells: Sequence[int], mask: int = -1) -> tuple[tuple[int, int], ...]:
+    """The candidates of ``cells`` among the values of ``mask`` (default: all), the ones a
+    pattern rests on."""
+    return tuple((c, v) for c in cells for v in values_of(cand[c] & mask))
 
 
 # -- the techniques ---------------------------------------------------------------------------
@@ -72,7 +79,8 @@ def last_free_cell(s: State) -> Step | None:
             missing = g.full & ~s.placed[u]
             if missing & (missing - 1) or not missing & s.cand[free[0]]:
                 raise Contradiction
-            return _place_step(g, "last free cell", free[0], missing.bit_length(), g.unit_names[u])
+            return _place_step(g, "last free cell", free[0], missing.bit_length(), g.unit_names[u],
+                               units=(u,))
     return None
 
 
@@ -92,7 +100,8 @@ def hidden_single(s: State) -> Step | None:
             low = hidden & -hidden
             for c in cells:
                 if cand[c] & low and cand[c] != low:
-                    return _place_step(g, "hidden single", c, low.bit_length(), g.unit_names[u])
+                    return _place_step(g, "hidden single", c, low.bit_length(), g.unit_names[u],
+                                       units=(u,))
     return None
 
 
@@ -124,7 +133,8 @@ def _naked_subset(s: State, k: int, name: str) -> Step | None:
             if elims:
                 vals = ",".join(map(str, values_of(union)))
                 where = ", ".join(g.names[c] for c in group)
-                return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims)
+                return _elim_step(g, name, f"{name} {vals} at {where} in {g.unit_names[u]}", elims,
+                                  cells=group, units=(u,), candidates=_marks(cand, group))
         if memo is not None:
             s.memo.add(memo)
     return None
@@ -166,7 +176,9 @@ def _hidden_subset(s: State, k: int, name: str) -> Step | None:
             if elims:
                 vals = ",".join(map(str, values_of(keep)))
                 at = ", ".join(g.names[cells[i]] for i in cells_of(pos))
-                return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims)
+                group = tuple(cells[i] for i in cells_of(pos))
+                return _elim_step(g, name, f"{name} {vals} at {at} in {g.unit_names[u]}", elims,
+                                  cells=group, units=(u,), candidates=_marks(cand, group, keep))
         s.memo.add(memo)
     return None
 
@@ -196,7 +208,8 @@ def pointing_pair(s: State) -> Step | None:
                     if elims:
                         return _elim_step(g, "pointing pair",
                                           f"pointing pair {v} in {g.unit_names[b]} "
-                                          f"({g.unit_names[line]})", elims)
+                                          f"({g.unit_names[line]})", elims, cells=tuple(pos),
+                                          units=(b, line), candidates=_marks(cand, pos, bit))
     for key in keys:
         s.memo.add(key)
     return None
@@ -219,7 +232,8 @@ def box_line_reduction(s: State) -> Step | None:
                 if elims:
                     return _elim_step(g, "box-line reduction",
                                       f"box-line reduction {v} in {g.unit_names[line]} "
-                                      f"({g.unit_names[b]})", elims)
+                                      f"({g.unit_names[b]})", elims, cells=tuple(pos),
+                                      units=(line, b), candidates=_marks(cand, pos, bit))
     for key in keys:
         s.memo.add(key)
     return None
@@ -303,9 +317,20 @@ def _fish(s: State, k: int, name: str) -> Step | None:
                     other = "columns" if base_is_row else "rows"
                     text = (f"{name} {v} in {kind} {','.join(str(i + 1) for i in sorted(base))} "
                             f"and {other} {','.join(str(j + 1) for j in cells_of(cover))}")
-                    return _elim_step(g, name, text, elims)
+                    return _elim_step(g, name, text, elims, **_fish_pattern(s, v, sorted(base),
+                                                                            cells_of(cover), base_is_row))
         s.memo.add(memo)
     return None
+
+
+def _fish_pattern(s: State, v: int, base: list[int], cover: list[int], base_is_row: bool) -> dict:
+    """A fish's base and cover lines, and the value's cells in its base lines."""
+    n = s.g.n
+    base_units = [i if base_is_row else n + i for i in base]
+    cover_units = [n + j if base_is_row else j for j in cover]
+    cells = tuple(c for u in base_units for c in s.g.units[u] if s.cand[c] >> (v - 1) & 1)
+    return {"cells": cells, "units": tuple(base_units + cover_units),
+            "candidates": _marks(s.cand, cells, 1 << (v - 1))}
 
 
 def x_wing(s: State) -> Step | None:
@@ -346,7 +371,8 @@ def y_wing(s: State) -> Step | None:
             if elims:
                 text = (f"y-wing {','.join(map(str, values_of(pm)))} at {g.names[pivot]} with "
                         f"{g.names[x]}, {g.names[y]}")
-                return _elim_step(g, "y-wing", text, elims)
+                return _elim_step(g, "y-wing", text, elims, cells=(pivot, x, y),
+                                  candidates=_marks(cand, (pivot, x, y)))
     return None
 
 
@@ -366,7 +392,8 @@ def xyz_wing(s: State) -> Step | None:
             if elims:
                 text = (f"xyz-wing {','.join(map(str, values_of(pm)))} at {g.names[pivot]} with "
                         f"{g.names[x]}, {g.names[y]}")
-                return _elim_step(g, "xyz-wing", text, elims)
+                return _elim_step(g, "xyz-wing", text, elims, cells=(pivot, x, y),
+                                  candidates=_marks(cand, (pivot, x, y)))
     return None
 
 
@@ -392,7 +419,8 @@ def simple_colouring(s: State) -> Step | None:
     for v in range(1, g.n + 1):
         bit = 1 << (v - 1)
         links: dict[int, list[int]] = {}
-        for _, a, b in conjugate_pairs(s, v):
+        pairs = conjugate_pairs(s, v)
+        for _, a, b in pairs:
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
         seen: set[int] = set()
@@ -416,14 +444,26 @@ def simple_colouring(s: State) -> Step | None:
                 if any(g.peer_bits[c] & side_bits[k] for c in side):
                     text = (f"simple colouring {v}: {', '.join(g.names[c] for c in sorted(side))} "
                             f"share a unit (colour wrap)")
-                    return _elim_step(g, "simple colouring", text, [(c, v) for c in side])
+                    return _elim_step(g, "simple colouring", text, [(c, v) for c in side],
+                                      **_colouring_pattern(v, sides, pairs))
             elims = [(c, v) for c in range(len(cand)) if cand[c] & bit and c not in colour
                      and g.peer_bits[c] & side_bits[0] and g.peer_bits[c] & side_bits[1]]
             if elims:
                 text = (f"simple colouring {v} on the chain from {g.names[start]} "
                         f"({len(colour)} cells, colour trap)")
-                return _elim_step(g, "simple colouring", text, elims)
+                return _elim_step(g, "simple colouring", text, elims,
+                                  **_colouring_pattern(v, sides, pairs))
     return None
+
+
+def _colouring_pattern(v: int, sides: tuple[list[int], list[int]], pairs) -> dict:
+    """The coloured cells (one colour, then the other) and their conjugate pairs as strong
+    links (each pair once)."""
+    cells = tuple(sorted(sides[0]) + sorted(sides[1]))
+    coloured = set(cells)
+    joined = dict.fromkeys((a, b) for _, a, b in pairs if a in coloured)
+    return {"cells": cells, "candidates": tuple((c, v) for c in cells),
+            "links": tuple(((a, v), (b, v), "strong") for a, b in joined)}
 
 
 def unique_rectangle(s: State) -> Step | None:
@@ -445,9 +485,11 @@ def unique_rectangle(s: State) -> Step | None:
             for third, fourth in ((x, y), (y, x)):
                 if cand[third] == pair and cand[fourth] & pair == pair and cand[fourth] != pair:
                     elims = [(fourth, v) for v in values_of(pair)]
+                    corners = tuple(sorted((a, b, third, fourth)))
                     text = (f"unique rectangle {','.join(map(str, values_of(pair)))} at "
-                            f"{', '.join(g.names[c] for c in sorted((a, b, third, fourth)))}")
-                    return _elim_step(g, "unique rectangle", text, elims)
+                            f"{', '.join(g.names[c] for c in corners)}")
+                    return _elim_step(g, "unique rectangle", text, elims, cells=corners,
+                                      candidates=_marks(cand, corners, pair))
     return None
 
 
@@ -483,11 +525,25 @@ def xy_chain(s: State) -> Step | None:
                             if elims:
                                 text = (f"xy-chain {z_bit.bit_length()} "
                                         f"{'-'.join(g.names[c] for c in chain)}")
-                                return _elim_step(g, "xy-chain", text, elims)
+                                return _elim_step(g, "xy-chain", text, elims,
+                                                  **_xy_chain_pattern(cand, chain, z_bit.bit_length()))
                         if len(chain) < XY_CHAIN_MAX:
                             nxt.append((p, other, chain))
                 frontier = nxt
     return None
+
+
+def _xy_chain_pattern(cand: Sequence[int], chain: Sequence[int], z: int) -> dict:
+    """An XY-chain's links: in each cell, the value coming in (z in the first) is strong to
+    the other; that other is weak to the same value in the next cell."""
+    links, into = [], z
+    for i, c in enumerate(chain):
+        out = (cand[c] & ~(1 << (into - 1))).bit_length()
+        links.append(((c, into), (c, out), "strong"))
+        if i + 1 < len(chain):
+            links.append(((c, out), (chain[i + 1], out), "weak"))
+        into = out
+    return {"cells": tuple(chain), "candidates": _marks(cand, chain), "links": tuple(links)}
 
 
 TECHNIQUE_FUNCTIONS = {
@@ -521,7 +577,8 @@ def bug(s: State) -> Step | None:
     for v in values_of(cand[cell]):
         bit = 1 << (v - 1)
         if all(sum(1 for c in g.units[u] if cand[c] & bit) == 3 for u in g.cell_units[cell]):
-            return _place_step(g, "bug", cell, v, "the only cell with three candidates")
+            return _place_step(g, "bug", cell, v, "the only cell with three candidates",
+                               units=g.cell_units[cell])
     return None
 
 
@@ -567,7 +624,8 @@ def wxyz_wing(s: State) -> Step | None:
                     if elims:
                         text = (f"wxyz-wing {','.join(map(str, values_of(union)))} at "
                                 f"{', '.join(g.names[q] for q in cells)} (z = {z})")
-                        step = _elim_step(g, "wxyz-wing", text, elims)
+                        step = _elim_step(g, "wxyz-wing", text, elims, cells=cells,
+                                          candidates=_marks(cand, cells))
                         return replace(step, rating=5.6 if pm.bit_count() == 3 else 5.5)
     return None
 
@@ -600,7 +658,10 @@ def turbot_fish(s: State) -> Step | None:
                     if elims:
                         text = (f"{('skyscraper', 'two-string kite', 'turbot fish')[kind]} {v}: "
                                 f"({v}){g.names[s1]}={g.names[b1]}-{g.names[b2]}={g.names[e]}")
-                        kinds[kind].setdefault(v, _elim_step(g, "turbot fish", text, elims))
+                        if v not in kinds[kind]:
+                            path = (s1, b1, b2, e)
+                            kinds[kind][v] = _elim_step(g, "turbot fish", text, elims, cells=path,
+                                                        units=(u1, u2), **_x_chain_pattern(v, path))
         if not any(v in found for found in kinds):
             s.memo.add(memo)
     for kind, found in enumerate(kinds):
@@ -670,10 +731,19 @@ def _strong_links(s: State, k: int) -> Step | None:
             rating, path, elims = best
             chain = "".join((f"({v}){g.names[c]}" if i == 0 else ("=" if i % 2 else "-") + g.names[c])
                             for i, c in enumerate(path))
-            step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims)
+            step = _elim_step(g, f"{k} strong links", f"{k} strong links {v}: {chain}", elims,
+                              cells=path, **_x_chain_pattern(v, path))
             return replace(step, rating=rating)
         s.memo.add(memo)
     return None
+
+
+def _x_chain_pattern(v: int, path: Sequence[int]) -> dict:
+    """The links of a chain of one value's strong links, ``path`` its cells: strong, weak,
+    strong, ... (Eureka's ``=``, ``-``)."""
+    return {"candidates": tuple((c, v) for c in path),
+            "links": tuple(((a, v), (b, v), "weak" if i % 2 else "strong")
+                           for i, (a, b) in enumerate(zip(path, path[1:])))}
 
 
 def three_strong_links(s: State) -> Step | None:
@@ -722,10 +792,13 @@ def unique_rectangle_2_4(s: State) -> Step | None:
                     extra_x, extra_y = cand[x] & ~pair, cand[y] & ~pair
                     where = ", ".join(g.names[q] for q in sorted(corners))
                     vals = ",".join(map(str, values_of(pair)))
+                    pattern = {"cells": tuple(sorted(corners)),
+                               "candidates": _marks(cand, sorted(corners), pair | extra_x | extra_y)}
                     if extra_x == extra_y and extra_x.bit_count() == 1:
                         elims = [(q, extra_x.bit_length()) for q in _seen_by_all(s, roof, extra_x)]
                         if elims:
-                            step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}", elims)
+                            step = _elim_step(g, "unique rectangle", f"unique rectangle type 2 {vals} at {where}",
+                                              elims, **pattern)
                             return replace(step, rating=4.6)
                     shared = [u for u in g.cell_units[x] if u in g.cell_units[y]]
                     for u in shared:
@@ -735,7 +808,8 @@ def unique_rectangle_2_4(s: State) -> Step | None:
                                 elims = [(q, b.bit_length()) for q in roof]
                                 step = _elim_step(g, "unique rectangle",
                                                   f"unique rectangle type 4 {vals} at {where} "
-                                                  f"({a.bit_length()} only there in {g.unit_names[u]})", elims)
+                                                  f"({a.bit_length()} only there in {g.unit_names[u]})", elims,
+                                                  units=(u,), **pattern)
                                 return replace(step, rating=4.5)
     return None
 
@@ -814,7 +888,9 @@ def _aligned_pair(g: Geometry, cand, a: int, b: int, common: list[int]) -> Step 
     if elims:
         text = (f"aligned pair exclusion on {g.names[a]}, {g.names[b]} with "
                 f"{', '.join(g.names[c] for c in common)}")
-        return _elim_step(g, "aligned pair exclusion", text, elims)
+        cells = (a, b, *common)
+        return _elim_step(g, "aligned pair exclusion", text, elims, cells=cells,
+                          candidates=_marks(cand, cells))
     return None
 
 
@@ -869,7 +945,9 @@ def _chain_rung(kind: str, ctx):
             hint = chains.multiple_chains(s, deadline=deadline, ctx=ctx, **chains.RUNGS[kind])
         if hint is None:
             return None
-        return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating)
+        return Step(hint.technique, hint.placements, hint.eliminations, hint.text, 0, hint.rating,
+                    cells=tuple(dict.fromkeys(c for c, _ in hint.candidates)),
+                    candidates=hint.candidates, links=hint.links)
     rung.__name__ = kind.replace(" ", "_")
     rung.takes_deadline = True
     return rung
@@ -1004,7 +1082,8 @@ class HumanSolver:
             child = s.copy()
             guess = Step(GUESS, ((cell, v),), (),
                          f"{self.g.names[cell]} = {v}: guess at depth {depth + 1} "
-                         f"(candidates {','.join(map(str, options))})", depth + 1)
+                         f"(candidates {','.join(map(str, options))})", depth + 1,
+                         cells=(cell,), candidates=tuple((cell, o) for o in options))
             try:
                 child.place(cell, v)
             except Contradiction:
