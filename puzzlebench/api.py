@@ -111,13 +111,15 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     engine = seeded_engine(solver, engine_seed)
     items = list(puzzles)
     start = time.perf_counter()
-    texts = [i for i, item in enumerate(items) if isinstance(item, str)]
-    batch, taken = (read_sudoku_lines([items[i] for i in texts], box) if kind in (None, "sudoku") and texts
-                    else (None, []))
+    all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
+    texts = range(len(items)) if all_text else [i for i, item in enumerate(items) if isinstance(item, str)]
+    batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box)
+                    if kind in (None, "sudoku") and texts else (None, []))
     parse_share = (time.perf_counter() - start) / max(1, len(taken))
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
     if columns:
-        return _solve_many_columns(engine, items, batch, [texts[k] for k in taken], parse_share,
+        batched = taken if all_text else [texts[k] for k in taken]
+        return _solve_many_columns(engine, items, batch, batched, parse_share,
                                    dict(limit=limit, keep=keep, kind=kind, box=box, memory_limit=memory_limit,
                                         engine_seed=engine_seed, **timing))
     fast = (run_limited(engine, batch, limit=limit, keep=keep, memory_limit=memory_limit, **timing)

@@ -105,6 +105,10 @@ def test_native_columns_on_16x16_and_puzzle_objects():
     assert all(r.solutions[0] == tuple(row) for r, row in zip(records, table.solutions.tolist()))
     objects = api.solve_many([api.parse(line) for line in lines[:5]], solver="dlx", columns=True)
     assert (objects.solutions == table.solutions[:5]).all()
+    mixed = [lines[0], api.parse(lines[1]), SHORT, lines[2]]
+    both = api.solve_many(mixed, solver="dlx", columns=True), api.solve_many(mixed, solver="dlx")
+    assert both[0].statuses() == [r.status for r in both[1]] and both[0].errors == {2: both[1][2].error}
+    assert (both[0].solutions[[0, 1, 3]] == table.solutions[:3]).all() and not both[0].solutions[2].any()
 
 
 def test_the_c_status_codes_are_the_status_order():
