@@ -3,7 +3,7 @@ measured in the same run on a small sample, and tdoku (optional, ``--tdoku PATH`
 9x9 reference measured in the same run.
 
     python benchmarks/bench_bitboard.py [--quick] [--out results/bitboard.md]
-                                        [--tdoku PATH] [--only-9x9] [--parts]
+                                        [--tdoku PATH] [--only-9x9] [--parts] [--columns]
 
 - 9x9 sets, limit 2, one thread, from Python strings to Python results:
   ``puzzlebench.solve_many(lines, solver="bitboard")`` with every record read (status, count,
@@ -24,6 +24,9 @@ measured in the same run on a small sample, and tdoku (optional, ``--tdoku PATH`
   Latin squares (how many are unique).  ``benchmarks/bench_skyscrapers.py`` runs this part
   alone.
 ``--only-9x9`` measures the 9x9 sets alone and replaces only that section of ``--out``.
+``--columns`` measures the columnar result (``solve_many(..., columns=True)``) end to end on the
+9x9 sets beside the record view, the batch call alone and tdoku (when given), into its own
+section of ``--out``.
 ``--parts`` (with ``--tdoku``) prints where an end-to-end 9x9 run goes, a puzzle at a time:
 reading the lines, the batch call, the records built and read, beside tdoku.
 The machine's load (``uptime``) is written beside the figures: the machine is shared.
@@ -84,7 +87,7 @@ from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
+from puzzlebench.results import STATUS_CODE, Status  # noqa: E402
 from puzzlebench.models.sudoku_batch import read_sudoku_lines  # noqa: E402
 from puzzlebench.solvers.bitboard import BitboardEngine  # noqa: E402
 from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
@@ -205,6 +208,47 @@ def parts_9x9(tdoku: Tdoku) -> list[str]:
         theirs = us(lambda: tdoku.run(tdoku_input, n))
         rows.append(f"| {name} | {parse:.2f} | {batch:.2f} | {whole - parse - batch:.2f} | {read:.2f} | "
                     f"{theirs:.2f} | {theirs / whole:.3f} | {theirs / (parse + batch + read):.3f} |")
+        print(rows[-1], flush=True)
+    return rows
+
+
+def read_columns(table) -> tuple[int, int]:
+    """(puzzles unique with a verified solution of 81 values, total nodes): every column a
+    user of the columnar result reads (statuses, counts, solutions, verified, nodes), on whole
+    arrays."""
+    unique = ((table.status == STATUS_CODE[Status.UNIQUE]) & (table.count == 1) & table.verified
+              & (table.solutions.min(axis=1) > 0))
+    return int(unique.sum()), int(table.stats["nodes"].sum())
+
+
+def columns_9x9(tdoku: Tdoku | None, quick: bool) -> list[str]:
+    """The columnar result end to end (``solve_many(lines, columns=True)``, every column read)
+    beside the record view end to end, the batch call alone and tdoku when given, alternating
+    (columns, records, call, tdoku; three rounds, CPU, best of 3): us a puzzle and the ratios."""
+    rows = ["| set | puzzles | read the lines | columns end to end, every column read | records end to end, "
+            "every record read | the batch call alone | tdoku | ratio: the batch call / columns end to end | "
+            "ratio: tdoku / columns end to end (target 0.9) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    engine = BitboardEngine()
+    for name, _, _ in SETS_9:
+        lines = lines_of(name)[:5000] if quick else lines_of(name)
+        n = len(lines)
+        packed, _ = read_sudoku_lines(lines)
+        tdoku_input = tdoku.prepare(lines) if tdoku else None
+        runs: dict[str, list] = {"columns": [], "records": [], "call": [], "tdoku": [], "read": []}
+        for _ in range(3):   # alternating, so that a change of load falls on all
+            runs["columns"].append(timed(lambda: read_columns(api.solve_many(lines, solver="bitboard", limit=2,
+                                                                              columns=True))))
+            runs["records"].append(timed(lambda: read_records(api.solve_many(lines, solver="bitboard", limit=2))))
+            runs["call"].append(timed(lambda: engine.batch(packed, limit=2, time_limit=None, keep=1)))
+            runs["read"].append(timed(lambda: read_sudoku_lines(lines)))
+            if tdoku:
+                runs["tdoku"].append(timed(lambda: tdoku.run(tdoku_input, n)))
+        us = {part: min(run[2] for run in done) / n * 1e6 for part, done in runs.items() if done}
+        assert min(runs["columns"], key=lambda run: run[2])[0][0] == n, name
+        theirs = (f"{us['tdoku']:.2f} | {us['call'] / us['columns']:.3f} | {us['tdoku'] / us['columns']:.3f}"
+                  if tdoku else f"not built | {us['call'] / us['columns']:.3f} | —")
+        rows.append(f"| {name} | {n} | {us['read']:.2f} | {us['columns']:.2f} | {us['records']:.2f} | "
+                    f"{us['call']:.2f} | {theirs} |")
         print(rows[-1], flush=True)
     return rows
 
@@ -443,8 +487,20 @@ def main() -> int:
     ap.add_argument("--tdoku", metavar="PATH", help="tdoku's solver as a shared library (see the docstring)")
     ap.add_argument("--parts", action="store_true",
                     help="with --tdoku: where an end-to-end 9x9 run goes, printed (the file is left alone)")
+    ap.add_argument("--columns", action="store_true",
+                    help="the columnar result end to end on the 9x9 sets, against the records, the batch call "
+                         "and tdoku (when given), into its own section of --out")
     args = ap.parse_args()
     tdoku = Tdoku(args.tdoku) if args.tdoku else None
+    if args.columns:
+        load_before = uptime()
+        rows = columns_9x9(tdoku, args.quick)
+        command = ("python benchmarks/bench_bitboard.py --columns" + (" --quick" if args.quick else "")
+                   + (" --tdoku PATH" if tdoku else ""))
+        splice_section(Path(args.out), COLUMNS_SECTION, [
+            COLUMNS_SECTION, "", f"Command: `{command}` ({kernel_copy()}); load before: `{load_before}`; after: "
+            f"`{uptime()}`. {COLUMNS_NOTE}", "", *rows])
+        return 0
     if args.parts:
         if tdoku is None:
             ap.error("--parts needs --tdoku PATH")
@@ -483,8 +539,14 @@ def replace_nine(out: str, command: str, load_before: str, nine: list[str]) -> N
 MRV_SECTION = "## Skyscrapers in mrv"   # written by bench_mrv_towers.py into the same file
 HOLES_SECTION = "## Large grids with random holes"   # by bench_large.py --holes
 LARGE_SECTION = "## Large grids"   # by bench_large.py
+COLUMNS_SECTION = "## 9x9 end to end through the columnar result (issue 33, build item 4)"   # by --columns
+COLUMNS_NOTE = ("Us a puzzle, CPU, best of 3, the parts alternating in one process: `solve_many(lines, "
+                "columns=True)` from the lines to the verified arrays, every column read (statuses, counts, "
+                "solutions, verified, nodes, on whole arrays); the record view end to end as the 9x9 table "
+                "reads it; the batch call alone (`BitboardEngine.batch` on the packed lines, its columns "
+                "unread, nothing verified); tdoku's solve loop when `--tdoku` is given.")
 TDOKU_NOTES = "## 9x9 against tdoku (issue 20, build item 1)"   # written by hand: what changed, what did not
-KEPT_SECTIONS = (MRV_SECTION, HOLES_SECTION, LARGE_SECTION, TDOKU_NOTES)   # in this order in the file
+KEPT_SECTIONS = (MRV_SECTION, HOLES_SECTION, LARGE_SECTION, COLUMNS_SECTION, TDOKU_NOTES)   # in this order
 
 
 def _at(text: str, heading: str) -> int:

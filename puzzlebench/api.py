@@ -13,9 +13,9 @@ from .options import KEEP
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines
-from .results import Result, Results, Times, error_result
-from .solvers.base import (DEFAULT_ENGINE_SEED, Engine, check_engine_seed, check_time_limit, normalise_limit,
-                           past_the_limit)
+from .results import Result, ResultColumns, Results, Times, error_result
+from .solvers.base import (DEFAULT_ENGINE_SEED, Engine, Interrupted, check_engine_seed, check_time_limit,
+                           normalise_limit, past_the_limit)
 from .solvers.child import check_memory_limit, run_limited
 from .solvers.clock import check_clock
 
@@ -85,7 +85,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
                kind: str | None = None, box: str | tuple[int, int] | None = None,
                memory_limit: float | None = None, engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall",
-               wall_limit: float | None = None) -> Results:
+               wall_limit: float | None = None, columns: bool = False) -> Results | ResultColumns:
     """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
@@ -93,7 +93,15 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     in one call.  ``memory_limit``, ``engine_seed``, ``clock`` and ``wall_limit`` as for
     :func:`solve`.  One text is not many puzzles: a
     ``str`` (or ``bytes``) given as ``puzzles`` is a ``TypeError`` (pass ``[text]``, or
-    ``text.splitlines()`` for one puzzle a line)."""
+    ``text.splitlines()`` for one puzzle a line).
+
+    ``columns=True`` returns the same answers as one :class:`ResultColumns` (NumPy arrays:
+    status codes, counts, first solutions, statistics, times) instead of a record a puzzle:
+    for many puzzles read as arrays.  The Sudoku a native batch call takes (``bitboard`` on
+    9x9, ``dlx`` on any block shape; no ``memory_limit``) are written by that call in C and
+    checked in bulk, with no object a puzzle; any other engine or puzzle still answers, as
+    columns built from its records (:meth:`ResultColumns.of_results`).  After a Ctrl-C, the
+    :class:`~puzzlebench.solvers.base.Interrupted` carries the columns answered before it."""
     if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text would be 81 one-character puzzles
         raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
                         "or text.splitlines() for one puzzle a line")
@@ -103,11 +111,17 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     engine = seeded_engine(solver, engine_seed)
     items = list(puzzles)
     start = time.perf_counter()
-    texts = [i for i, item in enumerate(items) if isinstance(item, str)]
-    batch, taken = (read_sudoku_lines([items[i] for i in texts], box) if kind in (None, "sudoku") and texts
-                    else (None, []))
+    all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
+    texts = range(len(items)) if all_text else [i for i, item in enumerate(items) if isinstance(item, str)]
+    batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box)
+                    if kind in (None, "sudoku") and texts else (None, []))
     parse_share = (time.perf_counter() - start) / max(1, len(taken))
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
+    if columns:
+        batched = taken if all_text else [texts[k] for k in taken]
+        return _solve_many_columns(engine, items, batch, batched, parse_share,
+                                   dict(limit=limit, keep=keep, kind=kind, box=box, memory_limit=memory_limit,
+                                        engine_seed=engine_seed, **timing))
     fast = (run_limited(engine, batch, limit=limit, keep=keep, memory_limit=memory_limit, **timing)
             if batch else None)
     if fast is not None:
@@ -137,6 +151,28 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
         result.times.total += parse_time
         records[i] = past_the_limit(result, **timing)
     return Results.of(records, [r.puzzle for r in records], engine.spec, limit)
+
+
+def _solve_many_columns(engine: Engine, items: list, batch, batched: list[int], parse_share: float,
+                        options: dict[str, Any]) -> ResultColumns:
+    """:func:`solve_many` as columns: the lines read into ``batch`` (items ``batched``) in the
+    engine's native batch call when it has one, the other items through the records."""
+    timing = {name: options[name] for name in ("time_limit", "clock", "wall_limit")}
+    fast = (engine.run_columns(batch, limit=options["limit"], **timing)
+            if batch and options["memory_limit"] is None else None)
+    if fast is not None:
+        fast.times["parse"][:] = parse_share
+        fast.times["total"] += parse_share
+        if len(batched) == len(items):
+            return fast
+    done = set(batched) if fast is not None else set()
+    rest = [i for i in range(len(items)) if i not in done]
+    try:
+        records = solve_many([items[i] for i in rest], engine, **options)
+    except Interrupted as stop:   # the records answered before the Ctrl-C, as columns
+        raise Interrupted(ResultColumns.of_results(stop.done, engine.spec, options["limit"])) from None
+    slow = ResultColumns.of_results(records, engine.spec, options["limit"])
+    return ResultColumns.placed(len(items), [(batched, fast), (rest, slow)] if fast is not None else [(rest, slow)])
 
 
 def encode(puzzle: Puzzle | str, to: str, **options: Any):

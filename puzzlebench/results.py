@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from .models.base import Puzzle, Solution
 
 
@@ -57,6 +59,11 @@ class Status(str, enum.Enum):
 
 SOLVED = (Status.UNIQUE, Status.MULTIPLE, Status.SAT)
 """The statuses that claim a solution (and so have one to check)."""
+
+STATUS_CODES: tuple[Status, ...] = tuple(Status)
+"""The status codes of :class:`ResultColumns`: code ``k`` is ``STATUS_CODES[k]`` (the C batch
+calls code them in this order: native/engines.h, ``pb_status_code``)."""
+STATUS_CODE = {status: code for code, status in enumerate(STATUS_CODES)}
 
 
 def status_of(count: int, limit: int | None, timed_out: bool) -> Status:
@@ -160,6 +167,123 @@ class Columns:
     cells: int
     solutions: bytes
     verified: bytes | None = None  # one byte per puzzle once checked: 1 = its solution is right
+
+
+TIME_NAMES = ("parse", "encode", "solve", "decode", "total", "cpu")
+"""The fields of :class:`Times`, the time columns of :class:`ResultColumns`."""
+NOT_COUNTED = -1
+"""A statistic's value in :class:`ResultColumns` where the record's is ``None`` (not counted)."""
+
+
+@dataclass
+class ResultColumns:
+    """The answers to many puzzles as arrays, index ``i`` = puzzle ``i``: what
+    ``solve_many(..., columns=True)`` returns.  One array a field of :class:`Result`, no object
+    a puzzle:
+
+    - ``status``: ``uint8`` codes, ``STATUS_CODES[status[i]]`` the :class:`Status`;
+    - ``count``: ``int64`` solutions found;
+    - ``solutions``: ``uint8`` (puzzles x cells), the first solution, zeros where none;
+    - ``stats``: every normalised statistic (:data:`STATISTICS`) as ``int64``, ``-1`` where
+      the record's is ``None`` (:data:`NOT_COUNTED`); ``times``: :data:`TIME_NAMES` as
+      ``float64`` seconds, as in :class:`Times`;
+    - ``verified``: ``bool``, the first solution checked by the puzzle's checker;
+    - ``errors``: the ``error`` text of the few puzzles that have one, by index.
+
+    A native batch call (bitboard on 9x9, dlx on any Sudoku) writes it in C;
+    :meth:`of_results` builds it from records for every other engine, the same arrays."""
+
+    kind: str
+    solver: str
+    limit: int | None
+    status: np.ndarray
+    count: np.ndarray
+    solutions: np.ndarray
+    stats: dict[str, np.ndarray]
+    times: dict[str, np.ndarray]
+    verified: np.ndarray
+    errors: dict[int, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.status)
+
+    @property
+    def solved(self) -> np.ndarray:
+        """Which puzzles' statuses claim a solution (``unique``, ``multiple``, ``sat``)."""
+        import numpy as np
+        return np.isin(self.status, [STATUS_CODE[s] for s in SOLVED])
+
+    def statuses(self) -> list[Status]:
+        """The statuses as :class:`Status` objects (one a puzzle: for reading a few, not many)."""
+        return [STATUS_CODES[code] for code in self.status.tolist()]
+
+    @classmethod
+    def of_arrays(cls, kind: str, solver: str, limit: int | None, *, status: np.ndarray, count: np.ndarray,
+                  solutions: np.ndarray, stats: dict[str, np.ndarray], solve: np.ndarray,
+                  total: np.ndarray) -> "ResultColumns":
+        """A native call's columns: the statistics it does not count filled with ``-1``, the
+        times it has no part of (parse, encode, decode, CPU) with zeros, nothing verified yet."""
+        import numpy as np   # here, not at import: the commands that never ask for columns skip it
+        n = len(status)
+        counted = {name: stats[name] if name in stats else np.full(n, NOT_COUNTED, np.int64)
+                   for name in STATISTICS}
+        zeros = {name: np.zeros(n) for name in TIME_NAMES}
+        return cls(kind, solver, limit, status, count, solutions, counted,
+                   {**zeros, "solve": solve, "total": total}, np.zeros(n, bool))
+
+    @classmethod
+    def of_results(cls, results: Sequence[Result], solver: str = "", limit: int | None = None) -> "ResultColumns":
+        """The columns of records (an engine without a native batch call, or puzzles it does
+        not take): the same arrays as a native call's."""
+        import numpy as np
+        n = len(results)
+        first = results[0] if n else None
+        firsts = [r.solutions[0] if r.solutions else () for r in results]
+        cells = max(map(len, firsts), default=0)
+        large = any(max(s, default=0) > 255 for s in firsts)   # an N-Queens board past 255 columns
+        solutions = np.zeros((n, cells), np.uint16 if large else np.uint8)
+        for i, s in enumerate(firsts):
+            solutions[i, :len(s)] = s
+        stats = {name: _column((_counted(getattr(r.stats, name)) for r in results), np.int64, n)
+                 for name in STATISTICS}
+        times = {name: _column((getattr(r.times, name) for r in results), np.float64, n) for name in TIME_NAMES}
+        return cls(first.kind if first else "", first.solver if first else solver,
+                   first.limit if first else limit,
+                   _column((STATUS_CODE[r.status] for r in results), np.uint8, n),
+                   _column((r.count for r in results), np.int64, n), solutions, stats, times,
+                   _column((r.verified for r in results), bool, n),
+                   {i: r.error for i, r in enumerate(results) if r.error})
+
+    @classmethod
+    def placed(cls, n: int, parts: Iterable[tuple[Sequence[int], "ResultColumns"]]) -> "ResultColumns":
+        """One columnar result for ``n`` puzzles from parts answering some of them each
+        (``(indices, columns)``: row ``k`` of the part is puzzle ``indices[k]``)."""
+        import numpy as np
+        parts = [(np.asarray(where, np.intp), part) for where, part in parts]
+        first = parts[0][1]
+        cells = max(part.solutions.shape[1] for _, part in parts)
+        dtype = np.result_type(*(part.solutions.dtype for _, part in parts))
+        out = cls(first.kind, first.solver, first.limit, np.zeros(n, np.uint8), np.zeros(n, np.int64),
+                  np.zeros((n, cells), dtype), {name: np.zeros(n, np.int64) for name in STATISTICS},
+                  {name: np.zeros(n) for name in TIME_NAMES}, np.zeros(n, bool))
+        for where, part in parts:
+            out.status[where], out.count[where], out.verified[where] = part.status, part.count, part.verified
+            out.solutions[where, :part.solutions.shape[1]] = part.solutions
+            for name in STATISTICS:
+                out.stats[name][where] = part.stats[name]
+            for name in TIME_NAMES:
+                out.times[name][where] = part.times[name]
+            out.errors.update({int(where[k]): text for k, text in part.errors.items()})
+        return out
+
+
+def _counted(value: int | None) -> int:
+    return NOT_COUNTED if value is None else value
+
+
+def _column(values: Iterable, dtype, n: int) -> np.ndarray:
+    import numpy as np
+    return np.fromiter(values, dtype, n)
 
 
 class Results(Sequence[Result]):

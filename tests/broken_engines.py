@@ -249,6 +249,12 @@ class ColumnsWrongEngine(BitboardEngine):
         results = super().batch(puzzles, **kw)
         return swap_first_cells(results, puzzles) if results is not None else None
 
+    def batch_arrays(self, packed, **kw):  # the same fault in the columnar result
+        table = super().batch_arrays(packed, **kw)
+        empty = [k for k in range(len(table)) if packed.values[k * 81] == 0]
+        table.solutions[empty, :2] = table.solutions[empty, 1::-1]
+        return table
+
     def run(self, puzzle, **kw):  # the same fault one puzzle at a time
         result = super().run(puzzle, **{**kw, "verify": False})
         swap_first_cells(Results.of([result], [puzzle]), [puzzle])

@@ -259,7 +259,8 @@ enum { STATS_PER = 6 };
 typedef struct {
     Py_ssize_t count;
     const uint8_t *givens;   /* count * 81 values 0..9 */
-    uint8_t *timed_out;
+    uint8_t *timed_out;      /* or NULL: the columnar call codes the status instead */
+    uint8_t *status;         /* or NULL: pb_status_code of each puzzle (the columnar call) */
     uint64_t *counts, *stats;
     double *seconds;
     uint8_t *solutions;      /* count * 81 values 1..9 (0 where none was found) */
@@ -284,11 +285,30 @@ static void solve_batch(Batch *bt, long long limit, double seconds, int locked) 
         bt->seconds[i] = pb_now() - t0;
         if (!s.kept) memset(out, 0, 81);
         bt->counts[i] = (uint64_t)s.count;
-        bt->timed_out[i] = (uint8_t)s.timed_out;
+        if (bt->timed_out) bt->timed_out[i] = (uint8_t)s.timed_out;
+        if (bt->status) bt->status[i] = pb_status_code((unsigned long long)s.count, limit, s.timed_out);
         uint64_t *st = bt->stats + i * STATS_PER;
         st[0] = s.nodes; st[1] = s.guesses; st[2] = s.backtracks;
         st[3] = s.naked; st[4] = s.hidden; st[5] = s.locked;
     }
+}
+
+/* The batch's givens taken into `bt`: a whole number of 81-cell puzzles, every value 0..9;
+ * -1 with ValueError set when not. */
+static int batch_givens(const Py_buffer *givens, Batch *bt) {
+    if (givens->len % 81) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of 81-cell puzzles", givens->len);
+        return -1;
+    }
+    bt->count = givens->len / 81;
+    bt->givens = givens->buf;
+    for (Py_ssize_t k = 0; k < givens->len; k++)
+        if (bt->givens[k] > 9) {
+            PyErr_Format(PyExc_ValueError, "givens: value %d at cell %zd of puzzle %zd is outside 0..9",
+                         bt->givens[k], k % 81, k / 81);
+            return -1;
+        }
+    return 0;
 }
 
 static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
@@ -302,18 +322,7 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     memset(&bt, 0, sizeof bt);
     long long limit;
     if (get_limit(limit_obj, &limit) < 0) goto done;
-    if (givens.len % 81) {
-        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of 81-cell puzzles", givens.len);
-        goto done;
-    }
-    bt.count = givens.len / 81;
-    bt.givens = givens.buf;
-    for (Py_ssize_t k = 0; k < givens.len; k++)
-        if (bt.givens[k] > 9) {
-            PyErr_Format(PyExc_ValueError, "givens: value %d at cell %zd of puzzle %zd is outside 0..9",
-                         bt.givens[k], k % 81, k / 81);
-            goto done;
-        }
+    if (batch_givens(&givens, &bt) < 0) goto done;
     size_t n = (size_t)(bt.count ? bt.count : 1);
     bt.timed_out = PyMem_Calloc(n, 1);
     bt.counts = PyMem_Calloc(n, sizeof(uint64_t));
@@ -337,6 +346,45 @@ done:
     PyBuffer_Release(&givens);
     PyMem_Free(bt.timed_out); PyMem_Free(bt.counts); PyMem_Free(bt.stats);
     PyMem_Free(bt.seconds); PyMem_Free(bt.solutions);
+    return res;
+}
+
+/* The 9x9 batch written into the caller's arrays (a columnar result: no object a puzzle), the
+ * status codes in the same pass.  The arrays, writable buffers of at least n puzzles: status
+ * (a byte each), counts (uint64), stats (STATS_PER uint64 each), seconds (double), solutions
+ * (81 bytes each).  Returns the number of puzzles answered (fewer after a Ctrl-C). */
+static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
+    enum { STATUS, COUNTS, STATS, SECONDS, SOLUTIONS, OUTS };
+    static const Py_ssize_t width[OUTS] = {1, sizeof(uint64_t), STATS_PER * sizeof(uint64_t), sizeof(double), 81};
+    static const char *name[OUTS] = {"status", "counts", "stats", "seconds", "solutions"};
+    Py_buffer givens, out[OUTS];
+    PyObject *limit_obj, *res = NULL;
+    double seconds;
+    int locked;
+    if (!PyArg_ParseTuple(args, "y*Odpw*w*w*w*w*", &givens, &limit_obj, &seconds, &locked, &out[STATUS],
+                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS])) return NULL;
+    Batch bt;
+    memset(&bt, 0, sizeof bt);
+    long long limit;
+    if (get_limit(limit_obj, &limit) < 0 || batch_givens(&givens, &bt) < 0) goto done;
+    for (int k = 0; k < OUTS; k++)
+        if (out[k].len < bt.count * width[k]) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
+            goto done;
+        }
+    bt.status = out[STATUS].buf;
+    bt.counts = out[COUNTS].buf;
+    bt.stats = out[STATS].buf;
+    bt.seconds = out[SECONDS].buf;
+    bt.solutions = out[SOLUTIONS].buf;
+    if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
+    Py_BEGIN_ALLOW_THREADS
+    solve_batch(&bt, limit, seconds, locked);
+    Py_END_ALLOW_THREADS
+    res = PyLong_FromSsize_t(bt.answered);
+done:
+    PyBuffer_Release(&givens);
+    for (int k = 0; k < OUTS; k++) PyBuffer_Release(&out[k]);
     return res;
 }
 
@@ -381,6 +429,10 @@ static PyMethodDef bitboard_methods[] = {
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "
      "answered: fewer than given when a Ctrl-C stopped the batch"},
+    {"sudoku9_batch_columns", sudoku9_batch_columns, METH_VARARGS,
+     "sudoku9_batch_columns(givens, limit|None, seconds, locked, status, counts, stats, seconds_out, "
+     "solutions) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
+     "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
      "givens: bytes, limit|None, keep, seconds, rules) -> as sudoku_solve"},

@@ -285,67 +285,97 @@ PyDoc_STRVAR(dlx_sudoku_batch_doc,
 
 typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; double seconds; } sd_row;
 
+/* The batch's puzzles searched one after another (the GIL released by the caller): rows[p]
+ * and the first s->keep solutions of each at sols (zeros where fewer were found).  Returns the
+ * number answered: fewer than `count` when a Ctrl-C stopped it. */
+static Py_ssize_t sd_run_batch(sudoku_dlx *s, bx_state *b, const unsigned char *g, Py_ssize_t count,
+                               double time_limit, sd_row *rows, unsigned char *sols) {
+    const int n = s->n, nn = s->nn, keep = s->keep;
+    for (Py_ssize_t p = 0; p < count; p++) {
+        const unsigned char *gp = g + (size_t)p * nn;
+        double t0 = pb_now();
+        s->nodes = s->updates = s->count = 0;
+        s->timed_out = 0; s->kept_n = 0;
+        s->deadline = time_limit > 0 ? t0 + time_limit : 0;
+        if (bx_load(s, b, gp) < 0) { rows[p].bad = 1; continue; }
+        bx_search(s, b);
+        if (s->timed_out && pb_sigints != s->sigints) return p;   /* Ctrl-C */
+        rows[p].seconds = pb_now() - t0;
+        rows[p].count = s->count; rows[p].nodes = s->nodes; rows[p].updates = s->updates;
+        rows[p].timed_out = s->timed_out; rows[p].kept = s->kept_n;
+        rows[p].items = s->items_left; rows[p].options = s->options_left;
+        for (int k = 0; k < keep; k++) {
+            unsigned char *o = sols + ((size_t)p * keep + k) * nn;
+            if (k >= s->kept_n) { memset(o, 0, (size_t)nn); continue; }
+            const int *sol = s->kept + (size_t)k * (size_t)(nn + 1);
+            memcpy(o, gp, (size_t)nn);
+            for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
+        }
+    }
+    return count;
+}
+
+/* One batch call's search: its matrix, its bitset and a row of results a puzzle. */
+typedef struct { sudoku_dlx s; bx_state bits; sd_row *rows; } sd_call;
+
+static void sd_close(sd_call *call) {
+    sd_free(&call->s);
+    bx_free(&call->bits);
+    free(call->rows);
+}
+
+/* The batch's arguments checked and its search set up (`call` zeroed here): the number of
+ * puzzles in `bg`, or -1 with an exception set. */
+static Py_ssize_t sd_open(const Py_buffer *bg, int br, int bc, int keep, long long limit, sd_call *call) {
+    sudoku_dlx *s = &call->s;
+    memset(call, 0, sizeof *call);
+    /* each side bounded before the products, which could overflow an int */
+    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
+        return -1;
+    }
+    int n = br * bc, nn = n * n;
+    if (bg->len % nn) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: %zd givens, not a whole number of %d-cell puzzles",
+                     bg->len, nn);
+        return -1;
+    }
+    const unsigned char *g = bg->buf;
+    for (Py_ssize_t p = 0; p < bg->len; p++)
+        if (g[p] > n) {
+            PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: a value is out of range");
+            return -1;
+        }
+    Py_ssize_t count = bg->len / nn;
+    call->rows = calloc((size_t)count + 1, sizeof(sd_row));
+    if (!call->rows || sd_setup(s, br, bc, keep) < 0 || bx_setup(&call->bits, s) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->limit = limit;
+    if (pb_interrupt_arm(&s->sigints) < 0) return -1;
+    return count;
+}
+
 static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     Py_buffer bg;
     int br, bc, keep;
     long long limit;
     double time_limit;
     PyObject *result = NULL;
-    sudoku_dlx s;
-    bx_state bits;
-    sd_row *rows = NULL;
+    sd_call call;
     unsigned char *sols = NULL;
     (void)self;
     if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
-    memset(&s, 0, sizeof s);
-    memset(&bits, 0, sizeof bits);
-    /* each side bounded before the products, which could overflow an int */
-    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
-        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
-        goto out;
-    }
-    int n = br * bc, nn = n * n;
-    if (bg.len % nn) {
-        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: %zd givens, not a whole number of %d-cell puzzles",
-                     bg.len, nn);
-        goto out;
-    }
     if (keep < 0) keep = 0;
-    Py_ssize_t count = bg.len / nn, p;
-    const unsigned char *g = bg.buf;
-    for (p = 0; p < bg.len; p++)
-        if (g[p] > n) {
-            PyErr_SetString(PyExc_ValueError, "dlx_sudoku_batch: a value is out of range");
-            goto out;
-        }
-    rows = calloc((size_t)count + 1, sizeof(sd_row));
+    Py_ssize_t count = sd_open(&bg, br, bc, keep, limit, &call), p, answered;
+    const sd_row *rows = call.rows;
+    if (count < 0) goto out;
+    int nn = call.s.nn;
     sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
-    if (!rows || !sols || sd_setup(&s, br, bc, keep) < 0) { PyErr_NoMemory(); goto out; }
-    if (bx_setup(&bits, &s) < 0) { PyErr_NoMemory(); goto out; }
-    s.limit = limit;
-    if (pb_interrupt_arm(&s.sigints) < 0) goto out;
-    Py_ssize_t answered = count;
+    if (!sols) { PyErr_NoMemory(); goto out; }
     Py_BEGIN_ALLOW_THREADS
-    for (p = 0; p < count; p++) {
-        const unsigned char *gp = g + (size_t)p * nn;
-        double t0 = pb_now();
-        s.nodes = s.updates = s.count = 0;
-        s.timed_out = 0; s.kept_n = 0;
-        s.deadline = time_limit > 0 ? t0 + time_limit : 0;
-        if (bx_load(&s, &bits, gp) < 0) { rows[p].bad = 1; continue; }
-        bx_search(&s, &bits);
-        if (s.timed_out && pb_sigints != s.sigints) { answered = p; break; }   /* Ctrl-C */
-        rows[p].seconds = pb_now() - t0;
-        rows[p].count = s.count; rows[p].nodes = s.nodes; rows[p].updates = s.updates;
-        rows[p].timed_out = s.timed_out; rows[p].kept = s.kept_n;
-        rows[p].items = s.items_left; rows[p].options = s.options_left;
-        for (int k = 0; k < s.kept_n; k++) {
-            unsigned char *o = sols + ((size_t)p * keep + k) * nn;
-            const int *sol = s.kept + (size_t)k * (size_t)(nn + 1);
-            memcpy(o, gp, (size_t)nn);
-            for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
-        }
-    }
+    answered = sd_run_batch(&call.s, &call.bits, bg.buf, count, time_limit, call.rows, sols);
     Py_END_ALLOW_THREADS
     result = PyList_New(answered);
     if (!result) goto out;
@@ -372,14 +402,64 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     }
 out:
     PyBuffer_Release(&bg);
-    sd_free(&s);
-    bx_free(&bits);
-    free(rows); free(sols);
+    sd_close(&call);
+    free(sols);
+    return result;
+}
+
+PyDoc_STRVAR(dlx_sudoku_batch_columns_doc,
+"dlx_sudoku_batch_columns(givens, box_rows, box_cols, limit, time_limit, status, counts, nodes,\n"
+"                         updates, items, options, solutions) -> answered\n\n"
+"dlx_sudoku_batch with keep 1, written into the caller's writable arrays, at least one entry a\n"
+"puzzle each (a columnar result: no object a puzzle): status codes (results.STATUS_CODES;\n"
+"givens that break a rule: the error code), counts, nodes and updates (uint64), the folded\n"
+"matrix's items and options (int32), the first solution (N*N values, zeros where none).  The\n"
+"number of puzzles answered: fewer than given after a Ctrl-C.");
+
+static PyObject *py_dlx_sudoku_batch_columns(PyObject *self, PyObject *args) {
+    enum { STATUS, COUNTS, NODES, UPDATES, ITEMS, OPTIONS, SOLUTIONS, OUTS };
+    static const char *name[OUTS] = {"status", "counts", "nodes", "updates", "items", "options", "solutions"};
+    Py_buffer bg, out[OUTS];
+    int br, bc;
+    long long limit;
+    double time_limit;
+    PyObject *result = NULL;
+    sd_call call;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*iiLdw*w*w*w*w*w*w*", &bg, &br, &bc, &limit, &time_limit, &out[STATUS],
+                          &out[COUNTS], &out[NODES], &out[UPDATES], &out[ITEMS], &out[OPTIONS],
+                          &out[SOLUTIONS])) return NULL;
+    Py_ssize_t count = sd_open(&bg, br, bc, 1, limit, &call), answered;
+    if (count < 0) goto out;
+    const Py_ssize_t width[OUTS] = {1, 8, 8, 8, 4, 4, call.s.nn};
+    for (int k = 0; k < OUTS; k++)
+        if (out[k].len < count * width[k]) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, count);
+            goto out;
+        }
+    Py_BEGIN_ALLOW_THREADS
+    answered = sd_run_batch(&call.s, &call.bits, bg.buf, count, time_limit, call.rows, out[SOLUTIONS].buf);
+    uint8_t *status = out[STATUS].buf;
+    uint64_t *counts = out[COUNTS].buf, *nodes = out[NODES].buf, *updates = out[UPDATES].buf;
+    int32_t *items = out[ITEMS].buf, *options = out[OPTIONS].buf;
+    for (Py_ssize_t p = 0; p < answered; p++) {
+        const sd_row *r = call.rows + p;
+        status[p] = r->bad ? PB_ERROR : pb_status_code(r->count, limit, r->timed_out);
+        counts[p] = r->count; nodes[p] = r->nodes; updates[p] = r->updates;
+        items[p] = r->items; options[p] = r->options;
+    }
+    Py_END_ALLOW_THREADS
+    result = PyLong_FromSsize_t(answered);
+out:
+    PyBuffer_Release(&bg);
+    for (int k = 0; k < OUTS; k++) PyBuffer_Release(&out[k]);
+    sd_close(&call);
     return result;
 }
 
 static PyMethodDef dlx_sudoku_methods[] = {
     {"dlx_sudoku_batch", py_dlx_sudoku_batch, METH_VARARGS, dlx_sudoku_batch_doc},
+    {"dlx_sudoku_batch_columns", py_dlx_sudoku_batch_columns, METH_VARARGS, dlx_sudoku_batch_columns_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -19,4 +19,15 @@ int pb_register_interrupt(PyObject *module); /* interrupt.c: the count of SIGINT
 int pb_interrupt_arm(sig_atomic_t *seen);
 int pb_interrupted(int stopped, sig_atomic_t seen);
 
+/* A search's status as the columnar result codes it (results.STATUS_CODES: the order of
+ * results.Status, which a test holds to these), from its count, limit (<= 0: all) and clock,
+ * as results.status_of decides it. */
+enum { PB_UNIQUE, PB_MULTIPLE, PB_SAT, PB_UNSAT, PB_TIMEOUT, PB_MEMOUT, PB_ERROR };
+static inline unsigned char pb_status_code(unsigned long long count, long long limit, int timed_out) {
+    if (timed_out) return PB_TIMEOUT;
+    if (count == 0) return PB_UNSAT;
+    if (count >= 2) return PB_MULTIPLE;
+    return limit == 1 ? PB_SAT : PB_UNIQUE;
+}
+
 #endif

@@ -26,7 +26,8 @@ from ..options import INT64_MAX, LIMIT, MAX_ENGINE_SEED, TIME, Whole
 WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
-from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
+from ..results import (SOLVED, STATUS_CODE, Result, ResultColumns, Results, Stats, Status, Times, error_result,
+                       status_of)
 from .batch import verify_in_bulk
 from .clock import check_clock, process_cpu
 from .interrupts import is_interrupt
@@ -209,6 +210,20 @@ def batch_past_the_limit(results: Results, time_limit: float | None, clock: str 
         if status not in ended and over_limit(Times(total=columns.total_seconds[i] + results.parse_seconds,
                                                     cpu=share), time_limit, clock, wall_limit):
             columns.statuses[i] = Status.TIMEOUT
+
+
+def columns_past_the_limit(table: ResultColumns, time_limit: float | None, clock: str = "wall",
+                           wall_limit: float | None = None) -> None:
+    """:func:`batch_past_the_limit` for a columnar result, on whole arrays: a puzzle whose
+    total wall time (or CPU share, on the CPU clock) is past the limit is a ``timeout``."""
+    times = table.times
+    over = times["cpu" if clock == "cpu" else "total"] > time_limit if time_limit is not None else False
+    if clock == "cpu" and wall_limit is not None:
+        over = over | (times["total"] > wall_limit)
+    if over is not False and over.any():
+        import numpy as np
+        ended = [STATUS_CODE[s] for s in (Status.TIMEOUT, Status.MEMOUT, Status.ERROR)]
+        table.status[over & ~np.isin(table.status, ended)] = STATUS_CODE[Status.TIMEOUT]
 
 
 @dataclass
@@ -606,6 +621,35 @@ class Engine(ABC):
         if deferred.hit or len(results) < len(puzzles):   # a native batch stopped by the Ctrl-C
             raise Interrupted(results)
         return results
+
+    def run_columns(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
+                    time_limit: float | None = None, clock: str = "wall",
+                    wall_limit: float | None = None) -> ResultColumns | None:
+        """The puzzles in the engine's native batch call as a :class:`ResultColumns` (written in
+        C, checked in bulk, no object a puzzle; each puzzle's CPU time an even share of the
+        call's), or ``None`` when it has none for them: then :meth:`run_many`'s records, as
+        :meth:`ResultColumns.of_results`, are the same columns.  A Ctrl-C raises
+        :class:`Interrupted` carrying the columns of the puzzles answered before it."""
+        limit, time_limit = checked_limits(limit, time_limit)
+        wall_limit = check_clock(clock, time_limit, wall_limit)
+        cpu = process_cpu()
+        with deferred_interrupt() as deferred:
+            table = self.batch_table(puzzles, limit=limit, time_limit=time_limit)
+        if table is None:
+            if deferred.hit:
+                raise Interrupted(ResultColumns.of_results([], self.spec, limit))
+            return None
+        table.times["cpu"][:] = (process_cpu() - cpu) / max(1, len(table))
+        columns_past_the_limit(table, time_limit, clock, wall_limit)
+        if deferred.hit or len(table) < len(puzzles):   # the native call stopped by the Ctrl-C
+            raise Interrupted(table)
+        return table
+
+    def batch_table(self, puzzles: Sequence[Puzzle], *, limit: int | None,
+                    time_limit: float | None) -> ResultColumns | None:
+        """The engine's native batch call for these puzzles as verified columns, or ``None``
+        when it has none for them (:class:`~puzzlebench.solvers.batch.NativeBatch`)."""
+        return None
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:

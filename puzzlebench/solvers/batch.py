@@ -6,7 +6,8 @@ on the model's packed givens (:class:`~puzzlebench.models.sudoku_batch.SudokuBat
 generic modules (``base.py``, ``results.py``, the harness) ask through :meth:`Engine.batch
 <puzzlebench.solvers.base.Engine.batch>` and :func:`verify_in_bulk` and never name the
 batch.  Records of a batch read from text build their puzzle only when
-asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.
+asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.  The
+columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any, Sequence
 
 from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
-from ..results import SOLVED, Columns, Result, Results
+from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Status
 
 BATCH_KIND = "sudoku"
 """The kind whose puzzles a native batch call takes (the kind of a :class:`SudokuBatch`)."""
@@ -38,6 +39,27 @@ class NativeBatch:
         """The answers of one call as columns, unverified: one a puzzle, or the first ones only
         when a Ctrl-C stopped the call; ``None`` when the call declines the batch."""
         raise NotImplementedError
+
+    def batch_arrays(self, packed: SudokuBatch, *, limit: int | None,
+                     time_limit: float | None) -> ResultColumns | None:
+        """The answers of one call as the columnar result, written by the C call in the same pass
+        as the search (no object a puzzle), unverified; the first ones only after a Ctrl-C;
+        ``None`` when the call declines the batch (the default: the columns are then built
+        from the records)."""
+        return None
+
+    def batch_table(self, puzzles: Sequence[Puzzle], *, limit: int | None,
+                    time_limit: float | None) -> ResultColumns | None:
+        """The puzzles in one native call as a :class:`ResultColumns`, verified in bulk, when
+        they pack into one :class:`SudokuBatch` the engine takes, else ``None``.  After a
+        Ctrl-C, the puzzles answered before it."""
+        packed = SudokuBatch.of(puzzles)
+        if packed is None or not self.takes_batch(packed):
+            return None
+        table = self.batch_arrays(packed, limit=limit, time_limit=time_limit)
+        if table is not None:
+            verify_columns(table, packed.head(len(table)))
+        return table
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
               keep: int) -> Results | None:
@@ -101,6 +123,25 @@ class BatchRecord(Result):
         if "_puzzle" in self.__dict__ and self.__dict__["_puzzle"] is not None:
             return self.__dict__["_puzzle"].format_solution(self.solutions[0])
         return self._batch.solution_text(self.solutions[0])
+
+
+def verify_columns(table: ResultColumns, packed: SudokuBatch) -> None:
+    """Check every first solution of a columnar result against its puzzle in one call of the
+    bulk checker (native/check.c, :meth:`SudokuBatch.answers_right`): ``table.verified`` set
+    where right; a solved status with a wrong solution, or none, becomes an error naming the
+    problem (the puzzle built for that one only)."""
+    import numpy as np
+    right = np.frombuffer(packed.answers_right(table.solutions), np.uint8).astype(bool)
+    solved = table.solved
+    table.verified = solved & (table.count > 0) & right
+    for i in np.flatnonzero(solved & ~table.verified).tolist():
+        claimed = STATUS_CODES[table.status[i]]
+        if table.count[i] == 0:
+            problem = f"{claimed} with no solution to check"
+        else:
+            problem = packed[i].check(tuple(table.solutions[i].tolist()))[0]
+        table.status[i] = STATUS_CODE[Status.ERROR]
+        table.errors[i] = f"wrong answer from {table.solver}: {problem}"
 
 
 def verify_in_bulk(results: Results) -> dict[int, bool] | None:

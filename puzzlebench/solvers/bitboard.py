@@ -30,9 +30,9 @@ from ..models.sudoku_batch import SudokuBatch
 from ..models.jigsaw import JigsawSudoku
 from ..models.latin import latin_lines
 from ..models.sudokux import SudokuX
-from ..results import Columns, Stats, Status, status_of
+from ..results import Columns, ResultColumns, Stats, Status, status_of
 from .base import Deadline, Engine, Option, SearchOutcome
-from .batch import NativeBatch
+from .batch import BATCH_KIND, NativeBatch
 
 
 def _warn_unknown_kernel() -> None:
@@ -239,6 +239,25 @@ class BitboardEngine(NativeBatch, Engine):
                    "propagations": singles},
             raw_names=RAW_NAMES_SMALL, raw=counters, size={"cells": 81, "values": 9}, cells=81,
             solutions=solutions)
+
+    def batch_arrays(self, packed: SudokuBatch, *, limit: int | None,
+                     time_limit: float | None) -> ResultColumns:
+        """:meth:`batch_columns` as the columnar result: the C call writes the status codes,
+        counts, counters, times and solutions into arrays, no object a puzzle."""
+        import numpy as np
+        n = len(packed)
+        status, counts, seconds = np.empty(n, np.uint8), np.empty(n, np.int64), np.empty(n)
+        counters, solutions = np.empty((n, len(RAW_NAMES_SMALL)), np.int64), np.empty((n, 81), np.uint8)
+        start = time.perf_counter()
+        answered = _native.sudoku9_batch_columns(packed.values, limit, time_limit or 0.0, self.settings["locked"],
+                                                 status, counts, counters, seconds, solutions)
+        solve, counters = seconds[:answered], counters[:answered]
+        overhead = (time.perf_counter() - start - solve.sum()) / max(1, answered) if answered == n else 0.0
+        return ResultColumns.of_arrays(
+            BATCH_KIND, self.spec, limit, status=status[:answered], count=counts[:answered],
+            solutions=solutions[:answered], solve=solve, total=solve + overhead,
+            stats={"nodes": counters[:, 0], "guesses": counters[:, 1], "backtracks": counters[:, 2],
+                   "propagations": counters[:, 3:6].sum(axis=1)})
 
 
 UNIT_LISTS = {"sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units, "latin": lambda p: latin_lines(p.n)}
