@@ -85,7 +85,7 @@ from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.models.sudoku import read_sudoku_lines  # noqa: E402
+from puzzlebench.models.sudoku_batch import read_sudoku_lines  # noqa: E402
 from puzzlebench.solvers.bitboard import BitboardEngine  # noqa: E402
 from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
 

@@ -12,7 +12,7 @@ from .errors import PuzzleError
 from .options import KEEP
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
-from .models.sudoku import read_sudoku_lines
+from .models.sudoku_batch import read_sudoku_lines
 from .results import Result, Results, Times, error_result
 from .solvers.base import (DEFAULT_ENGINE_SEED, Engine, check_engine_seed, check_time_limit, normalise_limit,
                            past_the_limit)

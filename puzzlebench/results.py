@@ -185,6 +185,10 @@ class Results(Sequence[Result]):
         self.batch_cpu = 0.0
         self.cpu_batch_size = 1
         self.wrong: set[int] = set()  # puzzles whose answers failed verification
+        # For a batch that holds no puzzle objects: (the record type that builds its puzzle from
+        # the batch when asked, the batch's value-to-character table or None); set by the
+        # batch path (solvers/batch.py), which knows such batches.
+        self.lazy: tuple[type[Result], bytes | None] | None = None
 
     @classmethod
     def of(cls, results: list[Result], puzzles: Sequence[Puzzle], solver: str = "",
@@ -217,21 +221,21 @@ class Results(Sequence[Result]):
     def _from_columns(self, start: int, stop: int):
         """The records of puzzles ``start..stop`` built from the columns, in one C pass
         (native/records.c: the same objects the dataclasses make, field for field), one at a time.  When the
-        puzzles are a compact batch read from text (no puzzle objects), each record builds its
-        puzzle only when asked (:class:`_BatchRecord`) and carries its solution text."""
+        puzzles are a compact batch read from text (no puzzle objects), each record is of the
+        type in ``lazy``: it builds its puzzle only when asked and carries its solution text."""
         from . import _native
         col = self.columns
         n = len(col.counts)
         cpu = self.batch_cpu / n if n else 0.0
         stats = tuple(_as_list(col.stats.get(name), n) for name in STATISTICS)
         puzzles = self.puzzles
-        lazy = getattr(puzzles, "holds_objects", True) is False
-        args = (_BatchRecord if lazy else Result, Times, Stats, self.kind, self.solver, self.limit,
+        lazy = self.lazy
+        args = (lazy[0] if lazy else Result, Times, Stats, self.kind, self.solver, self.limit,
                 _as_list(col.statuses, n), _as_list(col.counts, n), _as_list(col.solve_seconds, n),
                 _as_list(col.total_seconds, n), stats, tuple(col.raw_names),
                 _as_list(col.raw, n * len(col.raw_names)), col.size, col.cells, col.verified, col.solutions,
                 self.parse_seconds, cpu, puzzles,
-                (True, getattr(puzzles, "solution_chars", None)) if lazy else False)
+                (True, lazy[1]) if lazy else False)
         return _native.column_records(*args, start, stop)
 
 
@@ -243,44 +247,6 @@ def _as_list(column, n: int):
     if len(column) != n:
         raise ValueError(f"a column of {len(column)} values for {n} puzzles")
     return column
-
-
-class _BatchRecord(Result):
-    """A :class:`Result` read from the columns of a batch that holds no puzzle objects (a
-    compact batch read from text): its ``puzzle`` is built from the batch when first asked,
-    and its ``solution`` text comes from the batch's own writer, since building a puzzle for
-    every record cost a quarter of reading it."""
-
-    _batch: Any = None
-    _index: int = 0
-
-    @property  # type: ignore[override]
-    def puzzle(self):
-        puzzle = self.__dict__.get("_puzzle")
-        if puzzle is None and self._batch is not None:
-            puzzle = self.__dict__["_puzzle"] = self._batch[self._index]
-        return puzzle
-
-    @puzzle.setter
-    def puzzle(self, value) -> None:
-        self.__dict__["_puzzle"] = value
-
-    def __getstate__(self) -> dict:
-        """Pickled with its puzzle, never with the whole batch it was read from."""
-        state = dict(self.__dict__, _puzzle=self.puzzle)
-        state.pop("_batch", None)
-        return state
-
-    @property
-    def solution(self) -> str | None:
-        if not self.solutions:
-            return None
-        text = self.__dict__.get("_text")
-        if text is not None:   # written when the record was built (native/records.c)
-            return text
-        if "_puzzle" in self.__dict__ and self.__dict__["_puzzle"] is not None:
-            return self.__dict__["_puzzle"].format_solution(self.solutions[0])
-        return self._batch.solution_text(self.solutions[0])
 
 
 def error_result(message: str, *, kind: str = "", solver: str = "", limit: int | None = None,

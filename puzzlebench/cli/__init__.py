@@ -15,7 +15,6 @@ import sys
 from ..errors import PuzzlebenchError
 from ..options import Checked
 from ..solvers.interrupts import is_interrupt
-from .common import EXIT_OK, EXIT_USAGE
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
@@ -45,6 +44,7 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message):  # argparse's own usage errors: one line and exit 2, as ours
+        from .common import EXIT_USAGE
         self.exit(EXIT_USAGE, f"puzzlebench: error: {message} (see {self.prog} --help)\n")
 
     def _get_value(self, action, arg_string):
@@ -71,6 +71,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command: its exit code; a user's mistake one line and 2, a Ctrl-C at any moment
+    (the start's imports included) one line and 130."""
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        print("puzzlebench: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if not is_interrupt(exc):   # PySAT's own error for a Ctrl-C inside a solve
+            raise
+        print("puzzlebench: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(argv: list[str] | None) -> int:
+    from .common import EXIT_OK, EXIT_USAGE   # with the commands: inside main's Ctrl-C handling
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -87,14 +103,6 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except BrokenPipeError:
         return EXIT_OK
-    except KeyboardInterrupt:
-        print("puzzlebench: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:
-        if not is_interrupt(exc):   # PySAT's own error for a Ctrl-C inside a solve
-            raise
-        print("puzzlebench: interrupted", file=sys.stderr)
-        return 130
 
 
 if __name__ == "__main__":

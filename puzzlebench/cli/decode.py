@@ -1,5 +1,6 @@
-"""``puzzlebench decode``: a solver's answer to an exported puzzle (DIMACS, XCSP3, MiniZinc or
-OPB) read back into the puzzle's solution and verified against its rules; a claim of no
+"""``puzzlebench decode``: a solver's answer to an exported puzzle (DIMACS, XCSP3, MiniZinc,
+OPB: every format of the export registry with a reader) read back into the puzzle's solution
+and verified against its rules; a claim of no
 solution is checked by puzzlebench's own SAT engine.  The puzzle comes from the exported file's
 header, so the file decodes on its own."""
 
@@ -8,8 +9,8 @@ from __future__ import annotations
 import json
 import sys
 
-from ..encoders.dimacs import check_answer, cnf_for_decoding, read_answer, read_dimacs
-from ..errors import ParseError, Place, PuzzlebenchError, UsageError
+from ..encoders.registry import decoded_formats, function
+from ..errors import UsageError
 from ..results import Status
 from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text
 
@@ -72,70 +73,36 @@ def _no_solution(args, source, answer_source, puzzle, status) -> int:
     return EXIT_OK
 
 
-DECODED_FORMATS = {   # option: (what the file is, what the solver's output is)
-    "cnf": ("a DIMACS CNF file", "a SAT solver's answer (s and v lines)"),
-    "xcsp3": ("an XCSP3 instance", "an XCSP3 solver's output (s and v lines)"),
-    "minizinc": ("a MiniZinc model or data file", "MiniZinc's output"),
-    "opb": ("an OPB file", "a pseudo-Boolean solver's answer (s and v lines)"),
-}
-
-
 def _decoded(args):
-    """The exported file and the solver's output named by ``args``, read back: the file's
-    source, the output's, the puzzle the file describes, the solver's status and (when
-    satisfiable) the solution it gave, not yet checked against the puzzle's rules."""
-    from ..encoders import minizinc, opb, xcsp3
-
-    given = [name for name in DECODED_FORMATS if getattr(args, name, None)]
+    """The exported file and the solver's output named by ``args``, read back by the format's
+    reader (:data:`~puzzlebench.encoders.registry.FORMATS`): the file's source, the output's,
+    the puzzle the file describes, the solver's status and (when satisfiable) the solution it
+    gave, not yet checked against the puzzle's rules."""
+    formats = decoded_formats()
+    given = [name for name in formats if getattr(args, _dest(name), None)]
     if len(given) != 1:
-        raise UsageError("decode takes one exported file: --cnf, --xcsp3, --minizinc or --opb")
+        options = [f"--{name}" for name in formats]
+        raise UsageError(f"decode takes one exported file: {', '.join(options[:-1])} or {options[-1]}")
     name = given[0]
-    what, said = DECODED_FORMATS[name]
-    if getattr(args, name) == "-" and args.model == "-":   # the answer read an exhausted stream
+    entry = formats[name]
+    if getattr(args, _dest(name)) == "-" and args.model == "-":   # the answer read an exhausted stream
         raise UsageError(f"--{name} - and --model -: standard input can be read once; name one of them as a file")
-    text, source = read_text(getattr(args, name), what)
-    answer_raw, answer_source = read_text(args.model, said)
-    if name == "cnf":
-        cnf = read_dimacs(text, source)
-        answer = read_answer(answer_raw, answer_source)
-        puzzle, decoder = cnf_for_decoding(cnf)
-        if answer.status != "SATISFIABLE":
-            return source, answer_source, puzzle, answer.status, None
-        check_answer(cnf, answer)
-        try:
-            solution = decoder.decode(answer.true_literals)
-        except PuzzlebenchError as exc:
-            raise UsageError(f"{answer_source}: {exc}") from None
-        return source, answer_source, puzzle, answer.status, solution
-    if name == "opb":
-        puzzle = opb.puzzle_of(text, source)
-        pb = opb.read_opb(text, source)
-        status, true = opb.read_answer(answer_raw, answer_source, pb.n_vars)
-        if status != "SATISFIABLE":
-            return source, answer_source, puzzle, status, None
-        opb.check_answer(pb, true, answer_source)
-        return source, answer_source, puzzle, status, pb.decode(true)
-    module = xcsp3 if name == "xcsp3" else minizinc
-    puzzle = module.puzzle_of(text, source)
-    if name == "minizinc" and not answer_raw.strip():
-        # the reader takes no output as "unknown" (an engine killed at its time limit); a file
-        # named here that holds nothing is no answer (MiniZinc not run, its output elsewhere),
-        # an error as an empty answer is for the other formats, not "unknown" with exit 0
-        raise ParseError("empty: MiniZinc's output has the solutions it found or a status line "
-                         "(=====UNKNOWN=====, =====UNSATISFIABLE=====)", Place(answer_source, 1))
-    status, solutions = module.read_answer(answer_raw, puzzle.n_cells, answer_source)[:2]
-    return source, answer_source, puzzle, status, solutions[0] if solutions else None
+    text, source = read_text(getattr(args, _dest(name)), entry.file_what)
+    answer_raw, answer_source = read_text(args.model, entry.answer_what)
+    puzzle, status, solution = function(entry.reader)(text, source, answer_raw, answer_source)
+    return source, answer_source, puzzle, status, solution if status == "SATISFIABLE" else None
+
+
+def _dest(option: str) -> str:
+    return option.replace("-", "_")
 
 
 def register(sub) -> None:
     p = sub.add_parser("decode", help="turn a solver's answer to an exported puzzle (DIMACS, XCSP3, "
                                       "MiniZinc, OPB) into the puzzle's solution, verified")
     exported = p.add_mutually_exclusive_group(required=True)
-    exported.add_argument("--cnf", metavar="FILE", help="the CNF written by export --to dimacs")
-    exported.add_argument("--xcsp3", metavar="FILE", help="the instance written by export --to xcsp3")
-    exported.add_argument("--minizinc", metavar="FILE", help="the model written by export --to minizinc, or "
-                                                            "the puzzle's .dzn (--to minizinc-data, mzn+dzn)")
-    exported.add_argument("--opb", metavar="FILE", help="the OPB file written by export --to opb")
+    for name, entry in decoded_formats().items():
+        exported.add_argument(f"--{name}", metavar="FILE", help=entry.decode_help)
     p.add_argument("--model", required=True, metavar="SOLVER_OUTPUT",
                    help="the solver's output (s/v lines, MiniSat's result file, MiniZinc's output; "
                         "'-' for stdin)")

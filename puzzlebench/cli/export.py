@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from ..encoders.registry import EXPORTERS, artifact_for, check_exportable
+from ..encoders.registry import FORMATS, artifact_for, check_exportable
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
 from ..solvers.child import check_memory_limit
@@ -131,7 +131,7 @@ def register(sub) -> None:
                                       "exact-cover format)")
     add_input_arguments(p)
     p.add_argument("--to", required=True, metavar="TARGET",
-                   help=f"export target: {', '.join(sorted(EXPORTERS))}; {SPLIT} (with -o DIR: each "
+                   help=f"export target: {', '.join(sorted(FORMATS))}; {SPLIT} (with -o DIR: each "
                         f"kind's MiniZinc model KIND.mzn and a KIND-K.dzn per puzzle); minizinc-model "
                         f"with --kind and no input: that kind's model")
     p.add_argument("--number", type=COUNT, default=None, metavar="K",

@@ -407,7 +407,7 @@ def _visibility_bool(model, lits: list, con: Visibility, n: int) -> None:
     _sum_equals(model, seen, terms.target)
 
 
-# -- export targets (puzzlebench.encoders.registry.EXPORTERS) --------------------------------
+# -- export targets (puzzlebench.encoders.registry.FORMATS) ---------------------------------
 
 def export_cpsat(puzzle, formulation: str = "int") -> CpSatModel:
     """``export --to cpsat``: the integer model's proto in text form."""

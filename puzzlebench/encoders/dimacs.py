@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from ..errors import ParseError, Place, PuzzleError
+from ..errors import ParseError, Place, PuzzleError, PuzzlebenchError, UsageError
 from ..models.kinds import KINDS, kind_class
 from .cnf import Cnf, givens_decisions
 
@@ -287,3 +287,18 @@ def cnf_for_decoding(dimacs: Dimacs):
     cnf = Cnf(dimacs.n_vars, [], [], puzzle.n_cells, puzzle.n_values, puzzle.givens, encoding,
               dimacs.header.get("amo", "pairwise"), puzzle.kind, puzzle.shape, fixed=fixed)
     return puzzle, cnf
+
+
+def decode_answer(text: str, source: str, answer_text: str, answer_source: str):
+    """``decode --cnf``: (the puzzle the file's header describes, the solver's status, the
+    solution its model gives when satisfiable, not yet checked against the rules)."""
+    cnf = read_dimacs(text, source)
+    answer = read_answer(answer_text, answer_source)
+    puzzle, decoder = cnf_for_decoding(cnf)
+    if answer.status != "SATISFIABLE":
+        return puzzle, answer.status, None
+    check_answer(cnf, answer)
+    try:
+        return puzzle, answer.status, decoder.decode(answer.true_literals)
+    except PuzzlebenchError as exc:
+        raise UsageError(f"{answer_source}: {exc}") from None

@@ -487,3 +487,17 @@ def read_answer(text: str, n_cells: int, source: str | None = None) -> tuple[str
     if unknown or not text.strip():
         return "UNKNOWN", [], False
     raise ParseError("no solution and no status in MiniZinc's output", Place(source, 1))
+
+
+def decode_answer(text: str, source: str, answer_text: str, answer_source: str):
+    """``decode --minizinc``: (the model's or data file's puzzle, MiniZinc's status, its first
+    solution or ``None``)."""
+    puzzle = puzzle_of(text, source)
+    if not answer_text.strip():
+        # the reader takes no output as "unknown" (an engine killed at its time limit); a file
+        # named here that holds nothing is no answer (MiniZinc not run, its output elsewhere),
+        # an error as an empty answer is for the other formats, not "unknown" with exit 0
+        raise ParseError("empty: MiniZinc's output has the solutions it found or a status line "
+                         "(=====UNKNOWN=====, =====UNSATISFIABLE=====)", Place(answer_source, 1))
+    status, solutions = read_answer(answer_text, puzzle.n_cells, answer_source)[:2]
+    return puzzle, status, solutions[0] if solutions else None

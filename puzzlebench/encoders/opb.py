@@ -264,3 +264,14 @@ def check_answer(pb: PseudoBoolean, true_vars, source: str | None = None) -> Non
         if total < bound or (relation == "=" and total != bound):
             where = f"line {pb.lines[k - 1]} of {pb.source or 'the OPB file'}" if pb.lines else "the OPB file"
             raise ParseError(f"the answer breaks constraint {k} ({where})", Place(source))
+
+
+def decode_answer(text: str, source: str, answer_text: str, answer_source: str):
+    """``decode --opb``: (the file's puzzle, the solver's status, the solution or ``None``)."""
+    puzzle = puzzle_of(text, source)
+    pb = read_opb(text, source)
+    status, true = read_answer(answer_text, answer_source, pb.n_vars)
+    if status != "SATISFIABLE":
+        return puzzle, status, None
+    check_answer(pb, true, answer_source)
+    return puzzle, status, pb.decode(true)

@@ -552,7 +552,7 @@ def blocking_clause(assignment, declare: bool = False) -> str | None:
     return "".join(decls if declare else []) + f"(assert (or {' '.join(lits)}))"
 
 
-# -- export targets (puzzlebench.encoders.registry.EXPORTERS) --------------------------------
+# -- export targets (puzzlebench.encoders.registry.FORMATS) ---------------------------------
 
 def estimated_bytes(puzzle, amo: str = "card", formulation: str = "fold") -> int:
     """What a formula with pairwise at-most-ones (``bool``, ``fold``) takes, its text and Z3's

@@ -185,3 +185,10 @@ def _solution(names: list[str], values: list[str], n_cells: int, source, line: i
     for cell, word in zip(expanded, flat):
         out[cell] = int(word)
     return tuple(out)
+
+
+def decode_answer(text: str, source: str, answer_text: str, answer_source: str):
+    """``decode --xcsp3``: (the file's puzzle, the solver's status, its first solution or ``None``)."""
+    puzzle = puzzle_of(text, source)
+    status, solutions = read_answer(answer_text, puzzle.n_cells, answer_source)
+    return puzzle, status, solutions[0] if solutions else None

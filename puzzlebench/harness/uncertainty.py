@@ -17,7 +17,13 @@ import warnings
 from typing import Sequence
 
 import numpy as np
-from scipy import stats
+
+
+def _stats():
+    """scipy.stats, imported when a figure is computed: it takes most of a second to import,
+    which every command would pay at start (and a Ctrl-C then would land in an import)."""
+    from scipy import stats
+    return stats
 
 CONFIDENCE = 0.95
 ALPHA = 0.05         # a test's level: significant where the adjusted p is below it
@@ -50,7 +56,7 @@ def median_interval(values: Sequence[float]) -> tuple[float, float] | None:
     than two: one value has no spread to resample)."""
     if len(values) < 2:
         return None
-    result = stats.bootstrap((np.asarray(values, dtype=float),), np.median, n_resamples=RESAMPLES,
+    result = _stats().bootstrap((np.asarray(values, dtype=float),), np.median, n_resamples=RESAMPLES,
                              batch=_batch(len(values)), confidence_level=CONFIDENCE, method="percentile",
                              vectorized=True, axis=-1, rng=_rng())
     return _interval(result)
@@ -86,7 +92,7 @@ def ratio_interval(base: Sequence[float], mine: Sequence[float], shift: float) -
     # ratios nan): an interval that is not finite is none, so its warnings say nothing more
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
-        result = stats.bootstrap(logs, ratio, n_resamples=RESAMPLES, batch=_batch(len(base)),
+        result = _stats().bootstrap(logs, ratio, n_resamples=RESAMPLES, batch=_batch(len(base)),
                                  confidence_level=CONFIDENCE, method="percentile", vectorized=True, paired=True,
                                  axis=-1, rng=_rng())
     return _interval(result)
@@ -107,7 +113,7 @@ def paired_time_test(a: Sequence[float], b: Sequence[float],
     if margin == 0:
         if not np.any(differences):
             return 1.0, 0
-        return float(stats.wilcoxon(differences, zero_method="pratt").pvalue), int(np.sign(np.median(differences)))
+        return float(_stats().wilcoxon(differences, zero_method="pratt").pvalue), int(np.sign(np.median(differences)))
     bound = math.log1p(margin)
     slower = _one_sided(differences - bound, "greater")
     faster = _one_sided(differences + bound, "less")
@@ -117,7 +123,7 @@ def paired_time_test(a: Sequence[float], b: Sequence[float],
 def _one_sided(values: np.ndarray, alternative: str) -> float:
     if not np.any(values):
         return 1.0   # every value on the bound: no evidence beyond it
-    return float(stats.wilcoxon(values, zero_method="pratt", alternative=alternative).pvalue)
+    return float(_stats().wilcoxon(values, zero_method="pratt", alternative=alternative).pvalue)
 
 
 def solved_test(gained: int, lost: int) -> float:
@@ -125,7 +131,7 @@ def solved_test(gained: int, lost: int) -> float:
     discordant puzzles (solved by one side only), at one half; 1.0 with none."""
     if gained + lost == 0:
         return 1.0
-    return float(stats.binomtest(gained, gained + lost, 0.5).pvalue)
+    return float(_stats().binomtest(gained, gained + lost, 0.5).pvalue)
 
 
 def holm(pvalues: Sequence[float | None]) -> list[float | None]:
@@ -149,4 +155,4 @@ def relative_mad(values: Sequence[float]) -> float | None:
     centre = float(np.median(values))
     if centre <= 0:
         return None
-    return float(stats.median_abs_deviation(values)) / centre
+    return float(_stats().median_abs_deviation(values)) / centre

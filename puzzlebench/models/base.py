@@ -63,14 +63,6 @@ class Puzzle(ABC):
         """Every rule ``solution`` breaks, in words (empty when it is a valid solution of this
         puzzle).  Written directly from the puzzle's definition, not from :attr:`rules`."""
 
-    @classmethod
-    def answers_right(cls, puzzles: Sequence["Puzzle"], solutions: bytes) -> bytes | None:
-        """A bulk twin of :meth:`check` for a batch's answers (``n_cells`` values a puzzle, one
-        byte each): one byte per puzzle, 1 where right, or ``None`` when this kind has none
-        (each answer is then checked alone).  A kind whose batches are checked by the
-        thousand (Sudoku) provides one."""
-        return None
-
     @abstractmethod
     def format_solution(self, solution: Sequence[int]) -> str:
         """A solution as the data files write it (one line)."""

@@ -8,7 +8,6 @@ Rules: every cell holds one value; every row, column and block holds every value
 from __future__ import annotations
 
 import math
-import operator
 import re
 from functools import lru_cache
 from operator import itemgetter
@@ -185,9 +184,9 @@ class Sudoku(Puzzle):
         self._validate()
 
     @classmethod
-    def _checked(cls, box: tuple[int, int], givens: bytes, *, empty: str = ".",
-                 box_inferred: bool = True) -> "Sudoku":
-        """A puzzle of a :class:`SudokuBatch`, whose givens were validated with the batch
+    def of_valid_givens(cls, box: tuple[int, int], givens: bytes, *, empty: str = ".",
+                        box_inferred: bool = True) -> "Sudoku":
+        """A puzzle of a :class:`~.sudoku_batch.SudokuBatch`, whose givens were validated with the batch
         (the attributes :meth:`__init__` sets, without validating again)."""
         puzzle = cls.__new__(cls)
         puzzle.__dict__ = {"box": box, "box_inferred": box_inferred, "size": box[0] * box[1],
@@ -200,7 +199,7 @@ class Sudoku(Puzzle):
         forms, space-separated numbers for the numbers and list forms."""
         if self.form in ("line", "grid", "solo") and self.size <= len(DIGITS):
             try:  # the common case (results are read by the thousand) in one translation
-                return bytes(solution).translate(_value_chars(self.empty)).decode("ascii")
+                return bytes(solution).translate(value_chars(self.empty)).decode("ascii")
             except (TypeError, ValueError):  # not small numbers: written one by one
                 pass
         return self._cells_text(solution)
@@ -289,19 +288,6 @@ class Sudoku(Puzzle):
             if missing:
                 problems.append(f"{name} lacks {', '.join(self.value_text(v) for v in missing)}")
         return problems
-
-    @classmethod
-    def answers_right(cls, puzzles: Sequence["Sudoku"], solutions: bytes) -> bytes | None:
-        """Which of ``solutions`` (``n*n`` values a puzzle, one byte each, in the order of
-        ``puzzles``) are right: the rules of :meth:`check` for a whole batch in one call of
-        the native twin of the checker (``native/check.c``, which shares no code with any
-        engine); one byte per puzzle, 1 where right.  ``None`` when the puzzles are not all
-        of one block shape (each is then checked alone)."""
-        batch = SudokuBatch.of(puzzles)
-        if batch is None:
-            return None
-        from .. import _native
-        return _native.sudoku_answers_right(*batch.box, solutions, batch.values)
 
     def _plainly_right(self, solution: Sequence[int]) -> bool:
         """The common case in a few C-level sweeps (results are checked by the thousand): every
@@ -543,137 +529,10 @@ def parse_sudoku_line(text: str, *, box: tuple[int, int] | str | None = None,
 
 
 @lru_cache(maxsize=None)
-def _value_chars(empty: str) -> bytes:
+def value_chars(empty: str) -> bytes:
     """Byte translation of values to their characters: 0 → ``empty``, 1.. → ``DIGITS``, a
     value beyond them → ``?``."""
     return (empty + DIGITS).encode("ascii") + b"?" * (255 - len(DIGITS))
-
-
-def _char_values() -> bytes:
-    """Byte translation of characters to values: empty cells → 0, ``1-9A-Z`` (either case) →
-    1..35, anything else → 255."""
-    table = bytearray([255]) * 256
-    for ch, v in CHAR_VALUES.items():
-        table[ord(ch)] = v
-    return bytes(table)
-
-
-_CHAR_VALUES = _char_values()
-
-
-class SudokuBatch(Sequence["Sudoku"]):
-    """Many Sudoku of one block shape in the compact form the native batch engines take:
-    ``values`` holds ``n*n`` bytes a puzzle (its givens, 0 = empty), each puzzle validated
-    when the batch was made, so that an engine reads them as they are, never parsing or
-    validating again.  ``batch[i]`` is puzzle ``i`` as a :class:`Sudoku`."""
-
-    def __init__(self, box: tuple[int, int], values: bytes, puzzles: Sequence[Sudoku] | None = None,
-                 lines: Sequence[str] | None = None, box_inferred: bool = True):
-        self.box, self.box_inferred = box, box_inferred
-        self.cells = (box[0] * box[1]) ** 2
-        self.values = values
-        self._puzzles, self._lines = puzzles, lines
-
-    @classmethod
-    def of(cls, puzzles: Sequence[Puzzle]) -> "SudokuBatch | None":
-        """The batch of these puzzles, or ``None`` unless they are all Sudoku of one block shape."""
-        if isinstance(puzzles, SudokuBatch):
-            return puzzles
-        if not puzzles or any(type(p) is not Sudoku for p in puzzles):
-            return None
-        box = puzzles[0].box
-        if any(p.box != box for p in puzzles):
-            return None
-        return cls(box, b"".join(map(bytes, map(_GIVENS, puzzles))), puzzles)
-
-    @property
-    def holds_objects(self) -> bool:
-        """Whether the batch was made from puzzle objects (else from text: each is built when asked)."""
-        return self._puzzles is not None
-
-    @property
-    def solution_chars(self) -> bytes | None:
-        """The value-to-character table :meth:`solution_text` writes a batch read from text
-        with (256 bytes), or ``None`` for a batch of puzzle objects (their own writer)."""
-        return None if self._puzzles is not None else _value_chars(".")
-
-    def solution_text(self, solution: Sequence[int]) -> str:
-        """A solution as :meth:`Sudoku.format_solution` writes it for this batch's puzzles (the
-        line form: one character a value), without building the puzzle."""
-        if self._puzzles is not None:
-            return self._puzzles[0].format_solution(solution)
-        try:
-            return bytes(solution).translate(_value_chars(".")).decode("ascii")
-        except (TypeError, ValueError):
-            return self[0].format_solution(solution)
-
-    def __len__(self) -> int:
-        return len(self.values) // self.cells
-
-    def head(self, count: int) -> "SudokuBatch":
-        """The batch of the first ``count`` puzzles (those a native batch answered before a Ctrl-C)."""
-        if count >= len(self):
-            return self
-        return SudokuBatch(self.box, self.values[:count * self.cells],
-                           None if self._puzzles is None else self._puzzles[:count],
-                           None if self._lines is None else self._lines[:count], self.box_inferred)
-
-    def __getitem__(self, i):  # type: ignore[override]
-        if isinstance(i, slice):
-            return [self[k] for k in range(*i.indices(len(self)))]
-        if self._puzzles is not None:
-            return self._puzzles[i]
-        i = range(len(self))[i]
-        line = self._lines[i]
-        empty = "." if "." in line else "0" if "0" in line else "_" if "_" in line else "."
-        return Sudoku._checked(self.box, self.values[i * self.cells:(i + 1) * self.cells], empty=empty,
-                               box_inferred=self.box_inferred)
-
-
-_GIVENS = operator.attrgetter("givens")
-
-
-def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None
-                      ) -> tuple[SudokuBatch | None, list[int]]:
-    """The lines that are Sudoku lines of one size (``N*N`` characters, as
-    :func:`parse_sudoku_line` reads them) read together: the batch of them and their indices
-    in ``lines``.  Validated in bulk (values in range, no value twice in a unit: the native
-    ``sudoku_givens_right``); a line it does not take (another size, a stray character,
-    givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
-    the problem exactly."""
-    stripped = [line.strip() for line in lines]
-    if not stripped:
-        return None, []
-    size = len(stripped[0])
-    n = math.isqrt(size)
-    try:
-        shape = parse_box(box) or (infer_box(n) if 2 <= n <= len(DIGITS) else None)
-    except PuzzleError:
-        shape = None
-    if n * n != size or shape is None or shape[0] * shape[1] != n:
-        return None, []
-    text = "".join(stripped)
-    if text.isascii() and set(map(len, stripped)) == {size}:   # every line of one size (the usual file)
-        taken = list(range(len(stripped)))
-    else:
-        taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
-        text = "".join([stripped[i] for i in taken])
-    values = text.encode("ascii").translate(_CHAR_VALUES)
-    values_here = bytes(range(n + 1))
-    if values.translate(None, values_here):   # a character that is no value here
-        keep = [k for k in range(len(taken)) if not values[k * size:(k + 1) * size].translate(None, values_here)]
-        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
-        taken = [taken[k] for k in keep]
-    from .. import _native
-    right = _native.sudoku_givens_right(shape[0], shape[1], values)
-    if 0 in right:
-        keep = [k for k, ok in enumerate(right) if ok]
-        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
-        taken = [taken[k] for k in keep]
-    if not taken:
-        return None, []
-    kept = stripped if len(taken) == len(stripped) else [stripped[i] for i in taken]
-    return SudokuBatch(shape, values, lines=kept, box_inferred=box is None), taken
 
 
 def _is_square(k: int) -> bool:

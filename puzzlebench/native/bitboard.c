@@ -258,7 +258,7 @@ done:
 /* ---- the 9x9 batch ------------------------------------------------------------------- */
 
 /* Many 9x9 puzzles in one call, the GIL released: the givens come as the model packs them
- * (models/sudoku.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
+ * (models/sudoku_batch.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
  * text to parse again.  Each puzzle keeps its first solution.  A Ctrl-C stops the batch:
  * `answered` puzzles, those before the one it stopped. */
 enum { STATS_PER = 6 };

@@ -1,6 +1,6 @@
-/* Bulk checks of Sudoku batches in the models' compact form (models/sudoku.py, SudokuBatch:
- * n*n values a puzzle, one byte each, 0 = empty), for verifying answers (solvers/base.py,
- * verify_all) and reading many lines at once (models/sudoku.py, read_sudoku_lines).
+/* Bulk checks of Sudoku batches in the models' compact form (models/sudoku_batch.py, SudokuBatch:
+ * n*n values a puzzle, one byte each, 0 = empty), for verifying answers (solvers/batch.py,
+ * verify_in_bulk) and reading many lines at once (models/sudoku_batch.py, read_sudoku_lines).
  *
  *   sudoku_answers_right(rows, cols, solutions, givens) -> bytes
  *     A twin of Sudoku.check for a whole batch: an answer is right when every value is in

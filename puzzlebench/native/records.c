@@ -5,7 +5,7 @@
  * Why: reading a record in Python costs about as much as the 9x9 search it reports (3.7 us
  * against 4 us on the 17-clue set).  Each object is made as object.__new__(cls) makes it,
  * its fields set in the dataclass __init__'s order so that the instances share their keys.  A compact batch's
- * record (results.py, _BatchRecord) gets the batch and its index instead of a puzzle.  The
+ * record (solvers/batch.py, BatchRecord) gets the batch and its index instead of a puzzle.  The
  * records come one at a time from an iterator: records alive at once would survive the
  * collector's young passes and bring on full collections. */
 #define PY_SSIZE_T_CLEAN
@@ -255,12 +255,39 @@ static PyMethodDef records_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* NAME[from..to) as a tuple of str. */
+static PyObject *names_between(int from, int to) {
+    PyObject *t = PyTuple_New(to - from);
+    if (!t) return NULL;
+    for (int k = from; k < to; k++) {
+        Py_INCREF(NAME[k]);
+        PyTuple_SET_ITEM(t, k - from, NAME[k]);
+    }
+    return t;
+}
+
+/* RECORD_FIELDS: the attribute names this file sets, by class, so that a test holds them equal
+ * to the dataclasses' fields in order (tests/solvers/test_batch.py): a renamed field fails it
+ * rather than building records with a stray attribute. */
+static int add_record_fields(PyObject *module) {
+    PyObject *fields = Py_BuildValue("{sNsNsNsN}", "Result", names_between(N_KIND, N__PUZZLE),
+                                     "lazy", names_between(N__PUZZLE, N_PARSE),
+                                     "Times", names_between(N_PARSE, N_NODES),
+                                     "Stats", names_between(N_NODES, N_NAMES));
+    if (!fields) return -1;
+    if (PyModule_AddObject(module, "RECORD_FIELDS", fields) < 0) {
+        Py_DECREF(fields);
+        return -1;
+    }
+    return 0;
+}
+
 int pb_register_records(PyObject *module) {
     for (int k = 0; k < N_NAMES; k++)
         if (!(NAME[k] = PyUnicode_InternFromString(NAME_TEXT[k]))) return -1;
     if (!(EMPTY_ARGS = PyTuple_New(0)) || !(ZERO = PyFloat_FromDouble(0.0))) return -1;
     for (int v = 0; v < 256; v++)
         if (!(SMALL[v] = PyLong_FromLong(v))) return -1;
-    if (PyType_Ready(&RecordIterType) < 0) return -1;
+    if (PyType_Ready(&RecordIterType) < 0 || add_record_fields(module) < 0) return -1;
     return PyModule_AddFunctions(module, records_methods);
 }

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.metadata
-import operator
 import signal
 import threading
 import time
@@ -28,6 +27,7 @@ WHOLE_INT64 = Whole(-INT64_MAX - 1, INT64_MAX)
 from ..models.base import Puzzle, Solution
 from ..models.kinds import KIND_NAMES
 from ..results import SOLVED, Result, Results, Stats, Status, Times, error_result, status_of
+from .batch import verify_in_bulk
 from .clock import check_clock, process_cpu
 from .interrupts import is_interrupt
 
@@ -569,10 +569,10 @@ class Engine(ABC):
     def run_many(self, puzzles: Sequence[Puzzle], *, limit: int | None = 2,
                  time_limit: float | None = None, keep: int = 10, verify: bool = True,
                  clock: str = "wall", wall_limit: float | None = None) -> Results:
-        """Run many puzzles (a list, or a model's compact batch such as
-        :class:`~puzzlebench.models.sudoku.SudokuBatch`): one :class:`Results` in their order,
-        verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
-        itself).  Engines with a native batch call override :meth:`batch`."""
+        """Run many puzzles (a list, or a model's compact batch): one :class:`Results` in their
+        order, verified with :func:`verify_all` unless ``verify`` is false (the harness verifies
+        itself).  Engines with a native batch call override :meth:`batch`
+        (:class:`~puzzlebench.solvers.batch.NativeBatch`)."""
         limit, time_limit = checked_limits(limit, time_limit)
         wall_limit = check_clock(clock, time_limit, wall_limit)
         cpu = process_cpu()
@@ -654,27 +654,15 @@ def count_solutions(solutions: Iterable[Any], limit: int | None, keep: int) -> t
 
 def verify_all(results: Results) -> Results:
     """Check every answer of a batch that claims a solution, with the puzzles' own checkers:
-    columns in bulk where the kind has a bulk checker (:meth:`Puzzle.answers_right`), the
+    in bulk where the puzzles have a bulk checker (:mod:`~puzzlebench.solvers.batch`), the
     rest one by one (:func:`verify_result`).  A wrong answer, or a solved status with no
     solution to check, turns that puzzle's result into an error naming the problem (its index
     in ``results.wrong``)."""
-    columns, puzzles = results.columns, results.puzzles
-    if columns is not None:
-        flags = type(puzzles[0]).answers_right(puzzles, columns.solutions) if puzzles else b""
-        if flags is not None:
-            # one byte a puzzle by map (a generator over 49,158 puzzles takes 0.4 us each)
-            is_solved = {status: status in SOLVED for status in set(columns.statuses)}
-            solved = bytes(map(is_solved.__getitem__, columns.statuses))
-            claimed = bytes(map(operator.and_, solved, map(bool, columns.counts)))
-            right = bytes(a & b for a, b in zip(claimed, flags)) if 0 in flags else claimed
-            if right == solved:
-                columns.verified = right
-                return results
-        results.to_records()
-    records = results.records
-    groups = _bulk_checked(records, puzzles)
-    for i, (result, puzzle) in enumerate(zip(records, puzzles)):
-        if result.status in SOLVED and not result.verified and not groups.get(i):
+    checked = verify_in_bulk(results)
+    if checked is None:   # the columns of a native call, all right
+        return results
+    for i, (result, puzzle) in enumerate(zip(results.records, results.puzzles)):
+        if result.status in SOLVED and not result.verified and not checked.get(i):
             if verify_answer(result, puzzle):
                 results.wrong.add(i)
     return results
@@ -695,27 +683,3 @@ def verify_answer(result: Result, puzzle: Puzzle) -> bool:
         result.error = f"wrong answer from {result.solver}: {claimed} with no solution to check"
         return True
     return False
-
-
-def _bulk_checked(records: Sequence[Result], puzzles: Sequence[Puzzle]) -> dict[int, bool]:
-    """Records whose solutions a kind's bulk checker found right (marked verified): one
-    solution each (``limit`` 1 or a unique answer), of one size.  Index → True."""
-    picked = [i for i, r in enumerate(records)
-              if r.status in SOLVED and not r.verified and len(r.solutions) == 1 and r.count == 1]
-    if not picked:
-        return {}
-    first = puzzles[picked[0]]
-    same = [i for i in picked if type(puzzles[i]) is type(first) and len(records[i].solutions[0]) == first.n_cells
-            and getattr(puzzles[i], "box", None) == getattr(first, "box", None)]
-    try:
-        packed = b"".join(bytes(records[i].solutions[0]) for i in same)
-    except (TypeError, ValueError):  # not small numbers: the checker says what is wrong
-        return {}
-    flags = type(first).answers_right([puzzles[i] for i in same], packed) if same else None
-    if flags is None:
-        return {}
-    out = {}
-    for i, ok in zip(same, flags):
-        if ok:
-            records[i].verified = out[i] = True
-    return out

@@ -6,10 +6,9 @@ JCZSolve, fsss2 and tdoku; native/sudoku9.c, its copy for this processor picked 
 by native/sudoku9_isa.c and named in the version), one candidate mask per cell over each
 kind's units up to 64 values (native/sudokun.c), column and diagonal bitmasks for N-Queens,
 whole-line permutations for Skyscrapers (native/skyscrapers.c).  This module only hands the
-puzzle's rules to C and its counters back; :meth:`BitboardEngine.batch` solves many 9x9
-Sudoku in one C call, from the givens the model packed and validated
-(:class:`~puzzlebench.models.sudoku.SudokuBatch`), into columns.  Each search in a line:
-:class:`BitboardEngine`.
+puzzle's rules to C and its counters back; :meth:`BitboardEngine.batch_columns` solves many
+9x9 Sudoku in one C call, from the givens the model packed and validated, into columns
+(the batch protocol: :mod:`puzzlebench.solvers.batch`).  Each search: :class:`BitboardEngine`.
 """
 
 from __future__ import annotations
@@ -27,12 +26,14 @@ from ..models.base import Puzzle
 from ..options import INT64_MAX, Whole
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
-from ..models.sudoku import Sudoku, SudokuBatch
+from ..models.sudoku import Sudoku
+from ..models.sudoku_batch import SudokuBatch
 from ..models.jigsaw import JigsawSudoku
 from ..models.latin import latin_lines
 from ..models.sudokux import SudokuX
-from ..results import Columns, Results, Stats, Status, status_of
+from ..results import Columns, Stats, Status, status_of
 from .base import Deadline, Engine, Option, SearchOutcome
+from .batch import NativeBatch
 
 
 def _warn_unknown_kernel() -> None:
@@ -92,7 +93,7 @@ def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
     return [tuple(buffer[i * size:(i + 1) * size]) for i in range(n)]
 
 
-class BitboardEngine(Engine):
+class BitboardEngine(NativeBatch, Engine):
     """The native searches, one per kind (see the module doc).
 
     - Sudoku 9x9: band bitboards (a 27-bit word per digit and band, after JCZSolve / fsss2 and
@@ -235,13 +236,14 @@ class BitboardEngine(Engine):
 
     # -- the batch path ---------------------------------------------------------------------
 
-    def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
-              keep: int) -> Results | None:
-        """9x9 Sudoku in one C call on the model's packed givens (:class:`SudokuBatch`), the
-        GIL released; anything else one by one.  After a Ctrl-C, the puzzles answered before it."""
-        packed = SudokuBatch.of(puzzles)
-        if packed is None or packed.box != (3, 3):
-            return None
+    def takes_batch(self, packed: SudokuBatch) -> bool:
+        """The band bitboard is 9x9 only."""
+        return packed.box == (3, 3)
+
+    def batch_columns(self, packed: SudokuBatch, *, limit: int | None,
+                      time_limit: float | None) -> Columns:
+        """9x9 Sudoku in one C call on the model's packed givens, the GIL released; anything
+        else one by one (:meth:`takes_batch`).  After a Ctrl-C, the puzzles answered before it."""
         start = time.perf_counter()
         timed_out, counts, stats, seconds, solutions = _native.sudoku9_batch(
             packed.values, limit, time_limit or 0.0, self.settings["locked"])
@@ -250,21 +252,20 @@ class BitboardEngine(Engine):
         solve = memoryview(seconds).cast("d").tolist()
         overhead = (time.perf_counter() - start - sum(solve)) / max(1, len(solve))
         if len(counts) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
-            packed, overhead = packed.head(len(counts)), 0.0   # (the time up to it is the stopped one's)
+            overhead = 0.0   # (the time up to it is the stopped one's)
         by_count = [status_of(c, limit, False) for c in range(3)]
         statuses = [by_count[c if c < 2 else 2] for c in counts]
         if 1 in timed_out:
             statuses = [Status.TIMEOUT if t else s for s, t in zip(statuses, timed_out)]
         add = operator.add   # by map: the columns of a batch are read at a fraction of a us a puzzle
         singles = list(map(add, map(add, counters[3::6], counters[4::6]), counters[5::6]))
-        columns = Columns(
+        return Columns(
             statuses=statuses, counts=counts, solve_seconds=solve,
             total_seconds=list(map(overhead.__add__, solve)),
             stats={"nodes": counters[0::6], "guesses": counters[1::6], "backtracks": counters[2::6],
                    "propagations": singles},
             raw_names=RAW_NAMES_SMALL, raw=counters, size={"cells": 81, "values": 9}, cells=81,
             solutions=solutions)
-        return Results("sudoku", self.spec, limit, packed, columns=columns)
 
 
 def _is_9x9(puzzle: Puzzle) -> bool:

@@ -14,6 +14,7 @@ engines map their libraries'; the details: :class:`CpmpyEngine`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import time
@@ -25,8 +26,10 @@ from ..encoders.cpsat import IntWriter, walk_int
 from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
+from .base import EVERY_KIND, CtrlC, Deadline, Engine, SearchOutcome, limit_reached, stop_at_ctrl_c
+from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
+from .interrupts import is_interrupt
 
 BACKENDS = {
     # back end → what brings it (CPMpy's SolverLookup names; the first present is the default)
@@ -126,6 +129,18 @@ def _out_of_memory(spec: str, what) -> None:
     text = str(what)
     if isinstance(what, MemoryError) or says_out_of_memory(text):   # MemoryError: OR-Tools' bad_alloc
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
+
+
+def _watching_ctrl_c(variant: str, solver):
+    """A Ctrl-C during the search stops it through the back end's own call from a thread
+    (:func:`~.base.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
+    now and then and the count ran on); PySAT and Exact catch the signal in their solve and
+    raise their own error for it (:mod:`.interrupts`), Python elsewhere."""
+    if variant == "ortools":
+        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search())
+    if variant == "z3":
+        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt())
+    return contextlib.nullcontext(CtrlC())
 
 
 @dataclass
@@ -264,63 +279,75 @@ class CpmpyEngine(Engine):
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return SearchOutcome([], 0, True, Stats(raw=raw))
-        if type(solver).solveAll is not SolverInterface.solveAll:
-            # the back end's own enumeration; one CP-SAT worker, as the cpsat engine (its
-            # parallel enumeration misses solutions)
-            extra = {"num_workers": 1, **self._seed()} if self.variant == "ortools" else {}
-            try:
-                count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
-                                        call_from_model=True, **extra)
-            except Exception as exc:
-                _out_of_memory(self.spec, exc)
-                raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
-            status = solver.status()
-            raw["backend_seconds"] = round(status.solve_time or 0.0, 6)
-            finished = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
-        else:
-            count, finished = self._blocking(artifact, limit, keep_one, deadline, raw)
+        with _watching_ctrl_c(self.variant, solver) as ctrl_c:
+            own_ctrl_c = not ctrl_c.watching   # the back end's own SIGINT handling, where we do not watch
+            if self.variant == "z3":
+                solver.z3_solver.set("ctrl_c", own_ctrl_c)
+            if type(solver).solveAll is not SolverInterface.solveAll:
+                # the back end's own enumeration; one CP-SAT worker, as the cpsat engine (its
+                # parallel enumeration misses solutions)
+                extra = ({"num_workers": 1, "catch_sigint_signal": own_ctrl_c, **self._seed()}
+                         if self.variant == "ortools" else {})
+                try:
+                    count = solver.solveAll(display=keep_one, time_limit=remaining, solution_limit=limit,
+                                            call_from_model=True, **extra)
+                except Exception as exc:
+                    raise self._failure(exc) from None
+                status = solver.status()
+                raw["backend_seconds"] = round(status.solve_time or 0.0, 6)
+                finished = status.exitstatus in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+            else:
+                count, finished = self._blocking(artifact, limit, keep_one, deadline, raw, ctrl_c)
         timed_out = not finished and not limit_reached(count, limit)
         if timed_out and self.variant == "z3":   # Z3 stops at a memory limit as at a clock
             _out_of_memory(self.spec, solver.z3_solver.reason_unknown())
         return SearchOutcome(solutions, count, timed_out, self._stats(solver, raw))
 
+    def _failure(self, exc: Exception) -> BaseException:
+        """What a back end's exception is: a Ctrl-C it caught itself (PySAT's and Exact's
+        forms), running out of memory, or an engine error naming it."""
+        if is_interrupt(exc):
+            return KeyboardInterrupt()
+        _out_of_memory(self.spec, exc)
+        return EngineError(f"{self.spec}: {type(exc).__name__}: {exc}")
+
     def _blocking(self, artifact: CpmpyModel, limit, keep_one, deadline: Deadline,
-                  raw: dict) -> tuple[int, bool]:
+                  raw: dict, ctrl_c) -> tuple[int, bool]:
         """Count by blocking clauses: (solutions found, whether the search ended)."""
         import cpmpy as cp
         from cpmpy.solvers.solver_interface import ExitStatus
 
         solver = artifact.solver
-        count, runs, backend, blocking = 0, 0, 0.0, 0.0
-        finished = False
-        while True:
+        spent = {"runs": 0, "backend": 0.0, "blocking": 0.0}
+
+        def solve_once():
             remaining = deadline.remaining()
-            if remaining is not None and remaining <= 0:
-                break
+            if (remaining is not None and remaining <= 0) or ctrl_c.pressed:   # since it was looked at
+                return STOPPED
             try:
                 found = solver.solve(time_limit=remaining, **self._seed())
-                runs += 1
+                spent["runs"] += 1
             except Exception as exc:
-                _out_of_memory(self.spec, exc)
-                raise EngineError(f"{self.spec}: {type(exc).__name__}: {exc}") from None
-            backend += solver.status().solve_time or 0.0
+                raise self._failure(exc) from None
+            spent["backend"] += solver.status().solve_time or 0.0
             if not found:
-                finished = solver.status().exitstatus is ExitStatus.UNSATISFIABLE
-                break
-            count += 1
+                return None if solver.status().exitstatus is ExitStatus.UNSATISFIABLE else STOPPED
             keep_one()
-            if limit_reached(count, limit):
-                break
+            return True
+
+        def block(_) -> bool:
             if not artifact.open_cells:   # every cell given: no other solution
-                finished = True
-                break
+                return False
             started = time.perf_counter()
-            solver += cp.any([x != x.value() for x in artifact.open_cells])
-            blocking += time.perf_counter() - started
-        raw["backend_seconds"] = round(backend, 6)
-        raw["blocking_seconds"] = round(blocking, 6)
-        raw["runs"] = runs
-        return count, finished
+            artifact.solver += cp.any([x != x.value() for x in artifact.open_cells])
+            spent["blocking"] += time.perf_counter() - started
+            return True
+
+        found = enumerate_by_blocking(solve_once, block, limit, 0, deadline)
+        raw["backend_seconds"] = round(spent["backend"], 6)
+        raw["blocking_seconds"] = round(spent["blocking"], 6)
+        raw["runs"] = spent["runs"]
+        return found.count, found.finished
 
     def _stats(self, solver, raw: dict) -> Stats:
         if self.variant == "ortools":

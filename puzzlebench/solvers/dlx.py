@@ -5,23 +5,22 @@ The search is ``puzzlebench/native/dlx.c``; it releases the GIL and honours the 
 (it looks at the clock every 1024 nodes).  Its counters are Knuth's (``nodes``, ``updates``,
 ``cleansings``) and equal those of the readable twin :mod:`puzzlebench.solvers.dlx_py`.
 
-A batch path (:meth:`DlxEngine.batch`) solves many Sudokus of one block shape in one C
-call (``native/dlx_sudoku.c``): the same Algorithm X on the same matrix the Python encoder
-builds, with the fixed-shape links kept as a bitset of options, so the counters are the same as one puzzle
-at a time (the tests check it).
+A batch path (:meth:`DlxEngine.batch_columns`, by :mod:`~puzzlebench.solvers.batch`) solves
+many Sudokus of one block shape in one C call (``native/dlx_sudoku.c``): the same Algorithm X
+on the same matrix the Python encoder builds, with the fixed-shape links kept as a bitset of
+options, so the counters are the same as one puzzle at a time (the tests check it).
 """
 
 from __future__ import annotations
 
 import time
-from typing import Sequence
 
 from ..encoders.exact_cover import ExactCoverMatrix
-from ..models.base import Puzzle
-from ..models.sudoku import SudokuBatch
-from ..results import Columns, Results, Stats, status_of
+from ..models.sudoku_batch import SudokuBatch
+from ..results import Columns, Stats, status_of
 from ..errors import EngineError
 from .base import Deadline, SearchOutcome
+from .batch import NativeBatch
 from .child import MB, machine_memory
 from .dlx_py import ExactCoverEngine
 
@@ -60,7 +59,7 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
     return SearchOutcome(list(kept), count, timed_out, Stats(nodes=nodes, raw=raw))
 
 
-class DlxEngine(ExactCoverEngine):
+class DlxEngine(NativeBatch, ExactCoverEngine):
     family = "dlx"
     holds_time_limit = True
     summary = ("Dancing Links in C: Knuth's Algorithm X (secondary items) and C (colors), "
@@ -78,14 +77,14 @@ class DlxEngine(ExactCoverEngine):
 
     # -- the batch path ---------------------------------------------------------------------
 
-    def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
-              keep: int) -> Results | None:
+    def takes_batch(self, packed: SudokuBatch) -> bool:
+        return len(packed) >= BATCH_MIN
+
+    def batch_columns(self, packed: SudokuBatch, *, limit: int | None,
+                      time_limit: float | None) -> Columns | None:
         """Sudokus of one block shape in one C call (encode and search in C), on the model's
         packed givens; anything else one at a time.  The call's time is shared evenly.  After a
         Ctrl-C, the puzzles answered before it."""
-        packed = SudokuBatch.of(puzzles)
-        if packed is None or len(packed) < BATCH_MIN:
-            return None
         start = time.perf_counter()
         rows = _native.dlx_sudoku_batch(packed.values, packed.box[0], packed.box[1],
                                         0 if limit is None else limit, 1,
@@ -94,12 +93,12 @@ class DlxEngine(ExactCoverEngine):
         if None in rows:  # givens that break a rule: a validated batch never has them
             return None
         if len(rows) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
-            packed, elapsed = packed.head(len(rows)), sum(row[7] for row in rows)
+            elapsed = sum(row[7] for row in rows)
         share = elapsed / max(1, len(rows))
         counts = [row[0] for row in rows]
         nodes = [row[2] for row in rows]
         empty = bytes(packed.cells)
-        columns = Columns(
+        return Columns(
             statuses=[status_of(row[0], limit, row[4]) for row in rows], counts=counts,
             solve_seconds=[share] * len(rows), total_seconds=[share] * len(rows),
             stats={"nodes": nodes}, raw_names=("nodes", "updates"),
@@ -107,4 +106,3 @@ class DlxEngine(ExactCoverEngine):
             size=[{"items": row[5], "primary_items": row[5], "secondary_items": 0,
                    "options": row[6], "entries": 4 * row[6]} for row in rows],
             cells=packed.cells, solutions=b"".join(bytes(row[1][0]) if row[1] else empty for row in rows))
-        return Results("sudoku", self.spec, limit, packed, columns=columns)

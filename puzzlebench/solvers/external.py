@@ -29,15 +29,17 @@ from functools import lru_cache
 
 from typing import Callable
 
-from ..encoders import minizinc, opb, xcsp3
+from ..encoders import opb
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
 from ..encoders.dimacs import read_answer
+from ..encoders.registry import FORMATS, exporter
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
 from . import tool_runner
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .blocking import STOPPED, enumerate_by_blocking
 from .child import grace, says_out_of_memory
 from .clock import past_cpu_limit, program_cpu_now, usage_cpu
 from .output import OUTPUT_LIMIT, OutputTooLarge, read_output, reap
@@ -78,11 +80,15 @@ class Preset:
     zero (CaDiCaL's and Kissat's ``c --- [ statistics ] ---``): after it, a counter not printed
     is 0."""
     format: str = "dimacs"
-    """The file it reads: ``dimacs``, or a model format of :mod:`puzzlebench.encoders`
-    (``minizinc``, ``xcsp3``, ``opb``), written by the export of that name."""
+    """The file it reads: ``dimacs``, or another target of the export registry
+    (``minizinc``, ``xcsp3``, ``opb``: :data:`~puzzlebench.encoders.registry.FORMATS`), written
+    by the export of that name, in a file of its suffix."""
     solutions: Callable[[int], list[str]] | None = None
     """For a program that enumerates: the words asking for ``k`` solutions (0: all), in place
     of ``{solutions}``; ``None``: one solution a run, counted by blocking and re-running."""
+    answer: Callable[..., "tool_runner.ToolAnswer"] | None = None
+    """For a program that enumerates: the reader of its output, ``(text, n_cells, source)``
+    (:mod:`.tool_runner`)."""
     missing: Callable[[], str | None] | None = None
     """Why the program cannot run here beyond its absence from PATH (a jar, a back end)."""
     statistics_lines: str | None = None
@@ -119,16 +125,16 @@ PRESETS = {p.name: p for p in (
            ("-dimacs", "-st", SEED_PLACE, CNF_PLACE), statistics_lines=r"^\s*\(?:[\w.-]+\s+[\d.]+\)?\s*$",
            seed=lambda n: [f"sat.random_seed={n}"]),
     Preset("clasp", "clasp", "clasp", ("--stats", SEED_PLACE, CNF_PLACE), seed=lambda n: [f"--seed={n}"]),
-    # the competition formats: the exports of encoders/minizinc.py, xcsp3.py and opb.py, each
-    # read back by that module's answer reader (solvers/tool_runner.py runs the same tools in tests)
+    # the competition formats: exports of the registry (encoders/registry.py FORMATS), each
+    # read back by its answer reader (solvers/tool_runner.py runs the same tools in tests)
     Preset("minizinc", "minizinc", "minizinc, and flatzinc for Gecode",
            ("--solver", "gecode", "--statistics", SEED_PLACE, SOLUTIONS_PLACE, MODEL_PLACE), format="minizinc",
-           solutions=tool_runner.minizinc_solutions, missing=tool_runner.missing_minizinc, parent_death="TERM",
-           seed=lambda n: ["-r", str(n)]),
+           solutions=tool_runner.minizinc_solutions, answer=tool_runner.minizinc_answer,
+           missing=tool_runner.missing_minizinc, parent_death="TERM", seed=lambda n: ["-r", str(n)]),
     Preset("ace", "java", "default-jre-headless, and pip install pycsp3 (ACE's jar)",
            ("-jar", ACE_JAR, MODEL_PLACE, "-npc", SOLUTIONS_PLACE, SEED_PLACE), version_arguments=None,
            version_of=tool_runner.ace_version, format="xcsp3", solutions=tool_runner.ace_solutions,
-           missing=tool_runner.missing_ace, seed=lambda n: [f"-seed={n}"]),
+           answer=tool_runner.ace_answer, missing=tool_runner.missing_ace, seed=lambda n: [f"-seed={n}"]),
     # run with no file, minisat+ prints its banner ("MiniSat+ 1.0, based on MiniSat v1.13") and
     # its usage, and ends; it has no version option
     Preset("minisat+", "minisat+", "minisat+", (MODEL_PLACE,), version_arguments=(),
@@ -449,7 +455,7 @@ class ExternalEngine(Engine):
 
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
-            return EXPORTS[self.format](puzzle)
+            return exporter(self.format)(puzzle)
         return encode(puzzle, self.settings["encoding"], self.settings["amo"])
 
     def size(self, artifact) -> dict[str, int]:
@@ -524,48 +530,44 @@ class ExternalEngine(Engine):
         ``None`` when nothing is left to block) and again, until it answers UNSAT, the limit is
         reached or the clock runs out."""
         blocks: list = []
-        solutions: list[list[int]] = []
         seen: set[tuple[int, ...]] = set()
-        count = 0
         runs: list[Run] = []
-        write_seconds = 0.0
-        timed_out, killed = False, None
-        while True:
-            if deadline.expired():
-                timed_out = True
-                break
+        spent = {"write": 0.0, "killed": None}
+
+        def solve_once():
             started = time.perf_counter()
             _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
             with open(path, "w") as out:
                 out.write(text(blocks))
-            write_seconds += time.perf_counter() - started
+            spent["write"] += time.perf_counter() - started
             run = run_once()
             runs.append(run)
             if run.killed_by:
-                timed_out, killed = True, self._killed(deadline, run)
-                break
+                spent["killed"] = self._killed(deadline, run)
+                return STOPPED
             if run.status == "UNSATISFIABLE":
-                break
+                return None
             key = tuple(run.literals)
             if key in seen:
                 raise EngineError(f"{self.spec}: {self.program} answered a model that a blocking "
                                   f"{what} excludes (the same solution again)")
             seen.add(key)
-            count += 1
-            if len(solutions) < keep:
-                solutions.append(list(key))
-            if limit_reached(count, limit):
-                break
+            return key
+
+        def add_block(key: tuple[int, ...]) -> bool:
             blocked = block(key)
-            if blocked is None:
-                break
-            blocks.append(blocked)
-        return SearchOutcome(solutions, count, timed_out, _stats(runs, write_seconds), error=killed)
+            if blocked is not None:
+                blocks.append(blocked)
+            return blocked is not None
+
+        found = enumerate_by_blocking(solve_once, add_block, limit, keep, deadline)
+        return SearchOutcome([list(key) for key in found.kept], found.count, found.timed_out,
+                             _stats(runs, spent["write"]), error=spent["killed"])
 
     # -- the competition formats: MiniZinc, XCSP3, OPB ------------------------------------
 
     def _search_model(self, model, limit, keep: int, deadline: Deadline) -> SearchOutcome:
-        handle, path = tempfile.mkstemp(prefix="puzzlebench-ext-", suffix=SUFFIXES[self.format])
+        handle, path = tempfile.mkstemp(prefix="puzzlebench-ext-", suffix=FORMATS[self.format].suffix)
         os.close(handle)
         try:
             if self.preset.solutions is not None:
@@ -599,9 +601,8 @@ class ExternalEngine(Engine):
         if isinstance(done, Run):
             return SearchOutcome([], 0, True, _stats([done], write_seconds), error=self._killed(deadline, done))
         text, err, code, seconds = done
-        reader = tool_runner.minizinc_answer if self.format == "minizinc" else tool_runner.ace_answer
         try:
-            answer = reader(text, model.n_cells, f"{self.program}'s output")
+            answer = self.preset.answer(text, model.n_cells, f"{self.program}'s output")
         except ParseError as exc:
             raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
         if answer.status == "UNKNOWN" or (code != 0 and not answer.solutions):
@@ -786,8 +787,6 @@ class ExternalEngine(Engine):
         return f" (its last line on stderr: {last!r})" if last else ""
 
 
-EXPORTS = {"minizinc": minizinc.export_minizinc, "xcsp3": xcsp3.export_xcsp3, "opb": opb.export_opb}
-SUFFIXES = {"minizinc": ".mzn", "xcsp3": ".xml", "opb": ".opb"}
 _MZN_STAT = re.compile(r"^%%%mzn-stat: (nodes|failures|propagations)=(\d+)\s*$", re.M)
 """Gecode's counters as MiniZinc prints them with ``--statistics``."""
 

@@ -28,7 +28,8 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, stop_at_ctrl_c
+from .blocking import STOPPED, enumerate_by_blocking
 
 PREFERRED = ("glucose3", "minisat22", "glucose4", "glucose42", "maplechrono", "maplecm",
              "maplesat", "mergesat3", "minicard", "gluecard3", "gluecard4", "minisatep", "ergo")
@@ -456,45 +457,38 @@ class SatEngine(Engine):
         """Solve, keep the model's true candidates, forbid it with ``blocking(true)`` (``None``:
         no other model can exist) and solve again, up to ``limit`` models, the watchdog armed
         for ``deadline``: (first ``keep`` models, how many, whether the clock stopped it)."""
-        solutions, count, timed_out = [], 0, False
         watchdog, ctrl_c = None, None
         if deadline.at is not None and self.abilities.interrupt:
             watchdog = self._watchdog or self._new_watchdog()
             watchdog.arm(solver, deadline.at)
+
+        def solve_once():
+            if watchdog is None:
+                ok = solver.solve(assumptions=assumptions)
+            else:
+                ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                if ok is None:
+                    return STOPPED
+            return [lit for lit in solver.get_model()[:n_candidates] if lit > 0] if ok else None
+
+        def block(true: list[int]) -> bool:
+            clause = blocking(true)
+            if clause is not None:
+                solver.add_clause(clause)
+            return clause is not None
+
         try:
             # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler
             # (PySAT's own is solve()'s): a Ctrl-C waited for the time limit.  It is watched,
             # and the solver interrupted, as the watchdog does at the deadline.
             with (stop_at_ctrl_c(solver.interrupt) if watchdog else contextlib.nullcontext()) as ctrl_c:
-                while True:
-                    if deadline.expired():   # a solver that cannot be interrupted stops between models
-                        timed_out = True
-                        break
-                    if watchdog is None:
-                        ok = solver.solve(assumptions=assumptions)
-                    else:
-                        ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-                        if ok is None:
-                            timed_out = True
-                            break
-                    if not ok:
-                        break
-                    true = [lit for lit in solver.get_model()[:n_candidates] if lit > 0]
-                    count += 1
-                    if len(solutions) < keep:
-                        solutions.append(true)
-                    if limit_reached(count, limit):
-                        break
-                    block = blocking(true)
-                    if block is None:
-                        break
-                    solver.add_clause(block)
+                found = enumerate_by_blocking(solve_once, block, limit, keep, deadline)
         finally:
             if watchdog is not None:
                 watchdog.disarm()
             if ctrl_c is not None and ctrl_c.pressed:
                 solver.clear_interrupt()   # a solver kept for the next puzzle starts clean
-        return solutions, count, timed_out
+        return found.kept, found.count, found.timed_out
 
     def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
         """A solver of its own for the puzzle: ``optimized`` (the puzzle's reduced formula), or a

@@ -24,7 +24,8 @@ from ..encoders.smt import estimated_bytes as smt_estimated_bytes
 from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, stop_at_ctrl_c
+from .blocking import STOPPED, enumerate_by_blocking
 from .child import Z3_MEMOUT_EXIT, capped, says_out_of_memory
 
 SMT_KEYS = {"nodes": ("decisions",), "conflicts": ("conflicts",), "propagations": ("propagations",)}
@@ -110,24 +111,25 @@ class SmtEngine(Engine):
     def _enumerate(self, formula, solver, limit, keep, deadline: Deadline, ctrl_c) -> SearchOutcome:
         import z3
 
-        solutions, count, timed_out = [], 0, False
-        while not limit_reached(count, limit) and not ctrl_c.pressed:
+        solutions: list[tuple[int, ...]] = []   # the first ``keep``, decoded as found
+
+        def solve_once():
+            if ctrl_c.pressed:   # the enumeration ends here; KeyboardInterrupt follows it
+                return None
             remaining = deadline.remaining()
             if remaining is not None:
                 solver.set("timeout", max(1, int(remaining * 1000)))
             answer = checked(solver)
             if answer == z3.unsat:
-                break
+                return None
             if answer == z3.unknown:
                 reason = solver.reason_unknown()
                 if deadline.expired() or reason in ("timeout", "canceled"):
-                    timed_out = True
-                    break
+                    return STOPPED
                 if says_out_of_memory(reason):   # under a memory limit: a memout in Z3's words
                     raise MemoryError(f"Z3 gave up: {reason}")
                 raise EngineError(f"Z3 gave up: {reason}")
             assignment = model_assignment(solver.model())
-            count += 1
             if len(solutions) < keep:
                 solution = decode_assignment(assignment, formula.n_cells, formula.fixed)
                 if 0 in solution:   # seen when an allocation failed under a memory limit: Z3's failure, not a wrong answer
@@ -135,13 +137,16 @@ class SmtEngine(Engine):
                     raise failure(f"Z3 gave a model without a value for {solution.count(0)} of "
                                   f"{len(solution)} cells")
                 solutions.append(solution)
-            if limit_reached(count, limit):
-                break
-            block = blocking_clause(assignment)
-            if block is None:  # nothing was left open: the only solution
-                break
-            solver.from_string(block)
-        return SearchOutcome(solutions, count, timed_out, z3_stats(solver.statistics()))
+            return assignment
+
+        def block(assignment) -> bool:
+            clause = blocking_clause(assignment)
+            if clause is not None:   # None: nothing was left open, the only solution
+                solver.from_string(clause)
+            return clause is not None
+
+        found = enumerate_by_blocking(solve_once, block, limit, 0, None)
+        return SearchOutcome(solutions, found.count, found.timed_out, z3_stats(solver.statistics()))
 
     def decode(self, artifact, raw) -> tuple[int, ...]:
         return tuple(raw)
@@ -217,27 +222,31 @@ def count_smt2_models(text: str, source: str | None, limit: int | None, time_lim
     solver = z3.SolverFor("QF_FD") if logic and logic.group(1) == "QF_FD" else z3.Solver()
     constants = _read_quietly(lambda: countable_constants(text, source), source)
     _read_quietly(lambda: read_smt2(text, source, solver), source)
-    deadline, models, count, answer = Deadline(time_limit), [], 0, None
-    while limit is None or count < limit:
+    deadline, said = Deadline(time_limit), {"answer": None, "count": 0}
+
+    def solve_once():
         if deadline.remaining() is not None:
-            if deadline.expired():
-                answer = z3.unknown
-                break
             solver.set("timeout", max(1, int(deadline.remaining() * 1000)))
-        answer = checked(solver)
-        if answer != z3.sat:
-            break
-        count += 1
+        said["answer"] = checked(solver)
+        if said["answer"] != z3.sat:
+            return None
         model = solver.model()
         values = [model.eval(c, model_completion=True) for c in constants]
-        shown = [(c.sexpr(), v.sexpr()) for c, v in zip(constants, values)]
-        if len(models) < 10:
-            models.append(shown)
+        said["count"] += 1
         if on_model:
-            on_model(count, shown)
-        if not constants:
-            break                    # no variable: the one model there is
-        solver.add(z3.Or([c != v for c, v in zip(constants, values)]))
+            on_model(said["count"], [(c.sexpr(), v.sexpr()) for c, v in zip(constants, values)])
+        return values
+
+    def block(values) -> bool:
+        if constants:   # no variable: the one model there is
+            solver.add(z3.Or([c != v for c, v in zip(constants, values)]))
+        return bool(constants)
+
+    found = enumerate_by_blocking(solve_once, block, limit, 10, deadline)
+    if found.timed_out:   # the deadline passed before a check
+        said["answer"] = z3.unknown
+    answer, count = said["answer"], found.count
+    models = [[(c.sexpr(), v.sexpr()) for c, v in zip(constants, values)] for values in found.kept]
     ending = "sat" if answer == z3.sat or (answer is None and count) else str(answer or "unknown")
     reason = ("the time limit" if deadline.expired() else solver.reason_unknown()) if answer == z3.unknown else ""
     return SmtModels(models, count, ending, reason, z3_stats(solver.statistics()))

@@ -20,11 +20,13 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..encoders import minizinc, opb, xcsp3
 from ..errors import EngineError
+from .blocking import STOPPED, enumerate_by_blocking
 from .output import OutputTooLarge, read_output, reap
 
 
@@ -193,23 +195,27 @@ def run_exact(path: str | Path, solutions: int = 1, timeout: float = 120) -> Too
         solver.addVariable(name)
     for terms, relation, bound in pb.constraints:
         solver.addConstraint([(c, f"x{v}") for c, v in terms], True, bound, relation == "=", bound)
-    found: list[tuple[int, ...]] = []
-    output = ""
     blocked = pb.n_candidates or pb.n_vars     # a file without the header: block every variable
-    complete = False
-    while solutions == 0 or len(found) < solutions:
+    first_output: list[str] = []
+
+    def solve_once():
         said = solver.runFull(False, timeout)
-        if said != "SAT":
-            complete = said in ("UNSAT", "INCONSISTENT")    # else stopped at the time limit
-            break
+        if said != "SAT":   # else stopped at the time limit
+            return None if said in ("UNSAT", "INCONSISTENT") else STOPPED
         values = solver.getLastSolutionFor(names)
-        if not found:
-            output = opb_answer_text(values)
-        found.append(pb.decode([v for v, x in enumerate(values, start=1) if x]))
+        if not first_output:
+            first_output.append(opb_answer_text(values))
+        return values
+
+    def block(values) -> bool:
         chosen = [name for name, x in zip(names[:blocked], values) if x]
         solver.addConstraint([(-1, name) for name in chosen], True, 1 - len(chosen))
-    status = "SATISFIABLE" if found else ("UNSATISFIABLE" if complete else "UNKNOWN")
-    return ToolAnswer(status, found, len(found), complete, output or f"s {status}\n")
+        return True
+
+    found = enumerate_by_blocking(solve_once, block, solutions or None, solutions or sys.maxsize, None)
+    decoded = [pb.decode([v for v, x in enumerate(values, start=1) if x]) for values in found.kept]
+    status = "SATISFIABLE" if decoded else ("UNSATISFIABLE" if found.finished else "UNKNOWN")
+    return ToolAnswer(status, decoded, len(decoded), found.finished, "".join(first_output) or f"s {status}\n")
 
 
 def opb_answer_text(values: list[int]) -> str:

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -277,7 +278,12 @@ def test_a_library_search_stopped_by_ctrl_c_is_no_timeout(solver):
     """In-process under a time limit, a Ctrl-C in CP-SAT (stopped by its stop_search, from
     the watch of stop_at_ctrl_c), Z3 or PySAT (their own SIGINT handlers) is the interruption
     it is: CP-SAT's stopped search read as a timeout, and the run went on."""
-    pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
+    if solver.startswith("cpmpy:"):
+        from puzzlebench.solvers.cpmpy import MISSING, VARIANTS
+        if solver[6:] not in VARIANTS:
+            pytest.skip(MISSING.get(solver[6:], MISSING.get("*", "CPMpy is not installed")))
+    else:
+        pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
     from puzzlebench.solvers.interrupts import is_interrupt
     from puzzlebench.solvers.registry import make_engine
     engine = make_engine(solver)
@@ -299,14 +305,21 @@ count never ends by itself, and a stop takes milliseconds, seconds on a loaded m
 # the KeyboardInterrupt Python drops in Z3's ModelRef.__del__ (the watch ends the search anyway)
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
-@pytest.mark.parametrize("solver", ["smt", "sat", "cpsat"])
+@pytest.mark.parametrize("solver", ["smt", "sat", "cpsat", "cpmpy:ortools", "cpmpy:z3", "cpmpy:pysat", "cpmpy:exact"])
 def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
     """An endless count by Z3 is many checks, models made and freed between them: a Ctrl-C
     there reached Python, whose KeyboardInterrupt was "ignored" when it landed in a model's
     __del__, and the count went on (in-process, the run hung at the first lost one).  Twenty
     Ctrl-Cs at random moments each end the search at once, with PySAT's and CP-SAT's counts
-    too; a lost one would be ended only by the test's backstop, a second SIGINT."""
-    pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
+    too, and CPMpy's back ends (Z3's own handler lost one now and then; PySAT's and Exact's
+    errors for it were stored as the puzzle's error); a lost one would be ended only by the
+    test's backstop, a second SIGINT."""
+    if solver.startswith("cpmpy:"):
+        from puzzlebench.solvers.cpmpy import MISSING, VARIANTS
+        if solver[6:] not in VARIANTS:
+            pytest.skip(MISSING.get(solver[6:], MISSING.get("*", "CPMpy is not installed")))
+    else:
+        pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
     import random
     import threading
     from puzzlebench.solvers.registry import make_engine
@@ -350,3 +363,13 @@ def test_ctrl_c_stops_generate_inside_its_sat_checks():
         raise
     code, seconds, rest, err = _interrupt(proc)
     assert (code, err, rest) == (130, "puzzlebench: interrupted\n", ""), seconds
+
+
+def test_a_ctrl_c_while_the_commands_load_is_one_line(monkeypatch, capsys):
+    """The commands' modules take most of a second to import on a loaded machine: a Ctrl-C
+    then was a KeyboardInterrupt traceback through the imports."""
+    import puzzlebench.cli as cli
+    monkeypatch.setattr(cli, "COMMAND_MODULES", (*cli.COMMAND_MODULES, "ctrl_c_on_import"))
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    assert cli.main(["solve"]) == 130
+    assert capsys.readouterr().err == "puzzlebench: interrupted\n"

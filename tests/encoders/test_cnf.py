@@ -14,7 +14,7 @@ from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
 from puzzlebench.encoders.dimacs import check_answer, read_answer, read_dimacs
-from puzzlebench.encoders.registry import EXPORTERS
+from puzzlebench.encoders.registry import FORMATS
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import parse_line
@@ -623,12 +623,12 @@ def test_an_answer_that_is_not_text_is_an_error_with_its_place(tmp_path, capsys)
                                        "decoded; expected a SAT solver's answer (s and v lines)\n")
 
 
-@pytest.mark.parametrize("target", sorted(EXPORTERS))
+@pytest.mark.parametrize("target", sorted(FORMATS))
 @pytest.mark.parametrize("option, value", [("--encoding", "minimal"), ("--amo", "pairwise")])
 def test_every_export_target_takes_or_refuses_each_cnf_option(capsys, target, option, value):
     """--encoding and --amo belong to the CNF exporter (amo to the SMT-LIB2 ones too): another
     target refuses them naming both, never a TypeError traceback."""
-    takes = EXPORTERS[target][1]
+    takes = FORMATS[target].options
     code = main(["export", "--example", "course-4x4", "--to", target, option, value])
     out, err = capsys.readouterr()
     if option[2:] in takes:

@@ -35,6 +35,7 @@ from puzzlebench.harness.runner import WorkUnit
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.models.sudoku_batch import SudokuBatch
 
 from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
@@ -483,7 +484,7 @@ def test_native_bulk_check_agrees_with_the_checker(case):
     box, grid, givens, tampered = case
     puzzle = Sudoku(box, givens)
     answers = [list(grid), tampered, [v if g == 0 else g for v, g in zip(tampered, givens)]]
-    flags = Sudoku.answers_right([puzzle] * len(answers), b"".join(bytes(a) for a in answers))
+    flags = SudokuBatch.of([puzzle] * len(answers)).answers_right(b"".join(bytes(a) for a in answers))
     expected = [puzzle.check(tuple(a)) == [] for a in answers]
     assert list(flags) == [int(e) for e in expected]
     assert flags[0] == 1
@@ -614,20 +615,22 @@ def test_workers_end_when_the_bench_is_killed(tmp_path):
 def test_a_second_bench_on_one_database_is_refused_while_the_first_runs(tmp_path):
     """Two benches at once on one --db would each store the pairs both run (190 current rows
     for a 95-puzzle set): the second one refuses, naming the first, and stores nothing; the
-    first ends with one current result a pair.  (80 puzzles, some 2 s of work on 2 jobs: the
-    first must still run when the second has started its interpreter on a loaded machine.)"""
+    first ends with one current result a pair.  The first is held still (SIGSTOP) while the
+    second runs, so that it cannot end first on a loaded machine; it holds its lock all along."""
     cmd, db = slow_bench(tmp_path, "c.sqlite", count=80)
     first = subprocess.Popen(cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (db.exists() and Path(f"{db}.lock").exists()):
             time.sleep(0.05)
+        first.send_signal(signal.SIGSTOP)
         second = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=120)
         assert first.poll() is None, "the first bench should still be running"
         assert second.returncode == 2
         assert second.stderr.startswith(f"puzzlebench: error: {db} is in use by another bench (pid {first.pid}, ")
         assert second.stderr.rstrip().endswith("wait for it to end, or give another --db")
     finally:
+        first.send_signal(signal.SIGCONT)
         first.wait(timeout=120)
     assert first.returncode == 0, first.stderr.read()
     rows = _db_rows(db)

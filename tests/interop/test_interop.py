@@ -24,20 +24,29 @@ from puzzlebench.encoders import minizinc, opb, xcsp3
 from puzzlebench.errors import UsageError
 from puzzlebench.models.examples import example
 from puzzlebench.models.vocabulary import Rules
+from puzzlebench.encoders.registry import FORMATS, function
 from puzzlebench.solvers import tool_runner
 from puzzlebench.solvers.registry import make_engine
 
 from conftest import data_lines
 
-TOOLS = {   # tool: (export target = decode option, file suffix, why it is missing, run)
-    "ace": ("xcsp3", ".xml", tool_runner.missing_ace,
+TOOLS = {   # tool: (export target = decode option, file suffix (the registry's), why it is missing, run)
+    "ace": ("xcsp3", FORMATS["xcsp3"].suffix, tool_runner.missing_ace,
             lambda path, puzzle, k: tool_runner.run_ace(path, puzzle.n_cells, k)),
-    "minizinc": ("minizinc", ".mzn", tool_runner.missing_minizinc,
+    "minizinc": ("minizinc", FORMATS["minizinc"].suffix, tool_runner.missing_minizinc,
                  lambda path, puzzle, k: tool_runner.run_minizinc(path, puzzle.n_cells, k)),
-    "minisat+": ("opb", ".opb", tool_runner.missing_minisat_plus,
+    "minisat+": ("opb", FORMATS["opb"].suffix, tool_runner.missing_minisat_plus,
                  lambda path, puzzle, k: tool_runner.run_minisat_plus(path)),
-    "exact": ("opb", ".opb", tool_runner.missing_exact, lambda path, puzzle, k: tool_runner.run_exact(path, k)),
+    "exact": ("opb", FORMATS["opb"].suffix, tool_runner.missing_exact,
+              lambda path, puzzle, k: tool_runner.run_exact(path, k)),
 }
+
+
+def test_every_tool_the_registry_names_is_run_here():
+    """The export registry names the tool runners of each format; each one is run above."""
+    named = {reference.partition(":")[2] for entry in FORMATS.values() for reference in entry.tools}
+    assert named == {"run_ace", "run_choco", "run_minizinc", "run_minisat_plus", "run_exact"}
+    assert all(callable(function(reference)) for entry in FORMATS.values() for reference in entry.tools)
 ENUMERATING = ("ace", "minizinc", "exact")   # minisat+ finds one solution and stops
 
 EXAMPLES = ["arto-inkala", "sudoku12", "killer", "kenken4", "futoshiki5", "skyscrapers5",

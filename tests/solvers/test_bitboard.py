@@ -19,7 +19,8 @@ from puzzlebench import _native, api
 from puzzlebench.errors import InvalidPuzzleError, PuzzleError
 from puzzlebench.solvers.registry import FAMILIES, make_engine
 from puzzlebench.models.nqueens import NQueens
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line, read_sudoku_lines
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.models.sudoku_batch import read_sudoku_lines
 from puzzlebench.results import Status
 from puzzlebench.solvers.bitboard import BitboardEngine
 
