@@ -247,12 +247,13 @@ HOLE_PUZZLES = 3
 HOLE_SECONDS = 10.0
 
 
-def holed_puzzles(box: tuple[int, int], share: float) -> list[Sudoku]:
-    """HOLE_PUZZLES seeded full grids of ``box`` with ``share`` of their cells removed at random."""
+def holed_puzzles(box: tuple[int, int], share: float, count: int = HOLE_PUZZLES) -> list[Sudoku]:
+    """``count`` seeded full grids of ``box`` with ``share`` of their cells removed at random (the
+    first HOLE_PUZZLES the same whatever the count)."""
     n = box[0] * box[1]
     rng = random.Random(1000 * box[0] + round(share * 100))
     puzzles = []
-    for _ in range(HOLE_PUZZLES):
+    for _ in range(count):
         grid = pattern_sudoku_grid(box, rng)
         holes = set(rng.sample(range(n * n), round(n * n * share)))
         puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))

@@ -22,14 +22,15 @@ static int get_limit(PyObject *obj, long long *limit) {
 
 static double deadline_of(double seconds) { return seconds > 0 ? pb_now() + seconds : 0; }
 
-/* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff)) */
+/* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff,
+ * restarts)) */
 static PyObject *outcome(const BBSearch *s, Py_ssize_t cells) {
-    return Py_BuildValue("(LNy#(KKKKKKK))", s->count, PyBool_FromLong(s->timed_out),
+    return Py_BuildValue("(LNy#(KKKKKKKK))", s->count, PyBool_FromLong(s->timed_out),
                          (const char *)s->solutions, (Py_ssize_t)s->kept * cells,
                          (unsigned long long)s->nodes, (unsigned long long)s->guesses,
                          (unsigned long long)s->backtracks, (unsigned long long)s->naked,
                          (unsigned long long)s->hidden, (unsigned long long)s->locked,
-                         (unsigned long long)s->alldiff);
+                         (unsigned long long)s->alldiff, (unsigned long long)s->restarts);
 }
 
 static int init_search(BBSearch *s, PyObject *limit, int keep, double seconds, Py_ssize_t cells) {
@@ -62,7 +63,8 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     Py_buffer g;
     PyObject *limit;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iiy*Oidi", &br, &bc, &g, &limit, &keep, &seconds, &rules))
+    unsigned long long seed = 0, unit = 0;
+    if (!PyArg_ParseTuple(args, "iiy*Oidi|KK", &br, &bc, &g, &limit, &keep, &seconds, &rules, &seed, &unit))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -74,6 +76,8 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     int n = br * bc;
     if (check_values(&g, (Py_ssize_t)n * n, n, "givens") < 0) goto done;
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
+    s.seed = seed;
+    s.restart_unit = unit;
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
     if (br == 3 && bc == 3) bb9_solve(g.buf, rules & BB_LOCKED, &s);
@@ -171,7 +175,8 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     PyObject *units_obj, *limit;
     Py_buffer g;
     double seconds;
-    if (!PyArg_ParseTuple(args, "iOy*Oidi", &n, &units_obj, &g, &limit, &keep, &seconds, &rules))
+    unsigned long long seed = 0, unit = 0;
+    if (!PyArg_ParseTuple(args, "iOy*Oidi|KK", &n, &units_obj, &g, &limit, &keep, &seconds, &rules, &seed, &unit))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -181,6 +186,8 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     if (!(units = read_units(units_obj, n, &nunit))) goto done;
     if (check_values(&g, (Py_ssize_t)n * n, n, "givens") < 0) goto done;
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
+    s.seed = seed;
+    s.restart_unit = unit;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = bbu_solve(n, nunit, units, g.buf, rules, &s);
@@ -423,8 +430,9 @@ static PyMethodDef bitboard_methods[] = {
      "chosen by default first"},
     {"sudoku_solve", sudoku_solve, METH_VARARGS,
      "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, rules: 1 locked | "
-     "2 alldifferent | 4 dom/wdeg, the last two from 16 values up) -> (count, timed_out, solutions: "
-     "bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff))"},
+     "2 alldifferent | 4 dom/wdeg, the last two from 16 values up | 8 random tie-breaks | 16 Luby "
+     "restarts | 32 geometric restarts (not 9x9), seed=0, restart_unit=0: 100) -> (count, timed_out, solutions: "
+     "bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "
@@ -435,7 +443,7 @@ static PyMethodDef bitboard_methods[] = {
      "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
-     "givens: bytes, limit|None, keep, seconds, rules) -> as sudoku_solve"},
+     "givens: bytes, limit|None, keep, seconds, rules, seed=0, restart_unit=0) -> as sudoku_solve"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

@@ -21,6 +21,9 @@ typedef struct {
     sig_atomic_t sigints; /* pb_sigints when the search began (a change: Ctrl-C, stop) */
     uint64_t nodes, guesses, naked, hidden, locked, backtracks;
     uint64_t alldiff;     /* candidates removed by the alldifferent filter on units (16 values up) */
+    uint64_t seed;        /* grids of units with BB_RANDOM: the random tie-breaks' seed */
+    uint64_t restart_unit;   /* grids of units with restarts: the first run's dead ends (0: 100) */
+    uint64_t restarts;    /* grids of units with BB_LUBY or BB_GEOMETRIC: searches begun again */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and
@@ -30,7 +33,10 @@ enum {
     BB_LOCKED = 1,   /* the locked rule (pointing and claiming and their kin) */
     BB_ALLDIFF = 2,  /* the alldifferent filter (Régin's) on every unit */
     BB_WDEG = 4,     /* branching: fewest candidates per weighted degree (dom/wdeg) */
-    BB_LARGE = BB_ALLDIFF | BB_WDEG
+    BB_LARGE = BB_ALLDIFF | BB_WDEG,
+    BB_RANDOM = 8,      /* ties in the cell and value choice broken at random (BBSearch.seed) */
+    BB_LUBY = 16,       /* restarts after a Luby sequence of dead ends, until a first solution */
+    BB_GEOMETRIC = 32   /* restarts after a geometric sequence of dead ends, likewise */
 };
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on
@@ -50,7 +56,8 @@ int bb9_use_kernel(const char *name);
  * unit n distinct cells in 0 .. n*n-1, checked by the caller) each hold every value once:
  * Sudoku-X, jigsaw, Latin squares (sudokun.c).  `rules` (BB_LOCKED, BB_ALLDIFF, BB_WDEG): the
  * locked rule over every two units sharing two cells or more; for n >= 16, the alldifferent
- * filter and dom/wdeg branching.  Returns -1 on allocation failure. */
+ * filter and dom/wdeg branching; BB_RANDOM, BB_LUBY, BB_GEOMETRIC: randomised restarts (sudokun.c,
+ * restart_search).  Returns -1 on allocation failure. */
 int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s);
 
 /* Sudoku of any block shape up to 64 values: bbu_solve on its rows, columns and blocks

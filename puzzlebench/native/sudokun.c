@@ -8,14 +8,19 @@
  * From 16 values up (BB_ALLDIFF, BB_WDEG), Régin's alldifferent filter ("A filtering algorithm
  * for constraints of difference in CSPs", AAAI 1994) and dom/wdeg branching (Boussemart et al.,
  * "Boosting systematic search by weighting constraints", ECAI 2004), skipping units whose
- * candidates did not move; below, MRV.  What was measured and left out, and why: the note
- * above searchn. */
+ * candidates did not move; below, MRV.  On request ties are broken at random and the search
+ * restarts while it has no solution (restart_search).  What was measured and left out, and
+ * why: the note above searchn. */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"
 
 enum { MAX_VALUES = 64, MAX_PIECES = MAX_VALUES / 2 };  /* disjoint pieces of 2 cells or more */
 enum { LARGE = 16 };   /* the alldifferent filter and dom/wdeg from this many values up */
+/* Restarts: the dead ends of the first run unless the caller gives its own, and the growth of
+ * the geometric policy's cutoff (measured: results/rtd.md) */
+enum { RESTART_UNIT = 100 };
+#define GEOMETRIC_GROWTH 1.5
 
 /* The grid's geometry and the search's buffers. */
 typedef struct {
@@ -38,6 +43,10 @@ typedef struct {
     int large;             /* n >= 16 and either: the frames' seen[] words kept */
     int *cu_start, *cu;    /* cell c's units: cu[cu_start[c] .. cu_start[c+1]) */
     uint32_t *weight;      /* dom/wdeg: per unit, 1 + the dead ends found in it */
+    int random;            /* BB_RANDOM: ties broken by rng */
+    uint64_t rng;          /* splitmix64's state */
+    uint64_t fails, cutoff;   /* dead ends in this run; a restart at cutoff (0: never) */
+    int restart;           /* set when the run is to begin again from the root */
 } Geo;
 
 /* A growable array of ints (the geometry's sizes are known only once it is built). */
@@ -502,6 +511,23 @@ static int propagate(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s)
     }
 }
 
+/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014): one add and three multiply-xorshifts, ample for tie-breaks. */
+static uint64_t next_random(Geo *g) {
+    uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A dead end of the run; with restarts on, the run ends at its cutoff while no solution has
+ * been found (after one, the run goes on as a plain depth-first search to its end: restarted
+ * runs find nothing, the last one is complete, so nothing is lost or counted twice). */
+static void dead_end(Geo *g, BBSearch *s) {
+    s->backtracks++;
+    if (g->cutoff && ++g->fails >= g->cutoff && s->count == 0) g->restart = 1;
+}
+
 static void recordn(Geo *g, const uint64_t *val, BBSearch *s) {
     if (s->kept < s->keep) {
         uint8_t *out = s->solutions + (size_t)s->kept * g->ncell;
@@ -520,9 +546,8 @@ static void recordn(Geo *g, const uint64_t *val, BBSearch *s) {
  * to two, the first solution is what takes long: above a size's threshold (about 47% holes at
  * 36 values, 43% at 49, 38% at 64) no engine here finds one within seconds, completions of a
  * quasigroup with holes near their hardest (Achlioptas, Gomes, Kautz and Selman, "Generating
- * satisfiable problem instances", AAAI 2000).  Left out there too: restarts (Gomes, Selman and
- * Kautz, "Boosting combinatorial search through randomization", AAAI 1998; on the minimal
- * 16x16 they took median nodes 149-338 against 149), least- or most-constraining value order,
+ * satisfiable problem instances", AAAI 2000); randomised restarts (restart_search) are there
+ * for them, measured in results/rtd.md.  Left out: least- or most-constraining value order,
  * a second solution sought as a swap of two values, and a second search with the first
  * solution's values tried last (it walks again what the first search refuted). */
 static int searchn(Geo *g, size_t depth, BBSearch *s) {
@@ -531,18 +556,24 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     uint64_t *val = cand + g->ncell;
     int best = -1, bestn = 65;
     if (g->wdeg) {
-        /* fewest candidates per unit weight: k / w least, compared as k * w' < k' * w */
-        uint64_t bestw = 1;
+        /* fewest candidates per unit weight: k / w least, compared as k * w' < k' * w; with
+         * BB_RANDOM each of t tied cells kept with chance 1/t (reservoir sampling) */
+        uint64_t bestw = 1, ties = 0;
         const uint32_t *weight = g->weight;
         for (int c = 0; c < g->ncell; c++) {
             if (val[c]) continue;
             int k = pb_popcount64(cand[c]);
             uint64_t w = 0;
             for (int j = g->cu_start[c]; j < g->cu_start[c + 1]; j++) w += weight[g->cu[j]];
-            if ((uint64_t)k * bestw < (uint64_t)bestn * w) { bestn = k; bestw = w; best = c; }
+            uint64_t mine = (uint64_t)k * bestw, theirs = (uint64_t)bestn * w;
+            if (mine < theirs) { bestn = k; bestw = w; best = c; ties = 1; }
+            else if (g->random && mine == theirs && next_random(g) % ++ties == 0) { bestn = k; bestw = w; best = c; }
         }
     } else {
-        for (int c = 0; c < g->ncell; c++) {
+        /* MRV, the first cell of two candidates taken at once; with BB_RANDOM the scan
+         * begins at a random cell (a full scan with a fair draw would cost the early stop) */
+        int start = g->random ? (int)(next_random(g) % (uint64_t)g->ncell) : 0;
+        for (int i = 0, c = start; i < g->ncell; i++, c = c + 1 == g->ncell ? 0 : c + 1) {
             if (val[c]) continue;
             int k = pb_popcount64(cand[c]);
             if (k < bestn) { bestn = k; best = c; if (k == 2) break; }
@@ -550,8 +581,14 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     }
     if (best < 0) { recordn(g, val, s); return 0; }
     if (bestn > 1) s->guesses++;
-    uint64_t m = cand[best];
-    while (m) {
+    uint64_t m = cand[best], later = 0;
+    if (g->random) {   /* the values from a random one up first, then those below it */
+        int from = (int)(next_random(g) & 63);
+        later = m & ((1ULL << from) - 1);
+        m &= ~later;
+    }
+    while (m || later) {
+        if (!m) { m = later; later = 0; }
         uint64_t bit = m & -m;
         m ^= bit;
         if (bb_tick(s)) return 0;
@@ -564,11 +601,49 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
         if (propagate(g, next, next + g->ncell, 1, s)) {
             if (searchn(g, depth + 1, s) < 0) return -1;
         } else {
-            s->backtracks++;
+            dead_end(g, s);
         }
-        if (bb_stop(s)) return 0;
+        if (bb_stop(s) || g->restart) return 0;
     }
     return 0;
+}
+
+/* Luby, Sinclair and Zuckerman's universal sequence ("Optimal speedup of Las Vegas
+ * algorithms", IPL 1993): 1 1 2 1 1 2 4 1 1 2 ..., its i-th term (i from 1). */
+static uint64_t luby(uint64_t i) {
+    for (;;) {
+        uint64_t k = 1;
+        while ((1ULL << k) - 1 < i) k++;
+        if (i == (1ULL << k) - 1) return 1ULL << (k - 1);
+        i -= (1ULL << (k - 1)) - 1;
+    }
+}
+
+/* The dead ends allowed to the run after `restarts` restarts, `unit` to the first. */
+static uint64_t cutoff_of(int rules, uint64_t unit, uint64_t restarts) {
+    if (rules & BB_LUBY) {
+        uint64_t times = luby(restarts + 1);
+        return times > UINT64_MAX / unit ? UINT64_MAX : unit * times;
+    }
+    double c = (double)unit;
+    for (uint64_t i = 0; i < restarts && c < 1e18; i++) c *= GEOMETRIC_GROWTH;
+    return (uint64_t)c;
+}
+
+/* The search from the root frame, begun again at each cutoff while no solution has been
+ * found (Gomes, Selman and Kautz, "Boosting combinatorial search through randomization", AAAI
+ * 1998): the random tie-breaks send each run elsewhere, and dom/wdeg's weights, kept from run
+ * to run, carry what the runs before learnt of the hard units. */
+static int restart_search(Geo *g, int rules, BBSearch *s) {
+    if (!(rules & (BB_LUBY | BB_GEOMETRIC))) return searchn(g, 0, s);
+    for (;;) {
+        g->fails = 0;
+        g->restart = 0;
+        g->cutoff = cutoff_of(rules, s->restart_unit ? s->restart_unit : RESTART_UNIT, s->restarts);
+        if (searchn(g, 0, s) < 0) return -1;
+        if (!g->restart || bb_stop(s)) return 0;
+        s->restarts++;
+    }
 }
 
 int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s) {
@@ -579,6 +654,8 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
     g.alldiff = n >= LARGE && (rules & BB_ALLDIFF);
     g.wdeg = n >= LARGE && (rules & BB_WDEG);
     g.large = g.alldiff || g.wdeg;
+    g.random = (rules & BB_RANDOM) != 0;
+    g.rng = s->seed;
     if (g.large) g.fsize += 4 * (size_t)nunit;
     uint64_t *cand = frame(&g, 0);
     if (!cand) goto done;
@@ -593,7 +670,7 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
         for (int u = 0; u < 4 * nunit; u++) val[g.ncell + u] = ~0ULL;   /* seen: none filtered yet */
     rc = 0;
     s->nodes++;  /* the root */
-    if (propagate(&g, cand, val, qn, s)) rc = searchn(&g, 0, s);
+    if (propagate(&g, cand, val, qn, s)) rc = restart_search(&g, rules, s);
     else s->backtracks++;
 done:
     geo_free(&g);

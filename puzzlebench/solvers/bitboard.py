@@ -23,6 +23,7 @@ from array import array
 
 from .. import _native
 from ..models.base import Puzzle
+from ..options import INT64_MAX, Whole
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import Skyscrapers
 from ..models.sudoku import Sudoku
@@ -67,8 +68,10 @@ Skyscrapers, the 9x9 batch call): the raw statistics name only what the search c
 LARGE = 16
 """From this many values up the grids of units take the alldifferent filter (sudokun.c)."""
 
-LOCKED, ALLDIFF, WDEG = 1, 2, 4
-"""The C searches' rule bits (pb_bitboard.h: BB_LOCKED, BB_ALLDIFF, BB_WDEG)."""
+LOCKED, ALLDIFF, WDEG, RANDOM = 1, 2, 4, 8
+"""The C searches' rule bits (pb_bitboard.h: BB_LOCKED, BB_ALLDIFF, BB_WDEG, BB_RANDOM)."""
+RESTART_POLICIES = {"none": 0, "luby": 16, "geometric": 32}
+"""Option ``restarts``: its values and their rule bits (pb_bitboard.h: BB_LUBY, BB_GEOMETRIC)."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -77,11 +80,13 @@ def _seconds(deadline: Deadline) -> float:
     return 0.0 if remaining is None else max(remaining, 1e-9)
 
 
-def _stats(counters: Sequence[int], propagating: bool, large: bool) -> Stats:
-    nodes, guesses, backtracks, naked, hidden, locked, alldiff = counters
+def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool) -> Stats:
+    nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts = counters
+    raw = dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters))
+    if restarting:
+        raw["restarts"] = restarts
     return Stats(nodes=nodes, guesses=guesses, backtracks=backtracks,
-                 propagations=naked + hidden + locked + alldiff if propagating else None,
-                 raw=dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters)))
+                 propagations=naked + hidden + locked + alldiff if propagating else None, raw=raw)
 
 
 def _split(buffer: bytes, n: int, size: int) -> list[tuple[int, ...]]:
@@ -108,7 +113,11 @@ class BitboardEngine(NativeBatch, Engine):
       cells or more (pointing and claiming, and the same for diagonals and jigsaw regions); MRV.
       From 16 values up (option ``large``): Régin's alldifferent filter on every unit (every
       naked and hidden subset at once) and dom/wdeg branching (fewest candidates per weight of
-      the cell's units, a unit's weight growing with the dead ends found in it).
+      the cell's units, a unit's weight growing with the dead ends found in it).  Ties in the
+      cell and value choice broken at random from the engine seed (option ``random``), and the
+      search begun again from the root after a Luby or geometric number of dead ends while no
+      solution has been found (option ``restarts``; Gomes, Selman and Kautz, "Boosting
+      combinatorial search through randomization", AAAI 1998), the weights kept from run to run.
       The units are each kind's own unit lists (those its rules are made of), kept per
       structure.
     - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
@@ -133,10 +142,23 @@ class BitboardEngine(NativeBatch, Engine):
         Option("large", bool, True, "grids of 16 values or more (Sudoku, Sudoku-X, jigsaw, Latin): Régin's "
                "alldifferent filter on every unit and dom/wdeg branching; off: singles, the locked rule and "
                "MRV alone, as below 16 values"),
+        Option("restarts", str, "luby", "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: begin the search "
+               "again from the root after a number of dead ends, while no solution has been found: after "
+               "restart_unit times the Luby sequence 1 1 2 1 1 2 4 ... (luby), restart_unit x 1.5^k "
+               "(geometric), or never (none)", choices=tuple(RESTART_POLICIES)),
+        Option("restart_unit", int, 100, "the dead ends of the first run when the search restarts",
+               number=Whole(1, INT64_MAX)),
+        Option("random", bool, True, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: ties in the cell and "
+               "value choice broken at random, seeded by the engine seed (off: the first cell and the "
+               "lowest value, one search for every seed)"),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
+    seed_parameter = ("the random tie-breaks of the search over units (Sudoku other than 9x9, Sudoku-X, "
+                      "jigsaw, Latin; option random)")
     statistics = {
-        "nodes": "search nodes: the root and every alternative tried at a branch",
+        "nodes": "search nodes: the root and every alternative tried at a branch, over every run when the "
+                 "search restarts (grids of units but 9x9 Sudoku, raw restarts: the runs begun again from "
+                 "the root, option `restarts`)",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
                    "cell; 9x9 Sudoku: a digit's placement in a band or stack, each alternative a whole placement "
                    "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
@@ -173,21 +195,26 @@ class BitboardEngine(NativeBatch, Engine):
         count, timed_out, sols, counters = _SEARCHES[artifact.kind](self, artifact, limit, keep,
                                                                     _seconds(deadline))
         cells = artifact.n_cells
+        propagating = artifact.kind in PROPAGATING
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
-                             timed_out, _stats(counters, artifact.kind in PROPAGATING,
-                                               artifact.kind in PROPAGATING and artifact.n_values >= LARGE))
+                             timed_out, _stats(counters, propagating, propagating and artifact.n_values >= LARGE,
+                                               propagating and not _is_9x9(artifact)))
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
-        return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules())
+        return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules(),
+                                    self._engine_seed, self.settings["restart_unit"])
 
     def _units(self, puzzle: Puzzle, limit, keep, seconds):
         return _native.units_solve(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), limit, keep,
-                                   seconds, self._rules())
+                                   seconds, self._rules(), self._engine_seed, self.settings["restart_unit"])
 
     def _rules(self) -> int:
-        """The C search's rule bits; the C side takes ALLDIFF and WDEG from 16 values up only."""
-        return (LOCKED if self.settings["locked"] else 0) | (ALLDIFF | WDEG if self.settings["large"] else 0)
+        """The C search's rule bits; the C side takes ALLDIFF and WDEG from 16 values up only,
+        and the 9x9 kernel none but LOCKED."""
+        settings = self.settings
+        return ((LOCKED if settings["locked"] else 0) | (ALLDIFF | WDEG if settings["large"] else 0)
+                | (RANDOM if settings["random"] else 0) | RESTART_POLICIES[settings["restarts"]])
 
     def _units_of(self, puzzle: Puzzle) -> array:
         """The puzzle's units as one flat array of cell indices, N a unit, kept per structure."""
@@ -258,6 +285,11 @@ class BitboardEngine(NativeBatch, Engine):
             solutions=solutions[:answered], solve=solve, total=solve + overhead,
             stats={"nodes": counters[:, 0], "guesses": counters[:, 1], "backtracks": counters[:, 2],
                    "propagations": counters[:, 3:6].sum(axis=1)})
+
+
+def _is_9x9(puzzle: Puzzle) -> bool:
+    """Whether the 9x9 kernel (sudoku9.c: no restarts) searches the puzzle."""
+    return puzzle.kind == "sudoku" and puzzle.box == (3, 3)
 
 
 UNIT_LISTS = {"sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units, "latin": lambda p: latin_lines(p.n)}

@@ -9,6 +9,7 @@ by the clock: the machine is shared), sends SIGINT and asks for exit 130 within
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -19,9 +20,19 @@ import pytest
 
 from conftest import cpu_seconds, data_lines
 from puzzlebench import parse
+from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.models.sudoku import Sudoku
 
 BOUND = 5.0   # seconds from SIGINT to the exit (the target is 1 s; the machine is shared)
 BLANK9 = "." * 81   # every 9x9 grid: no engine counts them all
+
+
+def _half_open_36() -> str:
+    """A 36x36 with half its cells emptied at random: at the hardness peak, where the search
+    over units keeps restarting without a first solution (sudokun.c)."""
+    rng = random.Random(1050)
+    grid = pattern_sudoku_grid((6, 6), rng)
+    return Sudoku((6, 6), [0 if rng.random() < 0.5 else v for v in grid]).write()
 
 
 def _command(*args: str) -> subprocess.Popen:
@@ -77,6 +88,7 @@ def _interrupt(proc: subprocess.Popen) -> tuple[int, float, str, str]:
     ("bitboard", "sudoku", None, BLANK9),      # the 9x9 batch call (sudoku9_batch)
     ("dlx", "sudoku", None, BLANK9),           # one puzzle: dlx_solve on its matrix
     ("bitboard", "nqueens", "8", "21"),        # one search a call (queens.c: every 65,536 nodes)
+    ("bitboard", "sudoku", None, _half_open_36()),   # the search over units, restarting
     ("sat", "sudoku", None, BLANK9),     # PySAT, in-process
     ("cpsat", "sudoku", None, BLANK9),   # OR-Tools CP-SAT
     ("smt", "sudoku", None, BLANK9),     # Z3

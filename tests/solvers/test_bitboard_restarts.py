@@ -1,0 +1,143 @@
+"""Randomised restarts in the search over units (sudokun.c, options ``restarts``, ``restart_unit``
+and ``random``): counts stay complete (a restart happens only while no solution has been found),
+against DLX on random holes with restarts forced after every dead end or few; the engine seed
+reproduces a run and moves it; the 9x9 kernel keeps its search; a time limit stops a search
+that keeps restarting; a restart policy that is not known is refused."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from puzzlebench.errors import InvalidPuzzleError, PuzzlebenchError
+from puzzlebench.options import MAX_ENGINE_SEED
+from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.generators.latin import random_latin_square
+from puzzlebench.models.latin import LatinSquare
+from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.results import Status
+from puzzlebench.solvers.registry import make_engine
+
+DLX = make_engine("dlx")
+FORCED = {(policy, large): make_engine(f"bitboard@restarts={policy};restart_unit=1;large={large}")
+          for policy in ("luby", "geometric") for large in (True, False)}
+
+
+def holed(puzzle_of, grid, rng, share, moved=0):
+    """A full grid with a share of its cells emptied, then `moved` givens given another value (a
+    puzzle with few solutions or none, reached through dead ends: where restarts happen)."""
+    values = [0 if rng.random() < share else v for v in grid]
+    given = [k for k, v in enumerate(values) if v]
+    for cell in rng.sample(given, min(moved, len(given))):
+        was, others = values[cell], [v for v in range(1, max(grid) + 1) if v != values[cell]]
+        for values[cell] in rng.sample(others, len(others)):   # the first value no unit holds already
+            try:
+                puzzle_of(values)
+                break
+            except InvalidPuzzleError:
+                values[cell] = was
+    return puzzle_of(values)
+
+
+def random_puzzle(size: int, seed: int, share: float, moved: int = 0):
+    """A random full grid with holes (:func:`holed`): a 9x9 Latin square (the 9x9 Sudoku has its
+    own kernel, without restarts), a 16x16 or 25x25 Sudoku."""
+    rng = random.Random(seed)
+    if size == 9:
+        return holed(lambda g: LatinSquare(9, g), random_latin_square(9, rng), rng, share, moved)
+    box = {16: (4, 4), 25: (5, 5)}[size]
+    return holed(lambda g: Sudoku(box, g), pattern_sudoku_grid(box, rng), rng, share, moved)
+
+
+def same_count(puzzle, limit, engine):
+    ours = engine.run(puzzle, limit=limit, time_limit=60)
+    theirs = DLX.run(puzzle, limit=limit, time_limit=60)
+    assert (ours.status, ours.count) == (theirs.status, theirs.count), puzzle.write()
+    assert ours.verified and theirs.verified
+    if (limit is None or ours.count < limit) and ours.count == len(ours.solutions):
+        assert sorted(ours.solutions) == sorted(theirs.solutions)   # all found and kept: the same ones
+    return ours
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([9, 16, 25]), st.integers(0, 2**32), st.floats(0.2, 0.75), st.integers(0, 2),
+       st.sampled_from(["luby", "geometric"]), st.booleans(), st.integers(0, MAX_ENGINE_SEED))
+def test_counts_to_two_agree_with_dlx_while_restarting_after_every_dead_end(size, seed, share, moved, policy,
+                                                                            large, engine_seed):
+    puzzle = random_puzzle(size, seed, share if size < 25 else min(share, 0.45), moved)
+    same_count(puzzle, 2, FORCED[policy, large].seeded(engine_seed))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 7), st.integers(0, 2**32), st.floats(0.3, 0.8), st.sampled_from(["luby", "geometric"]))
+def test_every_solution_is_counted_once_while_restarting(n, seed, share, policy):
+    rng = random.Random(seed)
+    puzzle = holed(lambda g: LatinSquare(n, g), random_latin_square(n, rng), rng, share)
+    if sum(v == 0 for v in puzzle.givens) > 14:
+        puzzle = LatinSquare(n, [v if k % 3 else 0 for k, v in enumerate(random_latin_square(n, rng))])
+    same_count(puzzle, None, FORCED[policy, False])
+
+
+@pytest.mark.parametrize("seed, share, count", [(3, 0.55, 234), (15, 0.55, 462), (17, 0.6, 6), (30, 0.55, 33)])
+def test_a_count_of_all_solutions_after_restarts_is_dlx_s(seed, share, count):
+    """16x16 with a given moved, searched without the large-grid rules so that dead ends (and so
+    restarts, one after each) come before the first solution: every solution counted once."""
+    engine = make_engine("bitboard@restart_unit=1;large=false;locked=false").seeded(seed)
+    result = same_count(random_puzzle(16, seed, share, 1), None, engine)
+    assert result.count == count and result.stats.raw["restarts"] > 0
+
+
+def test_a_search_that_restarts_still_finds_and_counts_every_solution():
+    """A 16x16 with nearly half its cells open: restarts are taken (raw ``restarts``) before the
+    first solution, and the count to two is DLX's."""
+    restarted = 0
+    for seed in range(6):
+        result = same_count(random_puzzle(16, seed, 0.55), 2, FORCED["luby", True].seeded(seed))
+        restarted += result.stats.raw["restarts"]
+        assert result.stats.backtracks >= result.stats.raw["restarts"]
+    assert restarted > 0
+
+
+def test_the_engine_seed_reproduces_a_run_and_moves_it():
+    puzzle = random_puzzle(25, 7, 0.45)
+    engine = make_engine("bitboard@restart_unit=5")
+    runs = [engine.seeded(seed).run(puzzle, limit=2, time_limit=60) for seed in (1, 1, 2, 3, 4)]
+    assert runs[0].stats.raw == runs[1].stats.raw
+    assert len({r.stats.nodes for r in runs}) > 1
+    fixed = make_engine("bitboard@restarts=none;random=false")
+    assert len({fixed.seeded(seed).run(puzzle, limit=2).stats.raw["nodes"] for seed in (1, 2)}) == 1
+
+
+def test_the_9x9_kernel_keeps_its_search():
+    puzzle = Sudoku((3, 3), [int(c) for c in
+                             "000000010400000000020000000000050407008000300001090000300400200050100000000806000"])
+    runs = [make_engine(spec).seeded(seed).run(puzzle, limit=2)
+            for spec, seed in (("bitboard", 5), ("bitboard@restarts=none;random=false", 0))]
+    assert runs[0].stats.raw == runs[1].stats.raw and "restarts" not in runs[0].stats.raw
+
+
+def test_a_time_limit_stops_a_search_that_keeps_restarting():
+    rng = random.Random(1050)   # a 36x36 with half its cells open: no engine here decides it in seconds
+    puzzle = holed(lambda g: Sudoku((6, 6), g), pattern_sudoku_grid((6, 6), rng), rng, 0.5)
+    start = time.perf_counter()
+    result = make_engine("bitboard@restart_unit=1").run(puzzle, limit=2, time_limit=0.5)
+    assert result.status is Status.TIMEOUT and result.stats.raw["restarts"] > 0
+    assert time.perf_counter() - start < 4
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("bitboard@restarts=sometimes", "option restarts='sometimes': choose one of none, luby, geometric"),
+    ("bitboard@restart_unit=0", "option restart_unit 0: out of range: a whole number from 1 to 2^63-1"),
+])
+def test_an_unknown_restart_policy_is_refused(spec, message):
+    with pytest.raises(PuzzlebenchError) as caught:
+        make_engine(spec)
+    assert str(caught.value) == message
+    done = subprocess.run([sys.executable, "-m", "puzzlebench", "solve", "--box", "2x2", "1234340000000000",
+                           "--solver", spec], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", f"puzzlebench: error: {message}\n")
