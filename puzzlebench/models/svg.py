@@ -11,7 +11,6 @@ Plain strings with XML escaping: a library (svgwrite, drawsvg) would be a depend
 
 from __future__ import annotations
 
-from html import escape
 from typing import Iterable, Sequence
 
 CELL = 40
@@ -20,6 +19,13 @@ FILLS = ("#fde2e2", "#e2f0fd", "#e6f7e2", "#fdf3d9", "#eee2fb", "#dff7f4", "#fbe
          "#e9e9f4", "#f7ebdd", "#e0eef0", "#f4f4dc")
 """Light fills, one a region, repeating: a region's value stays readable on each."""
 GIVEN, SOLVED = "#111", "#1f5fbf"
+
+
+def escape(text: str) -> str:
+    """Text safe in XML content and in a quoted attribute (the five characters XML reserves;
+    the ``html`` module's entity table is not loaded for it, at every command's start)."""
+    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            .replace('"', "&quot;").replace("'", "&#x27;"))
 
 
 def attrs(**fields) -> str:
