@@ -242,7 +242,8 @@ class SearchOutcome:
 class Interrupted(KeyboardInterrupt):
     """A Ctrl-C in the middle of many puzzles, carrying the results of those finished before
     it: ``done``, a :class:`Results` for the first ``len(done)`` puzzles, in order, verified as
-    a whole run's would be (or, from :meth:`_Child.run_all`, a list of them).  A command
+    a whole run's would be (or, from :meth:`_Child.run_all`, a list of them; from
+    :meth:`Engine.run_columns`, a :class:`ResultColumns`).  A command
     prints them before it stops: nothing computed is lost."""
 
     def __init__(self, done):
