@@ -22,6 +22,8 @@ puzzlebench report --db $DB --format md --out results/bench --plot cactus --plot
 puzzlebench report --db $DB --out results/bench --plot scatter --pair bitboard,dlx > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair cpsat,smt > /dev/null
 puzzlebench report --db $DB --out results/bench --plot scatter --pair sat,quine > /dev/null
+# the same as one page, every puzzle drawn (results/bench/html/index.html; not committed: large)
+puzzlebench report --db $DB --format html --out results/bench/html > /dev/null
 
 # Sudoku-X: Simon Tatham's 100 public Solo ids through every engine that takes the kind (results/sudokux)
 SX=results/sudokux.sqlite
