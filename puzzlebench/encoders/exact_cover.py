@@ -313,7 +313,10 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
             touches.setdefault(x, []).append((k, color_of(x) if color_of else 0))
         return k
 
+    out_of_time = expired or (lambda: False)
     for con in rules.constraints:
+        if out_of_time():   # a 64x64 grid's matrix takes seconds: the run's limit holds here too
+            raise OutOfTime
         if isinstance(con, (ExactlyOne, AtMostOne)):
             decided = [x for x in con.candidates if x in true]
             if decided:
@@ -352,6 +355,8 @@ def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> Exa
     n_primary = sum(1 for _, p in items if p)
     options, placements = [], []
     for x in range(rules.n_candidates):
+        if x % CLOCK_EVERY == 0 and out_of_time():
+            raise OutOfTime
         cell, value = candidate_cell_value(x, n)
         if givens[cell] or x in excluded or x not in touches:
             continue
