@@ -323,8 +323,9 @@ count never ends by itself, and a stop takes milliseconds, seconds on a loaded m
 @pytest.mark.parametrize("solver", [
     pytest.param("smt", marks=pytest.mark.xfail(strict=False, reason=LOST_NOW_AND_THEN)),
     "sat", "cpsat", "cpmpy:ortools", "cpmpy:z3",
-    pytest.param("cpmpy:pysat", marks=pytest.mark.xfail(strict=False, reason=LOST_NOW_AND_THEN)),
-    "cpmpy:exact"])
+    pytest.param("cpmpy:pysat", marks=pytest.mark.xfail(strict=False, reason=LOST_NOW_AND_THEN))])
+# not cpmpy:exact: Exact keeps a Ctrl-C it caught for the life of the process, and every later
+# Exact solve of the test session raised "Program interrupted by user."
 def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
     """An endless count by Z3 is many checks, models made and freed between them: a Ctrl-C
     there reached Python, whose KeyboardInterrupt was "ignored" when it landed in a model's
