@@ -32,8 +32,10 @@ static void on_sigint(int sig, siginfo_t *info, void *context) {
 static void install(void) {
     struct sigaction now, ours;
     if (sigaction(SIGINT, NULL, &now) != 0) return;
-    if (now.sa_flags & SA_SIGINFO ? now.sa_sigaction == on_sigint
-                                  : (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN))
+    /* ours whatever the flags: PySAT's solve puts back the handler it found through
+     * PyOS_setsig, without SA_SIGINFO; taken for another's, ours would call itself forever */
+    if (now.sa_sigaction == on_sigint) return;
+    if (!(now.sa_flags & SA_SIGINFO) && (now.sa_handler == SIG_DFL || now.sa_handler == SIG_IGN))
         return;
     replaced = now;
     ours = now;

@@ -111,6 +111,19 @@ def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | N
     return normalise_limit(limit), check_time_limit(time_limit)
 
 
+def sigint_count() -> int | None:
+    """The count of SIGINTs so far, kept by the extension's C handler put in front of Python's
+    (native/interrupt.c); ``None`` where none is counted: without the extension, or where SIGINT
+    is ignored or left to its default (a worker's or a child's, whose parent decides)."""
+    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+        return None
+    try:
+        from .. import _native
+        return _native.watch_sigints()
+    except (ImportError, AttributeError):
+        return None
+
+
 class Deadline:
     """A point after which a search must stop (``None`` seconds: never), on the run's clock:
     ``wall`` (time.perf_counter), or ``cpu``, the CPU time of this process and the programs it
@@ -124,6 +137,9 @@ class Deadline:
 
     def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None):
         self.seconds, self.clock = seconds, clock
+        # the count of SIGINTs when the run began: a Ctrl-C since then ends its search
+        # (stop_at_ctrl_c), even one whose KeyboardInterrupt Python lost while it encoded
+        self.sigints = sigint_count()
         self.started = time.perf_counter()
         self.cpu_started = process_cpu() if clock == "cpu" else 0.0
         self.wall_seconds = wall_seconds if clock == "cpu" else seconds
@@ -306,25 +322,26 @@ class CtrlC:
 
 
 @contextlib.contextmanager
-def stop_at_ctrl_c(stop):
+def stop_at_ctrl_c(stop, since: int | None = None):
     """Call ``stop()`` (a library's own stop call: CP-SAT's ``stop_search``, Z3's
     ``Context.interrupt``) from a thread when a Ctrl-C comes during the block, and raise
     ``KeyboardInterrupt`` after it.  A library's search that releases the GIL is out of reach
     of Python's handler, which runs only between bytecodes (and whose KeyboardInterrupt is lost
     when it lands in a ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C
-    handler (native/interrupt.c) is looked at instead.  Yields a :class:`CtrlC`: ``watching`` is
-    False without the extension, or where SIGINT is ignored (a worker's or a child's, whose
-    parent decides: the library keeps its own ways); ``pressed``, for a loop of many calls."""
+    handler (:func:`sigint_count`) is looked at instead, from ``since`` (the run's start,
+    :attr:`Deadline.sigints`: one that came while the run encoded raises at once) or else from
+    the block's start.  Yields a :class:`CtrlC`: ``watching`` is False where nothing is counted
+    (the library keeps its own ways); ``pressed``, for a loop of many calls."""
     ctrl_c = CtrlC()
-    try:
-        from .. import _native
-        seen = _native.watch_sigints()
-    except (ImportError, AttributeError):
+    seen = sigint_count()
+    if seen is None:
         yield ctrl_c
         return
-    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
-        yield ctrl_c
-        return
+    from .. import _native
+    if since is not None:
+        seen = since
+    if _native.sigints() != seen:
+        raise KeyboardInterrupt
     ctrl_c.watching = True
     done = threading.Event()
 
@@ -332,8 +349,9 @@ def stop_at_ctrl_c(stop):
         while not done.wait(CTRL_C_POLL):
             if _native.sigints() != seen:
                 ctrl_c.pressed = True
+                # at every look until the block ends: a stop call before the library's search
+                # has begun (CP-SAT's) or between two of its calls (Z3's) does nothing
                 stop()
-                return
 
     watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
     try:

@@ -14,7 +14,6 @@ engines map their libraries'; the details: :class:`CpmpyEngine`.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import importlib.util
 import time
@@ -26,7 +25,7 @@ from ..encoders.cpsat import IntWriter, walk_int
 from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, CtrlC, Deadline, Engine, SearchOutcome, limit_reached, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached, stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
 from .interrupts import is_interrupt
@@ -131,16 +130,17 @@ def _out_of_memory(spec: str, what) -> None:
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
 
 
-def _watching_ctrl_c(variant: str, solver):
+def _watching_ctrl_c(variant: str, solver, since: int | None):
     """A Ctrl-C during the search stops it through the back end's own call from a thread
     (:func:`~.base.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
-    now and then and the count ran on); PySAT and Exact catch the signal in their solve and
-    raise their own error for it (:mod:`.interrupts`), Python elsewhere."""
+    now and then and the count ran on).  PySAT and Exact catch the signal in their solve and
+    raise their own error for it (:mod:`.interrupts`); the watch, with nothing to call, still
+    ends a count of many solves at one that Python lost between two of them."""
     if variant == "ortools":
-        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search())
+        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search(), since)
     if variant == "z3":
-        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt())
-    return contextlib.nullcontext(CtrlC())
+        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt(), since)
+    return stop_at_ctrl_c(lambda: None, since)
 
 
 @dataclass
@@ -279,7 +279,7 @@ class CpmpyEngine(Engine):
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return SearchOutcome([], 0, True, Stats(raw=raw))
-        with _watching_ctrl_c(self.variant, solver) as ctrl_c:
+        with _watching_ctrl_c(self.variant, solver, deadline.sigints) as ctrl_c:
             own_ctrl_c = not ctrl_c.watching   # the back end's own SIGINT handling, where we do not watch
             if self.variant == "z3":
                 solver.z3_solver.set("ctrl_c", own_ctrl_c)

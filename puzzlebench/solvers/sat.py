@@ -14,7 +14,6 @@ The details and the statistics: :class:`SatEngine`.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 import time
@@ -463,6 +462,8 @@ class SatEngine(Engine):
             watchdog.arm(solver, deadline.at)
 
         def solve_once():
+            if ctrl_c.pressed:   # one Python lost between two solves; KeyboardInterrupt follows
+                return STOPPED
             if watchdog is None:
                 ok = solver.solve(assumptions=assumptions)
             else:
@@ -480,14 +481,15 @@ class SatEngine(Engine):
         try:
             # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler
             # (PySAT's own is solve()'s): a Ctrl-C waited for the time limit.  It is watched,
-            # and the solver interrupted, as the watchdog does at the deadline.
-            with (stop_at_ctrl_c(solver.interrupt) if watchdog else contextlib.nullcontext()) as ctrl_c:
+            # and the solver interrupted, as the watchdog does at the deadline; solve() has
+            # PySAT's handler, and the watch ends the count at a Ctrl-C between two solves.
+            with stop_at_ctrl_c(solver.interrupt if watchdog else lambda: None, deadline.sigints) as ctrl_c:
                 found = enumerate_by_blocking(solve_once, block, limit, keep, deadline)
         finally:
             if watchdog is not None:
                 watchdog.disarm()
-            if ctrl_c is not None and ctrl_c.pressed:
-                solver.clear_interrupt()   # a solver kept for the next puzzle starts clean
+                if ctrl_c is not None and ctrl_c.pressed:
+                    solver.clear_interrupt()   # a solver kept for the next puzzle starts clean
         return found.kept, found.count, found.timed_out
 
     def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:

@@ -224,7 +224,7 @@ COMMANDS = {   # a command that runs in well under a second, and its numeric opt
                        ["--rating-max", "--rating-seconds", "--attempts"]),
     "generate-rated-min": (["generate", "sudoku", "--count", "1", "--attempts", "1", "--quiet", "--rating-max", "12"],
                            ["--rating-min"]),
-    "rate": (["rate", "{four9}"], ["--time-limit"]),
+    "rate": (["rate", "{easy9}"], ["--time-limit"]),   # easy: "0", no limit, rates it to the end
     "rate-fit": (["rate", "--fit", "{labelled}", "--labels", "2", "--out", "{model}", "--features", "seed",
                   "--folds", "2"], ["--folds", "--ridge", "--seed"]),
 }
@@ -235,7 +235,7 @@ CASES = [(name, option, value) for name, (_, options) in COMMANDS.items() for op
 def edge_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("edges")
     (folder / "four.txt").write_text(FOUR)
-    (folder / "four9.txt").write_text(INKALA + "\n")
+    (folder / "easy9.txt").write_text(EASY + "\n")
     (folder / "labelled.txt").write_text(f"{INKALA} 3\n{EASY} 1\n{INKALA} 3\n")
     (folder / "m.dlx").write_text("a b\na\nb\na b\n")
     (folder / "f.cnf").write_text("p cnf 2 1\n1 2 0\n")
@@ -249,7 +249,8 @@ def edge_files(tmp_path_factory):
 def test_an_edge_value_is_taken_or_refused_in_one_line(edge_files, tmp_path, name, option, value):
     base, _ = COMMANDS[name]
     db = edge_files / "report.sqlite" if name == "report" else tmp_path / "r.sqlite"
-    argv = [a.format(four=edge_files / "four.txt", four9=edge_files / "four9.txt", m=edge_files / "m.dlx",
+    argv = [a.format(four=edge_files / "four.txt", m=edge_files / "m.dlx",
+                     easy9=edge_files / "easy9.txt",
                      cnf=edge_files / "f.cnf", smt=edge_files / "f.smt2", db=db,
                      labelled=edge_files / "labelled.txt", model=tmp_path / "m.json") for a in base]
     code, _, err = run(argv + [option, value])
