@@ -322,8 +322,21 @@ def _eventually(condition, seconds: float) -> bool:
 
 
 def _gecodes() -> set[int]:
+    """The live Gecode processes of this test process: those of another pytest-xdist worker,
+    running its own MiniZinc test beside this one, are neither counted nor killed."""
     return {pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
-            if _alive(pid) and _command(pid).startswith("fzn-gecode")}
+            if _alive(pid) and _command(pid).startswith("fzn-gecode") and _ours(pid)}
+
+
+def _ours(pid: int) -> bool:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return True
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            return f"PYTEST_XDIST_WORKER={worker}".encode() in f.read().split(b"\0")
+    except OSError:
+        return False
 
 
 def _command(pid: int) -> str:
