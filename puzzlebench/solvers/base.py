@@ -151,6 +151,10 @@ class Deadline:
     def cpu_used(self) -> float:
         return process_cpu() - self.cpu_started
 
+    def ctrl_c(self) -> bool:
+        """Whether a Ctrl-C came since the deadline was made (False where none is counted)."""
+        return self.sigints is not None and sigint_count() != self.sigints
+
     def expired(self) -> bool:
         if self.clock != "cpu":
             return self.at is not None and time.perf_counter() >= self.at
@@ -561,6 +565,8 @@ class Engine(ABC):
             t3 = time.perf_counter()
             times.cpu = process_cpu() - cpu
         except EngineError as exc:
+            if deadline.ctrl_c():   # a library's failure at its stop call is the Ctrl-C (Z3 gives
+                raise KeyboardInterrupt from None   # a reason of its own now and then)
             times.total = time.perf_counter() - start + parse_time
             times.cpu = process_cpu() - cpu
             return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
@@ -571,6 +577,10 @@ class Engine(ABC):
             times.cpu = process_cpu() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
+        except Exception:
+            if deadline.ctrl_c():
+                raise KeyboardInterrupt from None
+            raise
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
         times.total = t3 - start + parse_time
         result = Result(kind=puzzle.kind, solver=self.spec, limit=limit,

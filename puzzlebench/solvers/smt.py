@@ -124,7 +124,7 @@ class SmtEngine(Engine):
                 return None
             if answer == z3.unknown:
                 reason = solver.reason_unknown()
-                if deadline.expired() or reason in ("timeout", "canceled"):
+                if ctrl_c.pressed or deadline.expired() or reason in ("timeout", "canceled"):
                     return STOPPED
                 if says_out_of_memory(reason):   # under a memory limit: a memout in Z3's words
                     raise MemoryError(f"Z3 gave up: {reason}")

@@ -396,6 +396,26 @@ def test_a_ctrl_c_lost_while_the_run_encoded_stops_its_search_at_once(solver):
     assert time.monotonic() - started < BOUND
 
 
+@pytest.mark.parametrize("failure", ["EngineError", "RuntimeError"])
+def test_a_library_failing_at_its_stop_call_is_the_ctrl_c(failure):
+    """A library stopped by its own call may answer with an error of its own words (Z3's
+    reason for giving up): after a Ctrl-C of the run, any failure of it is the Ctrl-C, not the
+    puzzle's error (stored as one, the command went on with the rest)."""
+    from puzzlebench.errors import EngineError
+    from puzzlebench.solvers.mrv import MrvEngine
+
+    class GivesUpAtTheCtrlC(MrvEngine):
+        family = "gives-up"
+
+        def search(self, artifact, limit, keep, deadline):
+            _a_ctrl_c_python_loses()
+            raise {"EngineError": EngineError, "RuntimeError": RuntimeError}[failure]("gave up: interrupted")
+
+    with pytest.raises(KeyboardInterrupt):
+        GivesUpAtTheCtrlC().run(parse(BLANK9))
+    assert MrvEngine().run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0])).status.value == "unique"
+
+
 def test_a_library_stop_call_is_repeated_until_the_block_ends():
     """A library's stop call can fall where it does nothing (CP-SAT's before its solve has
     made the object it stops; Z3's between two checks): the watch calls it again at every look
