@@ -477,12 +477,15 @@ class Engine(ABC):
         :attr:`libraries`), so that a later run allocates for its puzzle alone.  Called by a
         process under a memory limit before it sets its cap; an engine whose library sets
         itself up on first use (a context, a solver class) overrides it to do that too.  A
-        library that cannot be loaded raises nothing here: the run says why, as it would have."""
-        for name in self.libraries:
-            try:
-                importlib.import_module(name)
-            except Exception:
-                return
+        library that cannot be loaded raises nothing here: the run says why, as it would have.
+        A Ctrl-C during the imports raises, even where a library's import took it for a failed
+        one (OR-Tools' under CPMpy, whose half-made module then failed the run: NameError)."""
+        with ctrl_c_kept():
+            for name in self.libraries:
+                try:
+                    importlib.import_module(name)
+                except Exception:
+                    return
 
     # -- the three steps ------------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from ..encoders.cpsat import IntWriter, walk_int
 from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, ctrl_c_kept, limit_reached, stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
 from .interrupts import is_interrupt
@@ -47,7 +47,13 @@ NOT_INSTALLED = "CPMpy is not installed (pip install cpmpy, or pip install 'puzz
 @lru_cache(maxsize=1)
 def found_backends() -> tuple[tuple[str, ...], dict[str, str]]:
     """(back ends CPMpy's ``SolverLookup`` says are usable here, in order; {missing: why}).
-    Without CPMpy: no back end, and the reason under ``"*"``."""
+    Without CPMpy: no back end, and the reason under ``"*"``.  A Ctrl-C during the imports
+    raises, where an import took it for a missing library."""
+    with ctrl_c_kept():
+        return _found_backends()
+
+
+def _found_backends() -> tuple[tuple[str, ...], dict[str, str]]:
     try:
         import cpmpy as cp
     except ImportError:
@@ -133,14 +139,23 @@ def _out_of_memory(spec: str, what) -> None:
 def _watching_ctrl_c(variant: str, solver, since: int | None):
     """A Ctrl-C during the search stops it through the back end's own call from a thread
     (:func:`~.base.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
-    now and then and the count ran on).  PySAT and Exact catch the signal in their solve and
-    raise their own error for it (:mod:`.interrupts`); the watch, with nothing to call, still
-    ends a count of many solves at one that Python lost between two of them."""
+    now and then and the count ran on; PySAT's ``interrupt``).  Exact catches the signal in its
+    solve and raises its own error for it (:mod:`.interrupts`); the watch, with nothing to call,
+    still ends a count of many solves at one that Python lost between two of them."""
     if variant == "ortools":
         return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search(), since)
     if variant == "z3":
         return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt(), since)
+    if variant == "pysat":   # every solve a solve_limited (PYSAT_NO_LIMIT), which interrupt() stops
+        return stop_at_ctrl_c(lambda: solver.pysat_solver.interrupt(), since)
     return stop_at_ctrl_c(lambda: None, since)
+
+
+PYSAT_NO_LIMIT = 1e9
+"""The time limit (about 31 years) given to CPMpy's pysat back end where the run has none: with
+one, CPMpy calls PySAT's ``solve_limited``, which the watch stops through ``interrupt()``.
+Without, PySAT's ``solve`` takes the SIGINT with a handler of its own that jumps out of the
+search (setjmp, longjmp): after a Ctrl-C, one count in seven stayed in a solve that did not end."""
 
 
 @dataclass
@@ -191,11 +206,12 @@ class CpmpyEngine(Engine):
 
     def load(self) -> None:
         super().load()
-        try:   # the back end's own library (OR-Tools, Z3, PySAT, Exact), imported by its solver class
-            import cpmpy as cp
-            cp.SolverLookup.get(self.variant)
-        except Exception:
-            pass
+        with ctrl_c_kept():   # a Ctrl-C in an import CPMpy takes for a missing library
+            try:   # the back end's own library (OR-Tools, Z3, PySAT, Exact), imported by its solver class
+                import cpmpy as cp
+                cp.SolverLookup.get(self.variant)
+            except Exception:
+                pass
     holds_time_limit = False   # CPMpy's transformation looks at no clock
     seed_parameter = "cpmpy:ortools and cpmpy:z3: the back end's random_seed (as cpsat, smt); other back ends: none"
     statistics = {
@@ -324,6 +340,8 @@ class CpmpyEngine(Engine):
             remaining = deadline.remaining()
             if (remaining is not None and remaining <= 0) or ctrl_c.pressed:   # since it was looked at
                 return STOPPED
+            if remaining is None and self.variant == "pysat":
+                remaining = PYSAT_NO_LIMIT
             try:
                 found = solver.solve(time_limit=remaining, **self._seed())
                 spent["runs"] += 1

@@ -457,14 +457,15 @@ class SatEngine(Engine):
         no other model can exist) and solve again, up to ``limit`` models, the watchdog armed
         for ``deadline``: (first ``keep`` models, how many, whether the clock stopped it)."""
         watchdog, ctrl_c = None, None
-        if deadline.at is not None and self.abilities.interrupt:
+        limited = self.abilities.interrupt   # solve_limited, stopped by interrupt()
+        if deadline.at is not None and limited:
             watchdog = self._watchdog or self._new_watchdog()
             watchdog.arm(solver, deadline.at)
 
         def solve_once():
             if ctrl_c.pressed:   # one Python lost between two solves; KeyboardInterrupt follows
                 return STOPPED
-            if watchdog is None:
+            if not limited:
                 ok = solver.solve(assumptions=assumptions)
             else:
                 ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -479,17 +480,17 @@ class SatEngine(Engine):
             return clause is not None
 
         try:
-            # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler
-            # (PySAT's own is solve()'s): a Ctrl-C waited for the time limit.  It is watched,
-            # and the solver interrupted, as the watchdog does at the deadline; solve() has
-            # PySAT's handler, and the watch ends the count at a Ctrl-C between two solves.
-            with stop_at_ctrl_c(solver.interrupt if watchdog else lambda: None, deadline.sigints) as ctrl_c:
+            # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler:
+            # a Ctrl-C is watched, and the solver interrupted, as the watchdog does at the
+            # deadline.  solve() (a solver without interrupt) has PySAT's own handler, which
+            # jumps out of the search (setjmp, longjmp); the watch ends the count between solves.
+            with stop_at_ctrl_c(solver.interrupt if limited else lambda: None, deadline.sigints) as ctrl_c:
                 found = enumerate_by_blocking(solve_once, block, limit, keep, deadline)
         finally:
             if watchdog is not None:
                 watchdog.disarm()
-                if ctrl_c is not None and ctrl_c.pressed:
-                    solver.clear_interrupt()   # a solver kept for the next puzzle starts clean
+            if limited and ctrl_c is not None and ctrl_c.pressed:
+                solver.clear_interrupt()   # a solver kept for the next puzzle starts clean
         return found.kept, found.count, found.timed_out
 
     def _search_fresh(self, cnf: Cnf, limit, keep, deadline: Deadline) -> SearchOutcome:
