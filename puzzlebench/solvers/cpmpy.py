@@ -14,8 +14,10 @@ engines map their libraries'; the details: :class:`CpmpyEngine`.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -147,8 +149,22 @@ def _watching_ctrl_c(variant: str, solver, since: int | None):
     if variant == "z3":
         return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt(), since)
     if variant == "pysat":   # every solve a solve_limited (PYSAT_NO_LIMIT), which interrupt() stops
-        return stop_at_ctrl_c(lambda: solver.pysat_solver.interrupt(), since)
+        return _pysat_timers_ended(solver.pysat_solver, stop_at_ctrl_c(lambda: solver.pysat_solver.interrupt(), since))
     return stop_at_ctrl_c(lambda: None, since)
+
+
+@contextlib.contextmanager
+def _pysat_timers_ended(pysat_solver, watch):
+    """``watch``, and then CPMpy's timer threads for ``pysat_solver`` cancelled: a Ctrl-C
+    raised between CPMpy's start of one (its time limit) and its cancel left it waiting, and
+    the process, which waits for such a thread at its exit, printed "interrupted" and stayed."""
+    try:
+        with watch as ctrl_c:
+            yield ctrl_c
+    finally:
+        for thread in threading.enumerate():
+            if isinstance(thread, threading.Timer) and pysat_solver in (thread.args or ()):
+                thread.cancel()
 
 
 PYSAT_NO_LIMIT = 1e9

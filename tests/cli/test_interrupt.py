@@ -365,6 +365,10 @@ def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
             ended.set()
             _no_sigint_left(watcher, *([timer] if timer else []))
         assert is_interrupt(caught.value), caught.value
+        # nothing the process would wait for at its exit (CPMpy's time-limit timer for PySAT,
+        # left by a Ctrl-C between its start and its cancel: "interrupted", and no exit)
+        assert [t for t in threading.enumerate() if t.is_alive() and not t.daemon
+                and t is not threading.main_thread()] == []
     assert backstops == []   # every count ended at its own Ctrl-C: none was lost
 
 
