@@ -341,13 +341,29 @@ def bench_holes() -> list[str]:
     return out
 
 
+def nogood_check() -> None:
+    """Nogoods recorded at restarts on and off (``bitboard@nogoods=...``), printed, on the quick
+    sets of :func:`bench`: 100 public 16x16, 10 minimal 16x16, 4 25x25 with 330 holes."""
+    specs = ["bitboard@nogoods=true", "bitboard@nogoods=false"]
+    lines = [l for l in open(DATA / "sudoku16_vu_kr_1000.txt").read().split() if len(l) == 256]
+    table("Public 16x16, 100", race([parse_sudoku_line(l) for l in lines[:100]], specs, 20), 20)
+    rng = random.Random(16)
+    table("Minimal 16x16, 10", race([generate_sudoku((4, 4), rng) for _ in range(10)], specs, 20), 20)
+    maker, rng = make_engine(NEW), random.Random(25 + 330)
+    table("25x25, 330 holes, 4", race([dig((5, 5), rng, 330, maker) for _ in range(4)], specs, 20), 20)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="100 public 16x16, 10 minimal, 4 25x25 a level, two levels")
     ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
     ap.add_argument("--holes", action="store_true", help="only the 36x36-64x64 grids with random holes")
+    ap.add_argument("--nogoods", action="store_true", help="nogoods on and off on the quick 16x16 and 25x25 "
+                    "sets, printed")
     args = ap.parse_args()
-    if args.holes:
+    if args.nogoods:
+        nogood_check()
+    elif args.holes:
         splice_section(Path(args.out), HOLES_SECTION, bench_holes())
     else:
         splice_section(Path(args.out), SECTION, bench(args.quick))

@@ -5,6 +5,7 @@ instance hard for every seed (Gomes, Selman, Crato and Kautz, JAR 2000); and the
     python benchmarks/bench_rtd.py [--family sudoku36,qwh40] [--seeds 20] [--time-limit 10]
     python benchmarks/bench_rtd.py --targets [--puzzles 3] [--time-limit 10] [--wall 40]
     python benchmarks/bench_rtd.py --report      # results/rtd.md and rtd.png/.svg from the runs
+    python benchmarks/bench_rtd.py --nogoods [--share 0.5] [--puzzles 6] [--time-limit 30]
 
 36x36 Sudoku with random holes as ``bench_large.py --holes`` makes them, QWH from
 ``generators.latin.qwh_instance``; counted to 2 on the CPU clock, every engine and seed on an
@@ -86,6 +87,28 @@ def targets(puzzles: int, time_limit: float, wall: float, sets: list[str] | None
             print(name, "done", flush=True)
 
 
+NOGOOD_SPECS = ("bitboard@nogoods=true", "bitboard@nogoods=false", CDCL)
+
+
+def nogoods(share: float, puzzles: int, time_limit: float, wall: float, seeds: range) -> None:
+    """Nogoods recorded at restarts on and off, and CaDiCaL, on 36x36 Sudoku with ``share`` of
+    the cells removed, every engine and seed on a puzzle before the next: a table of decided
+    runs and the shifted geometric mean of CPU time (a run out of time counted at the limit)."""
+    rows = []
+    for k, puzzle in enumerate(holed_puzzles((6, 6), share, puzzles)):
+        for seed in seeds:
+            for spec in NOGOOD_SPECS:
+                row = one_run(spec, seed, puzzle, time_limit, wall)
+                rows.append(row)
+                print(k, seed, spec, row["status"], f"{row['cpu']:.2f}", row.get("nogoods"), flush=True)
+    print(f"\n| engine | decided | SGM CPU s | CPU s a run |\n|---|---:|---:|---|")
+    for spec in NOGOOD_SPECS:
+        mine = [r for r in rows if r["spec"] == spec]
+        cpu = [r["cpu"] if r["status"] != "timeout" else time_limit for r in mine]
+        decided = sum(r["status"] != "timeout" for r in mine)
+        print(f"| `{spec}` | {decided}/{len(mine)} | {sgm(cpu):.2f} | {' '.join(f'{x:.1f}' for x in cpu)} |")
+
+
 def one_run(spec: str, seed: int, puzzle, time_limit: float, wall: float | None = None) -> dict:
     """One run on the CPU clock.  With ``wall`` every engine gets that wall time (an in-process
     one as its deadline, a run over the CPU limit out of time after the fact; a child killed past
@@ -104,7 +127,7 @@ def one_run(spec: str, seed: int, puzzle, time_limit: float, wall: float | None 
     decided = r.status in (Status.UNIQUE, Status.MULTIPLE)
     assert r.status is Status.TIMEOUT or (decided and r.verified), (spec, seed, r.status, r.error)
     return {"spec": spec, "seed": seed, "status": r.status.value, "cpu": r.times.cpu, "wall": r.times.total,
-            "nodes": r.stats.nodes, "restarts": r.stats.raw.get("restarts")}
+            "nodes": r.stats.nodes, "restarts": r.stats.raw.get("restarts"), "nogoods": r.stats.raw.get("nogoods")}
 
 
 def sweep(families: list[str], seeds: int, time_limit: float) -> None:
@@ -251,7 +274,8 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
   0.49 s against 0.11 s) and worsened it on 36x36 46% #1 (6 of 20 against 12). Over the 80 seeded
   runs Luby decided 42, no restarts 43, geometric 37: no gain on the whole. Without learning a
   restart throws away the run's work; what a run refuted is kept only in dom/wdeg's weights.
-  Recording nogoods at restarts (Lecoutre et al., JSAT 2007; item 3 of the issue) is not done.
+  These runs predate nogoods recorded at restarts (Lecoutre et al., JSAT 2007; option `nogoods`, on
+  by default since: results/bitboard.md, "Nogoods from restarts", no gain at the 36x36 peak).
 - The default stays `restarts=luby` for its bound on the worst case (Luby, Sinclair and Zuckerman,
   "Optimal speedup of Las Vegas algorithms", IPL 1993: within a log factor of the best fixed cutoff),
   not for a measured gain; `restarts=none` keeps the random tie-breaks, `random=false` as well gives
@@ -315,24 +339,35 @@ def plot(runs: list[dict], names: list[str], stem: Path) -> None:
         fig.savefig(f"{stem}.{ext}", dpi=110)
 
 
+def seed_range(text: str) -> range:
+    """'5': seeds 0 to 4; '1-2': seeds 1 and 2."""
+    first, _, last = text.partition("-")
+    return range(int(first), int(last) + 1) if last else range(int(first))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--family", default="sudoku36,qwh40", help="sudoku36, qwh40, or both, comma-separated")
-    ap.add_argument("--seeds", type=int, default=20)
+    ap.add_argument("--seeds", help="engine seeds: a count from 0 (default 20; --nogoods: 1) or a range 'a-b'")
     ap.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds a run")
     ap.add_argument("--report", action="store_true", help="write results/rtd.md and the plot from the runs")
     ap.add_argument("--targets", action="store_true", help="the issue's targets, seed 0, into results/peak.jsonl")
     ap.add_argument("--puzzles", type=int, default=6, help="--targets: puzzles a set")
     ap.add_argument("--wall", type=float, help="--targets: wall seconds a run (default 1.5 x the limit + 1)")
     ap.add_argument("--sets", help="--targets: only these sets, comma-separated (e.g. '36x36 55%%,QWH 40 38%%')")
+    ap.add_argument("--nogoods", action="store_true", help="nogoods on and off and CaDiCaL on 36x36 at --share")
+    ap.add_argument("--share", type=float, default=0.5, help="--nogoods: the share of cells removed")
     args = ap.parse_args()
-    if args.report:
+    if args.nogoods:
+        nogoods(args.share, args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
+                seed_range(args.seeds or "1"))
+    elif args.report:
         report(REPO / "results" / "rtd.md")
     elif args.targets:
         targets(args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
                 args.sets.split(",") if args.sets else None)
     else:
-        sweep(args.family.split(","), args.seeds, args.time_limit)
+        sweep(args.family.split(","), len(seed_range(args.seeds or "20")), args.time_limit)
     return 0
 
 

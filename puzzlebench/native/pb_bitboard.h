@@ -24,6 +24,8 @@ typedef struct {
     uint64_t seed;        /* grids of units with BB_RANDOM: the random tie-breaks' seed */
     uint64_t restart_unit;   /* grids of units with restarts: the first run's dead ends (0: 100) */
     uint64_t restarts;    /* grids of units with BB_LUBY or BB_GEOMETRIC: searches begun again */
+    uint64_t nogoods;     /* grids of units with BB_NOGOODS: nogoods recorded at restarts */
+    uint64_t nogoods_dropped;   /* ... and those not recorded, past the memory cap */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and
@@ -36,7 +38,8 @@ enum {
     BB_LARGE = BB_ALLDIFF | BB_WDEG,
     BB_RANDOM = 8,      /* ties in the cell and value choice broken at random (BBSearch.seed) */
     BB_LUBY = 16,       /* restarts after a Luby sequence of dead ends, until a first solution */
-    BB_GEOMETRIC = 32   /* restarts after a geometric sequence of dead ends, likewise */
+    BB_GEOMETRIC = 32,  /* restarts after a geometric sequence of dead ends, likewise */
+    BB_NOGOODS = 64     /* with restarts: nogoods recorded at each restart (sudokun.c, nogoods) */
 };
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on

@@ -9,8 +9,9 @@
  * for constraints of difference in CSPs", AAAI 1994) and dom/wdeg branching (Boussemart et al.,
  * "Boosting systematic search by weighting constraints", ECAI 2004), skipping units whose
  * candidates did not move; below, MRV.  On request ties are broken at random and the search
- * restarts while it has no solution (restart_search).  What was measured and left out, and
- * why: the note above searchn. */
+ * restarts while it has no solution (restart_search), recording at each restart the nogoods
+ * its last run refuted (record_nogoods).  What was measured and left out, and why: the note
+ * above searchn. */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"
@@ -20,7 +21,14 @@ enum { LARGE = 16 };   /* the alldifferent filter and dom/wdeg from this many va
 /* Restarts: the dead ends of the first run unless the caller gives its own, and the growth of
  * the geometric policy's cutoff (measured: results/rtd.md) */
 enum { RESTART_UNIT = 100 };
+/* Nogoods: the literals (cell = value) kept at most, all nogoods together (16 MB, and half as
+ * much again of watches); past it none is recorded.  A 36x36 at its hardness peak records about
+ * 5,000 nogoods in 30 s (results/bitboard.md), far below it. */
+enum { NOGOOD_LITERALS = 1 << 22 };
 #define GEOMETRIC_GROWTH 1.5
+
+/* A growable array of ints (the geometry's sizes are known only once it is built). */
+typedef struct { int *v; size_t len, cap; } IntVec;
 
 /* The grid's geometry and the search's buffers. */
 typedef struct {
@@ -47,10 +55,17 @@ typedef struct {
     uint64_t rng;          /* splitmix64's state */
     uint64_t fails, cutoff;   /* dead ends in this run; a restart at cutoff (0: never) */
     int restart;           /* set when the run is to begin again from the root */
+    /* the run's branch, for the nogoods: at depth d the cell branched on, the value being
+     * tried (a bit) and the values refuted before it; the depth of the dead end that ended it */
+    int *path_cell;
+    uint64_t *path_bit, *path_refuted;
+    size_t path_cap, restart_depth;
+    /* nogoods (record_nogoods): literal cell * n + value - 1; nogood k's literals are
+     * ng_lits[ng_start[k] .. ng_start[k+1]), the first two watched; watches[literal] the
+     * nogoods watching it (NULL while nogoods are off or none is recorded) */
+    int nogoods;           /* BB_NOGOODS */
+    IntVec ng_lits, ng_start, *watches;
 } Geo;
-
-/* A growable array of ints (the geometry's sizes are known only once it is built). */
-typedef struct { int *v; size_t len, cap; } IntVec;
 
 static int push(IntVec *a, int x) {
     if (a->len == a->cap) {
@@ -246,6 +261,11 @@ static void geo_free(Geo *g) {
     free(g->peer_start); free(g->peers); free(g->fam_start); free(g->piece_start);
     free(g->out_start); free(g->out); free(g->slot); free(g->queue); free(g->stack);
     free(g->cu_start); free(g->cu); free(g->weight);
+    free(g->path_cell); free(g->path_bit); free(g->path_refuted);
+    free(g->ng_lits.v); free(g->ng_start.v);
+    if (g->watches)
+        for (size_t l = 0; l < (size_t)g->ncell * g->n; l++) free(g->watches[l].v);
+    free(g->watches);
 }
 
 /* dom/wdeg's weights (Boussemart, Hemery, Lecoutre and Sais, "Boosting systematic search by
@@ -288,6 +308,45 @@ static uint64_t *frame(Geo *g, size_t depth) {
     return g->stack + depth * g->fsize;
 }
 
+static int nogood_true(const Geo *g, const uint64_t *val, int lit) {
+    return val[lit / g->n] == (uint64_t)(lit % g->n) + 1;
+}
+
+/* Cell c has just been given value v (1-based): each nogood watching that literal watches
+ * another literal not yet true, or, when there is none, its other watched literal is made false
+ * (the value leaves the cell's candidates; a cell left with one is queued at *qn): two watched
+ * literals, as in Chaff (Moskewicz et al., DAC 2001), so that a nogood costs nothing until all
+ * but one of its literals hold.  0 when every literal of a nogood holds or a cell is emptied. */
+static int fire_nogoods(Geo *g, uint64_t *cand, const uint64_t *val, int c, uint64_t v, int *qn) {
+    const int n = g->n, lit = c * n + (int)v - 1;
+    IntVec *w = &g->watches[lit];
+    size_t i = 0, kept = 0;
+    int ok = 1;
+    for (; i < w->len && ok; i++) {
+        int k = w->v[i];
+        int *lits = g->ng_lits.v + g->ng_start.v[k], len = g->ng_start.v[k + 1] - g->ng_start.v[k];
+        if (lits[0] == lit) { lits[0] = lits[1]; lits[1] = lit; }
+        int t = 2;
+        while (t < len && nogood_true(g, val, lits[t])) t++;
+        if (t < len && push(&g->watches[lits[t]], k) == 0) {   /* another literal to watch */
+            lits[1] = lits[t]; lits[t] = lit;
+            continue;
+        }
+        w->v[kept++] = k;
+        if (t < len) continue;   /* no room to move the watch: kept here, only less is inferred */
+        int other = lits[0], oc = other / n;
+        uint64_t bit = 1ULL << (other % n);
+        if (!(cand[oc] & bit)) continue;            /* already false */
+        if (val[oc]) { ok = 0; continue; }          /* true: every literal holds */
+        cand[oc] &= ~bit;
+        if (!cand[oc]) { blame_cell(g, oc); ok = 0; }
+        else if (!(cand[oc] & (cand[oc] - 1))) g->queue[(*qn)++] = oc;
+    }
+    for (; i < w->len; i++) w->v[kept++] = w->v[i];
+    w->len = kept;
+    return ok;
+}
+
 /* Place the single candidate of every queued cell and what follows; 0 on a contradiction. */
 static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
     int *queue = g->queue;
@@ -308,6 +367,7 @@ static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
                 if (!(m & (m - 1))) { queue[qn++] = o; s->naked++; }
             }
         }
+        if (g->watches && !fire_nogoods(g, cand, val, c, val[c], &qn)) return 0;
     }
     return 1;
 }
@@ -528,6 +588,22 @@ static void dead_end(Geo *g, BBSearch *s) {
     if (g->cutoff && ++g->fails >= g->cutoff && s->count == 0) g->restart = 1;
 }
 
+/* Room in the branch's record for depth d. */
+static int grow_path(Geo *g, size_t d) {
+    if (d < g->path_cap) return 0;
+    size_t cap = g->path_cap ? g->path_cap * 2 : 64;
+    while (cap <= d) cap *= 2;
+    int *cell = realloc(g->path_cell, cap * sizeof(int));
+    if (cell) g->path_cell = cell;
+    uint64_t *bit = realloc(g->path_bit, cap * sizeof(uint64_t));
+    if (bit) g->path_bit = bit;
+    uint64_t *refuted = realloc(g->path_refuted, cap * sizeof(uint64_t));
+    if (refuted) g->path_refuted = refuted;
+    if (!cell || !bit || !refuted) return -1;
+    g->path_cap = cap;
+    return 0;
+}
+
 static void recordn(Geo *g, const uint64_t *val, BBSearch *s) {
     if (s->kept < s->keep) {
         uint8_t *out = s->solutions + (size_t)s->kept * g->ncell;
@@ -581,7 +657,8 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     }
     if (best < 0) { recordn(g, val, s); return 0; }
     if (bestn > 1) s->guesses++;
-    uint64_t m = cand[best], later = 0;
+    if (g->nogoods && grow_path(g, depth) < 0) return -1;
+    uint64_t m = cand[best], later = 0, refuted = 0;
     if (g->random) {   /* the values from a random one up first, then those below it */
         int from = (int)(next_random(g) & 63);
         later = m & ((1ULL << from) - 1);
@@ -598,12 +675,16 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
         memcpy(next, cand, g->fsize * sizeof(uint64_t));
         next[best] = bit;
         g->queue[0] = best;
+        if (g->nogoods) { g->path_cell[depth] = best; g->path_bit[depth] = bit; g->path_refuted[depth] = refuted; }
         if (propagate(g, next, next + g->ncell, 1, s)) {
             if (searchn(g, depth + 1, s) < 0) return -1;
+            if (bb_stop(s) || g->restart) return 0;   /* the value still being tried */
         } else {
             dead_end(g, s);
+            if (g->restart && g->nogoods) { g->path_refuted[depth] = refuted | bit; g->restart_depth = depth; }
+            if (bb_stop(s) || g->restart) return 0;
         }
-        if (bb_stop(s) || g->restart) return 0;
+        refuted |= bit;
     }
     return 0;
 }
@@ -630,6 +711,72 @@ static uint64_t cutoff_of(int rules, uint64_t unit, uint64_t restarts) {
     return (uint64_t)c;
 }
 
+/* One nogood, literals lits[0 .. len), added at the root frame (cand, val): watched on two
+ * literals not true there; with one only, its value leaves the root's candidates (queued at *qn
+ * when one is left), and it is not kept; with none, the root is refuted (0).  A nogood with a
+ * literal false at the root can never fire and is not kept either. */
+static int add_nogood(Geo *g, const int *lits, int len, uint64_t *cand, const uint64_t *val, int *qn,
+                      BBSearch *s) {
+    const int n = g->n;
+    int open[2], nopen = 0;
+    for (int t = 0; t < len; t++) {
+        int c = lits[t] / n;
+        if (!(cand[c] & 1ULL << (lits[t] % n))) return 1;
+        if (!nogood_true(g, val, lits[t]) && nopen < 2) open[nopen++] = t;
+    }
+    if (nopen == 0) return 0;
+    if (nopen == 1) {
+        int c = lits[open[0]] / n;
+        cand[c] &= ~(1ULL << (lits[open[0]] % n));
+        if (!cand[c]) return 0;
+        if (!(cand[c] & (cand[c] - 1))) g->queue[(*qn)++] = c;
+        return 1;
+    }
+    if (g->ng_lits.len + (size_t)len > NOGOOD_LITERALS) { s->nogoods_dropped++; return 1; }
+    if (!g->watches && !(g->watches = calloc((size_t)g->ncell * n, sizeof(IntVec)))) { s->nogoods_dropped++; return 1; }
+    if (!g->ng_start.len && push(&g->ng_start, 0) < 0) { s->nogoods_dropped++; return 1; }
+    int k = (int)g->ng_start.len - 1;
+    if (reserve(&g->ng_lits, (size_t)len) < 0 || reserve(&g->ng_start, 1) < 0 ||
+        push(&g->watches[lits[open[0]]], k) < 0) { s->nogoods_dropped++; return 1; }
+    if (push(&g->watches[lits[open[1]]], k) < 0) { g->watches[lits[open[0]]].len--; s->nogoods_dropped++; return 1; }
+    int *at = g->ng_lits.v + g->ng_lits.len, kept = 2;
+    at[0] = lits[open[0]]; at[1] = lits[open[1]];   /* the watched literals first */
+    for (int t = 0; t < len; t++)
+        if (t != open[0] && t != open[1]) at[kept++] = lits[t];
+    g->ng_lits.len += (size_t)len;
+    g->ng_start.v[g->ng_start.len++] = (int)g->ng_lits.len;
+    s->nogoods++;
+    return 1;
+}
+
+/* The nogoods of the run that has just ended at a cutoff (Lecoutre, Sais, Tabary and Vidal,
+ * "Recording and minimizing nogoods from restarts", JSAT 2007: reduced nld-nogoods).  Its
+ * branch is, depth by depth, the values refuted at the cell branched on, then the value being
+ * tried; each refuted value v at depth d gives the nogood "not (the values tried at depths 0 ..
+ * d-1, and v at d)": a frame holds the root and the values being tried above it, never the
+ * values refuted, so the subtree of v, searched to its end with no solution, is refuted by
+ * those alone.  Restarts happen before a first solution only, so no nogood removes one.  The
+ * root frame takes them at once and is propagated again; 0 when that refutes it (no solution),
+ * -1 when memory fails. */
+static int record_nogoods(Geo *g, BBSearch *s) {
+    const int n = g->n;
+    size_t depth = g->restart_depth;
+    int *lits = malloc(sizeof(int) * (depth + 1));
+    if (!lits) return -1;
+    uint64_t *cand = g->stack, *val = cand + g->ncell;   /* the root frame */
+    int qn = 0, ok = 1;
+    for (size_t d = 0; d <= depth && ok; d++) {
+        int c = g->path_cell[d];
+        for (uint64_t r = g->path_refuted[d]; r && ok; r &= r - 1) {
+            lits[d] = c * n + pb_ctz64(r);
+            ok = add_nogood(g, lits, (int)d + 1, cand, val, &qn, s);
+        }
+        lits[d] = c * n + pb_ctz64(g->path_bit[d]);
+    }
+    free(lits);
+    return ok && propagate(g, cand, val, qn, s);
+}
+
 /* The search from the root frame, begun again at each cutoff while no solution has been
  * found (Gomes, Selman and Kautz, "Boosting combinatorial search through randomization", AAAI
  * 1998): the random tie-breaks send each run elsewhere, and dom/wdeg's weights, kept from run
@@ -643,6 +790,10 @@ static int restart_search(Geo *g, int rules, BBSearch *s) {
         if (searchn(g, 0, s) < 0) return -1;
         if (!g->restart || bb_stop(s)) return 0;
         s->restarts++;
+        if (g->nogoods) {
+            int ok = record_nogoods(g, s);
+            if (ok <= 0) return ok;   /* 0: the root refuted, no solution */
+        }
     }
 }
 
@@ -655,6 +806,7 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
     g.wdeg = n >= LARGE && (rules & BB_WDEG);
     g.large = g.alldiff || g.wdeg;
     g.random = (rules & BB_RANDOM) != 0;
+    g.nogoods = (rules & BB_NOGOODS) && (rules & (BB_LUBY | BB_GEOMETRIC));
     g.rng = s->seed;
     if (g.large) g.fsize += 4 * (size_t)nunit;
     uint64_t *cand = frame(&g, 0);

@@ -72,6 +72,8 @@ LOCKED, ALLDIFF, WDEG, RANDOM = 1, 2, 4, 8
 """The C searches' rule bits (pb_bitboard.h: BB_LOCKED, BB_ALLDIFF, BB_WDEG, BB_RANDOM)."""
 RESTART_POLICIES = {"none": 0, "luby": 16, "geometric": 32}
 """Option ``restarts``: its values and their rule bits (pb_bitboard.h: BB_LUBY, BB_GEOMETRIC)."""
+NOGOODS = 64
+"""Option ``nogoods``: its rule bit (pb_bitboard.h: BB_NOGOODS)."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -81,10 +83,10 @@ def _seconds(deadline: Deadline) -> float:
 
 
 def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool) -> Stats:
-    nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts = counters
+    nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts, nogoods, dropped = counters
     raw = dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters))
     if restarting:
-        raw["restarts"] = restarts
+        raw.update(restarts=restarts, nogoods=nogoods, nogoods_dropped=dropped)
     return Stats(nodes=nodes, guesses=guesses, backtracks=backtracks,
                  propagations=naked + hidden + locked + alldiff if propagating else None, raw=raw)
 
@@ -117,7 +119,10 @@ class BitboardEngine(NativeBatch, Engine):
       cell and value choice broken at random from the engine seed (option ``random``), and the
       search begun again from the root after a Luby or geometric number of dead ends while no
       solution has been found (option ``restarts``; Gomes, Selman and Kautz, "Boosting
-      combinatorial search through randomization", AAAI 1998), the weights kept from run to run.
+      combinatorial search through randomization", AAAI 1998), the weights kept from run to run,
+      and (option ``nogoods``) each run's refuted branches recorded as nogoods that the later runs
+      of the puzzle propagate (Lecoutre, Sais, Tabary and Vidal, "Recording and minimizing
+      nogoods from restarts", JSAT 2007).
       The units are each kind's own unit lists (those its rules are made of), kept per
       structure.
     - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
@@ -146,6 +151,9 @@ class BitboardEngine(NativeBatch, Engine):
                "again from the root after a number of dead ends, while no solution has been found: after "
                "restart_unit times the Luby sequence 1 1 2 1 1 2 4 ... (luby), restart_unit x 1.5^k "
                "(geometric), or never (none)", choices=tuple(RESTART_POLICIES)),
+        Option("nogoods", bool, True, "with restarts: at each restart, record the nogoods of the run's "
+               "refuted branches (reduced nld-nogoods, Lecoutre et al., JSAT 2007), watched on two "
+               "literals, so that no later run of the puzzle searches them again"),
         Option("restart_unit", int, 100, "the dead ends of the first run when the search restarts",
                number=Whole(1, INT64_MAX)),
         Option("random", bool, True, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: ties in the cell and "
@@ -158,7 +166,8 @@ class BitboardEngine(NativeBatch, Engine):
     statistics = {
         "nodes": "search nodes: the root and every alternative tried at a branch, over every run when the "
                  "search restarts (grids of units but 9x9 Sudoku, raw restarts: the runs begun again from "
-                 "the root, option `restarts`)",
+                 "the root, option `restarts`; raw nogoods: the nogoods recorded at restarts, option "
+                 "`nogoods`, and nogoods_dropped: those not recorded past the memory cap of 2^22 literals)",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
                    "cell; 9x9 Sudoku: a digit's placement in a band or stack, each alternative a whole placement "
                    "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
@@ -214,7 +223,8 @@ class BitboardEngine(NativeBatch, Engine):
         and the 9x9 kernel none but LOCKED."""
         settings = self.settings
         return ((LOCKED if settings["locked"] else 0) | (ALLDIFF | WDEG if settings["large"] else 0)
-                | (RANDOM if settings["random"] else 0) | RESTART_POLICIES[settings["restarts"]])
+                | (RANDOM if settings["random"] else 0) | RESTART_POLICIES[settings["restarts"]]
+                | (NOGOODS if settings["nogoods"] else 0))
 
     def _units_of(self, puzzle: Puzzle) -> array:
         """The puzzle's units as one flat array of cell indices, N a unit, kept per structure."""

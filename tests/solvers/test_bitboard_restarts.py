@@ -1,8 +1,8 @@
-"""Randomised restarts in the search over units (sudokun.c, options ``restarts``, ``restart_unit``
-and ``random``): counts stay complete (a restart happens only while no solution has been found),
-against DLX on random holes with restarts forced after every dead end or few; the engine seed
-reproduces a run and moves it; the 9x9 kernel keeps its search; a time limit stops a search
-that keeps restarting; a restart policy that is not known is refused."""
+"""Randomised restarts in the search over units (sudokun.c, options ``restarts``, ``restart_unit``,
+``random`` and ``nogoods``): counts stay complete (a restart, and a nogood recorded at one, only
+while no solution has been found), against DLX and SAT on random holes with restarts forced after
+every dead end or few; the engine seed reproduces a run and moves it; the 9x9 kernel keeps its
+search; a time limit stops a search that keeps restarting; a bad restart option is refused."""
 
 from __future__ import annotations
 
@@ -17,15 +17,23 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from puzzlebench.errors import InvalidPuzzleError, PuzzlebenchError
 from puzzlebench.options import MAX_ENGINE_SEED
 from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.generators.kinds import random_regions
 from puzzlebench.generators.latin import random_latin_square
+from puzzlebench.models.jigsaw import JigsawSudoku
 from puzzlebench.models.latin import LatinSquare
 from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.models.sudokux import SudokuX
 from puzzlebench.results import Status
 from puzzlebench.solvers.registry import make_engine
 
 DLX = make_engine("dlx")
+SAT = make_engine("sat")
 FORCED = {(policy, large): make_engine(f"bitboard@restarts={policy};restart_unit=1;large={large}")
           for policy in ("luby", "geometric") for large in (True, False)}
+NOGOODS = {nogoods: make_engine(f"bitboard@restart_unit=1;large=false;locked=false;nogoods={nogoods}")
+           for nogoods in (True, False)}
+"""Restarts after every dead end, on a search weak enough to meet many before its first solution:
+nogoods recorded at every restart."""
 
 
 def holed(puzzle_of, grid, rng, share, moved=0):
@@ -54,9 +62,23 @@ def random_puzzle(size: int, seed: int, share: float, moved: int = 0):
     return holed(lambda g: Sudoku(box, g), pattern_sudoku_grid(box, rng), rng, share, moved)
 
 
-def same_count(puzzle, limit, engine):
+def filled(kind: str, seed: int, share: float, moved: int = 0):
+    """A random Sudoku-X, jigsaw (9x9), Latin square (15x15, at most 45% open) or 16x16 Sudoku with holes (:func:`holed`),
+    its full grid a seeded bitboard search's answer on an empty grid of the kind."""
+    rng = random.Random(seed)
+    if kind == "latin":
+        return holed(lambda g: LatinSquare(15, g), random_latin_square(15, rng), rng, min(share, 0.45), moved)
+    if kind == "16x16":
+        return holed(lambda g: Sudoku((4, 4), g), pattern_sudoku_grid((4, 4), rng), rng, share, moved)
+    regions = random_regions(9, rng)
+    puzzle_of = {"sudoku-x": lambda g: SudokuX((3, 3), g), "jigsaw": lambda g: JigsawSudoku(regions, g)}[kind]
+    grid = SAT.run(puzzle_of([0] * 81), limit=1).solutions[0]
+    return holed(puzzle_of, grid, rng, share, moved)
+
+
+def same_count(puzzle, limit, engine, reference=DLX):
     ours = engine.run(puzzle, limit=limit, time_limit=60)
-    theirs = DLX.run(puzzle, limit=limit, time_limit=60)
+    theirs = reference.run(puzzle, limit=limit, time_limit=60)
     assert (ours.status, ours.count) == (theirs.status, theirs.count), puzzle.write()
     assert ours.verified and theirs.verified
     if (limit is None or ours.count < limit) and ours.count == len(ours.solutions):
@@ -141,3 +163,54 @@ def test_an_unknown_restart_policy_is_refused(spec, message):
     done = subprocess.run([sys.executable, "-m", "puzzlebench", "solve", "--box", "2x2", "1234340000000000",
                            "--solver", spec], capture_output=True, text=True)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", f"puzzlebench: error: {message}\n")
+
+
+KINDS = ["sudoku-x", "jigsaw", "latin", "16x16"]
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(KINDS), st.integers(0, 2**32), st.floats(0.3, 0.7), st.integers(0, 2),
+       st.integers(0, MAX_ENGINE_SEED))
+def test_counts_with_nogoods_agree_with_dlx_to_two_and_in_all(kind, seed, share, moved, engine_seed):
+    puzzle = filled(kind, seed, share, moved)
+    engine = NOGOODS[True].seeded(engine_seed)
+    same_count(puzzle, 2, engine)
+    if DLX.run(puzzle, limit=200, time_limit=60).count < 200:   # few enough to count them all
+        same_count(puzzle, None, engine)
+
+
+RECORDING = {   # (puzzle seed, share open, givens moved): each has a few hundred solutions or fewer and
+    "sudoku-x": [(2, 0.7, 0), (3, 0.7, 0), (0, 0.75, 1), (7, 0.75, 1)],   # dead ends before the first
+    "jigsaw": [(1, 0.7, 0), (3, 0.7, 0), (6, 0.7, 0), (9, 0.7, 0)],
+    "latin": [(1, 0.42, 0), (9, 0.42, 0), (3, 0.45, 1), (5, 0.42, 1)],
+    "16x16": [(3, 0.55, 1), (15, 0.55, 1), (17, 0.6, 1), (30, 0.55, 1)],
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", KINDS)
+def test_nogoods_recorded_at_restarts_lose_no_solution_and_count_none_twice(kind):
+    """Over several puzzles and engine seeds, every solution counted once, as SAT and DLX count
+    them, with nogoods recorded (raw ``nogoods``) before the first; with the option off, none."""
+    recorded = 0
+    for k, (seed, share, moved) in enumerate(RECORDING[kind]):
+        puzzle = filled(kind, seed, share, moved)
+        for engine_seed in (0, 1, 2):
+            result = same_count(puzzle, None, NOGOODS[True].seeded(engine_seed), SAT if k % 2 else DLX)
+            assert result.stats.raw["nogoods_dropped"] == 0
+            recorded += result.stats.raw["nogoods"]
+            off = NOGOODS[False].seeded(engine_seed).run(puzzle, limit=None, time_limit=60)
+            assert (off.count, off.stats.raw["nogoods"]) == (result.count, 0)
+    assert recorded >= 4
+
+
+def test_nogoods_cut_the_nodes_of_a_search_that_restarts_after_every_dead_end():
+    """Without nogoods a run after a restart may walk again what the runs before refuted; with
+    them it does not, so the restarted search needs fewer nodes on puzzles with no solution."""
+    nodes = {True: 0, False: 0}
+    for seed in range(6):
+        puzzle = filled("16x16", seed, 0.6, 2)
+        for nogoods in nodes:
+            nodes[nogoods] += NOGOODS[nogoods].seeded(seed).run(puzzle, limit=2, time_limit=60).stats.nodes
+    assert nodes[True] < nodes[False]
