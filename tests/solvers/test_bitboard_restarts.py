@@ -70,9 +70,13 @@ def filled(kind: str, seed: int, share: float, moved: int = 0):
         return holed(lambda g: LatinSquare(15, g), random_latin_square(15, rng), rng, min(share, 0.45), moved)
     if kind == "16x16":
         return holed(lambda g: Sudoku((4, 4), g), pattern_sudoku_grid((4, 4), rng), rng, share, moved)
-    regions = random_regions(9, rng)
-    puzzle_of = {"sudoku-x": lambda g: SudokuX((3, 3), g), "jigsaw": lambda g: JigsawSudoku(regions, g)}[kind]
-    grid = SAT.run(puzzle_of([0] * 81), limit=1).solutions[0]
+    while True:   # some random jigsaw regions have no filling at all (SAT, DLX and CP-SAT agree)
+        regions = random_regions(9, rng)
+        puzzle_of = {"sudoku-x": lambda g: SudokuX((3, 3), g), "jigsaw": lambda g: JigsawSudoku(regions, g)}[kind]
+        found = SAT.run(puzzle_of([0] * 81), limit=1).solutions
+        if found:
+            break
+    grid = found[0]
     return holed(puzzle_of, grid, rng, share, moved)
 
 
