@@ -124,6 +124,15 @@ def sigint_count() -> int | None:
         return None
 
 
+def ctrl_c_since(seen: int | None) -> bool:
+    """Whether a SIGINT came since :func:`sigint_count` gave ``seen`` (never, where it gave
+    ``None``: nothing counted)."""
+    if seen is None:
+        return False
+    from .. import _native
+    return _native.sigints() != seen
+
+
 class Deadline:
     """A point after which a search must stop (``None`` seconds: never), on the run's clock:
     ``wall`` (time.perf_counter), or ``cpu``, the CPU time of this process and the programs it
@@ -153,7 +162,7 @@ class Deadline:
 
     def ctrl_c(self) -> bool:
         """Whether a Ctrl-C came since the deadline was made (False where none is counted)."""
-        return self.sigints is not None and sigint_count() != self.sigints
+        return ctrl_c_since(self.sigints)
 
     def expired(self) -> bool:
         if self.clock != "cpu":
@@ -303,15 +312,10 @@ def ctrl_c_kept():
     """Raise ``KeyboardInterrupt`` after the block if a Ctrl-C came during it, even where
     Python dropped it: one raised inside an at-fork callback (logging's lock release, at a
     worker's fork) is printed as "Exception ignored" and lost, and the bench ran on.  The
-    count of SIGINTs is the extension's (native/interrupt.c); without it, nothing is added."""
-    try:
-        from .. import _native
-        seen = _native.watch_sigints()
-    except (ImportError, AttributeError):
-        yield
-        return
+    count of SIGINTs is the extension's (:func:`sigint_count`); without it, nothing is added."""
+    seen = sigint_count()
     yield
-    if _native.sigints() != seen:
+    if ctrl_c_since(seen):
         raise KeyboardInterrupt
 
 
@@ -341,17 +345,16 @@ def stop_at_ctrl_c(stop, since: int | None = None):
     if seen is None:
         yield ctrl_c
         return
-    from .. import _native
     if since is not None:
         seen = since
-    if _native.sigints() != seen:
+    if ctrl_c_since(seen):
         raise KeyboardInterrupt
     ctrl_c.watching = True
     done = threading.Event()
 
     def watch():
         while not done.wait(CTRL_C_POLL):
-            if _native.sigints() != seen:
+            if ctrl_c_since(seen):
                 ctrl_c.pressed = True
                 # at every look until the block ends: a stop call before the library's search
                 # has begun (CP-SAT's) or between two of its calls (Z3's) does nothing
@@ -365,7 +368,7 @@ def stop_at_ctrl_c(stop, since: int | None = None):
         done.set()
         if watcher.ident is not None:
             watcher.join()
-    if _native.sigints() != seen:
+    if ctrl_c_since(seen):
         raise KeyboardInterrupt
 
 
