@@ -9,21 +9,28 @@ The Python API mirrors the command line::
     frame = puzzlebench.load_results("runs.sqlite")  # a bench's results as a pandas DataFrame ([data])
 """
 
-from .errors import (AmbiguousKindError, EngineError, InvalidPuzzleError, ParseError, PuzzleError,
-                     PuzzlebenchError, SolverSpecError, UnsupportedShapeError, UsageError)
-from .results import Result, Stats, Status, Times
-
 __version__ = "0.1.0"
 
-__all__ = [
-    "parse", "solve", "solve_many", "load_results", "Result", "Stats", "Status", "Times",
-    "PuzzlebenchError", "PuzzleError", "ParseError", "AmbiguousKindError", "InvalidPuzzleError",
-    "UnsupportedShapeError", "SolverSpecError", "EngineError", "UsageError",
-]
+_ATTRIBUTES = {
+    "parse": "api", "solve": "api", "solve_many": "api", "encode": "api", "load_results": "api",
+    "Result": "results", "Stats": "results", "Status": "results", "Times": "results",
+    **dict.fromkeys(["PuzzlebenchError", "PuzzleError", "ParseError", "AmbiguousKindError",
+                     "InvalidPuzzleError", "UnsupportedShapeError", "SolverSpecError", "EngineError",
+                     "UsageError"], "errors"),
+}
+
+__all__ = [name for name in _ATTRIBUTES if name != "encode"]
 
 
-def __getattr__(name):  # the API functions load the models and engines only when used
-    if name in ("parse", "solve", "solve_many", "encode", "load_results"):
-        from . import api
-        return getattr(api, name)
-    raise AttributeError(name)
+def __getattr__(name):
+    """Each name from its module when first used: ``import puzzlebench`` loads nothing, so the
+    command's entry holds a Ctrl-C before the models and engines load (cli.main)."""
+    module = _ATTRIBUTES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'puzzlebench' has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(f".{module}", __name__), name)
+
+
+def __dir__():
+    return sorted([*globals(), *_ATTRIBUTES])

@@ -12,9 +12,7 @@ import argparse
 import importlib
 import sys
 
-from ..errors import PuzzlebenchError
-from ..options import Checked
-from ..solvers.interrupts import is_interrupt
+from ..solvers.interrupts import ctrl_c_kept, is_interrupt
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
@@ -32,6 +30,7 @@ COMMAND_MODULES: list[str] = [
 
 class _Formatter(argparse.HelpFormatter):
     def _get_help_string(self, action):   # a checked number's bounds, in its help
+        from ..options import Checked
         text = action.help or ""
         if isinstance(action.type, Checked) and action.type.bounds:
             text += f" [{action.type.bounds}]"
@@ -50,6 +49,7 @@ class _Parser(argparse.ArgumentParser):
     def _get_value(self, action, arg_string):
         """A checked number read with its option's name: its mistake is one UsageError line
         (``--limit 10**23: not a whole number``), raised out of ``parse_args``."""
+        from ..options import Checked
         if isinstance(action.type, Checked):
             return action.type.read(arg_string, action.option_strings[-1] if action.option_strings
                                     else action.metavar or action.dest)
@@ -72,9 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command: its exit code; a user's mistake one line and 2, a Ctrl-C at any moment
-    (the start's imports included) one line and 130."""
+    one line and 130.  Nothing heavy is imported before the Ctrl-C is held: the commands load
+    under :func:`~puzzlebench.solvers.interrupts.ctrl_c_kept`, which raises after the imports
+    what came during them."""
     try:
-        return _run(argv)
+        with ctrl_c_kept():
+            parser = build_parser()
+        return _run(parser, argv)
     except KeyboardInterrupt:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130
@@ -85,9 +89,9 @@ def main(argv: list[str] | None = None) -> int:
         return 130
 
 
-def _run(argv: list[str] | None) -> int:
-    from .common import EXIT_OK, EXIT_USAGE   # with the commands: inside main's Ctrl-C handling
-    parser = build_parser()
+def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
+    from ..errors import PuzzlebenchError
+    from .common import EXIT_OK, EXIT_USAGE
     try:
         args = parser.parse_args(argv)
     except PuzzlebenchError as exc:   # a checked number (puzzlebench.options)

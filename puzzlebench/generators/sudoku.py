@@ -24,7 +24,8 @@ from ..errors import UsageError
 from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
-from ..solvers.base import Deadline, stop_at_ctrl_c
+from ..solvers.base import Deadline
+from ..solvers.interrupts import stop_at_ctrl_c
 from .dig import Counter, dig
 from .fill import random_full_grid
 

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from ..results import Results, Status
-from ..solvers.base import ctrl_c_kept, verify_all, verify_answer
+from ..solvers.base import verify_all, verify_answer
+from ..solvers.interrupts import ctrl_c_kept
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
                      json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,

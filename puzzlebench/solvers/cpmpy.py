@@ -27,10 +27,10 @@ from ..encoders.cpsat import IntWriter, walk_int
 from ..errors import EngineError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, ctrl_c_kept, limit_reached, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, SearchOutcome, limit_reached
 from .blocking import STOPPED, enumerate_by_blocking
 from .child import says_out_of_memory
-from .interrupts import is_interrupt
+from .interrupts import ctrl_c_kept, is_interrupt, stop_at_ctrl_c
 
 BACKENDS = {
     # back end → what brings it (CPMpy's SolverLookup names; the first present is the default)
@@ -140,7 +140,7 @@ def _out_of_memory(spec: str, what) -> None:
 
 def _watching_ctrl_c(variant: str, solver, since: int | None):
     """A Ctrl-C during the search stops it through the back end's own call from a thread
-    (:func:`~.base.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
+    (:func:`~.interrupts.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
     now and then and the count ran on; PySAT's ``interrupt``).  Exact catches the signal in its
     solve and raises its own error for it (:mod:`.interrupts`); the watch, with nothing to call,
     still ends a count of many solves at one that Python lost between two of them."""

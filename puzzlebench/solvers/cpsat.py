@@ -19,8 +19,8 @@ from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..options import INT32_MAX, Whole
 from ..results import Result, Stats
-from .base import (EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit,
-                   stop_at_ctrl_c)
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached, normalise_limit
+from .interrupts import stop_at_ctrl_c
 
 
 RAW_COUNTERS = ("num_booleans", "num_branches", "num_conflicts", "num_binary_propagations",

@@ -27,7 +27,8 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome
+from .interrupts import stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 
 PREFERRED = ("glucose3", "minisat22", "glucose4", "glucose42", "maplechrono", "maplecm",

@@ -424,7 +424,7 @@ def test_a_library_stop_call_is_repeated_until_the_block_ends():
     """A library's stop call can fall where it does nothing (CP-SAT's before its solve has
     made the object it stops; Z3's between two checks): the watch calls it again at every look
     until the block ends, and raises KeyboardInterrupt after it."""
-    from puzzlebench.solvers.base import CTRL_C_POLL, stop_at_ctrl_c
+    from puzzlebench.solvers.interrupts import CTRL_C_POLL, stop_at_ctrl_c
     calls = []
     with pytest.raises(KeyboardInterrupt):
         with stop_at_ctrl_c(lambda: calls.append(1)) as ctrl_c:
@@ -482,3 +482,37 @@ def test_a_ctrl_c_while_the_commands_load_is_one_line(monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(Path(__file__).parent))
     assert cli.main(["solve"]) == 130
     assert capsys.readouterr().err == "puzzlebench: interrupted\n"
+
+
+# A Ctrl-C that lands while the command's modules load, made exact: a finder on sys.meta_path
+# (from a sitecustomize on the child's path) sends the SIGINT when puzzlebench.solvers.child is
+# about to be imported, from where Python's handler would raise it.
+_AT_IMPORT = '''
+import os, signal, sys
+class _CtrlCAtImport:
+    def find_spec(self, name, path=None, target=None):
+        if name == "puzzlebench.solvers.child":
+            sys.meta_path.remove(self)
+            {how}
+        return None
+sys.meta_path.insert(0, _CtrlCAtImport())
+'''
+_HOW = {
+    # inside code run by exec, as a dataclass's methods are made: the raise there sets CPython's
+    # flag for an unhandled KeyboardInterrupt, and `python -m` then died by SIGINT at exit
+    "inside exec": 'exec("os.kill(os.getpid(), signal.SIGINT)\\nfor _ in range(100): pass")',
+    # inside a __del__, as in an import lock's weakref callback: printed "Exception ignored" and
+    # lost, and the command ran on
+    "inside __del__": ('type("Dropped", (), {"__del__": lambda self: [os.kill(os.getpid(), '
+                       'signal.SIGINT), sum(range(100))]})()'),
+}
+
+
+@pytest.mark.parametrize("how", sorted(_HOW))
+def test_a_ctrl_c_while_the_command_loads_is_one_line_and_130(tmp_path, how):
+    (tmp_path / "sitecustomize.py").write_text(_AT_IMPORT.format(how=_HOW[how]))
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "solve", "-", "--solver", "mrv"],
+                          input="4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "puzzlebench: interrupted\n", "")
