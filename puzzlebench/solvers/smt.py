@@ -24,7 +24,8 @@ from ..encoders.smt import estimated_bytes as smt_estimated_bytes
 from ..errors import EngineError, ParseError, Place
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, stop_at_ctrl_c
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome
+from .interrupts import ctrl_c_kept, stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 from .child import Z3_MEMOUT_EXIT, capped, says_out_of_memory
 
@@ -44,6 +45,14 @@ def z3_stats(statistics) -> Stats:
                  propagations=normal["propagations"], raw=raw)
 
 
+def _main_context() -> None:
+    """Z3's global context (its memory manager, its tables), made at the first formula, whole:
+    one half made by a Ctrl-C failed again in its ``__del__`` at exit ("Exception ignored")."""
+    import z3
+    with ctrl_c_kept():
+        z3.main_ctx()
+
+
 class SmtEngine(Engine):
     kinds = EVERY_KIND
     family = "smt"
@@ -55,9 +64,8 @@ class SmtEngine(Engine):
 
     def load(self) -> None:
         super().load()
-        try:   # Z3's global context, made at the first formula (its memory manager, its tables)
-            import z3
-            z3.main_ctx()
+        try:
+            _main_context()
         except Exception:
             pass
     options = (
@@ -87,6 +95,7 @@ class SmtEngine(Engine):
         """The formula as SMT-LIB2 text, loaded into a fresh Z3 solver by Z3's own parser
         (the artifact is both)."""
         formula = encode_smt(puzzle.rules, self.variant, self.settings["amo"])
+        _main_context()
         return formula, read_smt2(formula.body(), f"<{self.spec}>", self.make_solver(formula))
 
     def size(self, artifact) -> dict[str, int]:
