@@ -443,23 +443,21 @@ class Engine(ABC):
             solutions = [self.decode(artifact, raw) for raw in outcome.solutions]
             t3 = time.perf_counter()
             times.cpu = process_cpu() - cpu
-        except EngineError as exc:
-            if deadline.ctrl_c():   # a library's failure at its stop call is the Ctrl-C (Z3 gives
-                raise KeyboardInterrupt from None   # a reason of its own now and then)
-            times.total = time.perf_counter() - start + parse_time
-            times.cpu = process_cpu() - cpu
-            return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
-                                source=puzzle.source, puzzle=puzzle, times=times)
         except OutOfTime:  # the clock ran out before the search began
             times.encode = time.perf_counter() - start
             times.total = times.encode + parse_time
             times.cpu = process_cpu() - cpu
             return Result(kind=puzzle.kind, solver=self.spec, limit=limit, status=Status.TIMEOUT, count=0,
                           times=times, source=puzzle.source, puzzle=puzzle)
-        except Exception:
-            if deadline.ctrl_c():
-                raise KeyboardInterrupt from None
-            raise
+        except Exception as exc:
+            if deadline.ctrl_c():   # a library's failure at its stop call is the Ctrl-C (Z3 gives
+                raise KeyboardInterrupt from None   # a reason of its own now and then)
+            if not isinstance(exc, EngineError):
+                raise
+            times.total = time.perf_counter() - start + parse_time
+            times.cpu = process_cpu() - cpu
+            return error_result(str(exc), kind=puzzle.kind, solver=self.spec, limit=limit,
+                                source=puzzle.source, puzzle=puzzle, times=times)
         times.encode, times.solve, times.decode = t1 - start, t2 - t1, t3 - t2
         times.total = t3 - start + parse_time
         result = Result(kind=puzzle.kind, solver=self.spec, limit=limit,
