@@ -80,6 +80,7 @@ def deferred_interrupt():
         yield deferred
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sigint_count()   # signal.signal took the extension's counter out: put it back in front
 
 
 @contextlib.contextmanager
