@@ -3,13 +3,13 @@
 instance hard for every seed (Gomes, Selman, Crato and Kautz, JAR 2000); and the issue's targets.
 
     python benchmarks/bench_rtd.py [--family sudoku36,qwh40] [--seeds 20] [--time-limit 10]
-    python benchmarks/bench_rtd.py --targets [--puzzles 3] [--time-limit 10] [--wall 40]
+    python benchmarks/bench_rtd.py --targets --time-limit 30 --wall 90 [--sets 'QWH 30 36%']
     python benchmarks/bench_rtd.py --report      # results/rtd.md and rtd.png/.svg from the runs
     python benchmarks/bench_rtd.py --nogoods [--share 0.5] [--puzzles 6] [--time-limit 30]
+    python benchmarks/bench_rtd.py --peak 40 [--shares 0.32,0.34] [--puzzles 4] [--time-limit 5]
 
-36x36 Sudoku with random holes as ``bench_large.py --holes`` makes them, QWH from
-``generators.latin.qwh_instance``; counted to 2 on the CPU clock, every engine and seed on an
-instance before the next. Runs go to results/rtd.jsonl and results/peak.jsonl, a line each.
+36x36 Sudoku holed as ``bench_large.py --holes`` does, QWH from ``qwh_instance``; counted to 2 on
+the CPU clock, every engine and seed on an instance before the next; a line a run in results/.
 """
 
 from __future__ import annotations
@@ -17,8 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import os
 import random
+import signal
 import statistics
 import sys
 import time
@@ -30,9 +32,10 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_large import holed_puzzles  # noqa: E402
 from puzzlebench.generators.latin import qwh_instance  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.solvers.child import run_limited  # noqa: E402
-from puzzlebench.solvers.clock import default_wall_limit  # noqa: E402
+from puzzlebench.results import Result, Status, Times  # noqa: E402
+from puzzlebench.solvers.child import (exited, grace, reap, run_limited, start_unreaped,  # noqa: E402
+                                       wait_answer)
+from puzzlebench.solvers.clock import default_wall_limit, program_cpu_now, usage_cpu  # noqa: E402
 from puzzlebench.solvers.registry import make_engine  # noqa: E402
 
 RUNS = REPO / "results" / "rtd.jsonl"
@@ -62,29 +65,57 @@ def instances(family: str) -> list[tuple[str, object]]:
 def target_sets(puzzles: int) -> list[tuple[str, list]]:
     """The issue's sets: 36x36 with 48, 50 and 55% removed (``holed_puzzles``'s seeds, the first
     three its puzzles), QWH of order 30 at 36% (results/qwh.md's peak by effort) and of order 40
-    at 38% (between 36% and 40%, where a probe of three each found every engine out of time)."""
+    at 34% (``--peak 40``: 0.32 and 0.34 the hardest shares for both engines, 0.34 by a hair)."""
     out = []
     for share in (0.48, 0.50, 0.55):
         out.append((f"36x36 {share:.0%}", holed_puzzles((6, 6), share, puzzles)))
-    for order, share in ((30, 0.36), (40, 0.38)):
+    for order, share in ((30, 0.36), (40, 0.34)):
         rng = random.Random(1000 * order + round(share * 100))
         out.append((f"QWH {order} {share:.0%}", [qwh_instance(order, share, rng) for _ in range(puzzles)]))
     return out
 
 
-def targets(puzzles: int, time_limit: float, wall: float, sets: list[str] | None) -> None:
-    """Every engine on a puzzle before the next puzzle, seed 0, appended to TARGET_RUNS."""
+TARGET_SPECS = ("bitboard", *REFERENCES)
+
+
+def targets(puzzles: int, time_limit: float, wall: float, sets: list[str] | None,
+            specs: tuple[str, ...] = TARGET_SPECS, resume: bool = False) -> None:
+    """Every engine on a puzzle before the next puzzle, seed 0, appended to TARGET_RUNS; with
+    ``resume``, not the runs it holds at this limit already, but again those its wall time cut."""
+    done = {run_key(r) for r in read_targets() if r["limit"] == time_limit and not cut_by_wall(r)} if resume else set()
     with open(TARGET_RUNS, "a") as out:
         for name, made in target_sets(puzzles):
             if sets and name not in sets:
                 continue
             for k, puzzle in enumerate(made):
-                for spec in ("bitboard", *REFERENCES):
+                for spec in specs:
+                    if (name, k, spec) in done:
+                        continue
                     row = one_run(spec, 0, puzzle, time_limit, wall)
                     out.write(json.dumps({"set": name, "puzzle": k, "limit": time_limit, "wall_limit": wall,
                                           "load": os.getloadavg()[0], **row}) + "\n")
                     out.flush()
             print(name, "done", flush=True)
+
+
+def read_targets() -> list[dict]:
+    """The target runs, the latest of each engine on each puzzle (a run again replaces one)."""
+    if not TARGET_RUNS.exists():
+        return []
+    latest = {}
+    for line in open(TARGET_RUNS):
+        row = json.loads(line)
+        latest[run_key(row) + (row["limit"],)] = row
+    return list(latest.values())
+
+
+def run_key(row: dict) -> tuple:
+    return row["set"], row["puzzle"], row["spec"]
+
+
+def cut_by_wall(row: dict) -> bool:
+    """Out of time before the CPU limit: its wall time ran out first (a loaded machine)."""
+    return row["status"] == "timeout" and row["cpu"] < row["limit"]
 
 
 NOGOOD_SPECS = ("bitboard@nogoods=true", "bitboard@nogoods=false", CDCL)
@@ -109,17 +140,40 @@ def nogoods(share: float, puzzles: int, time_limit: float, wall: float, seeds: r
         print(f"| `{spec}` | {decided}/{len(mine)} | {sgm(cpu):.2f} | {' '.join(f'{x:.1f}' for x in cpu)} |")
 
 
+PEAK_SHARES = (0.34, 0.36, 0.38, 0.40, 0.42)
+PEAK_SPECS = ("bitboard", CDCL)
+
+
+def peak(order: int, shares: list[float], puzzles: int, time_limit: float, wall: float) -> None:
+    """Where QWH of ``order`` is hardest for the native engine and CaDiCaL: ``puzzles`` instances
+    a share of holes (their own seeds, not the targets'), every engine on one before the next; a
+    table of decided runs and the shifted geometric mean of CPU time (out of time at the limit)."""
+    print("\n| share | " + " | ".join(f"`{s}` decided | SGM s" for s in PEAK_SPECS) + " |")
+    print("|---:|" + "---:|---:|" * len(PEAK_SPECS))
+    for share in shares:
+        rng = random.Random(7 * 1000 * order + round(share * 100))
+        rows = [one_run(spec, 0, qwh_instance(order, share, rng), time_limit, wall)
+                for _ in range(puzzles) for spec in PEAK_SPECS]
+        cells = []
+        for spec in PEAK_SPECS:
+            mine = [r for r in rows if r["spec"] == spec]
+            cpu = [min(seconds(r), time_limit) for r in mine]
+            cells += [f"{sum(r['status'] != 'timeout' for r in mine)}/{len(mine)}", f"{sgm(cpu):.2f}"]
+        print(f"| {share:.2f} | {' | '.join(cells)} |", flush=True)
+
+
 def one_run(spec: str, seed: int, puzzle, time_limit: float, wall: float | None = None) -> dict:
-    """One run on the CPU clock.  With ``wall`` every engine gets that wall time (an in-process
-    one as its deadline, a run over the CPU limit out of time after the fact; a child killed past
-    either), so that on a loaded machine every engine has the same allowance."""
+    """One run on the CPU clock.  With ``wall`` every engine runs in a child killed when its CPU
+    time passes the limit (plus ``run_limited``'s grace) or its wall time passes ``wall``, and a
+    run over the CPU limit is out of time: so that on a loaded machine the CPU limit decides,
+    the same for every engine (an in-process engine's own deadline is wall time)."""
     engine = make_engine(spec)
     if engine.takes_seed():
         engine.seeded(seed)
     if spec.startswith("sat:"):   # CaDiCaL and Kissat cannot be stopped in-process: a child killed at the CPU limit
         r = run_limited(engine, [puzzle], limit=2, time_limit=time_limit, keep=2, clock="cpu", wall_limit=wall)[0]
     elif wall:
-        r = engine.run(puzzle, limit=2, time_limit=wall)
+        r = in_child(engine, puzzle, time_limit, wall)
         if r.times.cpu > time_limit:
             r.status = Status.TIMEOUT
     else:
@@ -128,6 +182,35 @@ def one_run(spec: str, seed: int, puzzle, time_limit: float, wall: float | None 
     assert r.status is Status.TIMEOUT or (decided and r.verified), (spec, seed, r.status, r.error)
     return {"spec": spec, "seed": seed, "status": r.status.value, "cpu": r.times.cpu, "wall": r.times.total,
             "nodes": r.stats.nodes, "restarts": r.stats.raw.get("restarts"), "nogoods": r.stats.raw.get("nogoods")}
+
+
+def in_child(engine, puzzle, time_limit: float, wall: float) -> Result:
+    """An in-process engine (bitboard, CP-SAT) in a forked child with ``wall`` seconds as its
+    deadline, killed as ``run_limited`` kills a SAT engine's child: past the CPU limit plus its
+    grace (``/proc``), or the wall limit plus its grace; a killed run is out of time, its CPU
+    time from ``wait4``."""
+    ctx = multiprocessing.get_context("fork")
+    mine, theirs = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=answer, args=(theirs, engine, puzzle, wall), daemon=True)
+    started = time.perf_counter()
+    start_unreaped(child)
+    theirs.close()
+    overrun = wait_answer(mine, child.pid, wall + grace(wall), time_limit + grace(time_limit))
+    result = mine.recv() if overrun is None else None
+    spent = program_cpu_now(child.pid)
+    if result is None and not exited(child):
+        os.kill(child.pid, signal.SIGKILL)
+    _, usage = reap(child)
+    mine.close()
+    if result is not None:
+        return result
+    return Result(kind=puzzle.kind, solver=engine.spec, limit=2, status=Status.TIMEOUT, puzzle=puzzle,
+                  times=Times(total=time.perf_counter() - started, cpu=usage_cpu(usage) if usage else spent))
+
+
+def answer(conn, engine, puzzle, wall: float) -> None:
+    conn.send(engine.run(puzzle, limit=2, time_limit=wall))
+    conn.close()
 
 
 def sweep(families: list[str], seeds: int, time_limit: float) -> None:
@@ -215,31 +298,66 @@ def sgm(xs: list[float], shift: float = 1.0) -> float:
     return math.exp(sum(math.log(x + shift) for x in xs) / len(xs)) - shift
 
 
+ISSUE_LIMIT = 30.0   # CPU seconds a run at the issue's size; shorter runs stay in peak.jsonl, unreported
+
+
 def target_lines(every: list[dict]) -> list[str]:
-    """Issue 33's targets, one table per wall allowance: per set, decided and the shifted
+    """Issue 33's targets at its size (30 s CPU a run): per set, decided and the shifted
     geometric mean of CPU time (a run out of time counted at the limit), the native engine
     against the best reference."""
-    lines = ["## Targets", ""]
-    for wall in dict.fromkeys(r.get("wall_limit") or default_wall_limit(r["limit"]) for r in every):
-        lines += target_table([r for r in every if (r.get("wall_limit") or default_wall_limit(r["limit"])) == wall],
-                              wall)
-    return lines
+    runs = [r for r in every if r["limit"] == ISSUE_LIMIT]
+    return (["## Targets", ""] + target_table([r for r in runs if r["spec"] in TARGET_SPECS])
+            + variant_table(runs))
 
 
-def target_table(runs: list[dict], wall: float) -> list[str]:
+def decided_sgm(rows: list[dict], limit: float) -> str:
+    """'decided/runs, SGM s' of some runs, a run out of time at the limit."""
+    done = sum(r["status"] != "timeout" for r in rows)
+    return f"{done}/{len(rows)}, {sgm([min(seconds(r), limit) for r in rows]):.2f}"
+
+
+def variant_table(runs: list[dict]) -> list[str]:
+    """Other settings of the native engine (``--engines``), beside the default and CaDiCaL on
+    the same puzzles of the same set."""
+    variants = list(dict.fromkeys(r["spec"] for r in runs if r["spec"] not in TARGET_SPECS))
+    if not variants:
+        return []
+    lines = ["Other settings of the native engine on a set it loses, the same puzzles and limits (decided, SGM s):",
+             "", f"| set | setting | it | `bitboard` | `{CDCL}` |", "|---|---|---:|---:|---:|"]
+    for spec in variants:
+        for name in dict.fromkeys(r["set"] for r in runs if r["spec"] == spec):
+            mine = [r for r in runs if r["spec"] == spec and r["set"] == name]
+            same = {r["puzzle"] for r in mine}
+            beside = [[r for r in runs if r["spec"] == other and r["set"] == name and r["puzzle"] in same]
+                      for other in ("bitboard", CDCL)]
+            limit = mine[0]["limit"]
+            lines.append(f"| {name} | `{spec}` | {decided_sgm(mine, limit)} | {decided_sgm(beside[0], limit)} | "
+                         f"{decided_sgm(beside[1], limit)} |")
+    return lines + [""]
+
+
+def target_table(runs: list[dict]) -> list[str]:
     limit = runs[0]["limit"]
-    lines = [f"`python benchmarks/bench_rtd.py --targets --wall {wall:g}`: seed 0, counted to 2, {limit:g} s CPU "
-             f"and {wall:g} s wall a run (the issue "
-             "asks 30 s and 6 puzzles a share: shortened on this loaded machine), every engine on a puzzle before "
-             "the next. Every engine has the same allowance: the SAT engines run in a child killed past the CPU "
-             "limit or the wall time, the in-process ones (bitboard, CP-SAT) get the wall time as "
-             "their deadline and a run over the CPU limit counts as out of time. Shifted geometric mean (shift 1 s) of CPU time, a run out of time counted at the limit "
-             "whatever it had spent. Load average at the runs "
+    walls = {}
+    for r in runs:
+        walls.setdefault(r["wall_limit"], []).append(r["set"])
+    allowance = "; ".join(f"{w:g} s for {', '.join(dict.fromkeys(sets))}" for w, sets in walls.items())
+    lines = [f"`python benchmarks/bench_rtd.py --targets --time-limit {limit:g} --wall W --sets SET`: seed 0, counted "
+             f"to 2, {limit:g} s CPU a run, every engine on a puzzle before the next. Every engine runs in a child "
+             f"process killed when its CPU time passes the limit plus a grace ({grace(limit):.1f} s) or its wall "
+             f"time W plus a grace (W: {allowance}), and a run over {limit:g} s of CPU counts as out of time: so "
+             "that on this shared machine the CPU limit, not the wall time, decides. Shifted geometric mean "
+             "(shift 1 s) of CPU time, a run out of time counted at the limit. Load average at the runs "
              f"{min(r['load'] for r in runs):.1f}-{max(r['load'] for r in runs):.1f}.", "",
              "| set | puzzles | " + " | ".join(f"`{spec}` decided | SGM s" for spec in ("bitboard", *REFERENCES))
              + " | target |", "|---|---:|" + "---:|---:|" * (1 + len(REFERENCES)) + "---|"]
-    for name in dict.fromkeys(r["set"] for r in runs):
+    for name in sorted(dict.fromkeys(r["set"] for r in runs)):   # 36x36 by share, then QWH by order
         on = [r for r in runs if r["set"] == name]
+        # the puzzles every engine has run: a set stopped part way is reported over those
+        done = set.intersection(*({r["puzzle"] for r in on if r["spec"] == spec} for spec in TARGET_SPECS))
+        on = [r for r in on if r["puzzle"] in done]
+        if not on:
+            continue
         cells, summary = [], {}
         for spec in ("bitboard", *REFERENCES):
             rows = [r for r in on if r["spec"] == spec]
@@ -254,8 +372,10 @@ def target_table(runs: list[dict], wall: float) -> list[str]:
         lines.append(f"| {name} | {len(rows)} | {' | '.join(cells)} | {verdict} |")
     out = [r["cpu"] for r in runs if r["status"] == "timeout"]
     if out:
+        short = sum(x < 0.95 * limit for x in out)
         lines += ["", f"CPU spent by the runs out of time: median {statistics.median(out):.2f} s, least "
-                      f"{min(out):.2f} s (below the limit: the wall time ran out first on this machine)."]
+                      f"{min(out):.2f} s; {short} of {len(out)} below 95% of the limit "
+                      f"({'the wall time ran out first' if short else 'the CPU limit decided every one'})."]
     return lines + [""]
 
 
@@ -309,7 +429,7 @@ def report(out: Path) -> None:
     runs = read_runs()
     lines = rtd_lines(runs) + [READING]
     if TARGET_RUNS.exists():
-        lines += target_lines([json.loads(line) for line in open(TARGET_RUNS)]) + [TARGETS_READING]
+        lines += target_lines(read_targets()) + [TARGETS_READING]
     out.write_text("\n".join(lines))
     plot(runs, list(dict.fromkeys(r["instance"] for r in runs)), out.with_suffix(""))
 
@@ -354,18 +474,26 @@ def main() -> int:
     ap.add_argument("--targets", action="store_true", help="the issue's targets, seed 0, into results/peak.jsonl")
     ap.add_argument("--puzzles", type=int, default=6, help="--targets: puzzles a set")
     ap.add_argument("--wall", type=float, help="--targets: wall seconds a run (default 1.5 x the limit + 1)")
-    ap.add_argument("--sets", help="--targets: only these sets, comma-separated (e.g. '36x36 55%%,QWH 40 38%%')")
+    ap.add_argument("--sets", help="--targets: only these sets, comma-separated (e.g. '36x36 55%%,QWH 40 34%%')")
+    ap.add_argument("--resume", action="store_true",
+                    help="--targets: skip the runs held at this limit, but run again those the wall time cut")
+    ap.add_argument("--engines", default=",".join(TARGET_SPECS),
+                    help="--targets: the engines (another bitboard setting: reported beside the default)")
     ap.add_argument("--nogoods", action="store_true", help="nogoods on and off and CaDiCaL on 36x36 at --share")
     ap.add_argument("--share", type=float, default=0.5, help="--nogoods: the share of cells removed")
+    ap.add_argument("--peak", type=int, metavar="ORDER", help="QWH of this order at --shares: where it is hardest")
+    ap.add_argument("--shares", default=",".join(map(str, PEAK_SHARES)), help="--peak: shares of holes, comma-separated")
     args = ap.parse_args()
-    if args.nogoods:
+    if args.peak:
+        peak(args.peak, [float(x) for x in args.shares.split(',')], args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit))
+    elif args.nogoods:
         nogoods(args.share, args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
                 seed_range(args.seeds or "1"))
     elif args.report:
         report(REPO / "results" / "rtd.md")
     elif args.targets:
         targets(args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
-                args.sets.split(",") if args.sets else None)
+                args.sets.split(",") if args.sets else None, tuple(args.engines.split(",")), args.resume)
     else:
         sweep(args.family.split(","), len(seed_range(args.seeds or "20")), args.time_limit)
     return 0
