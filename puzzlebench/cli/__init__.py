@@ -12,7 +12,7 @@ import argparse
 import importlib
 import sys
 
-from ..solvers.interrupts import ctrl_c_kept, is_interrupt
+from ..solvers.interrupts import ctrl_c_ends_the_command, ctrl_c_kept, is_interrupt
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with ctrl_c_kept():
             parser = build_parser()
-        return _run(parser, argv)
+        with ctrl_c_ends_the_command():
+            return _run(parser, argv)
     except KeyboardInterrupt:
         print("puzzlebench: interrupted", file=sys.stderr)
         return 130

@@ -28,7 +28,7 @@ from ..results import (SOLVED, STATUS_CODE, Result, ResultColumns, Results, Stat
 from .batch import verify_in_bulk
 from .clock import check_clock, process_cpu
 from .interrupts import (ctrl_c_kept, ctrl_c_since, deferred_interrupt, is_interrupt, reinstate_sigint_handler,
-                         sigint_count)
+                         run_sigints)
 
 EVERY_KIND = KIND_NAMES   # live: a kind registered later is one of them
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -122,9 +122,9 @@ class Deadline:
 
     def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None):
         self.seconds, self.clock = seconds, clock
-        # the count of SIGINTs when the run began: a Ctrl-C since then ends its search
-        # (stop_at_ctrl_c), even one whose KeyboardInterrupt Python lost while it encoded
-        self.sigints = sigint_count()
+        # the count of SIGINTs when the run (or the command) began: a Ctrl-C since then ends
+        # its search (stop_at_ctrl_c), even one whose KeyboardInterrupt Python lost
+        self.sigints = run_sigints()
         self.started = time.perf_counter()
         self.cpu_started = process_cpu() if clock == "cpu" else 0.0
         self.wall_seconds = wall_seconds if clock == "cpu" else seconds

@@ -46,6 +46,33 @@ def sigint_count() -> int | None:
         return None
 
 
+_command_sigints: int | None = None
+"""The count of SIGINTs when the running command began (:func:`ctrl_c_ends_the_command`);
+process-wide, as the signal and its count are."""
+
+
+@contextlib.contextmanager
+def ctrl_c_ends_the_command():
+    """For the command line, where a Ctrl-C always ends the command: each run's search counts
+    SIGINTs from the command's start (:func:`run_sigints`), not from its own, so that one Python
+    lost between two runs (its KeyboardInterrupt raised in a ``__del__`` as the last run's Z3
+    objects were freed) still stops the next search."""
+    global _command_sigints
+    outer = _command_sigints
+    _command_sigints = sigint_count()
+    try:
+        yield
+    finally:
+        _command_sigints = outer
+
+
+def run_sigints() -> int | None:
+    """The count a run measures its Ctrl-C from (:attr:`~.base.Deadline.sigints`): the
+    command's start inside :func:`ctrl_c_ends_the_command`, else now."""
+    now = sigint_count()
+    return now if now is None or _command_sigints is None else _command_sigints
+
+
 def ctrl_c_since(seen: int | None) -> bool:
     """Whether a SIGINT came since :func:`sigint_count` gave ``seen`` (never, where it gave
     ``None``: nothing counted)."""
@@ -163,3 +190,4 @@ def reinstate_sigint_handler() -> None:
         handler = signal.getsignal(signal.SIGINT)
         if handler is not None:   # None: not set from Python, nothing of ours to put back
             signal.signal(signal.SIGINT, handler)
+            sigint_count()   # and the extension's counter in front of it again

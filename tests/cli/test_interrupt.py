@@ -516,3 +516,21 @@ def test_a_ctrl_c_while_the_command_loads_is_one_line_and_130(tmp_path, how):
                           capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
     assert (proc.returncode, proc.stderr, proc.stdout) == (130, "puzzlebench: interrupted\n", "")
+
+
+def test_a_ctrl_c_lost_between_two_runs_of_a_command_stops_the_next():
+    """On the command line a Ctrl-C ends the command: one Python lost after a run (its
+    KeyboardInterrupt raised in a ``__del__`` as the run's Z3 objects were freed) stops the
+    next run's search, which counts from the command's start, not its own."""
+    pytest.importorskip("z3")
+    from puzzlebench.solvers.interrupts import ctrl_c_ends_the_command
+    from puzzlebench.solvers.registry import make_engine
+    engine = make_engine("smt")
+    with ctrl_c_ends_the_command():
+        assert engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0])).count == 1
+        _a_ctrl_c_python_loses()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            engine.run(parse(BLANK9), limit=None, time_limit=30)
+    assert time.monotonic() - started < BOUND
+    engine.run(parse(BLANK9), limit=1)   # outside a command, the next run counts from its own start
