@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 
 
@@ -58,12 +59,18 @@ def ctrl_c_ends_the_command():
     lost between two runs (its KeyboardInterrupt raised in a ``__del__`` as the last run's Z3
     objects were freed) still stops the next search."""
     global _command_sigints
-    outer = _command_sigints
+    outer, outer_hook = _command_sigints, sys.unraisablehook
     _command_sigints = sigint_count()
+
+    def unraisable(info):   # that lost KeyboardInterrupt is counted: not a traceback on stderr
+        if not isinstance(info.exc_value, KeyboardInterrupt):
+            outer_hook(info)
+
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
-        _command_sigints = outer
+        _command_sigints, sys.unraisablehook = outer, outer_hook
 
 
 def run_sigints() -> int | None:

@@ -534,3 +534,28 @@ def test_a_ctrl_c_lost_between_two_runs_of_a_command_stops_the_next():
             engine.run(parse(BLANK9), limit=None, time_limit=30)
     assert time.monotonic() - started < BOUND
     engine.run(parse(BLANK9), limit=1)   # outside a command, the next run counts from its own start
+
+
+def test_a_ctrl_c_python_drops_in_a_del_is_no_traceback_in_a_command(monkeypatch):
+    """A KeyboardInterrupt raised in a ``__del__`` (Z3's objects, freed as a run ends) is
+    printed by Python as "Exception ignored ... Traceback"; inside a command it is counted and
+    ends the command, so nothing of it reaches stderr. Other unraisable errors still do."""
+    from puzzlebench.solvers.interrupts import ctrl_c_ends_the_command
+
+    class Dropped:
+        def __init__(self, error):
+            self.error = error
+
+        def __del__(self):
+            if self.error is KeyboardInterrupt:
+                os.kill(os.getpid(), signal.SIGINT)
+                sum(range(1000))   # Python's handler raises here, inside __del__
+            else:
+                raise self.error("a failure of its own")
+
+    reported = []   # what would be printed: Python's default hook, here a list
+    monkeypatch.setattr(sys, "unraisablehook", lambda info: reported.append(type(info.exc_value)))
+    with ctrl_c_ends_the_command():
+        Dropped(KeyboardInterrupt)
+        Dropped(ValueError)
+    assert reported == [ValueError]
