@@ -73,6 +73,14 @@ def ctrl_c_ends_the_command():
         _command_sigints, sys.unraisablehook = outer, outer_hook
 
 
+def _set_python_handler(handler) -> None:
+    """``signal.signal(SIGINT, handler)``, and the extension's counter back in front of it:
+    ``signal.signal`` takes it out of the operating system's table, and a Ctrl-C Python then
+    lost went uncounted."""
+    signal.signal(signal.SIGINT, handler)
+    sigint_count()
+
+
 def run_sigints() -> int | None:
     """The count a run measures its Ctrl-C from (:attr:`~.base.Deadline.sigints`): the
     command's start inside :func:`ctrl_c_ends_the_command`, else now."""
@@ -109,12 +117,11 @@ def deferred_interrupt():
     def note(signum, frame):
         deferred.hit = True
 
-    signal.signal(signal.SIGINT, note)
+    _set_python_handler(note)
     try:
         yield deferred
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        sigint_count()   # signal.signal took the extension's counter out: put it back in front
+        _set_python_handler(signal.default_int_handler)
 
 
 @contextlib.contextmanager
@@ -129,7 +136,7 @@ def ctrl_c_kept():
     Python's raise is held (:func:`deferred_interrupt`) and the extension's count looked at
     (:func:`sigint_count`), for a Ctrl-C Python's handler did not see."""
     with deferred_interrupt() as held:
-        seen = sigint_count()   # after Python's handler is set: ours goes in front of it
+        seen = sigint_count()
         yield
     if held.hit or ctrl_c_since(seen):
         raise KeyboardInterrupt
@@ -152,9 +159,9 @@ def stop_at_ctrl_c(stop, since: int | None = None):
     ``KeyboardInterrupt`` after it.  A library's search that releases the GIL is out of reach
     of Python's handler, which runs only between bytecodes (and whose KeyboardInterrupt is lost
     when it lands in a ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C
-    handler (:func:`sigint_count`) is looked at instead, from ``since`` (the run's start,
-    :attr:`Deadline.sigints`: one that came while the run encoded raises at once) or else from
-    the block's start.  Yields a :class:`CtrlC`: ``watching`` is False where nothing is counted
+    handler (:func:`sigint_count`) is looked at instead, from ``since`` (the run's or the
+    command's start, :attr:`Deadline.sigints`: one that came before the search raises at once)
+    or else from the block's start.  Yields a :class:`CtrlC`: ``watching`` is False where nothing is counted
     (the library keeps its own ways); ``pressed``, for a loop of many calls."""
     ctrl_c = CtrlC()
     seen = sigint_count()
@@ -196,5 +203,4 @@ def reinstate_sigint_handler() -> None:
     if threading.current_thread() is threading.main_thread():
         handler = signal.getsignal(signal.SIGINT)
         if handler is not None:   # None: not set from Python, nothing of ours to put back
-            signal.signal(signal.SIGINT, handler)
-            sigint_count()   # and the extension's counter in front of it again
+            _set_python_handler(handler)

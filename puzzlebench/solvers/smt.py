@@ -13,6 +13,7 @@ report); ``guesses`` and ``backtracks`` have no Z3 counterpart.  ``raw`` keeps Z
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -45,6 +46,7 @@ def z3_stats(statistics) -> Stats:
                  propagations=normal["propagations"], raw=raw)
 
 
+@functools.cache   # once a process: the hold's handler changes stay off every later encode
 def _main_context() -> None:
     """Z3's global context (its memory manager, its tables), made at the first formula, whole:
     one half made by a Ctrl-C failed again in its ``__del__`` at exit ("Exception ignored")."""
