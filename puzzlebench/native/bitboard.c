@@ -23,15 +23,16 @@ static int get_limit(PyObject *obj, long long *limit) {
 static double deadline_of(double seconds) { return seconds > 0 ? pb_now() + seconds : 0; }
 
 /* (count, timed_out, solutions bytes, (nodes, guesses, backtracks, naked, hidden, locked, alldiff,
- * restarts, nogoods, nogoods_dropped)) */
+ * restarts, nogoods, nogoods_dropped, conflicts)) */
 static PyObject *outcome(const BBSearch *s, Py_ssize_t cells) {
-    return Py_BuildValue("(LNy#(KKKKKKKKKK))", s->count, PyBool_FromLong(s->timed_out),
+    return Py_BuildValue("(LNy#(KKKKKKKKKKK))", s->count, PyBool_FromLong(s->timed_out),
                          (const char *)s->solutions, (Py_ssize_t)s->kept * cells,
                          (unsigned long long)s->nodes, (unsigned long long)s->guesses,
                          (unsigned long long)s->backtracks, (unsigned long long)s->naked,
                          (unsigned long long)s->hidden, (unsigned long long)s->locked,
                          (unsigned long long)s->alldiff, (unsigned long long)s->restarts,
-                         (unsigned long long)s->nogoods, (unsigned long long)s->nogoods_dropped);
+                         (unsigned long long)s->nogoods, (unsigned long long)s->nogoods_dropped,
+                         (unsigned long long)s->conflicts);
 }
 
 static int init_search(BBSearch *s, PyObject *limit, int keep, double seconds, Py_ssize_t cells) {
@@ -432,9 +433,9 @@ static PyMethodDef bitboard_methods[] = {
     {"sudoku_solve", sudoku_solve, METH_VARARGS,
      "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, rules: 1 locked | "
      "2 alldifferent | 4 dom/wdeg, the last two from 16 values up | 8 random tie-breaks | 16 Luby "
-     "restarts | 32 geometric restarts | 64 nogoods recorded at restarts (not 9x9), seed=0, restart_unit=0: "
-     "100) -> (count, timed_out, solutions: bytes, (nodes, guesses, backtracks, naked, hidden, locked, "
-     "alldiff, restarts, nogoods, nogoods_dropped))"},
+     "restarts | 32 geometric restarts | 64 nogoods recorded at restarts | 128 clause learning (not 9x9), "
+     "seed=0, restart_unit=0: 100) -> (count, timed_out, solutions: bytes, (nodes, guesses, backtracks, naked, "
+     "hidden, locked, alldiff, restarts, nogoods, nogoods_dropped, conflicts))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
      "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "

@@ -26,6 +26,8 @@ typedef struct {
     uint64_t restarts;    /* grids of units with BB_LUBY or BB_GEOMETRIC: searches begun again */
     uint64_t nogoods;     /* grids of units with BB_NOGOODS: nogoods recorded at restarts */
     uint64_t nogoods_dropped;   /* ... and those not recorded, past the memory cap */
+    uint64_t conflicts;   /* grids of units with BB_CDCL: conflicts, each a clause learnt (in nogoods)
+                             or a solution blocked; its search has no backtracks */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and
@@ -39,7 +41,9 @@ enum {
     BB_RANDOM = 8,      /* ties in the cell and value choice broken at random (BBSearch.seed) */
     BB_LUBY = 16,       /* restarts after a Luby sequence of dead ends, until a first solution */
     BB_GEOMETRIC = 32,  /* restarts after a geometric sequence of dead ends, likewise */
-    BB_NOGOODS = 64     /* with restarts: nogoods recorded at each restart (sudokun.c, nogoods) */
+    BB_NOGOODS = 64,    /* with restarts: nogoods recorded at each restart (sudokun.c, nogoods) */
+    BB_CDCL = 128       /* conflict-driven clause learning instead of the depth-first search
+                           (sudokun_cdcl.c); takes BB_RANDOM, BB_LUBY, BB_GEOMETRIC */
 };
 
 /* 9x9 Sudoku, band bitboards (sudoku9.c).  givens: 81 values 0..9.  `locked` turns on

@@ -14,18 +14,14 @@
  * above searchn. */
 #include <stdlib.h>
 #include <string.h>
-#include "pb_bitboard.h"
+#include "sudokun.h"
 
 enum { MAX_VALUES = 64, MAX_PIECES = MAX_VALUES / 2 };  /* disjoint pieces of 2 cells or more */
 enum { LARGE = 16 };   /* the alldifferent filter and dom/wdeg from this many values up */
-/* Restarts: the dead ends of the first run unless the caller gives its own, and the growth of
- * the geometric policy's cutoff (measured: results/rtd.md) */
-enum { RESTART_UNIT = 100 };
 /* Nogoods: the literals (cell = value) kept at most, all nogoods together (16 MB, and half as
  * much again of watches); past it none is recorded.  A 36x36 at its hardness peak records about
  * 5,000 nogoods in 30 s (results/bitboard.md), far below it. */
 enum { NOGOOD_LITERALS = 1 << 22 };
-#define GEOMETRIC_GROWTH 1.5
 
 /* A growable array of ints (the geometry's sizes are known only once it is built). */
 typedef struct { int *v; size_t len, cap; } IntVec;
@@ -571,15 +567,6 @@ static int propagate(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s)
     }
 }
 
-/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
- * OOPSLA 2014): one add and three multiply-xorshifts, ample for tie-breaks. */
-static uint64_t next_random(Geo *g) {
-    uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
 /* A dead end of the run; with restarts on, the run ends at its cutoff while no solution has
  * been found (after one, the run goes on as a plain depth-first search to its end: restarted
  * runs find nothing, the last one is complete, so nothing is lost or counted twice). */
@@ -643,12 +630,12 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
             for (int j = g->cu_start[c]; j < g->cu_start[c + 1]; j++) w += weight[g->cu[j]];
             uint64_t mine = (uint64_t)k * bestw, theirs = (uint64_t)bestn * w;
             if (mine < theirs) { bestn = k; bestw = w; best = c; ties = 1; }
-            else if (g->random && mine == theirs && next_random(g) % ++ties == 0) { bestn = k; bestw = w; best = c; }
+            else if (g->random && mine == theirs && splitmix64(&g->rng) % ++ties == 0) { bestn = k; bestw = w; best = c; }
         }
     } else {
         /* MRV, the first cell of two candidates taken at once; with BB_RANDOM the scan
          * begins at a random cell (a full scan with a fair draw would cost the early stop) */
-        int start = g->random ? (int)(next_random(g) % (uint64_t)g->ncell) : 0;
+        int start = g->random ? (int)(splitmix64(&g->rng) % (uint64_t)g->ncell) : 0;
         for (int i = 0, c = start; i < g->ncell; i++, c = c + 1 == g->ncell ? 0 : c + 1) {
             if (val[c]) continue;
             int k = pb_popcount64(cand[c]);
@@ -660,7 +647,7 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
     if (g->nogoods && grow_path(g, depth) < 0) return -1;
     uint64_t m = cand[best], later = 0, refuted = 0;
     if (g->random) {   /* the values from a random one up first, then those below it */
-        int from = (int)(next_random(g) & 63);
+        int from = (int)(splitmix64(&g->rng) & 63);
         later = m & ((1ULL << from) - 1);
         m &= ~later;
     }
@@ -687,28 +674,6 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
         refuted |= bit;
     }
     return 0;
-}
-
-/* Luby, Sinclair and Zuckerman's universal sequence ("Optimal speedup of Las Vegas
- * algorithms", IPL 1993): 1 1 2 1 1 2 4 1 1 2 ..., its i-th term (i from 1). */
-static uint64_t luby(uint64_t i) {
-    for (;;) {
-        uint64_t k = 1;
-        while ((1ULL << k) - 1 < i) k++;
-        if (i == (1ULL << k) - 1) return 1ULL << (k - 1);
-        i -= (1ULL << (k - 1)) - 1;
-    }
-}
-
-/* The dead ends allowed to the run after `restarts` restarts, `unit` to the first. */
-static uint64_t cutoff_of(int rules, uint64_t unit, uint64_t restarts) {
-    if (rules & BB_LUBY) {
-        uint64_t times = luby(restarts + 1);
-        return times > UINT64_MAX / unit ? UINT64_MAX : unit * times;
-    }
-    double c = (double)unit;
-    for (uint64_t i = 0; i < restarts && c < 1e18; i++) c *= GEOMETRIC_GROWTH;
-    return (uint64_t)c;
 }
 
 /* One nogood, literals lits[0 .. len), added at the root frame (cand, val): watched on two
@@ -786,7 +751,7 @@ static int restart_search(Geo *g, int rules, BBSearch *s) {
     for (;;) {
         g->fails = 0;
         g->restart = 0;
-        g->cutoff = cutoff_of(rules, s->restart_unit ? s->restart_unit : RESTART_UNIT, s->restarts);
+        g->cutoff = restart_cutoff(rules, s->restart_unit ? s->restart_unit : RESTART_UNIT, s->restarts);
         if (searchn(g, 0, s) < 0) return -1;
         if (!g->restart || bb_stop(s)) return 0;
         s->restarts++;
@@ -820,6 +785,11 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
     }
     if (g.large)
         for (int u = 0; u < 4 * nunit; u++) val[g.ncell + u] = ~0ULL;   /* seen: none filtered yet */
+    if (rules & BB_CDCL) {
+        UnitGrid grid = {n, nunit, units, g.cu_start, g.cu, g.peer_start, g.peers};
+        rc = bbu_cdcl(&grid, givens, rules, s);
+        goto done;
+    }
     rc = 0;
     s->nodes++;  /* the root */
     if (propagate(&g, cand, val, qn, s)) rc = restart_search(&g, rules, s);

@@ -74,6 +74,8 @@ RESTART_POLICIES = {"none": 0, "luby": 16, "geometric": 32}
 """Option ``restarts``: its values and their rule bits (pb_bitboard.h: BB_LUBY, BB_GEOMETRIC)."""
 NOGOODS = 64
 """Option ``nogoods``: its rule bit (pb_bitboard.h: BB_NOGOODS)."""
+CDCL = 128
+"""Option ``cdcl``: its rule bit (pb_bitboard.h: BB_CDCL)."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -82,12 +84,19 @@ def _seconds(deadline: Deadline) -> float:
     return 0.0 if remaining is None else max(remaining, 1e-9)
 
 
-def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool) -> Stats:
-    nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts, nogoods, dropped = counters
+def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool, learning: bool) -> Stats:
+    """The shared statistics of a search's counters; ``learning``: the clause-learning search
+    (option ``cdcl``), which has conflicts where the depth-first search has backtracks."""
+    nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts, nogoods, dropped, conflicts = counters
     raw = dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters))
     if restarting:
         raw.update(restarts=restarts, nogoods=nogoods, nogoods_dropped=dropped)
-    return Stats(nodes=nodes, guesses=guesses, backtracks=backtracks,
+    if learning:   # a search with neither the locked rule nor the alldifferent filter, nor backtracks
+        for name in ("backtracks", "locked_eliminations", "alldiff_eliminations"):
+            raw.pop(name, None)
+        raw["conflicts"] = conflicts
+    return Stats(nodes=nodes, guesses=guesses, backtracks=None if learning else backtracks,
+                 conflicts=conflicts if learning else None,
                  propagations=naked + hidden + locked + alldiff if propagating else None, raw=raw)
 
 
@@ -159,6 +168,9 @@ class BitboardEngine(NativeBatch, Engine):
         Option("random", bool, True, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: ties in the cell and "
                "value choice broken at random, seeded by the engine seed (off: the first cell and the "
                "lowest value, one search for every seed)"),
+        Option("cdcl", bool, False, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: conflict-driven clause "
+               "learning on the grid (sudokun_cdcl.c: first-UIP clauses, VSIDS, phase saving, restarts after "
+               "restart_unit conflicts by option restarts) instead of the depth-first search"),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
     seed_parameter = ("the random tie-breaks of the search over units (Sudoku other than 9x9, Sudoku-X, "
@@ -167,16 +179,22 @@ class BitboardEngine(NativeBatch, Engine):
         "nodes": "search nodes: the root and every alternative tried at a branch, over every run when the "
                  "search restarts (grids of units but 9x9 Sudoku, raw restarts: the runs begun again from "
                  "the root, option `restarts`; raw nogoods: the nogoods recorded at restarts, option "
-                 "`nogoods`, and nogoods_dropped: those not recorded past the memory cap of 2^22 literals)",
+                 "`nogoods`, and nogoods_dropped: those not recorded past the memory cap of 2^22 literals); "
+                 "option `cdcl`: the root and every decision (raw nogoods: the clauses learnt)",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
                    "cell; 9x9 Sudoku: a digit's placement in a band or stack, each alternative a whole placement "
-                   "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a row or column, each alternative a whole permutation)",
+                   "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a "
+                   "row or column, each alternative a whole permutation); option `cdcl`: decisions, each a "
+                   "value given to a cell",
         "backtracks": "alternatives whose propagation (grids of units, Skyscrapers) or filtering "
-                      "(N-Queens: a row with no free square) failed at once",
+                      "(N-Queens: a row with no free square) failed at once; option `cdcl`: none (—)",
+        "conflicts": "option `cdcl` (grids of units but 9x9 Sudoku): propagations that emptied a cell or a "
+                     "value's places in a unit, or falsified a learnt clause, each then a clause learnt",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
                         "candidates removed by the locked rule (9x9: and by the triads) + candidates removed by the "
                         "alldifferent filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
-                        "locked_eliminations, and from 16 values up alldiff_eliminations)",
+                        "locked_eliminations, and from 16 values up alldiff_eliminations); option `cdcl`: the values "
+                        "given by a cell's last candidate and by a value's last place in a unit",
     }
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
@@ -205,9 +223,10 @@ class BitboardEngine(NativeBatch, Engine):
                                                                     _seconds(deadline))
         cells = artifact.n_cells
         propagating = artifact.kind in PROPAGATING
+        restarting = propagating and not _is_9x9(artifact)
         return SearchOutcome(_split(sols, len(sols) // cells if cells else 0, cells), count,
                              timed_out, _stats(counters, propagating, propagating and artifact.n_values >= LARGE,
-                                               propagating and not _is_9x9(artifact)))
+                                               restarting, restarting and self.settings["cdcl"]))
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
@@ -224,7 +243,7 @@ class BitboardEngine(NativeBatch, Engine):
         settings = self.settings
         return ((LOCKED if settings["locked"] else 0) | (ALLDIFF | WDEG if settings["large"] else 0)
                 | (RANDOM if settings["random"] else 0) | RESTART_POLICIES[settings["restarts"]]
-                | (NOGOODS if settings["nogoods"] else 0))
+                | (NOGOODS if settings["nogoods"] else 0) | (CDCL if settings["cdcl"] else 0))
 
     def _units_of(self, puzzle: Puzzle) -> array:
         """The puzzle's units as one flat array of cell indices, N a unit, kept per structure."""

@@ -129,13 +129,15 @@ def test_a_search_that_restarts_still_finds_and_counts_every_solution():
     assert restarted > 0
 
 
-def test_the_engine_seed_reproduces_a_run_and_moves_it():
+@pytest.mark.parametrize("spec", ["bitboard@restart_unit=5", "bitboard@cdcl=true"])
+def test_the_engine_seed_reproduces_a_run_and_moves_it(spec):
+    """The depth-first search and the clause-learning one (option ``cdcl``) alike."""
     puzzle = random_puzzle(25, 7, 0.45)
-    engine = make_engine("bitboard@restart_unit=5")
+    engine = make_engine(spec)
     runs = [engine.seeded(seed).run(puzzle, limit=2, time_limit=60) for seed in (1, 1, 2, 3, 4)]
     assert runs[0].stats.raw == runs[1].stats.raw
     assert len({r.stats.nodes for r in runs}) > 1
-    fixed = make_engine("bitboard@restarts=none;random=false")
+    fixed = make_engine(f"{spec};restarts=none;random=false")
     assert len({fixed.seeded(seed).run(puzzle, limit=2).stats.raw["nodes"] for seed in (1, 2)}) == 1
 
 
@@ -147,11 +149,12 @@ def test_the_9x9_kernel_keeps_its_search():
     assert runs[0].stats.raw == runs[1].stats.raw and "restarts" not in runs[0].stats.raw
 
 
-def test_a_time_limit_stops_a_search_that_keeps_restarting():
+@pytest.mark.parametrize("spec", ["bitboard@restart_unit=1", "bitboard@cdcl=true;restart_unit=1"])
+def test_a_time_limit_stops_a_search_that_keeps_restarting(spec):
     rng = random.Random(1050)   # a 36x36 with half its cells open: no engine here decides it in seconds
     puzzle = holed(lambda g: Sudoku((6, 6), g), pattern_sudoku_grid((6, 6), rng), rng, 0.5)
     start = time.perf_counter()
-    result = make_engine("bitboard@restart_unit=1").run(puzzle, limit=2, time_limit=0.5)
+    result = make_engine(spec).run(puzzle, limit=2, time_limit=0.5)
     assert result.status is Status.TIMEOUT and result.stats.raw["restarts"] > 0
     assert time.perf_counter() - start < 4
 

@@ -1,0 +1,58 @@
+/* What the two searches over a grid of units share: the depth-first search of sudokun.c and
+ * the clause-learning search of sudokun_cdcl.c (BB_CDCL), which takes the geometry sudokun.c
+ * builds, and their restart policies and random tie-breaks. */
+#ifndef PUZZLEBENCH_SUDOKUN_H
+#define PUZZLEBENCH_SUDOKUN_H
+#include "pb_bitboard.h"
+
+/* Restarts: the first run's dead ends (sudokun.c) or conflicts (sudokun_cdcl.c) unless the
+ * caller gives its own, and the growth of the geometric policy's cutoff (measured: results/rtd.md) */
+enum { RESTART_UNIT = 100 };
+#define GEOMETRIC_GROWTH 1.5
+
+/* n values, nunit units of n cells each (units: nunit * n cell indices); cell c's units are
+ * cu[cu_start[c] .. cu_start[c+1]), its peers (every other cell of its units, once)
+ * peers[peer_start[c] .. peer_start[c+1]). */
+typedef struct {
+    int n, nunit;
+    const int *units, *cu_start, *cu, *peer_start, *peers;
+} UnitGrid;
+
+/* Counts the solutions of the grid with these givens (n * n values, 0 = empty) to s->limit;
+ * rules: BB_RANDOM (ties in the first order broken by s->seed), BB_LUBY or BB_GEOMETRIC
+ * (restarts, s->restart_unit conflicts the first run).  -1 when memory fails. */
+int bbu_cdcl(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s);
+
+/* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
+ * OOPSLA 2014): one add and three multiply-xorshifts, ample for tie-breaks. */
+static inline uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Luby, Sinclair and Zuckerman's universal sequence ("Optimal speedup of Las Vegas
+ * algorithms", IPL 1993): 1 1 2 1 1 2 4 1 1 2 ..., its i-th term (i from 1). */
+static inline uint64_t luby(uint64_t i) {
+    for (;;) {
+        uint64_t k = 1;
+        while ((1ULL << k) - 1 < i) k++;
+        if (i == (1ULL << k) - 1) return 1ULL << (k - 1);
+        i -= (1ULL << (k - 1)) - 1;
+    }
+}
+
+/* The dead ends or conflicts allowed to the run after `restarts` restarts, `unit` to the
+ * first: Luby's sequence or the geometric one by the rule bits, 0 (never) with neither. */
+static inline uint64_t restart_cutoff(int rules, uint64_t unit, uint64_t restarts) {
+    if (rules & BB_LUBY) {
+        uint64_t times = luby(restarts + 1);
+        return times > UINT64_MAX / unit ? UINT64_MAX : unit * times;
+    }
+    if (!(rules & BB_GEOMETRIC)) return 0;
+    double c = (double)unit;
+    for (uint64_t i = 0; i < restarts && c < 1e18; i++) c *= GEOMETRIC_GROWTH;
+    return (uint64_t)c;
+}
+#endif

@@ -1,0 +1,560 @@
+/* Conflict-driven clause learning over a grid of units (bbu_solve with BB_CDCL).
+ *
+ * The depth-first search of sudokun.c lives in the heavy tail of large completions near their
+ * hardness peak, where CDCL solvers on the CNF encoding do not (results/rtd.md).  This is the
+ * same search as a CDCL solver's, on the grid itself: no clause is written for the puzzle.
+ *
+ *   variable x = cell * n + value (value 0-based), literal 2x ("x holds") or 2x + 1 ("x does
+ *   not"); the puzzle's clauses are implicit, each a reason kind:
+ *     R_BINARY  x holds, so a value y of the same cell, or x's value in a peer, does not
+ *               (the clause "not x or not y": its payload is x);
+ *     R_CELL    every other value of the cell is out, so the last one holds (a naked single);
+ *     R_UNIT    every other cell of unit u lacks the value, so this cell holds it (hidden single);
+ *     R_CLAUSE  learnt clause k (payload k), watched on two literals (Moskewicz et al., "Chaff",
+ *               DAC 2001).
+ *
+ * The loop is MiniSat's (Eén and Sörensson, "An extensible SAT-solver", SAT 2003): propagate,
+ * on a conflict learn its first-UIP clause (Marques-Silva and Sakallah, GRASP, 1999) with the
+ * literals implied by the rest of it removed, jump back, bump its variables (VSIDS), restart
+ * on the Luby or geometric sequence of conflicts, and halve the learnt clauses now and then,
+ * keeping those of few decision levels (Audemard and Simon, "Predicting learnt clauses quality
+ * in modern SAT solvers", IJCAI 2009).  A decision is always "cell c holds value v", as the
+ * depth-first search's is: with phase saving (Pipatsrisawat and Darwiche, SAT 2007) most saved
+ * phases are "does not hold", and on QWH of order 35 at its peak the search took six times the
+ * CPU; Glucose's restarts on the learnt clauses' levels, in place of Luby's, twice
+ * (results/rtd.md, "Clause learning").
+ * Counting: each solution found is blocked by the clause of its decisions' negations, kept
+ * for good, so the search goes on to the next and never finds one twice; the count is complete
+ * when the clauses leave none. */
+#include <stdlib.h>
+#include <string.h>
+#include "sudokun.h"
+
+enum { R_DECISION = 0, R_BINARY = 1, R_CELL = 2, R_UNIT = 3, R_CLAUSE = 4 };
+#define REASON(kind, payload) (((uint32_t)(kind) << 28) | (uint32_t)(payload))
+#define KIND(r) ((int)((r) >> 28))
+#define PAYLOAD(r) ((int)((r) & 0x0fffffffu))
+/* Learnt clauses: the first reduction after this many conflicts, each later one this many more
+ * than the last (MiniSat 2.2's and Glucose's orders of magnitude); clauses of at most GLUE
+ * decision levels are never removed. */
+enum { REDUCE_FIRST = 2000, REDUCE_STEP = 300, GLUE = 2 };
+/* At most this many literals of learnt clauses (256 MB); past it the next reduction comes at once. */
+enum { ARENA_CAP = 1 << 26 };
+#define VAR_DECAY 0.95
+
+typedef struct { int *v; int len, cap; } Vec;
+typedef struct { int start, len, lbd; uint8_t keep, dead; } Clause;
+
+typedef struct {
+    const UnitGrid *g;
+    int n, ncell, nvar;
+    int *cu_pos;            /* parallel to g->cu: the cell's position in that unit */
+    int8_t *asg;            /* per variable: 1 holds, -1 does not, 0 open */
+    int *level;
+    uint32_t *reason;
+    int *trail, ntrail, qhead;
+    int *trail_lim, nlevels;
+    uint64_t *cellmask;     /* per cell: its values not yet out */
+    uint64_t *posmask;      /* per unit * n + value: the unit's positions where the value is not out */
+    Vec arena;              /* the learnt clauses' literals */
+    Clause *cl; int ncl, clcap;
+    Vec *watches;           /* per literal: pairs (clause watching it, a literal of the clause: when
+                               that one holds, the clause is not read) */
+    double *activity, bump;
+    int *heap, nheap, *heap_at;
+    uint8_t *seen;
+    Vec learnt, buf, stack, toclear;
+    uint64_t ticks, rng;
+} Solver;
+
+static int vpush(Vec *a, int x) {
+    if (a->len == a->cap) {
+        int cap = a->cap ? a->cap * 2 : 16;
+        int *p = realloc(a->v, (size_t)cap * sizeof(int));
+        if (!p) return -1;
+        a->v = p; a->cap = cap;
+    }
+    a->v[a->len++] = x;
+    return 0;
+}
+
+static inline int lit_true(const Solver *S, int lit) {
+    return S->asg[lit >> 1] == ((lit & 1) ? -1 : 1);
+}
+static inline int lit_false(const Solver *S, int lit) {
+    return S->asg[lit >> 1] == ((lit & 1) ? 1 : -1);
+}
+
+/* VSIDS's order: a binary heap of the open variables, most active on top. */
+static void heap_up(Solver *S, int i) {
+    int x = S->heap[i];
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (S->activity[S->heap[parent]] >= S->activity[x]) break;
+        S->heap[i] = S->heap[parent]; S->heap_at[S->heap[i]] = i;
+        i = parent;
+    }
+    S->heap[i] = x; S->heap_at[x] = i;
+}
+static void heap_down(Solver *S, int i) {
+    int x = S->heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= S->nheap) break;
+        if (child + 1 < S->nheap && S->activity[S->heap[child + 1]] > S->activity[S->heap[child]]) child++;
+        if (S->activity[S->heap[child]] <= S->activity[x]) break;
+        S->heap[i] = S->heap[child]; S->heap_at[S->heap[i]] = i;
+        i = child;
+    }
+    S->heap[i] = x; S->heap_at[x] = i;
+}
+static void heap_insert(Solver *S, int x) {
+    if (S->heap_at[x] >= 0) return;
+    S->heap[S->nheap] = x; S->heap_at[x] = S->nheap++;
+    heap_up(S, S->nheap - 1);
+}
+static int heap_pop(Solver *S) {
+    int x = S->heap[0];
+    S->heap_at[x] = -1;
+    if (--S->nheap > 0) { S->heap[0] = S->heap[S->nheap]; S->heap_at[S->heap[0]] = 0; heap_down(S, 0); }
+    return x;
+}
+static void bump(Solver *S, int x) {
+    if ((S->activity[x] += S->bump) > 1e100) {
+        for (int y = 0; y < S->nvar; y++) S->activity[y] *= 1e-100;
+        S->bump *= 1e-100;
+    }
+    if (S->heap_at[x] >= 0) heap_up(S, S->heap_at[x]);
+}
+
+/* Give literal `lit` with its reason at the current level; a value put out leaves its cell's
+ * and its units' masks at once, so that the counts read when it is propagated are current. */
+static void assign(Solver *S, int lit, uint32_t reason) {
+    int x = lit >> 1;
+    S->asg[x] = (lit & 1) ? -1 : 1;
+    S->level[x] = S->nlevels;
+    S->reason[x] = reason;
+    S->trail[S->ntrail++] = lit;
+    if (lit & 1) {
+        int c = x / S->n, v = x % S->n;
+        const UnitGrid *g = S->g;
+        S->cellmask[c] &= ~(1ULL << v);
+        for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++)
+            S->posmask[(size_t)g->cu[k] * S->n + v] &= ~(1ULL << S->cu_pos[k]);
+    }
+}
+
+static void backtrack(Solver *S, int level) {
+    if (S->nlevels <= level) return;
+    const UnitGrid *g = S->g;
+    for (int i = S->ntrail - 1; i >= S->trail_lim[level]; i--) {
+        int lit = S->trail[i], x = lit >> 1;
+        if (lit & 1) {
+            int c = x / S->n, v = x % S->n;
+            S->cellmask[c] |= 1ULL << v;
+            for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++)
+                S->posmask[(size_t)g->cu[k] * S->n + v] |= 1ULL << S->cu_pos[k];
+        }
+        S->asg[x] = 0;
+        heap_insert(S, x);
+    }
+    S->ntrail = S->qhead = S->trail_lim[level];
+    S->nlevels = level;
+}
+
+/* The variables of the clause behind reason r of variable x (x among them) into S->buf: the
+ * clause's literals are all false but x's, or all false when it is a conflict. */
+static int clause_vars(Solver *S, uint32_t r, int x) {
+    const UnitGrid *g = S->g;
+    const int n = S->n, c = x / n, v = x % n;
+    S->buf.len = 0;
+    switch (KIND(r)) {
+    case R_BINARY:
+        if (vpush(&S->buf, x) < 0 || vpush(&S->buf, PAYLOAD(r)) < 0) return -1;
+        break;
+    case R_CELL:
+        for (int w = 0; w < n; w++) if (vpush(&S->buf, c * n + w) < 0) return -1;
+        break;
+    case R_UNIT: {
+        const int *cells = g->units + (size_t)PAYLOAD(r) * n;
+        for (int p = 0; p < n; p++) if (vpush(&S->buf, cells[p] * n + v) < 0) return -1;
+        break;
+    }
+    case R_CLAUSE: {
+        const Clause *k = &S->cl[PAYLOAD(r)];
+        for (int i = 0; i < k->len; i++) if (vpush(&S->buf, S->arena.v[k->start + i] >> 1) < 0) return -1;
+        break;
+    }
+    }
+    return 0;
+}
+
+/* Unit propagation to a fixed point; the conflict's reason and variable (its clause, as
+ * clause_vars reads it) in *confl, *confl_var, or 0 when there is none. */
+static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
+    const UnitGrid *g = S->g;
+    const int n = S->n;
+    while (S->qhead < S->ntrail) {
+        int lit = S->trail[S->qhead++], x = lit >> 1, c = x / n, v = x % n;
+        if (!(lit & 1)) {   /* x holds: the cell's other values and the value in its peers go out */
+            for (uint64_t m = S->cellmask[c] & ~(1ULL << v); m; m &= m - 1) {
+                int y = c * n + pb_ctz64(m);
+                if (S->asg[y] == 1) { *confl = REASON(R_BINARY, x); *confl_var = y; return 1; }
+                assign(S, 2 * y + 1, REASON(R_BINARY, x));
+            }
+            for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {   /* the unit's places left */
+                const int u = g->cu[k], *cells = g->units + (size_t)u * n;
+                for (uint64_t m = S->posmask[(size_t)u * n + v] & ~(1ULL << S->cu_pos[k]); m; ) {
+                    int y = cells[pb_ctz64(m)] * n + v;
+                    if (S->asg[y] == 1) { *confl = REASON(R_BINARY, x); *confl_var = y; return 1; }
+                    assign(S, 2 * y + 1, REASON(R_BINARY, x));
+                    m &= S->posmask[(size_t)u * n + v] & ~(1ULL << S->cu_pos[k]);   /* less the cell just put out */
+                }
+            }
+        } else {            /* x is out: its cell, and its value in each of its units, may be left one place */
+            uint64_t m = S->cellmask[c];
+            if (!m) { *confl = REASON(R_CELL, 0); *confl_var = x; return 1; }
+            if (!(m & (m - 1))) {
+                int y = c * n + pb_ctz64(m);
+                if (!S->asg[y]) { assign(S, 2 * y, REASON(R_CELL, 0)); s->naked++; }
+            }
+            for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {
+                int u = g->cu[k];
+                uint64_t pm = S->posmask[(size_t)u * n + v];
+                if (!pm) { *confl = REASON(R_UNIT, u); *confl_var = x; return 1; }
+                if (!(pm & (pm - 1))) {
+                    int y = g->units[(size_t)u * n + pb_ctz64(pm)] * n + v;
+                    if (!S->asg[y]) { assign(S, 2 * y, REASON(R_UNIT, u)); s->hidden++; }
+                }
+            }
+        }
+        /* the learnt clauses watching the literal just made false */
+        Vec *w = &S->watches[lit ^ 1];
+        int i = 0, kept = 0;
+        for (; i < w->len; i += 2) {
+            int k = w->v[i], blocker = w->v[i + 1];
+            if (lit_true(S, blocker)) { w->v[kept++] = k; w->v[kept++] = blocker; continue; }
+            int *lits = S->arena.v + S->cl[k].start, len = S->cl[k].len, false_lit = lit ^ 1;
+            if (lits[0] == false_lit) { lits[0] = lits[1]; lits[1] = false_lit; }
+            if (lit_true(S, lits[0])) { w->v[kept++] = k; w->v[kept++] = lits[0]; continue; }
+            int t = 2;
+            while (t < len && lit_false(S, lits[t])) t++;
+            if (t < len) {   /* never onto w: lits[t] is not false */
+                lits[1] = lits[t]; lits[t] = false_lit;
+                if (vpush(&S->watches[lits[1]], k) < 0 || vpush(&S->watches[lits[1]], lits[0]) < 0) return -1;
+                continue;
+            }
+            w->v[kept++] = k; w->v[kept++] = lits[0];
+            if (lit_false(S, lits[0])) {
+                for (i += 2; i < w->len; i++) w->v[kept++] = w->v[i];
+                w->len = kept;
+                *confl = REASON(R_CLAUSE, k); *confl_var = lits[0] >> 1;
+                return 1;
+            }
+            assign(S, lits[0], REASON(R_CLAUSE, k));
+        }
+        w->len = kept;
+    }
+    return 0;
+}
+
+/* The literal of variable z false now (z true: "not z"; z out: "z"). */
+static inline int false_lit_of(const Solver *S, int z) { return 2 * z + (S->asg[z] == 1); }
+
+/* Whether literal z of the learnt clause follows from the others: its reason's literals, and
+ * theirs in turn, reach only literals of the clause or of level 0 (MiniSat's recursive
+ * minimisation, Sörensson and Biere, "Minimizing learned clauses", SAT 2009); `levels` the
+ * clause's levels, hashed to bits, to give up early.  The variables shown to follow stay
+ * marked, in S->toclear. */
+static int redundant(Solver *S, int z, uint32_t levels) {
+    int top = S->toclear.len;
+    S->stack.len = 0;
+    if (vpush(&S->stack, z) < 0) return -1;
+    while (S->stack.len) {
+        int y = S->stack.v[--S->stack.len];
+        if (clause_vars(S, S->reason[y], y) < 0) return -1;
+        for (int i = 0; i < S->buf.len; i++) {
+            int q = S->buf.v[i];
+            if (q == y || S->seen[q] || S->level[q] == 0) continue;
+            if (KIND(S->reason[q]) != R_DECISION && (levels >> (S->level[q] & 31) & 1)) {
+                S->seen[q] = 1;
+                if (vpush(&S->stack, q) < 0 || vpush(&S->toclear, q) < 0) return -1;
+            } else {
+                for (int j = top; j < S->toclear.len; j++) S->seen[S->toclear.v[j]] = 0;
+                S->toclear.len = top;
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/* First-UIP learning: the learnt clause in S->learnt (its asserting literal first, one of the
+ * highest level of the rest second), the level to jump back to returned; -1 on no memory. */
+static int analyze(Solver *S, uint32_t r, int x) {
+    int paths = 0, index = S->ntrail - 1, p = -1;
+    S->learnt.len = 0;
+    if (vpush(&S->learnt, 0) < 0) return -1;
+    for (;;) {
+        if (clause_vars(S, r, x) < 0) return -1;
+        for (int i = 0; i < S->buf.len; i++) {
+            int z = S->buf.v[i];
+            if (z == p || S->seen[z] || S->level[z] == 0) continue;
+            S->seen[z] = 1;
+            bump(S, z);
+            if (S->level[z] >= S->nlevels) paths++;
+            else if (vpush(&S->learnt, false_lit_of(S, z)) < 0) return -1;
+        }
+        while (!S->seen[S->trail[index] >> 1]) index--;
+        p = S->trail[index--] >> 1;
+        S->seen[p] = 0;
+        if (--paths == 0) break;
+        r = S->reason[p]; x = p;
+    }
+    S->learnt.v[0] = false_lit_of(S, p);
+    /* drop the literals implied by the rest of the clause */
+    uint32_t levels = 0;
+    S->toclear.len = 0;
+    for (int i = 1; i < S->learnt.len; i++) {
+        int z = S->learnt.v[i] >> 1;
+        levels |= 1u << (S->level[z] & 31);
+        if (vpush(&S->toclear, z) < 0) return -1;
+    }
+    int kept = 1;
+    for (int i = 1; i < S->learnt.len; i++) {
+        int z = S->learnt.v[i] >> 1, r = KIND(S->reason[z]) == R_DECISION ? 0 : redundant(S, z, levels);
+        if (r < 0) return -1;
+        if (!r) S->learnt.v[kept++] = S->learnt.v[i];
+    }
+    for (int i = 0; i < S->toclear.len; i++) S->seen[S->toclear.v[i]] = 0;
+    S->learnt.len = kept;
+    int back = 0;
+    for (int i = 1; i < kept; i++) {
+        int l = S->level[S->learnt.v[i] >> 1];
+        if (l > back) { back = l; int t = S->learnt.v[1]; S->learnt.v[1] = S->learnt.v[i]; S->learnt.v[i] = t; }
+    }
+    S->bump /= VAR_DECAY;
+    return back;
+}
+
+/* The number of decision levels among the learnt clause's literals. */
+static int lbd_of(Solver *S) {
+    int distinct = 0;
+    for (int i = 0; i < S->learnt.len; i++) {
+        int l = S->level[S->learnt.v[i] >> 1];
+        if (!S->seen[l]) { S->seen[l] = 1; distinct++; S->stack.v[S->stack.len++] = l; }
+    }
+    return distinct;
+}
+
+/* Clause k watched on its first two literals, each with the other as its blocker. */
+static int watch(Solver *S, int k) {
+    const int *lits = S->arena.v + S->cl[k].start;
+    return vpush(&S->watches[lits[0]], k) < 0 || vpush(&S->watches[lits[0]], lits[1]) < 0
+        || vpush(&S->watches[lits[1]], k) < 0 || vpush(&S->watches[lits[1]], lits[0]) < 0 ? -1 : 0;
+}
+
+/* S->learnt as a clause, watched on its first two literals; its index, or -1. */
+static int add_clause(Solver *S, int keep, int lbd) {
+    if (S->ncl == S->clcap) {
+        int cap = S->clcap ? S->clcap * 2 : 1024;
+        Clause *p = realloc(S->cl, (size_t)cap * sizeof(Clause));
+        if (!p) return -1;
+        S->cl = p; S->clcap = cap;
+    }
+    int k = S->ncl;
+    Clause *c = &S->cl[k];
+    c->start = S->arena.len; c->len = S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = 0;
+    for (int i = 0; i < S->learnt.len; i++) if (vpush(&S->arena, S->learnt.v[i]) < 0) return -1;
+    if (watch(S, k) < 0) return -1;
+    S->ncl++;
+    return k;
+}
+
+/* Learn S->learnt: jump back to `back`, keep it (a clause of one literal is a fact of level 0),
+ * and give its first literal. */
+static int learn(Solver *S, int back, int keep, BBSearch *s) {
+    if (S->stack.cap < S->nlevels + 2) {
+        int *p = realloc(S->stack.v, sizeof(int) * ((size_t)S->nlevels + 2));
+        if (!p) return -1;
+        S->stack.v = p; S->stack.cap = S->nlevels + 2;
+    }
+    S->stack.len = 0;
+    int lbd = lbd_of(S);
+    for (int i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
+    backtrack(S, back);
+    if (S->learnt.len == 1) { assign(S, S->learnt.v[0], REASON(R_DECISION, 0)); return 0; }
+    int k = add_clause(S, keep, lbd);
+    if (k < 0) return -1;
+    assign(S, S->learnt.v[0], REASON(R_CLAUSE, k));
+    return 0;
+}
+
+static int by_key(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Remove half of the learnt clauses of more than GLUE levels, the most levels first, and none
+ * that is the reason of a literal now given; the clauses kept renumbered and watched again. */
+static int reduce(Solver *S) {
+    uint64_t *order = malloc(sizeof(uint64_t) * ((size_t)S->ncl + 1));
+    int *renumber = malloc(sizeof(int) * ((size_t)S->ncl + 1)), candidates = 0;
+    if (!order || !renumber) { free(order); free(renumber); return -1; }
+    for (int k = 0; k < S->ncl; k++) {
+        Clause *c = &S->cl[k];
+        int first = S->arena.v[c->start] >> 1;
+        int locked = lit_true(S, S->arena.v[c->start]) && S->reason[first] == REASON(R_CLAUSE, k);
+        /* sorted on: the most levels first, then the oldest (the lowest index) */
+        if (!c->keep && c->lbd > GLUE && !locked)
+            order[candidates++] = (uint64_t)(0x7fffffff - c->lbd) << 32 | (uint32_t)k;
+    }
+    qsort(order, (size_t)candidates, sizeof(uint64_t), by_key);
+    for (int i = 0; i < candidates / 2; i++) S->cl[(uint32_t)order[i]].dead = 1;
+    int next = 0, at = 0;
+    for (int k = 0; k < S->ncl; k++) {
+        Clause c = S->cl[k];
+        if (c.dead) { renumber[k] = -1; continue; }
+        memmove(S->arena.v + at, S->arena.v + c.start, sizeof(int) * (size_t)c.len);
+        c.start = at; at += c.len;
+        renumber[k] = next;
+        S->cl[next++] = c;
+    }
+    S->arena.len = at; S->ncl = next;
+    for (int i = 0; i < S->ntrail; i++) {
+        int x = S->trail[i] >> 1;
+        if (KIND(S->reason[x]) == R_CLAUSE) S->reason[x] = REASON(R_CLAUSE, renumber[PAYLOAD(S->reason[x])]);
+    }
+    for (int l = 0; l < 2 * S->nvar; l++) S->watches[l].len = 0;
+    for (int k = 0; k < S->ncl; k++) {
+        if (watch(S, k) < 0) { free(order); free(renumber); return -1; }
+    }
+    free(order); free(renumber);
+    return 0;
+}
+
+/* The solution on the trail, counted and copied out. */
+static void record(Solver *S, BBSearch *s) {
+    if (s->kept < s->keep) {
+        uint8_t *out = s->solutions + (size_t)s->kept * S->ncell;
+        for (int x = 0; x < S->nvar; x++) if (S->asg[x] == 1) out[x / S->n] = (uint8_t)(x % S->n + 1);
+        s->kept++;
+    }
+    s->count++;
+}
+
+static int stop_now(Solver *S, BBSearch *s) {
+    if (PB_MUST_STOP(++S->ticks, PB_CLOCK_EVERY, s->deadline, s->sigints)) s->timed_out = 1;
+    return bb_stop(s);
+}
+
+/* The search: 1 when it ended (complete, at the limit, or out of time), -1 on no memory. */
+static int search(Solver *S, int rules, BBSearch *s) {
+    uint64_t unit = s->restart_unit ? s->restart_unit : RESTART_UNIT;
+    uint64_t cutoff = restart_cutoff(rules, unit, 0), since_restart = 0;
+    uint64_t next_reduce = REDUCE_FIRST, reductions = 0;
+    for (;;) {
+        uint32_t confl; int x;
+        int rc = propagate(S, &confl, &x, s);
+        if (rc < 0) return -1;
+        if (rc) {
+            s->conflicts++; since_restart++;
+            if (S->nlevels == 0) return 1;   /* no solution left */
+            int back = analyze(S, confl, x);
+            if (back < 0 || learn(S, back, 0, s) < 0) return -1;
+            s->nogoods++;
+            if (stop_now(S, s)) return 1;
+            continue;
+        }
+        if (cutoff && since_restart >= cutoff) {
+            backtrack(S, 0);
+            s->restarts++;
+            since_restart = 0;
+            cutoff = restart_cutoff(rules, unit, s->restarts);
+        }
+        if (s->conflicts >= next_reduce || S->arena.len > ARENA_CAP) {
+            if (reduce(S) < 0) return -1;
+            next_reduce = s->conflicts + REDUCE_FIRST + REDUCE_STEP * ++reductions;
+        }
+        int y = -1;
+        while (S->nheap) { int z = heap_pop(S); if (!S->asg[z]) { y = z; break; } }
+        if (y < 0) {   /* every variable given: a solution, blocked by its decisions' negations */
+            record(S, s);
+            if (bb_stop(s) || S->nlevels == 0) return 1;
+            S->learnt.len = 0;
+            for (int l = S->nlevels - 1; l >= 0; l--)
+                if (vpush(&S->learnt, S->trail[S->trail_lim[l]] ^ 1) < 0) return -1;
+            if (learn(S, S->nlevels - 1, 1, s) < 0) return -1;
+            continue;
+        }
+        if (bb_tick(s)) return 1;
+        s->guesses++;
+        S->trail_lim[S->nlevels++] = S->ntrail;
+        assign(S, 2 * y, REASON(R_DECISION, 0));   /* "y holds" */
+    }
+}
+
+static void solver_free(Solver *S) {
+    free(S->cu_pos); free(S->asg); free(S->level); free(S->reason); free(S->trail);
+    free(S->trail_lim); free(S->cellmask); free(S->posmask); free(S->arena.v); free(S->cl);
+    if (S->watches) for (int l = 0; l < 2 * S->nvar; l++) free(S->watches[l].v);
+    free(S->watches); free(S->activity); free(S->heap); free(S->heap_at); free(S->seen);
+    free(S->learnt.v); free(S->buf.v); free(S->stack.v); free(S->toclear.v);
+}
+
+int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
+    Solver S;
+    memset(&S, 0, sizeof S);
+    const int n = g->n, ncell = n * n, nvar = ncell * n;
+    S.g = g; S.n = n; S.ncell = ncell; S.nvar = nvar; S.bump = 1.0; S.rng = s->seed;
+    size_t ncu = (size_t)g->cu_start[ncell];
+    int rc = -1;
+    S.cu_pos = malloc(sizeof(int) * (ncu + 1));
+    S.asg = calloc((size_t)nvar, 1);
+    S.level = calloc((size_t)nvar, sizeof(int));
+    S.reason = calloc((size_t)nvar, sizeof(uint32_t));
+    S.trail = malloc(sizeof(int) * (size_t)nvar);
+    S.trail_lim = malloc(sizeof(int) * ((size_t)nvar + 1));
+    S.cellmask = malloc(sizeof(uint64_t) * (size_t)ncell);
+    S.posmask = malloc(sizeof(uint64_t) * (size_t)g->nunit * n);
+    S.watches = calloc(2 * (size_t)nvar, sizeof(Vec));
+    S.activity = malloc(sizeof(double) * (size_t)nvar);
+    S.heap = malloc(sizeof(int) * (size_t)nvar);
+    S.heap_at = malloc(sizeof(int) * (size_t)nvar);
+    S.seen = calloc((size_t)nvar + 1, 1);
+    if (!S.cu_pos || !S.asg || !S.level || !S.reason || !S.trail || !S.trail_lim || !S.cellmask
+        || !S.posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen) goto done;
+    for (int c = 0; c < ncell; c++)
+        for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {
+            const int *cells = g->units + (size_t)g->cu[k] * n;
+            int x = 0;
+            while (cells[x] != c) x++;
+            S.cu_pos[k] = x;
+        }
+    const uint64_t full = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    for (int c = 0; c < ncell; c++) S.cellmask[c] = full;
+    for (size_t i = 0; i < (size_t)g->nunit * n; i++) S.posmask[i] = full;
+    int random = (rules & BB_RANDOM) != 0;
+    for (int x = 0; x < nvar; x++) {   /* ties among the untouched broken by the seed, or in order */
+        S.activity[x] = random ? (double)(splitmix64(&S.rng) >> 11) * 0x1p-53 * 1e-6 : (double)(nvar - x) * 1e-12;
+        S.heap_at[x] = -1;
+    }
+    for (int x = 0; x < nvar; x++) heap_insert(&S, x);
+    rc = 0;
+    s->nodes++;   /* the root */
+    for (int c = 0; c < ncell; c++) {
+        if (!givens[c]) continue;
+        int x = c * n + givens[c] - 1;
+        if (S.asg[x] == 1) continue;
+        if (S.asg[x] == -1) { s->conflicts++; goto done; }   /* two givens clash */
+        assign(&S, 2 * x, REASON(R_DECISION, 0));
+        uint32_t confl; int y;
+        int p = propagate(&S, &confl, &y, s);
+        if (p < 0) { rc = -1; goto done; }
+        if (p) { s->conflicts++; goto done; }
+    }
+    if (search(&S, rules, s) < 0) rc = -1;
+done:
+    solver_free(&S);
+    return rc;
+}

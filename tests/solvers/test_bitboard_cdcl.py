@@ -1,0 +1,77 @@
+"""Clause learning in the search over units (sudokun_cdcl.c, option ``cdcl``): counts to two and
+in all agree with DLX and SAT on random holes, with and without givens moved so that conflicts
+come before the first solution, under every restart policy and restarts after every conflict
+or few; every solution is counted once (blocked, never found again); clauses are learnt; the
+9x9 kernel keeps its search (the seed and the time limit: test_bitboard_restarts.py)."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from puzzlebench.generators.latin import random_latin_square
+from puzzlebench.models.latin import LatinSquare
+from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.options import MAX_ENGINE_SEED
+from puzzlebench.results import Status
+from puzzlebench.solvers.registry import make_engine
+from tests.solvers.test_bitboard_restarts import filled, holed, random_puzzle, same_count
+
+CDCL = {(policy, unit): make_engine(f"bitboard@cdcl=true;restarts={policy};restart_unit={unit}")
+        for policy in ("luby", "geometric", "none") for unit in (1, 100)}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([9, 16, 25]), st.integers(0, 2**32), st.floats(0.2, 0.75), st.integers(0, 2),
+       st.sampled_from(sorted(CDCL)), st.integers(0, MAX_ENGINE_SEED))
+def test_counts_to_two_agree_with_dlx(size, seed, share, moved, setting, engine_seed):
+    puzzle = random_puzzle(size, seed, share if size < 25 else min(share, 0.45), moved)
+    same_count(puzzle, 2, CDCL[setting].seeded(engine_seed))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["sudoku-x", "jigsaw", "latin", "16x16"]), st.integers(0, 2**32), st.floats(0.3, 0.7),
+       st.integers(0, 2), st.sampled_from(sorted(CDCL)), st.integers(0, MAX_ENGINE_SEED))
+def test_counts_of_every_kind_agree_with_dlx_to_two_and_in_all(kind, seed, share, moved, setting, engine_seed):
+    puzzle = filled(kind, seed, share, moved)
+    engine = CDCL[setting].seeded(engine_seed)
+    same_count(puzzle, 2, engine)
+    if make_engine("dlx").run(puzzle, limit=200, time_limit=60).count < 200:   # few enough to count them all
+        same_count(puzzle, None, engine)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(4, 6), st.integers(0, 2**32), st.floats(0.3, 0.8), st.sampled_from(sorted(CDCL)))
+def test_every_solution_is_counted_once(n, seed, share, setting):
+    """Latin squares with up to a few thousand completions, all counted: each solution found is
+    blocked by its decisions' negations, so none is found twice and none is lost."""
+    rng = random.Random(seed)
+    puzzle = holed(lambda g: LatinSquare(n, g), random_latin_square(n, rng), rng, share)
+    same_count(puzzle, None, CDCL[setting])
+
+
+def test_an_empty_grid_counts_every_latin_square_of_order_four():
+    """576 Latin squares of order 4 (OEIS A002860), each found once."""
+    result = CDCL["luby", 1].run(LatinSquare(4, [0] * 16), limit=None, time_limit=60)
+    assert (result.status, result.count, result.verified) == (Status.MULTIPLE, 576, True)
+
+
+def test_clauses_are_learnt_and_the_search_restarts_before_a_first_solution():
+    """16x16 with a given moved: conflicts, each a learnt clause (raw ``nogoods``), and restarts
+    after every conflict; the count is DLX's."""
+    learnt = restarted = 0
+    for seed in range(4):
+        result = same_count(random_puzzle(16, seed, 0.6, 1), 2, CDCL["luby", 1].seeded(seed))
+        learnt += result.stats.raw["nogoods"]
+        restarted += result.stats.raw["restarts"]
+        assert result.stats.raw["nogoods"] <= result.stats.conflicts == result.stats.raw["conflicts"]
+        assert result.stats.backtracks is None and "backtracks" not in result.stats.raw
+    assert learnt > 0 and restarted > 0
+
+
+def test_the_9x9_kernel_keeps_its_search():
+    puzzle = Sudoku((3, 3), [int(c) for c in
+                             "000000010400000000020000000000050407008000300001090000300400200050100000000806000"])
+    runs = [make_engine(spec).run(puzzle, limit=2) for spec in ("bitboard@cdcl=true", "bitboard")]
+    assert runs[0].stats.raw == runs[1].stats.raw and "nogoods" not in runs[0].stats.raw
