@@ -44,9 +44,10 @@ CDCL = "sat:cadical195@encoding=optimized"
 # the issue's references; Kissat on the encoding CaDiCaL takes too (the givens propagated away:
 # on the whole grid's formula, loading a 36x36 alone takes seconds, bench_large.py)
 REFERENCES = (CDCL, "sat:kissat404@encoding=optimized", "cpsat:int")
-BEFORE = "bitboard@restarts=none"          # random tie-breaks, no restarts: the tail before
-ENGINES = (BEFORE, "bitboard", "bitboard@restarts=geometric", CDCL, "cpsat:int")
-FIXED = "bitboard@restarts=none;random=false"   # today's search: one run an instance, any seed
+# the depth-first search alone (handover=0: it never hands the puzzle to clause learning)
+BEFORE = "bitboard@restarts=none;handover=0"   # random tie-breaks, no restarts: the tail before
+ENGINES = (BEFORE, "bitboard@handover=0", "bitboard@restarts=geometric;handover=0", CDCL, "cpsat:int")
+FIXED = "bitboard@restarts=none;random=false;handover=0"   # the search before restarts: one run an instance
 
 
 def instances(family: str) -> list[tuple[str, object]]:
@@ -118,7 +119,7 @@ def cut_by_wall(row: dict) -> bool:
     return row["status"] == "timeout" and row["cpu"] < row["limit"]
 
 
-NOGOOD_SPECS = ("bitboard@nogoods=true", "bitboard@nogoods=false", CDCL)
+NOGOOD_SPECS = ("bitboard@nogoods=true;handover=0", "bitboard@nogoods=false;handover=0", CDCL)
 
 
 def nogoods(share: float, puzzles: int, time_limit: float, wall: float, seeds: range) -> None:
@@ -141,7 +142,7 @@ def nogoods(share: float, puzzles: int, time_limit: float, wall: float, seeds: r
 
 
 PEAK_SHARES = (0.34, 0.36, 0.38, 0.40, 0.42)
-PEAK_SPECS = ("bitboard", CDCL)
+PEAK_SPECS = ("bitboard@handover=0", CDCL)
 
 
 def peak(order: int, shares: list[float], puzzles: int, time_limit: float, wall: float) -> None:
@@ -273,8 +274,10 @@ def rtd_lines(runs: list[dict]) -> list[str]:
              "curves up to that point. CPU times are the runner's `times.cpu`.", "",
              f"`{FIXED}` is the search before this change (one run: it takes no seed); `{BEFORE}` the same "
              "search with random tie-breaks in the cell and value choice and no restarts, the distribution that "
-             "one run is a draw from (the tail before); `bitboard` (Luby restarts, 100 dead ends the unit, the "
-             "default) and `bitboard@restarts=geometric` (100 x 1.5^k) the remedies (the tail after). Shape: "
+             "one run is a draw from (the tail before); `bitboard@handover=0` (Luby restarts, 100 dead ends the "
+             "unit, the default of the depth-first search) and `bitboard@restarts=geometric;handover=0` "
+             "(100 x 1.5^k) the remedies (the tail after); `handover=0` keeps each to the depth-first search, "
+             "which now hands a puzzle to clause learning after 2,000 dead ends. Shape: "
              "the slowest seeds (the median CPU at which runs out of time stopped, or the slowest decided run) "
              "over the fastest; ten times or more is a heavy tail over seeds, a spread below it narrow.", "",
              "![ECDFs](rtd.png)", "",
@@ -317,22 +320,23 @@ def decided_sgm(rows: list[dict], limit: float) -> str:
 
 
 def variant_table(runs: list[dict]) -> list[str]:
-    """Other settings of the native engine (``--engines``), beside the default and CaDiCaL on
-    the same puzzles of the same set."""
+    """Other settings of the native engine (``--engines``), beside the default and the references
+    on the same puzzles of the same set."""
     variants = list(dict.fromkeys(r["spec"] for r in runs if r["spec"] not in TARGET_SPECS))
     if not variants:
         return []
-    lines = ["Other settings of the native engine on a set it loses, the same puzzles and limits (decided, SGM s):",
-             "", f"| set | setting | it | `bitboard` | `{CDCL}` |", "|---|---|---:|---:|---:|"]
+    lines = ["Other settings of the native engine, the same puzzles and limits (decided, SGM s):", "",
+             "| set | setting | it | " + " | ".join(f"`{spec}`" for spec in TARGET_SPECS) + " |",
+             "|---|---|---:|" + "---:|" * len(TARGET_SPECS)]
     for spec in variants:
-        for name in dict.fromkeys(r["set"] for r in runs if r["spec"] == spec):
+        for name in sorted(dict.fromkeys(r["set"] for r in runs if r["spec"] == spec)):
             mine = [r for r in runs if r["spec"] == spec and r["set"] == name]
             same = {r["puzzle"] for r in mine}
             beside = [[r for r in runs if r["spec"] == other and r["set"] == name and r["puzzle"] in same]
-                      for other in ("bitboard", CDCL)]
+                      for other in TARGET_SPECS]
             limit = mine[0]["limit"]
-            lines.append(f"| {name} | `{spec}` | {decided_sgm(mine, limit)} | {decided_sgm(beside[0], limit)} | "
-                         f"{decided_sgm(beside[1], limit)} |")
+            lines.append(f"| {name} | `{spec}` | {decided_sgm(mine, limit)} | "
+                         + " | ".join(decided_sgm(rows, limit) for rows in beside) + " |")
     return lines + [""]
 
 

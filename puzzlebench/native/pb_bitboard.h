@@ -26,8 +26,10 @@ typedef struct {
     uint64_t restarts;    /* grids of units with BB_LUBY or BB_GEOMETRIC: searches begun again */
     uint64_t nogoods;     /* grids of units with BB_NOGOODS: nogoods recorded at restarts */
     uint64_t nogoods_dropped;   /* ... and those not recorded, past the memory cap */
-    uint64_t conflicts;   /* grids of units with BB_CDCL: conflicts, each a clause learnt (in nogoods)
-                             or a solution blocked; its search has no backtracks */
+    uint64_t conflicts;   /* grids of units, clause learning (BB_CDCL, or after the handover): conflicts,
+                             each a clause learnt (in nogoods) or a solution blocked */
+    uint64_t handover;    /* grids of units without BB_CDCL: the depth-first search's dead ends with no
+                             solution found after which clause learning takes the puzzle over (0: never) */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and

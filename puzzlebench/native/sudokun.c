@@ -51,6 +51,7 @@ typedef struct {
     uint64_t rng;          /* splitmix64's state */
     uint64_t fails, cutoff;   /* dead ends in this run; a restart at cutoff (0: never) */
     int restart;           /* set when the run is to begin again from the root */
+    int handed;            /* set when the search hands the puzzle to clause learning (BBSearch.handover) */
     /* the run's branch, for the nogoods: at depth d the cell branched on, the value being
      * tried (a bit) and the values refuted before it; the depth of the dead end that ended it */
     int *path_cell;
@@ -573,6 +574,7 @@ static int propagate(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s)
 static void dead_end(Geo *g, BBSearch *s) {
     s->backtracks++;
     if (g->cutoff && ++g->fails >= g->cutoff && s->count == 0) g->restart = 1;
+    if (s->handover && s->backtracks >= s->handover && s->count == 0) g->restart = g->handed = 1;
 }
 
 /* Room in the branch's record for depth d. */
@@ -753,7 +755,7 @@ static int restart_search(Geo *g, int rules, BBSearch *s) {
         g->restart = 0;
         g->cutoff = restart_cutoff(rules, s->restart_unit ? s->restart_unit : RESTART_UNIT, s->restarts);
         if (searchn(g, 0, s) < 0) return -1;
-        if (!g->restart || bb_stop(s)) return 0;
+        if (!g->restart || g->handed || bb_stop(s)) return 0;
         s->restarts++;
         if (g->nogoods) {
             int ok = record_nogoods(g, s);
@@ -785,15 +787,16 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
     }
     if (g.large)
         for (int u = 0; u < 4 * nunit; u++) val[g.ncell + u] = ~0ULL;   /* seen: none filtered yet */
-    if (rules & BB_CDCL) {
+    rc = 0;
+    if (!(rules & BB_CDCL)) {
+        s->nodes++;  /* the root */
+        if (propagate(&g, cand, val, qn, s)) rc = restart_search(&g, rules, s);
+        else s->backtracks++;
+    }
+    if (rc == 0 && ((rules & BB_CDCL) || g.handed) && !bb_stop(s)) {
         UnitGrid grid = {n, nunit, units, g.cu_start, g.cu, g.peer_start, g.peers};
         rc = bbu_cdcl(&grid, givens, rules, s);
-        goto done;
     }
-    rc = 0;
-    s->nodes++;  /* the root */
-    if (propagate(&g, cand, val, qn, s)) rc = restart_search(&g, rules, s);
-    else s->backtracks++;
 done:
     geo_free(&g);
     return rc;

@@ -76,6 +76,9 @@ NOGOODS = 64
 """Option ``nogoods``: its rule bit (pb_bitboard.h: BB_NOGOODS)."""
 CDCL = 128
 """Option ``cdcl``: its rule bit (pb_bitboard.h: BB_CDCL)."""
+HANDOVER = 2000
+"""Option ``handover``'s default: the dead ends after which the depth-first search hands a puzzle
+with no solution yet to clause learning (results/rtd.md, "Clause learning")."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -85,18 +88,19 @@ def _seconds(deadline: Deadline) -> float:
 
 
 def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool, learning: bool) -> Stats:
-    """The shared statistics of a search's counters; ``learning``: the clause-learning search
-    (option ``cdcl``), which has conflicts where the depth-first search has backtracks."""
+    """The shared statistics of a search's counters.  ``restarting``: a grid of units but 9x9
+    Sudoku, whose search may hand the puzzle to clause learning (its conflicts counted);
+    ``learning``: clause learning from the start (option ``cdcl``), with no depth-first search,
+    so no backtracks."""
     nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts, nogoods, dropped, conflicts = counters
     raw = dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters))
     if restarting:
-        raw.update(restarts=restarts, nogoods=nogoods, nogoods_dropped=dropped)
-    if learning:   # a search with neither the locked rule nor the alldifferent filter, nor backtracks
+        raw.update(restarts=restarts, nogoods=nogoods, nogoods_dropped=dropped, conflicts=conflicts)
+    if learning:   # neither the locked rule nor the alldifferent filter, nor backtracks
         for name in ("backtracks", "locked_eliminations", "alldiff_eliminations"):
             raw.pop(name, None)
-        raw["conflicts"] = conflicts
     return Stats(nodes=nodes, guesses=guesses, backtracks=None if learning else backtracks,
-                 conflicts=conflicts if learning else None,
+                 conflicts=conflicts if restarting else None,
                  propagations=naked + hidden + locked + alldiff if propagating else None, raw=raw)
 
 
@@ -171,6 +175,9 @@ class BitboardEngine(NativeBatch, Engine):
         Option("cdcl", bool, False, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: conflict-driven clause "
                "learning on the grid (sudokun_cdcl.c: first-UIP clauses, VSIDS, phase saving, restarts after "
                "restart_unit conflicts by option restarts) instead of the depth-first search"),
+        Option("handover", int, HANDOVER, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin, option cdcl off: the "
+               "depth-first search's dead ends with no solution found after which clause learning takes the "
+               "puzzle over from its start (0: never)", number=Whole(0, INT64_MAX)),
         Option("symmetry", bool, True, "N-Queens: mirror halving when counting all solutions of an empty board"),
     )
     seed_parameter = ("the random tie-breaks of the search over units (Sudoku other than 9x9, Sudoku-X, "
@@ -180,21 +187,24 @@ class BitboardEngine(NativeBatch, Engine):
                  "search restarts (grids of units but 9x9 Sudoku, raw restarts: the runs begun again from "
                  "the root, option `restarts`; raw nogoods: the nogoods recorded at restarts, option "
                  "`nogoods`, and nogoods_dropped: those not recorded past the memory cap of 2^22 literals); "
-                 "option `cdcl`: the root and every decision (raw nogoods: the clauses learnt)",
+                 "with clause learning (option `cdcl`, or after the handover, option `handover`) its root and "
+                 "every decision besides (raw nogoods: and the clauses learnt)",
         "guesses": "branch points with two or more alternatives (Sudoku and the other grids of units: a "
                    "cell; 9x9 Sudoku: a digit's placement in a band or stack, each alternative a whole placement "
                    "(option `locked` off: a cell while one has two candidates); N-Queens: a row; Skyscrapers: a "
-                   "row or column, each alternative a whole permutation); option `cdcl`: decisions, each a "
-                   "value given to a cell",
+                   "row or column, each alternative a whole permutation); with clause learning, its decisions "
+                   "besides, each a value given to a cell",
         "backtracks": "alternatives whose propagation (grids of units, Skyscrapers) or filtering "
                       "(N-Queens: a row with no free square) failed at once; option `cdcl`: none (—)",
-        "conflicts": "option `cdcl` (grids of units but 9x9 Sudoku): propagations that emptied a cell or a "
-                     "value's places in a unit, or falsified a learnt clause, each then a clause learnt",
+        "conflicts": "grids of units but 9x9 Sudoku: the conflicts of clause learning (option `cdcl`, or "
+                     "after the depth-first search hands the puzzle over, option `handover`; 0 when it did "
+                     "not): propagations that emptied a cell or a value's places in a unit, or falsified a "
+                     "learnt clause, each then a clause learnt",
         "propagations": "Sudoku, Sudoku-X, jigsaw, Latin: naked singles + hidden singles placed + "
                         "candidates removed by the locked rule (9x9: and by the triads) + candidates removed by the "
                         "alldifferent filter (16 values up, option `large`) (raw: naked_singles, hidden_singles, "
-                        "locked_eliminations, and from 16 values up alldiff_eliminations); option `cdcl`: the values "
-                        "given by a cell's last candidate and by a value's last place in a unit",
+                        "locked_eliminations, and from 16 values up alldiff_eliminations); with clause learning, the values "
+                        "given by a cell's last candidate and by a value's last place in a unit besides",
     }
 
     def __init__(self, variant: str | None = None, options: dict | None = None):
@@ -231,11 +241,12 @@ class BitboardEngine(NativeBatch, Engine):
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
         return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules(),
-                                    self._engine_seed, self.settings["restart_unit"])
+                                    self._engine_seed, self.settings["restart_unit"], self.settings["handover"])
 
     def _units(self, puzzle: Puzzle, limit, keep, seconds):
         return _native.units_solve(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), limit, keep,
-                                   seconds, self._rules(), self._engine_seed, self.settings["restart_unit"])
+                                   seconds, self._rules(), self._engine_seed, self.settings["restart_unit"],
+                                   self.settings["handover"])
 
     def _rules(self) -> int:
         """The C search's rule bits; the C side takes ALLDIFF and WDEG from 16 values up only,

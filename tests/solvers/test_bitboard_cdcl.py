@@ -75,3 +75,42 @@ def test_the_9x9_kernel_keeps_its_search():
                              "000000010400000000020000000000050407008000300001090000300400200050100000000806000"])
     runs = [make_engine(spec).run(puzzle, limit=2) for spec in ("bitboard@cdcl=true", "bitboard")]
     assert runs[0].stats.raw == runs[1].stats.raw and "nogoods" not in runs[0].stats.raw
+
+
+HANDED = {unit: make_engine(f"bitboard@handover=1;restart_unit={unit}") for unit in (1, 100)}
+"""The depth-first search hands the puzzle to clause learning at its first dead end."""
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["sudoku-x", "jigsaw", "latin", "16x16"]), st.integers(0, 2**32), st.floats(0.3, 0.7),
+       st.integers(0, 2), st.sampled_from([1, 100]), st.integers(0, MAX_ENGINE_SEED))
+def test_counts_after_the_handover_agree_with_dlx_to_two_and_in_all(kind, seed, share, moved, unit, engine_seed):
+    puzzle = filled(kind, seed, share, moved)
+    engine = HANDED[unit].seeded(engine_seed)
+    same_count(puzzle, 2, engine)
+    if make_engine("dlx").run(puzzle, limit=200, time_limit=60).count < 200:
+        same_count(puzzle, None, engine)
+
+
+def test_the_search_hands_over_only_while_it_has_no_solution_and_never_at_zero():
+    """Conflicts (clause learning's) only after a dead end with no solution found; with
+    ``handover=0`` none, the depth-first search alone, node for node the search without it."""
+    handed = 0
+    for seed in range(6):
+        puzzle = random_puzzle(16, seed, 0.6, 1)
+        result = same_count(puzzle, 2, HANDED[100].seeded(seed))
+        assert result.stats.backtracks >= 1 or result.stats.conflicts == 0
+        handed += result.stats.conflicts > 0
+        never = make_engine("bitboard@handover=0").seeded(seed).run(puzzle, limit=2, time_limit=60)
+        assert never.stats.conflicts == 0 and never.count == result.count
+    assert handed > 0
+    easy = make_engine("bitboard").run(random_puzzle(25, 1, 0.3), limit=2, time_limit=60)
+    assert (easy.status, easy.stats.conflicts, easy.stats.raw["nogoods"]) == (Status.MULTIPLE, 0, 0)
+
+
+def test_a_negative_handover_is_refused():
+    import pytest
+    from puzzlebench.errors import PuzzlebenchError
+    with pytest.raises(PuzzlebenchError) as caught:
+        make_engine("bitboard@handover=-1")
+    assert str(caught.value) == "option handover -1: out of range: a whole number from 0 to 2^63-1"
