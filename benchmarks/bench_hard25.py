@@ -158,25 +158,27 @@ def run_table(stamp: str) -> list[str]:
 
 
 READING = """Nodes: the native engine's over every run of a restarted search (its restarts beside them),
-CP-SAT's branches, CaDiCaL's decisions (its restarts beside them). What the runs say:
+with clause learning its decisions besides; CP-SAT's branches, CaDiCaL's decisions (its restarts
+beside them). What the runs say:
 
-- **The target is met**: in the same run the native engine decides 18 of 18 within 20 s CPU, as
-  many as CP-SAT (18 of 18) and CaDiCaL (18 of 18). It is met because the set does not separate
-  the engines by count: on these puzzles CP-SAT needs 1.7-6.9 s, far below the limit, where on
-  the issue's sixteen public hard minimal 25x25 it decided 12. On CPU time the native engine is
-  behind: shifted geometric mean 4.75 s against CP-SAT's 3.63 and CaDiCaL's 1.15; faster than
-  CP-SAT on 7 of 18 (median ratio to CP-SAT 1.08), its slowest 15.0 s (puzzle 13, 5x CP-SAT's),
-  so three puzzles (7, 10, 13) sit within 8 s of the limit. CaDiCaL is fastest on every puzzle.
+- **The target is met**: in the first run above the native engine decides 18 of 18 within 20 s
+  CPU, as many as CP-SAT (18 of 18) and CaDiCaL (18 of 18); by CPU time it is now three times as
+  fast as CP-SAT and 14% behind CaDiCaL (shifted geometric mean 1.33 s, 4.09 s, 1.17 s). Its
+  default hands a puzzle to clause learning after 2,000 dead ends with no solution (option
+  `handover`); every puzzle here reaches it. The depth-first search alone (`handover=0`, the
+  default before) took 5.32 s, clause learning from the start (`cdcl=true`) 1.10 s; the run of
+  10:28:55 UTC, the same puzzles without the handover, gave 4.75 s and 1.00 s (results/hard25.jsonl).
+  The set does not separate the engines by count: CP-SAT needs 1.7-6.9 s on these puzzles, far
+  below the limit, where on the issue's sixteen public hard minimal 25x25 it decided 12.
 - Hardness follows the clues left undecided, not the count of clues (CP-SAT's look at --make):
   the one near-fully minimal try (seed 12, 257 clues, 1 undecided) took it 0.87 s and was
   dropped; the five with 45 or fewer undecided 1.8-3.1 s, the eight with 190 or more 4.4-7.0 s.
   A check that runs out marks a clue whose removal is hard to decide, and a puzzle with many
   such clues is hard to solve too.
-- The options (the second run, the same puzzles and limits; a cheap setting first, no C change):
-  `restarts=none` decided 17 (puzzle 10 out of time), SGM 5.13 s; `nogoods=false` (Luby restarts
-  that forget) decided 11, SGM 11.10 s, with 510-1,021 restarts on the seven it lost. The
-  nogoods recorded at restarts are what keep the default's restarts from costing; the default
-  (Luby, nogoods) is the best of the three here, and stays.
+- The options of the depth-first search (the third run, the same puzzles and limits, at load
+  8-9): `restarts=none` decided 17 (puzzle 10 out of time), SGM 5.13 s; `nogoods=false` (Luby
+  restarts that forget) decided 11, SGM 11.10 s, with 510-1,021 restarts on the seven it lost. The
+  nogoods recorded at restarts are what keep its restarts from costing.
 """
 
 

@@ -135,7 +135,11 @@ class BitboardEngine(NativeBatch, Engine):
       combinatorial search through randomization", AAAI 1998), the weights kept from run to run,
       and (option ``nogoods``) each run's refuted branches recorded as nogoods that the later runs
       of the puzzle propagate (Lecoutre, Sais, Tabary and Vidal, "Recording and minimizing
-      nogoods from restarts", JSAT 2007).
+      nogoods from restarts", JSAT 2007).  After ``handover`` dead ends with no solution found
+      (2,000), clause learning takes the puzzle over from its start (native/sudokun_cdcl.c, option
+      ``cdcl`` for it alone): MiniSat's loop (Eén and Sörensson, SAT 2003) on the grid itself, the
+      puzzle's clauses implicit; a hard puzzle's heavy tail is where it pays, an easy one's setup
+      of n^3 variables where it does not (results/rtd.md, "Clause learning").
       The units are each kind's own unit lists (those its rules are made of), kept per
       structure.
     - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;

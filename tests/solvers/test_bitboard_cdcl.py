@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
+from puzzlebench.errors import PuzzlebenchError
 from puzzlebench.generators.latin import random_latin_square
 from puzzlebench.models.latin import LatinSquare
 from puzzlebench.models.sudoku import Sudoku
@@ -30,6 +32,7 @@ def test_counts_to_two_agree_with_dlx(size, seed, share, moved, setting, engine_
     same_count(puzzle, 2, CDCL[setting].seeded(engine_seed))
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sudoku-x", "jigsaw", "latin", "16x16"]), st.integers(0, 2**32), st.floats(0.3, 0.7),
        st.integers(0, 2), st.sampled_from(sorted(CDCL)), st.integers(0, MAX_ENGINE_SEED))
@@ -48,6 +51,8 @@ def test_every_solution_is_counted_once(n, seed, share, setting):
     blocked by its decisions' negations, so none is found twice and none is lost."""
     rng = random.Random(seed)
     puzzle = holed(lambda g: LatinSquare(n, g), random_latin_square(n, rng), rng, share)
+    if sum(v == 0 for v in puzzle.givens) > 14:   # at most some thousands of completions
+        puzzle = LatinSquare(n, [v if k % 3 else 0 for k, v in enumerate(random_latin_square(n, rng))])
     same_count(puzzle, None, CDCL[setting])
 
 
@@ -81,6 +86,7 @@ HANDED = {unit: make_engine(f"bitboard@handover=1;restart_unit={unit}") for unit
 """The depth-first search hands the puzzle to clause learning at its first dead end."""
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["sudoku-x", "jigsaw", "latin", "16x16"]), st.integers(0, 2**32), st.floats(0.3, 0.7),
        st.integers(0, 2), st.sampled_from([1, 100]), st.integers(0, MAX_ENGINE_SEED))
@@ -109,8 +115,6 @@ def test_the_search_hands_over_only_while_it_has_no_solution_and_never_at_zero()
 
 
 def test_a_negative_handover_is_refused():
-    import pytest
-    from puzzlebench.errors import PuzzlebenchError
     with pytest.raises(PuzzlebenchError) as caught:
         make_engine("bitboard@handover=-1")
     assert str(caught.value) == "option handover -1: out of range: a whole number from 0 to 2^63-1"
