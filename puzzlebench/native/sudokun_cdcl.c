@@ -1,35 +1,30 @@
-/* Conflict-driven clause learning over a grid of units (bbu_solve with BB_CDCL).
- *
- * The depth-first search of sudokun.c lives in the heavy tail of large completions near their
- * hardness peak, where CDCL solvers on the CNF encoding do not (results/rtd.md).  This is the
- * same search as a CDCL solver's, on the grid itself: no clause is written for the puzzle.
- *
- *   variable x = cell * n + value (value 0-based), literal 2x ("x holds") or 2x + 1 ("x does
- *   not"); the puzzle's clauses are implicit, each a reason kind:
- *     R_BINARY  x holds, so a value y of the same cell, or x's value in a peer, does not
- *               (the clause "not x or not y": its payload is x);
- *     R_CELL    every other value of the cell is out, so the last one holds (a naked single);
- *     R_UNIT    every other cell of unit u lacks the value, so this cell holds it (hidden single);
- *     R_CLAUSE  learnt clause k (payload k), watched on two literals (Moskewicz et al., "Chaff",
- *               DAC 2001).
- *
- * The loop is MiniSat's (Eén and Sörensson, "An extensible SAT-solver", SAT 2003): propagate,
- * on a conflict learn its first-UIP clause (Marques-Silva and Sakallah, GRASP, 1999) with the
- * literals implied by the rest of it removed, jump back, bump its variables (VSIDS), restart
- * on the Luby or geometric sequence of conflicts, and halve the learnt clauses now and then,
- * keeping those of few decision levels (Audemard and Simon, "Predicting learnt clauses quality
- * in modern SAT solvers", IJCAI 2009).  A decision is always "cell c holds value v", as the
- * depth-first search's is: with phase saving (Pipatsrisawat and Darwiche, SAT 2007) most saved
- * phases are "does not hold", and on QWH of order 35 at its peak the search took six times the
- * CPU; Glucose's restarts on the learnt clauses' levels, in place of Luby's, twice
- * (results/rtd.md, "Clause learning").
- * Counting: each solution found is blocked by the clause of its decisions' negations, kept
- * for good, so the search goes on to the next and never finds one twice; the count is complete
+/* Conflict-driven clause learning over a grid of units (bbu_solve with BB_CDCL, or after the
+ * depth-first search of sudokun.c hands a puzzle over): the search of a CDCL solver, on the grid
+ * itself, where the depth-first search lives in the heavy tail of large completions near their
+ * hardness peak (results/rtd.md, "Clause learning").  The puzzle's clauses are never written:
+ * each is a kind of reason (below).  The loop is MiniSat's (Eén and Sörensson, "An extensible
+ * SAT-solver", SAT 2003): propagate; on a conflict learn its first-UIP clause (Marques-Silva and
+ * Sakallah, GRASP, 1999) less the literals the rest implies, jump back, bump its variables
+ * (VSIDS); restart on the Luby or geometric sequence of conflicts; halve the learnt clauses now
+ * and then, keeping those of few decision levels (Audemard and Simon, IJCAI 2009).  A decision
+ * is always "cell c holds value v": with phase saving (Pipatsrisawat and Darwiche, SAT 2007)
+ * most saved phases are "does not hold", and QWH of order 35 at its peak took six times the CPU;
+ * Glucose's restarts in place of Luby's twice.  Counting: each solution found is blocked for good
+ * by the clause of its decisions' negations, so none is found twice and the count is complete
  * when the clauses leave none. */
 #include <stdlib.h>
 #include <string.h>
 #include "sudokun.h"
 
+/* Variable x = cell * n + value (value 0-based), literal 2x ("x holds") or 2x + 1 ("x does not").
+ * Why a literal holds, a reason kind and its payload in 32 bits:
+ *   R_BINARY  x holds, so a value y of the same cell, or x's value in a peer, does not (the
+ *             clause "not x or not y"; payload x);
+ *   R_CELL    every other value of the cell is out, so the last one holds (a naked single);
+ *   R_UNIT    every other cell of unit u lacks the value, so this cell holds it (hidden single;
+ *             payload u);
+ *   R_CLAUSE  learnt clause k (payload k), watched on two literals (Moskewicz et al., "Chaff",
+ *             DAC 2001). */
 enum { R_DECISION = 0, R_BINARY = 1, R_CELL = 2, R_UNIT = 3, R_CLAUSE = 4 };
 #define REASON(kind, payload) (((uint32_t)(kind) << 28) | (uint32_t)(payload))
 #define KIND(r) ((int)((r) >> 28))
