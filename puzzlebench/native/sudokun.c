@@ -23,8 +23,6 @@ enum { LARGE = 16 };   /* the alldifferent filter and dom/wdeg from this many va
  * 5,000 nogoods in 30 s (results/bitboard.md), far below it. */
 enum { NOGOOD_LITERALS = 1 << 22 };
 
-/* A growable array of ints (the geometry's sizes are known only once it is built). */
-typedef struct { int *v; size_t len, cap; } IntVec;
 
 /* The grid's geometry and the search's buffers. */
 typedef struct {
@@ -63,17 +61,6 @@ typedef struct {
     int nogoods;           /* BB_NOGOODS */
     IntVec ng_lits, ng_start, *watches;
 } Geo;
-
-static int push(IntVec *a, int x) {
-    if (a->len == a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 64;
-        int *p = realloc(a->v, cap * sizeof(int));
-        if (!p) return -1;
-        a->v = p; a->cap = cap;
-    }
-    a->v[a->len++] = x;
-    return 0;
-}
 
 /* Cell c's units: cu[cu_start[c] .. cu_start[c+1]). */
 static int cell_units(const Geo *g, int **start_out, int **cu_out) {

@@ -3,12 +3,27 @@
  * builds, and their restart policies and random tie-breaks. */
 #ifndef PUZZLEBENCH_SUDOKUN_H
 #define PUZZLEBENCH_SUDOKUN_H
+#include <stdlib.h>
 #include "pb_bitboard.h"
 
 /* Restarts: the first run's dead ends (sudokun.c) or conflicts (sudokun_cdcl.c) unless the
  * caller gives its own, and the growth of the geometric policy's cutoff (measured: results/rtd.md) */
 enum { RESTART_UNIT = 100 };
 #define GEOMETRIC_GROWTH 1.5
+
+/* A growable array of ints (the sizes are known only as the search goes). */
+typedef struct { int *v; size_t len, cap; } IntVec;
+
+static inline int push(IntVec *a, int x) {
+    if (a->len == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 16;
+        int *p = realloc(a->v, cap * sizeof(int));
+        if (!p) return -1;
+        a->v = p; a->cap = cap;
+    }
+    a->v[a->len++] = x;
+    return 0;
+}
 
 /* n values, nunit units of n cells each (units: nunit * n cell indices); cell c's units are
  * cu[cu_start[c] .. cu_start[c+1]), its peers (every other cell of its units, once)

@@ -37,7 +37,6 @@ enum { REDUCE_FIRST = 2000, REDUCE_STEP = 300, GLUE = 2 };
 enum { ARENA_CAP = 1 << 26 };
 #define VAR_DECAY 0.95
 
-typedef struct { int *v; int len, cap; } Vec;
 typedef struct { int start, len, lbd; uint8_t keep, dead; } Clause;
 
 typedef struct {
@@ -51,27 +50,16 @@ typedef struct {
     int *trail_lim, nlevels;
     uint64_t *cellmask;     /* per cell: its values not yet out */
     uint64_t *posmask;      /* per unit * n + value: the unit's positions where the value is not out */
-    Vec arena;              /* the learnt clauses' literals */
+    IntVec arena;              /* the learnt clauses' literals */
     Clause *cl; int ncl, clcap;
-    Vec *watches;           /* per literal: pairs (clause watching it, a literal of the clause: when
+    IntVec *watches;           /* per literal: pairs (clause watching it, a literal of the clause: when
                                that one holds, the clause is not read) */
     double *activity, bump;
     int *heap, nheap, *heap_at;
     uint8_t *seen;
-    Vec learnt, buf, stack, toclear;
+    IntVec learnt, buf, stack, toclear;
     uint64_t ticks, rng;
 } Solver;
-
-static int vpush(Vec *a, int x) {
-    if (a->len == a->cap) {
-        int cap = a->cap ? a->cap * 2 : 16;
-        int *p = realloc(a->v, (size_t)cap * sizeof(int));
-        if (!p) return -1;
-        a->v = p; a->cap = cap;
-    }
-    a->v[a->len++] = x;
-    return 0;
-}
 
 static inline int lit_true(const Solver *S, int lit) {
     return S->asg[lit >> 1] == ((lit & 1) ? -1 : 1);
@@ -165,19 +153,19 @@ static int clause_vars(Solver *S, uint32_t r, int x) {
     S->buf.len = 0;
     switch (KIND(r)) {
     case R_BINARY:
-        if (vpush(&S->buf, x) < 0 || vpush(&S->buf, PAYLOAD(r)) < 0) return -1;
+        if (push(&S->buf, x) < 0 || push(&S->buf, PAYLOAD(r)) < 0) return -1;
         break;
     case R_CELL:
-        for (int w = 0; w < n; w++) if (vpush(&S->buf, c * n + w) < 0) return -1;
+        for (int w = 0; w < n; w++) if (push(&S->buf, c * n + w) < 0) return -1;
         break;
     case R_UNIT: {
         const int *cells = g->units + (size_t)PAYLOAD(r) * n;
-        for (int p = 0; p < n; p++) if (vpush(&S->buf, cells[p] * n + v) < 0) return -1;
+        for (int p = 0; p < n; p++) if (push(&S->buf, cells[p] * n + v) < 0) return -1;
         break;
     }
     case R_CLAUSE: {
         const Clause *k = &S->cl[PAYLOAD(r)];
-        for (int i = 0; i < k->len; i++) if (vpush(&S->buf, S->arena.v[k->start + i] >> 1) < 0) return -1;
+        for (int i = 0; i < k->len; i++) if (push(&S->buf, S->arena.v[k->start + i] >> 1) < 0) return -1;
         break;
     }
     }
@@ -224,8 +212,8 @@ static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
             }
         }
         /* the learnt clauses watching the literal just made false */
-        Vec *w = &S->watches[lit ^ 1];
-        int i = 0, kept = 0;
+        IntVec *w = &S->watches[lit ^ 1];
+        size_t i = 0, kept = 0;
         for (; i < w->len; i += 2) {
             int k = w->v[i], blocker = w->v[i + 1];
             if (lit_true(S, blocker)) { w->v[kept++] = k; w->v[kept++] = blocker; continue; }
@@ -236,7 +224,7 @@ static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
             while (t < len && lit_false(S, lits[t])) t++;
             if (t < len) {   /* never onto w: lits[t] is not false */
                 lits[1] = lits[t]; lits[t] = false_lit;
-                if (vpush(&S->watches[lits[1]], k) < 0 || vpush(&S->watches[lits[1]], lits[0]) < 0) return -1;
+                if (push(&S->watches[lits[1]], k) < 0 || push(&S->watches[lits[1]], lits[0]) < 0) return -1;
                 continue;
             }
             w->v[kept++] = k; w->v[kept++] = lits[0];
@@ -262,20 +250,20 @@ static inline int false_lit_of(const Solver *S, int z) { return 2 * z + (S->asg[
  * clause's levels, hashed to bits, to give up early.  The variables shown to follow stay
  * marked, in S->toclear. */
 static int redundant(Solver *S, int z, uint32_t levels) {
-    int top = S->toclear.len;
+    size_t top = S->toclear.len;
     S->stack.len = 0;
-    if (vpush(&S->stack, z) < 0) return -1;
+    if (push(&S->stack, z) < 0) return -1;
     while (S->stack.len) {
         int y = S->stack.v[--S->stack.len];
         if (clause_vars(S, S->reason[y], y) < 0) return -1;
-        for (int i = 0; i < S->buf.len; i++) {
+        for (size_t i = 0; i < S->buf.len; i++) {
             int q = S->buf.v[i];
             if (q == y || S->seen[q] || S->level[q] == 0) continue;
             if (KIND(S->reason[q]) != R_DECISION && (levels >> (S->level[q] & 31) & 1)) {
                 S->seen[q] = 1;
-                if (vpush(&S->stack, q) < 0 || vpush(&S->toclear, q) < 0) return -1;
+                if (push(&S->stack, q) < 0 || push(&S->toclear, q) < 0) return -1;
             } else {
-                for (int j = top; j < S->toclear.len; j++) S->seen[S->toclear.v[j]] = 0;
+                for (size_t j = top; j < S->toclear.len; j++) S->seen[S->toclear.v[j]] = 0;
                 S->toclear.len = top;
                 return 0;
             }
@@ -289,16 +277,16 @@ static int redundant(Solver *S, int z, uint32_t levels) {
 static int analyze(Solver *S, uint32_t r, int x) {
     int paths = 0, index = S->ntrail - 1, p = -1;
     S->learnt.len = 0;
-    if (vpush(&S->learnt, 0) < 0) return -1;
+    if (push(&S->learnt, 0) < 0) return -1;
     for (;;) {
         if (clause_vars(S, r, x) < 0) return -1;
-        for (int i = 0; i < S->buf.len; i++) {
+        for (size_t i = 0; i < S->buf.len; i++) {
             int z = S->buf.v[i];
             if (z == p || S->seen[z] || S->level[z] == 0) continue;
             S->seen[z] = 1;
             bump(S, z);
             if (S->level[z] >= S->nlevels) paths++;
-            else if (vpush(&S->learnt, false_lit_of(S, z)) < 0) return -1;
+            else if (push(&S->learnt, false_lit_of(S, z)) < 0) return -1;
         }
         while (!S->seen[S->trail[index] >> 1]) index--;
         p = S->trail[index--] >> 1;
@@ -310,21 +298,21 @@ static int analyze(Solver *S, uint32_t r, int x) {
     /* drop the literals implied by the rest of the clause */
     uint32_t levels = 0;
     S->toclear.len = 0;
-    for (int i = 1; i < S->learnt.len; i++) {
+    for (size_t i = 1; i < S->learnt.len; i++) {
         int z = S->learnt.v[i] >> 1;
         levels |= 1u << (S->level[z] & 31);
-        if (vpush(&S->toclear, z) < 0) return -1;
+        if (push(&S->toclear, z) < 0) return -1;
     }
-    int kept = 1;
-    for (int i = 1; i < S->learnt.len; i++) {
+    size_t kept = 1;
+    for (size_t i = 1; i < S->learnt.len; i++) {
         int z = S->learnt.v[i] >> 1, r = KIND(S->reason[z]) == R_DECISION ? 0 : redundant(S, z, levels);
         if (r < 0) return -1;
         if (!r) S->learnt.v[kept++] = S->learnt.v[i];
     }
-    for (int i = 0; i < S->toclear.len; i++) S->seen[S->toclear.v[i]] = 0;
+    for (size_t i = 0; i < S->toclear.len; i++) S->seen[S->toclear.v[i]] = 0;
     S->learnt.len = kept;
     int back = 0;
-    for (int i = 1; i < kept; i++) {
+    for (size_t i = 1; i < kept; i++) {
         int l = S->level[S->learnt.v[i] >> 1];
         if (l > back) { back = l; int t = S->learnt.v[1]; S->learnt.v[1] = S->learnt.v[i]; S->learnt.v[i] = t; }
     }
@@ -332,12 +320,16 @@ static int analyze(Solver *S, uint32_t r, int x) {
     return back;
 }
 
-/* The number of decision levels among the learnt clause's literals. */
+/* The number of decision levels among the learnt clause's literals (each marked in S->seen and
+ * listed in S->stack, for the caller to clear); -1 on no memory. */
 static int lbd_of(Solver *S) {
     int distinct = 0;
-    for (int i = 0; i < S->learnt.len; i++) {
+    S->stack.len = 0;
+    for (size_t i = 0; i < S->learnt.len; i++) {
         int l = S->level[S->learnt.v[i] >> 1];
-        if (!S->seen[l]) { S->seen[l] = 1; distinct++; S->stack.v[S->stack.len++] = l; }
+        if (S->seen[l]) continue;
+        S->seen[l] = 1; distinct++;
+        if (push(&S->stack, l) < 0) return -1;
     }
     return distinct;
 }
@@ -345,8 +337,8 @@ static int lbd_of(Solver *S) {
 /* Clause k watched on its first two literals, each with the other as its blocker. */
 static int watch(Solver *S, int k) {
     const int *lits = S->arena.v + S->cl[k].start;
-    return vpush(&S->watches[lits[0]], k) < 0 || vpush(&S->watches[lits[0]], lits[1]) < 0
-        || vpush(&S->watches[lits[1]], k) < 0 || vpush(&S->watches[lits[1]], lits[0]) < 0 ? -1 : 0;
+    return push(&S->watches[lits[0]], k) < 0 || push(&S->watches[lits[0]], lits[1]) < 0
+        || push(&S->watches[lits[1]], k) < 0 || push(&S->watches[lits[1]], lits[0]) < 0 ? -1 : 0;
 }
 
 /* S->learnt as a clause, watched on its first two literals; its index, or -1. */
@@ -359,8 +351,8 @@ static int add_clause(Solver *S, int keep, int lbd) {
     }
     int k = S->ncl;
     Clause *c = &S->cl[k];
-    c->start = S->arena.len; c->len = S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = 0;
-    for (int i = 0; i < S->learnt.len; i++) if (vpush(&S->arena, S->learnt.v[i]) < 0) return -1;
+    c->start = (int)S->arena.len; c->len = (int)S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = 0;
+    for (size_t i = 0; i < S->learnt.len; i++) if (push(&S->arena, S->learnt.v[i]) < 0) return -1;
     if (watch(S, k) < 0) return -1;
     S->ncl++;
     return k;
@@ -369,14 +361,9 @@ static int add_clause(Solver *S, int keep, int lbd) {
 /* Learn S->learnt: jump back to `back`, keep it (a clause of one literal is a fact of level 0),
  * and give its first literal. */
 static int learn(Solver *S, int back, int keep, BBSearch *s) {
-    if (S->stack.cap < S->nlevels + 2) {
-        int *p = realloc(S->stack.v, sizeof(int) * ((size_t)S->nlevels + 2));
-        if (!p) return -1;
-        S->stack.v = p; S->stack.cap = S->nlevels + 2;
-    }
-    S->stack.len = 0;
     int lbd = lbd_of(S);
-    for (int i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
+    for (size_t i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
+    if (lbd < 0) return -1;
     backtrack(S, back);
     if (S->learnt.len == 1) { assign(S, S->learnt.v[0], REASON(R_DECISION, 0)); return 0; }
     int k = add_clause(S, keep, lbd);
@@ -415,7 +402,7 @@ static int reduce(Solver *S) {
         renumber[k] = next;
         S->cl[next++] = c;
     }
-    S->arena.len = at; S->ncl = next;
+    S->arena.len = (size_t)at; S->ncl = next;
     for (int i = 0; i < S->ntrail; i++) {
         int x = S->trail[i] >> 1;
         if (KIND(S->reason[x]) == R_CLAUSE) S->reason[x] = REASON(R_CLAUSE, renumber[PAYLOAD(S->reason[x])]);
@@ -478,7 +465,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
             if (bb_stop(s) || S->nlevels == 0) return 1;
             S->learnt.len = 0;
             for (int l = S->nlevels - 1; l >= 0; l--)
-                if (vpush(&S->learnt, S->trail[S->trail_lim[l]] ^ 1) < 0) return -1;
+                if (push(&S->learnt, S->trail[S->trail_lim[l]] ^ 1) < 0) return -1;
             if (learn(S, S->nlevels - 1, 1, s) < 0) return -1;
             continue;
         }
@@ -512,7 +499,7 @@ int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
     S.trail_lim = malloc(sizeof(int) * ((size_t)nvar + 1));
     S.cellmask = malloc(sizeof(uint64_t) * (size_t)ncell);
     S.posmask = malloc(sizeof(uint64_t) * (size_t)g->nunit * n);
-    S.watches = calloc(2 * (size_t)nvar, sizeof(Vec));
+    S.watches = calloc(2 * (size_t)nvar, sizeof(IntVec));
     S.activity = malloc(sizeof(double) * (size_t)nvar);
     S.heap = malloc(sizeof(int) * (size_t)nvar);
     S.heap_at = malloc(sizeof(int) * (size_t)nvar);
