@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import os
 import random
@@ -32,6 +31,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 from bench_large import holed_puzzles  # noqa: E402
 from puzzlebench.generators.latin import qwh_instance  # noqa: E402
+from puzzlebench.harness.report import shifted_geometric_mean  # noqa: E402
 from puzzlebench.results import Result, Status, Times  # noqa: E402
 from puzzlebench.solvers.child import (exited, grace, reap, run_limited, start_unreaped,  # noqa: E402
                                        wait_answer)
@@ -296,9 +296,9 @@ def rtd_lines(runs: list[dict]) -> list[str]:
     return lines + [""]
 
 
-def sgm(xs: list[float], shift: float = 1.0) -> float:
-    """The shifted geometric mean (shift 1 s), the usual summary of solver times."""
-    return math.exp(sum(math.log(x + shift) for x in xs) / len(xs)) - shift
+def sgm(xs: list[float]) -> float:
+    """The shifted geometric mean with a shift of 1 s, as ``report`` computes it."""
+    return shifted_geometric_mean(xs, 1.0)
 
 
 ISSUE_LIMIT = 30.0   # CPU seconds a run at the issue's size; shorter runs stay in peak.jsonl, unreported
