@@ -65,9 +65,9 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     Py_buffer g;
     PyObject *limit;
     double seconds;
-    unsigned long long seed = 0, unit = 0, handover = 0;
-    if (!PyArg_ParseTuple(args, "iiy*Oidi|KKK", &br, &bc, &g, &limit, &keep, &seconds, &rules, &seed, &unit,
-                          &handover))
+    unsigned long long seed = 0, unit = 0, handover = 0, conflict_unit = 0;
+    if (!PyArg_ParseTuple(args, "iiy*Oidi|KKKK", &br, &bc, &g, &limit, &keep, &seconds, &rules, &seed, &unit,
+                          &handover, &conflict_unit))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -82,6 +82,7 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     s.seed = seed;
     s.restart_unit = unit;
     s.handover = handover;
+    s.conflict_unit = conflict_unit;
     int rc = 0;
     Py_BEGIN_ALLOW_THREADS
     if (br == 3 && bc == 3) bb9_solve(g.buf, rules & BB_LOCKED, &s);
@@ -179,9 +180,9 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     PyObject *units_obj, *limit;
     Py_buffer g;
     double seconds;
-    unsigned long long seed = 0, unit = 0, handover = 0;
-    if (!PyArg_ParseTuple(args, "iOy*Oidi|KKK", &n, &units_obj, &g, &limit, &keep, &seconds, &rules, &seed, &unit,
-                          &handover))
+    unsigned long long seed = 0, unit = 0, handover = 0, conflict_unit = 0;
+    if (!PyArg_ParseTuple(args, "iOy*Oidi|KKKK", &n, &units_obj, &g, &limit, &keep, &seconds, &rules, &seed, &unit,
+                          &handover, &conflict_unit))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -194,6 +195,7 @@ static PyObject *units_solve(PyObject *self, PyObject *args) {
     s.seed = seed;
     s.restart_unit = unit;
     s.handover = handover;
+    s.conflict_unit = conflict_unit;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = bbu_solve(n, nunit, units, g.buf, rules, &s);
@@ -438,7 +440,7 @@ static PyMethodDef bitboard_methods[] = {
      "sudoku_solve(box_rows, box_cols, givens: bytes, limit|None, keep, seconds, rules: 1 locked | "
      "2 alldifferent | 4 dom/wdeg, the last two from 16 values up | 8 random tie-breaks | 16 Luby "
      "restarts | 32 geometric restarts | 64 nogoods recorded at restarts | 128 clause learning (not 9x9), "
-     "seed=0, restart_unit=0: 100, handover=0: never) -> (count, timed_out, solutions: bytes, (nodes, guesses, "
+     "seed=0, restart_unit=0: 100, handover=0: never, conflict_unit=0: 1024) -> (count, timed_out, solutions: bytes, (nodes, guesses, "
      "backtracks, naked, "
      "hidden, locked, alldiff, restarts, nogoods, nogoods_dropped, conflicts))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
@@ -451,7 +453,7 @@ static PyMethodDef bitboard_methods[] = {
      "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
-     "givens: bytes, limit|None, keep, seconds, rules, seed=0, restart_unit=0, handover=0) -> as sudoku_solve"},
+     "givens: bytes, limit|None, keep, seconds, rules, seed=0, restart_unit=0, handover=0, conflict_unit=0) -> as sudoku_solve"},
     {"nqueens_solve", nqueens_solve, METH_VARARGS,
      "nqueens_solve(n, placed: bytes, limit|None, keep, seconds, symmetry) -> as sudoku_solve"},
     {"skyscrapers_solve", skyscrapers_solve, METH_VARARGS,

@@ -23,6 +23,7 @@ typedef struct {
     uint64_t alldiff;     /* candidates removed by the alldifferent filter on units (16 values up) */
     uint64_t seed;        /* grids of units with BB_RANDOM: the random tie-breaks' seed */
     uint64_t restart_unit;   /* grids of units with restarts: the first run's dead ends (0: 100) */
+    uint64_t conflict_unit;  /* ... with clause learning: the first run's conflicts (0: 1024) */
     uint64_t restarts;    /* grids of units with BB_LUBY or BB_GEOMETRIC: searches begun again */
     uint64_t nogoods;     /* grids of units with BB_NOGOODS: nogoods recorded at restarts */
     uint64_t nogoods_dropped;   /* ... and those not recorded, past the memory cap */

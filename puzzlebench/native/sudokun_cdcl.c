@@ -432,7 +432,7 @@ static int stop_now(Solver *S, BBSearch *s) {
 
 /* The search: 1 when it ended (complete, at the limit, or out of time), -1 on no memory. */
 static int search(Solver *S, int rules, BBSearch *s) {
-    uint64_t unit = s->restart_unit ? s->restart_unit : RESTART_UNIT;
+    uint64_t unit = s->conflict_unit ? s->conflict_unit : CONFLICT_UNIT;
     uint64_t cutoff = restart_cutoff(rules, unit, 0), since_restart = 0;
     uint64_t next_reduce = REDUCE_FIRST, reductions = 0;
     for (;;) {

@@ -79,6 +79,9 @@ CDCL = 128
 HANDOVER = 2000
 """Option ``handover``'s default: the dead ends after which the depth-first search hands a puzzle
 with no solution yet to clause learning (results/rtd.md, "Clause learning")."""
+CONFLICT_UNIT = 1024
+"""Option ``conflict_unit``'s default (sudokun.h: CONFLICT_UNIT): clause learning's first run, in
+conflicts, when it restarts (results/rtd.md, "The restart unit of clause learning")."""
 
 
 def _seconds(deadline: Deadline) -> float:
@@ -171,14 +174,16 @@ class BitboardEngine(NativeBatch, Engine):
         Option("nogoods", bool, True, "with restarts: at each restart, record the nogoods of the run's "
                "refuted branches (reduced nld-nogoods, Lecoutre et al., JSAT 2007), watched on two "
                "literals, so that no later run of the puzzle searches them again"),
-        Option("restart_unit", int, 100, "the dead ends of the first run when the search restarts",
+        Option("restart_unit", int, 100, "the dead ends of the depth-first search's first run when it restarts",
                number=Whole(1, INT64_MAX)),
+        Option("conflict_unit", int, CONFLICT_UNIT, "the conflicts of clause learning's first run when it "
+               "restarts", number=Whole(1, INT64_MAX)),
         Option("random", bool, True, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: ties in the cell and "
                "value choice broken at random, seeded by the engine seed (off: the first cell and the "
                "lowest value, one search for every seed)"),
         Option("cdcl", bool, False, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: conflict-driven clause "
-               "learning on the grid (sudokun_cdcl.c: first-UIP clauses, VSIDS, phase saving, restarts after "
-               "restart_unit conflicts by option restarts) instead of the depth-first search"),
+               "learning on the grid (sudokun_cdcl.c: first-UIP clauses, VSIDS, each decision a value given to a "
+               "cell, restarts after conflict_unit conflicts by option restarts) instead of the depth-first search"),
         Option("handover", int, HANDOVER, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin, option cdcl off: the "
                "depth-first search's dead ends with no solution found after which clause learning takes the "
                "puzzle over from its start (0: never)", number=Whole(0, INT64_MAX)),
@@ -245,12 +250,13 @@ class BitboardEngine(NativeBatch, Engine):
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
         return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules(),
-                                    self._engine_seed, self.settings["restart_unit"], self.settings["handover"])
+                                    self._engine_seed, self.settings["restart_unit"], self.settings["handover"],
+                                    self.settings["conflict_unit"])
 
     def _units(self, puzzle: Puzzle, limit, keep, seconds):
         return _native.units_solve(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), limit, keep,
                                    seconds, self._rules(), self._engine_seed, self.settings["restart_unit"],
-                                   self.settings["handover"])
+                                   self.settings["handover"], self.settings["conflict_unit"])
 
     def _rules(self) -> int:
         """The C search's rule bits; the C side takes ALLDIFF and WDEG from 16 values up only,

@@ -20,7 +20,10 @@ from puzzlebench.results import Status
 from puzzlebench.solvers.registry import make_engine
 from tests.solvers.test_bitboard_restarts import filled, holed, random_puzzle, same_count
 
-CDCL = {(policy, unit): make_engine(f"bitboard@cdcl=true;restarts={policy};restart_unit={unit}")
+LUBY = (1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16)
+"""Luby's sequence, its first 31 terms (OEIS A182105)."""
+
+CDCL = {(policy, unit): make_engine(f"bitboard@cdcl=true;restarts={policy};conflict_unit={unit}")
         for policy in ("luby", "geometric", "none") for unit in (1, 100)}
 
 
@@ -75,6 +78,19 @@ def test_clauses_are_learnt_and_the_search_restarts_before_a_first_solution():
     assert learnt > 0 and restarted > 0
 
 
+def test_clause_learning_restarts_by_its_own_unit():
+    """Option ``conflict_unit`` sets clause learning's restarts, ``restart_unit`` (the depth-first
+    search's) leaves them be: after the first run's conflict_unit conflicts, Luby's sequence."""
+    puzzle = random_puzzle(16, 3, 0.6, 1)
+    runs = {spec: make_engine(f"bitboard@cdcl=true{spec}").seeded(3).run(puzzle, limit=2, time_limit=60)
+            for spec in ("", ";restart_unit=1", ";conflict_unit=1", ";conflict_unit=3")}
+    assert runs[""].stats.raw == runs[";restart_unit=1"].stats.raw
+    for unit in (1, 3):
+        run = runs[f";conflict_unit={unit}"]
+        restarts, conflicts = run.stats.raw["restarts"], run.stats.conflicts
+        assert conflicts >= sum(unit * luby for luby in LUBY[:restarts]) and restarts > 0
+
+
 def test_the_9x9_kernel_keeps_its_search():
     puzzle = Sudoku((3, 3), [int(c) for c in
                              "000000010400000000020000000000050407008000300001090000300400200050100000000806000"])
@@ -82,7 +98,7 @@ def test_the_9x9_kernel_keeps_its_search():
     assert runs[0].stats.raw == runs[1].stats.raw and "nogoods" not in runs[0].stats.raw
 
 
-HANDED = {unit: make_engine(f"bitboard@handover=1;restart_unit={unit}") for unit in (1, 100)}
+HANDED = {unit: make_engine(f"bitboard@handover=1;restart_unit={unit};conflict_unit={unit}") for unit in (1, 100)}
 """The depth-first search hands the puzzle to clause learning at its first dead end."""
 
 

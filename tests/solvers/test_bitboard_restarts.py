@@ -153,7 +153,7 @@ def test_the_9x9_kernel_keeps_its_search():
     assert runs[0].stats.raw == runs[1].stats.raw and "restarts" not in runs[0].stats.raw
 
 
-@pytest.mark.parametrize("spec", ["bitboard@restart_unit=1", "bitboard@cdcl=true;restart_unit=1"])
+@pytest.mark.parametrize("spec", ["bitboard@restart_unit=1", "bitboard@cdcl=true;conflict_unit=1"])
 def test_a_time_limit_stops_a_search_that_keeps_restarting(spec):
     rng = random.Random(1050)   # a 36x36 with half its cells open: no engine here decides it in seconds
     puzzle = holed(lambda g: Sudoku((6, 6), g), pattern_sudoku_grid((6, 6), rng), rng, 0.5)
@@ -166,6 +166,7 @@ def test_a_time_limit_stops_a_search_that_keeps_restarting(spec):
 @pytest.mark.parametrize("spec, message", [
     ("bitboard@restarts=sometimes", "option restarts='sometimes': choose one of none, luby, geometric"),
     ("bitboard@restart_unit=0", "option restart_unit 0: out of range: a whole number from 1 to 2^63-1"),
+    ("bitboard@conflict_unit=0", "option conflict_unit 0: out of range: a whole number from 1 to 2^63-1"),
 ])
 def test_an_unknown_restart_policy_is_refused(spec, message):
     with pytest.raises(PuzzlebenchError) as caught:
