@@ -46,7 +46,10 @@ CDCL = "sat:cadical195@encoding=optimized"
 REFERENCES = (CDCL, "sat:kissat404@encoding=optimized", "cpsat:int")
 # the depth-first search alone (handover=0: it never hands the puzzle to clause learning)
 BEFORE = "bitboard@restarts=none;handover=0"   # random tie-breaks, no restarts: the tail before
-ENGINES = (BEFORE, "bitboard@handover=0", "bitboard@restarts=geometric;handover=0", CDCL, "cpsat:int")
+# clause learning: the default (the depth-first search, then learning after 2,000 dead ends) and
+# learning from the start: the tail after learning
+LEARNING = ("bitboard", "bitboard@cdcl=true")
+ENGINES = (BEFORE, "bitboard@handover=0", "bitboard@restarts=geometric;handover=0", *LEARNING, CDCL, "cpsat:int")
 FIXED = "bitboard@restarts=none;random=false;handover=0"   # the search before restarts: one run an instance
 
 
@@ -214,13 +217,15 @@ def answer(conn, engine, puzzle, wall: float) -> None:
     conn.close()
 
 
-def sweep(families: list[str], seeds: int, time_limit: float) -> None:
+def sweep(families: list[str], seeds: int, time_limit: float, specs: tuple[str, ...] = (FIXED, *ENGINES)) -> None:
+    """Each instance run by every engine and seed before the next instance (FIXED once: it takes no
+    seed), appended to RUNS."""
     with open(RUNS, "a") as out:
         for family in families:
             for name, puzzle in instances(family):
-                rows = [one_run(FIXED, 0, puzzle, time_limit)]
+                rows = [one_run(FIXED, 0, puzzle, time_limit)] if FIXED in specs else []
                 for seed in range(seeds):
-                    rows += [one_run(spec, seed, puzzle, time_limit) for spec in ENGINES]
+                    rows += [one_run(spec, seed, puzzle, time_limit) for spec in specs if spec != FIXED]
                 for row in rows:
                     out.write(json.dumps({"instance": name, "limit": time_limit, "load": os.getloadavg()[0],
                                           "at": time.strftime("%H:%M:%S", time.gmtime()), **row}) + "\n")
@@ -229,7 +234,12 @@ def sweep(families: list[str], seeds: int, time_limit: float) -> None:
 
 
 def read_runs() -> list[dict]:
-    return [json.loads(line) for line in open(RUNS)]
+    """The sweep's runs, the latest of each engine and seed on each instance (a run again replaces one)."""
+    latest = {}
+    for line in open(RUNS):
+        row = json.loads(line)
+        latest[row["instance"], row["spec"], row["seed"]] = row
+    return list(latest.values())
 
 
 INF = float("inf")
@@ -277,7 +287,11 @@ def rtd_lines(runs: list[dict]) -> list[str]:
              "one run is a draw from (the tail before); `bitboard@handover=0` (Luby restarts, 100 dead ends the "
              "unit, the default of the depth-first search) and `bitboard@restarts=geometric;handover=0` "
              "(100 x 1.5^k) the remedies (the tail after); `handover=0` keeps each to the depth-first search, "
-             "which now hands a puzzle to clause learning after 2,000 dead ends. Shape: "
+             "which now hands a puzzle to clause learning after 2,000 dead ends. "
+             f"`{LEARNING[0]}` (that default) and `{LEARNING[1]}` (clause learning from the start) are the tail "
+             "after learning. They and CaDiCaL's rows were run again on 29 November 2026, 12:49-12:59 UTC, on a "
+             "quiet machine (load 1.6-2.0; `--engines` the three), where every run had its 10 s of CPU; the "
+             "depth-first search's and CP-SAT's rows are from the loaded run. Shape: "
              "the slowest seeds (the median CPU at which runs out of time stopped, or the slowest decided run) "
              "over the fastest; ten times or more is a heavy tail over seeds, a spread below it narrow.", "",
              "![ECDFs](rtd.png)", "",
@@ -386,11 +400,11 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
 - The native search's run time over seeds is heavy-tailed at the peak, CaDiCaL's is not. On QWH 40 #2
   the search without restarts decided 18 of 20 seeds, from 0.02 s to 3.6 s, and two not within 2.6 s;
   the fixed-order search (no seed) is one draw from that spread (1.13 s). On 36x36 46% #2 it went from
-  0.04 s to past 0.8 s. CaDiCaL's fastest and slowest seeds differed by 1.4-1.8x on every instance it
-  decided: for the CDCL reference the hardness belongs to the instance, for the depth-first search to
-  the seed as much as to the instance.
-- QWH 40 #3 was hard for every seed of every engine within the CPU each had here (1-3 of 20 decided):
-  an instance uniformly hard at this budget, where restarts cannot help.
+  0.04 s to past 0.8 s. CaDiCaL's fastest and slowest seeds differed by 1.5-1.6x on the 36x36
+  instances and 4x on QWH 40 #2 (its runs again at 12:55-12:59): for the CDCL reference the hardness
+  belongs to the instance more, for the depth-first search to the seed as much as to the instance.
+- QWH 40 #3 was hard for every seed of the depth-first search and of CP-SAT within the CPU each had
+  in the loaded run (0-3 of 20 decided): at that budget restarts without learning cannot help.
 - Luby restarts cut the tail on one instance (36x36 46% #2: 17 of 20 seeds decided, the slowest in
   0.77 s, against 12 of 20 without), left it as it was on QWH 40 #2 (18 of 20 both, the median
   0.49 s against 0.11 s) and worsened it on 36x36 46% #1 (6 of 20 against 12). Over the 80 seeded
@@ -398,6 +412,15 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
   restart throws away the run's work; what a run refuted is kept only in dom/wdeg's weights.
   These runs predate nogoods recorded at restarts (Lecoutre et al., JSAT 2007; option `nogoods`, on
   by default since: results/bitboard.md, "Nogoods from restarts", no gain at the 36x36 peak).
+- **After learning** (12:49-12:59 UTC, a quiet machine): clause learning decides every seed of
+  every instance within 10 s from the start (`cdcl=true`, 80 of 80), the default (the depth-first
+  search, then learning after 2,000 dead ends) 77 of 80, CaDiCaL 75 of 80 in the same conditions,
+  against 42 of 80 for the depth-first search with Luby restarts alone. QWH 40 #3 is decided by
+  all 20 seeds of `cdcl=true` (0.12-9.8 s, median 2.9 s), 17 of the default and 15 of CaDiCaL.
+  Learning moved the distribution left more than it changed its shape: on QWH 40 the slowest seed
+  still takes 70-300 times the fastest, where CaDiCaL's spread is 4-7x. On 36x36 46% the default
+  is narrow (1.4x on #1) and slower than learning from the start (median 1.04 s against 0.69 s):
+  its first 2,000 dead ends are what the handover costs there, and nothing on easy grids.
 - The default stays `restarts=luby` for its bound on the worst case (Luby, Sinclair and Zuckerman,
   "Optimal speedup of Las Vegas algorithms", IPL 1993: within a log factor of the best fixed cutoff),
   not for a measured gain; `restarts=none` keeps the random tie-breaks, `random=false` as well gives
@@ -405,16 +428,15 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
 """
 
 
-TARGETS_READING = """The runs of 29 November 2026, 06:52-08:34 UTC, on 2 cores shared with two or three other
-sessions (load average 5.1 before, 5.0 after): 36x36 at 55% and QWH 30 at first
-with a wall limit of 90 s, which cut runs (CPU 28-30 s), so 55% again from the start at 150 s and
-then, the load rising to 9-10 with a CPU share of 8-20% a process, at 300 s (48%, 55%, QWH 40) and
-240 s then 200 s (50%), each run cut by the wall limit run again (`--resume`). Runs still cut by the
-wall limit at the end (out of time before their 30 s of CPU): four, all of references (CP-SAT on
-48% #2 at 28.7 s, Kissat and CP-SAT on 55% #5 and CaDiCaL on QWH 40 #3 at 26-27 s), none of the
-native engine, none where a decision would change the verdict. The 36x36 50% set was
-stopped at 08:19 after 4 of its 6 puzzles and finished at 08:27-08:34 (`--resume`, load 3.5-4.9). CPU times on this machine move with the load: CaDiCaL
-took 11.0 s and 16.4 s, Kissat 19.6 s and 29.5 s, on the same 55% puzzle in two attempts.
+TARGETS_READING = """The runs of 29 November 2026, 12:35-13:01 UTC: every engine again on every puzzle once
+clause learning restarted on 1,024 conflicts (option `conflict_unit`), on a quiet machine (load
+average 1.2-2.2; two processes side by side, 36x36 48% and 50% in one, the rest in the other), so
+that every run out of time used its 30 s of CPU and the references ran in the native engine's
+conditions. The run before (06:52-08:34 UTC, load 5-11; the native engine's default at 10:36-10:55,
+load 1.3-2.9) gave the references fewer: CaDiCaL 5 of 6 at 55% (10.5 s) and 4 of 6 on QWH 40
+(14.3 s), Kissat 4 and 6; the native engine 4 and 4. CPU times on this machine move with the load:
+in that run CaDiCaL took 11.0 s and 16.4 s, Kissat 19.6 s and 29.5 s, on the same 55% puzzle in
+two attempts.
 
 How QWH 40's peak was found, `--peak 40` (instances of their own seeds, not the targets'; at 5 s,
 0.34-0.42 with the runner before this one, the native engine on an 8 s wall deadline, and 0.30-0.34
@@ -434,38 +456,40 @@ again with the runner above, 0.34 the same both times; at 15 s, the first three 
 and below the 0.34-0.42 the issue expected; the set is QWH 40 at 34%, the harder of the two by a
 hair for CaDiCaL. The 38% of the shortened runs was on the easy side of it.
 
-The native engine's row is its default since it hands a puzzle to clause learning after 2,000
-dead ends with no solution (option `handover`): its runs of 29 November 2026, 10:36-10:55 UTC, the
-same puzzles and limits, on a quiet machine (load average 1.3-2.9; CPU time is the measure, but a
-loaded core runs a little slower, so the references' times above, at load 3.4-11.3, may be the
-higher for it: the counts decide the verdicts here). Its depth-first search alone, the default
-before, is `bitboard@handover=0` in the table of other settings, run with the references; clause
-learning from the start, `bitboard@cdcl=true`, 10:11-10:27 UTC, load 1.0-2.1.
+The native engine's row is its default: the depth-first search, which hands a puzzle to clause
+learning after 2,000 dead ends with no solution (option `handover`). In the table of other
+settings, `bitboard@handover=0` (the depth-first search alone) and
+`bitboard@restart_unit=1000;handover=0` are from the run of 06:52-08:34 UTC (load 5-11),
+`bitboard@cdcl=true` (learning from the start) from 13:01-13:13 UTC (load 1.0-2.0), each beside the
+references of 12:35-13:01.
 
 What the targets' runs show:
 
-- QWH 30 at 36%: **met**. Every engine decides all six; the native engine in 0.04 s (SGM)
-  against CaDiCaL's 0.30 s, Kissat's 0.34 s and CP-SAT's 1.22 s.
-- QWH 40 at 34%, its peak: **not met**. The native engine decides 4 of 6 (SGM 13.9 s), as many as
-  CaDiCaL (4, 14.3 s) and CP-SAT (4, 16.9 s) and two fewer than Kissat (6, 9.9 s). The depth-first
-  search alone decided 2 (17.3 s); clause learning from the start 4 (16.1 s).
-- 36x36 with 55% removed: **not met**, by one puzzle. 4 of 6 (SGM 17.2 s) against CaDiCaL's 5 of 6
-  (10.5 s), Kissat 4 (18.8 s), CP-SAT 2 (26.1 s); the depth-first search alone 2 (15.0 s), clause
-  learning from the start 3 (12.7 s). The puzzles decided differ from setting to setting (the
-  default #1, #2, #3 and #5; learning from the start #2, #3 and #4; the search alone #2 and #3):
-  at this budget which ones a search decides is a draw from a heavy-tailed distribution.
-- 36x36 with 48% removed: **not met**, narrowly: no engine decides five of the six, and CaDiCaL
-  decides the sixth in 9.9 s (1 of 6, SGM 25.0 s against 30.0 s); neither setting of the native
-  engine decides one.
-- 36x36 with 50% removed: **not met**, narrowly: only Kissat decides one of the six (25.8 s),
-  the other engines none, the native engine in none of its settings.
+- QWH 30 at 36%: **met**. Every engine decides all six; the native engine in 0.03 s (SGM)
+  against CaDiCaL's 0.22 s, Kissat's 0.25 s and CP-SAT's 0.86 s.
+- QWH 40 at 34%, its peak: **not met**, by one puzzle. The native engine decides 5 of 6 (SGM
+  13.1 s), CaDiCaL 6 (11.6 s), Kissat 6 (7.4 s), CP-SAT 5 (12.4 s). With clause learning's
+  restarts on 100 conflicts (10:36-10:55) it decided 4 (13.9 s); the depth-first search alone 2
+  (17.3 s); clause learning from the start 5 (7.2 s, below Kissat's SGM with one puzzle fewer; #0 missed).
+- 36x36 with 55% removed: **not met**, by one puzzle. 5 of 6 (SGM 7.5 s) against CaDiCaL's 6 of 6
+  (6.7 s; the sixth in 29.97 s of its 30), Kissat 6 (11.8 s), CP-SAT 2 (23.2 s). With restarts on
+  100 conflicts it decided 4 (17.2 s); the depth-first search alone 2 (15.0 s); clause learning
+  from the start 5 (5.3 s; #0 missed, which the default decides in 11.3 s). The puzzle missed (#4) CaDiCaL decides in 12.0 s. The puzzles decided
+  differ from setting to setting: at this budget which ones a search decides is a draw from a
+  heavy-tailed distribution (the run-time distributions above, and the seeded runs below).
+- 36x36 with 48% removed: **not met**, on time alone: every engine decides #0 and none the other
+  five; the native engine in 27.1 s, CaDiCaL 4.1 s, CP-SAT 15.9 s, Kissat 18.9 s (SGM 29.5 s
+  against CaDiCaL's 21.9 s); clause learning from the start in 20.7 s.
+- 36x36 with 50% removed: **not met**, narrowly: of the four, only Kissat decides one of the six
+  (#2, 19.1 s). Clause learning from the start decides another (#0, 22.8 s), which no reference
+  decides: 1 of 6 as Kissat, its SGM a hair above.
 - The native engine's runs out of time all used their 30 s (33.3 s at the kill, the grace
   included); the misses are misses at the issue's budget, not of the machine.
 - One cheap setting of the depth-first search on 36x36 55%: `restart_unit=1000` (runs ten times
   as long between restarts) decided 1 of 6 (SGM 21.5 s) against its default's 2 (15.0 s): worse.
 - **Clause learning** (native/sudokun_cdcl.c): MiniSat's loop on the grid itself, the puzzle's
   clauses implicit (a value's exclusions, a cell's last value, a unit's last place), first-UIP
-  clauses minimised recursively, VSIDS, Luby restarts on conflicts (100 the unit), learnt clauses
+  clauses minimised recursively, VSIDS, Luby restarts on conflicts (1,024 the unit; 100 at first), learnt clauses
   halved by their levels. What was tried, on 8 QWH of order 35 at 35% (`random.Random(7035)`, 10 s
   CPU each, CPU summed over the eight): decisions always "cell holds value" 4.0-4.9 s against
   24.4 s with phase saving (Pipatsrisawat and Darwiche, SAT 2007: most saved phases are "does not
@@ -473,13 +497,42 @@ What the targets' runs show:
   QWH of order 38 at 34% (12 s each): decided 8/8 against 4/8 for the depth-first search and 7/8
   for `sat:cadical195` in-process, VSIDS decay 0.9 5/8 and 0.98 8/8 (25.1 s against 25-28 s at
   0.95, within the noise), a restart unit of 32 5/8 and of 300 6/8. Watch lists with blockers
-  and peers taken from the units' masks added 11% conflicts a second. Where the gap to the SAT
-  solvers lies, on QWH 40 34% #1's CNF (the optimized encoding): Debian's CaDiCaL binary (`cadical`,
-  version sc2021) decides it in 8,984 conflicts (0.84 s, 11,000 a second), this search (before the
-  11% above) in 139,000 (20 s, 6,800 a second): a sixth slower a conflict and fifteen times the conflicts. CaDiCaL's own options move
-  its count on this instance from 2,300 to 54,000 conflicts and on #0 from 30,000 to 770,000:
-  its preprocessing and inprocessing, target phases and mode switching are what the native
-  search does not have, and the instances are heavy-tailed for CDCL too.
+  and peers taken from the units' masks added 11% conflicts a second.
+- **Where the gap to the SAT solvers lies** (29 November 2026, 11:55-12:30 UTC, load 1-2): Debian's
+  CaDiCaL binary (`cadical`, version sc2021) on the CNFs of QWH 40 34% (the optimized encoding), to
+  a first solution, took 50,515, 8,984, 160,525, 14,722, 41,485 and 132,751 conflicts (#0-#5) at
+  about 11,000 a second; this search (`cdcl=true`, its unit then 100) two to twenty times as many
+  on #0, #1 and #4 (past 190,000, 139,233, 187,636), about as many on #3 and #5, at 6,300 a
+  second: 1.7 times as long a conflict. Which of CaDiCaL's parts carry it, each setting on #0, #1
+  and #4 (conflicts to a first solution; "past": out of its 30 s):
+
+  | CaDiCaL's options | #0 | #1 | #4 |
+  |---|---:|---:|---:|
+  | its default | 50,515 | 8,984 | 41,485 |
+  | `--stabilize=false` (its focused mode only) | past 216,960 | 2,296 | past 215,519 |
+  | `--forcephase=true` (one fixed phase, as this search's "cell holds value") | past 172,947 | 89,196 | past 173,320 |
+  | `--stabilizeonly=true` (its stable mode only) | 40,535 | 5,464 | 46,017 |
+  | stable mode only, `--target=0` (no target phases) | 14,052 | 7,963 | 24,643 |
+  | stable mode only, `--rephase=false` | past 194,674 | 30,245 | 11,172 |
+  | stable mode only, `--target=0`, and `--plain` (no pre- or inprocessing) | past 134,409 | 9,087 | 56,401 |
+  | ... or `--chrono=0` (no chronological backtracking) | 17,313 | 15,015 | 105,823 |
+  | ... or `--bumpreason=false` | 167,274 | 15,751 | 99,985 |
+  | ... or `--shrink=0` | 134,475 | 10,494 | 109,564 |
+  | ... or all four, and `--walk=false` | past 175,782 | 71,119 | past 177,383 |
+  | its default, `--seed=1` / `--seed=2` | 169,429 / past 201,983 | 33,744 / 36,995 | 35,559 / 57,311 |
+
+  Its stable mode carries it here (VSIDS, Luby restarts of 1,024 conflicts, saved phases reset
+  now and then to all true, all false and the longest trail's); each of its other parts, taken
+  away alone, costs up to twelvefold on some instance, and its own seeds move #0 fourfold. This
+  search took stable mode's restart unit: seeded runs of `cdcl=true` (engine seeds 1-3, 20 s
+  CPU; QWH 40 34% to a first solution, 36x36 55% counted to 2) decided 13 of 18 and 11 of 12
+  with 1,024 against 9 of 18 and 7 of 12 with 100: 24 of 30 against 16 of 30 (Fisher's exact test,
+  p = 0.054; on QWH 40, 512 decided 15 of 18, 2,048 10 and 8,192 11). The rest of stable mode,
+  saved phases with CaDiCaL's resets (without its local search), lost here: QWH 40 #0-#5 at 20 s,
+  1 of 6 decided against 6 of 6 with the same unit (a saved "does not hold" made a decision
+  propagates little in this search); so did bumping the reason literals of the learnt clause (1 of
+  6 against 2 of 6, unit 100). Pre- and inprocessing, chronological backtracking and clause
+  shrinking are what this search still lacks, and a conflict here costs 1.7 times CaDiCaL's.
 - Where clause learning does not pay: easy large grids, where setting up n^3 variables costs more
   than the whole depth-first search (25x25 to 64x64 with 30% of the cells open: 5-12 times
   slower; 16x16 public puzzles 1.25 ms against 0.34 ms a puzzle). Hence the handover: the
@@ -491,8 +544,9 @@ What the targets' runs show:
   seeded near-minimal 25x25 from the generator (`--check-seconds 0.5`) where CP-SAT needs 1.7-6.9 s
   CPU; in one run (20 s CPU each, limit 2) the native engine, CP-SAT and CaDiCaL each decide 18 of
   18: **met**, on a set that does not separate them by count. On CPU time the default with its
-  handover is three times as fast as CP-SAT and 14% behind CaDiCaL (shifted geometric mean 1.33 s,
-  4.09 s, 1.17 s, one run); the depth-first search alone took 5.32 s.
+  handover is three times as fast as CP-SAT and level with CaDiCaL (shifted geometric mean 1.26 s,
+  4.25 s, 1.23 s, the run of 13:00 UTC; with clause learning's restarts on 100 conflicts 1.33 s
+  against 4.09 s and 1.17 s); the depth-first search alone took 5.32 s.
 - From the session that added restarts: the 9x9 kernel is untouched (sudoku9.c; the 9x9 path
   takes no restart bit): 600 magictour puzzles take the same 14,507 nodes as on main;
   `bench_large.py --quick`: the engine still faster than CP-SAT and MiniSat on 100/100 public and
@@ -555,8 +609,8 @@ def main() -> int:
     ap.add_argument("--sets", help="--targets: only these sets, comma-separated (e.g. '36x36 55%%,QWH 40 34%%')")
     ap.add_argument("--resume", action="store_true",
                     help="--targets: skip the runs held at this limit, but run again those the wall time cut")
-    ap.add_argument("--engines", default=",".join(TARGET_SPECS),
-                    help="--targets: the engines (another bitboard setting: reported beside the default)")
+    ap.add_argument("--engines", help="the engines (default: every one the report shows; --targets: "
+                    f"{', '.join(TARGET_SPECS)}, and another bitboard setting is reported beside the default)")
     ap.add_argument("--nogoods", action="store_true", help="nogoods on and off and CaDiCaL on 36x36 at --share")
     ap.add_argument("--share", type=float, default=0.5, help="--nogoods: the share of cells removed")
     ap.add_argument("--peak", type=int, metavar="ORDER", help="QWH of this order at --shares: where it is hardest")
@@ -571,9 +625,11 @@ def main() -> int:
         report(REPO / "results" / "rtd.md")
     elif args.targets:
         targets(args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
-                args.sets.split(",") if args.sets else None, tuple(args.engines.split(",")), args.resume)
+                args.sets.split(",") if args.sets else None,
+                tuple(args.engines.split(",")) if args.engines else TARGET_SPECS, args.resume)
     else:
-        sweep(args.family.split(","), len(seed_range(args.seeds or "20")), args.time_limit)
+        sweep(args.family.split(","), len(seed_range(args.seeds or "20")), args.time_limit,
+              tuple(args.engines.split(",")) if args.engines else (FIXED, *ENGINES))
     return 0
 
 

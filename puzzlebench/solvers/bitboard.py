@@ -170,7 +170,8 @@ class BitboardEngine(NativeBatch, Engine):
         Option("restarts", str, "luby", "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: begin the search "
                "again from the root after a number of dead ends, while no solution has been found: after "
                "restart_unit times the Luby sequence 1 1 2 1 1 2 4 ... (luby), restart_unit x 1.5^k "
-               "(geometric), or never (none)", choices=tuple(RESTART_POLICIES)),
+               "(geometric), or never (none); clause learning likewise in conflicts, by conflict_unit",
+               choices=tuple(RESTART_POLICIES)),
         Option("nogoods", bool, True, "with restarts: at each restart, record the nogoods of the run's "
                "refuted branches (reduced nld-nogoods, Lecoutre et al., JSAT 2007), watched on two "
                "literals, so that no later run of the puzzle searches them again"),
