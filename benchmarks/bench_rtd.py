@@ -102,15 +102,18 @@ def targets(puzzles: int, time_limit: float, wall: float, sets: list[str] | None
             print(name, "done", flush=True)
 
 
-def read_targets() -> list[dict]:
-    """The target runs, the latest of each engine on each puzzle (a run again replaces one)."""
-    if not TARGET_RUNS.exists():
-        return []
+def latest_rows(path: Path, key) -> list[dict]:
+    """The rows of a JSON-lines file, the latest of each ``key(row)`` (a run again replaces one)."""
     latest = {}
-    for line in open(TARGET_RUNS):
+    for line in open(path):
         row = json.loads(line)
-        latest[run_key(row) + (row["limit"],)] = row
+        latest[key(row)] = row
     return list(latest.values())
+
+
+def read_targets() -> list[dict]:
+    """The target runs, the latest of each engine on each puzzle at each limit."""
+    return latest_rows(TARGET_RUNS, lambda row: run_key(row) + (row["limit"],)) if TARGET_RUNS.exists() else []
 
 
 def run_key(row: dict) -> tuple:
@@ -234,12 +237,8 @@ def sweep(families: list[str], seeds: int, time_limit: float, specs: tuple[str, 
 
 
 def read_runs() -> list[dict]:
-    """The sweep's runs, the latest of each engine and seed on each instance (a run again replaces one)."""
-    latest = {}
-    for line in open(RUNS):
-        row = json.loads(line)
-        latest[row["instance"], row["spec"], row["seed"]] = row
-    return list(latest.values())
+    """The sweep's runs, the latest of each engine and seed on each instance."""
+    return latest_rows(RUNS, lambda row: (row["instance"], row["spec"], row["seed"]))
 
 
 INF = float("inf")

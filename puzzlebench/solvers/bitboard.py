@@ -81,7 +81,7 @@ HANDOVER = 2000
 with no solution yet to clause learning (results/rtd.md, "Clause learning")."""
 CONFLICT_UNIT = 1024
 """Option ``conflict_unit``'s default (sudokun.h: CONFLICT_UNIT): clause learning's first run, in
-conflicts, when it restarts (results/rtd.md, "The restart unit of clause learning")."""
+conflicts, when it restarts (results/rtd.md, "Where the gap to the SAT solvers lies")."""
 
 
 def _seconds(deadline: Deadline) -> float:
