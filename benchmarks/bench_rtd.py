@@ -654,15 +654,21 @@ def plot(runs: list[dict], names: list[str], stem: Path) -> None:
 
 
 def seed_range(text: str) -> range:
-    """'5': seeds 0 to 4; '1-2': seeds 1 and 2."""
+    """'5': seeds 0 to 4; '1-2': seeds 1 and 2 (an argparse type: anything else is its error)."""
     first, _, last = text.partition("-")
-    return range(int(first), int(last) + 1) if last else range(int(first))
+    try:
+        seeds = range(int(first), int(last) + 1) if last else range(int(first))
+    except ValueError:
+        seeds = range(0)
+    if not seeds or seeds.start < 0:
+        raise argparse.ArgumentTypeError(f"not a count of seeds or a range 'a-b' of them: {text!r}")
+    return seeds
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--family", default="sudoku36,qwh40", help="sudoku36, qwh40, or both, comma-separated")
-    ap.add_argument("--seeds", help="engine seeds: a count from 0 (default 20; --nogoods and --targets: 1) or a range 'a-b'")
+    ap.add_argument("--seeds", type=seed_range, help="engine seeds: a count from 0 (default 20; --nogoods and --targets: 1) or a range 'a-b'")
     ap.add_argument("--time-limit", type=float, default=10.0, help="CPU seconds a run")
     ap.add_argument("--report", action="store_true", help="write results/rtd.md and the plot from the runs")
     ap.add_argument("--targets", action="store_true", help="the issue's targets into results/peak.jsonl (seed 0 unless --seeds)")
@@ -678,20 +684,24 @@ def main() -> int:
     ap.add_argument("--peak", type=int, metavar="ORDER", help="QWH of this order at --shares: where it is hardest")
     ap.add_argument("--shares", default=",".join(map(str, PEAK_SHARES)), help="--peak: shares of holes, comma-separated")
     args = ap.parse_args()
+    known = [name for name, _ in target_sets(0)]
+    unknown = [name for name in (args.sets.split(",") if args.sets else []) if name not in known]
+    if unknown:
+        ap.error(f"--sets: no set {unknown[0]!r}; the sets: {', '.join(known)}")
     if args.peak:
         peak(args.peak, [float(x) for x in args.shares.split(',')], args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit))
     elif args.nogoods:
         nogoods(args.share, args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
-                seed_range(args.seeds or "1"))
+                args.seeds or range(1))
     elif args.report:
         report(REPO / "results" / "rtd.md")
     elif args.targets:
         targets(args.puzzles, args.time_limit, args.wall or default_wall_limit(args.time_limit),
                 args.sets.split(",") if args.sets else None,
                 tuple(args.engines.split(",")) if args.engines else TARGET_SPECS, args.resume,
-                seed_range(args.seeds or "1"))
+                args.seeds or range(1))
     else:
-        sweep(args.family.split(","), len(seed_range(args.seeds or "20")), args.time_limit,
+        sweep(args.family.split(","), len(args.seeds or range(20)), args.time_limit,
               tuple(args.engines.split(",")) if args.engines else (FIXED, *ENGINES))
     return 0
 
