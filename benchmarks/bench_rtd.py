@@ -595,11 +595,19 @@ What the targets' runs show:
   So, on the same runs, was vivifying the learnt clauses of at most 6 levels after each reduction
   (Luo, Li, Xiao, Manyà and Lü, "An effective learnt clause minimization approach for CDCL SAT
   solvers", IJCAI 2017; at most 500 a round, at level 0): 7% of their literals gone, 20 of 36
-  decided against 27. Deciding the value a cell last held in place of the one VSIDS picked
-  (solution-based phase saving, Demirović, Chu and Stuckey, CP 2018) decided 4 of 8 seeds of 36x36
-  55% #0 against 5 of 8. On that puzzle CaDiCaL needs 20,062-54,556 conflicts (its stable mode
-  alone, its default, its seeds 1 and 2), this search 77,038 to past 240,000 (seeds 3-10): the gap
-  there is in the conflicts, not the tail alone.
+  decided against 27; CaDiCaL's tiers of learnt clauses (those of at most 6 levels used since the
+  last reduction kept, three quarters of the rest removed every 300 sqrt(k) conflicts), 22 of 36;
+  bumping the variables of the learnt clause's reasons (CaDiCaL's `bumpreason`, depth 1, at most ten
+  times the clause's length), 23 of 36. Deciding the value a cell last held in place of the one
+  VSIDS picked (solution-based phase saving, Demirović, Chu and Stuckey, CP 2018) decided 4 of 8
+  seeds of 36x36 55% #0 against 5 of 8. On that puzzle CaDiCaL needs 20,062-54,556 conflicts (its
+  stable mode alone, its default, its seeds 1 and 2), this search 77,038 to past 240,000 (seeds
+  3-10): the gap there is in the conflicts, not the tail alone. CaDiCaL's stable mode alone on it,
+  one option off at a time (one run each): 20,062 conflicts; without target phases 111,130, without
+  rephasing past 159,900, with one fixed phase (true, as here) 33,947, without reductions 39,129,
+  without reason bumping 35,792; without shrinking 15,553, without minimising 18,407, and without
+  pre- and inprocessing or chronological backtracking fewer still (6,632 and 1,811, single draws).
+  Even on this search's one phase it needs under half of this search's fewest.
   Preprocessing, the rest of inprocessing and chronological backtracking are what it still lacks; a
   conflict here costs 1.7 times CaDiCaL's, most of it in reading the learnt clauses' watch lists
   (`perf annotate`: misses on the list, the clause and its first literal).
