@@ -348,10 +348,12 @@ def _command(pid: int) -> str:
 
 
 def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs and is not a zombie: a process that ends between the listing of
+    /proc and the read of its stat file (ENOENT at the open, ESRCH at the read) is not."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             return f.read().split(")")[-1].split()[0] != "Z"
-    except FileNotFoundError:
+    except OSError:
         return False
 
 
