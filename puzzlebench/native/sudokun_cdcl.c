@@ -7,9 +7,10 @@
  * Sakallah, GRASP, 1999) less the literals the rest implies, jump back, bump its variables
  * (VSIDS); restart on the Luby or geometric sequence of conflicts; halve the learnt clauses now
  * and then, keeping those of few decision levels (Audemard and Simon, IJCAI 2009).  A decision
- * is always "cell c holds value v": with phase saving (Pipatsrisawat and Darwiche, SAT 2007)
- * most saved phases are "does not hold", and QWH of order 35 at its peak took six times the CPU
- * (with CaDiCaL's rephasing, QWH 40 1 of 6 decided against 6); Glucose's restarts twice.
+ * is always "cell c holds value v", v taken from the longest trail since the restart where it
+ * is still open (target phases, below): saved phases of single literals are mostly "does not
+ * hold" and took six times the CPU on QWH of order 35; target phases decided 63 of 72 seeded
+ * peak runs against 51 without (results/rtd.md).  Glucose's restarts took twice the CPU.
  * Counting: each solution found is blocked for good by the clause of its decisions' negations,
  * so none is found twice and the count is complete when the clauses leave none. */
 #include <stdlib.h>
@@ -59,6 +60,7 @@ typedef struct {
     uint8_t *seen;
     IntVec learnt, buf, stack, toclear;
     uint64_t ticks, rng;
+    int *target, target_len;    /* per cell: its value on the target trail, or -1 (below) */
 } Solver;
 
 static inline int lit_true(const Solver *S, int lit) {
@@ -430,6 +432,23 @@ static int stop_now(Solver *S, BBSearch *s) {
     return bb_stop(s);
 }
 
+/* Target phases on cells (Biere and Fleury, "Chasing target phases", POS 2020): the trail
+ * before the conflict's last decision, when it is the longest since the restart, is kept as each
+ * cell's value; a decision on cell c then sets c's kept value where it is open, and the value
+ * VSIDS picked where not.  The decision stays "cell holds value", so counting is as before. */
+static void keep_target(Solver *S) {
+    S->target_len = S->trail_lim[S->nlevels - 1];
+    for (int i = 0; i < S->target_len; i++) {
+        int lit = S->trail[i];
+        if (!(lit & 1)) S->target[(lit >> 1) / S->n] = (lit >> 1) % S->n;
+    }
+}
+
+static int target_value(const Solver *S, int y) {
+    int c = y / S->n, w = S->target[c];
+    return w >= 0 && !S->asg[c * S->n + w] ? c * S->n + w : y;
+}
+
 /* The search: 1 when it ended (complete, at the limit, or out of time), -1 on no memory. */
 static int search(Solver *S, int rules, BBSearch *s) {
     uint64_t unit = s->conflict_unit ? s->conflict_unit : CONFLICT_UNIT;
@@ -442,6 +461,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (rc) {
             s->conflicts++; since_restart++;
             if (S->nlevels == 0) return 1;   /* no solution left */
+            if (S->trail_lim[S->nlevels - 1] > S->target_len) keep_target(S);
             int back = analyze(S, confl, x);
             if (back < 0 || learn(S, back, 0, s) < 0) return -1;
             s->nogoods++;
@@ -450,6 +470,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         }
         if (cutoff && since_restart >= cutoff) {
             backtrack(S, 0);
+            S->target_len = 0;
             s->restarts++;
             since_restart = 0;
             cutoff = restart_cutoff(rules, unit, s->restarts);
@@ -470,6 +491,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
             continue;
         }
         if (bb_tick(s)) return 1;
+        y = target_value(S, y);
         s->guesses++;
         S->trail_lim[S->nlevels++] = S->ntrail;
         assign(S, 2 * y, REASON(R_DECISION, 0));   /* "y holds" */
@@ -481,6 +503,7 @@ static void solver_free(Solver *S) {
     free(S->trail_lim); free(S->cellmask); free(S->posmask); free(S->arena.v); free(S->cl);
     if (S->watches) for (int l = 0; l < 2 * S->nvar; l++) free(S->watches[l].v);
     free(S->watches); free(S->activity); free(S->heap); free(S->heap_at); free(S->seen);
+    free(S->target);
     free(S->learnt.v); free(S->buf.v); free(S->stack.v); free(S->toclear.v);
 }
 
@@ -504,8 +527,11 @@ int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
     S.heap = malloc(sizeof(int) * (size_t)nvar);
     S.heap_at = malloc(sizeof(int) * (size_t)nvar);
     S.seen = calloc((size_t)nvar + 1, 1);
+    S.target = malloc(sizeof(int) * (size_t)ncell);
+    for (int c = 0; S.target && c < ncell; c++) S.target[c] = -1;
     if (!S.cu_pos || !S.asg || !S.level || !S.reason || !S.trail || !S.trail_lim || !S.cellmask
-        || !S.posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen) goto done;
+        || !S.posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen
+        || !S.target) goto done;
     for (int c = 0; c < ncell; c++)
         for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {
             const int *cells = g->units + (size_t)g->cu[k] * n;
