@@ -161,23 +161,37 @@ READING = """Nodes: the native engine's over every run of a restarted search (it
 with clause learning its decisions besides; CP-SAT's branches, CaDiCaL's decisions (its restarts
 beside them). What the runs say:
 
-- **The target is met**: in the first run above the native engine decides 18 of 18 within 20 s
-  CPU, as many as CP-SAT (18 of 18) and CaDiCaL (18 of 18); by CPU time it is three times as
-  fast as CP-SAT and level with CaDiCaL (shifted geometric mean 1.26 s, 4.25 s, 1.23 s). Its
-  default hands a puzzle to clause learning after 2,000 dead ends with no solution (option
-  `handover`); every puzzle here reaches it. In the second run, with clause learning restarting
-  on 100 conflicts (1,024 since, option `conflict_unit`), 1.33 s against CP-SAT's 4.09 s and
-  CaDiCaL's 1.17 s; there the depth-first search alone (`handover=0`, the default before) took
-  5.32 s and clause learning from the start (`cdcl=true`) 1.10 s; the run of 10:28:55 UTC, the
-  same puzzles without the handover, gave 4.75 s and 1.00 s (results/hard25.jsonl).
-  The set does not separate the engines by count: CP-SAT needs 1.7-6.9 s on these puzzles, far
-  below the limit, where on the issue's sixteen public hard minimal 25x25 it decided 12.
+- **The target is met**: in the first run above (with target phases in clause learning) the
+  native engine decides 18 of 18 within 20 s CPU, as many as CP-SAT and CaDiCaL; by CPU time it
+  is 1.8 times as fast as CP-SAT and 1.9 times as slow as CaDiCaL (shifted geometric mean 2.24 s,
+  4.12 s, 1.18 s; learning from the start 2.12 s). Its default hands a puzzle to clause learning
+  after 2,000 dead ends with no solution (option `handover`); every puzzle here reaches it.
+- **Target phases cost here.** In the second run (13:00:51, before target phases) the default
+  took 1.26 s against CP-SAT's 4.25 s and CaDiCaL's 1.23 s: target phases made this set 1.8 times
+  as slow. These puzzles are unique, and counted to 2 most of the search proves that no second
+  solution exists after the first is found; there a target points at the solution just blocked.
+  Probes outside the repository (one process beside another, the default, 18 puzzles, SGM):
+  without target phases 1.24 s, with them 2.49 s; to a first solution only, 0.82 s and 0.79 s (the
+  cost is all in the proof). Target phases dropped after the first solution: 1.64 s (36x36 55%,
+  seeds 1-3 of `cdcl=true`: 17 of 18 decided against 18); dropped 2,000 conflicts after it: 1.45 s
+  (16 of 18); the target's cells cleared at a solution: 2.11 s; target phases on and off in turn
+  over phases of 1,000 conflicts doubling (CaDiCaL's stable and focused modes, roughly): 1.52 s
+  (QWH 40 34%, seeds 1-3: 11 of 18 against 14). On the peak sets a second solution lies near the
+  first and the target finds it, so each way of dropping it after a solution lost peak runs; the
+  search keeps target phases throughout, and this set's cost is the trade.
+- Before that (the third run, clause learning restarting on 100 conflicts, 1,024 since, option
+  `conflict_unit`): 1.33 s against CP-SAT's 4.09 s and CaDiCaL's 1.17 s; the depth-first search
+  alone (`handover=0`, the default before) 5.32 s and clause learning from the start 1.10 s; the
+  run of 10:28:55 UTC, the same puzzles without the handover, gave 4.75 s and 1.00 s
+  (results/hard25.jsonl). The set does not separate the engines by count: CP-SAT needs 1.7-6.9 s
+  on these puzzles, far below the limit, where on the issue's sixteen public hard minimal 25x25 it
+  decided 12.
 - Hardness follows the clues left undecided, not the count of clues (CP-SAT's look at --make):
   the one near-fully minimal try (seed 12, 257 clues, 1 undecided) took it 0.87 s and was
   dropped; the five with 45 or fewer undecided 1.8-3.1 s, the eight with 190 or more 4.4-7.0 s.
   A check that runs out marks a clue whose removal is hard to decide, and a puzzle with many
   such clues is hard to solve too.
-- The options of the depth-first search (the third run, the same puzzles and limits, at load
+- The options of the depth-first search (the fifth run, the same puzzles and limits, at load
   8-9): `restarts=none` decided 17 (puzzle 10 out of time), SGM 5.13 s; `nogoods=false` (Luby
   restarts that forget) decided 11, SGM 11.10 s, with 510-1,021 restarts on the seven it lost. The
   nogoods recorded at restarts are what keep its restarts from costing.

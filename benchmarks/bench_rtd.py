@@ -292,8 +292,9 @@ def rtd_lines(runs: list[dict]) -> list[str]:
              "(100 x 1.5^k) the remedies (the tail after); `handover=0` keeps each to the depth-first search, "
              "which now hands a puzzle to clause learning after 2,000 dead ends. "
              f"`{LEARNING[0]}` (that default) and `{LEARNING[1]}` (clause learning from the start) are the tail "
-             "after learning. They and CaDiCaL's rows were run again on 29 November 2026, 12:49-12:59 UTC, on a "
-             "quiet machine (load 1.6-2.0; `--engines` the three), where every run had its 10 s of CPU; the "
+             "after learning. They and CaDiCaL's rows were run again on 29 November 2026, 17:16-17:32 UTC, after "
+             "target phases were built into clause learning (load 1.8-2.2, a second process beside it; "
+             "`--engines` the three), where every run had its 10 s of CPU; the "
              "depth-first search's and CP-SAT's rows are from the loaded run. Shape: "
              "the slowest seeds (the median CPU at which runs out of time stopped, or the slowest decided run) "
              "over the fastest; ten times or more is a heavy tail over seeds, a spread below it narrow.", "",
@@ -460,15 +461,16 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
   restart throws away the run's work; what a run refuted is kept only in dom/wdeg's weights.
   These runs predate nogoods recorded at restarts (Lecoutre et al., JSAT 2007; option `nogoods`, on
   by default since: results/bitboard.md, "Nogoods from restarts", no gain at the 36x36 peak).
-- **After learning** (12:49-12:59 UTC, a quiet machine): clause learning decides every seed of
-  every instance within 10 s from the start (`cdcl=true`, 80 of 80), the default (the depth-first
-  search, then learning after 2,000 dead ends) 77 of 80, CaDiCaL 75 of 80 in the same conditions,
-  against 42 of 80 for the depth-first search with Luby restarts alone. QWH 40 #3 is decided by
-  all 20 seeds of `cdcl=true` (0.12-9.8 s, median 2.9 s), 17 of the default and 15 of CaDiCaL.
-  Learning moved the distribution left more than it changed its shape: on QWH 40 the slowest seed
-  still takes 70-300 times the fastest, where CaDiCaL's spread is 4-7x. On 36x36 46% the default
-  is narrow (1.4x on #1) and slower than learning from the start (median 1.04 s against 0.69 s):
-  its first 2,000 dead ends are what the handover costs there, and nothing on easy grids.
+- **After learning** (17:16-17:32 UTC, with target phases): the default (the depth-first search,
+  then learning after 2,000 dead ends), clause learning from the start (`cdcl=true`) and CaDiCaL
+  each decide 75 of 80 seeded runs within 10 s, against 42 of 80 for the depth-first search with
+  Luby restarts alone. All three miss five seeds of QWH 40 #3 and decide every seed of the other
+  three instances. Before target phases (12:49-12:59 UTC, a quieter machine) `cdcl=true` decided
+  all 80 and the default 77: on QWH 40 #3 target phases cost 5 seeds of 20 (Fisher's exact test
+  p = 0.047, one instance), while on the 36x36 instances they moved the medians left (46% #1:
+  0.52 s against 0.69 s with `cdcl=true`, 0.76 s against 1.04 s with the default). Learning moved
+  the distribution left more than it changed its shape: on QWH 40 the slowest seed still takes
+  tens to hundreds of times the fastest, where CaDiCaL's spread is 3-6x.
 - The default stays `restarts=luby` for its bound on the worst case (Luby, Sinclair and Zuckerman,
   "Optimal speedup of Las Vegas algorithms", IPL 1993: within a log factor of the best fixed cutoff),
   not for a measured gain; `restarts=none` keeps the random tie-breaks, `random=false` as well gives
@@ -476,15 +478,13 @@ READING = """## What the distributions say (the runs of 29 November 2026, 00:51-
 """
 
 
-TARGETS_READING = """The runs of 29 November 2026, 12:35-13:01 UTC: every engine again on every puzzle once
-clause learning restarted on 1,024 conflicts (option `conflict_unit`), on a quiet machine (load
-average 1.2-2.2; two processes side by side, 36x36 48% and 50% in one, the rest in the other), so
-that every run out of time used its 30 s of CPU and the references ran in the native engine's
-conditions. The run before (06:52-08:34 UTC, load 5-11; the native engine's default at 10:36-10:55,
-load 1.3-2.9) gave the references fewer: CaDiCaL 5 of 6 at 55% (10.5 s) and 4 of 6 on QWH 40
-(14.3 s), Kissat 4 and 6; the native engine 4 and 4. CPU times on this machine move with the load:
-in that run CaDiCaL took 11.0 s and 16.4 s, Kissat 19.6 s and 29.5 s, on the same 55% puzzle in
-two attempts.
+TARGETS_READING = """The runs of 29 November 2026, 16:51-17:26 UTC, after target phases were built into clause
+learning (below): every engine again on every puzzle, two processes side by side (36x36 48%, 50%
+and QWH 30 in one, 36x36 55% and QWH 40 in the other, then seeds 1 and 2 of those two), load
+average 1.0-2.2, every run out of time at 30.2 s of CPU or more, the references in the native
+engine's conditions. CPU times on this machine move with the load: in an earlier run CaDiCaL took
+11.0 s and 16.4 s on the same 55% puzzle in two attempts, and a puzzle decided near the limit in
+one run (CaDiCaL's 55% #5, 29.97 s at 12:35-13:01) is out of time in the next.
 
 How QWH 40's peak was found, `--peak 40` (instances of their own seeds, not the targets'; at 5 s,
 0.34-0.42 with the runner before this one, the native engine on an 8 s wall deadline, and 0.30-0.34
@@ -502,72 +502,65 @@ again with the runner above, 0.34 the same both times; at 15 s, the first three 
 
 (decided, SGM s). The peak of order 40 lies at 0.32-0.34, below order 30's 0.36 (results/qwh.md)
 and below the 0.34-0.42 the issue expected; the set is QWH 40 at 34%, the harder of the two by a
-hair for CaDiCaL. The 38% of the shortened runs was on the easy side of it.
+hair for CaDiCaL.
 
 The native engine's row is its default: the depth-first search, which hands a puzzle to clause
 learning after 2,000 dead ends with no solution (option `handover`). In the table of other
-settings, `bitboard@handover=0` (the depth-first search alone) and
-`bitboard@restart_unit=1000;handover=0` are from the run of 06:52-08:34 UTC (load 5-11),
-`bitboard@cdcl=true` (learning from the start) from 13:01-13:13 UTC (load 1.0-2.0), each beside the
-references of 12:35-13:01.
+settings, `bitboard@cdcl=true` (learning from the start) is from the run above;
+`bitboard@handover=0` (the depth-first search alone) and `bitboard@restart_unit=1000;handover=0`
+from 06:52-08:34 UTC (load 5-11), which clause learning does not touch.
 
 What the targets' runs show:
 
-- **Over seeds** (the table of seeds above: seeds 1 and 2 of the engines that take one, 29 November
-  2026, 14:23-14:50 UTC, load 0.8-2.3, every run out of time at 30.4 s of CPU or more; seed 0 the
-  run above). On QWH 40 at 34% the one puzzle is a draw: over 18 runs the native engine decides 14
-  (either setting), CaDiCaL 15, CP-SAT 14; the runs only one of the native engine and CaDiCaL
-  decided split 2 to 3 (McNemar p = 1.00), and CaDiCaL's missed runs fall on #0, #2 and #5 at seeds
-  1 and 2. On time the native engine is ahead there: SGM 8.9 s (default) and 8.2 s (learning from
-  the start) against CaDiCaL's 13.5 s, the ratio 1.65 (95% interval 1.13-2.45) for learning from
-  the start. On 36x36 55% CaDiCaL decides all 18; the default 15 (p = 0.25) and 1.5 times slower
-  (SGM 8.6 s against 5.8 s, interval of the ratio 0.45-0.98); learning from the start 16 (p =
-  0.50) and level on time (4.9 s against 5.8 s, 0.75-1.92). What is left at 55% is mostly #0:
-  learning from the start took it 1.9 s at seed 1 and more than 30 s at seeds 0 and 2, where
-  CaDiCaL's three seeds took 7.6-8.6 s; more seeds (below, under clause learning) show it is not a
-  tail alone but more conflicts. At six puzzles a set, neither difference in count is beyond the
-  seeds' noise.
-
-- QWH 30 at 36%: **met**. Every engine decides all six; the native engine in 0.03 s (SGM)
-  against CaDiCaL's 0.22 s, Kissat's 0.25 s and CP-SAT's 0.86 s.
-- QWH 40 at 34%, its peak: **not met**, by one puzzle. The native engine decides 5 of 6 (SGM
-  13.1 s), CaDiCaL 6 (11.6 s), Kissat 6 (7.4 s), CP-SAT 5 (12.4 s). With clause learning's
-  restarts on 100 conflicts (10:36-10:55) it decided 4 (13.9 s); the depth-first search alone 2
-  (17.3 s); clause learning from the start 5 (7.2 s, below Kissat's SGM with one puzzle fewer; #0 missed).
-- 36x36 with 55% removed: **not met**, by one puzzle. 5 of 6 (SGM 7.5 s) against CaDiCaL's 6 of 6
-  (6.7 s; the sixth in 29.97 s of its 30), Kissat 6 (11.8 s), CP-SAT 2 (23.2 s). With restarts on
-  100 conflicts it decided 4 (17.2 s); the depth-first search alone 2 (15.0 s); clause learning
-  from the start 5 (5.3 s; #0 missed, which the default decides in 11.3 s). The puzzle missed (#4) CaDiCaL decides in 12.0 s. The puzzles decided
-  differ from setting to setting: at this budget which ones a search decides is a draw from a
-  heavy-tailed distribution (the run-time distributions above, and the seeded runs below).
-- 36x36 with 48% removed: **not met**, on time alone: every engine decides #0 and none the other
-  five; the native engine in 27.1 s, CaDiCaL 4.1 s, CP-SAT 15.9 s, Kissat 18.9 s (SGM 29.5 s
-  against CaDiCaL's 21.9 s); clause learning from the start in 20.7 s.
-- 36x36 with 50% removed: **not met**, narrowly: of the four, only Kissat decides one of the six
-  (#2, 19.1 s). Clause learning from the start decides another (#0, 22.8 s), which no reference
-  decides: 1 of 6 as Kissat, its SGM a hair above.
-- The native engine's runs out of time all used their 30 s (33.3 s at the kill, the grace
-  included); the misses are misses at the issue's budget, not of the machine.
+- **Every target met at seed 0.** 36x36 48%: the default decides 2 of 6 (#0 6.2 s, #2 9.6 s; SGM
+  19.3 s) where each reference decides #0 alone (CaDiCaL 5.2 s, Kissat 21.7 s, CP-SAT 28.9 s; SGM
+  22.7-29.8 s); learning from the start decides 3 (#0-#2, 11.6 s). 36x36 50%: the default decides
+  #0 (15.2 s), Kissat #2 (19.6 s), the rest none: 1 of 6 each, SGM 26.8 s against Kissat's 28.0
+  s, met by one puzzle each side; learning from the start none. 36x36 55%: 6 of 6 (3.95 s) against
+  CaDiCaL's 5 (8.6 s), Kissat's 6 (15.4 s), CP-SAT's 2. QWH 30 at 36%: all six for every engine,
+  the native engine in 0.03 s against 0.22-0.86 s. QWH 40 at 34%: 6 of 6 (6.8 s) against
+  CaDiCaL's 4 (12.7 s), Kissat's 6 (8.0 s), CP-SAT's 5 (15.4 s). Before target phases (the run of
+  12:35-13:01, a like load) the default decided 1, 0, 5, 6 and 5 of 6 on the same sets.
+- **Over seeds** (the table above: seeds 0-2, 18 runs a set and engine). On 36x36 55% the default
+  and learning from the start decide all 18, CaDiCaL 16, CP-SAT 7; against CaDiCaL the runs only
+  one side decided split 2 to 0 (McNemar p = 0.50) and CaDiCaL's SGM over the default's is 1.29
+  (95% interval 0.81-2.14): ahead in count and time, neither beyond these runs' noise. On QWH 40
+  at 34% the default decides 18, CaDiCaL 14, CP-SAT 14, split 4 to 0 (p = 0.12), and is 3.4
+  times as fast as CaDiCaL (2.2-5.2). Learning from the start decides 16 there, 2.0 times as fast
+  as CaDiCaL (1.3-3.1). Before target phases the same table read 15 and 14 against CaDiCaL's 18
+  and 15, the default slower than CaDiCaL at 55% (0.67, 0.45-0.98).
+- At 48% and 50% every engine is near zero and a verdict turns on one puzzle; they were not run
+  over seeds (Kissat, the one reference to decide a 50% puzzle, takes no seed).
 - One cheap setting of the depth-first search on 36x36 55%: `restart_unit=1000` (runs ten times
   as long between restarts) decided 1 of 6 (SGM 21.5 s) against its default's 2 (15.0 s): worse.
 - **Clause learning** (native/sudokun_cdcl.c): MiniSat's loop on the grid itself, the puzzle's
   clauses implicit (a value's exclusions, a cell's last value, a unit's last place), first-UIP
-  clauses minimised recursively, VSIDS, Luby restarts on conflicts (1,024 the unit; 100 at first), learnt clauses
-  halved by their levels. What was tried, on 8 QWH of order 35 at 35% (`random.Random(7035)`, 10 s
-  CPU each, CPU summed over the eight): decisions always "cell holds value" 4.0-4.9 s against
-  24.4 s with phase saving (Pipatsrisawat and Darwiche, SAT 2007: most saved phases are "does not
-  hold"); Glucose's restarts on the learnt clauses' levels 7.4 s against Luby's 4.0 s; and on 8
-  QWH of order 38 at 34% (12 s each): decided 8/8 against 4/8 for the depth-first search and 7/8
-  for `sat:cadical195` in-process, VSIDS decay 0.9 5/8 and 0.98 8/8 (25.1 s against 25-28 s at
-  0.95, within the noise), a restart unit of 32 5/8 and of 300 6/8. Watch lists with blockers
-  and peers taken from the units' masks added 11% conflicts a second.
-- **Where the gap to the SAT solvers lies** (29 November 2026, 11:55-12:30 UTC, load 1-2): Debian's
-  CaDiCaL binary (`cadical`, version sc2021) on the CNFs of QWH 40 34% (the optimized encoding), to
-  a first solution, took 50,515, 8,984, 160,525, 14,722, 41,485 and 132,751 conflicts (#0-#5) at
-  about 11,000 a second; this search (`cdcl=true`, its unit then 100) two to twenty times as many
-  on #0, #1 and #4 (past 190,000, 139,233, 187,636), about as many on #3 and #5, at 6,300 a
-  second: 1.7 times as long a conflict. Which of CaDiCaL's parts carry it, each setting on #0, #1
-  and #4 (conflicts to a first solution; "past": out of its 30 s):
+  clauses minimised recursively, VSIDS, Luby restarts on conflicts (1,024 the unit), learnt
+  clauses halved by their levels, and target phases on cells (below). What was tried, on 8 QWH of
+  order 35 at 35% (`random.Random(7035)`, 10 s CPU each, CPU summed over the eight): decisions
+  always "cell holds value" 4.0-4.9 s against 24.4 s with phase saving (Pipatsrisawat and
+  Darwiche, SAT 2007: most saved phases are "does not hold"); Glucose's restarts on the learnt
+  clauses' levels 7.4 s against Luby's 4.0 s; and on 8 QWH of order 38 at 34% (12 s each):
+  decided 8/8 against 4/8 for the depth-first search and 7/8 for `sat:cadical195` in-process,
+  VSIDS decay 0.9 5/8 and 0.98 8/8 (25.1 s against 25-28 s at 0.95, within the noise), a
+  restart unit of 32 5/8 and of 300 6/8. Watch lists with blockers and peers taken from the
+  units' masks added 11% conflicts a second.
+- **Target phases on cells** (Biere and Fleury, "Chasing target phases", Pragmatics of SAT 2020):
+  at each conflict whose conflict-free trail is the longest since the last restart, each cell's
+  value on it is kept; VSIDS picks a variable as before, and its cell's kept value is decided
+  where still open (the value VSIDS picked otherwise), so every decision stays "cell holds value"
+  and counting is as before. Measured before it was built in (`cdcl=true`, 20 s CPU, counted to
+  2, QWH 40 34% and 36x36 55%): seeds 1-3 decided 14 of 18 and 18 of 18 (without: 12 and 15);
+  seeds 4-6, both in one run, 13 and 18 against 12 and 12, SGM 4.6 s and 3.3 s against 6.7 s and
+  6.7 s. Together 63 of 72 against 51 of 72 (Fisher's exact test p = 0.023; on 55%, 36 of 36
+  against 27 of 36, p = 0.002). It was taken from CaDiCaL's parts (the table below).
+- **Where the gap to the SAT solvers lay** (before target phases, 29 November 2026, 11:55-12:30
+  UTC, load 1-2): Debian's CaDiCaL binary (`cadical`, version sc2021) on the CNFs of QWH 40 34%
+  (the optimized encoding), to a first solution, took 50,515, 8,984, 160,525, 14,722, 41,485 and
+  132,751 conflicts (#0-#5) at about 11,000 a second; this search (`cdcl=true`, its unit then
+  100) two to twenty times as many on #0, #1 and #4 (past 190,000, 139,233, 187,636), about as
+  many on #3 and #5, at 6,300 a second: 1.7 times as long a conflict. Which of CaDiCaL's parts
+  carry it, each setting on #0, #1 and #4 (conflicts to a first solution; "past": out of its 30 s):
 
   | CaDiCaL's options | #0 | #1 | #4 |
   |---|---:|---:|---:|
@@ -590,43 +583,27 @@ What the targets' runs show:
   search took stable mode's restart unit: seeded runs of `cdcl=true` (engine seeds 1-3, 20 s
   CPU; QWH 40 34% to a first solution, 36x36 55% counted to 2) decided 13 of 18 and 11 of 12
   with 1,024 against 9 of 18 and 7 of 12 with 100: 24 of 30 against 16 of 30 (Fisher's exact test,
-  p = 0.054; on QWH 40, 512 decided 15 of 18, 2,048 10 and 8,192 11). The rest of stable mode,
-  saved phases with CaDiCaL's resets (without its local search), lost here: QWH 40 #0-#5 at 20 s,
-  1 of 6 decided against 6 of 6 with the same unit (a saved "does not hold" made a decision
-  propagates little in this search); so did bumping the reason literals of the learnt clause (1 of
-  6 against 2 of 6, unit 100). Clause shrinking (Fleury and Biere, "Efficient All-UIP Learned
-  Clause Minimization", SAT 2021: a level's literals replaced by the one they follow from) cut the
-  learnt clauses from 65 to 45 literals (at 14-16 levels) but decided 22 of 36 seeded runs against
-  27 of 36 without (QWH 40 34% and 36x36 55%, seeds 1-3, 20 s, counted to 2), and was left out.
-  So, on the same runs, was vivifying the learnt clauses of at most 6 levels after each reduction
-  (Luo, Li, Xiao, Manyà and Lü, "An effective learnt clause minimization approach for CDCL SAT
-  solvers", IJCAI 2017; at most 500 a round, at level 0): 7% of their literals gone, 20 of 36
-  decided against 27; CaDiCaL's tiers of learnt clauses (those of at most 6 levels used since the
-  last reduction kept, three quarters of the rest removed every 300 sqrt(k) conflicts), 22 of 36;
-  bumping the variables of the learnt clause's reasons (CaDiCaL's `bumpreason`, depth 1, at most ten
-  times the clause's length), 23 of 36. Deciding the value a cell last held in place of the one
-  VSIDS picked (solution-based phase saving, Demirović, Chu and Stuckey, CP 2018) decided 4 of 8
-  seeds of 36x36 55% #0 against 5 of 8. On that puzzle CaDiCaL needs 20,062-54,556 conflicts (its
-  stable mode alone, its default, its seeds 1 and 2), this search 77,038 to past 240,000 (seeds
-  3-10): the gap there is in the conflicts, not the tail alone. CaDiCaL's stable mode alone on it,
-  one option off at a time (one run each): 20,062 conflicts; without target phases 111,130, without
-  rephasing past 159,900, with one fixed phase (true, as here) 33,947, without reductions 39,129,
-  without reason bumping 35,792; without shrinking 15,553, without minimising 18,407, and without
-  pre- and inprocessing or chronological backtracking fewer still (6,632 and 1,811, single draws).
-  Even on this search's one phase it needs under half of this search's fewest.
-  Preprocessing, the rest of inprocessing and chronological backtracking are what it still lacks; a
-  conflict here costs 1.7 times CaDiCaL's, most of it in reading the learnt clauses' watch lists
-  (`perf annotate`: misses on the list, the clause and its first literal).
-- **A lead, measured and not yet built in:** CaDiCaL's target phases (Biere and Fleury, "Chasing
-  target phases", Pragmatics of SAT 2020) taken to cells: at each conflict whose conflict-free trail
-  is the longest since the last restart, each cell's value on it is kept; VSIDS then picks a
-  variable as before, and its cell's kept value is decided where still open (the value VSIDS picked
-  otherwise), so that every decision stays "cell holds value". Same runs as the trials above
-  (`cdcl=true`, 20 s, counted to 2): seeds 1-3 decided 14 of 18 on QWH 40 34% and 18 of 18 on 36x36
-  55% (the kept search 12 and 15); seeds 4-6, both in one run, 13 and 18 against 12 and 12, SGM 4.6
-  s and 3.3 s against 6.7 s and 6.7 s. Together 63 of 72 against 51 of 72 (Fisher's exact test p =
-  0.023; on 55% 36 of 36 against 27 of 36, p = 0.002). Built in, it changes the default's and
-  `cdcl=true`'s figures in every table here, which then have to be run again.
+  p = 0.054; on QWH 40, 512 decided 15 of 18, 2,048 10 and 8,192 11). On 36x36 55% #0, stable
+  mode alone needed 20,062 conflicts; one option off at a time (one run each): without target
+  phases 111,130, without rephasing past 159,900, with one fixed phase (true, as here) 33,947,
+  without reductions 39,129, without reason bumping 35,792, without shrinking 15,553, without
+  minimising 18,407. This search, before target phases, needed 77,038 to past 240,000 (seeds
+  3-10): the gap was in the conflicts, and target phases were the largest single part of it.
+- **Tried and left out** (seeded runs of `cdcl=true`, QWH 40 34% and 36x36 55%, seeds 1-3, 20 s,
+  counted to 2: 36 runs, of which the search before target phases decided 27): saved phases with
+  CaDiCaL's resets (QWH 40 #0-#5, 1 of 6 against 6; a saved "does not hold" made a decision
+  propagates little here); clause shrinking (Fleury and Biere, "Efficient All-UIP Learned Clause
+  Minimization", SAT 2021; learnt clauses 65 to 45 literals), 22 of 36; vivifying the learnt
+  clauses of at most 6 levels after each reduction (Luo, Li, Xiao, Manyà and Lü, IJCAI 2017; at
+  most 500 a round), 20 of 36; CaDiCaL's tiers of learnt clauses (those of at most 6 levels used
+  since the last reduction kept, three quarters of the rest removed every 300 sqrt(k)
+  conflicts), 22 of 36; bumping the variables of the learnt clause's reasons (CaDiCaL's
+  `bumpreason`, depth 1), 23 of 36; deciding the value a cell last held (solution-based phase
+  saving, Demirović, Chu and Stuckey, CP 2018), 4 of 8 seeds of 36x36 55% #0 against 5 of 8;
+  poison marks in minimisation (a pure speed change: 0.96-1.05 of the time, within the noise).
+  What the search still lacks of CaDiCaL's: preprocessing, inprocessing and chronological
+  backtracking; a conflict here costs 1.7 times CaDiCaL's, most of it in reading the learnt
+  clauses' watch lists (`perf annotate`: misses on the list, the clause and its first literal).
 - Where clause learning does not pay: easy large grids, where setting up n^3 variables costs more
   than the whole depth-first search (25x25 to 64x64 with 30% of the cells open: 5-12 times
   slower; 16x16 public puzzles 1.25 ms against 0.34 ms a puzzle). Hence the handover: the
@@ -637,10 +614,13 @@ What the targets' runs show:
 - Hard minimal 25x25: `benchmarks/bench_hard25.py` (results/bitboard.md, "Hard minimal 25x25"): 18
   seeded near-minimal 25x25 from the generator (`--check-seconds 0.5`) where CP-SAT needs 1.7-6.9 s
   CPU; in one run (20 s CPU each, limit 2) the native engine, CP-SAT and CaDiCaL each decide 18 of
-  18: **met**, on a set that does not separate them by count. On CPU time the default with its
-  handover is three times as fast as CP-SAT and level with CaDiCaL (shifted geometric mean 1.26 s,
-  4.25 s, 1.23 s, the run of 13:00 UTC; with clause learning's restarts on 100 conflicts 1.33 s
-  against 4.09 s and 1.17 s); the depth-first search alone took 5.32 s.
+  18: **met**, on a set that does not separate them by count. On CPU time the default is 1.8 times
+  as fast as CP-SAT and 1.9 times as slow as CaDiCaL (SGM 2.24 s, 4.12 s, 1.18 s, 17:26 UTC);
+  before target phases it was level with CaDiCaL (1.26 s against 1.23 s, 13:00 UTC). These
+  puzzles are unique: after the first solution the target points at the solution just blocked,
+  and the proof that no second one exists takes twice the conflicts. Dropping the target after a
+  solution won that back in part and lost peak runs, where a second solution lies near the first
+  (results/bitboard.md has the probes): the trade is kept.
 - From the session that added restarts: the 9x9 kernel is untouched (sudoku9.c; the 9x9 path
   takes no restart bit): 600 magictour puzzles take the same 14,507 nodes as on main;
   `bench_large.py --quick`: the engine still faster than CP-SAT and MiniSat on 100/100 public and
