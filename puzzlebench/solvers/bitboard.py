@@ -142,8 +142,9 @@ class BitboardEngine(NativeBatch, Engine):
       (2,000), clause learning takes the puzzle over from its start (native/sudokun_cdcl.c, option
       ``cdcl`` for it alone): MiniSat's loop (Eén and Sörensson, SAT 2003) on the grid itself, the
       puzzle's clauses implicit, each decision a cell's value on the longest trail since the
-      restart where it is open (target phases: Biere and Fleury, POS 2020); a hard puzzle's heavy tail is where it pays, an easy one's setup
-      of n^3 variables where it does not (results/rtd.md, "Clause learning").
+      restart where it is open (target phases: Biere and Fleury, POS 2020); a hard puzzle's heavy
+      tail is where it pays, an easy one's setup of n^3 variables where it does not
+      (results/rtd.md, "Clause learning").
       The units are each kind's own unit lists (those its rules are made of), kept per
       structure.
     - N-Queens: the classic column / diagonal bitmask search; pre-placed queens fix their row;
@@ -185,7 +186,8 @@ class BitboardEngine(NativeBatch, Engine):
                "lowest value, one search for every seed)"),
         Option("cdcl", bool, False, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin: conflict-driven clause "
                "learning on the grid (sudokun_cdcl.c: first-UIP clauses, VSIDS, each decision a value given to a "
-               "cell, its value on the longest trail since the restart where open, restarts after conflict_unit conflicts by option restarts) instead of the depth-first search"),
+               "cell, its value on the longest trail since the restart where open, restarts after conflict_unit "
+               "conflicts by option restarts) instead of the depth-first search"),
         Option("handover", int, HANDOVER, "Sudoku other than 9x9, Sudoku-X, jigsaw, Latin, option cdcl off: the "
                "depth-first search's dead ends with no solution found after which clause learning takes the "
                "puzzle over from its start (0: never)", number=Whole(0, INT64_MAX)),
