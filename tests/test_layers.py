@@ -1,7 +1,7 @@
 """The layers the folders promise, kept in the imports: each module imports only from its own
 layer or the layers below it.
 
-    errors, options ← models (and results) ← encoders ← solvers ← harness, generators, rating ← api, cli (and __main__)
+    errors, options, outputs ← models (and results) ← encoders ← solvers ← harness, generators, rating ← api, cli (and __main__)
 
 (``puzzlebench._native``, the compiled extension, is a leaf any layer may use.)  Read from
 the source with :mod:`ast`, imports inside functions included, so that a lazy import cannot
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlebench"
-LAYERS = [{"errors", "options"}, {"models", "results"}, {"encoders"}, {"solvers"}, {"harness", "generators", "rating"}, {"api", "cli", "__main__"}]
+LAYERS = [{"errors", "options", "outputs"}, {"models", "results"}, {"encoders"}, {"solvers"}, {"harness", "generators", "rating"}, {"api", "cli", "__main__"}]
 
 
 def layer_of(module: str) -> int | None:

@@ -3,12 +3,14 @@
 Every module named in :data:`COMMAND_MODULES` adds its sub-commands with
 ``register(subparsers)``, each sub-parser setting ``func`` to a function ``(args) -> exit
 code``; :mod:`.common` holds what they share (the exit codes, the input records, the error
-lines).  A user's mistake is a message, never a traceback.
+lines).  A user's mistake is a message, never a traceback; so is a write the system refuses
+(a full disk: ``puzzlebench: cannot write WHERE: reason``, exit 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import sys
 
@@ -92,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
     from ..errors import PuzzlebenchError
-    from .common import EXIT_OK, EXIT_USAGE
+    from ..outputs import WriteFailed, guarded_stdout
+    from .common import EXIT_CLOSED_PIPE, EXIT_SOME_ERRORS, EXIT_USAGE
     try:
         args = parser.parse_args(argv)
     except PuzzlebenchError as exc:   # a checked number (puzzlebench.options)
@@ -102,12 +105,16 @@ def _run(parser: argparse.ArgumentParser, argv: list[str] | None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
     try:
-        return args.func(args)
+        with guarded_stdout():
+            return args.func(args)
     except PuzzlebenchError as exc:
         print(f"puzzlebench: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        return EXIT_OK
+    except WriteFailed as exc:
+        if exc.errno == errno.EPIPE:   # the reader stopped reading (`| head -1`): said by its exit code alone
+            return EXIT_CLOSED_PIPE
+        print(f"puzzlebench: {exc}", file=sys.stderr)
+        return EXIT_SOME_ERRORS
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..options import AMOUNT, COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
+from ..outputs import check_not_input
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
 from ..harness.dask_executor import open_executor, parse_executor_spec
@@ -144,6 +145,8 @@ def cmd_bench(args) -> int:
             raise UsageError("--db PATH is needed to keep the results (e.g. --db bench.sqlite)")
         temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-")
         db = os.path.join(temporary.name, "default.sqlite")
+    else:
+        check_not_input(db, "--db", args.files)
     limit = DEFAULT_LIMIT if args.limit is None else None if args.limit == 0 else args.limit
     cfg = BenchConfig(solvers=solvers, db=db, limit=limit, time_limit=time_limit, memory_limit=memory_limit,
                       clock=args.clock, wall_limit=args.wall_limit,
@@ -214,6 +217,7 @@ def _cmd_campaign(args) -> int:
     db = args.db or campaign.db
     if db is None:
         raise UsageError(f"the campaign {args.campaign} names no db = \"...\": give one there or --db PATH")
+    check_not_input(db, "--db" if args.db else "db", [args.campaign, *(run.file for run in campaign.sets)])
     executor_text = args.executor or campaign.executor or "local"
     executor_spec = parse_executor_spec(executor_text)
     jobs = args.jobs if args.jobs is not None else campaign.jobs

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import select
+import signal
 import sys
 from typing import Iterable, Iterator
 
@@ -27,6 +28,7 @@ from ..models.sudoku import parse_box
 from ..results import Result
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE   # what a Unix tool killed by SIGPIPE shows its shell (141)
 BATCH = 1000   # puzzles solved and answered at a time: memory holds one batch of a stream
 def add_input_arguments(p: argparse.ArgumentParser, *, example: bool = True) -> None:
     p.add_argument("files", nargs="*", metavar="FILE", help="puzzle files ('-' for standard input)")

@@ -10,6 +10,7 @@ from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODIN
 from ..encoders.registry import FORMATS, artifact_for, check_exportable
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
+from ..outputs import check_output, write_output
 from ..solvers.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
@@ -19,13 +20,9 @@ SPLIT = "mzn+dzn"
 MiniZinc model (``KIND.mzn``, written once), in a folder."""
 
 
-def _write(text: str, output: str | None) -> None:
+def _write(text: str, output: str | None, inputs: list[str]) -> None:
     if output and output != "-":
-        try:
-            with open(output, "w") as f:
-                f.write(text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {output}: {exc.strerror}") from None
+        write_output(output, text, "-o", inputs)
     else:
         sys.stdout.write(text)
 
@@ -33,13 +30,15 @@ def _write(text: str, output: str | None) -> None:
 def cmd_export(args) -> int:
     if args.to == SPLIT:
         return _export_split(args)
+    if args.output and args.output != "-":
+        check_output(args.output, "-o", args.files)
     if args.to == "minizinc-model" and not args.files and not args.example:
         if not args.kind:
             raise UsageError("no input: name puzzle files, '-' for standard input, --example NAME, or "
                              "--kind KIND for that kind's model")
         from ..encoders.minizinc import kind_model
         from ..models.kinds import kind_class
-        _write(kind_model(kind_class(args.kind), args.to), args.output)
+        _write(kind_model(kind_class(args.kind), args.to), args.output, args.files)
         return EXIT_OK
     number = 1 if args.number is None else args.number
     held = 0
@@ -52,7 +51,7 @@ def cmd_export(args) -> int:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
     memory_limit = check_memory_limit(args.memory_limit)
-    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output)
+    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output, args.files)
     return EXIT_OK
 
 
@@ -89,9 +88,9 @@ def _export_split(args) -> int:
             tally.add("error", error=True)
             continue
         if model is not None:
-            _write(model, str(folder / f"{puzzle.kind}.mzn"))
+            _write(model, str(folder / f"{puzzle.kind}.mzn"), args.files)
             models.add(puzzle.kind)
-        _write(data, str(folder / f"{puzzle.kind}-{k}.dzn"))
+        _write(data, str(folder / f"{puzzle.kind}-{k}.dzn"), args.files)
         tally.add("written")
     if args.number is not None and tally.records == 0:
         raise UsageError(f"--number {args.number}: the input holds fewer puzzles")

@@ -6,7 +6,6 @@ each), each with its solution so that ``check`` verifies it; the generators are
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 
 from ..errors import UsageError
@@ -15,6 +14,7 @@ from ..models.kinds import KINDS, generated_kinds, shaped_by_box
 from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..options import AMOUNT, COUNT, FINITE, FRACTION, MEMORY, SEED, SIZE, TIME
+from ..outputs import open_output
 from ..solvers.child import check_memory_limit
 from .common import EXIT_OK
 from .rate import LADDER_SECONDS   # rate's time limit and its default
@@ -47,9 +47,7 @@ def _check_generate_options(args) -> None:
 
 
 def cmd_generate(args) -> int:
-    from ..generators import generate
     from ..generators.latin import check_qwh_arguments
-    from ..harness.progress import Progress
     _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
     entry = KINDS[args.kind]
@@ -69,9 +67,21 @@ def cmd_generate(args) -> int:
     rated = _rating_target(args, box)
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
-    out = _OutFile(args.out) if args.out else sys.stdout
-    if rated:
-        return _generate_rated(args, out)
+    with _output(args.out) as out:
+        if rated:
+            return _generate_rated(args, out)
+        return _generate(args, out, box, size)
+
+
+def _output(path: str | None):
+    """``--out FILE`` (checked at once; in place, whole, when the command ends, and with the
+    puzzles finished at a Ctrl-C), or standard output."""
+    return open_output(path, "--out", keep_interrupted=True) if path else contextlib.nullcontext(sys.stdout)
+
+
+def _generate(args, out, box: tuple[int, int], size: int) -> int:
+    from ..generators import generate
+    from ..harness.progress import Progress
     label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
     cells = box[0] * box[1] * box[0] * box[1] if args.kind == "sudoku" else 0
     if cells:  # a large Sudoku takes minutes: the bar counts the clues tried, a puzzle's cells each
@@ -95,8 +105,6 @@ def cmd_generate(args) -> int:
                       file=sys.stderr)
     finally:
         progress.finish()
-        if args.out:
-            out.close()
     return EXIT_OK
 
 
@@ -147,38 +155,7 @@ def _generate_rated(args, out) -> int:
                   file=out, flush=True)
     finally:
         progress.finish()
-        if args.out:
-            out.close()
     return EXIT_OK
-
-
-class _OutFile:
-    """``generate --out FILE``: checked writable at once, but emptied only when the first puzzle
-    is written, so that an argument the generator refuses (a size, a shape, --clues) leaves an
-    existing file as it was (it was emptied) and a new one is not left behind empty."""
-
-    def __init__(self, path: str) -> None:
-        self.path, self.existed = path, os.path.exists(path)
-        try:
-            self.file = open(path, "a")   # "a": writable, created if new, not truncated yet
-        except OSError as exc:
-            raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
-        self.written = False
-
-    def write(self, text: str) -> int:
-        if not self.written:
-            self.file.truncate(0)
-            self.written = True
-        return self.file.write(text)
-
-    def flush(self) -> None:
-        self.file.flush()
-
-    def close(self) -> None:
-        self.file.close()
-        if not self.written and not self.existed:
-            with contextlib.suppress(OSError):
-                os.remove(self.path)
 
 
 def _generated_text(args, puzzle, index: int) -> str:

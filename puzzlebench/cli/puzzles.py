@@ -18,6 +18,7 @@ from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.svg import gallery_page
 from ..results import Result, Status, Times, error_result
+from ..outputs import check_output, write_output
 from ..solvers.base import Interrupted
 from ..solvers.child import check_memory_limit, run_limited
 from ..solvers.clock import check_clock
@@ -222,7 +223,7 @@ SOLVE_SECONDS = 10.0
 def show_drawings(args) -> int:
     """``--format svg``: one SVG a puzzle, to standard output (one puzzle) or a file each in
     ``--out DIR``; ``--format html``: one page of every puzzle, to standard output or ``--out``."""
-    _check_out(args.format, args.out)
+    _check_out(args.format, args.out, args.files)
     records = list(read_records(args))
     if args.format == "svg" and args.out is None and len(records) > 1:
         raise UsageError(f"show --format svg: {len(records)} puzzles; give --out DIR for a file each, "
@@ -242,40 +243,38 @@ def show_drawings(args) -> int:
         figures.append((caption, kind_entry(p.kind).draw(p, solution)))
         tally.add("shown")
     if args.format == "html":
-        _write(args.out, gallery_page(_title(args), figures))
+        _write(args.out, gallery_page(_title(args), figures), args.files)
     elif args.out is None:
         for _, drawing in figures:
             if drawing is not None:
                 print(drawing)
     else:
-        _write_each(args.out, records, figures)
+        _write_each(args.out, records, figures, args.files)
     return tally.exit_code()
 
 
-def _check_out(fmt: str, out: str | None) -> None:
-    """An output path of the wrong sort, refused before any puzzle is read."""
+def _check_out(fmt: str, out: str | None, inputs: list[str]) -> None:
+    """An output path of the wrong sort, or an input's, refused before any puzzle is read."""
     if out is not None and fmt == "svg" and os.path.exists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: a file; --format svg writes a file a puzzle into a directory")
     if out is not None and fmt == "html" and os.path.isdir(out):
         raise UsageError(f"--out {out}: a directory; --format html writes one page: give its file name")
+    if out is not None and fmt == "html":
+        check_output(out, "--out", inputs)
 
 
 def _title(args) -> str:
     return "puzzlebench: " + (", ".join(args.files) if args.files else f"example {args.example or args.default_example}")
 
 
-def _write(out: str | None, text: str) -> None:
+def _write(out: str | None, text: str, inputs: list[str]) -> None:
     if out is None:
         sys.stdout.write(text)
-        return
-    try:
-        with open(out, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as exc:
-        raise UsageError(f"--out {out}: cannot write there: {exc.strerror}") from None
+    else:
+        write_output(out, text, "--out", inputs)
 
 
-def _write_each(out: str, records, figures) -> None:
+def _write_each(out: str, records, figures, inputs: list[str]) -> None:
     """A file a drawing in the directory ``out``: ``NNN-SOURCE.svg``, in input order."""
     try:
         os.makedirs(out, exist_ok=True)
@@ -283,7 +282,7 @@ def _write_each(out: str, records, figures) -> None:
         raise UsageError(f"--out {out}: cannot make a directory there: {exc.strerror}") from None
     for k, (rec, (_, drawing)) in enumerate(zip(records, figures), start=1):
         if drawing is not None:
-            _write(os.path.join(out, f"{k:03d}-{_slug(rec.source)}.svg"), drawing)
+            _write(os.path.join(out, f"{k:03d}-{_slug(rec.source)}.svg"), drawing, inputs)
 
 
 def _slug(source: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from collections import Counter
@@ -21,6 +20,7 @@ import numpy as np
 
 from ..errors import Place, PuzzleError, UnsupportedShapeError, UsageError
 from ..options import INT32_MAX, NON_NEGATIVE, SEED, TIME, Whole
+from ..outputs import check_output, write_output
 from ..models.sudoku import Sudoku, parse_sudoku_line
 from ..rating import BUILTIN_MODELS, LADDER_SECONDS, Rating, get_model, rate_profile
 from ..rating.data import read_records
@@ -82,18 +82,6 @@ def run(args) -> int:
     return run_rate(args)
 
 
-def check_writable(path: str) -> None:
-    """Fail now, not after minutes of work, when ``path`` cannot be written (a folder, a
-    missing folder, no permission); nothing is left behind."""
-    existed = os.path.exists(path)
-    try:
-        open(path, "a").close()
-    except OSError as exc:
-        raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
-    if not existed:
-        os.remove(path)
-
-
 def _read(path: str) -> tuple[str, str]:
     """A labelled data file's text; bytes that are not UTF-8 are an error with their place."""
     from ..models.reader import decode_bytes
@@ -116,8 +104,9 @@ def run_rate(args) -> int:
     # possible (16 numbers: rush-01 clues too)
     inputs = argparse.Namespace(files=[args.file], kind=None, box=None, prefer="sudoku")
     html = args.format == "html"
+    read_files = [args.file] + ([args.model] if args.model not in BUILTIN_MODELS else [])
     if html and args.out:
-        check_writable(args.out)
+        check_output(args.out, "--out", read_files)   # now, not after minutes of work
     sections: list[str] = []
     tally = Tally()
     seconds = args.time_limit or None
@@ -145,7 +134,7 @@ def run_rate(args) -> int:
             print(json.dumps(rating.to_dict(args.explain)) if args.format == "jsonl"
                   else format_text(rating, args.explain), flush=True)
     if html:
-        write_page(args.out, page(f"puzzlebench rate {args.file}", sections))
+        write_page(args.out, page(f"puzzlebench rate {args.file}", sections), read_files)
     if args.format != "jsonl" and tally.records:
         print(summary_line(tally, ladder), file=sys.stderr)
     return tally.exit_code()
@@ -161,14 +150,11 @@ def html_section(number: int, rating: Rating, puzzle) -> str:
     return rated_section(number, heading, [f.strip() for f in facts], puzzle, rating.moves)
 
 
-def write_page(path: str | None, text: str) -> None:
+def write_page(path: str | None, text: str, inputs: list[str]) -> None:
     if path is None:
         sys.stdout.write(text)
         return
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"--out {path}: cannot write there: {exc.strerror}") from None
+    write_output(path, text, "--out", inputs)
     print(f"wrote {path}", file=sys.stderr)
 
 
@@ -213,7 +199,7 @@ def run_fit(args) -> int:
         raise UsageError("rate --fit needs --labels COLUMN (a CSV header name or a 1-based field number)")
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
-    check_writable(args.out)
+    check_output(args.out, "--out", [args.fit])   # now, not after the fit
     text, source = _read(args.fit)
     records = read_records(text, source, args.labels)
     names = FEATURE_SETS[args.features]
@@ -257,7 +243,7 @@ def run_fit(args) -> int:
         if len(sys.argv) > 2 and sys.argv[1] == "rate" else None,
         "cross_validation": {k: {"r": c.r, "low": c.low, "high": c.high, "n": c.n} for k, c in cv.items()},
     }
-    Path(args.out).write_text(model.to_json())
+    write_output(args.out, model.to_json(), "--out", [args.fit])
     print(f"fitted {name} on {len(y)} puzzles of {source} ({args.features} features, {args.method}"
           f"{', log labels' if args.transform == 'log' else ''}); {skipped} skipped"
           f"{f', {unread} not read (errors above)' if unread else ''}")

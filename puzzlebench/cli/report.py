@@ -13,12 +13,13 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..options import FINITE, FRACTION
-from ..harness.database import INPUT_SOLVER, open_existing
+from ..harness.database import INPUT_SOLVER, database_files, open_existing
 from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
                                TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
                                compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
                                render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..harness.html_report import compare_page, report_page
+from ..outputs import check_not_input, check_output, open_output, write_output
 from .common import EXIT_OK
 
 TABLE_FORMATS = ("md", "csv", "latex", "json", "html")
@@ -39,6 +40,7 @@ def cmd_report(args) -> int:
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
     _check_html(args, fmt)
+    _check_out_folder(args.out, fmt, "summary", database_files(args.db))
     if args.plot and not args.out:   # before the table: it was printed, then the error (exit 2)
         raise UsageError("--plot needs --out DIR for the figures")
     pair = None
@@ -71,7 +73,7 @@ def cmd_report(args) -> int:
     if disagreements:
         print(f"{len(disagreements)} disagreements stored in {args.db}", file=sys.stderr)
     if args.out:
-        _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out)
+        _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out, database_files(args.db))
     if args.plot:
         for kind in args.plot:
             extra = {"pair": pair} if kind == "scatter" else {}
@@ -93,6 +95,14 @@ def _check_html(args, fmt: str) -> None:
         raise UsageError("--format html writes a page and its files: give --out DIR")
     if args.plot:
         raise UsageError("--format html draws every figure itself; leave out --plot")
+
+
+def _check_out_folder(out: str | None, fmt: str, stem: str, inputs: list[str]) -> None:
+    """The file ``--out DIR`` opens with (its table, or the page) refused before the table is
+    printed when it is one of the databases' files; every file is checked again as written."""
+    if out:
+        check_not_input(str(Path(out) / ("index.html" if fmt == "html" else f"{stem}.{TABLE_SUFFIX[fmt]}")),
+                        "--out", inputs)
 
 
 def _write_html(args, options: MetricOptions, results, summary, metrics, pair) -> int:
@@ -195,12 +205,12 @@ def _with_baseline(options: MetricOptions, args, results, db) -> MetricOptions:
     return dataclasses.replace(options, baseline=found)
 
 
-def _write_table(folder: Path, name: str, text: str, given: str) -> None:
+def _write_table(folder: Path, name: str, text: str, given: str, inputs: list[str]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(text)
     except OSError as exc:
         raise UsageError(f"--out {given}: cannot write there: {exc.strerror}") from None
+    write_output(str(folder / name), text, "--out", inputs)
 
 
 def _report_raw(args) -> int:
@@ -217,6 +227,8 @@ def _report_raw(args) -> int:
         raise UsageError(f"--out {args.out}: a folder; --raw writes one file (--out FILE)")
     if fmt == "parquet":
         pyarrow_modules()   # before anything is read: the one-line reason it is missing
+    if args.out:
+        check_output(args.out, "--out", database_files(args.db))
     db = open_existing(args.db)
     try:
         columns, rows = raw_table(db, *_selection(args, db))
@@ -225,14 +237,8 @@ def _report_raw(args) -> int:
     if not args.out:
         write_raw(columns, rows, fmt, sys.stdout)
         return EXIT_OK
-    try:
-        if fmt in BINARY_FORMATS:
-            write_raw(columns, rows, fmt, args.out)
-        else:
-            with open(args.out, "w", newline="") as out:
-                write_raw(columns, rows, fmt, out)
-    except OSError as exc:
-        raise UsageError(f"--out {args.out}: cannot write there: {exc.strerror or exc}") from None
+    with open_output(args.out, "--out", database_files(args.db), binary=fmt in BINARY_FORMATS) as out:
+        write_raw(columns, rows, fmt, out)
     print(f"wrote {len(rows)} results to {args.out}", file=sys.stderr)
     return EXIT_OK
 
@@ -250,6 +256,8 @@ def _report_compare(args, options: MetricOptions) -> int:
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
     _check_html(args, fmt)
+    inputs = [name for path in args.compare for name in database_files(path)]
+    _check_out_folder(args.out, fmt, "compare", inputs)
     dbs = [open_existing(path) for path in args.compare]
     try:
         selection = _selection(args, *dbs)
@@ -274,7 +282,7 @@ def _report_compare(args, options: MetricOptions) -> int:
     print(text, end="")
     _warn(compare_noise_warnings(rows))
     if args.out:
-        _write_table(Path(args.out), f"compare.{TABLE_SUFFIX[fmt]}", text, args.out)
+        _write_table(Path(args.out), f"compare.{TABLE_SUFFIX[fmt]}", text, args.out, inputs)
     return EXIT_OK
 
 

@@ -724,9 +724,20 @@ class BenchLock:
             self.file.close()   # closing the last descriptor releases the flock
 
 
-def remove_database(path: str) -> None:
+def sqlite_files(path: str) -> tuple[str, ...]:
     """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``)."""
-    for name in (path, f"{path}-wal", f"{path}-shm", f"{path}-journal"):
+    return path, f"{path}-wal", f"{path}-shm", f"{path}-journal"
+
+
+def database_files(path: str) -> tuple[str, ...]:
+    """Every file a database is read through, its bench's lock included: what a command that
+    reads it must not write over."""
+    return *sqlite_files(path), f"{path}.lock"
+
+
+def remove_database(path: str) -> None:
+    """A database file and SQLite's files beside it."""
+    for name in sqlite_files(path):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name)
 

@@ -24,8 +24,9 @@ from typing import Callable, Iterable
 from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.reader import parse
+from ..outputs import write_output
 from .crosscheck import FINISHED
-from .database import INPUT_SOLVER
+from .database import INPUT_SOLVER, database_files
 from .report import (PLOTS, STATS, compare_caption, compare_columns, main_columns, metric_columns,
                      metrics_caption, time_limit_words, cell_of)
 
@@ -52,21 +53,22 @@ class Section:
 
 
 def write_page(out: Path, title: str, header: str, sections: list[Section], results: list,
-               texts: dict, key: Callable = None, given: str = "") -> Path:
+               texts: dict, databases: list[str], key: Callable = None, given: str = "") -> Path:
     """``out/index.html`` and its puzzle chunks; ``results``: the rows of the per-puzzle table
-    (every solver's name as its column's), ``texts``: the stored puzzles by (set, hash)."""
+    (every solver's name as its column's), ``texts``: the stored puzzles by (set, hash),
+    ``databases``: the paths of the databases read, whose files no page may replace."""
     key = key or (lambda r: (r["set_name"], r["puzzle_id"], r["puzzle_hash"], r["limit_"]))
     table, chunks = puzzle_table(results, texts, key)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "puzzles").mkdir(exist_ok=True)
-        for number, chunk in enumerate(chunks):
-            (out / "puzzles" / f"chunk-{number}.js").write_text(
-                f"PB.chunk({number}, {_json(chunk)});\n", encoding="utf-8")
-        page = out / "index.html"
-        page.write_text(_page(title, header, sections, table), encoding="utf-8")
+        (out / "puzzles").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"--out {given or out}: cannot write there: {exc.strerror}") from None
+    inputs = [name for path in databases for name in database_files(path)]
+    for number, chunk in enumerate(chunks):
+        write_output(str(out / "puzzles" / f"chunk-{number}.js"), f"PB.chunk({number}, {_json(chunk)});\n",
+                     "--out", inputs)
+    page = out / "index.html"
+    write_output(str(page), _page(title, header, sections, table), "--out", inputs)
     return page
 
 
@@ -346,7 +348,7 @@ def report_page(out: Path, given: str, where: str, results: list, summary: list[
     sections = [set_section(name, summary, metrics, rows, time_key, pair) for name, rows in by_set.items()]
     title = f"puzzlebench report: {Path(where).name}"
     header = header_html(runs, where) + ("" if by_set else f"<p class=note id=empty>{_e(NO_RESULT)}</p>")
-    return write_page(out, title, header, sections, results, texts, given=given)
+    return write_page(out, title, header, sections, results, texts, [where], given=given)
 
 
 # -- compare ------------------------------------------------------------------------------------
@@ -361,7 +363,7 @@ def compare_page(out: Path, given: str, names: list[str], sides: list[list], row
     results = [{**dict(r), "solver": f"{side}: {r['solver']}"} for side, found in zip("AB", sides) for r in found
                if r["solver"] != INPUT_SOLVER]
     title = f"puzzlebench compare: {Path(names[0]).name} to {Path(names[1]).name}"
-    return write_page(out, title, header, [section], results, {**texts[1], **texts[0]},
+    return write_page(out, title, header, [section], results, {**texts[1], **texts[0]}, names,
                       key=lambda r: (r["set_name"], r["puzzle_hash"], r["limit_"]), given=given)
 
 

@@ -25,6 +25,7 @@ from statistics import mean, median
 from typing import Iterable
 
 from ..errors import UsageError
+from ..outputs import open_output
 from ..results import STATISTICS
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
@@ -904,7 +905,8 @@ def _save(fig, out: Path, name: str, page: bool = False) -> list[Path]:
     paths = []
     for ext in ("svg",) if page else ("png", "svg"):
         path = out / f"{name}.{ext}"
-        fig.savefig(path, dpi=120, bbox_inches="tight")
+        with open_output(str(path), "--out", binary=True) as file:
+            fig.savefig(file, format=ext, dpi=120, bbox_inches="tight")
         paths.append(path)
     return paths
 
