@@ -602,7 +602,8 @@ def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys,
 @pytest.mark.parametrize("target, option, message", [
     ("dlx", "--encoding", "export target 'dlx' has no option 'encoding'; it takes no option"),
     ("cpsat", "--amo", "export target 'cpsat' has no option 'amo'; it takes no option"),
-    ("smt2", "--encoding", "export target 'smt2' has no option 'encoding'; it takes amo"),
+    ("smt2", "--encoding", "export target 'smt2' has no option 'encoding'; it takes no option"),
+    ("smt2", "--amo", "export target 'smt2' has no option 'amo'; it takes no option"),   # Ints: no at-most-one
     ("smt2-bool", "--amo", "unknown at-most-one formulation 'x'; known: card, pairwise"),
     ("dimacs", "--amo", "unknown at-most-one encoding 'x'; choose one of pairwise, commander, seqcounter, "
                         "ladder, bitwise, totalizer, cardnetwrk"),
