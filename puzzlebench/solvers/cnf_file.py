@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
-from .base import Deadline
+from .base import ON_CNF, Deadline
 
 
 @dataclass
@@ -82,7 +82,7 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
     # models of the used variables needed to reach the limit: one stands for 2^free
     wanted = None if limit is None else max(1, -(-limit // (2 ** min(free, 62))))
     deadline = Deadline(time_limit)
-    engine = make_engine(spec)
+    engine = make_engine(spec, on=ON_CNF)
     if time_limit is not None and parsed.family == "sat" and not engine.abilities.interrupt:
         raise UsageError(f"solve-cnf: {engine.spec} cannot be interrupted in-process, so it cannot hold "
                          f"--time-limit here; choose a solver that can (sat:{VARIANTS[0]}) or no time limit")

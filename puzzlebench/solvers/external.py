@@ -333,9 +333,9 @@ class ExternalEngine(Engine):
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
                "to; {seed}: the engine seed); with a preset, the program to run in its stead"),
         Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
-               ENCODINGS),
+               ENCODINGS, applies=lambda engine, on: engine.cnf_only()),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
-               AMO_ENCODINGS),
+               AMO_ENCODINGS, applies=lambda engine, on: engine.cnf_only()),
     )
     statistics = {
         "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
@@ -445,6 +445,10 @@ class ExternalEngine(Engine):
     @property
     def format(self) -> str:
         return self.preset.format if self.preset else "dimacs"
+
+    def cnf_only(self) -> str | None:
+        """Why a CNF encoding's option would do nothing here (a preset of another format), or None."""
+        return None if self.format == "dimacs" else f"it exports {self.format}, which has no CNF encoding"
 
     def estimated_bytes(self, puzzle: Puzzle) -> int:
         """A DIMACS formula and its text (the other formats state the constraints whole: a

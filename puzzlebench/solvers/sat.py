@@ -27,7 +27,7 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, encodes_a_puzzle
 from .interrupts import stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 
@@ -329,8 +329,10 @@ class SatEngine(Engine):
     takes minutes), and CaDiCaL, Lingeling and Kissat in PySAT cannot be interrupted at all
     (:meth:`variant_notes`); a time-limited run goes to a child process killed at the limit."""
     options = (
-        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
-        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS,
+               applies=encodes_a_puzzle),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS,
+               applies=encodes_a_puzzle),
     )
     statistics = {
         "nodes": "decisions (PySAT accum_stats 'decisions'; empty for Kissat, which exposes no statistics)",

@@ -97,6 +97,7 @@ def test_every_numeric_option_of_every_command_is_checked():
 # -- the reproductions: exit 2, one line, nothing stored ---------------------------------------
 
 OUT_OF_LIMIT = "out of range: a whole number from 0 to 2^63-1"
+CNF_AS_IT_IS = "a CNF file is solved as it is: the option says how a puzzle becomes one"
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -132,14 +133,31 @@ OUT_OF_LIMIT = "out of range: a whole number from 0 to 2^63-1"
     (["solve", "{four}", "--kind", "nqueens", "--box", "2x2"],
      "--box does not go with --kind nqueens: it is the block shape of sudoku, sudoku-x, killer"),
     (["bench", "--box", "2x2"], "--box is for reading puzzle files, and none is named"),
+    # an option accepted and then ignored ran something other than what was written
+    (["solve", "--solver", "quine:h1@seed=3"],
+     "option seed does not apply to quine:h1 (h1 chooses without chance: only h0 takes a seed)"),
+    (["solve", "--solver", "smt:int@amo=pairwise"],
+     "option amo does not apply to smt:int (int states a cell as an Int under Distinct: no at-most-one to encode)"),
+    (["solve-cnf", "{cnf}", "--solver", "sat:glucose3@encoding=minimal"],
+     f"option encoding does not apply to sat:glucose3 ({CNF_AS_IT_IS})"),
+    (["solve-cnf", "{cnf}", "--solver", "quine@amo=pairwise"], f"option amo does not apply to quine ({CNF_AS_IT_IS})"),
 ])
 def test_a_bad_number_or_option_is_one_line_exit_2_nothing_stored(files, argv, message):
     db = files / "r.sqlite"
-    argv = [a.format(m=files / "m.dlx", four=files / "four.txt") for a in argv]
+    argv = [a.format(m=files / "m.dlx", four=files / "four.txt", cnf=files / "f.cnf") for a in argv]
     if argv[0] == "bench":
         argv += ["--db", str(db), "--quiet"]
     assert run(argv) == (2, "", f"puzzlebench: error: {message}\n")
     assert not db.exists()
+
+
+def test_an_encoding_is_refused_to_a_tool_that_reads_no_cnf(files):
+    from puzzlebench.solvers.external import VARIANTS
+    if "minizinc" not in VARIANTS:
+        pytest.skip("MiniZinc with Gecode is not installed here")
+    assert run(["solve", "--solver", "ext:minizinc@encoding=minimal"]) == (
+        2, "", "puzzlebench: error: option encoding does not apply to ext:minizinc (it exports minizinc, which has "
+               "no CNF encoding)\n")
 
 
 def test_a_duration_with_a_unit_is_taken(files):
