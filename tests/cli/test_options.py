@@ -98,6 +98,8 @@ def test_every_numeric_option_of_every_command_is_checked():
 
 OUT_OF_LIMIT = "out of range: a whole number from 0 to 2^63-1"
 CNF_AS_IT_IS = "a CNF file is solved as it is: the option says how a puzzle becomes one"
+WALL_LIMIT_ON_THE_WALL_CLOCK = ("a wall limit goes with the CPU clock (--clock cpu, clock='cpu'): on the wall clock, "
+                                "the time limit is itself the wall limit")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -141,6 +143,9 @@ CNF_AS_IT_IS = "a CNF file is solved as it is: the option says how a puzzle beco
     (["solve-cnf", "{cnf}", "--solver", "sat:glucose3@encoding=minimal"],
      f"option encoding does not apply to sat:glucose3 ({CNF_AS_IT_IS})"),
     (["solve-cnf", "{cnf}", "--solver", "quine@amo=pairwise"], f"option amo does not apply to quine ({CNF_AS_IT_IS})"),
+    (["solve", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (["count", "--example", "8-queens", "--clock", "wall", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (["bench", "{four}", "--solvers", "mrv", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
 ])
 def test_a_bad_number_or_option_is_one_line_exit_2_nothing_stored(files, argv, message):
     db = files / "r.sqlite"
@@ -194,6 +199,9 @@ def test_dask_local_is_capped_like_jobs(files):
      "one puzzle a line"),
     (lambda: puzzlebench.solve(INKALA, solver="cpsat@workers=99999999999"), UsageError,
      "option workers 99999999999: out of range: a whole number from 1 to 2^31-1"),
+    (lambda: puzzlebench.solve(INKALA, wall_limit=5), UsageError, WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (lambda: puzzlebench.solve(INKALA, clock="cpu", time_limit=5, wall_limit="5 fortnights"), UsageError,
+     f"wall_limit 5 fortnights: unknown unit 'fortnights': {DURATION_HINT}"),
 ])
 def test_the_api_refuses_a_bad_argument_in_one_line(call, error, message):
     with pytest.raises(error) as err:
