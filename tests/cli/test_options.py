@@ -199,6 +199,21 @@ def test_dask_local_is_capped_like_jobs(files):
      "one puzzle a line"),
     (lambda: puzzlebench.solve(INKALA, solver="cpsat@workers=99999999999"), UsageError,
      "option workers 99999999999: out of range: a whole number from 1 to 2^31-1"),
+    # the block shape, checked as --box is: its type too
+    (lambda: puzzlebench.parse(INKALA, box=(3,)), UsageError, "box (3,): expected a pair (rows, columns), e.g. (3, 3)"),
+    (lambda: puzzlebench.parse(INKALA, box=(True, 9)), TypeError, "box rows must be a whole number (int); got True"),
+    (lambda: puzzlebench.parse(INKALA, box=(3, 3.0)), TypeError, "box columns must be a whole number (int); got 3.0"),
+    (lambda: puzzlebench.parse(INKALA, box=3), TypeError,
+     "box must be a block shape, 'RxC' or a pair (rows, columns); got 3"),
+    (lambda: puzzlebench.parse(INKALA, box=(0, 9)), UsageError, "box (0, 9): a block has 1 row and 1 column or more"),
+    (lambda: puzzlebench.parse(INKALA, box="3by3"), UsageError, "box '3by3': expected RxC, e.g. 3x3 or 2x3"),
+    (lambda: puzzlebench.solve_many([INKALA], box=(3,)), UsageError,
+     "box (3,): expected a pair (rows, columns), e.g. (3, 3)"),
+    # the memory limit of encode as solve's
+    (lambda: puzzlebench.encode(INKALA, to="dimacs", memory_limit=-1), UsageError,
+     "memory_limit -1: out of range: from 0 to 2^63-1 bytes"),
+    (lambda: puzzlebench.solve(INKALA, memory_limit=-1), UsageError,
+     "memory_limit -1: out of range: from 0 to 2^63-1 bytes"),
     (lambda: puzzlebench.solve(INKALA, wall_limit=5), UsageError, WALL_LIMIT_ON_THE_WALL_CLOCK),
     (lambda: puzzlebench.solve(INKALA, clock="cpu", time_limit=5, wall_limit="5 fortnights"), UsageError,
      f"wall_limit 5 fortnights: unknown unit 'fortnights': {DURATION_HINT}"),
@@ -212,6 +227,19 @@ def test_the_api_refuses_a_bad_argument_in_one_line(call, error, message):
 def test_the_api_takes_units_and_a_list_of_one_text():
     assert puzzlebench.solve(INKALA, time_limit="30s", memory_limit="1GiB").status == "unique"
     assert [r.status for r in puzzlebench.solve_many([INKALA], time_limit="1min")] == ["unique"]
+
+
+def test_the_api_takes_a_block_shape_as_a_text_a_tuple_or_a_list():
+    """A list is a pair as JSON and TOML write one; the MB of encode's memory limit are solve's."""
+    six = "1.....\n......\n......\n......\n......\n.....2"
+    shapes = {repr(box): puzzlebench.parse(six, box=box).box for box in ("3x2", (3, 2), [3, 2])}
+    assert set(shapes.values()) == {(3, 2)}
+    assert puzzlebench.solve(six, box=[2, 3]).puzzle.box == (2, 3)
+    with pytest.raises(UsageError) as err:   # 1 MB, as for solve (it was taken as 1 byte)
+        puzzlebench.encode(INKALA, to="dimacs", encoding="extended", memory_limit=1)
+    assert str(err.value).startswith("the dimacs export of this sudoku is estimated at ")
+    assert "more than the 1 MB the memory limit leaves" in str(err.value)
+    assert puzzlebench.encode(INKALA, to="dimacs", memory_limit="1GiB").write().startswith("c puzzlebench cnf")
 
 
 @pytest.mark.parametrize("text, message", [
