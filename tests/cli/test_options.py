@@ -165,6 +165,16 @@ def test_an_encoding_is_refused_to_a_tool_that_reads_no_cnf(files):
                "no CNF encoding)\n")
 
 
+def test_an_empty_database_path_is_refused_and_nothing_is_made(files, monkeypatch):
+    monkeypatch.chdir(files)
+    before = sorted(files.iterdir())
+    for argv in (["bench", "four.txt", "--solvers", "mrv", "--quiet", "--db", ""], ["report", "--db", ""],
+                 ["db", "list", ""]):
+        assert run(argv) == (2, "", "puzzlebench: error: the database path is empty: name a file (e.g. "
+                                    "results.sqlite)\n")
+    assert sorted(files.iterdir()) == before   # was "' ' is a directory" (bench: after making .lock)
+
+
 def test_a_duration_with_a_unit_is_taken(files):
     code, out, _ = run(["solve", files / "four.txt", "--time-limit", "1.5min", "--memory-limit", "1GiB",
                         "--format", "jsonl"])
