@@ -19,6 +19,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
+from ..errors import EngineError
 from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..models.base import Puzzle
 from ..results import Stats
@@ -401,10 +402,11 @@ class QuineSolver:
 
 
 def check_model(clauses: list[list[int]], model: list[int]) -> None:
+    """A model that breaks a clause of the file is the run's error (``solve-cnf`` exits 1)."""
     true = set(model)
     for c in clauses:
         if not any(l in true for l in c):
-            raise AssertionError(f"Quine returned an assignment that breaks clause {c}")
+            raise EngineError(f"Quine returned an assignment that breaks clause {c}")
 
 
 _PREPARED: dict[tuple, QFormula] = {}
