@@ -9,7 +9,7 @@ import time
 from typing import Any, Iterable
 
 from .errors import PuzzleError
-from .options import KEEP
+from .options import BOX, KEEP
 from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines
@@ -28,11 +28,17 @@ def check_keep(keep: int) -> int:
     return KEEP.check(keep, "keep")
 
 
+def check_box(box: str | tuple[int, int] | list[int] | None) -> tuple[int, int] | None:
+    """A Sudoku block shape as ``--box`` reads one (:data:`~puzzlebench.options.BOX`): ``"3x4"``,
+    or a pair of whole numbers ``(3, 4)`` (a list of two too); ``None``: inferred."""
+    return None if box is None else BOX.check(box, "box")
+
+
 def parse(text: str, kind: str | None = None, box: str | tuple[int, int] | None = None) -> Puzzle:
     """One puzzle from its text; the kind is inferred when not given (and unambiguous).
     ``box`` is a Sudoku block shape, ``"3x4"`` or ``(3, 4)`` (rows x columns)."""
     from .models.reader import parse as parse_text
-    return parse_text(text, kind=kind, box=box)
+    return parse_text(text, kind=kind, box=check_box(box))
 
 
 def _as_puzzle(item: Any, kind: str | None = None, box=None) -> Puzzle:
@@ -67,7 +73,7 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
     :class:`~puzzlebench.errors.PuzzleError`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     wall_limit = check_clock(clock, time_limit, wall_limit)
-    memory_limit = check_memory_limit(memory_limit)
+    memory_limit, box = check_memory_limit(memory_limit), check_box(box)
     engine = seeded_engine(solver, engine_seed)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
@@ -107,7 +113,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                         "or text.splitlines() for one puzzle a line")
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     wall_limit = check_clock(clock, time_limit, wall_limit)
-    memory_limit = check_memory_limit(memory_limit)
+    memory_limit, box = check_memory_limit(memory_limit), check_box(box)
     engine = seeded_engine(solver, engine_seed)
     items = list(puzzles)
     start = time.perf_counter()
@@ -175,11 +181,13 @@ def _solve_many_columns(engine: Engine, items: list, batch, batched: list[int], 
     return ResultColumns.placed(len(items), [(batched, fast), (rest, slow)] if fast is not None else [(rest, slow)])
 
 
-def encode(puzzle: Puzzle | str, to: str, **options: Any):
+def encode(puzzle: Puzzle | str, to: str, memory_limit: float | str | None = None, **options: Any):
     """The artifact of ``puzzle`` for a target representation (``dimacs``, ``dlx``, ``cpsat``,
-    ``smt2``); the artifact can ``write()`` itself as text."""
+    ``smt2``); the artifact can ``write()`` itself as text.  ``memory_limit`` (MB, or a text
+    with a unit, as for :func:`solve` and ``export --memory-limit``) bounds what the
+    encodings that grow fastest may take, estimated before they are made (default 2 GiB)."""
     from .encoders.registry import artifact_for
-    return artifact_for(_as_puzzle(puzzle), to, **options)
+    return artifact_for(_as_puzzle(puzzle), to, memory_limit=check_memory_limit(memory_limit), **options)
 
 
 def load_results(db: str | os.PathLike):

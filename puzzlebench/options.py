@@ -1,7 +1,8 @@
 """The numbers a user gives, checked once: whole numbers within what C and SQLite take,
-finite reals, durations with units (``250ms``, ``90s``, ``15min``, ``1.5h``) and memory
-sizes with units (``512MiB``, ``2GiB``, ``1.5GB``).  A bare number keeps its old meaning:
-seconds for a duration, MiB (2^20 bytes) for a memory size.
+finite reals, durations with units (``250ms``, ``90s``, ``15min``, ``1.5h``), memory
+sizes with units (``512MiB``, ``2GiB``, ``1.5GB``) and Sudoku block shapes (``3x4``).  A
+bare number keeps its old meaning: seconds for a duration, MiB (2^20 bytes) for a memory
+size.
 
 Each type reads a command-line text (:meth:`Checked.read`, the CLI's argparse ``type=``)
 and checks a Python value (:meth:`Checked.check`: the API, campaign files); a mistake is a
@@ -194,6 +195,37 @@ class _WithUnit(Checked):
         return self.most_text or f"{_number_text(self.most)} {self.bare}"
 
 
+@dataclass(frozen=True, eq=False)   # hashed by identity: argparse looks types up in a dict
+class BlockShape(Checked):
+    """A Sudoku block shape, rows x columns: a text ``RxC`` (``3x4``), or from Python a pair
+    of whole numbers (``(3, 4)``; a list of two, as JSON and TOML write a pair, is one too),
+    each 1 or more (how many values a kind takes is the kind's to say); a ``bool`` is not a
+    number of rows."""
+
+    def read(self, text: str, name: str) -> tuple[int, int]:
+        found = re.fullmatch(r"\s*([0-9]+)\s*[xX]\s*([0-9]+)\s*", text)
+        if not found:
+            self.fail(name, repr(text), "expected RxC, e.g. 3x3 or 2x3")
+        return self._within(int(found[1]), int(found[2]), name, repr(text))
+
+    def check(self, value, name: str) -> tuple[int, int]:
+        if isinstance(value, str):
+            return self.read(value, name)
+        if not isinstance(value, (tuple, list)):
+            raise TypeError(f"{name} must be a block shape, 'RxC' or a pair (rows, columns); got {_shown(value)}")
+        if len(value) != 2:
+            self.fail(name, _shown(tuple(value)), "expected a pair (rows, columns), e.g. (3, 3)")
+        for part, what in zip(value, ("rows", "columns")):
+            if isinstance(part, bool) or not isinstance(part, int):
+                raise TypeError(f"{name} {what} must be a whole number (int); got {_shown(part)}")
+        return self._within(value[0], value[1], name, _shown(tuple(value)))
+
+    def _within(self, rows: int, columns: int, name: str, shown) -> tuple[int, int]:
+        if rows < 1 or columns < 1:
+            self.fail(name, shown, "a block has 1 row and 1 column or more")
+        return rows, columns
+
+
 def duration(most: float = MAX_TIME_LIMIT) -> _WithUnit:
     """Seconds: a bare number, or one with a unit (ms, s, min, h)."""
     return _WithUnit(DURATION_UNITS, "s", most, "a duration", "250ms, 90s, 15min, 1.5h")
@@ -222,3 +254,4 @@ FRACTION = Real(0.0, 1.0)
 FINITE = Real()
 POSITIVE = Real(0.0, above=True)
 NON_NEGATIVE = Real(0.0)
+BOX = BlockShape()

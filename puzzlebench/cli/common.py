@@ -19,12 +19,11 @@ from typing import Iterable, Iterator
 from .. import api
 from ..errors import UsageError
 from ..solvers.base import DEFAULT_ENGINE_SEED
-from ..options import ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
+from ..options import BOX, ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
 from ..solvers.clock import CLOCKS
 from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
-from ..models.sudoku import parse_box
 from ..results import Result
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
@@ -76,10 +75,7 @@ def add_engine_seed_argument(p: argparse.ArgumentParser, more: str = "") -> None
 def check_box(text: str | None) -> tuple[int, int] | None:
     """``--box RxC`` read once: a malformed one is one usage error, not one a puzzle (98,316
     lines for the 17-clue set)."""
-    box = parse_box(text)
-    if box is not None and min(box) < 1:
-        raise UsageError(f"block shape {text!r}: a block has 1 row and 1 column or more")
-    return box
+    return None if text is None else BOX.read(text, "block shape")
 
 
 def check_input_options(args) -> None:

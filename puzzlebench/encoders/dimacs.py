@@ -24,6 +24,13 @@ from ..models.kinds import KINDS, kind_class
 from .cnf import Cnf, givens_decisions
 
 
+SAT_EXIT, UNSAT_EXIT, UNKNOWN_EXIT = 10, 20, 0
+"""The SAT competition's exit codes, by the answer's ``s`` line: what a solver program exits
+with (``ext:`` reads them) and what ``solve-cnf`` exits with (scripts that wrap a SAT solver
+test them)."""
+ANSWER_EXIT = {"SATISFIABLE": SAT_EXIT, "UNSATISFIABLE": UNSAT_EXIT, "UNKNOWN": UNKNOWN_EXIT}
+
+
 @dataclass
 class Dimacs:
     """A DIMACS file as read: clauses, the line each clause ends on, and the header fields."""

@@ -68,7 +68,7 @@ for _entry in (
                  estimate="puzzlebench.encoders.exact_cover:estimated_bytes"),
     ExportFormat("cpsat", "puzzlebench.encoders.cpsat:export_cpsat", suffix=".pb.txt"),
     ExportFormat("cpsat-bool", "puzzlebench.encoders.cpsat:export_cpsat_bool", suffix=".pb.txt"),
-    ExportFormat("smt2", "puzzlebench.encoders.smt:export_smt2", ("amo",), ".smt2"),
+    ExportFormat("smt2", "puzzlebench.encoders.smt:export_smt2", suffix=".smt2"),
     ExportFormat("smt2-fold", "puzzlebench.encoders.smt:export_smt2_fold", ("amo",), ".smt2",
                  estimate="puzzlebench.encoders.smt:estimated_bytes"),
     ExportFormat("smt2-bool", "puzzlebench.encoders.smt:export_smt2_bool", ("amo",), ".smt2",

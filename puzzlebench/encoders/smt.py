@@ -563,9 +563,10 @@ def estimated_bytes(puzzle, amo: str = "card", formulation: str = "fold") -> int
     return cnf_estimated_bytes(puzzle, "extended", "pairwise", per_clause=200, per_literal=100)
 
 
-def export_smt2(puzzle, formulation: str = "int", amo: str = "card") -> SmtFormula:
-    """``export --to smt2``: standard SMT-LIB2 (QF_LIA), an Int per cell, for any SMT solver."""
-    return encode_smt(puzzle.rules, formulation, amo)
+def export_smt2(puzzle) -> SmtFormula:
+    """``export --to smt2``: standard SMT-LIB2 (QF_LIA), an Int per cell, for any SMT solver (no
+    at-most-one to encode: it takes no ``amo``)."""
+    return encode_smt(puzzle.rules, "int")
 
 
 def export_smt2_fold(puzzle, amo: str = "card") -> SmtFormula:

@@ -223,7 +223,10 @@ def _damage(exc: Exception) -> str:
 
 def refuse_directory(path: str | os.PathLike) -> None:
     """A folder named where the database file goes: one line that says so (report said "no
-    results database", bench "unable to open database file", after making ``DIR.lock``)."""
+    results database", bench "unable to open database file", after making ``DIR.lock``); an
+    empty path too, which names the current folder."""
+    if not os.fspath(path):
+        raise UsageError("the database path is empty: name a file (e.g. results.sqlite)")
     if Path(path).is_dir():
         raise UsageError(f"{path} is a directory, not a results database: name a file "
                          f"(e.g. {Path(path) / 'results.sqlite'})")

@@ -23,7 +23,8 @@ from .text import TextPlaces, cell_spots, content_lines, with_line
 from .vocabulary import Rules, grid_rules, repeated
 
 MAX_N = 64
-PLS_HEADER = re.compile(r"\s*order\s+(\d+)\s*$", re.IGNORECASE)
+PLS_HEADER = re.compile(r"\s*order\s+(\S+)\s*$", re.IGNORECASE)
+"""A ``.pls`` file's first line, whatever its order: ``order -3`` is a wrong order, not a Sudoku."""
 SOLUTION_LINE = re.compile(r"\s*solution\s*$", re.IGNORECASE)
 _TOKEN = re.compile(r"[^\s,]+")
 
@@ -156,10 +157,12 @@ class LatinSquare(Puzzle):
             raise ParseError("'solution' comes before any row of the square", places.line_place(below[0][0]))
         header = PLS_HEADER.match(lines[0][1])
         form, rows = ("pls", lines[1:]) if header else ("grid", lines)
-        n = int(header.group(1)) if header else len(rows)
-        if header and not 1 <= n <= MAX_N:   # said first: "followed by 0 rows; expected 99999999999"
-            raise UnsupportedShapeError(f"a Latin square needs 1 <= N <= {MAX_N}; got 'order {n}'",
+        order = header.group(1) if header else None
+        if header and not (order.isascii() and order.isdigit() and 1 <= int(order) <= MAX_N):
+            # said first: "followed by 0 rows; expected 99999999999"
+            raise UnsupportedShapeError(f"a Latin square needs 1 <= N <= {MAX_N}; got 'order {order}'",
                                         places.place(lines[0][0] + header.start(1)))
+        n = int(order) if header else len(rows)
         if header and len(rows) != n:
             raise ParseError(f"'order {n}' is followed by {len(rows)} rows; expected {n}",
                              places.line_place(lines[0][0]))

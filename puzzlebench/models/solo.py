@@ -123,9 +123,11 @@ def edge_regions(text: str, n: int, places: TextPlaces, start: int, repeats: boo
             position += 1          # a dividing line (the last one virtual)
             if position > limit + 1:
                 raise ParseError(f"the {what} run past the grid's edges", places.place(at))
+    if position == limit:   # every edge walked: the character of the closing, virtual line is missing
+        raise ParseError(f"the {what} end one character short: after the grid's {limit} edges comes a "
+                         f"closing '_' (no place after the last line)", places.place(start + len(text)))
     if position != limit + 1:
-        raise ParseError(f"the {what} cover {min(position, limit)} of the grid's {limit} edges",
-                         places.place(start + len(text)))
+        raise ParseError(f"the {what} cover {position} of the grid's {limit} edges", places.place(start + len(text)))
     return [find(cell) for cell in range(n * n)]
 
 

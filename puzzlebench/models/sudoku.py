@@ -13,7 +13,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Callable, Sequence
 
-from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError
+from ..errors import InvalidPuzzleError, ParseError, Place, PuzzleError, UnsupportedShapeError, UsageError
+from ..options import BOX
 from .base import Puzzle, Solution
 from .solo import first_misfit, grid_spots, grid_text, grid_values
 from .svg import Figure
@@ -90,14 +91,15 @@ def block_map(rows: int, cols: int) -> tuple[int, ...]:
     return tuple((r // rows) * rows + c // cols for r in range(n) for c in range(n))
 
 
-def parse_box(text: str | tuple[int, int] | None) -> tuple[int, int] | None:
-    """``"3x4"`` or ``(3, 4)`` → ``(3, 4)`` (rows x columns of a block)."""
-    if text is None or isinstance(text, tuple):
-        return text
-    parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise UnsupportedShapeError(f"block shape {text!r}: expected RxC, e.g. 3x3 or 2x3")
-    return int(parts[0]), int(parts[1])
+def parse_box(box: str | tuple[int, int] | None) -> tuple[int, int] | None:
+    """``"3x4"`` → ``(3, 4)`` (rows x columns of a block), read by :data:`~puzzlebench.options.BOX`;
+    a tuple passes as it is (the API and the commands check theirs where they are given)."""
+    if box is None or isinstance(box, tuple):
+        return box
+    try:
+        return BOX.check(box, "block shape")
+    except UsageError as exc:   # a header's box field: the puzzle's error, placed by its reader
+        raise UnsupportedShapeError(str(exc)) from None
 
 
 @lru_cache(maxsize=None)

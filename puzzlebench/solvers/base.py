@@ -14,7 +14,7 @@ import importlib.metadata
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from ..encoders.budget import OverBudget, check_budget
 from ..errors import EngineError, OutOfTime, SolverSpecError, UsageError
@@ -35,6 +35,11 @@ EVERY_KIND = KIND_NAMES   # live: a kind registered later is one of them
 it cannot express is an ``EngineError`` naming it, never a wrong answer)."""
 
 
+ON_PUZZLE, ON_CNF = "puzzle", "cnf"
+"""What an engine runs on: a puzzle, which it encodes itself, or a CNF file taken as it is
+(``solve-cnf``)."""
+
+
 @dataclass(frozen=True)
 class Option:
     """An engine option, set in a solver spec as ``@name=value``."""
@@ -45,6 +50,12 @@ class Option:
     help: str
     choices: tuple = ()
     number: Whole = WHOLE_INT64   # the bounds of an int option
+    applies: Callable[[Any, str], str | None] | None = None
+    """``(engine, on) -> why not``: why the option would do nothing for this engine (its
+    variant, its format) running on ``on`` (:data:`ON_PUZZLE`, :data:`ON_CNF`), or ``None``
+    where it acts; no function: it acts everywhere.  A spec giving an option where it would do
+    nothing is refused (:func:`~puzzlebench.solvers.registry.make_engine`), not run as though
+    it had not been written."""
 
     def convert(self, text: str) -> Any:
         if self.type is int:   # a whole number within what C and SQLite take (10^23 passed to a library)
@@ -70,6 +81,11 @@ class Option:
             raise SolverSpecError(f"option {self.name}={text!r}: choose one of "
                                   f"{', '.join(map(str, self.choices))}")
         return value
+
+
+def encodes_a_puzzle(engine, on: str) -> str | None:
+    """``applies`` of an option that says how a puzzle becomes a CNF: a CNF file has none to say."""
+    return "a CNF file is solved as it is: the option says how a puzzle becomes one" if on == ON_CNF else None
 
 
 def normalise_limit(limit: int | None, name: str = "limit") -> int | None:
@@ -307,6 +323,12 @@ class Engine(ABC):
                 listed = ", ".join(known) or "none"
                 raise SolverSpecError(f"{self.family} has no option {name!r}; options: {listed}")
             self.settings[name] = known[name].convert(value)
+
+    def why_option_does_not_apply(self, name: str, on: str = ON_PUZZLE) -> str | None:
+        """Why option ``name`` would do nothing for this engine running on ``on``, or ``None``
+        (:attr:`Option.applies`)."""
+        option = next((o for o in self.options if o.name == name), None)
+        return option.applies(self, on) if option is not None and option.applies else None
 
     @property
     def spec(self) -> str:

@@ -12,6 +12,7 @@ import resource
 import signal
 
 from ..errors import UsageError
+from ..options import TIME
 
 CLOCKS = ("wall", "cpu")
 """The clocks a time limit is held on (``--clock``): wall time, what the user waits, or CPU
@@ -21,12 +22,18 @@ time of the run's processes, what the competitions limit."""
 def check_clock(clock: str, time_limit: float | None, wall_limit: float | None) -> float | None:
     """The wall limit of a run on ``clock`` with ``time_limit`` (checked): on the wall clock
     none (the time limit is one); on the CPU clock the one given, else
-    :func:`default_wall_limit`.  An unknown clock or a wall limit that is not positive is a
-    :class:`~puzzlebench.errors.UsageError`."""
+    :func:`default_wall_limit`.  An unknown clock, a wall limit that is not a positive duration
+    (:data:`~puzzlebench.options.TIME`), and a wall limit on the wall clock, where it would be
+    ignored, are a :class:`~puzzlebench.errors.UsageError`."""
     if clock not in CLOCKS:
         raise UsageError(f"the clock must be one of {', '.join(CLOCKS)}; got {clock!r}")
-    if wall_limit is not None and not 0 < wall_limit <= 1e6:
-        raise UsageError(f"the wall limit must be positive and at most 1000000 seconds; got {wall_limit:g}")
+    if wall_limit is not None:
+        if clock == "wall":
+            raise UsageError("a wall limit goes with the CPU clock (--clock cpu, clock='cpu'): on the wall "
+                             "clock, the time limit is itself the wall limit")
+        wall_limit = TIME.check(wall_limit, "wall_limit")
+        if not wall_limit > 0:
+            raise UsageError(f"the wall limit must be positive (seconds); got {wall_limit:g}")
     if clock == "wall":
         return None
     if wall_limit is None and time_limit is not None:

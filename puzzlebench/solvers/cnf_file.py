@@ -14,10 +14,10 @@ written back in the file's numbers, over 1 up to the largest used, the free ones
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..errors import UsageError
-from .base import Deadline
+from ..results import Stats
+from .base import ON_CNF, Deadline
 
 
 @dataclass
@@ -27,7 +27,9 @@ class CnfModels:
     models of the file (2^free for each model found, at most the limit), or None where that
     number has more than :data:`EXACT_FREE_BITS` bits: then :meth:`count_text` writes it as
     ``found × 2^free`` (a header of 2,000,000,000 variables over one clause has 2^1999999999
-    models: 250 MB as a Python integer, and computing the power takes 10 s)."""
+    models: 250 MB as a Python integer, and computing the power takes 10 s).  ``stats``: the
+    engine's counters under the shared names, as its runs on puzzles give them; ``solver``: its
+    canonical spec."""
 
     status: str
     model: list[int] | None
@@ -35,8 +37,9 @@ class CnfModels:
     found: int
     free: int
     timed_out: bool
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: Stats = field(default_factory=Stats)
     free_ranges: list[tuple[int, int]] = field(default_factory=list)   # the free variables, as runs
+    solver: str = ""
 
     def free_text(self, shown: int = 8) -> str:
         """The free variables as runs, ``a..b`` or ``a``, the first ``shown`` of them."""
@@ -82,7 +85,7 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
     # models of the used variables needed to reach the limit: one stands for 2^free
     wanted = None if limit is None else max(1, -(-limit // (2 ** min(free, 62))))
     deadline = Deadline(time_limit)
-    engine = make_engine(spec)
+    engine = make_engine(spec, on=ON_CNF)
     if time_limit is not None and parsed.family == "sat" and not engine.abilities.interrupt:
         raise UsageError(f"solve-cnf: {engine.spec} cannot be interrupted in-process, so it cannot hold "
                          f"--time-limit here; choose a solver that can (sat:{VARIANTS[0]}) or no time limit")
@@ -93,7 +96,7 @@ def count_cnf_models(n_declared: int, clauses: list[list[int]], spec: str, limit
     count = models_of_file(found, free, limit)
     status = "UNKNOWN" if timed_out and not found else ("SATISFIABLE" if found else "UNSATISFIABLE")
     model = _in_file_numbers(models[0], used) if models else None
-    return CnfModels(status, model, count, found, free, timed_out, stats, free_ranges)
+    return CnfModels(status, model, count, found, free, timed_out, stats, free_ranges, engine.spec)
 
 
 def _gaps(used: list[int], n_declared: int) -> list[tuple[int, int]]:
@@ -116,18 +119,17 @@ def _in_file_numbers(model: list[int], used: list[int]) -> list[int]:
 
 
 def _quine_models(engine, n_vars, clauses, limit, deadline):
-    from .quine import QFormula, count_models
+    from .quine import QFormula, count_models, quine_stats
 
-    models, found, timed_out, first, _ = count_models(
+    models, found, timed_out, first, total = count_models(
         QFormula(n_vars, clauses), engine.variant, engine.settings["seed"], limit, 1, deadline,
         None, check_against=clauses)
-    d = first.difficulty(engine.variant)
-    stats = {"disjunctions_per_depth": first.disjunctions, "steps_per_depth": first.steps,
-             "max_depth": first.max_depth, "difficulty": round(d["difficulty"], 6)}
-    return models, found, timed_out, stats
+    return models, found, timed_out, quine_stats(first, total, engine.variant)
 
 
 def _sat_models(engine, n_vars, clauses, limit, deadline):
+    from .sat import STATS, sat_stats
+
     def whole(true: list[int]) -> list[int]:
         """The whole assignment (variables the solver left out of its model are false)."""
         on = set(true)
@@ -137,7 +139,8 @@ def _sat_models(engine, n_vars, clauses, limit, deadline):
     try:
         trues, found, timed_out = engine.models(solver, [], n_vars, limit, 1, deadline,
                                                 lambda true: [-lit for lit in whole(true)])
-        stats = engine.statistics_of(solver) or {}
+        after = engine.statistics_of(solver)
+        stats = Stats() if after is None else sat_stats({k: after.get(k, 0) for k in STATS})
     finally:
         solver.delete()
     return [whole(true) for true in trues], found, timed_out, stats

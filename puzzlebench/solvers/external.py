@@ -32,7 +32,7 @@ from typing import Callable
 from ..encoders import opb
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
-from ..encoders.dimacs import read_answer
+from ..encoders.dimacs import SAT_EXIT, UNSAT_EXIT, read_answer
 from ..encoders.registry import FORMATS, exporter
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
@@ -51,7 +51,6 @@ MODEL_PLACE = "{model}"    # a model preset's file (.mzn, .xml, .opb)
 SOLUTIONS_PLACE = "{solutions}"   # the words asking an enumerating program for the limit's solutions
 SEED_PLACE = "{seed}"      # where a preset takes its seed option's words; in ext@cmd, the seed itself
 ACE_JAR = "{ace.jar}"      # ACE's jar inside the pycsp3 package
-SAT_EXIT, UNSAT_EXIT = 10, 20   # the SAT competition's exit codes
 COUNTERS = ("conflicts", "decisions", "propagations")
 PR_SET_PDEATHSIG = 1
 CPU_POLL_SECONDS = 0.02   # on the CPU clock, how often a running program's CPU time is read
@@ -333,9 +332,9 @@ class ExternalEngine(Engine):
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
                "to; {seed}: the engine seed); with a preset, the program to run in its stead"),
         Option("encoding", str, DEFAULT_ENCODING, "CNF encoding of the DIMACS presets: " + ", ".join(ENCODINGS),
-               ENCODINGS),
+               ENCODINGS, applies=lambda engine, on: engine.cnf_only()),
         Option("amo", str, DEFAULT_AMO, "at-most-one encoding of the DIMACS presets: " + ", ".join(AMO_ENCODINGS),
-               AMO_ENCODINGS),
+               AMO_ENCODINGS, applies=lambda engine, on: engine.cnf_only()),
     )
     statistics = {
         "nodes": "decisions as the program prints them (CaDiCaL, Kissat, CryptoMiniSat 'c decisions: N', "
@@ -445,6 +444,10 @@ class ExternalEngine(Engine):
     @property
     def format(self) -> str:
         return self.preset.format if self.preset else "dimacs"
+
+    def cnf_only(self) -> str | None:
+        """Why a CNF encoding's option would do nothing here (a preset of another format), or None."""
+        return None if self.format == "dimacs" else f"it exports {self.format}, which has no CNF encoding"
 
     def estimated_bytes(self, puzzle: Puzzle) -> int:
         """A DIMACS formula and its text (the other formats state the constraints whole: a

@@ -19,10 +19,11 @@ import sys
 from dataclasses import dataclass, field
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, ENCODINGS, Cnf, encode
+from ..errors import EngineError
 from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, limit_reached
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, encodes_a_puzzle, limit_reached
 
 UNSAT, IMPLIED, MODEL = "unsat", "implied", "model"
 CLOCK_EVERY = 512
@@ -401,10 +402,11 @@ class QuineSolver:
 
 
 def check_model(clauses: list[list[int]], model: list[int]) -> None:
+    """A model that breaks a clause of the file is the run's error (``solve-cnf`` exits 1)."""
     true = set(model)
     for c in clauses:
         if not any(l in true for l in c):
-            raise AssertionError(f"Quine returned an assignment that breaks clause {c}")
+            raise EngineError(f"Quine returned an assignment that breaks clause {c}")
 
 
 _PREPARED: dict[tuple, QFormula] = {}
@@ -531,9 +533,13 @@ class QuineEngine(Engine):
     summary = "Landreau's modified Quine (TIPE 2025): unit steps, dilemmas propagated side by side (Python)"
     variants = ("h1", "h0", "h2")
     options = (
-        Option("seed", int, 0, "random seed of heuristic h0"),
-        Option("encoding", str, "extended", "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
-        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+        Option("seed", int, 0, "random seed of heuristic h0",
+               applies=lambda engine, on: None if engine.variant == "h0" else
+               f"{engine.variant} chooses without chance: only h0 takes a seed"),
+        Option("encoding", str, "extended", "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS,
+               applies=encodes_a_puzzle),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS,
+               applies=encodes_a_puzzle),
     )
     libraries = ("numpy", "pysat.card")   # numpy: h1 and h2's clause matrix; pysat.card: the encoder's
     seed_parameter = "quine:h0 alone: its random generator is seeded with @seed + the engine seed"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from ..errors import SolverSpecError
-from .base import Engine
+from .base import ON_PUZZLE, Engine
 
 # family → "module:class".  A paradigm is added here only once it is verified.
 FAMILIES: dict[str, str] = {
@@ -92,8 +92,12 @@ def engine_class(family: str, engines: Mapping[str, str] | None = None) -> type[
     return cls
 
 
-def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | None = None) -> Engine:
-    """An engine for a spec (text or parsed); an engine passes through."""
+def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | None = None,
+                on: str = ON_PUZZLE) -> Engine:
+    """An engine for a spec (text or parsed) to run on ``on`` (a puzzle, or a CNF file: see
+    :data:`~.base.ON_CNF`); an engine passes through.  Each option is checked where it is read
+    (its name, its value: ``Engine.__init__``), then whether it would act on this engine
+    running on ``on``: an option that would do nothing is refused with the reason."""
     if isinstance(spec, Engine):
         return spec
     if not isinstance(spec, (str, SolverSpec)):   # None: a TypeError that says what a solver is
@@ -105,4 +109,9 @@ def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | No
     reason = cls.unavailable_reason()
     if reason:
         raise SolverSpecError(f"solver {spec.family!r} is not available here: {reason}")
-    return cls(spec.variant, dict(spec.options))
+    engine = cls(spec.variant, dict(spec.options))
+    for name, _ in spec.options:
+        reason = engine.why_option_does_not_apply(name, on)
+        if reason:
+            raise SolverSpecError(f"option {name} does not apply to {SolverSpec(spec.family, spec.variant)} ({reason})")
+    return engine

@@ -27,7 +27,7 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome
+from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, encodes_a_puzzle
 from .interrupts import stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 
@@ -329,8 +329,10 @@ class SatEngine(Engine):
     takes minutes), and CaDiCaL, Lingeling and Kissat in PySAT cannot be interrupted at all
     (:meth:`variant_notes`); a time-limited run goes to a child process killed at the limit."""
     options = (
-        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS),
-        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS),
+        Option("encoding", str, DEFAULT_ENCODING, "CNF encoding: " + ", ".join(ENCODINGS), ENCODINGS,
+               applies=encodes_a_puzzle),
+        Option("amo", str, DEFAULT_AMO, "at-most-one encoding: " + ", ".join(AMO_ENCODINGS), AMO_ENCODINGS,
+               applies=encodes_a_puzzle),
     )
     statistics = {
         "nodes": "decisions (PySAT accum_stats 'decisions'; empty for Kissat, which exposes no statistics)",
@@ -446,7 +448,7 @@ class SatEngine(Engine):
             solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
             before, entry.last = entry.last, after
         raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
-        return SearchOutcome(solutions, count, timed_out, _stats(raw))
+        return SearchOutcome(solutions, count, timed_out, sat_stats(raw))
 
     def _new_watchdog(self) -> Watchdog:
         self._watchdog = Watchdog()
@@ -499,7 +501,7 @@ class SatEngine(Engine):
         solver that cannot be kept across puzzles (no assumptions, or one solve only: the
         givens are its assumptions, which :class:`OneShot` makes unit clauses)."""
         if any(not c for c in cnf.clauses):  # the givens contradict
-            return SearchOutcome([], 0, False, _stats(dict.fromkeys(STATS, 0)))
+            return SearchOutcome([], 0, False, sat_stats(dict.fromkeys(STATS, 0)))
         if self.abilities.assumptions:
             solver, assumptions = self.new_solver(cnf.clauses), cnf.units
         else:
@@ -516,7 +518,7 @@ class SatEngine(Engine):
         finally:
             after = self.statistics_of(solver)
             solver.delete()
-        stats = Stats() if after is None else _stats({k: after.get(k, 0) for k in STATS})
+        stats = Stats() if after is None else sat_stats({k: after.get(k, 0) for k in STATS})
         return SearchOutcome(solutions, count, timed_out, stats)
 
     def decode(self, artifact: Cnf, raw) -> tuple[int, ...]:
@@ -535,6 +537,7 @@ class SatEngine(Engine):
                 pass
 
 
-def _stats(raw: dict) -> Stats:
+def sat_stats(raw: dict) -> Stats:
+    """PySAT's counters (``accum_stats``) under the shared names, as :attr:`SatEngine.statistics` says."""
     return Stats(nodes=raw["decisions"], conflicts=raw["conflicts"],
                  propagations=raw["propagations"], raw=raw)

@@ -72,7 +72,9 @@ class SmtEngine(Engine):
             pass
     options = (
         Option("amo", str, "card", "at-most-one in bool/fold: card (Z3's (_ at-most 1), QF_FD) or "
-               "pairwise (standard SMT-LIB clauses)", AMO_ENCODINGS),
+               "pairwise (standard SMT-LIB clauses)", AMO_ENCODINGS,
+               applies=lambda engine, on: "int states a cell as an Int under Distinct: no at-most-one to "
+                                          "encode" if engine.variant == "int" else None),
     )
     seed_parameter = "Z3's random_seed of the solver (its smt and sat cores)"
     statistics = {

@@ -101,6 +101,21 @@ def test_keep_must_not_be_negative(capsys):
     assert code == 2 and err == "puzzlebench: error: --keep 0: out of range: a whole number from 1 to 2^31-1\n"
 
 
+@pytest.mark.parametrize("name, text, problem", [
+    ("o.pls", "order -3\n", "1:7: error: a Latin square needs 1 <= N <= 64; got 'order -3'"),
+    ("j.txt", "6j:1a3b6b5f3_1d5i4d,bb__a_a_aa_b_abdbbbbbcaac\n",
+     "1:46: error: the region lines end one character short: after the grid's 60 edges comes a closing '_' "
+     "(no place after the last line)"),
+])
+def test_a_mistake_is_named_for_what_it_is(capsys, tmp_path, name, text, problem):
+    """A .pls header with a wrong order was read as a Sudoku line ("a Sudoku line has N²
+    characters"); a jigsaw id one character short "covered 60 of the grid's 60 edges"."""
+    f = tmp_path / name
+    f.write_text(text)
+    code, out, err = run(capsys, "solve", str(f))
+    assert (code, out, err.splitlines()[0]) == (2, f"{f}:{problem}\n", f"puzzlebench: {f}:{problem}")
+
+
 # -- standard input, puzzle by puzzle --------------------------------------------------------------
 
 @pytest.mark.slow

@@ -12,6 +12,7 @@ import pytest
 
 import puzzlebench
 from puzzlebench.cli import build_parser, main
+from puzzlebench.encoders.dimacs import SAT_EXIT, UNSAT_EXIT
 from puzzlebench.errors import SolverSpecError, UsageError
 from puzzlebench.options import KEEP, LIMIT, MEMORY, SEED, TIME, Checked
 from puzzlebench.solvers.registry import parse_spec
@@ -97,6 +98,9 @@ def test_every_numeric_option_of_every_command_is_checked():
 # -- the reproductions: exit 2, one line, nothing stored ---------------------------------------
 
 OUT_OF_LIMIT = "out of range: a whole number from 0 to 2^63-1"
+CNF_AS_IT_IS = "a CNF file is solved as it is: the option says how a puzzle becomes one"
+WALL_LIMIT_ON_THE_WALL_CLOCK = ("a wall limit goes with the CPU clock (--clock cpu, clock='cpu'): on the wall clock, "
+                                "the time limit is itself the wall limit")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -132,14 +136,44 @@ OUT_OF_LIMIT = "out of range: a whole number from 0 to 2^63-1"
     (["solve", "{four}", "--kind", "nqueens", "--box", "2x2"],
      "--box does not go with --kind nqueens: it is the block shape of sudoku, sudoku-x, killer"),
     (["bench", "--box", "2x2"], "--box is for reading puzzle files, and none is named"),
+    # an option accepted and then ignored ran something other than what was written
+    (["solve", "--solver", "quine:h1@seed=3"],
+     "option seed does not apply to quine:h1 (h1 chooses without chance: only h0 takes a seed)"),
+    (["solve", "--solver", "smt:int@amo=pairwise"],
+     "option amo does not apply to smt:int (int states a cell as an Int under Distinct: no at-most-one to encode)"),
+    (["solve-cnf", "{cnf}", "--solver", "sat:glucose3@encoding=minimal"],
+     f"option encoding does not apply to sat:glucose3 ({CNF_AS_IT_IS})"),
+    (["solve-cnf", "{cnf}", "--solver", "quine@amo=pairwise"], f"option amo does not apply to quine ({CNF_AS_IT_IS})"),
+    (["solve", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (["count", "--example", "8-queens", "--clock", "wall", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (["bench", "{four}", "--solvers", "mrv", "--wall-limit", "5"], WALL_LIMIT_ON_THE_WALL_CLOCK),
 ])
 def test_a_bad_number_or_option_is_one_line_exit_2_nothing_stored(files, argv, message):
     db = files / "r.sqlite"
-    argv = [a.format(m=files / "m.dlx", four=files / "four.txt") for a in argv]
+    argv = [a.format(m=files / "m.dlx", four=files / "four.txt", cnf=files / "f.cnf") for a in argv]
     if argv[0] == "bench":
         argv += ["--db", str(db), "--quiet"]
     assert run(argv) == (2, "", f"puzzlebench: error: {message}\n")
     assert not db.exists()
+
+
+def test_an_encoding_is_refused_to_a_tool_that_reads_no_cnf(files):
+    from puzzlebench.solvers.external import VARIANTS
+    if "minizinc" not in VARIANTS:
+        pytest.skip("MiniZinc with Gecode is not installed here")
+    assert run(["solve", "--solver", "ext:minizinc@encoding=minimal"]) == (
+        2, "", "puzzlebench: error: option encoding does not apply to ext:minizinc (it exports minizinc, which has "
+               "no CNF encoding)\n")
+
+
+def test_an_empty_database_path_is_refused_and_nothing_is_made(files, monkeypatch):
+    monkeypatch.chdir(files)
+    before = sorted(files.iterdir())
+    for argv in (["bench", "four.txt", "--solvers", "mrv", "--quiet", "--db", ""], ["report", "--db", ""],
+                 ["db", "list", ""]):
+        assert run(argv) == (2, "", "puzzlebench: error: the database path is empty: name a file (e.g. "
+                                    "results.sqlite)\n")
+    assert sorted(files.iterdir()) == before   # was "' ' is a directory" (bench: after making .lock)
 
 
 def test_a_duration_with_a_unit_is_taken(files):
@@ -176,6 +210,24 @@ def test_dask_local_is_capped_like_jobs(files):
      "one puzzle a line"),
     (lambda: puzzlebench.solve(INKALA, solver="cpsat@workers=99999999999"), UsageError,
      "option workers 99999999999: out of range: a whole number from 1 to 2^31-1"),
+    # the block shape, checked as --box is: its type too
+    (lambda: puzzlebench.parse(INKALA, box=(3,)), UsageError, "box (3,): expected a pair (rows, columns), e.g. (3, 3)"),
+    (lambda: puzzlebench.parse(INKALA, box=(True, 9)), TypeError, "box rows must be a whole number (int); got True"),
+    (lambda: puzzlebench.parse(INKALA, box=(3, 3.0)), TypeError, "box columns must be a whole number (int); got 3.0"),
+    (lambda: puzzlebench.parse(INKALA, box=3), TypeError,
+     "box must be a block shape, 'RxC' or a pair (rows, columns); got 3"),
+    (lambda: puzzlebench.parse(INKALA, box=(0, 9)), UsageError, "box (0, 9): a block has 1 row and 1 column or more"),
+    (lambda: puzzlebench.parse(INKALA, box="3by3"), UsageError, "box '3by3': expected RxC, e.g. 3x3 or 2x3"),
+    (lambda: puzzlebench.solve_many([INKALA], box=(3,)), UsageError,
+     "box (3,): expected a pair (rows, columns), e.g. (3, 3)"),
+    # the memory limit of encode as solve's
+    (lambda: puzzlebench.encode(INKALA, to="dimacs", memory_limit=-1), UsageError,
+     "memory_limit -1: out of range: from 0 to 2^63-1 bytes"),
+    (lambda: puzzlebench.solve(INKALA, memory_limit=-1), UsageError,
+     "memory_limit -1: out of range: from 0 to 2^63-1 bytes"),
+    (lambda: puzzlebench.solve(INKALA, wall_limit=5), UsageError, WALL_LIMIT_ON_THE_WALL_CLOCK),
+    (lambda: puzzlebench.solve(INKALA, clock="cpu", time_limit=5, wall_limit="5 fortnights"), UsageError,
+     f"wall_limit 5 fortnights: unknown unit 'fortnights': {DURATION_HINT}"),
 ])
 def test_the_api_refuses_a_bad_argument_in_one_line(call, error, message):
     with pytest.raises(error) as err:
@@ -186,6 +238,19 @@ def test_the_api_refuses_a_bad_argument_in_one_line(call, error, message):
 def test_the_api_takes_units_and_a_list_of_one_text():
     assert puzzlebench.solve(INKALA, time_limit="30s", memory_limit="1GiB").status == "unique"
     assert [r.status for r in puzzlebench.solve_many([INKALA], time_limit="1min")] == ["unique"]
+
+
+def test_the_api_takes_a_block_shape_as_a_text_a_tuple_or_a_list():
+    """A list is a pair as JSON and TOML write one; the MB of encode's memory limit are solve's."""
+    six = "1.....\n......\n......\n......\n......\n.....2"
+    shapes = {repr(box): puzzlebench.parse(six, box=box).box for box in ("3x2", (3, 2), [3, 2])}
+    assert set(shapes.values()) == {(3, 2)}
+    assert puzzlebench.solve(six, box=[2, 3]).puzzle.box == (2, 3)
+    with pytest.raises(UsageError) as err:   # 1 MB, as for solve (it was taken as 1 byte)
+        puzzlebench.encode(INKALA, to="dimacs", encoding="extended", memory_limit=1)
+    assert str(err.value).startswith("the dimacs export of this sudoku is estimated at ")
+    assert "more than the 1 MB the memory limit leaves" in str(err.value)
+    assert puzzlebench.encode(INKALA, to="dimacs", memory_limit="1GiB").write().startswith("c puzzlebench cnf")
 
 
 @pytest.mark.parametrize("text, message", [
@@ -254,7 +319,7 @@ def test_an_edge_value_is_taken_or_refused_in_one_line(edge_files, tmp_path, nam
                      cnf=edge_files / "f.cnf", smt=edge_files / "f.smt2", db=db,
                      labelled=edge_files / "labelled.txt", model=tmp_path / "m.json") for a in base]
     code, _, err = run(argv + [option, value])
-    assert code in (0, 1, 2), err
+    assert code in (0, 1, 2) + ((SAT_EXIT, UNSAT_EXIT) if name == "solve-cnf" else ()), err   # as SAT solvers exit
     assert "Traceback" not in err
     if code == 2:
         assert err.count("\n") == 1 and err.startswith("puzzlebench: error: "), err

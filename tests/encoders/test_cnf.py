@@ -13,7 +13,7 @@ from conftest import data_lines
 from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
-from puzzlebench.encoders.dimacs import check_answer, read_answer, read_dimacs
+from puzzlebench.encoders.dimacs import SAT_EXIT, UNSAT_EXIT, check_answer, read_answer, read_dimacs
 from puzzlebench.encoders.registry import FORMATS
 from puzzlebench.errors import ParseError
 from puzzlebench.models.nqueens import NQueens
@@ -458,7 +458,7 @@ def test_augmented_dimacs_round_trip_decodes_past_the_triad_variables(tmp_path, 
     assert back.n_vars == 1215 and back.header["encoding"] == "augmented"
     assert len(back.clauses) == 7695 + sum(ch != "." for ch in TOP95_FIRST)
     capsys.readouterr()
-    assert main(["solve-cnf", str(cnf), "--solver", "sat:minisat22"]) == 0
+    assert main(["solve-cnf", str(cnf), "--solver", "sat:minisat22"]) == SAT_EXIT
     answer = tmp_path / "answer.txt"
     answer.write_text(capsys.readouterr().out)
     assert max(abs(l) for l in read_answer(answer.read_text()).literals) == 1215
@@ -477,7 +477,7 @@ def test_export_and_decode_skyscrapers_and_queens(tmp_path, capsys):
         args = ["export", "--to", "dimacs", "-o", str(out), str(src)] + (["--kind", kind])
         assert main(args) == 0
         capsys.readouterr()
-        assert main(["solve-cnf", str(out), "--solver", "sat:minisat22"]) == 0
+        assert main(["solve-cnf", str(out), "--solver", "sat:minisat22"]) == SAT_EXIT
         answer = tmp_path / "answer.txt"
         answer.write_text(capsys.readouterr().out)
         assert main(["decode", "--cnf", str(out), "--model", str(answer), "--format", "jsonl"]) == 0
@@ -488,12 +488,12 @@ def test_solve_cnf_answers_in_sat_competition_form(tmp_path, capsys):
     f = tmp_path / "f.cnf"
     f.write_text("p cnf 3 3\n1 2 0\n-1 3 0\n-2 -3 0\n")
     for solver in ("sat", "sat:glucose4", "quine:h1", "quine:h0", "quine:h2"):
-        assert main(["solve-cnf", str(f), "--solver", solver, "--limit", "0"]) == 0
+        assert main(["solve-cnf", str(f), "--solver", solver, "--limit", "0"]) == SAT_EXIT
         out = capsys.readouterr().out.splitlines()
         assert out[0].startswith(f"c {solver}: 2 model(s) found (limit all)")
         assert out[2] == "s SATISFIABLE" and out[3].startswith("v ") and out[-1].endswith(" 0")
     f.write_text("p cnf 1 2\n1 0\n-1 0\n")
-    assert main(["solve-cnf", str(f), "--solver", "quine:h1"]) == 0
+    assert main(["solve-cnf", str(f), "--solver", "quine:h1"]) == UNSAT_EXIT
     assert capsys.readouterr().out.splitlines()[-1] == "s UNSATISFIABLE"
 
 
@@ -528,7 +528,7 @@ def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
     assert count_cnf_models(2_000_000_000, [[1]], "sat", 5, None).count == 5
     f = tmp_path / "h.cnf"
     f.write_text("p cnf 2000000000 1\n1 0\n")
-    assert main(["solve-cnf", str(f), "--limit", "2"]) == 0
+    assert main(["solve-cnf", str(f), "--limit", "2"]) == SAT_EXIT
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "c sat: 2 model(s) found (limit 2)" and out[-2:] == ["s SATISFIABLE", "v 1 0"]
 
@@ -550,7 +550,7 @@ def test_free_variables_inside_the_range_are_counted_not_listed(tmp_path, capsys
     free = formula.n_vars - len({abs(lit) for clause in formula.clauses for lit in clause})
     assert free == 475
     capsys.readouterr()
-    assert main(["solve-cnf", str(cnf), "--limit", "0", "--time-limit", "30"]) == 0
+    assert main(["solve-cnf", str(cnf), "--limit", "0", "--time-limit", "30"]) == SAT_EXIT
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"c sat: 1 × 2^{free} model(s) found (limit all)"
     assert lines[1].startswith("c variables 1..9, 12, 14, 16..19, ") and lines[1].endswith(
@@ -574,7 +574,7 @@ def test_a_count_too_large_to_write_out_is_a_power_of_two(tmp_path, capsys):
     assert (found.count, found.count_text()) == (None, "1 × 2^1999999999")
     f = tmp_path / "h.cnf"
     f.write_text("p cnf 2000000000 1\n1 0\n")
-    assert main(["solve-cnf", str(f), "--limit", "0"]) == 0
+    assert main(["solve-cnf", str(f), "--limit", "0"]) == SAT_EXIT
     assert capsys.readouterr().out.splitlines()[0] == "c sat: 1 × 2^1999999999 model(s) found (limit all)"
 
 
@@ -602,7 +602,8 @@ def test_bytes_that_are_not_text_are_an_error_with_their_place(tmp_path, capsys,
 @pytest.mark.parametrize("target, option, message", [
     ("dlx", "--encoding", "export target 'dlx' has no option 'encoding'; it takes no option"),
     ("cpsat", "--amo", "export target 'cpsat' has no option 'amo'; it takes no option"),
-    ("smt2", "--encoding", "export target 'smt2' has no option 'encoding'; it takes amo"),
+    ("smt2", "--encoding", "export target 'smt2' has no option 'encoding'; it takes no option"),
+    ("smt2", "--amo", "export target 'smt2' has no option 'amo'; it takes no option"),   # Ints: no at-most-one
     ("smt2-bool", "--amo", "unknown at-most-one formulation 'x'; known: card, pairwise"),
     ("dimacs", "--amo", "unknown at-most-one encoding 'x'; choose one of pairwise, commander, seqcounter, "
                         "ladder, bitwise, totalizer, cardnetwrk"),

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import DATA
 from puzzlebench import parse, solve
 from puzzlebench.cli import main
+from puzzlebench.encoders.dimacs import SAT_EXIT
 from puzzlebench.errors import PuzzleError
 from puzzlebench.models.kenken import KenKen
 from puzzlebench.models.killer import KillerSudoku
@@ -192,9 +193,9 @@ def test_a_dimacs_export_decodes_back_to_the_puzzle(tmp_path, capsys, example):
     assert main(["export", "--example", example, "--to", "dimacs"]) == 0
     cnf = tmp_path / "p.cnf"
     cnf.write_text(capsys.readouterr().out)
-    assert main(["solve-cnf", str(cnf), "--limit", "0"]) == 0
+    assert main(["solve-cnf", str(cnf), "--limit", "0"]) == SAT_EXIT
     assert "c sat: 1 model(s) found (limit all)" in capsys.readouterr().out
-    assert main(["solve-cnf", str(cnf)]) == 0
+    assert main(["solve-cnf", str(cnf)]) == SAT_EXIT
     answer = tmp_path / "answer.txt"
     answer.write_text(capsys.readouterr().out)
     assert main(["decode", "--cnf", str(cnf), "--model", str(answer), "--format", "jsonl"]) == 0

@@ -58,6 +58,10 @@ ID_SHAPE = ("a jigsaw Sudoku is a Solo game id on one line: Nj:grid,regions (gri
 
 @pytest.mark.parametrize("text, error", [
     ("4j:p,_", "j.txt:1:7: the region lines cover 1 of the grid's 24 edges"),
+    # every edge walked, the closing '_' left off (it said "cover 60 of the grid's 60 edges")
+    ("6j:1a3b6b5f3_1d5i4d,bb__a_a_aa_b_abdbbbbbcaac", "j.txt:1:46: the region lines end one character short: "
+                                                     "after the grid's 60 edges comes a closing '_' (no place "
+                                                     "after the last line)"),
     ("4j:o,b_b_b_b_b_b_b_b_b_", "j.txt:1:5: the grid describes 15 cells; a 4x4 jigsaw has 16"),
     ("4j:5o,_", "j.txt:1:4: 5 is not a value of a 4x4 jigsaw"),
     # malformed ids stay jigsaw errors (not a Towers id's), placed where they go wrong

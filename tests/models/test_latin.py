@@ -64,6 +64,9 @@ def test_a_file_of_grids_separated_by_blank_lines():
     # the order first: it said "'order 99999999999' is followed by 0 rows; expected 99999999999"
     ("order 99999999999\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order 99999999999'"),
     ("order 0\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order 0'"),
+    # a .pls header whatever its order (read as a 5-character Sudoku line, it was a Sudoku's length error)
+    ("order -3\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order -3'"),
+    ("Order three\n0 1 2\n", "f.pls:1:7: a Latin square needs 1 <= N <= 64; got 'order three'"),
 ])
 def test_bad_latin_squares_are_clear_errors_with_their_place(text, error):
     [item] = read_puzzles(text, "f.pls")

@@ -20,7 +20,7 @@ import pytest
 
 import puzzlebench
 from puzzlebench.encoders.cnf import encode
-from puzzlebench.encoders.dimacs import cnf_for_decoding, read_answer, read_dimacs
+from puzzlebench.encoders.dimacs import SAT_EXIT, cnf_for_decoding, read_answer, read_dimacs
 from puzzlebench.errors import SolverSpecError
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
@@ -548,7 +548,7 @@ def test_kissat_solves_once_so_each_model_gets_a_new_solver(capsys):
     result = engine.run(Sudoku((2, 2), [1, 2, 3, 4] + [0] * 12), limit=None)
     assert (result.count, result.verified, result.stats.conflicts) == (12, True, None)   # no statistics
     from puzzlebench.cli import main
-    assert main(["solve-cnf", str(DATA / "sudoku4.cnf"), "--solver", "sat:kissat404", "--limit", "2"]) == 0
+    assert main(["solve-cnf", str(DATA / "sudoku4.cnf"), "--solver", "sat:kissat404", "--limit", "2"]) == SAT_EXIT
     assert capsys.readouterr().out.startswith("c sat:kissat404: 1 model(s) found (limit 2)\n")
 
 
