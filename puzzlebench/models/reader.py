@@ -31,16 +31,11 @@ from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_suk
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, is_skyscrapers_line, parse_rush01
 from .sudoku import SEPARATOR_LINE, SOLO_CLAIM, grid_rows, is_sudoku_string, parse_sudoku_numbers, row_cells
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
+from .input_bounds import MAX_LINE_BYTES, MAX_SIZE
 
 KINDS = KIND_NAMES
-MAX_SIZE = 64                  # the largest grid of any kind: 64 rows
-MAX_GRID_LINES = 2 * MAX_SIZE  # its rows and separator lines: a longer block is a list
-MAX_LINE_BYTES = 64 * MAX_SIZE ** 2 * 4
-"""The longest line read (1 MiB): 64 times the largest grid written with separators (64² cells
-of at most 4 bytes, ``64, ``), room for a puzzle, its solution, cages and metadata.  A longer
-line is no puzzle: it is rejected as soon as it passes this, read in chunks (a line of 200 MB
-of ``1`` took 56 s and 460 MB to be rejected whole)."""
-READ_CHUNK = 1 << 16
+MAX_GRID_LINES = 2 * MAX_SIZE  # the largest grid's rows and separator lines: a longer block is a list
+READ_CHUNK = 1 << 16           # what is read at a time of a line past MAX_LINE_BYTES, skipped
 ASK_KIND = "say which with --kind (kind= in Python)"
 
 

@@ -183,6 +183,13 @@ def test_a_campaign_that_is_not_text_or_not_there(folder, capsys):
         assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
 
 
+@pytest.mark.slow
+def test_a_campaign_without_end_stops_at_the_bound(capsys):
+    assert main(["bench", "--campaign", "/dev/zero"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: /dev/zero:1:268435457: the input is longer than "
+                                       "268,435,456 bytes (256 MiB), the most read as one file; not read further\n")
+
+
 def test_key_places_follow_tables_and_arrays_of_tables():
     places = key_places(CAMPAIGN)
     assert places[("db",)] == (1, 1) and places[("time_limit",)] == (3, 1)
