@@ -35,7 +35,7 @@ from puzzlebench.cli import main
 from puzzlebench.encoders.dimacs import SAT_EXIT, UNSAT_EXIT, read_answer, read_dimacs
 from puzzlebench.encoders.exact_cover import read_knuth
 from puzzlebench.errors import PuzzlebenchError
-from puzzlebench.models.input_bounds import MAX_INPUT_BYTES
+from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 HUGE = [b"0", b"-1", b"99999999999", b"2147483647", b"2147483648", b"-2147483649", b"1e9", b"1_0",
         b"\xc2\xb2", b"\xd9\xa1", b"\xff", b"\x00", b"\x0c", b"(", b")", b"|", b'"', b";", b"9" * 5000]
@@ -324,6 +324,8 @@ def test_the_seeds_themselves_are_read(name):
 TWO_GIB = 2 << 30
 WHOLE = (f"the input is longer than {MAX_INPUT_BYTES:,} bytes (256 MiB), the most read as one file; "
          "not read further")
+ENDLESS_LINE = (f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle takes (the largest is "
+                "a 64x64 grid); not read further, nor the rest of the input (no end of line in 256 MiB)")
 
 
 def capped_run(argv, feed: bytes | None = None) -> tuple[int, str]:
@@ -393,3 +395,17 @@ def test_a_stream_without_end_read_whole_stops_at_the_bound(exported_files, line
     code, err = capped_run(argv, line)
     place = f"<stdin>:{MAX_INPUT_BYTES // len(line) + 1}:{MAX_INPUT_BYTES % len(line) + 1}"
     assert (code, err) == (2, f"puzzlebench: error: {place}: {WHOLE}\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, summary", [("solve", "1 puzzle: 1 error; "), ("check", "1 record: 1 error")])
+@pytest.mark.parametrize("piped", [False, True])
+def test_puzzles_on_dev_zero_are_one_long_line_and_the_end(command, summary, piped):
+    """``solve /dev/zero`` and ``check /dev/zero`` never ended and said nothing: NUL bytes and
+    no end of line, a line past the line bound, and the rest not read past 256 MiB."""
+    code, err = capped_run([command, "-"], b"\0" * 4096) if piped else capped_run([command, "/dev/zero"])
+    source = "<stdin>" if piped else "/dev/zero"
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert lines[0] == f"puzzlebench: {source}:1:{MAX_LINE_BYTES + 1}: error: {ENDLESS_LINE}"
+    assert lines[1].startswith(f"puzzlebench: {summary}")

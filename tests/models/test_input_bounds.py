@@ -1,12 +1,19 @@
 """The bounds every reader takes from one place (puzzlebench/models/input_bounds.py), for files
-and streams alike.  Endless streams are made as they are read, never held."""
+and streams alike: what is read whole, a line and a block of puzzle text.  Endless streams are
+made as they are read, never held."""
 
 import io
 
 import pytest
 
+from conftest import INKALA
 from puzzlebench.errors import ParseError
-from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, read_whole
+from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES, read_whole
+from puzzlebench.models.reader import _chunks, read_puzzles, text_lines
+from puzzlebench.models.sudoku import Sudoku
+
+LONG_LINE = (f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle takes (the largest is "
+             "a 64x64 grid); not read further")
 
 
 class EndlessStream:
@@ -46,3 +53,57 @@ def test_a_file_read_whole_is_read_to_the_bound_and_no_further():
     assert str(info.value) == (f"<stdin>:{line}:{column}: the input is longer than {MAX_INPUT_BYTES:,} bytes "
                                "(256 MiB), the most read as one file; not read further")
     assert stream.given == MAX_INPUT_BYTES + 1
+
+
+# -- puzzle text: a line, a block --------------------------------------------------------------
+
+@pytest.mark.parametrize("head, bom, column", [(b"", b"", MAX_LINE_BYTES + 1), (b"", b"\xff\xfe", MAX_LINE_BYTES // 2 + 1),
+                                               (f"{INKALA}\n".encode(), b"", MAX_LINE_BYTES + 1)])
+def test_a_line_without_end_is_one_error_and_the_input_is_read_no_further(head, bom, column):
+    """``solve /dev/zero`` never ended and said nothing: NUL bytes and no end of line.  Its
+    rest is skipped to 256 MiB, then the input ends, with one error."""
+    stream = EndlessStream(b"\0\0", (bom + head.decode().encode("utf-16-le" if bom else "utf-8")))
+    items = list(read_puzzles(text_lines(stream), "z"))
+    line = 2 if head else 1
+    assert [str(item) for item in items[line - 1:]] == [
+        f"z:{line}:{column}: {LONG_LINE}, nor the rest of the input (no end of line in 256 MiB)"]
+    assert isinstance(items[0], Sudoku) or not head
+    assert MAX_INPUT_BYTES < stream.given <= MAX_INPUT_BYTES + 2 * MAX_LINE_BYTES
+
+
+def test_comments_before_a_block_are_not_held():
+    """A stream of comment lines grew without end, every one held for the block to come."""
+    lines = iter(["# a comment\n"] * 100_000 + [f"{INKALA}\n"])
+    assert max(len(chunk) for _, chunk, _ in _chunks(lines)) == 1
+    items = list(read_puzzles(iter(["# a comment\n"] * 100_000 + [f"{INKALA}\n"]), "c"))
+    assert len(items) == 1 and items[0].source == "c:100001"
+
+
+def test_a_cpmpy_instance_ends_with_its_rows():
+    """A CPMpy header kept its block open to the next blank line, however long."""
+    grid = ["# size=4 box=2x2\n", "1...\n", "....\n", "....\n", "....\n"]
+    assert max(len(chunk) for _, chunk, _ in _chunks(iter(grid * 3 + ["1\n"] * 100_000))) == 5
+    items = list(read_puzzles(iter(grid * 2 + [f"{INKALA}\n"]), "g"))
+    assert [item.source for item in items] == ["g:1", "g:6", "g:11"]
+
+
+def test_a_block_holding_more_than_the_bound_is_one_error_and_the_end():
+    """Comment lines inside a block are held, but not past the bound (one line each, never
+    their text); past it, one error where it passed and the input ends."""
+    comment = "#" * 99 + "\n"
+    stream = EndlessStream(comment.encode(), f"{INKALA[:4]}\n".encode())
+    items = list(read_puzzles(text_lines(stream), "b"))
+    line, column = divmod(MAX_LINE_BYTES - 4, 99)
+    assert [str(item) for item in items] == [
+        f"b:{line + 2}:{column + 1}: the lines from line 1 hold more than {MAX_LINE_BYTES:,} bytes with no blank line "
+        "between them, more than any puzzle takes (the largest is a 64x64 grid); not read further, nor the rest of "
+        "the input"]
+    assert stream.given < 2 * MAX_LINE_BYTES
+
+
+def test_a_csv_quote_left_open_is_one_error_and_the_rows_after_it_are_read():
+    text = "puzzle\n\"" + "1" * 200_000 + "\n" + f"{INKALA}\n"
+    items = list(read_puzzles(text, "q.csv"))
+    assert str(items[0]) == ("q.csv:2: this CSV row does not read: field larger than field limit (131072) "
+                             "(a quote left open?)")
+    assert isinstance(items[-1], Sudoku) and items[-1].source == "q.csv:3"
