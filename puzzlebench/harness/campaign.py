@@ -29,7 +29,7 @@ from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
 from .dask_executor import parse_executor_spec
-from ..models.input_bounds import read_whole
+from ..models.input_bounds import check_nesting, read_whole
 from ..models.kinds import shaped_by_box
 from .inputs import set_name
 
@@ -105,6 +105,7 @@ def load_campaign(path: str, engines: Mapping[str, str] | None = None) -> Campai
         raise UsageError(f"cannot read the campaign {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: byte {exc.start}: the campaign is not UTF-8 text") from None
+    check_nesting(text, path)   # tomllib recurses on nesting, and is quadratic in a dotted key's parts
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -1,19 +1,22 @@
 """The bounds every reader takes from one place (puzzlebench/models/input_bounds.py), for files
-and streams alike: what is read whole, a line and a block of puzzle text.  Endless streams are
-made as they are read, never held."""
+and streams alike: what is read whole, a line and a block of puzzle text, and the nesting of a
+campaign or rating model.  Endless streams are made as they are read, never held."""
 
 import io
+import json
 
 import pytest
 
 from conftest import INKALA
 from puzzlebench.errors import ParseError
-from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES, read_whole
+from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES, MAX_NESTING, check_nesting, read_whole
 from puzzlebench.models.reader import _chunks, read_puzzles, text_lines
 from puzzlebench.models.sudoku import Sudoku
 
 LONG_LINE = (f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle takes (the largest is "
              "a 64x64 grid); not read further")
+NESTED = (f"nested more than {MAX_NESTING} deep (arrays and tables inside each other, each dot of a key a level); "
+          "no file needs as many")
 
 
 class EndlessStream:
@@ -107,3 +110,35 @@ def test_a_csv_quote_left_open_is_one_error_and_the_rows_after_it_are_read():
     assert str(items[0]) == ("q.csv:2: this CSV row does not read: field larger than field limit (131072) "
                              "(a quote left open?)")
     assert isinstance(items[-1], Sudoku) and items[-1].source == "q.csv:3"
+
+
+# -- nesting --------------------------------------------------------------------------------------
+
+DEEP = 100_000
+
+
+@pytest.mark.parametrize("text, place", [
+    ("x = " + "[" * DEEP + "]" * DEEP, "1:69"),                             # the 65th bracket
+    ("x = " + "{a = " * DEEP + "1" + "}" * DEEP, "1:325"),
+    ("db." + "a." * DEEP + "a = 1\n", "1:130"),                            # the 65th key part
+    ("[" + "a." * 100 + "a]\n", "1:128"),                                  # a table header's name
+    ('db = "x"\n[[set]]\n' + "k." * 63 + "k = 1\n", "3:125"),              # under a header's 2 levels
+    ("x = [\n" + "[\n" * 64 + "1" + "]" * 65 + "\n", "65:1"),
+    ("[\n" * DEEP + "]" * DEEP, "65:1"),                                    # JSON
+])
+def test_nesting_past_the_bound_is_placed_where_it_passes(text, place):
+    with pytest.raises(ParseError) as info:
+        check_nesting(text, "f")
+    assert str(info.value) == f"f:{place}: {NESTED}"
+
+
+@pytest.mark.parametrize("text", [
+    "x = [\n" + "[\n" * 63 + "1" + "]" * 64 + "\n",                      # at the bound
+    'a = "' + "[" * 100 + '"\nb = \'' + "{" * 100 + "'\n",                # in strings
+    "# " + "[" * 100 + "\nb = [[1]]\n",                                   # in a comment
+    "a = '''\n" + "[" * 100 + "'''\nb = \"\"\"\\\"\"\"[[\"\"\"\n",         # in multi-line strings
+    "x = [" + "1.5, " * 1000 + "]\n",
+    json.dumps({"a": [1.5, {"b.c": [[2]]}]}, indent=2),
+])
+def test_nesting_within_the_bound_or_in_strings_and_comments_passes(text):
+    check_nesting(text, "f")
