@@ -213,11 +213,14 @@ def report_error(text: str) -> None:
 def read_text(path: str, expected: str = "puzzle text") -> tuple[str, str]:
     """A whole input file (``-``: standard input) as text, and its name for messages.  Bytes
     that are not UTF-8 text (or a NUL byte) are an error naming their line and column and
-    what the file should hold (``expected``)."""
+    what the file should hold (``expected``); so is an input past the bound of what is read
+    whole (:data:`~puzzlebench.models.input_bounds.MAX_INPUT_BYTES`), a stream's as a file's."""
+    from ..models.input_bounds import read_whole
     from ..models.reader import decode_bytes
     source = "<stdin>" if path == "-" else path
     try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+        with open(path, "rb") if path != "-" else contextlib.nullcontext(sys.stdin.buffer) as stream:
+            data = read_whole(stream, source)
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     return decode_bytes(data, source, expected=expected), source

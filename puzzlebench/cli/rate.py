@@ -27,7 +27,8 @@ from ..rating.data import read_records
 from ..rating.model import correlations, cross_validate, fit
 from ..rating.profile import FEATURE_SETS, feature_vector, profile_puzzle
 from ..rating.steps_page import error_section, page, rated_section
-from .common import EXIT_OK, EXIT_SOME_ERRORS, Tally, read_records as read_puzzle_records, record_error_text, report_error
+from .common import (EXIT_OK, EXIT_SOME_ERRORS, Tally, read_records as read_puzzle_records, read_text,
+                     record_error_text, report_error)
 
 FOLDS = Whole(2, INT32_MAX)   # k of the k-fold cross-validation
 
@@ -80,17 +81,6 @@ def run(args) -> int:
     if args.out and args.format != "html":
         raise UsageError("rate: --out goes with --fit or --format html")
     return run_rate(args)
-
-
-def _read(path: str) -> tuple[str, str]:
-    """A labelled data file's text; bytes that are not UTF-8 are an error with their place."""
-    from ..models.reader import decode_bytes
-    source = "<stdin>" if path == "-" else path
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
-    return decode_bytes(data, source), source
 
 
 def run_rate(args) -> int:
@@ -200,7 +190,7 @@ def run_fit(args) -> int:
     if not args.out:
         raise UsageError("rate --fit needs --out MODEL.json")
     check_output(args.out, "--out", [args.fit])   # now, not after the fit
-    text, source = _read(args.fit)
+    text, source = read_text(args.fit)
     records = read_records(text, source, args.labels)
     names = FEATURE_SETS[args.features]
     rows, labels, skipped, unread = [], [], 0, 0

@@ -29,6 +29,7 @@ from ..solvers.base import check_time_limit
 from ..solvers.child import check_memory_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
 from .dask_executor import parse_executor_spec
+from ..models.input_bounds import check_nesting, read_whole
 from ..models.kinds import shaped_by_box
 from .inputs import set_name
 
@@ -98,11 +99,13 @@ def load_campaign(path: str, engines: Mapping[str, str] | None = None) -> Campai
     """The campaign in ``path``, checked; a mistake is a :class:`UsageError` naming its place.
     ``engines``: extra engine families (``bench --engine``) its solvers may name."""
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        with open(path, "rb") as stream:
+            text = read_whole(stream, path).decode("utf-8")
     except OSError as exc:
         raise UsageError(f"cannot read the campaign {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: byte {exc.start}: the campaign is not UTF-8 text") from None
+    check_nesting(text, path)   # tomllib recurses on nesting, and is quadratic in a dotted key's parts
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -31,16 +31,11 @@ from .sukaku import is_sukaku_grid, is_sukaku_line, parse_sukaku_grid, parse_suk
 from .skyscrapers import MAX_N as SKY_MAX_N, TOWERS_ID, is_skyscrapers_line, parse_rush01
 from .sudoku import SEPARATOR_LINE, SOLO_CLAIM, grid_rows, is_sudoku_string, parse_sudoku_numbers, row_cells
 from .text import CPMPY_HEADER, TextPlaces, check_binary, content_lines
+from .input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES, MAX_SIZE
 
 KINDS = KIND_NAMES
-MAX_SIZE = 64                  # the largest grid of any kind: 64 rows
-MAX_GRID_LINES = 2 * MAX_SIZE  # its rows and separator lines: a longer block is a list
-MAX_LINE_BYTES = 64 * MAX_SIZE ** 2 * 4
-"""The longest line read (1 MiB): 64 times the largest grid written with separators (64² cells
-of at most 4 bytes, ``64, ``), room for a puzzle, its solution, cages and metadata.  A longer
-line is no puzzle: it is rejected as soon as it passes this, read in chunks (a line of 200 MB
-of ``1`` took 56 s and 460 MB to be rejected whole)."""
-READ_CHUNK = 1 << 16
+MAX_GRID_LINES = 2 * MAX_SIZE  # the largest grid's rows and separator lines: a longer block is a list
+READ_CHUNK = 1 << 16           # what is read at a time of a line past MAX_LINE_BYTES, skipped
 ASK_KIND = "say which with --kind (kind= in Python)"
 
 
@@ -310,20 +305,30 @@ def decode_bytes(data: bytes, source: str | None = None, strict: bool = True,
 # -- files of many puzzles -------------------------------------------------------------------
 
 class LongLine(str):
-    """What :func:`text_lines` yields for a line longer than :data:`MAX_LINE_BYTES`, in place
-    of its text: a blank line that carries the column where the line passed the bound."""
+    """What :func:`text_lines` yields for a line longer than :data:`MAX_LINE_BYTES`, and
+    :func:`_chunks` for a block of lines holding more, in place of its text: a blank line that
+    carries the column where the bound was passed, the block's first line (``block_from``), and
+    whether no end came in :data:`MAX_INPUT_BYTES` (``endless``: the input is read no further)."""
 
     column: int
+    endless: bool
+    block_from: int | None
 
-    def __new__(cls, column: int) -> "LongLine":
+    def __new__(cls, column: int, endless: bool = False, block_from: int | None = None) -> "LongLine":
         line = super().__new__(cls, "\n")
-        line.column = column
+        line.column, line.endless, line.block_from = column, endless, block_from
         return line
 
     def error(self, source: str, line: int) -> ParseError:
-        return ParseError(f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle "
-                          f"takes (the largest is a {MAX_SIZE}x{MAX_SIZE} grid); not read further",
-                          Place(source, line, self.column))
+        if self.block_from is None:
+            what = f"this line is longer than {MAX_LINE_BYTES:,} bytes"
+            rest = f", nor the rest of the input (no end of line in {MAX_INPUT_BYTES >> 20} MiB)" if self.endless else ""
+        else:
+            what = (f"the lines from line {self.block_from} hold more than {MAX_LINE_BYTES:,} bytes with no blank "
+                    "line between them")
+            rest = ", nor the rest of the input"
+        return ParseError(f"{what}, more than any puzzle takes (the largest is a {MAX_SIZE}x{MAX_SIZE} grid); "
+                          f"not read further{rest}", Place(source, line, self.column))
 
 
 def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
@@ -332,8 +337,8 @@ def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
     escapes), so that the reader reports that line as an error of its own and the other
     lines still run; a byte-order mark at the start is dropped.  A line longer than
     :data:`MAX_LINE_BYTES` is a :class:`LongLine`, read no further than the bound (the rest of
-    it skipped a chunk at a time).  A stream without ``readline`` (pieces already in memory)
-    is taken as its pieces."""
+    it skipped a chunk at a time, up to :data:`MAX_INPUT_BYTES`: past that, the input's end).
+    A stream without ``readline`` (pieces already in memory) is taken as its pieces."""
     readline = getattr(stream, "readline", None)
     if readline is None:
         pieces = iter(stream)
@@ -355,15 +360,21 @@ def text_lines(stream: Iterable[bytes]) -> Iterator[str]:
 
 def _bounded_lines(readline, first: bytes) -> Iterator[bytes | LongLine]:
     """The lines of a binary stream from its first, each read no further than
-    :data:`MAX_LINE_BYTES` (a longer one a :class:`LongLine`)."""
+    :data:`MAX_LINE_BYTES` (a longer one a :class:`LongLine`, its rest skipped up to
+    :data:`MAX_INPUT_BYTES`: ``/dev/zero`` has no end of line)."""
     raw = first
     while raw:
         if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
             yield raw
         else:
             head = codecs.getincrementaldecoder("utf-8")("surrogateescape").decode(raw[:MAX_LINE_BYTES])
+            skipped = len(raw)
             while raw and not raw.endswith(b"\n"):
+                if skipped > MAX_INPUT_BYTES:
+                    yield LongLine(len(head) + 1, endless=True)
+                    return
                 raw = readline(READ_CHUNK)
+                skipped += len(raw)
             yield LongLine(len(head) + 1)
         raw = readline(MAX_LINE_BYTES + 1)
 
@@ -376,24 +387,29 @@ def _utf16_lines(stream: Iterable[bytes]) -> Iterator[str]:
     :data:`MAX_LINE_BYTES` / 2 characters is a :class:`LongLine`."""
     decoder = codecs.getincrementaldecoder("utf-16")(errors="replace")
     pending = ""
-    skipping = False   # the rest of a long line
+    skipped = None   # bytes read of the rest of a long line (None: none is being skipped)
     bound = MAX_LINE_BYTES // 2
     for raw in stream:   # split at the byte 0x0a: a UTF-16 "\n" may end in the next piece
         pending += decoder.decode(raw)
         end = pending.rfind("\n") + 1
         if end:
-            lines = pending[:end - 1].split("\n")
-            if skipping:
-                lines, skipping = lines[1:], False
-            yield from (LongLine(bound + 1) if len(line) > bound else line + "\n" for line in lines)
+            lines = [LongLine(bound + 1) if len(line) > bound else line + "\n"
+                     for line in pending[:end - 1].split("\n")]
+            if skipped is not None:   # the long line's end
+                lines[0], skipped = LongLine(bound + 1), None
+            yield from lines
             pending = pending[end:]
-        if skipping:
-            pending = ""
+        if skipped is not None:
+            pending, skipped = "", skipped + len(raw)
+            if skipped > MAX_INPUT_BYTES:
+                yield LongLine(bound + 1, endless=True)
+                return
         elif len(pending) > bound:
-            yield LongLine(bound + 1)
-            pending, skipping = "", True
+            pending, skipped = "", 0
     pending += decoder.decode(b"", final=True)
-    if pending and not skipping:
+    if skipped is not None:
+        yield LongLine(bound + 1)
+    elif pending:
         yield LongLine(bound + 1) if len(pending) > bound else pending
 
 
@@ -498,38 +514,68 @@ def _chunks(lines: Iterator[str]) -> Iterator[tuple[int, list[str], bool]]:
     is read.  A block is one puzzle a line when its first line is a puzzle of its own that no
     grid can continue: a row of more cells than the largest grid has rows, or a block already
     longer than its first row is wide, with no ``---+---`` line (a grid of N-cell rows has N
-    rows); and any block longer than a grid with its separators.  A block with CPMpy headers is kept whole: each of its instances spans lines."""
+    rows); and any block longer than a grid with its separators.  A CPMpy instance (its header
+    and its rows) is a chunk of its own, and so is a comment line outside a block: what is held
+    is one block, at most :data:`MAX_LINE_BYTES` (past that a :class:`LongLine`, and the
+    input's end)."""
     chunk: list[str] = []
-    before = 0
+    before = held = cpmpy = 0   # cpmpy: the lines of the CPMpy instance the block is (0: none)
     block: list[str] = []
-    per_line = cpmpy = False
+    per_line = False
+
+    def cut(block_ends: bool = True) -> tuple[int, list[str], bool]:
+        nonlocal chunk, before, held, block, per_line, cpmpy
+        out = (before, chunk, per_line)
+        before, chunk, held = before + len(chunk), [], 0
+        if block_ends:
+            block, per_line, cpmpy = [], False, 0
+        return out
+
     for line in lines:
-        if isinstance(line, LongLine):   # a record of its own, which ends a block as a blank line does
-            if chunk:
-                yield before, chunk, per_line
-                before += len(chunk)
-            yield before, [line], True
-            before += 1
-            chunk, block, per_line, cpmpy = [], [], False, False
-            continue
-        chunk.append(line)
         stripped = line.strip()
+        header = CPMPY_HEADER.match(stripped)
+        if isinstance(line, LongLine) or (header and block):   # a record of its own
+            ended = cut()
+            if ended[1]:
+                yield ended
+        chunk.append(line)
+        if isinstance(line, LongLine):
+            yield cut()
+            continue
+        held += len(line) - line.endswith("\n") if line.isascii() else len(_utf8(line.rstrip("\n")))
+        if held > MAX_LINE_BYTES:   # no puzzle: its error where it passed the bound, and the end
+            yield before + len(chunk) - 1, [_long_block(line, held, before + 1)], True
+            return
         if not stripped:
-            yield before, chunk, per_line
-            before += len(chunk)
-            chunk, block, per_line, cpmpy = [], [], False, False
+            yield cut()
             continue
-        if stripped.startswith("#") and not CPMPY_HEADER.match(stripped):
+        if stripped.startswith("#") and not header:
+            if not block or per_line:   # no puzzle in the chunk: the comment need not be held
+                yield cut(block_ends=False)
+            else:                       # in a block, held as one shared line (a comment's text is unread)
+                chunk[-1] = "#\n"
             continue
-        block.append(stripped)
-        cpmpy = cpmpy or stripped.startswith("#")
+        if not per_line:
+            block.append(stripped)
+        if header:
+            cpmpy = min(int(header.group(1)), MAX_SIZE) + 1
         per_line = per_line or (not cpmpy and _one_puzzle_a_line(block))
-        if per_line:
-            yield before, chunk, True
-            before += len(chunk)
-            chunk = []
+        if per_line or len(block) == cpmpy:
+            yield cut(block_ends=not per_line)
     if chunk:
-        yield before, chunk, per_line
+        yield cut()
+
+
+def _utf8(text: str) -> bytes:
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _long_block(line: str, held: int, first: int) -> LongLine:
+    """The :class:`LongLine` of a block whose last ``line`` took what it holds to ``held``
+    bytes, past :data:`MAX_LINE_BYTES`: at the column of the first byte past it."""
+    raw = _utf8(line.rstrip("\n"))
+    head = raw[:MAX_LINE_BYTES - (held - len(raw))].decode("utf-8", "ignore")
+    return LongLine(len(head) + 1, endless=True, block_from=first)
 
 
 def _one_puzzle_a_line(block: list[str]) -> bool:
@@ -634,6 +680,20 @@ def _parse_record(record: str, source: str, first_line: int, kind, box, prefer=N
     return puzzle
 
 
+def _csv_rows(reader, source: str) -> Iterator[list[str] | ParseError]:
+    """The rows of a ``csv.reader``; one the csv module refuses (a quoted field past its
+    limit, 128 KiB: a quote left open over lines) an error placed at the line it reached, and
+    the reading goes on from there."""
+    while True:
+        try:
+            yield next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            yield ParseError(f"this CSV row does not read: {exc} (a quote left open?)",
+                             Place(source, reader.line_num, None))
+
+
 PUZZLE_COLUMNS = ("puzzle", "quizzes", "quiz", "sudoku")
 SOLUTION_COLUMNS = ("solution", "solutions")
 
@@ -649,19 +709,26 @@ def _read_csv(lines: Iterator[str], source: str, kind, box, prefer=None) -> Iter
             del raw[:-1]
             yield line
 
-    rows = csv.reader(remember(lines))
-    header_row = next((row for row in rows if any(cell.strip() for cell in row)), None)
+    reader = csv.reader(remember(lines))
+    rows = _csv_rows(reader, source)
+    header_row = next((row for row in rows if isinstance(row, ParseError) or any(cell.strip() for cell in row)), None)
     if header_row is None:
         yield ParseError("empty input: no puzzle found", Place(source))
+        return
+    if isinstance(header_row, ParseError):
+        yield header_row
         return
     header = [h.strip().lower() for h in header_row]
     column = next((header.index(c) for c in PUZZLE_COLUMNS if c in header), None)
     if column is None:
         yield ParseError(f"a CSV file needs a column named {' or '.join(PUZZLE_COLUMNS)}; the "
-                         f"header has {', '.join(header_row)}", Place(source, rows.line_num, None))
+                         f"header has {', '.join(header_row)}", Place(source, reader.line_num, None))
         return
     for row in rows:
-        line_no = rows.line_num
+        line_no = reader.line_num
+        if isinstance(row, ParseError):
+            yield row
+            continue
         if isinstance(raw[-1], LongLine):
             yield raw[-1].error(source, line_no)
             continue

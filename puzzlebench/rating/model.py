@@ -21,6 +21,9 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from ..models.input_bounds import check_nesting, read_whole
+from ..models.reader import decode_bytes
+
 MODEL_FORMAT = "puzzlebench-rating-model/1"
 
 
@@ -217,4 +220,9 @@ def cross_validate(X: np.ndarray, y: np.ndarray, fitter: Callable[[np.ndarray, n
 
 
 def load_model(path: str | Path) -> DifficultyModel:
-    return DifficultyModel.from_dict(json.loads(Path(path).read_text()))
+    """A model saved as JSON; a file past the bounds of what is read (its size, its nesting,
+    on which the parser recurses) is an error placed in it."""
+    with open(path, "rb") as stream:
+        text = decode_bytes(read_whole(stream, str(path)), str(path), expected="a rating model (JSON)")
+    check_nesting(text, str(path))
+    return DifficultyModel.from_dict(json.loads(text))

@@ -17,9 +17,11 @@ import subprocess
 import time
 from typing import Callable
 
-OUTPUT_LIMIT = 256 * 2**20
-"""The most a program may write on its standard output: a 64x64 Sudoku's SAT answer (262,144
-literals) is about 2 MB."""
+from ..models.input_bounds import MAX_INPUT_BYTES
+
+OUTPUT_LIMIT = MAX_INPUT_BYTES
+"""The most a program may write on its standard output, as much as any input read whole: a
+64x64 Sudoku's SAT answer (262,144 literals) is about 2 MB."""
 ERROR_TAIL = 64 * 2**10
 CHUNK = 2**16
 

@@ -3,10 +3,13 @@ error once on standard error with its place, one exit-code rule, standard input 
 puzzle by puzzle, answers in the input's own form."""
 
 import json
+import os
 import resource
 import select
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -135,6 +138,41 @@ def test_standard_input_is_answered_before_it_ends():
         proc.stdin.close()
         proc.wait(timeout=60)
     assert proc.returncode == 0
+
+
+def waiting_on_standard_input(pid: int) -> bool:
+    """Whether the process sleeps in a call on its file descriptor 0 (``/proc/PID/syscall``:
+    the call's number, then its first argument)."""
+    with open(f"/proc/{pid}/syscall") as f:
+        call = f.read().split()
+    return len(call) > 1 and call[1] == "0x0"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["solve -", "solve-cnf -"])
+@pytest.mark.parametrize("source", ["pipe", "terminal"])
+def test_ctrl_c_ends_a_command_waiting_on_standard_input(command, source):
+    """A Ctrl-C while a command waits for standard input that stays open (a pipe whose writer
+    holds it, a terminal where nothing is typed) ends it at once: "interrupted", exit 130.
+    (Started from a shell script as ``sleep 20 | puzzlebench solve - &``, a command has SIGINT
+    ignored by the shell, as any program of an asynchronous list has: it then waits, as
+    ``sleep`` would.)"""
+    ends = os.openpty() if source == "terminal" else os.pipe()   # (master, its terminal) or (read, write)
+    stdin = ends[1] if source == "terminal" else ends[0]
+    child = subprocess.Popen([sys.executable, "-m", "puzzlebench", *command.split()], stdin=stdin,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        waited = time.monotonic()
+        while not waiting_on_standard_input(child.pid):
+            assert time.monotonic() - waited < 60 and child.poll() is None, "never came to read its input"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=10)   # a hang guard: the input stays open meanwhile
+    finally:
+        child.kill()
+        for end in ends:
+            os.close(end)
+    assert (child.returncode, err) == (130, "puzzlebench: interrupted\n")
 
 
 def peak_kb_of(argv, stdin_path):

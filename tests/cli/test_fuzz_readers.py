@@ -9,19 +9,23 @@ Three levels: the reader functions against a simple reference reading of the sam
 answer is the right one, not just any answer); the commands in-process (exit codes, one
 error line); and a corpus of the worst of it through the command in a child process whose
 address space is capped (``RLIMIT_AS``), where an allocation made from a header's claim
-rather than from the file's content ends the process instead of passing unnoticed."""
+rather than from the file's content ends the process instead of passing unnoticed.  Streams
+without end (``/dev/zero``, a pipe fed without end) go the same way: the one bound of what is
+read, and one placed error line."""
 
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import os
 import random
 import re
 import resource
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,6 +35,7 @@ from puzzlebench.cli import main
 from puzzlebench.encoders.dimacs import SAT_EXIT, UNSAT_EXIT, read_answer, read_dimacs
 from puzzlebench.encoders.exact_cover import read_knuth
 from puzzlebench.errors import PuzzlebenchError
+from puzzlebench.models.input_bounds import MAX_INPUT_BYTES, MAX_LINE_BYTES
 
 HUGE = [b"0", b"-1", b"99999999999", b"2147483647", b"2147483648", b"-2147483649", b"1e9", b"1_0",
         b"\xc2\xb2", b"\xd9\xa1", b"\xff", b"\x00", b"\x0c", b"(", b")", b"|", b'"', b";", b"9" * 5000]
@@ -312,3 +317,95 @@ def test_a_corpus_of_absurd_and_mutated_files_runs_in_bounded_memory(tmp_path):
 @pytest.mark.parametrize("name", sorted(SEEDS))
 def test_the_seeds_themselves_are_read(name):
     assert SEEDS[name]
+
+
+# -- streams without end: one bound for what is read ---------------------------------------------
+
+TWO_GIB = 2 << 30
+WHOLE = (f"the input is longer than {MAX_INPUT_BYTES:,} bytes (256 MiB), the most read as one file; "
+         "not read further")
+ENDLESS_LINE = (f"this line is longer than {MAX_LINE_BYTES:,} bytes, more than any puzzle takes (the largest is "
+                "a 64x64 grid); not read further, nor the rest of the input (no end of line in 256 MiB)")
+
+
+def capped_run(argv, feed: bytes | None = None) -> tuple[int, str]:
+    """``puzzlebench ARGV`` in a child whose address space is capped at 2 GiB, its standard
+    input a pipe fed ``feed`` over and over until the child closes it (``None``: no input):
+    the exit code and standard error.  A hang guard of 120 s."""
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (TWO_GIB, TWO_GIB))
+
+    read_end, write_end = os.pipe() if feed is not None else (subprocess.DEVNULL, None)
+    child = subprocess.Popen([sys.executable, "-m", "puzzlebench", *argv], stdin=read_end,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=capped)
+
+    def write():   # until the child stops reading
+        block = feed * (2**20 // len(feed))
+        with contextlib.suppress(OSError):
+            while True:
+                os.write(write_end, block)
+        os.close(write_end)
+
+    if feed is not None:
+        os.close(read_end)
+        threading.Thread(target=write, daemon=True).start()
+    try:
+        _, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+    return child.returncode, err.decode()
+
+
+@pytest.fixture(scope="module")
+def exported_files(tmp_path_factory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("exported")
+    files = {}
+    for option, target in (("cnf", "dimacs"), ("minizinc", "minizinc"), ("xcsp3", "xcsp3")):
+        f = folder / f"p.{target}"
+        f.write_bytes(exported(target))
+        files[option] = str(f)
+    return files
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", ["solve-cnf", "solve-xc", "solve-smt2", "decode --cnf", "decode --minizinc",
+                                     "decode --xcsp3", "rate --fit"])
+def test_a_file_read_whole_stops_at_the_bound_on_dev_zero(exported_files, command):
+    """``decode --model /dev/zero`` reached 12 GB in 30 s, solve-xc, solve-smt2 and decode
+    --minizinc/--xcsp3 6-10 GB in 10 s: one placed line now, exit 2, in 2 GiB."""
+    name, *option = command.split()
+    argv = [name, "/dev/zero"]
+    if name == "decode":
+        argv = [name, option[0], exported_files[option[0][2:]], "--model", "/dev/zero"]
+    elif name == "rate":
+        argv = [name, "--fit", "/dev/zero", "--labels", "2", "--out", "unwritten.json"]
+    code, err = capped_run(argv)
+    assert (code, err) == (2, f"puzzlebench: error: /dev/zero:1:{MAX_INPUT_BYTES + 1}: {WHOLE}\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("line, command", [(b"1 2 0\n", "solve-cnf -"), (b"v 1 2\n", "decode --cnf"),
+                                           (b"a b\n", "solve-xc -")])
+def test_a_stream_without_end_read_whole_stops_at_the_bound(exported_files, line, command):
+    """``yes "1 2 0" | solve-cnf -`` reached 5.5 GB in 5 s, ``yes "v 1 2" | decode --cnf p.cnf
+    --model -`` 5.1 GB; the bound counts what a pipe gave as a file's bytes."""
+    argv = command.split()
+    if argv[0] == "decode":
+        argv += [exported_files["cnf"], "--model", "-"]
+    code, err = capped_run(argv, line)
+    place = f"<stdin>:{MAX_INPUT_BYTES // len(line) + 1}:{MAX_INPUT_BYTES % len(line) + 1}"
+    assert (code, err) == (2, f"puzzlebench: error: {place}: {WHOLE}\n")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, summary", [("solve", "1 puzzle: 1 error; "), ("check", "1 record: 1 error")])
+@pytest.mark.parametrize("piped", [False, True])
+def test_puzzles_on_dev_zero_are_one_long_line_and_the_end(command, summary, piped):
+    """``solve /dev/zero`` and ``check /dev/zero`` never ended and said nothing: NUL bytes and
+    no end of line, a line past the line bound, and the rest not read past 256 MiB."""
+    code, err = capped_run([command, "-"], b"\0" * 4096) if piped else capped_run([command, "/dev/zero"])
+    source = "<stdin>" if piped else "/dev/zero"
+    lines = err.splitlines()
+    assert code == 2 and len(lines) == 2
+    assert lines[0] == f"puzzlebench: {source}:1:{MAX_LINE_BYTES + 1}: error: {ENDLESS_LINE}"
+    assert lines[1].startswith(f"puzzlebench: {summary}")

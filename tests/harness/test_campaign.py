@@ -183,6 +183,28 @@ def test_a_campaign_that_is_not_text_or_not_there(folder, capsys):
         assert capsys.readouterr().err == f"puzzlebench: error: {message}\n"
 
 
+NESTED = "nested more than 64 deep (arrays and tables inside each other, each dot of a key a level); no file needs as many"
+
+
+@pytest.mark.parametrize("body, place", [("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "1:69"),
+                                         ("x = " + "{a = " * 100_000 + "1" + "}" * 100_000 + "\n", "1:325"),
+                                         ("db." + "a." * 100_000 + "a = 1\n", "1:130")])
+def test_a_campaign_nested_past_the_bound_is_one_line(folder, capsys, body, place):
+    """100,000 arrays or inline tables deep was a RecursionError traceback (tomllib recurses
+    on them), and a key of 100,000 dotted parts ran for minutes (tomllib is quadratic in them)."""
+    campaign = folder / "deep.toml"
+    campaign.write_text(body)
+    assert main(["bench", "--campaign", str(campaign)]) == 2
+    assert capsys.readouterr().err == f"puzzlebench: error: {campaign}:{place}: {NESTED}\n"
+
+
+@pytest.mark.slow
+def test_a_campaign_without_end_stops_at_the_bound(capsys):
+    assert main(["bench", "--campaign", "/dev/zero"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: /dev/zero:1:268435457: the input is longer than "
+                                       "268,435,456 bytes (256 MiB), the most read as one file; not read further\n")
+
+
 def test_key_places_follow_tables_and_arrays_of_tables():
     places = key_places(CAMPAIGN)
     assert places[("db",)] == (1, 1) and places[("time_limit",)] == (3, 1)

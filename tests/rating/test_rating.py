@@ -525,6 +525,16 @@ def test_cli_bad_models_and_fit_options_are_one_line(tmp_path, capsys):
         assert capsys.readouterr().err == f"puzzlebench: error: {model}:{place}: not a rating model (not JSON: {problem})\n"
 
 
+def test_a_model_nested_past_the_bound_is_one_line(tmp_path, capsys):
+    """A model file 100,000 arrays deep was a RecursionError traceback (json recurses on them)."""
+    f, model = tmp_path / "p.txt", tmp_path / "deep.json"
+    f.write_text(f"{EASY}\n")
+    model.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["rate", str(f), "--model", str(model)]) == 2
+    assert capsys.readouterr().err == (f"puzzlebench: error: {model}:1:65: nested more than 64 deep (arrays and "
+                                       "tables inside each other, each dot of a key a level); no file needs as many\n")
+
+
 def test_human_family_is_registered():
     from puzzlebench.solvers.registry import make_engine
     engine = make_engine("human")
