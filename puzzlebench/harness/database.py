@@ -232,6 +232,25 @@ def refuse_directory(path: str | os.PathLike) -> None:
                          f"(e.g. {Path(path) / 'results.sqlite'})")
 
 
+def database_file(path: str | os.PathLike) -> Path:
+    """The file a database path names, every symbolic link and ``..`` resolved: the one name
+    its lock, its connection and SQLite's files beside it (``-wal``, ``-shm``) go by, however
+    a user reaches it (a link, a relative or an absolute path).  A file with more than one
+    hard link is refused: SQLite names those files after the path it opened, so a bench
+    through each link would keep its own log of writes and one bench's rows would vanish."""
+    refuse_directory(path)
+    file = Path(os.path.realpath(path))
+    try:
+        links = file.stat().st_nlink
+    except OSError:   # not there yet (a bench makes it), or not reachable: its opener says why
+        return file
+    if links > 1:
+        raise UsageError(f"{path} has {links} hard links: SQLite keeps a database's journal beside the "
+                         "name it was opened by, so two names cannot share one database safely; "
+                         "copy the file (cp) instead of linking it")
+    return file
+
+
 class ResultsReader:
     """A results database opened to be read, never written (``report``): it works on a file
     in a read-only folder, and refuses a file that is not a puzzlebench database (an empty
@@ -241,8 +260,7 @@ class ResultsReader:
 
     def __init__(self, path: str):
         self.path = path
-        file = Path(path)
-        refuse_directory(path)
+        file = database_file(path)
         if not file.is_file():
             raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
         if file.stat().st_size == 0:
@@ -263,7 +281,7 @@ class ResultsReader:
     def _connect(file: Path) -> sqlite3.Connection:
         """Read-only; a WAL database in a folder where SQLite cannot make its shared-memory
         file is read as immutable (nothing can be writing it there)."""
-        uri = file.resolve().as_uri()
+        uri = file.as_uri()
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
@@ -367,12 +385,11 @@ class Database(ResultsReader):
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
-        refuse_directory(path)
-        parent = Path(self.path).parent
-        if not parent.is_dir():
-            raise UsageError(f"cannot open the database {self.path}: no directory {parent}")
+        file = database_file(path)
+        if not file.parent.is_dir():
+            raise UsageError(f"cannot open the database {self.path}: no directory {Path(self.path).parent}")
         try:
-            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+            self.conn = sqlite3.connect(file, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
@@ -684,15 +701,16 @@ class _Transaction:
 class BenchLock:
     """One bench at a time on a database: two benches on one file would each store the pairs
     both run, and the view would show both.  The lock is an ``flock`` on ``DB.lock`` beside
-    the database (the kernel releases it when the bench dies, however it dies); the file holds
+    the database's file, named after the file every path to it resolves to
+    (:func:`database_file`), so that a link or another spelling of the path meets the same
+    lock (the kernel releases it when the bench dies, however it dies); the file holds
     the bench's process id for the message a second bench gives.  The bench removes the file
     as it ends, while it holds the lock; a bench that locked a file then removed checks that
     the file it holds is still the one at the path, else it takes the new one (the usual
     pattern for flock on a file that is unlinked)."""
 
     def __init__(self, path: str):
-        refuse_directory(path)   # before DIR.lock is made
-        self.path = f"{path}.lock"
+        self.path = f"{database_file(path)}.lock"   # a folder or a hard link refused before it is made
         while True:
             try:
                 self.file = open(self.path, "a+")
@@ -728,18 +746,22 @@ class BenchLock:
 
 
 def sqlite_files(path: str) -> tuple[str, ...]:
-    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``)."""
-    return path, f"{path}-wal", f"{path}-shm", f"{path}-journal"
+    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``), at the
+    file its path resolves to, where SQLite keeps them."""
+    file = os.path.realpath(path)
+    return file, f"{file}-wal", f"{file}-shm", f"{file}-journal"
 
 
 def database_files(path: str) -> tuple[str, ...]:
     """Every file a database is read through, its bench's lock included: what a command that
-    reads it must not write over."""
-    return *sqlite_files(path), f"{path}.lock"
+    reads it must not write over.  They are beside the file its path resolves to
+    (:func:`sqlite_files`, :class:`BenchLock`); named first as the user's path names them."""
+    given = (path, f"{path}-wal", f"{path}-shm", f"{path}-journal", f"{path}.lock")
+    return tuple(dict.fromkeys((*given, *sqlite_files(path), f"{os.path.realpath(path)}.lock")))
 
 
 def remove_database(path: str) -> None:
-    """A database file and SQLite's files beside it."""
+    """A database file and SQLite's files beside it (a link to it stays)."""
     for name in sqlite_files(path):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name)
