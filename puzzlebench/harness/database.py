@@ -221,6 +221,17 @@ def _damage(exc: Exception) -> str:
     return lines[0] + (" …" if len(lines) > 1 else "")   # SQLite may quote a whole damaged schema
 
 
+@contextlib.contextmanager
+def refused_as(what: str):
+    """What SQLite says of a user's file (read-only, locked by another program, not a
+    database, damaged, a disk that fails) as one line: ``what`` (``cannot read PATH``), then
+    SQLite's words."""
+    try:
+        yield
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{what}: {_damage(exc)}") from None
+
+
 def refuse_directory(path: str | os.PathLike) -> None:
     """A folder named where the database file goes: one line that says so (report said "no
     results database", bench "unable to open database file", after making ``DIR.lock``); an
@@ -265,11 +276,9 @@ class ResultsReader:
             raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
         if file.stat().st_size == 0:
             raise UsageError(f"{path} is empty: not a puzzlebench results database")
-        try:
+        with refused_as(f"cannot read {path} as a results database"):
             self.conn = self._connect(file)
             names = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master")}
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {path} as a results database: {_damage(exc)}") from None
         missing = [t for t in self.TABLES if t not in names]
         if missing:
             self.conn.close()
@@ -279,15 +288,20 @@ class ResultsReader:
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
-        """Read-only; a WAL database in a folder where SQLite cannot make its shared-memory
-        file is read as immutable (nothing can be writing it there)."""
+        """Read-only; a WAL database whose shared-memory file SQLite cannot make (a read-only
+        folder, a full disk: "unable to open database file", "attempt to write a readonly
+        database", "disk I/O error", as its version says) is read as immutable (nothing can be
+        writing it there).  One another program holds locked is refused: read through its
+        lock, it could be half written."""
         uri = file.as_uri()
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
-        except sqlite3.OperationalError:   # "unable to open database file": no -shm possible
+        except sqlite3.OperationalError as exc:
             conn.close()
+            if "locked" in str(exc):   # "database is locked", "database table is locked"
+                raise
             return sqlite3.connect(f"{uri}?immutable=1", uri=True)
         except sqlite3.DatabaseError:
             conn.close()
@@ -297,12 +311,10 @@ class ResultsReader:
         self.conn.close()
 
     def _read(self, query: str, params: Iterable = ()) -> list[sqlite3.Row]:
-        try:
+        with refused_as(f"cannot read {self.path}"):
             cur = self.conn.cursor()
             cur.row_factory = sqlite3.Row
             return cur.execute(query, tuple(params)).fetchall()
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
         """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
@@ -333,10 +345,8 @@ class ResultsReader:
         return [{**row, "runs": runs.get(row["id"], 0)} for row in sets]
 
     def _computed_digests(self) -> dict[int, tuple[str, int]]:
-        try:
+        with refused_as(f"cannot read {self.path}"):
             return stored_set_digests(self.conn)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
     def runs(self) -> list[dict]:
         """Every row of ``runs``: the command, settings, machine and versions of each bench."""
@@ -388,15 +398,13 @@ class Database(ResultsReader):
         file = database_file(path)
         if not file.parent.is_dir():
             raise UsageError(f"cannot open the database {self.path}: no directory {Path(self.path).parent}")
-        try:
+        with refused_as(f"cannot use {self.path} as a results database"):
             self.conn = sqlite3.connect(file, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
             self._add_set_identity()   # before the view is made again: it shows the set's digest
             self._add_new_columns()
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
 
     def _add_new_columns(self) -> None:
