@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import UsageError
+from ..results import Status
 from .runner import ROW_FIELDS
 
 RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
@@ -146,6 +147,34 @@ one ``report`` opens."""
 VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS if name not in LOG_ONLY) + ("set_digest",)
 """The view's columns an older database's view lacks (read as ``NULL``)."""
 
+_SECONDS = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND {c} >= 0 AND {c} < 9e999)",
+            "is not a number of seconds (0 or more)")
+_WHOLE = ("{c} IS NULL OR (typeof({c}) = 'integer' AND {c} >= 0)", "is not a whole number (0 or more)")
+_NUMBER = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND abs({c}) < 9e999)", "is not a finite number")
+_TEXT = ("typeof({c}) IN ('text', 'null')", "is not text")
+_STATUSES = tuple(status.value for status in Status)
+STORED_KINDS: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("t_parse", "t_encode", "t_solve", "t_decode", "t_total", "t_cpu", "time_limit"), _SECONDS),
+    **dict.fromkeys(("run_id", "line", "limit_", "memory_limit", "count", "batch_size", "peak_memory",
+                     "baseline_memory", "repetition", "engine_seed"), _WHOLE),
+    **dict.fromkeys(("nodes", "guesses", "backtracks", "conflicts", "propagations"), _NUMBER),
+    **dict.fromkeys(("puzzle_id", "puzzle_hash", "set_name", "set_digest", "kind", "shape", "solver", "raw_stats",
+                     "size", "error", "memory_mechanism"), _TEXT),
+    "verified": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
+    "wrong": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
+    "status": ("{c} IS NOT NULL AND {c} IN (" + ", ".join(f"'{s}'" for s in _STATUSES) + ")",
+               f"is not a status ({', '.join(_STATUSES)})"),
+    "clock": ("{c} IS NULL OR {c} IN ('wall', 'cpu')", "is not a clock (wall, cpu)"),
+}
+"""What each column of the ``results`` view holds, as an SQL condition on the column ``{c}``
+(true or false, never ``NULL``) and the words of a value that breaks it:
+:meth:`ResultsReader.results` leaves out a row that breaks one (a file changed by hand,
+another program's), naming it, so that every report reads only values of the kind it
+computes with."""
+
+NAMED_AT_MOST = 10
+"""How many rows left out a reader names, one line each; the rest it counts in one more."""
+
 INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
 
@@ -232,6 +261,22 @@ def refused_as(what: str):
         raise UsageError(f"{what}: {_damage(exc)}") from None
 
 
+def _wrong_kinds(row: sqlite3.Row, columns: Iterable[str]) -> str:
+    """Which result a row of :meth:`ResultsReader._left_out` is, and each of its values that
+    breaks :data:`STORED_KINDS`."""
+    wrong = "; ".join(f"{name} {_shown(row[name])} {STORED_KINDS[name][1]}" for name in columns
+                      if not row[f"ok_{name}"])
+    names = ", ".join(value if isinstance(value, str) and value.isprintable() and len(value) <= 60
+                      else _shown(value) for value in (row["puzzle_id"], row["solver"]))
+    return f"result {row['id']} ({names}) left out: {wrong}"
+
+
+def _shown(value, width: int = 40) -> str:
+    """A stored value in a line of text: its ``repr``, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def refuse_directory(path: str | os.PathLike) -> None:
     """A folder named where the database file goes: one line that says so (report said "no
     results database", bench "unable to open database file", after making ``DIR.lock``); an
@@ -283,8 +328,16 @@ class ResultsReader:
         if missing:
             self.conn.close()
             raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
+        self._know_view()
+
+    def _know_view(self) -> None:
+        """What :meth:`results` reads: the view, an older database's newer columns as
+        ``NULL``, and the checks of :data:`STORED_KINDS` on its columns."""
         shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
-        self._older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
+        older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
+        self._view = f"(SELECT *{older} FROM results)"
+        self._checks = {name: STORED_KINDS[name][0].format(c=name) for name in self.columns() if name in STORED_KINDS}
+        self._named: set[int] = set()   # the rows left out that a line has named
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
@@ -317,8 +370,34 @@ class ResultsReader:
             return cur.execute(query, tuple(params)).fetchall()
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
-        """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
-        return self._read(f"SELECT *{getattr(self, '_older', '')} FROM results {where} ORDER BY id", params)
+        """Rows of the ``results`` view (read by column name: ``row["status"]``), but those
+        holding a value of another kind than :data:`STORED_KINDS` says, each named in one line
+        on standard error."""
+        params = tuple(params)
+        selected = f"(SELECT * FROM {self._view} {where})"
+        left_out = self._left_out(selected, params)
+        rows = self._read(f"SELECT * FROM {selected} ORDER BY id", params)
+        return [row for row in rows if row["id"] not in left_out] if left_out else rows
+
+    def columns(self) -> list[str]:
+        """The columns of :meth:`results`' rows."""
+        with refused_as(f"cannot read {self.path}"):
+            return [d[0] for d in self.conn.execute(f"SELECT * FROM {self._view} LIMIT 0").description]
+
+    def _left_out(self, selected: str, params: tuple) -> set[int]:
+        """The ids of the rows of ``selected`` that break :data:`STORED_KINDS`, each named on
+        standard error once for this reader (at most :data:`NAMED_AT_MOST`, the rest counted)."""
+        flags = ", ".join(f"({check}) AS ok_{name}" for name, check in self._checks.items())
+        every = " AND ".join(f"({check})" for check in self._checks.values())
+        bad = self._read(f"SELECT *, {flags} FROM {selected} WHERE NOT ({every}) ORDER BY id", params)
+        new = [row for row in bad if row["id"] not in self._named]
+        for row in new[:NAMED_AT_MOST]:
+            print(f"puzzlebench: warning: {self.path}: {_wrong_kinds(row, self._checks)}", file=sys.stderr)
+        if len(new) > NAMED_AT_MOST:
+            print(f"puzzlebench: warning: {self.path}: {len(new) - NAMED_AT_MOST} more results left out for "
+                  "values of the wrong kind", file=sys.stderr)
+        self._named.update(row["id"] for row in new)
+        return {row["id"] for row in bad}
 
     def disagreements(self) -> list[dict]:
         return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
@@ -405,6 +484,7 @@ class Database(ResultsReader):
             self.conn.executescript(SCHEMA)
             self._add_set_identity()   # before the view is made again: it shows the set's digest
             self._add_new_columns()
+        self._know_view()
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
 
     def _add_new_columns(self) -> None:
