@@ -194,7 +194,8 @@ def load_results(db: str | os.PathLike):
     """Every row of a results database's ``results`` view (the latest result of each puzzle,
     solver and solution limit, with every column ``report --raw`` writes) as a pandas
     DataFrame.  The database is opened read-only; a file that is not one raises
-    :class:`~puzzlebench.errors.UsageError`.  pandas is an optional extra:
+    :class:`~puzzlebench.errors.UsageError`; a row holding a value of the wrong kind (a file
+    edited by hand) is left out, named on standard error, as in every report.  pandas is an optional extra:
     ``pip install 'puzzlebench[data]'``."""
     try:
         import pandas

@@ -43,7 +43,8 @@ class Status(str, enum.Enum):
       its time limit is a ``timeout`` whatever the engine answered, its answer kept as partial
       information (``count``, ``solutions``, and ``error`` naming the answer and the time);
     - ``memout``   the memory limit struck first (an allocation refused under it, or the process
-      killed for memory); ``peak_memory`` is what the run had reached by then;
+      killed for memory), or the run finished with its peak past it (its answer kept, as a
+      ``timeout``'s); ``peak_memory`` is what the run had reached by then;
     - ``error``    the engine failed or answered wrongly; ``error`` says why."""
     UNIQUE = "unique"
     MULTIPLE = "multiple"

@@ -7,7 +7,7 @@ result of it; ``db rename-set DB OLD NEW`` gives a set another name.
 
 from __future__ import annotations
 
-from ..harness.database import BenchLock, Database, ResultsReader
+from ..harness.database import BenchLock, Database, ResultsReader, refused_as
 from .common import EXIT_OK
 
 
@@ -53,7 +53,8 @@ def _writable(path: str) -> tuple[Database, BenchLock]:
 def cmd_db_rm_set(args) -> int:
     db, lock = _writable(args.db)
     try:
-        removed = db.remove_set(args.name)
+        with refused_as(f"cannot write {args.db}"):
+            removed = db.remove_set(args.name)
     finally:
         db.close()
         lock.release()
@@ -64,7 +65,8 @@ def cmd_db_rm_set(args) -> int:
 def cmd_db_rename_set(args) -> int:
     db, lock = _writable(args.db)
     try:
-        db.rename_set(args.old, args.new)
+        with refused_as(f"cannot write {args.db}"):
+            db.rename_set(args.old, args.new)
     finally:
         db.close()
         lock.release()

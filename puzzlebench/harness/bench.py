@@ -27,7 +27,7 @@ from ..errors import UsageError
 from ..options import MAX_REPEAT, SEED
 from ..results import Status, Times, error_result
 from .crosscheck import Disagreement, crosscheck_db
-from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, remove_database
+from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, refused_as, remove_database
 from ..models.reader import Record
 from .progress import Progress
 from ..solvers.base import (DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit,
@@ -237,10 +237,9 @@ def run_bench(items: list[Record], cfg: BenchConfig, *, executor: Executor | Non
     try:
         made, db = not os.path.exists(cfg.db), None
         try:
-            db = Database(cfg.db)
-            return _run(items, cfg, engines, db, executor, stderr, time.perf_counter())
-        except sqlite3.DatabaseError as exc:   # a damaged file, a full disk
-            raise UsageError(f"cannot use {cfg.db} as a results database: {exc}") from None
+            with refused_as(f"cannot use {cfg.db} as a results database"):   # read-only, damaged, a full disk
+                db = Database(cfg.db)
+                return _run(items, cfg, engines, db, executor, stderr, time.perf_counter())
         finally:
             # a bench interrupted before its first result left a database of one run and no result
             empty = made and (db is None or not _holds_results(db))

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..errors import UsageError
+from ..results import Status
 from .runner import ROW_FIELDS
 
 RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
@@ -146,6 +147,34 @@ one ``report`` opens."""
 VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS if name not in LOG_ONLY) + ("set_digest",)
 """The view's columns an older database's view lacks (read as ``NULL``)."""
 
+_SECONDS = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND {c} >= 0 AND {c} < 9e999)",
+            "is not a number of seconds (0 or more)")
+_WHOLE = ("{c} IS NULL OR (typeof({c}) = 'integer' AND {c} >= 0)", "is not a whole number (0 or more)")
+_NUMBER = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND abs({c}) < 9e999)", "is not a finite number")
+_TEXT = ("typeof({c}) IN ('text', 'null')", "is not text")
+_STATUSES = tuple(status.value for status in Status)
+STORED_KINDS: dict[str, tuple[str, str]] = {
+    **dict.fromkeys(("t_parse", "t_encode", "t_solve", "t_decode", "t_total", "t_cpu", "time_limit"), _SECONDS),
+    **dict.fromkeys(("run_id", "line", "limit_", "memory_limit", "count", "batch_size", "peak_memory",
+                     "baseline_memory", "repetition", "engine_seed"), _WHOLE),
+    **dict.fromkeys(("nodes", "guesses", "backtracks", "conflicts", "propagations"), _NUMBER),
+    **dict.fromkeys(("puzzle_id", "puzzle_hash", "set_name", "set_digest", "kind", "shape", "solver", "raw_stats",
+                     "size", "error", "memory_mechanism"), _TEXT),
+    "verified": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
+    "wrong": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
+    "status": ("{c} IS NOT NULL AND {c} IN (" + ", ".join(f"'{s}'" for s in _STATUSES) + ")",
+               f"is not a status ({', '.join(_STATUSES)})"),
+    "clock": ("{c} IS NULL OR {c} IN ('wall', 'cpu')", "is not a clock (wall, cpu)"),
+}
+"""What each column of the ``results`` view holds, as an SQL condition on the column ``{c}``
+(true or false, never ``NULL``) and the words of a value that breaks it:
+:meth:`ResultsReader.results` leaves out a row that breaks one (a file changed by hand,
+another program's), naming it, so that every report reads only values of the kind it
+computes with."""
+
+NAMED_AT_MOST = 10
+"""How many rows left out a reader names, one line each; the rest it counts in one more."""
+
 INPUT_SOLVER = "(input)"
 """The solver name of a record that is not a puzzle (a bad line): it belongs to no engine."""
 
@@ -221,6 +250,33 @@ def _damage(exc: Exception) -> str:
     return lines[0] + (" …" if len(lines) > 1 else "")   # SQLite may quote a whole damaged schema
 
 
+@contextlib.contextmanager
+def refused_as(what: str):
+    """What SQLite says of a user's file (read-only, locked by another program, not a
+    database, damaged, a disk that fails) as one line: ``what`` (``cannot read PATH``), then
+    SQLite's words."""
+    try:
+        yield
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{what}: {_damage(exc)}") from None
+
+
+def _wrong_kinds(row: sqlite3.Row, columns: Iterable[str]) -> str:
+    """Which result a row of :meth:`ResultsReader._left_out` is, and each of its values that
+    breaks :data:`STORED_KINDS`."""
+    wrong = "; ".join(f"{name} {_shown(row[name])} {STORED_KINDS[name][1]}" for name in columns
+                      if not row[f"ok_{name}"])
+    names = ", ".join(value if isinstance(value, str) and value.isprintable() and len(value) <= 60
+                      else _shown(value) for value in (row["puzzle_id"], row["solver"]))
+    return f"result {row['id']} ({names}) left out: {wrong}"
+
+
+def _shown(value, width: int = 40) -> str:
+    """A stored value in a line of text: its ``repr``, cut to ``width`` characters."""
+    text = repr(value)
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 def refuse_directory(path: str | os.PathLike) -> None:
     """A folder named where the database file goes: one line that says so (report said "no
     results database", bench "unable to open database file", after making ``DIR.lock``); an
@@ -232,6 +288,25 @@ def refuse_directory(path: str | os.PathLike) -> None:
                          f"(e.g. {Path(path) / 'results.sqlite'})")
 
 
+def database_file(path: str | os.PathLike) -> Path:
+    """The file a database path names, every symbolic link and ``..`` resolved: the one name
+    its lock, its connection and SQLite's files beside it (``-wal``, ``-shm``) go by, however
+    a user reaches it (a link, a relative or an absolute path).  A file with more than one
+    hard link is refused: SQLite names those files after the path it opened, so a bench
+    through each link would keep its own log of writes and one bench's rows would vanish."""
+    refuse_directory(path)
+    file = Path(os.path.realpath(path))
+    try:
+        links = file.stat().st_nlink
+    except OSError:   # not there yet (a bench makes it), or not reachable: its opener says why
+        return file
+    if links > 1:
+        raise UsageError(f"{path} has {links} hard links: SQLite keeps a database's journal beside the "
+                         "name it was opened by, so two names cannot share one database safely; "
+                         "copy the file (cp) instead of linking it")
+    return file
+
+
 class ResultsReader:
     """A results database opened to be read, never written (``report``): it works on a file
     in a read-only folder, and refuses a file that is not a puzzlebench database (an empty
@@ -241,35 +316,45 @@ class ResultsReader:
 
     def __init__(self, path: str):
         self.path = path
-        file = Path(path)
-        refuse_directory(path)
+        file = database_file(path)
         if not file.is_file():
             raise UsageError(f"no results database at {path} (make one with `puzzlebench bench --db {path}`)")
         if file.stat().st_size == 0:
             raise UsageError(f"{path} is empty: not a puzzlebench results database")
-        try:
+        with refused_as(f"cannot read {path} as a results database"):
             self.conn = self._connect(file)
             names = {row[0] for row in self.conn.execute("SELECT name FROM sqlite_master")}
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {path} as a results database: {_damage(exc)}") from None
         missing = [t for t in self.TABLES if t not in names]
         if missing:
             self.conn.close()
             raise UsageError(f"{path} is not a puzzlebench results database (no {', '.join(missing)})")
+        self._know_view()
+
+    def _know_view(self) -> None:
+        """What :meth:`results` reads: the view, an older database's newer columns as
+        ``NULL``, and the checks of :data:`STORED_KINDS` on its columns."""
         shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
-        self._older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
+        older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
+        self._view = f"(SELECT *{older} FROM results)"
+        self._checks = {name: STORED_KINDS[name][0].format(c=name) for name in self.columns() if name in STORED_KINDS}
+        self._named: set[int] = set()   # the rows left out that a line has named
 
     @staticmethod
     def _connect(file: Path) -> sqlite3.Connection:
-        """Read-only; a WAL database in a folder where SQLite cannot make its shared-memory
-        file is read as immutable (nothing can be writing it there)."""
-        uri = file.resolve().as_uri()
+        """Read-only; a WAL database whose shared-memory file SQLite cannot make (a read-only
+        folder, a full disk: "unable to open database file", "attempt to write a readonly
+        database", "disk I/O error", as its version says) is read as immutable (nothing can be
+        writing it there).  One another program holds locked is refused: read through its
+        lock, it could be half written."""
+        uri = file.as_uri()
         conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn
-        except sqlite3.OperationalError:   # "unable to open database file": no -shm possible
+        except sqlite3.OperationalError as exc:
             conn.close()
+            if "locked" in str(exc):   # "database is locked", "database table is locked"
+                raise
             return sqlite3.connect(f"{uri}?immutable=1", uri=True)
         except sqlite3.DatabaseError:
             conn.close()
@@ -279,16 +364,40 @@ class ResultsReader:
         self.conn.close()
 
     def _read(self, query: str, params: Iterable = ()) -> list[sqlite3.Row]:
-        try:
+        with refused_as(f"cannot read {self.path}"):
             cur = self.conn.cursor()
             cur.row_factory = sqlite3.Row
             return cur.execute(query, tuple(params)).fetchall()
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
     def results(self, where: str = "", params: Iterable = ()) -> list[sqlite3.Row]:
-        """Rows of the ``results`` view (read by column name: ``row["status"]``)."""
-        return self._read(f"SELECT *{getattr(self, '_older', '')} FROM results {where} ORDER BY id", params)
+        """Rows of the ``results`` view (read by column name: ``row["status"]``), but those
+        holding a value of another kind than :data:`STORED_KINDS` says, each named in one line
+        on standard error."""
+        params = tuple(params)
+        selected = f"(SELECT * FROM {self._view} {where})"
+        left_out = self._left_out(selected, params)
+        rows = self._read(f"SELECT * FROM {selected} ORDER BY id", params)
+        return [row for row in rows if row["id"] not in left_out] if left_out else rows
+
+    def columns(self) -> list[str]:
+        """The columns of :meth:`results`' rows."""
+        with refused_as(f"cannot read {self.path}"):
+            return [d[0] for d in self.conn.execute(f"SELECT * FROM {self._view} LIMIT 0").description]
+
+    def _left_out(self, selected: str, params: tuple) -> set[int]:
+        """The ids of the rows of ``selected`` that break :data:`STORED_KINDS`, each named on
+        standard error once for this reader (at most :data:`NAMED_AT_MOST`, the rest counted)."""
+        flags = ", ".join(f"({check}) AS ok_{name}" for name, check in self._checks.items())
+        every = " AND ".join(f"({check})" for check in self._checks.values())
+        bad = self._read(f"SELECT *, {flags} FROM {selected} WHERE NOT ({every}) ORDER BY id", params)
+        new = [row for row in bad if row["id"] not in self._named]
+        for row in new[:NAMED_AT_MOST]:
+            print(f"puzzlebench: warning: {self.path}: {_wrong_kinds(row, self._checks)}", file=sys.stderr)
+        if len(new) > NAMED_AT_MOST:
+            print(f"puzzlebench: warning: {self.path}: {len(new) - NAMED_AT_MOST} more results left out for "
+                  "values of the wrong kind", file=sys.stderr)
+        self._named.update(row["id"] for row in new)
+        return {row["id"] for row in bad}
 
     def disagreements(self) -> list[dict]:
         return [dict(row) for row in self._read("SELECT * FROM disagreements ORDER BY id")]
@@ -315,10 +424,8 @@ class ResultsReader:
         return [{**row, "runs": runs.get(row["id"], 0)} for row in sets]
 
     def _computed_digests(self) -> dict[int, tuple[str, int]]:
-        try:
+        with refused_as(f"cannot read {self.path}"):
             return stored_set_digests(self.conn)
-        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {self.path}: {_damage(exc)}") from None
 
     def runs(self) -> list[dict]:
         """Every row of ``runs``: the command, settings, machine and versions of each bench."""
@@ -367,19 +474,17 @@ class Database(ResultsReader):
 
     def __init__(self, path: str | os.PathLike):
         self.path = str(path)
-        refuse_directory(path)
-        parent = Path(self.path).parent
-        if not parent.is_dir():
-            raise UsageError(f"cannot open the database {self.path}: no directory {parent}")
-        try:
-            self.conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        file = database_file(path)
+        if not file.parent.is_dir():
+            raise UsageError(f"cannot open the database {self.path}: no directory {Path(self.path).parent}")
+        with refused_as(f"cannot use {self.path} as a results database"):
+            self.conn = sqlite3.connect(file, timeout=30, isolation_level=None)
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=NORMAL")
             self.conn.executescript(SCHEMA)
             self._add_set_identity()   # before the view is made again: it shows the set's digest
             self._add_new_columns()
-        except sqlite3.DatabaseError as exc:
-            raise UsageError(f"cannot use {self.path} as a results database: {exc}") from None
+        self._know_view()
         self._ids: dict[str, dict[tuple, int]] = {ref: {} for ref, *_ in NAMED}
 
     def _add_new_columns(self) -> None:
@@ -684,15 +789,16 @@ class _Transaction:
 class BenchLock:
     """One bench at a time on a database: two benches on one file would each store the pairs
     both run, and the view would show both.  The lock is an ``flock`` on ``DB.lock`` beside
-    the database (the kernel releases it when the bench dies, however it dies); the file holds
+    the database's file, named after the file every path to it resolves to
+    (:func:`database_file`), so that a link or another spelling of the path meets the same
+    lock (the kernel releases it when the bench dies, however it dies); the file holds
     the bench's process id for the message a second bench gives.  The bench removes the file
     as it ends, while it holds the lock; a bench that locked a file then removed checks that
     the file it holds is still the one at the path, else it takes the new one (the usual
     pattern for flock on a file that is unlinked)."""
 
     def __init__(self, path: str):
-        refuse_directory(path)   # before DIR.lock is made
-        self.path = f"{path}.lock"
+        self.path = f"{database_file(path)}.lock"   # a folder or a hard link refused before it is made
         while True:
             try:
                 self.file = open(self.path, "a+")
@@ -728,18 +834,22 @@ class BenchLock:
 
 
 def sqlite_files(path: str) -> tuple[str, ...]:
-    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``)."""
-    return path, f"{path}-wal", f"{path}-shm", f"{path}-journal"
+    """A database file and SQLite's files beside it (``-wal``, ``-shm``, ``-journal``), at the
+    file its path resolves to, where SQLite keeps them."""
+    file = os.path.realpath(path)
+    return file, f"{file}-wal", f"{file}-shm", f"{file}-journal"
 
 
 def database_files(path: str) -> tuple[str, ...]:
     """Every file a database is read through, its bench's lock included: what a command that
-    reads it must not write over."""
-    return *sqlite_files(path), f"{path}.lock"
+    reads it must not write over.  They are beside the file its path resolves to
+    (:func:`sqlite_files`, :class:`BenchLock`); named first as the user's path names them."""
+    given = (path, f"{path}-wal", f"{path}-shm", f"{path}-journal", f"{path}.lock")
+    return tuple(dict.fromkeys((*given, *sqlite_files(path), f"{os.path.realpath(path)}.lock")))
 
 
 def remove_database(path: str) -> None:
-    """A database file and SQLite's files beside it."""
+    """A database file and SQLite's files beside it (a link to it stays)."""
     for name in sqlite_files(path):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(name)

@@ -587,12 +587,7 @@ BINARY_FORMATS = ("parquet",)
 def raw_table(reader, where: str = "", params: Iterable = ()) -> tuple[list[str], list[tuple]]:
     """Every column of the ``results`` view and its rows (one per result), from a
     :class:`~.database.ResultsReader`."""
-    rows = reader.results(where, params)
-    if rows:
-        columns = list(rows[0].keys())
-    else:
-        columns = [d[0] for d in reader.conn.execute("SELECT * FROM results LIMIT 0").description]
-    return columns, [tuple(row) for row in rows]
+    return reader.columns(), [tuple(row) for row in reader.results(where, params)]
 
 
 def write_raw(columns: list[str], rows: list[tuple], fmt: str, out) -> None:

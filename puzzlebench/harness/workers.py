@@ -32,7 +32,8 @@ from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguo
                      json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
                              exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
-                             memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
+                             memout_message, past_the_memory_limit, populate_libraries, quiet_stdout, reap, run_peak,
+                             start_unreaped)
 from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
 
@@ -257,6 +258,7 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
                 conn.send(rows)
                 return False   # replaced: a process that ran out may hold its memory in pieces
             wrong = verify_answer(result, puzzle)
+            past_the_memory_limit(result, memory.allowed)
             rows.append(row_of(tid, result, result.peak_memory, wrong, baseline))
         except Exception as exc:
             # a MemoryError (its words, where an engine says how: ext, the program that ran out),
@@ -303,6 +305,8 @@ def _run_batch(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory) 
             return True
         return _run_single(conn, shared, seq, replace(unit, batch=False), engine, memory)  # say which puzzle
     peak = memory.stop()
+    if memory.allowed is not None and peak > memory.allowed:   # one peak for all: each run alone, on its own
+        return _run_single(conn, shared, seq, replace(unit, batch=False), engine, memory)
     conn.send(rows_of(verify_all(results), ids, peak, memory.baseline.resident))
     return True
 

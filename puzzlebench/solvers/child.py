@@ -87,6 +87,10 @@ def check_memory_limit(mb: float | str | None, name: str = "memory_limit") -> in
     mb = MEMORY.check(mb, name)
     if not mb > 0:
         raise UsageError(f"the memory limit must be positive (MB); got {mb:g}")
+    page = resource.getpagesize()
+    if mb * MB < page:   # the cap and the peak alike: a limit under a page holds nothing
+        raise UsageError(f"the memory limit must be a page ({page // 1024} KiB) or more: the kernel holds and "
+                         f"measures memory in pages; got {mb * MB:g} B")
     total = machine_memory()
     if total is not None and mb * MB > total:
         raise UsageError(f"the memory limit of {mb:g} MB is more than this machine's memory "
@@ -208,9 +212,11 @@ MEMORY_MECHANISM = "RLIMIT_DATA"
 under one."""
 
 PEAK_SLACK = 2 * MB
-"""How far a stored peak may pass the memory limit: the cap counts data reserved, the peak
-pages touched, and a run may touch pages its process reserved before the baseline (a thread
-stack, the malloc arenas) without reserving more.  Tested in tests/harness/test_processes.py."""
+"""How far the peak of a run the cap stopped may pass the memory limit: the cap counts data
+reserved, the peak pages touched, and a run may touch pages its process reserved before the
+baseline (a thread stack, the malloc arenas) without reserving more (a run that finishes so is
+a ``memout`` all the same: :func:`past_the_memory_limit`).  Tested in
+tests/harness/test_processes.py."""
 
 
 def memory_mechanism(limit: int | None) -> str | None:
@@ -256,9 +262,29 @@ def memout_if_said(result: Result, limit: int | None) -> Result:
     return result
 
 
+def past_the_memory_limit(result: Result, limit: int | None) -> Result:
+    """One meaning of within the memory limit, as :func:`~.base.past_the_limit` is of time:
+    under a limit, a run that finished with its peak (the one stored with it) past the limit
+    is a ``memout``, whatever it answered; its answer kept as partial information (``count``,
+    ``solutions``), named in ``error``.  The cap alone would let it finish: ``RLIMIT_DATA``
+    counts memory reserved, the peak pages touched, and a run may touch pages its process
+    reserved before the baseline (malloc's free lists, a thread's stack) without reserving
+    more."""
+    finished = result.status not in (Status.TIMEOUT, Status.MEMOUT, Status.ERROR)
+    if limit is not None and finished and result.peak_memory is not None and result.peak_memory > limit:
+        result.error = memout_message(limit, result.peak_memory, f"answered {result.status} with its peak past the limit")
+        result.status = Status.MEMOUT
+    return result
+
+
 def memout_message(limit: int, peak: int | None, how: str = "an allocation was refused") -> str:
-    reached = f"; peak {peak / MB:.1f} MB above the baseline" if peak is not None else ""
-    return f"memory limit of {limit / MB:g} MB reached: {how}{reached}"
+    reached = f"; peak {_amount(peak, '.1f')} above the baseline" if peak is not None else ""
+    return f"memory limit of {_amount(limit, 'g')} reached: {how}{reached}"
+
+
+def _amount(size: int, mb_format: str) -> str:
+    """Bytes in MB (2^20) in ``mb_format``, or under one MB in whole KB (2^10)."""
+    return f"{size / MB:{mb_format}} MB" if size >= MB else f"{size // 1024} KB"
 
 
 def run_peak(worker_peak: int | None, raw: dict) -> int | None:
@@ -446,7 +472,7 @@ class _Child:
                 if result.status is Status.MEMOUT:   # the child hit its limit: a fresh one next
                     result.puzzle = puzzle
                     self.stop()
-                return result
+                return past_the_memory_limit(result, self.memory_limit)
         except (EOFError, OSError):
             pass
         code, usage = self.stop()

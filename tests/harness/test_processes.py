@@ -4,6 +4,7 @@ busy loop, a sleeping shell, Z3) through the bench's workers and the commands' c
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import resource
 import sqlite3
@@ -22,12 +23,13 @@ from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.reader import parse
 from puzzlebench.results import Result, Status, Times
 from puzzlebench.solvers.base import past_the_limit
-from puzzlebench.solvers.child import MB, MEMORY_MECHANISM, PEAK_SLACK, grace, memout_if_said, run_limited
+from puzzlebench.solvers.child import (MB, MEMORY_MECHANISM, PEAK_SLACK, grace, memout_if_said, past_the_memory_limit,
+                                      run_limited)
 from puzzlebench.solvers.clock import default_wall_limit
 from puzzlebench.solvers.external import VARIANTS
 from puzzlebench.solvers.mrv import MrvEngine
 
-from conftest import REPO
+from conftest import REPO, run
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 
@@ -211,6 +213,67 @@ def test_z3_under_a_cap_in_solve_is_memout_too(capsys, tmp_path):
                             "--memory-limit", "5", fresh=True)
     assert [r["status"] for r in records] == ["memout"] * 2, [r["error"] for r in records]
     assert all(r["peak_memory"] <= 5 * MB + PEAK_SLACK for r in records)
+
+
+FINISHED = ("unique", "multiple", "sat", "unsat")
+
+
+def peak_and_status_agree(rows: list[dict], limit: int) -> None:
+    """No finished row with its peak past ``limit``; every memout saying why."""
+    for r in rows:
+        assert r["status"] not in FINISHED or r["peak_memory"] <= limit, r
+        if r["status"] == "memout":
+            assert r["error"].startswith(f"memory limit of {limit // 1024} KB reached: "), r
+
+
+@pytest.mark.slow
+def test_a_run_whose_peak_passes_the_limit_is_a_memout_in_bench_and_solve(tmp_path, capsys):
+    """``--memory-limit 8KiB``: the cap counts memory reserved, the peak pages touched, and
+    mrv and human touch pages their process had reserved before the baseline; their rows are
+    ``memout`` wherever the peak passed the limit, as cpsat's refused allocations are, and a
+    batch (dlx) whose peak passed it is run again puzzle by puzzle, each on its own peak."""
+    lines = data_lines("sudoku9_norvig_top95.txt", 4)
+    solvers = "mrv,human,dlx" + (",cpsat" if importlib.util.find_spec("ortools") else "")
+    rows = bench_rows(tmp_path, lines, "--solvers", solvers, "--memory-limit", "8KiB", "--jobs", "1", fresh=True)
+    peak_and_status_agree(rows, 8 * 1024)
+    past = [r for r in rows if r["error"] and "answered unique with its peak past the limit" in r["error"]]
+    assert past and {r["solver"] for r in rows} >= {"mrv", "human", "dlx"}
+    assert all(r["error"].endswith(f"; peak {r['peak_memory'] // 1024} KB above the baseline") for r in past)
+    records = solve_records(capsys, tmp_path, lines, "--solver", "mrv", "--memory-limit", "8KiB", fresh=True)
+    peak_and_status_agree(records, 8 * 1024)
+    assert any(r["status"] == "memout" for r in records)
+
+
+@pytest.mark.parametrize("status, peak, after, said", [
+    (Status.UNIQUE, 300 * 1024, Status.MEMOUT,
+     "memory limit of 256 KB reached: answered unique with its peak past the limit; peak 300 KB above the baseline"),
+    (Status.UNSAT, 2 * MB, Status.MEMOUT,
+     "memory limit of 256 KB reached: answered unsat with its peak past the limit; peak 2.0 MB above the baseline"),
+    (Status.UNIQUE, 256 * 1024, Status.UNIQUE, None),        # at the limit: within it
+    (Status.TIMEOUT, 2 * MB, Status.TIMEOUT, None),          # ended by its time limit: not solved either way
+    (Status.UNIQUE, None, Status.UNIQUE, None),              # no peak measured
+])
+def test_a_finished_run_past_the_memory_limit_is_a_memout_with_its_answer_kept(status, peak, after, said):
+    result = Result(kind="sudoku", solver="x", limit=2, status=status, count=1, peak_memory=peak)
+    assert past_the_memory_limit(result, 256 * 1024) is result
+    assert (result.status, result.error, result.count) == (after, said, 1)
+    assert past_the_memory_limit(Result(kind="sudoku", solver="x", limit=2, status=Status.UNIQUE, count=1,
+                                        peak_memory=peak), None).status is Status.UNIQUE
+
+
+@pytest.mark.parametrize("command", ["bench", "solve"])
+def test_a_memory_limit_under_a_page_is_refused(capsys, tmp_path, command):
+    """``--memory-limit 1B``: the kernel holds and measures memory in pages, so a limit under
+    one is a limit of none (rows of 0 KB stored as solved beside 86 KB ones as memouts)."""
+    argv = ["bench", "--db", str(tmp_path / "r.sqlite")] if command == "bench" else ["solve", "--example", "arto-inkala"]
+    code, out, err = run(capsys, *argv, "--solvers" if command == "bench" else "--solver", "mrv",
+                         "--memory-limit", "1B")
+    page = resource.getpagesize()
+    assert (code, out, err) == (2, "", f"puzzlebench: error: the memory limit must be a page ({page // 1024} KiB) "
+                                       f"or more: the kernel holds and measures memory in pages; got 1 B\n")
+    assert not (tmp_path / "r.sqlite").exists()
+    with pytest.raises(UsageError, match="the memory limit must be a page"):
+        puzzlebench.solve(hardest(1)[0], solver="mrv", memory_limit="100B")
 
 
 # -- 4. one meaning of solved ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import INKALA
 from puzzlebench.cli import main
 from puzzlebench.harness.database import Database
 from puzzlebench.harness.report import percentile, render, summarise
@@ -184,3 +185,85 @@ def test_report_on_a_mutated_database_is_a_table_or_a_clean_error(small_db, tmp_
     assert code in (0, 2)
     if code == 2:
         assert err.getvalue().count("\n") == 1 and err.getvalue().startswith("puzzlebench: error: ")
+
+
+# -- a stored value of the wrong kind: the row named and left out, the rest reported ------------------
+
+EASY = "3.4.8..5.7...1...38....26....91..3.54.53.79.26.8..97....74....65...9...8.4..7.5.9"
+
+
+@pytest.fixture()
+def tampered_db(tmp_path):
+    """A bench of three puzzles through mrv and dlx, then two of its rows changed by hand: the
+    results' ids and the stderr lines that name them."""
+    puzzles = tmp_path / "three.txt"
+    puzzles.write_text(f"{EASY}\n{INKALA}\n{EASY.replace('3', '.', 2)}\n")
+    db = tmp_path / "r.sqlite"
+    assert main(["bench", str(puzzles), "--solvers", "mrv,dlx", "--db", str(db), "--quiet"]) == 0
+    conn = sqlite3.connect(db)
+    with conn:
+        pick = "(SELECT id FROM results WHERE puzzle_id = ? AND solver = ?)"
+        conn.execute(f"UPDATE result_log SET status = 'bogus', t_total = 'abc' WHERE id = {pick}", ("three.txt:1", "mrv"))
+        conn.execute(f"UPDATE result_log SET count = -2 WHERE id = {pick}", ("three.txt:2", "dlx"))
+        a, b = (conn.execute(pick[1:-1], key).fetchone()[0] for key in (("three.txt:1", "mrv"), ("three.txt:2", "dlx")))
+    conn.close()
+    lines = {a: f"puzzlebench: warning: {db}: result {a} (three.txt:1, mrv) left out: status 'bogus' is not a "
+                "status (unique, multiple, sat, unsat, timeout, memout, error); t_total 'abc' is not a number of "
+                "seconds (0 or more)\n",
+             b: f"puzzlebench: warning: {db}: result {b} (three.txt:2, dlx) left out: count -2 is not a whole "
+                "number (0 or more)\n"}
+    return db, "".join(lines[i] for i in sorted(lines))   # named in the order of the results' ids
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["--format", "md"], "| three.txt | mrv | 2 | 2 | 2 |"),
+    (["--format", "csv"], "three.txt,dlx,2,2,2,"),
+    (["--raw"], None),
+    (["--raw", "--format", "jsonl"], None),
+])
+def test_a_stored_value_of_the_wrong_kind_is_named_and_its_row_left_out(tampered_db, capsys, argv, shown):
+    db, named = tampered_db
+    assert main(["report", "--db", str(db), *argv]) == 0
+    out, err = capsys.readouterr()
+    assert err == named
+    if shown:
+        assert shown in out
+    else:   # one line a row (and the header of csv): the four good rows
+        assert len(out.splitlines()) == 4 + (argv[-1] == "--raw")
+        assert "bogus" not in out and "-2" not in out
+
+
+def test_the_html_report_and_compare_leave_a_tampered_row_out_alike(tampered_db, tmp_path, capsys):
+    db, named = tampered_db
+    assert main(["report", "--db", str(db), "--format", "html", "--out", str(tmp_path / "site")]) == 0
+    err = capsys.readouterr().err
+    assert err == named + f"wrote {tmp_path / 'site' / 'index.html'}\n"
+    assert "bogus" not in (tmp_path / "site" / "index.html").read_text()
+    assert main(["report", "--compare", str(db), str(db)]) == 0
+    out, err = capsys.readouterr()
+    assert err == named + named and "| three.txt | mrv |" in out
+
+
+def test_load_results_names_a_tampered_row_and_leaves_it_out(tampered_db, capsys):
+    pytest.importorskip("pandas")
+    import puzzlebench
+    db, named = tampered_db
+    frame = puzzlebench.load_results(db)
+    assert capsys.readouterr().err == named
+    assert len(frame) == 4 and set(frame["status"]) == {"unique"} and -2 not in set(frame["count"])
+
+
+def test_past_ten_rows_left_out_the_rest_are_counted_in_one_line(tmp_path, capsys):
+    db = tmp_path / "r.sqlite"
+    _write_example(db)
+    _write_example(db)   # a second run: 14 rows in the log, 7 in the view
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE result_log SET replaced_by = NULL, clock = 'moon'")
+    conn.close()
+    assert main(["report", "--db", str(db), "--raw"]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out.count("\n") == 1 and len(lines) == 11   # the header alone; ten rows named, the rest counted
+    assert lines[0] == (f"puzzlebench: warning: {db}: result 1 (s:1, a) left out: clock 'moon' is not a clock "
+                        "(wall, cpu)")
+    assert lines[-1] == f"puzzlebench: warning: {db}: 4 more results left out for values of the wrong kind"
