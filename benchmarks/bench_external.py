@@ -158,7 +158,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(REPO / "results" / "external.md"))
     args = ap.parse_args()
     specs = [s for s in args.specs.split(",")
-             if not s.startswith("ext:") or s[4:] in external.VARIANTS]
+             if not s.startswith("ext:") or s[4:] in external.ExternalEngine.variants]
     load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
     program_args = {s: [shutil.which(external.PRESETS[s[4:]].program), *external.PRESETS[s[4:]].arguments]
                     for s in specs if s.startswith("ext:")}

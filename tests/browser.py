@@ -14,12 +14,21 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("PUZZLEBENCH_CHROMIUM", "/usr/bin/chromium")
-CHROMEDRIVER = os.environ.get("PUZZLEBENCH_CHROMEDRIVER", "/usr/bin/chromedriver")
+PROGRAMS = {   # program: (the environment variable naming another, its Debian package)
+    "chromium": ("PUZZLEBENCH_CHROMIUM", "chromium"),
+    "chromedriver": ("PUZZLEBENCH_CHROMEDRIVER", "chromium-driver"),
+}
 ARTIFACTS = Path(os.environ.get("PUZZLEBENCH_ARTIFACTS", Path(__file__).resolve().parent.parent / "test-artifacts"))
 FLAGS = ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
          "--no-first-run", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--disable-extensions", "--window-size=1280,900")
+
+
+def program(name: str) -> str | None:
+    """The path of ``chromium`` or ``chromedriver``: the one its variable names, else the one
+    on PATH; ``None`` where there is none."""
+    variable, _ = PROGRAMS[name]
+    return os.environ.get(variable) or shutil.which(name)
 
 
 def missing_browser() -> str | None:
@@ -28,7 +37,10 @@ def missing_browser() -> str | None:
         import selenium  # noqa: F401
     except ImportError:
         return "Selenium is not installed (pip install 'puzzlebench[browser]')"
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+    for name, (variable, package) in PROGRAMS.items():
+        path = program(name)
+        if path is None:
+            return f"the program {name!r} is not on PATH (Debian package {package}; or set {variable})"
         if not (os.path.isfile(path) and os.access(path, os.X_OK)):
             return f"{path} not found (Debian package {package})"
     return None
@@ -45,12 +57,12 @@ class Browser:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
         options = webdriver.ChromeOptions()
-        options.binary_location = CHROMIUM
+        options.binary_location = program("chromium")
         self.profile = tempfile.mkdtemp(prefix="puzzlebench-chromium-")
         for flag in (*FLAGS, f"--user-data-dir={self.profile}"):
             options.add_argument(flag)
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        self.driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+        self.driver = webdriver.Chrome(service=Service(executable_path=program("chromedriver")), options=options)
         self.driver.execute_cdp_cmd("Network.enable", {})
         self.driver.execute_cdp_cmd("Network.emulateNetworkConditions", {
             "offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})

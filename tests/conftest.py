@@ -1,12 +1,15 @@
 """Shared fixtures: where the repository, the tests' own files (tests/data) and the public data
-sets (../shared/data) are, and small helpers."""
+sets (../shared/data) are, and small helpers: among them the skips of a test that needs a
+program (a solver, Java) the machine may not have."""
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
 
 from puzzlebench.cli import main
+from puzzlebench.solvers.external import found_presets
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
@@ -23,6 +26,23 @@ def data_file(name: str) -> Path:
     if not path.exists():
         pytest.skip(f"public data set {name} not found at {DATA}")
     return path
+
+
+def needs_program(name: str, package: str | None = None) -> str:
+    """The path of a program on PATH, or a skip saying it is absent and which Debian package
+    brings it (``package``, else the program's name).  Looked up when the test runs."""
+    path = shutil.which(name)
+    if path is None:
+        pytest.skip(f"the program {name!r} is not on PATH (Debian package {package or name})")
+    return path
+
+
+def needs_preset(name: str) -> None:
+    """A skip where ``ext:NAME`` cannot run here, saying why as the engine does (its program, a
+    jar, a back end)."""
+    why = found_presets()[1].get(name)
+    if why is not None:
+        pytest.skip(f"ext:{name}: {why}")
 
 
 def data_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:

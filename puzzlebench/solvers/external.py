@@ -146,9 +146,9 @@ def missing_reason(preset: Preset) -> str:
     return f"the program {preset.program!r} is not on PATH (Debian package: {preset.package})"
 
 
-@lru_cache(maxsize=1)
 def found_presets() -> tuple[tuple[str, ...], dict[str, str]]:
-    """(presets whose program is on PATH, in order; {missing preset: why})."""
+    """(presets whose program is on PATH, in order; {missing preset: why}), looked up on each
+    call: a program installed, or taken off PATH, while the process runs is seen at once."""
     present, missing = [], {}
     for preset in PRESETS.values():
         why = missing_reason(preset) if not shutil.which(preset.program) else (
@@ -160,7 +160,11 @@ def found_presets() -> tuple[tuple[str, ...], dict[str, str]]:
     return tuple(present), missing
 
 
-VARIANTS, MISSING = found_presets()
+class _PresentPresets:
+    """``ExternalEngine.variants``, read on the class or an engine: the presets found now."""
+
+    def __get__(self, instance, owner) -> tuple[str, ...]:
+        return found_presets()[0]
 
 
 # -- what the programs print ---------------------------------------------------------------
@@ -326,7 +330,7 @@ class ExternalEngine(Engine):
             "--random N; z3 sat.random_seed=N; minisat -rnd-seed=N+1 (it takes no 0); minizinc -r N; "
             "ace -seed=N; minisat+ takes none; ext@cmd: the number where {seed} stands in the command")
     holds_time_limit = False   # the Python encoder looks at no clock (a 64x64 takes minutes)
-    variants = VARIANTS
+    variants = _PresentPresets()
     options = (
         Option("cmd", str, "", "the program and its arguments (without a preset: the file's "
                "path goes last, or where {cnf} stands; {result}: the file it writes its answer "
@@ -352,8 +356,9 @@ class ExternalEngine(Engine):
     def __init__(self, variant: str | None = None, options: dict | None = None):
         options = dict(options or {})
         command = str(options.get("cmd", "")).strip()
-        if variant in MISSING:
-            raise SolverSpecError(f"solver 'ext:{variant}' is not available here: {MISSING[variant]}")
+        missing = found_presets()[1]
+        if variant in missing:
+            raise SolverSpecError(f"solver 'ext:{variant}' is not available here: {missing[variant]}")
         if variant is None and command:
             # a command without a preset: the competition's conventions, no variant
             super().__init__(None if not self.variants else self.variants[0], options)
@@ -413,23 +418,24 @@ class ExternalEngine(Engine):
 
     @classmethod
     def unavailable_reason(cls) -> str | None:
-        if VARIANTS:
+        present, missing = found_presets()
+        if present:
             return None
         programs = ", ".join(p.program for p in PRESETS.values() if p.format == "dimacs")
         packages = ", ".join(p.package for p in PRESETS.values() if p.format == "dimacs")
-        others = "; ".join(f"{name}: {MISSING[name]}" for name, p in PRESETS.items() if p.format != "dimacs")
+        others = "; ".join(f"{name}: {missing[name]}" for name, p in PRESETS.items() if p.format != "dimacs")
         return (f"no SAT solver program on PATH (one of {programs}; Debian packages {packages}), "
                 f"nor a tool of the competition formats ({others})")
 
     @classmethod
     def left_out(cls) -> dict[str, str]:
         """The presets whose program is missing here, and the package that provides it."""
-        return dict(MISSING)
+        return found_presets()[1]
 
     @classmethod
     def version(cls) -> str:
         """The present programs' versions, as they print them."""
-        return ", ".join(f"{name} {_program_version(PRESETS[name])}" for name in VARIANTS) or "none"
+        return ", ".join(f"{name} {_program_version(PRESETS[name])}" for name in cls.variants) or "none"
 
     @classmethod
     def variant_notes(cls) -> dict[str, str]:
@@ -437,7 +443,7 @@ class ExternalEngine(Engine):
         jar = str(tool_runner.ace_jar())
         return {name: f"reads {PRESETS[name].format}, runs {shutil.which(PRESETS[name].program)} "
                       f"{' '.join(jar if w == ACE_JAR else w for w in PRESETS[name].arguments)}"
-                for name in VARIANTS}
+                for name in cls.variants}
 
     # -- the three steps ------------------------------------------------------------------
 

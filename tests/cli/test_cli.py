@@ -12,6 +12,11 @@ import pytest
 from conftest import INKALA, INKALA_SOLUTION, REPO, cpu_seconds, data_file, run
 from puzzlebench.cli import main
 
+# Seconds a command may take to get the CPU time a test of its Ctrl-C waits for: a hang guard
+# (the signal is sent by CPU time, never at a wall-clock bound), below the suite's timeout
+HANG_GUARD = 300
+
+
 def test_solve_with_no_input_takes_the_default_example(capsys):
     code, out, _ = run(capsys, "solve")
     assert code == 0
@@ -278,12 +283,14 @@ def test_ctrl_c_prints_every_answer_finished_before_it(command, solver, extra):
     try:
         started = time.monotonic()
         printed, since = 0, 0.0
-        while time.monotonic() - started < 120:
+        while True:
             cpu = cpu_seconds(proc.pid)
             if len(out) != printed:   # a batch printed: the next one begins
                 printed, since = len(out), cpu
             if cpu >= 3.0 and cpu - since >= 0.3:   # imports done, 0.3 s into a batch
                 break
+            assert proc.poll() is None, "the command ended before its Ctrl-C"
+            assert time.monotonic() - started < HANG_GUARD, f"the command had {cpu:.1f} s of CPU"
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
@@ -354,7 +361,9 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
         # imports done, the back end at work: by CPU time, not by the clock (a sleep of 5 s
         # sometimes ended before the imports on a loaded machine)
         started = time.monotonic()
-        while cpu_seconds(proc.pid) < 4.0 and time.monotonic() - started < 120:
+        while cpu_seconds(proc.pid) < 4.0:
+            assert proc.poll() is None, "the command ended before its Ctrl-C"
+            assert time.monotonic() - started < HANG_GUARD, "the command never got to work"
             time.sleep(0.05)
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)

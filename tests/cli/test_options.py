@@ -17,6 +17,8 @@ from puzzlebench.errors import SolverSpecError, UsageError
 from puzzlebench.options import KEEP, LIMIT, MEMORY, SEED, TIME, Checked
 from puzzlebench.solvers.registry import parse_spec
 
+from conftest import needs_preset
+
 FOUR = "..13....2.4.....\n"   # a 4x4 Sudoku with one solution
 INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -158,9 +160,7 @@ def test_a_bad_number_or_option_is_one_line_exit_2_nothing_stored(files, argv, m
 
 
 def test_an_encoding_is_refused_to_a_tool_that_reads_no_cnf(files):
-    from puzzlebench.solvers.external import VARIANTS
-    if "minizinc" not in VARIANTS:
-        pytest.skip("MiniZinc with Gecode is not installed here")
+    needs_preset("minizinc")
     assert run(["solve", "--solver", "ext:minizinc@encoding=minimal"]) == (
         2, "", "puzzlebench: error: option encoding does not apply to ext:minizinc (it exports minizinc, which has "
                "no CNF encoding)\n")

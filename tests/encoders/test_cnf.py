@@ -1,7 +1,6 @@
 """CNF encodings, DIMACS in and out, external solvers, and the PySAT engines."""
 
 import json
-import shutil
 import subprocess
 import sys
 from math import comb
@@ -9,7 +8,7 @@ from math import comb
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import data_lines
+from conftest import data_lines, needs_program
 from puzzlebench.cli import main
 from puzzlebench.encoders.cnf import (AMO_ENCODINGS, ENCODINGS, empty_grid_clause_count, encode,
                                       unit_partitions)
@@ -438,8 +437,7 @@ EXTERNAL = {"cadical": lambda f, o: subprocess.run(["cadical", "-q", str(f)], st
 @pytest.mark.parametrize("encoding", ENCODINGS)
 def test_exported_cnf_solved_by_an_external_solver_decodes_to_a_verified_solution(
         solver, encoding, tmp_path, capsys):
-    if shutil.which(solver) is None:
-        pytest.skip(f"external solver {solver!r} is not installed (Debian package {solver})")
+    needs_program(solver)
     cnf = export(tmp_path, TOP95_FIRST, encoding, capsys)
     out = tmp_path / "answer.txt"
     EXTERNAL[solver](cnf, out)

@@ -26,7 +26,6 @@ from puzzlebench.solvers.base import past_the_limit
 from puzzlebench.solvers.child import (MB, MEMORY_MECHANISM, PEAK_SLACK, grace, memout_if_said, past_the_memory_limit,
                                       run_limited)
 from puzzlebench.solvers.clock import default_wall_limit
-from puzzlebench.solvers.external import VARIANTS
 from puzzlebench.solvers.mrv import MrvEngine
 
 from conftest import REPO, run
@@ -34,7 +33,7 @@ if str(REPO) not in sys.path:  # the workers import the test doubles as tests.br
     sys.path.insert(0, str(REPO))
 
 from tests.broken_engines import ALL as BROKEN  # noqa: E402
-from conftest import data_lines  # noqa: E402
+from conftest import data_lines, needs_preset, needs_program  # noqa: E402
 
 SPIN = f"ext@cmd={sys.executable} -c 'while 1: pass'"   # a program that spends CPU and never answers
 SLEEP = "ext@cmd=sh -c 'sleep 60' sh"                    # a program that waits and never answers
@@ -81,10 +80,10 @@ def solve_records(capsys, tmp_path, lines: list[str], *args: str, fresh: bool = 
 
 # -- 1. every process of a run counted ----------------------------------------------------------
 
-@pytest.mark.skipif("cadical" not in VARIANTS, reason="cadical is not installed")
 def test_a_programs_cpu_time_is_the_runs(tmp_path, capsys):
     """ext:cadical on hard 9x9: the program's own CPU time (wait4) is kept and is inside the
     run's CPU time, in the bench and in solve alike."""
+    needs_preset("cadical")
     rows = bench_rows(tmp_path, hardest(4), "--solvers", "ext:cadical", "--jobs", "1")
     assert [r["status"] for r in rows] == ["unique"] * 4
     for row in rows:
@@ -97,10 +96,10 @@ def test_a_programs_cpu_time_is_the_runs(tmp_path, capsys):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif("cadical" not in VARIANTS, reason="cadical is not installed")
 def test_a_programs_peak_is_the_runs_when_it_is_the_larger(tmp_path):
     """A program that holds more memory than the worker ever did: its whole peak is the run's
     peak_memory, named in raw peak_process."""
+    needs_program("cadical")
     script = tmp_path / "hold.sh"
     # 400 MB more than this process ever held (a forked worker's program starts from its peak),
     # held by Python (a byte written in every page), then CaDiCaL's answer

@@ -26,7 +26,7 @@ from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.examples import example
 from puzzlebench.solvers.registry import make_engine
 
-from conftest import REPO
+from conftest import REPO, needs_preset, needs_program
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
     sys.path.insert(0, str(REPO))
 from tests.broken_engines import ALL as BROKEN  # noqa: E402
@@ -117,6 +117,7 @@ def test_z3_gets_the_seed():
 
 def test_ext_cadical_gets_its_seed_option(tmp_path):
     """The real CaDiCaL, started through a script that writes down its command line first."""
+    needs_preset("cadical")
     seen = tmp_path / "argv"
     wrapper = tmp_path / "cadical-wrapper"
     wrapper.write_text(f'#!/bin/sh\necho "$@" >> {seen}\nexec cadical "$@"\n')
@@ -130,6 +131,7 @@ def test_ext_cadical_gets_its_seed_option(tmp_path):
 
 
 def test_ext_command_of_ones_own_takes_the_seed_where_it_says(tmp_path):
+    needs_program("cadical")
     engine = make_engine("ext@cmd=cadical --seed={seed}").seeded(9)
     assert engine.takes_seed() and engine.run(example("arto-inkala")).status == "unique"
     assert make_engine("ext@cmd=cadical").seeded(9).engine_seed is None   # no {seed}: none given
@@ -140,8 +142,12 @@ def test_engines_without_randomness_record_no_seed():
     assert make_engine("bitboard").seeded(3).engine_seed == 3               # its random tie-breaks
     assert make_engine("sat:glucose3").seeded(3).engine_seed is None      # PySAT sets no seed there
     assert make_engine("sat:cadical195").seeded(3).engine_seed == 3
-    assert make_engine("ext:minisat+").seeded(3).engine_seed is None
     assert make_engine("cpsat").engine_seed == 0                          # the default reproduces
+
+
+def test_ext_minisat_plus_takes_no_seed():
+    needs_preset("minisat+")
+    assert make_engine("ext:minisat+").seeded(3).engine_seed is None
 
 
 def test_api_takes_the_engine_seed_and_leaves_a_given_engine_alone():

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bitboard_agree import BB, MRV, agree, full_grid
-from conftest import REPO, data_lines
+from conftest import REPO, data_lines, needs_program
 from puzzlebench import _native, api
 from puzzlebench.errors import InvalidPuzzleError, PuzzleError
 from puzzlebench.solvers.registry import FAMILIES, make_engine
@@ -615,8 +615,7 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
 def test_sanitizer_build(tmp_path):
     """Build the extension with ASan/UBSan (PUZZLEBENCH_SANITIZE=1) into a temporary copy and
     run every entry point under it."""
-    if shutil.which("gcc") is None:
-        pytest.skip("no gcc to build a sanitized extension")
+    needs_program("gcc")   # to build a sanitized extension
     libasan = subprocess.run(["gcc", "-print-file-name=libasan.so"], capture_output=True, text=True).stdout.strip()
     if not os.path.isabs(libasan) or not os.path.exists(libasan):
         pytest.skip("gcc has no libasan.so here")

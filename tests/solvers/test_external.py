@@ -30,18 +30,13 @@ from puzzlebench.solvers.external import parse_statistics
 from puzzlebench.solvers.registry import make_engine
 
 from agreement import skyscrapers_line
-from conftest import TESTS, data_lines
+from conftest import TESTS, data_lines, needs_preset, needs_program
 
 DATA = TESTS / "data" / "ext"
 TOP95_1 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 PRESETS = ("cadical", "minisat", "picosat", "z3", "clasp")
 LIMIT = 1.0
 WALL_BOUND = 1.1 * LIMIT + 0.5 + 2.5     # the limit, its grace, room for a loaded 2-core machine
-
-
-def needs_program(name: str) -> None:
-    if shutil.which(name) is None:
-        pytest.skip(f"the program {name!r} is not installed (Debian package {external.PRESETS[name].package})")
 
 
 def fake_solver(folder: Path, name: str, body: str) -> str:
@@ -132,7 +127,7 @@ def agree_with_sat(spec: str, puzzle, limit):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_sudoku_4x4_and_9x9_agree_with_sat(preset):
-    needs_program(preset)
+    needs_preset(preset)
     for line in data_lines("sudoku4_vu_kr_1000.txt", 4, step=211):
         agree_with_sat(f"ext:{preset}", parse_sudoku_line(line.split()[0]), None)
     agree_with_sat(f"ext:{preset}", Sudoku((2, 2), [1, 2, 3, 4] + [0] * 12), None)   # 12 solutions
@@ -145,7 +140,7 @@ def test_sudoku_4x4_and_9x9_agree_with_sat(preset):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_skyscrapers_and_nqueens_counts_agree_with_sat(preset):
-    needs_program(preset)
+    needs_preset(preset)
     lines = [line for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", 10_000)
              if int(line.split()[0]) in (4, 5)][::9][:4]
     for line in lines:
@@ -159,7 +154,7 @@ def test_skyscrapers_and_nqueens_counts_agree_with_sat(preset):
 
 @pytest.mark.slow
 def test_eight_queens_all_92_cost_93_runs_with_summed_counters():
-    needs_program("cadical")
+    needs_preset("cadical")
     result = make_engine("ext:cadical").run(NQueens(8), limit=None, keep=100)
     assert (result.status, result.count, result.verified) == (Status.MULTIPLE, 92, True)
     raw = result.stats.raw
@@ -169,7 +164,7 @@ def test_eight_queens_all_92_cost_93_runs_with_summed_counters():
 
 
 def test_a_command_with_a_result_file_and_a_preset_with_another_program():
-    needs_program("minisat")
+    needs_preset("minisat")
     puzzle = parse_sudoku_line(TOP95_1)
     reference = make_engine("sat").run(puzzle)
     for spec in ("ext@cmd=minisat -verb=0 {cnf} {result}", f"ext:minisat@cmd={shutil.which('minisat')}"):
@@ -180,7 +175,7 @@ def test_a_command_with_a_result_file_and_a_preset_with_another_program():
 
 @pytest.mark.slow
 def test_the_exported_encoding_option_is_the_sat_engines():
-    needs_program("picosat")
+    needs_preset("picosat")
     puzzle = parse_sudoku_line(TOP95_1)
     for encoding in ("minimal", "optimized", "augmented"):
         result = make_engine(f"ext:picosat@encoding={encoding}").run(puzzle)
@@ -378,7 +373,7 @@ def test_the_program_dies_with_the_process_that_started_it(tmp_path):
 
 @pytest.mark.slow
 def test_a_real_solver_on_a_count_it_cannot_finish_becomes_a_timeout():
-    needs_program("cadical")
+    needs_preset("cadical")
     start = time.perf_counter()
     result = make_engine("ext:cadical").run(NQueens(30), limit=None, time_limit=LIMIT)
     assert time.perf_counter() - start < WALL_BOUND
@@ -456,8 +451,7 @@ def cli_with_path(path: str, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.slow
 def test_a_missing_preset_names_its_program_and_package(tmp_path):
-    needs_program("minisat")
-    (tmp_path / "minisat").symlink_to(shutil.which("minisat"))
+    (tmp_path / "minisat").symlink_to(needs_program("minisat"))
     done = cli_with_path(str(tmp_path), "solve", "--solver", "ext:cadical", "--example", "sudoku6")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == ("puzzlebench: error: solver 'ext:cadical' is not available here: the program "
@@ -480,8 +474,24 @@ def test_no_program_at_all_makes_the_family_unavailable(tmp_path):
                            "minisat+: the program 'minisat+' is not on PATH (Debian package: minisat+))\n")
 
 
+def test_a_program_put_on_path_while_the_process_runs_is_offered_at_once(tmp_path, monkeypatch):
+    """The presets are looked up when asked, not once at import: a solver put on PATH after
+    the package was imported is offered, and one taken off PATH is left out."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    fake_solver(tmp_path, "minisat", "exit 20\n")
+    assert external.ExternalEngine.variants == ("minisat",)
+    with pytest.raises(SolverSpecError) as refused:
+        make_engine("ext:cadical")
+    assert str(refused.value) == ("solver 'ext:cadical' is not available here: the program 'cadical' is not "
+                                  "on PATH (Debian package: cadical)")
+    fake_solver(tmp_path, "cadical", "exit 20\n")
+    assert external.ExternalEngine.variants == ("cadical", "minisat")
+    assert "cadical" not in external.ExternalEngine.left_out()
+    assert make_engine("ext:cadical").program == "cadical"
+
+
 def test_a_command_that_is_not_there_is_refused_by_name():
-    if not external.VARIANTS:
+    if not external.ExternalEngine.variants:
         pytest.skip("no SAT solver program installed")
     with pytest.raises(SolverSpecError) as err:
         make_engine("ext@cmd=./no-such-solver --flag")
@@ -490,18 +500,19 @@ def test_a_command_that_is_not_there_is_refused_by_name():
 
 
 def test_solvers_lists_the_presets_with_their_availability(capsys):
-    if not external.VARIANTS:
+    present, missing = external.found_presets()
+    if not present:
         pytest.skip("no SAT solver program installed")
     from puzzlebench.cli import main
     assert main(["solvers"]) == 0
     out = capsys.readouterr().out
     block = out[out.index("\next  ("):]
     for name in external.PRESETS:
-        if name in external.VARIANTS:
+        if name in present:
             preset = external.PRESETS[name]
             assert f"    {name}: reads {preset.format}, runs {shutil.which(preset.program)}" in block
         else:
-            assert f"    left out: {name}: {external.MISSING[name]}" in block
+            assert f"    left out: {name}: {missing[name]}" in block
 
 
 # -- every PySAT solver --------------------------------------------------------------------
@@ -566,11 +577,6 @@ def test_solve_cnf_refuses_a_time_limit_it_cannot_hold(capsys):
 # -- the competition formats: ext:minizinc, ext:ace, ext:minisat+ ----------------------------
 
 MODEL_PRESETS = [pytest.param(name, id=name) for name, p in external.PRESETS.items() if p.format != "dimacs"]
-
-
-def needs_preset(name: str) -> None:
-    if name not in external.VARIANTS:
-        pytest.skip(f"ext:{name}: {external.MISSING[name]}")
 
 
 def _smallest_examples() -> list:
@@ -683,8 +689,9 @@ def test_minisat_plus_version_is_its_banners_with_the_debian_package():
 def test_a_program_that_prints_no_version_falls_back_to_its_debian_package(tmp_path):
     """Debian's minisat has no version option: the package's version, saying so; a program of
     no package (a script here) is '(prints no version)'."""
-    if shutil.which("minisat") is None or _dpkg_version("minisat") is None:
-        pytest.skip("Debian's minisat is not installed")
+    needs_program("minisat")
+    if _dpkg_version("minisat") is None:
+        pytest.skip("the minisat on PATH is not Debian's package")
     assert external._program_version(external.PRESETS["minisat"]) == (
         f"{_dpkg_version('minisat')} (Debian package minisat; the program prints no version)")
     script = fake_solver(tmp_path, "quiet-solver", "exit 0\n")
@@ -695,7 +702,7 @@ def test_a_program_that_prints_no_version_falls_back_to_its_debian_package(tmp_p
 
 def test_the_family_version_names_every_present_program_with_a_version():
     said = external.ExternalEngine.version()
-    for name in external.VARIANTS:
+    for name in external.ExternalEngine.variants:
         assert f"{name} " in said
     assert "ace (prints" not in said and "minisat+ (prints" not in said
 
