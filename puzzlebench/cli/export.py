@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Iterable
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from ..encoders.registry import FORMATS, artifact_for, check_exportable
+from ..encoders.registry import FORMATS, artifact_for, check_exportable, text_pieces
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
 from ..solvers.child import check_memory_limit
@@ -19,15 +20,16 @@ SPLIT = "mzn+dzn"
 MiniZinc model (``KIND.mzn``, written once), in a folder."""
 
 
-def _write(text: str, output: str | None) -> None:
+def _write(text: str | Iterable[str], output: str | None) -> None:
+    pieces = (text,) if isinstance(text, str) else text   # written as they come, never joined
     if output and output != "-":
         try:
             with open(output, "w") as f:
-                f.write(text)
+                f.writelines(pieces)
         except OSError as exc:
             raise UsageError(f"cannot write {output}: {exc.strerror}") from None
     else:
-        sys.stdout.write(text)
+        sys.stdout.writelines(pieces)
 
 
 def cmd_export(args) -> int:
@@ -52,7 +54,7 @@ def cmd_export(args) -> int:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
     memory_limit = check_memory_limit(args.memory_limit)
-    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output)
+    _write(text_pieces(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options)), args.output)
     return EXIT_OK
 
 

@@ -14,13 +14,12 @@ givens to a solver as assumptions.  Each encoding and rule in full: :func:`encod
 
 from __future__ import annotations
 
-import io
 import itertools
 from operator import add, sub
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..errors import EngineError, UsageError
 from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES
@@ -33,6 +32,7 @@ AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "to
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 COMMANDER_GROUP = 3
+DIMACS_PIECE = 1 << 16   # clauses in a piece of DIMACS text (Cnf.pieces): about 1 MB of a 49x49's
 DIMACS_MAGIC = "puzzlebench cnf"   # the first comment line of a DIMACS file puzzlebench wrote
 DIMACS_HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
                        "top", "bottom", "left", "right", "givens", "map")
@@ -88,12 +88,21 @@ class Cnf:
     def write(self) -> str:
         """The formula in DIMACS form (its clauses and a unit clause per given), header first:
         the artifact of ``puzzlebench export --to dimacs``."""
-        out = io.StringIO()
-        out.writelines(line + "\n" for line in self.header_lines())
-        out.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
-        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in self.clauses)
-        out.writelines(f"{u} 0\n" for u in self.units)
-        return out.getvalue()
+        return "".join(self.pieces())
+
+    def pieces(self) -> Iterator[str]:
+        """:meth:`write`'s text in pieces of :data:`DIMACS_PIECE` clauses, for a writer that
+        holds one piece at a time: the whole text of an empty 49x49 is 185 MB, and a string of
+        it, its encoding and the pieces it was joined from took 0.35 GB beside the formula."""
+        yield "".join(line + "\n" for line in self.header_lines()) + f"p cnf {self.n_vars} {self.n_clauses}\n"
+        yield from self.clause_pieces()
+        yield "".join(f"{u} 0\n" for u in self.units)
+
+    def clause_pieces(self) -> Iterator[str]:
+        """The clauses (not the units) as DIMACS lines, :data:`DIMACS_PIECE` clauses a string."""
+        clauses = iter(self.clauses)
+        while piece := list(itertools.islice(clauses, DIMACS_PIECE)):
+            yield "".join([" ".join(map(str, clause)) + " 0\n" for clause in piece])
 
     @property
     def n_candidates(self) -> int:

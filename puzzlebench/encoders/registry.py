@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..errors import UsageError
 from .budget import check_budget
@@ -98,6 +98,13 @@ for _entry in (
                  tools=(_RUNNERS + "run_minisat_plus", _RUNNERS + "run_exact")),
 ):
     register_format(_entry)
+
+
+def text_pieces(artifact) -> Iterable[str]:
+    """An artifact's text as pieces to write one after the other: a CNF's a block of clauses at
+    a time (:meth:`~.cnf.Cnf.pieces`, never its whole text at once), any other's ``write()``."""
+    pieces = getattr(artifact, "pieces", None)
+    return pieces() if pieces is not None else (artifact.write(),)
 
 
 def function(reference: str) -> Callable[..., Any]:
