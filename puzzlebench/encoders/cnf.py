@@ -22,7 +22,7 @@ from itertools import compress
 from typing import Iterable, Iterator, Sequence
 
 from ..errors import EngineError, UsageError
-from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES
+from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES, STR_BYTES
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility, candidate,
                                  different_groups, pairwise_different)
@@ -646,11 +646,18 @@ def estimated_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str =
     return clauses * (LIST_BYTES + per_clause) + literals * (ITEM_BYTES + INT_BYTES + per_literal)
 
 
-def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> int:
-    """:func:`estimated_bytes` and the DIMACS text written from it (a literal's digits, its
-    sign and a space; ``0`` and a newline a clause)."""
+def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                           whole_texts: int = 0) -> int:
+    """:func:`estimated_bytes` and the DIMACS text written from it: a piece of it
+    (:meth:`Cnf.pieces`: a line a clause, a string each, and their join), and ``whole_texts``
+    copies of the whole text held at once (a literal's digits, its sign and a space; ``0`` and
+    a newline a clause)."""
+    clauses, literals = formula_size(puzzle, encoding, amo)
     digits = len(str(puzzle.n_cells * puzzle.n_values)) + 2
-    return estimated_bytes(puzzle, encoding, amo, per_clause=2, per_literal=digits)
+    share = min(clauses, DIMACS_PIECE) / max(clauses, 1)
+    piece = share * (clauses * (STR_BYTES + ITEM_BYTES + 2 * 2) + literals * 2 * digits)
+    return estimated_bytes(puzzle, encoding, amo, per_clause=2 * whole_texts,
+                           per_literal=digits * whole_texts) + int(piece)
 
 
 def export_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:

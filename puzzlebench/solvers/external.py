@@ -447,11 +447,12 @@ class ExternalEngine(Engine):
         return self.preset.format if self.preset else "dimacs"
 
     def estimated_bytes(self, puzzle: Puzzle) -> int:
-        """A DIMACS formula and its text (the other formats state the constraints whole: a
-        line an AllDifferent)."""
+        """A DIMACS formula and two copies of its text: the one kept for the shape's puzzles and
+        its encoding as a file is written (the other formats state the constraints whole: a
+        line an AllDifferent).  The program's own memory is its process's."""
         if self.format != "dimacs":
             return 0
-        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"])
+        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"], whole_texts=2)
 
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
