@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Iterable
 
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS
-from ..encoders.registry import FORMATS, artifact_for, check_exportable
+from ..encoders.registry import FORMATS, artifact_for, check_exportable, text_pieces
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
-from ..outputs import check_output, write_output
+from ..outputs import check_output, open_output
 from ..solvers.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
@@ -20,11 +21,13 @@ SPLIT = "mzn+dzn"
 MiniZinc model (``KIND.mzn``, written once), in a folder."""
 
 
-def _write(text: str, output: str | None, inputs: list[str]) -> None:
+def _write(text: str | Iterable[str], output: str | None, inputs: list[str]) -> None:
+    pieces = (text,) if isinstance(text, str) else text   # written as they come, never joined
     if output and output != "-":
-        write_output(output, text, "-o", inputs)
+        with open_output(output, "-o", inputs) as stream:
+            stream.writelines(pieces)
     else:
-        sys.stdout.write(text)
+        sys.stdout.writelines(pieces)
 
 
 def cmd_export(args) -> int:
@@ -51,7 +54,7 @@ def cmd_export(args) -> int:
         raise record.error
     options = {k: getattr(args, k) for k in ("encoding", "amo") if getattr(args, k, None) is not None}
     memory_limit = check_memory_limit(args.memory_limit)
-    _write(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options).write(), args.output, args.files)
+    _write(text_pieces(artifact_for(record.puzzle, args.to, memory_limit=memory_limit, **options)), args.output, args.files)
     return EXIT_OK
 
 

@@ -1,13 +1,11 @@
-"""The memory budget of an encoding: its size estimated from the puzzle's shape before anything
-is allocated, and refused when it is more than the run may hold.
-
-An empty 64x64 Sudoku's CNF (33 million clauses) reached 6.4 GB before the SAT solver started,
-and its DIMACS export 6.1 GB; a 64x64 Futoshiki's search tables 5 GB.  Each encoder states
-``estimated_bytes`` next to itself (what its Python objects take, from the counts of clauses,
-literals, options and entries the shape gives), and :func:`check_budget` is the one check:
-under a memory limit (``--memory-limit``: a soft ``RLIMIT_DATA``, or a limit given here) an
-estimate past what it leaves is a ``memout``; without one, past :data:`DEFAULT_BUDGET`, a
-refusal naming the estimate and the option that raises the budget.
+"""The memory budget of a run: what its encoding and the solver's own copy of it will hold at
+their peak, estimated from the puzzle's shape before anything is allocated, and refused when it
+is more than the run may hold (an empty 49x49's ``solve --solver sat`` took 2.6 GB, a third of
+it Glucose's copy of the clauses).  Each encoder states ``estimated_bytes`` next to itself, each
+engine adds what its library holds (:data:`PYSAT_BYTES`), all fitted to peaks of whole
+processes (results/budget.md); :func:`check_budget` is the one check: past what a memory limit
+leaves, a ``memout``; without one, past :data:`DEFAULT_BUDGET` with what the process holds, a
+refusal naming the estimate.  What a long search adds with time is for the time limit to bound.
 """
 
 from __future__ import annotations
@@ -17,15 +15,37 @@ import resource
 from ..errors import UsageError
 
 DEFAULT_BUDGET = 2 * 2**30
-"""What an encoding may take without ``--memory-limit`` (2 GiB); a limit replaces it."""
+"""What a process may reach without ``--memory-limit`` (2 GiB); a limit replaces it."""
 MB = 2**20
 
-# What CPython's objects of a formula take (64-bit): a clause is a list (56 bytes, and its
-# pointer in the formula's list), each literal a pointer and, past 256, an int of its own
-LIST_BYTES = 64
+# What CPython's objects of a formula take (64-bit, pymalloc's 16-byte blocks): a clause is a
+# list (56 bytes with its GC header, its pointer in the formula's list, its item array rounded
+# up and the pools' slack: an empty 49x49's formula is 155 resident bytes a binary clause,
+# 170 here), each literal a pointer and, past 256, an int of its own (28 bytes in 32)
+LIST_BYTES = 88
 ITEM_BYTES = 8
-INT_BYTES = 28
-TUPLE_BYTES = 56
+INT_BYTES = 32
+STR_BYTES = 49   # an ASCII string's head and its closing NUL, before its characters
+
+PYSAT_BYTES = {
+    "glucose3": (85, 5), "glucose4": (80, 5), "glucose42": (77, 5), "gluecard3": (77, 5), "gluecard4": (76, 5),
+    "minisat22": (40, 5), "minicard": (34, 6), "minisatep": (34, 6), "maplecm": (42, 6), "maplesat": (39, 6),
+    "mergesat3": (40, 6), "ergo": (58, 5), "lingeling": (18, 17), "kissat404": (106, 5),
+    "cadical103": (144, 5), "cadical153": (144, 5), "cadical195": (191, 5), "cadical300": (211, 5),
+    "maplechrono": (1153, 5),
+}
+"""Bytes a PySAT solver holds a clause and a literal of the formula it was given, at its peak
+through loading it and two solves: its own copy (a literal is 4 bytes, a clause a header and
+two watches), the growth of its arenas and what its search adds (Glucose's garbage collection
+copies its arena; MapleLCMDistChronoBT's kept learnt clauses outgrow its copy 20 times over on
+an empty grid).  The largest per clause measured on empty 25x25 to 49x49 Sudokus (binary
+clauses) and per literal on 200,000 clauses of 20 literals, plus 15 % (results/budget.md)."""
+
+
+def pysat_bytes(solver: str) -> tuple[int, int]:
+    """What ``solver`` holds a clause and a literal (:data:`PYSAT_BYTES`); for one that was not
+    measured, the most any measured solver holds of each."""
+    return PYSAT_BYTES.get(solver) or (max(c for c, _ in PYSAT_BYTES.values()), max(l for _, l in PYSAT_BYTES.values()))
 
 
 class OverBudget(UsageError):
@@ -37,6 +57,18 @@ class OverBudget(UsageError):
         self.limited = limited
 
 
+def _status_bytes(field: bytes) -> int | None:
+    """A size ``/proc/self/status`` gives this process (``VmData``, ``VmRSS``), in bytes;
+    ``None`` where the system does not say."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            status = f.read()
+        at = status.index(field + b":")
+        return int(status[at + len(field) + 1:status.index(b"kB", at)]) * 1024
+    except (OSError, ValueError):
+        return None
+
+
 def data_left() -> int | None:
     """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
     the harness's worker: its idle data plus the limit), the bytes of it left: what an encoding
@@ -45,24 +77,21 @@ def data_left() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
     if soft == resource.RLIM_INFINITY:
         return None
-    try:
-        with open("/proc/self/status", "rb") as f:
-            status = f.read()
-        at = status.index(b"VmData:")
-        data = int(status[at + 7:status.index(b"kB", at)]) * 1024
-    except (OSError, ValueError):
-        data = 0
-    return max(soft - data, MB)
+    return max(soft - (_status_bytes(b"VmData") or 0), MB)
 
 
 def check_budget(estimate: int, what: str, memory_limit: int | None = None) -> None:
     """Raise :class:`OverBudget` when ``estimate`` bytes (of ``what``) are more than the run
     may hold: ``memory_limit`` (bytes) when given, else what a soft ``RLIMIT_DATA`` leaves,
-    else :data:`DEFAULT_BUDGET`."""
+    else what :data:`DEFAULT_BUDGET` leaves beside what this process holds (its resident set:
+    the budget bounds the process, as its peak is measured)."""
     limit = memory_limit if memory_limit is not None else data_left()
-    if limit is None and estimate > DEFAULT_BUDGET:
-        raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB, more than the default memory budget "
-                         f"of {DEFAULT_BUDGET / MB:,.0f} MB; give --memory-limit MB to allow more", False)
-    if limit is not None and estimate > limit:
+    if limit is None:
+        held = _status_bytes(b"VmRSS") or 0
+        if estimate + held > DEFAULT_BUDGET:
+            beside = "" if estimate > DEFAULT_BUDGET else f" with the {held / MB:,.0f} MB this process holds"
+            raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB,{beside} more than the default memory "
+                             f"budget of {DEFAULT_BUDGET / MB:,.0f} MB; give --memory-limit MB to allow more", False)
+    elif estimate > limit:
         raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB, more than the {limit / MB:,.0f} MB "
                          "the memory limit leaves; not started", True)

@@ -14,16 +14,15 @@ givens to a solver as assumptions.  Each encoding and rule in full: :func:`encod
 
 from __future__ import annotations
 
-import io
 import itertools
 from operator import add, sub
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from ..errors import EngineError, UsageError
-from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES
+from .budget import INT_BYTES, ITEM_BYTES, LIST_BYTES, STR_BYTES
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility, candidate,
                                  different_groups, pairwise_different)
@@ -33,6 +32,7 @@ AMO_ENCODINGS = ("pairwise", "commander", "seqcounter", "ladder", "bitwise", "to
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
 COMMANDER_GROUP = 3
+DIMACS_PIECE = 1 << 16   # clauses in a piece of DIMACS text (Cnf.pieces): about 1 MB of a 49x49's
 DIMACS_MAGIC = "puzzlebench cnf"   # the first comment line of a DIMACS file puzzlebench wrote
 DIMACS_HEADER_ORDER = ("kind", "shape", "box", "cells", "values", "encoding", "amo",
                        "top", "bottom", "left", "right", "givens", "map")
@@ -88,12 +88,21 @@ class Cnf:
     def write(self) -> str:
         """The formula in DIMACS form (its clauses and a unit clause per given), header first:
         the artifact of ``puzzlebench export --to dimacs``."""
-        out = io.StringIO()
-        out.writelines(line + "\n" for line in self.header_lines())
-        out.write(f"p cnf {self.n_vars} {self.n_clauses}\n")
-        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in self.clauses)
-        out.writelines(f"{u} 0\n" for u in self.units)
-        return out.getvalue()
+        return "".join(self.pieces())
+
+    def pieces(self) -> Iterator[str]:
+        """:meth:`write`'s text in pieces of :data:`DIMACS_PIECE` clauses, for a writer that
+        holds one piece at a time: the whole text of an empty 49x49 is 185 MB, and a string of
+        it, its encoding and the pieces it was joined from took 0.35 GB beside the formula."""
+        yield "".join(line + "\n" for line in self.header_lines()) + f"p cnf {self.n_vars} {self.n_clauses}\n"
+        yield from self.clause_pieces()
+        yield "".join(f"{u} 0\n" for u in self.units)
+
+    def clause_pieces(self) -> Iterator[str]:
+        """The clauses (not the units) as DIMACS lines, :data:`DIMACS_PIECE` clauses a string."""
+        clauses = iter(self.clauses)
+        while piece := list(itertools.islice(clauses, DIMACS_PIECE)):
+            yield "".join([" ".join(map(str, clause)) + " 0\n" for clause in piece])
 
     @property
     def n_candidates(self) -> int:
@@ -637,11 +646,18 @@ def estimated_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str =
     return clauses * (LIST_BYTES + per_clause) + literals * (ITEM_BYTES + INT_BYTES + per_literal)
 
 
-def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> int:
-    """:func:`estimated_bytes` and the DIMACS text written from it (a literal's digits, its
-    sign and a space; ``0`` and a newline a clause)."""
+def estimated_export_bytes(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
+                           whole_texts: int = 0) -> int:
+    """:func:`estimated_bytes` and the DIMACS text written from it: a piece of it
+    (:meth:`Cnf.pieces`: a line a clause, a string each, and their join), and ``whole_texts``
+    copies of the whole text held at once (a literal's digits, its sign and a space; ``0`` and
+    a newline a clause)."""
+    clauses, literals = formula_size(puzzle, encoding, amo)
     digits = len(str(puzzle.n_cells * puzzle.n_values)) + 2
-    return estimated_bytes(puzzle, encoding, amo, per_clause=2, per_literal=digits)
+    share = min(clauses, DIMACS_PIECE) / max(clauses, 1)
+    piece = share * (clauses * (STR_BYTES + ITEM_BYTES + 2 * 2) + literals * 2 * digits)
+    return estimated_bytes(puzzle, encoding, amo, per_clause=2 * whole_texts,
+                           per_literal=digits * whole_texts) + int(piece)
 
 
 def export_dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO) -> Cnf:

@@ -21,7 +21,6 @@ from functools import lru_cache
 from typing import Callable, Sequence
 
 from ..errors import EngineError, OutOfTime, ParseError, Place
-from .budget import INT_BYTES, ITEM_BYTES, TUPLE_BYTES
 from ..models.base import Puzzle
 from ..models.vocabulary import (AllDifferent, AtMostOne, Cage, ExactlyOne, Less, Rules, Visibility,
                                  candidate, candidate_cell_value, different_groups, pairwise_different,
@@ -248,28 +247,43 @@ def _unique(names: list[str], fallback: str) -> list[str]:
     return names if len(set(names)) == len(names) else [f"{fallback}{k}" for k in range(len(names))]
 
 
-ENTRY_BYTES = TUPLE_BYTES + ITEM_BYTES + INT_BYTES
-"""An entry of an option: its ``(item, color)`` tuple, its place in the option, its item's
-number (about 75 bytes measured on a 16x16 Futoshiki)."""
+ENTRY_BYTES = 72
+"""An entry of an option: its ``(item, color)`` tuple and its place in the option."""
+OPTION_BYTES = 240
+"""An option: its tuple, its placement's ``((cell, value),)`` and their places in the lists."""
+NAMED_ITEM_BYTES = 96
+"""An item: its name and its places (65, 237 and 86 bytes fit what is made on empty 16x16 and
+25x25 Sudokus and 16x16 and 24x24 Futoshikis within 0.2 %)."""
 
 
-def estimated_bytes(puzzle: Puzzle) -> int:
-    """What :func:`encode_puzzle` takes for ``puzzle``, before it runs: an entry per candidate
-    and constraint that holds it (a sign about n², a cage's fillings a few a cell and value).
-    The Skyscrapers lines' permutations, which a time limit bounds, are not counted."""
+def estimated_bytes(puzzle: Puzzle, per_entry: int = 0) -> int:
+    """What :func:`encode_puzzle` makes for ``puzzle``, before it runs, and ``per_entry`` bytes
+    more an entry (what making it holds for a while, a search's links, a text): an option per
+    candidate, an entry per candidate and constraint that holds it (a sign's (n-1)(n-2), a
+    cage's fillings a few a cell and value).  The Skyscrapers lines' permutations, which a time
+    limit bounds, are not counted."""
     rules = puzzle.rules
     n = rules.n_values
-    entries = 0
+    entries = items = 0
     for con in rules.constraints:
         if isinstance(con, (ExactlyOne, AtMostOne)):
-            entries += len(con.candidates)
+            entries, items = entries + len(con.candidates), items + 1
         elif isinstance(con, AllDifferent):
-            entries += len(con.cells) * n
+            entries, items = entries + len(con.cells) * n, items + n
         elif isinstance(con, Less):
-            entries += n * n
+            entries, items = entries + (n - 1) * (n - 2), items + n - 2
         elif isinstance(con, Cage):
-            entries += len(con.cells) ** 2 * n
-    return entries * ENTRY_BYTES
+            entries, items = entries + len(con.cells) ** 2 * n, items + 1 + n
+    return (entries * (ENTRY_BYTES + per_entry) + rules.n_candidates * OPTION_BYTES
+            + items * NAMED_ITEM_BYTES)
+
+
+def estimated_export_bytes(puzzle: Puzzle) -> int:
+    """The matrix of :func:`estimated_bytes`, what making it holds for a while (its candidates'
+    entries before they are options) and its text in Knuth's format, a line an option: 144
+    bytes an entry beyond the matrix (``export --to dlx``: 237 an entry in all measured on an
+    empty 49x49, where the matrix is 134; results/budget.md)."""
+    return estimated_bytes(puzzle, per_entry=144)
 
 
 def encode_rules(rules: Rules, expired: Callable[[], bool] | None = None) -> ExactCoverMatrix:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 from ..errors import UsageError
 from .budget import check_budget
@@ -38,9 +38,9 @@ class ExportFormat:
     decode_help: str = ""
     estimate: str | None = None
     """``"module:function"``: ``(puzzle, **options) -> bytes`` the artifact and its text take
-    (:mod:`.budget`), for the targets that list every clause or option (an empty 64x64
-    Sudoku's DIMACS took 6.1 GB to write 573 MB; SMT-LIB with ``amo=pairwise``).  The others
-    state each constraint whole (a line an AllDifferent, n³ terms at most)."""
+    at their peak (:mod:`.budget`), for the targets that list every clause, option or candidate
+    (an empty 64x64 Sudoku's DIMACS took 6.1 GB to write 573 MB).  The others state each
+    constraint whole (a line an AllDifferent, n³ terms at most: an empty 64x64's OPB took 150 MB)."""
     tools: tuple[str, ...] = ()
     """``"module:function"`` of what runs the competition tools on the file
     (:mod:`puzzlebench.solvers.tool_runner`); the ``ext:`` presets name the format."""
@@ -65,14 +65,14 @@ def unregister_format(target: str) -> None:
 _RUNNERS = "puzzlebench.solvers.tool_runner:"
 for _entry in (
     ExportFormat("dlx", "puzzlebench.encoders.exact_cover:encode_puzzle", suffix=".dlx",
-                 estimate="puzzlebench.encoders.exact_cover:estimated_bytes"),
+                 estimate="puzzlebench.encoders.exact_cover:estimated_export_bytes"),
     ExportFormat("cpsat", "puzzlebench.encoders.cpsat:export_cpsat", suffix=".pb.txt"),
     ExportFormat("cpsat-bool", "puzzlebench.encoders.cpsat:export_cpsat_bool", suffix=".pb.txt"),
     ExportFormat("smt2", "puzzlebench.encoders.smt:export_smt2", suffix=".smt2"),
     ExportFormat("smt2-fold", "puzzlebench.encoders.smt:export_smt2_fold", ("amo",), ".smt2",
-                 estimate="puzzlebench.encoders.smt:estimated_bytes"),
+                 estimate="puzzlebench.encoders.smt:estimated_export_bytes"),
     ExportFormat("smt2-bool", "puzzlebench.encoders.smt:export_smt2_bool", ("amo",), ".smt2",
-                 estimate="puzzlebench.encoders.smt:estimated_bytes"),
+                 estimate="puzzlebench.encoders.smt:estimated_export_bytes"),
     ExportFormat("dimacs", "puzzlebench.encoders.cnf:export_dimacs", ("encoding", "amo"), ".cnf",
                  reader="puzzlebench.encoders.dimacs:decode_answer", decode_option="cnf",
                  file_what="a DIMACS CNF file", answer_what="a SAT solver's answer (s and v lines)",
@@ -98,6 +98,13 @@ for _entry in (
                  tools=(_RUNNERS + "run_minisat_plus", _RUNNERS + "run_exact")),
 ):
     register_format(_entry)
+
+
+def text_pieces(artifact) -> Iterable[str]:
+    """An artifact's text as pieces to write one after the other: a CNF's a block of clauses at
+    a time (:meth:`~.cnf.Cnf.pieces`, never its whole text at once), any other's ``write()``."""
+    pieces = getattr(artifact, "pieces", None)
+    return pieces() if pieces is not None else (artifact.write(),)
 
 
 def function(reference: str) -> Callable[..., Any]:

@@ -24,7 +24,8 @@ from ..models.vocabulary import (AllDifferent, Cage, ExactlyOne, Less, Rules, Vi
                                  candidate, candidate_cell_value, different_groups,
                                  pairwise_different)
 from .cnf import estimated_bytes as cnf_estimated_bytes
-from .cpsat import candidate_groups, check_formulation, diagonal_families, less_pairs, visibility_terms
+from .cpsat import (candidate_groups, candidates_named, check_formulation, diagonal_families, less_pairs,
+                    visibility_terms)
 
 FORMULATIONS = ("fold", "int", "bool")
 FIXED_COMMENT = "; decided before the solver (cell=value, cells from 0): "
@@ -554,13 +555,33 @@ def blocking_clause(assignment, declare: bool = False) -> str | None:
 
 # -- export targets (puzzlebench.encoders.registry.FORMATS) ---------------------------------
 
+Z3_BYTES = 3200
+"""What Z3 holds a candidate named (:func:`~.cpsat.candidates_named`) through its parser and two
+checks: at most 2,778 bytes measured on empty Sudokus up to 49x49 with cardinality constraints,
+plus 15 % (results/budget.md).  The ``int`` formulation's formula is smaller (an ``Int`` a
+cell); what Z3's search on it adds grows with its time, which the time limit bounds."""
+TEXT_BYTES = 185
+"""What the SMT-LIB2 text of a formula with cardinality constraints takes a candidate named,
+its assertions' strings and their join (``export --to smt2-bool``: 163 measured on an empty
+64x64)."""
+
+
 def estimated_bytes(puzzle, amo: str = "card", formulation: str = "fold") -> int:
-    """What a formula with pairwise at-most-ones (``bool``, ``fold``) takes, its text and Z3's
-    terms for it, before it is made: the CNF's clauses as terms (about 460 bytes a clause
-    measured on an empty 25x25 in Z3).  ``card`` and ``int`` state each constraint whole (0)."""
-    if amo != "pairwise" or formulation == "int":
-        return 0
-    return cnf_estimated_bytes(puzzle, "extended", "pairwise", per_clause=200, per_literal=100)
+    """What Z3 holds for ``puzzle``'s formula and its text, before it is made: with pairwise
+    at-most-ones (``bool``, ``fold``), the CNF's clauses as terms (230 bytes a clause and 115 a
+    literal above the formula's lists: Z3 took 535 bytes a clause of an empty 36x36's in all);
+    else :data:`Z3_BYTES` a candidate named."""
+    if amo == "pairwise" and formulation != "int":
+        return cnf_estimated_bytes(puzzle, "extended", "pairwise", per_clause=230, per_literal=115)
+    return candidates_named(puzzle.rules, formulation != "int") * Z3_BYTES
+
+
+def estimated_export_bytes(puzzle, amo: str = "card") -> int:
+    """What ``export --to smt2-fold`` or ``smt2-bool`` holds: with pairwise at-most-ones as
+    :func:`estimated_bytes` counts them, else :data:`TEXT_BYTES` a candidate named."""
+    if amo == "pairwise":
+        return estimated_bytes(puzzle, amo)
+    return candidates_named(puzzle.rules, signs_as_clauses=True) * TEXT_BYTES
 
 
 def export_smt2(puzzle) -> SmtFormula:

@@ -17,7 +17,7 @@ import random
 import time
 from typing import Callable, Iterator
 
-from ..encoders.budget import check_budget
+from ..encoders.budget import check_budget, pysat_bytes
 from ..encoders.cnf import encode
 from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import UsageError
@@ -107,9 +107,12 @@ class CluesProver:
     @staticmethod
     def check_budget(box: tuple[int, int], memory_limit: int | None) -> None:
         """The SAT checks' formulas grow as clues go, to the empty grid's at most: that one's
-        estimate (and the solver's copy) held to the budget before the grid is drawn."""
+        estimate (and what the larger of the two solvers holds of it) held to the budget
+        before the grid is drawn."""
         n = box[0] * box[1]
-        estimate = cnf_estimated_bytes(Sudoku(box, [0] * (n * n)), "extended", per_clause=16, per_literal=4)
+        per_clause, per_literal = max(pysat_bytes(SAT_SOLVER), pysat_bytes(SAT_SOLVER_TIMED))
+        estimate = cnf_estimated_bytes(Sudoku(box, [0] * (n * n)), "extended", per_clause=per_clause,
+                                       per_literal=per_literal)
         check_budget(estimate, f"the SAT checks' encoding of a {n}x{n} sudoku (with no clue left)", memory_limit)
 
     def removable(self, givens: list[int], cell: int, check_seconds: float | None) -> Status:

@@ -15,6 +15,7 @@ names, with ``num_booleans``, ``wall_time``, ``user_time`` and ``deterministic_t
 from __future__ import annotations
 
 from ..encoders.cpsat import FORMULATIONS, CpSatModel, encode_cpsat
+from ..encoders.cpsat import estimated_bytes as cpsat_estimated_bytes
 from ..errors import EngineError, UsageError
 from ..models.base import Puzzle
 from ..options import INT32_MAX, Whole
@@ -90,6 +91,9 @@ class CpSatEngine(Engine):
         return super().run(puzzle, limit=limit, time_limit=time_limit, **kwargs)
 
     takes_candidates = True
+
+    def estimated_bytes(self, puzzle: Puzzle) -> int:
+        return cpsat_estimated_bytes(puzzle, self.variant)
 
     def encode(self, puzzle: Puzzle) -> CpSatModel:
         artifact = encode_cpsat(puzzle.rules, self.variant)

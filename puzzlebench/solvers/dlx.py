@@ -61,6 +61,7 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
 
 class DlxEngine(NativeBatch, ExactCoverEngine):
     family = "dlx"
+    held_per_entry = 144   # the C links and their arrays: 240 bytes an entry in all on an empty 49x49
     holds_time_limit = True
     summary = ("Dancing Links in C: Knuth's Algorithm X (secondary items) and C (colors), "
                "his node and update counts; batch path for Sudoku")

@@ -10,7 +10,7 @@ active primary item of minimum length.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ..encoders.exact_cover import ExactCoverMatrix, encode_puzzle, estimated_bytes
 from ..models.base import Puzzle
@@ -288,8 +288,12 @@ class ExactCoverEngine(Engine):
     statistics = {"nodes": "Knuth's node count: entries to a search level, plus one per solution "
                            "(raw: nodes, updates, cleansings as DLX1/DLX2 count them)"}
 
+    held_per_entry: ClassVar[int] = 0
+    """Bytes an entry beyond the matrix that making it holds for a while and the search adds:
+    the most measured on empty Sudokus up to 49x49, plus 15 % (results/budget.md)."""
+
     def estimated_bytes(self, puzzle: Puzzle) -> int:
-        return estimated_bytes(puzzle)
+        return estimated_bytes(puzzle, per_entry=self.held_per_entry)
 
     def encode(self, puzzle: Puzzle) -> ExactCoverMatrix:
         return encode_puzzle(puzzle)
@@ -306,6 +310,7 @@ class ExactCoverEngine(Engine):
 
 class DlxPyEngine(ExactCoverEngine):
     family = "dlx-py"
+    held_per_entry = 232   # the links as Python lists: 315 bytes an entry in all on an empty 49x49
     summary = ("Dancing Links (Knuth's Algorithms X and C) in plain Python: the readable twin "
                "of dlx, with identical counters")
 

@@ -456,11 +456,12 @@ class ExternalEngine(Engine):
         return None if self.format == "dimacs" else f"it exports {self.format}, which has no CNF encoding"
 
     def estimated_bytes(self, puzzle: Puzzle) -> int:
-        """A DIMACS formula and its text (the other formats state the constraints whole: a
-        line an AllDifferent)."""
+        """A DIMACS formula and two copies of its text: the one kept for the shape's puzzles and
+        its encoding as a file is written (the other formats state the constraints whole: a
+        line an AllDifferent).  The program's own memory is its process's."""
         if self.format != "dimacs":
             return 0
-        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"])
+        return estimated_export_bytes(puzzle, self.settings["encoding"], self.settings["amo"], whole_texts=2)
 
     def encode(self, puzzle: Puzzle):
         if self.format != "dimacs":
@@ -516,8 +517,8 @@ class ExternalEngine(Engine):
               deadline: Deadline) -> SearchOutcome:
         """Run the program until it answers UNSAT, the limit is reached or the clock runs out,
         a blocking clause added after each model."""
-        def text(blocks: list[str]) -> str:
-            return f"{head[0]}p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n{head[1]}" + "".join(blocks)
+        def text(blocks: list[str]) -> list[str]:
+            return [head[0], f"p cnf {cnf.n_vars} {cnf.n_clauses + len(blocks)}\n", head[1], head[2], *blocks]
 
         def run_once() -> Run:
             run = self._run(path, answer_path, deadline)
@@ -534,7 +535,8 @@ class ExternalEngine(Engine):
 
     def _block_and_rerun(self, path: str, text, run_once, block, what: str, limit, keep: int,
                          deadline: Deadline) -> SearchOutcome:
-        """Write the file (``text(blocks)``), run the program (``run_once()``: a :class:`Run`
+        """Write the file (``text(blocks)``: its pieces, each written as it is rather than joined
+        into another copy of the formula's text), run the program (``run_once()``: a :class:`Run`
         whose literals are the true candidates of its model), block the model (``block(true)``,
         ``None`` when nothing is left to block) and again, until it answers UNSAT, the limit is
         reached or the clock runs out."""
@@ -547,7 +549,7 @@ class ExternalEngine(Engine):
             started = time.perf_counter()
             _unlink(path)   # a new file: ext4 writes a truncated one back at once (2.7 ms against 0.24)
             with open(path, "w") as out:
-                out.write(text(blocks))
+                out.writelines(text(blocks))
             spent["write"] += time.perf_counter() - started
             run = run_once()
             runs.append(run)
@@ -631,9 +633,9 @@ class ExternalEngine(Engine):
         source = f"{self.program}'s output"
         current = [pb]
 
-        def text(blocks: list) -> str:
+        def text(blocks: list) -> list[str]:
             current[0] = opb.PseudoBoolean(pb.n_vars, pb.constraints + blocks, pb.n_cells, pb.n_values, pb.header)
-            return current[0].write()
+            return [current[0].write()]
 
         def run_once() -> Run:
             done = self._execute(self._model_args(path, limit), deadline)
@@ -658,16 +660,16 @@ class ExternalEngine(Engine):
 
     # -- the file, the process, the answer -----------------------------------------------
 
-    def _head(self, cnf: Cnf) -> tuple[str, str]:
-        """(the header's comment lines, the clauses and units as DIMACS text): the clauses of a
+    def _head(self, cnf: Cnf) -> tuple[str, str, str]:
+        """(the header's comment lines, the clauses, the units) as DIMACS text: the clauses of a
         shape's base formula written once per engine."""
         body = self._bodies.get(cnf.base_key) if cnf.base_key is not None else None
         if body is None:
-            body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in cnf.clauses)
+            body = "".join(cnf.clause_pieces())   # a string a piece of clauses, not a string a clause
             if cnf.base_key is not None:
                 self._bodies[cnf.base_key] = body
         comments = "".join(line + "\n" for line in cnf.header_lines())
-        return comments, body + "".join(f"{u} 0\n" for u in cnf.units)
+        return comments, body, "".join(f"{u} 0\n" for u in cnf.units)
 
     @staticmethod
     def _true_candidates(cnf: Cnf, literals: list[int]) -> list[int]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import neg
 
+from ..encoders.budget import pysat_bytes
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
 from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
@@ -391,10 +392,12 @@ class SatEngine(Engine):
     takes_candidates = True
 
     def estimated_bytes(self, puzzle: Puzzle) -> int:
-        """The formula's clause lists and the SAT solver's copy of them (a C array of literals
-        and a header a clause)."""
+        """The formula's clause lists and what the SAT solver holds of them: its copy, its
+        watches and its search's growth, measured for each solver
+        (:data:`~puzzlebench.encoders.budget.PYSAT_BYTES`)."""
+        per_clause, per_literal = pysat_bytes(self.variant)
         return cnf_estimated_bytes(puzzle, self.settings["encoding"], self.settings["amo"],
-                                   per_clause=16, per_literal=4)
+                                   per_clause=per_clause, per_literal=per_literal)
 
     def encode(self, puzzle: Puzzle) -> Cnf:
         cnf = encode(puzzle, self.settings["encoding"], self.settings["amo"])
