@@ -667,6 +667,7 @@ def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("sigint_handled")
 def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
     """A database the bench made is removed when nothing was stored in it (it held one run
     and no result); one that existed before is kept."""
