@@ -484,8 +484,9 @@ class SatEngine(Engine):
             # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler:
             # a Ctrl-C is watched, and the solver interrupted, as the watchdog does at the
             # deadline.  solve() (a solver without interrupt) has PySAT's own handler, which
-            # jumps out of the search (setjmp, longjmp); the watch ends the count between solves.
-            with stop_at_ctrl_c(solver.interrupt if limited else lambda: None, deadline.sigints) as ctrl_c:
+            # jumps out of the search (setjmp, longjmp); between two solves the count looks.
+            with stop_at_ctrl_c(solver.interrupt if limited else None, deadline.sigints,
+                                deadline.watch) as ctrl_c:
                 found = enumerate_by_blocking(solve_once, block, limit, keep, deadline)
         finally:
             if watchdog is not None:
