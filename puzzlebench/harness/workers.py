@@ -31,8 +31,9 @@ from ..solvers.interrupts import ctrl_c_kept
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
                      json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
-                             memout_message, populate_libraries, quiet_stdout, reap, run_peak, start_unreaped)
+                             exited, failed_under_cap, hard_limits, killed_for_memory, leave_ctrl_c_to_the_parent,
+                             memout_if_said, memout_message, populate_libraries, quiet_stdout, reap, run_peak,
+                             start_unreaped)
 from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
 
@@ -159,7 +160,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
     out of memory under its limit sends what it has and ends (exit code ``MEMOUT_EXIT``): the
     parent replaces it."""
     die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    leave_ctrl_c_to_the_parent()
     quiet_stdout()
     memory = _Memory()
     engines = {}   # (solver, extra engines) -> engine

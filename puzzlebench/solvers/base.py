@@ -274,6 +274,10 @@ class Engine(ABC):
     """Whether every phase (encode, search, decode) looks at the run's clock, so that a time
     limit holds in-process; otherwise the API and the commands run the engine in a child
     process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
+    stops_at_ctrl_c: ClassVar[bool] = True
+    """Whether a Ctrl-C stops the engine's search in-process and leaves the process sound;
+    otherwise the API and the commands run the engine in a child process that the Ctrl-C
+    ends, where one can come (:func:`~puzzlebench.solvers.child.run_limited`)."""
     options: ClassVar[tuple[Option, ...]] = ()
     seed_parameter: ClassVar[str | None] = None
     """How the engine seed (``--engine-seed``, :meth:`seeded`) reaches the search, as

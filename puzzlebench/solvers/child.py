@@ -32,6 +32,7 @@ from ..options import MEMORY
 from ..models.base import Puzzle
 from ..results import Result, Results, Stats, Status, Times, error_result
 from .base import Interrupted
+from .interrupts import sigint_count
 from .clock import (CpuLimit, check_clock, past_cpu_limit, process_cpu, program_cpu_now,
                     usage_cpu)
 
@@ -66,6 +67,16 @@ def die_with_parent(parent_pid: int) -> None:
                 time.sleep(PARENT_POLL_SECONDS)
             os._exit(1)
         threading.Thread(target=watch, daemon=True).start()
+
+
+def leave_ctrl_c_to_the_parent() -> None:
+    """SIGINT ignored and blocked in a child or a worker: its parent decides when it stops, and
+    ends it.  Blocked too, since a library sets a SIGINT handler of its own whatever the
+    disposition (PySAT's plain ``solve``, which jumps out of the search: CaDiCaL then aborted
+    the worker, its "fatal error" on the terminal), and a terminal's Ctrl-C reaches every
+    process of the command's group."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 # -- memory ------------------------------------------------------------------------------------
@@ -363,15 +374,17 @@ def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_li
     """``engine.run_many`` with the time limit held in every phase: in-process when the
     engine says it holds it (``Engine.holds_time_limit``) or there is none, else puzzle by
     puzzle in a child process killed at the limit.  Under a memory limit (bytes above the
-    child's baseline) always in a child, which the limit replaces when it strikes.  On the
-    CPU clock (``clock``, with ``wall_limit`` beside it) the child is killed when its CPU
-    time or its wall time passes its limit plus the grace, and holds ``RLIMIT_CPU``
-    (:class:`~puzzlebench.solvers.clock.CpuLimit`)."""
+    child's baseline) always in a child, which the limit replaces when it strikes.  An engine
+    a Ctrl-C cannot stop in-process (``Engine.stops_at_ctrl_c``: PySAT's CaDiCaL) runs in a
+    child too where one can come (this process counts SIGINTs): the Ctrl-C ends the child,
+    and the answers before it are kept.  On the CPU clock (``clock``, with ``wall_limit``
+    beside it) the child is killed when its CPU time or its wall time passes its limit plus
+    the grace, and holds ``RLIMIT_CPU`` (:class:`~puzzlebench.solvers.clock.CpuLimit`)."""
     wall_limit = check_clock(clock, time_limit, wall_limit)
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
-    if memory_limit is None and (time_limit is None or engine.holds_time_limit or not puzzles):
-        return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
-    if not puzzles:
+    held = time_limit is None or engine.holds_time_limit
+    stopped = engine.stops_at_ctrl_c or sigint_count() is None
+    if not puzzles or (memory_limit is None and held and stopped):
         return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
     child = _Child(engine, limit, timing, keep, memory_limit)
     try:
@@ -526,7 +539,7 @@ def quiet_stdout() -> None:
 
 def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid) -> None:
     die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
+    leave_ctrl_c_to_the_parent()
     quiet_stdout()
     _, cpu_hard = hard_limits(timing)
     backstop = CpuLimit() if cpu_hard is not None else None

@@ -563,6 +563,87 @@ def test_a_ctrl_c_python_drops_in_a_del_is_no_traceback_in_a_command(monkeypatch
     assert reported == [ValueError]
 
 
+# -- solvers PySAT cannot interrupt --------------------------------------------------------------
+
+UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling", "kissat404")
+
+
+def _uninterruptible(variant: str) -> None:
+    """Skip unless ``sat:variant`` is one this PySAT builds and cannot interrupt."""
+    pytest.importorskip("pysat")
+    from puzzlebench.solvers.sat import ABILITIES
+    if variant not in ABILITIES:
+        pytest.skip(f"sat:{variant} is not built into this PySAT")
+    if ABILITIES[variant].interrupt:
+        pytest.skip(f"this PySAT interrupts sat:{variant}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("variant", UNINTERRUPTIBLE)
+def test_ctrl_c_keeps_the_answer_before_it_with_a_solver_pysat_cannot_interrupt(variant):
+    """PySAT's plain solve (CaDiCaL, Lingeling, Kissat have no interrupt call) takes a SIGINT
+    with a handler that jumps out of the search, and CaDiCaL aborted the process at the next
+    call ("solver in invalid state", exit 134, 10 tries in 13), the answer finished before it
+    never printed.  The command runs such a solver in a child the Ctrl-C ends: exit 130, the
+    first puzzle's answer printed, checked."""
+    _uninterruptible(variant)
+    easy = data_lines("sudoku9_norvig_top95.txt", 1)[0]
+    proc = _command("count", "-", "--solver", f"sat:{variant}", "--limit", "0", "--format", "jsonl")
+    try:
+        since = _idle(proc)
+        proc.stdin.write(f"{easy}\n{BLANK9}\n".encode())   # one solved at once, then every 9x9 grid
+        proc.stdin.flush()
+        _busy(proc, since, seconds=1.0)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, out, err = _interrupt(proc)
+    assert (code, err) == (130, "puzzlebench: interrupted\n"), seconds
+    [record] = [json.loads(line) for line in out.splitlines()]
+    puzzle = parse(easy)
+    assert (record["source"], record["count"]) == ("<stdin>:1", 1)
+    assert not puzzle.check(puzzle.parse_solution(record["solution"]))
+
+
+# Counts of an empty grid in-process, each stopped by a SIGINT from another process: a thread of
+# this one could not send it, as PySAT's plain solve holds the GIL.  About four in ten land in a
+# solve, the others between two.
+_JUMPS = '''
+import os, subprocess, sys
+from puzzlebench import parse
+from puzzlebench.solvers.interrupts import is_interrupt
+from puzzlebench.solvers.registry import make_engine
+engine = make_engine("sat:cadical195")
+easy, blank = parse(sys.argv[1]), parse("." * 81)
+engine.run(easy)
+for _ in range(10):
+    try:
+        subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+        engine.run(blank, limit=None)
+    except BaseException as exc:
+        print(is_interrupt(exc), flush=True)
+print(engine.run(easy).status, flush=True)
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sends SIGINT with sh's kill")
+def test_a_sat_engine_runs_on_after_pysat_jumped_out_of_its_solve():
+    """In-process (an engine's own ``run``, not the commands' child), the engine called a
+    solver PySAT's handler had jumped out of, and CaDiCaL aborted the process; and the jump
+    left SIGINT blocked (a handler's mask, which ``longjmp`` does not restore), so the next
+    count ran for ever, its Ctrl-C lost.  Each count is a Ctrl-C; the engine answers after."""
+    _uninterruptible("cadical195")
+    easy = data_lines("sudoku9_norvig_top95.txt", 1)[0]
+    try:
+        done = subprocess.run([sys.executable, "-c", _JUMPS, easy], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    except subprocess.TimeoutExpired:
+        pytest.fail("a count ran on after its Ctrl-C")
+    assert (done.returncode, done.stdout) == (0, "True\n" * 10 + "unique\n"), done.stderr
+
+
 # -- one watch a batch ---------------------------------------------------------------------------
 
 @pytest.mark.parametrize("solver", ["sat", "cpsat", "smt"])
