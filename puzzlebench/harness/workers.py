@@ -455,10 +455,15 @@ class LocalExecutor:
         return all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), puzzles))
 
     def close(self) -> None:
-        """Every worker asked to stop, then ended; a slot a Ctrl-C caught half made (its process
-        not started, or started with no pipe yet) is ended as far as it exists."""
+        """Every idle worker asked to stop, then ended; a worker with units in hand (left by a
+        Ctrl-C, whose rows nobody will read) killed at once: it would read the request only
+        after its unit, and the wait for it held the Ctrl-C a second a worker.  A slot a
+        Ctrl-C caught half made (its process not started, or started with no pipe yet) is
+        ended as far as it exists."""
         for slot in self.slots:
-            if slot.process is not None and slot.process.is_alive() and slot.outbox is not None:
+            if slot.busy and slot.process is not None and slot.process.pid is not None:
+                self._kill(slot)
+            elif slot.process is not None and slot.process.is_alive() and slot.outbox is not None:
                 slot.outbox.put(None)
                 slot.outbox.put(_STOP)
         for slot in self.slots:
