@@ -31,9 +31,13 @@ EXACT_CTRL_C = "Program interrupted by user."
 
 
 def is_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's or Exact's own error for it."""
+    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, PySAT's or Exact's own error for it,
+    or the ``RuntimeError`` Python 3.11 makes of one raised while a class is made ("Error
+    calling __set_name__", its cause the ``KeyboardInterrupt``: a module imported lazily, as
+    NumPy's ``finfo`` and its cached properties)."""
     return (isinstance(exc, KeyboardInterrupt) or is_pysat_interrupt(exc)
-            or (isinstance(exc, RuntimeError) and str(exc) == EXACT_CTRL_C))
+            or (isinstance(exc, RuntimeError)
+                and (str(exc) == EXACT_CTRL_C or isinstance(exc.__cause__, KeyboardInterrupt))))
 
 
 def _python_sigint_handler():

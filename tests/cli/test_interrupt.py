@@ -694,3 +694,58 @@ def test_a_search_s_objects_are_freed_by_the_thread_that_searched():
         del solver
         time.sleep(5 * CTRL_C_POLL)
     assert freed_in == [threading.main_thread().name]
+
+
+# -- a Ctrl-C while a class is made --------------------------------------------------------------
+
+def test_a_ctrl_c_raised_while_a_class_is_made_is_an_interrupt():
+    """Python 3.11 turns a KeyboardInterrupt raised in a ``__set_name__`` (a cached property's,
+    as a module's classes are made: NumPy's, SciPy's, matplotlib's) into a RuntimeError "Error
+    calling __set_name__": the command printed its traceback and exited 1.  It is a Ctrl-C."""
+    from puzzlebench.solvers.interrupts import is_interrupt
+
+    class Pressed:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    with pytest.raises(BaseException) as caught:
+        type("Made", (), {"attribute": Pressed()})
+    assert is_interrupt(caught.value)
+    assert not is_interrupt(RuntimeError("Error calling __set_name__"))
+
+
+# The Ctrl-C where it fell in `report --format html`: in the first cached property made by a
+# module of LIBRARY, which the command imports when it first draws or tests (from a
+# sitecustomize on the command's path)
+_IN_A_CLASS_BEING_MADE = '''
+import functools, os, signal, sys
+made = functools.cached_property.__set_name__
+def set_name(self, owner, name):
+    if owner.__module__.startswith("{library}") and "puzzlebench.cli" in sys.modules:
+        functools.cached_property.__set_name__ = made
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(100))   # Python's handler raises here
+    return made(self, owner, name)
+functools.cached_property.__set_name__ = set_name
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("library", ["scipy", "matplotlib"])
+def test_a_ctrl_c_while_the_report_imports_its_figures_is_one_line_and_130(tmp_path, library):
+    """``report --format html`` imports SciPy (its intervals) and matplotlib (its figures) when
+    it needs them: a Ctrl-C there, in a class being made, was a RuntimeError traceback and exit
+    1.  Those imports hold the Ctrl-C as the command's own do."""
+    pytest.importorskip(library)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    db = tmp_path / "r.sqlite"
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("".join(line + "\n" for line in data_lines("sudoku9_norvig_top95.txt", 3)))
+    subprocess.run([sys.executable, "-m", "puzzlebench.cli", "bench", str(puzzles), "--solvers", "bitboard,dlx",
+                    "--jobs", "1", "--db", str(db), "--quiet"], check=True, timeout=300, env=env,
+                   capture_output=True)
+    (tmp_path / "sitecustomize.py").write_text(_IN_A_CLASS_BEING_MADE.format(library=library))
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "report", "--db", str(db), "--format", "html",
+                           "--out", str(tmp_path / "page")], capture_output=True, text=True, timeout=300,
+                          env={**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "puzzlebench: interrupted\n", "")
