@@ -75,3 +75,18 @@ def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+@pytest.fixture
+def sigint_handled():
+    """Python's own SIGINT handler for a test that sends itself or its commands a Ctrl-C, the
+    disposition before it put back after.  A suite started as a background job (``nohup
+    pytest &``) has SIGINT ignored, and so has every command it starts: the Ctrl-C such a test
+    sent was ignored, and its search of an empty grid ran for ever.  A command started during
+    the test gets the default disposition, which its Python turns into its own handler."""
+    import signal
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

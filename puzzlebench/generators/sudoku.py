@@ -25,7 +25,7 @@ from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
 from ..solvers.base import Deadline
-from ..solvers.interrupts import stop_at_ctrl_c
+from ..solvers.interrupts import CtrlCWatch, stop_at_ctrl_c
 from .dig import Counter, dig
 from .fill import random_full_grid
 
@@ -101,6 +101,7 @@ class CluesProver:
         n = box[0] * box[1]
         self.literal = [candidate(cell, v, n) + 1 for cell, v in enumerate(solution)]
         self.watchdog = None
+        self.ctrl_c = CtrlCWatch()   # one for the dig's checks, not a thread a check
         self.decided = {"counter": 0, "sat": 0}   # checks decided by each engine (the benchmark's figures)
         self.seconds = {"counter": 0.0, "sat": 0.0}   # CPU time spent by each
 
@@ -154,7 +155,7 @@ class CluesProver:
             self.watchdog = self.watchdog or Watchdog()
             self.watchdog.arm(solver, deadline.at)
             try:
-                with stop_at_ctrl_c(solver.interrupt):   # solve_limited sets no SIGINT handler
+                with stop_at_ctrl_c(solver.interrupt, watch=self.ctrl_c):   # solve_limited sets no SIGINT handler
                     return solver.solve_limited(expect_interrupt=True)
             finally:
                 self.watchdog.disarm()
@@ -162,6 +163,7 @@ class CluesProver:
     def close(self) -> None:
         if self.watchdog is not None:
             self.watchdog.stop()
+        self.ctrl_c.close()
 
 
 def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None = None,

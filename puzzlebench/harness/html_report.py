@@ -25,6 +25,7 @@ from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.reader import parse
 from ..outputs import write_output
+from ..solvers.interrupts import ctrl_c_kept
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER, database_files
 from .report import (PLOTS, STATS, compare_caption, compare_columns, main_columns, metric_columns,
@@ -200,7 +201,8 @@ def _status_order(status: str) -> tuple:
 def figures_svg(rows: list, time_key: str, pair: tuple[str, str] | None = None) -> list[str]:
     """The set's cactus, ECDF, performance profile and scatter (of ``pair``, else its first two
     solvers) as SVG text, by matplotlib's SVG back end (text kept as text)."""
-    import matplotlib
+    with ctrl_c_kept():   # imported here first: a Ctrl-C in it would land in a class being made
+        import matplotlib
     out = []
     with tempfile.TemporaryDirectory(prefix="puzzlebench-figures-") as folder, \
             matplotlib.rc_context({"svg.fonttype": "none"}):

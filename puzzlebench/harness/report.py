@@ -27,6 +27,7 @@ from typing import Iterable
 from ..errors import UsageError
 from ..outputs import open_output
 from ..results import STATISTICS
+from ..solvers.interrupts import ctrl_c_kept
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
 from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test,
@@ -889,9 +890,10 @@ def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str, margin:
 # -- plots -------------------------------------------------------------------------------------
 
 def _pyplot():
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    with ctrl_c_kept():   # imported when first drawn: a Ctrl-C in it would land in a class being made
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
     return plt
 
 

@@ -31,8 +31,9 @@ from ..solvers.interrupts import ctrl_c_kept
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
                      json_column, json_objects, row_of)
 from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, hard_limits, killed_for_memory, memout_if_said,
-                             memout_message, past_the_memory_limit, populate_libraries, quiet_stdout, reap, run_peak,
+                             exited, failed_under_cap, hard_limits, killed_for_memory, leave_ctrl_c_to_the_parent,
+                             memout_if_said, memout_message, past_the_memory_limit, populate_libraries, quiet_stdout,
+                             reap, run_peak,
                              start_unreaped)
 from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
 from ..solvers.registry import make_engine
@@ -160,7 +161,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
     out of memory under its limit sends what it has and ends (exit code ``MEMOUT_EXIT``): the
     parent replaces it."""
     die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    leave_ctrl_c_to_the_parent()
     quiet_stdout()
     memory = _Memory()
     engines = {}   # (solver, extra engines) -> engine
@@ -458,10 +459,15 @@ class LocalExecutor:
         return all(map(operator.is_, map(catalog.__getitem__, unit.task_ids), puzzles))
 
     def close(self) -> None:
-        """Every worker asked to stop, then ended; a slot a Ctrl-C caught half made (its process
-        not started, or started with no pipe yet) is ended as far as it exists."""
+        """Every idle worker asked to stop, then ended; a worker with units in hand (left by a
+        Ctrl-C, whose rows nobody will read) killed at once: it would read the request only
+        after its unit, and the wait for it held the Ctrl-C a second a worker.  A slot a
+        Ctrl-C caught half made (its process not started, or started with no pipe yet) is
+        ended as far as it exists."""
         for slot in self.slots:
-            if slot.process is not None and slot.process.is_alive() and slot.outbox is not None:
+            if slot.busy and slot.process is not None and slot.process.pid is not None:
+                self._kill(slot)
+            elif slot.process is not None and slot.process.is_alive() and slot.outbox is not None:
                 slot.outbox.put(None)
                 slot.outbox.put(_STOP)
         for slot in self.slots:

@@ -27,8 +27,8 @@ from ..results import (SOLVED, STATUS_CODE, Result, ResultColumns, Results, Stat
                        status_of)
 from .batch import verify_in_bulk
 from .clock import check_clock, process_cpu
-from .interrupts import (ctrl_c_kept, ctrl_c_since, deferred_interrupt, is_interrupt, reinstate_sigint_handler,
-                         run_sigints)
+from .interrupts import (CtrlCWatch, ctrl_c_kept, ctrl_c_since, deferred_interrupt, is_interrupt,
+                         reinstate_sigint_handler, run_sigints)
 
 EVERY_KIND = KIND_NAMES   # live: a kind registered later is one of them
 """The ``kinds`` of an engine generic over the rule vocabulary: every registered kind (a rule
@@ -134,10 +134,14 @@ class Deadline:
     ``at`` and :meth:`remaining` are wall time, what a library's own timeout takes (CP-SAT,
     Z3, the C engines, PySAT's watchdog): on the CPU clock, the CPU time left, read as seconds
     of wall time (the earliest the CPU limit can be reached), so such a library stops at or
-    before the CPU limit, never after it."""
+    before the CPU limit, never after it.
 
-    def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None):
-        self.seconds, self.clock = seconds, clock
+    ``watch``: the batch's :class:`~.interrupts.CtrlCWatch`, which stops the search at a
+    Ctrl-C (``None``: the search watches with a thread of its own)."""
+
+    def __init__(self, seconds: float | None, clock: str = "wall", wall_seconds: float | None = None,
+                 watch: CtrlCWatch | None = None):
+        self.seconds, self.clock, self.watch = seconds, clock, watch
         # the count of SIGINTs when the run (or the command) began: a Ctrl-C since then ends
         # its search (stop_at_ctrl_c), even one whose KeyboardInterrupt Python lost
         self.sigints = run_sigints()
@@ -286,6 +290,10 @@ class Engine(ABC):
     """Whether every phase (encode, search, decode) looks at the run's clock, so that a time
     limit holds in-process; otherwise the API and the commands run the engine in a child
     process killed at the limit (:func:`~puzzlebench.solvers.child.run_limited`)."""
+    stops_at_ctrl_c: ClassVar[bool] = True
+    """Whether a Ctrl-C stops the engine's search in-process and leaves the process sound;
+    otherwise the API and the commands run the engine in a child process that the Ctrl-C
+    ends, where one can come (:func:`~puzzlebench.solvers.child.run_limited`)."""
     options: ClassVar[tuple[Option, ...]] = ()
     seed_parameter: ClassVar[str | None] = None
     """How the engine seed (``--engine-seed``, :meth:`seeded`) reaches the search, as
@@ -430,11 +438,12 @@ class Engine(ABC):
 
     def run(self, puzzle: Puzzle, *, limit: int | None = 2, time_limit: float | None = None,
             keep: int = 10, verify: bool = True, parse_time: float = 0.0, clock: str = "wall",
-            wall_limit: float | None = None) -> Result:
+            wall_limit: float | None = None, watch: CtrlCWatch | None = None) -> Result:
         """Encode, search, decode and verify one puzzle, timing each step; the time limit held
         on ``clock`` (``wall`` or ``cpu``, with ``wall_limit`` beside a CPU limit: see
         :func:`~puzzlebench.solvers.clock.check_clock`).  A run over its limit is a
-        ``timeout`` whatever it answered (:func:`past_the_limit`)."""
+        ``timeout`` whatever it answered (:func:`past_the_limit`).  ``watch``: the batch's
+        Ctrl-C watch (:class:`Deadline`)."""
         limit, time_limit = checked_limits(limit, time_limit)
         wall_limit = check_clock(clock, time_limit, wall_limit)
         if puzzle.kind not in self.kinds:
@@ -448,7 +457,7 @@ class Engine(ABC):
         times = Times(parse=parse_time)
         cpu = process_cpu()   # CPU time too: what the engine consumed, whatever else runs here
         start = time.perf_counter()
-        deadline = Deadline(time_limit, clock, wall_limit)
+        deadline = Deadline(time_limit, clock, wall_limit, watch)
         try:
             self.check_budget(puzzle)
         except OverBudget as exc:   # refused before anything was allocated
@@ -543,9 +552,10 @@ class Engine(ABC):
         if results is None:
             done: list[Result] = []
             try:
-                for p in puzzles:
-                    done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False,
-                                         clock=clock, wall_limit=wall_limit))
+                with CtrlCWatch() as watch:   # one for the batch: a thread a run cost more than a 9x9's search
+                    for p in puzzles:
+                        done.append(self.run(p, limit=limit, time_limit=time_limit, keep=keep, verify=False,
+                                             clock=clock, wall_limit=wall_limit, watch=watch))
             except BaseException as exc:   # a Ctrl-C: the puzzles done so far go with it
                 if not is_interrupt(exc):
                     raise

@@ -15,11 +15,13 @@ since Z3 and OR-Tools crash when loaded under a small one.
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
 import re
 import resource
+import select
 import signal
 import sys
 import threading
@@ -31,7 +33,8 @@ from ..errors import UsageError
 from ..options import MEMORY
 from ..models.base import Puzzle
 from ..results import Result, Results, Stats, Status, Times, error_result
-from .base import Interrupted
+from .base import Interrupted, verify_all
+from .interrupts import sigint_count
 from .clock import (CpuLimit, check_clock, past_cpu_limit, process_cpu, program_cpu_now,
                     usage_cpu)
 
@@ -66,6 +69,16 @@ def die_with_parent(parent_pid: int) -> None:
                 time.sleep(PARENT_POLL_SECONDS)
             os._exit(1)
         threading.Thread(target=watch, daemon=True).start()
+
+
+def leave_ctrl_c_to_the_parent() -> None:
+    """SIGINT ignored and blocked in a child or a worker: its parent decides when it stops, and
+    ends it.  Blocked too, since a library sets a SIGINT handler of its own whatever the
+    disposition (PySAT's plain ``solve``, which jumps out of the search: CaDiCaL then aborted
+    the worker, its "fatal error" on the terminal), and a terminal's Ctrl-C reaches every
+    process of the command's group."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 # -- memory ------------------------------------------------------------------------------------
@@ -389,21 +402,24 @@ def run_limited(engine, puzzles: Sequence[Puzzle], *, limit: int | None, time_li
     """``engine.run_many`` with the time limit held in every phase: in-process when the
     engine says it holds it (``Engine.holds_time_limit``) or there is none, else puzzle by
     puzzle in a child process killed at the limit.  Under a memory limit (bytes above the
-    child's baseline) always in a child, which the limit replaces when it strikes.  On the
-    CPU clock (``clock``, with ``wall_limit`` beside it) the child is killed when its CPU
-    time or its wall time passes its limit plus the grace, and holds ``RLIMIT_CPU``
-    (:class:`~puzzlebench.solvers.clock.CpuLimit`)."""
+    child's baseline) always in a child, which the limit replaces when it strikes.  An engine
+    a Ctrl-C cannot stop in-process (``Engine.stops_at_ctrl_c``: PySAT's CaDiCaL) runs in a
+    child too where one can come (this process counts SIGINTs): the Ctrl-C ends the child,
+    and the answers before it are kept.  On the CPU clock (``clock``, with ``wall_limit``
+    beside it) the child is killed when its CPU time or its wall time passes its limit plus
+    the grace, and holds ``RLIMIT_CPU`` (:class:`~puzzlebench.solvers.clock.CpuLimit`)."""
     wall_limit = check_clock(clock, time_limit, wall_limit)
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
-    if memory_limit is None and (time_limit is None or engine.holds_time_limit or not puzzles):
-        return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
-    if not puzzles:
+    held = time_limit is None or engine.holds_time_limit
+    stopped = engine.stops_at_ctrl_c or sigint_count() is None
+    if not puzzles or (memory_limit is None and held and stopped):
         return engine.run_many(puzzles, limit=limit, keep=keep, **timing)
     child = _Child(engine, limit, timing, keep, memory_limit)
-    try:
-        return Results.of(child.run_all(puzzles), puzzles, engine.spec, limit)
-    except Interrupted as stop:   # the puzzles answered before the Ctrl-C, verified in the child
-        raise Interrupted(Results.of(stop.done, puzzles[:len(stop.done)], engine.spec, limit)) from None
+    try:   # the answers checked here, in bulk where the kind has a bulk checker
+        return verify_all(Results.of(child.run_all(puzzles), puzzles, engine.spec, limit))
+    except Interrupted as stop:   # the puzzles answered before the Ctrl-C
+        done = Results.of(stop.done, puzzles[:len(stop.done)], engine.spec, limit)
+        raise Interrupted(verify_all(done)) from None
 
 
 def hard_limits(timing: dict) -> tuple[float | None, float | None]:
@@ -423,6 +439,9 @@ def wait_answer(conn, pid: int, wall: float | None, cpu: float | None) -> str | 
     """Wait for the child's answer on ``conn``: ``None`` when it came (or the pipe closed),
     else the clock (``wall``, ``cpu``) whose hard limit passed first.  The child's CPU time
     is read from ``/proc`` (:func:`~puzzlebench.solvers.clock.program_cpu_now`)."""
+    if cpu is None and wall is None:   # no limit: select, where conn.poll makes a selector a call
+        select.select([conn], [], [])  # (which cost more than the rest of a 9x9's answer)
+        return None
     if cpu is None:
         return None if conn.poll(wall) else "wall"
     started = time.perf_counter()
@@ -446,31 +465,41 @@ class _Child:
         self.process = self.conn = None
 
     def run_all(self, puzzles: Sequence[Puzzle]) -> list[Result]:
-        """Each puzzle's result; at a Ctrl-C, :class:`Interrupted` with those answered."""
+        """Each puzzle's result; at a Ctrl-C, :class:`Interrupted` with those answered.  With
+        no time limit the child is not stopped between puzzles: it takes them with its fork
+        and sends each answer as it comes (a puzzle sent and answered a round trip at a time
+        cost more than CaDiCaL's search of a 9x9), and the answers it sent before a Ctrl-C
+        are kept too."""
         done: list[Result] = []
+        streamed = hard_limits(self.timing) == (None, None)
         try:
-            for p in puzzles:
-                done.append(self.run_one(p))
+            for puzzle in puzzles:
+                if self.process is None:   # the first, or a new one after a child that ended
+                    self.start((puzzles, len(done)) if streamed else None)
+                done.append(self.run_one(puzzle, handed=streamed))
             return done
         except KeyboardInterrupt:
+            if streamed:
+                done += self.sent(puzzles, len(done))
             raise Interrupted(done) from None
         finally:
             self.stop()
 
-    def run_one(self, puzzle: Puzzle) -> Result:
-        if self.process is None:
-            self.start()
+    def run_one(self, puzzle: Puzzle, handed: bool = False) -> Result:
+        """The child's answer for ``puzzle``, sent to it (``handed``: given with its fork),
+        or how it ended: killed past the limit, dead, out of memory."""
         started = time.perf_counter()
         wall, cpu = hard_limits(self.timing)
         answered, overrun = False, None
         try:
-            self.conn.send(puzzle)
+            if not handed:
+                self.conn.send(puzzle)
             overrun = wait_answer(self.conn, self.process.pid, wall, cpu)
             answered = overrun is None
             if answered:
                 result = self.conn.recv()
+                result.puzzle = puzzle   # sent without it (see _serve)
                 if result.status is Status.MEMOUT:   # the child hit its limit: a fresh one next
-                    result.puzzle = puzzle
                     self.stop()
                 return past_the_memory_limit(result, self.memory_limit)
         except (EOFError, OSError):
@@ -497,12 +526,32 @@ class _Child:
         return Result(status=Status.TIMEOUT, count=0, times=Times(total=spent, cpu=used),
                       error=killed_message(self.timing, overrun or "wall", code), **facts)
 
-    def start(self) -> None:
+    def sent(self, puzzles: Sequence[Puzzle], first: int) -> list[Result]:
+        """The answers the child has sent and nobody read yet: ``puzzles``' from the ``first``."""
+        out: list[Result] = []
+        try:
+            for puzzle in _from(puzzles, first):
+                if self.conn is None or not self.conn.poll(0):
+                    break
+                out.append(self.conn.recv())
+                out[-1].puzzle = puzzle
+        except (EOFError, OSError):
+            pass
+        return out
+
+    def start(self, handed: tuple[Sequence[Puzzle], int] | None = None) -> None:
+        """A new child, serving the puzzles sent to it, or those ``handed`` with its fork (the
+        puzzles and the first of them it runs: a slice of a batch read from text would build
+        every puzzle here)."""
         self.conn, child = self.ctx.Pipe(duplex=True)
         self.process = self.ctx.Process(target=_serve, args=(child, self.engine, self.limit, self.timing,
-                                                             self.keep, self.memory_limit, os.getpid()),
+                                                             self.keep, self.memory_limit, os.getpid(), handed),
                                         daemon=True)
-        start_unreaped(self.process)
+        gc.freeze()   # the child's collector leaves what it inherits alone: no copy of the heap
+        try:
+            start_unreaped(self.process)
+        finally:
+            gc.unfreeze()
         child.close()
         self.baseline = 0
         if self.memory_limit is not None:   # the child's first word: its baseline
@@ -550,9 +599,9 @@ def quiet_stdout() -> None:
     sys.stdout = sys.stderr   # Python's own writes too, wherever sys.stdout pointed
 
 
-def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid) -> None:
+def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, handed=None) -> None:
     die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the parent decides when to stop
+    leave_ctrl_c_to_the_parent()
     quiet_stdout()
     _, cpu_hard = hard_limits(timing)
     backstop = CpuLimit() if cpu_hard is not None else None
@@ -563,24 +612,20 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid) ->
         baseline = probe.baseline()
         cap = MemoryLimit()
         conn.send(baseline.resident)
-    while True:
-        try:
-            puzzle = conn.recv()
-        except (EOFError, OSError):
-            return
+    for puzzle in _received(conn) if handed is None else _from(*handed):
         if backstop is not None:
             backstop.apply(cpu_hard)
         if probe is None:
-            result = engine.run(puzzle, limit=limit, keep=keep, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
             if backstop is not None:
                 backstop.lift()
-            conn.send(result)
+            conn.send(_without_puzzle(result))
             continue
         probe.reset()
         started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
-            result = engine.run(puzzle, limit=limit, keep=keep, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
         except Exception as exc:
             cap.lift()
             raw = dict(getattr(exc, "program", None) or {})
@@ -595,9 +640,31 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid) ->
         if backstop is not None:
             backstop.lift()
         result.peak_memory = run_peak(probe.run_peak(baseline), result.stats.raw)
-        conn.send(memout_if_said(result, memory_limit))
+        conn.send(_without_puzzle(memout_if_said(result, memory_limit)))
         if result.status is Status.MEMOUT:
             os._exit(MEMOUT_EXIT)
+
+
+def _from(puzzles: Sequence[Puzzle], first: int):
+    """``puzzles`` from the ``first``, each built when it is run."""
+    return (puzzles[i] for i in range(first, len(puzzles)))
+
+
+def _received(conn):
+    """The puzzles sent on ``conn``, until it closes."""
+    while True:
+        try:
+            yield conn.recv()
+        except (EOFError, OSError):
+            return
+
+
+def _without_puzzle(result: Result) -> Result:
+    """``result`` to send to the parent, which has its puzzle and checks its answer in bulk
+    with the others (:func:`run_limited`): a puzzle pickled back cost more than the rest of
+    a 9x9's answer."""
+    result.puzzle = None
+    return result
 
 
 def failed_under_cap(exc: Exception) -> str:

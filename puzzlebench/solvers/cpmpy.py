@@ -138,19 +138,21 @@ def _out_of_memory(spec: str, what) -> None:
         raise MemoryError(f"{spec}: {text or type(what).__name__}")
 
 
-def _watching_ctrl_c(variant: str, solver, since: int | None):
+def _watching_ctrl_c(variant: str, solver, deadline: Deadline):
     """A Ctrl-C during the search stops it through the back end's own call from a thread
     (:func:`~.interrupts.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
     now and then and the count ran on; PySAT's ``interrupt``).  Exact catches the signal in its
     solve and raises its own error for it (:mod:`.interrupts`); the watch, with nothing to call,
     still ends a count of many solves at one that Python lost between two of them."""
+    since, watch = deadline.sigints, deadline.watch
     if variant == "ortools":
-        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search(), since)
+        return stop_at_ctrl_c(lambda: solver.ort_solver.stop_search(), since, watch)
     if variant == "z3":
-        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt(), since)
+        return stop_at_ctrl_c(lambda: solver.z3_solver.ctx.interrupt(), since, watch)
     if variant == "pysat":   # every solve a solve_limited (PYSAT_NO_LIMIT), which interrupt() stops
-        return _pysat_timers_ended(solver.pysat_solver, stop_at_ctrl_c(lambda: solver.pysat_solver.interrupt(), since))
-    return stop_at_ctrl_c(lambda: None, since)
+        return _pysat_timers_ended(solver.pysat_solver,
+                                   stop_at_ctrl_c(lambda: solver.pysat_solver.interrupt(), since, watch))
+    return stop_at_ctrl_c(None, since, watch)
 
 
 @contextlib.contextmanager
@@ -311,7 +313,7 @@ class CpmpyEngine(Engine):
         remaining = deadline.remaining()
         if remaining is not None and remaining <= 0:
             return SearchOutcome([], 0, True, Stats(raw=raw))
-        with _watching_ctrl_c(self.variant, solver, deadline.sigints) as ctrl_c:
+        with _watching_ctrl_c(self.variant, solver, deadline) as ctrl_c:
             own_ctrl_c = not ctrl_c.watching   # the back end's own SIGINT handling, where we do not watch
             if self.variant == "z3":
                 solver.z3_solver.set("ctrl_c", own_ctrl_c)

@@ -133,7 +133,7 @@ class CpSatEngine(Engine):
             solver.log_callback = lambda line: log_file.write(line + "\n")
         collector = _collector_class()(artifact, limit, keep)
         try:
-            with stop_at_ctrl_c(solver.stop_search, deadline.sigints) as ctrl_c:
+            with stop_at_ctrl_c(solver.stop_search, deadline.sigints, deadline.watch) as ctrl_c:
                 # OR-Tools' own SIGINT handler, when on, replaces Python's and leaves the default
                 # action behind; with the watch, a Ctrl-C is one path for every engine
                 params.catch_sigint_signal = not ctrl_c.watching

@@ -3,15 +3,17 @@
 Python raises ``KeyboardInterrupt``; PySAT's C module catches the SIGINT inside a solve and
 raises its own ``pysolvers.error`` instead, and Exact a ``RuntimeError``: :func:`is_interrupt`
 knows each library's form.  A search that releases the GIL is out of Python's reach, so the
-extension counts SIGINTs in C (native/interrupt.c, :func:`sigint_count`) and a thread stops the
-library through its own call (:func:`stop_at_ctrl_c`); where a raise would go wrong (imports,
-forks, native batches) it is held until the block ends.  Standard library only: the command's
-entry holds Ctrl-C with it before anything heavy is imported.
+extension counts SIGINTs in C (native/interrupt.c, :func:`sigint_count`) and one thread a batch
+stops the library through its own call (:class:`CtrlCWatch`, :func:`stop_at_ctrl_c`); where a
+raise would go wrong (imports, forks, native batches) it is held until the block ends.  Standard
+library only: the command's entry holds Ctrl-C with it before anything heavy is imported.
 """
 
 from __future__ import annotations
 
+import _signal
 import contextlib
+import functools
 import signal
 import sys
 import threading
@@ -29,22 +31,40 @@ EXACT_CTRL_C = "Program interrupted by user."
 
 
 def is_interrupt(exc: BaseException) -> bool:
-    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, or PySAT's or Exact's own error for it."""
+    """Whether ``exc`` is a Ctrl-C: ``KeyboardInterrupt``, PySAT's or Exact's own error for it,
+    or the ``RuntimeError`` Python 3.11 makes of one raised while a class is made ("Error
+    calling __set_name__", its cause the ``KeyboardInterrupt``: a module imported lazily, as
+    NumPy's ``finfo`` and its cached properties)."""
     return (isinstance(exc, KeyboardInterrupt) or is_pysat_interrupt(exc)
-            or (isinstance(exc, RuntimeError) and str(exc) == EXACT_CTRL_C))
+            or (isinstance(exc, RuntimeError)
+                and (str(exc) == EXACT_CTRL_C or isinstance(exc.__cause__, KeyboardInterrupt))))
+
+
+def _python_sigint_handler():
+    """Python's SIGINT handler, as ``signal.getsignal`` gives it but for the enum member it
+    makes of ``SIG_DFL`` and ``SIG_IGN`` (here the numbers): its lookup of that member fails for
+    a function, and cost 5 us, more than the rest of a watched search's set-up."""
+    return _signal.getsignal(signal.SIGINT)
+
+
+@functools.cache
+def _extension():
+    """The C extension, ``None`` without it (imported once: a look at the count is a call)."""
+    try:
+        from .. import _native
+    except ImportError:
+        return None
+    return _native if hasattr(_native, "watch_sigints") else None
 
 
 def sigint_count() -> int | None:
     """The count of SIGINTs so far, kept by the extension's C handler put in front of Python's
     (native/interrupt.c); ``None`` where none is counted: without the extension, or where SIGINT
     is ignored or left to its default (a worker's or a child's, whose parent decides)."""
-    if signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, signal.SIG_DFL, None):
+    native = _extension()
+    if native is None or not callable(_python_sigint_handler()):
         return None
-    try:
-        from .. import _native
-        return _native.watch_sigints()
-    except (ImportError, AttributeError):
-        return None
+    return native.watch_sigints()
 
 
 _command_sigints: int | None = None
@@ -77,7 +97,7 @@ def _set_python_handler(handler) -> None:
     """``signal.signal(SIGINT, handler)``, and the extension's counter back in front of it:
     ``signal.signal`` takes it out of the operating system's table, and a Ctrl-C Python then
     lost went uncounted."""
-    signal.signal(signal.SIGINT, handler)
+    _signal.signal(signal.SIGINT, handler)
     sigint_count()
 
 
@@ -93,8 +113,7 @@ def ctrl_c_since(seen: int | None) -> bool:
     ``None``: nothing counted)."""
     if seen is None:
         return False
-    from .. import _native
-    return _native.sigints() != seen
+    return _extension().sigints() != seen
 
 
 class _Deferred:
@@ -110,7 +129,7 @@ def deferred_interrupt():
     SIGINT)."""
     deferred = _Deferred()
     if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+            or _python_sigint_handler() is not signal.default_int_handler):
         yield deferred
         return
 
@@ -143,54 +162,119 @@ def ctrl_c_kept():
 
 
 CTRL_C_POLL = 0.02
-"""Seconds between two looks of :func:`stop_at_ctrl_c`'s thread at the count of SIGINTs."""
+"""Seconds between two looks of a :class:`CtrlCWatch` at the count of SIGINTs."""
 
 
 class CtrlC:
-    """What :func:`stop_at_ctrl_c` yields: whether it watches, and whether a Ctrl-C came."""
-    watching = False
-    pressed = False
+    """What :func:`stop_at_ctrl_c` yields: whether it watches (``seen``, the count it watches
+    from: ``None`` where nothing is counted), and whether a Ctrl-C came since."""
+
+    def __init__(self, seen: int | None = None):
+        self.seen = seen
+
+    @property
+    def watching(self) -> bool:
+        return self.seen is not None
+
+    @property
+    def pressed(self) -> bool:
+        return ctrl_c_since(self.seen)
+
+
+class CtrlCWatch:
+    """One thread that calls the stop call of the search running now when a Ctrl-C comes, for
+    every search of a batch or a command: :func:`stop_at_ctrl_c` arms it with a search's stop
+    call and disarms it after.  A thread a search cost more than the search itself (a 9x9 by
+    PySAT: its start and its join waited on locks for 0.23 s of 0.72 s a profile spent); armed,
+    a watch costs a lock taken twice.  Its thread starts at the first search armed, looks at
+    the count every :data:`CTRL_C_POLL` seconds, and ends with :meth:`close` (or the ``with``
+    block).  A stop call never reaches a search after it was disarmed: both hold one lock."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed: tuple | None = None   # (stop, the count it watches from)
+        self._closed = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> "CtrlCWatch":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def arm(self, stop, seen: int) -> None:
+        with self._lock:
+            self._armed = (stop, seen)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name="ctrl-c", daemon=True)
+            # started with SIGINT blocked, which it keeps: the kernel gives a process's signal
+            # to any thread that does not block it, and a library's handler run here (PySAT's,
+            # which jumps out of a solve) would jump onto the main thread's stack
+            blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                self._thread.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._armed = None
+
+    def _watch(self) -> None:
+        native = _extension()
+        while not self._closed.wait(CTRL_C_POLL):
+            with self._lock:
+                # no name bound to the armed search here: a reference this thread dropped
+                # after the search was disarmed could be the last one, its library's objects
+                # then freed here while the main thread used the library (Z3, whose reference
+                # counts are not thread-safe: SIGSEGV within seconds)
+                if self._armed is not None and native.sigints() != self._armed[1]:
+                    # at every look until the search is disarmed: a stop call before the
+                    # library's search has begun (CP-SAT's) or between two of its calls (Z3's)
+                    # does nothing
+                    self._armed[0]()
+
+    def close(self) -> None:
+        self._closed.set()
+        if self._thread is not None:
+            self._thread.join()
 
 
 @contextlib.contextmanager
-def stop_at_ctrl_c(stop, since: int | None = None):
+def stop_at_ctrl_c(stop, since: int | None = None, watch: CtrlCWatch | None = None):
     """Call ``stop()`` (a library's own stop call: CP-SAT's ``stop_search``, Z3's
-    ``Context.interrupt``) from a thread when a Ctrl-C comes during the block, and raise
-    ``KeyboardInterrupt`` after it.  A library's search that releases the GIL is out of reach
-    of Python's handler, which runs only between bytecodes (and whose KeyboardInterrupt is lost
-    when it lands in a ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C
-    handler (:func:`sigint_count`) is looked at instead, from ``since`` (the run's or the
-    command's start, :attr:`Deadline.sigints`: one that came before the search raises at once)
-    or else from the block's start.  Yields a :class:`CtrlC`: ``watching`` is False where nothing is counted
-    (the library keeps its own ways); ``pressed``, for a loop of many calls."""
-    ctrl_c = CtrlC()
+    ``Context.interrupt``) when a Ctrl-C comes during the block, from ``watch`` (the batch's
+    :class:`CtrlCWatch`; ``None``: one of the block's own), and raise ``KeyboardInterrupt``
+    after it.  A library's search that releases the GIL is out of reach of Python's handler,
+    which runs only between bytecodes (and whose KeyboardInterrupt is lost when it lands in a
+    ``__del__``: Z3's models): the count of SIGINTs kept by the extension's C handler
+    (:func:`sigint_count`) is looked at instead, from ``since`` (the run's or the command's
+    start, :attr:`Deadline.sigints`: one that came before the search raises at once) or else
+    from the block's start.  Yields a :class:`CtrlC`: ``watching`` is False where nothing is
+    counted (the library keeps its own ways); ``pressed``, for a loop of many calls.
+    ``stop`` ``None``: nothing to call, and no thread: a loop of calls that take the SIGINT
+    themselves (PySAT's plain ``solve``) looks at ``pressed`` between two."""
     seen = sigint_count()
     if seen is None:
-        yield ctrl_c
+        yield CtrlC()
         return
     if since is not None:
         seen = since
     if ctrl_c_since(seen):
         raise KeyboardInterrupt
-    ctrl_c.watching = True
-    done = threading.Event()
-
-    def watch():
-        while not done.wait(CTRL_C_POLL):
-            if ctrl_c_since(seen):
-                ctrl_c.pressed = True
-                # at every look until the block ends: a stop call before the library's search
-                # has begun (CP-SAT's) or between two of its calls (Z3's) does nothing
-                stop()
-
-    watcher = threading.Thread(target=watch, name="ctrl-c", daemon=True)
-    try:
-        watcher.start()
-        yield ctrl_c
-    finally:
-        done.set()
-        if watcher.ident is not None:
-            watcher.join()
+    if stop is None:
+        yield CtrlC(seen)
+    else:
+        own = watch is None
+        if own:
+            watch = CtrlCWatch()
+        watch.arm(stop, seen)
+        try:
+            yield CtrlC(seen)
+        finally:
+            watch.disarm()
+            if own:
+                watch.close()
     if ctrl_c_since(seen):
         raise KeyboardInterrupt
 
@@ -201,6 +285,6 @@ def reinstate_sigint_handler() -> None:
     so the next Ctrl-C between two solves killed the process outright: no "interrupted", the
     answers finished so far never printed.  Main thread only (where handlers are set)."""
     if threading.current_thread() is threading.main_thread():
-        handler = signal.getsignal(signal.SIGINT)
+        handler = _python_sigint_handler()
         if handler is not None:   # None: not set from Python, nothing of ours to put back
             _set_python_handler(handler)

@@ -15,6 +15,7 @@ The details and the statistics: :class:`SatEngine`.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 import weakref
@@ -29,7 +30,7 @@ from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
 from .base import EVERY_KIND, Deadline, Engine, Option, SearchOutcome, encodes_a_puzzle
-from .interrupts import stop_at_ctrl_c
+from .interrupts import is_pysat_interrupt, stop_at_ctrl_c
 from .blocking import STOPPED, enumerate_by_blocking
 
 PREFERRED = ("glucose3", "minisat22", "glucose4", "glucose42", "maplechrono", "maplecm",
@@ -60,8 +61,8 @@ class Abilities:
         """What ``puzzlebench solvers`` says of a solver that cannot do everything."""
         said = []
         if not self.interrupt:
-            said.append("cannot be interrupted in-process: under a time limit it runs in a child "
-                        "process killed at the limit")
+            said.append("cannot be interrupted in-process: under a time limit, or where a Ctrl-C can "
+                        "come, it runs in a child process killed at the limit or the Ctrl-C")
         if not self.assumptions:
             said.append("takes no assumptions: a solver of its own for each puzzle")
         if not self.incremental:
@@ -362,6 +363,25 @@ class SatEngine(Engine):
         """The variants that cannot do everything, and how the engine runs them."""
         return {name: note for name in VARIANTS if (note := ABILITIES[name].notes())}
 
+    @property
+    def stops_at_ctrl_c(self) -> bool:
+        """Whether the watch stops this variant's search (``solve_limited`` and ``interrupt``).
+        PySAT's plain ``solve`` (CaDiCaL, Lingeling, Kissat) takes the SIGINT with a handler of
+        its own that jumps out of the search (``longjmp``), from wherever it was, and leaves the
+        solver mid-search: CaDiCaL then aborts the process at the next call ("solver in invalid
+        state"), the answers finished before it lost."""
+        return self.abilities.interrupt
+
+    def recovered_from_a_jump(self, exc: BaseException) -> bool:
+        """Whether ``exc`` is PySAT's Ctrl-C from a plain ``solve`` (:attr:`stops_at_ctrl_c`),
+        this thread then made whole: its handler's ``longjmp`` leaves SIGINT blocked (the mask
+        a handler runs with, which that jump does not restore), and every later Ctrl-C was lost
+        (the next count ran for ever).  The solver it left is never called again."""
+        if self.abilities.interrupt or not is_pysat_interrupt(exc):
+            return False
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        return True
+
     def new_solver(self, clauses: list[list[int]]):
         """A solver of this variant loaded with ``clauses`` (a :class:`OneShot` for those that
         solve once)."""
@@ -415,8 +435,11 @@ class SatEngine(Engine):
     def size(self, artifact: Cnf) -> dict[str, int]:
         return {"variables": artifact.n_vars, "clauses": artifact.n_clauses}
 
+    def _kept_key(self, cnf: Cnf) -> tuple:
+        return (cnf.base_key, self.engine_seed)   # a solver made with another seed is not this run's
+
     def _kept_solver(self, cnf: Cnf) -> _Kept:
-        key = (cnf.base_key, self.engine_seed)   # a solver made with another seed is not this run's
+        key = self._kept_key(cnf)
         entry = self._kept.get(key)
         if (entry is None or entry.puzzles >= REBUILD_PUZZLES
                 or entry.last.get("conflicts", 0) - entry.conflicts_at_build >= REBUILD_CONFLICTS):
@@ -443,13 +466,20 @@ class SatEngine(Engine):
             block.append(-act)
             return block
 
+        jumped = False
         try:
             solutions, count, timed_out = self.models(solver, assumptions, cnf.n_candidates, limit, keep,
                                                        deadline, blocking)
+        except Exception as exc:
+            jumped = self.recovered_from_a_jump(exc)
+            raise
         finally:
-            after = solver.accum_stats()
-            solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
-            before, entry.last = entry.last, after
+            if jumped:   # left mid-search: never called again, nor kept
+                del self._kept[self._kept_key(cnf)]
+            else:
+                after = solver.accum_stats()
+                solver.add_clause([-act])  # this puzzle's blocking clauses are off for good
+                before, entry.last = entry.last, after
         raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
         return SearchOutcome(solutions, count, timed_out, sat_stats(raw))
 
@@ -489,8 +519,9 @@ class SatEngine(Engine):
             # solve_limited(expect_interrupt=True) releases the GIL and sets no SIGINT handler:
             # a Ctrl-C is watched, and the solver interrupted, as the watchdog does at the
             # deadline.  solve() (a solver without interrupt) has PySAT's own handler, which
-            # jumps out of the search (setjmp, longjmp); the watch ends the count between solves.
-            with stop_at_ctrl_c(solver.interrupt if limited else lambda: None, deadline.sigints) as ctrl_c:
+            # jumps out of the search (setjmp, longjmp); between two solves the count looks.
+            with stop_at_ctrl_c(solver.interrupt if limited else None, deadline.sigints,
+                                deadline.watch) as ctrl_c:
                 found = enumerate_by_blocking(solve_once, block, limit, keep, deadline)
         finally:
             if watchdog is not None:
@@ -518,9 +549,12 @@ class SatEngine(Engine):
         try:
             solutions, count, timed_out = self.models(solver, assumptions, cnf.n_candidates, limit, keep,
                                                        deadline, blocking)
-        finally:
-            after = self.statistics_of(solver)
-            solver.delete()
+        except BaseException as exc:
+            if not self.recovered_from_a_jump(exc):   # left mid-search: never called again
+                solver.delete()
+            raise
+        after = self.statistics_of(solver)
+        solver.delete()
         stats = Stats() if after is None else sat_stats({k: after.get(k, 0) for k in STATS})
         return SearchOutcome(solutions, count, timed_out, stats)
 

@@ -114,7 +114,7 @@ class SmtEngine(Engine):
 
     def search(self, artifact, limit, keep, deadline: Deadline) -> SearchOutcome:
         formula, solver = artifact
-        with stop_at_ctrl_c(solver.ctx.interrupt, deadline.sigints) as ctrl_c:
+        with stop_at_ctrl_c(solver.ctx.interrupt, deadline.sigints, deadline.watch) as ctrl_c:
             # Z3's own SIGINT handler, in place only during a check, lets a Ctrl-C between two
             # checks through to Python, whose KeyboardInterrupt is lost when it lands in a
             # model's __del__ (the enumeration would go on).  The watch sees every one.

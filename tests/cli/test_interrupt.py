@@ -23,6 +23,8 @@ from puzzlebench import parse
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku
 
+pytestmark = pytest.mark.usefixtures("sigint_handled")   # every test here sends a Ctrl-C
+
 BOUND = 5.0   # seconds from SIGINT to the exit (the target is 1 s; the machine is shared)
 BLANK9 = "." * 81   # every 9x9 grid: no engine counts them all
 
@@ -559,3 +561,191 @@ def test_a_ctrl_c_python_drops_in_a_del_is_no_traceback_in_a_command(monkeypatch
         Dropped(KeyboardInterrupt)
         Dropped(ValueError)
     assert reported == [ValueError]
+
+
+# -- solvers PySAT cannot interrupt --------------------------------------------------------------
+
+UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195", "cadical300", "lingeling", "kissat404")
+
+
+def _uninterruptible(variant: str) -> None:
+    """Skip unless ``sat:variant`` is one this PySAT builds and cannot interrupt."""
+    pytest.importorskip("pysat")
+    from puzzlebench.solvers.sat import ABILITIES
+    if variant not in ABILITIES:
+        pytest.skip(f"sat:{variant} is not built into this PySAT")
+    if ABILITIES[variant].interrupt:
+        pytest.skip(f"this PySAT interrupts sat:{variant}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads CPU time from /proc")
+@pytest.mark.parametrize("variant", UNINTERRUPTIBLE)
+def test_ctrl_c_keeps_the_answer_before_it_with_a_solver_pysat_cannot_interrupt(variant):
+    """PySAT's plain solve (CaDiCaL, Lingeling, Kissat have no interrupt call) takes a SIGINT
+    with a handler that jumps out of the search, and CaDiCaL aborted the process at the next
+    call ("solver in invalid state", exit 134, 10 tries in 13), the answer finished before it
+    never printed.  The command runs such a solver in a child the Ctrl-C ends: exit 130, the
+    first puzzle's answer printed, checked."""
+    _uninterruptible(variant)
+    easy = data_lines("sudoku9_norvig_top95.txt", 1)[0]
+    proc = _command("count", "-", "--solver", f"sat:{variant}", "--limit", "0", "--format", "jsonl")
+    try:
+        since = _idle(proc)
+        proc.stdin.write(f"{easy}\n{BLANK9}\n".encode())   # one solved at once, then every 9x9 grid
+        proc.stdin.flush()
+        _busy(proc, since, seconds=1.0)
+    except BaseException:
+        proc.kill()
+        raise
+    code, seconds, out, err = _interrupt(proc)
+    assert (code, err) == (130, "puzzlebench: interrupted\n"), seconds
+    [record] = [json.loads(line) for line in out.splitlines()]
+    puzzle = parse(easy)
+    assert (record["source"], record["count"]) == ("<stdin>:1", 1)
+    assert not puzzle.check(puzzle.parse_solution(record["solution"]))
+
+
+# Counts of an empty grid in-process, each stopped by a SIGINT from another process: a thread of
+# this one could not send it, as PySAT's plain solve holds the GIL.  About four in ten land in a
+# solve, the others between two.
+_JUMPS = '''
+import os, subprocess, sys
+from puzzlebench import parse
+from puzzlebench.solvers.interrupts import is_interrupt
+from puzzlebench.solvers.registry import make_engine
+engine = make_engine("sat:cadical195")
+easy, blank = parse(sys.argv[1]), parse("." * 81)
+engine.run(easy)
+for _ in range(10):
+    try:
+        subprocess.Popen(["sh", "-c", f"sleep 0.3; kill -INT {os.getpid()}"])
+        engine.run(blank, limit=None)
+    except BaseException as exc:
+        print(is_interrupt(exc), flush=True)
+print(engine.run(easy).status, flush=True)
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="sends SIGINT with sh's kill")
+def test_a_sat_engine_runs_on_after_pysat_jumped_out_of_its_solve():
+    """In-process (an engine's own ``run``, not the commands' child), the engine called a
+    solver PySAT's handler had jumped out of, and CaDiCaL aborted the process; and the jump
+    left SIGINT blocked (a handler's mask, which ``longjmp`` does not restore), so the next
+    count ran for ever, its Ctrl-C lost.  Each count is a Ctrl-C; the engine answers after."""
+    _uninterruptible("cadical195")
+    easy = data_lines("sudoku9_norvig_top95.txt", 1)[0]
+    try:
+        done = subprocess.run([sys.executable, "-c", _JUMPS, easy], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    except subprocess.TimeoutExpired:
+        pytest.fail("a count ran on after its Ctrl-C")
+    assert (done.returncode, done.stdout) == (0, "True\n" * 10 + "unique\n"), done.stderr
+
+
+# -- one watch a batch ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("solver", ["sat", "cpsat", "smt"])
+def test_a_batch_watches_for_ctrl_c_with_one_thread(solver):
+    """Every search of a library that releases the GIL is watched for a Ctrl-C.  A thread a
+    search, started and joined, cost more than a 9x9's search (SAT fell from about 1,900 to
+    1,100 puzzles a second); one watch serves the batch: one thread, however many searches."""
+    pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
+    import threading
+    from puzzlebench import solve_many
+    started = []
+
+    def first_call(frame, event, arg):   # a new thread's profile hook: its name, once
+        started.append(threading.current_thread().name)
+        sys.setprofile(None)
+
+    lines = data_lines("sudoku9_norvig_top95.txt", 12)
+    threading.setprofile(first_call)
+    try:
+        results = solve_many(lines, solver=solver)
+    finally:
+        threading.setprofile(None)
+    assert [str(r.status) for r in results] == ["unique"] * 12
+    assert started.count("ctrl-c") == 1, started
+
+
+def test_a_search_s_objects_are_freed_by_the_thread_that_searched():
+    """The watch's thread held the disarmed search's stop call until its next look, and so
+    freed it, and the library's objects with it, while the main thread went on with the
+    library: Z3, whose reference counts are not thread-safe, crashed a command of cpmpy:z3
+    (SIGSEGV) within seconds."""
+    import threading
+    from puzzlebench.solvers.interrupts import CTRL_C_POLL, CtrlCWatch, sigint_count
+    freed_in = []
+
+    class Solver:
+        def stop(self):
+            pass
+
+        def __del__(self):
+            freed_in.append(threading.current_thread().name)
+
+    with CtrlCWatch() as watch:
+        solver = Solver()
+        watch.arm(solver.stop, sigint_count())
+        time.sleep(5 * CTRL_C_POLL)   # the thread has looked at it
+        watch.disarm()
+        del solver
+        time.sleep(5 * CTRL_C_POLL)
+    assert freed_in == [threading.main_thread().name]
+
+
+# -- a Ctrl-C while a class is made --------------------------------------------------------------
+
+def test_a_ctrl_c_raised_while_a_class_is_made_is_an_interrupt():
+    """Python 3.11 turns a KeyboardInterrupt raised in a ``__set_name__`` (a cached property's,
+    as a module's classes are made: NumPy's, SciPy's, matplotlib's) into a RuntimeError "Error
+    calling __set_name__": the command printed its traceback and exited 1.  It is a Ctrl-C."""
+    from puzzlebench.solvers.interrupts import is_interrupt
+
+    class Pressed:
+        def __set_name__(self, owner, name):
+            raise KeyboardInterrupt
+
+    with pytest.raises(BaseException) as caught:
+        type("Made", (), {"attribute": Pressed()})
+    assert is_interrupt(caught.value)
+    assert not is_interrupt(RuntimeError("Error calling __set_name__"))
+
+
+# The Ctrl-C where it fell in `report --format html`: in the first cached property made by a
+# module of LIBRARY, which the command imports when it first draws or tests (from a
+# sitecustomize on the command's path)
+_IN_A_CLASS_BEING_MADE = '''
+import functools, os, signal, sys
+made = functools.cached_property.__set_name__
+def set_name(self, owner, name):
+    if owner.__module__.startswith("{library}") and "puzzlebench.cli" in sys.modules:
+        functools.cached_property.__set_name__ = made
+        os.kill(os.getpid(), signal.SIGINT)
+        sum(range(100))   # Python's handler raises here
+    return made(self, owner, name)
+functools.cached_property.__set_name__ = set_name
+'''
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("library", ["scipy", "matplotlib"])
+def test_a_ctrl_c_while_the_report_imports_its_figures_is_one_line_and_130(tmp_path, library):
+    """``report --format html`` imports SciPy (its intervals) and matplotlib (its figures) when
+    it needs them: a Ctrl-C there, in a class being made, was a RuntimeError traceback and exit
+    1.  Those imports hold the Ctrl-C as the command's own do."""
+    pytest.importorskip(library)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    db = tmp_path / "r.sqlite"
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("".join(line + "\n" for line in data_lines("sudoku9_norvig_top95.txt", 3)))
+    subprocess.run([sys.executable, "-m", "puzzlebench.cli", "bench", str(puzzles), "--solvers", "bitboard,dlx",
+                    "--jobs", "1", "--db", str(db), "--quiet"], check=True, timeout=300, env=env,
+                   capture_output=True)
+    (tmp_path / "sitecustomize.py").write_text(_IN_A_CLASS_BEING_MADE.format(library=library))
+    proc = subprocess.run([sys.executable, "-m", "puzzlebench.cli", "report", "--db", str(db), "--format", "html",
+                           "--out", str(tmp_path / "page")], capture_output=True, text=True, timeout=300,
+                          env={**env, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])})
+    assert (proc.returncode, proc.stderr, proc.stdout) == (130, "puzzlebench: interrupted\n", "")

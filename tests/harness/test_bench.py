@@ -667,6 +667,7 @@ def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("sigint_handled")
 def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
     """A database the bench made is removed when nothing was stored in it (it held one run
     and no result); one that existed before is kept."""
@@ -690,6 +691,45 @@ def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path
             proc.wait()
     assert proc.returncode == 130 and err.endswith("puzzlebench: interrupted\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["p.txt"]
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("sigint_handled")
+def test_a_ctrl_c_ends_a_bench_without_waiting_for_its_busy_workers(tmp_path):
+    """At a Ctrl-C every worker is in a unit: asked to stop, each would read the request only
+    after it, and the bench waited a second for each before it killed it (2.1 s after the
+    SIGINT with --jobs 2).  Busy workers are killed at once, however many there are."""
+    jobs = 10
+    path = tmp_path / "p.txt"
+    path.write_text((examples.example("arto-inkala").write() + "\n") * jobs)
+    cmd = [sys.executable, "-m", "puzzlebench.cli", "bench", str(path), "--solvers", "hang", "--engine",
+           f"hang={BROKEN['hang']}", "--db", str(tmp_path / "h.sqlite"), "--jobs", str(jobs),
+           "--time-limit", "600", "--quiet"]
+    proc = subprocess.Popen(cmd, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(_children(proc.pid)) < jobs:
+            time.sleep(0.05)
+        assert len(_children(proc.pid)) >= jobs, "the bench never started its workers"
+        proc.send_signal(signal.SIGINT)
+        started = time.monotonic()
+        _, err = proc.communicate(timeout=60)
+        stopped = time.monotonic() - started
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130 and err.endswith("puzzlebench: interrupted\n")
+    assert stopped < 5.0, f"{stopped:.1f} s from the Ctrl-C to the exit"   # a second a worker: 10 s
+
+
+def _children(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return f.read().split()
+    except OSError:
+        return []
 
 
 @pytest.mark.slow

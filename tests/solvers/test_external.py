@@ -534,7 +534,8 @@ def test_a_solver_pysat_cannot_interrupt_counts_right_and_is_marked(name):
     engine = make_engine(f"sat:{name}")
     assert not engine.holds_time_limit
     assert sat.SatEngine.variant_notes()[name].startswith("cannot be interrupted in-process: under a time "
-                                                          "limit it runs in a child process killed at the limit")
+                                                          "limit, or where a Ctrl-C can come, it runs in a child "
+                                                          "process killed at the limit or the Ctrl-C")
     result = engine.run(NQueens(8), limit=None, keep=100)
     assert (result.count, result.verified) == (92, True)
     result = engine.run(parse_sudoku_line(TOP95_1), time_limit=30)
