@@ -4,8 +4,8 @@ is more than the run may hold (an empty 49x49's ``solve --solver sat`` took 2.6 
 it Glucose's copy of the clauses).  Each encoder states ``estimated_bytes`` next to itself, each
 engine adds what its library holds (:data:`PYSAT_BYTES`), all fitted to peaks of whole
 processes (results/budget.md); :func:`check_budget` is the one check: past what a memory limit
-leaves, a ``memout``; without one, past :data:`DEFAULT_BUDGET` with what the process holds, a
-refusal naming the estimate.  What a long search adds with time is for the time limit to bound.
+leaves, a ``memout``; without one, past :data:`DEFAULT_BUDGET` (the run's own share, as its
+peak is measured above the process's baseline), a refusal naming the estimate.  What a long search adds with time is for the time limit to bound.
 """
 
 from __future__ import annotations
@@ -83,14 +83,13 @@ def data_left() -> int | None:
 def check_budget(estimate: int, what: str, memory_limit: int | None = None) -> None:
     """Raise :class:`OverBudget` when ``estimate`` bytes (of ``what``) are more than the run
     may hold: ``memory_limit`` (bytes) when given, else what a soft ``RLIMIT_DATA`` leaves,
-    else what :data:`DEFAULT_BUDGET` leaves beside what this process holds (its resident set:
-    the budget bounds the process, as its peak is measured)."""
+    else :data:`DEFAULT_BUDGET`.  The default budget bounds the run's own share, as its peak is
+    measured (above the process's idle baseline), so the answer does not depend on what the
+    calling process held before it."""
     limit = memory_limit if memory_limit is not None else data_left()
     if limit is None:
-        held = _status_bytes(b"VmRSS") or 0
-        if estimate + held > DEFAULT_BUDGET:
-            beside = "" if estimate > DEFAULT_BUDGET else f" with the {held / MB:,.0f} MB this process holds"
-            raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB,{beside} more than the default memory "
+        if estimate > DEFAULT_BUDGET:
+            raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB, more than the default memory "
                              f"budget of {DEFAULT_BUDGET / MB:,.0f} MB; give --memory-limit MB to allow more", False)
     elif estimate > limit:
         raise OverBudget(f"{what} is estimated at {estimate / MB:,.0f} MB, more than the {limit / MB:,.0f} MB "

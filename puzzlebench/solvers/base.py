@@ -422,8 +422,8 @@ class Engine(ABC):
     def check_budget(self, puzzle: Puzzle) -> None:
         """:class:`~puzzlebench.encoders.budget.OverBudget` when the encoding of ``puzzle`` is
         estimated past what this run may hold (the one check of every engine's encoding).  The
-        engine's libraries are imported first, as its run would import them: what they hold
-        (OR-Tools 127 MB) is the process's, which the default budget counts beside the estimate."""
+        engine's libraries are imported first, as its run would import them: under a memory
+        limit what they hold (OR-Tools 127 MB) is no longer the run's to use."""
         self.load_libraries()
         check_budget(self.estimated_bytes(puzzle), f"{self.family}'s encoding of this {puzzle.kind}",
                      self.memory_budget)
