@@ -82,15 +82,15 @@ sys.path.insert(0, str(REPO))
 from puzzlebench import api  # noqa: E402
 from puzzlebench.generators.kinds import generate_skyscrapers  # noqa: E402
 from puzzlebench.generators.latin import random_latin_square  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
 from puzzlebench.models.nqueens import NQueens  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import STATUS_CODE, Status  # noqa: E402
 from puzzlebench.models.sudoku_batch import read_sudoku_lines  # noqa: E402
-from puzzlebench.solvers.bitboard import BitboardEngine  # noqa: E402
-from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
+from puzzlebench.engines.bitboard import BitboardEngine  # noqa: E402
+from puzzlebench.engines.mrv import MrvEngine  # noqa: E402
 
 SETS_9 = [  # file; tdoku's published puzzles/s and guesses/puzzle (its README, another machine)
     ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62),

@@ -56,7 +56,7 @@ def estimate(case: str, box: int) -> int | None:
     """What the budget estimates for the case (``None``: it makes no estimate)."""
     from puzzlebench.encoders.registry import export_format, function
     from puzzlebench.models.sudoku import Sudoku
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.engines.registry import make_engine
 
     n = box * box
     puzzle = Sudoku((box, box), [0] * (n * n))

@@ -27,12 +27,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
-import puzzlebench.solvers.sat as sat  # noqa: E402
+import puzzlebench.engines.sat as sat  # noqa: E402
 from puzzlebench.encoders.cnf import encode  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.solvers.quine import QuineEngine  # noqa: E402
-from puzzlebench.solvers.sat import SatEngine  # noqa: E402
+from puzzlebench.engines.quine import QuineEngine  # noqa: E402
+from puzzlebench.engines.sat import SatEngine  # noqa: E402
 
 TOP_TARGET, HARD_TARGET = 2090, 459
 HARDEST_LINES = 48766

@@ -35,7 +35,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import puzzlebench  # noqa: E402
 from puzzlebench.results import SOLVED  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 from bench_interop import data_lines, every_kth, write_report  # noqa: E402  (shared with it)
 
 REFERENCE = "cpsat:int"

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 DATA = ROOT.parent / "shared" / "data"
 
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
 

@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT))
 from puzzlebench import api  # noqa: E402
 from puzzlebench.encoders.exact_cover import encode_queens  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.solvers.base import Deadline  # noqa: E402
-from puzzlebench.solvers.dlx import DlxEngine, solve_matrix  # noqa: E402
-from puzzlebench.solvers.dlx_py import DlxPyEngine  # noqa: E402
+from puzzlebench.runtime.limits import Deadline  # noqa: E402
+from puzzlebench.engines.dlx import DlxEngine, solve_matrix  # noqa: E402
+from puzzlebench.engines.dlx_py import DlxPyEngine  # noqa: E402
 
 SETS = [  # file, how many lines, tdoku's published DLX (kudoku) rate, puzzles/s
     ("sudoku9_royle_17clue_49158.txt", None, 33_800),

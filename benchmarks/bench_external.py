@@ -39,8 +39,8 @@ import puzzlebench  # noqa: E402
 from puzzlebench.encoders import cnf  # noqa: E402
 from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.solvers import external  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines import external  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 DEFAULT_SPECS = ("sat", "sat:cadical195", "ext:cadical", "ext:minisat", "ext:picosat", "ext:cryptominisat5",
                  "ext:z3", "ext:clasp", "ext:kissat")

@@ -29,8 +29,8 @@ from bench_bitboard import uptime  # noqa: E402
 from bench_rtd import CDCL, one_run, sgm  # noqa: E402
 from puzzlebench.generators.dispatch import generate  # noqa: E402
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.solvers.clock import default_wall_limit  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.runtime.clock import default_wall_limit  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 BOX = (5, 5)
 TRIES = REPO / "results" / "generated" / "hard25.jsonl"

@@ -40,12 +40,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
-from puzzlebench.solvers import registry  # noqa: E402
+from puzzlebench.engines import registry  # noqa: E402
 from puzzlebench.harness.bench import BenchConfig, run_bench  # noqa: E402
 from puzzlebench.harness.database import Database  # noqa: E402
 from puzzlebench.harness.inputs import read_file, sample  # noqa: E402
 from puzzlebench.harness.runner import has_batch_path  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 
 def cpu_seconds() -> tuple[float, float]:

@@ -33,13 +33,13 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 import puzzlebench  # noqa: E402
-from puzzlebench.solvers import tool_runner  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines import tool_runner  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_external import data_lines, every_kth  # noqa: E402  (one reader of the data sets)
 
-LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in solvers/tool_runner.py)
+LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in engines/tool_runner.py)
 TOOLS = {   # name: (export target, suffix, run(path, puzzle) -> ToolAnswer, in this process)
     "ACE (XCSP3)": ("xcsp3", ".xml", lambda path, p: tool_runner.run_ace(path, p.n_cells, 2), False),
     "MiniZinc+Gecode": ("minizinc", ".mzn", lambda path, p: tool_runner.run_minizinc(path, p.n_cells, 2), False),

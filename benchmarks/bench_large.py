@@ -50,8 +50,8 @@ from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
 from puzzlebench.generators.sudoku import generate_sudoku  # noqa: E402
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.solvers.child import run_limited  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.runtime.child import run_limited  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 NEW, OLD, SAT, CPSAT = "bitboard", "bitboard@large=false", "sat:minisat22", "cpsat:int"
 # --holes: the CDCL reference, on the encoding with the givens propagated away (the open cells'

@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 from bench_bitboard import MRV_SECTION as SECTION, splice_section, uptime  # noqa: E402
 from puzzlebench import api  # noqa: E402
 from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 SET = REPO / "results" / "generated" / "tatham_towers8_72.txt"
 BEFORE, AFTER, NATIVE = "mrv@lines=false", "mrv", "bitboard"

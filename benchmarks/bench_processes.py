@@ -27,7 +27,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
-from puzzlebench.solvers.child import MB, PEAK_SLACK  # noqa: E402
+from puzzlebench.runtime.child import MB, PEAK_SLACK  # noqa: E402
 
 TARGET_RATIO = 0.8
 
@@ -79,7 +79,7 @@ def memory_figures(rows: list[dict], mb: float) -> dict:
 def bare_start_ratio(runs: int = 50) -> tuple[float, float]:
     """CPU / wall of starting a program that does nothing (``true``) and waiting for it, and
     the wall ms each: what a process start costs off-CPU on this machine, whoever counts."""
-    from puzzlebench.solvers.clock import process_cpu
+    from puzzlebench.runtime.clock import process_cpu
     started, cpu = time.perf_counter(), process_cpu()
     for _ in range(runs):
         subprocess.run(["true"], capture_output=True, check=True)

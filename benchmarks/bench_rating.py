@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
 from puzzlebench.rating.model import correlations, cross_validate, fit  # noqa: E402
 from puzzlebench.rating.profile import ALL_MOVES, FEATURE_SETS, feature_vector, profile_puzzle  # noqa: E402
-from puzzlebench.solvers.human import HumanSolver, count_solutions  # noqa: E402
-from puzzlebench.solvers.mrv import MrvEngine  # noqa: E402
+from puzzlebench.techniques.ladder import HumanSolver, count_solutions  # noqa: E402
+from puzzlebench.engines.mrv import MrvEngine  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 RESULTS = ROOT / "results"

@@ -46,7 +46,7 @@ from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
 from puzzlebench.rating import builtin_model, rate_profile  # noqa: E402
 from puzzlebench.rating.model import correlations  # noqa: E402
 from puzzlebench.rating.profile import feature_vector, profile_puzzle, se_ladder  # noqa: E402
-from puzzlebench.solvers.human import count_solutions  # noqa: E402
+from puzzlebench.techniques.ladder import count_solutions  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "sudoku9_sudokuexchange_by_rating_sample.txt"
 BUCKETS = ROOT.parent / "shared" / "data" / "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"

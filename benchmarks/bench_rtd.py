@@ -34,10 +34,10 @@ from puzzlebench.generators.latin import qwh_instance  # noqa: E402
 from puzzlebench.harness.report import shifted_geometric_mean  # noqa: E402
 from puzzlebench.harness.uncertainty import ratio_interval, solved_test  # noqa: E402
 from puzzlebench.results import Result, Status, Times  # noqa: E402
-from puzzlebench.solvers.child import (exited, grace, reap, run_limited, start_unreaped,  # noqa: E402
-                                       wait_answer)
-from puzzlebench.solvers.clock import default_wall_limit, program_cpu_now, usage_cpu  # noqa: E402
-from puzzlebench.solvers.registry import make_engine  # noqa: E402
+from puzzlebench.runtime.limits import grace
+from puzzlebench.runtime.child import exited, reap, run_limited, start_unreaped, wait_answer
+from puzzlebench.runtime.clock import default_wall_limit, program_cpu_now, usage_cpu  # noqa: E402
+from puzzlebench.engines.registry import make_engine  # noqa: E402
 
 RUNS = REPO / "results" / "rtd.jsonl"
 TARGET_RUNS = REPO / "results" / "peak.jsonl"

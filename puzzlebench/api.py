@@ -8,16 +8,16 @@ import os
 import time
 from typing import Any, Iterable
 
+from .engines.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed
+from .engines.registry import DEFAULT_SOLVER, make_engine
 from .errors import PuzzleError
-from .options import BOX, KEEP
-from .solvers.registry import DEFAULT_SOLVER, make_engine
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines
+from .options import BOX, KEEP
 from .results import Result, ResultColumns, Results, Times, error_result
-from .solvers.base import (DEFAULT_ENGINE_SEED, Engine, Interrupted, check_engine_seed, check_time_limit,
-                           normalise_limit, past_the_limit)
-from .solvers.child import check_memory_limit, run_limited
-from .solvers.clock import check_clock
+from .runtime.child import check_memory_limit, run_limited
+from .runtime.clock import check_clock
+from .runtime.limits import Interrupted, check_time_limit, normalise_limit, past_the_limit
 
 DEFAULT_KEEP = 10
 
@@ -107,7 +107,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     9x9, ``dlx`` on any block shape; no ``memory_limit``) are written by that call in C and
     checked in bulk, with no object a puzzle; any other engine or puzzle still answers, as
     columns built from its records (:meth:`ResultColumns.of_results`).  After a Ctrl-C, the
-    :class:`~puzzlebench.solvers.base.Interrupted` carries the columns answered before it."""
+    :class:`~puzzlebench.runtime.limits.Interrupted` carries the columns answered before it."""
     if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text would be 81 one-character puzzles
         raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
                         "or text.splitlines() for one puzzle a line")

@@ -289,7 +289,7 @@ def _column(values: Iterable, dtype, n: int) -> np.ndarray:
 
 class Results(Sequence[Result]):
     """The answers to many puzzles, in their order: what :meth:`Engine.run_many
-    <puzzlebench.solvers.base.Engine.run_many>` and :func:`puzzlebench.solve_many` return and
+    <puzzlebench.engines.base.Engine.run_many>` and :func:`puzzlebench.solve_many` return and
     what the harness stores.
 
     ``results[i]`` is the :class:`Result` of puzzle ``i``.  Behind it is either a list of
@@ -312,7 +312,7 @@ class Results(Sequence[Result]):
         self.wrong: set[int] = set()  # puzzles whose answers failed verification
         # For a batch that holds no puzzle objects: (the record type that builds its puzzle from
         # the batch when asked, the batch's value-to-character table or None); set by the
-        # batch path (solvers/batch.py), which knows such batches.
+        # batch path (engines/batch.py), which knows such batches.
         self.lazy: tuple[type[Result], bytes | None] | None = None
 
     @classmethod

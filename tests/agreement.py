@@ -2,7 +2,7 @@
 against ``mrv``, the reference every engine must agree with."""
 
 from puzzlebench.models.skyscrapers import Skyscrapers
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.engines.mrv import MrvEngine
 
 _REFERENCE: dict = {}
 

@@ -1,8 +1,8 @@
 """What the bitboard tests share: the engines, and bitboard held to ``mrv`` on one puzzle."""
 
 from puzzlebench.generators.fill import pattern_sudoku_grid
-from puzzlebench.solvers.bitboard import BitboardEngine
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.engines.bitboard import BitboardEngine
+from puzzlebench.engines.mrv import MrvEngine
 
 BB, MRV = BitboardEngine(), MrvEngine()
 

@@ -15,9 +15,9 @@ import signal
 import time
 
 from puzzlebench.results import Results, Stats
-from puzzlebench.solvers.base import SearchOutcome, verify_result
-from puzzlebench.solvers.bitboard import BitboardEngine
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.engines.base import SearchOutcome, verify_result
+from puzzlebench.engines.bitboard import BitboardEngine
+from puzzlebench.engines.mrv import MrvEngine
 
 
 def crash() -> None:

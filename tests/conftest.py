@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from puzzlebench.cli import main
-from puzzlebench.solvers.external import found_presets
+from puzzlebench.engines.external import found_presets
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

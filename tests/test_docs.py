@@ -2,8 +2,8 @@
 names every package folder, and every file path the two docs name in backticks exists.
 
 A path is a backticked token with a file suffix or a trailing ``/``; one with a slash is
-looked for from the repository root and from ``puzzlebench/`` (the docs write ``solvers/base.py``
-for ``puzzlebench/solvers/base.py``), a bare name (``base.py``) under any of :data:`SEARCHED`.
+looked for from the repository root and from ``puzzlebench/`` (the docs write ``engines/base.py``
+for ``puzzlebench/engines/base.py``), a bare name (``base.py``) under any of :data:`SEARCHED`.
 Placeholders (``solvers/NAME.py``) are not paths."""
 
 import re
@@ -19,7 +19,7 @@ DOCS = [ROOT / "docs" / "ARCHITECTURE.md", ROOT / "docs" / "EXTENDING.md"]
 MAX_WORDS = 2000
 
 # Agreed in issue #31, made by other branches: skipped only while they do not exist yet
-AGREED_NEW = {"cli/decode.py", "cli/report.py", "cli/generate.py", "solvers/tool_runner.py", "generators/",
+AGREED_NEW = {"cli/decode.py", "cli/report.py", "cli/generate.py", "engines/tool_runner.py", "generators/",
               "decode.py", "generate.py", "tool_runner.py"}
 PLACEHOLDERS = {"NAME", "KIND", "X"}
 SUFFIXES = (".py", ".c", ".h", ".md", ".toml", ".json", ".txt", ".sh")
@@ -78,11 +78,11 @@ def test_a_wrong_path_is_seen():
     """The checks above can fail: a renamed module, a folder that is gone, a bare file name."""
     assert missing_paths("see `solvers/no_such_engine.py`, `nowhere/` and `no_such_file.c`") == [
         "no_such_file.c", "nowhere/", "solvers/no_such_engine.py"]
-    assert missing_paths("`solvers/base.py`, `puzzlebench/models/`, `base.py`, `results/dlx.md`, "
+    assert missing_paths("`engines/base.py`, `puzzlebench/models/`, `base.py`, `results/dlx.md`, "
                          "`solvers/NAME.py`, `dask://HOST:PORT`, `--kind`") == []
 
 
 def test_agreed_new_names_are_allowed_only_while_missing():
-    assert "solvers/tool_runner.py" in paths_in("`solvers/tool_runner.py`")
-    assert missing_paths("`solvers/tool_runner.py` and `cli/decode.py`") == []
+    assert "engines/tool_runner.py" in paths_in("`engines/tool_runner.py`")
+    assert missing_paths("`engines/tool_runner.py` and `cli/decode.py`") == []
     assert missing_paths("`solvers/tools_runner.py`") == ["solvers/tools_runner.py"]

@@ -1,7 +1,11 @@
 """The layers the folders promise, kept in the imports: each module imports only from its own
 layer or the layers below it.
 
-    errors, options, outputs ← models (and results) ← encoders ← solvers ← harness, generators, rating ← api, cli (and __main__)
+    errors, options, outputs ← models (and results) ← runtime, techniques ← encoders ← engines
+        ← harness, generators, rating ← api, cli (and __main__)
+
+The runtime (running a search under limits) and the techniques (the human-technique library)
+sit side by side and import neither each other nor anything above the models.
 
 (``puzzlebench._native``, the compiled extension, is a leaf any layer may use.)  Read from
 the source with :mod:`ast`, imports inside functions included, so that a lazy import cannot
@@ -13,7 +17,9 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "puzzlebench"
-LAYERS = [{"errors", "options", "outputs"}, {"models", "results"}, {"encoders"}, {"solvers"}, {"harness", "generators", "rating"}, {"api", "cli", "__main__"}]
+LAYERS = [{"errors", "options", "outputs"}, {"models", "results"}, {"runtime", "techniques"}, {"encoders"}, {"engines"},
+          {"harness", "generators", "rating"}, {"api", "cli", "__main__"}]
+SIDE_BY_SIDE = {"runtime": "techniques", "techniques": "runtime"}   # one layer, never importing each other
 
 
 def layer_of(module: str) -> int | None:
@@ -62,10 +68,26 @@ def test_no_module_imports_from_a_layer_above_its_own():
     assert upward_imports() == []
 
 
+def sideways_imports() -> list[str]:
+    """Imports between the runtime and the techniques, which share a layer but not a concern."""
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        mine = module_name(path).split(".")[1:2]
+        other = SIDE_BY_SIDE.get(mine[0]) if mine else None
+        out += [f"{path.relative_to(PACKAGE.parent)}:{line}: {module_name(path)} imports {target}"
+                for line, target in imports_of(path) if other and target.split(".")[1:2] == [other]]
+    return out
+
+
+def test_the_runtime_and_the_techniques_do_not_import_each_other():
+    assert sideways_imports() == []
+
+
 @pytest.mark.parametrize("module, layer", [("puzzlebench.models.sudoku", 1), ("puzzlebench.results", 1),
-                                           ("puzzlebench.solvers.mrv", 3), ("puzzlebench.generators.dig", 4),
-                                           ("puzzlebench.cli.common", 5),
-                                           ("puzzlebench", 5), ("puzzlebench._native", None)])
+                                           ("puzzlebench.runtime.child", 2), ("puzzlebench.techniques.chains", 2),
+                                           ("puzzlebench.engines.mrv", 4), ("puzzlebench.generators.dig", 5),
+                                           ("puzzlebench.cli.common", 6),
+                                           ("puzzlebench", 6), ("puzzlebench._native", None)])
 def test_layers_are_read_as_documented(module, layer):
     assert layer_of(module) == layer
 
@@ -74,9 +96,13 @@ def test_the_checker_sees_an_upward_import(tmp_path, monkeypatch):
     """The test above can fail: a models module importing a solver is reported."""
     fake = tmp_path / "puzzlebench" / "models"
     fake.mkdir(parents=True)
-    (fake / "bad.py").write_text("from ..solvers import mrv\n")
+    (fake / "bad.py").write_text("from ..engines import mrv\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
-    assert upward_imports() == ["puzzlebench/models/bad.py:1: puzzlebench.models.bad imports puzzlebench.solvers"]
+    assert upward_imports() == ["puzzlebench/models/bad.py:1: puzzlebench.models.bad imports puzzlebench.engines"]
+    (fake.parent / "techniques").mkdir()
+    (fake.parent / "techniques" / "bad.py").write_text("from ..runtime.limits import Deadline\n")
+    assert sideways_imports() == ["puzzlebench/techniques/bad.py:1: puzzlebench.techniques.bad imports "
+                                  "puzzlebench.runtime.limits"]
 
 
 # The module graph: an edge for every import of a module of the package.  Python runs a cycle
@@ -190,13 +216,13 @@ def test_the_cycle_checker_reports_a_cycle():
 
 
 def test_the_graph_sees_a_function_level_import(tmp_path, monkeypatch):
-    fake = tmp_path / "puzzlebench" / "solvers"
+    fake = tmp_path / "puzzlebench" / "engines"
     fake.mkdir(parents=True)
     (fake / "one.py").write_text("from .two import thing\n")
     (fake / "two.py").write_text("def thing():\n    from . import one\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
-    assert import_cycles(import_graph()) == [["puzzlebench.solvers.one", "puzzlebench.solvers.two",
-                                              "puzzlebench.solvers.one"]]
+    assert import_cycles(import_graph()) == [["puzzlebench.engines.one", "puzzlebench.engines.two",
+                                              "puzzlebench.engines.one"]]
 
 
 # A name with a leading underscore is its module's own; another module that needs it needs a
@@ -233,10 +259,10 @@ def test_no_module_imports_a_private_name_of_another():
 
 
 def test_the_checker_sees_a_private_name(tmp_path, monkeypatch):
-    fake = tmp_path / "puzzlebench" / "solvers"
+    fake = tmp_path / "puzzlebench" / "engines"
     fake.mkdir(parents=True)
     (fake / "one.py").write_text("_hidden = 1\n")
     (fake / "two.py").write_text("from .one import _hidden\nfrom . import one\nx = one._hidden\n")
     monkeypatch.setattr(__import__(__name__), "PACKAGE", tmp_path / "puzzlebench")
-    assert private_imports() == ["puzzlebench/solvers/two.py:1: puzzlebench.solvers.two imports puzzlebench.solvers.one._hidden",
-                                 "puzzlebench/solvers/two.py:3: puzzlebench.solvers.two uses puzzlebench.solvers.one._hidden"]
+    assert private_imports() == ["puzzlebench/engines/two.py:1: puzzlebench.engines.two imports puzzlebench.engines.one._hidden",
+                                 "puzzlebench/engines/two.py:3: puzzlebench.engines.two uses puzzlebench.engines.one._hidden"]

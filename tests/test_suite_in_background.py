@@ -14,7 +14,7 @@ import pytest
 from conftest import REPO
 
 SENDERS = [
-    "tests/solvers/test_columns.py::test_a_ctrl_c_keeps_the_columns_answered_before_it",
+    "tests/engines/test_columns.py::test_a_ctrl_c_keeps_the_columns_answered_before_it",
     "tests/cli/test_interrupt.py::test_a_native_batch_stopped_by_ctrl_c_keeps_the_puzzles_answered_before",
 ]
 HANG_GUARD = 240   # seconds: the two take a few; without their Ctrl-C they never end

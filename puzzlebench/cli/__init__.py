@@ -14,7 +14,7 @@ import errno
 import importlib
 import sys
 
-from ..solvers.interrupts import ctrl_c_ends_the_command, ctrl_c_kept, is_interrupt
+from ..runtime.interrupts import ctrl_c_ends_the_command, ctrl_c_kept, is_interrupt
 
 COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.puzzles",
@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command: its exit code; a user's mistake one line and 2, a Ctrl-C at any moment
     one line and 130.  Nothing heavy is imported before the Ctrl-C is held: the commands load
-    under :func:`~puzzlebench.solvers.interrupts.ctrl_c_kept`, which raises after the imports
+    under :func:`~puzzlebench.runtime.interrupts.ctrl_c_kept`, which raises after the imports
     what came during them."""
     try:
         with ctrl_c_kept():

@@ -14,23 +14,23 @@ import sys
 import tempfile
 from pathlib import Path
 
+from ..engines import registry
+from ..engines.registry import engine_class
 from ..errors import UsageError
-from ..options import AMOUNT, COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
-from ..outputs import check_not_input
 from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, command_line, run_bench
 from ..harness.campaign import load_campaign
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
-from ..harness.sets import SetOrigin, file_origin
-from ..models.reader import Record
 from ..harness.report import median_runs, render, summarise
+from ..harness.sets import SetOrigin, file_origin
 from ..models.kinds import KIND_NAMES
+from ..models.reader import Record
 from ..models.sudoku import parse_box
-from ..solvers import registry
-from ..solvers.base import check_time_limit
-from ..solvers.child import check_memory_limit
-from ..solvers.clock import check_clock
-from ..solvers.registry import engine_class
+from ..options import AMOUNT, COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
+from ..outputs import check_not_input
+from ..runtime.child import check_memory_limit
+from ..runtime.clock import check_clock
+from ..runtime.limits import check_time_limit
 from .common import EXIT_OK, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
 
 DEFAULT_SET_TIME_LIMIT = 2.0

@@ -13,12 +13,12 @@ import time
 from dataclasses import replace
 
 from ..encoders.dimacs import ANSWER_EXIT, answer_text, read_dimacs
+from ..engines.cnf_file import CnfModels, count_cnf_models
 from ..errors import EngineError
 from ..options import LIMIT, TIME
 from ..results import Result, Status, Times, error_result, status_of
-from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.clock import process_cpu
-from ..solvers.cnf_file import CnfModels, count_cnf_models
+from ..runtime.clock import process_cpu
+from ..runtime.limits import check_time_limit, normalise_limit
 from .common import EXIT_SOME_ERRORS, read_text, report_error
 
 

@@ -17,14 +17,14 @@ import sys
 from typing import Iterable, Iterator
 
 from .. import api
+from ..engines.base import DEFAULT_ENGINE_SEED
+from ..engines.registry import DEFAULT_SOLVER
 from ..errors import UsageError
-from ..solvers.base import DEFAULT_ENGINE_SEED
-from ..options import BOX, ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
-from ..solvers.clock import CLOCKS
-from ..solvers.registry import DEFAULT_SOLVER
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
+from ..options import BOX, ENGINE_SEED, KEEP, LIMIT, MEMORY, TIME
 from ..results import Result
+from ..runtime.clock import CLOCKS
 
 EXIT_OK, EXIT_SOME_ERRORS, EXIT_USAGE = 0, 1, 2
 EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE   # what a Unix tool killed by SIGPIPE shows its shell (141)

@@ -53,7 +53,7 @@ def _no_solution(args, source, answer_source, puzzle, status) -> int:
     verdict = "unsat" if status == "UNSATISFIABLE" else "unknown"
     error = None
     if verdict == "unsat":
-        from ..solvers.registry import make_engine
+        from ..engines.registry import make_engine
         engine = make_engine("sat")
         result = engine.run(puzzle, limit=1, keep=1, time_limit=CHECK_SECONDS)
         if result.solutions:

@@ -12,7 +12,7 @@ from ..encoders.registry import FORMATS, artifact_for, check_exportable, text_pi
 from ..errors import UsageError
 from ..options import COUNT, LIMIT, MEMORY, SHOW, TIME
 from ..outputs import check_output, open_output
-from ..solvers.child import check_memory_limit
+from ..runtime.child import check_memory_limit
 from .common import (EXIT_OK, Tally, add_input_arguments, read_records, read_text, record_error_text,
                      report_error)
 
@@ -104,8 +104,8 @@ def _export_split(args) -> int:
 
 def cmd_solve_xc(args) -> int:
     from ..encoders.exact_cover import read_knuth
-    from ..solvers.base import Deadline, check_time_limit, normalise_limit
-    from ..solvers.registry import make_engine
+    from ..runtime.limits import Deadline, check_time_limit, normalise_limit
+    from ..engines.registry import make_engine
     normalise_limit(args.limit)
     check_time_limit(args.time_limit)
     text, source = read_text(args.file, "an exact-cover matrix in Knuth's format")

@@ -15,7 +15,7 @@ from ..models.nqueens import NQueens
 from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
 from ..options import AMOUNT, COUNT, FINITE, FRACTION, MEMORY, SEED, SIZE, TIME
 from ..outputs import open_output
-from ..solvers.child import check_memory_limit
+from ..runtime.child import check_memory_limit
 from .common import EXIT_OK
 from .rate import LADDER_SECONDS   # rate's time limit and its default
 

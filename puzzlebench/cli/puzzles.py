@@ -14,15 +14,15 @@ import re
 import sys
 
 from .. import api
+from ..engines.registry import FAMILIES, engine_class
 from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.svg import gallery_page
-from ..results import Result, Status, Times, error_result
 from ..outputs import check_output, write_output
-from ..solvers.base import Interrupted
-from ..solvers.child import check_memory_limit, run_limited
-from ..solvers.clock import check_clock
-from ..solvers.registry import FAMILIES, engine_class
+from ..results import Result, Status, Times, error_result
+from ..runtime.child import check_memory_limit, run_limited
+from ..runtime.clock import check_clock
+from ..runtime.limits import Interrupted
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 from ..encoders.smt import decode_assignment, header_facts
+from ..engines.smt import count_smt2_models_apart
 from ..errors import UsageError
 from ..options import LIMIT, TIME
-from ..solvers.base import check_time_limit, normalise_limit
-from ..solvers.smt import count_smt2_models_apart
+from ..runtime.limits import check_time_limit, normalise_limit
 from .common import EXIT_OK, read_text
 
 _CELL_NAME = re.compile(r"(c|x)([0-9]+)(?:_([0-9]+))?")

@@ -70,7 +70,7 @@ def _status_bytes(field: bytes) -> int | None:
 
 
 def data_left() -> int | None:
-    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by solvers/child.py or
+    """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by runtime/child.py or
     the harness's worker: its idle data plus the limit), the bytes of it left: what an encoding
     made now, or a program started now (which would otherwise inherit the whole cap, this
     process's own data included), may hold; ``None`` without one."""

@@ -5,7 +5,7 @@ view); :func:`encode_cpsat` says how each rule is written.  Every auxiliary lite
 function of the cells, so an enumeration counts solutions.
 
 The ``int`` formulation is one walk over the rules (:func:`walk_int`) that says each piece to
-an :class:`IntWriter` (CP-SAT's here, CPMpy's in :mod:`puzzlebench.solvers.cpmpy`), so that
+an :class:`IntWriter` (CP-SAT's here, CPMpy's in :mod:`puzzlebench.engines.cpmpy`), so that
 what is known of each rule is written once; :func:`candidate_groups`,
 :func:`diagonal_families` and :func:`visibility_terms` are shared with :mod:`.smt` for the
 same reason.  :meth:`CpSatModel.write` writes the model proto in protobuf text form.
@@ -247,7 +247,7 @@ def encode_cpsat(rules: Rules, formulation: str = "int") -> CpSatModel:
 
 class IntWriter:
     """What :func:`walk_int` asks of a library that models an integer variable per cell: the
-    CP-SAT ``int`` formulation here, CPMpy's model in :mod:`puzzlebench.solvers.cpmpy`.  The
+    CP-SAT ``int`` formulation here, CPMpy's model in :mod:`puzzlebench.engines.cpmpy`.  The
     walk holds what is known of the vocabulary (a cell's one-of-N is its domain, N-Queens
     diagonals are an AllDifferent over offset values, a Killer cage is a sum, any other cage
     a table); a writer only says each piece in its library's words.  The variables it makes

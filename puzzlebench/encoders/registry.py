@@ -43,7 +43,7 @@ class ExportFormat:
     constraint whole (a line an AllDifferent, n³ terms at most: an empty 64x64's OPB took 150 MB)."""
     tools: tuple[str, ...] = ()
     """``"module:function"`` of what runs the competition tools on the file
-    (:mod:`puzzlebench.solvers.tool_runner`); the ``ext:`` presets name the format."""
+    (:mod:`puzzlebench.engines.tool_runner`); the ``ext:`` presets name the format."""
 
     @property
     def decoded_by(self) -> str:
@@ -62,7 +62,7 @@ def unregister_format(target: str) -> None:
     FORMATS.pop(target, None)
 
 
-_RUNNERS = "puzzlebench.solvers.tool_runner:"
+_RUNNERS = "puzzlebench.engines.tool_runner:"
 for _entry in (
     ExportFormat("dlx", "puzzlebench.encoders.exact_cover:encode_puzzle", suffix=".dlx",
                  estimate="puzzlebench.encoders.exact_cover:estimated_export_bytes"),

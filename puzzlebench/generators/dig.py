@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Sequence
 
+from ..engines import registry
 from ..models.kinds import KINDS
 from ..results import Status
-from ..solvers import registry
 
 PREFERRED = ("bitboard", "mrv")
 

@@ -15,17 +15,17 @@ from __future__ import annotations
 import random
 from typing import Callable, Sequence
 
+from ..engines import registry
 from ..errors import UsageError
 from ..models.futoshiki import MAX_N as FUTOSHIKI_MAX, Futoshiki
 from ..models.jigsaw import JigsawSudoku
 from ..models.kenken import KenKen
 from ..models.killer import KillerSudoku
-from ..models.sudoku import DIGITS, infer_box
-from ..models.sudokux import SudokuX
 from ..models.nqueens import NQueens
 from ..models.skyscrapers import MAX_N as SKY_MAX, Skyscrapers, clues_shown
+from ..models.sudoku import DIGITS, infer_box
+from ..models.sudokux import SudokuX
 from ..results import Status
-from ..solvers import registry
 from .dig import Counter, dig
 from .fill import random_filling, random_givens, random_queens_solution, sudoku_units
 from .latin import random_latin_square

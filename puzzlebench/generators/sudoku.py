@@ -24,8 +24,8 @@ from ..errors import UsageError
 from ..models.sudoku import Sudoku, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
-from ..solvers.base import Deadline
-from ..solvers.interrupts import CtrlCWatch, stop_at_ctrl_c
+from ..runtime.interrupts import CtrlCWatch, stop_at_ctrl_c
+from ..runtime.limits import Deadline
 from .dig import Counter, dig
 from .fill import random_full_grid
 
@@ -150,7 +150,7 @@ class CluesProver:
             solver.add_clause([-self.literal[cell]])
             if deadline.at is None:
                 return solver.solve()
-            from ..solvers.sat import Watchdog
+            from ..engines.sat import Watchdog
 
             self.watchdog = self.watchdog or Watchdog()
             self.watchdog.arm(solver, deadline.at)
@@ -233,8 +233,8 @@ ATTEMPTS_PER_PUZZLE = 200
 def known_techniques() -> tuple[str, ...]:
     """Every technique name an explanation can carry: the human solver's, SE's ladder's (its
     chain rungs by the names of their steps) and ``guess``."""
-    from ..solvers import chains
-    from ..solvers.human import CHAIN_RUNGS, GUESS, SE_LADDER, TECHNIQUES
+    from ..techniques import chains
+    from ..techniques.ladder import CHAIN_RUNGS, GUESS, SE_LADDER, TECHNIQUES
     names = list(TECHNIQUES)
     names += [t for t in SE_LADDER if t not in CHAIN_RUNGS and t != "unique rectangle 2/4"]  # its steps say "unique rectangle"
     names += [f"bidirectional {k}" if k.endswith("cycle") else k for k in chains.BASE]

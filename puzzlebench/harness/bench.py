@@ -23,20 +23,20 @@ from functools import cached_property
 from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
+from ..engines.base import DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed
+from ..engines.registry import make_engine
 from ..errors import UsageError
+from ..models.reader import Record
 from ..options import MAX_REPEAT, SEED
 from ..results import Status, Times, error_result
+from ..runtime.child import MB, check_memory_limit, memory_mechanism
+from ..runtime.clock import check_clock
+from ..runtime.limits import check_time_limit, normalise_limit
 from .crosscheck import Disagreement, crosscheck_db
 from .database import INPUT_SOLVER, BenchLock, Database, TaskKey, limit_key, refused_as, remove_database
-from ..models.reader import Record
 from .progress import Progress
-from ..solvers.base import (DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed, check_time_limit,
-                            normalise_limit)
-from ..solvers.child import MB, check_memory_limit, memory_mechanism
-from ..solvers.clock import check_clock
-from ..solvers.registry import make_engine
-from .sets import SetOrigin, identify_sets
 from .runner import Executor, PuzzleSlice, RowBatch, WorkUnit, contiguous, has_batch_path, row_of
+from .sets import SetOrigin, identify_sets
 from .workers import JOBS_PER_CORE, LocalExecutor, default_jobs
 
 UNIT_SECONDS = 0.2

@@ -24,13 +24,13 @@ except ModuleNotFoundError:  # Python 3.10: the same parser as a package
     import tomli as tomllib
 
 from ..errors import PuzzlebenchError, UsageError
-from ..options import COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
-from ..solvers.base import check_time_limit
-from ..solvers.child import check_memory_limit
-from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
-from .dask_executor import parse_executor_spec
 from ..models.input_bounds import check_nesting, read_whole
 from ..models.kinds import shaped_by_box
+from ..options import COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
+from ..runtime.child import check_memory_limit
+from ..runtime.limits import check_time_limit
+from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
+from .dask_executor import parse_executor_spec
 from .inputs import set_name
 
 TEXT, WHOLE, FLAG, LIST = "a text", "a whole number", "true or false", "a list"

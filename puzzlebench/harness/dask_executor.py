@@ -128,7 +128,7 @@ def _allow_children() -> None:
     """A Dask worker started by a nanny is a daemonic ``multiprocessing`` process, which may not
     start processes of its own: lift that for this process.  The rule is there against orphans,
     and the engine's child has none to leave: it is killed with the thread that forked it
-    (:func:`~puzzlebench.solvers.child.die_with_parent`)."""
+    (:func:`~puzzlebench.runtime.child.die_with_parent`)."""
     multiprocessing.current_process()._config["daemon"] = False
 
 

@@ -25,7 +25,7 @@ from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.reader import parse
 from ..outputs import write_output
-from ..solvers.interrupts import ctrl_c_kept
+from ..runtime.interrupts import ctrl_c_kept
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER, database_files
 from .report import (PLOTS, STATS, compare_caption, compare_columns, main_columns, metric_columns,

@@ -27,7 +27,7 @@ from typing import Iterable
 from ..errors import UsageError
 from ..outputs import open_output
 from ..results import STATISTICS
-from ..solvers.interrupts import ctrl_c_kept
+from ..runtime.interrupts import ctrl_c_kept
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER
 from .uncertainty import (ALPHA, DEFAULT_MARGIN, RESAMPLES, holm, log_times, median_interval, paired_time_test,

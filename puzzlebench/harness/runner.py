@@ -17,9 +17,9 @@ from dataclasses import dataclass, field, replace
 from itertools import islice, repeat
 from typing import Iterator, Mapping, Protocol, Sequence
 
+from ..engines.base import Engine
 from ..models.base import Puzzle
 from ..results import Result, Stats, Status, Times
-from ..solvers.base import Engine
 
 
 @dataclass
@@ -55,7 +55,7 @@ class WorkUnit:
 
     @property
     def timing(self) -> dict:
-        """The time limit's keywords of :meth:`Engine.run <puzzlebench.solvers.base.Engine.run>`."""
+        """The time limit's keywords of :meth:`Engine.run <puzzlebench.engines.base.Engine.run>`."""
         return dict(time_limit=self.time_limit, clock=self.clock, wall_limit=self.wall_limit)
 
     @property

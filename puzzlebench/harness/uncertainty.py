@@ -18,13 +18,13 @@ from typing import Sequence
 
 import numpy as np
 
-from ..solvers.interrupts import ctrl_c_kept
+from ..runtime.interrupts import ctrl_c_kept
 
 
 def _stats():
     """scipy.stats, imported when a figure is computed: it takes most of a second to import,
     which every command would pay at start; a Ctrl-C is held while it is imported
-    (:func:`~puzzlebench.solvers.interrupts.ctrl_c_kept`), as the commands' own imports are."""
+    (:func:`~puzzlebench.runtime.interrupts.ctrl_c_kept`), as the commands' own imports are."""
     with ctrl_c_kept():
         from scipy import stats
     return stats

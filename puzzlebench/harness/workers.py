@@ -25,18 +25,18 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
+from ..engines.base import verify_all, verify_answer
+from ..engines.registry import make_engine
 from ..results import Results, Status
-from ..solvers.base import verify_all, verify_answer
-from ..solvers.interrupts import ctrl_c_kept
+from ..runtime.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory,
+                             die_with_parent, exited, failed_under_cap, hard_limits, killed_for_memory,
+                             leave_ctrl_c_to_the_parent, memout_if_said, memout_message,
+                             past_the_memory_limit, populate_libraries, quiet_stdout, reap, run_peak,
+                             start_unreaped)
+from ..runtime.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
+from ..runtime.interrupts import ctrl_c_kept
 from .runner import (STAT_FIELDS, PuzzleSlice, Row, RowBatch, WorkUnit, contiguous, failure_row,
                      json_column, json_objects, row_of)
-from ..solvers.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory, die_with_parent,
-                             exited, failed_under_cap, hard_limits, killed_for_memory, leave_ctrl_c_to_the_parent,
-                             memout_if_said, memout_message, past_the_memory_limit, populate_libraries, quiet_stdout,
-                             reap, run_peak,
-                             start_unreaped)
-from ..solvers.clock import CpuLimit, past_cpu_limit, process_cpu, program_cpu_now
-from ..solvers.registry import make_engine
 
 FLUSH_SECONDS = 0.25   # a worker sends what it has at least this often (each send is a transaction)
 POLL_SECONDS = 0.05    # how often the parent looks at the clocks of its workers
@@ -374,13 +374,13 @@ class LocalExecutor:
       mark (``VmHWM``), reset before each puzzle or batch through ``/proc/self/clear_refs``
       (Linux 4.0+), less the worker's idle baseline measured when each unit begins with its
       engine built (a worker holds the libraries of engines it ran before, which belong to no
-      run of this one): :class:`~puzzlebench.solvers.child.MemoryProbe`.
+      run of this one): :class:`~puzzlebench.runtime.child.MemoryProbe`.
     - A memory limit is the worker's soft ``RLIMIT_DATA``, its baseline's data plus the limit,
       set while the engine runs: a ``MemoryError`` under it is a ``memout`` (the worker then
       replaced), and so is a SIGKILL the parent did not send with the peak past the limit
       (the kernel's out-of-memory killer).
-    - Answers are verified by :func:`~puzzlebench.solvers.base.verify_answer` (single puzzles)
-      or :func:`~puzzlebench.solvers.base.verify_all` (batches: a kind's bulk checker, the
+    - Answers are verified by :func:`~puzzlebench.engines.base.verify_answer` (single puzzles)
+      or :func:`~puzzlebench.engines.base.verify_all` (batches: a kind's bulk checker, the
       puzzle's own checker for the rest and for every answer the bulk check refuses); a batch
       answered as columns travels back as columns (:func:`rows_of`)."""
 

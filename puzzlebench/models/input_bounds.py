@@ -28,7 +28,7 @@ on one line."""
 MAX_INPUT_BYTES = 256 * 2**20
 """The most read of one input without an end (256 MiB): a file read whole, or the rest of a
 line or block past :data:`MAX_LINE_BYTES`, skipped.  A 49x49 Sudoku's DIMACS export is about
-200 MB; a program's output has the same bound (solvers/output.py)."""
+200 MB; a program's output has the same bound (runtime/output.py)."""
 MAX_NESTING = 64
 """The deepest nesting of a campaign (TOML) or rating model (JSON): tables and arrays inside
 each other, and the parts of a dotted key.  The files puzzlebench writes nest 3 deep; Python's

@@ -4,7 +4,7 @@ The 9x9 batch path reads a file of lines by the hundred thousand: :func:`read_su
 validates them in bulk into a :class:`SudokuBatch` (``N*N`` bytes of givens a puzzle, no
 puzzle object), which the batch engines take as it is and whose answers are checked in one
 call of the native checker (:meth:`SudokuBatch.answers_right`).  The engines reach it through
-one door, :mod:`puzzlebench.solvers.batch`; generic modules never name it.
+one door, :mod:`puzzlebench.engines.batch`; generic modules never name it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 /* Bulk checks of Sudoku batches in the models' compact form (models/sudoku_batch.py, SudokuBatch:
- * n*n values a puzzle, one byte each, 0 = empty), for verifying answers (solvers/batch.py,
+ * n*n values a puzzle, one byte each, 0 = empty), for verifying answers (engines/batch.py,
  * verify_in_bulk) and reading many lines at once (models/sudoku_batch.py, read_sudoku_lines).
  *
  *   sudoku_answers_right(rows, cols, solutions, givens) -> bytes

@@ -5,7 +5,7 @@
  * Why: reading a record in Python costs about as much as the 9x9 search it reports (3.7 us
  * against 4 us on the 17-clue set).  Each object is made as object.__new__(cls) makes it,
  * its fields set in the dataclass __init__'s order so that the instances share their keys.  A compact batch's
- * record (solvers/batch.py, BatchRecord) gets the batch and its index instead of a puzzle.  The
+ * record (engines/batch.py, BatchRecord) gets the batch and its index instead of a puzzle.  The
  * records come one at a time from an iterator: records alive at once would survive the
  * collector's young passes and bring on full collections. */
 #define PY_SSIZE_T_CLEAN
@@ -267,7 +267,7 @@ static PyObject *names_between(int from, int to) {
 }
 
 /* RECORD_FIELDS: the attribute names this file sets, by class, so that a test holds them equal
- * to the dataclasses' fields in order (tests/solvers/test_batch.py): a renamed field fails it
+ * to the dataclasses' fields in order (tests/engines/test_batch.py): a renamed field fails it
  * rather than building records with a stray attribute. */
 static int add_record_fields(PyObject *module) {
     PyObject *fields = Py_BuildValue("{sNsNsNsN}", "Result", names_between(N_KIND, N__PUZZLE),

@@ -8,7 +8,7 @@
  * manual) done by hand for the whole file, since target_clones clones one function and the
  * kernel is recursive functions and static tables.  PUZZLEBENCH_NATIVE_KERNEL=<copy> picks a
  * copy at load time where the processor runs it; sudoku9_kernel (bitboard.c) tells and
- * switches the copy, and the engine reports it beside its version (solvers/bitboard.py). */
+ * switches the copy, and the engine reports it beside its version (engines/bitboard.py). */
 #include <stdlib.h>
 #include <string.h>
 #include "pb_bitboard.h"

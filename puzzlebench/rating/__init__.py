@@ -2,7 +2,7 @@
 d'évaluation de la difficulté d'une grille de sudoku" (TIPE study, 2025).
 
 ``rate_puzzle(puzzle)`` → :class:`Rating`: a score on the Sudoku Explainer scale, by SE's own
-rule (the hardest step of SE's ladder, :data:`puzzlebench.solvers.human.SE_LADDER`) where the
+rule (the hardest step of SE's ladder, :data:`puzzlebench.techniques.ladder.SE_LADDER`) where the
 ladder solves the puzzle, else by a fitted model (``scored_by`` and ``ladder`` say which and
 why); ``model="human"`` predicts a human solve time (fitted to Wang 2024's records).  A
 package because rating has four separate concerns: :mod:`.criteria` (visual criteria),
@@ -22,8 +22,8 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..models.base import Puzzle
+from ..techniques.grid import Step
 from .model import DifficultyModel, load_model
-from ..solvers.candidate_grid import Step
 from .profile import LADDER_SECONDS, Profile, feature_vector, profile_puzzle
 
 BUILTIN_MODELS = {"se": "rating_se.json", "human": "rating_human.json"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
-from ..solvers.candidate_grid import Contradiction, State, geometry
+from ..techniques.grid import Contradiction, State, geometry
 
 CRITERIA = ("clues", "candidates", "spread_rows", "spread_columns", "spread_boxes", "spread_values")
 

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..errors import OutOfTime
-from ..solvers.base import Deadline
-from ..solvers.candidate_grid import Contradiction, State, Step
-from ..solvers.human import GUESS, ORDER, TECHNIQUES, HumanSolver, count_solutions
+from ..runtime.limits import Deadline
+from ..techniques.grid import Contradiction, State, Step
+from ..techniques.ladder import GUESS, ORDER, TECHNIQUES, HumanSolver, count_solutions
 from .criteria import visual_criteria
 
 SINGLES = ("last free cell", "hidden single", "naked single")
@@ -50,7 +50,7 @@ class Profile:
 
 @dataclass
 class SeLadder:
-    """The solve with Sudoku Explainer's ladder (:data:`puzzlebench.solvers.human.SE_LADDER`):
+    """The solve with Sudoku Explainer's ladder (:data:`puzzlebench.techniques.ladder.SE_LADDER`):
     ``status`` ``solved`` (every step a technique: ``rating`` is SE's rule, the hardest step's
     rating), ``beyond`` (the ladder ran out and the solver guessed: no SE-rule rating) or
     ``timeout`` (the time limit stopped it); ``steps`` the rated steps (up to the stop)."""
@@ -179,9 +179,9 @@ def _left_before_first_guess(givens: Sequence[int], steps: Sequence[Step]) -> in
 def quine_measure(box: tuple[int, int], givens: Sequence[int]) -> dict[str, float] | None:
     """Landreau (TIPE 2025) §3.C: the Quine dilemma solver's disjunction depth, number of disjunctions
     and number of eliminations (Quine steps), heuristic h1, for the search that finds the
-    first solution (:mod:`puzzlebench.solvers.quine`, the CNF issue's engine)."""
+    first solution (:mod:`puzzlebench.engines.quine`, the CNF issue's engine)."""
     try:
-        from ..solvers.quine import QuineEngine
+        from ..engines.quine import QuineEngine
     except ImportError:  # pragma: no cover - the engine ships with the package
         return None
     from ..models.sudoku import Sudoku

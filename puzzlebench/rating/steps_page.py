@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ..models.sudoku import Sudoku
 from ..models.svg import CELL, attrs
-from ..solvers.candidate_grid import Candidate, Contradiction, State, Step, geometry, values_of
+from ..techniques.grid import Candidate, Contradiction, State, Step, geometry, values_of
 
 UNIT_FILL, CELL_FILL, PLACED = "#fff3b0", "#cfe3ff", "#1a8a3a"
 STRUCK, RING, LINK = "#d62828", "#2a7a2a", "#7b2cbf"

@@ -115,7 +115,7 @@ def test_count_eight_queens(capsys):
 def test_count_lists_the_solutions_it_keeps(capsys):
     """The README's "count --example 8-queens   # all 92" printed one solution of the 92."""
     from puzzlebench.models.examples import example
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.engines.registry import make_engine
     queens = example("8-queens")
     code, out, _ = run(capsys, "count", "--example", "8-queens")
     lines = out.splitlines()
@@ -246,7 +246,7 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
     almost every time (and in Python code, the ordinary KeyboardInterrupt, it must end the same)."""
     import pysolvers
-    from puzzlebench.solvers.interrupts import is_pysat_interrupt
+    from puzzlebench.runtime.interrupts import is_pysat_interrupt
     assert is_pysat_interrupt(pysolvers.error("Caught keyboard interrupt"))
     assert not is_pysat_interrupt(pysolvers.error("something else")) and not is_pysat_interrupt(ValueError("x"))
     path = data_file("sudoku9_forum_hardest_1905_11plus.txt")
@@ -317,8 +317,8 @@ def test_a_ctrl_c_during_a_native_batch_keeps_the_whole_batch():
     """A native batch call looks at no signal: it answers its 1,000 puzzles whatever is
     pressed, and the KeyboardInterrupt raised at the first Python line after it dropped them
     all.  The Ctrl-C is held until the call returns; the batch goes with the interruption."""
-    from puzzlebench.solvers.base import Interrupted
-    from puzzlebench.solvers.bitboard import BitboardEngine
+    from puzzlebench.runtime.limits import Interrupted
+    from puzzlebench.engines.bitboard import BitboardEngine
 
     class PressedDuringTheCall(BitboardEngine):
         def batch(self, puzzles, **kw):
@@ -351,7 +351,7 @@ def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver)
     puzzle's error; in a child of its own, as Exact keeps the signal for the process's life."""
     pytest.importorskip("ortools" if solver == "cpsat" else "cpmpy")
     if solver == "cpmpy:exact":
-        from puzzlebench.solvers.cpmpy import MISSING, VARIANTS
+        from puzzlebench.engines.cpmpy import MISSING, VARIANTS
         if "exact" not in VARIANTS:
             pytest.skip(MISSING.get("exact", MISSING.get("*", "CPMpy's exact back end is not usable here")))
     import time

@@ -206,8 +206,8 @@ def test_a_pysat_solver_kept_across_puzzles_starts_clean_after_a_ctrl_c():
     """The watch's interrupt of a solver is cleared with the search, for a solver kept for the
     next puzzle: its next search runs to its own deadline, not stopped at once."""
     pytest.importorskip("pysat")
-    from puzzlebench.solvers.base import Deadline
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.runtime.limits import Deadline
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine("sat")
     lines = _pigeonhole(12).splitlines()
     solver = engine.new_solver([[int(v) for v in line.split()[:-1]] for line in lines[1:]])
@@ -244,8 +244,8 @@ def test_a_native_batch_stopped_by_ctrl_c_keeps_the_puzzles_answered_before(solv
     """The 9x9 batch calls (bitboard's sudoku9_batch, dlx's dlx_sudoku_batch) stop at the
     Ctrl-C and answer the puzzles before it; run_many passes them on, verified, in
     Interrupted, and neither the stopped puzzle nor those after it."""
-    from puzzlebench.solvers.base import Interrupted
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.runtime.limits import Interrupted
+    from puzzlebench.engines.registry import make_engine
     lines = data_lines("sudoku9_norvig_top95.txt", 4)
     puzzles = [parse(line) for line in lines[:3] + [BLANK9] + lines[3:]]
     _after(0.5)
@@ -294,13 +294,13 @@ def test_a_library_search_stopped_by_ctrl_c_is_no_timeout(solver):
     the watch of stop_at_ctrl_c), Z3 or PySAT (their own SIGINT handlers) is the interruption
     it is: CP-SAT's stopped search read as a timeout, and the run went on."""
     if solver.startswith("cpmpy:"):
-        from puzzlebench.solvers.cpmpy import MISSING, VARIANTS
+        from puzzlebench.engines.cpmpy import MISSING, VARIANTS
         if solver[6:] not in VARIANTS:
             pytest.skip(MISSING.get(solver[6:], MISSING.get("*", "CPMpy is not installed")))
     else:
         pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
-    from puzzlebench.solvers.interrupts import is_interrupt
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.runtime.interrupts import is_interrupt
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine(solver)
     engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0]))   # the library loaded
     _after(0.5)
@@ -333,15 +333,15 @@ def test_no_ctrl_c_is_lost_in_an_enumeration_of_many_calls(solver):
     errors for it were stored as the puzzle's error); a lost one would be ended only by the
     test's backstop, a second SIGINT."""
     if solver.startswith("cpmpy:"):
-        from puzzlebench.solvers.cpmpy import MISSING, VARIANTS
+        from puzzlebench.engines.cpmpy import MISSING, VARIANTS
         if solver[6:] not in VARIANTS:
             pytest.skip(MISSING.get(solver[6:], MISSING.get("*", "CPMpy is not installed")))
     else:
         pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
     import random
     import threading
-    from puzzlebench.solvers.registry import make_engine
-    from puzzlebench.solvers.interrupts import is_interrupt
+    from puzzlebench.engines.registry import make_engine
+    from puzzlebench.runtime.interrupts import is_interrupt
     harness = set(threading.enumerate())   # the main thread, pytest-timeout's timer
     engine = make_engine(solver)
     engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0]))   # the library loaded
@@ -390,8 +390,8 @@ def test_a_ctrl_c_lost_while_the_run_encoded_stops_its_search_at_once(solver):
     Python lost before the search began (Z3's encoding frees many objects) ends the search at
     its start, where it was an endless count of an empty grid."""
     pytest.importorskip({"sat": "pysat", "cpsat": "ortools", "smt": "z3"}[solver])
-    from puzzlebench.solvers.base import Deadline
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.runtime.limits import Deadline
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine(solver)
     deadline = Deadline(None)
     artifact = engine.encode(parse(BLANK9))
@@ -408,7 +408,7 @@ def test_a_library_failing_at_its_stop_call_is_the_ctrl_c(failure):
     reason for giving up): after a Ctrl-C of the run, any failure of it is the Ctrl-C, not the
     puzzle's error (stored as one, the command went on with the rest)."""
     from puzzlebench.errors import EngineError
-    from puzzlebench.solvers.mrv import MrvEngine
+    from puzzlebench.engines.mrv import MrvEngine
 
     class GivesUpAtTheCtrlC(MrvEngine):
         family = "gives-up"
@@ -426,7 +426,7 @@ def test_a_library_stop_call_is_repeated_until_the_block_ends():
     """A library's stop call can fall where it does nothing (CP-SAT's before its solve has
     made the object it stops; Z3's between two checks): the watch calls it again at every look
     until the block ends, and raises KeyboardInterrupt after it."""
-    from puzzlebench.solvers.interrupts import CTRL_C_POLL, stop_at_ctrl_c
+    from puzzlebench.runtime.interrupts import CTRL_C_POLL, stop_at_ctrl_c
     calls = []
     with pytest.raises(KeyboardInterrupt):
         with stop_at_ctrl_c(lambda: calls.append(1)) as ctrl_c:
@@ -487,13 +487,13 @@ def test_a_ctrl_c_while_the_commands_load_is_one_line(monkeypatch, capsys):
 
 
 # A Ctrl-C that lands while the command's modules load, made exact: a finder on sys.meta_path
-# (from a sitecustomize on the child's path) sends the SIGINT when puzzlebench.solvers.child is
+# (from a sitecustomize on the child's path) sends the SIGINT when puzzlebench.runtime.child is
 # about to be imported, from where Python's handler would raise it.
 _AT_IMPORT = '''
 import os, signal, sys
 class _CtrlCAtImport:
     def find_spec(self, name, path=None, target=None):
-        if name == "puzzlebench.solvers.child":
+        if name == "puzzlebench.runtime.child":
             sys.meta_path.remove(self)
             {how}
         return None
@@ -525,8 +525,8 @@ def test_a_ctrl_c_lost_between_two_runs_of_a_command_stops_the_next():
     KeyboardInterrupt raised in a ``__del__`` as the run's Z3 objects were freed) stops the
     next run's search, which counts from the command's start, not its own."""
     pytest.importorskip("z3")
-    from puzzlebench.solvers.interrupts import ctrl_c_ends_the_command
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.runtime.interrupts import ctrl_c_ends_the_command
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine("smt")
     with ctrl_c_ends_the_command():
         assert engine.run(parse(data_lines("sudoku9_norvig_top95.txt", 1)[0])).count == 1
@@ -542,7 +542,7 @@ def test_a_ctrl_c_python_drops_in_a_del_is_no_traceback_in_a_command(monkeypatch
     """A KeyboardInterrupt raised in a ``__del__`` (Z3's objects, freed as a run ends) is
     printed by Python as "Exception ignored ... Traceback"; inside a command it is counted and
     ends the command, so nothing of it reaches stderr. Other unraisable errors still do."""
-    from puzzlebench.solvers.interrupts import ctrl_c_ends_the_command
+    from puzzlebench.runtime.interrupts import ctrl_c_ends_the_command
 
     class Dropped:
         def __init__(self, error):
@@ -571,7 +571,7 @@ UNINTERRUPTIBLE = ("cadical103", "cadical153", "cadical195", "cadical300", "ling
 def _uninterruptible(variant: str) -> None:
     """Skip unless ``sat:variant`` is one this PySAT builds and cannot interrupt."""
     pytest.importorskip("pysat")
-    from puzzlebench.solvers.sat import ABILITIES
+    from puzzlebench.engines.sat import ABILITIES
     if variant not in ABILITIES:
         pytest.skip(f"sat:{variant} is not built into this PySAT")
     if ABILITIES[variant].interrupt:
@@ -612,8 +612,8 @@ def test_ctrl_c_keeps_the_answer_before_it_with_a_solver_pysat_cannot_interrupt(
 _JUMPS = '''
 import os, subprocess, sys
 from puzzlebench import parse
-from puzzlebench.solvers.interrupts import is_interrupt
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.runtime.interrupts import is_interrupt
+from puzzlebench.engines.registry import make_engine
 engine = make_engine("sat:cadical195")
 easy, blank = parse(sys.argv[1]), parse("." * 81)
 engine.run(easy)
@@ -676,7 +676,7 @@ def test_a_search_s_objects_are_freed_by_the_thread_that_searched():
     library: Z3, whose reference counts are not thread-safe, crashed a command of cpmpy:z3
     (SIGSEGV) within seconds."""
     import threading
-    from puzzlebench.solvers.interrupts import CTRL_C_POLL, CtrlCWatch, sigint_count
+    from puzzlebench.runtime.interrupts import CTRL_C_POLL, CtrlCWatch, sigint_count
     freed_in = []
 
     class Solver:
@@ -702,7 +702,7 @@ def test_a_ctrl_c_raised_while_a_class_is_made_is_an_interrupt():
     """Python 3.11 turns a KeyboardInterrupt raised in a ``__set_name__`` (a cached property's,
     as a module's classes are made: NumPy's, SciPy's, matplotlib's) into a RuntimeError "Error
     calling __set_name__": the command printed its traceback and exited 1.  It is a Ctrl-C."""
-    from puzzlebench.solvers.interrupts import is_interrupt
+    from puzzlebench.runtime.interrupts import is_interrupt
 
     class Pressed:
         def __set_name__(self, owner, name):

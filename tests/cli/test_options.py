@@ -15,7 +15,7 @@ from puzzlebench.cli import build_parser, main
 from puzzlebench.encoders.dimacs import SAT_EXIT, UNSAT_EXIT
 from puzzlebench.errors import SolverSpecError, UsageError
 from puzzlebench.options import KEEP, LIMIT, MEMORY, SEED, TIME, Checked
-from puzzlebench.solvers.registry import parse_spec
+from puzzlebench.engines.registry import parse_spec
 
 from conftest import needs_preset
 

@@ -9,7 +9,7 @@ from conftest import data_lines, run
 from puzzlebench.models.examples import EXAMPLES, example
 from puzzlebench.models.kinds import KIND_NAMES
 from puzzlebench.models.sukaku import sukaku_line
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines.registry import make_engine
 
 TATHAM = ("tatham_solo_killer_3x3_100.txt", "tatham_solo_jigsaw9_100.txt", "tatham_keen_4to7_96.txt",
           "tatham_unequal_4to7_96.txt", "tatham_solo_sudokux_3x3_100.txt")

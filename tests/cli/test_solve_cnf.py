@@ -114,7 +114,7 @@ def test_bad_input_is_still_exit_2(cnf, capsys):
 
 UNDER_A_CAP = textwrap.dedent("""
     import resource, sys
-    import numpy, pysat.card, puzzlebench.solvers.quine   # loaded before the cap, as Engine.load does
+    import numpy, pysat.card, puzzlebench.engines.quine   # loaded before the cap, as Engine.load does
     from puzzlebench.cli import main
     data = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmData:"))
     resource.setrlimit(resource.RLIMIT_DATA, (data * 1024 + (64 << 20), resource.RLIM_INFINITY))

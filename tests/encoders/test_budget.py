@@ -25,8 +25,8 @@ from puzzlebench.encoders.budget import DEFAULT_BUDGET, OverBudget, check_budget
 from puzzlebench.models.futoshiki import Futoshiki
 from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.results import Status
-from puzzlebench.solvers import cells
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines import cells
+from puzzlebench.engines.registry import make_engine
 
 from conftest import needs_preset
 
@@ -290,7 +290,7 @@ if spec.startswith("export:"):
     export(Sudoku((2, 2), [0] * 16), "2x2")   # the command's modules loaded first, as an engine's are
     run = lambda: export(puzzle, f"{box}x{box}")
 else:
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine(spec)
     engine.load()
     estimate = engine.estimated_bytes(puzzle)

@@ -19,9 +19,9 @@ from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import parse_line
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
-from puzzlebench.solvers.mrv import MrvEngine
-from puzzlebench.solvers.sat import EXCLUDED, VARIANTS, SatEngine
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines.mrv import MrvEngine
+from puzzlebench.engines.sat import EXCLUDED, VARIANTS, SatEngine
+from puzzlebench.engines.registry import make_engine
 
 MRV = MrvEngine()
 TOP95_FIRST = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
@@ -227,7 +227,7 @@ def test_statistics_map_pysat_counters():
 
 
 def test_time_limit_interrupts_the_solver():
-    from puzzlebench.solvers.cnf_file import count_cnf_models
+    from puzzlebench.engines.cnf_file import count_cnf_models
 
     found = count_cnf_models(*pigeonhole(), "sat", 1, 0.3)
     assert (found.status, found.timed_out, found.count) == ("UNKNOWN", True, 0)
@@ -253,7 +253,7 @@ def test_the_engines_watchdog_interrupts_and_leaves_the_next_search_alone():
     import threading
     import time
 
-    from puzzlebench.solvers.base import Deadline
+    from puzzlebench.runtime.limits import Deadline
 
     engine = SatEngine()
     puzzles = [parse_sudoku_line(l.split()[0]) for l in data_lines("sudoku9_norvig_top95.txt", 20)]
@@ -272,7 +272,7 @@ def test_a_watchdog_that_fired_after_the_search_clears_the_interrupt():
 
     from pysat.solvers import Solver
 
-    from puzzlebench.solvers.sat import Watchdog
+    from puzzlebench.engines.sat import Watchdog
 
     watchdog = Watchdog()
     with Solver(name=VARIANTS[0], bootstrap_with=[[1, 2], [-1, 2]]) as solver:
@@ -287,7 +287,7 @@ def test_a_watchdog_that_fired_after_the_search_clears_the_interrupt():
 
 
 def _child_search(queue):
-    from puzzlebench.solvers.base import Deadline
+    from puzzlebench.runtime.limits import Deadline
 
     queue.put(ENGINE_BEFORE_FORK.search(pigeonhole_cnf(), 1, 1, Deadline(0.3)).timed_out)
 
@@ -314,7 +314,7 @@ def test_a_forked_child_gets_a_watchdog_of_its_own():
 
 @pytest.mark.slow
 def test_kept_solvers_are_rebuilt_and_still_agree(monkeypatch):
-    import puzzlebench.solvers.sat as sat
+    import puzzlebench.engines.sat as sat
 
     monkeypatch.setattr(sat, "REBUILD_PUZZLES", 3)
     engine = SatEngine(None, {"encoding": "augmented"})
@@ -535,7 +535,7 @@ def test_free_variables_multiply_the_count_and_take_no_memory(tmp_path, capsys):
     """A header may declare far more variables than the clauses use: they are free (each
     model of the others stands for 2^free), and nothing is allocated for them (a header of
     99,999,999,999 variables took 4.5 GB before it was refused by the machine)."""
-    from puzzlebench.solvers.cnf_file import count_cnf_models
+    from puzzlebench.engines.cnf_file import count_cnf_models
     found = count_cnf_models(5, [[1, 2]], "sat", None, None)
     assert (found.found, found.free, found.count) == (3, 3, 24)
     assert count_cnf_models(5, [[1, 2]], "quine:h1", None, None).count == 24
@@ -552,7 +552,7 @@ def test_free_variables_inside_the_range_are_counted_not_listed(tmp_path, capsys
     between used variables (475 of Arto Inkala's 729).  They were blocked as part of each
     whole assignment, so the unique puzzle's file listed 2^475 models one by one: --limit 0
     never ended, and --limit 2 said 2 models.  Now each model found stands for 2^free."""
-    from puzzlebench.solvers.cnf_file import count_cnf_models
+    from puzzlebench.engines.cnf_file import count_cnf_models
     for spec in ("sat", "quine:h1"):
         found = count_cnf_models(5, [[1, 5], [-1, -5]], spec, None, None)
         assert (found.found, found.free, found.count, found.free_ranges) == (2, 3, 16, [(2, 4)])
@@ -580,7 +580,7 @@ def test_a_count_too_large_to_write_out_is_a_power_of_two(tmp_path, capsys):
     """Every model of 2,000,000,000 declared variables over one clause: 2^1999999999, a
     number of 600 million digits, written as a power of two (Python's str() refused it with a
     traceback, and computing it took 10 s and 860 MB)."""
-    from puzzlebench.solvers.cnf_file import count_cnf_models, models_of_file
+    from puzzlebench.engines.cnf_file import count_cnf_models, models_of_file
     assert models_of_file(3, 2, None) == 12 and models_of_file(3, 64, None) == 3 << 64
     assert models_of_file(3, 65, None) is None and models_of_file(0, 10**9, None) == 0
     assert models_of_file(3, 10**9, 7) == 7 and models_of_file(1, 2, 7) == 4

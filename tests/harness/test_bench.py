@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from puzzlebench.cli import main
 from puzzlebench.errors import UsageError
 from puzzlebench.models import examples
-from puzzlebench.solvers import registry
+from puzzlebench.engines import registry
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.crosscheck import crosscheck
 from puzzlebench.harness.database import Database
@@ -391,21 +391,21 @@ def test_unimportable_extra_engine_is_a_clear_error(tmp_path, capsys):
     code, err = run_cli(["bench", str(path), "--solver", "ghost", "--engine", "ghost=os:path",
                          "--db", str(tmp_path / "x.sqlite")], capsys)
     assert (code, err) == (2, "puzzlebench: error: engine ghost=os:path: path is not an engine class "
-                              "(a subclass of puzzlebench.solvers.base.Engine)\n")   # was a traceback
+                              "(a subclass of puzzlebench.engines.base.Engine)\n")   # was a traceback
 
 
 @pytest.mark.parametrize("engine, solvers, message", [
-    ("x=puzzlebench.solvers.base:Engine", "x",   # a TypeError traceback when the bench built it
-     "engine x=puzzlebench.solvers.base:Engine: Engine is abstract (no search): not an engine to run"),
-    ("=puzzlebench.solvers.mrv:MrvEngine", "mrv",   # taken with no name
-     "--engine '=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+    ("x=puzzlebench.engines.base:Engine", "x",   # a TypeError traceback when the bench built it
+     "engine x=puzzlebench.engines.base:Engine: Engine is abstract (no search): not an engine to run"),
+    ("=puzzlebench.engines.mrv:MrvEngine", "mrv",   # taken with no name
+     "--engine '=puzzlebench.engines.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
      "letters, digits, '_', '-' or '+'; got ''"),
-    ("x:y=puzzlebench.solvers.mrv:MrvEngine", "x:y",   # then 'unknown solver x'
-     "--engine 'x:y=puzzlebench.solvers.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
+    ("x:y=puzzlebench.engines.mrv:MrvEngine", "x:y",   # then 'unknown solver x'
+     "--engine 'x:y=puzzlebench.engines.mrv:MrvEngine': NAME is what --solvers calls it: a letter, then "
      "letters, digits, '_', '-' or '+'; got 'x:y'"),
-    ("mrv=puzzlebench.solvers.dlx:DlxEngine", "mrv",   # dlx's results were stored as mrv's
-     "--engine 'mrv=puzzlebench.solvers.dlx:DlxEngine': mrv is a built-in engine's name; call the class another"),
-    ("x=puzzlebench.solvers.mrv:MrvEngine", None,   # the known solvers listed left x out
+    ("mrv=puzzlebench.engines.dlx:DlxEngine", "mrv",   # dlx's results were stored as mrv's
+     "--engine 'mrv=puzzlebench.engines.dlx:DlxEngine': mrv is a built-in engine's name; call the class another"),
+    ("x=puzzlebench.engines.mrv:MrvEngine", None,   # the known solvers listed left x out
      "no solvers: give --solvers a,b,c or --solver SPEC; known: " + ", ".join(sorted({*registry.FAMILIES, "x"}))),
 ])
 def test_a_bad_extra_engine_is_one_line_and_runs_nothing(tmp_path, capsys, engine, solvers, message):

@@ -293,7 +293,7 @@ def test_a_ctrl_c_of_a_dask_local_bench_is_one_line(tmp_path):
 def _cluster_starting(bench: subprocess.Popen) -> bool:
     """Whether the bench has started a process for its cluster's workers (multiprocessing's
     spawn or fork server; its resource tracker runs before the cluster)."""
-    from puzzlebench.solvers.watchdog import session_members
+    from puzzlebench.runtime.watchdog import session_members
     for pid in session_members(bench.pid):
         with contextlib.suppress(OSError):
             command = Path(f"/proc/{pid}/cmdline").read_bytes()
@@ -308,7 +308,7 @@ def test_a_ctrl_c_while_a_dask_local_cluster_starts_stops_the_bench(tmp_path):
     """A Ctrl-C during the seconds the workers start was ignored (the bench ignored SIGINT then,
     so that its workers inherited the ignoring); now it stops the bench at once, with one line,
     and leaves no process behind."""
-    from puzzlebench.solvers.watchdog import session_members
+    from puzzlebench.runtime.watchdog import session_members
     bench = dask_local_bench(tmp_path, tmp_path / "r.sqlite")
     try:
         until = time.monotonic() + UP_SECONDS
@@ -337,7 +337,7 @@ def test_a_killed_dask_local_bench_leaves_no_process(tmp_path, signum):
     """The bench alone is killed (as `kill PID` does): its Dask workers, their engines' children
     and multiprocessing's helpers (all of the bench's session) are gone within 5 s, and none of
     them said anything (the resource tracker warned of the workers' semaphores)."""
-    from puzzlebench.solvers.watchdog import session_members
+    from puzzlebench.runtime.watchdog import session_members
     with running_dask_local_bench(tmp_path) as bench:
         assert len(session_members(bench.pid)) > 2   # the bench, its workers and their children
         bench.send_signal(signum)

@@ -22,8 +22,8 @@ from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.results import Status
-from puzzlebench.solvers.child import MB, machine_memory, run_limited
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.runtime.child import MB, machine_memory, run_limited
+from puzzlebench.engines.mrv import MrvEngine
 
 from conftest import REPO
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines
@@ -183,7 +183,7 @@ def test_a_dead_worker_keeps_its_resource_usage_when_another_worker_starts_first
     with its usage (bench with two workers stored an error for a worker killed for memory
     when the other slot restarted first); a process started by start_unreaped is left to reap."""
     import multiprocessing
-    from puzzlebench.solvers.child import exited, reap, start_unreaped
+    from puzzlebench.runtime.child import exited, reap, start_unreaped
     ctx = multiprocessing.get_context("fork")
     dying = ctx.Process(target=_touch_and_die, args=(64,), daemon=True)
     start_unreaped(dying)
@@ -205,7 +205,7 @@ def test_native_code_that_runs_out_in_its_own_way_is_memout_in_bench_and_solve(s
     --memory-limit 20 on an order-45 Latin square) were stored as errors by the bench, though
     solve's child called them memouts; Z3 ending its process with exit code 101 was an error
     in both.  One rule now, in both places."""
-    from puzzlebench.solvers.child import run_limited
+    from puzzlebench.runtime.child import run_limited
     from tests.broken_engines import MemExitEngine, NullReturnEngine
     out = bench(from_puzzles("four", small_sudokus[:2]), ["nullreturn", "memexit"], tmp_path,
                 memory_limit=LIMIT_MB * MB)
@@ -510,7 +510,7 @@ def test_a_search_that_outgrows_a_tiny_limit_is_a_memout_never_an_error(tmp_path
     ends the process (exit code 127).  Each puzzle is
     an answer or a ``memout``, standard output records alone."""
     pytest.importorskip(library)
-    from puzzlebench.solvers.registry import engine_class
+    from puzzlebench.engines.registry import engine_class
     if solver.startswith("cpmpy:") and solver[6:] not in engine_class("cpmpy").variants:
         pytest.skip(f"CPMpy without {solver[6:]}")
     sixteen = data_lines("sudoku16_vu_kr_1000.txt", 6)
@@ -541,7 +541,7 @@ def test_a_crash_under_the_cap_is_a_memout_naming_the_signal(small_sudokus):
     """Native code that cannot allocate under the cap crashes (OR-Tools: SIGSEGV or SIGABRT);
     with the libraries loaded before the cap, such an end is the run's: ``memout``, the signal
     named, and the next puzzle goes on in a new child."""
-    from puzzlebench.solvers.child import crashed_for_memory
+    from puzzlebench.runtime.child import crashed_for_memory
     from tests.broken_engines import SegfaultEngine
     solved = run_limited(SegfaultEngine(), small_sudokus[:2], limit=2, time_limit=None, keep=2,
                          memory_limit=LIMIT_MB * MB)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import puzzlebench
-from puzzlebench.solvers.registry import FAMILIES, engine_class
+from puzzlebench.engines.registry import FAMILIES, engine_class
 
 AVAILABLE = [f for f in FAMILIES if engine_class(f).unavailable_reason() is None]
 LIMIT = 1.0
@@ -35,7 +35,7 @@ def empty_grid(n: int) -> str:
 def over_budget(family: str) -> bool:
     from puzzlebench.encoders.budget import DEFAULT_BUDGET
     from puzzlebench.models.sudoku import Sudoku
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.engines.registry import make_engine
     return make_engine(family).estimated_bytes(Sudoku((8, 8), [0] * 4096)) > DEFAULT_BUDGET
 
 
@@ -96,7 +96,7 @@ def test_a_crashing_engine_in_a_child_is_an_error_not_a_hang():
     _sys.path.insert(0, str(__import__("pathlib").Path(__file__).parents[1]))
     from broken_engines import SegfaultEngine
     from puzzlebench.models import examples
-    from puzzlebench.solvers.child import run_limited
+    from puzzlebench.runtime.child import run_limited
 
     class SegfaultInChild(SegfaultEngine):
         holds_time_limit = False

@@ -22,11 +22,12 @@ from puzzlebench.harness.report import MetricOptions, median_runs, standard_metr
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.reader import parse
 from puzzlebench.results import Result, Status, Times
-from puzzlebench.solvers.base import past_the_limit
-from puzzlebench.solvers.child import (MB, MEMORY_MECHANISM, PEAK_SLACK, grace, memout_if_said, past_the_memory_limit,
-                                      run_limited)
-from puzzlebench.solvers.clock import default_wall_limit
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.runtime.limits import past_the_limit
+from puzzlebench.runtime.child import (MB, MEMORY_MECHANISM, PEAK_SLACK, memout_if_said, past_the_memory_limit,
+                                       run_limited)
+from puzzlebench.runtime.limits import grace
+from puzzlebench.runtime.clock import default_wall_limit
+from puzzlebench.engines.mrv import MrvEngine
 
 from conftest import REPO, run
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines

@@ -13,7 +13,7 @@ from puzzlebench.generators.latin import (IncidenceCube, balanced_holes, qwh_ins
 from puzzlebench.models.latin import latin_problems
 from puzzlebench.models.reader import read_records
 from puzzlebench.results import Status
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines.registry import make_engine
 
 
 def run(capsys, *argv):

@@ -24,7 +24,7 @@ from puzzlebench.generators import generate
 from puzzlebench.harness.inputs import from_puzzles
 from puzzlebench.harness.workers import LocalExecutor
 from puzzlebench.models.examples import example
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines.registry import make_engine
 
 from conftest import REPO, needs_preset, needs_program
 if str(REPO) not in sys.path:  # the workers import the test doubles as tests.broken_engines

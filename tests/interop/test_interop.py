@@ -25,8 +25,8 @@ from puzzlebench.errors import UsageError
 from puzzlebench.models.examples import example
 from puzzlebench.models.vocabulary import Rules
 from puzzlebench.encoders.registry import FORMATS, function
-from puzzlebench.solvers import tool_runner
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines import tool_runner
+from puzzlebench.engines.registry import make_engine
 
 from conftest import data_lines
 
@@ -460,7 +460,7 @@ def test_a_header_whose_puzzle_breaks_its_own_rules_is_one_line_at_the_header(ta
 
 def run_model_and_data(model, data, puzzle, solutions: int = 1):
     """``minizinc --solver gecode KIND.mzn PUZZLE.dzn``, read as the single file's output is."""
-    text = tool_runner._run(["minizinc", "--solver", "gecode", *tool_runner.minizinc_solutions(solutions),
+    text = tool_runner.run_tool(["minizinc", "--solver", "gecode", *tool_runner.minizinc_solutions(solutions),
                        str(model), str(data)], 120)
     return tool_runner.minizinc_answer(text, puzzle.n_cells, str(data))
 

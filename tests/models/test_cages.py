@@ -16,7 +16,7 @@ from puzzlebench.models.kenken import KenKen
 from puzzlebench.models.killer import KillerSudoku
 from puzzlebench.models.reader import read_puzzles
 from puzzlebench.models.vocabulary import Cage, cage_fillings
-from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
+from puzzlebench.engines.registry import FAMILIES, engine_class, make_engine
 
 KEEN = DATA / "tatham_keen_4to7_96.txt"
 KILLER = DATA / "tatham_solo_killer_3x3_100.txt"

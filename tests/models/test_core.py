@@ -3,12 +3,13 @@
 import pytest
 
 from puzzlebench.errors import InvalidPuzzleError, ParseError, Place, SolverSpecError, UsageError
-from puzzlebench.solvers.registry import FAMILIES, make_engine, parse_spec, SolverSpec
+from puzzlebench.engines.registry import FAMILIES, make_engine, parse_spec, SolverSpec
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.skyscrapers import Skyscrapers
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_sudoku_line
 from puzzlebench.results import Status, status_of
-from puzzlebench.solvers.base import Deadline, Engine, SearchOutcome
+from puzzlebench.runtime.limits import Deadline
+from puzzlebench.engines.base import Engine, SearchOutcome
 
 
 @pytest.mark.parametrize("count, limit, timed_out, expected", [

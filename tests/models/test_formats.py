@@ -17,7 +17,7 @@ from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.reader import KINDS, decode_bytes, parse, read_puzzles
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.models.sudoku import Sudoku, infer_box, parse_box
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.engines.mrv import MrvEngine
 
 from conftest import DATA
 SKY_LINE = "4 2,2,1,4 3,2,3,1 2,1,2,3 2,3,2,1"

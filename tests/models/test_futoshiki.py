@@ -18,7 +18,7 @@ from puzzlebench.models import examples
 from puzzlebench.models.futoshiki import Futoshiki
 from puzzlebench.models.reader import read_puzzles, text_lines
 from puzzlebench.models.vocabulary import Less
-from puzzlebench.solvers.registry import FAMILIES, engine_class, make_engine
+from puzzlebench.engines.registry import FAMILIES, engine_class, make_engine
 from random_puzzles import random_futoshiki
 
 GENERIC = [f for f in FAMILIES if "futoshiki" in engine_class(f).kinds and engine_class(f).unavailable_reason() is None]

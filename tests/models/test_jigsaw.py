@@ -9,7 +9,7 @@ from puzzlebench import parse, solve
 from puzzlebench.errors import InvalidPuzzleError, ParseError
 from puzzlebench.models.jigsaw import JigsawSudoku
 from puzzlebench.models.reader import read_puzzles
-from puzzlebench.solvers.registry import FAMILIES, engine_class
+from puzzlebench.engines.registry import FAMILIES, engine_class
 
 GENERIC = [f for f in FAMILIES if "jigsaw" in engine_class(f).kinds and engine_class(f).unavailable_reason() is None]
 TATHAM = DATA / "tatham_solo_jigsaw9_100.txt"

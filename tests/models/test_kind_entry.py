@@ -25,7 +25,7 @@ from puzzlebench.models.reader import parse
 from puzzlebench.models.svg import Figure
 from puzzlebench.models.vocabulary import grid_rules
 from puzzlebench.results import Status
-from puzzlebench.solvers import registry
+from puzzlebench.engines import registry
 
 
 def diagonal_units(n: int) -> list[tuple[str, tuple[int, ...]]]:

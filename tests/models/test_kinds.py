@@ -30,7 +30,7 @@ def test_an_unknown_kind_is_a_usage_error():
 
 
 def test_every_engine_says_which_kinds_it_takes():
-    from puzzlebench.solvers.registry import FAMILIES, engine_class
+    from puzzlebench.engines.registry import FAMILIES, engine_class
     for family in FAMILIES:
         kinds = engine_class(family).kinds
         assert kinds and kinds <= set(KIND_NAMES), family

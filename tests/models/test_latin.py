@@ -10,7 +10,7 @@ from puzzlebench.errors import InvalidPuzzleError, ParseError, UnsupportedShapeE
 from puzzlebench.models.kinds import KIND_NAMES
 from puzzlebench.models.latin import LatinSquare
 from puzzlebench.models.reader import read_puzzles
-from puzzlebench.solvers.registry import FAMILIES, engine_class
+from puzzlebench.engines.registry import FAMILIES, engine_class
 
 GENERIC = [f for f in FAMILIES if "latin" in engine_class(f).kinds and engine_class(f).unavailable_reason() is None]
 

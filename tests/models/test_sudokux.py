@@ -10,7 +10,7 @@ from puzzlebench import parse, solve
 from puzzlebench.errors import InvalidPuzzleError, ParseError
 from puzzlebench.models.reader import read_puzzles
 from puzzlebench.models.sudokux import SudokuX
-from puzzlebench.solvers.registry import FAMILIES, engine_class
+from puzzlebench.engines.registry import FAMILIES, engine_class
 
 GENERIC = [f for f in FAMILIES if "sudoku-x" in engine_class(f).kinds and engine_class(f).unavailable_reason() is None]
 TATHAM = DATA / "tatham_solo_sudokux_3x3_100.txt"

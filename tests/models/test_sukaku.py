@@ -13,8 +13,8 @@ from puzzlebench.errors import PuzzleError
 from puzzlebench.models.reader import parse, read_puzzles
 from puzzlebench.models.sukaku import Sukaku, initial_candidates, sukaku_line
 from puzzlebench.rating import rate_puzzle
-from puzzlebench.solvers.human import HumanSolver
-from puzzlebench.solvers.registry import make_engine as get_engine
+from puzzlebench.techniques.ladder import HumanSolver
+from puzzlebench.engines.registry import make_engine as get_engine
 
 
 # Sudoku Exchange puzzles (public domain; ../shared/data/sudoku9_sudokuexchange_by_rating_sample.txt)

@@ -14,7 +14,7 @@ from puzzlebench.models.reader import parse
 from puzzlebench.models.sudoku import block_map
 from puzzlebench.models.sukaku import sukaku_line
 from puzzlebench.models.svg import Figure, text_figure
-from puzzlebench.solvers.registry import make_engine
+from puzzlebench.engines.registry import make_engine
 
 SVG = "{http://www.w3.org/2000/svg}"
 

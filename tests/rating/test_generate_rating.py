@@ -14,7 +14,7 @@ from puzzlebench.harness.inputs import read_file
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.rating import rate_puzzle
 from puzzlebench.results import Status
-from puzzlebench.solvers import registry
+from puzzlebench.engines import registry
 
 
 def run(args, capsys):

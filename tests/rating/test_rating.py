@@ -18,10 +18,11 @@ from puzzlebench.rating.data import read_records
 from puzzlebench.rating.model import (correlations, cross_validate, fit, fisher_interval, load_model,
                                       ranks, spearman)
 from puzzlebench.rating.profile import profile_puzzle
-from puzzlebench.solvers import human as H
-from puzzlebench.solvers.candidate_grid import State, geometry
-from puzzlebench.solvers.human import HumanEngine, HumanSolver, count_solutions
-from puzzlebench.solvers.mrv import MrvEngine
+from puzzlebench.techniques import ladder as H
+from puzzlebench.techniques.grid import State, geometry
+from puzzlebench.engines.human import HumanEngine
+from puzzlebench.techniques.ladder import HumanSolver, count_solutions
+from puzzlebench.engines.mrv import MrvEngine
 
 from conftest import DATA, REPO
 EASY = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -536,7 +537,7 @@ def test_a_model_nested_past_the_bound_is_one_line(tmp_path, capsys):
 
 
 def test_human_family_is_registered():
-    from puzzlebench.solvers.registry import make_engine
+    from puzzlebench.engines.registry import make_engine
     engine = make_engine("human")
     result = engine.run(parse_sudoku_line(EASY), limit=2)
     assert (result.status.value, result.count, result.verified) == ("unique", 1, True)

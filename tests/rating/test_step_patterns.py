@@ -11,8 +11,8 @@ import pytest
 
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating.profile import se_ladder
-from puzzlebench.solvers.candidate_grid import State, geometry
-from puzzlebench.solvers.human import HumanSolver
+from puzzlebench.techniques.grid import State, geometry
+from puzzlebench.techniques.ladder import HumanSolver
 
 # one puzzle (mostly of the Sudoku Exchange bank) for each technique family of the ladders
 SE_PUZZLES = (
