@@ -59,21 +59,41 @@ def candidate_groups(rules: Rules) -> Iterator[CandidateGroup]:
                                      f"{con.name} value {v}")
 
 
-def candidates_named(rules: Rules, signs_as_clauses: bool = False) -> int:
+def candidates_named(rules: Rules, signs_as_clauses: bool = False, open_only: bool = False) -> int:
     """How many candidates the rules name, each as often as a constraint names it (an
     ``AllDifferent`` of k cells its k·n, a cage or a line its cells', a sign its two cells' or,
     ``signs_as_clauses``, the n(n+1)/2 pairs of values that break it, two a clause): what a
-    solver's model of the rules grows with, 4n³ for an n×n Sudoku."""
+    solver's model of the rules grows with, 4n³ for an empty n×n Sudoku.  ``open_only``: only
+    the candidates the givens leave open (an open cell's values that no given of its
+    ``AllDifferent`` units takes), what a solver keeps once it has simplified the givens away."""
     n = rules.n_values
+    closed = _closed_values(rules) if open_only else [0] * rules.n_cells
+    left = [n - bin(mask).count("1") for mask in closed]
     named = 0
     for con in rules.constraints:
         if isinstance(con, (ExactlyOne, AtMostOne)):
-            named += len(con.candidates)
+            named += sum(1 for x in con.candidates if not closed[x // n] >> (x % n + 1) & 1)
         elif isinstance(con, Less):
-            named += n * (n + 1) if signs_as_clauses else 2 * n
+            named += (n * (n + 1) if signs_as_clauses else 2 * n) if left[con.smaller] or left[con.larger] else 0
         elif isinstance(con, (AllDifferent, Cage, Visibility)):
-            named += len(con.cells) * n
+            named += sum(left[c] for c in con.cells)
     return named
+
+
+def _closed_values(rules: Rules) -> list[int]:
+    """The values each cell cannot take given the givens, as a bitmask (bit v for value v): all of them
+    for a given cell, else those the givens of its ``AllDifferent`` units take."""
+    everything = (1 << (rules.n_values + 1)) - 2
+    closed = [everything if g else 0 for g in rules.givens]
+    for con in rules.constraints:
+        if isinstance(con, AllDifferent):
+            given = 0
+            for c in con.cells:
+                if rules.givens[c]:
+                    given |= 1 << rules.givens[c]
+            for c in con.cells:
+                closed[c] |= given
+    return closed
 
 
 CPSAT_BYTES = {"int": 840, "bool": 420}
@@ -85,8 +105,10 @@ CPSAT_FIRST_SOLVE = 12 * 2**20
 
 
 def estimated_bytes(puzzle, formulation: str = "int") -> int:
-    """What CP-SAT holds for ``puzzle``'s model, before it is made (:data:`CPSAT_BYTES`)."""
-    return CPSAT_FIRST_SOLVE + candidates_named(puzzle.rules, formulation == "bool") * CPSAT_BYTES[formulation]
+    """What CP-SAT holds for ``puzzle``'s model, before it is made (:data:`CPSAT_BYTES` a
+    candidate the givens leave open)."""
+    named = candidates_named(puzzle.rules, formulation == "bool", open_only=True)
+    return CPSAT_FIRST_SOLVE + named * CPSAT_BYTES[formulation]
 
 
 @dataclass(frozen=True)

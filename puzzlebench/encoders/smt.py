@@ -570,10 +570,10 @@ def estimated_bytes(puzzle, amo: str = "card", formulation: str = "fold") -> int
     """What Z3 holds for ``puzzle``'s formula and its text, before it is made: with pairwise
     at-most-ones (``bool``, ``fold``), the CNF's clauses as terms (230 bytes a clause and 115 a
     literal above the formula's lists: Z3 took 535 bytes a clause of an empty 36x36's in all);
-    else :data:`Z3_BYTES` a candidate named."""
+    else :data:`Z3_BYTES` a candidate named that the givens leave open."""
     if amo == "pairwise" and formulation != "int":
         return cnf_estimated_bytes(puzzle, "extended", "pairwise", per_clause=230, per_literal=115)
-    return candidates_named(puzzle.rules, formulation != "int") * Z3_BYTES
+    return candidates_named(puzzle.rules, formulation != "int", open_only=True) * Z3_BYTES
 
 
 def estimated_export_bytes(puzzle, amo: str = "card") -> int:

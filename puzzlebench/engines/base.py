@@ -259,7 +259,7 @@ class Engine(ABC):
         """:class:`~puzzlebench.encoders.budget.OverBudget` when the encoding of ``puzzle`` is
         estimated past what this run may hold (the one check of every engine's encoding).  The
         engine's libraries are imported first, as its run would import them: under a memory
-        limit what they hold (OR-Tools 127 MB) is no longer the run's to use."""
+        limit what they hold (OR-Tools 127 MB) is out of what the cap leaves the run."""
         self.load_libraries()
         check_budget(self.estimated_bytes(puzzle), f"{self.family}'s encoding of this {puzzle.kind}",
                      self.memory_budget)

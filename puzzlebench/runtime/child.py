@@ -258,10 +258,16 @@ class MemoryLimit:
 def memout_if_said(result: Result, limit: int | None) -> Result:
     """Under a memory limit, an ``error`` whose words say memory ran out (an engine that caught
     its own refused allocation: Z3's "Resource temporarily unavailable", a program's
-    bad_alloc) is the cap's doing: a ``memout``, with those words."""
-    if limit is not None and result.status is Status.ERROR and says_out_of_memory(result.error):
+    bad_alloc) is the cap's doing: a ``memout``, with those words; so is an encoding the
+    budget refused (:func:`~puzzlebench.encoders.budget.check_budget`), said as every memout
+    is, the limit first."""
+    if limit is None:
+        return result
+    said = result.status is Status.ERROR and says_out_of_memory(result.error)
+    refused = result.status is Status.MEMOUT and not (result.error or "").startswith("memory limit of ")
+    if said or refused:
         result.status = Status.MEMOUT
-        result.error = memout_message(limit, result.peak_memory, result.error)
+        result.error = memout_message(limit, None if refused else result.peak_memory, result.error)
     return result
 
 
