@@ -58,7 +58,7 @@ def max_complexity(bonus_tenths: int) -> int:
 class ChainHint:
     """One conclusion: candidates removed (``eliminations``) or a value placed, the rung, its
     rating (base + length term), the complexity and the chain(s) in words; for drawing them,
-    the chains' ``candidates`` and ``links`` (as :class:`~.candidate_grid.Step` has them)."""
+    the chains' ``candidates`` and ``links`` (as :class:`~.grid.Step` has them)."""
 
     technique: str
     rating: float

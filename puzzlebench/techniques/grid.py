@@ -1,9 +1,9 @@
 """The candidate grid the human solver and the chains search share: the units and peers of
 an N x N Sudoku with R x C blocks (:class:`Geometry`), the candidates of one branch
 (:class:`State`, bitmasks: bit v-1 for value v), and the move a technique finds
-(:class:`Step`).  Its own module so that :mod:`.human` (the ladders) and :mod:`.chains` (the
-chain rungs of SE's ladder, which :mod:`.human` calls) both build on it without importing
-each other.
+(:class:`Step`) with the words and marks of a step every technique writes.  Its own module
+so that the techniques, :mod:`.chains` and :mod:`.ladder` (which calls them all) build on it
+without importing each other.
 """
 
 from __future__ import annotations
@@ -221,3 +221,78 @@ class State:
     def positions(self, unit: int, v: int) -> list[int]:
         bit = 1 << (v - 1)
         return [c for c in self.g.units[unit] if self.cand[c] & bit]
+
+
+# -- steps in words and marks: what every technique writes --------------------------------------
+
+def removal_text(g: Geometry, eliminations: Sequence[tuple[int, int]]) -> str:
+    by_value: dict[int, list[int]] = {}
+    for cell, v in eliminations:
+        by_value.setdefault(v, []).append(cell)
+    return "; ".join(f"{v} from {', '.join(g.names[c] for c in sorted(cells))}"
+                     for v, cells in sorted(by_value.items()))
+
+
+def elimination(g: Geometry, technique: str, what: str, eliminations, **pattern) -> Step:
+    """A step removing candidates; ``pattern``: the Step's cells, units, candidates, links."""
+    elims = tuple(sorted(set(eliminations)))
+    return Step(technique, (), elims, f"{what} removes {removal_text(g, elims)}", **pattern)
+
+
+def placement(g: Geometry, technique: str, cell: int, v: int, where: str = "", **pattern) -> Step:
+    text = f"{g.names[cell]} = {v}: {technique}" + (f" in {where}" if where else "")
+    return Step(technique, ((cell, v),), (), text, cells=(cell,), candidates=((cell, v),), **pattern)
+
+
+def marks(cand: Sequence[int], cells: Sequence[int], mask: int = -1) -> tuple[tuple[int, int], ...]:
+    """The candidates of ``cells`` among the values of ``mask`` (default: all), the ones a
+    pattern rests on."""
+    return tuple((c, v) for c in cells for v in values_of(cand[c] & mask))
+
+
+def unit_order(g: Geometry) -> list[int]:
+    n = g.n
+    return list(range(2 * n, 3 * n)) + list(range(n)) + list(range(n, 2 * n))
+
+
+def value_cells(s: State) -> list[int]:
+    """Per value v (index v − 1), the cells holding it as a bitset; the last grid's answer
+    is kept (the techniques of one step all ask about the same grid)."""
+    key = (s.g.n, tuple(s.cand))
+    last = s.memo.last_grid
+    if last[0] == key:
+        return last[1]
+    out = [0] * s.g.n
+    for c, m in enumerate(s.cand):
+        while m:
+            low = m & -m
+            m ^= low
+            out[low.bit_length() - 1] |= 1 << c
+    s.memo.last_grid = (key, out)
+    return out
+
+
+def known_nothing(s: State, name: str) -> tuple[int, list[tuple]]:
+    """For a technique that scans units and values and stops at the first find: the values
+    (as a mask) known to give nothing, and the keys of the others, to be remembered when the
+    whole scan finds nothing (a find stops the scan before every unit was seen)."""
+    cells_of_value = value_cells(s)
+    known, keys = 0, []
+    for i, cells in enumerate(cells_of_value):
+        key = (name, s.g.box, i + 1, cells)
+        if key in s.memo.nothing:
+            known |= 1 << i
+        else:
+            keys.append(key)
+    return known, keys
+
+
+def seen_by_all(s: State, cells: Sequence[int], bit: int) -> list[int]:
+    common = -1
+    for c in cells:
+        common &= s.g.peer_bits[c]
+    return [c for c in cells_of(common) if s.cand[c] & bit]
+
+
+def bits_of(mask: int) -> list[int]:
+    return [1 << (v - 1) for v in values_of(mask)]
