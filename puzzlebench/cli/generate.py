@@ -175,18 +175,17 @@ def _generated_text(args, puzzle, index: int) -> str:
 
 
 def register(sub) -> None:
-    p = sub.add_parser("generate", help="seeded puzzles: Sudoku of any block shape, Skyscrapers, N-Queens completion, "
-                                        "Latin squares with holes (QWH), and proper Sudoku-X, jigsaw, Killer, "
-                                        "Futoshiki and KenKen (written as Simon Tatham's game ids)")
-    p.add_argument("kind", choices=generated_kinds(), help="the kind of puzzle to generate")
+    kinds = generated_kinds()
+    boxed = [k for k in kinds if KINDS[k].shape == "box"]
+    sized = ", ".join(f"{k} {KINDS[k].default_shape}" for k in kinds if KINDS[k].shape == "size")
+    p = sub.add_parser("generate", help=f"seeded puzzles of every kind with a generator: {', '.join(kinds)}")
+    p.add_argument("kind", choices=kinds, help="the kind of puzzle to generate")
     p.add_argument("--count", type=COUNT, default=10, help="how many puzzles (default %(default)s)")
     p.add_argument("--seed", type=SEED, default=0,
                    help="random seed: the same seed, the same puzzles (default %(default)s)")
-    p.add_argument("--box", metavar="RxC", help="Sudoku, Sudoku-X and Killer block shape (default 3x3)")
+    p.add_argument("--box", metavar="RxC", help=f"the block shape of {', '.join(boxed)} (default 3x3)")
     p.add_argument("--clues", type=AMOUNT, help="Sudoku: this many clues (default: minimal)")
-    p.add_argument("--size", type=SIZE, help="Skyscrapers N (default 6), N-Queens n (default 8), Latin square "
-                                            "order (1..64, default 30), jigsaw N (default 9), Futoshiki N "
-                                            "(default 5) or KenKen N (default 6)")
+    p.add_argument("--size", type=SIZE, help=f"the size of the other kinds (default: {sized})")
     p.add_argument("--remove", type=FRACTION, help="Skyscrapers: share of clues to remove (0..1, default 0.5)")
     p.add_argument("--placed", type=AMOUNT, help="N-Queens: pre-placed queens (default 0)")
     p.add_argument("--holes", type=FRACTION,
