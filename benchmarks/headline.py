@@ -13,12 +13,12 @@ from the database's ``runs`` table and opens the output as an HTML comment.
 from __future__ import annotations
 
 import argparse
-import json
+import re
 import sys
 
 from puzzlebench import PuzzlebenchError
 from puzzlebench.harness.database import open_existing
-from puzzlebench.harness.report import (VIRTUAL_BEST, MetricOptions, median_runs, outcome, standard_metrics)
+from puzzlebench.harness.report import VIRTUAL_BEST, MetricOptions, median_runs, outcome, standard_metrics
 from puzzlebench.harness.uncertainty import ratio_interval
 
 PODIUM = 3   # paradigms named in the summary table, fastest first
@@ -33,12 +33,19 @@ def sgm_interval(capped: list[float], shift: float) -> tuple[float, float] | Non
 
 
 def groups(rows: list) -> dict[tuple[str, str, str], list[dict]]:
-    """The rows by (kind, size, set), in the database's order."""
+    """The rows by (kind, size, set), ordered by kind (in the database's order), then size (its
+    first number), then the set's place in the database."""
     out: dict[tuple[str, str, str], list[dict]] = {}
     for row in rows:
         if row["kind"] is not None:   # a line that was not a puzzle has no kind
             out.setdefault((row["kind"], row["shape"] or "", row["set_name"]), []).append(dict(row))
-    return out
+    place = {key: i for i, key in enumerate(out)}
+    kinds = {kind: i for i, kind in reversed(list(enumerate(key[0] for key in out)))}
+
+    def order(key: tuple[str, str, str]) -> tuple:
+        size = re.match(r"\d+", key[1])
+        return kinds[key[0]], int(size.group()) if size else 0, place[key]
+    return {key: out[key] for key in sorted(out, key=order)}
 
 
 def paradigm_rows(rows: list[dict], options: MetricOptions) -> list[dict]:
@@ -98,42 +105,65 @@ def provenance(runs: list[dict], command: str) -> list[str]:
             "-->"]
 
 
-def database(db_path: str) -> tuple[list, list[dict], MetricOptions]:
-    """The results (repetitions folded to their median, as the report does), the runs, the options."""
+def database(db_path: str) -> tuple[list, list[dict], int, MetricOptions]:
+    """The results (repetitions folded to their median, as the report does), the runs, the
+    count of disagreements between solvers, the options."""
     options = MetricOptions()
     db = open_existing(db_path)
     try:
-        return median_runs(db.results(), options.time_key), db.runs(), options
+        return median_runs(db.results(), options.time_key), db.runs(), len(db.disagreements()), options
     finally:
         db.close()
 
 
-def headline(rows: list, runs: list[dict], options: MetricOptions, command: str) -> str:
-    table = {key: paradigm_rows(group, options) for key, group in groups(rows).items()}
+def checks(rows: list, disagreements: int) -> str:
+    """What the cross-checks found, in a sentence."""
+    puzzles = [r for r in rows if r["kind"] is not None]
+    wrong = sum(1 for r in puzzles if r["wrong"])
+    errors = sum(1 for r in puzzles if r["status"] == "error")
+    killed = sum(1 for r in puzzles if r["status"] == "timeout" and r["error"])
+    return (f"Every answer was verified by the puzzle's own checker and every two solvers that finished a puzzle "
+            f"were cross-checked: {disagreements} disagreements, {wrong} wrong answers, {errors} errors; "
+            f"{killed} runs overran their limit by more than the grace and were killed (counted as timeouts).")
+
+
+def summary_lines(table: dict, runs: list[dict], command: str) -> list[str]:
+    """The title, what the figures are, and a row per kind, size and set naming its fastest paradigms."""
     machine = runs[-1]
-    lines = provenance(runs, command) + [
-        "# Results", "",
-        "Which paradigm solves which puzzles fastest: per kind, size and set, each paradigm's puzzles "
-        "solved within the time limit and its shifted geometric mean time (ms; shift 10 ms, an unsolved "
-        "puzzle at its limit) with its 95% bootstrap interval over the puzzles.", "",
-        f"Made by `sh results/make_results.sh` from `results/campaign.toml` on {machine['started'][:10]}, "
-        f"commit {(machine['git_commit'] or 'unknown')[:12]}, {machine['cpu_model']} ({machine['cores']} cores), "
-        "wall time, two workers at once: the ratios between paradigms are the point. Details, figures and "
-        "every counter per set: [bench/summary.md](bench/summary.md).", "",
-        "| kind | size | set | puzzles | limit s | fastest, sgm ms [95% CI] | second | third |",
-        "|---|---|---|---:|---:|---|---|---|"]
+    lines = ["# Results", "",
+             "Which paradigm solves which puzzles fastest: per kind, size and set, each paradigm's puzzles "
+             "solved within the time limit and its shifted geometric mean time (ms; shift 10 ms, an unsolved "
+             "puzzle at its limit) with its 95% bootstrap interval over the puzzles.", "",
+             f"Made by `{command}` on {machine['started'][:10]}, commit {(machine['git_commit'] or 'unknown')[:12]}, "
+             f"{machine['cpu_model']} ({machine['cores']} cores), wall time, two workers at once: the ratios between "
+             "paradigms are the point. Details, figures and every counter per set: "
+             "[bench/summary.md](bench/summary.md).", "",
+             "| kind | size | set | puzzles | limit s | fastest, sgm ms [95% CI] | second | third |",
+             "|---|---|---|---:|---:|---|---|---|"]
     for (kind, size, set_name), ranked in table.items():
         podium = [podium_cell(m) for m in ranked[:PODIUM]] + ["-"] * (PODIUM - len(ranked[:PODIUM]))
         lines.append(f"| {kind} | {size} | {set_name} | {ranked[0]['puzzles']} | {ranked[0]['time_limit']:g} | "
                      + " | ".join(podium) + " |")
-    lines += ["", "Every paradigm, fastest first (solved: within the limit, of the set's puzzles):", ""]
+    return lines
+
+
+def detail_lines(table: dict) -> list[str]:
+    """A table per kind, size and set: every paradigm, fastest first."""
+    lines = ["Every paradigm, fastest first (solved: within the limit, of the set's puzzles):", ""]
     for (kind, size, set_name), ranked in table.items():
         lines += [f"**{kind} {size}**, {set_name}", "", "| paradigm | solved | sgm ms | 95% CI ms |",
                   "|---|---:|---:|---:|"]
-        for m in ranked:
-            lines.append(f"| {m['solver']} | {m['solved_in_limit']}/{m['puzzles']} | {ms(m['sgm'])} | {interval(m)} |")
+        lines += [f"| {m['solver']} | {m['solved_in_limit']}/{m['puzzles']} | {ms(m['sgm'])} | {interval(m)} |"
+                  for m in ranked]
         lines.append("")
-    return "\n".join(lines)
+    return lines
+
+
+def headline(rows: list, runs: list[dict], disagreements: int, options: MetricOptions, command: str) -> str:
+    table = {key: paradigm_rows(group, options) for key, group in groups(rows).items()}
+    lines = [*provenance(runs, command), "", *summary_lines(table, runs, command), "",
+             checks(rows, disagreements), "", *detail_lines(table)]
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -145,9 +175,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="print the provenance header alone (for a page the report wrote from this database)")
     args = ap.parse_args(argv)
     try:
-        rows, runs, options = database(args.db)
+        rows, runs, disagreements, options = database(args.db)
+        if not runs:
+            raise PuzzlebenchError(f"{args.db} holds no bench run")
         text = ("\n".join(provenance(runs, args.command)) + "\n" if args.provenance_only
-                else headline(rows, runs, options, args.command))
+                else headline(rows, runs, disagreements, options, args.command))
     except PuzzlebenchError as exc:
         print(f"headline: {exc}", file=sys.stderr)
         return 2
