@@ -26,11 +26,9 @@ enum { NOGOOD_LITERALS = 1 << 22 };
 
 /* The grid's geometry and the search's buffers. */
 typedef struct {
-    int n, ncell, nunit;
+    UnitGrid grid;         /* the geometry (sudokun.h): built here, handed to clause learning */
+    int ncell;             /* n * n */
     uint64_t full;         /* the mask of all n values */
-    const int *units;      /* nunit * n cells */
-    int *peer_start;       /* ncell + 1: cell c's peers are peers[peer_start[c] .. peer_start[c+1]) */
-    int *peers;            /* every cell of c's units but c, each once */
     /* locked: unit u's families are fam_start[u] .. fam_start[u+1]); family f's pieces are
      * numbered 1 .. piece_start[f+1] - piece_start[f], and slot[f * n + x] is the piece that
      * holds position x of the unit (0: none); piece p clears out[out_start[p] .. out_start[p+1]) */
@@ -43,7 +41,6 @@ typedef struct {
     int locked;            /* the locked rule on */
     int alldiff, wdeg;     /* n >= 16: the alldifferent filter; dom/wdeg branching */
     int large;             /* n >= 16 and either: the frames' seen[] words kept */
-    int *cu_start, *cu;    /* cell c's units: cu[cu_start[c] .. cu_start[c+1]) */
     uint32_t *weight;      /* dom/wdeg: per unit, 1 + the dead ends found in it */
     int random;            /* BB_RANDOM: ties broken by rng */
     uint64_t rng;          /* splitmix64's state */
@@ -65,28 +62,17 @@ typedef struct {
 /* Cell c's units: cu[cu_start[c] .. cu_start[c+1]). */
 static int cell_units(const Geo *g, int **start_out, int **cu_out) {
     int *start = calloc((size_t)g->ncell + 1, sizeof(int));
-    int *cu = malloc(sizeof(int) * ((size_t)g->nunit * g->n + 1));
+    int *cu = malloc(sizeof(int) * ((size_t)g->grid.nunit * g->grid.n + 1));
     if (!start || !cu) { free(start); free(cu); return -1; }
-    for (size_t k = 0; k < (size_t)g->nunit * g->n; k++) start[g->units[k] + 1]++;
+    for (size_t k = 0; k < (size_t)g->grid.nunit * g->grid.n; k++) start[g->grid.units[k] + 1]++;
     for (int c = 0; c < g->ncell; c++) start[c + 1] += start[c];
     int *fill = malloc(sizeof(int) * ((size_t)g->ncell + 1));
     if (!fill) { free(start); free(cu); return -1; }
     memcpy(fill, start, sizeof(int) * (size_t)g->ncell);
-    for (int u = 0; u < g->nunit; u++)
-        for (int x = 0; x < g->n; x++) cu[fill[g->units[(size_t)u * g->n + x]]++] = u;
+    for (int u = 0; u < g->grid.nunit; u++)
+        for (int x = 0; x < g->grid.n; x++) cu[fill[g->grid.units[(size_t)u * g->grid.n + x]]++] = u;
     free(fill);
     *start_out = start; *cu_out = cu;
-    return 0;
-}
-
-/* Room for `more` ints at the end of a. */
-static int reserve(IntVec *a, size_t more) {
-    if (a->len + more <= a->cap) return 0;
-    size_t cap = a->cap ? a->cap : 64;
-    while (cap < a->len + more) cap *= 2;
-    int *p = realloc(a->v, cap * sizeof(int));
-    if (!p) return -1;
-    a->v = p; a->cap = cap;
     return 0;
 }
 
@@ -96,17 +82,17 @@ static int reserve(IntVec *a, size_t more) {
  * peers is half of a 16x16's set-up). */
 static int build_peers(Geo *g, const int *cu_start, const int *cu, int *mark) {
     IntVec peers = {0};
-    g->peer_start = malloc(sizeof(int) * ((size_t)g->ncell + 1));
-    if (!g->peer_start) return -1;
+    g->grid.peer_start = malloc(sizeof(int) * ((size_t)g->ncell + 1));
+    if (!g->grid.peer_start) return -1;
     for (int c = 0; c < g->ncell; c++) mark[c] = -1;
     for (int c = 0; c < g->ncell; c++) {
-        g->peer_start[c] = (int)peers.len;
+        g->grid.peer_start[c] = (int)peers.len;
         mark[c] = c;
-        if (reserve(&peers, (size_t)(cu_start[c + 1] - cu_start[c]) * g->n) < 0) { free(peers.v); return -1; }
+        if (reserve(&peers, (size_t)(cu_start[c + 1] - cu_start[c]) * g->grid.n) < 0) { free(peers.v); return -1; }
         int *at = peers.v + peers.len;
         for (int k = cu_start[c]; k < cu_start[c + 1]; k++) {
-            const int *cells = g->units + (size_t)cu[k] * g->n;
-            for (int x = 0; x < g->n; x++) {
+            const int *cells = g->grid.units + (size_t)cu[k] * g->grid.n;
+            for (int x = 0; x < g->grid.n; x++) {
                 int o = cells[x];
                 *at = o;
                 at += mark[o] != c;
@@ -115,24 +101,24 @@ static int build_peers(Geo *g, const int *cu_start, const int *cu, int *mark) {
         }
         peers.len = (size_t)(at - peers.v);
     }
-    g->peer_start[g->ncell] = (int)peers.len;
-    g->peers = peers.v ? peers.v : malloc(sizeof(int));
-    return g->peers ? 0 : -1;
+    g->grid.peer_start[g->ncell] = (int)peers.len;
+    g->grid.peers = peers.v ? peers.v : malloc(sizeof(int));
+    return g->grid.peers ? 0 : -1;
 }
 
 /* The units B that share two cells or more with unit a (and are not a's cells again), in
  * increasing order; `count` holds nunit zeros and is left so. */
 static int partners(const Geo *g, int a, const int *cu_start, const int *cu, int *count, int *found) {
     int k = 0;
-    const int *cells = g->units + (size_t)a * g->n;
-    for (int x = 0; x < g->n; x++)
+    const int *cells = g->grid.units + (size_t)a * g->grid.n;
+    for (int x = 0; x < g->grid.n; x++)
         for (int j = cu_start[cells[x]]; j < cu_start[cells[x] + 1]; j++)
             if (cu[j] != a && count[cu[j]]++ == 0) found[k++] = cu[j];
     int kept = 0;
     for (int i = 0; i < k; i++) {
         int b = found[i], shared = count[b];
         count[b] = 0;
-        if (shared >= 2 && shared < g->n) found[kept++] = b;
+        if (shared >= 2 && shared < g->grid.n) found[kept++] = b;
     }
     for (int i = 1; i < kept; i++)   /* insertion sort: a few units */
         for (int j = i; j > 0 && found[j - 1] > found[j]; j--) { int t = found[j]; found[j] = found[j - 1]; found[j - 1] = t; }
@@ -147,18 +133,18 @@ static int partners(const Geo *g, int a, const int *cu_start, const int *cu, int
  * piece.  `pos` holds ncell ints (-1 on entry and on return); `count` and `found` nunit ints
  * each. */
 static int build_pieces(Geo *g, const int *cu_start, const int *cu, int *pos, int *count, int *found) {
-    int n = g->n;
+    int n = g->grid.n;
     IntVec fam = {0}, out_start = {0}, out = {0}, slots = {0}, outside = {0};
     int rc = -1;
     uint64_t taken[MAX_VALUES];     /* per family of this unit: the positions its pieces hold */
     int pieces_of[MAX_VALUES];
-    int *family_of = malloc(sizeof(int) * ((size_t)g->nunit + 1));   /* a's i-th partner's family */
-    int *outside_at = malloc(sizeof(int) * ((size_t)g->nunit + 2));  /* its cells outside a */
-    g->fam_start = malloc(sizeof(int) * ((size_t)g->nunit + 1));
+    int *family_of = malloc(sizeof(int) * ((size_t)g->grid.nunit + 1));   /* a's i-th partner's family */
+    int *outside_at = malloc(sizeof(int) * ((size_t)g->grid.nunit + 2));  /* its cells outside a */
+    g->fam_start = malloc(sizeof(int) * ((size_t)g->grid.nunit + 1));
     if (!family_of || !outside_at || !g->fam_start) goto done;
-    for (int a = 0; a < g->nunit; a++) {
+    for (int a = 0; a < g->grid.nunit; a++) {
         g->fam_start[a] = (int)fam.len;
-        const int *cells = g->units + (size_t)a * n;
+        const int *cells = g->grid.units + (size_t)a * n;
         size_t first_slot = slots.len;
         int nfam = 0;
         int nb = partners(g, a, cu_start, cu, count, found);
@@ -166,7 +152,7 @@ static int build_pieces(Geo *g, const int *cu_start, const int *cu, int *pos, in
         outside.len = 0;
         if (reserve(&outside, (size_t)nb * n) < 0) goto done;
         for (int i = 0; i < nb; i++) {
-            const int *bc = g->units + (size_t)found[i] * n;
+            const int *bc = g->grid.units + (size_t)found[i] * n;
             uint64_t where = 0;            /* A∩B as positions in A; B's other cells kept */
             outside_at[i] = (int)outside.len;
             for (int x = 0; x < n; x++) {
@@ -203,7 +189,7 @@ static int build_pieces(Geo *g, const int *cu_start, const int *cu, int *pos, in
         }
         for (int x = 0; x < n; x++) pos[cells[x]] = -1;
     }
-    g->fam_start[g->nunit] = (int)fam.len;
+    g->fam_start[g->grid.nunit] = (int)fam.len;
     if (push(&fam, (int)out_start.len) < 0 || push(&out_start, (int)out.len) < 0 || push(&out, 0) < 0) goto done;
     g->piece_start = fam.v; fam.v = NULL;
     g->out_start = out_start.v; out_start.v = NULL;
@@ -220,19 +206,19 @@ done:
 
 static int geo_init(Geo *g, int n, int nunit, const int *units) {
     memset(g, 0, sizeof *g);
-    g->n = n; g->ncell = n * n; g->nunit = nunit; g->units = units;
+    g->grid.n = n; g->ncell = n * n; g->grid.nunit = nunit; g->grid.units = units;
     g->fsize = 2 * (size_t)g->ncell;
-    g->full = n == 64 ? ~0ULL : ((1ULL << n) - 1);
+    g->full = all_values(n);
     g->queue = malloc(sizeof(int) * (size_t)g->ncell);
     int *mark = malloc(sizeof(int) * (size_t)g->ncell);
     int *count = calloc((size_t)nunit + 1, sizeof(int));
     int *found = malloc(sizeof(int) * ((size_t)nunit + 1));
     int rc = -1;
     if (!g->queue || !mark || !count || !found) goto done;
-    if (cell_units(g, &g->cu_start, &g->cu) < 0) goto done;
-    if (build_peers(g, g->cu_start, g->cu, mark) < 0) goto done;
+    if (cell_units(g, &g->grid.cu_start, &g->grid.cu) < 0) goto done;
+    if (build_peers(g, g->grid.cu_start, g->grid.cu, mark) < 0) goto done;
     for (int c = 0; c < g->ncell; c++) mark[c] = -1;
-    if (build_pieces(g, g->cu_start, g->cu, mark, count, found) < 0) goto done;
+    if (build_pieces(g, g->grid.cu_start, g->grid.cu, mark, count, found) < 0) goto done;
     if (!(g->weight = malloc(sizeof(uint32_t) * ((size_t)nunit + 1)))) goto done;
     for (int u = 0; u < nunit; u++) g->weight[u] = 1;
     rc = 0;
@@ -242,13 +228,13 @@ done:
 }
 
 static void geo_free(Geo *g) {
-    free(g->peer_start); free(g->peers); free(g->fam_start); free(g->piece_start);
+    free(g->grid.peer_start); free(g->grid.peers); free(g->fam_start); free(g->piece_start);
     free(g->out_start); free(g->out); free(g->slot); free(g->queue); free(g->stack);
-    free(g->cu_start); free(g->cu); free(g->weight);
+    free(g->grid.cu_start); free(g->grid.cu); free(g->weight);
     free(g->path_cell); free(g->path_bit); free(g->path_refuted);
     free(g->ng_lits.v); free(g->ng_start.v);
     if (g->watches)
-        for (size_t l = 0; l < (size_t)g->ncell * g->n; l++) free(g->watches[l].v);
+        for (size_t l = 0; l < (size_t)g->ncell * g->grid.n; l++) free(g->watches[l].v);
     free(g->watches);
 }
 
@@ -261,7 +247,7 @@ static void blame_unit(Geo *g, int u) { if (g->wdeg) g->weight[u]++; }
 
 static void blame_cell(Geo *g, int c) {
     if (g->wdeg)
-        for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) g->weight[g->cu[k]]++;
+        for (int k = g->grid.cu_start[c]; k < g->grid.cu_start[c + 1]; k++) g->weight[g->grid.cu[k]]++;
 }
 
 /* A unit's version: the sums of its cells' masks as numbers, low and high 32 bits apart (no
@@ -293,7 +279,7 @@ static uint64_t *frame(Geo *g, size_t depth) {
 }
 
 static int nogood_true(const Geo *g, const uint64_t *val, int lit) {
-    return val[lit / g->n] == (uint64_t)(lit % g->n) + 1;
+    return val[lit / g->grid.n] == (uint64_t)(lit % g->grid.n) + 1;
 }
 
 /* Cell c has just been given value v (1-based): each nogood watching that literal watches
@@ -302,7 +288,7 @@ static int nogood_true(const Geo *g, const uint64_t *val, int lit) {
  * literals, as in Chaff (Moskewicz et al., DAC 2001), so that a nogood costs nothing until all
  * but one of its literals hold.  0 when every literal of a nogood holds or a cell is emptied. */
 static int fire_nogoods(Geo *g, uint64_t *cand, const uint64_t *val, int c, uint64_t v, int *qn) {
-    const int n = g->n, lit = c * n + (int)v - 1;
+    const int n = g->grid.n, lit = c * n + (int)v - 1;
     IntVec *w = &g->watches[lit];
     size_t i = 0, kept = 0;
     int ok = 1;
@@ -334,7 +320,7 @@ static int fire_nogoods(Geo *g, uint64_t *cand, const uint64_t *val, int c, uint
 /* Place the single candidate of every queued cell and what follows; 0 on a contradiction. */
 static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
     int *queue = g->queue;
-    const int *peers = g->peers, *peer_start = g->peer_start;
+    const int *peers = g->grid.peers, *peer_start = g->grid.peer_start;
     while (qn) {
         int c = queue[--qn];
         if (val[c]) continue;
@@ -359,7 +345,7 @@ static int settle(Geo *g, uint64_t *cand, uint64_t *val, int qn, BBSearch *s) {
 /* Hidden singles and values with no place, over every unit: cells to settle queued, their
  * number returned; -1 on a contradiction. */
 static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
-    const int n = g->n, nunit = g->nunit, *units = g->units, large = g->large;
+    const int n = g->grid.n, nunit = g->grid.nunit, *units = g->grid.units, large = g->large;
     const uint64_t full = g->full;
     int *queue = g->queue, qn = 0;
     for (int u = 0; u < nunit; u++) {
@@ -395,14 +381,14 @@ static int hidden(Geo *g, uint64_t *cand, const uint64_t *val, BBSearch *s) {
  * over every unit, skipping those unchanged since the rule last saw them (restarting from
  * the first unit after every change costs a quarter of a 25x25's time). */
 static int locked_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed, BBSearch *s) {
-    int n = g->n, qn = 0;
-    for (int u = 0; u < g->nunit && (!*changed || g->large); u++) {
+    int n = g->grid.n, qn = 0;
+    for (int u = 0; u < g->grid.nunit && (!*changed || g->large); u++) {
         int f0 = g->fam_start[u], f1 = g->fam_start[u + 1];
         if (f0 == f1) continue;
-        const int *cells = g->units + (size_t)u * n;
+        const int *cells = g->grid.units + (size_t)u * n;
         /* on large grids a unit unchanged since the rule last saw it is skipped: what the rule
          * infers from unit u depends on u's candidates alone, and its eliminations lie outside u */
-        if (g->large && !unit_changed(cand, cells, n, cand + 2 * (size_t)g->ncell + 2 * ((size_t)g->nunit + u)))
+        if (g->large && !unit_changed(cand, cells, n, cand + 2 * (size_t)g->ncell + 2 * ((size_t)g->grid.nunit + u)))
             continue;
         uint64_t open[MAX_VALUES], any = 0;   /* the candidates of the unit's undecided cells */
         for (int x = 0; x < n; x++) { int c = cells[x]; open[x] = val[c] ? 0 : cand[c]; any |= open[x]; }
@@ -501,7 +487,7 @@ static int regin(int k, const uint64_t *m, uint64_t vals, uint64_t *drop) {
 /* The alldifferent filter on unit u's open cells: the cells left with one candidate queued
  * from *qn on; -1 on a dead end. */
 static int alldiff_unit(Geo *g, int u, uint64_t *cand, const uint64_t *val, int *qn, BBSearch *s) {
-    const int n = g->n, *cells = g->units + (size_t)u * n;
+    const int n = g->grid.n, *cells = g->grid.units + (size_t)u * n;
     uint64_t *seen = cand + 2 * (size_t)g->ncell + 2 * (size_t)u;   /* the frame's seen[2u] */
     int at[MAX_VALUES], k = 0;             /* the undecided cells, as cells of the grid */
     uint64_t m[MAX_VALUES], vals = 0, drop[MAX_VALUES];   /* their candidates, and the union */
@@ -530,7 +516,7 @@ static int alldiff_unit(Geo *g, int u, uint64_t *cand, const uint64_t *val, int 
 static int alldiff_rule(Geo *g, uint64_t *cand, const uint64_t *val, int *changed, BBSearch *s) {
     int qn = 0;
     uint64_t before = s->alldiff;
-    for (int u = 0; u < g->nunit; u++)
+    for (int u = 0; u < g->grid.nunit; u++)
         if (alldiff_unit(g, u, cand, val, &qn, s) < 0) return -1;
     *changed = s->alldiff != before;
     return qn;
@@ -616,7 +602,7 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
             if (val[c]) continue;
             int k = pb_popcount64(cand[c]);
             uint64_t w = 0;
-            for (int j = g->cu_start[c]; j < g->cu_start[c + 1]; j++) w += weight[g->cu[j]];
+            for (int j = g->grid.cu_start[c]; j < g->grid.cu_start[c + 1]; j++) w += weight[g->grid.cu[j]];
             uint64_t mine = (uint64_t)k * bestw, theirs = (uint64_t)bestn * w;
             if (mine < theirs) { bestn = k; bestw = w; best = c; ties = 1; }
             else if (g->random && mine == theirs && splitmix64(&g->rng) % ++ties == 0) { bestn = k; bestw = w; best = c; }
@@ -671,7 +657,7 @@ static int searchn(Geo *g, size_t depth, BBSearch *s) {
  * literal false at the root can never fire and is not kept either. */
 static int add_nogood(Geo *g, const int *lits, int len, uint64_t *cand, const uint64_t *val, int *qn,
                       BBSearch *s) {
-    const int n = g->n;
+    const int n = g->grid.n;
     int open[2], nopen = 0;
     for (int t = 0; t < len; t++) {
         int c = lits[t] / n;
@@ -713,7 +699,7 @@ static int add_nogood(Geo *g, const int *lits, int len, uint64_t *cand, const ui
  * root frame takes them at once and is propagated again; 0 when that refutes it (no solution),
  * -1 when memory fails. */
 static int record_nogoods(Geo *g, BBSearch *s) {
-    const int n = g->n;
+    const int n = g->grid.n;
     size_t depth = g->restart_depth;
     int *lits = malloc(sizeof(int) * (depth + 1));
     if (!lits) return -1;
@@ -781,8 +767,7 @@ int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rul
         else s->backtracks++;
     }
     if (rc == 0 && ((rules & BB_CDCL) || g.handed) && !bb_stop(s)) {
-        UnitGrid grid = {n, nunit, units, g.cu_start, g.cu, g.peer_start, g.peers};
-        rc = bbu_cdcl(&grid, givens, rules, s);
+        rc = bbu_cdcl(&g.grid, givens, rules, s);
     }
 done:
     geo_free(&g);

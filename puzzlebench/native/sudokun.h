@@ -1,6 +1,33 @@
-/* What the two searches over a grid of units share: the depth-first search of sudokun.c and
- * the clause-learning search of sudokun_cdcl.c (BB_CDCL), which takes the geometry sudokun.c
- * builds, and their restart policies and random tie-breaks. */
+/* The search over grids of units from inside: what the depth-first search (sudokun.c) and
+ * clause learning (sudokun_cdcl.c) share, declared here once, as CaDiCaL's internal.hpp is for
+ * its files.  Each of the two includes this header and nothing of the other.
+ *
+ *   bitboard.c --bbu_solve, bbn_solve (pb_bitboard.h)--> sudokun.c
+ *                                   Geo { UnitGrid grid; the frames, the rules' tables ... }
+ *                                   propagate, searchn, restart_search
+ *                                       |  BB_CDCL, or s->handover dead ends and no solution
+ *                                       v
+ *                  bbu_cdcl(&geo.grid, givens, rules, s)                     sudokun_cdcl.c
+ *                                   Solver { const UnitGrid *g; the trail, the clauses ... }
+ *
+ * The call goes one way: bbu_cdcl calls nothing of sudokun.c back.  sudokun.c builds and frees
+ * the UnitGrid; clause learning only reads it.  Both count into the caller's one BBSearch
+ * (pb_bitboard.h):
+ *   sudokun.c       nodes guesses naked hidden locked alldiff backtracks restarts nogoods
+ *                   nogoods_dropped; reads restart_unit, handover
+ *   sudokun_cdcl.c  nodes guesses naked hidden conflicts restarts nogoods (clauses learnt);
+ *                   reads conflict_unit
+ * and both the limit, keep, deadline, sigints and seed, and give count, kept and solutions.
+ *
+ * A UnitGrid, for a 4x4 Sudoku (n = 4, 2x2 blocks; bbn_solve's units: rows 0-3, columns 4-7,
+ * blocks 8-11), at cell 5 (row 1, column 1):
+ *
+ *     units[4u .. 4u+4)     u = 1: 4 5 6 7     u = 5: 1 5 9 13     u = 8: 0 1 4 5
+ *     cu_start[5] = 15      cu[15 .. 18)     = 1 5 8               (its row, column, block)
+ *     peer_start[5] = 35    peers[35 .. 42)  = 4 6 7  1 9 13  0    (each once, in the units' order)
+ *
+ * Below: the geometry (UnitGrid), the call (bbu_cdcl), the growable array (IntVec), the random
+ * tie-breaks (splitmix64) and the restart policies (luby, restart_cutoff) with their units. */
 #ifndef PUZZLEBENCH_SUDOKUN_H
 #define PUZZLEBENCH_SUDOKUN_H
 #include <stdlib.h>
@@ -13,6 +40,25 @@
  * peak where 100 decided 16 (results/rtd.md). */
 enum { RESTART_UNIT = 100, CONFLICT_UNIT = 1024 };
 #define GEOMETRIC_GROWTH 1.5
+
+/* n values, nunit units of n cells each (units: nunit * n cell indices, the caller's); cell c's
+ * units are cu[cu_start[c] .. cu_start[c+1]), its peers (every other cell of its units, once)
+ * peers[peer_start[c] .. peer_start[c+1]): arrays sudokun.c allocates and frees (geo_init,
+ * geo_free). */
+typedef struct {
+    int n, nunit;
+    const int *units;
+    int *cu_start, *cu, *peer_start, *peers;
+} UnitGrid;
+
+/* The mask of all n values (n <= 64). */
+static inline uint64_t all_values(int n) { return n == 64 ? ~0ULL : (1ULL << n) - 1; }
+
+/* Counts the solutions of the grid with these givens (n * n values, 0 = empty) to s->limit;
+ * rules: BB_RANDOM (ties in the first order broken by s->seed), BB_LUBY or BB_GEOMETRIC
+ * (restarts, s->conflict_unit conflicts the first run).  -1 when memory fails.  Defined in
+ * sudokun_cdcl.c, called by bbu_solve (sudokun.c). */
+int bbu_cdcl(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s);
 
 /* A growable array of ints (the sizes are known only as the search goes). */
 typedef struct { int *v; size_t len, cap; } IntVec;
@@ -28,18 +74,16 @@ static inline int push(IntVec *a, int x) {
     return 0;
 }
 
-/* n values, nunit units of n cells each (units: nunit * n cell indices); cell c's units are
- * cu[cu_start[c] .. cu_start[c+1]), its peers (every other cell of its units, once)
- * peers[peer_start[c] .. peer_start[c+1]). */
-typedef struct {
-    int n, nunit;
-    const int *units, *cu_start, *cu, *peer_start, *peers;
-} UnitGrid;
-
-/* Counts the solutions of the grid with these givens (n * n values, 0 = empty) to s->limit;
- * rules: BB_RANDOM (ties in the first order broken by s->seed), BB_LUBY or BB_GEOMETRIC
- * (restarts, s->conflict_unit conflicts the first run).  -1 when memory fails. */
-int bbu_cdcl(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s);
+/* Room for `more` ints at the end of a. */
+static inline int reserve(IntVec *a, size_t more) {
+    if (a->len + more <= a->cap) return 0;
+    size_t cap = a->cap ? a->cap : 64;
+    while (cap < a->len + more) cap *= 2;
+    int *p = realloc(a->v, cap * sizeof(int));
+    if (!p) return -1;
+    a->v = p; a->cap = cap;
+    return 0;
+}
 
 /* splitmix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators",
  * OOPSLA 2014): one add and three multiply-xorshifts, ample for tie-breaks. */

@@ -539,7 +539,7 @@ int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
             while (cells[x] != c) x++;
             S.cu_pos[k] = x;
         }
-    const uint64_t full = n == 64 ? ~0ULL : (1ULL << n) - 1;
+    const uint64_t full = all_values(n);
     for (int c = 0; c < ncell; c++) S.cellmask[c] = full;
     for (size_t i = 0; i < (size_t)g->nunit * n; i++) S.posmask[i] = full;
     int random = (rules & BB_RANDOM) != 0;
