@@ -29,7 +29,7 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from ..runtime.interrupts import is_pysat_interrupt, stop_at_ctrl_c
+from ..runtime.interrupts import ctrl_c_kept, is_pysat_interrupt, stop_at_ctrl_c
 from ..runtime.limits import Deadline
 from .base import EVERY_KIND, Engine, Option, SearchOutcome, encodes_a_puzzle
 from .blocking import STOPPED, enumerate_by_blocking
@@ -43,6 +43,7 @@ KNOWN = ("cadical103", "cadical153", "cadical195", "cadical300", "cryptosat", "e
          "maplecm", "maplesat", "mergesat3", "minicard", "minisat22", "minisatgh", "minisatep")
 REBUILD_CONFLICTS = 1000  # conflicts on one kept solver before it is rebuilt (learnt clauses pile up)
 REBUILD_PUZZLES = 500  # or puzzles (each adds a switch variable, and the model grows with them)
+SLICE_CONFLICTS = 5000  # a slice of a search that cannot be interrupted (some 0.1 s of CaDiCaL's)
 STATS = ("decisions", "conflicts", "propagations", "restarts")
 SEED_PARAMETERS = {"cadical153": "seed", "cadical195": "seed", "cadical300": "seed", "glucose42": "rnd-seed"}
 """The PySAT solvers whose random seed can be set (``Solver.configure``, before any clause:
@@ -57,11 +58,16 @@ class Abilities:
     assumptions: bool = True    # the givens as assumptions on a solver kept across puzzles
     incremental: bool = True    # clauses added between solves (else a new solver per solve)
     statistics: bool = True     # accum_stats()
+    budget: bool = False        # else a conflict budget: searched in slices (solve_in_slices)
 
     def notes(self) -> str | None:
         """What ``puzzlebench solvers`` says of a solver that cannot do everything."""
         said = []
-        if not self.interrupt:
+        if not self.interrupt and self.budget:
+            said.append(f"cannot be interrupted: searched in slices of {SLICE_CONFLICTS:,} conflicts off the main "
+                        "thread, a Ctrl-C looked at between two; under a time limit it runs in a child process "
+                        "killed at the limit")
+        elif not self.interrupt:
             said.append("cannot be interrupted in-process: under a time limit, or where a Ctrl-C can "
                         "come, it runs in a child process killed at the limit or the Ctrl-C")
         if not self.assumptions:
@@ -111,6 +117,13 @@ def _probe_one(name: str) -> str | Abilities:
         except Exception:  # noqa: BLE001 (CaDiCaL, Lingeling: "Limited solve is currently unsupported")
             interrupt = False
         incremental = name not in ONE_SHOT
+        budget = False
+        if not interrupt and incremental:   # a slice after a slice: a one-shot solver cannot go on
+            try:
+                s.conf_budget(SLICE_CONFLICTS)
+                budget = s.solve_limited() is not None
+            except Exception:  # noqa: BLE001 (Lingeling: "Limited solve is currently unsupported")
+                budget = False
         if incremental:
             s.add_clause([-1, -2])
             if s.solve(assumptions=[1] if assumptions else []) is not (False if assumptions else True):
@@ -120,7 +133,7 @@ def _probe_one(name: str) -> str | Abilities:
             statistics = True
         except Exception:  # noqa: BLE001 (Kissat: "Statistics are not exposed by Kissat in PySAT")
             statistics = False
-        return Abilities(interrupt, assumptions, incremental, statistics)
+        return Abilities(interrupt, assumptions, incremental, statistics, budget)
     finally:
         s.delete()
 
@@ -226,9 +239,76 @@ class Watchdog:
             self._cond.notify()
 
 
+
+class SolveThread:
+    """One thread of an engine's own where the solves of a solver PySAT cannot interrupt run,
+    in slices of a conflict budget (:data:`SLICE_CONFLICTS`).  PySAT sets its SIGINT handler,
+    a ``longjmp`` out of the search, only for a solve called on the main thread; off it, a
+    Ctrl-C is Python's and the extension's count's, looked at by ``stop()`` between two
+    slices; the main thread holds its ``KeyboardInterrupt`` until the slice under way is done
+    (the solver is never left mid-search, nor a hand-over half made).
+    Two locks hand a solve over and back (a pool's futures cost three times as much a solve)."""
+
+    _all: "weakref.WeakSet[SolveThread]" = weakref.WeakSet()
+
+    def __init__(self) -> None:
+        self._reset()
+        SolveThread._all.add(self)
+
+    def _reset(self) -> None:  # also in a forked child: the parent's thread stays behind
+        self._thread: threading.Thread | None = None
+        self._job = self._answer = None
+        self._given, self._done = threading.Lock(), threading.Lock()
+        self._given.acquire()
+        self._done.acquire()
+
+    def solve(self, solver, assumptions: list[int], stop) -> bool | None:
+        """``solver``'s answer under ``assumptions`` (``None``: ``stop()`` said so between two
+        slices)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="sat-solve", daemon=True)
+            self._thread.start()
+        with ctrl_c_kept():   # handed over and back whole: a Ctrl-C raises once the slice is done
+            self._job = (solver, assumptions, stop)
+            self._given.release()
+            self._done.acquire()
+        answered, value = self._answer
+        if not answered:
+            raise value
+        return value
+
+    def _serve(self) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})   # the kernel hands it to another
+        while True:
+            self._given.acquire()
+            if self._job is None:
+                return
+            try:
+                self._answer = (True, _solve_in_slices(*self._job))
+            except BaseException as exc:  # noqa: BLE001 (handed to the caller)
+                self._answer = (False, exc)
+            self._done.release()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._job = None
+            self._given.release()
+            self._thread = None
+
+
+def _solve_in_slices(solver, assumptions: list[int], stop) -> bool | None:
+    while True:
+        solver.conf_budget(SLICE_CONFLICTS)
+        ok = solver.solve_limited(assumptions=assumptions)
+        if ok is not None or stop():
+            return ok
+
+
 def _reset_watchdogs_in_child() -> None:
     for watchdog in list(Watchdog._all):
         watchdog._reset()
+    for thread in list(SolveThread._all):
+        thread._reset()
 
 
 if hasattr(os, "register_at_fork"):
@@ -353,6 +433,7 @@ class SatEngine(Engine):
         self.abilities = ABILITIES.get(self.variant, Abilities())
         self._kept: dict[tuple, _Kept] = {}  # (base key, seed) -> the solver kept for that formula
         self._watchdog: Watchdog | None = None
+        self._solve_thread: SolveThread | None = None
 
     @classmethod
     def left_out(cls) -> dict[str, str]:
@@ -366,19 +447,21 @@ class SatEngine(Engine):
 
     @property
     def stops_at_ctrl_c(self) -> bool:
-        """Whether the watch stops this variant's search (``solve_limited`` and ``interrupt``).
-        PySAT's plain ``solve`` (CaDiCaL, Lingeling, Kissat) takes the SIGINT with a handler of
-        its own that jumps out of the search (``longjmp``), from wherever it was, and leaves the
-        solver mid-search: CaDiCaL then aborts the process at the next call ("solver in invalid
-        state"), the answers finished before it lost."""
-        return self.abilities.interrupt
+        """Whether a Ctrl-C stops this variant's search in-process: the watch's ``interrupt``
+        (``solve_limited``), or a look between two slices of a conflict budget solved off the
+        main thread (:class:`SolveThread`: CaDiCaL).  PySAT's plain ``solve`` on the main thread
+        (Lingeling, Kissat) takes the SIGINT with a handler of its own that jumps out of the
+        search (``longjmp``), from whichever thread the kernel hands the signal to, and leaves
+        the solver mid-search: CaDiCaL then aborted the process at the next call ("solver in
+        invalid state"), or the jump landed on another thread's stack ("double free")."""
+        return self.abilities.interrupt or self.abilities.budget
 
     def recovered_from_a_jump(self, exc: BaseException) -> bool:
         """Whether ``exc`` is PySAT's Ctrl-C from a plain ``solve`` (:attr:`stops_at_ctrl_c`),
         this thread then made whole: its handler's ``longjmp`` leaves SIGINT blocked (the mask
         a handler runs with, which that jump does not restore), and every later Ctrl-C was lost
         (the next count ran for ever).  The solver it left is never called again."""
-        if self.abilities.interrupt or not is_pysat_interrupt(exc):
+        if self.abilities.interrupt or self.abilities.budget or not is_pysat_interrupt(exc):
             return False
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
         return True
@@ -484,6 +567,10 @@ class SatEngine(Engine):
         raw = {k: after.get(k, 0) - before.get(k, 0) for k in STATS}
         return SearchOutcome(solutions, count, timed_out, sat_stats(raw))
 
+    def _new_solve_thread(self) -> "SolveThread":
+        self._solve_thread = SolveThread()
+        return self._solve_thread
+
     def _new_watchdog(self) -> Watchdog:
         self._watchdog = Watchdog()
         return self._watchdog
@@ -502,7 +589,12 @@ class SatEngine(Engine):
         def solve_once():
             if ctrl_c.pressed:   # one Python lost between two solves; KeyboardInterrupt follows
                 return STOPPED
-            if not limited:
+            if self.abilities.budget:
+                thread = self._solve_thread or self._new_solve_thread()
+                ok = thread.solve(solver, assumptions, lambda: ctrl_c.pressed or deadline.expired())
+                if ok is None:
+                    return STOPPED
+            elif not limited:
                 ok = solver.solve(assumptions=assumptions)
             else:
                 ok = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
@@ -568,6 +660,8 @@ class SatEngine(Engine):
     def __del__(self):
         if getattr(self, "_watchdog", None) is not None:
             self._watchdog.stop()
+        if getattr(self, "_solve_thread", None) is not None:
+            self._solve_thread.close()
         for entry in getattr(self, "_kept", {}).values():
             try:
                 entry.solver.delete()
