@@ -22,10 +22,11 @@ from .statistics import (DEFAULT_PAR, VIRTUAL_BEST, MetricOptions, Outcome, Puzz
                          interval_fields, largest_limit, mean_or_none, paired_comparison, percentile, speedup,
                          speedup_interval)
 
-TABLES = ("summary", "statistics", "standard", "compare")
+TABLES = ("summary", "statistics", "standard", "compare", "brief")
 """The tables: ``summary`` (per set, solver and solution limit), ``statistics`` (the search
 counters of the summary's rows), ``standard`` (the field's standard metrics, the set's solvers
-weighed against each other), and ``compare`` (two databases)."""
+weighed against each other), ``compare`` (two databases) and ``brief`` (what ``bench`` prints
+by default: a few columns of the summary and standard rows)."""
 IDENTITY = ("set", "solver", "limit")   # columns that name a row: a table of these alone says nothing
 
 
@@ -78,6 +79,11 @@ def interval(format: Callable[[Any], str]) -> Callable[[tuple], str]:
         low, high = (cell(format, value) for value in bounds)
         return "-" if "-" in (low, high) else f"[{low}, {high}]"
     return written
+
+
+def fraction(values: tuple) -> str:
+    """``part/whole`` of two counts."""
+    return "/".join(cell(count, value) for value in values)
 
 
 # -- the groups an entry is computed from ----------------------------------------------------------
@@ -425,5 +431,14 @@ COMPARE = [
            description="puzzles both finished with another status or count"),
 ]
 
-for _entry in (*SUMMARY, *STANDARD, *COMPARE):
+BRIEF = [
+    Metric("solver", "solver", "brief", left=True),
+    Metric("solved_of", "solved", "brief", format=fraction, fields=("solved_in_limit", "puzzles")),
+    Metric("median", "median ms", "brief", format=milliseconds),
+    Metric("sgm", "sgm ms", "brief", format=milliseconds),
+    Metric("peak_memory_mb", "peak MB", "brief", format=megabytes),
+]
+"""``bench``'s table by default, a set at a time: a 100-column terminal holds it."""
+
+for _entry in (*SUMMARY, *STANDARD, *COMPARE, *BRIEF):
     register_metric(_entry)

@@ -1,7 +1,7 @@
 """The writers of a report's tables: md, LaTeX, CSV and JSON (the HTML page is
-:mod:`..html_report`), and the raw rows (``report --raw``: CSV, JSON Lines, Parquet).  Every
-table's columns are the registry's (:func:`~.metrics.table_columns`), and every header names the
-time limit (CSV and JSON: a ``time_limit`` field).
+:mod:`..html_report`), the raw rows (``report --raw``: CSV, JSON Lines, Parquet) and ``bench``'s
+brief table.  Every table's columns are the registry's (:func:`~.metrics.table_columns`), and
+every header names the time limit (CSV and JSON: a ``time_limit`` field).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import csv
 import io
 import json
 import math
+import textwrap
 from typing import Iterable
 
 from ...errors import UsageError
@@ -231,3 +232,51 @@ def render_compare(rows: list[dict], fmt: str, name_a: str, name_b: str, margin:
         return json.dumps({"a": name_a, "b": name_b, "rows": finite_rows(rows)}, indent=1, allow_nan=False) + "\n"
     raise ValueError(fmt)
 
+
+BRIEF_WIDTH = 100
+"""The terminal ``bench``'s default table fits: each of its lines is at most this long."""
+SHORTEST_NAME = 12   # a solver's name is cut to no fewer characters than this, whatever the width
+CUT = "..."          # ASCII: a terminal of any encoding prints it
+
+
+def brief(summary: list[dict], metrics: list[dict], width: int = BRIEF_WIDTH) -> str:
+    """``bench``'s default table, each line at most ``width`` long where a solver's name can be cut
+    to fit: the time limit and what the columns are, then per set its name (wrapped) and a line
+    per solver of the registry's ``brief`` columns (the full tables: :func:`render`)."""
+    rows = [row for row in merged_rows(summary, metrics) if row["solver"] != VIRTUAL_BEST]
+    shift = f" (shift {metrics[0]['sgm_shift'] * 1000:g} ms)" if metrics else ""
+    limits = time_limit_words(rows)
+    lines = textwrap.wrap(f"{limits[0].upper()}{limits[1:]}. Solved: within the limit, of the puzzles run; median: "
+                          f"of the solved puzzles; sgm: shifted geometric mean{shift}, an unsolved puzzle "
+                          "at its limit; peak: memory above the worker's idle baseline. Every column: --wide.",
+                          width)
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault((row["set"], row["limit"]), []).append(row)
+    several_limits = {name for name, limit in groups if sum(name == other for other, _ in groups) > 1}
+    for (name, limit), mine in groups.items():
+        heading = f"{name} (solutions looked for: {limit})" if name in several_limits else name
+        lines += [""] + textwrap.wrap(heading, width) + _aligned_table(mine, table_columns(mine, "brief"), width)
+    return "\n".join(lines) + "\n"
+
+
+def _aligned_table(rows: list[dict], columns: list[Metric], width: int) -> list[str]:
+    """A markdown table padded into columns, its left-aligned cells (the names) cut, ending in
+    "...", where the line would pass ``width``."""
+    table = [[m.header_of(rows) for m in columns]] + _cells(rows, columns)
+    widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
+    spare = width - (sum(widths) + 3 * len(columns) + 1)
+    for i, m in enumerate(columns):
+        if spare < 0 and m.left:
+            cut = max(SHORTEST_NAME, widths[i] + spare, len(table[0][i]))
+            spare += widths[i] - cut
+            widths[i] = cut
+            table = [line[:i] + [_cut(line[i], cut)] + line[i + 1:] for line in table]
+    rule = "|" + "|".join("-" * (w + 2) if m.left else "-" * (w + 1) + ":" for m, w in zip(columns, widths)) + "|"
+    lines = ["| " + " | ".join(text.ljust(w) if m.left else text.rjust(w)
+                               for m, text, w in zip(columns, line, widths)) + " |" for line in table]
+    return [lines[0], rule] + lines[1:]
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:width - len(CUT)] + CUT
