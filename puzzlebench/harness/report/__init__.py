@@ -15,7 +15,8 @@ from .compare import COMPARE_FIELDS, compare, compare_noise_warnings, puzzles_in
 from .metrics import METRICS, Metric, register_metric, table_columns, unregister_metric
 from .plots import PLOTS, Plot, ecdf_points, page_plots, performance_ratios, profile_at, register_plot, unregister_plot
 from .statistics import (DEFAULT_PAR, DEFAULT_SHIFT, TIME_KEYS, VIRTUAL_BEST, MetricOptions, clock_of, median_runs,
-                         outcome, percentile, rows_without_time, shifted_geometric_mean, solved_in_limit, solver_named, timed)
+                         outcome, percentile, rows_without_time, shifted_geometric_mean, solved_in_limit,
+                         solver_named, timed)
 from .tables import noise_warnings, standard_metrics, summarise
 from .writers import (BINARY_FORMATS, RAW_FORMATS, brief, compare_caption, metrics_caption, pyarrow_modules,
                       raw_table, render, render_compare, time_limit_words, write_raw)
@@ -23,8 +24,8 @@ from .writers import (BINARY_FORMATS, RAW_FORMATS, brief, compare_caption, metri
 __all__ = ["BINARY_FORMATS", "COMPARE_FIELDS", "DEFAULT_MARGIN", "DEFAULT_PAR", "DEFAULT_SHIFT", "METRICS", "PLOTS",
            "RAW_FORMATS", "TIME_KEYS", "VIRTUAL_BEST", "Metric", "MetricOptions", "Plot", "brief", "clock_of",
            "compare", "compare_caption", "compare_noise_warnings", "ecdf_points", "median_runs", "metrics_caption",
-           "noise_warnings", "outcome", "page_plots", "percentile", "performance_ratios", "profile_at", "puzzles_in_common",
-           "pyarrow_modules", "raw_table", "register_metric", "register_plot", "render", "render_compare",
-           "rows_without_time", "shifted_geometric_mean", "solved_in_limit", "solver_named", "standard_metrics",
-           "summarise", "table_columns", "time_limit_words", "timed", "unregister_metric", "unregister_plot",
-           "write_raw"]
+           "noise_warnings", "outcome", "page_plots", "percentile", "performance_ratios", "profile_at",
+           "puzzles_in_common", "pyarrow_modules", "raw_table", "register_metric", "register_plot", "render",
+           "render_compare", "rows_without_time", "shifted_geometric_mean", "solved_in_limit", "solver_named",
+           "standard_metrics", "summarise", "table_columns", "time_limit_words", "timed", "unregister_metric",
+           "unregister_plot", "write_raw"]
