@@ -21,7 +21,7 @@ from ..harness.bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, BenchConfig, comm
 from ..harness.campaign import load_campaign
 from ..harness.dask_executor import open_executor, parse_executor_spec
 from ..harness.inputs import check_set_names, from_puzzles, read_file, sample, scramble_items, set_name
-from ..harness.report import median_runs, render, summarise
+from ..harness.report import brief, median_runs, render, standard_metrics, summarise
 from ..harness.sets import SetOrigin, file_origin
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -160,7 +160,7 @@ def cmd_bench(args) -> int:
     executor = open_executor(executor_spec)  # before anything is stored: an unreachable cluster stores nothing
     try:
         outcome = run_bench(items, cfg, executor=executor)
-        table = render(summarise(median_runs(outcome.results)), args.format)
+        table = _table(outcome.results, args)
     finally:
         if executor is not None:
             executor.close()
@@ -168,6 +168,15 @@ def cmd_bench(args) -> int:
             temporary.cleanup()
     print(table, end="")
     return _told(outcome, cfg, "" if temporary is None else "(temporary)")
+
+
+def _table(results: list, args) -> str:
+    """The table a bench prints: by default (md) the brief one a 100-column terminal holds;
+    ``--wide`` or another format, every column of the summary."""
+    rows = median_runs(results)
+    if args.format == "md" and not args.wide:
+        return brief(summarise(rows), standard_metrics(rows))
+    return render(summarise(rows), args.format)
 
 
 def _sampled(path: str, kind, box, size: int | None, seed: int, scrambled: bool) -> tuple[list, SetOrigin]:
@@ -248,7 +257,7 @@ def _cmd_campaign(args) -> int:
                 executor.close()
         results += outcome.results
         code = max(code, _told(outcome, cfg, head=f"[{n}/{len(benches)}] {Path(cfg.settings['files'][0]).name}: "))
-    print(render(summarise(median_runs(results)), args.format), end="")
+    print(_table(results, args), end="")
     return code
 
 
@@ -294,5 +303,9 @@ def register(sub) -> None:
                         "with a warning; a set with no Sudoku is refused)")
     p.add_argument("--resume", action="store_true", help="run only the pairs not already in the database")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
-    p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md", help="table format")
+    p.add_argument("--format", choices=("md", "csv", "latex", "json"), default="md",
+                   help="table format (md: per set and solver the puzzles solved, the median time, the shifted "
+                        "geometric mean and the peak memory, 100 columns wide; csv, latex, json: every column)")
+    p.add_argument("--wide", action="store_true",
+                   help="md: every column of the summary and the search statistics (as `report` shows them)")
     p.set_defaults(func=cmd_bench)

@@ -76,8 +76,7 @@ def cmd_report(args) -> int:
         _write_table(Path(args.out), f"summary.{TABLE_SUFFIX[fmt]}", text, args.out, database_files(args.db))
     if args.plot:
         for kind in args.plot:
-            extra = {"pair": pair} if kind == "scatter" else {}
-            paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, **extra)
+            paths = PLOTS[kind](results, Path(args.out), time_key=options.time_key, pair=pair)
             for path in paths:
                 print(f"wrote {path}", file=sys.stderr)
             if not paths:   # asked for and silently missing: say so (a scatter needs two solvers in a set)

@@ -28,8 +28,7 @@ from ..outputs import write_output
 from ..runtime.interrupts import ctrl_c_kept
 from .crosscheck import FINISHED
 from .database import INPUT_SOLVER, database_files
-from .report import (PLOTS, STATS, compare_caption, compare_columns, main_columns, metric_columns,
-                     metrics_caption, time_limit_words, cell_of)
+from .report import Metric, compare_caption, metrics_caption, page_plots, table_columns, time_limit_words
 
 CHUNK = 200
 """Puzzles a chunk file holds: a puzzle's page loads one file of about this many records."""
@@ -138,36 +137,35 @@ def set_section(name: str, summary: list[dict], metrics: list[dict], rows: list,
     mine = [r for r in summary if r["set"] == name]
     limits = time_limit_words(mine)
     section.tables.append(_summary_table(mine, f"Summary ({limits})", "summary"))
-    stats = [c for c in STATS[2:] if any(row.get(c[0]) is not None for row in mine)]
+    stats = table_columns(mine, "statistics")
     if stats:
-        section.tables.append(_table_of(mine, STATS[:2] + stats, "Search statistics (over solved puzzles)", "stats"))
+        section.tables.append(_table_of(mine, stats, "Search statistics (over solved puzzles)", "stats"))
     section.tables.append(status_counts(rows))
     theirs = [m for m in metrics if m["set"] == name]
     if theirs:
-        section.tables.append(_table_of(theirs, metric_columns(theirs), metrics_caption(theirs), "metrics"))
+        section.tables.append(_table_of(theirs, table_columns(theirs, "standard"), metrics_caption(theirs), "metrics"))
     section.figures = figures_svg(rows, time_key, pair)
     return section
 
 
 def _summary_table(rows: list[dict], caption: str, role: str) -> str:
-    return _table_of(rows, main_columns(rows) + [("wrong", "wrong")], caption, role)
+    return _table_of(rows, table_columns(rows, "summary", page=True), caption, role)
 
 
-def _table_of(rows: list[dict], columns, caption: str, role: str) -> str:
+def _table_of(rows: list[dict], columns: list[Metric], caption: str, role: str) -> str:
     """A sortable table; each cell's ``data-v`` is its value to sort by (the number, not its text)."""
-    head = "".join(f"<th data-key={_e(k)}>{_e(label)}</th>" for k, label in columns)
+    head = "".join(f"<th data-key={_e(m.key)}>{_e(m.header_of(rows))}</th>" for m in columns)
     body = []
     for row in rows:
-        cells = "".join(f"<td data-v='{_e(_sort_value(row, k))}'>{_e(cell_of(row, k))}</td>" for k, _ in columns)
+        cells = "".join(f"<td data-v='{_e(_sort_value(row, m))}'>{_e(m.cell(row))}</td>" for m in columns)
         flags = " ".join(f"has-{s}" for s in ("timeouts", "errors", "memouts", "wrong") if row.get(s))
         body.append(f"<tr data-solver='{_e(row.get('solver'))}' data-status='{flags}'>{cells}</tr>")
     return (f"<table class='sortable {role}'><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>")
 
 
-def _sort_value(row: dict, key: str):
-    value = row.get(key[:-3] + "_lo" if key.endswith("_ci") else key)
-    value = _finite(value)
+def _sort_value(row: dict, column: Metric):
+    value = _finite(column.sort_value(row))
     return "" if value is None else value
 
 
@@ -199,16 +197,16 @@ def _status_order(status: str) -> tuple:
 
 
 def figures_svg(rows: list, time_key: str, pair: tuple[str, str] | None = None) -> list[str]:
-    """The set's cactus, ECDF, performance profile and scatter (of ``pair``, else its first two
-    solvers) as SVG text, by matplotlib's SVG back end (text kept as text)."""
+    """The set's figures of the plots' registry shown on the page (cactus, ECDF, performance
+    profile, the scatter of ``pair``, else of its first two solvers) as SVG text, by
+    matplotlib's SVG back end (text kept as text)."""
     with ctrl_c_kept():   # imported here first: a Ctrl-C in it would land in a class being made
         import matplotlib
     out = []
     with tempfile.TemporaryDirectory(prefix="puzzlebench-figures-") as folder, \
             matplotlib.rc_context({"svg.fonttype": "none"}):
-        for kind in ("cactus", "ecdf", "profile", "scatter"):
-            extra = {"pair": pair} if kind == "scatter" and pair else {}
-            for path in PLOTS[kind](rows, Path(folder), time_key=time_key, page=True, **extra):
+        for plot in page_plots():
+            for path in plot(rows, Path(folder), time_key=time_key, page=True, pair=pair):
                 if path.suffix == ".svg":
                     text = path.read_text(encoding="utf-8")
                     out.append(text[text.index("<svg"):])
@@ -360,7 +358,7 @@ def compare_page(out: Path, given: str, names: list[str], sides: list[list], row
     """``report --compare A B --format html``: the compare table, and every puzzle of either
     side with each solver's run in A and in B side by side (puzzles paired by content)."""
     section = Section("Changes from A to B")
-    section.tables.append(_table_of(rows, compare_columns(rows), compare_caption(rows, *names, margin), "compare"))
+    section.tables.append(_table_of(rows, table_columns(rows, "compare"), compare_caption(rows, *names, margin), "compare"))
     header = "".join(f"<h3>{side}</h3>{header_html(found, name)}" for side, found, name in zip("AB", runs, names))
     results = [{**dict(r), "solver": f"{side}: {r['solver']}"} for side, found in zip("AB", sides) for r in found
                if r["solver"] != INPUT_SOLVER]

@@ -215,7 +215,7 @@ def test_killed_bench_resumes_without_losing_or_repeating(tmp_path):
     assert 8 <= len(before) < 48, "the bench should have been killed midway"
     assert {r[2] for r in before} == {1}
 
-    again = subprocess.run(cmd + ["--resume"], cwd=REPO, capture_output=True, text=True)
+    again = subprocess.run(cmd + ["--resume", "--wide"], cwd=REPO, capture_output=True, text=True)
     assert again.returncode == 0, again.stderr
     after = _db_rows(db)
     assert len(after) == 48 and len({(r[0], r[1]) for r in after}) == 48

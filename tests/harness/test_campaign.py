@@ -52,7 +52,7 @@ def stored(db: Path) -> list[tuple]:
 
 
 def test_a_campaign_runs_each_set_with_its_own_settings(folder, capsys):
-    assert main(["bench", "--campaign", str(folder / "c.toml"), "--quiet"]) == 0
+    assert main(["bench", "--campaign", str(folder / "c.toml"), "--quiet", "--wide"]) == 0
     out, err = capsys.readouterr()
     rows = stored(folder / "runs.sqlite")
     four = [r for r in rows if r[0] == "four.txt (sample 3, seed 1)"]   # a sample is a set of its own
