@@ -18,21 +18,21 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
-import puzzlebench.engines.sat as sat  # noqa: E402
-from puzzlebench.encoders.cnf import encode  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.engines.quine import QuineEngine  # noqa: E402
-from puzzlebench.engines.sat import SatEngine  # noqa: E402
+import puzzlebench.engines.sat as sat
+from puzzlebench.encoders.cnf import encode
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.engines.quine import QuineEngine
+from puzzlebench.engines.sat import SatEngine
+from puzzlebench.harness.pages import data_folder, load_now
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = data_folder()
 
 TOP_TARGET, HARD_TARGET = 2090, 459
 HARDEST_LINES = 48766
@@ -48,7 +48,7 @@ def load(name: str, limit: int | None = None, step: int = 1):
 
 
 def uptime() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return load_now()
 
 
 def run_set(make, puzzles, time_limit, repeats: int) -> tuple[float, float, dict, float]:

@@ -23,11 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
-from puzzlebench.runtime.child import MB, PEAK_SLACK  # noqa: E402
+from puzzlebench.runtime.child import MB, PEAK_SLACK
+from puzzlebench.harness.pages import data_folder
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = data_folder()
 
 TARGET_RATIO = 0.8
 

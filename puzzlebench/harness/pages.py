@@ -1,5 +1,5 @@
-"""What the benchmark scripts share: the public sets' lines, CPU and wall time of a call, and
-the pages of ``results/`` they write.
+"""What the benchmark scripts share: the public sets' lines, holed grids, CPU and wall time of a
+call, and the pages of ``results/`` they write.
 
 A public set is read from the data folder (``PUZZLEBENCH_DATA``, else ``../shared/data``
 beside the repository), never copied.  A page opens with its provenance as an HTML comment
@@ -12,11 +12,14 @@ sections written by hand (design notes, a section's ``Notes:``) stay.
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..generators.fill import pattern_sudoku_grid
+from ..models.sudoku import Sudoku
 from .database import git_commit, load, machine, now
 
 DATA_ENV = "PUZZLEBENCH_DATA"
@@ -41,10 +44,23 @@ def data_lines(name: str, every: int = 1, limit: int | None = None) -> list[str]
 def spread(items: Sequence, count: int) -> list:
     """``count`` of ``items`` evenly spaced (every k-th, k = len // count), the whole list when
     it holds no more: a sample that covers a file sorted by difficulty."""
-    if count >= len(items):
-        return list(items)
+    if count >= len(items) or count <= 0:
+        return list(items) if count > 0 else []
     step = len(items) // count
     return list(items[::step][:count])
+
+
+def holed_sudokus(box: tuple[int, int], share: float, count: int, seed: int) -> list[Sudoku]:
+    """``count`` seeded full grids of ``box`` blocks (``fill.pattern_sudoku_grid``), each with
+    ``share`` of its cells removed at random: most have several solutions; the first ones are
+    the same whatever the count."""
+    n, rng = box[0] * box[1], random.Random(seed)
+    puzzles = []
+    for _ in range(count):
+        grid = pattern_sudoku_grid(box, rng)
+        holes = set(rng.sample(range(n * n), round(n * n * share)))
+        puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))
+    return puzzles
 
 
 def timed(fn: Callable):
@@ -57,6 +73,20 @@ def timed(fn: Callable):
 def best_cpu(fn: Callable, repeat: int = 3):
     """:func:`timed` of the run of ``fn`` with the least CPU time: the machine is shared."""
     return min((timed(fn) for _ in range(repeat)), key=lambda run: run[2])
+
+
+def command_line(argv: Sequence[str] | None = None) -> str:
+    """The command that ran this script, as a page names it: ``python benchmarks/NAME.py`` and
+    its arguments, ``--out`` left out (where the page went is the page) and a path outside the
+    working folder given by its file name (a machine's layout is no provenance)."""
+    argv = list(sys.argv if argv is None else argv)
+    words, skip = [], False
+    for word in argv[1:]:
+        if skip or word == "--out" or word.startswith("--out="):
+            skip = word == "--out"
+            continue
+        words.append(Path(word).name if word.startswith(("/", "..")) else word)
+    return " ".join(["python", f"benchmarks/{Path(argv[0]).name}", *words])
 
 
 def load_now() -> str:
@@ -81,15 +111,15 @@ def provenance(command: str, writer: str, loads: Sequence[str]) -> list[str]:
             f"  load: {min(ones):.2f} to {max(ones):.2f}" if ones else "  load: unknown", "-->"]
 
 
-def write_page(path: str | Path, *, title: str, command: str, writer: str, loads: Sequence[str],
-               lines: Sequence[str], keep: Sequence[str] = ("## Design notes", "## Reading")) -> str:
-    """The page at ``path``: its provenance, title, command and ``lines``, then the sections of
-    the page there now whose headings are in ``keep`` (written by hand), from the first of them
-    on.  Returns the text written."""
+def write_page(path: str | Path, *, title: str, lead: str, command: str, writer: str, loads: Sequence[str],
+               lines: Sequence[str], keep: Sequence[str] = (NOTES, "## Design notes", "## Reading")) -> str:
+    """The page at ``path``: its provenance, title, what it measures (``lead``), command and
+    ``lines``, then what the page there now holds from the first line of ``keep`` on (written
+    by hand: notes, design notes).  Returns the text written."""
     path = Path(path)
     old = path.read_text() if path.exists() else ""
     kept = [at for at in (_at(old, heading) for heading in keep) if at >= 0]
-    text = "\n".join([*provenance(command, writer, loads), "", f"# {title}", "", f"Command: `{command}`", "",
+    text = "\n".join([*provenance(command, writer, loads), "", f"# {title}", "", lead, "", f"Command: `{command}`", "",
                       *lines]).rstrip("\n") + "\n"
     if kept:
         text += "\n" + old[min(kept):]

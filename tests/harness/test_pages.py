@@ -22,13 +22,13 @@ def test_spread_takes_evenly_spaced_items():
 def test_a_page_opens_with_its_provenance_and_keeps_the_notes_written_by_hand(tmp_path):
     page = tmp_path / "page.md"
     page.write_text("# Old\n\nold figures\n\n## Design notes\n\nwhy, by hand\n")
-    text = pages.write_page(page, title="New", command="python benchmarks/x.py", writer="benchmarks/x.py",
+    text = pages.write_page(page, title="New", lead="What it measures.", command="python benchmarks/x.py", writer="benchmarks/x.py",
                             loads=["1.50 1.00 0.50", "2.25 1.00 0.50"], lines=["| a |", "|---|"])
     head = text.split("-->")[0].splitlines()
     assert head[:4] == ["<!--", "provenance:", "  command: python benchmarks/x.py", "  writer: benchmarks/x.py"]
     assert [line.split(":")[0] for line in head[4:]] == ["  commit", "  date", "  machine", "  load"]
     assert head[-1] == "  load: 1.50 to 2.25"
-    assert text.split("-->\n")[1] == ("\n# New\n\nCommand: `python benchmarks/x.py`\n\n| a |\n|---|\n\n"
+    assert text.split("-->\n")[1] == ("\n# New\n\nWhat it measures.\n\nCommand: `python benchmarks/x.py`\n\n| a |\n|---|\n\n"
                                       "## Design notes\n\nwhy, by hand\n")
     assert page.read_text() == text
 
@@ -45,3 +45,9 @@ def test_a_section_is_replaced_up_to_the_next_heading_or_its_notes(tmp_path):
     assert page.read_text().endswith("## C\n\nc\n\n## D\n\nd\n")
     pages.splice_section(tmp_path / "new.md", "## E", ["e"])
     assert (tmp_path / "new.md").read_text() == "## E\n\ne\n"
+
+
+def test_the_command_line_leaves_out_where_the_page_went_and_the_machines_paths():
+    argv = ["/somewhere/benchmarks/bench_x.py", "--tdoku", "/opt/lib/libtdoku.so", "--out", "a.md", "--n", "3",
+            "--out=b.md", "../data/set.txt"]
+    assert pages.command_line(argv) == "python benchmarks/bench_x.py --tdoku libtdoku.so --n 3 set.txt"
