@@ -27,7 +27,7 @@ import numpy as np
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.inputs import read_file, sample
 from puzzlebench.harness.report import MetricOptions, compare, median_runs, standard_metrics
-from puzzlebench.harness.pages import data_folder
+from puzzlebench.harness.pages import data_folder, load_now
 
 DATA = data_folder()
 
@@ -88,7 +88,7 @@ def main() -> None:
                               f"{'met' if excludes and m['verdict'] == 'faster than mrv' else 'missed'} |")
             print(apart_rows[-1], flush=True)
     seconds = time.perf_counter() - start
-    load = os.getloadavg()
+    load = [float(x) for x in load_now().split()]
     need = -(-9 * args.repetitions // 10)
     verdicts = "; ".join(f"{clock}: {n} of {args.repetitions} within noise ("
                          f"{'met' if n >= need else 'missed'})" for clock, n in within.items())

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from pathlib import Path
 
@@ -63,7 +62,7 @@ def make(seeds: range, check_seconds: float, until: str | None) -> None:
         row = {"seed": seed, "check_seconds": check_seconds, "clues": sum(1 for g in puzzle.givens if g),
                "undecided": puzzle.metadata.get("undecided", 0), "generate_cpu": round(made_cpu, 1),
                "cpsat_status": r.status.value, "cpsat_cpu": round(r.times.cpu, 2),
-               "kept": r.times.cpu >= HARD, "load": os.getloadavg()[0], "puzzle": puzzle.write()}
+               "kept": r.times.cpu >= HARD, "load": float(load_now().split()[0]), "puzzle": puzzle.write()}
         with open(TRIES, "a") as out:
             out.write(json.dumps(row) + "\n")
         print(seed, row["clues"], row["undecided"], row["generate_cpu"], row["cpsat_status"], row["cpsat_cpu"],
@@ -119,7 +118,7 @@ def run(specs: tuple[str, ...], time_limit: float, wall: float) -> str:
             for spec in specs:
                 row = one_run(spec, puzzle, time_limit, wall)
                 out.write(json.dumps({"run": stamp, "puzzle_seed": seed, "limit": time_limit, "wall_limit": wall,
-                                      "load": os.getloadavg()[0], **row}) + "\n")
+                                      "load": float(load_now().split()[0]), **row}) + "\n")
                 out.flush()
                 print(seed, spec, row["status"], f"{row['cpu']:.2f}", row["nodes"], row["restarts"], flush=True)
     with open(RUNS, "a") as out:

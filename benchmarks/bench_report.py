@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +25,7 @@ import numpy as np
 
 
 from puzzlebench.cli import main
+from puzzlebench.harness.pages import load_now
 from puzzlebench.harness.database import Database
 from puzzlebench.harness.uncertainty import RESAMPLES
 
@@ -100,7 +100,7 @@ def main_bench() -> None:
                 target = "-" if name == "large" else "met" if wall < 5 else "missed"
                 lines.append(f"| {name} | {n:,} | {repetitions} | `{label}` | {wall:.2f} | {cpu:.2f} | {target} |")
                 print(lines[-1], flush=True)
-    load = os.getloadavg()
+    load = [float(x) for x in load_now().split()]
     text = (f"# `puzzlebench report`: the cost of intervals and tests\n\n"
             f"Made by `python benchmarks/bench_report.py --rows {args.rows} --repeats {args.repeats}"
             f"{f' --large {args.large}' if args.large else ''}` (best of "

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import time
@@ -28,7 +27,7 @@ from pathlib import Path
 
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.latin import qwh_instance
-from puzzlebench.harness.pages import holed_sudokus, splice_section
+from puzzlebench.harness.pages import holed_sudokus, load_now, splice_section
 from puzzlebench.harness.report import shifted_geometric_mean
 from puzzlebench.harness.uncertainty import ratio_interval, solved_test
 from puzzlebench.results import Status
@@ -110,7 +109,7 @@ def targets(puzzles: int, time_limit: float, wall: float, sets: list[str] | None
                         continue
                     row = one_run(spec, seed, puzzle, time_limit, wall)
                     out.write(json.dumps({"set": name, "puzzle": k, "limit": time_limit, "wall_limit": wall,
-                                          "load": os.getloadavg()[0], **row}) + "\n")
+                                          "load": float(load_now().split()[0]), **row}) + "\n")
                     out.flush()
             print(name, "done", flush=True)
 
@@ -183,7 +182,7 @@ def sweep(families: list[str], seeds: int, time_limit: float, specs: tuple[str, 
                 for seed in range(seeds):
                     rows += [one_run(spec, seed, puzzle, time_limit) for spec in specs if spec != FIXED]
                 for row in rows:
-                    out.write(json.dumps({"instance": name, "limit": time_limit, "load": os.getloadavg()[0],
+                    out.write(json.dumps({"instance": name, "limit": time_limit, "load": float(load_now().split()[0]),
                                           "at": time.strftime("%H:%M:%S", time.gmtime()), **row}) + "\n")
                 out.flush()
                 print(name, "done", flush=True)
