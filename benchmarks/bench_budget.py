@@ -17,18 +17,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from puzzlebench.encoders.budget import MB  # noqa: E402
+from puzzlebench.encoders.budget import MB
+from puzzlebench.harness.database import git_commit
+from puzzlebench.harness.pages import load_now
+from puzzlebench.runtime.programs import Program, kill_session
 
 SOLVERS = ("sat", "sat:minisat22", "sat:glucose4", "sat:cadical195", "sat:lingeling", "sat:kissat404",
            "sat:maplechrono", "quine", "ext:cadical", "cpsat", "cpsat:bool", "smt", "smt:bool",
@@ -78,41 +76,36 @@ def tree_rss(pid: int) -> int:
 
 
 def run(argv: list[str], wall: float, guard: int) -> dict:
-    """One command: its exit, peak resident set (wait4), wall seconds, and its first line of
-    error (a refusal's, or a program's first complaint), killed past ``wall`` seconds or a tree
-    past ``guard`` bytes."""
+    """One command: its exit, peak resident set (``wait4``, through the runtime's ``Program``),
+    wall seconds, and its first line of error (a refusal's, or a program's first complaint),
+    killed with its session past ``wall`` seconds or a tree past ``guard`` bytes."""
     started = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-m", "puzzlebench", *argv], cwd=REPO,
-                                stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        proc = Program([sys.executable, "-m", "puzzlebench", *argv], stdout=subprocess.DEVNULL, stderr=err,
+                       start_new_session=True)
         killed = None
         while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
+            try:
+                proc.wait(timeout=0.05)
                 break
-            if time.perf_counter() - started > wall:
-                killed = f"killed at {wall:.0f} s"
-            elif tree_rss(proc.pid) > guard:
-                killed = f"killed past {guard // MB} MB"
-            if killed:
-                os.killpg(proc.pid, signal.SIGKILL)
-                pid, status, usage = os.wait4(proc.pid, 0)
-                break
-            time.sleep(0.05)
-        proc.returncode = os.waitstatus_to_exitcode(status)   # reaped here: Popen leaves it be
+            except subprocess.TimeoutExpired:
+                killed = (f"killed at {wall:.0f} s" if time.perf_counter() - started > wall
+                          else f"killed past {guard // MB} MB" if tree_rss(proc.pid) > guard else None)
+                if killed:
+                    kill_session(proc)
+                    proc.wait()
+                    break
         err.seek(0)
         lines = err.read().decode(errors="replace").splitlines()
-    return {"exit": proc.returncode, "peak_mb": round(usage.ru_maxrss / 1024, 1),
+    return {"exit": proc.returncode, "peak_mb": round(proc.rusage.ru_maxrss / 1024, 1),
             "seconds": round(time.perf_counter() - started, 1), "killed": killed,
             "error": lines[0] if lines else ""}
 
 
 def commit() -> str:
     """The commit measured, ``+`` when the tree has changes beside it."""
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                           capture_output=True, text=True)
-    return (head.stdout.strip() or "unknown") + ("+" if dirty.stdout.strip() else "")
+    full = git_commit() or "unknown"
+    return full[:7] + ("+" if full.endswith("+dirty") else "")
 
 
 def cell(row: dict) -> str:
@@ -149,7 +142,7 @@ def main() -> None:
     parser.add_argument("--cases", default=",".join(CASES))
     parser.add_argument("--wall", type=float, default=900.0)
     parser.add_argument("--guard-mb", type=int, default=4096)
-    parser.add_argument("--out", default=str(REPO / "results" / "budget.jsonl"))
+    parser.add_argument("--out", default="results/budget.jsonl")
     parser.add_argument("--code", default=None, help="what the rows are of (default: the commit measured)")
     parser.add_argument("--table", action="store_true", help="print the rows of --out as tables")
     args = parser.parse_args()
@@ -176,7 +169,7 @@ def main() -> None:
                 out.unlink(missing_ok=True)
                 row["code"] = code
                 row["date"] = time.strftime("%Y-%m-%d %H:%M")
-                row["load"] = os.getloadavg()[0]
+                row["load"] = float(load_now().split()[0])
                 print(json.dumps(row), flush=True)
                 log.write(json.dumps(row) + "\n")
                 log.flush()

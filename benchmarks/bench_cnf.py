@@ -18,37 +18,27 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
-import puzzlebench.engines.sat as sat  # noqa: E402
-from puzzlebench.encoders.cnf import encode  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.engines.quine import QuineEngine  # noqa: E402
-from puzzlebench.engines.sat import SatEngine  # noqa: E402
+import puzzlebench.engines.sat as sat
+from puzzlebench.encoders.cnf import encode
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.engines.quine import QuineEngine
+from puzzlebench.engines.sat import SatEngine
+from puzzlebench.harness.pages import data_lines, load_now, load_now
+
+REPO = Path(__file__).resolve().parent.parent
 
 TOP_TARGET, HARD_TARGET = 2090, 459
 HARDEST_LINES = 48766
 
 
 def load(name: str, limit: int | None = None, step: int = 1):
-    path = DATA / name
-    if not path.exists():
-        sys.exit(f"data set {name} not found at {DATA}")
-    lines = [l.split()[0] for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
-    lines = lines[::step]
-    return [parse_sudoku_line(l) for l in (lines[:limit] if limit else lines)]
-
-
-def uptime() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return [parse_sudoku_line(line.split()[0]) for line in data_lines(name, every=step, limit=limit)]
 
 
 def run_set(make, puzzles, time_limit, repeats: int) -> tuple[float, float, dict, float]:
@@ -173,6 +163,7 @@ def main() -> None:
     ap.add_argument("--quine-time-limit", type=float, default=30.0)
     ap.add_argument("--time-limit", type=float, default=10.0, help="per puzzle, as the harness passes one")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--top", type=int, help="puzzles of top1465 (default: all)")
     ap.add_argument("--solvers", default="minisat22,glucose3,glucose4,ergo")
     ap.add_argument("--encodings", default="augmented,extended,efficient,minimal,optimized")
     ap.add_argument("--policies", default="20:0,50:0,0:500,0:1000,0:2000",
@@ -183,12 +174,12 @@ def main() -> None:
     command = "python " + " ".join([os.path.relpath(__file__, REPO)] + sys.argv[1:])
     default = SatEngine()
     default_spec = f"{default.spec}@encoding={default.settings['encoding']}"
-    lines = ["# CNF / SAT / Quine benchmark\n", f"Command: `{command}`  ", f"Load before: `{uptime()}`  ",
+    lines = ["# CNF / SAT / Quine benchmark\n", f"Command: `{command}`  ", f"Load before: `{load_now()}`  ",
              f"Machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
              f"python-sat {SatEngine.version()}; default engine `{default_spec}`, rebuilt after "
              f"{sat.REBUILD_CONFLICTS} conflicts or {sat.REBUILD_PUZZLES} puzzles\n"]
     step = max(1, HARDEST_LINES // max(1, args.hardest))
-    top = load("sudoku9_magictour_top1465.txt")
+    top = load("sudoku9_magictour_top1465.txt", args.top)
     hardest = load("sudoku9_forum_hardest_1905_11plus.txt", args.hardest, step=step)
 
     # 1. building the CNF of one puzzle
@@ -312,7 +303,7 @@ def main() -> None:
                      f"{statistics.median(r.stats.nodes or 0 for r in results)} | "
                      f"{'met' if med < 0.1 else 'NOT met'} |")
         print(lines[-1], flush=True)
-    lines += ["", f"Load after: `{uptime()}`", ""]
+    lines += ["", f"Load after: `{load_now()}`", ""]
     Path(args.out).parent.mkdir(exist_ok=True)
     Path(args.out).write_text("\n".join(lines))
     print("\n".join(lines))

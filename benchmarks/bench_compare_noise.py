@@ -17,20 +17,19 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.harness.bench import BenchConfig, run_bench  # noqa: E402
-from puzzlebench.harness.inputs import read_file, sample  # noqa: E402
-from puzzlebench.harness.report import MetricOptions, compare, median_runs, standard_metrics  # noqa: E402
+from puzzlebench.harness.bench import BenchConfig, run_bench
+from puzzlebench.harness.inputs import read_file, sample
+from puzzlebench.harness.report import MetricOptions, compare, median_runs, standard_metrics
+from puzzlebench.harness.pages import data_folder, load_now
+
+DATA = data_folder()
 
 PUZZLES = DATA / "sudoku9_magictour_top1465.txt"
 CLOCKS = {"wall": "t_total", "CPU": "t_cpu"}
@@ -54,6 +53,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repetitions", type=int, default=10)
     parser.add_argument("--puzzles", type=int, default=200)
+    parser.add_argument("--out", default="results/compare.md")
     args = parser.parse_args()
     everything = read_file(str(PUZZLES))
     start = time.perf_counter()
@@ -88,7 +88,7 @@ def main() -> None:
                               f"{'met' if excludes and m['verdict'] == 'faster than mrv' else 'missed'} |")
             print(apart_rows[-1], flush=True)
     seconds = time.perf_counter() - start
-    load = os.getloadavg()
+    load = [float(x) for x in load_now().split()]
     need = -(-9 * args.repetitions // 10)
     verdicts = "; ".join(f"{clock}: {n} of {args.repetitions} within noise ("
                          f"{'met' if n >= need else 'missed'})" for clock, n in within.items())
@@ -117,7 +117,7 @@ def main() -> None:
             f"interval excluding 1.\n\n"
             "| clock | paired | speed-up | 95% CI | p (Holm) | difference | target |\n|---|---:|---:|---:|---:|---|---|\n"
             + "\n".join(apart_rows) + "\n")
-    (ROOT / "results" / "compare.md").write_text(text)
+    Path(args.out).write_text(text)
     print("wrote results/compare.md")
 
 

@@ -22,21 +22,14 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import platform
 import statistics
-import subprocess
 import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
 
-import puzzlebench  # noqa: E402
-from puzzlebench.results import SOLVED  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-from bench_interop import data_lines, every_kth, write_report  # noqa: E402  (shared with it)
+import puzzlebench
+from puzzlebench.results import SOLVED
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.harness.pages import command_line, data_lines, load_now, spread, write_page
 
 REFERENCE = "cpsat:int"
 
@@ -47,16 +40,16 @@ def samples(args) -> list[tuple[str, list[str], str]]:
     def sky7(count):
         sky = [l.split(" nsol")[0] for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
                if l.split()[0] == "7"]
-        return every_kth(sky, count)
+        return spread(sky, count)
 
     sets = [
         (args.hardest, lambda k: (f"9x9 forum hardest 11+ ({k}, evenly spaced)", [
-            l.split()[0] for l in every_kth(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), k)], "sudoku")),
+            l.split()[0] for l in spread(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), k)], "sudoku")),
         (args.n16, lambda k: (f"16x16 vu_kr ({k}, evenly spaced)", [
-            l.split()[0] for l in every_kth(data_lines("sudoku16_vu_kr_1000.txt"), k)], "sudoku")),
+            l.split()[0] for l in spread(data_lines("sudoku16_vu_kr_1000.txt"), k)], "sudoku")),
         (args.sky7, lambda k: (f"7x7 Skyscrapers, every clue ({k}, evenly spaced)", sky7(k), "skyscrapers")),
         (args.killer, lambda k: (f"9x9 Killer, Tatham's Solo ({k}, evenly spaced)",
-                                 every_kth(data_lines("tatham_solo_killer_3x3_100.txt"), k), "killer")),
+                                 spread(data_lines("tatham_solo_killer_3x3_100.txt"), k), "killer")),
     ]
     return [make(count) for count, make in sets if count > 0]
 
@@ -125,16 +118,12 @@ def main() -> None:
     ap.add_argument("--backends", default="ortools", help="CPMpy back ends, comma-separated")
     ap.add_argument("--also", default="", help="other solver specs beside them, comma-separated "
                     "(e.g. ext:minizinc,ext:ace,ext:minisat+: the competition tools under the same Engine.run)")
-    ap.add_argument("--out", default=str(REPO / "results" / "cpmpy.md"))
+    ap.add_argument("--out", default="results/cpmpy.md")
     args = ap.parse_args()
     specs = [REFERENCE] + [f"cpmpy:{b.strip()}" for b in args.backends.split(",") if b.strip()]
     specs += [spec.strip() for spec in args.also.split(",") if spec.strip()]
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    lines = ["# CPMpy's transformation beside the direct CP-SAT model", "",
-             f"Command: `{' '.join(['python benchmarks/bench_cpmpy.py', *sys.argv[1:]])}`  ",
-             f"Load before: `{load}`  ",
-             f"Machine: {os.cpu_count()} cores; Python {platform.python_version()}; {versions()}", "",
-             __doc__.split("\n\n", 2)[2].strip().replace("\n", " "), ""]
+    load = load_now()
+    lines = [f"Versions: {versions()}.", "", __doc__.split("\n\n", 2)[2].strip().replace("\n", " "), ""]
     for title, texts, kind in samples(args):
         print(title, file=sys.stderr)
         lines += [f"## {title}", "",
@@ -143,7 +132,9 @@ def main() -> None:
                   "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
         lines += measure(texts, kind, specs)
         lines.append("")
-    write_report(lines, args.out)
+    print(write_page(args.out, title="CPMpy's transformation beside the direct CP-SAT model",
+                     lead=__doc__.split("\n\n")[0].replace("\n", " "), command=command_line(),
+                     writer="benchmarks/bench_cpmpy.py", loads=[load, load_now()], lines=lines))
 
 
 if __name__ == "__main__":

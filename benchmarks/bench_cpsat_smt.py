@@ -21,18 +21,18 @@ import argparse
 import gc
 import random
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-DATA = ROOT.parent / "shared" / "data"
 
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.harness.pages import data_folder, load_now
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = data_folder()
 
 
 def sample_lines(name: str, count: int) -> list[str]:
@@ -239,12 +239,12 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "results" / "cpsat_smt.md"))
     args = parser.parse_args()
 
-    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_before = load_now()
     cp_rows, cp = bench_cpsat(args.top1465)
     smt_rows, smt = bench_smt(args.hard, args.seed, args.int_time_limit)
     build_rows = bench_build(args.build)
     sixteen_rows = bench_16(args.sixteen, args.sixteen_int, max(args.int_time_limit, 120.0))
-    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_after = load_now()
 
     import cpmpy
     import ortools

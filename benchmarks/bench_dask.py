@@ -20,21 +20,21 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.harness.bench import BenchConfig, run_bench  # noqa: E402
-from puzzlebench.harness.dask_executor import DaskExecutor, parse_executor_spec  # noqa: E402
-from puzzlebench.harness.inputs import read_file, sample  # noqa: E402
-from puzzlebench.harness.runner import WorkUnit  # noqa: E402
-from puzzlebench.harness.workers import LocalExecutor  # noqa: E402
+from puzzlebench.harness.bench import BenchConfig, run_bench
+from puzzlebench.harness.dask_executor import DaskExecutor, parse_executor_spec
+from puzzlebench.harness.inputs import read_file, sample
+from puzzlebench.harness.runner import WorkUnit
+from puzzlebench.harness.workers import LocalExecutor
+from puzzlebench.harness.pages import data_folder, load_now
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = data_folder()
 
 JOBS = 2
 
@@ -103,7 +103,7 @@ def main() -> None:
     items = read_file(str(path))
     items = sample(items, args.sample, args.seed) if args.sample else items
     tiny = read_file(str(DATA / "sudoku4_vu_kr_1000.txt"))[0].puzzle
-    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_before = load_now()
 
     runs: dict[str, list[dict]] = {"local": [], "dask": []}
     unit_cost: dict[str, list[float]] = {"local": [], "dask": []}
@@ -118,7 +118,7 @@ def main() -> None:
                 unit_cost[name].append(per_unit(executor, tiny, args.units))
             finally:
                 executor.close()
-    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_after = load_now()
 
     local_wall = min(r["wall"] for r in runs["local"])
     dask_wall = min(r["wall"] for r in runs["dask"])

@@ -19,24 +19,24 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench import api  # noqa: E402
-from puzzlebench.encoders.exact_cover import encode_queens  # noqa: E402
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.runtime.limits import Deadline  # noqa: E402
-from puzzlebench.engines.dlx import DlxEngine, solve_matrix  # noqa: E402
-from puzzlebench.engines.dlx_py import DlxPyEngine  # noqa: E402
+from puzzlebench import api
+from puzzlebench.encoders.exact_cover import encode_queens
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.runtime.limits import Deadline
+from puzzlebench.engines.dlx import DlxEngine, solve_matrix
+from puzzlebench.engines.dlx_py import DlxPyEngine
+from puzzlebench.harness.pages import command_line, data_folder, data_lines, load_now, write_page
 
+DATA = data_folder()
+
+LEAD = ("The Dancing Links engines against kudoku (the DLX entry of tdoku's benchmark, built from its public "
+        "source in the same run) and Knuth's published counts.")
 SETS = [  # file, how many lines, tdoku's published DLX (kudoku) rate, puzzles/s
     ("sudoku9_royle_17clue_49158.txt", None, 33_800),
     ("sudoku9_magictour_top1465.txt", None, 8_300),
@@ -44,39 +44,8 @@ SETS = [  # file, how many lines, tdoku's published DLX (kudoku) rate, puzzles/s
 ]
 
 
-NOTES = """## Notes
-
-- The machine is shared (2 CPUs; other benchmarks and test suites run at the same time, see
-  the load lines): wall-clock rates swing by 2-3x from one run to the next, so each reference is
-  measured in the same run, and CPU time (of this process, or of kudoku's own loop) is given
-  beside wall time.
-- kudoku: `t-dillon/tdoku`'s `other/kudoku/kudoku.c` (Attractive Chaos, MIT), with a `main`
-  that reads a puzzle file and solves each puzzle with limit 2, timing its loop with `clock()`;
-  compiled here with `gcc -O3`, not shipped with puzzlebench.
-- The DLX search here is Knuth's (leftmost active item of minimum length, his item order of
-  SUDOKU-DLX: cells, rows, columns, blocks) so that its node counts are his; kudoku breaks ties
-  its own way and tries about 22% fewer options on top1465 (504 per puzzle against our 647
-  nodes); the batch kernel (`native/dlx_sudoku.c`: the same covers on a bitset of options) makes
-  each try cheaper than kudoku's, which more than makes up for it.
-- `solve_many` reads the lines in bulk into the model's packed batch, makes one C call and
-  verifies every answer in bulk with the C twin of the model's checker before it returns; its
-  records are built from the answer's columns when read (`materialised`: every record read).
-"""
-
-
-def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-
-
 def lines_of(name: str, limit: int | None) -> list[str]:
-    out = []
-    with open(DATA / name) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                out.append(line.split()[0])
-                if limit and len(out) >= limit:
-                    break
-    return out
+    return [line.split()[0] for line in data_lines(name, limit=limit)]
 
 
 def timed(fn, repeat: int = 1):
@@ -105,7 +74,7 @@ def run_kudoku(exe: str, name: str, limit: int | None) -> tuple[int, float, int]
     return int(out[0]), float(out[1]), int(out[2])
 
 
-def sudoku_section(report: list[str], kudoku: str | None) -> None:
+def sudoku_section(report: list[str], kudoku: str | None, most: int | None) -> None:
     report += ["## 9x9 Sudoku, limit 2 (solve and prove unique)", "",
                "`solve_many` is `api.solve_many(lines, solver=\"dlx\")`: lines in, results out "
                "(every answer verified in bulk before it returns; each record built when read, `materialised` reads them all). "
@@ -116,7 +85,7 @@ def sudoku_section(report: list[str], kudoku: str | None) -> None:
                "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     engine = DlxEngine()
     for name, limit, published in SETS:
-        lines = lines_of(name, limit)
+        lines = lines_of(name, min(filter(None, (limit, most)), default=None))
         wall, cpu, results = timed(lambda: api.solve_many(lines, solver=engine), repeat=2)
         _, cpu_all, full = timed(lambda: list(api.solve_many(lines, solver=engine)))
         unique = all(r.verified and str(r.status) == "unique" for r in full)
@@ -198,23 +167,19 @@ def main() -> None:
     parser.add_argument("--kudoku", metavar="FILE", help="kudoku's C source (with a main that "
                         "prints 'puzzles cpu_seconds unique' for FILE [MAX]) to measure as reference")
     parser.add_argument("--skip-16", action="store_true", help="leave out 16-queens")
-    parser.add_argument("--output", default=str(ROOT / "results" / "dlx.md"))
+    parser.add_argument("--puzzles", type=int, help="at most N puzzles a 9x9 set (default: as SETS says)")
+    parser.add_argument("--out", default="results/dlx.md")
     args = parser.parse_args()
-    command = "python benchmarks/bench_dlx.py " + " ".join(sys.argv[1:])
-    report = ["# Dancing Links (dlx, dlx-py): benchmark", "",
-              f"Command: `{command.strip()}`  ", f"Machine: {platform.machine()}, "
-              f"{os.cpu_count()} CPUs, Python {platform.python_version()}  ",
-              f"Load before: `{load()}`", ""]
+    before, report = load_now(), []
     kudoku = build_kudoku(args.kudoku)
-    sudoku_section(report, kudoku)
+    sudoku_section(report, kudoku, args.puzzles)
     queens12_section(report)
     top95_section(report)
     if not args.skip_16:
         queens16_section(report)
-    report += [f"Load after: `{load()}`", "", NOTES]
-    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.output).write_text("\n".join(report))
-    print(f"wrote {args.output}")
+    print(write_page(args.out, title="Dancing Links (dlx, dlx-py): benchmark", lead=LEAD, command=command_line(),
+                     writer="benchmarks/bench_dlx.py", loads=[before, load_now()], lines=report,
+                     keep=("## Notes", "## Design notes")))
 
 
 if __name__ == "__main__":

@@ -21,41 +21,26 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
-import puzzlebench  # noqa: E402
-from puzzlebench.encoders import cnf  # noqa: E402
-from puzzlebench.models.skyscrapers import Skyscrapers  # noqa: E402
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.engines import external  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
+import puzzlebench
+from puzzlebench.encoders import cnf
+from puzzlebench.models.skyscrapers import Skyscrapers
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.engines import external
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.harness.pages import command_line, data_lines, load_now, spread, write_page
 
+LEAD = ("SAT solver programs (`ext:...`) beside PySAT in-process (`sat`, `sat:cadical195`): median time per "
+        "puzzle split into writing the file, the programs' processes, their start-up and the Python around them.")
 DEFAULT_SPECS = ("sat", "sat:cadical195", "ext:cadical", "ext:minisat", "ext:picosat", "ext:cryptominisat5",
                  "ext:z3", "ext:clasp", "ext:kissat")
-
-
-def data_lines(name: str) -> list[str]:
-    path = DATA / name
-    if not path.exists():
-        sys.exit(f"data set {name} not found at {DATA}")
-    return [l for l in path.read_text().splitlines() if l.strip() and not l.startswith("#")]
-
-
-def every_kth(lines: list[str], count: int) -> list[str]:
-    step = max(1, len(lines) // count)
-    return lines[::step][:count]
 
 
 def skyscrapers(line: str) -> Skyscrapers:
@@ -64,11 +49,11 @@ def skyscrapers(line: str) -> Skyscrapers:
 
 
 def samples(args) -> list[tuple[str, list]]:
-    hardest = every_kth(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), args.hardest)
-    n16 = every_kth(data_lines("sudoku16_vu_kr_1000.txt"), args.n16)
-    sky7 = every_kth([l for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
+    hardest = spread(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), args.hardest)
+    n16 = spread(data_lines("sudoku16_vu_kr_1000.txt"), args.n16)
+    sky7 = spread([l for l in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt")
                       if l.split()[0] == "7"], args.sky7)
-    killer = every_kth(data_lines("tatham_solo_killer_3x3_100.txt"), args.killer)
+    killer = spread(data_lines("tatham_solo_killer_3x3_100.txt"), args.killer)
     return [(f"9x9 forum hardest 11+ ({len(hardest)}, every {48766 // args.hardest}th)",
              [parse_sudoku_line(l.split()[0]) for l in hardest]),
             (f"16x16 vu_kr ({len(n16)})", [parse_sudoku_line(l.split()[0]) for l in n16]),
@@ -155,19 +140,15 @@ def main() -> None:
     ap.add_argument("--killer", type=int, default=10)
     ap.add_argument("--time-limit", type=float, default=60)
     ap.add_argument("--specs", default=",".join(DEFAULT_SPECS))
-    ap.add_argument("--out", default=str(REPO / "results" / "external.md"))
+    ap.add_argument("--out", default="results/external.md")
     args = ap.parse_args()
     specs = [s for s in args.specs.split(",")
              if not s.startswith("ext:") or s[4:] in external.ExternalEngine.variants]
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load = load_now()
     program_args = {s: [shutil.which(external.PRESETS[s[4:]].program), *external.PRESETS[s[4:]].arguments]
                     for s in specs if s.startswith("ext:")}
     start_up = {s: start_up_seconds(a) for s, a in program_args.items()}
-    command = "python benchmarks/bench_external.py" + "".join(f" {a}" for a in sys.argv[1:])
-    out = ["# External SAT programs beside PySAT in-process\n",
-           f"Command: `{command}`  ", f"Load before: `{load}`  ",
-           f"Machine: {os.cpu_count()} cores; Python {platform.python_version()}; "
-           f"programs: {make_engine('ext').version()}; time limit {args.time_limit:g} s a puzzle\n",
+    out = [f"Programs: {make_engine('ext').version()}; time limit {args.time_limit:g} s a puzzle.\n",
            "Every puzzle through `Engine.run` (encode, search, decode, verify), limit 2 (find one, "
            "prove it unique: two runs of a program, the second answering UNSAT after a blocking "
            "clause), the default encoding `extended`. `sat` is Glucose 3 in-process with its kept "
@@ -196,8 +177,8 @@ def main() -> None:
                        f"{conflicts} | {statuses} |")
             print(out[-1], flush=True)
         out.append("")
-    Path(args.out).write_text("\n".join(out) + "\n")
-    print(f"wrote {args.out}")
+    print(write_page(args.out, title="External SAT programs beside PySAT in-process", lead=LEAD, command=command_line(),
+                     writer="benchmarks/bench_external.py", loads=[load, load_now()], lines=out))
 
 
 if __name__ == "__main__":

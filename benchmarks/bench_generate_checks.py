@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import subprocess
 import time
 from pathlib import Path
 
@@ -33,10 +32,11 @@ from puzzlebench.generators.sudoku import (COUNTER_SECONDS, SAT_ENCODING, SAT_SO
 from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.models.vocabulary import candidate
 from puzzlebench.results import Status
+from puzzlebench.harness.pages import load_now
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return load_now()
 
 
 def replay(box: tuple[int, int], seed: int) -> dict:

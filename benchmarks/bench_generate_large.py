@@ -19,17 +19,17 @@ from __future__ import annotations
 
 import argparse
 import random
-import subprocess
 import time
 from pathlib import Path
 
 from puzzlebench.generators import sudoku as sudoku_generator
 from puzzlebench.generators.dig import Counter
 from puzzlebench.generators.sudoku import COUNTER_SECONDS, SAT_ENCODING, SAT_SOLVER, generate_sudoku
+from puzzlebench.harness.pages import load_now
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return load_now()
 
 
 def one(box: tuple[int, int], seed: int, sat: bool, check_seconds: float | None, alone: bool = False) -> dict:

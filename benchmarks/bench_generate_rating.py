@@ -14,19 +14,19 @@ candidates in each range is also the rating distribution of the generator's mini
 from __future__ import annotations
 
 import argparse
-import subprocess
 import time
 from pathlib import Path
 
 from puzzlebench.generators import generate
 from puzzlebench.generators.sudoku import generate_rated_sudoku
+from puzzlebench.harness.pages import load_now
 
 RANGES = [(1.0, 2.0), (2.0, 4.0), (4.0, 6.0), (6.0, 8.0), (8.0, 12.0)]
 TECHNIQUES = [("x-wing", 1.0, 12.0), ("forcing chain", 1.0, 12.0)]
 
 
 def load() -> str:
-    return subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    return load_now()
 
 
 def measure(count: int, seed: int, low: float, high: float, technique: str | None = None):

@@ -1,4 +1,4 @@
-"""Hard near-minimal 25x25 (issue 33's target): seeded 25x25 Sudoku from puzzlebench's own
+"""Hard near-minimal 25x25: seeded 25x25 Sudoku from puzzlebench's own
 generator, kept where CP-SAT as a new user runs it needs 1 s CPU or more; then the native
 engine, CP-SAT and CaDiCaL on every kept puzzle, in the same run.
 
@@ -8,36 +8,31 @@ engine, CP-SAT and CaDiCaL on every kept puzzle, in the same run.
 
 --make: per seed ``generate sudoku --box 5x5 --count 1 --seed S --check-seconds C`` (a clue not
 decided in C s is kept: unique, not proven minimal), then ``cpsat --time-limit 20``; each try in
-results/generated/hard25.jsonl, the kept in hard25.txt. --run: limit 2, CPU decides (bench_rtd's
-one_run), every engine on a puzzle before the next, into results/hard25.jsonl.
+results/generated/hard25.jsonl, the kept in hard25.txt. --run: limit 2, CPU decides
+(``run_limited`` on the CPU clock, a wall limit beside), every engine on a puzzle before the next, into results/hard25.jsonl.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from bench_bitboard import uptime  # noqa: E402
-from bench_rtd import CDCL, one_run, sgm  # noqa: E402
-from puzzlebench.generators.dispatch import generate  # noqa: E402
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.runtime.clock import default_wall_limit  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.generators.dispatch import generate
+from puzzlebench.harness.pages import load_now, splice_section
+from puzzlebench.harness.report import shifted_geometric_mean
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.runtime.child import run_limited
+from puzzlebench.runtime.clock import default_wall_limit
 
 BOX = (5, 5)
-TRIES = REPO / "results" / "generated" / "hard25.jsonl"
-SET = REPO / "results" / "generated" / "hard25.txt"
-RUNS = REPO / "results" / "hard25.jsonl"
-RESULTS = REPO / "results" / "bitboard.md"
-SECTION = "## Hard minimal 25x25 (issue 33's target)"
+CDCL = "sat:cadical195@encoding=optimized"
+TRIES, SET = Path("results/generated/hard25.jsonl"), Path("results/generated/hard25.txt")
+RUNS = Path("results/hard25.jsonl")
+SECTION = "## Hard minimal 25x25"
 ENGINES = ("bitboard", "cpsat", CDCL)
 NEW_USER = "cpsat"        # the default spec, as `puzzlebench solve --solver cpsat --time-limit 20` runs it
 NEW_USER_LIMIT = 20.0     # its --time-limit: wall seconds, the CLI's default clock
@@ -67,7 +62,7 @@ def make(seeds: range, check_seconds: float, until: str | None) -> None:
         row = {"seed": seed, "check_seconds": check_seconds, "clues": sum(1 for g in puzzle.givens if g),
                "undecided": puzzle.metadata.get("undecided", 0), "generate_cpu": round(made_cpu, 1),
                "cpsat_status": r.status.value, "cpsat_cpu": round(r.times.cpu, 2),
-               "kept": r.times.cpu >= HARD, "load": os.getloadavg()[0], "puzzle": puzzle.write()}
+               "kept": r.times.cpu >= HARD, "load": float(load_now().split()[0]), "puzzle": puzzle.write()}
         with open(TRIES, "a") as out:
             out.write(json.dumps(row) + "\n")
         print(seed, row["clues"], row["undecided"], row["generate_cpu"], row["cpsat_status"], row["cpsat_cpu"],
@@ -81,7 +76,7 @@ def tries() -> list[dict]:
 
 def write_set() -> None:
     """The kept puzzles, each after a comment line saying how to make it again."""
-    lines = ["# Hard near-minimal 25x25 Sudoku (issue 33), made by benchmarks/bench_hard25.py --make:",
+    lines = ["# Hard near-minimal 25x25 Sudoku, made by benchmarks/bench_hard25.py --make:",
              "# puzzlebench generate sudoku --box 5x5 --count 1 --seed SEED --check-seconds C, kept where",
              f"# cpsat (--time-limit {NEW_USER_LIMIT:g}) needed >= {HARD:g} s CPU. check_seconds is wall time: a",
              "# check near it may end the other way on another machine, so the puzzle is kept here as made."]
@@ -104,21 +99,30 @@ def kept_puzzles() -> list[tuple[int, object]]:
     return out
 
 
+def one_run(spec: str, puzzle, time_limit: float, wall: float) -> dict:
+    """One run through ``run_limited``, counted to 2 on the CPU clock with ``wall`` beside it."""
+    r = run_limited(make_engine(spec), [puzzle], limit=2, time_limit=time_limit, keep=2, clock="cpu",
+                    wall_limit=wall)[0]
+    assert r.status is Status.TIMEOUT or r.verified, (spec, r.status, r.error)
+    return {"spec": spec, "seed": 0, "status": r.status.value, "cpu": r.times.cpu, "wall": r.times.total,
+            "nodes": r.stats.nodes, "restarts": r.stats.raw.get("restarts")}
+
+
 def run(specs: tuple[str, ...], time_limit: float, wall: float) -> str:
-    """Every spec on a puzzle before the next (bench_rtd.one_run: counted to 2, CPU decides,
-    the same wall allowance for all), appended to RUNS under one run id."""
+    """Every spec on a puzzle before the next (counted to 2, CPU decides, the same wall
+    allowance for all), appended to RUNS under one run id."""
     stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime())
-    before = uptime()
+    before = load_now()
     with open(RUNS, "a") as out:
         for seed, puzzle in kept_puzzles():
             for spec in specs:
-                row = one_run(spec, 0, puzzle, time_limit, wall)
+                row = one_run(spec, puzzle, time_limit, wall)
                 out.write(json.dumps({"run": stamp, "puzzle_seed": seed, "limit": time_limit, "wall_limit": wall,
-                                      "load": os.getloadavg()[0], **row}) + "\n")
+                                      "load": float(load_now().split()[0]), **row}) + "\n")
                 out.flush()
                 print(seed, spec, row["status"], f"{row['cpu']:.2f}", row["nodes"], row["restarts"], flush=True)
     with open(RUNS, "a") as out:
-        out.write(json.dumps({"run": stamp, "uptime_before": before, "uptime_after": uptime()}) + "\n")
+        out.write(json.dumps({"run": stamp, "uptime_before": before, "uptime_after": load_now()}) + "\n")
     return stamp
 
 
@@ -126,7 +130,7 @@ def summary(rows: list[dict], spec: str, limit: float) -> tuple[int, int, float]
     """Decided, runs, and the shifted geometric mean of CPU (a run out of time at the limit)."""
     mine = [r for r in rows if r.get("spec") == spec]
     decided = sum(r["status"] != "timeout" for r in mine)
-    return decided, len(mine), sgm([min(r["cpu"], limit) if r["status"] != "timeout" else limit for r in mine])
+    return decided, len(mine), shifted_geometric_mean([min(r["cpu"], limit) if r["status"] != "timeout" else limit for r in mine], 1.0)
 
 
 def run_table(stamp: str) -> list[str]:
@@ -157,47 +161,6 @@ def run_table(stamp: str) -> list[str]:
     return lines + [""]
 
 
-READING = """Nodes: the native engine's over every run of a restarted search (its restarts beside them),
-with clause learning its decisions besides; CP-SAT's branches, CaDiCaL's decisions (its restarts
-beside them). What the runs say:
-
-- **The target is met**: in the first run above (with target phases in clause learning) the
-  native engine decides 18 of 18 within 20 s CPU, as many as CP-SAT and CaDiCaL; by CPU time it
-  is 1.8 times as fast as CP-SAT and 1.9 times as slow as CaDiCaL (shifted geometric mean 2.24 s,
-  4.12 s, 1.18 s; learning from the start 2.12 s). Its default hands a puzzle to clause learning
-  after 2,000 dead ends with no solution (option `handover`); every puzzle here reaches it.
-- **Target phases cost here.** In the second run (13:00:51, before target phases) the default
-  took 1.26 s against CP-SAT's 4.25 s and CaDiCaL's 1.23 s: target phases made this set 1.8 times
-  as slow. These puzzles are unique, and counted to 2 most of the search proves that no second
-  solution exists after the first is found; there a target points at the solution just blocked.
-  Probes outside the repository (one process beside another, the default, 18 puzzles, SGM):
-  without target phases 1.24 s, with them 2.49 s; to a first solution only, 0.82 s and 0.79 s (the
-  cost is all in the proof). Target phases dropped after the first solution: 1.64 s (36x36 55%,
-  seeds 1-3 of `cdcl=true`: 17 of 18 decided against 18); dropped 2,000 conflicts after it: 1.45 s
-  (16 of 18); the target's cells cleared at a solution: 2.11 s; target phases on and off in turn
-  over phases of 1,000 conflicts doubling (CaDiCaL's stable and focused modes, roughly): 1.52 s
-  (QWH 40 34%, seeds 1-3: 11 of 18 against 14). On the peak sets a second solution lies near the
-  first and the target finds it, so each way of dropping it after a solution lost peak runs; the
-  search keeps target phases throughout, and this set's cost is the trade.
-- Before that (the third run, clause learning restarting on 100 conflicts, 1,024 since, option
-  `conflict_unit`): 1.33 s against CP-SAT's 4.09 s and CaDiCaL's 1.17 s; the depth-first search
-  alone (`handover=0`, the default before) 5.32 s and clause learning from the start 1.10 s; the
-  run of 10:28:55 UTC, the same puzzles without the handover, gave 4.75 s and 1.00 s
-  (results/hard25.jsonl). The set does not separate the engines by count: CP-SAT needs 1.7-6.9 s
-  on these puzzles, far below the limit, where on the issue's sixteen public hard minimal 25x25 it
-  decided 12.
-- Hardness follows the clues left undecided, not the count of clues (CP-SAT's look at --make):
-  the one near-fully minimal try (seed 12, 257 clues, 1 undecided) took it 0.87 s and was
-  dropped; the five with 45 or fewer undecided 1.8-3.1 s, the eight with 190 or more 4.4-7.0 s.
-  A check that runs out marks a clue whose removal is hard to decide, and a puzzle with many
-  such clues is hard to solve too.
-- The options of the depth-first search (the fifth run, the same puzzles and limits, at load
-  8-9): `restarts=none` decided 17 (puzzle 10 out of time), SGM 5.13 s; `nogoods=false` (Luby
-  restarts that forget) decided 11, SGM 11.10 s, with 510-1,021 restarts on the seven it lost. The
-  nogoods recorded at restarts are what keep its restarts from costing.
-"""
-
-
 def set_lines() -> list[str]:
     made = tries()
     kept = [r for r in made if r["kept"]]
@@ -217,7 +180,7 @@ def set_lines() -> list[str]:
 
 
 def verdict(stamp: str) -> list[str]:
-    """Issue 33's target on one run: the native engine decides at least as many as CP-SAT."""
+    """The target on one run: the native engine decides at least as many as CP-SAT."""
     rows = [r for r in map(json.loads, open(RUNS)) if r["run"] == stamp and "spec" in r]
     limit = rows[0]["limit"]
     mine, theirs = summary(rows, "bitboard", limit)[0], summary(rows, NEW_USER, limit)[0]
@@ -227,29 +190,16 @@ def verdict(stamp: str) -> list[str]:
             ""]
 
 
-def report(stamps: list[str]) -> None:
-    """The section of results/bitboard.md: the set, each run's tables, the reading."""
-    lines = [SECTION, "", *set_lines(), *verdict(stamps[0])]
+def report(stamps: list[str], out: str) -> None:
+    """The section of the page: the set, the target, each run's tables (its notes by hand)."""
+    lines = [*set_lines(), *verdict(stamps[0])]
     for stamp in stamps:
         lines += run_table(stamp)
-    splice(RESULTS, lines + [READING])
-
-
-def splice(path: Path, lines: list[str]) -> None:
-    """``path`` with SECTION (up to the next section) replaced by ``lines``, or put before the
-    design notes."""
-    text = path.read_text()
-    body = "\n".join(lines).rstrip("\n") + "\n\n"
-    start = text.find("\n" + SECTION + "\n") + 1
-    if start == 0:
-        start = end = text.index("\n## Design notes\n") + 1
-    else:
-        end = text.find("\n## ", start) + 1 or len(text)
-    path.write_text(text[:start] + body + text[end:])
+    splice_section(out, SECTION, lines)
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--make", action="store_true", help="generate, ask CP-SAT, keep the hard ones")
     ap.add_argument("--check-seconds", type=float, default=0.5, help="--make: each uniqueness check's limit")
     ap.add_argument("--seeds", default="1-19", help="--make: generator seeds, a range 'a-b'")
@@ -258,12 +208,16 @@ def main() -> int:
     ap.add_argument("--specs", default=",".join(ENGINES), help="--run: engine specs, comma-separated")
     ap.add_argument("--time-limit", type=float, default=20.0, help="--run: CPU seconds a run")
     ap.add_argument("--wall", type=float, help="--run: wall seconds a run (default 1.5 x the limit + 1)")
-    ap.add_argument("--report", help="write the section of results/bitboard.md from these run ids, comma-separated")
+    ap.add_argument("--report", help="write the section of --out from these run ids, comma-separated")
+    ap.add_argument("--out", default="results/bitboard.md")
+    ap.add_argument("--runs", default="results", help="the folder of hard25.jsonl and generated/")
     args = ap.parse_args()
+    global TRIES, SET, RUNS
+    TRIES, SET, RUNS = (Path(args.runs) / path.relative_to("results") for path in (TRIES, SET, RUNS))
     if args.make:
         make(seed_range(args.seeds), args.check_seconds, args.until)
     elif args.report:
-        report(args.report.split(","))
+        report(args.report.split(","), args.out)
     elif args.run:
         stamp = run(tuple(args.specs.split(",")), args.time_limit, args.wall or default_wall_limit(args.time_limit))
         print("\n".join(run_table(stamp)))

@@ -26,26 +26,26 @@ millisecond engine (mrv) on top1465 (all of it by default).  Writes ``results/ha
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import resource
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.engines import registry  # noqa: E402
-from puzzlebench.harness.bench import BenchConfig, run_bench  # noqa: E402
-from puzzlebench.harness.database import Database  # noqa: E402
-from puzzlebench.harness.inputs import read_file, sample  # noqa: E402
-from puzzlebench.harness.runner import has_batch_path  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
+from puzzlebench.engines import registry
+from puzzlebench.harness.bench import BenchConfig, run_bench
+from puzzlebench.harness.database import Database
+from puzzlebench.harness.inputs import read_file, sample
+from puzzlebench.harness.runner import has_batch_path
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.harness.pages import data_folder, load_now
+from puzzlebench.runtime.child import machine_memory, run_limited
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = data_folder()
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -75,7 +75,7 @@ def measure(solver: str, path: Path, k: int, seed: int, repeats: int) -> dict:
         cpu = time.process_time()
         call()
         call_cpu = time.process_time() - cpu
-        forked = forked_cpu(call)
+        forked = child_cpu(engine, puzzles)
         with tempfile.TemporaryDirectory() as tmp:
             cfg = BenchConfig(solvers=[solver], db=os.path.join(tmp, "h.sqlite"), time_limit=10.0, jobs=1,
                               quiet=True)
@@ -100,23 +100,13 @@ def measure(solver: str, path: Path, k: int, seed: int, repeats: int) -> dict:
     return best
 
 
-def forked_cpu(call) -> float:
-    """CPU seconds of ``call`` in a forked child that inherits the puzzles, as a bench worker
-    does (the collector frozen first, as the harness does): the engine's own work plus what
-    running it in a worker process adds (copy-on-write faults on the inherited puzzles,
-    cold caches)."""
+def child_cpu(engine, puzzles) -> float:
+    """CPU seconds of the engine's run in a child process of the runtime (``run_limited`` under a
+    memory limit the size of the machine, which runs every engine in a child), as a bench worker
+    runs it: the engine's own work plus what running it in another process adds (copy-on-write
+    faults on the inherited puzzles, cold caches, the answers sent back)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    gc.freeze()
-    try:
-        pid = os.fork()
-        if pid == 0:
-            try:
-                call()
-            finally:
-                os._exit(0)
-        os.waitpid(pid, 0)
-    finally:
-        gc.unfreeze()
+    run_limited(engine, puzzles, limit=2, time_limit=10.0, keep=2, memory_limit=machine_memory())
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
 
@@ -130,7 +120,7 @@ def sqlite_insert_cpu(db_path: str, tmp: str) -> float:
     source = Database(db_path)
     rows = source.results()
     source.close()
-    names = [name for name in rows[0].keys() if name not in ("id", "puzzle_id")]
+    names = [name for name in rows[0].keys() if name not in ("id", "puzzle_id", "set_digest")]   # the view's own
     columns = {name: [row[name] for row in rows] for name in names}
     shared = {name: values[0] for name, values in columns.items() if values.count(values[0]) == len(values)}
     varying = {name: values for name, values in columns.items() if name not in shared}
@@ -225,16 +215,17 @@ def main() -> None:
     ap.add_argument("--fast-sample", type=int, default=0, help="puzzles of the 17-clue set (0: all 49,158)")
     ap.add_argument("--slow-sample", type=int, default=0, help="puzzles of top1465 for mrv (0: all 1,465)")
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--rows", type=int, default=49158, help="rows a shortcut is measured on")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", default=str(ROOT / "results" / "harness.md"))
     args = ap.parse_args()
     fast = "bitboard" if "bitboard" in registry.FAMILIES else "mrv"
-    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_before = load_now()
     cases = [measure(fast, DATA / "sudoku9_royle_17clue_49158.txt", args.fast_sample, args.seed, args.repeats),
              measure("mrv", DATA / "sudoku9_magictour_top1465.txt", args.slow_sample, args.seed, args.repeats)]
     cases[0]["fast"], cases[1]["fast"] = True, False
-    kept = shortcuts()
-    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    kept = shortcuts(args.rows)
+    load_after = load_now()
     lines = [
         "# The harness's own cost",
         "",
@@ -263,7 +254,7 @@ def main() -> None:
         "rows, a column with one value in every row written as a literal and the others bound, the "
         "closing checkpoint): the part of the harness's cost that a row per puzzle in SQLite costs "
         "whatever the rest does;",
-        "- *of which the worker process*: the same engine call in a forked child that inherits the "
+        "- *of which the worker process*: the engine's run in a child of the runtime (`run_limited`) that inherits the "
         "puzzles, as a bench worker does, less the call in this process: what running the engine in a "
         "separate process costs it (copy-on-write faults on the inherited puzzles, cold caches), the "
         "price of the hard time limit and of surviving a crash;",

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import resource
 import statistics
 import subprocess
@@ -29,15 +28,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
-import puzzlebench  # noqa: E402
-from puzzlebench.engines import tool_runner  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
+import puzzlebench
+from puzzlebench.engines import tool_runner
+from puzzlebench.engines.registry import make_engine
 
-sys.path.insert(0, str(REPO / "benchmarks"))
-from bench_external import data_lines, every_kth  # noqa: E402  (one reader of the data sets)
+from puzzlebench.harness.pages import command_line, data_lines, load_now, spread, write_page
 
 LIMIT = 120.0   # seconds a tool may take on one puzzle (the tools' default in engines/tool_runner.py)
 TOOLS = {   # name: (export target, suffix, run(path, puzzle) -> ToolAnswer, in this process)
@@ -62,13 +58,13 @@ def samples(args) -> list[tuple[str, list]]:
            if l.split()[0] == "7"]
     return [
         (f"9x9 forum hardest 11+ ({args.hardest}, evenly spaced)",
-         parsed(every_kth(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), args.hardest), "sudoku")),
-        (f"16x16 vu_kr ({args.n16})", parsed(every_kth(data_lines("sudoku16_vu_kr_1000.txt"), args.n16), "sudoku")),
-        (f"7x7 Skyscrapers, every clue ({args.sky7})", parsed(every_kth(sky, args.sky7), "skyscrapers")),
+         parsed(spread(data_lines("sudoku9_forum_hardest_1905_11plus.txt"), args.hardest), "sudoku")),
+        (f"16x16 vu_kr ({args.n16})", parsed(spread(data_lines("sudoku16_vu_kr_1000.txt"), args.n16), "sudoku")),
+        (f"7x7 Skyscrapers, every clue ({args.sky7})", parsed(spread(sky, args.sky7), "skyscrapers")),
         (f"9x9 Killer, Tatham's Solo ({args.killer})",
-         parsed(every_kth(data_lines("tatham_solo_killer_3x3_100.txt"), args.killer))),
+         parsed(spread(data_lines("tatham_solo_killer_3x3_100.txt"), args.killer))),
         (f"KenKen 4..7, Tatham's Keen ({args.keen})",
-         parsed(every_kth(data_lines("tatham_keen_4to7_96.txt"), args.keen))),
+         parsed(spread(data_lines("tatham_keen_4to7_96.txt"), args.keen))),
     ]
 
 
@@ -159,42 +155,32 @@ def versions() -> str:
             f"Exact {md.version('exact')} (PyPI `exact`); OR-Tools {md.version('ortools')}")
 
 
-def write_report(lines: list[str], out: str) -> None:
-    """The machine's load after the run, then the report to ``out`` and standard output."""
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    lines += [f"Load after: `{load}`", ""]
-    Path(out).write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for name, default in (("hardest", 20), ("n16", 5), ("sky7", 5), ("killer", 10), ("keen", 10)):
         ap.add_argument(f"--{name}", type=int, default=default)
-    ap.add_argument("--out", default=str(REPO / "results" / "interop.md"))
+    ap.add_argument("--out", default="results/interop.md")
     args = ap.parse_args()
     for why in (tool_runner.missing_ace(), tool_runner.missing_minizinc(), tool_runner.missing_minisat_plus(),
                 tool_runner.missing_exact()):
         if why:
             sys.exit(why)
-    load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
-    lines = ["# Competition tools on puzzlebench's exports, beside CP-SAT", "",
-             f"Command: `{' '.join(['python benchmarks/bench_interop.py', *sys.argv[1:]])}`  ",
-             f"Load before: `{load}`  ",
-             f"Machine: {os.cpu_count()} cores; Python {platform.python_version()}; {versions()}", "",
-             __doc__.split("\n\n", 2)[2].strip().replace("\n", " "), ""]
+    load = load_now()
+    lines = [f"Versions: {versions()}.", "", __doc__.split("\n\n", 2)[2].strip().replace("\n", " "), ""]
     with tempfile.TemporaryDirectory() as folder:
         ups = start_up(folder)
         lines += ["Start-up (one variable, median of 5): " +
                   ", ".join(f"{k} {1000 * v:.1f} ms" for k, v in ups.items()) + ".", ""]
-        for title, puzzles in samples(args):
+        for title, puzzles in ((title, puzzles) for title, puzzles in samples(args) if puzzles):
             print(title, file=sys.stderr)
             lines += [f"## {title}", "",
                       "| engine | export | tool | tool CPU | (export + tool) / CP-SAT | statuses |",
                       "|---|---:|---:|---:|---:|---|"]
             lines += ["| " + " | ".join(row) + " |" for row in measure_set(puzzles, folder)]
             lines.append("")
-    write_report(lines, args.out)
+    print(write_page(args.out, title="Competition tools on puzzlebench's exports, beside CP-SAT",
+                     lead=__doc__.split("\n\n")[0].replace("\n", " "), command=command_line(),
+                     writer="benchmarks/bench_interop.py", loads=[load, load_now()], lines=lines))
 
 
 if __name__ == "__main__":

@@ -1,14 +1,14 @@
-"""Large grids (issue 20, part 2): the native search over units with and without the rules it
+"""Large grids: the native search over units with and without the rules it
 takes from 16 values up (option ``large``: Régin's alldifferent filter on every unit and
 dom/wdeg branching), beside the best SAT engine and CP-SAT, in the same run, puzzle by
 puzzle (every engine on a puzzle before the next puzzle: the machine is shared, so its load
 falls on all of them alike).
 
-    python benchmarks/bench_large.py [--quick] [--out results/bitboard.md]
+    python benchmarks/bench_large.py [--public 1000] [--minimal 30] [--levels 300,320,330] [--per-level 8]
 
 - the public 16x16 set (../shared/data/sudoku16_vu_kr_1000.txt), limit 2;
 - minimal 16x16 puzzles from the project's generator (``generators.sudoku.generate_sudoku``,
-  seeded), limit 2: nodes today (``bitboard@large=false``) against nodes now;
+  seeded), limit 2: nodes of ``bitboard@large=false`` against ``bitboard``;
 - 25x25 made here: a seeded random full grid, cells removed in a random order while the
   puzzle stays unique (proven by this engine with limit 2 and 1 s a check; a check that runs
   out keeps the cell; after 40 failed removals in a row the grid is taken as it is), up to
@@ -19,7 +19,7 @@ falls on all of them alike).
 Every engine is checked: a unique puzzle must come back unique and verified.  The section
 replaces the "## Large grids" section of the results file (bench_bitboard.py keeps it).
 
-``--holes`` measures, alone, the issue's "36x36 to 64x64 with 30-50% of cells removed from a
+``--holes`` measures, alone, "36x36 to 64x64 with 30-50% of cells removed from a
 random full grid": seeded full grids (``fill.pattern_sudoku_grid``) with that share of cells
 removed at random (no uniqueness kept: most have several solutions), counted to 2 by the
 native search, by CP-SAT and by CaDiCaL 1.9.5 through PySAT (on the ``optimized`` encoding),
@@ -35,24 +35,18 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-DATA = REPO.parent / "shared" / "data"
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
+from puzzlebench import api
+from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.harness.pages import command_line, data_lines, holed_sudokus, load_now, splice_section
+from puzzlebench.generators.sudoku import generate_sudoku
+from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.results import Status
+from puzzlebench.runtime.child import run_limited
+from puzzlebench.engines.registry import make_engine
 
-from bench_bitboard import HOLES_SECTION, LARGE_SECTION as SECTION, splice_section, uptime  # noqa: E402
-from puzzlebench import api  # noqa: E402
-from puzzlebench.generators.fill import pattern_sudoku_grid  # noqa: E402
-from puzzlebench.generators.sudoku import generate_sudoku  # noqa: E402
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.runtime.child import run_limited  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-
+SECTION, HOLES_SECTION = "## Large grids", "## Large grids with random holes"
 NEW, OLD, SAT, CPSAT = "bitboard", "bitboard@large=false", "sat:minisat22", "cpsat:int"
 # --holes: the CDCL reference, on the encoding with the givens propagated away (the open cells'
 # candidates alone: at 49x49 and 30% holes CaDiCaL decides in 0.25 s CPU where, on the whole
@@ -135,61 +129,59 @@ def table(title: str, runs: dict, time_limit: float) -> list[str]:
         med_old, med_new = statistics.median(r.stats.nodes for r in old), statistics.median(r.stats.nodes for r in new)
         tot_old, tot_new = sum(r.stats.nodes for r in old), sum(r.stats.nodes for r in new)
         ratios = sorted(a.stats.nodes / max(1, b.stats.nodes) for a, b in zip(old, new))
-        rows += ["", f"Nodes, today / now: median {med_old:g} / {med_new:g} = {med_old / max(1, med_new):.1f}x; "
+        rows += ["", f"Nodes, `{OLD}` / `{NEW}`: median {med_old:g} / {med_new:g} = {med_old / max(1, med_new):.1f}x; "
                      f"total {tot_old:,} / {tot_new:,} = {tot_old / max(1, tot_new):.1f}x; per puzzle: "
                      f"median {statistics.median(ratios):.1f}x, least {ratios[0]:.1f}x"
-                     + (" (runs of today's search that timed out count the nodes they reached)"
+                     + (f" (runs of `{OLD}` that timed out count the nodes they reached)"
                         if any(r.status is Status.TIMEOUT for r in old) else "") + "."]
     print("\n".join(rows), flush=True)
     return rows + [""]
 
 
-def bench(quick: bool) -> list[str]:
-    out = [SECTION, "",
-           f"`python benchmarks/bench_large.py{' --quick' if quick else ''}`: the search over units "
+def bench(args) -> list[str]:
+    out = [f"`{command_line()}`: the search over units "
            f"now (`{NEW}`: the alldifferent filter on every unit and dom/wdeg branching from 16 values "
-           f"up) and today's (`{OLD}`: singles, the locked rule and MRV), the best SAT engine "
+           f"up) and the plain search (`{OLD}`: singles, the locked rule and MRV), the best SAT engine "
            f"(`{SAT}`) and CP-SAT (`{CPSAT}`, one worker), every engine on a puzzle before the next "
            "puzzle. Solve times are the runner's (wall; CPU beside); a run out of time counts as "
            "the time limit. Puzzle-by-puzzle comparisons (\"faster than ... on\") and the targets use "
            "CPU time (the runner's, over encode, search and decode: the machine is shared, and a "
-           "sub-millisecond wall time can be one preemption). Load before: `" + uptime() + "`.", ""]
-    lines = [l for l in open(DATA / "sudoku16_vu_kr_1000.txt").read().split() if len(l) == 256]
-    public = [parse_sudoku_line(l) for l in lines[:100 if quick else 1000]]
+           "sub-millisecond wall time can be one preemption). Load before: `" + load_now() + "`.", ""]
+    public = [parse_sudoku_line(line) for line in data_lines("sudoku16_vu_kr_1000.txt", limit=args.public)]
     sets = {"public": race(public, [NEW, OLD, SAT, CPSAT], 20)}
     out += table(f"Public 16x16 set, {len(public)} puzzles", sets["public"], 20)
 
     rng = random.Random(16)
     start = time.perf_counter()
-    minimal = [generate_sudoku((4, 4), rng) for _ in range(10 if quick else 30)]
+    minimal = [generate_sudoku((4, 4), rng) for _ in range(args.minimal)]
     made = time.perf_counter() - start
     sets["minimal"] = race(minimal, [NEW, OLD, SAT, CPSAT], 20)
     out += table(f"Minimal 16x16 puzzles from `generate_sudoku((4, 4), random.Random(16))`, "
                  f"{len(minimal)} (made in {made:.0f} s)", sets["minimal"], 20)
 
     maker = make_engine(NEW)
-    for holes in HOLES_25[:2] if quick else HOLES_25:
+    for holes in map(int, args.levels.split(",")):
         rng = random.Random(25 + holes)
         start = time.perf_counter()
-        puzzles = [dig((5, 5), rng, holes, maker) for _ in range(4 if quick else 8)]
+        puzzles = [dig((5, 5), rng, holes, maker) for _ in range(args.per_level)]
         made = time.perf_counter() - start
         reached = sorted({sum(1 for g in p.givens if not g) for p in puzzles})
         sets[holes] = race(puzzles, [NEW, OLD, SAT, CPSAT], 20)
         out += table(f"25x25, a seeded full grid with {holes} cells removed while unique "
                      f"(`random.Random({25 + holes})`, holes reached: {', '.join(map(str, reached))}), "
                      f"{len(puzzles)} puzzles (made in {made:.0f} s)", sets[holes], 20)
-    out += [*below_16(), *targets(sets), "Load after: `" + uptime() + "`."]
+    out += [*below_16(args.below), *targets(sets), "Load after: `" + load_now() + "`."]
     return out
 
 
-def below_16() -> list[str]:
+def below_16(count: int | None) -> list[str]:
     """Below 16 values the C search takes neither rule whatever the option says: the same
     search, counter for counter, and the same speed (rates side by side, best of 3)."""
     rows = ["Below 16 values (the rules are chosen by size in C): `bitboard` and "
             f"`{OLD}` on the same sets, puzzles per CPU second (best of 3), total nodes:", "",
             "| set | bitboard | nodes | bitboard@large=false | nodes |", "|---|---:|---:|---:|---:|"]
     for name in ("tatham_solo_sudokux_3x3_100.txt", "tatham_solo_jigsaw9_100.txt", "sudoku4_vu_kr_1000.txt"):
-        puzzles = [api.parse(l.split()[0]) for l in open(DATA / name) if l.strip() and not l.startswith("#")]
+        puzzles = [api.parse(line.split()[0]) for line in data_lines(name, limit=count)]
         cells = []
         for spec in (NEW, OLD):
             engine = make_engine(spec)
@@ -207,7 +199,7 @@ def below_16() -> list[str]:
 
 
 def targets(sets: dict) -> list[str]:
-    """Issue 20's targets for these grids, met or not, from the runs above."""
+    """The targets for these grids, met or not, from the runs above."""
     def unique(r):
         return r.status is Status.UNIQUE
 
@@ -220,8 +212,8 @@ def targets(sets: dict) -> list[str]:
     pub = sets["public"]
     pub_new, pub_sat = sum(r.times.cpu for r in pub[NEW]), sum(r.times.cpu for r in pub[SAT])
     wins = sum(a.times.cpu < b.times.cpu for a, b in zip(pub[NEW], pub[SAT]))
-    out = ["Targets (issue 20, large grids):", "",
-           f"- 16x16, nodes >= 10x fewer than today on the generated minimal puzzles: median "
+    out = ["Targets (large grids):", "",
+           f"- 16x16, nodes >= 10x fewer than `{OLD}` on the generated minimal puzzles: median "
            f"{med:.1f}x, total {tot:.1f}x: {verdict(med >= 10)} on the median, {verdict(tot >= 10)} on the total.",
            f"- 16x16, faster than the best SAT engine (`{SAT}`) on the public set: {pub_new:.2f} s CPU against "
            f"{pub_sat:.2f} s in all, faster on {wins}/{len(pub[NEW])} puzzles: {verdict(pub_new < pub_sat)} "
@@ -247,26 +239,12 @@ HOLE_PUZZLES = 3
 HOLE_SECONDS = 10.0
 
 
-def holed_puzzles(box: tuple[int, int], share: float, count: int = HOLE_PUZZLES) -> list[Sudoku]:
-    """``count`` seeded full grids of ``box`` with ``share`` of their cells removed at random (the
-    first HOLE_PUZZLES the same whatever the count)."""
-    n = box[0] * box[1]
-    rng = random.Random(1000 * box[0] + round(share * 100))
-    puzzles = []
-    for _ in range(count):
-        grid = pattern_sudoku_grid(box, rng)
-        holes = set(rng.sample(range(n * n), round(n * n * share)))
-        puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))
-    return puzzles
-
-
 def hole_runs(engines: dict, box: tuple[int, int], share: float) -> dict:
     """Every engine's result on every puzzle of ``box`` and ``share``, puzzle by puzzle."""
     runs = {spec: [] for spec in engines}
-    for puzzle in holed_puzzles(box, share):
+    for puzzle in holed_sudokus(box, share, HOLE_PUZZLES, 1000 * box[0] + round(share * 100)):
         for spec, engine in engines.items():
-            r = (run_limited(engine, [puzzle], limit=2, time_limit=HOLE_SECONDS, keep=2)[0]
-                 if spec == CDCL else engine.run(puzzle, limit=2, time_limit=HOLE_SECONDS))
+            r = run_limited(engine, [puzzle], limit=2, time_limit=HOLE_SECONDS, keep=2)[0]
             assert r.status is Status.TIMEOUT or (r.status in (Status.UNIQUE, Status.MULTIPLE)
                                                   and r.verified), (spec, box, share, r.status, r.error)
             runs[spec].append(r)
@@ -301,15 +279,14 @@ def bench_holes() -> list[str]:
     """Random full grids of 36, 49 and 64 values with 30, 40 and 50% of their cells removed,
     counted to 2 by the native search, CP-SAT and CaDiCaL (CPU time a run; out of time: the
     limit); then 36x36 from 40 to 70% removed, to show where the hard region lies."""
-    out = [HOLES_SECTION, "",
-           "`python benchmarks/bench_large.py --holes`: a seeded full grid (`fill.pattern_sudoku_grid`, "
+    out = [f"`{command_line()}`: a seeded full grid (`fill.pattern_sudoku_grid`, "
            "`random.Random(1000 * box + percent)`) with a share of its cells removed at random, "
            f"{HOLE_PUZZLES} a size and share, counted to 2 (decided: unique, or two solutions, each verified) "
            f"by `{NEW}`, `{CPSAT}` (one worker) and `{CDCL}` (CaDiCaL 1.9.5 on the encoding with the givens "
            "propagated away, the CDCL reference), puzzle by "
            f"puzzle, {HOLE_SECONDS:g} s a run (on the clock; CaDiCaL in a child process killed at the limit "
            "plus its grace, as `solve` runs it); CPU time a run, a run out of time counting as the limit. "
-           "Load before: `" + uptime() + "`.", "", *HOLE_HEADER]
+           "Load before: `" + load_now() + "`.", "", *HOLE_HEADER]
     engines = {spec: make_engine(spec) for spec in (NEW, CPSAT, CDCL)}
     done, medians, every = {}, {}, {spec: [] for spec in engines}
     for box in HOLE_BOXES:
@@ -324,7 +301,7 @@ def bench_holes() -> list[str]:
     found = {spec: (sum(r.status is Status.TIMEOUT for r in rs), sum(r.status is Status.TIMEOUT and r.count > 0
                                                                      for r in rs))
              for spec, rs in every.items()}
-    out += ["", f"Target (issue 20: solved and proven unique, or shown to have two, median under 1 s): met "
+    out += ["", f"Target (solved and proven unique, or shown to have two, median under 1 s): met "
                 f"for {len(met)} of {len(medians[NEW])} size-and-share pairs "
                 f"({', '.join(f'{n}x{n} {s:.0%}' for n, s in sorted(met))}). Runs out of time that had found "
                 "a first solution: " + "; ".join(f"`{spec}` {one} of {out}" for spec, (out, one) in found.items())
@@ -337,7 +314,7 @@ def bench_holes() -> list[str]:
         runs = done.get((box, share)) or hole_runs(engines, box, share)
         out.append(hole_row(box, share, runs))
         print(out[-1], flush=True)
-    out += ["", "Load after: `" + uptime() + "`.", ""]
+    out += ["", "Load after: `" + load_now() + "`.", ""]
     return out
 
 
@@ -345,8 +322,8 @@ def nogood_check() -> None:
     """Nogoods recorded at restarts on and off (``bitboard@nogoods=...``), printed, on the quick
     sets of :func:`bench`: 100 public 16x16, 10 minimal 16x16, 4 25x25 with 330 holes."""
     specs = ["bitboard@nogoods=true", "bitboard@nogoods=false"]
-    lines = [l for l in open(DATA / "sudoku16_vu_kr_1000.txt").read().split() if len(l) == 256]
-    table("Public 16x16, 100", race([parse_sudoku_line(l) for l in lines[:100]], specs, 20), 20)
+    lines = data_lines("sudoku16_vu_kr_1000.txt", limit=100)
+    table("Public 16x16, 100", race([parse_sudoku_line(line) for line in lines], specs, 20), 20)
     rng = random.Random(16)
     table("Minimal 16x16, 10", race([generate_sudoku((4, 4), rng) for _ in range(10)], specs, 20), 20)
     maker, rng = make_engine(NEW), random.Random(25 + 330)
@@ -354,9 +331,13 @@ def nogood_check() -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="100 public 16x16, 10 minimal, 4 25x25 a level, two levels")
-    ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--public", type=int, default=1000, help="puzzles of the public 16x16 set")
+    ap.add_argument("--minimal", type=int, default=30, help="minimal 16x16 puzzles generated")
+    ap.add_argument("--levels", default=",".join(map(str, HOLES_25)), help="holes of the 25x25 puzzles")
+    ap.add_argument("--per-level", type=int, default=8, help="25x25 puzzles a level")
+    ap.add_argument("--below", type=int, help="puzzles of each set below 16 values (default: all)")
+    ap.add_argument("--out", default="results/bitboard.md")
     ap.add_argument("--holes", action="store_true", help="only the 36x36-64x64 grids with random holes")
     ap.add_argument("--nogoods", action="store_true", help="nogoods on and off on the quick 16x16 and 25x25 "
                     "sets, printed")
@@ -364,9 +345,9 @@ def main() -> int:
     if args.nogoods:
         nogood_check()
     elif args.holes:
-        splice_section(Path(args.out), HOLES_SECTION, bench_holes())
+        splice_section(args.out, HOLES_SECTION, bench_holes())
     else:
-        splice_section(Path(args.out), SECTION, bench(args.quick))
+        splice_section(args.out, SECTION, bench(args))
     return 0
 
 

@@ -17,19 +17,27 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from puzzlebench import api  # noqa: E402
-from puzzlebench.generators.latin import qwh_instance  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
-
-from bench_bitboard import uptime, write_report  # noqa: E402
+from puzzlebench import api
+from puzzlebench.generators.latin import qwh_instance
+from puzzlebench.harness.pages import command_line, load_now, write_page
+from puzzlebench.results import Status
 
 SOLVERS = ("bitboard", "mrv", "sat")
+
+
+def row(solver: str, puzzles: list, time_limit: float) -> str:
+    """The solver's line of the table: solved, timeouts, total time (ms) and nodes of the solved."""
+    results = [api.solve(p, solver=solver, limit=1, time_limit=time_limit) for p in puzzles]
+    wrong = [r for r in results if r.status is not Status.TIMEOUT and not (r.status is Status.SAT and r.verified)]
+    if wrong:
+        raise SystemExit(f"{solver}: {wrong[0].status} {wrong[0].error}")
+    solved = [r for r in results if r.status is Status.SAT]
+    ms = [r.times.total * 1000 for r in solved]
+    nodes = [r.stats.nodes for r in solved]
+    times = f"{statistics.median(ms):.2f} | {statistics.mean(ms):.2f} | {max(ms):.2f}" if ms else "- | - | -"
+    median_nodes = f"{statistics.median(nodes):,.0f}" if nodes and None not in nodes else "-"
+    return f"| {solver} | {len(solved)}/{len(puzzles)} | {len(results) - len(solved)} | {times} | {median_nodes} |"
 
 
 def main() -> int:
@@ -39,41 +47,16 @@ def main() -> int:
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--time-limit", type=float, default=10.0)
-    ap.add_argument("--out", default=str(REPO / "results" / "latin.md"))
+    ap.add_argument("--out", default="results/latin.md")
     args = ap.parse_args()
-    load_before = uptime()
-    rng = random.Random(args.seed)
+    before, rng = load_now(), random.Random(args.seed)
     puzzles = [qwh_instance(args.order, args.holes, rng) for _ in range(args.count)]
     rows = ["| solver | solved | timeouts | median ms | mean ms | max ms | median nodes |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
-    for solver in SOLVERS:
-        times, nodes, solved, timeouts = [], [], 0, 0
-        for puzzle in puzzles:
-            result = api.solve(puzzle, solver=solver, limit=1, time_limit=args.time_limit)
-            if result.status is Status.SAT and result.verified:
-                solved += 1
-                times.append(result.times.total)
-                nodes.append(result.stats.nodes)
-            elif result.status is Status.TIMEOUT:
-                timeouts += 1
-            else:
-                raise SystemExit(f"{solver}: {result.status} {result.error}")
-        ms = [t * 1000 for t in times]
-        median_nodes = f"{statistics.median(nodes):,.0f}" if nodes and None not in nodes else "-"
-        rows.append(f"| {solver} | {solved}/{len(puzzles)} | {timeouts} | "
-                    + (f"{statistics.median(ms):.2f} | {statistics.mean(ms):.2f} | {max(ms):.2f}" if ms
-                       else "- | - | -")
-                    + f" | {median_nodes} |")
-        print(rows[-1], flush=True)
-    command = (f"python benchmarks/bench_latin.py --order {args.order} --holes {args.holes} --count {args.count} "
-               f"--seed {args.seed} --time-limit {args.time_limit:g}")
-    write_report(args.out, "# Latin square completion (QWH-like)", command, load_before,
-                 f"{args.count} instances of order {args.order}, {args.holes:.0%} of the cells emptied from a "
-                 f"uniformly random complete square (Jacobson-Matthews chain, random.Random({args.seed})); "
-                 f"each engine asked for one completion (limit 1) through `puzzlebench.solve`, every answer "
-                 f"verified; time is the run's total (encode + search + decode), a {args.time_limit:g} s limit. "
-                 "The figures are over the solved instances; nodes are each engine's own (bitboard and mrv: "
-                 "search nodes; sat: decisions are not nodes, see docs/STATISTICS.md).", rows)
+            "|---|---:|---:|---:|---:|---:|---:|", *(row(s, puzzles, args.time_limit) for s in SOLVERS)]
+    print(write_page(args.out, title="Latin square completion (QWH-like)", command=command_line(),
+                     lead=f"One completion (limit 1) of {args.count} instances of order {args.order} with "
+                          f"{args.holes:.0%} of the cells emptied, per engine.",
+                     writer="benchmarks/bench_latin.py", loads=[before, load_now()], lines=rows))
     return 0
 
 

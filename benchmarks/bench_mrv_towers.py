@@ -22,32 +22,27 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
+from puzzlebench import api
+from puzzlebench.harness.pages import command_line, load_now, splice_section
+from puzzlebench.results import Status
+from puzzlebench.engines.registry import make_engine
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "benchmarks"))
-
-from bench_bitboard import MRV_SECTION as SECTION, splice_section, uptime  # noqa: E402
-from puzzlebench import api  # noqa: E402
-from puzzlebench.results import Status  # noqa: E402
-from puzzlebench.engines.registry import make_engine  # noqa: E402
-
-SET = REPO / "results" / "generated" / "tatham_towers8_72.txt"
+SECTION, SET = "## Skyscrapers in mrv", "results/generated/tatham_towers8_72.txt"
 BEFORE, AFTER, NATIVE = "mrv@lines=false", "mrv", "bitboard"
 LEVELS = {"e": "easy", "h": "hard", "x": "extreme", "u": "unreasonable"}
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--time-limit", type=float, default=20.0)
-    ap.add_argument("--out", default=str(REPO / "results" / "bitboard.md"))
+    ap.add_argument("--every", type=int, default=1, help="every k-th puzzle of each difficulty")
+    ap.add_argument("--set", default=SET, help="the Towers ids, 18 a difficulty")
+    ap.add_argument("--out", default="results/bitboard.md")
     args = ap.parse_args()
-    load_before = uptime()
-    ids = [line.strip() for line in open(SET) if line.strip()]
-    puzzles = [api.parse(i) for i in ids]
-    level = [LEVELS[d] for d in "ehxu" for _ in range(len(ids) // 4)]
+    load_before = load_now()
+    ids = [line.strip() for line in open(args.set) if line.strip()]
+    level = [LEVELS[d] for d in "ehxu" for _ in range(len(ids) // 4)][::args.every]
+    puzzles = [api.parse(i) for i in ids[::args.every]]
     engines = {spec: make_engine(spec) for spec in (BEFORE, AFTER, NATIVE)}
     runs = {spec: [] for spec in engines}
     for k, p in enumerate(puzzles):
@@ -60,11 +55,10 @@ def main() -> int:
     def cpu(r):
         return r.times.cpu if r.status is Status.UNIQUE else args.time_limit
 
-    rows = [SECTION, "",
-            f"`python benchmarks/bench_mrv_towers.py`: `{AFTER}` (each visibility clue narrows its line "
+    rows = [f"`{command_line()}`: `{AFTER}` (each visibility clue narrows its line "
             f"to the heights some run of towers showing the clue uses, `cells.VisibilitySupport`) against "
-            f"`{BEFORE}` (placed towers checked against the clue, as before), with `{NATIVE}` as the speed "
-            f"reference, alternating puzzle by puzzle, on {len(ids)} of Tatham's 8x8 Towers ids "
+            f"`{BEFORE}` (placed towers checked against the clue), with `{NATIVE}` as the speed "
+            f"reference, alternating puzzle by puzzle, on {len(puzzles)} of Tatham's 8x8 Towers ids "
             f"(`results/generated/tatham_towers8_72.txt`, 18 a difficulty), limit 2, "
             f"{args.time_limit:g} s a run; CPU time a run (a run out of time counts as the limit). "
             f"Load before: `{load_before}`.", "",
@@ -89,13 +83,13 @@ def main() -> int:
         if out:   # the limit is on the clock: under load a run out of time had less CPU than that
             rows += ["", f"`{spec}`'s {len(out)} runs out of time had {out[0]:.1f}-{out[-1]:.1f} s CPU "
                          f"(median {statistics.median(out):.1f}) within their {args.time_limit:g} s on the clock."]
-    rows += ["", f"On the {len(both)} puzzles both mrv searches solve, before / after: median "
+    rows += ["", f"On the {len(both)} puzzles both mrv searches solve, `{BEFORE}` / `{AFTER}`: median "
                  f"{statistics.median(ratios):.1f}x, least {ratios[0]:.2f}x, most {ratios[-1]:.1f}x; "
                  f"`{AFTER}` / `{NATIVE}` CPU, median over the set: "
                  f"{statistics.median(cpu(a) / cpu(b) for a, b in zip(runs[AFTER], runs[NATIVE])):,.0f}x.",
-             "", f"Load after: `{uptime()}`.", ""]
+             "", f"Load after: `{load_now()}`.", ""]
     print("\n".join(rows))
-    splice_section(Path(args.out), SECTION, rows)
+    splice_section(args.out, SECTION, rows)
     return 0
 
 

@@ -23,11 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-DATA = REPO.parent / "shared" / "data"
 
-from puzzlebench.runtime.child import MB, PEAK_SLACK  # noqa: E402
+from puzzlebench.runtime.child import MB, PEAK_SLACK
+from puzzlebench.harness.pages import data_folder, load_now
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = data_folder()
 
 TARGET_RATIO = 0.8
 
@@ -144,7 +145,7 @@ def main_cli() -> None:
     parser.add_argument("--out", default=str(REPO / "results" / "processes.md"))
     args = parser.parse_args()
     command = "python benchmarks/bench_processes.py " + " ".join(sys.argv[1:])
-    load = os.getloadavg()
+    load = [float(x) for x in load_now().split()]
     with tempfile.TemporaryDirectory(prefix="bench-processes-") as tmp:
         folder = Path(tmp)
         hardest = data_lines("sudoku9_forum_hardest_1905_11plus.txt", args.hardest)

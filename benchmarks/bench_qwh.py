@@ -33,6 +33,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from puzzlebench.harness.pages import load_now
+
 REPO = Path(__file__).resolve().parent.parent
 PAPER_PEAK = 0.42
 SOLVERS = "mrv,dlx,sat,cpsat"
@@ -43,13 +45,6 @@ cells whatever the hardness (a CDCL solver decides every free variable once it s
 
 def effort_name(solver: str) -> str:
     return "conflicts" if solver in CDCL else "nodes"
-
-
-def uptime() -> str:
-    try:
-        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "?"
 
 
 def shares(start: float, stop: float, step: float) -> list[float]:
@@ -178,7 +173,7 @@ def report(data: dict, solvers: list[str], share_list: list[float], args, second
               f"Tables remade from the database with `{args.command}` (the bench itself ran "
               f"{bench_span(args.db)}) on ") +
              f"{os.cpu_count()} cores ({platform.processor() or platform.machine()}, Python "
-             f"{platform.python_version()}; load before: {load_before}; after: {uptime()}: a shared machine, "
+             f"{platform.python_version()}; load before: {load_before}; after: {load_now()}: a shared machine, "
              "so the times are indicative, the nodes are not).", "",
              "![QWH curve](qwh.png)", ""]
     peaks_time = {s: peak(data, s, share_list, "solve") for s in solvers}
@@ -275,7 +270,7 @@ def main() -> int:
     args.command = "python benchmarks/bench_qwh.py " + " ".join(sys.argv[1:])
     share_list = shares(args.start, args.stop, args.step)
     solvers = [s.strip().split(":")[0] for s in args.solvers.split(",") if s.strip()]
-    load_before = uptime()
+    load_before = load_now()
     started = time.monotonic()
     if not args.reuse:
         for suffix in ("", "-wal", "-shm"):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -24,17 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.rating.model import correlations, cross_validate, fit  # noqa: E402
-from puzzlebench.rating.profile import ALL_MOVES, FEATURE_SETS, feature_vector, profile_puzzle  # noqa: E402
-from puzzlebench.techniques.ladder import HumanSolver, count_solutions  # noqa: E402
-from puzzlebench.engines.mrv import MrvEngine  # noqa: E402
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.rating.model import correlations, cross_validate, fit
+from puzzlebench.rating.profile import ALL_MOVES, FEATURE_SETS, feature_vector, profile_puzzle
+from puzzlebench.techniques.ladder import HumanSolver, count_solutions
+from puzzlebench.engines.mrv import MrvEngine
+from puzzlebench.harness.pages import data_folder, load_now
 
-DATA = ROOT.parent / "shared" / "data"
-RESULTS = ROOT / "results"
+
+DATA = data_folder()
 SETS = {"top95": "sudoku9_norvig_top95.txt", "top1465": "sudoku9_magictour_top1465.txt",
         "se": "sudoku9_sudokuexchange_by_rating_sample.txt", "wang": "sudoku9_wang2024_human_records_train.csv"}
 LIMIT = None  # --limit: every N-th puzzle only (a smoke test of the script)
@@ -112,11 +110,12 @@ def main() -> None:
     ap.add_argument("--quine-se", type=int, default=5, help="Quine measure on every N-th SE puzzle (0: none)")
     ap.add_argument("--sets", default="top95,top1465")
     ap.add_argument("--limit", type=int, default=None, help="every N-th puzzle only (smoke test)")
+    ap.add_argument("--out", default="results/rating_bench.md", help="the page; its figure beside it")
     args = ap.parse_args()
     global LIMIT
     LIMIT = args.limit
     command = "python benchmarks/bench_rating.py " + " ".join(sys.argv[1:])
-    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_before = load_now()
     out = [f"# Difficulty rating: benchmark figures", "", f"Command: `{command}`  ",
            f"Load before: `{load_before}`", ""]
 
@@ -199,11 +198,11 @@ def main() -> None:
     b.set_title(f"SE ratings: Pearson {c['pearson'].r:.2f}, Spearman {c['spearman'].r:.2f} (n={len(p)})")
     fig.tight_layout()
     for ext in ("png", "svg"):
-        fig.savefig(RESULTS / f"rating_correlation.{ext}", dpi=110)
-    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        fig.savefig(Path(args.out).with_name(f"rating_correlation.{ext}"), dpi=110)
+    load_after = load_now()
     out += ["Plot: `results/rating_correlation.png` / `.svg` (full models, out-of-fold predictions).", "",
             f"Load after: `{load_after}`", ""]
-    (RESULTS / "rating_bench.md").write_text("\n".join(out))
+    Path(args.out).write_text("\n".join(out))
     print("\n".join(out))
 
 

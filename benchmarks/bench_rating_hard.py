@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
@@ -39,18 +38,17 @@ from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.models.sudoku import parse_sudoku_line  # noqa: E402
-from puzzlebench.rating import builtin_model, rate_profile  # noqa: E402
-from puzzlebench.rating.model import correlations  # noqa: E402
-from puzzlebench.rating.profile import feature_vector, profile_puzzle, se_ladder  # noqa: E402
-from puzzlebench.techniques.ladder import count_solutions  # noqa: E402
+from puzzlebench.models.sudoku import parse_sudoku_line
+from puzzlebench.rating import builtin_model, rate_profile
+from puzzlebench.rating.model import correlations
+from puzzlebench.rating.profile import feature_vector, profile_puzzle, se_ladder
+from puzzlebench.techniques.ladder import count_solutions
+from puzzlebench.harness.pages import data_folder, load_now
 
-DATA = ROOT.parent / "shared" / "data" / "sudoku9_sudokuexchange_by_rating_sample.txt"
-BUCKETS = ROOT.parent / "shared" / "data" / "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
-RESULTS = ROOT / "results"
+
+DATA = data_folder() / "sudoku9_sudokuexchange_by_rating_sample.txt"
+BUCKETS = data_folder() / "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
 
 
 SINGLE_STEPS = {"last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
@@ -122,18 +120,19 @@ def main() -> None:
     ap.add_argument("--wide", type=int, default=160, help="puzzles of the wide sample (whole range)")
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per puzzle for the ladder")
     ap.add_argument("--check", type=int, default=300, help="bucket puzzles checked against published solutions")
+    ap.add_argument("--out", default="results/rating_hard.md")
     args = ap.parse_args()
     rows = [(ln.split()[0], float(ln.split()[1])) for ln in DATA.read_text().splitlines() if ln.strip()]
     hard_lines = sample([r for r in rows if r[1] >= 6.0], args.hard)
     wide_lines = sample(rows, args.wide)
-    load_before = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_before = load_now()
     t0 = time.perf_counter()
     seen: dict[str, dict] = {}
     for puzzle, se in hard_lines + wide_lines:
         if puzzle not in seen:
             seen[puzzle] = measure(puzzle, se, args.time_limit)
     wall = time.perf_counter() - t0
-    load_after = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+    load_after = load_now()
     hard = [seen[p] for p, _ in hard_lines]
     wide = [seen[p] for p, _ in wide_lines]
     wide_all = wide + [m for m in hard if m not in wide]  # the wide range, hard end included
@@ -212,8 +211,7 @@ def main() -> None:
                 "| technique | steps |", "|---|---:|"]
         out += [f"| {t} | {c} |" for t, c in sorted(chain.items(), key=lambda kv: -kv[1])]
         out.append("")
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "rating_hard.md").write_text("\n".join(out))
+    Path(args.out).write_text("\n".join(out))
     print("\n".join(out))
 
 

@@ -17,20 +17,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from puzzlebench.cli import main  # noqa: E402
-from puzzlebench.harness.database import Database  # noqa: E402
-from puzzlebench.harness.uncertainty import RESAMPLES  # noqa: E402
+from puzzlebench.cli import main
+from puzzlebench.harness.pages import load_now
+from puzzlebench.harness.database import Database
+from puzzlebench.harness.uncertainty import RESAMPLES
+
 
 SETS, SOLVERS, TIME_LIMIT = 2, 5, 1.0
 
@@ -84,6 +82,7 @@ def main_bench() -> None:
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--large", type=int, default=0, metavar="N", help="also one set of N puzzles, 2 solvers")
+    parser.add_argument("--out", default="results/report.md")
     args = parser.parse_args()
     lines = []
     cases = [("plain", args.rows, 1, SETS, SOLVERS), ("repeats", args.rows, 5, SETS, SOLVERS)]
@@ -101,7 +100,7 @@ def main_bench() -> None:
                 target = "-" if name == "large" else "met" if wall < 5 else "missed"
                 lines.append(f"| {name} | {n:,} | {repetitions} | `{label}` | {wall:.2f} | {cpu:.2f} | {target} |")
                 print(lines[-1], flush=True)
-    load = os.getloadavg()
+    load = [float(x) for x in load_now().split()]
     text = (f"# `puzzlebench report`: the cost of intervals and tests\n\n"
             f"Made by `python benchmarks/bench_report.py --rows {args.rows} --repeats {args.repeats}"
             f"{f' --large {args.large}' if args.large else ''}` (best of "
@@ -113,7 +112,7 @@ def main_bench() -> None:
             f"bootstrap interval; `--compare` tests every row (McNemar, two Wilcoxon, Holm). Target: under 5 s.\n\n"
             "| database | rows | repetitions | command | wall s | CPU s | target < 5 s |\n"
             "|---|---:|---:|---|---:|---:|---|\n" + "\n".join(lines) + "\n")
-    (ROOT / "results" / "report.md").write_text(text)
+    Path(args.out).write_text(text)
     print("wrote results/report.md")
 
 

@@ -1,24 +1,123 @@
-"""The Skyscrapers part of ``bench_bitboard.py`` alone (the Skyscrapers target), written
-to ``results/skyscrapers.md``:
+"""The bitboard Skyscrapers engine on the public set and on generated puzzles; writes
+results/skyscrapers.md.
 
-    python benchmarks/bench_skyscrapers.py [--out results/skyscrapers.md]
+    python benchmarks/bench_skyscrapers.py [--generated 25] [--squares 300] [--sizes 7,8,9]
+
+Public: every line of skyscrapers_random_fullclue_n4to9_sample.txt counted to 2 (nsol=1 must be
+unique, nsol=2+ two solutions, nsol=? whatever it is).  Generated: proper puzzles a size from
+``generate_skyscrapers(n, random.Random(n))``, dlx as the reference on two of them.  Full clues
+of random Latin squares: how many are unique.  Solve time is ``Result.times.solve`` (wall);
+CPU a puzzle over each loop beside it.  Target: median under 1 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 
-from bench_bitboard import REPO, bench_skyscrapers, uptime, write_report
+from puzzlebench.engines.bitboard import BitboardEngine
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.generators.kinds import generate_skyscrapers
+from puzzlebench.generators.latin import random_latin_square
+from puzzlebench.harness.pages import command_line, data_lines, load_now, timed, write_page
+from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
+from puzzlebench.results import Status
+
+REFERENCE = 2   # generated puzzles a size also solved by dlx (mrv runs out of time from 7x7)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.3f}"
+
+
+def runs(engine, puzzles, limit=2):
+    """The results and the CPU seconds a puzzle over the loop."""
+    results, _, cpu = timed(lambda: [engine.run(p, limit=limit, time_limit=60) for p in puzzles])
+    return results, cpu / max(1, len(puzzles))
+
+
+def public(engine, every: int) -> list[str]:
+    by_nsol: dict[str, list] = {}
+    for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", every=every):
+        fields = line.split()
+        clues = [list(map(int, x.split(","))) for x in fields[1:5]]
+        nsol = next(x.split("=")[1] for x in fields if x.startswith("nsol="))
+        puzzle = Skyscrapers(int(fields[0]), *clues)
+        by_nsol.setdefault(nsol, []).append((puzzle, engine.run(puzzle, limit=2, time_limit=60)))
+    rows = ["| set | lines | answer (limit 2) | median ms | max ms | note |", "|---|---:|---|---:|---:|---|"]
+    ones = by_nsol.get("1", [])
+    if ones:
+        times = [r.times.solve for _, r in ones]
+        wrong = sum(r.status is not Status.UNIQUE or not r.verified for _, r in ones)
+        mrv = [make_engine("mrv").run(p, limit=2).times.solve for p, _ in ones if p.n <= 5][:5]
+        rows.append(f"| nsol=1, N = 4-6 | {len(ones)} | all unique, {wrong} wrong | {ms(statistics.median(times))} | "
+                    f"{ms(max(times))} | target {'met' if statistics.median(times) < 1e-3 else 'MISSED'}; mrv median "
+                    f"on {len(mrv)} (N ≤ 5): {ms(statistics.median(mrv)) if mrv else '-'} ms |")
+    twos = by_nsol.get("2+", [])
+    if twos:
+        sizes = sorted({p.n for p, _ in twos})
+        counted = all(r.status is Status.MULTIPLE and r.count == 2 and r.verified for _, r in twos)
+        rows.append(f"| nsol=2+, N = {' / '.join(map(str, sizes))} | "
+                    f"{' / '.join(str(sum(p.n == n for p, _ in twos)) for n in sizes)} | "
+                    f"{'all counted to 2' if counted else 'NOT all counted to 2'} | - | - | |")
+    unknown = [r for _, r in by_nsol.get("?", [])]
+    if unknown:
+        times = [r.times.solve for r in unknown]
+        counts = [sum(r.status is s for r in unknown) for s in (Status.UNIQUE, Status.MULTIPLE, Status.UNSAT)]
+        rows.append(f"| 9x9 nsol=? | {len(unknown)} | {counts[0]} unique, {counts[1]} with 2+, {counts[2]} none | "
+                    f"{ms(statistics.median(times))} | {ms(max(times))} | |")
+    return rows
+
+
+def generated(engine, sizes: list[int], count: int) -> list[str]:
+    rows = ["| N | puzzles (seed) | bitboard median | max | CPU a puzzle | median nodes | "
+            f"dlx on the first {REFERENCE} (bitboard on them) |", "|---|---|---|---|---|---|---|"]
+    dlx = make_engine("dlx")
+    for n in sizes:
+        rng = random.Random(n)
+        puzzles = [generate_skyscrapers(n, rng) for _ in range(count)]
+        results, cpu = runs(engine, puzzles)
+        assert all(r.status is Status.UNIQUE and r.verified for r in results), n
+        median = statistics.median(r.times.solve for r in results)
+        refs = ", ".join(f"{r.times.solve:.2f} s {r.status}" for r in
+                         (dlx.run(p, limit=2, time_limit=20) for p in puzzles[:REFERENCE]))
+        own = ", ".join(f"{ms(r.times.solve)} ms" for r in results[:REFERENCE])
+        rows.append(f"| {n} | {count} (random.Random({n})) | {ms(median)} ms {'< 1 ms met' if median < 1e-3 else 'MISSED'}"
+                    f" | {ms(max(r.times.solve for r in results))} ms | {ms(cpu)} ms | "
+                    f"{statistics.median(r.stats.nodes for r in results):.0f} | {refs} ({own}) |")
+    return rows
+
+
+def full_clues(engine, sizes: list[int], squares: int) -> list[str]:
+    rows = ["| N | squares (seed) | unique | median ms | max ms |", "|---|---|---:|---:|---:|"]
+    for n in sizes:
+        rng = random.Random(100 + n)
+        puzzles = [Skyscrapers(n, *clues_shown(n, random_latin_square(n, rng)).values()) for _ in range(squares)]
+        results, _ = runs(engine, puzzles)
+        assert all(r.verified and r.status in (Status.UNIQUE, Status.MULTIPLE) for r in results), n
+        times = [r.times.solve for r in results]
+        rows.append(f"| {n} | {squares} (random.Random({100 + n})) | {sum(r.status is Status.UNIQUE for r in results)} | "
+                    f"{ms(statistics.median(times))} | {ms(max(times))} |")
+    return rows
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", default=str(REPO / "results" / "skyscrapers.md"))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--every", type=int, default=1, help="every k-th line of the public set")
+    ap.add_argument("--generated", type=int, default=25, help="generated puzzles a size")
+    ap.add_argument("--squares", type=int, default=300, help="random Latin squares a size")
+    ap.add_argument("--sizes", default="7,8,9")
+    ap.add_argument("--out", default="results/skyscrapers.md")
     args = ap.parse_args()
-    load_before = uptime()
-    write_report(args.out, "# Skyscrapers, bitboard engine", "python benchmarks/bench_skyscrapers.py",
-                 load_before, "Times are the engine's solve time (wall, `Result.times.solve`); the machine "
-                 "is shared, so CPU seconds a puzzle over each loop are given beside.", bench_skyscrapers())
+    engine, sizes, before = BitboardEngine(), [int(n) for n in args.sizes.split(",")], load_now()
+    lines = ["## Public sets", "", *public(engine, args.every), "", "## Generated proper puzzles, limit 2", "",
+             *generated(engine, sizes, args.generated), "", "## Full clues of random Latin squares, counted to 2",
+             "", *full_clues(engine, sizes, args.squares), ""]
+    lead = ("The bitboard Skyscrapers engine on public and generated sets: solve time (wall, `Result.times.solve`), "
+            "with CPU a puzzle over each loop beside it. Target: median under 1 ms.")
+    print(write_page(args.out, title="Skyscrapers, bitboard engine", lead=lead, command=command_line(),
+                     writer="benchmarks/bench_skyscrapers.py", loads=[before, load_now()], lines=lines))
     return 0
 
 

@@ -226,7 +226,7 @@ def test_nested_rule_rests_on_the_chain_removals():
 # puzzles of the hard and wide samples of bench_rating_hard.py, one or two per hardest rung,
 # with the rating, hardest technique, number of steps and a digest of every step (technique,
 # placements, eliminations, rating) that the ladder of commit fdfb409 (before the speed work)
-# gave.  benchmarks/check_rating_unchanged.py compares all 388 puzzles, texts included.
+# gave.
 BEFORE_SPEEDUP = [
     (".2.....8.4.9...2.1...........25.41..53.....269..1.3..5....5....3..712..9.5..9..4.", 6.7, "bidirectional y-cycle", 57, "e07dfbab28bec4a2"),
     ("9.......57...1...6.5.637.1...9...1..4.6...5.8...829....3..6..5...71523...........", 6.6, "bidirectional y-cycle", 59, "74c0c2a0c7adb3d3"),

@@ -1,0 +1,165 @@
+"""What the benchmark scripts share: the public sets' lines, holed grids, CPU and wall time of a
+call, and the pages of ``results/`` they write.
+
+A public set is read from the data folder (``PUZZLEBENCH_DATA``, else ``../shared/data``
+beside the repository), never copied.  A page opens with its provenance as an HTML comment
+(command, writer, commit, date, machine, load: what ``bench`` stores in a run's row, from
+:mod:`.database`), so that a figure says where it came from without prose; a script that
+measures one section of a shared page splices that section in by its heading, and the
+sections written by hand (design notes, a section's ``Notes:``) stay.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..generators.fill import pattern_sudoku_grid
+from ..models.sudoku import Sudoku
+from .database import git_commit, load, machine, now
+
+DATA_ENV = "PUZZLEBENCH_DATA"
+NOTES = "Notes:"   # a section's hand-written notes start at a line of their own
+
+
+def data_folder() -> Path:
+    """Where the public sets are: ``$PUZZLEBENCH_DATA``, else ``../shared/data`` beside the
+    repository that holds the package."""
+    given = os.environ.get(DATA_ENV)
+    return Path(given) if given else Path(__file__).resolve().parents[3] / "shared" / "data"
+
+
+def data_lines(name: str, every: int = 1, limit: int | None = None) -> list[str]:
+    """The puzzle lines of a public set (blank and ``#`` lines left out): every ``every``-th
+    line, at most ``limit`` of them."""
+    with open(data_folder() / name) as f:
+        lines = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")]
+    return lines[::every][:limit]
+
+
+def spread(items: Sequence, count: int) -> list:
+    """``count`` of ``items`` evenly spaced (every k-th, k = len // count), the whole list when
+    it holds no more: a sample that covers a file sorted by difficulty."""
+    if count >= len(items) or count <= 0:
+        return list(items) if count > 0 else []
+    step = len(items) // count
+    return list(items[::step][:count])
+
+
+def holed_sudokus(box: tuple[int, int], share: float, count: int, seed: int) -> list[Sudoku]:
+    """``count`` seeded full grids of ``box`` blocks (``fill.pattern_sudoku_grid``), each with
+    ``share`` of its cells removed at random: most have several solutions; the first ones are
+    the same whatever the count."""
+    n, rng = box[0] * box[1], random.Random(seed)
+    puzzles = []
+    for _ in range(count):
+        grid = pattern_sudoku_grid(box, rng)
+        holes = set(rng.sample(range(n * n), round(n * n * share)))
+        puzzles.append(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]))
+    return puzzles
+
+
+def timed(fn: Callable):
+    """(what ``fn()`` returned, wall seconds, CPU seconds of this process)."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    out = fn()
+    return out, time.perf_counter() - wall, time.process_time() - cpu
+
+
+def best_cpu(fn: Callable, repeat: int = 3):
+    """:func:`timed` of the run of ``fn`` with the least CPU time: the machine is shared."""
+    return min((timed(fn) for _ in range(repeat)), key=lambda run: run[2])
+
+
+def command_line(argv: Sequence[str] | None = None) -> str:
+    """The command that ran this script, as a page names it: ``python benchmarks/NAME.py`` and
+    its arguments, ``--out`` left out (where the page went is the page) and a path outside the
+    working folder given by its file name (a machine's layout is no provenance)."""
+    argv = list(sys.argv if argv is None else argv)
+    words, skip = [], False
+    for word in argv[1:]:
+        if skip or word == "--out" or word.startswith("--out="):
+            skip = word == "--out"
+            continue
+        words.append(Path(word).name if word.startswith(("/", "..")) else word)
+    return " ".join(["python", f"benchmarks/{Path(argv[0]).name}", *words])
+
+
+def load_now() -> str:
+    """The load averages over 1, 5 and 15 minutes, as a run's row stores them."""
+    return load() or "unknown"
+
+
+def machine_words() -> str:
+    """The processor, its cores, the memory and the Python, in a line."""
+    m = machine()
+    memory = f", {m['memory_bytes'] / 2**30:.0f} GiB" if m["memory_bytes"] else ""
+    return f"{m['cpu_model']}, {m['cores']} cores{memory}, Python {sys.version.split()[0]}"
+
+
+def provenance(command: str, writer: str, loads: Sequence[str]) -> list[str]:
+    """The HTML comment that opens a page: what made its figures, at which commit, when, where
+    and under which load (``loads``: the 1-minute averages read during the run)."""
+    ones = [float(text.split()[0]) for text in loads if text and text != "unknown"]
+    return ["<!--", "provenance:", f"  command: {command}", f"  writer: {writer}",
+            f"  commit: {(git_commit() or 'unknown')[:12]}", f"  date: {now()}",
+            f"  machine: {machine_words()}",
+            f"  load: {min(ones):.2f} to {max(ones):.2f}" if ones else "  load: unknown", "-->"]
+
+
+def write_page(path: str | Path, *, title: str, lead: str, command: str, writer: str, loads: Sequence[str],
+               lines: Sequence[str], keep: Sequence[str] = (NOTES, "## Design notes", "## Reading")) -> str:
+    """The page at ``path``: its provenance, title, what it measures (``lead``), command and
+    ``lines``, then what the page there now holds from the first line of ``keep`` on (written
+    by hand: notes, design notes).  Returns the text written."""
+    path = Path(path)
+    old = path.read_text() if path.exists() else ""
+    kept = [at for at in (_at(old, heading) for heading in keep) if at >= 0]
+    text = "\n".join([*provenance(command, writer, loads), "", f"# {title}", "", lead, "", f"Command: `{command}`", "",
+                      *lines]).rstrip("\n") + "\n"
+    if kept:
+        text += "\n" + old[min(kept):]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return text
+
+
+def splice_section(path: str | Path, heading: str, lines: Sequence[str]) -> None:
+    """The page with the section ``heading`` (a line of its own, up to the next heading of its
+    level or above, or to its ``Notes:``) replaced by ``heading`` and ``lines``; a section the
+    page lacks is added at its end."""
+    path = Path(path)
+    text = path.read_text() if path.exists() else ""
+    body = "\n".join([heading, "", *lines]).rstrip("\n") + "\n"
+    start = _at(text, heading)
+    if start < 0:
+        path.write_text(text.rstrip("\n") + ("\n\n" if text else "") + body)
+        return
+    level = heading.split(" ", 1)[0]
+    after = start + len(heading) + 1
+    ends = [at for at in (_next_heading(text, after, len(level)), _at(text, NOTES, after)) if at >= 0]
+    end = min(ends) if ends else len(text)
+    path.write_text(text[:start] + body + ("\n" + text[end:] if end < len(text) else ""))
+
+
+def _at(text: str, line: str, start: int = 0) -> int:
+    """Where the line ``line`` (whole) starts in ``text`` from ``start``, or -1."""
+    if start == 0 and text.startswith(line + "\n"):
+        return 0
+    at = text.find("\n" + line + "\n", max(0, start - 1))
+    return at + 1 if at >= 0 else -1
+
+
+def _next_heading(text: str, start: int, level: int) -> int:
+    """Where the next heading of ``level`` hashes or fewer starts from ``start``, or -1."""
+    at = start
+    for line in text[start:].splitlines(keepends=True):
+        hashes = len(line) - len(line.lstrip("#"))
+        if 0 < hashes <= level and line[hashes:hashes + 1] == " ":
+            return at
+        at += len(line)
+    return -1

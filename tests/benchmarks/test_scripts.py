@@ -1,0 +1,136 @@
+"""Every script of benchmarks/ runs on a tiny input and writes its page: each is a thin script
+over the package, so that a change of the package's API breaks it here rather than on its next
+long run.  A script whose tiny run needs a program or an extra that is absent skips, saying why.
+The figures of a tiny run mean nothing; what is checked is that the page is written, with the
+headings the results pages use."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, needs_preset, needs_program
+
+REPO = Path(__file__).resolve().parents[2]
+SCRIPTS = REPO / "benchmarks"
+
+
+def run(args, headings=(), needs=(), slow=True, before=(), out=True):
+    """A script's tiny run: its arguments ({tmp}, {repo} and {data} filled in), the headings its
+    page must hold, what it needs (``program:NAME``, ``preset:NAME``, ``module:NAME``), whether
+    it takes over a second, commands run before it, and whether it takes ``--out``."""
+    return dict(args=args, headings=headings, needs=needs, slow=slow, before=before, out=out)
+
+
+RUNS = {
+    "bench_bitboard": run(["--puzzles", "5", "--queens", "8"],
+                          ["## 9x9, limit 2, one thread, Python strings to Python results", "## Other shapes and kinds"]),
+    "bench_budget": run(["--boxes", "2", "--cases", "solve:mrv,export:dimacs"]),
+    "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
+                      "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
+    "bench_compare_noise": run(["--repetitions", "1", "--puzzles", "5"], ["## The same engine twice"]),
+    "bench_cpmpy": run(["--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0"],
+                       ["## 9x9 forum hardest 11+ (1, evenly spaced)"], needs=("module:cpmpy",)),
+    "bench_cpsat_smt": run(["--top1465", "2", "--hard", "1", "--build", "1", "--sixteen", "1", "--sixteen-int", "0"],
+                           needs=("module:z3",)),
+    "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
+    "bench_dlx": run(["--skip-16", "--puzzles", "20"], ["## 9x9 Sudoku, limit 2 (solve and prove unique)"]),
+    "bench_external": run(["--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs", "sat,ext:minisat"],
+                          ["## 9x9 forum hardest 11+ (1, every 48766th)"], needs=("preset:minisat",)),
+    "bench_generate_checks": run(["--box", "4x4", "--seeds", "1"]),
+    "bench_generate_large": run(["--boxes", "3x3", "--seeds", "1", "--reference-seeds", "1", "--sat-alone-boxes", "3x3"]),
+    "bench_generate_rating": run(["--count", "1"]),
+    "bench_hard25": run(["--report", "2026-11-29 17:26:39", "--runs", "{repo}/results"], ["## Hard minimal 25x25"],
+                        slow=False),
+    "bench_harness": run(["--fast-sample", "20", "--slow-sample", "3", "--repeats", "1", "--rows", "500"]),
+    "bench_interop": run(["--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0", "--keen", "0"],
+                         ["## 9x9 forum hardest 11+ (1, evenly spaced)"],
+                         needs=("preset:ace", "preset:minizinc", "preset:minisat+", "module:exact")),
+    "bench_large": run(["--public", "3", "--minimal", "1", "--levels", "60", "--per-level", "1", "--below", "5"],
+                       ["## Large grids"]),
+    "bench_latin": run(["--order", "8", "--count", "2"], ["# Latin square completion (QWH-like)"]),
+    "bench_mrv_towers": run(["--every", "18", "--time-limit", "0.5", "--set",
+                               "{repo}/results/generated/tatham_towers8_72.txt"], ["## Skyscrapers in mrv"]),
+    "bench_processes": run(["--hardest", "2", "--n16", "1", "--memory", "20", "--time-limit", "5"],
+                           needs=("program:cadical", "module:z3")),
+    "bench_qwh": run(["--order", "5", "--count", "1", "--start", "0.4", "--stop", "0.42", "--solvers", "mrv",
+                      "--time-limit", "2", "--jobs", "1", "--db", "{tmp}/qwh.sqlite"]),
+    "bench_rating": run(["--quine-se", "0", "--sets", "top95", "--limit", "200"]),
+    "bench_rating_hard": run(["--hard", "2", "--wide", "2", "--time-limit", "2", "--check", "1"]),
+    "bench_report": run(["--rows", "100", "--repeats", "1"]),
+    "bench_rtd": run(["--report", "--runs", "{repo}/results"], ["## Distributions over seeds", "## Targets"]),
+    "bench_skyscrapers": run(["--every", "50", "--generated", "2", "--squares", "2", "--sizes", "7"],
+                             ["## Public sets", "## Generated proper puzzles, limit 2",
+                              "## Full clues of random Latin squares, counted to 2"], slow=False),
+    "headline": run(["--db", "{tmp}/h.sqlite"], ["# Results"], out=False,
+                    before=[["-m", "puzzlebench", "bench", "{data}/sudoku9_norvig_top95.txt", "--sample", "3",
+                             "--solvers", "mrv,bitboard", "--db", "{tmp}/h.sqlite", "--quiet"]]),
+}
+
+
+def skip_unless_present(needs: tuple) -> None:
+    for need in needs:
+        kind, name = need.split(":", 1)
+        if kind == "program":
+            needs_program(name)
+        elif kind == "preset":
+            needs_preset(name)
+        else:
+            pytest.importorskip(name)
+
+
+def tiny_run(name: str, tmp_path: Path) -> str:
+    """The page the script wrote (or printed, for a script that takes no ``--out``)."""
+    case = RUNS[name]
+    if not DATA.is_dir():
+        pytest.skip(f"the public data sets are not at {DATA}")
+    skip_unless_present(case["needs"])
+    env = {**os.environ, "PUZZLEBENCH_DATA": str(DATA), "MPLBACKEND": "Agg"}
+
+    def filled(words):
+        return [w.format(tmp=tmp_path, repo=REPO, data=DATA) for w in words]
+
+    for command in case["before"]:
+        done = subprocess.run([sys.executable, *filled(command)], cwd=tmp_path, env=env, capture_output=True,
+                              text=True, timeout=60)
+        assert done.returncode in (0, 1), done.stderr[-3000:]
+    page = tmp_path / "page.md"
+    done = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *filled(case["args"]),
+                           *(["--out", str(page)] if case["out"] else [])],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return page.read_text() if case["out"] else done.stdout
+
+
+@pytest.mark.parametrize("name", [pytest.param(name, marks=[pytest.mark.slow] if RUNS[name]["slow"] else [])
+                                  for name in RUNS])
+def test_a_script_writes_its_page_on_a_tiny_input(name, tmp_path):
+    page = tiny_run(name, tmp_path)
+    assert page.strip()
+    headings = {line for line in page.splitlines() if line.startswith("#")}
+    assert [h for h in RUNS[name]["headings"] if h not in headings] == []
+
+
+def test_every_script_is_run_here():
+    assert sorted(RUNS) == sorted(p.stem for p in SCRIPTS.glob("*.py"))
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in SCRIPTS.glob("*.py")))
+def test_a_script_shows_its_help_from_the_repository_root(name):
+    done = subprocess.run([sys.executable, f"benchmarks/{name}.py", "--help"], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout.startswith("usage:"), done.stderr[-2000:]
+
+
+def test_no_script_edits_the_path_imports_another_or_starts_a_process_of_its_own():
+    scripts = {p.stem for p in SCRIPTS.glob("*.py")}
+    found = []
+    for path in SCRIPTS.glob("*.py"):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            words = line.split()
+            if ("sys.path" in line or "Popen" in line or "os.fork" in line or "multiprocessing" in line
+                    or words[:1] in (["import"], ["from"]) and words[1].split(".")[0] in scripts):
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    assert found == []
