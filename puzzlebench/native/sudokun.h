@@ -9,8 +9,9 @@
  *                                       v
  *                  bbu_cdcl(&geo.grid, givens, rules, s)                     sudokun_cdcl.c
  *                                   Solver { const UnitGrid *g; the trail, the clauses ... }
- *
- * The call goes one way: bbu_cdcl calls nothing of sudokun.c back.  sudokun.c builds and frees
+ */
+
+/* The call goes one way: bbu_cdcl calls nothing of sudokun.c back.  sudokun.c builds and frees
  * the UnitGrid; clause learning only reads it.  Both count into the caller's one BBSearch
  * (pb_bitboard.h):
  *   sudokun.c       nodes guesses naked hidden locked alldiff backtracks restarts nogoods

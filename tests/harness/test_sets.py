@@ -36,12 +36,12 @@ def readme_bench_lines() -> list[str]:
              if line.startswith("$ puzzlebench bench six.txt")]
     scrambled = [line for line in lines if "--sample 500 --seed 1 --scramble" in line]
     repeated = [line for line in lines if "--repeat 5" in line and "--engine-seed" not in line]
-    assert len(scrambled) == 1 and len(repeated) == 1, "the README's bench lines moved"
+    assert len(scrambled) == 1 and len(repeated) == 1, "the guide's bench lines moved"
     return [scrambled[0], repeated[0]]
 
 
 def as_test_argv(line: str, file: Path, db: Path) -> list[str]:
-    """A README line run on a small file with fast solvers into ``db``."""
+    """A guide's line run on a small file with fast solvers into ``db``."""
     argv = shlex.split(line.split("#", 1)[0])[1:]
     argv[argv.index("six.txt")] = str(file)
     argv[argv.index("--solvers") + 1] = FAST
