@@ -11,8 +11,7 @@ import sys
 from ..errors import UsageError
 from ..generators.sudoku import LARGE_GRID
 from ..models.kinds import KINDS, generated_kinds, shaped_by_box
-from ..models.nqueens import NQueens
-from ..models.sudoku import DIGITS, MAX_VALUES, box_is_inferred, parse_box, self_describing_form
+from ..models.sudoku import DIGITS, parse_box
 from ..options import AMOUNT, COUNT, FINITE, FRACTION, MEMORY, SEED, SIZE, TIME
 from ..outputs import open_output
 from ..runtime.child import check_memory_limit
@@ -47,23 +46,18 @@ def _check_generate_options(args) -> None:
 
 
 def cmd_generate(args) -> int:
-    from ..generators.latin import check_qwh_arguments
+    from ..generators.dispatch import check_generation
     _check_generate_options(args)
     box = parse_box(args.box) if args.box else (3, 3)
     entry = KINDS[args.kind]
     size = args.size if args.size is not None else entry.default_shape if entry.shape == "size" else 6
-    if args.kind == "latin":
-        check_qwh_arguments(size, args.holes)   # before the output file is made
-    if (args.kind == "sudoku" and self_describing_form(box) == "line" and not box_is_inferred(box)
-            and box[0] * box[1] <= MAX_VALUES):
-        print(f"puzzlebench: warning: --box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
-              f"which name no block shape: read it back with --box {box[0]}x{box[1]}", file=sys.stderr)
+    warning = check_generation(args.kind, box if entry.shape == "box" else size, holes=args.holes)
+    if warning:   # checked before the output file is made
+        print(f"puzzlebench: warning: {warning}", file=sys.stderr)
     slow, measured = entry.slow_from or (size + 1, "")
     if slow <= size <= len(DIGITS):
         print(f"puzzlebench: warning: a {args.kind} of size {size} takes minutes a puzzle (each uniqueness "
               f"check is a hard search; {measured})", file=sys.stderr)
-    if args.kind == "nqueens":
-        NQueens(size)   # its size checked first: the random solution recursed a level a row (99999: a traceback)
     rated = _rating_target(args, box)
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
@@ -81,11 +75,13 @@ def _output(path: str | None):
 
 def _generate(args, out, box: tuple[int, int], size: int) -> int:
     from ..generators import generate
+    from ..generators.dispatch import cells_tried
     from ..harness.progress import Progress
-    label = f"{args.kind} {size}x{size}" if args.kind == "latin" else args.kind
-    cells = box[0] * box[1] * box[0] * box[1] if args.kind == "sudoku" else 0
-    if cells:  # a large Sudoku takes minutes: the bar counts the clues tried, a puzzle's cells each
-        label = f"sudoku {box[0] * box[1]}x{box[0] * box[1]}, clues tried"
+    n = box[0] * box[1] if KINDS[args.kind].shape == "box" else size
+    label = args.kind if KINDS[args.kind].shape == "box" else f"{args.kind} {n}x{n}"
+    cells = cells_tried(args.kind, box)
+    if cells:  # a large puzzle takes minutes: the bar counts the clues tried, a puzzle's cells each
+        label = f"{args.kind} {n}x{n}, clues tried"
     progress = Progress(args.count * (cells or 1), [label], sys.stderr, enabled=not args.quiet)
     on_cell = (lambda: progress.update(label, "sat")) if cells else None
     try:
@@ -93,12 +89,12 @@ def _generate(args, out, box: tuple[int, int], size: int) -> int:
                                remove=args.remove, placed=args.placed, holes=args.holes,
                                balanced=args.balanced, check_seconds=args.check_seconds,
                                on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
-            print(_generated_text(args, puzzle, index), file=out, flush=True)
+            print(puzzle.write_generated(f"seed {args.seed}, {index} of {args.count}"), file=out, flush=True)
             if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
                 progress.update_many(label, index * cells - progress.done, 0, 0)
             else:
                 progress.update(label, "sat")
-            undecided = puzzle.metadata.get("undecided") if args.kind == "sudoku" else None
+            undecided = puzzle.metadata.get("undecided")
             if undecided:
                 print(f"puzzlebench: warning: puzzle {index}: {undecided} clues kept undecided (their check "
                       f"passed --check-seconds {args.check_seconds:g}): unique, but not proven minimal",
@@ -156,22 +152,6 @@ def _generate_rated(args, out) -> int:
     finally:
         progress.finish()
     return EXIT_OK
-
-
-def _generated_text(args, puzzle, index: int) -> str:
-    """A generated puzzle as the reader reads it back, with its solution for ``check``: one
-    line, or (a Latin square) a ``.pls`` block under a comment saying what it is, its solution
-    after a line ``solution``, with a blank line after it."""
-    if args.kind == "latin":
-        n, holes = puzzle.n, int(puzzle.metadata["holes"])
-        pattern = "balanced" if args.balanced else "uniform"
-        square = puzzle.parse_solution(puzzle.metadata["solution"])
-        return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), seed {args.seed}, {index} of {args.count}\n"
-                f"{puzzle.write_with_solution(square)}\n")
-    line = puzzle.write()
-    if puzzle.metadata.get("solution") and args.kind != "skyscrapers":
-        line += " " + puzzle.metadata["solution"]   # `check` reads the line back
-    return line
 
 
 def register(sub) -> None:

@@ -11,11 +11,12 @@ from typing import Callable, Iterator
 
 from ..errors import UsageError
 from ..models.kinds import KIND_NAMES, generated_kinds, kind_entry
+from ..models.nqueens import NQueens
 from .dig import Counter
 from .kinds import (generate_futoshiki, generate_jigsaw, generate_kenken, generate_killer, generate_nqueens,
                     generate_skyscrapers, generate_sudoku_x)
-from .latin import generate_qwh
-from .sudoku import generate_sudoku
+from .latin import check_qwh_arguments, generate_qwh
+from .sudoku import generate_sudoku, line_form_warning
 
 
 MakeGenerator = Callable[[object, random.Random, "Counter | None", dict], object]
@@ -36,6 +37,33 @@ GENERATORS: dict[str, MakeGenerator] = {
     "kenken": lambda n, rng, counter, o: generate_kenken(n, rng, counter),
 }
 """The generators by the names kind entries (:mod:`puzzlebench.models.kinds`) give them."""
+
+
+CHECKS: dict[str, Callable[[object, dict], None]] = {
+    "latin": lambda n, o: check_qwh_arguments(n, o["holes"]),
+    "nqueens": lambda n, o: NQueens(n),   # its size checked: the random solution recurses a level a row
+}
+"""What a kind's generator checks before any puzzle is drawn (one line each, nothing written)."""
+
+WARNINGS: dict[str, Callable[[object], str | None]] = {"sudoku": line_form_warning}
+"""What a kind's generator says of a shape it makes but that its output cannot name."""
+
+
+CELL_BY_CELL = frozenset({"sudoku"})
+"""The generators that call ``on_cell`` after each clue they try (minutes a large puzzle)."""
+
+
+def cells_tried(kind: str, box: tuple[int, int]) -> int:
+    """How many times ``kind``'s generator calls ``on_cell`` a puzzle (0: never)."""
+    return (box[0] * box[1]) ** 2 if kind in CELL_BY_CELL else 0
+
+
+def check_generation(kind: str, shape, **options) -> str | None:
+    """Refuse what ``kind``'s generator would refuse, before any output is made (a
+    :class:`~puzzlebench.errors.UsageError`); the warning its shape deserves, if any."""
+    if kind in CHECKS:
+        CHECKS[kind](shape, options)
+    return WARNINGS[kind](shape) if kind in WARNINGS else None
 
 
 def generator_of(kind: str) -> MakeGenerator:

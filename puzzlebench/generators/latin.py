@@ -167,7 +167,8 @@ def qwh_instance(n: int, share: float, rng: random.Random, *, balanced: bool = F
     emptied = balanced_holes(n, holes, rng) if balanced else uniform_holes(n, holes, rng)
     givens = [0 if cell in emptied else v for cell, v in enumerate(square)]
     return LatinSquare(n, givens, form="pls",
-                       metadata={"solution": " ".join(map(str, square)), "holes": str(holes)})
+                       metadata={"solution": " ".join(map(str, square)), "holes": str(holes),
+                                 "pattern": "balanced" if balanced else "uniform"})
 
 
 def check_qwh_arguments(n: int, share: float) -> None:

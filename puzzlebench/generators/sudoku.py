@@ -21,7 +21,7 @@ from ..encoders.budget import check_budget, pysat_bytes
 from ..encoders.cnf import encode
 from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import UsageError
-from ..models.sudoku import Sudoku, self_describing_form
+from ..models.sudoku import MAX_VALUES, Sudoku, box_is_inferred, self_describing_form
 from ..models.vocabulary import candidate
 from ..results import Status
 from ..runtime.interrupts import CtrlCWatch, stop_at_ctrl_c
@@ -31,6 +31,15 @@ from .fill import random_full_grid
 
 LARGE_GRID = 16
 """Values from which a full grid is completed by the engine rather than by backtracking."""
+
+
+def line_form_warning(box: tuple[int, int]) -> str | None:
+    """Said of a block shape whose puzzles are written as numbers, which name no shape: how to
+    read them back (``None`` where the line names it)."""
+    if self_describing_form(box) == "line" and not box_is_inferred(box) and box[0] * box[1] <= MAX_VALUES:
+        return (f"--box {box[0]}x{box[1]}: a grid of {box[0] * box[1]} values is written as numbers, "
+                f"which name no block shape: read it back with --box {box[0]}x{box[1]}")
+    return None
 
 
 def completed_grid(box: tuple[int, int], rng: random.Random, counter: Counter) -> list[int]:

@@ -75,6 +75,13 @@ class Puzzle(ABC):
     def write(self) -> str:
         """The puzzle in its input's own form."""
 
+    def write_generated(self, note: str = "") -> str:
+        """The puzzle as ``generate`` writes it, read back by every reader and verified by
+        ``check``: its line, then its solution (``metadata['solution']``) where it has one.
+        ``note`` (the seed and the place in the run) is for forms that hold a comment."""
+        solution = self.metadata.get("solution")
+        return f"{self.write()} {solution}" if solution else self.write()
+
     @abstractmethod
     def parse_solution(self, text: str) -> Solution:
         """Read a solution written as :meth:`format_solution` writes it (the reference

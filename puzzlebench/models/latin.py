@@ -108,6 +108,16 @@ class LatinSquare(Puzzle):
         rows = self._rows(values)
         return f"order {self.n}\n{rows}" if self.form == "pls" else rows
 
+    def write_generated(self, note: str = "") -> str:
+        """A quasigroup with holes as ``generate`` writes it: a comment saying what it is (its
+        holes, their pattern, ``note``), the block :meth:`write_with_solution` writes, a blank
+        line."""
+        n, holes = self.n, int(self.metadata["holes"])
+        pattern = self.metadata.get("pattern", "uniform")
+        square = self.parse_solution(self.metadata["solution"])
+        return (f"# QWH order {n}: {holes} holes ({holes / (n * n):.1%}, {pattern}), {note}\n"
+                f"{self.write_with_solution(square)}\n")
+
     def write_with_solution(self, solution: Sequence[int]) -> str:
         """The puzzle, then a line ``solution`` and the solution's rows in the same form: the
         block ``check`` verifies (see :class:`LatinSquare`)."""

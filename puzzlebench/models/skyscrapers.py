@@ -203,6 +203,10 @@ class Skyscrapers(Puzzle):
         rush-01 clue list, or a Towers game id."""
         return self._write_heights(self.givens)
 
+    def write_generated(self, note: str = "") -> str:
+        """Its data-file line, which carries its solution among its fields already."""
+        return self.write()
+
     def write_solution(self, solution: Sequence[int]) -> str:
         """The puzzle in its own form with ``solution`` as its givens (rush-01 holds no
         givens, so it becomes a data-file line)."""
