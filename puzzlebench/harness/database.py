@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import json
 import math
@@ -144,8 +145,33 @@ A database older than them gets them when a bench opens it, each set's digest co
 its stored rows (:func:`stored_set_digests`); the view's ``set_digest`` reads ``NULL`` from
 one ``report`` opens."""
 
+PROVED = """SELECT puzzle_hash,
+       MAX(status IN ('unique', 'multiple', 'sat') AND verified = 1) AS solvable,
+       MAX(status = 'multiple' AND verified = 1) AS not_unique
+FROM results GROUP BY puzzle_hash"""
+"""Per puzzle, what verified solutions prove of it: that it has one, that it has two."""
+REFUTED = """CASE WHEN v.wrong = 1 THEN 1
+     WHEN v.status = 'unsat' AND p.solvable = 1 THEN 1
+     WHEN v.status = 'unique' AND p.not_unique = 1 THEN 1
+     ELSE v.wrong END"""
+"""A result is wrong when a solution it gave failed its check, and when another answer's
+verified solutions refute its claim: an ``unsat`` where a solution exists, a ``unique`` where
+two do.  Such a claim is wrong in every table (not solved, no time, no win), as a wrong solution
+is, whether or not the two answers were cross-checked in the same run."""
+
 VIEW_ADDED = tuple(name for name, _ in ADDED_COLUMNS if name not in LOG_ONLY) + ("set_digest",)
 """The view's columns an older database's view lacks (read as ``NULL``)."""
+
+
+@functools.lru_cache(maxsize=1)
+def view_columns() -> tuple[str, ...]:
+    """The columns of the ``results`` view this version makes (read from the view itself)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.executescript(SCHEMA)
+        return tuple(d[0] for d in conn.execute("SELECT * FROM results LIMIT 0").description)
+    finally:
+        conn.close()
 
 _SECONDS = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND {c} >= 0 AND {c} < 9e999)",
             "is not a number of seconds (0 or more)")
@@ -332,10 +358,20 @@ class ResultsReader:
 
     def _know_view(self) -> None:
         """What :meth:`results` reads: the view, an older database's newer columns as
-        ``NULL``, and the checks of :data:`STORED_KINDS` on its columns."""
-        shown = {row[1] for row in self._read("PRAGMA table_info(results)")}
+        ``NULL``, ``wrong`` with the claims other answers refute (:data:`REFUTED`), and the
+        checks of :data:`STORED_KINDS` on its columns."""
+        shown = [row[1] for row in self._read("PRAGMA table_info(results)")]
+        lacking = [name for name in view_columns() if name not in shown and name not in VIEW_ADDED]
+        if lacking:
+            raise UsageError(f"{self.path} is not a puzzlebench results database (its results view has no "
+                             f"{', '.join(lacking)})")
         older = "".join(f", NULL AS {name}" for name in VIEW_ADDED if name not in shown)
-        self._view = f"(SELECT *{older} FROM results)"
+        if {"puzzle_hash", "status", "verified", "wrong"} <= set(shown):
+            columns = ", ".join(f"{REFUTED} AS wrong" if name == "wrong" else f"v.{name}" for name in shown)
+            self._view = (f"(SELECT {columns}{older} FROM results v "
+                          f"LEFT JOIN ({PROVED}) p ON p.puzzle_hash = v.puzzle_hash)")
+        else:   # a view another program changed: read as it is, its missing columns said
+            self._view = f"(SELECT *{older} FROM results)"
         self._checks = {name: STORED_KINDS[name][0].format(c=name) for name in self.columns() if name in STORED_KINDS}
         self._named: set[int] = set()   # the rows left out that a line has named
 

@@ -101,7 +101,8 @@ class Group:
 
     @cached_property
     def solved(self) -> list:
-        return [r for r in self.rows if r["status"] in FINISHED]
+        """The finished answers that are not wrong (a refused solution, a refuted claim)."""
+        return [r for r in self.rows if r["status"] in FINISHED and not r["wrong"]]
 
     @cached_property
     def times(self) -> list[float]:
@@ -311,13 +312,14 @@ SUMMARY = [
     *_identity("summary", True),
     Metric("puzzles", "puzzles", compute=lambda g: len(g.rows), format=count, description="puzzles run"),
     Metric("solved", "solved", compute=lambda g: len(g.solved), format=count, lower_is_better=False,
-           description="finished answers (unique, multiple, sat or unsat) within the time limit, wrong ones too"),
+           description="finished answers (unique, multiple, sat or unsat) within the time limit, not wrong"),
     Metric("timeouts", "timeouts", compute=lambda g: sum(r["status"] == "timeout" for r in g.rows), format=count,
            lower_is_better=True, description="runs stopped at, or answering after, their time limit"),
     Metric("errors", "errors", compute=lambda g: sum(r["status"] == "error" for r in g.rows), format=count,
            lower_is_better=True, description="runs that failed"),
     Metric("wrong", "wrong", compute=lambda g: sum(bool(r["wrong"]) for r in g.rows), format=count,
-           lower_is_better=True, page_only=True, description="answers the checker refused"),
+           lower_is_better=True, page_only=True, description="answers the checker refused, and claims another answer's "
+           "verified solutions refute (an unsat where one exists, a unique where two do)"),
     Metric("median", "median ms", compute=lambda g: _median(g.times), format=milliseconds, lower_is_better=True,
            description="median time of the solved puzzles"),
     Metric("median_ci", "median 95% CI ms", fields=("median_lo", "median_hi"), format=interval(milliseconds),
