@@ -22,7 +22,7 @@ from pathlib import Path
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.dispatch import generate
 from puzzlebench.harness.pages import (append_rows, decided, decided_sgm, load_now, md_table, race, read_rows,
-                                       run_row, splice_section)
+                                       run_row, seed_range, splice_section)
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.runtime.clock import default_wall_limit
 
@@ -141,7 +141,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--make", action="store_true", help="generate, ask CP-SAT, keep the hard ones")
     ap.add_argument("--check-seconds", type=float, default=0.5, help="--make: each uniqueness check's limit")
-    ap.add_argument("--seeds", default="1-19", help="--make: generator seeds, a range 'a-b'")
+    ap.add_argument("--seeds", type=seed_range, default="1-19", help="--make: generator seeds, a range 'a-b'")
     ap.add_argument("--until", help="--make: stop starting new seeds past this UTC time (HH:MM)")
     ap.add_argument("--run", action="store_true", help="every kept puzzle through --specs, in one run")
     ap.add_argument("--specs", default=",".join(ENGINES), help="--run: engine specs, comma-separated")
@@ -153,8 +153,7 @@ def main() -> int:
     args = ap.parse_args()
     tries, set_file, runs = args.runs / "generated/hard25.jsonl", args.runs / "generated/hard25.txt", args.runs / "hard25.jsonl"
     if args.make:
-        first, _, last = args.seeds.partition("-")
-        make(range(int(first), int(last) + 1), args.check_seconds, args.until, tries)
+        make(args.seeds, args.check_seconds, args.until, tries)
         write_set(read_rows(tries), set_file)
     elif args.run:
         run(args.specs.split(","), args.time_limit, args.wall or default_wall_limit(args.time_limit), set_file, runs)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from puzzlebench.generators.latin import qwh_instance
 from puzzlebench.harness.pages import (append_rows, decided, decided_sgm, holed_sudokus, md_table, race, read_rows,
-                                       run_row, splice_section)
+                                       run_row, seed_range, splice_section)
 from puzzlebench.harness.report import shifted_geometric_mean
 from puzzlebench.harness.uncertainty import ratio_interval, solved_test
 from puzzlebench.runtime.clock import default_wall_limit
@@ -254,18 +254,6 @@ def plot(every: list[dict], stem: Path) -> None:
     fig.tight_layout()
     for ext in ("png", "svg"):
         fig.savefig(f"{stem}.{ext}", dpi=110)
-
-
-def seed_range(text: str) -> range:
-    """'5': seeds 0 to 4; '1-2': seeds 1 and 2 (an argparse type: anything else is its error)."""
-    first, _, last = text.partition("-")
-    try:
-        seeds = range(int(first), int(last) + 1) if last else range(int(first))
-    except ValueError:
-        seeds = range(0)
-    if not seeds or seeds.start < 0:
-        raise argparse.ArgumentTypeError(f"not a count of seeds or a range 'a-b' of them: {text!r}")
-    return seeds
 
 
 def main() -> int:

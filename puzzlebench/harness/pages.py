@@ -12,6 +12,7 @@ sections written by hand (design notes, a section's ``Notes:``) stay.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -130,6 +131,19 @@ def read_rows(path: str | Path) -> list[dict]:
     """The rows of a JSON-lines file (none when it is absent)."""
     path = Path(path)
     return [json.loads(line) for line in path.read_text().splitlines() if line] if path.exists() else []
+
+
+def seed_range(text: str) -> range:
+    """Seeds from a script's argument: '5', seeds 0 to 4; '1-2', seeds 1 and 2 (an argparse
+    type: anything else is its error)."""
+    first, _, last = text.partition("-")
+    try:
+        seeds = range(int(first), int(last) + 1) if last else range(int(first))
+    except ValueError:
+        seeds = range(0)
+    if not seeds or seeds.start < 0:
+        raise argparse.ArgumentTypeError(f"not a count of seeds or a range 'a-b' of them: {text!r}")
+    return seeds
 
 
 def decided(row: dict) -> bool:

@@ -94,3 +94,12 @@ def test_a_markdown_table_aligns_the_first_column_left_unless_told():
     assert pages.md_table(["set", "n"], [["a", 1], ["b", 22]]) == ["| set | n |", "|---|---:|", "| a | 1 |",
                                                                     "| b | 22 |"]
     assert pages.md_table(["set", "note"], [], "ll") == ["| set | note |", "|---|---|"]
+
+
+def test_seeds_are_a_count_from_0_or_a_range_and_anything_else_is_named():
+    assert pages.seed_range("3") == range(3)
+    assert pages.seed_range("1-2") == range(1, 3)
+    for text in ("x", "3-1", "0"):
+        with pytest.raises(pages.argparse.ArgumentTypeError) as error:
+            pages.seed_range(text)
+        assert str(error.value) == f"not a count of seeds or a range 'a-b' of them: {text!r}"
