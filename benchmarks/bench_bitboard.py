@@ -48,7 +48,7 @@ from puzzlebench import _native, api
 from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.mrv import MrvEngine
 from puzzlebench.generators.fill import pattern_sudoku_grid
-from puzzlebench.harness.pages import command_line, data_lines, load_now, splice_section, timed
+from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, splice_section, timed
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.models.sudoku_batch import read_sudoku_lines
@@ -122,12 +122,7 @@ def alternating(parts: dict, rounds: int = 3) -> dict:
 
 
 def bench_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
-    rows = ["| set | puzzles | bitboard puzzles/s: solve_many, every record read and verified (CPU, "
-            "best of 3) | wall | the batch call alone | tdoku puzzles/s, same run (CPU, best of 3) | "
-            "ratio to tdoku: end to end (target 0.9) | ratio: the batch call alone | guesses/puzzle "
-            "(tdoku, same run) | dlx puzzles/s, same run | mrv puzzles/s (3 of the set) |",
-            "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
-    engine = BitboardEngine()
+    rows, engine = [], BitboardEngine()
     for name, published, published_guesses in SETS_9:
         lines = lines_9(name, puzzles)
         n, (packed, _) = len(lines), read_sudoku_lines(lines)
@@ -148,22 +143,22 @@ def bench_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
         if tdoku:
             (their_unique, their_guesses), _, their_cpu = best["tdoku"]
             assert their_unique == n, f"{name}: tdoku found {their_unique} of {n} unique"
-            ratio = rate / (n / their_cpu)
-            theirs = (f"{n / their_cpu:,.0f} | {ratio:.2f} {'met' if ratio >= TARGET else 'missed'} | "
-                      f"{call_rate * their_cpu / n:.2f} | {guesses / n:.2f} ({their_guesses / n:.2f})")
+            ratio = rate * their_cpu / n
+            theirs = [f"{n / their_cpu:,.0f}", f"{ratio:.2f} {'met' if ratio >= TARGET else 'missed'}",
+                      f"{call_rate * their_cpu / n:.2f}", f"{guesses / n:.2f} ({their_guesses / n:.2f})"]
         else:
-            theirs = f"not given (published: {published:,}) | — | — | {guesses / n:.2f} (published: {published_guesses})"
-        rows.append(f"| {name} | {n} | {rate:,.0f} | {n / wall:,.0f} | {call_rate:,.0f} | {theirs} | "
-                    f"{len(dlx_lines) / dlx_cpu:,.0f} | {len(sample) / mrv_cpu:,.1f} |")
-        print(rows[-1], flush=True)
-    return rows
+            theirs = [f"not given (published: {published:,})", "—", "—",
+                      f"{guesses / n:.2f} (published: {published_guesses})"]
+        rows.append([name, n, f"{rate:,.0f}", f"{n / wall:,.0f}", f"{call_rate:,.0f}", *theirs,
+                     f"{len(dlx_lines) / dlx_cpu:,.0f}", f"{len(sample) / mrv_cpu:,.1f}"])
+    return md_table(["set", "puzzles", "bitboard puzzles/s: solve_many, every record read and verified (CPU, best of "
+                     "3)", "wall", "the batch call alone", "tdoku puzzles/s, same run (CPU, best of 3)", "ratio to tdoku: "
+                     "end to end (target 0.9)", "ratio: the batch call alone", "guesses/puzzle (tdoku, same run)",
+                     "dlx puzzles/s, same run", "mrv puzzles/s (3 of the set)"], rows, "lrrrrrrrlrr")
 
 
 def columns_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
-    rows = ["| set | puzzles | read the lines | columns end to end, every column read | records end to end, "
-            "every record read | the batch call alone | tdoku | ratio: the batch call / columns end to end | "
-            "ratio: tdoku / columns end to end (target 0.9) |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    engine = BitboardEngine()
+    rows, engine = [], BitboardEngine()
     for name, _, _ in SETS_9:
         lines = lines_9(name, puzzles)
         n, (packed, _) = len(lines), read_sudoku_lines(lines)
@@ -177,12 +172,12 @@ def columns_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
         best = alternating(parts)
         assert best["columns"][0][0] == n, name
         us = {part: run[2] / n * 1e6 for part, run in best.items()}
-        theirs = (f"{us['tdoku']:.2f} | {us['call'] / us['columns']:.3f} | {us['tdoku'] / us['columns']:.3f}"
-                  if tdoku else f"not built | {us['call'] / us['columns']:.3f} | —")
-        rows.append(f"| {name} | {n} | {us['read']:.2f} | {us['columns']:.2f} | {us['records']:.2f} | "
-                    f"{us['call']:.2f} | {theirs} |")
-        print(rows[-1], flush=True)
-    return rows
+        rows.append([name, n, *(f"{us[part]:.2f}" for part in ("read", "columns", "records", "call")),
+                     f"{us['tdoku']:.2f}" if tdoku else "not built", f"{us['call'] / us['columns']:.3f}",
+                     f"{us['tdoku'] / us['columns']:.3f}" if tdoku else "—"])
+    return md_table(["set", "puzzles", "read the lines", "columns end to end, every column read", "records end to end, "
+                     "every record read", "the batch call alone", "tdoku", "ratio: the batch call / columns end to end",
+                     "ratio: tdoku / columns end to end (target 0.9)"], rows)
 
 
 def other_shapes(puzzles: int | None, queens: int) -> list[str]:
@@ -198,14 +193,13 @@ def other_shapes(puzzles: int | None, queens: int) -> list[str]:
            f"{results[0].times.solve * 1000:.2f} ms)"]
     for box in [(5, 5), (6, 6), (7, 7), (8, 8)]:
         rng, n = random.Random(2024 + box[0]), box[0] * box[1]
-        times, ok = [], 0
+        results = []
         for _ in range(3):
             grid = pattern_sudoku_grid(box, rng)
             holes = set(rng.sample(range(n * n), int(n * n * 0.3)))
-            result = engine.run(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]), limit=1,
-                                time_limit=10)
-            ok += result.status is Status.SAT and result.verified
-            times.append(result.times.solve)
+            results.append(engine.run(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]), limit=1,
+                                      time_limit=10))
+        ok, times = sum(r.status is Status.SAT and r.verified for r in results), [r.times.solve for r in results]
         out.append(f"- {n}x{n} (seeded full grid, 30% of cells removed, 3 puzzles, limit 1): {ok}/3 solved and "
                    f"checked, median solve {statistics.median(times) * 1000:.1f} ms")
     result, wall, cpu = timed(lambda: engine.run(NQueens(queens), limit=None))

@@ -8,7 +8,7 @@ problem instances", AAAI 2000): a uniformly random complete Latin square (Jacobs
 Matthews' Markov chain, "Generating uniformly distributed random Latin squares", J. Comb.
 Designs 1996: ``generators/latin.py``, the generator of ``puzzlebench generate latin``),
 then a share of its cells emptied at random.  Every instance has a solution (the square it came from);
-each engine is asked for one (limit 1) through ``puzzlebench.solve``, which verifies it.  The
+each engine is asked for one (limit 1) through ``puzzlebench.solve_many``, which verifies it.  The
 machine's load (``uptime``) is written beside the figures: the machine is shared.
 """
 
@@ -20,24 +20,21 @@ import statistics
 
 from puzzlebench import api
 from puzzlebench.generators.latin import qwh_instance
-from puzzlebench.harness.pages import command_line, load_now, write_page
+from puzzlebench.harness.pages import command_line, load_now, md_table, write_page
 from puzzlebench.results import Status
 
-SOLVERS = ("bitboard", "mrv", "sat")
 
-
-def row(solver: str, puzzles: list, time_limit: float) -> str:
+def row(solver: str, puzzles: list, time_limit: float) -> list:
     """The solver's line of the table: solved, timeouts, total time (ms) and nodes of the solved."""
-    results = [api.solve(p, solver=solver, limit=1, time_limit=time_limit) for p in puzzles]
+    results = api.solve_many(puzzles, solver=solver, limit=1, time_limit=time_limit)
     wrong = [r for r in results if r.status is not Status.TIMEOUT and not (r.status is Status.SAT and r.verified)]
     if wrong:
         raise SystemExit(f"{solver}: {wrong[0].status} {wrong[0].error}")
     solved = [r for r in results if r.status is Status.SAT]
-    ms = [r.times.total * 1000 for r in solved]
-    nodes = [r.stats.nodes for r in solved]
-    times = f"{statistics.median(ms):.2f} | {statistics.mean(ms):.2f} | {max(ms):.2f}" if ms else "- | - | -"
-    median_nodes = f"{statistics.median(nodes):,.0f}" if nodes and None not in nodes else "-"
-    return f"| {solver} | {len(solved)}/{len(puzzles)} | {len(results) - len(solved)} | {times} | {median_nodes} |"
+    ms, nodes = [r.times.total * 1000 for r in solved], [r.stats.nodes for r in solved]
+    return [solver, f"{len(solved)}/{len(puzzles)}", len(results) - len(solved),
+            *([f"{f(ms):.2f}" for f in (statistics.median, statistics.mean, max)] if ms else ["-"] * 3),
+            f"{statistics.median(nodes):,.0f}" if nodes and None not in nodes else "-"]
 
 
 def main() -> int:
@@ -51,8 +48,8 @@ def main() -> int:
     args = ap.parse_args()
     before, rng = load_now(), random.Random(args.seed)
     puzzles = [qwh_instance(args.order, args.holes, rng) for _ in range(args.count)]
-    rows = ["| solver | solved | timeouts | median ms | mean ms | max ms | median nodes |",
-            "|---|---:|---:|---:|---:|---:|---:|", *(row(s, puzzles, args.time_limit) for s in SOLVERS)]
+    rows = md_table(["solver", "solved", "timeouts", "median ms", "mean ms", "max ms", "median nodes"],
+                    [row(s, puzzles, args.time_limit) for s in ("bitboard", "mrv", "sat")])
     print(write_page(args.out, title="Latin square completion (QWH-like)", command=command_line(),
                      lead=f"One completion (limit 1) of {args.count} instances of order {args.order} with "
                           f"{args.holes:.0%} of the cells emptied, per engine.",

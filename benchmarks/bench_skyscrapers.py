@@ -20,7 +20,7 @@ from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.kinds import generate_skyscrapers
 from puzzlebench.generators.latin import random_latin_square
-from puzzlebench.harness.pages import command_line, data_lines, load_now, timed, write_page
+from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, timed, write_page
 from puzzlebench.models.skyscrapers import Skyscrapers, clues_shown
 from puzzlebench.results import Status
 
@@ -41,39 +41,34 @@ def public(engine, every: int) -> list[str]:
     by_nsol: dict[str, list] = {}
     for line in data_lines("skyscrapers_random_fullclue_n4to9_sample.txt", every=every):
         fields = line.split()
-        clues = [list(map(int, x.split(","))) for x in fields[1:5]]
+        puzzle = Skyscrapers(int(fields[0]), *([int(x) for x in f.split(",")] for f in fields[1:5]))
         nsol = next(x.split("=")[1] for x in fields if x.startswith("nsol="))
-        puzzle = Skyscrapers(int(fields[0]), *clues)
         by_nsol.setdefault(nsol, []).append((puzzle, engine.run(puzzle, limit=2, time_limit=60)))
-    rows = ["| set | lines | answer (limit 2) | median ms | max ms | note |", "|---|---:|---|---:|---:|---|"]
-    ones = by_nsol.get("1", [])
+    rows, ones, twos = [], by_nsol.get("1", []), by_nsol.get("2+", [])
+    unknown = [r for _, r in by_nsol.get("?", [])]
     if ones:
         times = [r.times.solve for _, r in ones]
         wrong = sum(r.status is not Status.UNIQUE or not r.verified for _, r in ones)
         mrv = [make_engine("mrv").run(p, limit=2).times.solve for p, _ in ones if p.n <= 5][:5]
-        rows.append(f"| nsol=1, N = 4-6 | {len(ones)} | all unique, {wrong} wrong | {ms(statistics.median(times))} | "
-                    f"{ms(max(times))} | target {'met' if statistics.median(times) < 1e-3 else 'MISSED'}; mrv median "
-                    f"on {len(mrv)} (N ≤ 5): {ms(statistics.median(mrv)) if mrv else '-'} ms |")
-    twos = by_nsol.get("2+", [])
+        rows.append(["nsol=1, N = 4-6", len(ones), f"all unique, {wrong} wrong", ms(statistics.median(times)),
+                     ms(max(times)), f"target {'met' if statistics.median(times) < 1e-3 else 'MISSED'}; mrv median "
+                     f"on {len(mrv)} (N ≤ 5): {ms(statistics.median(mrv)) if mrv else '-'} ms"])
     if twos:
         sizes = sorted({p.n for p, _ in twos})
         counted = all(r.status is Status.MULTIPLE and r.count == 2 and r.verified for _, r in twos)
-        rows.append(f"| nsol=2+, N = {' / '.join(map(str, sizes))} | "
-                    f"{' / '.join(str(sum(p.n == n for p, _ in twos)) for n in sizes)} | "
-                    f"{'all counted to 2' if counted else 'NOT all counted to 2'} | - | - | |")
-    unknown = [r for _, r in by_nsol.get("?", [])]
+        rows.append([f"nsol=2+, N = {' / '.join(map(str, sizes))}",
+                     " / ".join(str(sum(p.n == n for p, _ in twos)) for n in sizes),
+                     "all counted to 2" if counted else "NOT all counted to 2", "-", "-", ""])
     if unknown:
         times = [r.times.solve for r in unknown]
         counts = [sum(r.status is s for r in unknown) for s in (Status.UNIQUE, Status.MULTIPLE, Status.UNSAT)]
-        rows.append(f"| 9x9 nsol=? | {len(unknown)} | {counts[0]} unique, {counts[1]} with 2+, {counts[2]} none | "
-                    f"{ms(statistics.median(times))} | {ms(max(times))} | |")
-    return rows
+        rows.append(["9x9 nsol=?", len(unknown), f"{counts[0]} unique, {counts[1]} with 2+, {counts[2]} none",
+                     ms(statistics.median(times)), ms(max(times)), ""])
+    return md_table(["set", "lines", "answer (limit 2)", "median ms", "max ms", "note"], rows, "lrlrrl")
 
 
 def generated(engine, sizes: list[int], count: int) -> list[str]:
-    rows = ["| N | puzzles (seed) | bitboard median | max | CPU a puzzle | median nodes | "
-            f"dlx on the first {REFERENCE} (bitboard on them) |", "|---|---|---|---|---|---|---|"]
-    dlx = make_engine("dlx")
+    rows, dlx = [], make_engine("dlx")
     for n in sizes:
         rng = random.Random(n)
         puzzles = [generate_skyscrapers(n, rng) for _ in range(count)]
@@ -83,23 +78,24 @@ def generated(engine, sizes: list[int], count: int) -> list[str]:
         refs = ", ".join(f"{r.times.solve:.2f} s {r.status}" for r in
                          (dlx.run(p, limit=2, time_limit=20) for p in puzzles[:REFERENCE]))
         own = ", ".join(f"{ms(r.times.solve)} ms" for r in results[:REFERENCE])
-        rows.append(f"| {n} | {count} (random.Random({n})) | {ms(median)} ms {'< 1 ms met' if median < 1e-3 else 'MISSED'}"
-                    f" | {ms(max(r.times.solve for r in results))} ms | {ms(cpu)} ms | "
-                    f"{statistics.median(r.stats.nodes for r in results):.0f} | {refs} ({own}) |")
-    return rows
+        rows.append([n, f"{count} (random.Random({n}))", f"{ms(median)} ms {'< 1 ms met' if median < 1e-3 else 'MISSED'}",
+                     f"{ms(max(r.times.solve for r in results))} ms", f"{ms(cpu)} ms",
+                     f"{statistics.median(r.stats.nodes for r in results):.0f}", f"{refs} ({own})"])
+    return md_table(["N", "puzzles (seed)", "bitboard median", "max", "CPU a puzzle", "median nodes",
+                     f"dlx on the first {REFERENCE} (bitboard on them)"], rows, "lllllll")
 
 
 def full_clues(engine, sizes: list[int], squares: int) -> list[str]:
-    rows = ["| N | squares (seed) | unique | median ms | max ms |", "|---|---|---:|---:|---:|"]
+    rows = []
     for n in sizes:
         rng = random.Random(100 + n)
         puzzles = [Skyscrapers(n, *clues_shown(n, random_latin_square(n, rng)).values()) for _ in range(squares)]
         results, _ = runs(engine, puzzles)
         assert all(r.verified and r.status in (Status.UNIQUE, Status.MULTIPLE) for r in results), n
         times = [r.times.solve for r in results]
-        rows.append(f"| {n} | {squares} (random.Random({100 + n})) | {sum(r.status is Status.UNIQUE for r in results)} | "
-                    f"{ms(statistics.median(times))} | {ms(max(times))} |")
-    return rows
+        rows.append([n, f"{squares} (random.Random({100 + n}))", sum(r.status is Status.UNIQUE for r in results),
+                     ms(statistics.median(times)), ms(max(times))])
+    return md_table(["N", "squares (seed)", "unique", "median ms", "max ms"], rows, "llrrr")
 
 
 def main() -> int:

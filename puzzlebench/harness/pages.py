@@ -1,5 +1,6 @@
 """What the benchmark scripts share: the public sets' lines, holed grids, CPU and wall time of a
-call, and the pages of ``results/`` they write.
+call, engines raced puzzle by puzzle, a run's row and its table cells, and the pages of
+``results/`` they write.
 
 A public set is read from the data folder (``PUZZLEBENCH_DATA``, else ``../shared/data``
 beside the repository), never copied.  A page opens with its provenance as an HTML comment
@@ -11,16 +12,22 @@ sections written by hand (design notes, a section's ``Notes:``) stay.
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
 import random
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
+from ..api import solve
+from ..engines.registry import make_engine
 from ..generators.fill import pattern_sudoku_grid
 from ..models.sudoku import Sudoku
+from ..results import Result, Status
 from .database import git_commit, load, machine, now
+from .report import shifted_geometric_mean
 
 DATA_ENV = "PUZZLEBENCH_DATA"
 NOTES = "Notes:"   # a section's hand-written notes start at a line of their own
@@ -73,6 +80,94 @@ def timed(fn: Callable):
 def best_cpu(fn: Callable, repeat: int = 3):
     """:func:`timed` of the run of ``fn`` with the least CPU time: the machine is shared."""
     return min((timed(fn) for _ in range(repeat)), key=lambda run: run[2])
+
+
+def race(puzzles: Sequence, specs: Sequence[str], seeds: Iterable[int] = (0,), limit: int | None = 2,
+         once: Sequence[str] = (), **limits) -> Iterator[tuple[int, int, str, Result]]:
+    """(puzzle index, seed, spec, result) of every engine and seed on a puzzle before the next
+    puzzle (the machine is shared: a change of load falls on all alike), through
+    :func:`puzzlebench.solve` (``limits``: its ``time_limit``, ``clock``, ``wall_limit``).  An
+    engine that takes no seed, or named in ``once``, runs at seed 0 only (its other runs would
+    repeat that one); an answer neither out of time nor verified stops the script."""
+    engines = {spec: make_engine(spec) for spec in specs}
+    for k, puzzle in enumerate(puzzles):
+        for seed in seeds:
+            for spec, engine in engines.items():
+                if seed and (spec in once or not engine.takes_seed()):
+                    continue
+                r = solve(puzzle, solver=engine, limit=limit, engine_seed=seed, **limits)
+                if r.status is not Status.TIMEOUT and not r.verified:
+                    raise SystemExit(f"{spec}, puzzle {k}, seed {seed}: {r.status} not verified {r.error or ''}")
+                yield k, seed, spec, r
+
+
+def race_results(puzzles: Sequence, specs: Sequence[str], **limits) -> dict[str, list[Result]]:
+    """{spec: its result on each puzzle}: :func:`race` at seed 0."""
+    out: dict[str, list[Result]] = {spec: [] for spec in specs}
+    for _, _, spec, r in race(puzzles, specs, **limits):
+        out[spec].append(r)
+    return out
+
+
+def run_row(spec: str, seed: int, r: Result, **fields) -> dict:
+    """A run as a line of a JSON-lines file keeps it: ``fields``, then the engine, seed,
+    status, CPU and wall seconds, nodes and the restarts and nogoods of a search that counts
+    them, and the 1-minute load average."""
+    return {**fields, "spec": spec, "seed": seed, "status": r.status.value, "cpu": r.times.cpu,
+            "wall": r.times.total, "nodes": r.stats.nodes, "restarts": r.stats.raw.get("restarts"),
+            "nogoods": r.stats.raw.get("nogoods"), "load": float(load_now().split()[0])}
+
+
+def append_rows(path: str | Path, rows: Iterable[dict]) -> None:
+    """``rows`` appended to a JSON-lines file, each written as it comes (a long run keeps what
+    it did when stopped)."""
+    with open(path, "a") as out:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+
+
+def read_rows(path: str | Path) -> list[dict]:
+    """The rows of a JSON-lines file (none when it is absent)."""
+    path = Path(path)
+    return [json.loads(line) for line in path.read_text().splitlines() if line] if path.exists() else []
+
+
+def seed_range(text: str) -> range:
+    """Seeds from a script's argument: '5', seeds 0 to 4; '1-2', seeds 1 and 2 (an argparse
+    type: anything else is its error)."""
+    first, _, last = text.partition("-")
+    try:
+        seeds = range(int(first), int(last) + 1) if last else range(int(first))
+    except ValueError:
+        seeds = range(0)
+    if not seeds or seeds.start < 0:
+        raise argparse.ArgumentTypeError(f"not a count of seeds or a range 'a-b' of them: {text!r}")
+    return seeds
+
+
+def decided(row: dict) -> bool:
+    """A run's row that decided (not out of time)."""
+    return row["status"] != Status.TIMEOUT.value
+
+
+def decided_sgm(rows: Sequence[dict], limit: float) -> tuple[int, float]:
+    """(runs decided, shifted geometric mean of CPU seconds with a shift of 1 s, a run out of
+    time counted at ``limit``): the two cells of a comparison of runs on the CPU clock."""
+    return (sum(map(decided, rows)),
+            shifted_geometric_mean([min(r["cpu"], limit) if decided(r) else limit for r in rows], 1.0))
+
+
+def md_table(header: Sequence[str], rows: Iterable[Sequence], align: str = "") -> list[str]:
+    """A Markdown table's lines: ``header``, its rule (``align``: ``l`` or ``r`` a column; by
+    default the first left, the others right) and ``rows`` (each cell as ``str`` gives it)."""
+    align = align or "l" + "r" * (len(header) - 1)
+    return [_table_row(header), "|" + "".join("---|" if a == "l" else "---:|" for a in align),
+            *map(_table_row, rows)]
+
+
+def _table_row(cells: Sequence) -> str:
+    return "| " + " | ".join(map(str, cells)) + " |"
 
 
 def command_line(argv: Sequence[str] | None = None) -> str:

@@ -1,7 +1,14 @@
-"""The benchmark scripts' shared helpers: the public sets read where the data folder says, a
-page written under its provenance, a section spliced in by its heading with the rest kept."""
+"""The benchmark scripts' shared helpers: the public sets read where the data folder says,
+engines raced puzzle by puzzle and their rows, a Markdown table, a page written under its
+provenance, a section spliced in by its heading with the rest kept."""
+
+import pytest
 
 from puzzlebench.harness import pages
+from puzzlebench.models.sudoku import parse_sudoku_line
+
+TWO = "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+OPEN = "0" * 16   # an empty 4x4 grid: many solutions
 
 
 def test_the_data_folder_is_the_environments_else_beside_the_repository(tmp_path, monkeypatch):
@@ -51,3 +58,48 @@ def test_the_command_line_leaves_out_where_the_page_went_and_the_machines_paths(
     argv = ["/somewhere/benchmarks/bench_x.py", "--tdoku", "/opt/lib/libtdoku.so", "--out", "a.md", "--n", "3",
             "--out=b.md", "../data/set.txt"]
     assert pages.command_line(argv) == "python benchmarks/bench_x.py --tdoku libtdoku.so --n 3 set.txt"
+
+
+def test_a_race_runs_every_engine_and_seed_on_a_puzzle_before_the_next():
+    puzzles = [parse_sudoku_line(TWO), parse_sudoku_line(OPEN)]
+    order = [(k, seed, spec, r.status.value) for k, seed, spec, r in
+             pages.race(puzzles, ["bitboard", "mrv", "dlx"], seeds=range(2), once=["dlx"], time_limit=10)]
+    # mrv takes no seed and dlx is run once: seed 1 is the native engine's alone
+    assert [(k, seed, spec) for k, seed, spec, _ in order] == [
+        (0, 0, "bitboard"), (0, 0, "mrv"), (0, 0, "dlx"), (0, 1, "bitboard"),
+        (1, 0, "bitboard"), (1, 0, "mrv"), (1, 0, "dlx"), (1, 1, "bitboard")]
+    assert {status for k, _, _, status in order} == {"unique", "multiple"}
+
+
+def test_a_runs_row_keeps_its_fields_and_comes_back_from_its_file(tmp_path):
+    runs = pages.race_results([parse_sudoku_line(TWO)], ["bitboard"], time_limit=10)
+    row = pages.run_row("bitboard", 0, runs["bitboard"][0], set="top", puzzle=3)
+    assert {k: row[k] for k in ("set", "puzzle", "spec", "seed", "status")} == {
+        "set": "top", "puzzle": 3, "spec": "bitboard", "seed": 0, "status": "unique"}
+    path = tmp_path / "runs.jsonl"
+    assert pages.read_rows(path) == []
+    pages.append_rows(path, [row])
+    pages.append_rows(path, [row])
+    assert pages.read_rows(path) == [row, row]
+
+
+def test_decided_runs_and_their_shifted_geometric_mean_count_a_run_out_of_time_at_the_limit():
+    rows = [{"status": "unique", "cpu": 1.0}, {"status": "timeout", "cpu": 3.0}, {"status": "multiple", "cpu": 7.0}]
+    done, mean = pages.decided_sgm(rows, limit=3.0)
+    assert done == 2
+    assert mean == pytest.approx(((2 * 4 * 4) ** (1 / 3)) - 1)   # 1, 3 (the limit), 3 (past it): shift 1
+
+
+def test_a_markdown_table_aligns_the_first_column_left_unless_told():
+    assert pages.md_table(["set", "n"], [["a", 1], ["b", 22]]) == ["| set | n |", "|---|---:|", "| a | 1 |",
+                                                                    "| b | 22 |"]
+    assert pages.md_table(["set", "note"], [], "ll") == ["| set | note |", "|---|---|"]
+
+
+def test_seeds_are_a_count_from_0_or_a_range_and_anything_else_is_named():
+    assert pages.seed_range("3") == range(3)
+    assert pages.seed_range("1-2") == range(1, 3)
+    for text in ("x", "3-1", "0"):
+        with pytest.raises(pages.argparse.ArgumentTypeError) as error:
+            pages.seed_range(text)
+        assert str(error.value) == f"not a count of seeds or a range 'a-b' of them: {text!r}"
