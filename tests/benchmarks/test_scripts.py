@@ -32,7 +32,7 @@ RUNS = {
                       "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
     "bench_compare_noise": run(["--repetitions", "1", "--puzzles", "5"], ["## The same engine twice"]),
     "bench_cpsat_smt": run(["--top1465", "2", "--hard", "1", "--build", "1", "--sixteen", "1", "--sixteen-int", "0"],
-                           needs=("module:z3",)),
+                           needs=("module:z3", "module:cpmpy")),
     "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
     "bench_dlx": run(["--skip-16", "--puzzles", "20"], ["## 9x9 Sudoku, limit 2 (solve and prove unique)"]),
     "bench_hard25": run(["--report", "2026-11-29 17:26:39", "--runs", "{repo}/results"], ["## Hard minimal 25x25"],
