@@ -16,11 +16,9 @@ hardest 11+.  The DLX C engine and mrv run on the same puzzles for scale.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import sys
 import time
-from pathlib import Path
+from collections import Counter
 
 
 import puzzlebench.engines.sat as sat
@@ -29,39 +27,31 @@ from puzzlebench.engines.registry import make_engine
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.engines.quine import QuineEngine
 from puzzlebench.engines.sat import SatEngine
-from puzzlebench.harness.pages import data_lines, load_now, load_now
-
-REPO = Path(__file__).resolve().parent.parent
+from puzzlebench.harness.pages import command_line, data_lines, load_now, spread, timed, write_page
 
 TOP_TARGET, HARD_TARGET = 2090, 459
-HARDEST_LINES = 48766
+LEAD = ("Building the CNF, the SAT paradigm end to end per PySAT solver and encoding, the kept solver's rebuild "
+        "policy, where a puzzle's time goes, and the Quine engine's time.")
 
 
-def load(name: str, limit: int | None = None, step: int = 1):
-    return [parse_sudoku_line(line.split()[0]) for line in data_lines(name, every=step, limit=limit)]
+def load(name: str, count: int | None = None):
+    lines = data_lines(name)
+    return [parse_sudoku_line(line.split()[0]) for line in (lines if count is None else spread(lines, count))]
 
 
 def run_set(make, puzzles, time_limit, repeats: int) -> tuple[float, float, dict, float]:
     """(best CPU rate, best wall rate, statuses, conflicts per puzzle), each run on a new engine."""
     best_cpu = best_wall = 0.0
-    statuses: dict[str, int] = {}
-    conflicts = 0.0
     for _ in range(repeats):
         engine = make()
         engine.run(puzzles[0], limit=2, time_limit=time_limit)  # the shape's formula, the solver
-        wall, cpu = time.perf_counter(), time.process_time()
-        results = [engine.run(p, limit=2, time_limit=time_limit) for p in puzzles]
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+        results, wall, cpu = timed(lambda: [engine.run(p, limit=2, time_limit=time_limit) for p in puzzles])
         best_cpu, best_wall = max(best_cpu, len(puzzles) / cpu), max(best_wall, len(puzzles) / wall)
-        statuses = {}
-        for r in results:
-            statuses[str(r.status)] = statuses.get(str(r.status), 0) + 1
-        conflicts = sum(r.stats.conflicts or 0 for r in results) / len(results)
-        del engine
-    return best_cpu, best_wall, statuses, conflicts
+    return (best_cpu, best_wall, Counter(str(r.status) for r in results),
+            sum(r.stats.conflicts or 0 for r in results) / len(results))
 
 
-def fmt_statuses(statuses: dict) -> str:
+def said(statuses: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in sorted(statuses.items()))
 
 
@@ -69,7 +59,8 @@ class _Timed:
     """A PySAT solver whose calls are timed (for the breakdown of one puzzle's time)."""
 
     spent = {"bootstrap": 0.0, "solve": 0.0, "get_model": 0.0, "other calls": 0.0}
-
+    parts = {"solve": "solve", "solve_limited": "solve", "get_model": "get_model", "add_clause": "other calls",
+             "accum_stats": "other calls"}
     real = None  # PySAT's Solver (set while the engine's is replaced by this class)
 
     def __init__(self, name, bootstrap_with):
@@ -77,29 +68,17 @@ class _Timed:
         self._s = _Timed.real(name=name, bootstrap_with=bootstrap_with)
         self.spent["bootstrap"] += time.perf_counter() - t
 
-    def _timed(self, key, method, *args, **kwargs):
-        t = time.perf_counter()
-        out = getattr(self._s, method)(*args, **kwargs)
-        self.spent[key] += time.perf_counter() - t
-        return out
-
-    def solve(self, **kw):
-        return self._timed("solve", "solve", **kw)
-
-    def solve_limited(self, **kw):
-        return self._timed("solve", "solve_limited", **kw)
-
-    def get_model(self):
-        return self._timed("get_model", "get_model")
-
-    def add_clause(self, clause):
-        return self._timed("other calls", "add_clause", clause)
-
-    def accum_stats(self):
-        return self._timed("other calls", "accum_stats")
-
     def __getattr__(self, name):
-        return getattr(self._s, name)
+        method = getattr(self._s, name)
+        if name not in self.parts:
+            return method
+
+        def timed(*args, **kwargs):
+            t = time.perf_counter()
+            out = method(*args, **kwargs)
+            self.spent[self.parts[name]] += time.perf_counter() - t
+            return out
+        return timed
 
 
 def breakdown(spec_solver: str, encoding: str, puzzles, time_limit) -> dict[str, float]:
@@ -168,19 +147,15 @@ def main() -> None:
     ap.add_argument("--encodings", default="augmented,extended,efficient,minimal,optimized")
     ap.add_argument("--policies", default="20:0,50:0,0:500,0:1000,0:2000",
                     help="rebuild policies PUZZLES:CONFLICTS (0: no bound) for the default spec")
-    ap.add_argument("--out", default=str(REPO / "results" / "cnf.md"))
+    ap.add_argument("--out", default="results/cnf.md")
     args = ap.parse_args()
-    tl = args.time_limit
-    command = "python " + " ".join([os.path.relpath(__file__, REPO)] + sys.argv[1:])
+    tl, load_before = args.time_limit, load_now()
     default = SatEngine()
     default_spec = f"{default.spec}@encoding={default.settings['encoding']}"
-    lines = ["# CNF / SAT / Quine benchmark\n", f"Command: `{command}`  ", f"Load before: `{load_now()}`  ",
-             f"Machine: {os.cpu_count()} cores; Python {sys.version.split()[0]}; "
-             f"python-sat {SatEngine.version()}; default engine `{default_spec}`, rebuilt after "
-             f"{sat.REBUILD_CONFLICTS} conflicts or {sat.REBUILD_PUZZLES} puzzles\n"]
-    step = max(1, HARDEST_LINES // max(1, args.hardest))
+    lines = [f"python-sat {SatEngine.version()}; default engine `{default_spec}`, rebuilt after "
+             f"{sat.REBUILD_CONFLICTS} conflicts or {sat.REBUILD_PUZZLES} puzzles.\n"]
     top = load("sudoku9_magictour_top1465.txt", args.top)
-    hardest = load("sudoku9_forum_hardest_1905_11plus.txt", args.hardest, step=step)
+    hardest = load("sudoku9_forum_hardest_1905_11plus.txt", args.hardest)
 
     # 1. building the CNF of one puzzle
     lines += ["## Building the CNF of one 9x9 puzzle\n",
@@ -199,7 +174,7 @@ def main() -> None:
 
     # 2. end-to-end SAT, limit 2, with a time limit
     lines += ["## End-to-end SAT (`SatEngine.run`: encode + solve + decode + verify, limit 2), puzzles/s\n",
-              f"top1465: all {len(top)}; forum hardest 11+: {len(hardest)} (every {step}th line); "
+              f"top1465: {len(top)}; forum hardest 11+: {len(hardest)} (evenly spaced); "
               f"time limit {tl:g} s per puzzle; best of {args.repeats} runs; `optimized` on the first "
               "300 of each (a solver built per puzzle).\n",
               "| solver | encoding | top1465 CPU | top1465 wall | hardest CPU | hardest wall | "
@@ -214,23 +189,18 @@ def main() -> None:
             c2, w2, s2, k2 = run_set(make, sh, tl, args.repeats)
             name = f"sat:{solver}@encoding={encoding}"
             lines.append(f"| sat:{solver} | {encoding} | {c1:,.0f} | {w1:,.0f} | {c2:,.0f} | {w2:,.0f} | "
-                         f"{k1:.1f}, {k2:.1f} | {fmt_statuses(s1)}; {fmt_statuses(s2)} |")
+                         f"{k1:.1f}, {k2:.1f} | {said(s1)}; {said(s2)} |")
             print(lines[-1], flush=True)
             if encoding != "optimized":
                 best["top"] = max(best["top"], (c1, w1, name))
                 best["hard"] = max(best["hard"], (c2, w2, name))
     for spec in ("dlx", "mrv"):
-        try:
-            make = lambda: make_engine(spec)  # noqa: E731
-            make()
-        except Exception as exc:  # noqa: BLE001
-            lines.append(f"| {spec} | (not available: {exc}) | | | | | | |")
-            continue
+        make = lambda: make_engine(spec)  # noqa: E731
         st, sh = (top, hardest) if spec == "dlx" else (top[:100], hardest[:100])
         c1, w1, s1, _ = run_set(make, st, tl, 1)
         c2, w2, s2, _ = run_set(make, sh, tl, 1)
         lines.append(f"| {spec} (same run, for scale{'' if spec == 'dlx' else '; 100 of each'}) | – | "
-                     f"{c1:,.0f} | {w1:,.0f} | {c2:,.0f} | {w2:,.0f} | | {fmt_statuses(s1)}; {fmt_statuses(s2)} |")
+                     f"{c1:,.0f} | {w1:,.0f} | {c2:,.0f} | {w2:,.0f} | | {said(s1)}; {said(s2)} |")
     lines.append("")
     verdict = {}
     for key, target, label in (("top", TOP_TARGET, "top1465"), ("hard", HARD_TARGET, "hardest 11+")):
@@ -303,10 +273,8 @@ def main() -> None:
                      f"{statistics.median(r.stats.nodes or 0 for r in results)} | "
                      f"{'met' if med < 0.1 else 'NOT met'} |")
         print(lines[-1], flush=True)
-    lines += ["", f"Load after: `{load_now()}`", ""]
-    Path(args.out).parent.mkdir(exist_ok=True)
-    Path(args.out).write_text("\n".join(lines))
-    print("\n".join(lines))
+    print(write_page(args.out, title="CNF, SAT and Quine benchmark", lead=LEAD, command=command_line(),
+                     writer="benchmarks/bench_cnf.py", loads=[load_before, load_now()], lines=lines))
 
 
 if __name__ == "__main__":

@@ -18,22 +18,21 @@ from __future__ import annotations
 import argparse
 import os
 import tempfile
-import time
-from pathlib import Path
 
 import numpy as np
-
 
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.inputs import read_file, sample
 from puzzlebench.harness.report import MetricOptions, compare, median_runs, standard_metrics
-from puzzlebench.harness.pages import data_folder, load_now
+from puzzlebench.harness.pages import command_line, data_folder, load_now, splice_section, write_page
 
 DATA = data_folder()
 
 PUZZLES = DATA / "sudoku9_magictour_top1465.txt"
 CLOCKS = {"wall": "t_total", "CPU": "t_cpu"}
 CHANGES = ("solved_change", "time_change", "par_change")
+LEAD = ("Whether `report --compare` tells run-to-run noise from a real change: one engine against itself ten times, "
+        "then bitboard against mrv.")
 
 
 def bench(items, solvers: list[str], folder: str, name: str) -> list:
@@ -55,8 +54,7 @@ def main() -> None:
     parser.add_argument("--puzzles", type=int, default=200)
     parser.add_argument("--out", default="results/compare.md")
     args = parser.parse_args()
-    everything = read_file(str(PUZZLES))
-    start = time.perf_counter()
+    everything, load = read_file(str(PUZZLES)), load_now()
     same_rows = []
     within = {clock: 0 for clock in CLOCKS}
     drifts: dict[str, list[float]] = {clock: [] for clock in CLOCKS}
@@ -87,38 +85,27 @@ def main() -> None:
                               f"{m['speedup_hi']:.1f}] | {m['p_time_holm']:.2g} | {m['verdict']} | "
                               f"{'met' if excludes and m['verdict'] == 'faster than mrv' else 'missed'} |")
             print(apart_rows[-1], flush=True)
-    seconds = time.perf_counter() - start
-    load = [float(x) for x in load_now().split()]
     need = -(-9 * args.repetitions // 10)
-    verdicts = "; ".join(f"{clock}: {n} of {args.repetitions} within noise ("
-                         f"{'met' if n >= need else 'missed'})" for clock, n in within.items())
-    text = (f"# `report --compare`: noise against a change\n\n"
-            f"Made by `python benchmarks/bench_compare_noise.py --repetitions {args.repetitions} --puzzles "
-            f"{args.puzzles}` in {seconds:.0f} s (load average after: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f}; "
-            f"2 cores shared with other work).\n\n"
-            f"## The same engine twice\n\n"
-            f"Two benches of bitboard, one after the other, on the same {args.puzzles} puzzles of "
-            f"{PUZZLES.name} (a new seeded sample each repetition), set side by side by the report's `compare`: "
-            f"within noise where no change (solved, time, PAR-2) is significant at 0.05 after Holm. "
-            f"Target: at least {need} of {args.repetitions}. **{verdicts}.**\n\n"
+    verdicts = "; ".join(f"{clock}: {n} of {args.repetitions} within noise ({'met' if n >= need else 'missed'})"
+                         for clock, n in within.items())
+    same = [f"Two benches of bitboard, one after the other, on the same {args.puzzles} puzzles of {PUZZLES.name} (a new "
+            "seeded sample each repetition). Within noise: no change (solved, time, PAR-2) significant at 0.05 after "
+            f"Holm. Target: at least {need} of {args.repetitions}. **{verdicts}.**", "",
             "| seed | paired | wall median µs A / B | wall drift | wall p time (Holm) | wall verdict | "
-            "CPU median µs A / B | CPU drift | CPU p time (Holm) | CPU verdict |\n"
-            "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|\n" + "\n".join(same_rows) + "\n\n"
-            f"Drift: the median over the puzzles of B's time over A's, less 1. Here wall time moved at most "
-            f"{max(map(abs, drifts['wall'])):.1%} from one run to the next (the median run "
-            f"{np.median(np.abs(drifts['wall'])):.1%}), inside the tests' default margin of 5% (`report --margin`), "
-            f"though 200 pairs find such a drift without one. CPU time of a run of some 15 µs (user + system as "
-            f"the kernel accounts it) moved up to {max(map(abs, drifts['CPU'])):.1%}: where that passes the margin "
-            "the test says so, correctly: the two runs' CPU times differ. Compare microsecond engines by wall "
-            "time, or give a larger `--margin` for CPU time.\n\n"
-            f"## bitboard against mrv\n\n"
-            f"One bench of both on the sample of seed 0, as `report --baseline mrv` tests it (Wilcoxon on the "
-            f"paired log times, Holm; the speed-up's paired bootstrap interval). Target: significant, the "
-            f"interval excluding 1.\n\n"
-            "| clock | paired | speed-up | 95% CI | p (Holm) | difference | target |\n|---|---:|---:|---:|---:|---|---|\n"
-            + "\n".join(apart_rows) + "\n")
-    Path(args.out).write_text(text)
-    print("wrote results/compare.md")
+            "CPU median µs A / B | CPU drift | CPU p time (Holm) | CPU verdict |",
+            "|---:|---:|---:|---:|---:|---|---:|---:|---:|---|", *same_rows, "",
+            f"Drift: the median over the puzzles of B's time over A's, less 1: wall time at most "
+            f"{max(map(abs, drifts['wall'])):.1%} (the median run {np.median(np.abs(drifts['wall'])):.1%}), CPU time "
+            f"at most {max(map(abs, drifts['CPU'])):.1%}."]
+    write_page(args.out, title="`report --compare`: noise against a change", lead=LEAD, command=command_line(),
+               writer="benchmarks/bench_compare_noise.py", loads=[load, load_now()],
+               lines=["## The same engine twice", "", *same])
+    splice_section(args.out, "## bitboard against mrv", [
+        "One bench of both on the sample of seed 0, as `report --baseline mrv` tests it (Wilcoxon on the paired log "
+        "times, Holm; the speed-up's paired bootstrap interval). Target: significant, the interval excluding 1.", "",
+        "| clock | paired | speed-up | 95% CI | p (Holm) | difference | target |", "|---|---:|---:|---:|---:|---|---|",
+        *apart_rows])
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -20,23 +20,20 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
-from pathlib import Path
-
 
 from puzzlebench.harness.bench import BenchConfig, run_bench
 from puzzlebench.harness.dask_executor import DaskExecutor, parse_executor_spec
 from puzzlebench.harness.inputs import read_file, sample
 from puzzlebench.harness.runner import WorkUnit
 from puzzlebench.harness.workers import LocalExecutor
-from puzzlebench.harness.pages import data_folder, load_now
+from puzzlebench.harness.pages import command_line, data_folder, load_now, write_page
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = data_folder()
-
 JOBS = 2
+LEAD = ("The same bench through the local process pool and through `dask-local:2`, and the harness's cost per unit "
+        "on each executor.")
 
 
 class Counting:
@@ -97,7 +94,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--units", type=int, default=400, help="units of one tiny puzzle for the per-unit cost")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=str(ROOT / "results" / "dask.md"))
+    ap.add_argument("--out", default="results/dask.md")
     args = ap.parse_args()
     path = DATA / "sudoku9_magictour_top1465.txt"
     items = read_file(str(path))
@@ -128,51 +125,20 @@ def main() -> None:
     walls = {name: ", ".join(f"{r['wall']:.2f}" for r in values) for name, values in runs.items()}
     start = statistics.median(r["start"] for r in runs["dask"])
     cost = {name: min(values) * 1e3 for name, values in unit_cost.items()}
-    verdict = "met" if ratio <= 1.15 else "MISSED"
-    lines = [
-        "# Dask against the local pool",
-        "",
-        "Made by `python benchmarks/bench_dask.py " + " ".join(sys.argv[1:]) + f"` (best of {args.repeats}, "
-        "the two executors alternating).",
-        "",
-        f"Load before: `{load_before}`  ",
-        f"Load after: `{load_after}`  ",
-        f"Machine: {os.cpu_count()} cores, shared with other work while this ran (the load above): "
-        "wall times are inflated alike for both executors.",
-        "",
-        f"## The same bench: mrv on {path.name} ({len(items)} puzzles), 2 workers, 10 s limit",
-        "",
-        "`run_bench` wall time: plan, run, verify, store every row in SQLite. `dask-local:2` is two Dask "
-        "worker processes on 127.0.0.1, each running its units in a forked hard-limit child; the "
-        "cluster's start is given apart (once a bench).",
-        "",
-        "| executor | bench wall (s) | each repeat (s) | units | cluster start (s) |",
-        "|---|---:|---|---:|---:|",
-        f"| local pool, 2 jobs | {local_wall:.2f} | {walls['local']} | - | - |",
-        f"| dask-local:2 | {dask_wall:.2f} | {walls['dask']} | {units} | "
-        f"{start:.2f} |",
-        "",
-        f"Ratio dask / local: **{ratio:.2f}** (each repeat: {', '.join(f'{r:.2f}' for r in ratios)}); "
-        f"target ≤ 1.15: {verdict}.",
-        "",
-        f"## The harness's cost per unit ({args.units} units of one 4x4 Sudoku each, mrv)",
-        "",
-        "Wall time per unit through `execute` alone (no database), over the 2 workers: the cost of "
-        "handing a unit out and its rows back, the work itself being microseconds.",
-        "",
-        "| executor | ms per unit |",
-        "|---|---:|",
-        f"| local pool, 2 jobs (units as task ids to forked workers) | {cost['local']:.2f} |",
-        f"| dask-local:2 (a unit pickled with its puzzles, through the scheduler, to a worker's child) | "
-        f"{cost['dask']:.2f} |",
-        "",
-        f"The bench sizes units to about 0.2 s of work (`harness/bench.py`), so {cost['dask']:.1f} ms a unit "
-        f"is about {cost['dask'] / 200:.1%} of a unit's time on one worker; on microsecond engines the same "
-        "sizing makes units of thousands of puzzles.",
-        "",
-    ]
-    Path(args.out).write_text("\n".join(lines))
-    print("\n".join(lines))
+    write_page(args.out, title="Dask against the local pool", lead=LEAD, command=command_line(),
+               writer="benchmarks/bench_dask.py", loads=[load_before, load_after], lines=[
+                   f"## The same bench: mrv on {path.name} ({len(items)} puzzles), 2 workers, 10 s limit", "",
+                   "`run_bench` wall time: plan, run, verify, store every row in SQLite.", "",
+                   "| executor | bench wall (s) | each repeat (s) | units | cluster start (s) |", "|---|---:|---|---:|---:|",
+                   f"| local pool, 2 jobs | {local_wall:.2f} | {walls['local']} | - | - |",
+                   f"| dask-local:2 | {dask_wall:.2f} | {walls['dask']} | {units} | {start:.2f} |", "",
+                   f"Ratio dask / local: **{ratio:.2f}** (each repeat: {', '.join(f'{r:.2f}' for r in ratios)}); "
+                   f"target ≤ 1.15: {'met' if ratio <= 1.15 else 'MISSED'}.", "",
+                   f"## The harness's cost per unit ({args.units} units of one 4x4 Sudoku each, mrv)", "",
+                   "Wall time per unit through `execute` alone (no database), over the 2 workers.", "",
+                   "| executor | ms per unit |", "|---|---:|", f"| local pool, 2 jobs | {cost['local']:.2f} |",
+                   f"| dask-local:2 | {cost['dask']:.2f} |"])
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -1,24 +1,9 @@
-"""The harness's own cost: a bench of N puzzles against the same engine called directly.
+"""The harness's own cost: a bench of N puzzles against the same engine called directly, in the
+same run, in CPU time; writes ``results/harness.md``, whose text says what each column is.
 
-For one engine and one set of puzzles, in the same run, in CPU time:
-
-- ``call``: the engine alone, in this process, as the harness calls it: the native batch
-  call (``Engine.batch``: its answers as columns, nothing verified, no record read) where the
-  engine has one, else ``engine.run(p, verify=False)`` per puzzle;
-- ``recorded``: the sum of the times the engine reports (``times.total``);
-- ``bench``: ``run_bench`` on the same puzzles with one worker (planning, process hand-off,
-  hard-limit watch, verification, peak memory, the database writes, the run record), puzzles
-  already parsed; the bench process and its children (the worker, and ``git`` for the run
-  record) both counted;
-- ``harness = bench - call``: everything the harness does besides calling the engine, against
-  ``call`` (the target: no more than the engine's own time on microsecond engines; under
-  10% on engines of a millisecond or more);
-- ``direct``: the engine through ``run_many`` with every ``Result`` read (unverified),
-  and ``bench - direct``, the lenient figure an earlier version reported.
-
-Cases: the fastest registered engine (bitboard, else mrv) on the 17-clue set (all of it by
-default: a bench's fixed costs, about 50 ms, are spread as a user's run spreads them), and a
-millisecond engine (mrv) on top1465 (all of it by default).  Writes ``results/harness.md``.
+Cases: the fastest registered engine (bitboard, else mrv) on the 17-clue set and a millisecond
+engine (mrv) on top1465, all of each by default (a bench's fixed costs are spread as a user's run
+spreads them); then what the harness's remaining shortcuts save a row.
 
     python benchmarks/bench_harness.py [--fast-sample 0] [--slow-sample 0] [--repeats 3]
 """
@@ -29,7 +14,6 @@ import argparse
 import os
 import resource
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -41,11 +25,12 @@ from puzzlebench.harness.database import Database
 from puzzlebench.harness.inputs import read_file, sample
 from puzzlebench.harness.runner import has_batch_path
 from puzzlebench.engines.registry import make_engine
-from puzzlebench.harness.pages import data_folder, load_now
+from puzzlebench.harness.pages import command_line, data_folder, load_now, write_page
 from puzzlebench.runtime.child import machine_memory, run_limited
 
-ROOT = Path(__file__).resolve().parent.parent
 DATA = data_folder()
+LEAD = ("What the bench harness costs per puzzle beside the engine call it wraps, on the fastest engine (bitboard) "
+        "and a millisecond engine (mrv).")
 
 
 def cpu_seconds() -> tuple[float, float]:
@@ -217,7 +202,7 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--rows", type=int, default=49158, help="rows a shortcut is measured on")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", default=str(ROOT / "results" / "harness.md"))
+    ap.add_argument("--out", default="results/harness.md")
     args = ap.parse_args()
     fast = "bitboard" if "bitboard" in registry.FAMILIES else "mrv"
     load_before = load_now()
@@ -227,15 +212,7 @@ def main() -> None:
     kept = shortcuts(args.rows)
     load_after = load_now()
     lines = [
-        "# The harness's own cost",
-        "",
-        "Made by `python benchmarks/bench_harness.py " + " ".join(sys.argv[1:]) + "` (best of "
-        f"{args.repeats}; one worker, so that wall times compare).",
-        "",
-        f"Load before: `{load_before}`  ",
-        f"Load after: `{load_after}`",
-        "",
-        "Microseconds per puzzle, CPU time (what each part consumed; the machine may be shared, which "
+        f"Best of {args.repeats}; one worker, so that wall times compare.  Microseconds per puzzle, CPU time (what each part consumed; the machine may be shared, which "
         "inflates wall times, given beside).",
         "",
         "- *recorded*: the engine's own times as stored (`times.total`, wall clock, inside the engine);",
@@ -264,7 +241,7 @@ def main() -> None:
         "it: how far the machine's noise moves the figure (the bold ratio takes the least disturbed "
         "measure of each part);",
         "- *direct*: the engine through its per-puzzle API (`run_many`, building a `Result` per puzzle), "
-        "and (bench − direct) / direct, the lenient ratio an earlier version of this table reported.",
+        "and (bench − direct) / direct.",
         "",
         "| solver | set | puzzles | recorded | engine call | bench parent | bench workers | harness | "
         "harness / engine call | each repeat: least / median / most | target | "
@@ -283,9 +260,9 @@ def main() -> None:
         "best of 5, 49,158 rows (the 17-clue set's size); a shortcut stays only where it saves "
         "0.5 µs a row or more.",
         "",
-    ] + kept + [""]
-    Path(args.out).write_text("\n".join(lines))
-    print("\n".join(lines))
+    ] + kept
+    print(write_page(args.out, title="The harness's own cost", lead=LEAD, command=command_line(),
+                     writer="benchmarks/bench_harness.py", loads=[load_before, load_after], lines=lines))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Benchmark of the difficulty rating: writes results/rating_bench.md and the plot
-results/rating_correlation.{png,svg}.
+results/rating_correlation.png.
 
 1. The human-technique solver, with guessing, solves every puzzle of top95 and top1465 to the
    verified solution, every deduction checked against that solution (a false elimination or
@@ -16,38 +16,45 @@ from __future__ import annotations
 
 import argparse
 import csv
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 
-
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating.model import correlations, cross_validate, fit
 from puzzlebench.rating.profile import ALL_MOVES, FEATURE_SETS, feature_vector, profile_puzzle
 from puzzlebench.techniques.ladder import HumanSolver, count_solutions
 from puzzlebench.engines.mrv import MrvEngine
-from puzzlebench.harness.pages import data_folder, load_now
-
+from puzzlebench.harness.pages import command_line, data_folder, load_now, write_page
 
 DATA = data_folder()
 SETS = {"top95": "sudoku9_norvig_top95.txt", "top1465": "sudoku9_magictour_top1465.txt",
         "se": "sudoku9_sudokuexchange_by_rating_sample.txt", "wang": "sudoku9_wang2024_human_records_train.csv"}
-LIMIT = None  # --limit: every N-th puzzle only (a smoke test of the script)
+LEAD = ("The human-style solver checked step by step, how often each technique is used, and the rating's "
+        "cross-validated correlations with Sudoku Explainer (SE) ratings and human solve times (Wang).")
 
 
-def puzzles_of(name: str) -> list[str]:
+def column(name: str, every: int, field: int, csv_field: str) -> list[str]:
+    """A field of every ``every``-th puzzle of a set: a CSV's column, else a line's word."""
     path = DATA / SETS[name]
     if path.suffix == ".csv":
-        return [row["puzzle"] for row in csv.DictReader(path.open())][::LIMIT or 1]
-    return [line.split()[0] for line in path.read_text().splitlines() if line.strip()][::LIMIT or 1]
+        return [row[csv_field] for row in csv.DictReader(path.open())][::every]
+    return [line.split()[field] for line in path.read_text().splitlines() if line.strip()][::every]
 
 
-def check_set(name: str) -> dict:
+def puzzles_of(name: str, every: int) -> list[str]:
+    return column(name, every, 0, "puzzle")
+
+
+def labels_of(name: str, every: int) -> list[float]:
+    return [float(x) for x in column(name, every, 1, "avg_solve_time_s")]
+
+
+def check_set(name: str, every: int) -> dict:
     """Solve every puzzle with every deduction checked; time beside mrv."""
-    lines = puzzles_of(name)
+    lines = puzzles_of(name, every)
     used = Counter()
     guesses = wrong = 0
     t0 = time.perf_counter()
@@ -71,8 +78,8 @@ def check_set(name: str) -> dict:
             "human_s": human_time, "mrv_s": mrv_time}
 
 
-def profiles(name: str, labels: list[float], quine_every: int) -> tuple[list[dict], np.ndarray, list[bool], float]:
-    lines = puzzles_of(name)
+def profiles(name: str, every: int, quine_every: int) -> tuple[list[dict], np.ndarray, list[bool], float]:
+    lines, labels = puzzles_of(name, every), labels_of(name, every)
     rows, quine_rows = [], []
     t0 = time.perf_counter()
     for i, line in enumerate(lines):
@@ -83,13 +90,6 @@ def profiles(name: str, labels: list[float], quine_every: int) -> tuple[list[dic
         rows.append(feature_vector(prof))
         quine_rows.append(with_quine and prof.quine is not None)
     return rows, np.array(labels), quine_rows, time.perf_counter() - t0
-
-
-def labels_of(name: str) -> list[float]:
-    path = DATA / SETS[name]
-    if name == "wang":
-        return [float(r["avg_solve_time_s"]) for r in csv.DictReader(path.open())][::LIMIT or 1]
-    return [float(line.split()[1]) for line in path.read_text().splitlines() if line.strip()][::LIMIT or 1]
 
 
 def evaluate(rows, y, names, *, transform, ridge, method="lstsq", k=5):
@@ -109,18 +109,14 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quine-se", type=int, default=5, help="Quine measure on every N-th SE puzzle (0: none)")
     ap.add_argument("--sets", default="top95,top1465")
-    ap.add_argument("--limit", type=int, default=None, help="every N-th puzzle only (smoke test)")
+    ap.add_argument("--limit", type=int, default=1, help="every N-th puzzle only (a smoke test)")
     ap.add_argument("--out", default="results/rating_bench.md", help="the page; its figure beside it")
     args = ap.parse_args()
-    global LIMIT
-    LIMIT = args.limit
-    command = "python benchmarks/bench_rating.py " + " ".join(sys.argv[1:])
     load_before = load_now()
-    out = [f"# Difficulty rating: benchmark figures", "", f"Command: `{command}`  ",
-           f"Load before: `{load_before}`", ""]
+    out = []
 
     # 1-2: correctness and techniques on the hard sets
-    checks = [check_set(s) for s in args.sets.split(",")]
+    checks = [check_set(s, args.limit) for s in args.sets.split(",")]
     out += ["## Solving with guessing, every deduction checked against the solution", "",
             "| set | puzzles | wrong | guesses | human solver s | puzzles/s | mrv (reference) s |",
             "|---|---:|---:|---:|---:|---:|---:|"]
@@ -131,8 +127,8 @@ def main() -> None:
             "(HumanSolver(truth=...) raises).", ""]
 
     # 3: rating data
-    se_rows, se_y, se_q, se_t = profiles("se", labels_of("se"), args.quine_se)
-    wang_rows, wang_y, wang_q, wang_t = profiles("wang", labels_of("wang"), 1)
+    se_rows, se_y, se_q, se_t = profiles("se", args.limit, args.quine_se)
+    wang_rows, wang_y, wang_q, wang_t = profiles("wang", args.limit, 1)
     used = {c["name"]: c["used"] for c in checks}
     for name, rows in (("se", se_rows), ("wang", wang_rows)):
         used[name] = Counter({t: sum(1 for r in rows if r[f"used:{t}"]) for t in ALL_MOVES})
@@ -197,13 +193,12 @@ def main() -> None:
     b.set_ylabel("predicted SE rating, out of fold")
     b.set_title(f"SE ratings: Pearson {c['pearson'].r:.2f}, Spearman {c['spearman'].r:.2f} (n={len(p)})")
     fig.tight_layout()
-    for ext in ("png", "svg"):
-        fig.savefig(Path(args.out).with_name(f"rating_correlation.{ext}"), dpi=110)
-    load_after = load_now()
-    out += ["Plot: `results/rating_correlation.png` / `.svg` (full models, out-of-fold predictions).", "",
-            f"Load after: `{load_after}`", ""]
-    Path(args.out).write_text("\n".join(out))
-    print("\n".join(out))
+    fig.savefig(Path(args.out).with_name("rating_correlation.png"), dpi=110)
+    out += ["![Predicted against actual, out of fold: human solve times (left), SE ratings (right)]"
+            "(rating_correlation.png)", "", "Full models, out-of-fold predictions. Reading and method: "
+            "[rating.md](rating.md)."]
+    print(write_page(args.out, title="Difficulty rating: benchmark figures", lead=LEAD, command=command_line(),
+                     writer="benchmarks/bench_rating.py", loads=[load_before, load_now()], lines=out))
 
 
 if __name__ == "__main__":

@@ -1,27 +1,13 @@
-"""Rating at the hard end (issue 19): SE's rule on SE's ladder against the fitted model, on the
-public Sudoku Exchange sample; writes results/rating_hard.md.
+"""Rating at the hard end: SE's rule on SE's ladder against the fitted model, on the public Sudoku
+Exchange sample; writes results/rating_hard.md.
 
-For every puzzle of two samples of ../shared/data/sudoku9_sudokuexchange_by_rating_sample.txt
-(stratified: every k-th line of the file, which is sorted by SE rating) — a *hard* sample of
-the puzzles SE rates >= 6.0 and a *wide* sample over the whole range — the puzzle is profiled
-once with SE's ladder (every deduction of both solvers checked against the solution found by
-the counting search: a false elimination or placement stops the run), and two scores are
-compared with SE's rating, in the same run:
-
-- the **default score** (this branch): SE's rule (the hardest step's rating) when the ladder
-  solves the puzzle within the time limit, the shipped model's score otherwise;
-- the **baseline**: the shipped model's score alone (the default score before issue 19).
-
-Figures: Spearman's rho (95 % CI, Fisher z with variance 1.06/(n-3)), exact agreement (the
-score rounded to 0.1 equals SE's rating), within 0.3, the share of puzzles SE rates <= 9.0 whose
-hardest step is a guess (ladder: beyond it, or timed out; baseline: the human solver's guess),
-the CPU time of the ladder per puzzle beside that of the human solver on the same puzzle
-(the reference, measured in the same run), and the confusion by hardest technique.
-
-Then (``--check N``) the ladder solves N puzzles of the "hard" and "diabolical" buckets of
-../shared/data/sudoku9_sudokuexchange_buckets_500each_with_solutions.txt, every elimination and
-placement checked against the *published* solution, and counts the steps of each technique
-so checked.
+Each puzzle of a *hard* sample (SE >= 6.0) and a *wide* one (the whole range), every k-th line of
+the file sorted by SE rating, is profiled once with SE's ladder, every deduction checked against
+the solution (a false one stops the run); the **default score** (SE's rule where the ladder solves
+the puzzle in time, the model beyond) and the **baseline** (the model alone) are set against SE's
+rating, with the ladder's CPU time beside the human solver's on the same puzzles.  ``--check N``:
+the ladder on N hard and diabolical bucket puzzles, every step checked against the published
+solution.
 
     python benchmarks/bench_rating_hard.py [--hard 240] [--wide 160] [--time-limit 10] [--check 300]
 """
@@ -31,33 +17,25 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
-import sys
 import time
 from collections import Counter, defaultdict
-from pathlib import Path
 
 import numpy as np
-
 
 from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.rating import builtin_model, rate_profile
 from puzzlebench.rating.model import correlations
 from puzzlebench.rating.profile import feature_vector, profile_puzzle, se_ladder
 from puzzlebench.techniques.ladder import count_solutions
-from puzzlebench.harness.pages import data_folder, load_now
-
+from puzzlebench.harness.pages import command_line, data_folder, load_now, spread, write_page
+from puzzlebench.harness.report import percentile
 
 DATA = data_folder() / "sudoku9_sudokuexchange_by_rating_sample.txt"
 BUCKETS = data_folder() / "sudoku9_sudokuexchange_buckets_500each_with_solutions.txt"
-
-
+LEAD = ("How the default score (Sudoku Explainer's rule on SE's ladder) agrees with SE's ratings at the hard end "
+        "and over the whole range, how often it still guesses, and its CPU time per hard puzzle.")
 SINGLE_STEPS = {"last free cell", "hidden single", "naked single", "pointing pair", "box-line reduction",
                 "naked pair", "hidden pair", "naked triple", "hidden triple"}
-
-
-def sample(lines: list[tuple[str, float]], k: int) -> list[tuple[str, float]]:
-    step = max(1, len(lines) // k)
-    return lines[::step][:k]
 
 
 def measure(puzzle: str, se: float, seconds: float) -> dict:
@@ -85,7 +63,7 @@ def check_published(k: int, seconds: float) -> tuple[int, Counter, int, float]:
     """Solve k hard/diabolical bucket puzzles with the ladder, every step checked against the
     published solution (an AssertionError names a false step); steps per technique."""
     rows = [ln.split() for ln in BUCKETS.read_text().splitlines() if ln.strip()]
-    rows = sample([r for r in rows if r[2] in ("hard", "diabolical")], k)
+    rows = spread([r for r in rows if r[2] in ("hard", "diabolical")], k)
     steps, beyond = Counter(), 0
     t0 = time.perf_counter()
     for puzzle, solution, *_ in rows:
@@ -109,11 +87,6 @@ def within(xs, ys, d):
     return sum(1 for x, y in zip(xs, ys) if abs(x - y) <= d + 1e-9) / len(xs)
 
 
-def pct(q, xs):
-    xs = sorted(xs)
-    return xs[min(len(xs) - 1, max(0, math.ceil(q / 100 * len(xs)) - 1))]
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hard", type=int, default=240, help="puzzles of the hard sample (SE >= 6.0)")
@@ -123,8 +96,8 @@ def main() -> None:
     ap.add_argument("--out", default="results/rating_hard.md")
     args = ap.parse_args()
     rows = [(ln.split()[0], float(ln.split()[1])) for ln in DATA.read_text().splitlines() if ln.strip()]
-    hard_lines = sample([r for r in rows if r[1] >= 6.0], args.hard)
-    wide_lines = sample(rows, args.wide)
+    hard_lines = spread([r for r in rows if r[1] >= 6.0], args.hard)
+    wide_lines = spread(rows, args.wide)
     load_before = load_now()
     t0 = time.perf_counter()
     seen: dict[str, dict] = {}
@@ -137,21 +110,18 @@ def main() -> None:
     wide = [seen[p] for p, _ in wide_lines]
     wide_all = wide + [m for m in hard if m not in wide]  # the wide range, hard end included
 
-    command = "python benchmarks/bench_rating_hard.py " + " ".join(sys.argv[1:])
-    out = ["# Rating at the hard end (issue 19): SE's rule on SE's ladder", "",
-           f"Command: `{command}`  ", f"Load before: `{load_before}`  ", f"Load after: `{load_after}`  ",
-           f"Data: `{DATA.name}` (SE ratings 2.5-9.3); hard sample: {len(hard)} puzzles SE >= 6.0, "
-           f"every k-th of the file; wide sample: {len(wide)} puzzles over the whole range, plus "
-           f"the hard sample for the wide-range figure ({len(wide_all)} in all).  Wall time {wall:.0f} s.",
-           "", "Every deduction of the ladder and of the human solver was checked against the "
-           "solution (none false: the run stops at the first).", "",
+    out = [f"Data: `{DATA.name}`, the public set of that name (SE ratings 2.5-9.3); hard sample: {len(hard)} "
+           f"puzzles SE >= 6.0, every k-th of the file; wide sample: {len(wide)} puzzles over the whole range, plus "
+           f"the hard sample ({len(wide_all)} in all).  Wall time {wall:.0f} s.", "",
+           "Every deduction of the ladder and of the human solver was checked against the solution (none false: the "
+           "run stops at the first).", "",
            "## Agreement with SE", "",
            "| sample | score | n | Spearman rho (95 % CI) | exact (0.1) | within 0.3 |",
            "|---|---|---:|---|---:|---:|"]
     for name, ms in (("hard (SE >= 6.0)", hard), ("wide (2.5-9.3)", wide_all)):
         se = [m["se"] for m in ms]
         for label, key in (("default (SE rule, model beyond the ladder)", "score"),
-                           ("baseline: model only (before)", "baseline")):
+                           ("baseline: model only", "baseline")):
             xs = [m[key] for m in ms]
             out.append(f"| {name} | {label} | {len(ms)} | {spearman(xs, se)} | "
                        f"{100 * exact(xs, se):.1f} % | {100 * within(xs, se, 0.3):.1f} % |")
@@ -175,9 +145,9 @@ def main() -> None:
             "solution as it is made; the time limit is wall time.", "",
             "| solver | median ms | p90 ms | p99 ms | max ms |", "|---|---:|---:|---:|---:|",
             f"| SE ladder (time limit {args.time_limit:g} s) | {1000 * statistics.median(lad):.0f} | "
-            f"{1000 * pct(90, lad):.0f} | {1000 * pct(99, lad):.0f} | {1000 * max(lad):.0f} |",
+            f"{1000 * percentile(lad, 90):.0f} | {1000 * percentile(lad, 99):.0f} | {1000 * max(lad):.0f} |",
             f"| reference: human solver with guessing + profile (same puzzles, same run) | "
-            f"{1000 * statistics.median(hum):.0f} | {1000 * pct(90, hum):.0f} | {1000 * pct(99, hum):.0f} | "
+            f"{1000 * statistics.median(hum):.0f} | {1000 * percentile(hum, 90):.0f} | {1000 * percentile(hum, 99):.0f} | "
             f"{1000 * max(hum):.0f} |", "",
             f"Median ratio ladder / reference: {ratio:.1f}.", ""]
     by = defaultdict(list)
@@ -198,11 +168,10 @@ def main() -> None:
         out.append(f"| {b}.x | {len(ms)} | {sum(m['ladder'] == 'solved' for m in ms)} | "
                    f"{100 * exact([m['score'] for m in ms], [m['se'] for m in ms]):.0f} % | "
                    f"{statistics.mean(m['score'] - m['se'] for m in ms):+.2f} |")
-    out.append("")
     if args.check:
         k, steps, beyond, seconds = check_published(args.check, args.time_limit)
         chain = {t: c for t, c in steps.items() if t not in SINGLE_STEPS}
-        out += ["## Checked against published solutions", "",
+        out += ["", "## Checked against published solutions", "",
                 f"{k} puzzles of the hard and diabolical buckets of `{BUCKETS.name}` (every k-th), "
                 f"solved by the ladder with every elimination and placement checked against the "
                 f"published solution: **no false step** in {sum(steps.values())} steps "
@@ -210,9 +179,9 @@ def main() -> None:
                 "technique (singles and the basic subsets left out):", "",
                 "| technique | steps |", "|---|---:|"]
         out += [f"| {t} | {c} |" for t, c in sorted(chain.items(), key=lambda kv: -kv[1])]
-        out.append("")
-    Path(args.out).write_text("\n".join(out))
-    print("\n".join(out))
+    print(write_page(args.out, title="Rating at the hard end: SE's rule on SE's ladder", lead=LEAD,
+                     command=command_line(), writer="benchmarks/bench_rating_hard.py", loads=[load_before, load_after],
+                     lines=out))
 
 
 if __name__ == "__main__":

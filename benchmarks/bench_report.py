@@ -25,9 +25,8 @@ import numpy as np
 
 
 from puzzlebench.cli import main
-from puzzlebench.harness.pages import load_now
+from puzzlebench.harness.pages import command_line, load_now, write_page
 from puzzlebench.harness.database import Database
-from puzzlebench.harness.uncertainty import RESAMPLES
 
 
 SETS, SOLVERS, TIME_LIMIT = 2, 5, 1.0
@@ -84,7 +83,8 @@ def main_bench() -> None:
     parser.add_argument("--large", type=int, default=0, metavar="N", help="also one set of N puzzles, 2 solvers")
     parser.add_argument("--out", default="results/report.md")
     args = parser.parse_args()
-    lines = []
+    load, lines = load_now(), ["| database | rows | repetitions | command | wall s | CPU s | target < 5 s |",
+                               "|---|---:|---:|---|---:|---:|---|"]
     cases = [("plain", args.rows, 1, SETS, SOLVERS), ("repeats", args.rows, 5, SETS, SOLVERS)]
     if args.large:
         cases.append(("large", 2 * args.large, 1, 1, 2))
@@ -100,20 +100,11 @@ def main_bench() -> None:
                 target = "-" if name == "large" else "met" if wall < 5 else "missed"
                 lines.append(f"| {name} | {n:,} | {repetitions} | `{label}` | {wall:.2f} | {cpu:.2f} | {target} |")
                 print(lines[-1], flush=True)
-    load = [float(x) for x in load_now().split()]
-    text = (f"# `puzzlebench report`: the cost of intervals and tests\n\n"
-            f"Made by `python benchmarks/bench_report.py --rows {args.rows} --repeats {args.repeats}"
-            f"{f' --large {args.large}' if args.large else ''}` (best of "
-            f"{args.repeats}; load average after: {load[0]:.2f}, {load[1]:.2f}, {load[2]:.2f} on a shared machine).\n\n"
-            f"Databases of {SETS} sets x {SOLVERS} solvers (large: 1 set x 2 solvers), seeded log-normal times, "
-            f"a time limit of "
-            f"{TIME_LIMIT:g} s; every (set, solver) median with its bootstrap interval ({RESAMPLES:,} resamples), "
-            f"every solver tested against the reference (Wilcoxon, Holm), with `--baseline` each speed-up's paired "
-            f"bootstrap interval; `--compare` tests every row (McNemar, two Wilcoxon, Holm). Target: under 5 s.\n\n"
-            "| database | rows | repetitions | command | wall s | CPU s | target < 5 s |\n"
-            "|---|---:|---:|---|---:|---:|---|\n" + "\n".join(lines) + "\n")
-    Path(args.out).write_text(text)
-    print("wrote results/report.md")
+    write_page(args.out, title="`puzzlebench report`: the cost of intervals and tests",
+               lead=f"What the report's bootstrap intervals and paired tests cost on databases of {args.rows:,} rows"
+                    f"{f' and {2 * args.large:,}' if args.large else ''}.",
+               command=command_line(), writer="benchmarks/bench_report.py", loads=[load, load_now()], lines=lines)
+    print(f"wrote {args.out}")
 
 
 if __name__ == "__main__":

@@ -111,11 +111,11 @@ one_format results/qwh.png
 python benchmarks/bench_latin.py --order 20 --holes 0.42 --count 20 --seed 1 --time-limit 10
 # CPMpy's transformation beside the direct CP-SAT model, and the competition tools as engines
 # (results/cpmpy.md; cpmpy:pysat needs pypblib and python-sat[pb])
-python benchmarks/bench_cpmpy.py --backends ortools,exact,pysat --also ext:minizinc,ext:ace,ext:minisat+
+python benchmarks/bench_tools.py --page cpmpy --backends ortools,exact,pysat --also ext:minizinc,ext:ace,ext:minisat+
 # minimal 16x16 and 25x25 Sudoku from the generator (results/generate_large.md; about 28 minutes)
-python benchmarks/bench_generate_large.py --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --paths counter,prover --sat-alone-boxes 4x4
+python benchmarks/bench_generate.py --page large --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --paths counter,prover --sat-alone-boxes 4x4
 # the 25x25 dig's SAT checks asked two ways (results/generate_checks.md; about 18 minutes)
-python benchmarks/bench_generate_checks.py --box 5x5 --seeds 2,1
+python benchmarks/bench_generate.py --page checks --boxes 5x5 --seeds 2,1
 # the report's own cost (results/report.md) and --compare telling noise from a change (results/compare.md)
 python benchmarks/bench_report.py --rows 5000 --repeats 2 --large 49158
 python benchmarks/bench_compare_noise.py --repetitions 10 --puzzles 200

@@ -3,7 +3,7 @@ the solver jar inside the ``pycsp3`` package, run with Java; Choco, the other ja
 second reader of the same files), MiniZinc with Gecode (Debian's
 ``minizinc``, which brings ``flatzinc``), minisat+ (OPB, Debian's ``minisat+``) and Exact
 (OPB read by :func:`~puzzlebench.encoders.opb.read_opb` into the ``exact`` package's
-solver).  Not an engine: what the round-trip tests and ``benchmarks/bench_interop.py`` run
+solver).  Not an engine: what the round-trip tests and ``benchmarks/bench_tools.py`` run
 to hold the exports to the tools that define the formats.
 
 Each ``run_*`` returns a :class:`ToolAnswer`: the status, the solutions it printed (a value
