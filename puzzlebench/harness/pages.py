@@ -21,11 +21,12 @@ import time
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
 
-from ..api import solve
 from ..engines.registry import make_engine
 from ..generators.fill import pattern_sudoku_grid
 from ..models.sudoku import Sudoku
 from ..results import Result, Status
+from ..runtime.child import run_limited
+from ..runtime.limits import past_the_limit
 from .database import git_commit, load, machine, now
 from .report import shifted_geometric_mean
 
@@ -83,10 +84,11 @@ def best_cpu(fn: Callable, repeat: int = 3):
 
 
 def race(puzzles: Sequence, specs: Sequence[str], seeds: Iterable[int] = (0,), limit: int | None = 2,
-         once: Sequence[str] = (), **limits) -> Iterator[tuple[int, int, str, Result]]:
+         once: Sequence[str] = (), time_limit: float | None = None, clock: str = "wall",
+         wall_limit: float | None = None) -> Iterator[tuple[int, int, str, Result]]:
     """(puzzle index, seed, spec, result) of every engine and seed on a puzzle before the next
-    puzzle (the machine is shared: a change of load falls on all alike), through
-    :func:`puzzlebench.solve` (``limits``: its ``time_limit``, ``clock``, ``wall_limit``).  An
+    puzzle (the machine is shared: a change of load falls on all alike), each run held to its
+    limits in every phase as :func:`puzzlebench.solve` holds them.  An
     engine that takes no seed, or named in ``once``, runs at seed 0 only (its other runs would
     repeat that one); an answer neither out of time nor verified stops the script."""
     engines = {spec: make_engine(spec) for spec in specs}
@@ -95,7 +97,9 @@ def race(puzzles: Sequence, specs: Sequence[str], seeds: Iterable[int] = (0,), l
             for spec, engine in engines.items():
                 if seed and (spec in once or not engine.takes_seed()):
                     continue
-                r = solve(puzzle, solver=engine, limit=limit, engine_seed=seed, **limits)
+                [r] = run_limited(engine.seeded(seed), [puzzle], limit=limit, time_limit=time_limit, keep=1,
+                                  clock=clock, wall_limit=wall_limit)
+                past_the_limit(r, time_limit, clock, wall_limit)
                 if r.status is not Status.TIMEOUT and not r.verified:
                     raise SystemExit(f"{spec}, puzzle {k}, seed {seed}: {r.status} not verified {r.error or ''}")
                 yield k, seed, spec, r
