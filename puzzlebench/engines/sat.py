@@ -657,6 +657,14 @@ class SatEngine(Engine):
         except EngineError as exc:
             raise EngineError(f"{self.spec}: {exc}") from None
 
+    def __copy__(self) -> "SatEngine":
+        """A copy for another caller (the API's engine passed in): the spec and settings, none
+        of the solvers, watchdog or solve thread this one keeps, which its ``__del__`` frees."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new._kept, new._watchdog, new._solve_thread = {}, None, None
+        return new
+
     def __del__(self):
         if getattr(self, "_watchdog", None) is not None:
             self._watchdog.stop()

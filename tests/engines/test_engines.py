@@ -169,3 +169,21 @@ def test_16x16_puzzles_unique_and_verified(spec):
     for line in lines:
         result = engine.run(parse_sudoku_line(line.split()[0]), time_limit=60)
         assert result.status is Status.UNIQUE and result.verified, result.error
+
+
+def test_an_engine_object_passed_to_the_api_twice_answers_both_times():
+    """The API runs a copy of an engine passed in; a copy of a SAT engine shared the solvers
+    the engine keeps, and freed them when it was collected: the second call raised
+    AttributeError deep in the statistics."""
+    import gc
+
+    import puzzlebench
+    engine = make_engine("sat")
+    line = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+    first = puzzlebench.solve(line, solver=engine)
+    gc.collect()
+    second = puzzlebench.solve(line, solver=engine)
+    many = puzzlebench.solve_many([line, line], solver=engine)
+    gc.collect()
+    assert [r.status.value for r in (first, second, *many)] == ["unique"] * 4
+    assert engine.run(puzzlebench.parse(line)).status.value == "unique"   # the engine itself is whole
