@@ -37,7 +37,7 @@ def _check_generate_options(args) -> None:
     for name, kinds in generate_options().items():
         if getattr(args, name) not in (None, False) and args.kind not in kinds:
             option = f"--{name.replace('_', '-')}"
-            hint = (f": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
+            hint = (": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
                     else f": it goes with generate {', '.join(kinds)}")
             raise UsageError(f"{option} does not go with generate {args.kind}{hint}")
     for name, value in GENERATE_DEFAULTS.items():
