@@ -13,6 +13,7 @@ from __future__ import annotations
 import resource
 
 from ..errors import UsageError
+from ..runtime.child import status_bytes
 
 DEFAULT_BUDGET = 2 * 2**30
 """What a process may reach without ``--memory-limit`` (2 GiB); a limit replaces it."""
@@ -57,18 +58,6 @@ class OverBudget(UsageError):
         self.limited = limited
 
 
-def _status_bytes(field: bytes) -> int | None:
-    """A size ``/proc/self/status`` gives this process (``VmData``, ``VmRSS``), in bytes;
-    ``None`` where the system does not say."""
-    try:
-        with open("/proc/self/status", "rb") as f:
-            status = f.read()
-        at = status.index(field + b":")
-        return int(status[at + len(field) + 1:status.index(b"kB", at)]) * 1024
-    except (OSError, ValueError):
-        return None
-
-
 def data_left() -> int | None:
     """Under a memory limit (a soft ``RLIMIT_DATA`` set on this process by runtime/child.py or
     the harness's worker: its idle data plus the limit), the bytes of it left: what an encoding
@@ -77,7 +66,7 @@ def data_left() -> int | None:
     soft, _ = resource.getrlimit(resource.RLIMIT_DATA)
     if soft == resource.RLIM_INFINITY:
         return None
-    return max(soft - (_status_bytes(b"VmData") or 0), MB)
+    return max(soft - (status_bytes(b"VmData:") or 0), MB)
 
 
 ESTIMATE_FACTOR = 2

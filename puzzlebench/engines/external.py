@@ -35,11 +35,11 @@ from ..encoders.registry import FORMATS, exporter
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
 from ..results import Stats
-from ..runtime.child import says_out_of_memory
+from ..runtime.child import says_out_of_memory, status_bytes
 from ..runtime.clock import past_cpu_limit, usage_cpu
 from ..runtime.limits import Deadline
 from ..runtime.output import OUTPUT_LIMIT, OutputTooLarge, reap
-from ..runtime.programs import Program, dies_with_parent, held_to, kill_session, own_peak, wait_program
+from ..runtime.programs import Program, dies_with_parent, held_to, kill_session, wait_program
 from ..runtime.watchdog import WATCHDOG
 from . import tool_runner
 from .base import EVERY_KIND, Engine, Option, SearchOutcome, limit_reached
@@ -700,7 +700,7 @@ class ExternalEngine(Engine):
         cpu_left = deadline.cpu_remaining()
         before = before + held_to(budget, cpu_left)
         started = time.perf_counter()
-        spawner_peak = own_peak()
+        spawner_peak = status_bytes(b"VmHWM:")
         try:
             process = Program(before + args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, start_new_session=True, preexec_fn=between)

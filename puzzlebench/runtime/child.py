@@ -138,6 +138,25 @@ def populate_libraries() -> None:
         madvise(start, end - start, MADV_POPULATE_READ)
 
 
+def status_field(status: bytes, name: bytes) -> int | None:
+    """The size a ``/proc/self/status`` text gives for ``name`` (``b"VmHWM:"``), in bytes;
+    ``None`` where it gives none."""
+    at = status.find(name)
+    if at < 0:
+        return None
+    return int(status[at + len(name):status.index(b"kB", at)]) * 1024
+
+
+def status_bytes(name: bytes) -> int | None:
+    """:func:`status_field` of this process now, read once; ``None`` where the system does not
+    say (not Linux)."""
+    try:
+        with open("/proc/self/status", "rb") as f:
+            return status_field(f.read(), name)
+    except (OSError, ValueError):
+        return None
+
+
 class MemoryProbe:
     """This process's memory from ``/proc/self/status`` (Linux): the peak resident set since
     the last :meth:`reset`, in bytes; where that file or ``clear_refs`` is missing, the
@@ -161,11 +180,7 @@ class MemoryProbe:
 
     def _field(self, name: bytes) -> int | None:
         self._status.seek(0)
-        data = self._status.read()
-        at = data.find(name)
-        if at < 0:
-            return None
-        return int(data[at + len(name):data.index(b"kB", at)]) * 1024
+        return status_field(self._status.read(), name)
 
     def peak(self) -> int:
         if self.resettable:

@@ -87,17 +87,6 @@ class Program(subprocess.Popen):
         return pid, status
 
 
-def own_peak() -> int | None:
-    """This process's peak resident set now (``VmHWM``, bytes), ``None`` where unknown."""
-    try:
-        with open("/proc/self/status", "rb") as f:
-            status = f.read()
-        at = status.index(b"VmHWM:")
-        return int(status[at + 6:status.index(b"kB", at)]) * 1024
-    except (OSError, ValueError):
-        return None
-
-
 def wait_program(process: subprocess.Popen, deadline: Deadline) -> tuple[bytes, bytes]:
     """The program's output once it ends (read in bounded pieces: :func:`read_output`);
     ``subprocess.TimeoutExpired`` at the deadline.  On the CPU clock, the run's CPU time so far
