@@ -141,7 +141,7 @@ def _out_of_memory(spec: str, what) -> None:
 
 def _watching_ctrl_c(variant: str, solver, deadline: Deadline):
     """A Ctrl-C during the search stops it through the back end's own call from a thread
-    (:func:`~.interrupts.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
+    (:func:`~puzzlebench.runtime.interrupts.stop_at_ctrl_c`) where it has one (OR-Tools, Z3: Z3's own handler lost one
     now and then and the count ran on; PySAT's ``interrupt``).  Exact catches the signal in its
     solve and raises its own error for it (:mod:`.interrupts`); the watch, with nothing to call,
     still ends a count of many solves at one that Python lost between two of them."""

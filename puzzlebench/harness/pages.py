@@ -26,7 +26,6 @@ from ..generators.fill import pattern_sudoku_grid
 from ..models.sudoku import Sudoku
 from ..results import Result, Status
 from ..runtime.child import run_limited
-from ..runtime.limits import past_the_limit
 from .database import git_commit, load, machine, now
 from .report import shifted_geometric_mean
 
@@ -98,8 +97,7 @@ def race(puzzles: Sequence, specs: Sequence[str], seeds: Iterable[int] = (0,), l
                 if seed and (spec in once or not engine.takes_seed()):
                     continue
                 [r] = run_limited(engine.seeded(seed), [puzzle], limit=limit, time_limit=time_limit, keep=1,
-                                  clock=clock, wall_limit=wall_limit)
-                past_the_limit(r, time_limit, clock, wall_limit)
+                                  clock=clock, wall_limit=wall_limit)   # past the limit: a timeout
                 if r.status is not Status.TIMEOUT and not r.verified:
                     raise SystemExit(f"{spec}, puzzle {k}, seed {seed}: {r.status} not verified {r.error or ''}")
                 yield k, seed, spec, r

@@ -287,7 +287,7 @@ def memout_if_said(result: Result, limit: int | None) -> Result:
 
 
 def past_the_memory_limit(result: Result, limit: int | None) -> Result:
-    """One meaning of within the memory limit, as :func:`~.base.past_the_limit` is of time:
+    """One meaning of within the memory limit, as :func:`~.limits.past_the_limit` is of time:
     under a limit, a run that finished with its peak (the one stored with it) past the limit
     is a ``memout``, whatever it answered; its answer kept as partial information (``count``,
     ``solutions``), named in ``error``.  The cap alone would let it finish: ``RLIMIT_DATA``

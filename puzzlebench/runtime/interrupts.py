@@ -102,7 +102,7 @@ def _set_python_handler(handler) -> None:
 
 
 def run_sigints() -> int | None:
-    """The count a run measures its Ctrl-C from (:attr:`~.base.Deadline.sigints`): the
+    """The count a run measures its Ctrl-C from (:attr:`~.limits.Deadline.sigints`): the
     command's start inside :func:`ctrl_c_ends_the_command`, else now."""
     now = sigint_count()
     return now if now is None or _command_sigints is None else _command_sigints

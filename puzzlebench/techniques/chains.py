@@ -569,8 +569,9 @@ def advanced_offs(ch: Chainer, cur: list[int]) -> list[tuple[int, tuple]]:
     naked pair or an X-wing (SE's order; the first rule that yields any), each with the
     removals of the chain it rests on (the rule's positions missing from the source grid).
     A rule that holds on the source grid alone is no chain deduction and is skipped.  These
-    are not :mod:`.human`'s functions of the same names: SE takes *every* instance of the
-    rule, with the cells it rests on, where those return the first step in words."""
+    are not the techniques of the same names (:mod:`.subsets`, :mod:`.fish`): SE takes *every*
+    instance of the rule, with the cells it rests on, where those return the first step in
+    words."""
     for rule in (_adv_locking, _adv_hidden_pair, _adv_naked_pair, _adv_xwing):
         out = rule(ch, cur)
         if out:
