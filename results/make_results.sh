@@ -29,9 +29,10 @@ PY
 }
 
 # page FILE DATABASE TITLE WHAT COMMAND: the table the report wrote in FILE under a provenance
-# header (from the database's runs), a title, what it measures and the command that ran it
+# header (the opening comment of the database's headline), a title, what it measures and the
+# command that ran it
 page() {
-    { python benchmarks/headline.py --db "$2" --provenance-only --command "sh results/make_results.sh"
+    { puzzlebench report --db "$2" --headline | sed -n '1,/^-->$/p'
       printf '\n# %s\n\n%s\n\nCommand: `%s`\n\n' "$3" "$4" "$5"
       cat "$1"; } > "$1.new"
     mv "$1.new" "$1"
@@ -63,7 +64,7 @@ page results/bench/summary.md $DB "Every paradigm on the campaign's sets" \
 puzzlebench report --db $DB --format html --out results/bench/html > /dev/null
 
 # the headline that opens results/README.md: the generated part is replaced, the rest kept
-{ python benchmarks/headline.py --db $DB; sed -n '/^<!-- end of the headline -->$/,$p' results/README.md; } \
+{ puzzlebench report --db $DB --headline; sed -n '/^<!-- end of the headline -->$/,$p' results/README.md; } \
     > results/README.md.new
 mv results/README.md.new results/README.md
 

@@ -17,7 +17,7 @@ from ..harness.database import INPUT_SOLVER, database_files, open_existing
 from ..harness.report import (BINARY_FORMATS, DEFAULT_MARGIN, DEFAULT_PAR, DEFAULT_SHIFT, PLOTS, RAW_FORMATS,
                                TIME_KEYS, MetricOptions, clock_of, median_runs, rows_without_time, compare,
                                compare_noise_warnings, noise_warnings, puzzles_in_common, pyarrow_modules, raw_table,
-                               render, render_compare, solver_named, standard_metrics, summarise, write_raw)
+                               headline, render, render_compare, solver_named, standard_metrics, summarise, write_raw)
 from ..harness.html_report import compare_page, report_page
 from ..outputs import check_not_input, check_output, open_output, write_output
 from .common import EXIT_OK
@@ -28,6 +28,8 @@ TABLE_SUFFIX = {"md": "md", "csv": "csv", "latex": "tex", "json": "json"}
 
 def cmd_report(args) -> int:
     options = _metric_options(args)
+    if args.headline and (args.compare or args.raw):
+        raise UsageError(f"--headline is a report of one database's table: not with {'--compare' if args.compare else '--raw'}")
     if args.compare:
         return _report_compare(args, options)
     if args.db is None:
@@ -39,8 +41,10 @@ def cmd_report(args) -> int:
         raise UsageError(f"--format {fmt} is for --raw; a report's table is md, csv, latex, json or html")
     if args.out and Path(args.out).exists() and not Path(args.out).is_dir():
         raise UsageError(f"--out {args.out}: a file of that name is in the way; --out names a folder")
+    if args.headline and (args.format not in (None, "md") or args.plot):
+        raise UsageError("--headline is a markdown page of its own: it takes no --format or --plot")
     _check_html(args, fmt)
-    _check_out_folder(args.out, fmt, "summary", database_files(args.db))
+    _check_out_folder(args.out, fmt, "headline" if args.headline else "summary", database_files(args.db))
     if args.plot and not args.out:   # before the table: it was printed, then the error (exit 2)
         raise UsageError("--plot needs --out DIR for the figures")
     pair = None
@@ -52,7 +56,7 @@ def cmd_report(args) -> int:
     db = open_existing(args.db)
     try:
         results = median_runs(db.results(*_selection(args, db)), options.time_key)
-        disagreements = db.disagreements()
+        disagreements, runs = db.disagreements(), db.runs()
         options = _with_baseline(options, args, results, db)
     finally:
         db.close()
@@ -64,6 +68,8 @@ def cmd_report(args) -> int:
             if solver_named(name, shown) is None:
                 raise UsageError(f"--pair {args.pair}: {name} is not among the solvers this report shows "
                                  f"({', '.join(shown) or 'none'})")
+    if args.headline:
+        return _write_headline(args, options, results, runs, len(disagreements))
     summary, metrics = summarise(results, options.time_key), standard_metrics(results, options)
     if fmt == "html":
         return _write_html(args, options, results, summary, metrics, pair)
@@ -83,6 +89,17 @@ def cmd_report(args) -> int:
                 why = ("no set has both solvers of the pair" if kind == "scatter" and pair else
                        "no set has two solvers" if kind == "scatter" else "no finished result to draw")
                 print(f"puzzlebench: --plot {kind}: nothing drawn: {why}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _write_headline(args, options: MetricOptions, results, runs: list[dict], disagreements: int) -> int:
+    """``--headline``: the campaign at a glance (:mod:`..harness.report.headline`)."""
+    if not runs:
+        raise UsageError(f"{args.db} holds no bench run: a headline names the benches that made it")
+    text = headline(results, runs, disagreements, options)
+    print(text, end="")
+    if args.out:
+        _write_table(Path(args.out), "headline.md", text, args.out, database_files(args.db))
     return EXIT_OK
 
 
@@ -312,6 +329,10 @@ def register(sub) -> None:
     p.add_argument("--clock", "--time", dest="clock", choices=tuple(TIME_KEYS), default="wall",
                    help="the clock of every time, ranking and plot: wall (default) or cpu (user + system of "
                         "the run's processes); --time is the older name")
+    p.add_argument("--headline", action="store_true",
+                   help="the campaign at a glance: per kind, size and set, each solver's solved count and "
+                        "shifted geometric mean with its 95%% interval, fastest first, under the benches' "
+                        "provenance (md; with --out DIR, headline.md)")
     p.add_argument("--raw", action="store_true",
                    help="write every column of every result (--format csv, jsonl or parquet; --out FILE)")
     p.add_argument("--compare", nargs=2, metavar=("A.sqlite", "B.sqlite"),

@@ -102,6 +102,13 @@ def ratio_interval(base: Sequence[float], mine: Sequence[float], shift: float) -
     return _interval(result)
 
 
+def sgm_interval(times: Sequence[float], shift: float) -> tuple[float, float] | None:
+    """The 95% percentile bootstrap interval of the shifted geometric mean of ``times``
+    (seconds): :func:`ratio_interval` against a constant 1 s, whose mean is 1 in every resample,
+    so that one method and one seed give every interval of a report."""
+    return ratio_interval(times, [1.0] * len(times), shift)
+
+
 def paired_time_test(a: Sequence[float], b: Sequence[float],
                      margin: float = DEFAULT_MARGIN) -> tuple[float, int] | None:
     """Whether the times ``b`` differ from the paired times ``a`` by more than ``margin`` (a

@@ -65,9 +65,6 @@ RUNS = {
     "bench_tools:interop": run(["--page", "interop", "--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0",
                                 "--keen", "0"], ["## 9x9 forum hardest 11+ (1, evenly spaced)"],
                                needs=("preset:ace", "preset:minizinc", "preset:minisat+", "module:exact")),
-    "headline": run(["--db", "{tmp}/h.sqlite"], ["# Results"], out=False,
-                    before=[["-m", "puzzlebench", "bench", "{data}/sudoku9_norvig_top95.txt", "--sample", "3",
-                             "--solvers", "mrv,bitboard", "--db", "{tmp}/h.sqlite", "--quiet"]]),
 }
 
 

@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run
-from puzzlebench.harness.report import Metric, Plot, register_metric, register_plot, unregister_metric, unregister_plot
+from puzzlebench.harness.database import open_existing
+from puzzlebench.harness.report import PLOTS, Metric, Plot, median_runs, register_metric, register_plot, unregister_metric, unregister_plot
 from puzzlebench.harness.report.metrics import count, methods_table
+from puzzlebench.harness.report.plots import Request
 from report_db import make_report_db
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +126,35 @@ def test_a_new_plot_is_drawn_by_plot_and_on_the_page(db, capsys, tmp_path, bars)
 def test_methods_lists_every_described_metric_of_the_registry():
     """docs/METHODS.md holds the registry's table as written by ``methods_table()``."""
     assert methods_table() in (ROOT / "docs" / "METHODS.md").read_text()
+
+
+def test_the_series_plot_draws_every_set_in_one_figure_of_their_median_times(db, capsys, tmp_path):
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT set_name, solver, status, wrong, t_total, time_limit FROM results "
+                            "WHERE solver != '(input)' ORDER BY id").fetchall()
+    sets = list(dict.fromkeys(r[0] for r in rows))
+    expected = {}
+    for solver in {r[1] for r in rows}:
+        expected[solver] = []
+        for name in sets:
+            times = sorted(t if status in ("unique", "sat", "multiple", "unsat") and not wrong and t <= limit
+                           else limit for s, sv, status, wrong, t, limit in rows if (s, sv) == (name, solver))
+            expected[solver].append((times[(len(times) - 1) // 2] + times[len(times) // 2]) / 2 if times else None)
+    reader = open_existing(str(db))
+    results = median_runs(reader.results())
+    reader.close()
+    data = PLOTS["series"].data([r for r in results if r["solver"] != "(input)"], Request())
+    assert data["sets"] == sets
+    assert data["medians"].keys() == expected.keys()
+    for solver, medians in expected.items():
+        assert [m is None for m in data["medians"][solver]] == [m is None for m in medians]
+        assert [m for m in data["medians"][solver] if m is not None] == pytest.approx([m for m in medians if m is not None])
+    code, _, err = run(capsys, "report", "--db", str(db), "--out", str(tmp_path), "--plot", "series")
+    assert code == 0 and sorted(p.name for p in tmp_path.glob("series*")) == ["series.png", "series.svg"], err
+
+
+def test_the_series_plot_of_one_set_draws_nothing_and_says_so(db, capsys, tmp_path):
+    code, _, err = run(capsys, "report", "--db", str(db), "--set", "killer.txt", "--out", str(tmp_path),
+                       "--plot", "series")
+    assert code == 0 and not list(tmp_path.glob("series*"))
+    assert "puzzlebench: --plot series: nothing drawn: no finished result to draw" in err

@@ -4,7 +4,8 @@ A figure is drawn a set at a time: the entry says what one set's figure shows (`
 how it is drawn on its axes (``draw``), its title and file name; :meth:`Plot.draw_sets` does
 the rest once for all (the figure, the grid, the legend, saving PNG and SVG, or SVG alone for
 the HTML page).  ``report --plot`` offers every entry, the HTML page draws those ``on_page``.
-Plots: cactus, ECDF, per-puzzle scatter, box plots of a search counter, and the performance
+Plots: cactus, ECDF, per-puzzle scatter, box plots of a search counter, the median time
+across a series of sets (sizes, shares of holes), and the performance
 profile of Dolan and Moré ("Benchmarking optimization software with performance profiles",
 2002).  Every figure reads one time column and each result's own time limit.
 """
@@ -21,7 +22,7 @@ from ...outputs import open_output
 from ...runtime.interrupts import ctrl_c_kept
 from ..crosscheck import FINISHED
 from ..database import INPUT_SOLVER
-from .statistics import TINY_TIME, largest_limit, solved_in_limit, solver_named
+from .statistics import TINY_TIME, largest_limit, percentile, solved_in_limit, solver_named
 
 RASTER_FROM = 2000
 """A scatter of more points than this draws them as one image inside its SVG (a vector point
@@ -46,7 +47,9 @@ class Plot:
     and ``title``: patterns of ``{set}`` and the data's names (``.png``/``.svg`` and "SET: "
     added); ``size``: the figure's inches, or a function of the data; ``grid``: the arguments
     of the axes' grid (``None``: none); ``legend``: ``always``, ``page`` (on the HTML page alone)
-    or ``never``; ``on_page``: whether the HTML page shows it."""
+    or ``never``; ``on_page``: whether the HTML page shows it; ``across_sets``: one figure of
+    every set at once (its ``{set}`` is ``every set``), for a series of sets such as sizes or shares
+    of holes."""
 
     name: str
     data: Callable[[list, Request], dict | None]
@@ -57,6 +60,7 @@ class Plot:
     grid: dict | None = None
     legend: str = "always"
     on_page: bool = True
+    across_sets: bool = False
 
     def __call__(self, results: list, out: Path, time_key: str = "t_total", page: bool = False,
                  pair: tuple[str, str] | None = None) -> list[Path]:
@@ -67,7 +71,9 @@ class Plot:
     def draw_sets(self, results: list, out: Path, request: Request) -> list[Path]:
         plt = _pyplot()
         paths = []
-        for set_name, rows in _by_set(results).items():
+        by_set = _by_set(results)
+        for set_name, rows in ({"every set": [r for rs in by_set.values() for r in rs]} if self.across_sets
+                               else by_set).items():
             data = self.data(rows, request)
             if data is None:
                 continue
@@ -305,6 +311,36 @@ def _draw_boxplot(ax, data: dict, rows: list, request: Request) -> None:
     ax.set_ylabel(f"{data['stat']} per puzzle")
 
 
+def _series_data(rows: list, request: Request) -> dict | None:
+    """Per solver, its median time on each set, the sets in the database's order; a run not
+    solved within its limit counts as the limit (the median stays exact while fewer than half
+    time out)."""
+    sets = list(dict.fromkeys(r["set_name"] for r in rows))
+    if len(sets) < 2:
+        return None
+    medians: dict[str, list[float | None]] = {}
+    for solver in sorted({r["solver"] for r in rows}):
+        medians[solver] = [percentile([_series_time(r, request.time_key) for r in rows
+                                       if r["solver"] == solver and r["set_name"] == name], 50) for name in sets]
+    return {"sets": sets, "medians": medians}
+
+
+def _series_time(r: dict, time_key: str) -> float:
+    if solved_in_limit(r, time_key) or not r["time_limit"]:
+        return max(r[time_key] or 0.0, TINY_TIME)
+    return r["time_limit"]
+
+
+def _draw_series(ax, data: dict, rows: list, request: Request) -> None:
+    places = range(len(data["sets"]))
+    for solver, medians in data["medians"].items():
+        ax.plot(places, [math.nan if m is None else m for m in medians], marker=".", label=solver)
+    _draw_time_limit(ax, rows, horizontal=True)
+    ax.set_yscale("log")
+    ax.set_xticks(places, data["sets"], rotation=60, ha="right", fontsize="small")
+    ax.set_ylabel(f"median {_time_label(request.time_key)} per puzzle (s)")
+
+
 for _entry in (
     Plot("cactus", _every_set, _draw_cactus, "cactus-{set}", "cactus plot", grid={"which": "both"}),
     Plot("ecdf", _every_set, _draw_ecdf, "ecdf-{set}", "ECDF of the solve times", grid={"which": "both"}),
@@ -315,5 +351,8 @@ for _entry in (
     Plot("stats", _boxplot_data, _draw_boxplot, "{stat}-{set}", "{stat} per paradigm",
          size=lambda data: (max(4.0, 1.1 * len(data["values"]) + 2), 4.2), grid={"axis": "y", "which": "both"},
          legend="never", on_page=False),
+    Plot("series", _series_data, _draw_series, "series", "median time per set, in the database's order",
+         size=lambda data: (max(6.4, 0.45 * len(data["sets"]) + 2), 4.8), grid={"which": "both"},
+         on_page=False, across_sets=True),
 ):
     register_plot(_entry)
