@@ -241,7 +241,8 @@ def _cmd_campaign(args) -> int:
                           memory_limit=check_memory_limit(run.memory_limit_mb), repeat=run.repeat, jobs=jobs,
                           clock=args.clock, wall_limit=args.wall_limit,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
-                          engine_seed=args.engine_seed, warmup=args.warmup, command=command_line(),
+                          engine_seed=args.engine_seed, warmup=args.warmup or campaign.warmup,
+                          command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,
                                     "executor": executor_text},
@@ -274,7 +275,7 @@ def register(sub) -> None:
                    help="bench an engine class outside the registry under NAME (repeat)")
     p.add_argument("--campaign", metavar="FILE.toml",
                    help="a whole benchmark stated in one TOML file: sets, solvers, limits, repeats "
-                        "(see results/campaign.toml)")
+                        "(see benchmarks/campaigns/)")
     p.add_argument("--limit", type=LIMIT, help=f"solutions to look for (0 = all); default {DEFAULT_LIMIT}")
     p.add_argument("--time-limit", type=TIME, metavar="SECONDS",
                    help=f"per puzzle (default {DEFAULT_TIME_LIMIT:g}; {DEFAULT_SET_TIME_LIMIT:g} for the default set)")

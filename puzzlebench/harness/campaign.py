@@ -1,5 +1,5 @@
 """Campaign files: a whole benchmark stated once, in TOML, and run by one command
-(``puzzlebench bench --campaign results/campaign.toml``; the format: :class:`Campaign`).
+(``puzzlebench bench --campaign benchmarks/campaigns/paradigms.toml``; the format: :class:`Campaign`).
 
 A campaign names its puzzle sets, its solvers and the settings of every run, as mzn-bench's
 campaigns and benchexec's benchmark definitions do for their tools, so that a benchmark is a
@@ -13,6 +13,7 @@ out: :class:`Campaign` and its :class:`SetRun` s, which the command turns into
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ except ModuleNotFoundError:  # Python 3.10: the same parser as a package
 from ..errors import PuzzlebenchError, UsageError
 from ..models.input_bounds import check_nesting, read_whole
 from ..models.kinds import shaped_by_box
-from ..options import COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
+from ..options import AMOUNT, COUNT, JOBS, LIMIT, MEMORY, REPEAT, SEED, TIME
 from ..runtime.child import check_memory_limit
 from ..runtime.limits import check_time_limit
 from .bench import DEFAULT_LIMIT, DEFAULT_TIME_LIMIT, resolve_solvers
@@ -38,11 +39,11 @@ DURATION = "a number of seconds or a text with a unit (\"15min\")"
 SIZE = "a number of MB (2^20 bytes) or a text with a unit (\"2GiB\")"
 
 TOP_KEYS = {"db": TEXT, "solvers": LIST, "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE,
-            "repeat": WHOLE, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
+            "repeat": WHOLE, "warmup": WHOLE, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
 SET_KEYS = {"file": TEXT, "kind": TEXT, "box": TEXT, "sample": WHOLE, "seed": WHOLE, "scramble": FLAG,
             "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE, "repeat": WHOLE, "solvers": LIST}
 SOLVER_KEYS = {"spec": TEXT, "options": "a table"}
-NUMBERS = {"limit": LIMIT, "seed": SEED, "repeat": REPEAT, "jobs": JOBS, "sample": COUNT, "time_limit": TIME,
+NUMBERS = {"limit": LIMIT, "seed": SEED, "repeat": REPEAT, "warmup": AMOUNT, "jobs": JOBS, "sample": COUNT, "time_limit": TIME,
            "memory_limit": MEMORY}
 """The numeric settings, checked as the command line's options are (:mod:`puzzlebench.options`)."""
 PER_SET = ("time_limit", "memory_limit", "limit", "repeat", "seed")
@@ -77,6 +78,7 @@ class Campaign:
         memory_limit = 2048               # MB above each worker's baseline (default: none)
         limit = 2                         # solutions to look for, 0 = all (default 2)
         repeat = 1                        # runs of each (puzzle, solver) pair (default 1)
+        warmup = 1                        # each worker's first K puzzles run first, left out of reports
         jobs = 2                          # local worker processes (default: the cores here)
         executor = "local"                # or "dask-local:4", "dask://HOST:PORT"
         seed = 1                          # of samples and scrambles (default 0)
@@ -93,6 +95,7 @@ class Campaign:
     jobs: int | None
     executor: str | None
     sets: list[SetRun]
+    warmup: int = 0
 
 
 def load_campaign(path: str, engines: Mapping[str, str] | None = None) -> Campaign:
@@ -173,7 +176,7 @@ class _Checker:
                 self.fail(("set", i, "file"), f"{first} and {run.file} would both be the set "
                           f"{set_name(run.file)!r} (a set is named by its file's name): rename one")
         db = self.resolve(data["db"]) if "db" in data else None
-        return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs)
+        return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs, data.get("warmup", 0))
 
     def keys(self, table: dict, known: dict, where: tuple, what: str) -> None:
         for key, value in table.items():
@@ -245,8 +248,8 @@ class _Checker:
         return specs
 
     def resolve(self, name: str) -> str:
-        path = Path(name).expanduser()
-        return str(path if path.is_absolute() else self.folder / path)
+        path = Path(name).expanduser()   # normalised: the file's folder, then the path's ".." steps
+        return os.path.normpath(path if path.is_absolute() else self.folder / path)
 
 
 def _same_run(a: SetRun, b: SetRun) -> bool:

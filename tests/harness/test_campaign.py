@@ -134,7 +134,9 @@ BAD = [
      "{c}:2:1: a solver table needs spec = \"family[:variant]\""),
     ("db = \"r.sqlite\"\n[tables]\nx = 1\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:2:1: unknown key 'tables' in the campaign (known: db, executor, jobs, limit, memory_limit, repeat, "
-     "seed, set, solvers, time_limit)"),
+     "seed, set, solvers, time_limit, warmup)"),
+    ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nwarmup = -1\n[[set]]\nfile = \"four.txt\"\n",
+     "{c}:3:1: warmup -1: out of range: a whole number from 0 to 2^31-1"),
     ("solvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n",
      "the campaign {c} names no db = \"...\": give one there or --db PATH"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n[[set]]\nfile = \"six.txt\"\nbox = \"2x3\"\n"
@@ -235,9 +237,26 @@ def test_any_damaged_campaign_is_read_or_refused_never_a_crash(folder, data):
     assert campaign.sets and all(run.solvers and Path(run.file).is_file() for run in campaign.sets)
 
 
+def test_a_campaign_warms_each_worker_up_and_leaves_the_warm_up_out(folder, capsys):
+    (folder / "w.toml").write_text(CAMPAIGN.replace("seed = 1", "seed = 1\nwarmup = 2\njobs = 1"))
+    assert main(["bench", "--campaign", str(folder / "w.toml"), "--quiet"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(folder / "runs.sqlite") as conn:
+        warm = conn.execute("SELECT COUNT(*) FROM result_log WHERE warmup = 1").fetchone()[0]
+    assert warm > 0 and len(stored(folder / "runs.sqlite")) == 10
+
+
+@pytest.mark.parametrize("path", sorted((REPO / "benchmarks" / "campaigns").glob("*.toml")), ids=lambda p: p.stem)
+def test_every_campaign_of_the_benchmarks_names_files_that_exist(path):
+    data_file("sudoku9_norvig_top95.txt")   # the public sets beside the repository (else: skip)
+    campaign = load_campaign(str(path))
+    assert Path(campaign.db).parent == REPO / "results"
+    assert campaign.sets and all(Path(run.file).is_file() for run in campaign.sets)
+
+
 def test_the_results_campaign_names_files_that_exist():
     data_file("sudoku9_norvig_top95.txt")   # the public sets beside the repository (else: skip)
-    campaign = load_campaign(str(REPO / "results" / "campaign.toml"))
+    campaign = load_campaign(str(REPO / "benchmarks" / "campaigns" / "paradigms.toml"))
     assert campaign.db == str(REPO / "results" / "bench.sqlite")
     assert len(campaign.sets) == 10 and all(Path(run.file).is_file() for run in campaign.sets)
     assert {run.time_limit for run in campaign.sets} == {2.0, 3.0}
