@@ -208,7 +208,7 @@ def other_shapes(puzzles: int | None, queens: int) -> list[str]:
     out.append(f"- N-Queens n={queens}, all {result.count:,} solutions: {cpu:.2f} s CPU ({wall:.2f} s wall) with "
                f"mirror halving, {cpu_p:.2f} s CPU ({wall_p:.2f} s wall) without; target < 2 s "
                f"{'met' if cpu < 2 else 'MISSED'}")
-    return out + ["", "Skyscrapers: [skyscrapers.md](skyscrapers.md)."]
+    return out + ["", "Skyscrapers: [skyscrapers/summary.md](skyscrapers/summary.md)."]
 
 
 def main() -> int:

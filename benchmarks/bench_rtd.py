@@ -62,7 +62,7 @@ def instances() -> list[tuple[str, object]]:
 
 
 def target_sets(puzzles: int) -> dict[str, list]:
-    """36x36 with 48, 50 and 55% removed, QWH of order 30 at 36% (results/qwh.md's peak by
+    """36x36 with 48, 50 and 55% removed, QWH of order 30 at 36% (results/qwh/'s peak by
     effort) and of order 40 at 34% (the hardest share of order 40, by a hair)."""
     out = {f"36x36 {share:.0%}": holed_36(share, puzzles) for share in (0.48, 0.50, 0.55)}
     for order, share in ((30, 0.36), (40, 0.34)):

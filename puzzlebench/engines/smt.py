@@ -1,6 +1,6 @@
 """Z3 as an engine: the formulations of :mod:`puzzlebench.encoders.smt`, built in Z3 by
 parsing their SMT-LIB2 text (faster than making the same terms through Z3's Python objects:
-see results/cpsat_smt.md), counted by blocking each solution found.
+see results/cpsat_smt/summary.md), counted by blocking each solution found.
 
 Solvers: ``int`` runs Z3's default solver (its SMT core with arithmetic); ``bool`` and
 ``fold`` run ``SolverFor("QF_FD")`` with ``amo=card`` (Z3's SAT core with native cardinality

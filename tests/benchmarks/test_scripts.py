@@ -31,8 +31,6 @@ RUNS = {
     "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
                       "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
     "bench_compare_noise": run(["--repetitions", "1", "--puzzles", "5"], ["## The same engine twice"]),
-    "bench_cpsat_smt": run(["--top1465", "2", "--hard", "1", "--build", "1", "--sixteen", "1", "--sixteen-int", "0"],
-                           needs=("module:z3", "module:cpmpy")),
     "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
     "bench_dlx": run(["--skip-16", "--puzzles", "20"], ["## 9x9 Sudoku, limit 2 (solve and prove unique)"]),
     "bench_hard25": run(["--report", "2026-11-29 17:26:39", "--runs", "{repo}/results"], ["## Hard minimal 25x25"],
@@ -44,33 +42,17 @@ RUNS = {
     "bench_harness": run(["--fast-sample", "20", "--slow-sample", "3", "--repeats", "1", "--rows", "500"]),
     "bench_large": run(["--public", "3", "--minimal", "1", "--levels", "60", "--per-level", "1", "--below", "5"],
                        ["## Large grids"]),
-    "bench_latin": run(["--order", "8", "--count", "2"], ["# Latin square completion (QWH-like)"]),
-    "bench_mrv_towers": run(["--every", "18", "--time-limit", "0.5", "--set",
-                               "{repo}/results/generated/tatham_towers8_72.txt"], ["## Skyscrapers in mrv"]),
-    "bench_processes": run(["--hardest", "2", "--n16", "1", "--memory", "20", "--time-limit", "5"],
-                           needs=("program:cadical", "module:z3")),
-    "bench_qwh": run(["--order", "5", "--count", "1", "--start", "0.4", "--stop", "0.42", "--solvers", "mrv",
-                      "--time-limit", "2", "--jobs", "1", "--db", "{tmp}/qwh.sqlite"]),
     "bench_rating": run(["--quine-se", "0", "--sets", "top95", "--limit", "200"]),
     "bench_rating_hard": run(["--hard", "2", "--wide", "2", "--time-limit", "2", "--check", "1"]),
-    "bench_report": run(["--rows", "100", "--repeats", "1"]),
     "bench_rtd": run(["--report", "--runs", "{repo}/results"], ["## Distributions over seeds", "## Targets"]),
-    "bench_skyscrapers": run(["--every", "50", "--generated", "2", "--squares", "2", "--sizes", "7"],
-                             ["## Public sets", "## Generated proper puzzles, limit 2",
-                              "## Full clues of random Latin squares, counted to 2"], slow=False),
-    "bench_tools:external": run(["--page", "external", "--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs",
+    "bench_tools": run(["--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs",
                         "sat,ext:minisat"], ["## 9x9 forum hardest 11+ (1, evenly spaced)"], needs=("preset:minisat",)),
-    "bench_tools:cpmpy": run(["--page", "cpmpy", "--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0"],
-                             ["## 9x9 forum hardest 11+ (1, evenly spaced)"], needs=("module:cpmpy",)),
-    "bench_tools:interop": run(["--page", "interop", "--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0",
-                                "--keen", "0"], ["## 9x9 forum hardest 11+ (1, evenly spaced)"],
-                               needs=("preset:ace", "preset:minizinc", "preset:minisat+", "module:exact")),
 }
 
 
 def script(name: str) -> str:
-    """The script a run of ``RUNS`` is of: its name up to a colon (``bench_tools:cpmpy``: one of
-    the pages of a script that writes several)."""
+    """The script a run of ``RUNS`` is of: its name up to a colon (``bench_generate:large``: one
+    of the pages of a script that writes several)."""
     return name.split(":")[0]
 
 

@@ -133,7 +133,7 @@ def skip_what_is_absent(example: Example) -> None:
 
 def repository_paths(text: str) -> list[str]:
     """The words of ``text`` that name a file or folder of the repository by a relative path
-    with a slash (``results/campaign.toml``, ``docs/``): a bare word is a program or a file the
+    with a slash (``benchmarks/campaigns/paradigms.toml``, ``docs/``): a bare word is a program or a file the
     block makes."""
     try:
         words = shlex.split(text, comments=True)
@@ -290,8 +290,8 @@ def test_a_wrong_python_output_fails_its_block(tmp_path):
 
 def test_the_files_a_block_names_are_copied(tmp_path):
     example = Example(REPO / "README.md", 1, "console",
-                      ["$ puzzlebench solve results/campaign.toml docs/ no/such.txt -o out.txt"])
+                      ["$ puzzlebench solve benchmarks/campaigns/paradigms.toml docs/ no/such.txt -o out.txt"])
     clone = workspace(tmp_path, example)
     assert sorted(str(p.relative_to(clone)) for p in clone.rglob("*") if p.is_file()) == sorted(
-        ["results/campaign.toml", *(str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*")
+        ["benchmarks/campaigns/paradigms.toml", *(str(p.relative_to(REPO)) for p in (REPO / "docs").rglob("*")
                                     if p.is_file())])
