@@ -121,7 +121,7 @@ campaign latin "Latin square completion at the hardness peak" \
 campaign towers "Skyscrapers in mrv: the visibility propagator" \
     "mrv, whose visibility clues narrow each line to the heights some run of towers showing the clue uses, against mrv@lines=false, which checks placed towers against the clue, with bitboard as the speed reference, on 72 of Simon Tatham's 8x8 Towers ids (18 a difficulty), limit 2."
 campaign skyscrapers "Skyscrapers, the native engine" \
-    "The native engine on the public set of random full-clue puzzles (N = 4 to 9, counted to 2), with mrv and dlx beside it on a sample and on generated proper puzzles of N = 7, 8 and 9. Target: a median under 1 ms on proper puzzles."
+    "The native engine on the public set of random full-clue puzzles (N = 4 to 9, counted to 2), with mrv beside it on a sample, and mrv and dlx on generated proper puzzles of N = 7, 8 and 9. Target: a median under 1 ms on proper puzzles."
 
 # The easy-hard-easy curve of quasigroups with holes (Achlioptas, Gomes, Kautz and Selman,
 # "Generating satisfiable problem instances", AAAI 2000): order 30, 10 instances a share of
