@@ -54,7 +54,10 @@ typedef uint32_t lit_t;                 /* 2 * variable + 1 if negative: binary 
 enum { ACTIVE = 1, CORE = 2 };           /* clause flags */
 enum { RUNNING, VERIFIED, NOT_VERIFIED, MALFORMED, MEMOUT, INTERRUPTED, INTERNAL };
 
-typedef struct { uint32_t *ids; uint32_t n, cap; } Watches;
+/* A watch: the clause, and another of its literals: when that one is true the clause is
+ * satisfied and propagation need not read it (a "blocking literal"). */
+typedef struct { uint32_t id; lit_t blocker; } Watch;
+typedef struct { Watch *at; uint32_t n, cap; } Watches;
 
 typedef struct {
     jmp_buf bail;                        /* where every stop (malformed, memout, Ctrl-C) returns */
@@ -231,16 +234,16 @@ static void add_step(Checker *c, uint32_t step) {
 
 /* ---- watches and propagation ----------------------------------------------------------- */
 
-static void watch(Checker *c, lit_t l, uint32_t id) {
+static void watch(Checker *c, lit_t l, uint32_t id, lit_t blocker) {
     Watches *w = &c->watches[l];
-    GROW32(c, w->ids, w->cap, (uint64_t)w->n + 1);
-    w->ids[w->n++] = id;
+    GROW32(c, w->at, w->cap, (uint64_t)w->n + 1);
+    w->at[w->n++] = (Watch){id, blocker};
 }
 
 static void unwatch(Checker *c, lit_t l, uint32_t id) {
     Watches *w = &c->watches[l];
     for (uint32_t i = 0; i < w->n; i++)
-        if (w->ids[i] == id) { w->ids[i] = w->ids[--w->n]; return; }
+        if (w->at[i].id == id) { w->at[i] = w->at[--w->n]; return; }
 }
 
 static void assign(Checker *c, lit_t l, uint32_t reason) {
@@ -274,8 +277,8 @@ static int attach(Checker *c, uint32_t id) {
     c->flags[id] |= ACTIVE;
     for (uint32_t i = 0; i < n && k < 2; i++)
         if (c->val[lits[i]] >= 0) { lit_t t = lits[k]; lits[k++] = lits[i]; lits[i] = t; }
-    if (n >= 1) watch(c, lits[0], id);
-    if (n >= 2) watch(c, lits[1], id);
+    if (n >= 1) watch(c, lits[0], id, lits[n > 1]);
+    if (n >= 2) watch(c, lits[1], id, lits[0]);
     if (k == 0) return 1;
     if (k == 1 && c->val[lits[0]] == 0) assign(c, lits[0], id);
     return 0;
@@ -292,23 +295,25 @@ static uint32_t propagate(Checker *c) {
         uint32_t i = 0, j = 0, conflict = NONE;
         while (i < w->n) {
             tick(c);
-            uint32_t id = w->ids[i++], n = c->size[id];
+            Watch seen = w->at[i++];
+            if (c->val[seen.blocker] > 0) { w->at[j++] = seen; continue; }
+            uint32_t id = seen.id, n = c->size[id];
             lit_t *lits = lits_of(c, id);
-            if (n == 1) { w->ids[j++] = id; conflict = id; break; }
+            if (n == 1) { w->at[j++] = seen; conflict = id; break; }
             if (lits[0] == falsified) { lits[0] = lits[1]; lits[1] = falsified; }
-            if (c->val[lits[0]] > 0) { w->ids[j++] = id; continue; }
+            if (c->val[lits[0]] > 0) { w->at[j++] = (Watch){id, lits[0]}; continue; }
             uint32_t k = 2;
             while (k < n && c->val[lits[k]] < 0) k++;
             if (k < n) {
                 lits[1] = lits[k]; lits[k] = falsified;
-                watch(c, lits[1], id);   /* another list: w stays valid */
+                watch(c, lits[1], id, lits[0]);   /* another list: w stays valid */
                 continue;
             }
-            w->ids[j++] = id;
+            w->at[j++] = (Watch){id, lits[0]};
             if (c->val[lits[0]] < 0) { conflict = id; break; }
             assign(c, lits[0], id);
         }
-        while (i < w->n) w->ids[j++] = w->ids[i++];
+        while (i < w->n) w->at[j++] = w->at[i++];
         w->n = j;
         if (conflict != NONE) return conflict;
         c->processed++;
@@ -325,7 +330,7 @@ static void repair(Checker *c, uint32_t n) {
         Watches *w = &c->watches[x];
         for (uint32_t i = 0; i < w->n; i++) {
             tick(c);
-            uint32_t id = w->ids[i], size = c->size[id];
+            uint32_t id = w->at[i].id, size = c->size[id];
             lit_t *lits = lits_of(c, id);
             if (size >= 2) {
                 if (lits[1] == x) { lits[1] = lits[0]; lits[0] = x; }
@@ -335,7 +340,7 @@ static void repair(Checker *c, uint32_t n) {
                 if (k < size) {
                     unwatch(c, lits[1], id);
                     lit_t t = lits[1]; lits[1] = lits[k]; lits[k] = t;
-                    watch(c, lits[1], id);
+                    watch(c, lits[1], id, x);
                     continue;
                 }
             }
@@ -645,7 +650,7 @@ static void backward(Checker *c) {
 /* ---- the Python function --------------------------------------------------------------- */
 
 static void release(Checker *c) {
-    for (uint64_t l = 0; c->watches && l < 2 * (uint64_t)c->vars_cap; l++) free(c->watches[l].ids);
+    for (uint64_t l = 0; c->watches && l < 2 * (uint64_t)c->vars_cap; l++) free(c->watches[l].at);
     void *arrays[] = {c->lits, c->start, c->size, c->pivot, c->next, c->flags, c->buckets, c->steps, c->places,
                       c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
