@@ -26,6 +26,10 @@ def cmd_check_proof(args) -> int:
     cnf = read_dimacs(text, source)
     del text
     proof, proof_name = ("/dev/stdin", "<stdin>") if args.proof == "-" else (args.proof, args.proof)
+    try:
+        open(proof, "rb").close()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.proof}: {exc.strerror or exc}") from None
     budget = int(args.memory_limit * MIB) if args.memory_limit is not None else DEFAULT_BUDGET
     found = _native.check_drat(cnf.n_vars, formula_buffer(cnf.clauses), proof, budget)
     if found["verdict"] == "malformed":
@@ -62,7 +66,7 @@ def figures(found: dict, proof: str, n_clauses: int) -> list[str]:
         f"proof {proof}: {found['form']} DRAT, {found['bytes_read']:,} bytes read",
         f"lemmas read: {found['lemmas']:,}; deletions applied: {found['deletions']:,}, ignored: "
         f"{found['unit_deletions']:,} of unit clauses or reasons, {found['absent_deletions']:,} of absent clauses",
-        reached,
+        f"refutation: {reached}",
         f"core: lemmas {found['core_lemmas']:,}, formula clauses {found['core_clauses']:,} of {n_clauses:,}; "
         f"lemmas checked {found['checked']:,}, by RAT {found['rat_checks']:,}",
         f"time: {found['seconds']:.3f} s; memory: {found['peak_bytes'] / MB:,.1f} MB at its peak",
@@ -72,8 +76,8 @@ def figures(found: dict, proof: str, n_clauses: int) -> list[str]:
 def failure_text(failure: dict, proof: str, form: str, lemmas: int) -> str:
     """The line that names the lemma that fails, where it is and why."""
     if "lemma" not in failure:
-        return f"{proof}: no refutation reached: the formula and the proof's {lemmas:,} lemmas give unit " \
-               "propagation no conflict"
+        return (f"{proof}: no refutation reached: unit propagation finds no conflict in the formula and the "
+                f"proof's {lemmas:,} lemma(s)")
     where = f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
     literals = " ".join(map(str, [*failure["literals"], 0]))
     text = f"{where}: lemma {failure['lemma']:,} ({literals}): {failure['why']}"

@@ -430,7 +430,7 @@ static int read_text_step(Checker *c) {
         int negative = ch == '-';
         if (negative) { next(c); ch = peek(c); }
         if (ch < '0' || ch > '9') {
-            if (ch == EOF) malformed(c, line, column, "'-' without a number");
+            if (negative) malformed(c, line, column, "'-' without a number");
             snprintf(what, sizeof what, (ch > 32 && ch < 127) ? "unexpected character '%c'" : "unexpected byte 0x%02x", ch);
             malformed(c, c->line, c->column, what);
         }
