@@ -86,8 +86,8 @@ def satisfiable(clauses: list[list[int]], n_vars: int) -> bool:
     return False
 
 
-def unit_propagation_refutes(clauses: list[list[int]]) -> bool:
-    """Whether unit propagation alone reaches an empty clause (a plain fixpoint loop)."""
+def unit_propagation(clauses: list[list[int]]) -> set[int] | None:
+    """The literals unit propagation makes true (a plain fixpoint loop), None at a conflict."""
     true: set[int] = set()
     while True:
         changed = False
@@ -96,9 +96,9 @@ def unit_propagation_refutes(clauses: list[list[int]]) -> bool:
                 continue
             free = [l for l in clause if -l not in true]
             if not free:
-                return True
+                return None
             if len(free) == 1:
                 true.add(free[0])
                 changed = True
         if not changed:
-            return False
+            return true

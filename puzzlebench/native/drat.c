@@ -1,35 +1,18 @@
-/* A DRAT proof checker with drat-trim's semantics (Wetzler, Heule and Hunt, "DRAT-trim:
- * Efficient Checking and Trimming Using Expressive Clausal Proofs", SAT 2014), for
- * `puzzlebench check-proof` and for engines that check their own proofs in-process:
- * check_drat(n_vars, clauses, proof_path, memory_limit) -> dict (docs/proofs.md).
- *
- * About 640 lines, in the order of the file, each part there for one reason:
- *   memory (~40 lines)       every array grows through one function that counts its bytes
- *                            against the memory limit: a proof of any size is refused by a
- *                            one-line memout, never by the kernel;
- *   clauses (~90)            one arena of literals, a record per clause, duplicate literals
- *                            dropped as drat-trim does, a hash of active clauses by their set of
- *                            literals so that a deletion finds the clause it names;
- *   watches, propagation (~120)  two watched literals a clause (one for a unit clause, so that
- *                            undoing the trail finds it), unit propagation, and the repair of
- *                            the watches that lets the backward pass remove a reason and keep
- *                            the top-level assignment the fixpoint of the active clauses;
- *   proof reading (~130)     text ("1 -2 0", "d 1 2 0", "c" comments) and binary ('a'/'d',
- *                            variable-length literals 2*var+sign, 0), told apart by the first
- *                            bytes as drat-trim does; read in 1 MiB chunks, every mistake placed;
- *   forward pass (~70)       the formula, then each step as it is read: a lemma is added and
- *                            propagated; reading stops at the first conflict (the rest is not
- *                            needed); a deletion of a unit clause or of a reason is ignored, of
- *                            an absent clause counted;
- *   core marking (~30)       conflict analysis over the trail marks the clauses a derivation used;
- *   backward pass, RUP and RAT (~110)  from the conflict back to the start: deletions undone,
- *                            each lemma removed and, when marked, checked: RUP, else RAT on the
- *                            first literal as written against the marked clauses that hold its
- *                            negation (drat-trim's backward mode);
- *   the Python function (~90).
- * Memory: ~30 bytes a clause + 4 a literal, 12 a proof step, ~50 a variable, and up to twice
- * an array while it doubles; the proof text is never held.  Ctrl-C stops every loop (interrupt.c).
- */
+/* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md):
+ * check_drat(n_vars, clauses, proof_path, memory_limit) -> dict, for `check-proof` and engines.
+ * About 760 lines, each part there for one reason: types and state (~95); memory (~45: every
+ * array grows through one function that counts its bytes against the limit, so any proof ends
+ * in a one-line memout, never the kernel's kill); clauses (~80: an arena, repeated literals
+ * dropped, a hash by literal set so a deletion finds its clause); watches and propagation
+ * (~130: two watches a clause with a blocking literal, and the repair that lets the backward
+ * pass remove a reason and keep the top level the fixpoint of the active clauses); reading
+ * (~120: text and binary DRAT told apart by their first bytes, 1 MiB chunks, every mistake
+ * placed); forward pass (~65: formula, then each step as read until the first conflict;
+ * deletions of units or reasons ignored, of absent clauses counted); core marking, RUP and
+ * RAT (~105: conflict analysis marks the core; backward, each marked lemma RUP, else RAT on
+ * its first literal against the marked clauses); the Python function (~125).  Memory: ~30
+ * bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof text is never held.
+ * Ctrl-C (interrupt.c) stops every loop. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <errno.h>
