@@ -23,6 +23,7 @@ COMMAND_MODULES: list[str] = [
     "puzzlebench.cli.generate",
     "puzzlebench.cli.export",
     "puzzlebench.cli.cnf",
+    "puzzlebench.cli.check_proof",
     "puzzlebench.cli.decode",
     "puzzlebench.cli.smt",
     "puzzlebench.cli.rate",

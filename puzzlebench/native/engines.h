@@ -9,6 +9,7 @@ int pb_register_dlx(PyObject *module);      /* dlx.c: Dancing Links, Algorithms 
 int pb_register_check(PyObject *module);    /* check.c: bulk checks of packed Sudoku (answers, givens) */
 int pb_register_records(PyObject *module);  /* records.c: a batch's result records built in C */
 int pb_register_interrupt(PyObject *module); /* interrupt.c: the count of SIGINTs, for Python */
+int pb_register_drat(PyObject *module);      /* drat.c: the DRAT proof checker */
 
 
 /* Ctrl-C in a search run with the GIL released (interrupt.c).  pb_interrupt_arm, with the GIL

@@ -1,0 +1,113 @@
+"""``puzzlebench check-proof FORMULA PROOF``: a DRAT proof that a DIMACS formula is
+unsatisfiable, checked as drat-trim checks it (docs/proofs.md) by the checker compiled into
+``puzzlebench._native`` (``native/drat.c``).  Its verdict is SAT-competition form (``s VERIFIED``
+or ``s NOT VERIFIED``, figures in ``c`` lines) and its exit code: 0 verified, 1 not verified
+(the failing lemma named on standard error), 2 a malformed formula or proof (one placed line),
+3 past the memory limit, 130 Ctrl-C.  Engines call ``_native.check_drat`` themselves, on the
+clauses they hold."""
+
+from __future__ import annotations
+
+import array
+import sys
+
+from .. import _native
+from ..encoders.budget import DEFAULT_BUDGET, MB
+from ..encoders.dimacs import read_dimacs
+from ..errors import ParseError, Place, UsageError
+from ..options import MEMORY, MIB
+from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text, report_error
+
+EXIT_MEMOUT = 3
+
+
+def cmd_check_proof(args) -> int:
+    text, source = read_text(args.formula, "a DIMACS CNF file")
+    cnf = read_dimacs(text, source)
+    del text
+    proof, proof_name = ("/dev/stdin", "<stdin>") if args.proof == "-" else (args.proof, args.proof)
+    try:
+        open(proof, "rb").close()
+    except OSError as exc:
+        raise UsageError(f"cannot read {args.proof}: {exc.strerror or exc}") from None
+    budget = int(args.memory_limit * MIB) if args.memory_limit is not None else DEFAULT_BUDGET
+    found = _native.check_drat(cnf.n_vars, formula_buffer(cnf.clauses), proof, budget)
+    if found["verdict"] == "malformed":
+        raise _malformed(found, proof_name)
+    if found["verdict"] == "memout":
+        more = "" if args.memory_limit is not None else "; give --memory-limit MB to allow more"
+        report_error(f"error: {_place(found, proof_name)}: {found['message']}{more}")
+        return EXIT_MEMOUT
+    for line in figures(found, proof_name, len(cnf.clauses)):
+        print(f"c {line}")
+    if found["verdict"] == "verified":
+        print("s VERIFIED")
+        return EXIT_OK
+    print("s NOT VERIFIED")
+    report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]))
+    return EXIT_SOME_ERRORS
+
+
+def formula_buffer(clauses: list[list[int]]) -> array.array:
+    """The clauses as ``check_drat`` takes them: 32-bit literals, each clause closed by 0."""
+    return array.array("i", [lit for clause in clauses for lit in (*clause, 0)])
+
+
+def figures(found: dict, proof: str, n_clauses: int) -> list[str]:
+    """What was read and checked, for ``c`` lines."""
+    if found["conflict_lemma"] == 0 and found["verdict"] == "verified":
+        reached = "the formula is refuted by unit propagation alone: the proof is not read"
+    elif found["conflict_lemma"]:
+        reached = (f"unit propagation conflicts after lemma {found['conflict_lemma']:,}"
+                   + ("; the rest of the proof is not read" if found["rest_unread"] else ""))
+    else:
+        reached = "no conflict: the proof ends before unit propagation refutes the formula"
+    return [
+        f"proof {proof}: {found['form']} DRAT, {found['bytes_read']:,} bytes read",
+        f"lemmas read: {found['lemmas']:,}; deletions applied: {found['deletions']:,}, ignored: "
+        f"{found['unit_deletions']:,} of unit clauses or reasons, {found['absent_deletions']:,} of absent clauses",
+        f"refutation: {reached}",
+        f"core: lemmas {found['core_lemmas']:,}, formula clauses {found['core_clauses']:,} of {n_clauses:,}; "
+        f"lemmas checked {found['checked']:,}, by RAT {found['rat_checks']:,}",
+        f"time: {found['seconds']:.3f} s; memory: {found['peak_bytes'] / MB:,.1f} MB at its peak",
+    ]
+
+
+def failure_text(failure: dict, proof: str, form: str, lemmas: int) -> str:
+    """The line that names the lemma that fails, where it is and why."""
+    if "lemma" not in failure:
+        return (f"{proof}: no refutation reached: unit propagation finds no conflict in the formula and the "
+                f"proof's {lemmas:,} lemma(s)")
+    where = f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
+    literals = " ".join(map(str, [*failure["literals"], 0]))
+    text = f"{where}: lemma {failure['lemma']:,} ({literals}): {failure['why']}"
+    if failure["with"] >= 0:
+        text += f" {failure['literals'][0]}: its resolvent with {failure['with_kind']} {failure['with']:,} is not RUP"
+    return text
+
+
+def _place(found: dict, proof: str) -> str:
+    if found["error_byte"]:
+        return f"{proof}:byte {found['error_byte']}"
+    return str(Place(proof, found["error_line"] or None, found["error_column"] or None))
+
+
+def _malformed(found: dict, proof: str) -> Exception:
+    if found["error_byte"] or not found["error_line"]:
+        return UsageError(f"{_place(found, proof)}: {found['message']}")
+    return ParseError(found["message"], Place(proof, found["error_line"], found["error_column"]))
+
+
+def register(sub) -> None:
+    p = sub.add_parser("check-proof", help="check a DRAT proof that a DIMACS formula is unsatisfiable, as drat-trim "
+                                           "does",
+                       description="Check a DRAT proof (text or binary, as SAT solvers write them) that a DIMACS "
+                                   "formula is unsatisfiable, with drat-trim's semantics (docs/proofs.md).  Exit "
+                                   "codes: 0 s VERIFIED, 1 s NOT VERIFIED (the failing lemma on standard error), "
+                                   "2 a malformed formula or proof, 3 past the memory limit, 130 Ctrl-C.")
+    p.add_argument("formula", metavar="FORMULA", help="the DIMACS CNF file")
+    p.add_argument("proof", metavar="PROOF", help="the DRAT proof ('-' for standard input); read as a stream")
+    p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
+                   help=f"for the checker's clauses, proof steps and watches (a bare number: MB of 2^20 bytes; or "
+                        f"512MiB, 2GiB); default {DEFAULT_BUDGET >> 20} MB; past it: exit 3")
+    p.set_defaults(func=cmd_check_proof)

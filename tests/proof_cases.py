@@ -1,0 +1,104 @@
+"""What the tests of DRAT proofs share (tests/proofs/): unsatisfiable formulas (pigeonhole, a
+Sudoku with its only solution blocked), DIMACS text, proofs from real solvers (the cadical
+program, PySAT's proof-logging solvers) and a brute-force satisfiability test."""
+
+from __future__ import annotations
+
+import itertools
+import subprocess
+from pathlib import Path
+
+from puzzlebench.encoders.dimacs import read_dimacs
+
+PROOF_SOLVERS = ["cadical103", "cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling",
+                 "maplechrono", "maplecm"]
+"""PySAT solvers whose proofs are checked; the others have no proof logging in PySAT, except
+MapleSAT, whose proof names a variable one above the one it means ('-3 0' for a formula of 2
+variables) and is rightly refused."""
+
+
+def pigeonhole(holes: int) -> list[list[int]]:
+    """One pigeon more than holes: unsatisfiable, and hard for resolution."""
+    var = lambda p, h: p * holes + h + 1
+    clauses = [[var(p, h) for h in range(holes)] for p in range(holes + 1)]
+    clauses += [[-var(p, h), -var(q, h)] for h in range(holes) for p in range(holes + 1) for q in range(p)]
+    return clauses
+
+
+def dimacs(clauses: list[list[int]], n_vars: int | None = None) -> str:
+    n_vars = n_vars if n_vars is not None else max((abs(l) for c in clauses for l in c), default=0)
+    return f"p cnf {n_vars} {len(clauses)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in clauses)
+
+
+def proof_text(steps: list[list[int] | tuple[str, list[int]]]) -> str:
+    """DRAT text: a list of literals is a lemma, ("d", literals) a deletion."""
+    lines = []
+    for step in steps:
+        if isinstance(step, tuple):
+            lines.append("d " + " ".join(map(str, [*step[1], 0])))
+        else:
+            lines.append(" ".join(map(str, [*step, 0])))
+    return "".join(line + "\n" for line in lines)
+
+
+def binary_step(kind: str, literals: list[int]) -> bytes:
+    """One binary DRAT step: 'a' or 'd', each literal 2*var+sign in 7-bit groups, then 0."""
+    out = bytearray(kind.encode())
+    for lit in [*literals, 0]:
+        code = 2 * abs(lit) + (lit < 0)
+        while code > 127:
+            out.append(128 | (code & 127))
+            code >>= 7
+        out.append(code)
+    return bytes(out)
+
+
+def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:
+    """cadical's DRAT proof of an unsatisfiable ``cnf`` written to ``proof``."""
+    run = subprocess.run(["cadical", "-q", f"--binary={'true' if binary else 'false'}", str(cnf), str(proof)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 20, run.stdout + run.stderr
+
+
+def sudoku_without_its_solution(tmp_path: Path, puzzle: str) -> Path:
+    """``export --to dimacs`` of a unique Sudoku plus the clause that blocks its solution
+    (found by cadical): an unsatisfiable formula whose proof is the puzzle's uniqueness."""
+    from puzzlebench.cli import main
+    exported = tmp_path / "puzzle.cnf"
+    (tmp_path / "puzzle.txt").write_text(puzzle + "\n")
+    assert main(["export", str(tmp_path / "puzzle.txt"), "--to", "dimacs", "-o", str(exported)]) == 0
+    text = exported.read_text()
+    cnf = read_dimacs(text)
+    answer = subprocess.run(["cadical", "-q", str(exported)], capture_output=True, text=True, timeout=120)
+    model = [int(x) for line in answer.stdout.splitlines() if line.startswith("v") for x in line[1:].split()]
+    n = round(len(puzzle) ** 0.5)   # one variable per (cell, value): the first n^3 variables
+    blocking = [-x for x in model if 0 < x <= n ** 3]
+    path = tmp_path / "unique.cnf"
+    path.write_text(dimacs([*cnf.clauses, blocking], cnf.n_vars))
+    return path
+
+
+def satisfiable(clauses: list[list[int]], n_vars: int) -> bool:
+    """By trying every assignment (n_vars <= 12 or so)."""
+    for bits in itertools.product((False, True), repeat=n_vars):
+        if all(any(bits[abs(l) - 1] == (l > 0) for l in c) for c in clauses):
+            return True
+    return False
+
+
+def unit_propagation(clauses: list[list[int]]) -> set[int] | None:
+    """The literals unit propagation makes true (a plain fixpoint loop), None at a conflict."""
+    true: set[int] = set()
+    while True:
+        changed = False
+        for clause in clauses:
+            if any(l in true for l in clause):
+                continue
+            free = [l for l in clause if -l not in true]
+            if not free:
+                return None
+            if len(free) == 1:
+                true.add(free[0])
+                changed = True
+        if not changed:
+            return true

@@ -1,0 +1,251 @@
+"""``puzzlebench check-proof``: its verdicts, exit codes and figures, and every bad input's one
+placed line: a malformed text or binary proof, a proof for another formula, an empty proof, a
+proof cut in the middle, /dev/zero, an endless stream (bounded memory, the memory limit, Ctrl-C)."""
+
+from __future__ import annotations
+
+import array
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import run
+from proof_cases import binary_step, dimacs, pigeonhole, proof_text
+from puzzlebench import _native
+
+TWO = [[1, 2], [-1, 2], [1, -2], [-1, -2]]       # unsatisfiable, not by unit propagation alone
+THREE = [[1, 2], [-1, 2], [1, -2]]                # its first three clauses: 1 and 2 true
+BOUND = 10.0   # seconds from SIGINT to the exit, a hang guard (the machine is shared)
+
+
+@pytest.fixture
+def files(tmp_path):
+    def write(formula: list[list[int]], proof: str | bytes, n_vars: int | None = None):
+        cnf, drat = tmp_path / "f.cnf", tmp_path / "p.drat"
+        cnf.write_text(dimacs(formula, n_vars))
+        drat.write_bytes(proof if isinstance(proof, bytes) else proof.encode())
+        return str(cnf), str(drat)
+    return write
+
+
+def check(capsys, files, formula, proof, *options, n_vars=None):
+    cnf, drat = files(formula, proof, n_vars)
+    return run(capsys, "check-proof", cnf, drat, *options), drat
+
+
+def comments(out: str) -> dict[str, str]:
+    return dict(line[2:].split(":", 1) for line in out.splitlines() if line.startswith("c "))
+
+
+def test_a_proof_by_rup_lemmas_is_verified_with_its_figures(capsys, files):
+    (code, out, err), drat = check(capsys, files, TWO, proof_text([[2], []]))
+    assert (code, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
+    figures = comments(out)
+    assert figures[f"proof {drat}"] == " text DRAT, 3 bytes read"   # the empty clause after the conflict: unread
+    assert figures["lemmas read"].startswith(" 1; deletions applied: 0")
+    assert figures["core"] == " lemmas 1, formula clauses 4 of 4; lemmas checked 1, by RAT 0"
+    assert "unit propagation conflicts after lemma 1; the rest of the proof is not read" in out
+
+
+def test_the_same_proof_in_binary_is_verified(capsys, files):
+    (code, out, err), drat = check(capsys, files, TWO, binary_step("a", [2]) + binary_step("a", []))
+    assert (code, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
+    assert comments(out)[f"proof {drat}"] == " binary DRAT, 3 bytes read"
+
+
+def test_a_lemma_neither_rup_nor_rat_is_named_with_its_place_and_why(capsys, files):
+    (code, out, err), drat = check(capsys, files, THREE, proof_text([[-2], []]))
+    assert (code, out.splitlines()[-1]) == (1, "s NOT VERIFIED")
+    assert err == (f"puzzlebench: {drat}:1: lemma 1 (-2 0): it is neither RUP nor RAT on its first literal -2: "
+                   "its resolvent with formula clause 2 is not RUP\n")
+
+
+def test_a_proof_that_deletes_a_clause_it_needs_fails_at_the_lemma_that_needed_it(capsys, files):
+    (code, out, err), drat = check(capsys, files, TWO, proof_text([("d", [1, 2]), [2], []]))
+    assert code == 1
+    assert err == (f"puzzlebench: {drat}:2: lemma 1 (2 0): it is neither RUP nor RAT on its first literal 2: "
+                   "its resolvent with formula clause 3 is not RUP\n")
+
+
+def test_a_proof_that_never_refutes_says_so(capsys, files):
+    (code, out, err), drat = check(capsys, files, TWO, proof_text([[1, 2]]))
+    assert (code, out.splitlines()[-1]) == (1, "s NOT VERIFIED")
+    assert err == (f"puzzlebench: {drat}: no refutation reached: unit propagation finds no conflict in the "
+                   "formula and the proof's 1 lemma(s)\n")
+
+
+def test_an_empty_clause_claimed_too_early_is_not_rup(capsys, files):
+    (code, out, err), drat = check(capsys, files, TWO, proof_text([[]]))
+    assert err == (f"puzzlebench: {drat}:1: lemma 1 (0): the empty clause is not RUP: unit propagation "
+                   "reaches no conflict\n")
+
+
+@pytest.mark.parametrize("formula, code", [([[1], [-1, 2], [-2]], 0), (TWO, 1)])
+def test_an_empty_proof_verifies_only_a_formula_unit_propagation_refutes(capsys, files, formula, code):
+    (got, out, err), _ = check(capsys, files, formula, "")
+    assert got == code
+    assert ("the formula is refuted by unit propagation alone: the proof is not read" in out) == (code == 0)
+
+
+def test_a_proof_for_another_formula_is_not_verified(capsys, files, tmp_path):
+    other = tmp_path / "other.cnf"
+    other.write_text(dimacs(pigeonhole(3)))
+    proof = tmp_path / "ph.drat"
+    subprocess.run(["cadical", "-q", str(other), str(proof)], capture_output=True, timeout=60)
+    cnf, _ = files(pigeonhole(3)[:-1], "")   # a clause fewer: satisfiable
+    code, out, err = run(capsys, "check-proof", cnf, str(proof))
+    assert (code, out.splitlines()[-1]) == (1, "s NOT VERIFIED")
+    assert err.startswith(f"puzzlebench: {proof}:byte ") and "lemma" in err
+
+
+def test_a_lemma_over_a_new_variable_is_an_extension_checked_by_rat(capsys, files):
+    # 3 <-> (1 and 2) by RAT on 3 and -3, then lemmas over the formula's variables
+    proof = proof_text([[-3, 1], [-3, 2], [3, -1, -2], [2], []])
+    (code, out, err), _ = check(capsys, files, TWO, proof)
+    assert (code, err) == (0, "")
+    (code, out, err), _ = check(capsys, files, TWO, proof_text([[3, -1], [-3, -2], [-1], [2], []]))
+    assert (code, err) == (0, "")
+
+
+def test_deletions_of_units_and_of_absent_clauses_are_ignored_and_counted(capsys, files):
+    proof = proof_text([("d", [7, 8]), [1, 3], ("d", [1, 3]), ("d", [1]), [2], []])
+    (code, out, err), _ = check(capsys, files, TWO, proof, n_vars=8)
+    assert (code, err) == (0, "")
+    assert comments(out)["lemmas read"] == (" 2; deletions applied: 1, ignored: 1 of unit clauses or reasons, "
+                                            "1 of absent clauses")
+
+
+@pytest.mark.parametrize("proof, place, problem", [
+    ("-1 -2 3 4 0\n1 x 0\n", "2:3", "unexpected character 'x'"),   # past the 12 bytes that tell text
+    ("-1 -2 3 4 0\n12x 0\n", "2:3", "unexpected character 'x' in a literal"),
+    ("2 0\n 99999999999 0\n", "2:2", "literal beyond 2147483647, the largest DIMACS variable"),
+    ("-3 1 0\n- 1 0\n", "2:1", "'-' without a number"),
+    ("1 2\n", "1:1", "the proof ends inside this step: it has no terminating 0"),
+    ("d 1 d 2 0\n", "1:5", "unexpected character 'd'"),
+])
+def test_a_malformed_text_proof_is_one_placed_line_exit_2(capsys, files, proof, place, problem):
+    (code, out, err), drat = check(capsys, files, THREE, proof)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: {drat}:{place}: {problem}\n")
+
+
+@pytest.mark.parametrize("proof, byte, problem", [
+    (binary_step("a", [2])[:-1], 1, "the proof ends inside this step: it has no terminating 0"),
+    (binary_step("a", [2]) + b"a\x84", 4, "the proof ends inside this step: it has no terminating 0"),
+    (binary_step("a", [2]) + b"x\x04\x00", 4, "byte 0x78 is neither 'a' (a lemma) nor 'd' (a deletion)"),
+    (b"a\x01\x00", 2, "literal code 1 names variable 0"),
+    (b"a" + b"\xff" * 5 + b"\x01\x00", 2, "literal beyond 2147483647, the largest DIMACS variable"),
+])
+def test_a_malformed_binary_proof_is_placed_by_its_byte(capsys, files, proof, byte, problem):
+    (code, out, err), drat = check(capsys, files, THREE, proof)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: {drat}:byte {byte}: {problem}\n")
+
+
+def test_a_binary_proof_cut_in_the_middle_is_refused_where_its_last_step_starts(capsys, files, tmp_path):
+    cnf = tmp_path / "ph.cnf"
+    cnf.write_text(dimacs(pigeonhole(5)))
+    whole = tmp_path / "ph.drat"
+    subprocess.run(["cadical", "-q", str(cnf), str(whole)], capture_output=True, timeout=60)
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.drat"
+    cut.write_bytes(data[:len(data) // 2])
+    while cut.read_bytes()[-1] == 0:   # end inside a step, not between two
+        cut.write_bytes(cut.read_bytes()[:-1])
+    code, out, err = run(capsys, "check-proof", str(cnf), str(cut))
+    assert code == 2
+    assert re.fullmatch(rf"puzzlebench: error: {cut}:byte \d+: the proof ends inside this step: it has no "
+                        r"terminating 0\n", err)
+
+
+def test_dev_zero_as_a_proof_ends_at_its_first_byte(capsys, files):
+    cnf, _ = files(THREE, "")
+    code, out, err = run(capsys, "check-proof", cnf, "/dev/zero")
+    assert (code, out) == (2, "")
+    assert err == ("puzzlebench: error: /dev/zero:byte 1: byte 0x00 is neither 'a' (a lemma) nor 'd' (a "
+                   "deletion) (read as binary DRAT: the first bytes are not all DRAT text)\n")
+
+
+def test_a_malformed_formula_and_a_missing_proof_are_one_line_exit_2(capsys, files, tmp_path):
+    cnf, drat = files(TWO, "")
+    (tmp_path / "bad.cnf").write_text("p cnf 2 1\n1 3 0\n")
+    code, out, err = run(capsys, "check-proof", str(tmp_path / "bad.cnf"), drat)
+    assert (code, out, err) == (2, "", f"puzzlebench: error: {tmp_path / 'bad.cnf'}:2:3: literal 3 is beyond "
+                                       "the 2 variables the 'p' line declares\n")
+    code, out, err = run(capsys, "check-proof", cnf, str(tmp_path / "none.drat"))
+    assert (code, out, err) == (2, "", f"puzzlebench: error: cannot read {tmp_path / 'none.drat'}: No such file "
+                                       "or directory\n")
+
+
+def _command(*args: str, proof_stream: bytes) -> tuple[subprocess.Popen, threading.Thread]:
+    """check-proof in a process of its own, its proof (standard input) ``proof_stream`` again
+    and again until the process closes it."""
+    proc = subprocess.Popen([sys.executable, "-m", "puzzlebench", "check-proof", *args, "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    block = proof_stream * (2**16 // len(proof_stream) + 1)
+
+    def feed():
+        try:
+            while True:
+                proc.stdin.write(block)
+        except (BrokenPipeError, ValueError, OSError):
+            pass
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    return proc, writer
+
+
+@pytest.mark.slow
+def test_an_endless_stream_of_lemmas_stops_at_the_memory_limit(files):
+    cnf, _ = files(THREE, "")
+    proc, writer = _command(cnf, "--memory-limit", "16", proof_stream=b"1 2 3 4 5 6 7 8 9 10 0\n")
+    try:
+        proc.wait(timeout=120)   # not communicate(): it would close the stream
+    finally:
+        proc.kill()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert (proc.returncode, out) == (3, b"")
+    assert re.fullmatch(rb"puzzlebench: error: <stdin>:\d+:1: the check needs more than the memory limit of "
+                        rb"16 MB\n", err), err
+
+
+@pytest.mark.slow
+def test_a_huge_stream_of_deletions_is_checked_in_constant_memory(tmp_path):
+    """3 million steps (27 MB) of deletions of an absent clause hold nothing: the peak is what
+    the formula and the read buffer take."""
+    proof = tmp_path / "deletions.drat"
+    with open(proof, "wb") as f:
+        for _ in range(30):
+            f.write(b"d 1 -2 0\n" * 100_000 + b"1 2 3 0\n" * 10)
+    found = _native.check_drat(2, array.array("i", [1, 2, 0, -1, 2, 0]), str(proof))
+    assert (found["verdict"], found["lemmas"], found["absent_deletions"]) == ("not verified", 300, 3_000_000)
+    assert found["peak_bytes"] < 2 * 2**20, found["peak_bytes"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_check_exit_130(files, sigint_handled):
+    cnf, _ = files(THREE, "")
+    proc, writer = _command(cnf, proof_stream=b"d 1 2 3 0\n")
+    time.sleep(2)   # imported and reading
+    assert proc.poll() is None, proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=BOUND)
+    finally:
+        proc.kill()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert (proc.returncode, out, err) == (130, b"", b"puzzlebench: interrupted\n")
+
+
+def test_the_native_function_refuses_a_buffer_that_is_no_formula():
+    with pytest.raises(ValueError, match="32-bit literals, each clause closed by 0"):
+        _native.check_drat(2, array.array("i", [1, 2]), "/dev/null")
+    with pytest.raises(ValueError, match="literal 3 beyond n_vars 2"):
+        _native.check_drat(2, array.array("i", [1, 3, 0]), "/dev/null")
+    with pytest.raises(ValueError, match="32-bit literals"):
+        _native.check_drat(2, array.array("q", [1, 2, 0]), "/dev/null")
