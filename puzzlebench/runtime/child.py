@@ -627,7 +627,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         if backstop is not None:
             backstop.apply(cpu_hard)
         if probe is None:
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
             if backstop is not None:
                 backstop.lift()
             conn.send(_without_puzzle(result))
@@ -636,7 +636,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
         except Exception as exc:
             cap.lift()
             raw = dict(getattr(exc, "program", None) or {})
