@@ -186,6 +186,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             engine = engines[key]
             if unit.engine_seed is not None:
                 engine.seeded(unit.engine_seed)
+            engine.certified(unit.certify, unit.proof_dir)
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)

@@ -4,8 +4,6 @@ caught by the model the prover finds instead, verified by the puzzle's own check
 
 from __future__ import annotations
 
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -18,8 +18,8 @@ from typing import Any, Callable
 from ...results import STATISTICS
 from ..crosscheck import FINISHED
 from ..uncertainty import median_interval
-from .statistics import (DEFAULT_PAR, VIRTUAL_BEST, MetricOptions, Outcome, PuzzleKey, clock_of, group_noise,
-                         interval_fields, largest_limit, mean_or_none, paired_comparison, percentile, speedup,
+from .statistics import (DEFAULT_PAR, VIRTUAL_BEST, MetricOptions, Outcome, PuzzleKey, certified_counts, clock_of,
+                         group_noise, interval_fields, largest_limit, mean_or_none, paired_comparison, percentile, speedup,
                          speedup_interval)
 
 TABLES = ("summary", "statistics", "standard", "compare", "brief")
@@ -137,6 +137,11 @@ class Standing:
 
 def always(rows: list[dict]) -> bool:
     return True
+
+
+def certified_of(pair: tuple) -> str:
+    """``certified/claims``, or ``-`` where no run was certified."""
+    return "-" if pair[0] is None else f"{pair[0]}/{pair[1]}"
 
 
 def present(*keys: str) -> Callable[[list[dict]], bool]:
@@ -320,6 +325,11 @@ SUMMARY = [
     Metric("wrong", "wrong", compute=lambda g: sum(bool(r["wrong"]) for r in g.rows), format=count,
            lower_is_better=True, page_only=True, description="answers the checker refused, and claims another answer's "
            "verified solutions refute (an unsat where one exists, a unique where two do)"),
+    Metric("certified", "certified", fields=("certified", "claims"), format=certified_of,
+           compute=lambda g: dict(zip(("certified", "claims"), certified_counts(g.rows))),
+           lower_is_better=False, shown=present("certified"),
+           description="claims of absence (unsat, unique, a complete count) whose DRAT proof the checker verified, "
+                       "of the claims made, under `bench --certify`; an unproved claim is shown red on the page"),
     Metric("median", "median ms", compute=lambda g: _median(g.times), format=milliseconds, lower_is_better=True,
            description="median time of the solved puzzles"),
     Metric("median_ci", "median 95% CI ms", fields=("median_lo", "median_hi"), format=interval(milliseconds),
@@ -432,6 +442,12 @@ COMPARE = [
     Metric("noise_b", "noise B", "compare", format=percent, shown=present("noise_a", "noise_b")),
     Metric("differ", "answers differ", "compare", format=count,
            description="puzzles both finished with another status or count"),
+    Metric("certified_a", "certified A", "compare", shown=lambda rows: any(r.get("certified_a") not in (None, "-")
+                                                                            for r in rows),
+           description="claims of absence certified of those made in A (`bench --certify`)"),
+    Metric("certified_b", "certified B", "compare", shown=lambda rows: any(r.get("certified_b") not in (None, "-")
+                                                                            for r in rows),
+           description="the same in B"),
 ]
 
 BRIEF = [
