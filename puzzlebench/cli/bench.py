@@ -247,7 +247,7 @@ def _cmd_campaign(args) -> int:
                           clock=args.clock, wall_limit=args.wall_limit,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
                           engine_seed=args.engine_seed, warmup=args.warmup or campaign.warmup,
-                          certify=args.certify, proof_dir=args.proof_dir,
+                          certify=args.certify or campaign.certify, proof_dir=args.proof_dir,
                           command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,

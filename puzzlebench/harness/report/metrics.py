@@ -270,9 +270,19 @@ def _mean(values: list) -> float | None:
     return mean(values) if values else None
 
 
+def _kilobytes(value: float | None) -> float | None:
+    return None if value is None else round(value / 1024, 1)
+
+
 def _megabytes(rows: list, column: str) -> float | None:
     largest = max((r[column] for r in rows if r[column]), default=None)
     return None if largest is None else largest / 2 ** 20
+
+
+def _proved(rows: list, column: str) -> float | None:
+    """The median of ``column`` over the claims whose proof the checker verified."""
+    return _median([r[column] for r in rows if "certificate" in r.keys() and r["certificate"] == "verified"
+                    and r[column] is not None])
 
 
 def _per_second(g: Group) -> float | None:
@@ -332,6 +342,15 @@ SUMMARY = [
                        "of the claims made, under `bench --certify`; an unproved claim is shown red on the page"),
     Metric("median", "median ms", compute=lambda g: _median(g.times), format=milliseconds, lower_is_better=True,
            description="median time of the solved puzzles"),
+    Metric("proof_kb", "proof KB", compute=lambda g: _kilobytes(_proved(g.rows, "proof_bytes")), format=general,
+           lower_is_better=True, shown=present("proof_kb"),
+           description="median size of the verified proofs (`bench --certify`), KB of 1,024 bytes"),
+    Metric("prove_median", "prove ms", compute=lambda g: _proved(g.rows, "prove_seconds"), format=milliseconds,
+           lower_is_better=True, shown=present("prove_median"),
+           description="median time the prover took for the verified proofs, beside the run's own time"),
+    Metric("check_median", "check ms", compute=lambda g: _proved(g.rows, "check_seconds"), format=milliseconds,
+           lower_is_better=True, shown=present("check_median"),
+           description="median time the DRAT checker took on them"),
     Metric("median_ci", "median 95% CI ms", fields=("median_lo", "median_hi"), format=interval(milliseconds),
            compute=lambda g: interval_fields("median", median_interval(g.times)), shown=present("median_lo"),
            description="percentile bootstrap interval of the median, the puzzles resampled"),
