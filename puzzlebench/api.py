@@ -51,30 +51,36 @@ def _as_puzzle(item: Any, kind: str | None = None, box=None) -> Puzzle:
     raise TypeError(f"a puzzle is a Puzzle or its text (str); got {type(item).__name__}")
 
 
-def seeded_engine(solver: str | Engine, engine_seed: int) -> Engine:
-    """The engine of ``solver``, its searches given ``engine_seed`` (an engine passed in is
-    copied, not changed)."""
+def seeded_engine(solver: str | Engine, engine_seed: int, certify: bool = False,
+                  proof_dir: str | None = None) -> Engine:
+    """The engine of ``solver``, its searches given ``engine_seed``, its claims of absence
+    certified with ``certify`` (:meth:`~puzzlebench.engines.base.Engine.certified`); an engine
+    passed in is copied, not changed."""
     check_engine_seed(engine_seed)
     engine = copy.copy(solver) if isinstance(solver, Engine) else make_engine(solver)
-    return engine.seeded(engine_seed)
+    return engine.seeded(engine_seed).certified(certify, proof_dir)
 
 
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
           box: str | tuple[int, int] | None = None, memory_limit: float | None = None,
-          engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall", wall_limit: float | None = None) -> Result:
+          engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall", wall_limit: float | None = None,
+          certify: bool = False, proof_dir: str | None = None) -> Result:
     """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
     look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.
     ``memory_limit`` (MB above the idle process) runs the engine in a child process held to it
     (status ``memout`` past it).  ``engine_seed`` is the random seed given to an engine that
     takes one (``puzzlebench solvers`` says which), ignored by the others.  ``clock``: the clock
     of ``time_limit``, ``wall`` or ``cpu`` (with ``wall_limit`` beside it); a run over its limit
-    is a ``timeout``, its answer kept.  A text that is not a puzzle raises its
+    is a ``timeout``, its answer kept.  ``certify``: a claim that no (other) solution exists
+    (``unsat``, ``unique``, a complete count) is proved by a SAT solver that logs a DRAT proof
+    and the proof checked, within the time limit; the result's ``certificate`` says how it went
+    (``proof_dir``: keep each formula and proof there).  A text that is not a puzzle raises its
     :class:`~puzzlebench.errors.PuzzleError`."""
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     wall_limit = check_clock(clock, time_limit, wall_limit)
     memory_limit, box = check_memory_limit(memory_limit), check_box(box)
-    engine = seeded_engine(solver, engine_seed)
+    engine = seeded_engine(solver, engine_seed, certify, proof_dir)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
         start = time.perf_counter()

@@ -107,6 +107,27 @@ class Stats:
         return {k: getattr(self, k) for k in STATISTICS}
 
 
+CERTIFICATE_STATUSES = ("verified", "failed", "none")
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """What backs a claim that no solution (``unsat``), no second one (``unique``) or no
+    (k+1)-th one (a complete count of k) exists: the puzzle's CNF with a blocking clause for each
+    solution found refuted by ``prover`` (a proof-logging SAT solver, ``sat:NAME``) and its DRAT
+    proof checked by ``checker`` (:mod:`puzzlebench.engines.certify`).  ``status``: ``verified``
+    (the checker accepted the proof), ``failed`` (it rejected it, or the prover found another
+    solution) or ``none`` (no proof: ``reason`` says why, such as the time limit)."""
+
+    status: str
+    prover: str | None = None
+    checker: str | None = None
+    proof_bytes: int | None = None
+    prove_seconds: float | None = None
+    check_seconds: float | None = None
+    reason: str | None = None
+
+
 @dataclass
 class Result:
     kind: str
@@ -123,6 +144,7 @@ class Result:
     peak_memory: int | None = None
     verified: bool = False
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    certificate: Certificate | None = None
 
     @property
     def solution(self) -> str | None:
@@ -146,6 +168,7 @@ class Result:
             "size": self.size,
             "peak_memory": self.peak_memory,
             "error": self.error,
+            **({"certificate": asdict(self.certificate)} if self.certificate is not None else {}),
         }
 
 

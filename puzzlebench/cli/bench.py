@@ -31,7 +31,7 @@ from ..outputs import check_not_input
 from ..runtime.child import check_memory_limit
 from ..runtime.clock import check_clock
 from ..runtime.limits import check_time_limit
-from .common import EXIT_OK, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
+from .common import EXIT_OK, add_certify_arguments, add_clock_arguments, add_engine_seed_argument, check_box, check_input_options
 
 DEFAULT_SET_TIME_LIMIT = 2.0
 
@@ -152,7 +152,8 @@ def cmd_bench(args) -> int:
                       clock=args.clock, wall_limit=args.wall_limit,
                       repeat=1 if args.repeat is None else args.repeat, jobs=args.jobs,
                       resume=args.resume, quiet=args.quiet, seed=seed, engines=engines,
-                      engine_seed=args.engine_seed, warmup=args.warmup,
+                      engine_seed=args.engine_seed, warmup=args.warmup, certify=args.certify,
+                      proof_dir=args.proof_dir,
                       command=command_line(), settings={"files": args.files, "sample": args.sample,
                                                         "scramble": args.scramble, "kind": args.kind,
                                                         "box": args.box, "executor": args.executor or "local"},
@@ -201,6 +202,10 @@ def _told(outcome, cfg: BenchConfig, where: str = "", head: str = "") -> int:
           f"results in {where or cfg.db}", file=sys.stderr)
     for line in outcome.wrong:
         print(f"puzzlebench: WRONG ANSWER: {line}", file=sys.stderr)
+    if outcome.uncertified:
+        print(f"puzzlebench: {_counted(len(outcome.uncertified), 'claim')} not certified:", file=sys.stderr)
+        for line in outcome.uncertified:
+            print(f"  {line}", file=sys.stderr)
     if outcome.disagreements:
         print(f"puzzlebench: {len(outcome.disagreements)} DISAGREEMENTS between solvers:", file=sys.stderr)
         for d in outcome.disagreements:
@@ -242,6 +247,7 @@ def _cmd_campaign(args) -> int:
                           clock=args.clock, wall_limit=args.wall_limit,
                           resume=args.resume, quiet=args.quiet, seed=run.seed, engines=engines,
                           engine_seed=args.engine_seed, warmup=args.warmup or campaign.warmup,
+                          certify=args.certify or campaign.certify, proof_dir=args.proof_dir,
                           command=command_line(),
                           settings={"campaign": args.campaign, "files": [run.file], "sample": run.sample,
                                     "scramble": run.scramble, "kind": run.kind, "box": run.box,
@@ -287,6 +293,7 @@ def register(sub) -> None:
                    help="run each (puzzle, solver) pair K times (at most 1,000), each run stored; reports take "
                         "the median run")
     add_engine_seed_argument(p, "; repetition r of --repeat gets N + r - 1")
+    add_certify_arguments(p)
     p.add_argument("--warmup", type=AMOUNT, default=0, metavar="K",
                    help="each worker first runs the first K puzzles with each engine, stored as warm-up and left "
                         "out of every report (a library's first solve: CP-SAT's takes about 2 s); default 0")

@@ -61,9 +61,19 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
                         "number: MB of 2^20 bytes; or 512MiB, 2GiB, 1.5GB); past it: memout")
     p.add_argument("--keep", type=KEEP, default=api.DEFAULT_KEEP, help=f"{keep_help}; default %(default)s")
     add_engine_seed_argument(p)
+    add_certify_arguments(p)
     p.add_argument("--format", choices=("text", "jsonl"), default="text",
                    help="text: a line a puzzle (its solution below it when alone); jsonl: a JSON "
                         "object a puzzle, every field of its result (default %(default)s)")
+
+
+def add_certify_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--certify", action="store_true",
+                   help="prove each claim that no (other) solution exists (unsat, unique, a complete "
+                        "count) with a SAT solver that logs a DRAT proof, and check the proof; a claim "
+                        "not certified makes the command exit 1")
+    p.add_argument("--proof-dir", metavar="DIR",
+                   help="with --certify: keep each claim's formula (DIMACS) and proof (DRAT) in DIR")
 
 
 def add_engine_seed_argument(p: argparse.ArgumentParser, more: str = "") -> None:

@@ -25,7 +25,7 @@ def generate_options() -> dict[str, tuple[str, ...]]:
         return tuple(k for k in generated_kinds() if option in KINDS[k].generate_options)
     return {"box": shaped_by_box(), "clues": taking("clues"), "check_seconds": taking("check_seconds"),
             "size": tuple(k for k in generated_kinds() if k not in shaped_by_box()),
-            **{name: taking(name) for name in ("remove", "placed", "holes", "balanced")}}
+            **{name: taking(name) for name in ("remove", "placed", "holes", "balanced", "rating")}}
 
 
 GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
@@ -35,7 +35,7 @@ def _check_generate_options(args) -> None:
     """An option the kind takes no notice of is refused (``generate sudoku --size 4`` wrote a
     9x9, silently), then the defaults of those left out are filled in."""
     for name, kinds in generate_options().items():
-        if getattr(args, name) not in (None, False) and args.kind not in kinds:
+        if getattr(args, name, None) not in (None, False) and args.kind not in kinds:   # "rating" is a group, no one option
             option = f"--{name.replace('_', '-')}"
             hint = (": its shape is --box RxC (--box 2x2 for 4x4, 3x3 for 9x9)" if name == "size"
                     else f": it goes with generate {', '.join(kinds)}")
@@ -110,32 +110,28 @@ RATING_ONLY = ("attempts", "rating_seconds")   # meaningful only with a rating t
 
 def _rating_target(args, box) -> bool:
     """Whether generation aims at a rating; the options checked before any output is made."""
-    from ..generators.sudoku import RATING_SCALE, check_rating_arguments
+    from ..generators.dispatch import RATED
     given = [f"--{o.replace('_', '-')}" for o in RATING_OPTIONS if getattr(args, o) is not None]
     if not given:
         for o in RATING_ONLY:
             if getattr(args, o) is not None:
                 raise UsageError(f"--{o.replace('_', '-')} goes with --rating-min, --rating-max or --technique")
         return False
-    if args.kind != "sudoku":
-        raise UsageError(f"{given[0]} goes with generate sudoku, not {args.kind}")
-    if box != (3, 3):
-        raise UsageError(f"{given[0]}: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; "
-                         f"got --box {box[0]}x{box[1]}")
-    if args.clues is not None:
-        raise UsageError(f"{given[0]} and --clues do not go together: rated puzzles are minimal")
-    args.rating_min = RATING_SCALE[0] if args.rating_min is None else args.rating_min
-    args.rating_max = RATING_SCALE[1] if args.rating_max is None else args.rating_max
-    check_rating_arguments(args.rating_min, args.rating_max, args.technique)
+    if "rating" not in KINDS[args.kind].generate_options:
+        raise UsageError(f"{given[0]} goes with generate {', '.join(generate_options()['rating'])}, not {args.kind}")
+    check = RATED[args.kind][0]
+    args.rating_min, args.rating_max = check(box, args.clues, args.rating_min, args.rating_max, args.technique,
+                                             given[0])
     return True
 
 
 def _generate_rated(args, out) -> int:
-    """``generate sudoku --rating-min/--rating-max/--technique``: each line the puzzle, its
+    """``generate KIND --rating-min/--rating-max/--technique``: each line the puzzle, its
     solution and its score; the bar counts the candidates tried, the found ones as a column."""
-    from ..generators.sudoku import ATTEMPTS_PER_PUZZLE, generate_rated_sudoku
+    from ..generators.dispatch import RATED
     from ..harness.progress import Progress
-    budget = args.attempts or ATTEMPTS_PER_PUZZLE * args.count
+    _, generate_rated, attempts_per_puzzle = RATED[args.kind]
+    budget = args.attempts or attempts_per_puzzle * args.count
     progress = Progress(budget, ["tried", "found"], sys.stderr, enabled=not args.quiet)
 
     def on_attempt(kept: bool) -> None:
@@ -143,10 +139,9 @@ def _generate_rated(args, out) -> int:
         if kept:
             progress.per_solver["found"][0] += 1
     try:
-        for puzzle in generate_rated_sudoku(args.count, args.seed, args.rating_min, args.rating_max,
-                                            technique=args.technique, attempts=budget,
-                                            check_seconds=args.check_seconds,
-                                            rating_seconds=args.rating_seconds, on_attempt=on_attempt):
+        for puzzle in generate_rated(args.count, args.seed, args.rating_min, args.rating_max,
+                                     technique=args.technique, attempts=budget, check_seconds=args.check_seconds,
+                                     rating_seconds=args.rating_seconds, on_attempt=on_attempt):
             print(f"{puzzle.write()} {puzzle.metadata['solution']} {puzzle.metadata['rating']}",
                   file=out, flush=True)
     finally:

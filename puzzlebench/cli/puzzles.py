@@ -14,6 +14,7 @@ import re
 import sys
 
 from .. import api
+from ..engines.certify import claims_absence
 from ..engines.registry import FAMILIES, engine_class
 from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
@@ -57,6 +58,15 @@ def solve_records(records: list[Record], engine, args) -> list[Result]:
     return out
 
 
+def uncertified(res: Result) -> str | None:
+    """Why a certified run's claim of absence stands unproved (``None``: it is proved, or
+    makes none)."""
+    cert = res.certificate
+    if cert is None or cert.status == "verified":
+        return None
+    return f"{cert.status}: {cert.reason or 'no reason given'}"
+
+
 def print_result(res: Result, fmt: str, alone: bool, listed: bool = False) -> None:
     """A result on standard output: a JSON object, or a line (and, for a puzzle written on
     several lines, or a puzzle alone, its solution below in the input's own form); ``listed``
@@ -68,7 +78,8 @@ def print_result(res: Result, fmt: str, alone: bool, listed: bool = False) -> No
         print(error_text(res))
         return
     stats = " ".join(f"{k}={v}" for k, v in res.stats.normalised().items() if v is not None)
-    head = (f"{res.source}: {res.status} count={res.count} "
+    certificate = "" if res.certificate is None else f" certificate={res.certificate.status}"
+    head = (f"{res.source}: {res.status}{certificate} count={res.count} "
             f"time={res.times.total * 1000:.2f}ms {stats}").rstrip()
     if not res.solutions:
         print(head)
@@ -103,8 +114,8 @@ def cmd_solve(args) -> int:
     check_clock(args.clock, args.time_limit, args.wall_limit)
     check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
-    engine = api.seeded_engine(args.solver, args.engine_seed)
-    tally = Tally()
+    engine = api.seeded_engine(args.solver, args.engine_seed, args.certify, args.proof_dir)
+    tally, not_certified = Tally(), 0
     first = True
     for batch in batches(read_records(args)):
         stopped = None
@@ -118,6 +129,12 @@ def cmd_solve(args) -> int:
             failed = res.status is Status.ERROR
             if failed:
                 report_error(error_text(res))
+            elif args.certify and uncertified(res):
+                report_error(f"{res.source}: {res.status} not certified: {uncertified(res)}")
+                not_certified += 1
+            elif not args.certify and engine.family == "ext" and claims_absence(res):
+                print(f"puzzlebench: warning: {res.source}: {res.status} is the program's word alone "
+                      "(--certify proves it)", file=sys.stderr)
             tally.add(str(res.status), error=failed, seconds=res.times.total)
         sys.stdout.flush()
         if stopped is not None:
@@ -125,7 +142,7 @@ def cmd_solve(args) -> int:
         first = False
     if tally.records > 1 or tally.errors:
         print(f"puzzlebench: {tally.summary()}", file=sys.stderr)
-    return tally.exit_code()
+    return tally.exit_code(failed=not_certified)
 
 
 def print_examples() -> int:

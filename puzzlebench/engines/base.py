@@ -146,6 +146,14 @@ class Engine(ABC):
     set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
     libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
 
+    certifying: bool = False
+    """Whether each claim of absence (``unsat``, ``unique``, a complete count) gets a checked
+    proof (:mod:`.certify`) where the answers are verified: :meth:`run`, :meth:`run_many`,
+    :meth:`verified` and the bench's workers; set by ``--certify`` and the API's ``certify``."""
+    proof_dir: str | None = None
+    """With :attr:`certifying`: the folder where each claim's formula and proof are kept."""
+    _prover: "Engine | None" = None
+
     memory_budget: int | None = None
     """Bytes an encoding may take, where the caller gives a memory limit of its own (``generate
     --memory-limit``); else a memory limit's ``RLIMIT_DATA``, else the default budget
@@ -198,6 +206,16 @@ class Engine(ABC):
     def seeded(self, seed: int) -> "Engine":
         """This engine, its next searches given ``seed`` (checked: :func:`check_engine_seed`)."""
         self._engine_seed = check_engine_seed(seed)
+        return self
+
+    def certified(self, certify: bool = True, proof_dir: str | None = None) -> "Engine":
+        """This engine, each claim of absence of its next runs proved and checked
+        (:attr:`certifying`), the proofs kept in ``proof_dir`` if given."""
+        if not isinstance(certify, bool):
+            raise TypeError(f"certify must be True or False; got {certify!r}")
+        if proof_dir is not None and not certify:
+            raise UsageError("a proof folder (--proof-dir) goes with --certify")
+        self.certifying, self.proof_dir = certify, None if proof_dir is None else str(proof_dir)
         return self
 
     # -- facts for `puzzlebench solvers` ----------------------------------------------------
@@ -342,7 +360,33 @@ class Engine(ABC):
         past_the_limit(result, time_limit, clock, wall_limit)
         if verify:
             verify_result(result, puzzle)
+            if self.certifying:
+                self.certify_claim(result, puzzle, deadline)
         return result
+
+    def certify_claim(self, result: Result, puzzle: Puzzle, deadline: Deadline) -> Result:
+        """``result``'s claim of absence, if it makes one and its solutions were verified,
+        proved and checked under ``deadline`` (:func:`.certify.certify`): its ``certificate``."""
+        from .certify import certify, prover_for
+        from .registry import make_engine
+
+        if result.status is Status.ERROR or result.certificate is not None:
+            return result
+        if self._prover is None:
+            spec = prover_for(self)
+            self._prover = self if spec == self.spec else make_engine(spec)
+        result.certificate = certify(puzzle, result, deadline, self._prover, self.proof_dir)
+        return result
+
+    def certify_all(self, results: Results, time_limit: float | None, clock: str = "wall",
+                    wall_limit: float | None = None) -> Results:
+        """:meth:`certify_claim` for every verified answer of a batch, each with what its time
+        limit leaves after its run."""
+        if self.certifying:
+            for result in results.to_records().records:   # records kept: each gets its certificate
+                left = None if time_limit is None else max(0.0, time_limit - result.times.total)
+                self.certify_claim(result, result.puzzle, Deadline(left, clock, wall_limit))
+        return results
 
     def run_text(self, text: str, *, kind: str | None = None, box=None, limit: int | None = 2,
                  time_limit: float | None = None, keep: int = 10) -> Result:
@@ -398,7 +442,8 @@ class Engine(ABC):
                 finished = Results.of(done, puzzles[:len(done)], self.spec, limit)
                 raise Interrupted(verify_all(finished) if verify else finished) from None
             results = Results.of(done, puzzles, self.spec, limit)
-        results = verify_all(results) if verify else results
+        if verify:
+            results = self.certify_all(verify_all(results), time_limit, clock, wall_limit)
         if deferred.hit or len(results) < len(puzzles):   # a native batch stopped by the Ctrl-C
             raise Interrupted(results)
         return results

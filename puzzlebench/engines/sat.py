@@ -45,6 +45,14 @@ REBUILD_CONFLICTS = 1000  # conflicts on one kept solver before it is rebuilt (l
 REBUILD_PUZZLES = 500  # or puzzles (each adds a switch variable, and the model grows with them)
 SLICE_CONFLICTS = 5000  # a slice of a search that cannot be interrupted (some 0.1 s of CaDiCaL's)
 STATS = ("decisions", "conflicts", "propagations", "restarts")
+PROOF_LOGGING = ("cadical103", "cadical153", "cadical195", "cadical300", "ergo", "glucose3", "glucose4",
+                 "glucose42", "gluecard3", "gluecard4", "lingeling", "maplechrono", "maplecm")
+"""The PySAT solvers that write a DRAT proof of an unsatisfiable formula (``with_proof``), in
+python-sat 1.9; the others raise NotImplementedError or are in :data:`BAD_PROOFS` (a test holds
+both to the library)."""
+BAD_PROOFS = {"maplesat": "its proof's literals are one variable off ('d -2 0' deletes the clause -1): "
+                          "the checker rejects them"}
+"""Solvers whose proofs are written but wrong, so never a prover."""
 SEED_PARAMETERS = {"cadical153": "seed", "cadical195": "seed", "cadical300": "seed", "glucose42": "rnd-seed"}
 """The PySAT solvers whose random seed can be set (``Solver.configure``, before any clause:
 CaDiCaL takes options only right after it is made), and the parameter's name."""
@@ -482,6 +490,28 @@ class SatEngine(Engine):
 
     def takes_seed(self) -> bool:
         return self.variant in SEED_PARAMETERS
+
+    def refute(self, clauses: list[list[int]], n_candidates: int, deadline: Deadline) -> tuple[str, object]:
+        """``clauses`` solved once on a fresh solver of this variant (one of
+        :data:`PROOF_LOGGING`) that logs a DRAT proof, under ``deadline``: ``("unsat", the proof's
+        lines)``, ``("sat", the model's true candidates)`` or ``("stopped", None)``.  Fresh and
+        not incremental: a kept solver's proof would span puzzles and never reach the empty
+        clause under assumptions."""
+        from pysat.solvers import Solver
+
+        solver = Solver(name=self.variant, bootstrap_with=clauses, with_proof=True)
+        jumped = False
+        try:
+            kept, count, timed_out = self.models(solver, [], n_candidates, 1, 1, deadline, lambda true: None)
+            if timed_out:
+                return "stopped", None
+            return ("sat", kept[0]) if count else ("unsat", solver.get_proof())
+        except BaseException as exc:
+            jumped = self.recovered_from_a_jump(exc)   # left mid-search: never called again
+            raise
+        finally:
+            if not jumped:
+                solver.delete()
 
     def statistics_of(self, solver) -> dict | None:
         """The solver's accumulated counters, or None where it exposes none."""

@@ -16,7 +16,8 @@ from .dig import Counter
 from .kinds import (generate_futoshiki, generate_jigsaw, generate_kenken, generate_killer, generate_nqueens,
                     generate_skyscrapers, generate_sudoku_x)
 from .latin import check_qwh_arguments, generate_qwh
-from .sudoku import generate_sudoku, line_form_warning
+from .sudoku import (ATTEMPTS_PER_PUZZLE, RATING_SCALE, check_rating_arguments, generate_rated_sudoku, generate_sudoku,
+                     line_form_warning)
 
 
 MakeGenerator = Callable[[object, random.Random, "Counter | None", dict], object]
@@ -51,6 +52,31 @@ WARNINGS: dict[str, Callable[[object], str | None]] = {"sudoku": line_form_warni
 
 CELL_BY_CELL = frozenset({"sudoku"})
 """The generators that call ``on_cell`` after each clue they try (minutes a large puzzle)."""
+
+
+def check_rated_sudoku(box: tuple[int, int], clues: int | None, rating_min: float | None, rating_max: float | None,
+                       technique: str | None, option: str) -> tuple[float, float]:
+    """Refuse a rated generation of Sudoku the ladder cannot rate (``option``: the first rating
+    option given, named in the error); the rating bounds, the scale's ends where left out."""
+    if box != (3, 3):
+        raise UsageError(f"{option}: rated generation is for 9x9 Sudoku (3x3 blocks), the ladder's size; "
+                         f"got --box {box[0]}x{box[1]}")
+    if clues is not None:
+        raise UsageError(f"{option} and --clues do not go together: rated puzzles are minimal")
+    low = RATING_SCALE[0] if rating_min is None else rating_min
+    high = RATING_SCALE[1] if rating_max is None else rating_max
+    check_rating_arguments(low, high, technique)
+    return low, high
+
+
+RATED: dict[str, tuple[Callable, Callable, int]] = {
+    "sudoku": (check_rated_sudoku, generate_rated_sudoku, ATTEMPTS_PER_PUZZLE),
+}
+"""The kinds with a rated generator (their entries take the ``rating`` option): its check of
+the shape and the bounds (``check(box, clues, rating_min, rating_max, technique, option)``), the
+generator (``generate(count, seed, rating_min, rating_max, technique=, attempts=, check_seconds=,
+rating_seconds=, on_attempt=)``, each puzzle's ``metadata`` holding its ``solution`` and
+``rating``) and the candidates it tries a puzzle by default."""
 
 
 def cells_tried(kind: str, box: tuple[int, int]) -> int:

@@ -62,6 +62,8 @@ class BenchConfig:
     engines: Mapping[str, str] = field(default_factory=dict)
     engine_seed: int = DEFAULT_ENGINE_SEED   # repetition r (1..K) gives the engines engine_seed + r - 1
     warmup: int = 0                   # puzzles each worker runs first with each engine, stored as warm-up
+    certify: bool = False             # each claim of absence proved and checked (--certify)
+    proof_dir: str | None = None      # where the proofs are kept (--proof-dir)
     command: str = ""
     settings: dict = field(default_factory=dict)
     origins: Mapping[str, SetOrigin] = field(default_factory=dict)   # by the records' set_name: their file
@@ -83,6 +85,7 @@ class BenchOutcome:
     solvers: list[str]
     items: list[Record] = field(repr=False, default_factory=list)
     memouts: int = 0
+    certify: bool = False
 
     @property
     def exit_code(self) -> int:
@@ -90,7 +93,16 @@ class BenchOutcome:
         puzzles had run), 1 on errors, wrong answers or disagreements."""
         if self.items and all(item.puzzle is None for item in self.items):
             return 2
-        return 1 if self.wrong or self.disagreements or self.errors else 0
+        return 1 if self.wrong or self.disagreements or self.errors or self.uncertified else 0
+
+    @cached_property
+    def uncertified(self) -> list[str]:
+        """Under ``--certify``, each claim of absence of this bench left unproved: its puzzle,
+        solver, status and why."""
+        if not self.certify:
+            return []
+        return [f"{r['puzzle_id']} {r['solver']}: {r['status']} {r['certificate']}"
+                for r in self.results if r["certificate"] in ("failed", "none") and r["status"] != "error"]
 
     @cached_property
     def ids(self) -> set[tuple[str, str]]:
@@ -129,6 +141,8 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
         raise UsageError(f"--repeat {cfg.repeat}: at most {MAX_REPEAT:,} runs of each pair (each is stored; "
                          "a median needs a few)")
     check_engine_seed(cfg.engine_seed)
+    if cfg.proof_dir is not None and not cfg.certify:
+        raise UsageError("a proof folder (--proof-dir) goes with --certify")
     if cfg.engine_seed + cfg.repeat - 1 > MAX_ENGINE_SEED:
         raise UsageError(f"--engine-seed {cfg.engine_seed} with --repeat {cfg.repeat}: the last repetition's "
                          f"seed would pass {MAX_ENGINE_SEED}")
@@ -195,13 +209,14 @@ class _Planner:
             for solver, queue in self.pending.items():
                 if not queue:
                     continue
-                batch = has_batch_path(self.engines[solver])
+                batch = has_batch_path(self.engines[solver]) and not self.cfg.certify   # proved puzzle by puzzle
                 size = self._size(solver, batch)
                 ids, puzzles, engine_seed = queue.take(size)
                 yield WorkUnit(solver, ids, puzzles, self.cfg.limit, self.cfg.time_limit, keep=self.keep,
                                batch=batch, engines=dict(self.cfg.engines), memory_limit=self.cfg.memory_limit,
                                engine_seed=engine_seed, warmup=self.warmups.get(solver, ()),
-                               clock=self.cfg.clock, wall_limit=self.cfg.wall_limit)
+                               clock=self.cfg.clock, wall_limit=self.cfg.wall_limit, certify=self.cfg.certify,
+                               proof_dir=self.cfg.proof_dir)
 
 
 class _SolverQueue:
@@ -264,6 +279,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     settings = {"limit": cfg.limit, "time_limit": cfg.time_limit, "clock": cfg.clock, "wall_limit": cfg.wall_limit,
                 "memory_limit": cfg.memory_limit, "memory_mechanism": memory_mechanism(cfg.memory_limit),
                 "repeat": cfg.repeat, "engine_seed": cfg.engine_seed, "warmup": cfg.warmup, "jobs": jobs,
+                "certify": cfg.certify,
                 "resume": cfg.resume, "solvers": list(engines), **cfg.settings}
     identify_sets(items, dict(cfg.origins), db, stderr)   # before the run: a refusal stores nothing
     run_id = db.start_run(command=cfg.command, seed=cfg.seed, settings=settings,
@@ -275,7 +291,7 @@ def _run(items, cfg, engines, db, executor, stderr, started) -> BenchOutcome:
     limit = limit_key(cfg.limit)
     outcome = BenchOutcome(run_id, plan.tasks.measured, plan.skipped, stored.wrong, stored.errors, stored.timeouts,
                            [], 0.0, cfg.db, limit, plan.sets, [*engines, INPUT_SOLVER], items,
-                           memouts=stored.memouts)
+                           memouts=stored.memouts, certify=cfg.certify)
     disagreements = []
     if len(engines) > 1:  # the cross-check compares this bench's solvers: one has nobody to disagree with
         disagreements = [d for d in crosscheck_db(db.conn, limit, plan.sets, list(engines))

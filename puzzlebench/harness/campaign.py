@@ -39,7 +39,7 @@ DURATION = "a number of seconds or a text with a unit (\"15min\")"
 SIZE = "a number of MB (2^20 bytes) or a text with a unit (\"2GiB\")"
 
 TOP_KEYS = {"db": TEXT, "solvers": LIST, "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE,
-            "repeat": WHOLE, "warmup": WHOLE, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
+            "repeat": WHOLE, "warmup": WHOLE, "certify": FLAG, "jobs": WHOLE, "executor": TEXT, "seed": WHOLE, "set": LIST}
 SET_KEYS = {"file": TEXT, "kind": TEXT, "box": TEXT, "sample": WHOLE, "seed": WHOLE, "scramble": FLAG,
             "time_limit": DURATION, "memory_limit": SIZE, "limit": WHOLE, "repeat": WHOLE, "solvers": LIST}
 SOLVER_KEYS = {"spec": TEXT, "options": "a table"}
@@ -79,6 +79,7 @@ class Campaign:
         limit = 2                         # solutions to look for, 0 = all (default 2)
         repeat = 1                        # runs of each (puzzle, solver) pair (default 1)
         warmup = 1                        # each worker's first K puzzles run first, left out of reports
+        certify = true                    # each claim of absence proved and checked (default false)
         jobs = 2                          # local worker processes (default: the cores here)
         executor = "local"                # or "dask-local:4", "dask://HOST:PORT"
         seed = 1                          # of samples and scrambles (default 0)
@@ -96,6 +97,7 @@ class Campaign:
     executor: str | None
     sets: list[SetRun]
     warmup: int = 0
+    certify: bool = False
 
 
 def load_campaign(path: str, engines: Mapping[str, str] | None = None) -> Campaign:
@@ -176,7 +178,8 @@ class _Checker:
                 self.fail(("set", i, "file"), f"{first} and {run.file} would both be the set "
                           f"{set_name(run.file)!r} (a set is named by its file's name): rename one")
         db = self.resolve(data["db"]) if "db" in data else None
-        return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs, data.get("warmup", 0))
+        return Campaign(self.path, db, data.get("jobs"), data.get("executor"), runs, data.get("warmup", 0),
+                        data.get("certify", False))
 
     def keys(self, table: dict, known: dict, where: tuple, what: str) -> None:
         for key, value in table.items():

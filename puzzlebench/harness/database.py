@@ -43,7 +43,8 @@ SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.na
        r.peak_memory, r.baseline_memory,
        r.nodes, r.guesses, r.backtracks, r.conflicts, r.propagations, r.raw_stats, r.size, r.error,
        r.verified, r.wrong, COALESCE(r.repetition, 1) AS repetition, r.engine_seed,
-       COALESCE(r.clock, 'wall') AS clock, r.memory_mechanism
+       COALESCE(r.clock, 'wall') AS clock, r.memory_mechanism,
+       r.certificate, r.prover, r.proof_bytes, r.prove_seconds, r.check_seconds
 FROM result_log r
 JOIN puzzle_sets s ON s.id = r.set_id
 JOIN solvers v ON v.id = r.solver_id
@@ -103,7 +104,12 @@ CREATE TABLE IF NOT EXISTS result_log (
     engine_seed INTEGER,
     warmup INTEGER,
     clock TEXT,
-    memory_mechanism TEXT
+    memory_mechanism TEXT,
+    certificate TEXT,
+    prover TEXT,
+    proof_bytes INTEGER,
+    prove_seconds REAL,
+    check_seconds REAL
 );
 CREATE VIEW IF NOT EXISTS results AS""" + RESULTS_VIEW + """;
 CREATE TABLE IF NOT EXISTS disagreements (
@@ -129,7 +135,8 @@ CREATE TABLE IF NOT EXISTS puzzle_texts (
 
 ADDED_COLUMNS = (("t_cpu", "REAL"), ("batch_size", "INTEGER"), ("baseline_memory", "INTEGER"),
                  ("memory_limit", "INTEGER"), ("repetition", "INTEGER"), ("engine_seed", "INTEGER"),
-                 ("warmup", "INTEGER"), ("clock", "TEXT"), ("memory_mechanism", "TEXT"))
+                 ("warmup", "INTEGER"), ("clock", "TEXT"), ("memory_mechanism", "TEXT"), ("certificate", "TEXT"),
+                 ("prover", "TEXT"), ("proof_bytes", "INTEGER"), ("prove_seconds", "REAL"), ("check_seconds", "REAL"))
 """Columns of the log newer than the first databases: added to an older database when a bench
 opens it (``ALTER TABLE``, the view made again), read as ``NULL`` from one ``report`` opens."""
 
@@ -180,12 +187,14 @@ _NUMBER = ("{c} IS NULL OR (typeof({c}) IN ('integer', 'real') AND abs({c}) < 9e
 _TEXT = ("typeof({c}) IN ('text', 'null')", "is not text")
 _STATUSES = tuple(status.value for status in Status)
 STORED_KINDS: dict[str, tuple[str, str]] = {
-    **dict.fromkeys(("t_parse", "t_encode", "t_solve", "t_decode", "t_total", "t_cpu", "time_limit"), _SECONDS),
+    **dict.fromkeys(("t_parse", "t_encode", "t_solve", "t_decode", "t_total", "t_cpu", "time_limit",
+                     "prove_seconds", "check_seconds"), _SECONDS),
     **dict.fromkeys(("run_id", "line", "limit_", "memory_limit", "count", "batch_size", "peak_memory",
-                     "baseline_memory", "repetition", "engine_seed"), _WHOLE),
+                     "baseline_memory", "repetition", "engine_seed", "proof_bytes"), _WHOLE),
     **dict.fromkeys(("nodes", "guesses", "backtracks", "conflicts", "propagations"), _NUMBER),
     **dict.fromkeys(("puzzle_id", "puzzle_hash", "set_name", "set_digest", "kind", "shape", "solver", "raw_stats",
-                     "size", "error", "memory_mechanism"), _TEXT),
+                     "size", "error", "memory_mechanism", "prover"), _TEXT),
+    "certificate": ("{c} IS NULL OR {c} IN ('verified', 'failed', 'none')", "is not a certificate (verified, failed, none)"),
     "verified": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
     "wrong": ("{c} IS NULL OR {c} IN (0, 1)", "is not 0 or 1"),
     "status": ("{c} IS NOT NULL AND {c} IN (" + ", ".join(f"'{s}'" for s in _STATUSES) + ")",

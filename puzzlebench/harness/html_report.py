@@ -40,7 +40,8 @@ FLAGS = {"disagree": 1, "timeout": 2, "memout": 4, "slowest": 8, "error": 16}
 RECORD_FIELDS = ("status", "count", "verified", "wrong", "t_parse", "t_encode", "t_solve", "t_decode", "t_total",
                  "t_cpu", "batch_size", "peak_memory", "baseline_memory", "nodes", "guesses", "backtracks",
                  "conflicts", "propagations", "size", "raw_stats", "error", "limit_", "time_limit", "memory_limit",
-                 "clock", "repetition", "engine_seed", "memory_mechanism", "run_id", "runs")
+                 "clock", "repetition", "engine_seed", "memory_mechanism", "certificate", "prover", "proof_bytes",
+                 "prove_seconds", "check_seconds", "run_id", "runs")
 
 
 @dataclass
@@ -157,11 +158,18 @@ def _table_of(rows: list[dict], columns: list[Metric], caption: str, role: str) 
     head = "".join(f"<th data-key={_e(m.key)}>{_e(m.header_of(rows))}</th>" for m in columns)
     body = []
     for row in rows:
-        cells = "".join(f"<td data-v='{_e(_sort_value(row, m))}'>{_e(m.cell(row))}</td>" for m in columns)
+        cells = "".join(f"<td{_cell_class(row, m)} data-v='{_e(_sort_value(row, m))}'>{_e(m.cell(row))}</td>"
+                        for m in columns)
         flags = " ".join(f"has-{s}" for s in ("timeouts", "errors", "memouts", "wrong") if row.get(s))
         body.append(f"<tr data-solver='{_e(row.get('solver'))}' data-status='{flags}'>{cells}</tr>")
     return (f"<table class='sortable {role}'><caption>{_e(caption)}</caption><thead><tr>{head}</tr></thead>"
             f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def _cell_class(row: dict, column: Metric) -> str:
+    """A cell shown in red: claims of absence some of which went unproved under ``--certify``."""
+    unproved = column.key == "certified" and row.get("claims") and row.get("certified") != row.get("claims")
+    return " class='unproved'" if unproved else ""
 
 
 def _sort_value(row: dict, column: Metric):

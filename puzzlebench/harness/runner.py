@@ -37,7 +37,8 @@ class WorkUnit:
     engine's searches are given (``None``: it takes none).  ``warmup``: (task id, puzzle) pairs
     a worker runs first when it builds the engine, their rows sent flagged ``warmup``
     (``bench --warmup``).  ``clock``: the clock of ``time_limit`` (``wall`` or ``cpu``), with
-    ``wall_limit`` beside a CPU limit."""
+    ``wall_limit`` beside a CPU limit.  ``certify``: each claim of absence proved and checked in
+    the run (``Engine.certified``), the proofs kept in ``proof_dir`` if given."""
 
     solver: str
     task_ids: Sequence[int]
@@ -52,6 +53,8 @@ class WorkUnit:
     warmup: Sequence[tuple[int, Puzzle]] = ()
     clock: str = "wall"
     wall_limit: float | None = None
+    certify: bool = False
+    proof_dir: str | None = None
 
     @property
     def timing(self) -> dict:
@@ -112,14 +115,17 @@ def contiguous(ids: Sequence[int]) -> range | None:
 
 ROW_FIELDS = ("task_id", "status", "count", "t_parse", "t_encode", "t_solve", "t_decode", "t_total",
               "peak_memory", "nodes", "guesses", "backtracks", "conflicts", "propagations",
-              "raw_stats", "size", "error", "verified", "wrong", "t_cpu", "batch_size", "baseline_memory")
+              "raw_stats", "size", "error", "verified", "wrong", "t_cpu", "batch_size", "baseline_memory",
+              "certificate", "prover", "proof_bytes", "prove_seconds", "check_seconds")
 Row = tuple
 """One finished task, as a plain tuple in :data:`ROW_FIELDS` order (cheap to pickle; the
 fields added last are last, so that a row of the earlier fields alone is still stored).  Times
 in seconds: ``t_*`` wall time but ``t_cpu``, CPU time (user + system) of the worker over the
 engine's run, shared evenly by the ``batch_size`` puzzles of one batch call (1: run alone);
 memory in bytes: ``peak_memory`` the peak resident set above ``baseline_memory``, the
-worker's idle resident set once it had built the engine (see ``harness/workers.py``)."""
+worker's idle resident set once it had built the engine (see ``harness/workers.py``); the
+certificate of a claim of absence under ``bench --certify`` (its status, the prover, the proof's
+bytes, the seconds to prove and to check: :class:`~puzzlebench.results.Certificate`), else NULL."""
 
 
 @dataclass
@@ -214,11 +220,12 @@ def json_objects(names: Sequence[str], flat: Sequence[int]) -> list[str]:
 
 def row_of(task_id: int, result: Result, peak_memory: int | None, wrong: bool = False,
            baseline_memory: int | None = None, batch_size: int = 1) -> Row:
-    t, s = result.times, result.stats
+    t, s, c = result.times, result.stats, result.certificate
+    certificate = (None,) * 5 if c is None else (c.status, c.prover, c.proof_bytes, c.prove_seconds, c.check_seconds)
     return (task_id, _STATUS_TEXT[result.status], result.count, t.parse, t.encode, t.solve, t.decode, t.total,
             peak_memory, s.nodes, s.guesses, s.backtracks, s.conflicts, s.propagations,
             json_column(s.raw), json_column(result.size), result.error, int(result.verified), int(wrong),
-            t.cpu, batch_size, baseline_memory)
+            t.cpu, batch_size, baseline_memory) + certificate
 
 
 def failure_row(task_id: int, status: Status, message: str, seconds: float = 0.0, *,

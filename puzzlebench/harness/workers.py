@@ -186,6 +186,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             engine = engines[key]
             if unit.engine_seed is not None:
                 engine.seeded(unit.engine_seed)
+            engine.certified(unit.certify, unit.proof_dir)
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
@@ -199,7 +200,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         memory.for_unit(baseline, unit.memory_limit)
         memory.cpu_seconds = hard_limits(unit.timing)[1]
         shared[BASELINE] = baseline.resident
-        if unit.batch:
+        if unit.batch and not engine.certifying:   # a claim is proved puzzle by puzzle
             finished = _run_batch(conn, shared, seq, unit, engine, memory)
         else:
             finished = _run_single(conn, shared, seq, unit, engine, memory)
@@ -252,7 +253,8 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
         _mark(shared, seq, index)
         memory.start()
         try:
-            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=False, **unit.timing)
+            # certified in the run, under its limits: the answers first verified, then each claim proved
+            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=engine.certifying, **unit.timing)
             result.peak_memory = run_peak(memory.stop(), result.stats.raw)
             if memout_if_said(result, memory.allowed).status is Status.MEMOUT:
                 rows.append(row_of(tid, result, result.peak_memory, False, baseline))

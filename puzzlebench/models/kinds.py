@@ -26,7 +26,8 @@ class Kind:
     """One kind.  ``model``: ``"module:Class"`` (or the class); ``generator``: a name the
     generators resolve (their own, or ``"module:function"``), ``None`` if it has none;
     ``shape``: ``"box"`` (a block shape, ``--box RxC``) or ``"size"``; ``default_shape``;
-    ``generate_options``: the ``generate`` options it takes besides its shape;
+    ``generate_options``: the ``generate`` options it takes besides its shape (``rating``: the
+    rating targets, for a kind with a rated generator in :mod:`puzzlebench.generators.dispatch`);
     ``proven_unique``: whether its generator proves uniqueness (a counter is made for it);
     ``learning_from``: the size from which those checks go to ``sat``; ``slow_from``: the size
     from which generating takes minutes a puzzle, and what was measured; ``examples``: its
@@ -78,7 +79,7 @@ def unregister_kind(name: str) -> None:
 
 
 for _entry in (
-    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds"),
+    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds", "rating"),
          drawing="svg"),
     Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False,
          drawing="svg"),

@@ -157,6 +157,16 @@ def status_bytes(name: bytes) -> int | None:
         return None
 
 
+def trim_heap() -> None:
+    """Give the C heap's free memory back to the system (glibc's ``malloc_trim(0)``: the free
+    top of the heap released, free pages inside it ``madvise``d away), so that what the process
+    holds is what it uses.  Elsewhere (no glibc) nothing is done."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 class MemoryProbe:
     """This process's memory from ``/proc/self/status`` (Linux): the peak resident set since
     the last :meth:`reset`, in bytes; where that file or ``clear_refs`` is missing, the
@@ -190,9 +200,12 @@ class MemoryProbe:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
     def baseline(self) -> Baseline:
-        """What this process holds now, idle (see :class:`Baseline`)."""
+        """What this process holds now, idle (see :class:`Baseline`), its free heap first given
+        back (:func:`trim_heap`): heap a worker inherited free from its parent is resident and
+        counted in its data, so a run reusing it grew neither, and ran past its cap unseen."""
         if not self.resettable:
             return Baseline(0, 0)
+        trim_heap()
         return Baseline(self._field(b"VmRSS:") or 0, self._field(b"VmData:") or 0, self._field(b"RssFile:") or 0)
 
     def run_peak(self, baseline: Baseline) -> int:
@@ -627,7 +640,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         if backstop is not None:
             backstop.apply(cpu_hard)
         if probe is None:
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
             if backstop is not None:
                 backstop.lift()
             conn.send(_without_puzzle(result))
@@ -636,7 +649,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=False, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
         except Exception as exc:
             cap.lift()
             raw = dict(getattr(exc, "program", None) or {})

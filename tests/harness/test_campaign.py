@@ -133,8 +133,8 @@ BAD = [
     ("db = \"r.sqlite\"\nsolvers = [{ options = { a = 1 } }]\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:2:1: a solver table needs spec = \"family[:variant]\""),
     ("db = \"r.sqlite\"\n[tables]\nx = 1\n[[set]]\nfile = \"four.txt\"\n",
-     "{c}:2:1: unknown key 'tables' in the campaign (known: db, executor, jobs, limit, memory_limit, repeat, "
-     "seed, set, solvers, time_limit, warmup)"),
+     "{c}:2:1: unknown key 'tables' in the campaign (known: certify, db, executor, jobs, limit, memory_limit, "
+     "repeat, seed, set, solvers, time_limit, warmup)"),
     ("db = \"r.sqlite\"\nsolvers = [\"mrv\"]\nwarmup = -1\n[[set]]\nfile = \"four.txt\"\n",
      "{c}:3:1: warmup -1: out of range: a whole number from 0 to 2^31-1"),
     ("solvers = [\"mrv\"]\n[[set]]\nfile = \"four.txt\"\n",

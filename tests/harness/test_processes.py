@@ -355,3 +355,22 @@ def test_an_error_in_memorys_words_under_a_cap_is_a_memout(words, limit, status)
     assert memout_if_said(result, limit).status is status
     if status is Status.MEMOUT:
         assert result.error == f"memory limit of 5 MB reached: {words}; peak 1.0 MB above the baseline"
+
+
+HEAP_PROBE = """
+from puzzlebench.runtime.child import MemoryProbe
+junk = [bytes(1000) + bytes([i % 256]) for i in range(100_000)]   # 100 MB of the C heap
+keep = junk[-1]   # the heap's top stays in use: its free middle is not given back by itself
+del junk
+probe = MemoryProbe()
+baseline = probe.baseline()
+probe.reset()
+run = [bytes(1000) + bytes([i % 256]) for i in range(20_000)]   # a run's 20 MB
+print(probe.run_peak(baseline) // 2**20)
+"""
+
+
+def test_a_runs_memory_is_counted_where_it_reuses_heap_its_process_freed_before():
+    done = subprocess.run([sys.executable, "-c", HEAP_PROBE], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 15   # uncounted, it read 0: the run lived in the free heap of the baseline

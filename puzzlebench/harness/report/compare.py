@@ -11,8 +11,8 @@ from typing import Iterable
 from ..crosscheck import FINISHED
 from ..database import INPUT_SOLVER
 from ..uncertainty import ALPHA, paired_time_test, solved_test
-from .metrics import percent
-from .statistics import MetricOptions, group_noise, largest_limit, mean_or_none, outcome
+from .metrics import certified_of, percent
+from .statistics import MetricOptions, certified_counts, group_noise, largest_limit, mean_or_none, outcome
 from .tables import add_holm, noise_exceeds
 
 def compare(results_a: Iterable, results_b: Iterable, options: MetricOptions = MetricOptions()) -> list[dict]:
@@ -47,7 +47,7 @@ COMPARE_FIELDS = ("set", "solver", "limit", "time_limit_a", "time_limit_b", "puz
                   "only_a", "only_b", "solved_a", "solved_b", "gained", "lost", "p_solved", "p_solved_holm",
                   "solved_change", "median_a", "median_b", "p_time", "p_time_holm", "time_change", "par_k",
                   "par_a", "par_b", "p_par", "p_par_holm", "par_change", "noise_a", "noise_b",
-                  "noise_exceeds_difference", "differ")
+                  "noise_exceeds_difference", "differ", "certified_a", "certified_b")
 """The fields of a row of :func:`compare`, in the order of its CSV and JSON."""
 
 
@@ -66,6 +66,7 @@ def _compared(key: tuple, a: dict, b: dict, options: MetricOptions) -> dict:
         row[f"median_{side}"] = median(solved) if solved else None
         row[f"par_{side}"] = mean_or_none([o.par for o in mine])
         row[f"noise_{side}"] = group_noise(rows[h] for h in common)
+        row[f"certified_{side}"] = certified_of(certified_counts([rows[h] for h in common]))
     pairs = list(zip(outcomes["a"], outcomes["b"]))
     row["gained"] = sum(y.solved and not x.solved for x, y in pairs) if common else None
     row["lost"] = sum(x.solved and not y.solved for x, y in pairs) if common else None

@@ -18,8 +18,8 @@ from typing import Any, Callable
 from ...results import STATISTICS
 from ..crosscheck import FINISHED
 from ..uncertainty import median_interval
-from .statistics import (DEFAULT_PAR, VIRTUAL_BEST, MetricOptions, Outcome, PuzzleKey, clock_of, group_noise,
-                         interval_fields, largest_limit, mean_or_none, paired_comparison, percentile, speedup,
+from .statistics import (DEFAULT_PAR, VIRTUAL_BEST, MetricOptions, Outcome, PuzzleKey, certified_counts, clock_of,
+                         group_noise, interval_fields, largest_limit, mean_or_none, paired_comparison, percentile, speedup,
                          speedup_interval)
 
 TABLES = ("summary", "statistics", "standard", "compare", "brief")
@@ -137,6 +137,11 @@ class Standing:
 
 def always(rows: list[dict]) -> bool:
     return True
+
+
+def certified_of(pair: tuple) -> str:
+    """``certified/claims``, or ``-`` where no run was certified."""
+    return "-" if pair[0] is None else f"{pair[0]}/{pair[1]}"
 
 
 def present(*keys: str) -> Callable[[list[dict]], bool]:
@@ -265,9 +270,19 @@ def _mean(values: list) -> float | None:
     return mean(values) if values else None
 
 
+def _kilobytes(value: float | None) -> float | None:
+    return None if value is None else round(value / 1024, 1)
+
+
 def _megabytes(rows: list, column: str) -> float | None:
     largest = max((r[column] for r in rows if r[column]), default=None)
     return None if largest is None else largest / 2 ** 20
+
+
+def _proved(rows: list, column: str) -> float | None:
+    """The median of ``column`` over the claims whose proof the checker verified."""
+    return _median([r[column] for r in rows if "certificate" in r.keys() and r["certificate"] == "verified"
+                    and r[column] is not None])
 
 
 def _per_second(g: Group) -> float | None:
@@ -320,8 +335,22 @@ SUMMARY = [
     Metric("wrong", "wrong", compute=lambda g: sum(bool(r["wrong"]) for r in g.rows), format=count,
            lower_is_better=True, page_only=True, description="answers the checker refused, and claims another answer's "
            "verified solutions refute (an unsat where one exists, a unique where two do)"),
+    Metric("certified", "certified", fields=("certified", "claims"), format=certified_of,
+           compute=lambda g: dict(zip(("certified", "claims"), certified_counts(g.rows))),
+           lower_is_better=False, shown=present("certified"),
+           description="claims of absence (unsat, unique, a complete count) whose DRAT proof the checker verified, "
+                       "of the claims made, under `bench --certify`; an unproved claim is shown red on the page"),
     Metric("median", "median ms", compute=lambda g: _median(g.times), format=milliseconds, lower_is_better=True,
            description="median time of the solved puzzles"),
+    Metric("proof_kb", "proof KB", compute=lambda g: _kilobytes(_proved(g.rows, "proof_bytes")), format=general,
+           lower_is_better=True, shown=present("proof_kb"),
+           description="median size of the verified proofs (`bench --certify`), KB of 1,024 bytes"),
+    Metric("prove_median", "prove ms", compute=lambda g: _proved(g.rows, "prove_seconds"), format=milliseconds,
+           lower_is_better=True, shown=present("prove_median"),
+           description="median time the prover took for the verified proofs, beside the run's own time"),
+    Metric("check_median", "check ms", compute=lambda g: _proved(g.rows, "check_seconds"), format=milliseconds,
+           lower_is_better=True, shown=present("check_median"),
+           description="median time the DRAT checker took on them"),
     Metric("median_ci", "median 95% CI ms", fields=("median_lo", "median_hi"), format=interval(milliseconds),
            compute=lambda g: interval_fields("median", median_interval(g.times)), shown=present("median_lo"),
            description="percentile bootstrap interval of the median, the puzzles resampled"),
@@ -432,6 +461,12 @@ COMPARE = [
     Metric("noise_b", "noise B", "compare", format=percent, shown=present("noise_a", "noise_b")),
     Metric("differ", "answers differ", "compare", format=count,
            description="puzzles both finished with another status or count"),
+    Metric("certified_a", "certified A", "compare", shown=lambda rows: any(r.get("certified_a") not in (None, "-")
+                                                                            for r in rows),
+           description="claims of absence certified of those made in A (`bench --certify`)"),
+    Metric("certified_b", "certified B", "compare", shown=lambda rows: any(r.get("certified_b") not in (None, "-")
+                                                                            for r in rows),
+           description="the same in B"),
 ]
 
 BRIEF = [

@@ -137,6 +137,16 @@ class MetricOptions:
     margin: float = DEFAULT_MARGIN
 
 
+def certified_counts(rows) -> tuple[int | None, int | None]:
+    """(claims of absence certified, claims made) among ``rows`` run under ``bench --certify``,
+    where each such claim has a certificate (``verified``, ``failed``, ``none``); ``(None,
+    None)`` where no row was certified (an older database has no such column)."""
+    claims = [r for r in rows if "certificate" in r.keys() and r["certificate"] is not None]
+    if not claims:
+        return None, None
+    return sum(r["certificate"] == "verified" for r in claims), len(claims)
+
+
 def solved_in_limit(row, time_key: str = "t_total") -> bool:
     """A finished answer, not found wrong, within the row's own time limit (none: any time) on
     the clock its run was limited on (:func:`past_its_limit`), whichever clock the report

@@ -1,0 +1,167 @@
+"""Certificates for the claims no solution can show: ``unsat`` (no solution), ``unique`` (no
+second one) and a complete count of k (no (k+1)-th one).
+
+Each is one claim about one formula: the puzzle's CNF as ``export --to dimacs`` writes it (the
+``extended`` encoding with pairwise at-most-one, a unit clause a given), plus a blocking clause
+for each solution found, is unsatisfiable.  A SAT solver that logs its proof refutes that
+formula on a fresh solver, and the package's DRAT checker (``native/drat.c``, drat-trim's
+semantics: Wetzler, Heule and Hunt, "DRAT-trim: Efficient Checking and Trimming Using
+Expressive Clausal Proofs", SAT 2014) checks the proof, so that the claim rests on a check a
+reader can repeat with drat-trim from the kept files (``proof_dir``), not on the engine's word.
+
+The prover is the engine itself where it is a proof-logging SAT solver (``sat:glucose3``), else
+CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`), and the certificate names it.  Where the
+prover finds a model instead, the claim is false: that model, checked by the puzzle's own
+checker, is the solution the engine missed.
+"""
+
+from __future__ import annotations
+
+import array
+import os
+import tempfile
+import time
+from pathlib import Path
+
+from ..encoders.cnf import encode
+from ..models.base import Puzzle
+from ..results import Certificate, Result, Status
+from ..runtime.limits import Deadline
+
+DEFAULT_PROVER = "sat:cadical195"
+CHECKER = "drat"   # native/drat.c
+CHECK_MEMORY = 2 * 2 ** 30   # the checker's budget, as every command's default
+
+
+def claims_absence(result: Result) -> bool:
+    """Whether ``result`` claims that some solution does not exist: ``unsat``, ``unique``, or
+    ``multiple`` short of its limit (an exact count)."""
+    if result.status in (Status.UNSAT, Status.UNIQUE):
+        return True
+    return result.status is Status.MULTIPLE and (result.limit is None or result.count < result.limit)
+
+
+def claim_formula(puzzle: Puzzle, solutions) -> tuple[int, list[list[int]], int]:
+    """The formula a claim says is unsatisfiable: the export's CNF and a blocking clause for
+    each of ``solutions`` (one of its open cells takes another value); its variables, its
+    clauses and its candidate variables."""
+    cnf = encode(puzzle)
+    n, givens = cnf.n_values, cnf.givens
+    blocking = [[-(cell * n + value) for cell, value in enumerate(solution) if not givens[cell]]
+                for solution in solutions]
+    return cnf.n_vars, cnf.all_clauses() + blocking, cnf.n_candidates
+
+
+def prover_for(engine) -> str:
+    """The proof-logging engine that certifies ``engine``'s claims: itself where it is one."""
+    from .sat import PROOF_LOGGING
+    return engine.spec if engine.family == "sat" and engine.variant in PROOF_LOGGING else DEFAULT_PROVER
+
+
+def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
+            proof_dir: str | None = None) -> Certificate | None:
+    """The certificate of ``result``'s claim of absence (``None``: it makes none), under the
+    run's ``deadline``; ``prover`` an engine of :data:`~.sat.PROOF_LOGGING` (default
+    :data:`DEFAULT_PROVER`).  A model the prover finds instead makes ``result`` an ``error``
+    naming the solution missed.  ``proof_dir``: keep the formula and the proof there."""
+    from .registry import make_engine
+
+    if not claims_absence(result):
+        return None
+    prover = prover or make_engine(DEFAULT_PROVER)
+    if result.count > len(result.solutions):
+        return Certificate("none", prover.spec, reason=f"a count of {result.count} with {len(result.solutions)} "
+                           "solutions kept: each needs its blocking clause (raise --keep)")
+    n_vars, clauses, n_candidates = claim_formula(puzzle, result.solutions)
+    start = time.perf_counter()
+    answer, found = prover.refute(clauses, n_candidates, deadline)
+    prove_seconds = time.perf_counter() - start
+    if answer == "stopped":
+        return Certificate("none", prover.spec, prove_seconds=prove_seconds,
+                           reason="the time limit struck before the proof was found")
+    if answer == "sat":
+        return _missed(puzzle, result, found, prover.spec, prove_seconds)
+    with _proof_place(proof_dir, result) as (formula_path, proof_path):
+        with open(proof_path, "w") as out:
+            out.writelines(line + "\n" for line in found)
+        if formula_path is not None:
+            _write_dimacs(formula_path, n_vars, clauses)
+        verdict = check_proof(n_vars, clauses, proof_path)
+    status = "verified" if verdict["verdict"] == "verified" else "failed"
+    reason = None if status == "verified" else _reason(verdict)
+    return Certificate(status, prover.spec, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
+
+
+def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_limit: int = CHECK_MEMORY) -> dict:
+    """The checker's verdict on the DRAT proof in ``proof_path`` for ``clauses``
+    (``_native.check_drat``: its dict of the verdict and the figures)."""
+    from .. import _native
+    return _native.check_drat(n_vars, clause_buffer(clauses), proof_path, memory_limit)
+
+
+def clause_buffer(clauses: list[list[int]]) -> array.array:
+    """The clauses as the checker reads them: 32-bit DIMACS literals, each clause closed by 0."""
+    flat = array.array("i")
+    for clause in clauses:
+        flat.extend(clause)
+        flat.append(0)
+    return flat
+
+
+def _missed(puzzle: Puzzle, result: Result, true_candidates: list[int], prover: str,
+            prove_seconds: float) -> Certificate:
+    """The prover's model: a solution the claim said does not exist, checked by the puzzle's
+    checker; the result becomes an ``error`` naming it."""
+    n = puzzle.n_values
+    values = [0] * puzzle.n_cells
+    for var in true_candidates:
+        cell, rest = divmod(var - 1, n)
+        values[cell] = rest + 1
+    broken = puzzle.check(values)
+    if broken:
+        return Certificate("failed", prover, prove_seconds=prove_seconds,
+                           reason=f"the prover's model breaks the puzzle's rules ({broken[0]})")
+    missed = puzzle.format_solution(tuple(values))
+    claim = "unsat" if result.status is Status.UNSAT else f"{result.status} with {result.count} found"
+    result.error = (f"claimed {claim}, but {prover} found {'a' if result.count == 0 else 'another'} "
+                    f"solution, verified: {missed}")
+    result.status = Status.ERROR
+    return Certificate("failed", prover, prove_seconds=prove_seconds, reason=f"another solution exists: {missed}")
+
+
+def _reason(verdict: dict) -> str:
+    failure = verdict.get("failure")
+    if verdict["verdict"] == "not verified" and failure:
+        return f"not verified: {failure.get('reason') or failure}"
+    return f"{verdict['verdict']}: {verdict.get('message') or ''}".rstrip(": ")
+
+
+class _proof_place:
+    """Where the proof is written: ``proof_dir`` (the formula beside it, both kept, named by the
+    puzzle and the solver), else a temporary file removed after the check."""
+
+    def __init__(self, proof_dir: str | None, result: Result):
+        self.proof_dir, self.result, self.temporary = proof_dir, result, None
+
+    def __enter__(self) -> tuple[str | None, str]:
+        if self.proof_dir is None:
+            self.temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-proof-")
+            return None, os.path.join(self.temporary.name, "proof.drat")
+        stem = _file_stem(f"{self.result.source or 'puzzle'}-{self.result.solver}")
+        folder = Path(self.proof_dir)
+        folder.mkdir(parents=True, exist_ok=True)
+        return str(folder / f"{stem}.cnf"), str(folder / f"{stem}.drat")
+
+    def __exit__(self, *exc) -> None:
+        if self.temporary is not None:
+            self.temporary.cleanup()
+
+
+def _file_stem(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)[:120]
+
+
+def _write_dimacs(path: str, n_vars: int, clauses: list[list[int]]) -> None:
+    with open(path, "w") as out:
+        out.write(f"p cnf {n_vars} {len(clauses)}\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)

@@ -1,0 +1,167 @@
+"""Certified claims (``--certify``): every claim that no (other) solution exists is proved by a
+proof-logging SAT solver and the DRAT proof checked by the package's checker; a false claim is
+caught by the model the prover finds instead, verified by the puzzle's own checker."""
+
+from __future__ import annotations
+
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import INKALA, run
+from puzzlebench import api, parse
+from puzzlebench.engines.certify import DEFAULT_PROVER, certify, check_proof, claim_formula
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.engines.sat import PROOF_LOGGING
+from puzzlebench.errors import UsageError
+from puzzlebench.runtime.limits import Deadline
+
+FAKE_UNSAT = 'ext@cmd=printf "s UNSATISFIABLE\\n"'
+SOLUTION = "812753649943682175675491283154237896369845721287169534521974368438526917796318452"
+
+
+def peers(cell: int) -> set[int]:
+    row, col = divmod(cell, 9)
+    box = (row // 3 * 3, col // 3 * 3)
+    return ({row * 9 + c for c in range(9)} | {r * 9 + col for r in range(9)}
+            | {(box[0] + r) * 9 + box[1] + c for r in range(3) for c in range(3)}) - {cell}
+
+
+def unsat_without_clash() -> str:
+    """Inkala's puzzle with one more given that repeats no value in a row, column or block but
+    leaves no solution."""
+    engine = make_engine("bitboard")
+    for cell, ch in enumerate(INKALA):
+        for value in "123456789" if ch == "." else "":
+            if any(INKALA[p] == value for p in peers(cell)):
+                continue
+            text = INKALA[:cell] + value + INKALA[cell + 1:]
+            if str(engine.run(parse(text), limit=1).status) == "unsat":
+                return text
+    raise AssertionError("no such given")
+
+
+def all_4x4_grids() -> list[str]:
+    """Every 4x4 Sudoku solution (288), by brute force over rows of permutations."""
+    from itertools import permutations, product
+    rows = list(permutations("1234"))
+    grids = []
+    for grid in product(rows, repeat=4):
+        cols_ok = all(len({grid[r][c] for r in range(4)}) == 4 for c in range(4))
+        boxes_ok = all(len({grid[r][c] for r in (br, br + 1) for c in (bc, bc + 1)}) == 4
+                       for br in (0, 2) for bc in (0, 2))
+        if cols_ok and boxes_ok:
+            grids.append("".join("".join(row) for row in grid))
+    return grids
+
+
+GRIDS_4X4 = all_4x4_grids()
+
+
+UNSAT = unsat_without_clash()
+
+
+@pytest.mark.parametrize("variant", PROOF_LOGGING)
+def test_each_proof_logging_solver_proves_a_unique_claim(variant):
+    puzzle = parse(INKALA)
+    result = make_engine("bitboard").run(puzzle, limit=2)
+    cert = certify(puzzle, result, Deadline(60), make_engine(f"sat:{variant}"))
+    assert (cert.status, cert.prover, cert.checker) == ("verified", f"sat:{variant}", "drat")
+    assert cert.proof_bytes > 0 and cert.reason is None
+
+
+def test_the_solvers_left_out_of_the_list_log_no_proof_or_a_wrong_one():
+    from pysat.solvers import Solver
+    from puzzlebench.engines.sat import BAD_PROOFS, VARIANTS
+    for name in sorted(set(VARIANTS) - set(PROOF_LOGGING) - set(BAD_PROOFS)):
+        with pytest.raises(NotImplementedError):   # when made (Minisat) or when asked (MergeSat)
+            solver = Solver(name=name, bootstrap_with=[[1], [-1]], with_proof=True)
+            solver.solve()
+            solver.get_proof()
+    puzzle = parse(INKALA)
+    result = make_engine("bitboard").run(puzzle, limit=2)
+    for name in BAD_PROOFS:   # the checker catches what the library writes
+        assert certify(puzzle, result, Deadline(60), make_engine(f"sat:{name}")).status == "failed"
+
+
+@pytest.mark.parametrize("spec", ["bitboard", "dlx", "mrv", "sat", "sat:minisat22", "cpsat"])
+def test_every_engines_unsat_and_unique_claims_are_certified(spec):
+    for text, status in ((UNSAT, "unsat"), (INKALA, "unique")):
+        result = api.solve(text, solver=spec, certify=True)
+        assert str(result.status) == status
+        assert result.certificate.status == "verified", result.certificate
+        expected = spec if spec in ("sat",) else DEFAULT_PROVER
+        assert result.certificate.prover == ("sat:glucose3" if spec == "sat" else expected)
+
+
+def test_a_fake_unsat_is_caught_by_the_solution_the_prover_finds(capsys):
+    code, out, err = run(capsys, "solve", "--example", "arto-inkala", "--solver", FAKE_UNSAT, "--certify")
+    assert code == 2
+    assert f"claimed unsat, but {DEFAULT_PROVER} found a solution, verified: {SOLUTION}" in out
+    assert parse(INKALA).check([int(c) for c in SOLUTION]) == []
+
+
+def test_without_certify_an_external_unsat_is_said_to_be_its_word_alone(capsys):
+    code, out, err = run(capsys, "solve", "--example", "arto-inkala", "--solver", FAKE_UNSAT)
+    assert code == 0 and "unsat" in out
+    assert err == ("puzzlebench: warning: example:arto-inkala: unsat is the program's word alone "
+                   "(--certify proves it)\n")
+
+
+def test_a_count_is_certified_with_every_solution_kept_and_said_uncertified_without(capsys):
+    code, out, err = run(capsys, "count", "--example", "8-queens", "--certify", "--keep", "100")
+    assert code == 0 and "multiple certificate=verified count=92" in out
+    code, out, err = run(capsys, "count", "--example", "8-queens", "--certify")
+    assert code == 1
+    assert err == ("puzzlebench: example:8-queens: multiple not certified: none: a count of 92 with 10 "
+                   "solutions kept: each needs its blocking clause (raise --keep)\n")
+
+
+def test_the_kept_formula_and_proof_check_again_from_their_files(tmp_path, capsys):
+    code, _, _ = run(capsys, "solve", "--example", "arto-inkala", "--certify", "--proof-dir", str(tmp_path))
+    assert code == 0
+    [cnf] = tmp_path.glob("*.cnf")
+    [proof] = tmp_path.glob("*.drat")
+    lines = [line.split() for line in cnf.read_text().splitlines()[1:]]
+    clauses = [[int(x) for x in words[:-1]] for words in lines]
+    n_vars = int(cnf.read_text().split()[2])
+    assert check_proof(n_vars, clauses, str(proof))["verdict"] == "verified"
+    assert (n_vars, clauses) == claim_formula(parse(INKALA), [tuple(int(c) for c in SOLUTION)])[:2]
+
+
+def test_a_proof_the_time_limit_stops_is_no_certificate():
+    puzzle = parse(INKALA)
+    result = make_engine("bitboard").run(puzzle, limit=2)
+    cert = certify(puzzle, result, Deadline(0.0))
+    assert (cert.status, cert.reason) == ("none", "the time limit struck before the proof was found")
+
+
+def test_the_api_checks_its_certify_arguments():
+    with pytest.raises(TypeError, match="certify must be True or False; got 'yes'"):
+        api.solve(INKALA, certify="yes")
+    with pytest.raises(UsageError, match="a proof folder"):
+        api.solve(INKALA, proof_dir="x")
+
+
+def test_a_timed_run_is_certified_in_its_child_process():
+    result = api.solve(INKALA, solver="sat:cadical195", time_limit=20, certify=True)
+    assert result.certificate.status == "verified" and result.certificate.prover == "sat:cadical195"
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4)), max_size=7))
+def test_any_4x4_claim_is_certified_and_agrees_with_brute_force(givens):
+    cells = ["."] * 16
+    for cell, value in givens:
+        cells[cell] = str(value)
+    try:
+        puzzle = parse("".join(cells), box="2x2")
+    except Exception:   # givens that break a rule at once: not a puzzle
+        return
+    text = "".join(cells)
+    brute = sum(all(t == "." or t == g for t, g in zip(text, grid)) for grid in GRIDS_4X4)
+    assert make_engine("bitboard").run(puzzle, limit=None, keep=300).certificate is None
+    result = make_engine("bitboard").certified().run(puzzle, limit=None, keep=300)
+    assert result.count == brute
+    assert result.certificate.status == "verified", result.certificate
