@@ -9,6 +9,7 @@ import time
 from typing import Any, Iterable
 
 from .engines.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed
+from .engines.certify import certified
 from .engines.registry import DEFAULT_SOLVER, make_engine
 from .errors import PuzzleError
 from .models.base import Puzzle
@@ -58,7 +59,7 @@ def seeded_engine(solver: str | Engine, engine_seed: int, certify: bool = False,
     passed in is copied, not changed."""
     check_engine_seed(engine_seed)
     engine = copy.copy(solver) if isinstance(solver, Engine) else make_engine(solver)
-    return engine.seeded(engine_seed).certified(certify, proof_dir)
+    return certified(engine.seeded(engine_seed), certify, proof_dir)
 
 
 def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,

@@ -3,15 +3,13 @@ unsatisfiable, checked as drat-trim checks it (docs/proofs.md) by the checker co
 ``puzzlebench._native`` (``native/drat.c``).  Its verdict is SAT-competition form (``s VERIFIED``
 or ``s NOT VERIFIED``, figures in ``c`` lines) and its exit code: 0 verified, 1 not verified
 (the failing lemma named on standard error), 2 a malformed formula or proof (one placed line),
-3 past the memory limit, 130 Ctrl-C.  Engines call ``_native.check_drat`` themselves, on the
-clauses they hold."""
+3 past the memory limit, 130 Ctrl-C.  The engines' certificates
+(:mod:`puzzlebench.engines.certify`) call the same checker through ``check_proof``."""
 
 from __future__ import annotations
 
-import array
-import sys
 
-from .. import _native
+from ..engines.certify import check_proof
 from ..encoders.budget import DEFAULT_BUDGET, MB
 from ..encoders.dimacs import read_dimacs
 from ..errors import ParseError, Place, UsageError
@@ -31,7 +29,7 @@ def cmd_check_proof(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {args.proof}: {exc.strerror or exc}") from None
     budget = int(args.memory_limit * MIB) if args.memory_limit is not None else DEFAULT_BUDGET
-    found = _native.check_drat(cnf.n_vars, formula_buffer(cnf.clauses), proof, budget)
+    found = check_proof(cnf.n_vars, cnf.clauses, proof, budget)
     if found["verdict"] == "malformed":
         raise _malformed(found, proof_name)
     if found["verdict"] == "memout":
@@ -46,11 +44,6 @@ def cmd_check_proof(args) -> int:
     print("s NOT VERIFIED")
     report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]))
     return EXIT_SOME_ERRORS
-
-
-def formula_buffer(clauses: list[list[int]]) -> array.array:
-    """The clauses as ``check_drat`` takes them: 32-bit literals, each clause closed by 0."""
-    return array.array("i", [lit for clause in clauses for lit in (*clause, 0)])
 
 
 def figures(found: dict, proof: str, n_clauses: int) -> list[str]:

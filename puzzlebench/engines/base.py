@@ -146,13 +146,11 @@ class Engine(ABC):
     set, so that only the run is held to the cap (Z3 loaded under it printed "Could not find
     libz3.so" on standard output or died by SIGSEGV; OR-Tools died by SIGABRT)."""
 
-    certifying: bool = False
-    """Whether each claim of absence (``unsat``, ``unique``, a complete count) gets a checked
-    proof (:mod:`.certify`) where the answers are verified: :meth:`run`, :meth:`run_many`,
-    :meth:`verified` and the bench's workers; set by ``--certify`` and the API's ``certify``."""
-    proof_dir: str | None = None
-    """With :attr:`certifying`: the folder where each claim's formula and proof are kept."""
-    _prover: "Engine | None" = None
+    certifier: Callable[[Result, Puzzle, Deadline], Result] | None = None
+    """What certifies each claim of absence (``unsat``, ``unique``, a complete count) where the
+    answers are verified (:meth:`run`, :meth:`run_many`, the bench's workers): a
+    :class:`~.certify.Certifier`, set by :func:`~.certify.certified` (``--certify``, the API's
+    ``certify``); ``None``: claims are not certified."""
 
     memory_budget: int | None = None
     """Bytes an encoding may take, where the caller gives a memory limit of its own (``generate
@@ -206,16 +204,6 @@ class Engine(ABC):
     def seeded(self, seed: int) -> "Engine":
         """This engine, its next searches given ``seed`` (checked: :func:`check_engine_seed`)."""
         self._engine_seed = check_engine_seed(seed)
-        return self
-
-    def certified(self, certify: bool = True, proof_dir: str | None = None) -> "Engine":
-        """This engine, each claim of absence of its next runs proved and checked
-        (:attr:`certifying`), the proofs kept in ``proof_dir`` if given."""
-        if not isinstance(certify, bool):
-            raise TypeError(f"certify must be True or False; got {certify!r}")
-        if proof_dir is not None and not certify:
-            raise UsageError("a proof folder (--proof-dir) goes with --certify")
-        self.certifying, self.proof_dir = certify, None if proof_dir is None else str(proof_dir)
         return self
 
     # -- facts for `puzzlebench solvers` ----------------------------------------------------
@@ -360,32 +348,18 @@ class Engine(ABC):
         past_the_limit(result, time_limit, clock, wall_limit)
         if verify:
             verify_result(result, puzzle)
-            if self.certifying:
-                self.certify_claim(result, puzzle, deadline)
-        return result
-
-    def certify_claim(self, result: Result, puzzle: Puzzle, deadline: Deadline) -> Result:
-        """``result``'s claim of absence, if it makes one and its solutions were verified,
-        proved and checked under ``deadline`` (:func:`.certify.certify`): its ``certificate``."""
-        from .certify import certify, prover_for
-        from .registry import make_engine
-
-        if result.status is Status.ERROR or result.certificate is not None:
-            return result
-        if self._prover is None:
-            spec = prover_for(self)
-            self._prover = self if spec == self.spec else make_engine(spec)
-        result.certificate = certify(puzzle, result, deadline, self._prover, self.proof_dir)
+            if self.certifier is not None:
+                self.certifier(result, puzzle, deadline)
         return result
 
     def certify_all(self, results: Results, time_limit: float | None, clock: str = "wall",
                     wall_limit: float | None = None) -> Results:
-        """:meth:`certify_claim` for every verified answer of a batch, each with what its time
-        limit leaves after its run."""
-        if self.certifying:
+        """:attr:`certifier` on every verified answer of a batch, each with what its time limit
+        leaves after its run."""
+        if self.certifier is not None:
             for result in results.to_records().records:   # records kept: each gets its certificate
                 left = None if time_limit is None else max(0.0, time_limit - result.times.total)
-                self.certify_claim(result, result.puzzle, Deadline(left, clock, wall_limit))
+                self.certifier(result, result.puzzle, Deadline(left, clock, wall_limit))
         return results
 
     def run_text(self, text: str, *, kind: str | None = None, box=None, limit: int | None = 2,

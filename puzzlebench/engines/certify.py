@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from ..encoders.cnf import encode
+from ..errors import UsageError
 from ..models.base import Puzzle
 from ..results import Certificate, Result, Status
 from ..runtime.limits import Deadline
@@ -90,6 +91,40 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
     return Certificate(status, prover.spec, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
+
+
+class Certifier:
+    """An engine's :attr:`~.base.Engine.certifier`: ``certifier(result, puzzle, deadline)``
+    gives ``result`` the certificate of its claim of absence, if it makes one and its solutions
+    were verified.  Its prover is made when first needed (and not pickled with the engine into
+    a child process, which makes its own)."""
+
+    def __init__(self, prover_spec: str, proof_dir: str | None):
+        self.prover_spec, self.proof_dir, self._prover = prover_spec, proof_dir, None
+
+    def __call__(self, result: Result, puzzle: Puzzle, deadline: Deadline) -> Result:
+        from .registry import make_engine
+
+        if result.status is Status.ERROR or result.certificate is not None:
+            return result
+        if self._prover is None:
+            self._prover = make_engine(self.prover_spec)
+        result.certificate = certify(puzzle, result, deadline, self._prover, self.proof_dir)
+        return result
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_prover": None}
+
+
+def certified(engine, certify: bool = True, proof_dir: str | None = None):
+    """``engine``, each claim of absence of its next runs proved and checked (its
+    :attr:`~.base.Engine.certifier`), the proofs kept in ``proof_dir`` if given."""
+    if not isinstance(certify, bool):
+        raise TypeError(f"certify must be True or False; got {certify!r}")
+    if proof_dir is not None and not certify:
+        raise UsageError("a proof folder (--proof-dir) goes with --certify")
+    engine.certifier = Certifier(prover_for(engine), None if proof_dir is None else str(proof_dir)) if certify else None
+    return engine
 
 
 def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_limit: int = CHECK_MEMORY) -> dict:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator, Sequence
 
 from ..engines.base import verify_all, verify_answer
+from ..engines.certify import certified
 from ..engines.registry import make_engine
 from ..results import Results, Status
 from ..runtime.child import (MEMOUT_EXIT, Baseline, MemoryLimit, MemoryProbe, crashed_for_memory,
@@ -186,7 +187,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
             engine = engines[key]
             if unit.engine_seed is not None:
                 engine.seeded(unit.engine_seed)
-            engine.certified(unit.certify, unit.proof_dir)
+            certified(engine, unit.certify, unit.proof_dir)
         except Exception as exc:  # a spec that cannot be built here: every task says why
             conn.send([failure_row(tid, Status.ERROR, f"{type(exc).__name__}: {exc}") for tid in unit.task_ids])
             conn.send(None)
@@ -200,7 +201,7 @@ def worker_main(conn, shared, parent_pid: int, catalog) -> None:
         memory.for_unit(baseline, unit.memory_limit)
         memory.cpu_seconds = hard_limits(unit.timing)[1]
         shared[BASELINE] = baseline.resident
-        if unit.batch and not engine.certifying:   # a claim is proved puzzle by puzzle
+        if unit.batch and engine.certifier is None:   # a claim is proved puzzle by puzzle
             finished = _run_batch(conn, shared, seq, unit, engine, memory)
         else:
             finished = _run_single(conn, shared, seq, unit, engine, memory)
@@ -254,7 +255,7 @@ def _run_single(conn, shared, seq: int, unit: WorkUnit, engine, memory: _Memory)
         memory.start()
         try:
             # certified in the run, under its limits: the answers first verified, then each claim proved
-            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=engine.certifying, **unit.timing)
+            result = engine.run(puzzle, limit=unit.limit, keep=unit.keep, verify=engine.certifier is not None, **unit.timing)
             result.peak_memory = run_peak(memory.stop(), result.stats.raw)
             if memout_if_said(result, memory.allowed).status is Status.MEMOUT:
                 rows.append(row_of(tid, result, result.peak_memory, False, baseline))

@@ -640,7 +640,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         if backstop is not None:
             backstop.apply(cpu_hard)
         if probe is None:
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifier is not None, **timing)
             if backstop is not None:
                 backstop.lift()
             conn.send(_without_puzzle(result))
@@ -649,7 +649,7 @@ def _serve(conn, engine, limit, timing: dict, keep, memory_limit, parent_pid, ha
         started, cpu = time.perf_counter(), process_cpu()
         try:
             cap.apply(baseline.data + memory_limit)
-            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifying, **timing)
+            result = engine.run(puzzle, limit=limit, keep=keep, verify=engine.certifier is not None, **timing)
         except Exception as exc:
             cap.lift()
             raw = dict(getattr(exc, "program", None) or {})

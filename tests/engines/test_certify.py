@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from conftest import INKALA, run
 from puzzlebench import api, parse
-from puzzlebench.engines.certify import DEFAULT_PROVER, certify, check_proof, claim_formula
+from puzzlebench.engines.certify import DEFAULT_PROVER, certified, certify, check_proof, claim_formula
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.engines.sat import PROOF_LOGGING
 from puzzlebench.errors import UsageError
@@ -162,6 +162,6 @@ def test_any_4x4_claim_is_certified_and_agrees_with_brute_force(givens):
     text = "".join(cells)
     brute = sum(all(t == "." or t == g for t, g in zip(text, grid)) for grid in GRIDS_4X4)
     assert make_engine("bitboard").run(puzzle, limit=None, keep=300).certificate is None
-    result = make_engine("bitboard").certified().run(puzzle, limit=None, keep=300)
+    result = certified(make_engine("bitboard")).run(puzzle, limit=None, keep=300)
     assert result.count == brute
     assert result.certificate.status == "verified", result.certificate
