@@ -16,13 +16,13 @@
 
 enum {
     N_KIND, N_SOLVER, N_LIMIT, N_STATUS, N_COUNT, N_SOLUTIONS, N_TIMES, N_STATS, N_SIZE, N_SOURCE,
-    N_ERROR, N_PEAK, N_VERIFIED, N_PUZZLE, N__PUZZLE, N__BATCH, N__INDEX, N__TEXT,
+    N_ERROR, N_PEAK, N_VERIFIED, N_PUZZLE, N_CERTIFICATE, N__PUZZLE, N__BATCH, N__INDEX, N__TEXT,
     N_PARSE, N_ENCODE, N_SOLVE, N_DECODE, N_TOTAL, N_CPU,
     N_NODES, N_GUESSES, N_BACKTRACKS, N_CONFLICTS, N_PROPAGATIONS, N_RAW, N_NAMES
 };
 static const char *const NAME_TEXT[N_NAMES] = {
     "kind", "solver", "limit", "status", "count", "solutions", "times", "stats", "size", "source",
-    "error", "peak_memory", "verified", "puzzle", "_puzzle", "_batch", "_index", "_text",
+    "error", "peak_memory", "verified", "puzzle", "certificate", "_puzzle", "_batch", "_index", "_text",
     "parse", "encode", "solve", "decode", "total", "cpu",
     "nodes", "guesses", "backtracks", "conflicts", "propagations", "raw",
 };
@@ -144,8 +144,9 @@ static PyObject *build_record(RecordIter *it, Py_ssize_t i) {
     Py_DECREF(source);
     if (bad) goto fail;
     if (!it->lazy) {
-        if (set_borrowed(rec, N_PUZZLE, puzzle) < 0) goto fail;
+        if (set_borrowed(rec, N_PUZZLE, puzzle) < 0 || set_borrowed(rec, N_CERTIFICATE, Py_None) < 0) goto fail;
     } else {
+        if (set_borrowed(rec, N_CERTIFICATE, Py_None) < 0) goto fail;
         if (set_borrowed(rec, N__PUZZLE, Py_None) < 0 || set_borrowed(rec, N__BATCH, it->puzzles) < 0
             || set_steal(rec, N__INDEX, PyLong_FromSsize_t(i)) < 0)
             goto fail;
