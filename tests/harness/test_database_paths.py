@@ -116,6 +116,14 @@ def _bench_command(puzzles: Path, db: str) -> list[str]:
             "--jobs", "1", "--db", db, "--quiet"]
 
 
+def _named(lock: Path) -> bool:
+    """Whether the bench lock ``lock`` names its holder yet."""
+    try:
+        return lock.read_text().startswith("pid ")
+    except FileNotFoundError:
+        return False
+
+
 def _locked(lock: Path) -> bool:
     """Whether some process holds the bench lock ``lock`` (``flock``, as the bench takes it)."""
     try:
@@ -157,7 +165,9 @@ def test_two_benches_through_two_paths_neither_duplicate_nor_lose_a_row(tmp_path
                              text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and first.poll() is None and not _locked(Path(f"{db}.lock")):
+        lock = Path(f"{db}.lock")
+        # locked, and its holder written (between the two a second bench reads "another process")
+        while time.monotonic() < deadline and first.poll() is None and not (_locked(lock) and _named(lock)):
             time.sleep(0.005)
         first.send_signal(signal.SIGSTOP)   # held still while the second tries: it cannot end first
         assert first.poll() is None, "the first bench ended before the second could start"
