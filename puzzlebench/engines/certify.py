@@ -54,9 +54,14 @@ def claim_formula(puzzle: Puzzle, solutions) -> tuple[int, list[list[int]], int]
 
 
 def prover_for(engine) -> str:
-    """The proof-logging engine that certifies ``engine``'s claims: itself where it is one."""
+    """The proof-logging engine that certifies ``engine``'s claims: itself where it is one (a
+    PySAT solver of :data:`~.sat.PROOF_LOGGING`, a SAT program whose preset writes proofs)."""
     from .sat import PROOF_LOGGING
-    return engine.spec if engine.family == "sat" and engine.variant in PROOF_LOGGING else DEFAULT_PROVER
+    if engine.family == "sat" and engine.variant in PROOF_LOGGING:
+        return engine.spec
+    if engine.family == "ext" and engine.writes_proofs():
+        return engine.spec
+    return DEFAULT_PROVER
 
 
 def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
@@ -74,17 +79,15 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         return Certificate("none", prover.spec, reason=f"a count of {result.count} with {len(result.solutions)} "
                            "solutions kept: each needs its blocking clause (raise --keep)")
     n_vars, clauses, n_candidates = claim_formula(puzzle, result.solutions)
-    start = time.perf_counter()
-    answer, found = prover.refute(clauses, n_candidates, deadline)
-    prove_seconds = time.perf_counter() - start
-    if answer == "stopped":
-        return Certificate("none", prover.spec, prove_seconds=prove_seconds,
-                           reason="the time limit struck before the proof was found")
-    if answer == "sat":
-        return _missed(puzzle, result, found, prover.spec, prove_seconds)
     with _proof_place(proof_dir, result) as (formula_path, proof_path):
-        with open(proof_path, "w") as out:
-            out.writelines(line + "\n" for line in found)
+        start = time.perf_counter()
+        answer, found = prover.refute(clauses, n_candidates, deadline, proof_path)
+        prove_seconds = time.perf_counter() - start
+        if answer == "stopped":
+            return Certificate("none", prover.spec, prove_seconds=prove_seconds,
+                               reason="the time limit struck before the proof was found")
+        if answer == "sat":
+            return _missed(puzzle, result, found, prover.spec, prove_seconds)
         if formula_path is not None:
             _write_dimacs(formula_path, n_vars, clauses)
         verdict = check_proof(n_vars, clauses, proof_path)

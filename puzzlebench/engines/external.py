@@ -94,6 +94,10 @@ class Preset:
     seed: Callable[[int], list[str]] | None = None
     """The words giving the program the engine seed (``--engine-seed``), in place of
     ``{seed}``; ``None``: it takes none."""
+    proof: Callable[[str], list[str]] | None = None
+    """For a SAT program that writes a DRAT proof of an unsatisfiable formula: the words naming
+    the proof's file (given after the formula's path); ``None``: it writes none (its claims are
+    certified by another prover: :mod:`.certify`)."""
     parent_death: str = "KILL"
     """The signal the program gets when the process that started it dies (``PR_SET_PDEATHSIG``).
     MiniZinc runs its solver (``fzn-gecode``) in a process group of its own, which a SIGKILL to
@@ -104,10 +108,11 @@ class Preset:
 PRESETS = {p.name: p for p in (
     # statistics are printed by default at the end of a run
     Preset("cadical", "cadical", "cadical", (SEED_PLACE, CNF_PLACE), statistics_banner=r"^c -+ \[ statistics \] -+$",
-           seed=lambda n: [f"--seed={n}"]),
+           seed=lambda n: [f"--seed={n}"], proof=lambda path: [path]),
     # Debian packages kissat from Debian 13 (trixie: 4.0.2); Debian 12 (bookworm) has none
     Preset("kissat", "kissat", "kissat (from Debian 13)", (SEED_PLACE, CNF_PLACE),
-           statistics_banner=r"^c -+ \[ statistics \] -+$", seed=lambda n: [f"--seed={n}"]),
+           statistics_banner=r"^c -+ \[ statistics \] -+$", seed=lambda n: [f"--seed={n}"],
+           proof=lambda path: [path]),
     # -verb=1 prints its statistics; the model goes to the result file only; its -rnd-seed
     # must be above 0 ("value <0> is too small"): seed N is given as N + 1
     Preset("minisat", "minisat", "minisat", ("-verb=1", SEED_PLACE, CNF_PLACE, RESULT_PLACE), None,
@@ -545,6 +550,35 @@ class ExternalEngine(Engine):
         found = enumerate_by_blocking(solve_once, add_block, limit, keep, deadline)
         return SearchOutcome([list(key) for key in found.kept], found.count, found.timed_out,
                              _stats(runs, spent["write"]), error=spent["killed"])
+
+    def writes_proofs(self) -> bool:
+        """Whether this engine's program writes a DRAT proof (its preset says how)."""
+        return self.preset is not None and self.preset.proof is not None
+
+    def refute(self, clauses: list[list[int]], n_candidates: int, deadline: Deadline, proof_path: str) -> tuple[str, object]:
+        """``clauses`` given to the program once, its DRAT proof written to ``proof_path``, under
+        ``deadline``: ``("unsat", None)``, ``("sat", the model's true candidates)`` or
+        ``("stopped", None)`` (as :meth:`~.sat.SatEngine.refute`)."""
+        with tempfile.TemporaryDirectory(prefix="puzzlebench-ext-") as folder:
+            cnf_path = os.path.join(folder, "claim.cnf")
+            with open(cnf_path, "w") as out:
+                out.write(f"p cnf {max(n_candidates, max((abs(l) for c in clauses for l in c), default=0))} "
+                          f"{len(clauses)}\n")
+                out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+            args = [cnf_path if w == CNF_PLACE else w for w in self._seeded()] + self.preset.proof(proof_path)
+            done = self._execute(args, deadline)
+            if isinstance(done, Run):
+                return "stopped", None
+            text, err, code, _ = done
+        try:
+            answer = read_answer(text, f"{self.program}'s output")
+        except ParseError as exc:
+            raise EngineError(f"{self.spec}: {exc} (exit code {code})" + self._said(err)) from None
+        if answer.status == "UNSATISFIABLE":
+            return "unsat", None
+        if answer.status == "SATISFIABLE":
+            return "sat", [lit for lit in answer.literals if 0 < lit <= n_candidates]
+        raise EngineError(f"{self.spec}: {self.program} answered {answer.status} to a claim's formula" + self._said(err))
 
     # -- the competition formats: MiniZinc, XCSP3, OPB ------------------------------------
 

@@ -491,12 +491,12 @@ class SatEngine(Engine):
     def takes_seed(self) -> bool:
         return self.variant in SEED_PARAMETERS
 
-    def refute(self, clauses: list[list[int]], n_candidates: int, deadline: Deadline) -> tuple[str, object]:
+    def refute(self, clauses: list[list[int]], n_candidates: int, deadline: Deadline, proof_path: str) -> tuple[str, object]:
         """``clauses`` solved once on a fresh solver of this variant (one of
-        :data:`PROOF_LOGGING`) that logs a DRAT proof, under ``deadline``: ``("unsat", the proof's
-        lines)``, ``("sat", the model's true candidates)`` or ``("stopped", None)``.  Fresh and
-        not incremental: a kept solver's proof would span puzzles and never reach the empty
-        clause under assumptions."""
+        :data:`PROOF_LOGGING`) that logs a DRAT proof, written to ``proof_path``, under
+        ``deadline``: ``("unsat", None)``, ``("sat", the model's true candidates)`` or
+        ``("stopped", None)``.  Fresh and not incremental: a kept solver's proof would span
+        puzzles and never reach the empty clause under assumptions."""
         from pysat.solvers import Solver
 
         solver = Solver(name=self.variant, bootstrap_with=clauses, with_proof=True)
@@ -505,7 +505,11 @@ class SatEngine(Engine):
             kept, count, timed_out = self.models(solver, [], n_candidates, 1, 1, deadline, lambda true: None)
             if timed_out:
                 return "stopped", None
-            return ("sat", kept[0]) if count else ("unsat", solver.get_proof())
+            if count:
+                return "sat", kept[0]
+            with open(proof_path, "w") as out:
+                out.writelines(line + "\n" for line in solver.get_proof())
+            return "unsat", None
         except BaseException as exc:
             jumped = self.recovered_from_a_jump(exc)   # left mid-search: never called again
             raise

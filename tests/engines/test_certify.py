@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import INKALA, run
+from conftest import INKALA, needs_program, run
 from puzzlebench import api, parse
 from puzzlebench.engines.certify import DEFAULT_PROVER, certified, certify, check_proof, claim_formula
 from puzzlebench.engines.registry import make_engine
@@ -165,3 +165,31 @@ def test_any_4x4_claim_is_certified_and_agrees_with_brute_force(givens):
     result = certified(make_engine("bitboard")).run(puzzle, limit=None, keep=300)
     assert result.count == brute
     assert result.certificate.status == "verified", result.certificate
+
+
+def test_a_sat_program_that_writes_proofs_proves_its_own_claims(tmp_path):
+    needs_program("cadical")
+    for text, status in ((UNSAT, "unsat"), (INKALA, "unique")):
+        result = api.solve(text, solver="ext:cadical", certify=True, proof_dir=str(tmp_path))
+        assert (str(result.status), result.certificate.status, result.certificate.prover) == (status, "verified",
+                                                                                              "ext:cadical")
+    assert len(list(tmp_path.glob("*.drat"))) == 1   # one puzzle name, one solver: the second replaced it
+
+
+LYING_CADICAL = """#!/bin/sh
+# answers UNSAT to everything, with a proof that proves nothing: cadical's arguments, --seed=N FORMULA [PROOF]
+[ $# -ge 3 ] && printf '0\\n' > "$3"
+echo "s UNSATISFIABLE"
+exit 20
+"""
+
+
+def test_a_programs_own_proof_that_the_checker_refuses_is_a_failed_certificate(tmp_path):
+    needs_program("cadical")
+    program = tmp_path / "lying-cadical"
+    program.write_text(LYING_CADICAL)
+    program.chmod(0o755)
+    result = api.solve(INKALA, solver=f"ext:cadical@cmd={program}", certify=True)
+    assert str(result.status) == "unsat"
+    assert (result.certificate.status, result.certificate.prover) == ("failed", f"ext:cadical@cmd={program}")
+    assert result.certificate.reason.startswith("not verified")
