@@ -148,8 +148,10 @@ campaign processes "Every process of a run counted" \
 campaign tools "Competition tools and CPMpy beside CP-SAT" \
     "The competition tools on puzzlebench's exports (ext:minizinc: MiniZinc with Gecode; ext:ace: ACE on XCSP3; ext:minisat+ on OPB, which stops at the first solution: it does not enumerate) and CPMpy's path to its back ends (cpmpy:ortools, cpmpy:exact, cpmpy:pysat: the model, CPMpy's transformation and posting in encode, the back end's search in solve) beside the direct CP-SAT model (cpsat:int, one worker). Every answer decoded and verified by the puzzle's checker and cross-checked; an ext: run's CPU time counts its program's. Each worker warms each engine up first (a JVM or a library's first call is not what is measured)."
 
+puzzlebench generate sudoku --unsat --count 50 --seed 1 --quiet --out results/generated/sudoku9_unsat_50.txt
+puzzlebench generate sudoku --unsat --box 2x3 --count 50 --seed 1 --quiet --out results/generated/sudoku6_unsat_50.txt
 campaign certify "What a certified answer costs" \
-    "Each claim of absence (here: unique) proved by a proof-logging SAT solver (the engine itself where it is one, else CaDiCaL 1.9.5 through PySAT) on the export's CNF with the found solution blocked, and the DRAT proof checked by the package's checker: per engine and size, the claims certified of those made, the median proof size, the median time to prove and to check, beside each engine's own median time (the certification is not in it)."
+    "Each claim of absence (unique; unsat on generated puzzles given one more clue that breaks no rule at once) proved by a proof-logging SAT solver (the engine itself where it is one, else CaDiCaL 1.9.5 through PySAT) on the export's CNF with the found solution blocked, and the DRAT proof checked by the package's checker: per engine and size, the claims certified of those made, the median proof size, the median time to prove and to check, beside each engine's own median time (the certification is not in it)."
 
 # -- the benchmark scripts: each writes its own page (and figure) in results/ ----------------
 

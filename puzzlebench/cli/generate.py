@@ -25,7 +25,7 @@ def generate_options() -> dict[str, tuple[str, ...]]:
         return tuple(k for k in generated_kinds() if option in KINDS[k].generate_options)
     return {"box": shaped_by_box(), "clues": taking("clues"), "check_seconds": taking("check_seconds"),
             "size": tuple(k for k in generated_kinds() if k not in shaped_by_box()),
-            **{name: taking(name) for name in ("remove", "placed", "holes", "balanced", "rating")}}
+            **{name: taking(name) for name in ("remove", "placed", "holes", "balanced", "rating", "unsat")}}
 
 
 GENERATE_DEFAULTS = {"remove": 0.5, "placed": 0, "holes": 0.42}
@@ -87,7 +87,7 @@ def _generate(args, out, box: tuple[int, int], size: int) -> int:
     try:
         for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed, holes=args.holes,
-                               balanced=args.balanced, check_seconds=args.check_seconds,
+                               balanced=args.balanced, check_seconds=args.check_seconds, unsat=args.unsat,
                                on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
             print(puzzle.write_generated(f"seed {args.seed}, {index} of {args.count}"), file=out, flush=True)
             if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
@@ -117,6 +117,8 @@ def _rating_target(args, box) -> bool:
             if getattr(args, o) is not None:
                 raise UsageError(f"--{o.replace('_', '-')} goes with --rating-min, --rating-max or --technique")
         return False
+    if args.unsat:
+        raise UsageError(f"{given[0]} and --unsat do not go together: a rated puzzle has its solution")
     if "rating" not in KINDS[args.kind].generate_options:
         raise UsageError(f"{given[0]} goes with generate {', '.join(generate_options()['rating'])}, not {args.kind}")
     check = RATED[args.kind][0]
@@ -169,6 +171,9 @@ def register(sub) -> None:
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
                         "in time is kept (unique, not proven minimal); default none (from "
                         f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
+    p.add_argument("--unsat", action="store_true",
+                   help="Sudoku: each unique puzzle given one more clue that breaks no rule at once yet leaves no "
+                        "solution (for testing unsat claims and their proofs)")
     p.add_argument("--balanced", action="store_true",
                    help="Latin: as many holes in every row and column (Kautz et al. 2001), not uniform")
     p.add_argument("--rating-min", type=FINITE, metavar="X",

@@ -17,7 +17,12 @@ from .kinds import (generate_futoshiki, generate_jigsaw, generate_kenken, genera
                     generate_skyscrapers, generate_sudoku_x)
 from .latin import check_qwh_arguments, generate_qwh
 from .sudoku import (ATTEMPTS_PER_PUZZLE, RATING_SCALE, check_rating_arguments, generate_rated_sudoku, generate_sudoku,
-                     line_form_warning)
+                     line_form_warning, without_solution)
+
+
+def _unsat_if_asked(puzzle, rng: random.Random, options: dict):
+    """``generate --unsat``: the unique puzzle made unsatisfiable by one given (:func:`without_solution`)."""
+    return without_solution(puzzle, rng) if options.get("unsat") else puzzle
 
 
 MakeGenerator = Callable[[object, random.Random, "Counter | None", dict], object]
@@ -26,8 +31,9 @@ arguments of :func:`generate`, ``counter`` ``None`` for a kind whose entry says 
 need no proof of uniqueness."""
 
 GENERATORS: dict[str, MakeGenerator] = {
-    "sudoku": lambda box, rng, counter, o: generate_sudoku(box, rng, o["clues"], counter=counter,
-                                                           check_seconds=o["check_seconds"], on_cell=o["on_cell"]),
+    "sudoku": lambda box, rng, counter, o: _unsat_if_asked(
+        generate_sudoku(box, rng, o["clues"], counter=counter, check_seconds=o["check_seconds"],
+                        on_cell=o["on_cell"]), rng, o),
     "skyscrapers": lambda n, rng, counter, o: generate_skyscrapers(n, rng, o["remove"], counter=counter),
     "nqueens": lambda n, rng, counter, o: generate_nqueens(n, o["placed"], rng),
     "latin": lambda n, rng, counter, o: generate_qwh(n, rng, o["holes"], o["balanced"]),
@@ -105,7 +111,7 @@ def generator_of(kind: str) -> MakeGenerator:
 
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
              size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
-             balanced: bool = False, check_seconds: float | None = None,
+             balanced: bool = False, check_seconds: float | None = None, unsat: bool = False,
              on_cell: Callable[[], None] | None = None, memory_limit: int | None = None) -> Iterator:
     """``count`` puzzles of ``kind``, the same ones for the same arguments (Sudoku: the same
     ones for the same ``check_seconds`` too, where a check reaches it).  ``memory_limit``: the
@@ -114,7 +120,7 @@ def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3),
         raise UsageError(f"cannot generate {kind!r}: choose {', '.join(generated_kinds())}")
     entry, make = kind_entry(kind), generator_of(kind)
     options = {"clues": clues, "remove": remove, "placed": placed, "holes": holes, "balanced": balanced,
-               "check_seconds": check_seconds, "on_cell": on_cell}
+               "check_seconds": check_seconds, "on_cell": on_cell, "unsat": unsat}
     by_box = entry.shape == "box"
     rng = random.Random(f"{kind}:{seed}")
     counter = Counter(kind, box[0] * box[1] if by_box else size, memory_limit) if entry.proven_unique else None

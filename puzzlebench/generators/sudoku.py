@@ -232,6 +232,28 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
                      f"(the fewest reached: {sum(1 for g in best.givens if g)}); ask for more clues")
 
 
+def without_solution(puzzle: Sudoku, rng: random.Random) -> Sudoku:
+    """``puzzle`` (unique, its solution in its metadata) with one more given, at an open cell:
+    a value its solution does not have there and no given of the cell's row, column or block
+    holds, so that no rule is broken at once and yet no solution remains (the one solution has
+    another value there).  An unsatisfiable puzzle that only a search, or a proof, can tell."""
+    (r, c), n = puzzle.box, puzzle.n_values
+    solution = puzzle.parse_solution(puzzle.metadata["solution"])
+    givens = list(puzzle.givens)
+    cells = [cell for cell in range(n * n) if not givens[cell]]
+    rng.shuffle(cells)
+    for cell in cells:
+        row, col = divmod(cell, n)
+        top, left = row // r * r, col // c * c
+        seen = ({givens[row * n + k] for k in range(n)} | {givens[k * n + col] for k in range(n)}
+                | {givens[(top + i) * n + left + j] for i in range(r) for j in range(c)})
+        values = [v for v in range(1, n + 1) if v not in seen and v != solution[cell]]
+        if values:
+            givens[cell] = rng.choice(values)
+            return Sudoku(puzzle.box, givens, form=puzzle.form)
+    raise UsageError("no open cell takes another value without breaking a rule: the puzzle is too full")
+
+
 # -- Sudoku to a target rating -----------------------------------------------------------------
 
 RATING_SCALE = (1.0, 12.0)

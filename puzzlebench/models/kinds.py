@@ -79,7 +79,7 @@ def unregister_kind(name: str) -> None:
 
 
 for _entry in (
-    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds", "rating"),
+    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds", "rating", "unsat"),
          drawing="svg"),
     Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False,
          drawing="svg"),

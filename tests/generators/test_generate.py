@@ -11,6 +11,7 @@ import sys
 
 import pytest
 
+from puzzlebench import api
 from puzzlebench.cli import main
 from puzzlebench.engines import registry
 from puzzlebench.generators import generate
@@ -239,3 +240,32 @@ def test_generate_sudoku_shows_its_progress_clue_by_clue(monkeypatch):
     assert main(["generate", "sudoku", "--box", "2x2", "--count", "2", "--seed", "1", "--clues", "10"]) == 0
     drawn = terminal.getvalue()
     assert "sudoku 4x4, clues tried" in drawn and "] 32/32 100%" in drawn   # 2 puzzles of 16 cells
+
+
+def _clashes(puzzle: Sudoku) -> bool:
+    """Whether two givens of one row, column or block are equal."""
+    (r, c), n, g = puzzle.box, puzzle.n_values, puzzle.givens
+    units = ([[row * n + k for k in range(n)] for row in range(n)] + [[k * n + col for k in range(n)] for col in range(n)]
+             + [[(top + i) * n + left + j for i in range(r) for j in range(c)]
+                for top in range(0, n, r) for left in range(0, n, c)])
+    return any(len([g[x] for x in unit if g[x]]) != len({g[x] for x in unit if g[x]}) for unit in units)
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 3)])
+def test_unsat_puzzles_break_no_rule_at_once_and_every_engine_proves_them_unsat(box):
+    puzzles = list(generate("sudoku", 4, 7, box=box, unsat=True))
+    assert [p.write() for p in puzzles] == [p.write() for p in generate("sudoku", 4, 7, box=box, unsat=True)]
+    for puzzle in puzzles:
+        assert not _clashes(puzzle) and "solution" not in puzzle.metadata
+        for solver in ("bitboard", "dlx", "sat"):
+            result = api.solve(puzzle, solver=solver, certify=True)
+            assert (str(result.status), result.certificate.status) == ("unsat", "verified"), (solver, puzzle.write())
+
+
+def test_unsat_goes_with_sudoku_unrated(capsys):
+    assert main(["generate", "kenken", "--unsat"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: --unsat does not go with generate kenken: it goes with "
+                                       "generate sudoku\n")
+    assert main(["generate", "sudoku", "--unsat", "--technique", "x-wing"]) == 2
+    assert capsys.readouterr().err == ("puzzlebench: error: --technique and --unsat do not go together: a rated "
+                                       "puzzle has its solution\n")
