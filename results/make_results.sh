@@ -116,6 +116,9 @@ campaign() {
     page results/$name/summary.md results/$name.sqlite "$title" "$what" \
         "puzzlebench bench --campaign benchmarks/campaigns/$name.toml"
 }
+puzzlebench generate latin --size 20 --holes 0.42 --count 20 --seed 1 --quiet --out results/generated/latin20_qwh42_20.txt
+puzzlebench generate skyscrapers --size 8 --count 20 --seed 1 --remove 0.5 --quiet --out results/generated/skyscrapers8_proper_20.txt
+puzzlebench generate skyscrapers --size 9 --count 20 --seed 1 --remove 0.5 --quiet --out results/generated/skyscrapers9_proper_20.txt
 campaign latin "Latin square completion at the hardness peak" \
     "One completion (limit 1) of 20 QWH-like instances of order 20 with 42% of the cells emptied (results/generated/latin20_qwh42_20.txt), per engine. Nodes are each engine's own (docs/STATISTICS.md): bitboard and mrv run the same MRV search, for a Latin square's lines share one cell and locked candidates add nothing."
 campaign towers "Skyscrapers in mrv: the visibility propagator" \

@@ -5,6 +5,7 @@ The figures of a tiny run mean nothing; what is checked is that the page is writ
 headings the results pages use."""
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -120,3 +121,17 @@ def test_no_script_edits_the_path_imports_another_or_starts_a_process_of_its_own
                     or words[:1] in (["import"], ["from"]) and words[1].split(".")[0] in scripts):
                 found.append(f"{path.name}:{number}: {line.strip()}")
     assert found == []
+
+
+GENERATED = re.compile(r"^puzzlebench (generate .*--out (results/generated/\S+))", re.M)
+MADE = GENERATED.findall((REPO / "results" / "make_results.sh").read_text())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command, path", MADE, ids=[path.rsplit("/", 1)[-1] for _, path in MADE])
+def test_every_generated_set_of_the_results_is_what_its_command_makes(command, path, tmp_path):
+    words = [w for w in command.replace(f"--out {path}", f"--out {tmp_path / 'made.txt'}").split() if w != "--quiet"]
+    done = subprocess.run([sys.executable, "-m", "puzzlebench", *words, "--quiet"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "made.txt").read_text() == (REPO / path).read_text()
