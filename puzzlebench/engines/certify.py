@@ -9,10 +9,12 @@ semantics: Wetzler, Heule and Hunt, "DRAT-trim: Efficient Checking and Trimming 
 Expressive Clausal Proofs", SAT 2014) checks the proof, so that the claim rests on a check a
 reader can repeat with drat-trim from the kept files (``proof_dir``), not on the engine's word.
 
-The prover is the engine itself where it is a proof-logging SAT solver (``sat:glucose3``), else
-CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`), and the certificate names it.  Where the
-prover finds a model instead, the claim is false: that model, checked by the puzzle's own
-checker, is the solution the engine missed.
+The prover is the engine itself where it writes a proof of its own search (its
+:meth:`~.base.Engine.prove`: the 9x9 bitboard kernel) or is a proof-logging SAT solver
+(``sat:glucose3``), else CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`), and the
+certificate names it.  An engine's own proof the checker refuses is a ``failed`` certificate,
+never replaced by another prover's.  Where the prover finds a model instead, the claim is false:
+that model, checked by the puzzle's own checker, is the solution the engine missed.
 """
 
 from __future__ import annotations
@@ -60,9 +62,10 @@ def prover_for(engine) -> str:
 
 
 def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
-            proof_dir: str | None = None) -> Certificate | None:
+            proof_dir: str | None = None, engine=None) -> Certificate | None:
     """The certificate of ``result``'s claim of absence (``None``: it makes none), under the
-    run's ``deadline``; ``prover`` an engine of :data:`~.sat.PROOF_LOGGING` (default
+    run's ``deadline``: ``engine``'s own proof where it gives one (:meth:`~.base.Engine.prove`),
+    else ``prover``'s, an engine of :data:`~.sat.PROOF_LOGGING` (default
     :data:`DEFAULT_PROVER`).  A model the prover finds instead makes ``result`` an ``error``
     naming the solution missed.  ``proof_dir``: keep the formula and the proof there."""
     from .registry import make_engine
@@ -75,6 +78,10 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
                            "solutions kept: each needs its blocking clause (raise --keep)")
     n_vars, clauses, n_candidates = claim_formula(puzzle, result.solutions)
     start = time.perf_counter()
+    own = None if engine is None else engine.prove(puzzle, result.solutions, deadline)
+    if own is not None:
+        return _checked(own, engine.spec, time.perf_counter() - start, n_vars, clauses, proof_dir, result)
+    start = time.perf_counter()
     answer, found = prover.refute(clauses, n_candidates, deadline)
     prove_seconds = time.perf_counter() - start
     if answer == "stopped":
@@ -82,25 +89,35 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
                            reason="the time limit struck before the proof was found")
     if answer == "sat":
         return _missed(puzzle, result, found, prover.spec, prove_seconds)
+    proof = "".join(line + "\n" for line in found).encode()
+    return _checked(proof, prover.spec, prove_seconds, n_vars, clauses, proof_dir, result)
+
+
+def _checked(proof: bytes, prover: str, prove_seconds: float, n_vars: int, clauses: list[list[int]],
+             proof_dir: str | None, result: Result) -> Certificate:
+    """The certificate of ``proof`` (DRAT, text or binary) of the claim formula ``clauses``, as
+    the checker finds it; the proof written to ``proof_dir`` (the formula beside it) or to a
+    temporary file."""
     with _proof_place(proof_dir, result) as (formula_path, proof_path):
-        with open(proof_path, "w") as out:
-            out.writelines(line + "\n" for line in found)
+        with open(proof_path, "wb") as out:
+            out.write(proof)
         if formula_path is not None:
             _write_dimacs(formula_path, n_vars, clauses)
         verdict = check_proof(n_vars, clauses, proof_path)
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
-    return Certificate(status, prover.spec, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
+    return Certificate(status, prover, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
 
 
 class Certifier:
     """An engine's :attr:`~.base.Engine.certifier`: ``certifier(result, puzzle, deadline)``
     gives ``result`` the certificate of its claim of absence, if it makes one and its solutions
-    were verified.  Its prover is made when first needed (and not pickled with the engine into
-    a child process, which makes its own)."""
+    were verified: ``engine``'s own proof where it gives one, else the prover's.  The prover is
+    made when first needed (and not pickled with the engine into a child process, which makes
+    its own)."""
 
-    def __init__(self, prover_spec: str, proof_dir: str | None):
-        self.prover_spec, self.proof_dir, self._prover = prover_spec, proof_dir, None
+    def __init__(self, prover_spec: str, proof_dir: str | None, engine=None):
+        self.prover_spec, self.proof_dir, self.engine, self._prover = prover_spec, proof_dir, engine, None
 
     def __call__(self, result: Result, puzzle: Puzzle, deadline: Deadline) -> Result:
         from .registry import make_engine
@@ -109,7 +126,7 @@ class Certifier:
             return result
         if self._prover is None:
             self._prover = make_engine(self.prover_spec)
-        result.certificate = certify(puzzle, result, deadline, self._prover, self.proof_dir)
+        result.certificate = certify(puzzle, result, deadline, self._prover, self.proof_dir, self.engine)
         return result
 
     def __getstate__(self) -> dict:
@@ -123,7 +140,8 @@ def certified(engine, certify: bool = True, proof_dir: str | None = None):
         raise TypeError(f"certify must be True or False; got {certify!r}")
     if proof_dir is not None and not certify:
         raise UsageError("a proof folder (--proof-dir) goes with --certify")
-    engine.certifier = Certifier(prover_for(engine), None if proof_dir is None else str(proof_dir)) if certify else None
+    engine.certifier = (Certifier(prover_for(engine), None if proof_dir is None else str(proof_dir), engine)
+                        if certify else None)
     return engine
 
 
