@@ -3,18 +3,14 @@ second one) and a complete count of k (no (k+1)-th one).
 
 Each is one claim about one formula: the puzzle's CNF as ``export --to dimacs`` writes it (the
 ``extended`` encoding with pairwise at-most-one, a unit clause a given), plus a blocking clause
-for each solution found, is unsatisfiable.  A SAT solver that logs its proof refutes that
-formula on a fresh solver, and the package's DRAT checker (``native/drat.c``, drat-trim's
-semantics: Wetzler, Heule and Hunt, "DRAT-trim: Efficient Checking and Trimming Using
-Expressive Clausal Proofs", SAT 2014) checks the proof, so that the claim rests on a check a
-reader can repeat with drat-trim from the kept files (``proof_dir``), not on the engine's word.
-
-The prover is the engine itself where it writes a proof of its own search (its
-:meth:`~.base.Engine.prove`: the 9x9 bitboard kernel) or is a proof-logging SAT solver
-(``sat:glucose3``), else CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`), and the
-certificate names it.  An engine's own proof the checker refuses is a ``failed`` certificate,
-never replaced by another prover's.  Where the prover finds a model instead, the claim is false:
-that model, checked by the puzzle's own checker, is the solution the engine missed.
+for each solution found, is unsatisfiable.  A prover refutes it and the package's DRAT checker
+(``native/drat.c``, drat-trim's semantics: Wetzler, Heule and Hunt, SAT 2014) checks the proof,
+so that the claim rests on a check a reader can repeat with drat-trim from the kept files
+(``proof_dir``), not on the engine's word.  The prover, named by the certificate, is the engine
+itself where it proves its own search (:meth:`~.base.Engine.prove`: 9x9 bitboard; its proof
+refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else CaDiCaL 1.9.5
+through PySAT (:data:`DEFAULT_PROVER`).  A model the prover finds instead, checked by the
+puzzle's checker, is the solution the engine missed.
 """
 
 from __future__ import annotations

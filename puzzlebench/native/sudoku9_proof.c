@@ -1,20 +1,16 @@
-/* The 9x9 kernel (sudoku9.c) compiled once more, writing a DRUP proof of its search: that the
- * puzzle's CNF (encoders/cnf.py's `extended` encoding: variable 9 * cell + value, pairwise
- * at-most-one, a unit clause a given) with a blocking clause for each solution the search
- * finds is unsatisfiable, each lemma RUP with respect to the formula and the lemmas before it.
- *
- * Under the decisions D of a node, unit propagation reproduces the kernel's state: placements
- * are units of the cells' and units' at-least-one clauses (naked and hidden singles), their
- * eliminations the at-most-one clauses, and each candidate the band and stack logic removes
- * has its lemma (not-D or not-x), stated when it is removed.  That one is RUP: with x placed,
- * the at-most-one clauses clear its row and box (band) or its box and column (stack), and as
- * x's entry is on no permutation of the 3x3 pattern, the 2x2 rest has none either, so one of
- * its lines is empty (Koenig): a row, box or column with no place left for the digit.  A
- * failed node then gives not-D by propagation alone, and so does a solution, whose blocking
- * clause D falsifies.  The search branches on a cell (a decision is one literal); after the
- * alternatives but the last have given (not-D or not-x), the last follows by propagation,
- * searched under D itself, and its subtree ends with not-D: at the root, the empty clause.
- * The triads are left out (their eliminations need more than one lemma each). */
+/* The 9x9 kernel (sudoku9.c) compiled once more, writing a DRUP proof of its search: the
+ * puzzle's CNF (encoders/cnf.py, `extended`: variable 9 * cell + value, pairwise at-most-one,
+ * a unit a given) with a blocking clause for each solution found is unsatisfiable.
+ * Under a node's decisions D, unit propagation reproduces the kernel's state (singles are units
+ * of the at-least-one clauses, their eliminations the at-most-one clauses) but for the band and
+ * stack logic, whose every removed candidate x gets the lemma (not-D or not-x) when removed.
+ * It is RUP: with x placed, the at-most-one clauses clear its row and box (band) or box and
+ * column (stack); x's entry being on no permutation of the 3x3 pattern, the 2x2 rest has none,
+ * so one of its lines is empty (Koenig).  A dead end or a solution (its blocking clause false)
+ * then gives not-D.  The search branches on cells, one literal a decision; when the
+ * alternatives but the last have given (not-D or not-x), the last is searched under D itself
+ * and its subtree ends with not-D: at the root, the empty clause.  No triads (their
+ * eliminations are no one-step lemma). */
 #include "pb_bitboard.h"
 #include "pb_proof.h"
 
