@@ -256,6 +256,14 @@ class Engine(ABC):
     def decode(self, artifact: Any, raw: Any) -> Solution:
         return tuple(raw)
 
+    def prove(self, puzzle: Puzzle, solutions: Sequence[Solution], deadline: Deadline) -> bytes | None:
+        """The engine's own proof that ``puzzle`` has no solution but ``solutions`` (all of them
+        found): a binary DRAT refutation of the puzzle's CNF with a blocking clause for each
+        (:func:`~.certify.claim_formula`), which the certifier checks before it asks a SAT
+        solver.  ``None`` where the engine gives none: the default; a search stopped by
+        ``deadline``; a search whose solutions are not ``solutions``."""
+        return None
+
     def estimated_bytes(self, puzzle: Puzzle) -> int:
         """What :meth:`encode` allocates for ``puzzle``, estimated from its shape before it runs
         (each encoder's ``estimated_bytes``); 0 where the artifact is the puzzle's size."""

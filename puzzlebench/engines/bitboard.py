@@ -252,6 +252,17 @@ class BitboardEngine(NativeBatch, Engine):
                              timed_out, _stats(counters, propagating, propagating and artifact.n_values >= LARGE,
                                                restarting, restarting and self.settings["cdcl"]))
 
+    def prove(self, puzzle: Puzzle, solutions: Sequence, deadline: Deadline) -> bytes | None:
+        """9x9 Sudoku: the kernel's copy that writes a DRUP proof as it searches (native/sudoku9_proof.c:
+        option locked, branching on cells, no triads) counts the solutions again; its proof, when
+        they are ``solutions``."""
+        if not _is_9x9(puzzle):
+            return None
+        proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), len(solutions) + 1, _seconds(deadline))
+        if proof is None or count != len(solutions) or set(_split(found, count, 81)) != set(map(tuple, solutions)):
+            return None
+        return proof
+
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
         return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules(),

@@ -10,6 +10,7 @@ int pb_register_check(PyObject *module);    /* check.c: bulk checks of packed Su
 int pb_register_records(PyObject *module);  /* records.c: a batch's result records built in C */
 int pb_register_interrupt(PyObject *module); /* interrupt.c: the count of SIGINTs, for Python */
 int pb_register_drat(PyObject *module);      /* drat.c: the DRAT proof checker */
+int pb_register_proofs(PyObject *module);    /* proofs.c: searches that write their proofs */
 
 
 /* Ctrl-C in a search run with the GIL released (interrupt.c).  pb_interrupt_arm, with the GIL

@@ -18,7 +18,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (m == NULL) return NULL;
     if (pb_register_bitboard(m) < 0 || pb_register_dlx(m) < 0 || pb_register_check(m) < 0
         || pb_register_records(m) < 0 || pb_register_interrupt(m) < 0
-        || pb_register_drat(m) < 0) {
+        || pb_register_drat(m) < 0 || pb_register_proofs(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

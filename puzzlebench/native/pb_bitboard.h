@@ -62,6 +62,13 @@ const char *bb9_kernel(void);
 int bb9_kernels(const char *names[BB9_KERNELS_MAX]);
 int bb9_use_kernel(const char *name);
 
+/* The 9x9 search writing a DRUP proof of what it finds into `proof` (sudoku9_proof.c; the
+ * portable copy, option locked, branching on cells): every solution, the proof complete unless
+ * s->timed_out.  bb9_prove_init once before.  -1 when the proof could not be allocated. */
+struct PBProof;
+void bb9_prove_init(void);
+int bb9_prove(const uint8_t *givens, BBSearch *s, struct PBProof *proof);
+
 /* A grid of n x n cells (n <= 64) whose `nunit` units (units: nunit * n cell indices, each
  * unit n distinct cells in 0 .. n*n-1, checked by the caller) each hold every value once:
  * Sudoku-X, jigsaw, Latin squares (sudokun.c).  `rules` (BB_LOCKED, BB_ALLDIFF, BB_WDEG): the

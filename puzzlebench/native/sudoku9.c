@@ -61,6 +61,20 @@ static int ready;
 #define BB9_COPY(name) name##_baseline
 #endif
 
+/* One copy writes a DRUP proof of its search (sudoku9_proof.c defines BB9_PROOF and the hooks
+ * below: the rules unit propagation does not reproduce state a lemma for each candidate they
+ * remove, a failed node or a solution the negation of its decisions).  That copy branches on
+ * cells, so that a decision is one literal, and leaves the triads out (their eliminations are
+ * no one-step lemma).  In every other copy the hooks are nothing and BB9_PROVING the constant
+ * 0, so that their code is the same instruction for instruction. */
+#ifndef BB9_PROOF
+#define BB9_PROVING 0
+#define PROOF_REMOVED(c, word, cells) ((void)0)         /* candidates of word `word` removed */
+#define PROOF_ASSUME(c, word, k) ((void)0)              /* decision: the candidate at bit k */
+#define PROOF_RETRACT(c) ((void)0)                      /* ... taken back */
+#define PROOF_CLOSED(c) ((void)0)                       /* the node's lemma: not-D */
+#endif
+
 /* The entries of the 3x3 0/1 matrix m (bit 3r+c) that lie on a permutation inside m. */
 static uint16_t on_permutation(unsigned m) {
     unsigned out = 0;
@@ -185,8 +199,9 @@ static int update_word(S9 *s, int i, int locked, BBSearch *c) {
      * placements below, 4% faster on hardest 11+ than three THIRDS loads and two dependent
      * ones (a chain of loads a word), the same search */
     Keep9 keep = KEEP[locked][pattern_of(MINIROWS_OF(f))];
-    if (RARELY(!keep.cells)) return 0;
+    if (RARELY(!keep.cells)) { PROOF_REMOVED(c, i, f); return 0; }
     uint32_t g = f & keep.cells;
+    PROOF_REMOVED(c, i, f & ~g);
     /* counted and stored whether or not the band logic removed something: no branch that the
      * processor mispredicts (with RARELY's hints 5-6% on hardest 11+ in the BMI2 copy) */
     c->locked += (uint64_t)pb_popcount32(f & ~g);
@@ -242,12 +257,16 @@ static int update_columns(S9 *s, int d, int locked, BBSearch *c) {
         for (int st = 0; st < 3; st++) {
             unsigned pattern = stack_pattern(p[0], p[1], p[2], st);
             unsigned keep = PERM[1][pattern];
-            if (RARELY(!keep)) return 0;
+            if (RARELY(!keep)) {
+                for (int b = 0; b < 3; b++) PROOF_REMOVED(c, 3 * d + b, F[b] & STACK_COLS[7u << (3 * st)]);
+                return 0;
+            }
             unsigned gone = pattern & ~keep;
             for (int b = 0; gone && b < 3; b++) {
                 uint32_t cols = ((gone >> (3 * b)) & 7) << (3 * st);
                 if (!cols) continue;
                 uint32_t cells = F[b] & STACK_COLS[cols];
+                PROOF_REMOVED(c, 3 * d + b, cells);
                 c->locked += (uint64_t)pb_popcount32(cells);
                 F[b] &= ~cells;
                 p[b] &= ~cols;
@@ -465,7 +484,7 @@ static int propagate9(S9 *s, BBSearch *c, int locked, Occupancy9 *occ) {
         if (placed < 0) return 0;
         if (placed) continue;
         if (!column_dirty) {
-            if (!locked) return 1;
+            if (!locked || BB9_PROVING) return 1;
             int removed = triads9(s, c, occ);
             if (removed <= 0) return removed == 0;
             continue;
@@ -594,15 +613,15 @@ static inline void restrict_placement(S9 *s, const Branch9 *br, int p) {
 static void search9(S9 *s, BBSearch *c, int locked) {
     if (bb_tick(c)) return;
     Occupancy9 occ;
-    if (!propagate9(s, c, locked, &occ)) { c->backtracks++; return; }
-    if (!(s->U[0] | s->U[1] | s->U[2])) { record9(s, c); return; }
+    if (!propagate9(s, c, locked, &occ)) { c->backtracks++; PROOF_CLOSED(c); return; }
+    if (!(s->U[0] | s->U[1] | s->U[2])) { record9(s, c); PROOF_CLOSED(c); return; }
     int b = 0, k = 0;
     Branch9 br;
     /* With option locked, a digit's placement always (the triads' fixed point leaves the
      * occupancy in occ); without, a two-candidate cell first (choose9). */
-    int cell_chosen = !locked && choose9(s, &b, &k);
+    int cell_chosen = (!locked || BB9_PROVING) && choose9(s, &b, &k);
     if (!locked && !cell_chosen) occupancy9(s, &occ);
-    if (!cell_chosen && choose_placement(&occ, &br)) {
+    if (!BB9_PROVING && !cell_chosen && choose_placement(&occ, &br)) {
         unsigned perms = br.perms;
         if (perms & (perms - 1)) c->guesses++;
         while (perms) {
@@ -622,7 +641,7 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     }
     /* with option locked, a fallback never taken: at the triads' fixed point an open cell
      * leaves some digit two placements or more (one settled everywhere is a hidden single) */
-    if (locked) choose9(s, &b, &k);
+    if (locked && !BB9_PROVING) choose9(s, &b, &k);
     uint32_t bit = 1u << k;
     int digits[9], n = 0;
     for (int d = 0; d < 9; d++)
@@ -631,9 +650,11 @@ static void search9(S9 *s, BBSearch *c, int locked) {
     for (int i = 0; i < n; i++) {
         if (i + 1 < n) {
             S9 t = *s;
+            PROOF_ASSUME(c, 3 * digits[i] + b, k);
             place9(&t, digits[i], b, k);
             search9(&t, c, locked);
-        } else {
+            PROOF_RETRACT(c);
+        } else {   /* the last: no decision (the others' lemmas imply it) */
             place9(s, digits[i], b, k);
             search9(s, c, locked);
         }
@@ -652,7 +673,7 @@ void BB9_COPY(bb9_solve)(const uint8_t *givens, int locked, BBSearch *c) {
         int v = givens[i];
         if (!v) continue;
         int b = i / 27, k = i % 27;
-        if (v > 9 || !(s.F[3 * (v - 1) + b] & (1u << k))) { c->nodes++; return; }  /* contradiction */
+        if (v > 9 || !(s.F[3 * (v - 1) + b] & (1u << k))) { c->nodes++; PROOF_CLOSED(c); return; }  /* contradiction */
         place9(&s, v - 1, b, k);
     }
     search9(&s, c, locked);

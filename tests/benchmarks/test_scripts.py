@@ -43,6 +43,7 @@ RUNS = {
     "bench_harness": run(["--fast-sample", "20", "--slow-sample", "3", "--repeats", "1", "--rows", "500"]),
     "bench_large": run(["--public", "3", "--minimal", "1", "--levels", "60", "--per-level", "1", "--below", "5"],
                        ["## Large grids"]),
+    "bench_native_proofs": run(["--puzzles", "5"], ["## Own proofs against CaDiCaL's"]),
     "bench_rating": run(["--quine-se", "0", "--sets", "top95", "--limit", "200"]),
     "bench_rating_hard": run(["--hard", "2", "--wide", "2", "--time-limit", "2", "--check", "1"]),
     "bench_rtd": run(["--report", "--runs", "{repo}/results"], ["## Distributions over seeds", "## Targets"]),

@@ -40,7 +40,7 @@ def stored(db: Path) -> dict[tuple[str, str], tuple]:
 def test_each_claim_is_stored_with_its_certificate(benched):
     folder, code, err = benched
     rows = stored(folder / "c.sqlite")
-    assert rows[("p.txt:1", "bitboard")] == ("unique", "verified", "sat:cadical195", 1, 1)
+    assert rows[("p.txt:1", "bitboard")] == ("unique", "verified", "bitboard", 1, 1)   # its own proof
     assert rows[("p.txt:2", "bitboard")] == ("multiple", None, None, None, None)   # two found: no claim
     assert rows[("p.txt:1", FAKE_UNSAT)][:3] == ("error", "failed", "sat:cadical195")
     assert code == 1
