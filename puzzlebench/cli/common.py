@@ -70,8 +70,8 @@ def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
 def add_certify_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--certify", action="store_true",
                    help="prove each claim that no (other) solution exists (unsat, unique, a complete "
-                        "count) with a SAT solver that logs a DRAT proof, and check the proof; a claim "
-                        "not certified makes the command exit 1")
+                        "count) with a DRAT proof (the engine's own where it writes one, else a SAT "
+                        "solver's) and check it; a claim not certified makes the command exit 1")
     p.add_argument("--proof-dir", metavar="DIR",
                    help="with --certify: keep each claim's formula (DIMACS) and proof (DRAT) in DIR")
 
