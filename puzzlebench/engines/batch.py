@@ -8,15 +8,20 @@ generic modules (``base.py``, ``results.py``, the harness) ask through :meth:`En
 batch.  Records of a batch read from text build their puzzle only when
 asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.  The
 columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
+The call may split its batch over native threads (:func:`split_over_threads`): the same
+answers in the same order, each puzzle on its own clock.
 """
 
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any, Sequence
 
+from ..errors import UsageError
 from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
+from ..options import MAX_THREADS, THREADS
 from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Status
 
 BATCH_KIND = "sudoku"
@@ -29,6 +34,12 @@ class NativeBatch:
     the puzzles, calls it and builds the :class:`Results`."""
 
     spec: str
+    batch_threads: int = 1
+    """Native threads each batch call is split over (:func:`split_over_threads`)."""
+
+    def threads_used(self, answered: int) -> int:
+        """The threads a batch call of ``answered`` puzzles kept busy: at most one a puzzle."""
+        return min(self.batch_threads, max(1, answered))
 
     def takes_batch(self, packed: SudokuBatch) -> bool:
         """Whether the batch call is worth making on these puzzles (else one at a time)."""
@@ -58,7 +69,7 @@ class NativeBatch:
             return None
         table = self.batch_arrays(packed, limit=limit, time_limit=time_limit)
         if table is not None:
-            verify_columns(table, packed.head(len(table)))
+            verify_columns(table, packed.head(len(table)), self.batch_threads)
         return table
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
@@ -75,6 +86,40 @@ class NativeBatch:
         if len(columns.counts) < len(packed):
             packed = packed.head(len(columns.counts))
         return columns_results(self.spec, limit, packed, columns)
+
+
+def every_core() -> int:
+    """The cores this process may run on (its affinity where the system says it), at most
+    :data:`~puzzlebench.options.MAX_THREADS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(cores, MAX_THREADS)
+
+
+def split_over_threads(engine, threads: int, name: str = "threads"):
+    """``engine`` with its batch calls split over ``threads`` native threads (0: every core,
+    :func:`every_core`), checked as :data:`~puzzlebench.options.THREADS` says (``name``: the
+    option as the user wrote it).  Only an engine with a native batch call splits one: any
+    other count than 1 for another engine is a one-line :class:`UsageError` naming those that do."""
+    asked = THREADS.check(threads, name)
+    if asked != 1 and not isinstance(engine, NativeBatch):
+        raise UsageError(f"{name} {asked}: {engine.family} has no native batch call to split over threads; "
+                         f"the engines with one: {', '.join(batch_families())}")
+    if isinstance(engine, NativeBatch):
+        engine.batch_threads = asked or every_core()
+    return engine
+
+
+def batch_families() -> list[str]:
+    """The engine families with a native batch call (:class:`NativeBatch`), in the registry's order."""
+    from .registry import FAMILIES, engine_class   # the registry imports the engines' base, which imports this
+    families = []
+    for family in FAMILIES:
+        try:
+            if issubclass(engine_class(family), NativeBatch):
+                families.append(family)
+        except ImportError:   # an optional library missing: that engine has no batch call here
+            continue
+    return families
 
 
 def columns_results(solver: str, limit: int | None, packed: SudokuBatch, columns: Columns) -> Results:
@@ -125,13 +170,14 @@ class BatchRecord(Result):
         return self._batch.solution_text(self.solutions[0])
 
 
-def verify_columns(table: ResultColumns, packed: SudokuBatch) -> None:
+def verify_columns(table: ResultColumns, packed: SudokuBatch, threads: int = 1) -> None:
     """Check every first solution of a columnar result against its puzzle in one call of the
-    bulk checker (native/check.c, :meth:`SudokuBatch.answers_right`): ``table.verified`` set
+    bulk checker (native/check.c, :meth:`SudokuBatch.answers_right`, over ``threads`` native
+    threads): ``table.verified`` set
     where right; a solved status with a wrong solution, or none, becomes an error naming the
     problem (the puzzle built for that one only)."""
     import numpy as np
-    right = np.frombuffer(packed.answers_right(table.solutions), np.uint8).astype(bool)
+    right = np.frombuffer(packed.answers_right(table.solutions, threads), np.uint8).astype(bool)
     solved = table.solved
     table.verified = solved & (table.count > 0) & right
     for i in np.flatnonzero(solved & ~table.verified).tolist():

@@ -301,11 +301,11 @@ class BitboardEngine(NativeBatch, Engine):
         else one by one (:meth:`takes_batch`).  After a Ctrl-C, the puzzles answered before it."""
         start = time.perf_counter()
         timed_out, counts, stats, seconds, solutions = _native.sudoku9_batch(
-            packed.values, limit, time_limit or 0.0, self.settings["locked"])
+            packed.values, limit, time_limit or 0.0, self.settings["locked"], self.batch_threads)
         counts = memoryview(counts).cast("Q").tolist()
         counters = memoryview(stats).cast("Q").tolist()
         solve = memoryview(seconds).cast("d").tolist()
-        overhead = (time.perf_counter() - start - sum(solve)) / max(1, len(solve))
+        overhead = self._overhead(time.perf_counter() - start, sum(solve), len(solve))
         if len(counts) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
             overhead = 0.0   # (the time up to it is the stopped one's)
         by_count = [status_of(c, limit, False) for c in range(3)]
@@ -332,14 +332,20 @@ class BitboardEngine(NativeBatch, Engine):
         counters, solutions = np.empty((n, len(RAW_NAMES_SMALL)), np.int64), np.empty((n, 81), np.uint8)
         start = time.perf_counter()
         answered = _native.sudoku9_batch_columns(packed.values, limit, time_limit or 0.0, self.settings["locked"],
-                                                 status, counts, counters, seconds, solutions)
+                                                 status, counts, counters, seconds, solutions, self.batch_threads)
         solve, counters = seconds[:answered], counters[:answered]
-        overhead = (time.perf_counter() - start - solve.sum()) / max(1, answered) if answered == n else 0.0
+        overhead = self._overhead(time.perf_counter() - start, solve.sum(), answered) if answered == n else 0.0
         return ResultColumns.of_arrays(
             BATCH_KIND, self.spec, limit, status=status[:answered], count=counts[:answered],
             solutions=solutions[:answered], solve=solve, total=solve + overhead,
             stats={"nodes": counters[:, 0], "guesses": counters[:, 1], "backtracks": counters[:, 2],
                    "propagations": counters[:, 3:6].sum(axis=1)})
+
+    def _overhead(self, elapsed: float, solving: float, answered: int) -> float:
+        """Each puzzle's share of a batch call's time outside the searches: the call's wall time
+        less its searches' (each puzzle timed on its own thread, so their sum over the threads
+        that ran them at once), shared evenly."""
+        return max(0.0, elapsed - solving / self.threads_used(answered)) / max(1, answered)
 
 
 def _is_9x9(puzzle: Puzzle) -> bool:

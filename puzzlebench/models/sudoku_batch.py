@@ -79,13 +79,13 @@ class SudokuBatch(Sequence["Sudoku"]):
     def __len__(self) -> int:
         return len(self.values) // self.cells
 
-    def answers_right(self, solutions: bytes) -> bytes:
+    def answers_right(self, solutions: bytes, threads: int = 1) -> bytes:
         """Which of ``solutions`` (``n*n`` values a puzzle, one byte each, in the batch's order)
         are right: the rules of :meth:`Sudoku.check` for the whole batch in one call of the
-        native twin of the checker (``native/check.c``, which shares no code with any engine);
-        one byte per puzzle, 1 where right."""
+        native twin of the checker (``native/check.c``, which shares no code with any engine,
+        split over ``threads`` native threads); one byte per puzzle, 1 where right."""
         from .. import _native
-        return _native.sudoku_answers_right(*self.box, solutions, self.values)
+        return _native.sudoku_answers_right(*self.box, solutions, self.values, threads)
 
     def head(self, count: int) -> "SudokuBatch":
         """The batch of the first ``count`` puzzles (those a native batch answered before a Ctrl-C)."""
@@ -110,14 +110,14 @@ class SudokuBatch(Sequence["Sudoku"]):
 _GIVENS = operator.attrgetter("givens")
 
 
-def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None
+def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None, threads: int = 1
                       ) -> tuple[SudokuBatch | None, list[int]]:
     """The lines that are Sudoku lines of one size (``N*N`` characters, as
     :func:`parse_sudoku_line` reads them) read together: the batch of them and their indices
     in ``lines``.  Validated in bulk (values in range, no value twice in a unit: the native
     ``sudoku_givens_right``); a line it does not take (another size, a stray character,
     givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
-    the problem exactly."""
+    the problem exactly.  ``threads``: native threads the bulk validation is split over."""
     stripped = [line.strip() for line in lines]
     if not stripped:
         return None, []
@@ -142,7 +142,7 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         values = b"".join([values[k * size:(k + 1) * size] for k in keep])
         taken = [taken[k] for k in keep]
     from .. import _native
-    right = _native.sudoku_givens_right(shape[0], shape[1], values)
+    right = _native.sudoku_givens_right(shape[0], shape[1], values, threads)
     if 0 in right:
         keep = [k for k, ok in enumerate(right) if ok]
         values = b"".join([values[k * size:(k + 1) * size] for k in keep])

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "engines.h"
 #include "pb_bitboard.h"
+#include "pb_threads.h"
 
 static int get_limit(PyObject *obj, long long *limit) {
     if (obj == Py_None) { *limit = 0; return 0; }
@@ -280,32 +281,54 @@ typedef struct {
     double *seconds;
     uint8_t *solutions;      /* count * 81 values 1..9 (0 where none was found) */
     sig_atomic_t sigints;    /* pb_sigints when the batch began */
+    long long limit;
+    double time_limit;       /* per puzzle, seconds; 0 = none */
+    int locked, threads;
     Py_ssize_t answered;
 } Batch;
 
-static void solve_batch(Batch *bt, long long limit, double seconds, int locked) {
-    bt->answered = bt->count;
-    for (Py_ssize_t i = 0; i < bt->count; i++) {
+/* Puzzles begin..end-1 of the batch, each on its own clock (a PbRange: any thread may run
+ * any range, the kernel's tables being read-only): the first one a Ctrl-C left unanswered,
+ * or `end`. */
+static ptrdiff_t solve_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    Batch *bt = work;
+    (void)worker;
+    for (Py_ssize_t i = begin; i < end; i++) {
         uint8_t *out = bt->solutions + i * 81;
         double t0 = pb_now();
         BBSearch s;
         memset(&s, 0, sizeof s);
-        s.limit = limit;
+        s.limit = bt->limit;
         s.keep = 1;
         s.solutions = out;
-        s.deadline = seconds > 0 ? t0 + seconds : 0;
+        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
         s.sigints = bt->sigints;
-        bb9_solve(bt->givens + i * 81, locked, &s);
-        if (s.timed_out && pb_sigints != s.sigints) { bt->answered = i; return; }   /* Ctrl-C */
+        bb9_solve(bt->givens + i * 81, bt->locked, &s);
+        if (s.timed_out && pb_sigints != s.sigints) return i;   /* Ctrl-C */
         bt->seconds[i] = pb_now() - t0;
         if (!s.kept) memset(out, 0, 81);
         bt->counts[i] = (uint64_t)s.count;
         if (bt->timed_out) bt->timed_out[i] = (uint8_t)s.timed_out;
-        if (bt->status) bt->status[i] = pb_status_code((unsigned long long)s.count, limit, s.timed_out);
+        if (bt->status) bt->status[i] = pb_status_code((unsigned long long)s.count, bt->limit, s.timed_out);
         uint64_t *st = bt->stats + i * STATS_PER;
         st[0] = s.nodes; st[1] = s.guesses; st[2] = s.backtracks;
         st[3] = s.naked; st[4] = s.hidden; st[5] = s.locked;
     }
+    return end;
+}
+
+/* The whole batch over bt->threads threads (pb_threads.h): bt->answered, the puzzles answered
+ * before the first a Ctrl-C left unanswered. */
+static void solve_batch(Batch *bt) {
+    bt->answered = pb_split(bt->count, bt->threads, solve_range, bt, &bt->sigints);
+}
+
+/* A batch call's threads: 1 to PB_MAX_THREADS (the API resolves 0, every core, before the
+ * call); -1 with ValueError set when not. */
+static int batch_threads(int threads) {
+    if (threads >= 1 && threads <= PB_MAX_THREADS) return 0;
+    PyErr_Format(PyExc_ValueError, "threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
+    return -1;
 }
 
 /* The batch's givens taken into `bt`: a whole number of 81-cell puzzles, every value 0..9;
@@ -329,14 +352,13 @@ static int batch_givens(const Py_buffer *givens, Batch *bt) {
 static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     Py_buffer givens;
     PyObject *limit_obj;
-    double seconds;
-    int locked;
-    if (!PyArg_ParseTuple(args, "y*Odp", &givens, &limit_obj, &seconds, &locked)) return NULL;
-    PyObject *res = NULL;
     Batch bt;
     memset(&bt, 0, sizeof bt);
-    long long limit;
-    if (get_limit(limit_obj, &limit) < 0) goto done;
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "y*Odp|i", &givens, &limit_obj, &bt.time_limit, &bt.locked, &bt.threads))
+        return NULL;
+    PyObject *res = NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0) goto done;
     if (batch_givens(&givens, &bt) < 0) goto done;
     size_t n = (size_t)(bt.count ? bt.count : 1);
     bt.timed_out = PyMem_Calloc(n, 1);
@@ -350,7 +372,7 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     }
     if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    solve_batch(&bt, limit, seconds, locked);
+    solve_batch(&bt);
     Py_END_ALLOW_THREADS
     Py_ssize_t c = bt.answered;
     res = Py_BuildValue("(y#y#y#y#y#)", (char *)bt.timed_out, c,
@@ -374,14 +396,13 @@ static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
     static const char *name[OUTS] = {"status", "counts", "stats", "seconds", "solutions"};
     Py_buffer givens, out[OUTS];
     PyObject *limit_obj, *res = NULL;
-    double seconds;
-    int locked;
-    if (!PyArg_ParseTuple(args, "y*Odpw*w*w*w*w*", &givens, &limit_obj, &seconds, &locked, &out[STATUS],
-                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS])) return NULL;
     Batch bt;
     memset(&bt, 0, sizeof bt);
-    long long limit;
-    if (get_limit(limit_obj, &limit) < 0 || batch_givens(&givens, &bt) < 0) goto done;
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "y*Odpw*w*w*w*w*|i", &givens, &limit_obj, &bt.time_limit, &bt.locked, &out[STATUS],
+                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0 || batch_givens(&givens, &bt) < 0)
+        goto done;
     for (int k = 0; k < OUTS; k++)
         if (out[k].len < bt.count * width[k]) {
             PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
@@ -394,7 +415,7 @@ static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
     bt.solutions = out[SOLUTIONS].buf;
     if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    solve_batch(&bt, limit, seconds, locked);
+    solve_batch(&bt);
     Py_END_ALLOW_THREADS
     res = PyLong_FromSsize_t(bt.answered);
 done:
@@ -444,12 +465,13 @@ static PyMethodDef bitboard_methods[] = {
      "backtracks, naked, "
      "hidden, locked, alldiff, restarts, nogoods, nogoods_dropped, conflicts))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
-     "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
+     "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked, threads=1) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "
-     "answered: fewer than given when a Ctrl-C stopped the batch"},
+     "answered: fewer than given when a Ctrl-C stopped the batch (those before the first it left "
+     "unanswered); threads: native threads the batch is split over"},
     {"sudoku9_batch_columns", sudoku9_batch_columns, METH_VARARGS,
      "sudoku9_batch_columns(givens, limit|None, seconds, locked, status, counts, stats, seconds_out, "
-     "solutions) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
+     "solutions, threads=1) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
      "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
