@@ -104,13 +104,13 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
 
     ``columns=True`` returns the same answers as one :class:`ResultColumns` (NumPy arrays:
     status codes, counts, first solutions, statistics, times) instead of a record a puzzle:
-    for many puzzles read as arrays.  The Sudoku a native batch call takes (``bitboard`` on
-    9x9, ``dlx`` on any block shape; no ``memory_limit``) are written by that call in C and
+    for many puzzles read as arrays.  The Sudoku a native batch call takes (``bitboard`` and
+    ``dlx``, any block shape; no ``memory_limit``) are written by that call in C and
     checked in bulk, with no object a puzzle; any other engine or puzzle still answers, as
     columns built from its records (:meth:`ResultColumns.of_results`).  After a Ctrl-C, the
     :class:`~puzzlebench.runtime.limits.Interrupted` carries the columns answered before it.
 
-    ``threads`` splits each native batch call (``bitboard`` on 9x9, ``dlx``), its reading of
+    ``threads`` splits each native batch call (``bitboard``, ``dlx``), its reading of
     the lines and its bulk check over that many native threads of this process (0: every core;
     at most 256): the same answers, counters and order as one thread, each puzzle on its own
     clock and time limit.  Any other engine takes only 1.  After a Ctrl-C the answers kept are

@@ -360,7 +360,7 @@ def cmd_solvers(args) -> int:
 def add_threads_argument(p) -> None:
     p.add_argument("--threads", type=THREADS, default=1, metavar="N",
                    help="native threads each batch of puzzles is split over (0: every core), for the "
-                        "engines with a native batch call (bitboard on 9x9 Sudoku, dlx on Sudoku); the same "
+                        "engines with a native batch call (bitboard and dlx, on Sudoku); the same "
                         "answers in the same order; default %(default)s")
 
 

@@ -1,7 +1,8 @@
 /* Python bindings of the bitboard engines: Sudoku (9x9 band bitboards and any
  * block shape up to 64 values), grids of explicit units (Sudoku-X, jigsaw, Latin squares),
- * N-Queens and Skyscrapers, one puzzle per call, and the 9x9
- * batch call that parses, validates and solves a whole list of lines in C.
+ * N-Queens and Skyscrapers, one puzzle per call, and the batch calls that solve many Sudoku of
+ * one block shape (9x9 by the band bitboard, the others by the search over units) in C, split
+ * over threads when asked (pb_threads.h).
  *
  * Every buffer from Python is checked here (sizes, value ranges) before any search sees it;
  * a malformed one raises ValueError.  The GIL is released while searching. */
@@ -424,6 +425,115 @@ done:
     return res;
 }
 
+/* ---- Sudoku of any block shape, in a batch ------------------------------------------ */
+
+/* Many Sudoku of one block shape in one call, each searched by bbn_solve as sudoku_solve
+ * searches it alone (the same rules and seed, so the same answer and counters), written into
+ * the caller's arrays and split over threads as the 9x9 batch is. */
+enum { COUNTERS = 11 };   /* nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts,
+                           * nogoods, nogoods_dropped, conflicts: sudoku_solve's counters */
+
+typedef struct {
+    int br, bc, rules;
+    Py_ssize_t count, cells;
+    const uint8_t *givens;
+    uint8_t *status;
+    uint64_t *counts, *counters;
+    double *seconds;
+    uint8_t *solutions;
+    long long limit;
+    double time_limit;
+    unsigned long long seed, restart_unit, handover, conflict_unit;
+    sig_atomic_t sigints;
+    int threads, out_of_memory;   /* out_of_memory: a search could not allocate its tables (atomic) */
+} ShapeBatch;
+
+static ptrdiff_t solve_shape_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    ShapeBatch *bt = work;
+    (void)worker;
+    for (Py_ssize_t i = begin; i < end; i++) {
+        uint8_t *out = bt->solutions + i * bt->cells;
+        double t0 = pb_now();
+        BBSearch s;
+        memset(&s, 0, sizeof s);
+        s.limit = bt->limit;
+        s.keep = 1;
+        s.solutions = out;
+        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
+        s.sigints = bt->sigints;
+        s.seed = bt->seed;
+        s.restart_unit = bt->restart_unit;
+        s.handover = bt->handover;
+        s.conflict_unit = bt->conflict_unit;
+        if (bbn_solve(bt->br, bt->bc, bt->givens + i * bt->cells, bt->rules, &s) < 0) {
+            __atomic_store_n(&bt->out_of_memory, 1, __ATOMIC_RELAXED);
+            return i;
+        }
+        if (s.timed_out && pb_sigints != s.sigints) return i;   /* Ctrl-C */
+        bt->seconds[i] = pb_now() - t0;
+        if (!s.kept) memset(out, 0, (size_t)bt->cells);
+        bt->counts[i] = (uint64_t)s.count;
+        bt->status[i] = pb_status_code((unsigned long long)s.count, bt->limit, s.timed_out);
+        uint64_t *c = bt->counters + i * COUNTERS;
+        c[0] = s.nodes; c[1] = s.guesses; c[2] = s.backtracks; c[3] = s.naked; c[4] = s.hidden;
+        c[5] = s.locked; c[6] = s.alldiff; c[7] = s.restarts; c[8] = s.nogoods; c[9] = s.nogoods_dropped;
+        c[10] = s.conflicts;
+    }
+    return end;
+}
+
+/* sudoku_batch_columns(box_rows, box_cols, givens, limit|None, seconds, rules, seed, restart_unit,
+ * handover, conflict_unit, status, counts, counters, seconds_out, solutions, threads=1) -> answered */
+static PyObject *sudoku_batch_columns(PyObject *self, PyObject *args) {
+    enum { STATUS, COUNTS, STATS, SECONDS, SOLUTIONS, OUTS };
+    static const char *name[OUTS] = {"status", "counts", "counters", "seconds", "solutions"};
+    Py_buffer givens, out[OUTS];
+    PyObject *limit_obj, *res = NULL;
+    ShapeBatch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "iiy*OdiKKKKw*w*w*w*w*|i", &bt.br, &bt.bc, &givens, &limit_obj, &bt.time_limit,
+                          &bt.rules, &bt.seed, &bt.restart_unit, &bt.handover, &bt.conflict_unit, &out[STATUS],
+                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0) goto done;
+    if (bt.br < 1 || bt.bc < 1 || bt.br > 64 || bt.bc > 64 || bt.br * bt.bc > 64) {
+        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to 64 values supported", bt.br, bt.bc);
+        goto done;
+    }
+    int n = bt.br * bt.bc;
+    bt.cells = (Py_ssize_t)n * n;
+    if (givens.len % bt.cells) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of %zd-cell puzzles", givens.len,
+                     bt.cells);
+        goto done;
+    }
+    bt.count = givens.len / bt.cells;
+    if (check_values(&givens, givens.len, n, "givens") < 0) goto done;
+    bt.givens = givens.buf;
+    const Py_ssize_t width[OUTS] = {1, sizeof(uint64_t), COUNTERS * sizeof(uint64_t), sizeof(double), bt.cells};
+    for (int k = 0; k < OUTS; k++)
+        if (out[k].len < bt.count * width[k]) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
+            goto done;
+        }
+    bt.status = out[STATUS].buf;
+    bt.counts = out[COUNTS].buf;
+    bt.counters = out[STATS].buf;
+    bt.seconds = out[SECONDS].buf;
+    bt.solutions = out[SOLUTIONS].buf;
+    if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
+    Py_ssize_t answered;
+    Py_BEGIN_ALLOW_THREADS
+    answered = pb_split(bt.count, bt.threads, solve_shape_range, &bt, &bt.sigints);
+    Py_END_ALLOW_THREADS
+    if (bt.out_of_memory) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
+    res = PyLong_FromSsize_t(answered);
+done:
+    PyBuffer_Release(&givens);
+    for (int k = 0; k < OUTS; k++) PyBuffer_Release(&out[k]);
+    return res;
+}
+
 /* The copies of the 9x9 kernel (one per instruction set, sudoku9_isa.c): which one runs, and
  * a switch to another, so that tests run every copy this processor has. */
 static PyObject *sudoku9_kernel(PyObject *self, PyObject *args) {
@@ -473,6 +583,12 @@ static PyMethodDef bitboard_methods[] = {
      "sudoku9_batch_columns(givens, limit|None, seconds, locked, status, counts, stats, seconds_out, "
      "solutions, threads=1) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
      "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
+    {"sudoku_batch_columns", sudoku_batch_columns, METH_VARARGS,
+     "sudoku_batch_columns(box_rows, box_cols, givens: n*n values 0..n a puzzle, limit|None, seconds, rules, seed, "
+     "restart_unit, handover, conflict_unit, status, counts, counters, seconds_out, solutions, threads=1) -> "
+     "answered: each puzzle as sudoku_solve searches it, written into the caller's writable arrays (status "
+     "codes, counts<Q>, its 11 counters<11Q>, seconds<d>, the first solution: n*n values), split over `threads` "
+     "native threads; fewer answered after a Ctrl-C (those before the first it left unanswered)"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
      "givens: bytes, limit|None, keep, seconds, rules, seed=0, restart_unit=0, handover=0, conflict_unit=0) -> as sudoku_solve"},

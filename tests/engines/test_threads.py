@@ -5,6 +5,7 @@ is one line, from the API and the command alike."""
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -20,6 +21,8 @@ from puzzlebench import _native, api
 from puzzlebench.engines.batch import every_core, split_over_threads
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.errors import UsageError
+from puzzlebench.generators.fill import pattern_sudoku_grid
+from puzzlebench.models.sudoku import Sudoku
 from puzzlebench.results import Status
 from puzzlebench.runtime.limits import Interrupted
 
@@ -83,6 +86,30 @@ def test_any_batch_in_any_order_answers_as_one_thread(picks, strange, threads, s
     one = api.solve_many(lines, solver=solver, limit=limit, columns=True)
     split = api.solve_many(lines, solver=solver, limit=limit, columns=True, threads=threads)
     assert columns_fields(split) == columns_fields(one)
+
+
+def holed(box: tuple[int, int], share: float, count: int, seed: int) -> list[Sudoku]:
+    rng = random.Random(seed)
+    return [Sudoku(box, [0 if rng.random() < share else v for v in pattern_sudoku_grid(box, rng)])
+            for _ in range(count)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", ["bitboard", "bitboard@cdcl=true", "bitboard@restarts=none;random=false"])
+def test_the_batch_of_other_block_shapes_answers_as_each_puzzle_alone(spec):
+    """bitboard's batch on shapes other than 9x9 (the search over units, sudoku_batch_columns):
+    every record field but the times as Engine.run gives it puzzle by puzzle, on any thread count."""
+    puzzles = ([api.parse(line) for line in set_lines("16x16")[:60]] + holed((2, 3), 0.6, 20, 1)
+               + holed((5, 5), 0.5, 6, 2))
+    engine = make_engine(spec)
+    for box in ((4, 4), (2, 3), (5, 5)):
+        shape = [p for p in puzzles if p.box == box]
+        alone = [record_fields(engine.run(p, limit=2, keep=1)) for p in shape]
+        assert len(engine.batch(shape, limit=2, time_limit=None, keep=1)) == len(shape)   # one call, not None
+        for threads in (1, 2, 3):
+            assert [record_fields(r) for r in api.solve_many(shape, solver=spec, keep=1, threads=threads)] == alone
+        table = api.solve_many(shape, solver=spec, columns=True, threads=2)
+        assert table.verified.all() and table.count.tolist() == [f[1] for f in alone]
 
 
 def test_the_native_calls_give_the_same_arrays_on_any_thread_count():
