@@ -114,8 +114,8 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
                       ) -> tuple[SudokuBatch | None, list[int]]:
     """The lines that are Sudoku lines of one size (``N*N`` characters, as
     :func:`parse_sudoku_line` reads them) read together: the batch of them and their indices
-    in ``lines``.  Validated in bulk (values in range, no value twice in a unit: the native
-    ``sudoku_givens_right``); a line it does not take (another size, a stray character,
+    in ``lines``.  Read and validated in bulk (values in range, no value twice in a unit: the
+    native ``sudoku_text_givens``, the rules of ``sudoku_givens_right``); a line it does not take (another size, a stray character,
     givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
     the problem exactly.  ``threads``: native threads the bulk validation is split over."""
     stripped = [line.strip() for line in lines]
@@ -135,15 +135,9 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
     else:
         taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
         text = "".join([stripped[i] for i in taken])
-    values = text.encode("ascii").translate(_CHAR_VALUES)
-    values_here = bytes(range(n + 1))
-    if values.translate(None, values_here):   # a character that is no value here
-        keep = [k for k in range(len(taken)) if not values[k * size:(k + 1) * size].translate(None, values_here)]
-        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
-        taken = [taken[k] for k in keep]
     from .. import _native
-    right = _native.sudoku_givens_right(shape[0], shape[1], values, threads)
-    if 0 in right:
+    values, right = _native.sudoku_text_givens(shape[0], shape[1], text.encode("ascii"), _CHAR_VALUES, threads)
+    if 0 in right:   # a character that is no value here, or givens that break a rule
         keep = [k for k, ok in enumerate(right) if ok]
         values = b"".join([values[k * size:(k + 1) * size] for k in keep])
         taken = [taken[k] for k in keep]

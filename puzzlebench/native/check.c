@@ -8,6 +8,8 @@
  *     whose value bits OR to the full mask).
  *   sudoku_givens_right(rows, cols, givens, threads=1) -> bytes
  *     A twin of Sudoku._validate: every value in 0..n, none twice in a row, column or block.
+ *   sudoku_text_givens(rows, cols, text, table, threads=1) -> (values, right)
+ *     Lines of text read into givens through a character table, checked as sudoku_givens_right.
  *
  * Both answer one byte per puzzle, 1 where right; rows x cols is the block shape (n =
  * rows*cols <= 64 values); `threads` native threads split the batch, the GIL released.  They
@@ -165,11 +167,86 @@ static PyObject *py_sudoku_givens_right(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* Text read into givens: each puzzle's n*n characters through `table` (a value a byte: 0 empty,
+ * 1..n, more: no value here), then the givens' rules; the GIL released, split over threads. */
+typedef struct {
+    const uint8_t *text, *table, *block_of;
+    uint8_t *values, *flags;
+    int n;
+    Py_ssize_t cells;
+} TextChecks;
+
+static ptrdiff_t text_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    const TextChecks *c = work;
+    (void)worker;
+    for (Py_ssize_t k = begin; k < end; k++) {
+        const uint8_t *t = c->text + k * c->cells;
+        uint8_t *v = c->values + k * c->cells, most = 0;
+        for (Py_ssize_t i = 0; i < c->cells; i++) {
+            v[i] = c->table[t[i]];
+            most = v[i] > most ? v[i] : most;
+        }
+        c->flags[k] = (uint8_t)(most <= c->n && givens_right(v, NULL, c->n, c->block_of));
+    }
+    return end;
+}
+
+/* sudoku_text_givens(rows, cols, text, table, threads=1) -> (values, right): the text of many
+ * puzzles (n*n characters each, one after another) as packed givens, each character through
+ * the 256-byte `table`, and one byte per puzzle, 1 where every character is a value of the
+ * shape (0..n) and the givens keep the rules (as sudoku_givens_right).  The values of a puzzle
+ * that is not right mean nothing. */
+static PyObject *py_sudoku_text_givens(PyObject *self, PyObject *args) {
+    int rows, cols, threads = 1;
+    Py_buffer text, table;
+    if (!PyArg_ParseTuple(args, "iiy*y*|i", &rows, &cols, &text, &table, &threads)) return NULL;
+    PyObject *values = NULL, *flags = NULL, *out = NULL;
+    uint8_t *block_of = NULL;
+    if (!shape_ok(rows, cols)) goto done;
+    if (threads < 1 || threads > PB_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
+        goto done;
+    }
+    int n = rows * cols;
+    Py_ssize_t cells = (Py_ssize_t)n * n;
+    if (table.len != 256 || text.len % cells) {
+        PyErr_Format(PyExc_ValueError, "text: %zd characters, not a whole number of %zd-cell puzzles, or a table of "
+                     "%zd bytes, not 256", text.len, cells, table.len);
+        goto done;
+    }
+    Py_ssize_t count = text.len / cells;
+    values = PyBytes_FromStringAndSize(NULL, text.len);
+    flags = PyBytes_FromStringAndSize(NULL, count);
+    block_of = PyMem_Malloc((size_t)cells);
+    if (!values || !flags || !block_of) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        goto done;
+    }
+    block_table(rows, cols, block_of);
+    TextChecks checks = {text.buf, table.buf, block_of, (uint8_t *)PyBytes_AS_STRING(values),
+                         (uint8_t *)PyBytes_AS_STRING(flags), n, cells};
+    Py_BEGIN_ALLOW_THREADS
+    pb_split(count, threads, text_range, &checks, NULL);
+    Py_END_ALLOW_THREADS
+    out = PyTuple_Pack(2, values, flags);
+done:
+    Py_XDECREF(values);
+    Py_XDECREF(flags);
+    PyMem_Free(block_of);
+    PyBuffer_Release(&text);
+    PyBuffer_Release(&table);
+    return out;
+}
+
 static PyMethodDef check_methods[] = {
     {"sudoku_answers_right", py_sudoku_answers_right, METH_VARARGS,
      "sudoku_answers_right(rows, cols, solutions, givens: both n*n values a puzzle, threads=1) -> bytes: 1 per right answer"},
     {"sudoku_givens_right", py_sudoku_givens_right, METH_VARARGS,
      "sudoku_givens_right(rows, cols, givens: n*n values a puzzle, threads=1) -> bytes: 1 per puzzle whose givens keep the rules"},
+    {"sudoku_text_givens", py_sudoku_text_givens, METH_VARARGS,
+     "sudoku_text_givens(rows, cols, text: n*n characters a puzzle, table: 256 bytes, threads=1) -> (values, right): "
+     "the text through the table as packed givens, and 1 per puzzle whose characters are all values 0..n "
+     "and whose givens keep the rules"},
     {NULL, NULL, 0, NULL},
 };
 
