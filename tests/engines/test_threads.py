@@ -74,7 +74,7 @@ def test_threads_give_the_columns_and_records_of_one_thread(solver, name):
 
 @pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(picks=st.lists(st.integers(0, 299), max_size=120), strange=st.lists(st.integers(0, 119), max_size=3),
+@given(picks=st.lists(st.integers(0, 299), max_size=120), strange=st.lists(st.integers(0, 119), max_size=4),
        threads=st.integers(0, 5), solver=st.sampled_from(["bitboard", "dlx"]), limit=st.sampled_from([1, 2]))
 def test_any_batch_in_any_order_answers_as_one_thread(picks, strange, threads, solver, limit):
     """Any puzzles in any order and number (none, one, fewer than the threads), lines the
@@ -82,7 +82,7 @@ def test_any_batch_in_any_order_answers_as_one_thread(picks, strange, threads, s
     pool = set_lines("forum hardest")[:150] + set_lines("17-clue")[:150]
     lines = [pool[i] for i in picks]
     for k, at in enumerate(strange):
-        lines.insert(min(at, len(lines)), (SHORT, CLASHING, BLANK9[:80] + "1")[k])
+        lines.insert(min(at, len(lines)), (SHORT, CLASHING, BLANK9[:80] + "x", BLANK9[:80] + "1")[k])
     one = api.solve_many(lines, solver=solver, limit=limit, columns=True)
     split = api.solve_many(lines, solver=solver, limit=limit, columns=True, threads=threads)
     assert columns_fields(split) == columns_fields(one)
@@ -132,6 +132,13 @@ def test_the_native_calls_give_the_same_arrays_on_any_thread_count():
     assert _native.sudoku_answers_right(3, 3, solutions, values, 4) == b"\1" * n
     assert _native.sudoku_answers_right(3, 3, bytes(wrong), values, 4) == b"\1" * 17 + b"\0" + b"\1" * (n - 18)
     assert _native.sudoku_givens_right(3, 3, values, 3) == _native.sudoku_givens_right(3, 3, values)
+    text = "".join(lines[:99] + [CLASHING, BLANK9[:80] + "x"]).encode()
+    table = bytearray(b"\xff" * 256)   # '.' empty, '1'..'9' their values, any other character none
+    table[ord(".")] = 0
+    table[ord("1"):ord("9") + 1] = bytes(range(1, 10))
+    read = _native.sudoku_text_givens(3, 3, text, table, 3)
+    assert read == _native.sudoku_text_givens(3, 3, text, table) and read[1] == b"\1" * 99 + b"\0\0"
+    assert read[0][:81 * 99] == values[:81 * 99]
     rows = _native.dlx_sudoku_batch(values[:81 * 50], 3, 3, 2, 1, 0.0, 3)
     assert [row[:7] for row in rows] == [row[:7] for row in _native.dlx_sudoku_batch(values[:81 * 50], 3, 3, 2, 1, 0.0)]
 
