@@ -9,8 +9,7 @@ import time
 from typing import Any, Iterable
 
 from .engines.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed
-from .engines.batch import split_over_threads
-from .engines.registry import DEFAULT_SOLVER, make_engine
+from .engines.registry import DEFAULT_SOLVER, make_engine, split_over_threads
 from .errors import PuzzleError
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines

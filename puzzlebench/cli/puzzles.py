@@ -14,8 +14,7 @@ import re
 import sys
 
 from .. import api
-from ..engines.batch import split_over_threads
-from ..engines.registry import FAMILIES, engine_class
+from ..engines.registry import FAMILIES, engine_class, split_over_threads
 from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.svg import gallery_page

@@ -8,7 +8,8 @@ generic modules (``base.py``, ``results.py``, the harness) ask through :meth:`En
 batch.  Records of a batch read from text build their puzzle only when
 asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.  The
 columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
-The call may split its batch over native threads (:func:`split_over_threads`): the same
+The call may split its batch over native threads (``batch_threads``, set by
+:func:`~puzzlebench.engines.registry.split_over_threads`): the same
 answers in the same order, each puzzle on its own clock.
 """
 
@@ -18,10 +19,9 @@ import operator
 import os
 from typing import Any, Sequence
 
-from ..errors import UsageError
 from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
-from ..options import MAX_THREADS, THREADS
+from ..options import MAX_THREADS
 from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Status
 
 BATCH_KIND = "sudoku"
@@ -35,7 +35,7 @@ class NativeBatch:
 
     spec: str
     batch_threads: int = 1
-    """Native threads each batch call is split over (:func:`split_over_threads`)."""
+    """Native threads each batch call is split over (:func:`~puzzlebench.engines.registry.split_over_threads`)."""
 
     def threads_used(self, answered: int) -> int:
         """The threads a batch call of ``answered`` puzzles kept busy: at most one a puzzle."""
@@ -93,33 +93,6 @@ def every_core() -> int:
     :data:`~puzzlebench.options.MAX_THREADS`."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return min(cores, MAX_THREADS)
-
-
-def split_over_threads(engine, threads: int, name: str = "threads"):
-    """``engine`` with its batch calls split over ``threads`` native threads (0: every core,
-    :func:`every_core`), checked as :data:`~puzzlebench.options.THREADS` says (``name``: the
-    option as the user wrote it).  Only an engine with a native batch call splits one: any
-    other count than 1 for another engine is a one-line :class:`UsageError` naming those that do."""
-    asked = THREADS.check(threads, name)
-    if asked != 1 and not isinstance(engine, NativeBatch):
-        raise UsageError(f"{name} {asked}: {engine.family} has no native batch call to split over threads; "
-                         f"the engines with one: {', '.join(batch_families())}")
-    if isinstance(engine, NativeBatch):
-        engine.batch_threads = asked or every_core()
-    return engine
-
-
-def batch_families() -> list[str]:
-    """The engine families with a native batch call (:class:`NativeBatch`), in the registry's order."""
-    from .registry import FAMILIES, engine_class   # the registry imports the engines' base, which imports this
-    families = []
-    for family in FAMILIES:
-        try:
-            if issubclass(engine_class(family), NativeBatch):
-                families.append(family)
-        except ImportError:   # an optional library missing: that engine has no batch call here
-            continue
-    return families
 
 
 def columns_results(solver: str, limit: int | None, packed: SudokuBatch, columns: Columns) -> Results:

@@ -270,7 +270,7 @@ done:
 /* Many 9x9 puzzles in one call, the GIL released: the givens come as the model packs them
  * (models/sudoku_batch.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
  * text to parse again.  Each puzzle keeps its first solution.  A Ctrl-C stops the batch:
- * `answered` puzzles, those before the one it stopped. */
+ * `answered` puzzles, those before the first it left unanswered (on any thread). */
 enum { STATS_PER = 6 };
 
 typedef struct {

@@ -18,8 +18,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import cpu_seconds, data_lines, run
 from puzzlebench import _native, api
-from puzzlebench.engines.batch import every_core, split_over_threads
-from puzzlebench.engines.registry import make_engine
+from puzzlebench.engines.batch import every_core
+from puzzlebench.engines.registry import make_engine, split_over_threads
 from puzzlebench.errors import UsageError
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku
