@@ -118,10 +118,9 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
     native ``sudoku_text_givens``, the rules of ``sudoku_givens_right``); a line it does not take (another size, a stray character,
     givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
     the problem exactly.  ``threads``: native threads the bulk validation is split over."""
-    stripped = [line.strip() for line in lines]
-    if not stripped:
+    if not lines:
         return None, []
-    size = len(stripped[0])
+    size = len(lines[0].strip())
     n = math.isqrt(size)
     try:
         shape = parse_box(box) or (infer_box(n) if 2 <= n <= len(DIGITS) else None)
@@ -129,8 +128,11 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         shape = None
     if n * n != size or shape is None or shape[0] * shape[1] != n:
         return None, []
+    # the usual file: every line of one size, none to strip (a line of that size with a blank
+    # around it holds a character that is no value, refused below)
+    stripped = lines if set(map(len, lines)) == {size} else [line.strip() for line in lines]
     text = "".join(stripped)
-    if text.isascii() and set(map(len, stripped)) == {size}:   # every line of one size (the usual file)
+    if text.isascii() and (stripped is lines or set(map(len, stripped)) == {size}):
         taken = list(range(len(stripped)))
     else:
         taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
