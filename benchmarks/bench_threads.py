@@ -2,11 +2,12 @@
 every column read, with ``puzzlebench.solve_many(lines, solver, columns=True, threads=N)`` for
 N = 1, 2 and 0 (every core); writes results/threads.md.
 
-    python benchmarks/bench_threads.py [--puzzles N] [--runs R] [--solver bitboard|dlx]
+    python benchmarks/bench_threads.py [--puzzles N] [--runs R] [--seconds S] [--solver bitboard|dlx]
 
 Wall clock (threads share one process's CPU time, so CPU time says nothing of the speed-up),
-best of ``--runs`` rounds, the thread counts taking turns in each round so that a change of the
-machine's load falls on all of them; the load averages before and after each set are stated.
+best of ``--runs`` rounds (more for a short set: ``--seconds``), the thread counts taking turns in
+each round so that a change of the machine's load falls on all of them; the load averages
+before and after each set are stated.
 tdoku, when a built copy is at hand, is timed by benchmarks/bench_bitboard.py (``--tdoku``); its
 rate is given here from that page's last run on this machine (``--tdoku-rates``), not timed again.
 """
@@ -34,11 +35,13 @@ def read_columns(table) -> int:
     return int(unique.sum())
 
 
-def best_walls(lines: list[str], solver: str, runs: int) -> dict[int, float]:
-    """The least wall time of each thread count over ``runs`` rounds, counts taking turns."""
+def best_walls(lines: list[str], solver: str, runs: int, seconds: float) -> dict[int, float]:
+    """The least wall time of each thread count over ``runs`` rounds, or as many as one thread
+    takes ``seconds`` for (a short set's best run is then not one another process disturbed),
+    the counts taking turns."""
     walls: dict[int, list[float]] = {t: [] for t in THREADS}
-    puzzlebench.solve_many(lines, solver=solver, columns=True)   # untimed: the first call's imports and pages
-    for _ in range(runs):
+    _, first, _ = timed(lambda: puzzlebench.solve_many(lines, solver=solver, columns=True))   # untimed: imports
+    for _ in range(max(runs, int(seconds / first))):
         for threads in THREADS:
             unique, wall, _ = timed(lambda: read_columns(puzzlebench.solve_many(
                 lines, solver=solver, limit=2, columns=True, threads=threads)))
@@ -63,6 +66,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--puzzles", type=int, help="the first N lines of each set (default: all)")
     parser.add_argument("--runs", type=int, default=5, help="rounds, the best of which is kept (default 5)")
+    parser.add_argument("--seconds", type=float, default=10.0,
+                        help="more rounds of a short set, as many as one thread takes this long for (default 10)")
     parser.add_argument("--solver", default="bitboard", choices=("bitboard", "dlx"))
     parser.add_argument("--tdoku-rates", default="17 clues=341196,forum hardest 11+=21240",
                         help="tdoku's one-thread puzzles/s by set (results/bitboard.md's last run here)")
@@ -72,7 +77,7 @@ def main() -> None:
     for name, label in SETS:
         lines = [line.split()[0] for line in data_lines(name, limit=args.puzzles)]
         before = load_now()
-        walls = best_walls(lines, args.solver, args.runs)
+        walls = best_walls(lines, args.solver, args.runs, args.seconds)
         after = load_now()
         loads += [before, after]
         for threads in THREADS:
@@ -81,7 +86,7 @@ def main() -> None:
             rows.append([label, len(lines), f"0 ({cores} cores)" if threads == 0 else threads, f"{walls[threads]:.3f}",
                          f"{rate:,.0f}", *[ratio_text(ratio, target if threads == 2 else None) for ratio, target in ratios],
                          f"{before} / {after}"])
-    table = md_table(["set", "puzzles", "threads", f"wall s (best of {args.runs})", "puzzles/s",
+    table = md_table(["set", "puzzles", "threads", f"wall s (best of {args.runs} rounds or {args.seconds:g} s)", "puzzles/s",
                       f"over 1 thread (target {SPEED_UP} at 2)", f"over tdoku's one thread (target {OVER_TDOKU} at 2)",
                       "load before / after"], rows, "llrrrrrl")
     write_page(args.out, title="A native batch split over threads",

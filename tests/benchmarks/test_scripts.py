@@ -58,7 +58,7 @@ RUNS = {
     "bench_skyscrapers": run(["--every", "50", "--generated", "2", "--squares", "2", "--sizes", "7"],
                              ["## Public sets", "## Generated proper puzzles, limit 2",
                               "## Full clues of random Latin squares, counted to 2"], slow=False),
-    "bench_threads": run(["--puzzles", "40", "--runs", "1"], ["# A native batch split over threads"]),
+    "bench_threads": run(["--puzzles", "40", "--runs", "1", "--seconds", "0"], ["# A native batch split over threads"]),
     "bench_tools:external": run(["--page", "external", "--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs",
                         "sat,ext:minisat"], ["## 9x9 forum hardest 11+ (1, evenly spaced)"], needs=("preset:minisat",)),
     "bench_tools:cpmpy": run(["--page", "cpmpy", "--hardest", "1", "--n16", "0", "--sky7", "0", "--killer", "0"],
