@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 from .engines.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed
 from .engines.certify import certified
-from .engines.registry import DEFAULT_SOLVER, make_engine
+from .engines.registry import DEFAULT_SOLVER, make_engine, split_over_threads
 from .errors import PuzzleError
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines
@@ -98,7 +98,8 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
                kind: str | None = None, box: str | tuple[int, int] | None = None,
                memory_limit: float | None = None, engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall",
-               wall_limit: float | None = None, columns: bool = False) -> Results | ResultColumns:
+               wall_limit: float | None = None, columns: bool = False, threads: int = 1,
+               certify: bool = False, proof_dir: str | None = None) -> Results | ResultColumns:
     """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
@@ -110,23 +111,38 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
 
     ``columns=True`` returns the same answers as one :class:`ResultColumns` (NumPy arrays:
     status codes, counts, first solutions, statistics, times) instead of a record a puzzle:
-    for many puzzles read as arrays.  The Sudoku a native batch call takes (``bitboard`` on
-    9x9, ``dlx`` on any block shape; no ``memory_limit``) are written by that call in C and
+    for many puzzles read as arrays.  The Sudoku a native batch call takes (``bitboard`` and
+    ``dlx``, any block shape; no ``memory_limit``) are written by that call in C and
     checked in bulk, with no object a puzzle; any other engine or puzzle still answers, as
     columns built from its records (:meth:`ResultColumns.of_results`).  After a Ctrl-C, the
-    :class:`~puzzlebench.runtime.limits.Interrupted` carries the columns answered before it."""
+    :class:`~puzzlebench.runtime.limits.Interrupted` carries the columns answered before it.
+
+    ``threads`` splits each native batch call (``bitboard``, ``dlx``), its reading of
+    the lines and its bulk check over that many native threads of this process (0: every core;
+    at most 256): the same answers, counters and order as one thread, each puzzle on its own
+    clock and time limit.  Any other engine takes only 1.  After a Ctrl-C the answers kept are
+    those before the first puzzle left unanswered, in input order.  Threads speed up one batch
+    in one process; a bench's ``--jobs`` runs whole units in worker processes, each timed on
+    its own (use it to measure engines side by side: a run's time is then not shared).
+
+    ``certify`` and ``proof_dir`` as for :func:`solve`: after the batch (on its threads), each
+    claim of absence is proved and checked, one after another; each record gets its
+    certificate, so not with ``columns=True``."""
     if isinstance(puzzles, (str, bytes)):   # iterated, a puzzle's text would be 81 one-character puzzles
         raise TypeError("solve_many takes puzzles (a list, an iterable), not one text: give [text], "
                         "or text.splitlines() for one puzzle a line")
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     wall_limit = check_clock(clock, time_limit, wall_limit)
     memory_limit, box = check_memory_limit(memory_limit), check_box(box)
-    engine = seeded_engine(solver, engine_seed)
+    if certify is True and columns:
+        raise ValueError("certify gives each record its certificate: not with columns=True")
+    engine = split_over_threads(seeded_engine(solver, engine_seed, certify, proof_dir), threads)
     items = list(puzzles)
     start = time.perf_counter()
     all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
     texts = range(len(items)) if all_text else [i for i, item in enumerate(items) if isinstance(item, str)]
-    batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box)
+    batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box,
+                                      getattr(engine, "batch_threads", 1))
                     if kind in (None, "sudoku") and texts else (None, []))
     parse_share = (time.perf_counter() - start) / max(1, len(taken))
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
@@ -134,7 +150,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
         batched = taken if all_text else [texts[k] for k in taken]
         return _solve_many_columns(engine, items, batch, batched, parse_share,
                                    dict(limit=limit, keep=keep, kind=kind, box=box, memory_limit=memory_limit,
-                                        engine_seed=engine_seed, **timing))
+                                        engine_seed=engine_seed, threads=threads, **timing))
     fast = (run_limited(engine, batch, limit=limit, keep=keep, memory_limit=memory_limit, **timing)
             if batch else None)
     if fast is not None:

@@ -214,7 +214,7 @@ class ResultColumns:
     - ``verified``: ``bool``, the first solution checked by the puzzle's checker;
     - ``errors``: the ``error`` text of the few puzzles that have one, by index.
 
-    A native batch call (bitboard on 9x9, dlx on any Sudoku) writes it in C;
+    A native batch call (bitboard or dlx on Sudoku) writes it in C;
     :meth:`of_results` builds it from records for every other engine, the same arrays."""
 
     kind: str

@@ -8,15 +8,20 @@ generic modules (``base.py``, ``results.py``, the harness) ask through :meth:`En
 batch.  Records of a batch read from text build their puzzle only when
 asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.  The
 columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
+The call may split its batch over native threads (``batch_threads``, set by
+:func:`~puzzlebench.engines.registry.split_over_threads`): the same
+answers in the same order, each puzzle on its own clock.
 """
 
 from __future__ import annotations
 
 import operator
+import os
 from typing import Any, Sequence
 
 from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
+from ..options import MAX_THREADS
 from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Status
 
 BATCH_KIND = "sudoku"
@@ -29,6 +34,12 @@ class NativeBatch:
     the puzzles, calls it and builds the :class:`Results`."""
 
     spec: str
+    batch_threads: int = 1
+    """Native threads each batch call is split over (:func:`~puzzlebench.engines.registry.split_over_threads`)."""
+
+    def threads_used(self, answered: int) -> int:
+        """The threads a batch call of ``answered`` puzzles kept busy: at most one a puzzle."""
+        return min(self.batch_threads, max(1, answered))
 
     def takes_batch(self, packed: SudokuBatch) -> bool:
         """Whether the batch call is worth making on these puzzles (else one at a time)."""
@@ -58,7 +69,7 @@ class NativeBatch:
             return None
         table = self.batch_arrays(packed, limit=limit, time_limit=time_limit)
         if table is not None:
-            verify_columns(table, packed.head(len(table)))
+            verify_columns(table, packed.head(len(table)), self.batch_threads)
         return table
 
     def batch(self, puzzles: Sequence[Puzzle], *, limit: int | None, time_limit: float | None,
@@ -75,6 +86,13 @@ class NativeBatch:
         if len(columns.counts) < len(packed):
             packed = packed.head(len(columns.counts))
         return columns_results(self.spec, limit, packed, columns)
+
+
+def every_core() -> int:
+    """The cores this process may run on (its affinity where the system says it), at most
+    :data:`~puzzlebench.options.MAX_THREADS`."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(cores, MAX_THREADS)
 
 
 def columns_results(solver: str, limit: int | None, packed: SudokuBatch, columns: Columns) -> Results:
@@ -125,13 +143,14 @@ class BatchRecord(Result):
         return self._batch.solution_text(self.solutions[0])
 
 
-def verify_columns(table: ResultColumns, packed: SudokuBatch) -> None:
+def verify_columns(table: ResultColumns, packed: SudokuBatch, threads: int = 1) -> None:
     """Check every first solution of a columnar result against its puzzle in one call of the
-    bulk checker (native/check.c, :meth:`SudokuBatch.answers_right`): ``table.verified`` set
+    bulk checker (native/check.c, :meth:`SudokuBatch.answers_right`, over ``threads`` native
+    threads): ``table.verified`` set
     where right; a solved status with a wrong solution, or none, becomes an error naming the
     problem (the puzzle built for that one only)."""
     import numpy as np
-    right = np.frombuffer(packed.answers_right(table.solutions), np.uint8).astype(bool)
+    right = np.frombuffer(packed.answers_right(table.solutions, threads), np.uint8).astype(bool)
     solved = table.solved
     table.verified = solved & (table.count > 0) & right
     for i in np.flatnonzero(solved & ~table.verified).tolist():

@@ -1,5 +1,5 @@
 """The native bitboard engines (C, in ``puzzlebench._native``): Sudoku of any block shape,
-Sudoku-X, jigsaw, Latin squares, N-Queens and Skyscrapers, and the 9x9 batch path.
+Sudoku-X, jigsaw, Latin squares, N-Queens and Skyscrapers, and a Sudoku batch path.
 
 Each kind gets the representation its search is fastest on: band bitboards for 9x9 (after
 JCZSolve, fsss2 and tdoku; native/sudoku9.c, its copy for this processor picked at load time
@@ -7,8 +7,9 @@ by native/sudoku9_isa.c and named in the version), one candidate mask per cell o
 kind's units up to 64 values (native/sudokun.c), column and diagonal bitmasks for N-Queens,
 whole-line permutations for Skyscrapers (native/skyscrapers.c).  This module only hands the
 puzzle's rules to C and its counters back; :meth:`BitboardEngine.batch_columns` solves many
-9x9 Sudoku in one C call, from the givens the model packed and validated, into columns
-(the batch protocol: :mod:`puzzlebench.engines.batch`).  Each search: :class:`BitboardEngine`.
+Sudoku of one block shape in one C call (9x9 by the band bitboard, the others by the search
+over units), from the givens the model packed and validated, into columns, over threads when
+asked (the batch protocol: :mod:`puzzlebench.engines.batch`).  Each search: :class:`BitboardEngine`.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..models.sudoku import Sudoku
 from ..models.sudoku_batch import SudokuBatch
 from ..models.sudokux import SudokuX
 from ..options import INT64_MAX, Whole
-from ..results import Columns, ResultColumns, Stats, Status, status_of
+from ..results import STATUS_CODES, Columns, ResultColumns, Stats, Status, status_of
 from ..runtime.limits import Deadline
 from .base import Engine, Option, SearchOutcome
 from .batch import BATCH_KIND, NativeBatch
@@ -66,6 +67,13 @@ RAW_NAMES = ("nodes", "guesses", "backtracks", "naked_singles", "hidden_singles"
 RAW_NAMES_SMALL = RAW_NAMES[:6]
 """The counters of a search without the alldifferent filter (below 16 values, N-Queens,
 Skyscrapers, the 9x9 batch call): the raw statistics name only what the search can count."""
+RESTART_NAMES = ("restarts", "nogoods", "nogoods_dropped", "conflicts")
+"""The counters of a search that restarts and may learn clauses (grids of units but 9x9 Sudoku)."""
+COUNTER_NAMES = RAW_NAMES + RESTART_NAMES
+"""Every counter of a native search, in the order the C side gives them (bitboard.c: outcome,
+sudoku_batch_columns)."""
+NOT_LEARNT = ("backtracks", "locked_eliminations", "alldiff_eliminations")
+"""Counters that clause learning from the start (option ``cdcl``) does not have."""
 LARGE = 16
 """From this many values up the grids of units take the alldifferent filter (sudokun.c)."""
 
@@ -91,18 +99,21 @@ def _seconds(deadline: Deadline) -> float:
     return 0.0 if remaining is None else max(remaining, 1e-9)
 
 
+def raw_names(large: bool, restarting: bool, learning: bool) -> tuple[str, ...]:
+    """The raw counters a search has (:data:`COUNTER_NAMES` in order): ``large``, the
+    alldifferent filter's; ``restarting``, a grid of units but 9x9 Sudoku, whose search may hand
+    the puzzle to clause learning (its conflicts counted); ``learning``, clause learning from
+    the start (option ``cdcl``): neither the locked rule nor the alldifferent filter, nor
+    backtracks."""
+    names = (RAW_NAMES if large else RAW_NAMES_SMALL) + (RESTART_NAMES if restarting else ())
+    return tuple(name for name in names if not (learning and name in NOT_LEARNT))
+
+
 def _stats(counters: Sequence[int], propagating: bool, large: bool, restarting: bool, learning: bool) -> Stats:
-    """The shared statistics of a search's counters.  ``restarting``: a grid of units but 9x9
-    Sudoku, whose search may hand the puzzle to clause learning (its conflicts counted);
-    ``learning``: clause learning from the start (option ``cdcl``), with no depth-first search,
-    so no backtracks."""
+    """The shared statistics of a search's counters (:data:`COUNTER_NAMES`), for the kind of
+    search :func:`raw_names` says."""
     nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts, nogoods, dropped, conflicts = counters
-    raw = dict(zip(RAW_NAMES if large else RAW_NAMES_SMALL, counters))
-    if restarting:
-        raw.update(restarts=restarts, nogoods=nogoods, nogoods_dropped=dropped, conflicts=conflicts)
-    if learning:   # neither the locked rule nor the alldifferent filter, nor backtracks
-        for name in ("backtracks", "locked_eliminations", "alldiff_eliminations"):
-            raw.pop(name, None)
+    raw = {name: counters[COUNTER_NAMES.index(name)] for name in raw_names(large, restarting, learning)}
     return Stats(nodes=nodes, guesses=guesses, backtracks=None if learning else backtracks,
                  conflicts=conflicts if restarting else None,
                  propagations=naked + hidden + locked + alldiff if propagating else None, raw=raw)
@@ -302,21 +313,21 @@ class BitboardEngine(NativeBatch, Engine):
 
     # -- the batch path ---------------------------------------------------------------------
 
-    def takes_batch(self, packed: SudokuBatch) -> bool:
-        """The band bitboard is 9x9 only."""
-        return packed.box == (3, 3)
-
     def batch_columns(self, packed: SudokuBatch, *, limit: int | None,
                       time_limit: float | None) -> Columns:
-        """9x9 Sudoku in one C call on the model's packed givens, the GIL released; anything
-        else one by one (:meth:`takes_batch`).  After a Ctrl-C, the puzzles answered before it."""
+        """Sudoku of one block shape in one C call on the model's packed givens, the GIL
+        released: 9x9 by the band bitboard, any other shape by the search over units
+        (:meth:`_shape_arrays`).  After a Ctrl-C, the puzzles answered before the first it left
+        unanswered."""
+        if packed.box != (3, 3):
+            return self._shape_columns(packed, limit, time_limit)
         start = time.perf_counter()
         timed_out, counts, stats, seconds, solutions = _native.sudoku9_batch(
-            packed.values, limit, time_limit or 0.0, self.settings["locked"])
+            packed.values, limit, time_limit or 0.0, self.settings["locked"], self.batch_threads)
         counts = memoryview(counts).cast("Q").tolist()
         counters = memoryview(stats).cast("Q").tolist()
         solve = memoryview(seconds).cast("d").tolist()
-        overhead = (time.perf_counter() - start - sum(solve)) / max(1, len(solve))
+        overhead = self._overhead(time.perf_counter() - start, sum(solve), len(solve))
         if len(counts) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
             overhead = 0.0   # (the time up to it is the stopped one's)
         by_count = [status_of(c, limit, False) for c in range(3)]
@@ -338,19 +349,71 @@ class BitboardEngine(NativeBatch, Engine):
         """:meth:`batch_columns` as the columnar result: the C call writes the status codes,
         counts, counters, times and solutions into arrays, no object a puzzle."""
         import numpy as np
+        if packed.box != (3, 3):
+            answered, status, counts, counters, solve, total, solutions = self._shape_arrays(packed, limit, time_limit)
+            return ResultColumns.of_arrays(BATCH_KIND, self.spec, limit, status=status, count=counts,
+                                           solutions=solutions, solve=solve, total=total,
+                                           stats=self._shape_stats(counters))
         n = len(packed)
         status, counts, seconds = np.empty(n, np.uint8), np.empty(n, np.int64), np.empty(n)
         counters, solutions = np.empty((n, len(RAW_NAMES_SMALL)), np.int64), np.empty((n, 81), np.uint8)
         start = time.perf_counter()
         answered = _native.sudoku9_batch_columns(packed.values, limit, time_limit or 0.0, self.settings["locked"],
-                                                 status, counts, counters, seconds, solutions)
+                                                 status, counts, counters, seconds, solutions, self.batch_threads)
         solve, counters = seconds[:answered], counters[:answered]
-        overhead = (time.perf_counter() - start - solve.sum()) / max(1, answered) if answered == n else 0.0
+        overhead = self._overhead(time.perf_counter() - start, solve.sum(), answered) if answered == n else 0.0
         return ResultColumns.of_arrays(
             BATCH_KIND, self.spec, limit, status=status[:answered], count=counts[:answered],
             solutions=solutions[:answered], solve=solve, total=solve + overhead,
             stats={"nodes": counters[:, 0], "guesses": counters[:, 1], "backtracks": counters[:, 2],
                    "propagations": counters[:, 3:6].sum(axis=1)})
+
+    def _shape_arrays(self, packed: SudokuBatch, limit: int | None, time_limit: float | None):
+        """Sudoku of a block shape other than 3x3 in one C call (sudoku_batch_columns), each
+        searched as :meth:`_sudoku` searches it alone (the same rules and engine seed, so the
+        same answer and counters): (answered, status codes, counts, counters, solve and total
+        seconds, first solutions), the arrays of the puzzles answered."""
+        import numpy as np
+        n, cells = len(packed), packed.cells
+        status, counts, seconds = np.empty(n, np.uint8), np.empty(n, np.int64), np.empty(n)
+        counters, solutions = np.empty((n, len(COUNTER_NAMES)), np.int64), np.empty((n, cells), np.uint8)
+        start = time.perf_counter()
+        answered = _native.sudoku_batch_columns(
+            *packed.box, packed.values, limit, time_limit or 0.0, self._rules(), self._engine_seed,
+            self.settings["restart_unit"], self.settings["handover"], self.settings["conflict_unit"],
+            status, counts, counters, seconds, solutions, self.batch_threads)
+        solve = seconds[:answered]
+        overhead = self._overhead(time.perf_counter() - start, solve.sum(), answered) if answered == n else 0.0
+        return (answered, status[:answered], counts[:answered], counters[:answered], solve, solve + overhead,
+                solutions[:answered])
+
+    def _shape_stats(self, counters) -> dict:
+        """The shared statistics of :meth:`_shape_arrays`' counters, as :func:`_stats` makes them
+        for one puzzle."""
+        stats = {"nodes": counters[:, 0], "guesses": counters[:, 1], "backtracks": counters[:, 2],
+                 "conflicts": counters[:, 10], "propagations": counters[:, 3:7].sum(axis=1)}
+        if self.settings["cdcl"]:
+            del stats["backtracks"]
+        return stats
+
+    def _shape_columns(self, packed: SudokuBatch, limit: int | None, time_limit: float | None) -> Columns:
+        """:meth:`_shape_arrays` as the records' :class:`Columns`."""
+        answered, status, counts, counters, solve, total, solutions = self._shape_arrays(packed, limit, time_limit)
+        box = packed.box
+        names = raw_names(box[0] * box[1] >= LARGE, True, self.settings["cdcl"])
+        return Columns(
+            statuses=[STATUS_CODES[code] for code in status.tolist()], counts=counts.tolist(),
+            solve_seconds=solve.tolist(), total_seconds=total.tolist(),
+            stats={name: values.tolist() for name, values in self._shape_stats(counters).items()},
+            raw_names=names, raw=counters[:, [COUNTER_NAMES.index(name) for name in names]].ravel().tolist(),
+            size={"cells": packed.cells, "values": box[0] * box[1]}, cells=packed.cells,
+            solutions=solutions.tobytes())
+
+    def _overhead(self, elapsed: float, solving: float, answered: int) -> float:
+        """Each puzzle's share of a batch call's time outside the searches: the call's wall time
+        less its searches' (each puzzle timed on its own thread, so their sum over the threads
+        that ran them at once), shared evenly."""
+        return max(0.0, elapsed - solving / self.threads_used(answered)) / max(1, answered)
 
 
 def _is_9x9(puzzle: Puzzle) -> bool:

@@ -85,13 +85,14 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
     def batch_columns(self, packed: SudokuBatch, *, limit: int | None,
                       time_limit: float | None) -> Columns | None:
         """Sudokus of one block shape in one C call (encode and search in C), on the model's
-        packed givens; anything else one at a time.  The call's time is shared evenly.  After a
-        Ctrl-C, the puzzles answered before it."""
+        packed givens; anything else one at a time.  The call's time (times its threads: the
+        time of the thread a puzzle ran on) is shared evenly.  After a Ctrl-C, the puzzles
+        answered before the first it left unanswered."""
         start = time.perf_counter()
         rows = _native.dlx_sudoku_batch(packed.values, packed.box[0], packed.box[1],
                                         0 if limit is None else limit, 1,
-                                        0.0 if time_limit is None else max(time_limit, 1e-9))
-        elapsed = time.perf_counter() - start
+                                        0.0 if time_limit is None else max(time_limit, 1e-9), self.batch_threads)
+        elapsed = (time.perf_counter() - start) * self.threads_used(len(rows))
         if None in rows:  # givens that break a rule: a validated batch never has them
             return None
         if len(rows) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
@@ -113,7 +114,7 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
                      time_limit: float | None) -> ResultColumns | None:
         """:meth:`batch_columns` as the columnar result: the C call writes the status codes,
         counts, counters and first solutions into arrays, no object a puzzle; the call's time
-        shared evenly, as there."""
+        shared as there."""
         import numpy as np
         n = len(packed)
         status, counts, nodes, updates = (np.empty(n, np.uint8), np.empty(n, np.int64), np.empty(n, np.int64),
@@ -123,8 +124,9 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
         answered = _native.dlx_sudoku_batch_columns(
             packed.values, packed.box[0], packed.box[1], 0 if limit is None else limit,
             0.0 if time_limit is None else max(time_limit, 1e-9),
-            status, counts, nodes, updates, items, options, solutions)
-        share = np.full(answered, (time.perf_counter() - start) / max(1, answered))
+            status, counts, nodes, updates, items, options, solutions, self.batch_threads)
+        elapsed = (time.perf_counter() - start) * self.threads_used(answered)
+        share = np.full(answered, elapsed / max(1, answered))
         if (status[:answered] == STATUS_CODE[Status.ERROR]).any():   # givens that break a rule
             return None
         return ResultColumns.of_arrays(

@@ -13,8 +13,10 @@ import inspect
 from dataclasses import dataclass
 from typing import Mapping
 
-from ..errors import SolverSpecError
+from ..errors import SolverSpecError, UsageError
+from ..options import THREADS
 from .base import ON_PUZZLE, Engine
+from .batch import NativeBatch, every_core
 
 # family → "module:class".  A paradigm is added here only once it is verified.
 FAMILIES: dict[str, str] = {
@@ -115,3 +117,29 @@ def make_engine(spec: str | SolverSpec | Engine, engines: Mapping[str, str] | No
         if reason:
             raise SolverSpecError(f"option {name} does not apply to {SolverSpec(spec.family, spec.variant)} ({reason})")
     return engine
+
+
+def split_over_threads(engine, threads: int, name: str = "threads"):
+    """``engine`` with its batch calls split over ``threads`` native threads (0: every core,
+    :func:`~puzzlebench.engines.batch.every_core`), checked as :data:`~puzzlebench.options.THREADS`
+    says (``name``: the option as the user wrote it).  Only an engine with a native batch call splits one: any
+    other count than 1 for another engine is a one-line :class:`UsageError` naming those that do."""
+    asked = THREADS.check(threads, name)
+    if asked != 1 and not isinstance(engine, NativeBatch):
+        raise UsageError(f"{name} {asked}: {engine.family} has no native batch call to split over threads; "
+                         f"the engines with one: {', '.join(batch_families())}")
+    if isinstance(engine, NativeBatch):
+        engine.batch_threads = asked or every_core()
+    return engine
+
+
+def batch_families() -> list[str]:
+    """The engine families with a native batch call (:class:`NativeBatch`), in the registry's order."""
+    families = []
+    for family in FAMILIES:
+        try:
+            if issubclass(engine_class(family), NativeBatch):
+                families.append(family)
+        except ImportError:   # an optional library missing: that engine has no batch call here
+            continue
+    return families

@@ -79,13 +79,13 @@ class SudokuBatch(Sequence["Sudoku"]):
     def __len__(self) -> int:
         return len(self.values) // self.cells
 
-    def answers_right(self, solutions: bytes) -> bytes:
+    def answers_right(self, solutions: bytes, threads: int = 1) -> bytes:
         """Which of ``solutions`` (``n*n`` values a puzzle, one byte each, in the batch's order)
         are right: the rules of :meth:`Sudoku.check` for the whole batch in one call of the
-        native twin of the checker (``native/check.c``, which shares no code with any engine);
-        one byte per puzzle, 1 where right."""
+        native twin of the checker (``native/check.c``, which shares no code with any engine,
+        split over ``threads`` native threads); one byte per puzzle, 1 where right."""
         from .. import _native
-        return _native.sudoku_answers_right(*self.box, solutions, self.values)
+        return _native.sudoku_answers_right(*self.box, solutions, self.values, threads)
 
     def head(self, count: int) -> "SudokuBatch":
         """The batch of the first ``count`` puzzles (those a native batch answered before a Ctrl-C)."""
@@ -110,18 +110,17 @@ class SudokuBatch(Sequence["Sudoku"]):
 _GIVENS = operator.attrgetter("givens")
 
 
-def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None
+def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = None, threads: int = 1
                       ) -> tuple[SudokuBatch | None, list[int]]:
     """The lines that are Sudoku lines of one size (``N*N`` characters, as
     :func:`parse_sudoku_line` reads them) read together: the batch of them and their indices
-    in ``lines``.  Validated in bulk (values in range, no value twice in a unit: the native
-    ``sudoku_givens_right``); a line it does not take (another size, a stray character,
+    in ``lines``.  Read and validated in bulk (values in range, no value twice in a unit: the
+    native ``sudoku_text_givens``, the rules of ``sudoku_givens_right``); a line it does not take (another size, a stray character,
     givens that break a rule, extra fields) is left to :func:`~.reader.parse`, which names
-    the problem exactly."""
-    stripped = [line.strip() for line in lines]
-    if not stripped:
+    the problem exactly.  ``threads``: native threads the bulk validation is split over."""
+    if not lines:
         return None, []
-    size = len(stripped[0])
+    size = len(lines[0].strip())
     n = math.isqrt(size)
     try:
         shape = parse_box(box) or (infer_box(n) if 2 <= n <= len(DIGITS) else None)
@@ -129,21 +128,18 @@ def read_sudoku_lines(lines: Sequence[str], box: tuple[int, int] | str | None = 
         shape = None
     if n * n != size or shape is None or shape[0] * shape[1] != n:
         return None, []
+    # the usual file: every line of one size, none to strip (a line of that size with a blank
+    # around it holds a character that is no value, refused below)
+    stripped = lines if set(map(len, lines)) == {size} else [line.strip() for line in lines]
     text = "".join(stripped)
-    if text.isascii() and set(map(len, stripped)) == {size}:   # every line of one size (the usual file)
+    if text.isascii() and (stripped is lines or set(map(len, stripped)) == {size}):
         taken = list(range(len(stripped)))
     else:
         taken = [i for i, line in enumerate(stripped) if len(line) == size and line.isascii()]
         text = "".join([stripped[i] for i in taken])
-    values = text.encode("ascii").translate(_CHAR_VALUES)
-    values_here = bytes(range(n + 1))
-    if values.translate(None, values_here):   # a character that is no value here
-        keep = [k for k in range(len(taken)) if not values[k * size:(k + 1) * size].translate(None, values_here)]
-        values = b"".join([values[k * size:(k + 1) * size] for k in keep])
-        taken = [taken[k] for k in keep]
     from .. import _native
-    right = _native.sudoku_givens_right(shape[0], shape[1], values)
-    if 0 in right:
+    values, right = _native.sudoku_text_givens(shape[0], shape[1], text.encode("ascii"), _CHAR_VALUES, threads)
+    if 0 in right:   # a character that is no value here, or givens that break a rule
         keep = [k for k, ok in enumerate(right) if ok]
         values = b"".join([values[k * size:(k + 1) * size] for k in keep])
         taken = [taken[k] for k in keep]

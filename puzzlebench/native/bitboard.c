@@ -1,7 +1,8 @@
 /* Python bindings of the bitboard engines: Sudoku (9x9 band bitboards and any
  * block shape up to 64 values), grids of explicit units (Sudoku-X, jigsaw, Latin squares),
- * N-Queens and Skyscrapers, one puzzle per call, and the 9x9
- * batch call that parses, validates and solves a whole list of lines in C.
+ * N-Queens and Skyscrapers, one puzzle per call, and the batch calls that solve many Sudoku of
+ * one block shape (9x9 by the band bitboard, the others by the search over units) in C, split
+ * over threads when asked (pb_threads.h).
  *
  * Every buffer from Python is checked here (sizes, value ranges) before any search sees it;
  * a malformed one raises ValueError.  The GIL is released while searching. */
@@ -10,6 +11,7 @@
 #include <string.h>
 #include "engines.h"
 #include "pb_bitboard.h"
+#include "pb_threads.h"
 
 static int get_limit(PyObject *obj, long long *limit) {
     if (obj == Py_None) { *limit = 0; return 0; }
@@ -268,7 +270,7 @@ done:
 /* Many 9x9 puzzles in one call, the GIL released: the givens come as the model packs them
  * (models/sudoku_batch.py, SudokuBatch: 81 values 0..9 a puzzle, already validated), never as
  * text to parse again.  Each puzzle keeps its first solution.  A Ctrl-C stops the batch:
- * `answered` puzzles, those before the one it stopped. */
+ * `answered` puzzles, those before the first it left unanswered (on any thread). */
 enum { STATS_PER = 6 };
 
 typedef struct {
@@ -280,32 +282,54 @@ typedef struct {
     double *seconds;
     uint8_t *solutions;      /* count * 81 values 1..9 (0 where none was found) */
     sig_atomic_t sigints;    /* pb_sigints when the batch began */
+    long long limit;
+    double time_limit;       /* per puzzle, seconds; 0 = none */
+    int locked, threads;
     Py_ssize_t answered;
 } Batch;
 
-static void solve_batch(Batch *bt, long long limit, double seconds, int locked) {
-    bt->answered = bt->count;
-    for (Py_ssize_t i = 0; i < bt->count; i++) {
+/* Puzzles begin..end-1 of the batch, each on its own clock (a PbRange: any thread may run
+ * any range, the kernel's tables being read-only): the first one a Ctrl-C left unanswered,
+ * or `end`. */
+static ptrdiff_t solve_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    Batch *bt = work;
+    (void)worker;
+    for (Py_ssize_t i = begin; i < end; i++) {
         uint8_t *out = bt->solutions + i * 81;
         double t0 = pb_now();
         BBSearch s;
         memset(&s, 0, sizeof s);
-        s.limit = limit;
+        s.limit = bt->limit;
         s.keep = 1;
         s.solutions = out;
-        s.deadline = seconds > 0 ? t0 + seconds : 0;
+        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
         s.sigints = bt->sigints;
-        bb9_solve(bt->givens + i * 81, locked, &s);
-        if (s.timed_out && pb_sigints != s.sigints) { bt->answered = i; return; }   /* Ctrl-C */
+        bb9_solve(bt->givens + i * 81, bt->locked, &s);
+        if (s.timed_out && pb_sigints != s.sigints) return i;   /* Ctrl-C */
         bt->seconds[i] = pb_now() - t0;
         if (!s.kept) memset(out, 0, 81);
         bt->counts[i] = (uint64_t)s.count;
         if (bt->timed_out) bt->timed_out[i] = (uint8_t)s.timed_out;
-        if (bt->status) bt->status[i] = pb_status_code((unsigned long long)s.count, limit, s.timed_out);
+        if (bt->status) bt->status[i] = pb_status_code((unsigned long long)s.count, bt->limit, s.timed_out);
         uint64_t *st = bt->stats + i * STATS_PER;
         st[0] = s.nodes; st[1] = s.guesses; st[2] = s.backtracks;
         st[3] = s.naked; st[4] = s.hidden; st[5] = s.locked;
     }
+    return end;
+}
+
+/* The whole batch over bt->threads threads (pb_threads.h): bt->answered, the puzzles answered
+ * before the first a Ctrl-C left unanswered. */
+static void solve_batch(Batch *bt) {
+    bt->answered = pb_split(bt->count, bt->threads, solve_range, bt, &bt->sigints);
+}
+
+/* A batch call's threads: 1 to PB_MAX_THREADS (the API resolves 0, every core, before the
+ * call); -1 with ValueError set when not. */
+static int batch_threads(int threads) {
+    if (threads >= 1 && threads <= PB_MAX_THREADS) return 0;
+    PyErr_Format(PyExc_ValueError, "threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
+    return -1;
 }
 
 /* The batch's givens taken into `bt`: a whole number of 81-cell puzzles, every value 0..9;
@@ -329,14 +353,13 @@ static int batch_givens(const Py_buffer *givens, Batch *bt) {
 static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     Py_buffer givens;
     PyObject *limit_obj;
-    double seconds;
-    int locked;
-    if (!PyArg_ParseTuple(args, "y*Odp", &givens, &limit_obj, &seconds, &locked)) return NULL;
-    PyObject *res = NULL;
     Batch bt;
     memset(&bt, 0, sizeof bt);
-    long long limit;
-    if (get_limit(limit_obj, &limit) < 0) goto done;
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "y*Odp|i", &givens, &limit_obj, &bt.time_limit, &bt.locked, &bt.threads))
+        return NULL;
+    PyObject *res = NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0) goto done;
     if (batch_givens(&givens, &bt) < 0) goto done;
     size_t n = (size_t)(bt.count ? bt.count : 1);
     bt.timed_out = PyMem_Calloc(n, 1);
@@ -350,7 +373,7 @@ static PyObject *sudoku9_batch(PyObject *self, PyObject *args) {
     }
     if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    solve_batch(&bt, limit, seconds, locked);
+    solve_batch(&bt);
     Py_END_ALLOW_THREADS
     Py_ssize_t c = bt.answered;
     res = Py_BuildValue("(y#y#y#y#y#)", (char *)bt.timed_out, c,
@@ -374,14 +397,13 @@ static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
     static const char *name[OUTS] = {"status", "counts", "stats", "seconds", "solutions"};
     Py_buffer givens, out[OUTS];
     PyObject *limit_obj, *res = NULL;
-    double seconds;
-    int locked;
-    if (!PyArg_ParseTuple(args, "y*Odpw*w*w*w*w*", &givens, &limit_obj, &seconds, &locked, &out[STATUS],
-                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS])) return NULL;
     Batch bt;
     memset(&bt, 0, sizeof bt);
-    long long limit;
-    if (get_limit(limit_obj, &limit) < 0 || batch_givens(&givens, &bt) < 0) goto done;
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "y*Odpw*w*w*w*w*|i", &givens, &limit_obj, &bt.time_limit, &bt.locked, &out[STATUS],
+                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0 || batch_givens(&givens, &bt) < 0)
+        goto done;
     for (int k = 0; k < OUTS; k++)
         if (out[k].len < bt.count * width[k]) {
             PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
@@ -394,9 +416,118 @@ static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
     bt.solutions = out[SOLUTIONS].buf;
     if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
     Py_BEGIN_ALLOW_THREADS
-    solve_batch(&bt, limit, seconds, locked);
+    solve_batch(&bt);
     Py_END_ALLOW_THREADS
     res = PyLong_FromSsize_t(bt.answered);
+done:
+    PyBuffer_Release(&givens);
+    for (int k = 0; k < OUTS; k++) PyBuffer_Release(&out[k]);
+    return res;
+}
+
+/* ---- Sudoku of any block shape, in a batch ------------------------------------------ */
+
+/* Many Sudoku of one block shape in one call, each searched by bbn_solve as sudoku_solve
+ * searches it alone (the same rules and seed, so the same answer and counters), written into
+ * the caller's arrays and split over threads as the 9x9 batch is. */
+enum { COUNTERS = 11 };   /* nodes, guesses, backtracks, naked, hidden, locked, alldiff, restarts,
+                           * nogoods, nogoods_dropped, conflicts: sudoku_solve's counters */
+
+typedef struct {
+    int br, bc, rules;
+    Py_ssize_t count, cells;
+    const uint8_t *givens;
+    uint8_t *status;
+    uint64_t *counts, *counters;
+    double *seconds;
+    uint8_t *solutions;
+    long long limit;
+    double time_limit;
+    unsigned long long seed, restart_unit, handover, conflict_unit;
+    sig_atomic_t sigints;
+    int threads, out_of_memory;   /* out_of_memory: a search could not allocate its tables (atomic) */
+} ShapeBatch;
+
+static ptrdiff_t solve_shape_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    ShapeBatch *bt = work;
+    (void)worker;
+    for (Py_ssize_t i = begin; i < end; i++) {
+        uint8_t *out = bt->solutions + i * bt->cells;
+        double t0 = pb_now();
+        BBSearch s;
+        memset(&s, 0, sizeof s);
+        s.limit = bt->limit;
+        s.keep = 1;
+        s.solutions = out;
+        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
+        s.sigints = bt->sigints;
+        s.seed = bt->seed;
+        s.restart_unit = bt->restart_unit;
+        s.handover = bt->handover;
+        s.conflict_unit = bt->conflict_unit;
+        if (bbn_solve(bt->br, bt->bc, bt->givens + i * bt->cells, bt->rules, &s) < 0) {
+            __atomic_store_n(&bt->out_of_memory, 1, __ATOMIC_RELAXED);
+            return i;
+        }
+        if (s.timed_out && pb_sigints != s.sigints) return i;   /* Ctrl-C */
+        bt->seconds[i] = pb_now() - t0;
+        if (!s.kept) memset(out, 0, (size_t)bt->cells);
+        bt->counts[i] = (uint64_t)s.count;
+        bt->status[i] = pb_status_code((unsigned long long)s.count, bt->limit, s.timed_out);
+        uint64_t *c = bt->counters + i * COUNTERS;
+        c[0] = s.nodes; c[1] = s.guesses; c[2] = s.backtracks; c[3] = s.naked; c[4] = s.hidden;
+        c[5] = s.locked; c[6] = s.alldiff; c[7] = s.restarts; c[8] = s.nogoods; c[9] = s.nogoods_dropped;
+        c[10] = s.conflicts;
+    }
+    return end;
+}
+
+/* sudoku_batch_columns(box_rows, box_cols, givens, limit|None, seconds, rules, seed, restart_unit,
+ * handover, conflict_unit, status, counts, counters, seconds_out, solutions, threads=1) -> answered */
+static PyObject *sudoku_batch_columns(PyObject *self, PyObject *args) {
+    enum { STATUS, COUNTS, STATS, SECONDS, SOLUTIONS, OUTS };
+    static const char *name[OUTS] = {"status", "counts", "counters", "seconds", "solutions"};
+    Py_buffer givens, out[OUTS];
+    PyObject *limit_obj, *res = NULL;
+    ShapeBatch bt;
+    memset(&bt, 0, sizeof bt);
+    bt.threads = 1;
+    if (!PyArg_ParseTuple(args, "iiy*OdiKKKKw*w*w*w*w*|i", &bt.br, &bt.bc, &givens, &limit_obj, &bt.time_limit,
+                          &bt.rules, &bt.seed, &bt.restart_unit, &bt.handover, &bt.conflict_unit, &out[STATUS],
+                          &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
+    if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0) goto done;
+    if (bt.br < 1 || bt.bc < 1 || bt.br > 64 || bt.bc > 64 || bt.br * bt.bc > 64) {
+        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to 64 values supported", bt.br, bt.bc);
+        goto done;
+    }
+    int n = bt.br * bt.bc;
+    bt.cells = (Py_ssize_t)n * n;
+    if (givens.len % bt.cells) {
+        PyErr_Format(PyExc_ValueError, "givens: %zd values, not a whole number of %zd-cell puzzles", givens.len,
+                     bt.cells);
+        goto done;
+    }
+    bt.count = givens.len / bt.cells;
+    if (check_values(&givens, givens.len, n, "givens") < 0) goto done;
+    bt.givens = givens.buf;
+    const Py_ssize_t width[OUTS] = {1, sizeof(uint64_t), COUNTERS * sizeof(uint64_t), sizeof(double), bt.cells};
+    for (int k = 0; k < OUTS; k++)
+        if (out[k].len < bt.count * width[k]) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
+            goto done;
+        }
+    bt.status = out[STATUS].buf;
+    bt.counts = out[COUNTS].buf;
+    bt.counters = out[STATS].buf;
+    bt.seconds = out[SECONDS].buf;
+    bt.solutions = out[SOLUTIONS].buf;
+    if (pb_interrupt_arm(&bt.sigints) < 0) goto done;
+    Py_ssize_t answered;
+    Py_BEGIN_ALLOW_THREADS
+    answered = pb_split(bt.count, bt.threads, solve_shape_range, &bt, &bt.sigints);
+    Py_END_ALLOW_THREADS
+    if (bt.out_of_memory) { PyErr_NoMemory(); goto done; }   /* bbn_solve fails only to allocate its tables */
+    res = PyLong_FromSsize_t(answered);
 done:
     PyBuffer_Release(&givens);
     for (int k = 0; k < OUTS; k++) PyBuffer_Release(&out[k]);
@@ -444,13 +575,20 @@ static PyMethodDef bitboard_methods[] = {
      "backtracks, naked, "
      "hidden, locked, alldiff, restarts, nogoods, nogoods_dropped, conflicts))"},
     {"sudoku9_batch", sudoku9_batch, METH_VARARGS,
-     "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked) -> (timed_out: a "
+     "sudoku9_batch(givens: 81 values 0..9 a puzzle, limit|None, seconds, locked, threads=1) -> (timed_out: a "
      "byte each, counts<Q>, stats<6Q>, seconds<d>, solutions: 81 values each), for the puzzles "
-     "answered: fewer than given when a Ctrl-C stopped the batch"},
+     "answered: fewer than given when a Ctrl-C stopped the batch (those before the first it left "
+     "unanswered); threads: native threads the batch is split over"},
     {"sudoku9_batch_columns", sudoku9_batch_columns, METH_VARARGS,
      "sudoku9_batch_columns(givens, limit|None, seconds, locked, status, counts, stats, seconds_out, "
-     "solutions) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
+     "solutions, threads=1) -> answered: sudoku9_batch written into the caller's writable arrays (status codes: "
      "results.STATUS_CODES; counts<Q>, stats<6Q>, seconds<d>, 81 values each), fewer after a Ctrl-C"},
+    {"sudoku_batch_columns", sudoku_batch_columns, METH_VARARGS,
+     "sudoku_batch_columns(box_rows, box_cols, givens: n*n values 0..n a puzzle, limit|None, seconds, rules, seed, "
+     "restart_unit, handover, conflict_unit, status, counts, counters, seconds_out, solutions, threads=1) -> "
+     "answered: each puzzle as sudoku_solve searches it, written into the caller's writable arrays (status "
+     "codes, counts<Q>, its 11 counters<11Q>, seconds<d>, the first solution: n*n values), split over `threads` "
+     "native threads; fewer answered after a Ctrl-C (those before the first it left unanswered)"},
     {"units_solve", units_solve, METH_VARARGS,
      "units_solve(n, units: a buffer of integers, each n of them one unit's cells in 0..n*n-1, "
      "givens: bytes, limit|None, keep, seconds, rules, seed=0, restart_unit=0, handover=0, conflict_unit=0) -> as sudoku_solve"},

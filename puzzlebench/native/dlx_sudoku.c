@@ -18,6 +18,7 @@
 #include "dlx_sudoku.h"
 #include "engines.h"
 #include "pb_common.h"
+#include "pb_threads.h"
 
 typedef struct {
     int n, nn, n_items, n_options;  /* N values, N*N cells, 4N^2 items, N^3 options */
@@ -275,28 +276,47 @@ recover:
 
 
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
-"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit)\n"
+"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
 "-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
 "givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
 "searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
 "solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
 "applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
-"the puzzles answered before it, fewer than the puzzles given.");
+"the puzzles answered before the first it left unanswered, fewer than the puzzles given.\n"
+"threads: native threads the batch is split over (a search state each).");
 
 typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; double seconds; } sd_row;
 
-/* The batch's puzzles searched one after another (the GIL released by the caller): rows[p]
- * and the first s->keep solutions of each at sols (zeros where fewer were found).  Returns the
- * number answered: fewer than `count` when a Ctrl-C stopped it. */
-static Py_ssize_t sd_run_batch(sudoku_dlx *s, bx_state *b, const unsigned char *g, Py_ssize_t count,
-                               double time_limit, sd_row *rows, unsigned char *sols) {
+/* A worker's search: its own matrix state and bitset (the threads share nothing they write). */
+typedef struct { sudoku_dlx s; bx_state bits; } sd_worker;
+
+/* One batch call: its puzzles, a row of results and the first `keep` solutions of each
+ * (zeros where fewer were found), and a search a thread. */
+typedef struct {
+    const unsigned char *givens;
+    Py_ssize_t count;
+    double time_limit;
+    sd_row *rows;
+    unsigned char *sols;
+    sd_worker *workers;
+    int threads;         /* workers set up */
+    sig_atomic_t sigints; /* pb_sigints when the batch began */
+} sd_call;
+
+/* Puzzles begin..end-1 searched one after another by worker `worker` (a PbRange, the GIL
+ * released by the caller): the first one a Ctrl-C left unanswered, or `end`. */
+static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t end) {
+    sd_call *call = work;
+    sudoku_dlx *s = &call->workers[worker].s;
+    bx_state *b = &call->workers[worker].bits;
     const int n = s->n, nn = s->nn, keep = s->keep;
-    for (Py_ssize_t p = 0; p < count; p++) {
-        const unsigned char *gp = g + (size_t)p * nn;
+    sd_row *rows = call->rows;
+    for (Py_ssize_t p = begin; p < end; p++) {
+        const unsigned char *gp = call->givens + (size_t)p * nn;
         double t0 = pb_now();
         s->nodes = s->updates = s->count = 0;
         s->timed_out = 0; s->kept_n = 0;
-        s->deadline = time_limit > 0 ? t0 + time_limit : 0;
+        s->deadline = call->time_limit > 0 ? t0 + call->time_limit : 0;
         if (bx_load(s, b, gp) < 0) { rows[p].bad = 1; continue; }
         bx_search(s, b);
         if (s->timed_out && pb_sigints != s->sigints) return p;   /* Ctrl-C */
@@ -305,33 +325,44 @@ static Py_ssize_t sd_run_batch(sudoku_dlx *s, bx_state *b, const unsigned char *
         rows[p].timed_out = s->timed_out; rows[p].kept = s->kept_n;
         rows[p].items = s->items_left; rows[p].options = s->options_left;
         for (int k = 0; k < keep; k++) {
-            unsigned char *o = sols + ((size_t)p * keep + k) * nn;
+            unsigned char *o = call->sols + ((size_t)p * keep + k) * nn;
             if (k >= s->kept_n) { memset(o, 0, (size_t)nn); continue; }
             const int *sol = s->kept + (size_t)k * (size_t)(nn + 1);
             memcpy(o, gp, (size_t)nn);
             for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
         }
     }
-    return count;
+    return end;
 }
 
-/* One batch call's search: its matrix, its bitset and a row of results a puzzle. */
-typedef struct { sudoku_dlx s; bx_state bits; sd_row *rows; } sd_call;
+/* The batch's puzzles over the call's threads (pb_threads.h), into `sols`: the number
+ * answered, those before the first a Ctrl-C left unanswered. */
+static Py_ssize_t sd_run_batch(sd_call *call, unsigned char *sols) {
+    call->sols = sols;
+    return pb_split(call->count, call->threads, sd_run_range, call, &call->sigints);
+}
 
 static void sd_close(sd_call *call) {
-    sd_free(&call->s);
-    bx_free(&call->bits);
+    for (int t = 0; call->workers && t < call->threads; t++) {
+        sd_free(&call->workers[t].s);
+        bx_free(&call->workers[t].bits);
+    }
+    free(call->workers);
     free(call->rows);
 }
 
-/* The batch's arguments checked and its search set up (`call` zeroed here): the number of
- * puzzles in `bg`, or -1 with an exception set. */
-static Py_ssize_t sd_open(const Py_buffer *bg, int br, int bc, int keep, long long limit, sd_call *call) {
-    sudoku_dlx *s = &call->s;
+/* The batch's arguments checked and a search set up for each thread it will use (`call`
+ * zeroed here): the number of puzzles in `bg`, or -1 with an exception set. */
+static Py_ssize_t sd_open(const Py_buffer *bg, int br, int bc, int keep, long long limit, double time_limit,
+                          int threads, sd_call *call) {
     memset(call, 0, sizeof *call);
     /* each side bounded before the products, which could overflow an int */
     if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
         PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
+        return -1;
+    }
+    if (threads < 1 || threads > PB_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
         return -1;
     }
     int n = br * bc, nn = n * n;
@@ -347,13 +378,28 @@ static Py_ssize_t sd_open(const Py_buffer *bg, int br, int bc, int keep, long lo
             return -1;
         }
     Py_ssize_t count = bg->len / nn;
+    int used = pb_threads_used(count, threads);
+    call->givens = g;
+    call->count = count;
+    call->time_limit = time_limit;
     call->rows = calloc((size_t)count + 1, sizeof(sd_row));
-    if (!call->rows || sd_setup(s, br, bc, keep) < 0 || bx_setup(&call->bits, s) < 0) {
+    call->workers = calloc((size_t)used, sizeof(sd_worker));
+    if (!call->rows || !call->workers) {
         PyErr_NoMemory();
         return -1;
     }
-    s->limit = limit;
-    if (pb_interrupt_arm(&s->sigints) < 0) return -1;
+    for (; call->threads < used; call->threads++) {
+        sd_worker *w = &call->workers[call->threads];
+        int failed = sd_setup(&w->s, br, bc, keep) < 0 || bx_setup(&w->bits, &w->s) < 0;
+        w->s.limit = limit;
+        if (failed) {
+            call->threads++;   /* freed by sd_close with the others */
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    if (pb_interrupt_arm(&call->sigints) < 0) return -1;   /* last: nothing but the search comes after it */
+    for (int t = 0; t < used; t++) call->workers[t].s.sigints = call->sigints;
     return count;
 }
 
@@ -366,16 +412,17 @@ static PyObject *py_dlx_sudoku_batch(PyObject *self, PyObject *args) {
     sd_call call;
     unsigned char *sols = NULL;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*iiLid", &bg, &br, &bc, &limit, &keep, &time_limit)) return NULL;
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "y*iiLid|i", &bg, &br, &bc, &limit, &keep, &time_limit, &threads)) return NULL;
     if (keep < 0) keep = 0;
-    Py_ssize_t count = sd_open(&bg, br, bc, keep, limit, &call), p, answered;
+    Py_ssize_t count = sd_open(&bg, br, bc, keep, limit, time_limit, threads, &call), p, answered;
     const sd_row *rows = call.rows;
     if (count < 0) goto out;
-    int nn = call.s.nn;
+    int nn = call.workers[0].s.nn;
     sols = malloc((size_t)count * (size_t)keep * (size_t)nn + 1);
     if (!sols) { PyErr_NoMemory(); goto out; }
     Py_BEGIN_ALLOW_THREADS
-    answered = sd_run_batch(&call.s, &call.bits, bg.buf, count, time_limit, call.rows, sols);
+    answered = sd_run_batch(&call, sols);
     Py_END_ALLOW_THREADS
     result = PyList_New(answered);
     if (!result) goto out;
@@ -409,7 +456,7 @@ out:
 
 PyDoc_STRVAR(dlx_sudoku_batch_columns_doc,
 "dlx_sudoku_batch_columns(givens, box_rows, box_cols, limit, time_limit, status, counts, nodes,\n"
-"                         updates, items, options, solutions) -> answered\n\n"
+"                         updates, items, options, solutions, threads=1) -> answered\n\n"
 "dlx_sudoku_batch with keep 1, written into the caller's writable arrays, at least one entry a\n"
 "puzzle each (a columnar result: no object a puzzle): status codes (results.STATUS_CODES;\n"
 "givens that break a rule: the error code), counts, nodes and updates (uint64), the folded\n"
@@ -426,19 +473,20 @@ static PyObject *py_dlx_sudoku_batch_columns(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     sd_call call;
     (void)self;
-    if (!PyArg_ParseTuple(args, "y*iiLdw*w*w*w*w*w*w*", &bg, &br, &bc, &limit, &time_limit, &out[STATUS],
+    int threads = 1;
+    if (!PyArg_ParseTuple(args, "y*iiLdw*w*w*w*w*w*w*|i", &bg, &br, &bc, &limit, &time_limit, &out[STATUS],
                           &out[COUNTS], &out[NODES], &out[UPDATES], &out[ITEMS], &out[OPTIONS],
-                          &out[SOLUTIONS])) return NULL;
-    Py_ssize_t count = sd_open(&bg, br, bc, 1, limit, &call), answered;
+                          &out[SOLUTIONS], &threads)) return NULL;
+    Py_ssize_t count = sd_open(&bg, br, bc, 1, limit, time_limit, threads, &call), answered;
     if (count < 0) goto out;
-    const Py_ssize_t width[OUTS] = {1, 8, 8, 8, 4, 4, call.s.nn};
+    const Py_ssize_t width[OUTS] = {1, 8, 8, 8, 4, 4, call.workers[0].s.nn};
     for (int k = 0; k < OUTS; k++)
         if (out[k].len < count * width[k]) {
             PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, count);
             goto out;
         }
     Py_BEGIN_ALLOW_THREADS
-    answered = sd_run_batch(&call.s, &call.bits, bg.buf, count, time_limit, call.rows, out[SOLUTIONS].buf);
+    answered = sd_run_batch(&call, out[SOLUTIONS].buf);
     uint8_t *status = out[STATUS].buf;
     uint64_t *counts = out[COUNTS].buf, *nodes = out[NODES].buf, *updates = out[UPDATES].buf;
     int32_t *items = out[ITEMS].buf, *options = out[OPTIONS].buf;

@@ -193,3 +193,12 @@ def test_a_programs_own_proof_that_the_checker_refuses_is_a_failed_certificate(t
     assert str(result.status) == "unsat"
     assert (result.certificate.status, result.certificate.prover) == ("failed", f"ext:cadical@cmd={program}")
     assert result.certificate.reason.startswith("not verified")
+
+
+def test_a_threaded_batch_certifies_every_record_after_it():
+    lines = [INKALA, UNSAT] * 20
+    results = api.solve_many(lines, solver="bitboard", threads=2, certify=True)
+    assert [(str(r.status), r.certificate.status) for r in results] == [("unique", "verified"),
+                                                                        ("unsat", "verified")] * 20
+    with pytest.raises(ValueError, match="certify gives each record its certificate: not with columns=True"):
+        api.solve_many(lines, certify=True, columns=True)
