@@ -8,6 +8,7 @@ import itertools
 import subprocess
 from pathlib import Path
 
+from conftest import needs_program
 from puzzlebench.encoders.dimacs import read_dimacs
 
 PROOF_SOLVERS = ["cadical103", "cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling",
@@ -54,7 +55,9 @@ def binary_step(kind: str, literals: list[int]) -> bytes:
 
 
 def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:
-    """cadical's DRAT proof of an unsatisfiable ``cnf`` written to ``proof``."""
+    """cadical's DRAT proof of an unsatisfiable ``cnf`` written to ``proof`` (the test skips,
+    saying why, where the program is absent)."""
+    needs_program("cadical")
     run = subprocess.run(["cadical", "-q", f"--binary={'true' if binary else 'false'}", str(cnf), str(proof)],
                          capture_output=True, text=True, timeout=120)
     assert run.returncode == 20, run.stdout + run.stderr

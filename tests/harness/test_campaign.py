@@ -249,7 +249,12 @@ def test_a_campaign_warms_each_worker_up_and_leaves_the_warm_up_out(folder, caps
 @pytest.mark.parametrize("path", sorted((REPO / "benchmarks" / "campaigns").glob("*.toml")), ids=lambda p: p.stem)
 def test_every_campaign_of_the_benchmarks_names_files_that_exist(path):
     data_file("sudoku9_norvig_top95.txt")   # the public sets beside the repository (else: skip)
-    campaign = load_campaign(str(path))
+    try:
+        campaign = load_campaign(str(path))
+    except UsageError as exc:   # a solver program this machine lacks (ext:cadical, ext:minizinc)
+        if "is not available here" not in str(exc):
+            raise
+        pytest.skip(str(exc))
     assert Path(campaign.db).parent == REPO / "results"
     assert campaign.sets and all(Path(run.file).is_file() for run in campaign.sets)
 

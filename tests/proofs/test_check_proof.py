@@ -16,7 +16,7 @@ import time
 import pytest
 
 from conftest import run
-from proof_cases import binary_step, dimacs, pigeonhole, proof_text
+from proof_cases import binary_step, cadical_proof, dimacs, pigeonhole, proof_text
 from puzzlebench import _native
 
 TWO = [[1, 2], [-1, 2], [1, -2], [-1, -2]]       # unsatisfiable, not by unit propagation alone
@@ -97,7 +97,7 @@ def test_a_proof_for_another_formula_is_not_verified(capsys, files, tmp_path):
     other = tmp_path / "other.cnf"
     other.write_text(dimacs(pigeonhole(3)))
     proof = tmp_path / "ph.drat"
-    subprocess.run(["cadical", "-q", str(other), str(proof)], capture_output=True, timeout=60)
+    cadical_proof(other, proof)
     cnf, _ = files(pigeonhole(3)[:-1], "")   # a clause fewer: satisfiable
     code, out, err = run(capsys, "check-proof", cnf, str(proof))
     assert (code, out.splitlines()[-1]) == (1, "s NOT VERIFIED")
@@ -150,7 +150,7 @@ def test_a_binary_proof_cut_in_the_middle_is_refused_where_its_last_step_starts(
     cnf = tmp_path / "ph.cnf"
     cnf.write_text(dimacs(pigeonhole(5)))
     whole = tmp_path / "ph.drat"
-    subprocess.run(["cadical", "-q", str(cnf), str(whole)], capture_output=True, timeout=60)
+    cadical_proof(cnf, whole)
     data = whole.read_bytes()
     cut = tmp_path / "cut.drat"
     cut.write_bytes(data[:len(data) // 2])

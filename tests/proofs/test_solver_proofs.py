@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import INKALA, needs_program, run
+from conftest import INKALA, run
 from proof_cases import PROOF_SOLVERS, cadical_proof, dimacs, pigeonhole, sudoku_without_its_solution
 
-CADICAL = needs_program("cadical")
 
 
 def _check(capsys, cnf, proof):
