@@ -1,4 +1,4 @@
-"""The memory budget against what processes really take (issue #42, item 10): each engine and
+"""The memory budget against what processes really take: each engine and
 export target on empty Sudoku grids of growing blocks (2x2 to 8x8), each run a command of its
 own whose peak resident set is read from ``wait4`` (the largest process of its tree), beside
 the budget's estimate for it.  Appends a row a run to ``results/budget.jsonl``; ``--table``

@@ -1,7 +1,7 @@
 """What a certified 9x9 answer costs when the bitboard engine proves its own claim, against the
 CaDiCaL prover, in the same run: per set, the solve, the engine's own proof (its size, the time
 to write it and to check it) and the same claim proved by CaDiCaL 1.9.5 and checked by the same
-checker, puzzle by puzzle in turn.  Targets (issue 44): all-in (solve, proof, check) at most 5 ms
+checker, puzzle by puzzle in turn.  Targets: all-in (solve, proof, check) at most 5 ms
 a puzzle on 17-clue puzzles and 50 ms on the forum's hardest.  Writes results/certify_native.md.
 
     python benchmarks/bench_native_proofs.py [--puzzles 500]
