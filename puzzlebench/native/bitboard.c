@@ -387,6 +387,18 @@ done:
     return res;
 }
 
+/* -1 with a ValueError naming the first of the `n` output buffers too small for `count` puzzles
+ * of `width[k]` bytes each (a columnar batch's arrays), else 0. */
+static int outputs_too_small(const Py_buffer *out, const char *const *name, const Py_ssize_t *width, int n,
+                             Py_ssize_t count) {
+    for (int k = 0; k < n; k++)
+        if (out[k].len < count * width[k]) {
+            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, count);
+            return -1;
+        }
+    return 0;
+}
+
 /* The 9x9 batch written into the caller's arrays (a columnar result: no object a puzzle), the
  * status codes in the same pass.  The arrays, writable buffers of at least n puzzles: status
  * (a byte each), counts (uint64), stats (STATS_PER uint64 each), seconds (double), solutions
@@ -404,11 +416,7 @@ static PyObject *sudoku9_batch_columns(PyObject *self, PyObject *args) {
                           &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
     if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0 || batch_givens(&givens, &bt) < 0)
         goto done;
-    for (int k = 0; k < OUTS; k++)
-        if (out[k].len < bt.count * width[k]) {
-            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
-            goto done;
-        }
+    if (outputs_too_small(out, name, width, OUTS, bt.count) < 0) goto done;
     bt.status = out[STATUS].buf;
     bt.counts = out[COUNTS].buf;
     bt.stats = out[STATS].buf;
@@ -511,11 +519,7 @@ static PyObject *sudoku_batch_columns(PyObject *self, PyObject *args) {
     if (check_values(&givens, givens.len, n, "givens") < 0) goto done;
     bt.givens = givens.buf;
     const Py_ssize_t width[OUTS] = {1, sizeof(uint64_t), COUNTERS * sizeof(uint64_t), sizeof(double), bt.cells};
-    for (int k = 0; k < OUTS; k++)
-        if (out[k].len < bt.count * width[k]) {
-            PyErr_Format(PyExc_ValueError, "%s: %zd bytes, too small for %zd puzzles", name[k], out[k].len, bt.count);
-            goto done;
-        }
+    if (outputs_too_small(out, name, width, OUTS, bt.count) < 0) goto done;
     bt.status = out[STATUS].buf;
     bt.counts = out[COUNTS].buf;
     bt.counters = out[STATS].buf;
