@@ -99,6 +99,8 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         verdict = check_proof(n_vars, clauses, proof_path)
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
+    if status == "verified" and deadline.expired():   # proved, but not within the run's limit
+        status, reason = "none", "the time limit struck before the proof was checked"
     return Certificate(status, name, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
 
 
@@ -133,6 +135,8 @@ def certified(engine, certify: bool = True, proof_dir: str | None = None):
         raise TypeError(f"certify must be True or False; got {certify!r}")
     if proof_dir is not None and not certify:
         raise UsageError("a proof folder (--proof-dir) goes with --certify")
+    if proof_dir is not None:
+        check_proof_dir(str(proof_dir))
     engine.certifier = (Certifier(prover_for(engine), None if proof_dir is None else str(proof_dir), engine)
                         if certify else None)
     return engine
@@ -204,6 +208,17 @@ class _proof_place:
     def __exit__(self, *exc) -> None:
         if self.temporary is not None:
             self.temporary.cleanup()
+
+
+def check_proof_dir(path: str) -> None:
+    """The proof folder made now, before any run: a file in its way, or a folder that cannot be
+    made, is one line."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError(f"--proof-dir {path}: a file of that name is in the way; --proof-dir names a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"--proof-dir {path}: cannot make the folder: {exc.strerror or exc}") from None
 
 
 def _file_stem(text: str) -> str:

@@ -24,6 +24,7 @@ from operator import add, attrgetter, itemgetter
 from typing import Callable, Iterator, Mapping, Sequence, TextIO
 
 from ..engines.base import DEFAULT_ENGINE_SEED, MAX_ENGINE_SEED, check_engine_seed
+from ..engines.certify import check_proof_dir
 from ..engines.registry import make_engine
 from ..errors import UsageError
 from ..models.reader import Record
@@ -143,6 +144,8 @@ def check_settings(cfg: BenchConfig, warn: TextIO) -> None:
     check_engine_seed(cfg.engine_seed)
     if cfg.proof_dir is not None and not cfg.certify:
         raise UsageError("a proof folder (--proof-dir) goes with --certify")
+    if cfg.proof_dir is not None:
+        check_proof_dir(cfg.proof_dir)
     if cfg.engine_seed + cfg.repeat - 1 > MAX_ENGINE_SEED:
         raise UsageError(f"--engine-seed {cfg.engine_seed} with --repeat {cfg.repeat}: the last repetition's "
                          f"seed would pass {MAX_ENGINE_SEED}")

@@ -202,3 +202,21 @@ def test_a_threaded_batch_certifies_every_record_after_it():
                                                                         ("unsat", "verified")] * 20
     with pytest.raises(ValueError, match="certify gives each record its certificate: not with columns=True"):
         api.solve_many(lines, certify=True, columns=True)
+
+
+def test_a_proof_folder_that_cannot_be_one_is_one_line_before_any_run(tmp_path, capsys):
+    (tmp_path / "afile").write_text("")
+    message = f"puzzlebench: error: --proof-dir {tmp_path / 'afile'}: a file of that name is in the way; " \
+              "--proof-dir names a folder\n"
+    for command in (["solve", "--example", "arto-inkala"], ["bench", "--solvers", "mrv", "--db", str(tmp_path / "x.db")]):
+        code, out, err = run(capsys, *command, "--certify", "--proof-dir", str(tmp_path / "afile"))
+        assert (code, out, err) == (2, "", message)
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_a_run_whose_time_limit_has_struck_gets_no_certificate_from_any_phase():
+    puzzle = parse(INKALA)
+    result = make_engine("bitboard").run(puzzle, limit=2)
+    cert = certify(puzzle, result, Deadline(0.0), engine=make_engine("bitboard"))
+    assert (cert.status, cert.reason) in {("none", "the time limit struck before the proof was checked"),
+                                          ("none", "the time limit struck before the proof was found")}
