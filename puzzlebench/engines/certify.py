@@ -96,10 +96,10 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         prove_seconds = time.perf_counter() - start
         if formula_path is not None:
             _write_dimacs(formula_path, n_vars, clauses)
-        verdict = check_proof(n_vars, clauses, proof_path)
+        verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining())
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
-    if status == "verified" and deadline.expired():   # proved, but not within the run's limit
+    if verdict["verdict"] == "timeout" or (status == "verified" and deadline.expired()):
         status, reason = "none", "the time limit struck before the proof was checked"
     return Certificate(status, name, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
 
@@ -142,11 +142,14 @@ def certified(engine, certify: bool = True, proof_dir: str | None = None):
     return engine
 
 
-def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_limit: int = CHECK_MEMORY) -> dict:
+def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_limit: int = CHECK_MEMORY,
+                seconds: float | None = None) -> dict:
     """The checker's verdict on the DRAT proof in ``proof_path`` for ``clauses``
-    (``_native.check_drat``: its dict of the verdict and the figures)."""
+    (``_native.check_drat``: its dict of the verdict and the figures; ``timeout`` where
+    ``seconds`` ran out first, ``None``: no limit)."""
     from .. import _native
-    return _native.check_drat(n_vars, clause_buffer(clauses), proof_path, memory_limit)
+    return _native.check_drat(n_vars, clause_buffer(clauses), proof_path, memory_limit,
+                              -1.0 if seconds is None else seconds)
 
 
 def clause_buffer(clauses: list[list[int]]) -> array.array:

@@ -1,5 +1,5 @@
 /* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md):
- * check_drat(n_vars, clauses, proof_path, memory_limit) -> dict, for `check-proof` and engines.
+ * check_drat(n_vars, clauses, proof_path, memory_limit, seconds) -> dict, for `check-proof` and engines.
  * About 760 lines, each part there for one reason: types and state (~95); memory (~45: every
  * array grows through one function that counts its bytes against the limit, so any proof ends
  * in a one-line memout, never the kernel's kill); clauses (~80: an arena, repeated literals
@@ -35,7 +35,7 @@ typedef uint32_t lit_t;                 /* 2 * variable + 1 if negative: binary 
 #define CHUNK (1u << 20)                 /* bytes of the proof read at a time */
 
 enum { ACTIVE = 1, CORE = 2 };           /* clause flags */
-enum { RUNNING, VERIFIED, NOT_VERIFIED, MALFORMED, MEMOUT, INTERRUPTED, INTERNAL };
+enum { RUNNING, VERIFIED, NOT_VERIFIED, MALFORMED, MEMOUT, INTERRUPTED, TIMEOUT, INTERNAL };
 
 /* A watch: the clause, and another of its literals: when that one is true the clause is
  * satisfied and propagation need not read it (a "blocking literal"). */
@@ -49,6 +49,7 @@ typedef struct {
     unsigned long long error_line, error_column, error_byte;   /* 0: unknown */
     size_t bytes, peak, budget;
     sig_atomic_t sigints;
+    double deadline;                     /* pb_now() past which the check stops (0: none) */
     unsigned long long ticks;
     /* clauses: ids 0..n_formula-1 are the formula's, then one per lemma in proof order */
     lit_t *lits; uint64_t n_lits, lits_cap;
@@ -86,8 +87,14 @@ static void memout(Checker *c) {
     bail(c, MEMOUT);
 }
 
+/* A Ctrl-C or the deadline, looked at every 4,096 steps and every chunk read. */
+static void look_up(Checker *c) {
+    if (pb_sigints != c->sigints) bail(c, INTERRUPTED);
+    if (c->deadline > 0 && pb_now() > c->deadline) bail(c, TIMEOUT);
+}
+
 static void tick(Checker *c) {
-    if ((++c->ticks & 4095u) == 0 && pb_sigints != c->sigints) bail(c, INTERRUPTED);
+    if ((++c->ticks & 4095u) == 0) look_up(c);
 }
 
 /* ---- memory ---------------------------------------------------------------------------- */
@@ -351,7 +358,7 @@ static int peek(Checker *c) {
         c->offset += c->chunk_len;
         c->chunk_len = fread(c->chunk, 1, CHUNK, c->file);
         c->chunk_pos = 0;
-        if (pb_sigints != c->sigints) bail(c, INTERRUPTED);
+        look_up(c);
         if (c->chunk_len == 0) {
             if (ferror(c->file)) { snprintf(c->message, sizeof c->message, "cannot read the proof"); bail(c, MALFORMED); }
             return EOF;
@@ -680,16 +687,18 @@ static PyObject *failure_dict(Checker *c) {
                          "with", with);
 }
 
-static const char *OUTCOMES[] = {"running", "verified", "not verified", "malformed", "memout", "interrupted", "internal"};
+static const char *OUTCOMES[] = {"running", "verified", "not verified", "malformed", "memout", "interrupted", "timeout",
+                                  "internal"};
 
 static PyObject *check_drat(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"n_vars", "clauses", "proof", "memory_limit", NULL};
+    static char *keywords[] = {"n_vars", "clauses", "proof", "memory_limit", "seconds", NULL};
     unsigned int n_vars;
     PyObject *clauses_object, *path_bytes;
     Py_buffer clauses;
     unsigned long long memory_limit = 2ull << 30;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "IOO&|K", keywords, &n_vars, &clauses_object,
-                                     PyUnicode_FSConverter, &path_bytes, &memory_limit))
+    double seconds_left = -1.0;   /* below 0: no deadline */
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "IOO&|Kd", keywords, &n_vars, &clauses_object,
+                                     PyUnicode_FSConverter, &path_bytes, &memory_limit, &seconds_left))
         return NULL;
     if (PyObject_GetBuffer(clauses_object, &clauses, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         Py_DECREF(path_bytes);
@@ -716,6 +725,7 @@ static PyObject *check_drat(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (pb_interrupt_arm(&c->sigints) < 0) goto done;
     const char *path = PyBytes_AS_STRING(path_bytes);
     double started = pb_now();
+    c->deadline = seconds_left < 0 ? 0 : started + (seconds_left > 0 ? seconds_left : 1e-9);
     Py_BEGIN_ALLOW_THREADS
     run(c, formula, n, path, n_vars);
     Py_END_ALLOW_THREADS
@@ -743,12 +753,12 @@ done:
 
 static PyMethodDef drat_methods[] = {
     {"check_drat", (PyCFunction)(void (*)(void))check_drat, METH_VARARGS | METH_KEYWORDS,
-     "check_drat(n_vars, clauses, proof, memory_limit=2**31) -> dict: the DRAT proof in the file "
+     "check_drat(n_vars, clauses, proof, memory_limit=2**31, seconds=-1) -> dict: the DRAT proof in the file "
      "`proof` (text or binary) checked against the formula `clauses` (a buffer of 32-bit DIMACS "
-     "literals, each clause closed by 0) as drat-trim checks it; 'verdict' is 'verified', 'not "
-     "verified' ('failure' says which lemma and why), 'malformed' or 'memout' ('message' and "
-     "'error_line'/'error_column' or 'error_byte' say where), beside the figures.  Ctrl-C: "
-     "KeyboardInterrupt."},
+     "literals, each clause closed by 0) as drat-trim checks it, within `seconds` (below 0: no "
+     "limit); 'verdict' is 'verified', 'not verified' ('failure' says which lemma and why), "
+     "'malformed', 'memout' ('message' and 'error_line'/'error_column' or 'error_byte' say where) "
+     "or 'timeout', beside the figures.  Ctrl-C: KeyboardInterrupt."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,6 +16,7 @@ import time
 import pytest
 
 from conftest import run
+from puzzlebench.engines.certify import check_proof
 from proof_cases import binary_step, cadical_proof, dimacs, pigeonhole, proof_text
 from puzzlebench import _native
 
@@ -249,3 +250,13 @@ def test_the_native_function_refuses_a_buffer_that_is_no_formula():
         _native.check_drat(2, array.array("i", [1, 3, 0]), "/dev/null")
     with pytest.raises(ValueError, match="32-bit literals"):
         _native.check_drat(2, array.array("q", [1, 2, 0]), "/dev/null")
+
+
+def test_a_check_given_no_time_is_a_timeout_and_given_enough_verifies(tmp_path):
+    clauses = pigeonhole(6)
+    cnf, proof = tmp_path / "ph.cnf", tmp_path / "ph.drat"
+    cnf.write_text(dimacs(clauses))
+    cadical_proof(cnf, proof)
+    n_vars = max(abs(lit) for clause in clauses for lit in clause)
+    assert check_proof(n_vars, clauses, str(proof), seconds=0.0)["verdict"] == "timeout"
+    assert check_proof(n_vars, clauses, str(proof), seconds=600.0)["verdict"] == "verified"
