@@ -47,6 +47,16 @@ _INTEGER = re.compile(r"[-+]?[0-9]+")   # ASCII only: Python's int() also takes 
 _WORD = re.compile(r"\S+")
 
 
+def write_clauses(path: str, clauses: list[list[int]], n_vars: int | None = None) -> None:
+    """``clauses`` as a bare DIMACS file (no header comments) at ``path``; ``n_vars`` the
+    largest variable named where not given."""
+    if n_vars is None:
+        n_vars = max((abs(lit) for clause in clauses for lit in clause), default=0)
+    with open(path, "w") as out:
+        out.write(f"p cnf {n_vars} {len(clauses)}\n")
+        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+
+
 def file_lines(text: str):
     """``(number, line)`` for every line, split at ``\n`` only (as the places of the bytes
     reader count them; ``str.splitlines`` also splits at form feeds and U+2028), ``\r`` dropped."""

@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from ..encoders.cnf import encode
+from ..encoders.dimacs import write_clauses
 from ..errors import UsageError
 from ..models.base import Puzzle
 from ..results import Certificate, Result, Status
@@ -95,7 +96,7 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
                 return _missed(puzzle, result, found, name, time.perf_counter() - start)
         prove_seconds = time.perf_counter() - start
         if formula_path is not None:
-            _write_dimacs(formula_path, n_vars, clauses)
+            write_clauses(formula_path, clauses, n_vars)
         verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining())
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
@@ -227,8 +228,3 @@ def check_proof_dir(path: str) -> None:
 def _file_stem(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in text)[:120]
 
-
-def _write_dimacs(path: str, n_vars: int, clauses: list[list[int]]) -> None:
-    with open(path, "w") as out:
-        out.write(f"p cnf {n_vars} {len(clauses)}\n")
-        out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)

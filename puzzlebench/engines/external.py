@@ -30,7 +30,7 @@ from typing import Callable
 from ..encoders import opb
 from ..encoders.budget import data_left
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode, estimated_export_bytes
-from ..encoders.dimacs import SAT_EXIT, UNSAT_EXIT, read_answer
+from ..encoders.dimacs import SAT_EXIT, UNSAT_EXIT, read_answer, write_clauses
 from ..encoders.registry import FORMATS, exporter
 from ..errors import EngineError, ParseError, SolverSpecError
 from ..models.base import Puzzle
@@ -561,10 +561,7 @@ class ExternalEngine(Engine):
         ``("stopped", None)`` (as :meth:`~.sat.SatEngine.refute`)."""
         with tempfile.TemporaryDirectory(prefix="puzzlebench-ext-") as folder:
             cnf_path = os.path.join(folder, "claim.cnf")
-            with open(cnf_path, "w") as out:
-                out.write(f"p cnf {max(n_candidates, max((abs(l) for c in clauses for l in c), default=0))} "
-                          f"{len(clauses)}\n")
-                out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+            write_clauses(cnf_path, clauses)
             args = [cnf_path if w == CNF_PLACE else w for w in self._seeded()] + self.preset.proof(proof_path)
             done = self._execute(args, deadline)
             if isinstance(done, Run):
