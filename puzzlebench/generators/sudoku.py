@@ -237,16 +237,14 @@ def without_solution(puzzle: Sudoku, rng: random.Random) -> Sudoku:
     a value its solution does not have there and no given of the cell's row, column or block
     holds, so that no rule is broken at once and yet no solution remains (the one solution has
     another value there).  An unsatisfiable puzzle that only a search, or a proof, can tell."""
-    (r, c), n = puzzle.box, puzzle.n_values
+    n = puzzle.n_values
     solution = puzzle.parse_solution(puzzle.metadata["solution"])
     givens = list(puzzle.givens)
+    units = [cells for _, cells in puzzle.units()]
     cells = [cell for cell in range(n * n) if not givens[cell]]
     rng.shuffle(cells)
     for cell in cells:
-        row, col = divmod(cell, n)
-        top, left = row // r * r, col // c * c
-        seen = ({givens[row * n + k] for k in range(n)} | {givens[k * n + col] for k in range(n)}
-                | {givens[(top + i) * n + left + j] for i in range(r) for j in range(c)})
+        seen = {givens[other] for unit in units if cell in unit for other in unit}
         values = [v for v in range(1, n + 1) if v not in seen and v != solution[cell]]
         if values:
             givens[cell] = rng.choice(values)
