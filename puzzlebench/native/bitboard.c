@@ -288,6 +288,18 @@ typedef struct {
     Py_ssize_t answered;
 } Batch;
 
+/* A batch puzzle's search, cleared: up to `limit` solutions, the first kept in `out`, on its own
+ * clock from `t0` (no time limit where `time_limit` is 0), stopped by a Ctrl-C since `sigints`. */
+static inline void batch_search(BBSearch *s, long long limit, uint8_t *out, double time_limit, double t0,
+                                sig_atomic_t sigints) {
+    memset(s, 0, sizeof *s);
+    s->limit = limit;
+    s->keep = 1;
+    s->solutions = out;
+    s->deadline = time_limit > 0 ? t0 + time_limit : 0;
+    s->sigints = sigints;
+}
+
 /* Puzzles begin..end-1 of the batch, each on its own clock (a PbRange: any thread may run
  * any range, the kernel's tables being read-only): the first one a Ctrl-C left unanswered,
  * or `end`. */
@@ -298,12 +310,7 @@ static ptrdiff_t solve_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t 
         uint8_t *out = bt->solutions + i * 81;
         double t0 = pb_now();
         BBSearch s;
-        memset(&s, 0, sizeof s);
-        s.limit = bt->limit;
-        s.keep = 1;
-        s.solutions = out;
-        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
-        s.sigints = bt->sigints;
+        batch_search(&s, bt->limit, out, bt->time_limit, t0, bt->sigints);
         bb9_solve(bt->givens + i * 81, bt->locked, &s);
         if (s.timed_out && pb_sigints != s.sigints) return i;   /* Ctrl-C */
         bt->seconds[i] = pb_now() - t0;
@@ -463,12 +470,7 @@ static ptrdiff_t solve_shape_range(void *work, int worker, ptrdiff_t begin, ptrd
         uint8_t *out = bt->solutions + i * bt->cells;
         double t0 = pb_now();
         BBSearch s;
-        memset(&s, 0, sizeof s);
-        s.limit = bt->limit;
-        s.keep = 1;
-        s.solutions = out;
-        s.deadline = bt->time_limit > 0 ? t0 + bt->time_limit : 0;
-        s.sigints = bt->sigints;
+        batch_search(&s, bt->limit, out, bt->time_limit, t0, bt->sigints);
         s.seed = bt->seed;
         s.restart_unit = bt->restart_unit;
         s.handover = bt->handover;
