@@ -317,8 +317,9 @@ class Results(Sequence[Result]):
 
     ``results[i]`` is the :class:`Result` of puzzle ``i``.  Behind it is either a list of
     results (engines that run one puzzle at a time) or the :class:`Columns` of a native batch
-    call (``results.columns``), from which a record is built when it is read; a caller that
-    stores many answers (the harness) reads the columns instead.  ``parse_seconds`` is each
+    call (``results.columns``), whose records are views reading each field from the columns
+    when asked (native/records.c); a caller that stores many answers (the harness) reads the
+    columns instead.  ``parse_seconds`` is each
     puzzle's share of reading the batch, added to its ``times``; ``batch_cpu`` the CPU time of
     a batch call, and ``cpu_batch_size`` the number of puzzles each ``times.cpu`` is an even
     share of (1: each puzzle was timed alone)."""
@@ -333,10 +334,10 @@ class Results(Sequence[Result]):
         self.batch_cpu = 0.0
         self.cpu_batch_size = 1
         self.wrong: set[int] = set()  # puzzles whose answers failed verification
-        # For a batch that holds no puzzle objects: (the record type that builds its puzzle from
-        # the batch when asked, the batch's value-to-character table or None); set by the
+        # For a batch read from text (no puzzle objects): the value-to-character table its
+        # records write their solution text with, without building the puzzle; set by the
         # batch path (engines/batch.py), which knows such batches.
-        self.lazy: tuple[type[Result], bytes | None] | None = None
+        self.solution_chars: bytes | None = None
 
     @classmethod
     def of(cls, results: list[Result], puzzles: Sequence[Puzzle], solver: str = "",
@@ -367,23 +368,17 @@ class Results(Sequence[Result]):
         return self
 
     def _from_columns(self, start: int, stop: int):
-        """The records of puzzles ``start..stop`` built from the columns, in one C pass
-        (native/records.c: the same objects the dataclasses make, field for field), one at a time.  When the
-        puzzles are a compact batch read from text (no puzzle objects), each record is of the
-        type in ``lazy``: it builds its puzzle only when asked and carries its solution text."""
+        """The records of puzzles ``start..stop``, one at a time: views of the columns that read
+        each field when asked (native/records.c; their classes are the batch path's)."""
         from . import _native
         col = self.columns
         n = len(col.counts)
         cpu = self.batch_cpu / n if n else 0.0
         stats = tuple(_as_list(col.stats.get(name), n) for name in STATISTICS)
-        puzzles = self.puzzles
-        lazy = self.lazy
-        args = (lazy[0] if lazy else Result, Times, Stats, self.kind, self.solver, self.limit,
-                _as_list(col.statuses, n), _as_list(col.counts, n), _as_list(col.solve_seconds, n),
-                _as_list(col.total_seconds, n), stats, tuple(col.raw_names),
+        args = (self.kind, self.solver, self.limit, _as_list(col.statuses, n), _as_list(col.counts, n),
+                _as_list(col.solve_seconds, n), _as_list(col.total_seconds, n), stats, tuple(col.raw_names),
                 _as_list(col.raw, n * len(col.raw_names)), col.size, col.cells, col.verified, col.solutions,
-                self.parse_seconds, cpu, puzzles,
-                (True, lazy[1]) if lazy else False)
+                self.parse_seconds, cpu, self.puzzles, self.solution_chars)
         return _native.column_records(*args, start, stop)
 
 

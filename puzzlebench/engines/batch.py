@@ -5,9 +5,8 @@ An engine with such a call mixes in :class:`NativeBatch` and states :meth:`~Nati
 on the model's packed givens (:class:`~puzzlebench.models.sudoku_batch.SudokuBatch`); the
 generic modules (``base.py``, ``results.py``, the harness) ask through :meth:`Engine.batch
 <puzzlebench.engines.base.Engine.batch>` and :func:`verify_in_bulk` and never name the
-batch.  Records of a batch read from text build their puzzle only when
-asked (:class:`BatchRecord`): building one per record cost a quarter of reading it.  The
-columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
+batch.  The records of a batch call are views of its columns (:class:`BatchRecord`): each
+field, the puzzle of a batch read from text too, is built when it is read.  The columnar result (:meth:`NativeBatch.batch_arrays`) is the same call writing arrays instead.
 The call may split its batch over native threads (``batch_threads``, set by
 :func:`~puzzlebench.engines.registry.split_over_threads`): the same
 answers in the same order, each puzzle on its own clock.
@@ -17,12 +16,14 @@ from __future__ import annotations
 
 import operator
 import os
+from dataclasses import fields
 from typing import Any, Sequence
 
+from .. import _native
 from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
 from ..options import MAX_THREADS
-from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Status
+from ..results import SOLVED, STATUS_CODE, STATUS_CODES, Columns, Result, ResultColumns, Results, Stats, Status, Times
 
 BATCH_KIND = "sudoku"
 """The kind whose puzzles a native batch call takes (the kind of a :class:`SudokuBatch`)."""
@@ -99,48 +100,57 @@ def columns_results(solver: str, limit: int | None, packed: SudokuBatch, columns
     """The :class:`Results` of a batch call, its records built from the columns when read
     (lazily for a batch that holds no puzzle objects)."""
     results = Results(BATCH_KIND, solver, limit, packed, columns=columns)
-    if not packed.holds_objects:
-        results.lazy = (BatchRecord, packed.solution_chars)
+    results.solution_chars = packed.solution_chars
     return results
 
 
-class BatchRecord(Result):
-    """A :class:`Result` read from the columns of a batch that holds no puzzle objects (a
-    compact batch read from text): its ``puzzle`` is built from the batch when first asked,
-    and its ``solution`` text comes from the batch's own writer.  ``LAZY_FIELDS`` are the
-    attributes native/records.c sets on it instead of ``puzzle``."""
+def _view_slots(fields_of: type) -> tuple[str, ...]:
+    """The slots of a view of ``fields_of`` (native/records.c): the columns, the index, and
+    one a field holding its value once set or built."""
+    return ("_src", "_index", *(f"_held_{f.name}" for f in fields(fields_of)))
 
-    LAZY_FIELDS = ("_puzzle", "_batch", "_index", "_text")
-    _batch: Any = None
-    _index: int = 0
 
-    @property  # type: ignore[override]
-    def puzzle(self):
-        puzzle = self.__dict__.get("_puzzle")
-        if puzzle is None and self._batch is not None:
-            puzzle = self.__dict__["_puzzle"] = self._batch[self._index]
-        return puzzle
+class _ColumnView:
+    """What the views of a batch's columns share: equal to any instance of their dataclass
+    with equal fields, and pickled (or copied) as that dataclass, never with the batch."""
 
-    @puzzle.setter
-    def puzzle(self, value) -> None:
-        self.__dict__["_puzzle"] = value
+    __slots__ = ()
+    _stands_for: type
 
-    def __getstate__(self) -> dict:
-        """Pickled with its puzzle, never with the whole batch it was read from."""
-        state = dict(self.__dict__, _puzzle=self.puzzle)
-        state.pop("_batch", None)
-        return state
+    def __eq__(self, other):
+        base = self._stands_for
+        if not isinstance(other, base):
+            return NotImplemented
+        return all(getattr(self, f.name) == getattr(other, f.name) for f in fields(base) if f.compare)
 
-    @property
-    def solution(self) -> str | None:
-        if not self.solutions:
-            return None
-        text = self.__dict__.get("_text")
-        if text is not None:   # written when the record was built (native/records.c)
-            return text
-        if "_puzzle" in self.__dict__ and self.__dict__["_puzzle"] is not None:
-            return self.__dict__["_puzzle"].format_solution(self.solutions[0])
-        return self._batch.solution_text(self.solutions[0])
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self):
+        return self._stands_for, tuple(getattr(self, f.name) for f in fields(self._stands_for))
+
+
+class BatchTimes(_ColumnView, Times):
+    """The :class:`Times` of a :class:`BatchRecord`, read from the columns."""
+    __slots__ = _view_slots(Times)
+    _stands_for = Times
+
+
+class BatchStats(_ColumnView, Stats):
+    """The :class:`Stats` of a :class:`BatchRecord`, read from the columns."""
+    __slots__ = _view_slots(Stats)
+    _stands_for = Stats
+
+
+class BatchRecord(_ColumnView, Result):
+    """A :class:`Result` read from the columns of a native batch call: each field is read
+    from its column when first asked (native/records.c), its puzzle built from the batch only
+    then, its ``solution`` text written from the column with the batch's own table.  Setting
+    a field keeps the value set, as on any record."""
+    __slots__ = _view_slots(Result)
+    _stands_for = Result
+
+
+_native.bind_column_views(BatchRecord, BatchTimes, BatchStats)
 
 
 def verify_columns(table: ResultColumns, packed: SudokuBatch, threads: int = 1) -> None:

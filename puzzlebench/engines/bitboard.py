@@ -331,7 +331,8 @@ class BitboardEngine(NativeBatch, Engine):
         if len(counts) < len(packed):   # a Ctrl-C stopped the call: the puzzles answered before it
             overhead = 0.0   # (the time up to it is the stopped one's)
         by_count = [status_of(c, limit, False) for c in range(3)]
-        statuses = [by_count[c if c < 2 else 2] for c in counts]
+        statuses = (list(map(by_count.__getitem__, counts)) if limit is not None and limit <= 2   # by map: 0.02 us
+                    else [by_count[c if c < 2 else 2] for c in counts])
         if 1 in timed_out:
             statuses = [Status.TIMEOUT if t else s for s, t in zip(statuses, timed_out)]
         add = operator.add   # by map: the columns of a batch are read at a fraction of a us a puzzle

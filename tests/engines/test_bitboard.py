@@ -318,11 +318,11 @@ def test_batch_matches_single_runs():
         assert lean.puzzle.write() == line
 
 
-def test_batch_records_built_in_c_are_the_dataclass_records():
-    """native/records.c builds each record of a batch's columns: for a batch of puzzle objects
-    a plain Result holding its puzzle, for lines read as text a record that builds its puzzle
+def test_batch_records_read_from_the_columns_are_the_dataclass_records():
+    """A record of a batch's columns is a view (native/records.c) that reads each field when
+    asked: for a batch of puzzle objects holding its puzzle, for lines read as text building it
     when asked; field for field what the engine's own run gives (the batch keeps the first
-    solution), and a record pickles."""
+    solution), and a record pickles as a plain Result."""
     import pickle
     from puzzlebench.results import Result, Stats, Times
     lines = [l[:81] for l in data_lines("sudoku9_magictour_top1465.txt", limit=6, step=200)] + ["." * 81]
@@ -331,21 +331,23 @@ def test_batch_records_built_in_c_are_the_dataclass_records():
     assert objects.columns is not None
     for puzzle, record in zip(sudokus, objects):
         single = BB.run(puzzle)
-        assert type(record) is Result and type(record.times) is Times and type(record.stats) is Stats
+        assert isinstance(record, Result) and isinstance(record.times, Times) and isinstance(record.stats, Stats)
         assert record.puzzle is puzzle and record.source == puzzle.source
         assert (record.status, record.count, record.solutions, record.stats, record.size, record.verified) == (
             single.status, single.count, single.solutions[:1], single.stats, single.size, single.verified)
+        assert record.solution == single.solution
         assert record.times.total >= record.times.solve > 0 and record.error is None
     texts = api.solve_many(lines, solver="bitboard")
     for line, puzzle, record in zip(lines, sudokus, texts):
         assert record.solution == BB.run(puzzle).solution
         assert record.puzzle.write() == line
     kept = pickle.loads(pickle.dumps(texts[0]))
+    assert type(kept) is Result and type(kept.stats) is Stats and kept == texts[0]
     assert (kept.solution, kept.puzzle.write(), kept.stats) == (texts[0].solution, lines[0], texts[0].stats)
     assert [r.status for r in texts[2:4]] == [r.status for r in objects[2:4]]   # a slice reads the same
     with pytest.raises(ValueError, match="unequal"):
-        _native.column_records(Result, Times, Stats, "sudoku", "bitboard", 2, [Status.UNIQUE], [1, 1], [0.0], [0.0],
-                               (None,) * 5, (), [], {}, 81, None, bytes(81), 0.0, 0.0, [], False, 0, 1)
+        _native.column_records("sudoku", "bitboard", 2, [Status.UNIQUE], [1, 1], [0.0], [0.0],
+                               (None,) * 5, (), [], {}, 81, None, bytes(81), 0.0, 0.0, [], None, 0, 1)
 
 
 def test_batch_record_solution_tuples_are_left_to_refcounting():
