@@ -2,14 +2,14 @@
 every column read, with ``puzzlebench.solve_many(lines, solver, columns=True, threads=N)`` for
 N = 1, 2 and 0 (every core); writes results/threads.md.
 
-    python benchmarks/bench_threads.py [--puzzles N] [--runs R] [--seconds S] [--solver bitboard|dlx]
+    python benchmarks/bench_threads.py [--puzzles N] [--runs R] [--seconds S] [--solver bitboard|dlx] [--tdoku PATH]
 
 Wall clock (threads share one process's CPU time, so CPU time says nothing of the speed-up),
 best of ``--runs`` rounds (more for a short set: ``--seconds``), the thread counts taking turns in
 each round so that a change of the machine's load falls on all of them; the load averages
 before and after each set are stated.
-tdoku, when a built copy is at hand, is timed by benchmarks/bench_bitboard.py (``--tdoku``); its
-rate is given here from that page's last run on this machine (``--tdoku-rates``), not timed again.
+tdoku's solve loop (``--tdoku PATH``, the shared library benchmarks/bench_bitboard.py's docstring
+builds) takes its turn in the same rounds, on one thread, on the same lines.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import argparse
 import os
 
 import puzzlebench
+from bench_bitboard import Tdoku
 from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, timed, write_page
 from puzzlebench.results import STATUS_CODE, Status
 
@@ -35,25 +36,24 @@ def read_columns(table) -> int:
     return int(unique.sum())
 
 
-def best_walls(lines: list[str], solver: str, runs: int, seconds: float) -> dict[int, float]:
-    """The least wall time of each thread count over ``runs`` rounds, or as many as one thread
-    takes ``seconds`` for (a short set's best run is then not one another process disturbed),
-    the counts taking turns."""
-    walls: dict[int, list[float]] = {t: [] for t in THREADS}
+def best_walls(lines: list[str], solver: str, runs: int, seconds: float, tdoku: Tdoku | None) -> dict:
+    """The least wall time of each thread count (and of tdoku's loop, key ``"tdoku"``) over
+    ``runs`` rounds, or as many as one thread takes ``seconds`` for (a short set's best run is
+    then not one another process disturbed), taking turns."""
+    n = len(lines)
+    parts = {threads: (lambda threads=threads: read_columns(puzzlebench.solve_many(
+        lines, solver=solver, limit=2, columns=True, threads=threads))) for threads in THREADS}
+    if tdoku:
+        their_input = tdoku.prepare(lines)
+        parts["tdoku"] = lambda: tdoku.run(their_input, n)[0]
+    walls: dict = {part: [] for part in parts}
     _, first, _ = timed(lambda: puzzlebench.solve_many(lines, solver=solver, columns=True))   # untimed: imports
     for _ in range(max(runs, int(seconds / first))):
-        for threads in THREADS:
-            unique, wall, _ = timed(lambda: read_columns(puzzlebench.solve_many(
-                lines, solver=solver, limit=2, columns=True, threads=threads)))
-            assert unique == len(lines), f"{unique} of {len(lines)} unique and verified"
-            walls[threads].append(wall)
-    return {t: min(w) for t, w in walls.items()}
-
-
-def tdoku_rates(text: str) -> dict[str, float]:
-    """``17 clues=341196,forum hardest 11+=21240``: tdoku's puzzles/s by set label."""
-    pairs = [item.split("=") for item in text.split(",") if item]
-    return {label.strip(): float(rate) for label, rate in pairs}
+        for part, run in parts.items():
+            unique, wall, _ = timed(run)
+            assert unique == n, f"{part}: {unique} of {n} unique"
+            walls[part].append(wall)
+    return {part: min(w) for part, w in walls.items()}
 
 
 def ratio_text(ratio: float | None, target: float | None) -> str:
@@ -69,20 +69,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0,
                         help="more rounds of a short set, as many as one thread takes this long for (default 10)")
     parser.add_argument("--solver", default="bitboard", choices=("bitboard", "dlx"))
-    parser.add_argument("--tdoku-rates", default="17 clues=341196,forum hardest 11+=21240",
-                        help="tdoku's one-thread puzzles/s by set (results/bitboard.md's last run here)")
+    parser.add_argument("--tdoku", metavar="PATH", help="tdoku's solver as a shared library (bench_bitboard.py's docstring)")
     parser.add_argument("--out", default=PAGE)
     args = parser.parse_args()
-    cores, tdoku, rows, loads = len(os.sched_getaffinity(0)), tdoku_rates(args.tdoku_rates), [], []
+    cores, tdoku, rows, loads = len(os.sched_getaffinity(0)), Tdoku(args.tdoku) if args.tdoku else None, [], []
     for name, label in SETS:
         lines = [line.split()[0] for line in data_lines(name, limit=args.puzzles)]
         before = load_now()
-        walls = best_walls(lines, args.solver, args.runs, args.seconds)
+        walls = best_walls(lines, args.solver, args.runs, args.seconds, tdoku)
         after = load_now()
         loads += [before, after]
         for threads in THREADS:
             rate = len(lines) / walls[threads]
-            ratios = [(rate * walls[1] / len(lines), SPEED_UP), (rate / tdoku[label] if label in tdoku else None, OVER_TDOKU)]
+            ratios = [(rate * walls[1] / len(lines), SPEED_UP), (walls["tdoku"] / walls[threads] if tdoku else None, OVER_TDOKU)]
             rows.append([label, len(lines), f"0 ({cores} cores)" if threads == 0 else threads, f"{walls[threads]:.3f}",
                          f"{rate:,.0f}", *[ratio_text(ratio, target if threads == 2 else None) for ratio, target in ratios],
                          f"{before} / {after}"])
@@ -91,9 +90,10 @@ def main() -> None:
                       "load before / after"], rows, "llrrrrrl")
     write_page(args.out, title="A native batch split over threads",
                lead=(f"`solve_many(lines, solver={args.solver!r}, limit=2, columns=True, threads=N)`: the lines "
-                     "read, solved, verified in bulk and every column read, per wall second. tdoku's rate is "
-                     "its solve loop alone on one thread, from results/bitboard.md's last run on this machine "
-                     "(not timed in this run: no built tdoku here)."),
+                     "read, solved, verified in bulk and every column read, per wall second. tdoku: its solve loop "
+                     "alone at limit 2 on one thread (no solution text, nothing verified), built from its public "
+                     "repository as benchmarks/bench_bitboard.py's docstring says, timed in the same rounds on "
+                     "the same lines" + ("." if tdoku else " (not given to this run).")),
                command=command_line(), writer="benchmarks/bench_threads.py", loads=loads, lines=table)
 
 
