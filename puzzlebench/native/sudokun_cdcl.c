@@ -10,7 +10,10 @@
  * is always "cell c holds value v", v taken from the longest trail since the restart where it
  * is still open (target phases, below): saved phases of single literals are mostly "does not
  * hold" and took six times the CPU on QWH of order 35; target phases decided 63 of 72 seeded
- * peak runs against 51 without (results/rtd.md).  Glucose's restarts took twice the CPU.
+ * peak runs against 51 without (results/rtd.md).  Once a solution is found the search is a proof
+ * that no other exists, and the target is put away for good: it would lead back to the solution
+ * just blocked (hard 25x25 counted to two: 0.82 s against 1.15 s, results/bitboard.md).  Glucose's
+ * restarts took twice the CPU.
  * Counting: each solution found is blocked for good by the clause of its decisions' negations,
  * so none is found twice and the count is complete when the clauses leave none. */
 #include <stdlib.h>
@@ -61,6 +64,7 @@ typedef struct {
     IntVec learnt, buf, stack, toclear;
     uint64_t ticks, rng;
     int *target, target_len;    /* per cell: its value on the target trail, or -1 (below) */
+    int proving;                /* a solution was found: no target phases from then on (below) */
 } Solver;
 
 static inline int lit_true(const Solver *S, int lit) {
@@ -461,7 +465,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (rc) {
             s->conflicts++; since_restart++;
             if (S->nlevels == 0) return 1;   /* no solution left */
-            if (S->trail_lim[S->nlevels - 1] > S->target_len) keep_target(S);
+            if (!S->proving && S->trail_lim[S->nlevels - 1] > S->target_len) keep_target(S);
             int back = analyze(S, confl, x);
             if (back < 0 || learn(S, back, 0, s) < 0) return -1;
             s->nogoods++;
@@ -484,6 +488,9 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (y < 0) {   /* every variable given: a solution, blocked by its decisions' negations */
             record(S, s);
             if (bb_stop(s) || S->nlevels == 0) return 1;
+            if (!S->proving)   /* the target would lead back to the solution just blocked */
+                for (int c = 0; c < S->ncell; c++) S->target[c] = -1;
+            S->proving = 1;
             S->learnt.len = 0;
             for (int l = S->nlevels - 1; l >= 0; l--)
                 if (push(&S->learnt, S->trail[S->trail_lim[l]] ^ 1) < 0) return -1;
