@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import INKALA, INKALA_SOLUTION, REPO, data_lines, run
+from proof_cases import binary_steps, proof_verdict
 from puzzlebench import api, parse
 from puzzlebench.engines.bitboard import BitboardEngine
-from puzzlebench.engines.certify import DEFAULT_PROVER, certified, check_proof, claim_formula
+from puzzlebench.engines.certify import DEFAULT_PROVER, certified, claim_formula
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.runtime.limits import Deadline
 
@@ -35,21 +36,6 @@ def certified_by_itself(text: str, limit: int | None = 2, keep: int = 10):
     assert result.certificate is not None, result
     assert (result.certificate.status, result.certificate.prover) == ("verified", "bitboard"), result.certificate
     return result
-
-
-def binary_lemmas(proof: bytes) -> list[bytes]:
-    """A binary DRAT proof's steps ('a', varint literals, 0), each as its bytes."""
-    steps, start, i = [], 0, 0
-    while i < len(proof):
-        i += 1                                 # 'a' or 'd'
-        while proof[i] != 0:
-            while proof[i] & 0x80:
-                i += 1
-            i += 1
-        i += 1
-        steps.append(proof[start:i])
-        start = i
-    return steps
 
 
 def peers(cell: int) -> set[int]:
@@ -83,7 +69,7 @@ def test_a_puzzle_propagation_refutes_has_the_empty_clause_for_proof():
     result = certified_by_itself(text)
     assert str(result.status) == "unsat"
     proof = make_engine("bitboard").prove(parse(text), [], Deadline(60))
-    assert binary_lemmas(proof)[-1] == b"a\x00"
+    assert binary_steps(proof)[-1] == b"a\x00"
 
 
 @pytest.mark.slow
@@ -133,20 +119,12 @@ def test_a_proof_missing_a_lemma_is_refused():
     solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
     proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(60))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    lemmas = binary_lemmas(proof)
+    lemmas = binary_steps(proof)
     assert b"".join(lemmas) == proof and lemmas[-1] == b"a\x00"   # it ends with the empty clause
     middle = len(lemmas) // 2
     refused = [i for i in range(middle - 20, middle + 20)
-               if _verdict(n_vars, clauses, b"".join(lemmas[:i] + lemmas[i + 1:]), i) == "not verified"]
+               if proof_verdict(n_vars, clauses, b"".join(lemmas[:i] + lemmas[i + 1:])) == "not verified"]
     assert refused, "no lemma of the middle of the proof is needed"
-
-
-def _verdict(n_vars, clauses, proof: bytes, i: int) -> str:
-    import tempfile
-    with tempfile.NamedTemporaryFile(suffix=f"-{i}.drat") as out:
-        out.write(proof)
-        out.flush()
-        return check_proof(n_vars, clauses, out.name)["verdict"]
 
 
 class BareClaimEngine(BitboardEngine):
@@ -154,7 +132,7 @@ class BareClaimEngine(BitboardEngine):
     propagation does not give on Inkala's puzzle): a wrong proof of the engine's own."""
 
     def prove(self, puzzle, solutions, deadline):
-        return binary_lemmas(super().prove(puzzle, solutions, deadline))[-1]
+        return binary_steps(super().prove(puzzle, solutions, deadline))[-1]
 
 
 def test_an_own_proof_the_checker_refuses_is_a_failed_certificate():
