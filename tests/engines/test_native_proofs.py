@@ -1,7 +1,8 @@
 """The bitboard engine's own proofs (native/sudoku9_proof.c): every claim of absence it makes on
 9x9 Sudoku (unsat, unique, a complete count) is certified by the DRUP proof its search writes,
 checked by the package's DRAT checker; a proof with a lemma left out is refused, and the refusal
-is the certificate (no other prover's proof replaces it)."""
+is the certificate (no other prover's proof replaces it); a kind none of its searches proves
+falls back to the SAT prover (the other grids of units: tests/proofs/test_cdcl_proofs.py)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import INKALA, INKALA_SOLUTION, REPO, data_lines, run
+from conftest import INKALA, INKALA_SOLUTION, data_lines, run
 from proof_cases import binary_steps, proof_verdict
 from puzzlebench import api, parse
 from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.certify import DEFAULT_PROVER, certified, claim_formula
 from puzzlebench.engines.registry import make_engine
+from puzzlebench.models.nqueens import NQueens
 from puzzlebench.runtime.limits import Deadline
 
 SEVENTEEN = "sudoku9_royle_17clue_49158.txt"
 HARDEST = "sudoku9_forum_hardest_1905_11plus.txt"
-SIX = REPO / "results" / "generated" / "sudoku6_minimal_50.txt"
 
 
 def lines_of(name: str, step: int = 1) -> list[str]:
@@ -142,11 +143,10 @@ def test_an_own_proof_the_checker_refuses_is_a_failed_certificate():
     assert result.certificate.reason.startswith("not verified")
 
 
-def test_grids_the_kernel_does_not_prove_fall_back_to_the_sat_prover():
-    result = api.solve("1.3...2..1.3.4..", solver="bitboard", certify=True, limit=None)
+def test_kinds_no_search_of_the_engine_proves_fall_back_to_the_sat_prover():
+    result = certified(make_engine("bitboard")).run(NQueens(6, [(0, 0)]), limit=None)   # no completion
+    assert str(result.status) == "unsat"
     assert (result.certificate.status, result.certificate.prover) == ("verified", DEFAULT_PROVER)
-    for text in [line.split()[0] for line in SIX.read_text().splitlines()[::10]]:
-        assert api.solve(text, solver="bitboard", certify=True).certificate.prover == DEFAULT_PROVER
 
 
 def test_the_kept_proof_and_formula_check_again(tmp_path, capsys):
