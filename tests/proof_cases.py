@@ -1,6 +1,7 @@
-"""What the tests of DRAT proofs share (tests/proofs/): unsatisfiable formulas (pigeonhole, a
-Sudoku with its only solution blocked), DIMACS text, proofs from real solvers (the cadical
-program, PySAT's proof-logging solvers) and a brute-force satisfiability test."""
+"""What the tests of DRAT proofs share (tests/proofs/, the engines' own proofs): unsatisfiable
+formulas (pigeonhole, a Sudoku with its only solution blocked), DIMACS text, a binary proof's
+steps, proofs from real solvers (the cadical program, PySAT's proof-logging solvers) and a
+brute-force satisfiability test."""
 
 from __future__ import annotations
 
@@ -52,6 +53,31 @@ def binary_step(kind: str, literals: list[int]) -> bytes:
             code >>= 7
         out.append(code)
     return bytes(out)
+
+
+def binary_steps(proof: bytes) -> list[bytes]:
+    """A binary DRAT proof's steps ('a' or 'd', varint literals, 0), each as its bytes."""
+    steps, start, i = [], 0, 0
+    while i < len(proof):
+        i += 1                                 # 'a' or 'd'
+        while proof[i] != 0:
+            while proof[i] & 0x80:
+                i += 1
+            i += 1
+        i += 1
+        steps.append(proof[start:i])
+        start = i
+    return steps
+
+
+def proof_verdict(n_vars: int, clauses: list[list[int]], proof: bytes) -> str:
+    """The package's checker's verdict on ``proof`` (bytes) for ``clauses``."""
+    import tempfile
+    from puzzlebench.engines.certify import check_proof
+    with tempfile.NamedTemporaryFile(suffix=".drat") as out:
+        out.write(proof)
+        out.flush()
+        return check_proof(n_vars, clauses, out.name)["verdict"]
 
 
 def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:

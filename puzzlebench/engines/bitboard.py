@@ -264,13 +264,23 @@ class BitboardEngine(NativeBatch, Engine):
                                                restarting, restarting and self.settings["cdcl"]))
 
     def prove(self, puzzle: Puzzle, solutions: Sequence, deadline: Deadline) -> bytes | None:
-        """9x9 Sudoku: the kernel's copy that writes a DRUP proof as it searches (native/sudoku9_proof.c:
-        option locked, branching on cells, no triads) counts the solutions again; its proof, when
-        they are ``solutions``."""
-        if not _is_9x9(puzzle):
+        """The solutions counted again by a search that writes a DRUP proof as it goes; its proof,
+        when they are ``solutions``.  9x9 Sudoku: the kernel's copy that does (native/sudoku9_proof.c:
+        option locked, branching on cells, no triads).  The other grids of units: clause learning
+        from the start (native/sudokun_cdcl_proof.c: option ``cdcl``, this engine's restarts and
+        random tie-breaks), whose every propagation is unit propagation on the puzzle's CNF and
+        every clause learnt a lemma; the locked rule and the alldifferent filter, which are not,
+        are off."""
+        cells, keep, seconds = puzzle.n_cells, len(solutions) + 1, _seconds(deadline)
+        if _is_9x9(puzzle):
+            proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), keep, seconds)
+        elif puzzle.kind in PROPAGATING:
+            proof, count, found = _native.units_prove(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens),
+                                                      keep, seconds, self._rules(), self._engine_seed,
+                                                      self.settings["conflict_unit"])
+        else:
             return None
-        proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), len(solutions) + 1, _seconds(deadline))
-        if proof is None or count != len(solutions) or set(_split(found, count, 81)) != set(map(tuple, solutions)):
+        if proof is None or count != len(solutions) or set(_split(found, count, cells)) != set(map(tuple, solutions)):
             return None
         return proof
 
@@ -422,7 +432,8 @@ def _is_9x9(puzzle: Puzzle) -> bool:
     return puzzle.kind == "sudoku" and puzzle.box == (3, 3)
 
 
-UNIT_LISTS = {"sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units, "latin": lambda p: latin_lines(p.n)}
+UNIT_LISTS = {"sudoku": Sudoku.units, "sudoku-x": SudokuX.units, "jigsaw": JigsawSudoku.units,
+              "latin": lambda p: latin_lines(p.n)}
 """Each grid kind's own list of units: the very lists its rules are made of (``grid_rules``;
 the tests hold them equal to the rules' ``AllDifferent`` s).  Read from the kind, not from its
 ``rules``: building the vocabulary's statement of a 20x20 Latin square (400 ``ExactlyOne`` of

@@ -7,10 +7,10 @@ for each solution found, is unsatisfiable.  A prover refutes it and the package'
 (``native/drat.c``, drat-trim's semantics: Wetzler, Heule and Hunt, SAT 2014) checks the proof,
 so that the claim rests on a check a reader can repeat with drat-trim from the kept files
 (``proof_dir``), not on the engine's word.  The prover, named by the certificate, is the engine
-itself where it proves its own search (:meth:`~.base.Engine.prove`: 9x9 bitboard; its proof
-refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else CaDiCaL 1.9.5
-through PySAT (:data:`DEFAULT_PROVER`).  A model the prover finds instead, checked by the
-puzzle's checker, is the solution the engine missed.
+itself where it proves its own search (:meth:`~.base.Engine.prove`: bitboard on grids of
+units; its proof refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else
+CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`).  A model the prover finds instead, checked
+by the puzzle's checker, is the solution the engine missed.
 """
 
 from __future__ import annotations

@@ -107,7 +107,7 @@ enum { UNITS_PER_VALUE = 8 };
 /* A buffer of integers (bytes, array('H'), array('i'), a memoryview ...) as C ints, every one
  * checked to be a cell of an n x n grid, each unit n distinct cells.  NULL with ValueError
  * set otherwise; the caller frees the result with PyMem_Free. */
-static int *read_units(PyObject *obj, int n, int *nunit_out) {
+int *read_units(PyObject *obj, int n, int *nunit_out) {
     Py_buffer b;
     if (PyObject_GetBuffer(obj, &b, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) return NULL;
     int *units = NULL;

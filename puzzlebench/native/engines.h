@@ -12,6 +12,9 @@ int pb_register_interrupt(PyObject *module); /* interrupt.c: the count of SIGINT
 int pb_register_drat(PyObject *module);      /* drat.c: the DRAT proof checker */
 int pb_register_proofs(PyObject *module);    /* proofs.c: searches that write their proofs */
 
+/* A buffer of integers as the units of an n x n grid, each checked (bitboard.c); NULL with
+ * ValueError set otherwise, else PyMem_Malloc'd, *nunit_out units of n cells. */
+int *read_units(PyObject *obj, int n, int *nunit_out);
 
 /* Ctrl-C in a search run with the GIL released (interrupt.c).  pb_interrupt_arm, with the GIL
  * held just before a search: our SIGINT handler in place, *seen = pb_sigints (the search's

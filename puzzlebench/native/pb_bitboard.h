@@ -77,6 +77,13 @@ int bb9_prove(const uint8_t *givens, BBSearch *s, struct PBProof *proof);
  * restart_search).  Returns -1 on allocation failure. */
 int bbu_solve(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s);
 
+/* The same grid searched by clause learning from the start (BB_CDCL; BB_RANDOM, BB_LUBY and
+ * BB_GEOMETRIC taken, no other rule), writing a DRUP proof of what it finds into `proof`
+ * (sudokun_cdcl_proof.c): every solution, the proof complete unless s->timed_out.  -1 when
+ * memory fails. */
+int bbu_prove(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s,
+              struct PBProof *proof);
+
 /* Sudoku of any block shape up to 64 values: bbu_solve on its rows, columns and blocks
  * (sudokun.c).  Returns -1 on allocation failure. */
 int bbn_solve(int box_rows, int box_cols, const uint8_t *givens, int rules, BBSearch *s);

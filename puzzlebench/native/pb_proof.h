@@ -2,11 +2,13 @@
  * 2 * variable + (1 if negative) in 7-bit groups, low first, the high bit saying more
  * follow, then 0: drat-trim's binary format, the cheapest to write and to read).
  *
- * The search keeps its decisions D (the literals assumed on the path from the root) as the
- * clause not-D, already encoded (the context); each lemma it states is the context and at
- * most one literal more: not-D when the node fails, (not-D or not-x) when a rule that unit
- * propagation does not reproduce removes candidate x.  Nothing here is Python's: the searches
- * write with the GIL released; a failed allocation is remembered and ends the proof. */
+ * The depth-first search (sudoku9_proof.c) keeps its decisions D (the literals assumed on the
+ * path from the root) as the clause not-D, already encoded (the context); each lemma it states
+ * is the context and at most one literal more: not-D when the node fails, (not-D or not-x) when
+ * a rule that unit propagation does not reproduce removes candidate x.  Clause learning
+ * (sudokun_cdcl_proof.c) states its learnt clauses whole instead, and deletes those it forgets.
+ * Nothing here is Python's: the searches write with the GIL released; a failed allocation is
+ * remembered and ends the proof. */
 #ifndef PUZZLEBENCH_PB_PROOF_H
 #define PUZZLEBENCH_PB_PROOF_H
 #include <stdint.h>
@@ -73,6 +75,18 @@ static inline void pb_proof_lemma(PBProof *p, uint32_t code) {
     *out++ = 0;
     p->len = (size_t)(out - p->bytes);
 }
+
+/* A step of whole literals (clause learning's, sudokun_cdcl_proof.c), written literal by
+ * literal: pb_proof_begin with kind 'a' (a lemma) or 'd' (a deletion) and room for `most`
+ * literals (0 when it cannot be had: the step is left out and the proof ends unfinished),
+ * pb_proof_put for each literal's code, pb_proof_end. */
+static inline int pb_proof_begin(PBProof *p, uint8_t kind, size_t most) {
+    if (!pb_proof_reserve(p, 5 * most + 2)) return 0;
+    p->bytes[p->len++] = kind;
+    return 1;
+}
+static inline void pb_proof_put(PBProof *p, uint32_t code) { p->len += pb_put_code(p->bytes + p->len, code); }
+static inline void pb_proof_end(PBProof *p) { p->bytes[p->len++] = 0; }
 
 /* Assume the literal whose negation has code `negated` (a decision): it joins not-D. */
 static inline void pb_proof_assume(PBProof *p, uint32_t negated) {

@@ -1,46 +1,94 @@
-/* Python bindings of the searches that write a proof of their answer (sudoku9_proof.c), for
- * the engines' own certificates (engines/certify.py).  The buffers are checked here; the GIL
- * is released while searching. */
+/* Python bindings of the searches that write a proof of their answer (sudoku9_proof.c,
+ * sudokun_cdcl_proof.c), for the engines' own certificates (engines/certify.py).  The buffers
+ * are checked here; the GIL is released while searching. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include "engines.h"
 #include "pb_bitboard.h"
 #include "pb_proof.h"
 
+/* The search's givens checked (`cells` values 0..n), its counters zeroed, room for `keep`
+ * solutions, its proof opened, its clock and Ctrl-C armed; -1 with an exception set, and
+ * *opened saying whether the proof is to be closed. */
+static int begin_proving(BBSearch *s, PBProof *proof, int *opened, const Py_buffer *g, Py_ssize_t cells, int n,
+                         int keep, double seconds) {
+    memset(s, 0, sizeof *s);
+    *opened = 0;
+    const uint8_t *givens = g->buf;
+    if (g->len != cells) { PyErr_Format(PyExc_ValueError, "givens: expected %zd bytes, got %zd", cells, g->len); return -1; }
+    for (Py_ssize_t i = 0; i < cells; i++)
+        if (givens[i] > n) { PyErr_Format(PyExc_ValueError, "givens[%zd] = %d is outside 0..%d", i, givens[i], n); return -1; }
+    if (keep < 0) { PyErr_SetString(PyExc_ValueError, "keep must be >= 0"); return -1; }
+    s->keep = keep;
+    s->solutions = PyMem_Malloc((size_t)(keep ? keep : 1) * (size_t)cells);
+    if (!s->solutions || pb_proof_open(proof) < 0) { PyErr_NoMemory(); return -1; }
+    *opened = 1;
+    s->deadline = seconds > 0 ? pb_now() + seconds : 0;
+    return pb_interrupt_arm(&s->sigints);
+}
+
+/* (proof | None, count, solutions) after the search (rc < 0: out of memory), or NULL. */
+static PyObject *proved(const BBSearch *s, const PBProof *proof, int rc, Py_ssize_t cells) {
+    if (pb_interrupted(s->timed_out, s->sigints)) return NULL;
+    if (rc < 0) return PyErr_NoMemory();
+    if (s->timed_out)
+        return Py_BuildValue("(OLy#)", Py_None, s->count, (const char *)s->solutions, (Py_ssize_t)s->kept * cells);
+    return Py_BuildValue("(y#Ly#)", (const char *)proof->bytes, (Py_ssize_t)proof->len, s->count,
+                         (const char *)s->solutions, (Py_ssize_t)s->kept * cells);
+}
+
 /* sudoku9_prove(givens, keep, seconds) -> (proof | None, count, solutions) */
 static PyObject *sudoku9_prove(PyObject *self, PyObject *args) {
     Py_buffer g;
-    int keep;
+    int keep, opened;
     double seconds;
     if (!PyArg_ParseTuple(args, "y*id", &g, &keep, &seconds)) return NULL;
     PyObject *res = NULL;
     BBSearch s;
-    memset(&s, 0, sizeof s);
     PBProof proof;
-    int opened = 0;
-    const uint8_t *givens = g.buf;
-    if (g.len != 81) { PyErr_Format(PyExc_ValueError, "givens: expected 81 bytes, got %zd", g.len); goto done; }
-    for (int i = 0; i < 81; i++)
-        if (givens[i] > 9) { PyErr_Format(PyExc_ValueError, "givens[%d] = %d is outside 0..9", i, givens[i]); goto done; }
-    if (keep < 0) { PyErr_SetString(PyExc_ValueError, "keep must be >= 0"); goto done; }
-    s.keep = keep;
-    s.solutions = PyMem_Malloc((size_t)(keep ? keep : 1) * 81);
-    if (!s.solutions || pb_proof_open(&proof) < 0) { PyErr_NoMemory(); goto done; }
-    opened = 1;
-    s.deadline = seconds > 0 ? pb_now() + seconds : 0;
-    if (pb_interrupt_arm(&s.sigints) < 0) goto done;
+    if (begin_proving(&s, &proof, &opened, &g, 81, 9, keep, seconds) == 0) {
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = bb9_prove(g.buf, &s, &proof);
+        Py_END_ALLOW_THREADS
+        res = proved(&s, &proof, rc, 81);
+    }
+    if (opened) pb_proof_close(&proof);
+    PyMem_Free(s.solutions);
+    PyBuffer_Release(&g);
+    return res;
+}
+
+/* units_prove(n, units, givens, keep, seconds, rules, seed, conflict_unit)
+ *   -> (proof | None, count, solutions) */
+static PyObject *units_prove(PyObject *self, PyObject *args) {
+    int n, keep, rules, opened = 0;
+    PyObject *units_obj;
+    Py_buffer g;
+    double seconds;
+    unsigned long long seed, conflict_unit;
+    if (!PyArg_ParseTuple(args, "iOy*idiKK", &n, &units_obj, &g, &keep, &seconds, &rules, &seed, &conflict_unit))
+        return NULL;
+    PyObject *res = NULL;
+    BBSearch s;
+    s.solutions = NULL;
+    PBProof proof;
+    int *units = NULL, nunit = 0;
+    if (n < 1 || n > 64) { PyErr_Format(PyExc_ValueError, "n = %d: 1 to 64 values supported", n); goto done; }
+    if (!(units = read_units(units_obj, n, &nunit))) goto done;
+    Py_ssize_t cells = (Py_ssize_t)n * n;
+    if (begin_proving(&s, &proof, &opened, &g, cells, n, keep, seconds) < 0) goto done;
+    s.seed = seed;
+    s.conflict_unit = conflict_unit;
     int rc;
     Py_BEGIN_ALLOW_THREADS
-    rc = bb9_prove(givens, &s, &proof);
+    rc = bbu_prove(n, nunit, units, g.buf, rules | BB_CDCL, &s, &proof);
     Py_END_ALLOW_THREADS
-    if (pb_interrupted(s.timed_out, s.sigints)) goto done;
-    if (rc < 0) { PyErr_NoMemory(); goto done; }
-    res = s.timed_out ? Py_BuildValue("(OLy#)", Py_None, s.count, (const char *)s.solutions, (Py_ssize_t)s.kept * 81)
-                      : Py_BuildValue("(y#Ly#)", (const char *)proof.bytes, (Py_ssize_t)proof.len, s.count,
-                                      (const char *)s.solutions, (Py_ssize_t)s.kept * 81);
+    res = proved(&s, &proof, rc, cells);
 done:
     if (opened) pb_proof_close(&proof);
     PyMem_Free(s.solutions);
+    PyMem_Free(units);
     PyBuffer_Release(&g);
     return res;
 }
@@ -50,6 +98,11 @@ static PyMethodDef PROOF_METHODS[] = {
      "sudoku9_prove(givens: 81 values 0..9, keep, seconds) -> (proof, count, solutions): every solution of a "
      "9x9 Sudoku (the first `keep`, 81 bytes each) and a binary DRAT proof that the puzzle's CNF with a "
      "blocking clause for each is unsatisfiable (None when the time limit, seconds > 0, struck)"},
+    {"units_prove", units_prove, METH_VARARGS,
+     "units_prove(n, units, givens: n*n values 0..n, keep, seconds, rules, seed, conflict_unit) -> (proof, count, "
+     "solutions): every solution of a grid of units (as units_solve) found by clause learning from the start "
+     "(rules: its random tie-breaks and restarts), the first `keep` kept, and a binary DRAT proof that the "
+     "puzzle's CNF with a blocking clause for each is unsatisfiable (None when the time limit struck)"},
     {NULL, NULL, 0, NULL},
 };
 

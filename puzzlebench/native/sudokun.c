@@ -774,6 +774,14 @@ done:
     return rc;
 }
 
+int bbu_prove(int n, int nunit, const int *units, const uint8_t *givens, int rules, BBSearch *s,
+              struct PBProof *proof) {
+    Geo g;
+    int rc = geo_init(&g, n, nunit, units) < 0 ? -1 : bbu_cdcl_prove(&g.grid, givens, rules, s, proof);
+    geo_free(&g);
+    return rc;
+}
+
 int bbn_solve(int br, int bc, const uint8_t *givens, int rules, BBSearch *s) {
     int n = br * bc;
     int *units = malloc(sizeof(int) * 3 * (size_t)n * n);

@@ -9,6 +9,9 @@
  *                                       v
  *                  bbu_cdcl(&geo.grid, givens, rules, s)                     sudokun_cdcl.c
  *                                   Solver { const UnitGrid *g; the trail, the clauses ... }
+ *
+ *   proofs.c --bbu_prove--> sudokun.c --bbu_cdcl_prove--> sudokun_cdcl_proof.c (the same search
+ *                                   compiled again with its proof hooks: clause learning from the start)
  */
 
 /* The call goes one way: bbu_cdcl calls nothing of sudokun.c back.  sudokun.c builds and frees
@@ -60,6 +63,10 @@ static inline uint64_t all_values(int n) { return n == 64 ? ~0ULL : (1ULL << n) 
  * (restarts, s->conflict_unit conflicts the first run).  -1 when memory fails.  Defined in
  * sudokun_cdcl.c, called by bbu_solve (sudokun.c). */
 int bbu_cdcl(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s);
+
+/* bbu_cdcl writing a DRUP proof of its search into `proof` (sudokun_cdcl_proof.c); -1 when memory
+ * fails, the proof's included. */
+int bbu_cdcl_prove(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s, struct PBProof *proof);
 
 /* A growable array of ints (the sizes are known only as the search goes). */
 typedef struct { int *v; size_t len, cap; } IntVec;

@@ -20,6 +20,17 @@
 #include <string.h>
 #include "sudokun.h"
 
+/* One copy writes a DRUP proof of its search (sudokun_cdcl_proof.c defines CDCL_PROOF, the
+ * hooks and the copy's name): each reason below is a clause of the puzzle's CNF, so a clause
+ * learnt is RUP as it stands and the hooks only write clauses down.  In the search's own copy
+ * they are nothing. */
+#ifndef CDCL_PROOF
+#define CDCL_COPY(name) name
+#define PROOF_LEARNT(s, lits, len) ((void)0)      /* a clause learnt: literals lits[0 .. len) */
+#define PROOF_FORGOTTEN(s, lits, len) ((void)0)   /* a learnt clause removed */
+#define PROOF_REFUTED(s) ((void)0)                /* no solution left: the empty clause */
+#endif
+
 /* Variable x = cell * n + value (value 0-based), literal 2x ("x holds") or 2x + 1 ("x does not").
  * Why a literal holds, a reason kind and its payload in 32 bits:
  *   R_BINARY  x holds, so a value y of the same cell, or x's value in a peer, does not (the
@@ -367,6 +378,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
 /* Learn S->learnt: jump back to `back`, keep it (a clause of one literal is a fact of level 0),
  * and give its first literal. */
 static int learn(Solver *S, int back, int keep, BBSearch *s) {
+    PROOF_LEARNT(s, S->learnt.v, S->learnt.len);
     int lbd = lbd_of(S);
     for (size_t i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
     if (lbd < 0) return -1;
@@ -385,7 +397,7 @@ static int by_key(const void *a, const void *b) {
 
 /* Remove half of the learnt clauses of more than GLUE levels, the most levels first, and none
  * that is the reason of a literal now given; the clauses kept renumbered and watched again. */
-static int reduce(Solver *S) {
+static int reduce(Solver *S, BBSearch *s) {
     uint64_t *order = malloc(sizeof(uint64_t) * ((size_t)S->ncl + 1));
     int *renumber = malloc(sizeof(int) * ((size_t)S->ncl + 1)), candidates = 0;
     if (!order || !renumber) { free(order); free(renumber); return -1; }
@@ -402,7 +414,7 @@ static int reduce(Solver *S) {
     int next = 0, at = 0;
     for (int k = 0; k < S->ncl; k++) {
         Clause c = S->cl[k];
-        if (c.dead) { renumber[k] = -1; continue; }
+        if (c.dead) { PROOF_FORGOTTEN(s, S->arena.v + c.start, (size_t)c.len); renumber[k] = -1; continue; }
         memmove(S->arena.v + at, S->arena.v + c.start, sizeof(int) * (size_t)c.len);
         c.start = at; at += c.len;
         renumber[k] = next;
@@ -464,7 +476,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (rc < 0) return -1;
         if (rc) {
             s->conflicts++; since_restart++;
-            if (S->nlevels == 0) return 1;   /* no solution left */
+            if (S->nlevels == 0) { PROOF_REFUTED(s); return 1; }   /* no solution left */
             if (!S->proving && S->trail_lim[S->nlevels - 1] > S->target_len) keep_target(S);
             int back = analyze(S, confl, x);
             if (back < 0 || learn(S, back, 0, s) < 0) return -1;
@@ -480,14 +492,15 @@ static int search(Solver *S, int rules, BBSearch *s) {
             cutoff = restart_cutoff(rules, unit, s->restarts);
         }
         if (s->conflicts >= next_reduce || S->arena.len > ARENA_CAP) {
-            if (reduce(S) < 0) return -1;
+            if (reduce(S, s) < 0) return -1;
             next_reduce = s->conflicts + REDUCE_FIRST + REDUCE_STEP * ++reductions;
         }
         int y = -1;
         while (S->nheap) { int z = heap_pop(S); if (!S->asg[z]) { y = z; break; } }
         if (y < 0) {   /* every variable given: a solution, blocked by its decisions' negations */
             record(S, s);
-            if (bb_stop(s) || S->nlevels == 0) return 1;
+            if (bb_stop(s)) return 1;
+            if (S->nlevels == 0) { PROOF_REFUTED(s); return 1; }
             if (!S->proving)   /* the target would lead back to the solution just blocked */
                 for (int c = 0; c < S->ncell; c++) S->target[c] = -1;
             S->proving = 1;
@@ -514,7 +527,7 @@ static void solver_free(Solver *S) {
     free(S->learnt.v); free(S->buf.v); free(S->stack.v); free(S->toclear.v);
 }
 
-int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
+int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
     Solver S;
     memset(&S, 0, sizeof S);
     const int n = g->n, ncell = n * n, nvar = ncell * n;
@@ -561,12 +574,12 @@ int bbu_cdcl(const UnitGrid *g, const uint8_t *givens, int rules, BBSearch *s) {
         if (!givens[c]) continue;
         int x = c * n + givens[c] - 1;
         if (S.asg[x] == 1) continue;
-        if (S.asg[x] == -1) { s->conflicts++; goto done; }   /* two givens clash */
+        if (S.asg[x] == -1) { s->conflicts++; PROOF_REFUTED(s); goto done; }   /* two givens clash */
         assign(&S, 2 * x, REASON(R_DECISION, 0));
         uint32_t confl; int y;
         int p = propagate(&S, &confl, &y, s);
         if (p < 0) { rc = -1; goto done; }
-        if (p) { s->conflicts++; goto done; }
+        if (p) { s->conflicts++; PROOF_REFUTED(s); goto done; }
     }
     if (search(&S, rules, s) < 0) rc = -1;
 done:

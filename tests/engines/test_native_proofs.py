@@ -1,7 +1,8 @@
 """The bitboard engine's own proofs (native/sudoku9_proof.c): every claim of absence it makes on
 9x9 Sudoku (unsat, unique, a complete count) is certified by the DRUP proof its search writes,
 checked by the package's DRAT checker; a proof with a lemma left out is refused, and the refusal
-is the certificate (no other prover's proof replaces it)."""
+is the certificate (no other prover's proof replaces it); a kind none of its searches proves
+falls back to the SAT prover (the other grids of units: tests/proofs/test_cdcl_proofs.py)."""
 
 from __future__ import annotations
 
@@ -11,16 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import INKALA, INKALA_SOLUTION, REPO, data_lines, run
+from conftest import INKALA, INKALA_SOLUTION, data_lines, run
+from proof_cases import binary_steps, proof_verdict
 from puzzlebench import api, parse
 from puzzlebench.engines.bitboard import BitboardEngine
-from puzzlebench.engines.certify import DEFAULT_PROVER, certified, check_proof, claim_formula
+from puzzlebench.engines.certify import DEFAULT_PROVER, certified, claim_formula
 from puzzlebench.engines.registry import make_engine
+from puzzlebench.models.nqueens import NQueens
 from puzzlebench.runtime.limits import Deadline
 
 SEVENTEEN = "sudoku9_royle_17clue_49158.txt"
 HARDEST = "sudoku9_forum_hardest_1905_11plus.txt"
-SIX = REPO / "results" / "generated" / "sudoku6_minimal_50.txt"
 
 
 def lines_of(name: str, step: int = 1) -> list[str]:
@@ -35,21 +37,6 @@ def certified_by_itself(text: str, limit: int | None = 2, keep: int = 10):
     assert result.certificate is not None, result
     assert (result.certificate.status, result.certificate.prover) == ("verified", "bitboard"), result.certificate
     return result
-
-
-def binary_lemmas(proof: bytes) -> list[bytes]:
-    """A binary DRAT proof's steps ('a', varint literals, 0), each as its bytes."""
-    steps, start, i = [], 0, 0
-    while i < len(proof):
-        i += 1                                 # 'a' or 'd'
-        while proof[i] != 0:
-            while proof[i] & 0x80:
-                i += 1
-            i += 1
-        i += 1
-        steps.append(proof[start:i])
-        start = i
-    return steps
 
 
 def peers(cell: int) -> set[int]:
@@ -83,7 +70,7 @@ def test_a_puzzle_propagation_refutes_has_the_empty_clause_for_proof():
     result = certified_by_itself(text)
     assert str(result.status) == "unsat"
     proof = make_engine("bitboard").prove(parse(text), [], Deadline(60))
-    assert binary_lemmas(proof)[-1] == b"a\x00"
+    assert binary_steps(proof)[-1] == b"a\x00"
 
 
 @pytest.mark.slow
@@ -133,20 +120,12 @@ def test_a_proof_missing_a_lemma_is_refused():
     solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
     proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(60))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    lemmas = binary_lemmas(proof)
+    lemmas = binary_steps(proof)
     assert b"".join(lemmas) == proof and lemmas[-1] == b"a\x00"   # it ends with the empty clause
     middle = len(lemmas) // 2
     refused = [i for i in range(middle - 20, middle + 20)
-               if _verdict(n_vars, clauses, b"".join(lemmas[:i] + lemmas[i + 1:]), i) == "not verified"]
+               if proof_verdict(n_vars, clauses, b"".join(lemmas[:i] + lemmas[i + 1:])) == "not verified"]
     assert refused, "no lemma of the middle of the proof is needed"
-
-
-def _verdict(n_vars, clauses, proof: bytes, i: int) -> str:
-    import tempfile
-    with tempfile.NamedTemporaryFile(suffix=f"-{i}.drat") as out:
-        out.write(proof)
-        out.flush()
-        return check_proof(n_vars, clauses, out.name)["verdict"]
 
 
 class BareClaimEngine(BitboardEngine):
@@ -154,7 +133,7 @@ class BareClaimEngine(BitboardEngine):
     propagation does not give on Inkala's puzzle): a wrong proof of the engine's own."""
 
     def prove(self, puzzle, solutions, deadline):
-        return binary_lemmas(super().prove(puzzle, solutions, deadline))[-1]
+        return binary_steps(super().prove(puzzle, solutions, deadline))[-1]
 
 
 def test_an_own_proof_the_checker_refuses_is_a_failed_certificate():
@@ -164,11 +143,10 @@ def test_an_own_proof_the_checker_refuses_is_a_failed_certificate():
     assert result.certificate.reason.startswith("not verified")
 
 
-def test_grids_the_kernel_does_not_prove_fall_back_to_the_sat_prover():
-    result = api.solve("1.3...2..1.3.4..", solver="bitboard", certify=True, limit=None)
+def test_kinds_no_search_of_the_engine_proves_fall_back_to_the_sat_prover():
+    result = certified(make_engine("bitboard")).run(NQueens(6, [(0, 0)]), limit=None)   # no completion
+    assert str(result.status) == "unsat"
     assert (result.certificate.status, result.certificate.prover) == ("verified", DEFAULT_PROVER)
-    for text in [line.split()[0] for line in SIX.read_text().splitlines()[::10]]:
-        assert api.solve(text, solver="bitboard", certify=True).certificate.prover == DEFAULT_PROVER
 
 
 def test_the_kept_proof_and_formula_check_again(tmp_path, capsys):

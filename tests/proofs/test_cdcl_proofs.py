@@ -1,0 +1,164 @@
+"""The bitboard engine's own proofs beyond 9x9 (native/sudokun_cdcl_proof.c): clause learning
+from the start writes each clause it learns as a DRUP lemma, so a claim of absence on 16x16 and
+25x25 Sudoku (unique, unsat, a complete count), and on the other grids of units, is certified by
+the engine's proof, checked by the package's DRAT checker, and not by the SAT prover's.  A proof
+with a lemma left out, or checked without the blocking clause of the solution it found, is
+refused."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from conftest import REPO, data_lines
+from proof_cases import binary_steps, proof_verdict
+from puzzlebench import parse
+from puzzlebench.engines.certify import certified, claim_formula
+from puzzlebench.engines.registry import make_engine
+from puzzlebench.generators.sudoku import without_solution
+from puzzlebench.models.latin import LatinSquare
+from puzzlebench.models.sudoku import Sudoku
+from puzzlebench.runtime.limits import Deadline
+
+SIXTEEN = "sudoku16_vu_kr_1000.txt"
+HARD25 = REPO / "results" / "generated" / "hard25.txt"
+SIX = REPO / "results" / "generated" / "sudoku6_minimal_50.txt"
+QUICK25 = (3, 13)
+"""The puzzles of hard25.txt (0-based) that clause learning decides quickest (0.5 and 0.3 s)."""
+
+
+def sixteens(limit: int, step: int) -> list[str]:
+    return [line.split()[0] for line in data_lines(SIXTEEN, limit=limit, step=step)]
+
+
+def hard25(index: int) -> str:
+    lines = [line.split()[0] for line in HARD25.read_text().splitlines() if line.strip() and line[0] != "#"]
+    return lines[index]
+
+
+def certified_by_itself(puzzle, limit: int | None = 2, keep: int = 10, engine: str = "bitboard"):
+    """The engine's result on ``puzzle``, its claim certified; the certificate asserted to be
+    its own proof's, verified."""
+    result = certified(make_engine(engine)).run(puzzle, limit=limit, keep=keep, time_limit=600)
+    assert result.certificate is not None, result
+    assert (result.certificate.status, result.certificate.prover) == ("verified", make_engine(engine).spec), \
+        result.certificate
+    return result
+
+
+def unsat_variant(puzzle: Sudoku, solution) -> Sudoku:
+    """``puzzle`` with one given more, at an open cell, that breaks no rule at once and is not
+    its one solution's value there: no solution left (the generator's ``--unsat``)."""
+    known = Sudoku(puzzle.box, puzzle.givens, metadata={"solution": puzzle.format_solution(solution)})
+    return without_solution(known, random.Random(7))
+
+
+def test_unique_16x16_puzzles_are_proved_by_the_engine():
+    for text in sixteens(limit=10, step=50):
+        result = certified_by_itself(parse(text))
+        assert str(result.status) == "unique"
+
+
+def test_an_unsat_16x16_is_refuted_by_the_engine():
+    for text in sixteens(limit=3, step=100):
+        puzzle = parse(text)
+        solution = make_engine("bitboard").run(puzzle, limit=2).solutions[0]
+        result = certified_by_itself(unsat_variant(puzzle, solution))
+        assert (str(result.status), result.count) == ("unsat", 0)
+
+
+def test_the_proof_ends_with_the_empty_clause_and_is_needed_whole():
+    """A lemma left out of the middle of a 16x16's proof, or the formula without the blocking
+    clause of the solution found (then satisfiable), and the checker refuses the proof."""
+    puzzle = parse(sixteens(limit=1, step=1)[0])
+    solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
+    proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(60))
+    n_vars, clauses, _ = claim_formula(puzzle, solutions)
+    steps = binary_steps(proof)
+    assert b"".join(steps) == proof and steps[-1] == b"a\x00" and len(steps) > 40
+    assert proof_verdict(n_vars, clauses, proof) == "verified"
+    assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
+    middle = len(steps) // 2
+    refused = [i for i in range(middle - 20, middle + 20)
+               if steps[i][:1] == b"a"
+               and proof_verdict(n_vars, clauses, b"".join(steps[:i] + steps[i + 1:])) == "not verified"]
+    assert refused, "no lemma of the middle of the proof is needed"
+
+
+def test_a_proof_for_other_solutions_than_the_search_finds_is_none():
+    puzzle = parse(sixteens(limit=1, step=1)[0])
+    engine = make_engine("bitboard")
+    solution = engine.run(puzzle, limit=2).solutions[0]
+    assert engine.prove(puzzle, [solution], Deadline(60)) is not None
+    assert engine.prove(puzzle, [], Deadline(60)) is None   # the search finds one
+    assert engine.prove(puzzle, [solution, solution], Deadline(60)) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("index", QUICK25)
+def test_hard_25x25_puzzles_are_proved_by_the_engine(index):
+    result = certified_by_itself(parse(hard25(index)))
+    assert str(result.status) == "unique"
+
+
+def test_complete_counts_are_proved_with_every_solution_blocked():
+    """Latin squares of order 4 (576) and a 16x16 with most givens gone: each solution found
+    once and blocked, the count certified by the engine."""
+    result = certified_by_itself(LatinSquare(4, [0] * 16), limit=None, keep=1000)
+    assert result.count == 576
+    text = sixteens(limit=1, step=1)[0]
+    solution = make_engine("bitboard").run(parse(text), limit=2).solutions[0]
+    kept = set(random.Random(3).sample(range(256), 140))
+    holed = Sudoku((4, 4), [v if cell in kept else 0 for cell, v in enumerate(solution)])
+    result = certified_by_itself(holed, limit=None, keep=5000)
+    assert result.count == make_engine("dlx").run(holed, limit=None, keep=0).count > 1
+
+
+@pytest.mark.parametrize("name", ["tatham_solo_sudokux_3x3_100.txt", "tatham_solo_jigsaw9_100.txt"])
+def test_sudoku_x_and_jigsaw_are_proved_by_the_engine(name):
+    for line in data_lines(name, limit=4, step=25):
+        assert str(certified_by_itself(parse(line)).status) == "unique"
+
+
+def test_small_sudoku_shapes_are_proved_by_the_engine():
+    assert str(certified_by_itself(parse("1.3...2..1.3.4.."), limit=None).status) == "unique"
+    for text in [line.split()[0] for line in SIX.read_text().splitlines()[::10]]:
+        assert str(certified_by_itself(parse(text)).status) == "unique"
+
+
+def test_an_option_the_proof_search_does_not_take_leaves_the_proof_as_it_is():
+    """The locked rule, the alldifferent filter and the handover are the depth-first search's:
+    the proof is clause learning's whatever they are; restarts and seeds change only its path."""
+    puzzle = parse(sixteens(limit=1, step=1)[0])
+    solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
+    n_vars, clauses, _ = claim_formula(puzzle, solutions)
+    proofs = {spec: make_engine(spec).prove(puzzle, solutions, Deadline(60))
+              for spec in ("bitboard", "bitboard@locked=false;large=false;handover=0",
+                           "bitboard@restarts=none;random=false", "bitboard@restarts=geometric;conflict_unit=1")}
+    assert proofs["bitboard"] == proofs["bitboard@locked=false;large=false;handover=0"]
+    assert all(proof_verdict(n_vars, clauses, proof) == "verified" for proof in proofs.values())
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), share=st.floats(0.3, 0.58), change=st.booleans())
+def test_random_16x16_claims_are_proved_by_the_engine(seed, share, change):
+    """Random holes in a 16x16 solution grid, maybe one given changed (mostly unsat then),
+    counted up to 200: below that the count is a claim, and the engine's proof verifies."""
+    rng = random.Random(seed)
+    solution = make_engine("bitboard").run(parse(sixteens(limit=1, step=1)[0]), limit=1).solutions[0]
+    givens = [0 if rng.random() < share else v for v in solution]
+    if change:   # a value no given of the cell's units holds (a repeated given is refused at once)
+        cell = rng.randrange(256)
+        units = [cells for _, cells in Sudoku((4, 4), givens).units() if cell in cells]
+        givens[cell] = 0
+        open_values = sorted(set(range(1, 17)) - {givens[c] for cells in units for c in cells})
+        givens[cell] = rng.choice(open_values)
+    puzzle = Sudoku((4, 4), givens)
+    result = certified(make_engine("bitboard")).run(puzzle, limit=200, keep=200, time_limit=120)
+    assert result.count == make_engine("dlx").run(puzzle, limit=200, keep=0).count
+    if result.count < 200:
+        assert (result.certificate.status, result.certificate.prover) == ("verified", "bitboard")
