@@ -1,18 +1,15 @@
 /* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md):
  * check_drat(n_vars, clauses, proof_path, memory_limit, seconds) -> dict, for `check-proof` and engines.
- * About 760 lines, each part there for one reason: types and state (~95); memory (~45: every
- * array grows through one function that counts its bytes against the limit, so any proof ends
- * in a one-line memout, never the kernel's kill); clauses (~80: an arena, repeated literals
- * dropped, a hash by literal set so a deletion finds its clause); watches and propagation
- * (~130: two watches a clause with a blocking literal, and the repair that lets the backward
- * pass remove a reason and keep the top level the fixpoint of the active clauses); reading
- * (~120: text and binary DRAT told apart by their first bytes, 1 MiB chunks, every mistake
- * placed); forward pass (~65: formula, then each step as read until the first conflict;
- * deletions of units or reasons ignored, of absent clauses counted); core marking, RUP and
- * RAT (~105: conflict analysis marks the core; backward, each marked lemma RUP, else RAT on
- * its first literal against the marked clauses); the Python function (~125).  Memory: ~30
- * bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof text is never held.
- * Ctrl-C (interrupt.c) stops every loop. */
+ * About 780 lines, one reason a part: types and state (~100); memory (~45: every array grows
+ * through one function that counts its bytes against the limit, so any proof ends in a one-line
+ * memout); clauses (~80: an arena, repeated literals dropped, a hash by literal set so a
+ * deletion finds its clause); watches and propagation (~140: two watches a clause with a
+ * blocking literal, a binary clause decided from its watch, and the repair that lets the
+ * backward pass remove a reason); reading (~120: text and binary DRAT told apart by their first
+ * bytes, 1 MiB chunks, every mistake placed); forward pass (~65: until the first conflict;
+ * deletions of units or reasons ignored); core marking, RUP and RAT (~105); the Python function
+ * (~125).  Memory: ~30 bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof
+ * text is never held.  Ctrl-C (interrupt.c) stops every loop. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <errno.h>
@@ -38,8 +35,12 @@ enum { ACTIVE = 1, CORE = 2 };           /* clause flags */
 enum { RUNNING, VERIFIED, NOT_VERIFIED, MALFORMED, MEMOUT, INTERRUPTED, TIMEOUT, INTERNAL };
 
 /* A watch: the clause, and another of its literals: when that one is true the clause is
- * satisfied and propagation need not read it (a "blocking literal"). */
+ * satisfied and propagation need not read it (a "blocking literal").  A binary clause's watch
+ * says so (BINARY beside its id) and its blocker is its other literal, so that propagation
+ * decides it without reading the clause: the pairwise at-most-one clauses of a puzzle's
+ * encoding are nearly all of its clauses. */
 typedef struct { uint32_t id; lit_t blocker; } Watch;
+#define BINARY 0x80000000u               /* a watch's flag beside its clause id */
 typedef struct { Watch *at; uint32_t n, cap; } Watches;
 
 typedef struct {
@@ -227,13 +228,13 @@ static void add_step(Checker *c, uint32_t step) {
 static void watch(Checker *c, lit_t l, uint32_t id, lit_t blocker) {
     Watches *w = &c->watches[l];
     GROW32(c, w->at, w->cap, (uint64_t)w->n + 1);
-    w->at[w->n++] = (Watch){id, blocker};
+    w->at[w->n++] = (Watch){c->size[id] == 2 ? id | BINARY : id, blocker};
 }
 
 static void unwatch(Checker *c, lit_t l, uint32_t id) {
     Watches *w = &c->watches[l];
     for (uint32_t i = 0; i < w->n; i++)
-        if (w->at[i].id == id) { w->at[i] = w->at[--w->n]; return; }
+        if ((w->at[i].id & ~BINARY) == id) { w->at[i] = w->at[--w->n]; return; }
 }
 
 static void assign(Checker *c, lit_t l, uint32_t reason) {
@@ -287,6 +288,15 @@ static uint32_t propagate(Checker *c) {
             tick(c);
             Watch seen = w->at[i++];
             if (c->val[seen.blocker] > 0) { w->at[j++] = seen; continue; }
+            if (seen.id & BINARY) {
+                uint32_t id = seen.id & ~BINARY;
+                w->at[j++] = seen;
+                if (c->val[seen.blocker] < 0) { conflict = id; break; }
+                lit_t *lits = lits_of(c, id);   /* the literal a reason implies is its lits[0] */
+                if (lits[0] != seen.blocker) { lits[1] = lits[0]; lits[0] = seen.blocker; }
+                assign(c, seen.blocker, id);
+                continue;
+            }
             uint32_t id = seen.id, n = c->size[id];
             lit_t *lits = lits_of(c, id);
             if (n == 1) { w->at[j++] = seen; conflict = id; break; }
@@ -320,7 +330,7 @@ static void repair(Checker *c, uint32_t n) {
         Watches *w = &c->watches[x];
         for (uint32_t i = 0; i < w->n; i++) {
             tick(c);
-            uint32_t id = w->at[i].id, size = c->size[id];
+            uint32_t id = w->at[i].id & ~BINARY, size = c->size[id];
             lit_t *lits = lits_of(c, id);
             if (size >= 2) {
                 if (lits[1] == x) { lits[1] = lits[0]; lits[0] = x; }
@@ -543,27 +553,27 @@ static void mark_core(Checker *c, uint32_t id) {
 }
 
 /* Mark the clauses that made clause `conflict` false (or literal `l` true, conflict NONE):
- * the conflict and the reasons of every literal its falsity depends on, down the trail. */
+ * the conflict and the reasons of every literal its falsity depends on.  The cone is walked
+ * from the conflict through the reasons (c->scratch the queue of variables met), not down the
+ * trail: a check's cone is small beside a top level of thousands of literals. */
 static void analyze(Checker *c, uint32_t conflict, lit_t l) {
-    uint32_t pending = 0;
-    if (conflict == NONE) { c->seen[VAR(l)] = 1; pending = 1; }
+    uint32_t met = 0;
+    if (conflict == NONE) { c->seen[VAR(l)] = 1; c->scratch[met++] = VAR(l); }
     else {
         mark_core(c, conflict);
         const lit_t *lits = lits_of(c, conflict);
         for (uint32_t i = 0; i < c->size[conflict]; i++)
-            if (!c->seen[VAR(lits[i])]) { c->seen[VAR(lits[i])] = 1; pending++; }
+            if (!c->seen[VAR(lits[i])]) { c->seen[VAR(lits[i])] = 1; c->scratch[met++] = VAR(lits[i]); }
     }
-    for (uint32_t at = c->n_trail; pending > 0 && at-- > 0;) {
-        uint32_t var = VAR(c->trail[at]);
-        if (!c->seen[var]) continue;
-        c->seen[var] = 0; pending--;
-        uint32_t reason = c->reason[var];
+    for (uint32_t next = 0; next < met; next++) {
+        uint32_t reason = c->reason[c->scratch[next]];
         if (!reason) continue;
         mark_core(c, reason - 1);
         const lit_t *lits = lits_of(c, reason - 1);
         for (uint32_t i = 1; i < c->size[reason - 1]; i++)
-            if (!c->seen[VAR(lits[i])]) { c->seen[VAR(lits[i])] = 1; pending++; }
+            if (!c->seen[VAR(lits[i])]) { c->seen[VAR(lits[i])] = 1; c->scratch[met++] = VAR(lits[i]); }
     }
+    while (met) c->seen[c->scratch[--met]] = 0;
 }
 
 /* Whether assuming every literal of `lits` false (those not false already) propagates to a

@@ -10,10 +10,7 @@
  * is always "cell c holds value v", v taken from the longest trail since the restart where it
  * is still open (target phases, below): saved phases of single literals are mostly "does not
  * hold" and took six times the CPU on QWH of order 35; target phases decided 63 of 72 seeded
- * peak runs against 51 without (results/rtd.md).  Once a solution is found the search is a proof
- * that no other exists, and the target is put away for good: it would lead back to the solution
- * just blocked (hard 25x25 counted to two: 0.82 s against 1.15 s, results/bitboard.md).  Glucose's
- * restarts took twice the CPU.
+ * peak runs against 51 without (results/rtd.md).  Glucose's restarts took twice the CPU.
  * Counting: each solution found is blocked for good by the clause of its decisions' negations,
  * so none is found twice and the count is complete when the clauses leave none. */
 #include <stdlib.h>
@@ -451,7 +448,10 @@ static int stop_now(Solver *S, BBSearch *s) {
 /* Target phases on cells (Biere and Fleury, "Chasing target phases", POS 2020): the trail
  * before the conflict's last decision, when it is the longest since the restart, is kept as each
  * cell's value; a decision on cell c then sets c's kept value where it is open, and the value
- * VSIDS picked where not.  The decision stays "cell holds value", so counting is as before. */
+ * VSIDS picked where not.  The decision stays "cell holds value", so counting is as before.
+ * Once a solution is found the search is a proof that no other exists, and the target is put
+ * away for good: it would lead back to the solution just blocked (hard 25x25 counted to two:
+ * 0.82 s against 1.15 s, results/bitboard.md, "Hard minimal 25x25"). */
 static void keep_target(Solver *S) {
     S->target_len = S->trail_lim[S->nlevels - 1];
     for (int i = 0; i < S->target_len; i++) {
