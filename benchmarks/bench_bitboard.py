@@ -40,7 +40,6 @@ whole set::
 from __future__ import annotations
 
 import argparse
-import ctypes
 import random
 import statistics
 
@@ -48,7 +47,7 @@ from puzzlebench import _native, api
 from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.mrv import MrvEngine
 from puzzlebench.generators.fill import pattern_sudoku_grid
-from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, splice_section, timed
+from puzzlebench.harness.pages import Tdoku, command_line, data_lines, load_now, md_table, splice_section, timed
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.models.sudoku_batch import read_sudoku_lines
@@ -65,28 +64,6 @@ PAGE = "results/bitboard.md"
 NINE = "## 9x9, limit 2, one thread, Python strings to Python results"
 OTHER = "## Other shapes and kinds"
 COLUMNS = "## 9x9 end to end through the columnar result"
-
-
-class Tdoku:
-    """tdoku's solver from the shared library the docstring builds: one call (``TdokuBatch``)
-    runs a whole set through ``TdokuSolverDpllTriadSimd`` with limit 2."""
-
-    STRIDE = 96   # 81 characters, a NUL (tdoku reads byte 81 to tell a pencilmark grid), padding
-
-    def __init__(self, path: str):
-        self.lib = ctypes.CDLL(path)
-        self.lib.TdokuBatch.restype = ctypes.c_size_t
-        self.lib.TdokuBatch.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t,
-                                        ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
-
-    def prepare(self, lines: list[str]) -> bytes:
-        """tdoku's input form, '.' a blank (untimed: its run_benchmark loads first)."""
-        return b"".join(line.replace("0", ".").encode().ljust(self.STRIDE, b"\0") for line in lines)
-
-    def run(self, packed: bytes, n: int) -> tuple[int, int]:
-        """(puzzles with exactly one solution, total guesses by tdoku's own counter)."""
-        counts, guesses = ctypes.create_string_buffer(n), ctypes.c_size_t()
-        return self.lib.TdokuBatch(packed, n, self.STRIDE, 2, counts, ctypes.byref(guesses)), guesses.value
 
 
 def lines_9(name: str, puzzles: int | None) -> list[str]:

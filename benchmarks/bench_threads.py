@@ -18,8 +18,7 @@ import argparse
 import os
 
 import puzzlebench
-from bench_bitboard import Tdoku
-from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, timed, write_page
+from puzzlebench.harness.pages import Tdoku, command_line, data_lines, load_now, md_table, timed, write_page
 from puzzlebench.results import STATUS_CODE, Status
 
 SETS = [("sudoku9_royle_17clue_49158.txt", "17 clues"), ("sudoku9_forum_hardest_1905_11plus.txt", "forum hardest 11+")]

@@ -1,6 +1,6 @@
 """What the benchmark scripts share: the public sets' lines, holed grids, CPU and wall time of a
-call, engines raced puzzle by puzzle, a run's row and its table cells, and the pages of
-``results/`` they write.
+call, engines raced puzzle by puzzle, a run's row and its table cells, the pages of
+``results/`` they write, and tdoku's solver as the reference of the 9x9 figures.
 
 A public set is read from the data folder (``PUZZLEBENCH_DATA``, else ``../shared/data``
 beside the repository), never copied.  A page opens with its provenance as an HTML comment
@@ -13,6 +13,7 @@ sections written by hand (design notes, a section's ``Notes:``) stay.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import random
@@ -260,3 +261,26 @@ def _next_heading(text: str, start: int, level: int) -> int:
             return at
         at += len(line)
     return -1
+
+
+class Tdoku:
+    """tdoku's solver (T. Dillon, github.com/t-dillon/tdoku), the reference of the 9x9 figures,
+    from the shared library benchmarks/bench_bitboard.py's docstring builds: one call
+    (``TdokuBatch``) runs a whole set through ``TdokuSolverDpllTriadSimd`` with limit 2."""
+
+    STRIDE = 96   # 81 characters, a NUL (tdoku reads byte 81 to tell a pencilmark grid), padding
+
+    def __init__(self, path: str):
+        self.lib = ctypes.CDLL(path)
+        self.lib.TdokuBatch.restype = ctypes.c_size_t
+        self.lib.TdokuBatch.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t,
+                                        ctypes.c_char_p, ctypes.POINTER(ctypes.c_size_t)]
+
+    def prepare(self, lines: list[str]) -> bytes:
+        """tdoku's input form, '.' a blank (untimed: its run_benchmark loads first)."""
+        return b"".join(line.replace("0", ".").encode().ljust(self.STRIDE, b"\0") for line in lines)
+
+    def run(self, packed: bytes, n: int) -> tuple[int, int]:
+        """(puzzles with exactly one solution, total guesses by tdoku's own counter)."""
+        counts, guesses = ctypes.create_string_buffer(n), ctypes.c_size_t()
+        return self.lib.TdokuBatch(packed, n, self.STRIDE, 2, counts, ctypes.byref(guesses)), guesses.value
