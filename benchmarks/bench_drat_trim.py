@@ -238,7 +238,7 @@ def drat_trim(program: str, cnf: Path, proof_path: Path, *options: str) -> tuple
     warnings = sorted({re.split(r"[-\d\[:]", line.split("WARNING:")[1].strip())[0].strip() for line in lines
                        if "WARNING:" in line})
     why = "; ".join(notes[:1]) or (lines[-2] if verdict == "error" and len(lines) > 1 else "")
-    return verdict, cpu, why, warnings, "turning on binary mode checking" in lines or "-i" in options
+    return verdict, cpu, why, warnings, any("turning on binary mode" in line for line in lines) or "-i" in options
 
 
 def why_apart(program: str, cnf: Path, proof_path: Path, row: dict, binary_read: bool) -> str:
@@ -250,8 +250,10 @@ def why_apart(program: str, cnf: Path, proof_path: Path, row: dict, binary_read:
     if row["drat-trim"] == "verified" and "RAT check on proof pivot failed" in row["warnings"]:
         return "drat-trim's lemma is RAT on another literal than the first (its fallback; ours: the first only)"
     if row["drat-trim"] == "verified":
-        return (f"a RAT check over another set of marked (core) clauses; drat-trim -u (no core-first "
-                f"propagation): {drat_trim(program, cnf, proof_path, '-u')[0]}")
+        forward, _, _, warnings, _ = drat_trim(program, cnf, proof_path, "-f")
+        fallback = ", by RAT on another literal" if "RAT check on proof pivot failed" in warnings else ""
+        return (f"drat-trim's RAT check in backward mode sees only the clauses marked (core) so far; drat-trim -f "
+                f"(forward: every lemma, RAT over all active clauses): {forward}{fallback}")
     return "unexplained"
 
 
