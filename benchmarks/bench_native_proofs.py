@@ -3,8 +3,11 @@ CaDiCaL prover, in the same run: per set, the solve, the engine's own proof (its
 to write it and to check it) and the same claim proved by CaDiCaL 1.9.5 and checked by the same
 checker, puzzle by puzzle in turn.  Targets: all-in (solve, proof, check) at most 5 ms
 a puzzle on 17-clue puzzles and 50 ms on the forum's hardest.  Writes results/certify_native.md.
+``--large``: the section on larger grids instead (every 50th 16x16 of the Vu set and the hard
+25x25 of results/generated/hard25.txt), whose proofs come from clause learning
+(native/sudokun_cdcl_proof.c); target: on hard 25x25 the check no longer than the solve.
 
-    python benchmarks/bench_native_proofs.py [--puzzles 500]
+    python benchmarks/bench_native_proofs.py [--puzzles 500] [--large]
 """
 
 from __future__ import annotations
@@ -16,9 +19,12 @@ import time
 from puzzlebench import api, parse
 from puzzlebench.engines.certify import certify
 from puzzlebench.engines.registry import make_engine
-from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, spread, write_page
+from puzzlebench.harness.pages import (command_line, data_lines, load_now, md_table, splice_section, spread,
+                                       write_page)
 from puzzlebench.runtime.limits import Deadline
 
+LARGE = "## Larger grids: proofs from clause learning"
+HARD25 = "results/generated/hard25.txt"
 SETS = {"sudoku9_royle_17clue_49158.txt": 5.0, "sudoku9_forum_hardest_1905_11plus.txt": 50.0,
         "sudoku9_magictour_top1465.txt": None}
 LEAD = ("The bitboard engine proves its own 9x9 claims (unique, unsat) with the DRUP proof its kernel writes as it "
@@ -78,11 +84,39 @@ def row(name: str, kind: str, f: dict[str, list[float]], target: float | None) -
             f"{mean['sat all-in'] / mean['own all-in']:.1f}", verdict]
 
 
+HEADER = ["set", "claims", "puzzles", "solve ms", "own proof KB", "own prove ms", "own check ms", "own all-in ms",
+          "api.solve(certify) ms", "CaDiCaL prove ms", "CaDiCaL check ms", "CaDiCaL all-in ms", "all-in ratio",
+          "target (all-in, mean)"]
+
+
+def large(out: str) -> None:
+    """The section on 16x16 and hard 25x25, spliced into the page."""
+    loads, rows = [load_now()], []
+    sets = {"sudoku16_vu_kr_1000.txt": data_lines("sudoku16_vu_kr_1000.txt", every=50),
+            HARD25: [line.split()[0] for line in open(HARD25) if line.strip() and not line.startswith("#")]}
+    for name, lines in sets.items():
+        rows.append(row(name, "unique", measure([line.split()[0] for line in lines]), None))
+        print(" | ".join(rows[-1]), flush=True)
+        loads.append(load_now())
+    splice_section(out, LARGE, [
+        f"`{command_line()}`, {time.strftime('%Y-%m-%d', time.gmtime())}: the bitboard engine's own proof on grids "
+        "beyond 9x9 comes from clause learning run from the start in its proof-writing build "
+        "(native/sudokun_cdcl_proof.c: every learnt clause a lemma, each forgotten one a deletion), checked by "
+        "the same checker, beside CaDiCaL's proof of the same claim. Columns as in the table above (ms a puzzle, "
+        "wall, means).", "", *md_table(HEADER, rows, "ll" + "r" * 11 + "l"), "",
+        f"Load during the run: {', '.join(loads)}."])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzles", type=int, default=500)
+    parser.add_argument("--large", action="store_true", help="the section on 16x16 and hard 25x25 instead")
     parser.add_argument("--out", default="results/certify_native.md")
     args = parser.parse_args()
+    if args.large:
+        large(args.out)
+        print(f"wrote {args.out}")
+        return
     loads, rows = [load_now()], []
     engine = make_engine("bitboard")
     for name, target in SETS.items():
@@ -94,16 +128,13 @@ def main() -> None:
         rows.append(row(name, "unsat (a given more)", measure(unsat), None))
         print(" | ".join(rows[-1]), flush=True)
         loads.append(load_now())
-    header = ["set", "claims", "puzzles", "solve ms", "own proof KB", "own prove ms", "own check ms",
-              "own all-in ms", "api.solve(certify) ms", "CaDiCaL prove ms", "CaDiCaL check ms", "CaDiCaL all-in ms",
-              "all-in ratio", "target (all-in, mean)"]
     lines = ["## Own proofs against CaDiCaL's", "",
              f"{args.puzzles} puzzles of each set evenly spread (limit 2), and every fifth of them with a given more "
              "that repeats nothing but leaves no solution. Means in ms a puzzle (wall). solve: `Engine.run`; own "
              "prove: the engine's proof search (`Engine.prove`); check: the DRAT checker on the claim formula; "
              "all-in: solve + the certify call (formula, proof, file, check); api.solve(certify): one call from the "
              "text, end to end; CaDiCaL: the same claim by the default prover on a fresh solver.", "",
-             *md_table(header, rows, "ll" + "r" * 11 + "l"), "",
+             *md_table(HEADER, rows, "ll" + "r" * 11 + "l"), "",
              f"Load during the run: {', '.join(loads)}."]
     write_page(args.out, title="Certified 9x9 answers: the engine's own proofs", lead=LEAD, command=command_line(),
                writer="benchmarks/bench_native_proofs.py", loads=loads, lines=lines)
