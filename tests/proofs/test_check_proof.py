@@ -114,6 +114,32 @@ def test_a_lemma_over_a_new_variable_is_an_extension_checked_by_rat(capsys, file
     assert (code, err) == (0, "")
 
 
+# (1 2) is RAT on 2 but on neither 1 nor by RUP; the refutation needs it once -1 is derived
+RAT_ON_SECOND = [[-2, 3], [1, 3, 4], [1, 3, -4], [-3, 5], [-3, -5], [-1, 6], [-1, -6]]
+
+
+def test_the_rat_pivot_is_the_first_literal_as_written(capsys, files):
+    """DRAT's pivot is a lemma's first literal: ours refuses what is RAT on another one only, so
+    that it verifies no proof drat-trim refuses (drat-trim tries the others after a warning,
+    against the clauses it has marked so far: results/proofs.md)."""
+    (code, out, err), drat = check(capsys, files, RAT_ON_SECOND, proof_text([[1, 2], [-1], []]))
+    assert code == 1
+    assert err.startswith(f"puzzlebench: {drat}:1: lemma 1 (1 2 0): it is neither RUP nor RAT on its first literal 1: ")
+    (code, out, err), _ = check(capsys, files, RAT_ON_SECOND, proof_text([[2, 1], [-1], []]))
+    assert (code, err) == (0, "")
+    assert comments(out)["core"].endswith("lemmas checked 2, by RAT 1")
+
+
+def test_no_literal_is_a_rat_pivot_once_the_first_is_false_at_the_top_level(capsys, files):
+    formula = [[-1], *RAT_ON_SECOND[:5]]
+    (code, out, err), drat = check(capsys, files, formula, proof_text([[1, 2], []]))
+    assert code == 1
+    assert err == (f"puzzlebench: {drat}:1: lemma 1 (1 2 0): it is not RUP, and its first literal is false at "
+                   "the top level: no RAT\n")
+    (code, out, err), _ = check(capsys, files, formula, proof_text([[2, 1], []]))
+    assert (code, err) == (0, "")
+
+
 def test_deletions_of_units_and_of_absent_clauses_are_ignored_and_counted(capsys, files):
     proof = proof_text([("d", [7, 8]), [1, 3], ("d", [1, 3]), ("d", [1]), [2], []])
     (code, out, err), _ = check(capsys, files, TWO, proof, n_vars=8)
