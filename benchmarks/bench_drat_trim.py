@@ -7,7 +7,7 @@ threshold.  Prints a Markdown section: the pairs counted by (ours, drat-trim's) 
 prover and per corruption, every disagreement with both checkers' reasons, and the CPU time of
 both on the valid proofs.  drat-trim is not part of the package: give the path of a build.
 
-    python benchmarks/bench_drat_trim.py --drat-trim PATH [--keep DIR] [--out FILE]
+    python benchmarks/bench_drat_trim.py --drat-trim PATH [--keep DIR] [--out FILE] [--formulas N] [--provers a,b]
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ import argparse
 import random
 import re
 import resource
+import shutil
 import subprocess
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Sequence
 
 from puzzlebench import parse
 from puzzlebench.encoders.dimacs import write_clauses
@@ -102,17 +104,18 @@ def formulas() -> list[dict]:
 
 # -- proofs --------------------------------------------------------------------------------------
 
-def proofs(formula: dict, cnf: Path, folder: Path) -> list[tuple[str, str, bytes]]:
-    """(prover, "text" or "binary", the proof) of every prover on ``formula``."""
+def proofs(formula: dict, cnf: Path, folder: Path, pysat: Sequence[str] | None) -> list[tuple[str, str, bytes]]:
+    """(prover, "text" or "binary", the proof) of every prover on ``formula`` (of PySAT's, those
+    named in ``pysat`` when given); the cadical program's where it is installed."""
     out = []
-    for binary in (True, False):
+    for binary in (True, False) if shutil.which("cadical") else ():
         path = folder / "cadical.drat"
         run = subprocess.run(["cadical", "-q", "-t", str(SECONDS), f"--binary={str(binary).lower()}", str(cnf),
                               str(path)], capture_output=True, timeout=SECONDS + 30)
         if run.returncode == 20:
             out.append(("cadical program", "binary" if binary else "text", path.read_bytes()))
     from pysat.solvers import Solver
-    for name in HEAVY_PROVERS if formula["heavy"] else PROOF_LOGGING:
+    for name in pysat or (HEAVY_PROVERS if formula["heavy"] else PROOF_LOGGING):
         try:
             with Solver(name=name, bootstrap_with=formula["clauses"], with_proof=True) as solver:
                 if solver.solve() is False:
@@ -259,14 +262,15 @@ def why_apart(program: str, cnf: Path, proof_path: Path, row: dict, binary_read:
 
 # -- the run -------------------------------------------------------------------------------------
 
-def compare(program: str, keep: Path | None) -> tuple[list[dict], list[str]]:
+def compare(program: str, keep: Path | None, count: int | None,
+            pysat: Sequence[str] | None) -> tuple[list[dict], list[str]]:
     rows, loads = [], [load_now()]
     with tempfile.TemporaryDirectory(prefix="drat-compare-") as temp:
         folder = Path(temp)
-        for formula in formulas():
+        for formula in formulas()[:count]:
             cnf = folder / "formula.cnf"
             write_clauses(str(cnf), formula["clauses"], formula["n_vars"])
-            made = proofs(formula, cnf, folder)
+            made = proofs(formula, cnf, folder, pysat)
             for prover, form, proof in made:
                 rng = random.Random(f"{formula['name']}/{prover}/{form}")
                 copies = [("valid", proof)] + [(k, corrupt(k, proof, form, formula, rng)) for k in CORRUPTIONS]
@@ -350,9 +354,11 @@ def main() -> None:
     parser.add_argument("--drat-trim", required=True, help="the drat-trim program")
     parser.add_argument("--keep", type=Path, help="where to keep each disagreeing pair (formula, proof, verdicts)")
     parser.add_argument("--out", type=Path, help="write the Markdown section there too")
+    parser.add_argument("--formulas", type=int, help="the first N formulas only")
+    parser.add_argument("--provers", help="PySAT's proof-logging solvers to ask, comma-separated (default: all)")
     args = parser.parse_args()
     start = time.time()
-    rows, loads = compare(args.drat_trim, args.keep)
+    rows, loads = compare(args.drat_trim, args.keep, args.formulas, args.provers.split(",") if args.provers else None)
     lines = [f"Command: `{command_line()}`, {time.strftime('%Y-%m-%d')}, {time.time() - start:.0f} s.", "",
              *section(rows, loads)]
     print("\n".join(lines))

@@ -33,6 +33,8 @@ RUNS = {
                       "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
     "bench_compare_noise": run(["--repetitions", "1", "--puzzles", "5"], ["## The same engine twice"]),
     "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
+    "bench_drat_trim": run(["--drat-trim", "drat-trim", "--formulas", "1", "--provers", "cadical195"],
+                           needs=("program:drat-trim",)),
     "bench_dlx": run(["--skip-16", "--puzzles", "20"], ["## 9x9 Sudoku, limit 2 (solve and prove unique)"]),
     "bench_hard25": run(["--report", "2026-11-29 17:26:39", "--runs", "{repo}/results"], ["## Hard minimal 25x25"],
                         slow=False),
