@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Sequence
 
 from puzzlebench import parse
-from puzzlebench.encoders.dimacs import write_clauses
+from puzzlebench.encoders.dimacs import binary_drat_step, write_clauses
 from puzzlebench.engines.certify import check_proof, claim_formula
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.engines.sat import PROOF_LOGGING
@@ -160,16 +160,7 @@ def read_steps(proof: bytes, form: str) -> list[tuple[bool, list[int]]]:
 def write_steps(steps: list[tuple[bool, list[int]]], form: str) -> bytes:
     if form == "text":
         return "".join(("d " if d else "") + " ".join(map(str, [*lits, 0])) + "\n" for d, lits in steps).encode()
-    out = bytearray()
-    for delete, lits in steps:
-        out += b"d" if delete else b"a"
-        for lit in [*lits, 0]:
-            code = 2 * abs(lit) + (lit < 0)
-            while code > 127:
-                out.append(128 | (code & 127))
-                code >>= 7
-            out.append(code)
-    return bytes(out)
+    return b"".join(binary_drat_step("d" if delete else "a", lits) for delete, lits in steps)
 
 
 def corrupt(kind: str, proof: bytes, form: str, formula: dict, rng: random.Random) -> bytes | None:

@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 from conftest import needs_program
-from puzzlebench.encoders.dimacs import read_dimacs
+from puzzlebench.encoders.dimacs import binary_drat_step, read_dimacs
 
 PROOF_SOLVERS = ["cadical103", "cadical153", "cadical195", "glucose3", "glucose4", "glucose42", "lingeling",
                  "maplechrono", "maplecm"]
@@ -43,16 +43,7 @@ def proof_text(steps: list[list[int] | tuple[str, list[int]]]) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def binary_step(kind: str, literals: list[int]) -> bytes:
-    """One binary DRAT step: 'a' or 'd', each literal 2*var+sign in 7-bit groups, then 0."""
-    out = bytearray(kind.encode())
-    for lit in [*literals, 0]:
-        code = 2 * abs(lit) + (lit < 0)
-        while code > 127:
-            out.append(128 | (code & 127))
-            code >>= 7
-        out.append(code)
-    return bytes(out)
+binary_step = binary_drat_step   # one binary DRAT step: 'a' or 'd', then the literals
 
 
 def binary_steps(proof: bytes) -> list[bytes]:

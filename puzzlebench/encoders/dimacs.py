@@ -57,6 +57,20 @@ def write_clauses(path: str, clauses: list[list[int]], n_vars: int | None = None
         out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
 
 
+def binary_drat_step(kind: str, literals: Iterable[int]) -> bytes:
+    """One step of a binary DRAT proof (drat-trim's binary form): ``a`` (a lemma) or ``d`` (a
+    deletion), each literal as 2 * variable + 1 if negative in 7-bit groups, low first, the high
+    bit saying more follow, then 0."""
+    out = bytearray(kind.encode())
+    for lit in [*literals, 0]:
+        code = 2 * abs(lit) + (lit < 0)
+        while code > 127:
+            out.append(128 | (code & 127))
+            code >>= 7
+        out.append(code)
+    return bytes(out)
+
+
 def file_lines(text: str):
     """``(number, line)`` for every line, split at ``\n`` only (as the places of the bytes
     reader count them; ``str.splitlines`` also splits at form feeds and U+2028), ``\r`` dropped."""
