@@ -7,6 +7,9 @@
  * exactly when its bit is set, so nodes and updates equal dlx_solve's on the same matrix (the
  * tests check it puzzle by puzzle).  Why a second Algorithm X beside dlx.c's: the bitset ran
  * the same batches 2.7x faster on top1465 and 2.9x on 16x16 (CPU, same run).
+ *
+ * dlx_sudoku_proof.c compiles the search once more with the proof hooks below (the batch
+ * functions left out); here they are nothing, so the solver's search is as it was.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +22,13 @@
 #include "engines.h"
 #include "pb_common.h"
 #include "pb_threads.h"
+
+#ifndef DLX_SUDOKU_PROOF
+#define PROOF_TRY(s, b, option) ((void)0)   /* option is tried: a decision when it is a choice */
+#define PROOF_UNTRY(s, b) ((void)0)         /* ... and taken back */
+#define PROOF_CLOSED(s, b) ((void)0)        /* the branch item's options are all refuted */
+#define PROOF_SOLVED(s) ((void)0)           /* a solution is found */
+#endif
 
 typedef struct {
     int n, nn, n_items, n_options;  /* N values, N*N cells, 4N^2 items, N^3 options */
@@ -35,6 +45,7 @@ typedef struct {
     int *kept;           /* keep rows of nn + 1 option ids, -1 terminated */
     double deadline;     /* pb_now() value, 0 = none */
     sig_atomic_t sigints; /* pb_sigints when the batch began (a change: Ctrl-C, stop) */
+    struct PBProof *proof; /* the proof the search writes (dlx_sudoku_proof.c); unused here */
 } sudoku_dlx;
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
@@ -214,6 +225,21 @@ static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     return 0;
 }
 
+/* The options the branch item's cover cleared, the search's choices at its level: the cover
+ * last begun (the branch item's, while its options are tried) up to the saved stack's top. */
+static inline int bx_choices(const bx_state *b) {
+    int choices = 0;
+    for (int i = b->cover_start[b->covers - 1]; i < b->saved_top; i++) choices += pb_popcount64(b->saved_bits[i]);
+    return choices;
+}
+
+/* The k-th solution kept, as the grid's values (the givens and the options chosen). */
+static void sd_solution(const sudoku_dlx *s, int k, const unsigned char *givens, unsigned char *out) {
+    const int *sol = s->kept + (size_t)k * (size_t)(s->nn + 1);
+    memcpy(out, givens, (size_t)s->nn);
+    for (int j = 0; sol[j] >= 0; j++) out[sol[j] / s->n] = (unsigned char)(sol[j] % s->n + 1);
+}
+
 static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
     if (s->kept_n < s->keep) {
         int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
@@ -228,7 +254,7 @@ static void bx_search(sudoku_dlx *s, bx_state *b) {
     const uint16_t *restrict items = s->opt_items;
     int level = 0, best = 0, entry, end, option, q, its[4];
     uint64_t rest;
-    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
+    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); PROOF_SOLVED(s); return; }
 forward:
     s->nodes++;
     if (PB_MUST_STOP(s->nodes, PB_CLOCK_EVERY, s->deadline, s->sigints)) {
@@ -249,6 +275,7 @@ advance:
     rest &= rest - 1;
     b->level_item[level] = best; b->level_end[level] = end; b->level_entry[level] = entry;
     b->level_rest[level] = rest; b->level_option[level] = option;
+    PROOF_TRY(s, b, option);
     for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
     for (q = 0; q < 4; q++)
         if (its[q] != best) bx_cover(s, b, its[q], 1);
@@ -256,12 +283,14 @@ advance:
         s->nodes++;
         s->count++;
         bx_record(s, b, level + 1);
+        PROOF_SOLVED(s);
         if (s->limit > 0 && s->count >= (uint64_t)s->limit) return;
         goto recover;
     }
     level++;
     goto forward;
 backup:
+    PROOF_CLOSED(s, b);
     bx_uncover(s, b, best);
     if (level == 0) return;
     level--;
@@ -271,9 +300,11 @@ backup:
 recover:
     for (q = 3; q >= 0; q--)
         if (its[q] != best) bx_uncover(s, b, its[q]);
+    PROOF_UNTRY(s, b);
     goto advance;
 }
 
+#ifndef DLX_SUDOKU_PROOF   /* the batch functions: the solver's only */
 
 PyDoc_STRVAR(dlx_sudoku_batch_doc,
 "dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
@@ -309,7 +340,7 @@ static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t
     sd_call *call = work;
     sudoku_dlx *s = &call->workers[worker].s;
     bx_state *b = &call->workers[worker].bits;
-    const int n = s->n, nn = s->nn, keep = s->keep;
+    const int nn = s->nn, keep = s->keep;
     sd_row *rows = call->rows;
     for (Py_ssize_t p = begin; p < end; p++) {
         const unsigned char *gp = call->givens + (size_t)p * nn;
@@ -326,10 +357,8 @@ static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t
         rows[p].items = s->items_left; rows[p].options = s->options_left;
         for (int k = 0; k < keep; k++) {
             unsigned char *o = call->sols + ((size_t)p * keep + k) * nn;
-            if (k >= s->kept_n) { memset(o, 0, (size_t)nn); continue; }
-            const int *sol = s->kept + (size_t)k * (size_t)(nn + 1);
-            memcpy(o, gp, (size_t)nn);
-            for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
+            if (k >= s->kept_n) memset(o, 0, (size_t)nn);
+            else sd_solution(s, k, gp, o);
         }
     }
     return end;
@@ -514,3 +543,5 @@ static PyMethodDef dlx_sudoku_methods[] = {
 int pb_register_dlx_sudoku(PyObject *module) {
     return PyModule_AddFunctions(module, dlx_sudoku_methods);
 }
+
+#endif
