@@ -45,7 +45,6 @@ typedef struct {
     int *kept;           /* keep rows of nn + 1 option ids, -1 terminated */
     double deadline;     /* pb_now() value, 0 = none */
     sig_atomic_t sigints; /* pb_sigints when the batch began (a change: Ctrl-C, stop) */
-    struct PBProof *proof; /* the proof the search writes (dlx_sudoku_proof.c); unused here */
 } sudoku_dlx;
 
 static int sd_setup(sudoku_dlx *s, int br, int bc, int keep) {
@@ -233,13 +232,6 @@ static inline int bx_choices(const bx_state *b) {
     return choices;
 }
 
-/* The k-th solution kept, as the grid's values (the givens and the options chosen). */
-static void sd_solution(const sudoku_dlx *s, int k, const unsigned char *givens, unsigned char *out) {
-    const int *sol = s->kept + (size_t)k * (size_t)(s->nn + 1);
-    memcpy(out, givens, (size_t)s->nn);
-    for (int j = 0; sol[j] >= 0; j++) out[sol[j] / s->n] = (unsigned char)(sol[j] % s->n + 1);
-}
-
 static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
     if (s->kept_n < s->keep) {
         int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
@@ -304,18 +296,6 @@ recover:
     goto advance;
 }
 
-#ifndef DLX_SUDOKU_PROOF   /* the batch functions: the solver's only */
-
-PyDoc_STRVAR(dlx_sudoku_batch_doc,
-"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
-"-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
-"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
-"searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
-"solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
-"applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
-"the puzzles answered before the first it left unanswered, fewer than the puzzles given.\n"
-"threads: native threads the batch is split over (a search state each).");
-
 typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; double seconds; } sd_row;
 
 /* A worker's search: its own matrix state and bitset (the threads share nothing they write). */
@@ -340,7 +320,7 @@ static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t
     sd_call *call = work;
     sudoku_dlx *s = &call->workers[worker].s;
     bx_state *b = &call->workers[worker].bits;
-    const int nn = s->nn, keep = s->keep;
+    const int n = s->n, nn = s->nn, keep = s->keep;
     sd_row *rows = call->rows;
     for (Py_ssize_t p = begin; p < end; p++) {
         const unsigned char *gp = call->givens + (size_t)p * nn;
@@ -357,12 +337,26 @@ static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t
         rows[p].items = s->items_left; rows[p].options = s->options_left;
         for (int k = 0; k < keep; k++) {
             unsigned char *o = call->sols + ((size_t)p * keep + k) * nn;
-            if (k >= s->kept_n) memset(o, 0, (size_t)nn);
-            else sd_solution(s, k, gp, o);
+            if (k >= s->kept_n) { memset(o, 0, (size_t)nn); continue; }
+            const int *sol = s->kept + (size_t)k * (size_t)(nn + 1);
+            memcpy(o, gp, (size_t)nn);
+            for (int j = 0; sol[j] >= 0; j++) o[sol[j] / n] = (unsigned char)(sol[j] % n + 1);
         }
     }
     return end;
 }
+
+#ifndef DLX_SUDOKU_PROOF   /* the batch calls: the solver's only (the proof's runs one puzzle) */
+
+PyDoc_STRVAR(dlx_sudoku_batch_doc,
+"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
+"-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
+"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
+"searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
+"solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
+"applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
+"the puzzles answered before the first it left unanswered, fewer than the puzzles given.\n"
+"threads: native threads the batch is split over (a search state each).");
 
 /* The batch's puzzles over the call's threads (pb_threads.h), into `sols`: the number
  * answered, those before the first a Ctrl-C left unanswered. */

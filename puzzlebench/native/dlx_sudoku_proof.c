@@ -13,36 +13,44 @@
  * clause; at the root, the empty clause. */
 #include "pb_proof.h"
 
+/* The proof the search writes: beside its search (ProvingDlx, after the search). */
+static inline PBProof *proof_of(const void *s);
+
 #define DLX_SUDOKU_PROOF 1
 /* x: option cell * n + value - 1, the candidate variable x + 1, assumed true (its negation
  * joins not-D). */
-#define PROOF_TRY(s, b, x) do { if (bx_choices(b) > 1) pb_proof_assume((s)->proof, pb_literal_code(-(int64_t)(x) - 1)); } while (0)
-#define PROOF_UNTRY(s, b) do { if (bx_choices(b) > 1) pb_proof_retract((s)->proof); } while (0)
-#define PROOF_CLOSED(s, b) do { if (bx_choices(b) != 1) pb_proof_lemma((s)->proof, 0); } while (0)
-#define PROOF_SOLVED(s) pb_proof_lemma((s)->proof, 0)
+#define PROOF_TRY(s, b, x) do { if (bx_choices(b) > 1) pb_proof_assume(proof_of(s), pb_literal_code(-(int64_t)(x) - 1)); } while (0)
+#define PROOF_UNTRY(s, b) do { if (bx_choices(b) > 1) pb_proof_retract(proof_of(s)); } while (0)
+#define PROOF_CLOSED(s, b) do { if (bx_choices(b) != 1) pb_proof_lemma(proof_of(s), 0); } while (0)
+#define PROOF_SOLVED(s) pb_proof_lemma(proof_of(s), 0)
 #include "dlx_sudoku.c"
 
+/* The search (its matrix and bitset), and the proof it writes: the search passes the first
+ * around as ever, the hooks find the second beside it. */
+typedef struct { sd_worker worker; PBProof *proof; } ProvingDlx;
+
+static inline PBProof *proof_of(const void *s) { return ((const ProvingDlx *)s)->proof; }
+
+/* The puzzle run as a batch of one (sd_run_range) by a search that writes the proof. */
 int dlx_sudoku_prove(const uint8_t *givens, int box_rows, int box_cols, BBSearch *out, PBProof *proof) {
-    sudoku_dlx s;
-    bx_state b;
+    ProvingDlx proving = {.proof = proof};
+    sd_worker *w = &proving.worker;
+    sd_row row = {0};
+    double left = out->deadline > 0 ? out->deadline - pb_now() : 0;
+    sd_call call = {.givens = givens, .count = 1, .time_limit = out->deadline > 0 && left <= 0 ? 1e-9 : left,
+                    .rows = &row, .sols = out->solutions, .workers = w, .threads = 1, .sigints = out->sigints};
     int rc = -1;
-    memset(&b, 0, sizeof b);
-    if (sd_setup(&s, box_rows, box_cols, out->keep) < 0 || bx_setup(&b, &s) < 0) goto done;
-    s.deadline = out->deadline;
-    s.sigints = out->sigints;
-    s.proof = proof;
-    if (bx_load(&s, &b, givens) < 0)
-        pb_proof_lemma(proof, 0);   /* two givens share an item: their at-most-one clause is false */
-    else
-        bx_search(&s, &b);
-    out->count = (long long)s.count;
-    out->nodes = s.nodes;
-    out->timed_out = s.timed_out;
-    out->kept = s.kept_n;
-    for (int k = 0; k < s.kept_n; k++) sd_solution(&s, k, givens, out->solutions + (size_t)k * (size_t)s.nn);
-    rc = proof->out_of_memory ? -1 : 0;
-done:
-    sd_free(&s);
-    bx_free(&b);
+    if (sd_setup(&w->s, box_rows, box_cols, out->keep) == 0 && bx_setup(&w->bits, &w->s) == 0) {
+        w->s.sigints = out->sigints;
+        sd_run_range(&call, 0, 0, 1);
+        if (row.bad) pb_proof_lemma(proof, 0);   /* two givens share an item: an at-most-one clause is false */
+        out->count = (long long)row.count;
+        out->nodes = row.nodes;
+        out->kept = row.kept;
+        out->timed_out = w->s.timed_out;
+        rc = proof->out_of_memory ? -1 : 0;
+    }
+    sd_free(&w->s);
+    bx_free(&w->bits);
     return rc;
 }
