@@ -11,7 +11,7 @@ import random
 
 from conftest import REPO, data_lines
 from proof_cases import binary_steps, proof_verdict
-from puzzlebench import parse
+from puzzlebench import _native, parse
 from puzzlebench.engines.certify import certified, claim_formula
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.sudoku import without_solution
@@ -114,3 +114,9 @@ def test_a_proof_for_other_solutions_than_the_search_finds_is_none():
     assert engine.prove(puzzle, [tuple(other)], Deadline(60)) is None
     diagonal = parse(grids("tatham_solo_sudokux_3x3_100.txt", limit=1, step=1)[0])
     assert engine.prove(diagonal, engine.run(diagonal, limit=2).solutions, Deadline(60)) is None
+
+
+def test_a_search_the_time_limit_stops_gives_no_proof():
+    """The empty 16x16 counted under a twentieth of a second: solutions found, no proof."""
+    proof, count, _ = _native.dlx_sudoku_prove(bytes(256), 4, 4, 1, 0.05)
+    assert proof is None and count > 0
