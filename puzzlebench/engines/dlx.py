@@ -11,8 +11,9 @@ on the same matrix the Python encoder builds, with the fixed-shape links kept as
 options, so the counters are the same as one puzzle at a time (the tests check it).
 
 Its claims of absence on Sudoku are certified by its own proof (:meth:`DlxEngine.prove`): the
-same search compiled with proof hooks (``native/dlx_sudoku_proof.c``) writes a DRUP lemma a
-branching node, covering being unit propagation on the puzzle's CNF.
+same search compiled with proof hooks (``native/dlx_sudoku_proof.c``) writes the negation of
+its decisions at each dead end, solution and refuted branch, covering being unit propagation on
+the puzzle's CNF.
 """
 
 from __future__ import annotations

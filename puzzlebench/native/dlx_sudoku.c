@@ -9,7 +9,7 @@
  * the same batches 2.7x faster on top1465 and 2.9x on 16x16 (CPU, same run).
  *
  * dlx_sudoku_proof.c compiles the search once more with the proof hooks below (the batch
- * functions left out); here they are nothing, so the solver's search is as it was.
+ * calls left out); here they are nothing: the solver's code is the same as without them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

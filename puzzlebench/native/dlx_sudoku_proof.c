@@ -11,6 +11,8 @@
  * its blocking clause: either node gets the lemma not-D.  A branch item whose every choice x
  * gave (not-D or not-x) gives not-D, the lemmas and the removals falsifying its at-least-one
  * clause; at the root, the empty clause. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>   /* before the C library's headers, as in dlx_sudoku.c */
 #include "pb_proof.h"
 
 /* The proof the search writes: beside its search (ProvingDlx, after the search). */
