@@ -8,7 +8,7 @@ for each solution found, is unsatisfiable.  A prover refutes it and the package'
 so that the claim rests on a check a reader can repeat with drat-trim from the kept files
 (``proof_dir``), not on the engine's word.  The prover, named by the certificate, is the engine
 itself where it proves its own search (:meth:`~.base.Engine.prove`: bitboard on grids of
-units; its proof refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else
+units, dlx on Sudoku; its proof refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else
 CaDiCaL 1.9.5 through PySAT (:data:`DEFAULT_PROVER`).  A model the prover finds instead, checked
 by the puzzle's checker, is the solution the engine missed.
 """

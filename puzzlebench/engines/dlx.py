@@ -9,14 +9,21 @@ A batch path (:meth:`DlxEngine.batch_columns`, by :mod:`~puzzlebench.engines.bat
 many Sudokus of one block shape in one C call (``native/dlx_sudoku.c``): the same Algorithm X
 on the same matrix the Python encoder builds, with the fixed-shape links kept as a bitset of
 options, so the counters are the same as one puzzle at a time (the tests check it).
+
+Its claims of absence on Sudoku are certified by its own proof (:meth:`DlxEngine.prove`): the
+same search compiled with proof hooks (``native/dlx_sudoku_proof.c``) writes the negation of
+its decisions at each dead end, solution and refuted branch, covering being unit propagation on
+the puzzle's CNF.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Sequence
 
 from ..encoders.exact_cover import ExactCoverMatrix
 from ..errors import EngineError
+from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
 from ..results import STATUS_CODE, Columns, ResultColumns, Stats, Status, status_of
 from ..runtime.child import MB, machine_memory
@@ -76,6 +83,24 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
     def search(self, artifact: ExactCoverMatrix, limit: int | None, keep: int,
                deadline: Deadline) -> SearchOutcome:
         return solve_matrix(artifact, limit, keep, deadline.remaining())
+
+    def prove(self, puzzle: Puzzle, solutions: Sequence, deadline: Deadline) -> bytes | None:
+        """The solutions counted again by the Sudoku search (native/dlx_sudoku.c) compiled to
+        write a DRUP proof as it goes (native/dlx_sudoku_proof.c: not-D for a branch item left
+        without options, for a solution, and for a branch item whose every choice is refuted,
+        D the options chosen among two or more); its proof, when they are ``solutions``.  Sudoku
+        of any block shape; other puzzles none."""
+        if puzzle.kind != "sudoku" or _native_function("dlx_sudoku_prove") is None:
+            return None
+        remaining = deadline.remaining()
+        cells = puzzle.n_cells
+        proof, count, found = _native.dlx_sudoku_prove(bytes(puzzle.givens), puzzle.box[0], puzzle.box[1],
+                                                       len(solutions) + 1,
+                                                       0.0 if remaining is None else max(remaining, 1e-9))
+        if proof is None or count != len(solutions):
+            return None
+        grids = {tuple(found[k * cells:(k + 1) * cells]) for k in range(count)}
+        return proof if grids == set(map(tuple, solutions)) else None
 
     # -- the batch path ---------------------------------------------------------------------
 

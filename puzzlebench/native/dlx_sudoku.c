@@ -7,6 +7,9 @@
  * exactly when its bit is set, so nodes and updates equal dlx_solve's on the same matrix (the
  * tests check it puzzle by puzzle).  Why a second Algorithm X beside dlx.c's: the bitset ran
  * the same batches 2.7x faster on top1465 and 2.9x on 16x16 (CPU, same run).
+ *
+ * dlx_sudoku_proof.c compiles the search once more with the proof hooks below (the batch
+ * calls left out); here they are nothing: the solver's code is the same as without them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +22,13 @@
 #include "engines.h"
 #include "pb_common.h"
 #include "pb_threads.h"
+
+#ifndef DLX_SUDOKU_PROOF
+#define PROOF_TRY(s, b, option) ((void)0)   /* option is tried: a decision when it is a choice */
+#define PROOF_UNTRY(s, b) ((void)0)         /* ... and taken back */
+#define PROOF_CLOSED(s, b) ((void)0)        /* the branch item's options are all refuted */
+#define PROOF_SOLVED(s) ((void)0)           /* a solution is found */
+#endif
 
 typedef struct {
     int n, nn, n_items, n_options;  /* N values, N*N cells, 4N^2 items, N^3 options */
@@ -214,6 +224,14 @@ static int bx_load(sudoku_dlx *s, bx_state *b, const unsigned char *g) {
     return 0;
 }
 
+/* The options the branch item's cover cleared, the search's choices at its level: the cover
+ * last begun (the branch item's, while its options are tried) up to the saved stack's top. */
+static inline int bx_choices(const bx_state *b) {
+    int choices = 0;
+    for (int i = b->cover_start[b->covers - 1]; i < b->saved_top; i++) choices += pb_popcount64(b->saved_bits[i]);
+    return choices;
+}
+
 static void bx_record(sudoku_dlx *s, const bx_state *b, int depth) {
     if (s->kept_n < s->keep) {
         int *out = s->kept + (size_t)s->kept_n * (size_t)(s->nn + 1);
@@ -228,7 +246,7 @@ static void bx_search(sudoku_dlx *s, bx_state *b) {
     const uint16_t *restrict items = s->opt_items;
     int level = 0, best = 0, entry, end, option, q, its[4];
     uint64_t rest;
-    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); return; }
+    if (s->open_items == 0) { s->nodes++; s->count++; bx_record(s, b, 0); PROOF_SOLVED(s); return; }
 forward:
     s->nodes++;
     if (PB_MUST_STOP(s->nodes, PB_CLOCK_EVERY, s->deadline, s->sigints)) {
@@ -249,6 +267,7 @@ advance:
     rest &= rest - 1;
     b->level_item[level] = best; b->level_end[level] = end; b->level_entry[level] = entry;
     b->level_rest[level] = rest; b->level_option[level] = option;
+    PROOF_TRY(s, b, option);
     for (q = 0; q < 4; q++) its[q] = items[4 * option + q];
     for (q = 0; q < 4; q++)
         if (its[q] != best) bx_cover(s, b, its[q], 1);
@@ -256,12 +275,14 @@ advance:
         s->nodes++;
         s->count++;
         bx_record(s, b, level + 1);
+        PROOF_SOLVED(s);
         if (s->limit > 0 && s->count >= (uint64_t)s->limit) return;
         goto recover;
     }
     level++;
     goto forward;
 backup:
+    PROOF_CLOSED(s, b);
     bx_uncover(s, b, best);
     if (level == 0) return;
     level--;
@@ -271,19 +292,9 @@ backup:
 recover:
     for (q = 3; q >= 0; q--)
         if (its[q] != best) bx_uncover(s, b, its[q]);
+    PROOF_UNTRY(s, b);
     goto advance;
 }
-
-
-PyDoc_STRVAR(dlx_sudoku_batch_doc,
-"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
-"-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
-"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
-"searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
-"solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
-"applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
-"the puzzles answered before the first it left unanswered, fewer than the puzzles given.\n"
-"threads: native threads the batch is split over (a search state each).");
 
 typedef struct { uint64_t count, nodes, updates; int timed_out, kept, items, options, bad; double seconds; } sd_row;
 
@@ -334,6 +345,18 @@ static ptrdiff_t sd_run_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t
     }
     return end;
 }
+
+#ifndef DLX_SUDOKU_PROOF   /* the batch calls: the solver's only (the proof's runs one puzzle) */
+
+PyDoc_STRVAR(dlx_sudoku_batch_doc,
+"dlx_sudoku_batch(givens, box_rows, box_cols, limit, keep, time_limit, threads=1)\n"
+"-> list of (count, solutions, nodes, updates, timed_out, items, options, seconds), one per puzzle\n\n"
+"givens: bytes, N*N values (0 = empty) per puzzle, puzzles one after another.  Each puzzle is\n"
+"searched as the exact-cover matrix the Python encoder builds, with DLX1's counters;\n"
+"solutions are bytes of N*N values; items/options: the folded matrix's size.  time_limit\n"
+"applies to each puzzle.  The GIL is released while it runs.  A Ctrl-C stops it: the rows of\n"
+"the puzzles answered before the first it left unanswered, fewer than the puzzles given.\n"
+"threads: native threads the batch is split over (a search state each).");
 
 /* The batch's puzzles over the call's threads (pb_threads.h), into `sols`: the number
  * answered, those before the first a Ctrl-C left unanswered. */
@@ -514,3 +537,5 @@ static PyMethodDef dlx_sudoku_methods[] = {
 int pb_register_dlx_sudoku(PyObject *module) {
     return PyModule_AddFunctions(module, dlx_sudoku_methods);
 }
+
+#endif

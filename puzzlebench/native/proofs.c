@@ -1,8 +1,9 @@
 /* Python bindings of the searches that write a proof of their answer (sudoku9_proof.c,
- * sudokun_cdcl_proof.c), for the engines' own certificates (engines/certify.py).  The buffers
+ * sudokun_cdcl_proof.c, dlx_sudoku_proof.c), for the engines' own certificates (engines/certify.py).  The buffers
  * are checked here; the GIL is released while searching. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "dlx_sudoku.h"
 #include "engines.h"
 #include "pb_bitboard.h"
 #include "pb_proof.h"
@@ -93,6 +94,35 @@ done:
     return res;
 }
 
+/* dlx_sudoku_prove(givens, box_rows, box_cols, keep, seconds) -> (proof | None, count, solutions) */
+static PyObject *py_dlx_sudoku_prove(PyObject *self, PyObject *args) {
+    Py_buffer g;
+    int rows, cols, keep, opened = 0;
+    double seconds;
+    if (!PyArg_ParseTuple(args, "y*iiid", &g, &rows, &cols, &keep, &seconds)) return NULL;
+    PyObject *res = NULL;
+    BBSearch s;
+    s.solutions = NULL;
+    PBProof proof;
+    /* each side bounded before the product, which could overflow an int */
+    if (rows < 1 || cols < 1 || rows > 64 || cols > 64 || rows * cols > 64) {
+        PyErr_Format(PyExc_ValueError, "dlx_sudoku_prove: block shape %dx%d: 1 to 64 values", rows, cols);
+        goto done;
+    }
+    int n = rows * cols;
+    if (begin_proving(&s, &proof, &opened, &g, (Py_ssize_t)n * n, n, keep, seconds) < 0) goto done;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = dlx_sudoku_prove(g.buf, rows, cols, &s, &proof);
+    Py_END_ALLOW_THREADS
+    res = proved(&s, &proof, rc, (Py_ssize_t)n * n);
+done:
+    if (opened) pb_proof_close(&proof);
+    PyMem_Free(s.solutions);
+    PyBuffer_Release(&g);
+    return res;
+}
+
 static PyMethodDef PROOF_METHODS[] = {
     {"sudoku9_prove", sudoku9_prove, METH_VARARGS,
      "sudoku9_prove(givens: 81 values 0..9, keep, seconds) -> (proof, count, solutions): every solution of a "
@@ -103,6 +133,11 @@ static PyMethodDef PROOF_METHODS[] = {
      "solutions): every solution of a grid of units (as units_solve) found by clause learning from the start "
      "(rules: its random tie-breaks and restarts), the first `keep` kept, and a binary DRAT proof that the "
      "puzzle's CNF with a blocking clause for each is unsatisfiable (None when the time limit struck)"},
+    {"dlx_sudoku_prove", py_dlx_sudoku_prove, METH_VARARGS,
+     "dlx_sudoku_prove(givens: N*N values 0..N, box_rows, box_cols, keep, seconds) -> (proof, count, solutions): "
+     "every solution of a Sudoku of box_rows x box_cols blocks found by Dancing Links (as dlx_sudoku_batch), "
+     "the first `keep` kept, and a binary DRAT proof that the puzzle's CNF with a blocking clause for each is "
+     "unsatisfiable (None when the time limit struck)"},
     {NULL, NULL, 0, NULL},
 };
 

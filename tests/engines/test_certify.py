@@ -91,7 +91,7 @@ def test_every_engines_unsat_and_unique_claims_are_certified(spec):
         result = api.solve(text, solver=spec, certify=True)
         assert str(result.status) == status
         assert result.certificate.status == "verified", result.certificate
-        own = {"sat": "sat:glucose3", "bitboard": "bitboard"}   # the engines that prove their own claims
+        own = {"sat": "sat:glucose3", "bitboard": "bitboard", "dlx": "dlx"}   # the engines that prove their own claims
         assert result.certificate.prover == own.get(spec, DEFAULT_PROVER)
 
 
