@@ -10,10 +10,9 @@ many Sudokus of one block shape in one C call (``native/dlx_sudoku.c``): the sam
 on the same matrix the Python encoder builds, with the fixed-shape links kept as a bitset of
 options, so the counters are the same as one puzzle at a time (the tests check it).
 
-Its claims of absence on Sudoku are certified by its own proof (:meth:`DlxEngine.prove`): the
-same search compiled with proof hooks (``native/dlx_sudoku_proof.c``) writes the negation of
-its decisions at each dead end, solution and refuted branch, covering being unit propagation on
-the puzzle's CNF.
+Its claims of absence on Sudoku are certified by its own proof (:meth:`DlxEngine.prove`, the
+search compiled with proof hooks, ``native/dlx_sudoku_proof.c``): the negation of its decisions
+at each dead end, solution and refuted branch, covering being unit propagation on the CNF.
 """
 
 from __future__ import annotations
