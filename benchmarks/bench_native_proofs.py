@@ -6,8 +6,9 @@ a puzzle on 17-clue puzzles and 50 ms on the forum's hardest.  Writes results/ce
 ``--large``: the section on larger grids instead (every 50th 16x16 of the Vu set and the hard
 25x25 of results/generated/hard25.txt), whose proofs come from clause learning
 (native/sudokun_cdcl_proof.c); target: on hard 25x25 the check no longer than the solve.
+``--dlx``: the dlx engine's own proofs (``--puzzles`` of the forum's hardest, every 100th 16x16).
 
-    python benchmarks/bench_native_proofs.py [--puzzles 500] [--large]
+    python benchmarks/bench_native_proofs.py [--puzzles 500] [--large | --dlx]
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from puzzlebench.harness.pages import (command_line, data_lines, load_now, md_ta
 from puzzlebench.runtime.limits import Deadline
 
 LARGE = "## Larger grids: proofs from clause learning"
+DLX = "## The dlx engine's own proofs"
 HARD25 = "results/generated/hard25.txt"
 SETS = {"sudoku9_royle_17clue_49158.txt": 5.0, "sudoku9_forum_hardest_1905_11plus.txt": 50.0,
         "sudoku9_magictour_top1465.txt": None}
@@ -45,9 +47,9 @@ def one_more_given(text: str, solution: str) -> str:
     raise ValueError("no such given")
 
 
-def measure(texts: list[str]) -> dict[str, list[float]]:
-    """Each puzzle's figures, in ms (proof size in bytes)."""
-    engine, cadical = make_engine("bitboard"), make_engine("sat:cadical195")
+def measure(texts: list[str], spec: str = "bitboard") -> dict[str, list[float]]:
+    """Each puzzle's figures with engine ``spec``, in ms (proof size in bytes)."""
+    engine, cadical = make_engine(spec), make_engine("sat:cadical195")
     figures: dict[str, list[float]] = {}
     for text in texts:
         puzzle = parse(text)
@@ -61,10 +63,10 @@ def measure(texts: list[str]) -> dict[str, list[float]]:
         sat = certify(puzzle, result, Deadline(60), cadical)
         sat_all = time.perf_counter() - start
         start = time.perf_counter()
-        answered = api.solve(text, solver="bitboard", certify=True)
+        answered = api.solve(text, solver=spec, certify=True)
         end_to_end = time.perf_counter() - start
         assert (own.status, own.prover, sat.status, answered.certificate.status) == (
-            "verified", "bitboard", "verified", "verified"), (text, own, sat)
+            "verified", spec, "verified", "verified"), (text, own, sat)
         size = len(engine.prove(puzzle, result.solutions, Deadline(60)))
         for key, value in (("solve", solve), ("own prove", own.prove_seconds), ("own check", own.check_seconds),
                            ("own all-in", solve + own_all), ("api", end_to_end), ("sat prove", sat.prove_seconds),
@@ -89,32 +91,49 @@ HEADER = ["set", "claims", "puzzles", "solve ms", "own proof KB", "own prove ms"
           "target (all-in, mean)"]
 
 
-def large(out: str) -> None:
-    """The section on 16x16 and hard 25x25, spliced into the page."""
+def section(out: str, heading: str, spec: str, sets: dict[str, list[str]], what: str) -> None:
+    """A section of unique claims by ``spec`` on ``sets`` (name -> puzzle lines), spliced into the page."""
     loads, rows = [load_now()], []
-    sets = {"sudoku16_vu_kr_1000.txt": data_lines("sudoku16_vu_kr_1000.txt", every=50),
-            HARD25: [line.split()[0] for line in open(HARD25) if line.strip() and not line.startswith("#")]}
     for name, lines in sets.items():
-        rows.append(row(name, "unique", measure([line.split()[0] for line in lines]), None))
+        rows.append(row(name, "unique", measure([line.split()[0] for line in lines], spec), None))
         print(" | ".join(rows[-1]), flush=True)
         loads.append(load_now())
-    splice_section(out, LARGE, [
-        f"`{command_line()}`, {time.strftime('%Y-%m-%d', time.gmtime())}: the bitboard engine's own proof on grids "
-        "beyond 9x9 comes from clause learning run from the start in its proof-writing build "
-        "(native/sudokun_cdcl_proof.c: every learnt clause a lemma, each forgotten one a deletion), checked by "
-        "the same checker, beside CaDiCaL's proof of the same claim. Columns as in the table above (ms a puzzle, "
-        "wall, means).", "", *md_table(HEADER, rows, "ll" + "r" * 11 + "l"), "",
+    splice_section(out, heading, [
+        f"`{command_line()}`, {time.strftime('%Y-%m-%d', time.gmtime())}: {what} Columns as in the first table "
+        "(ms a puzzle, wall, means).", "", *md_table(HEADER, rows, "ll" + "r" * 11 + "l"), "",
         f"Load during the run: {', '.join(loads)}."])
+
+
+def large(out: str) -> None:
+    section(out, LARGE, "bitboard", {
+        "sudoku16_vu_kr_1000.txt": data_lines("sudoku16_vu_kr_1000.txt", every=50),
+        HARD25: [line for line in open(HARD25) if line.strip() and not line.startswith("#")]},
+        "the bitboard engine's own proof on grids beyond 9x9 comes from clause learning run from the start in its "
+        "proof-writing build (native/sudokun_cdcl_proof.c: every learnt clause a lemma, each forgotten one a "
+        "deletion), checked by the same checker, beside CaDiCaL's proof of the same claim.")
+
+
+def dlx(out: str, puzzles: int) -> None:
+    section(out, DLX, "dlx", {
+        "sudoku9_forum_hardest_1905_11plus.txt": [line[:81] for line in spread(
+            data_lines("sudoku9_forum_hardest_1905_11plus.txt"), puzzles)],
+        "sudoku16_vu_kr_1000.txt": data_lines("sudoku16_vu_kr_1000.txt", every=100)},
+        "the dlx engine's own proof (native/dlx_sudoku_proof.c: the negation of its decisions at each dead end, "
+        "solution and refuted branch), checked by the same checker, beside CaDiCaL's proof of the same claim.")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--puzzles", type=int, default=500)
     parser.add_argument("--large", action="store_true", help="the section on 16x16 and hard 25x25 instead")
+    parser.add_argument("--dlx", action="store_true", help="the section on the dlx engine's proofs instead")
     parser.add_argument("--out", default="results/certify_native.md")
     args = parser.parse_args()
     if args.large:
         large(args.out)
+    elif args.dlx:
+        dlx(args.out, args.puzzles)
+    if args.large or args.dlx:
         print(f"wrote {args.out}")
         return
     loads, rows = [load_now()], []
