@@ -2,7 +2,7 @@
 generator, kept where CP-SAT as a new user runs it needs 1 s CPU or more; then the native
 engine, CP-SAT and CaDiCaL on every kept puzzle, in the same run.
 
-    python benchmarks/bench_hard25.py --make [--check-seconds 0.5] [--seeds 1-19] [--until HH:MM]
+    python benchmarks/bench_hard25.py --make [--check-seconds 0.5] [--seeds 1-19] [--until HH:MM] [--set NAME]
     python benchmarks/bench_hard25.py --run [--time-limit 20] [--wall 60] [--specs a,b,...]
     python benchmarks/bench_hard25.py --report RUN[,RUN...]   # results/bitboard.md's section
 
@@ -110,14 +110,14 @@ def run_table(every: list[dict], stamp: str) -> list[str]:
                       "r" * (1 + 2 * len(specs))), ""]
 
 
-def set_lines(made: list[dict]) -> list[str]:
+def set_lines(made: list[dict], set_file: Path) -> list[str]:
     kept = [r for r in made if r["kept"]]
     checks = ", ".join(sorted({f"{r['check_seconds']:g}" for r in made}))
 
     def span(key, rows, fmt="{}"):
         return f"{fmt.format(min(r[key] for r in rows))}-{fmt.format(max(r[key] for r in rows))}"
-    return [f"The set, results/generated/hard25.txt (`python benchmarks/bench_hard25.py --make`, every try in "
-            f"results/generated/hard25.jsonl): {len(made)} seeded 25x25 from `puzzlebench generate sudoku --box 5x5 "
+    return [f"The set, results/generated/{set_file.name} (`python benchmarks/bench_hard25.py --make`, every try in "
+            f"results/generated/{set_file.stem}.jsonl): {len(made)} seeded 25x25 from `puzzlebench generate sudoku --box 5x5 "
             f"--count 1 --seed S --check-seconds C` (seeds {made[0]['seed']}-{made[-1]['seed']}, C = "
             f"{checks} s), {len(kept)} kept where `cpsat` with `--time-limit {NEW_USER_LIMIT:g}` needed >= {HARD:g} "
             f"s CPU. Clues {span('clues', kept)} (of 625); of them {span('undecided', kept)} kept because their check "
@@ -150,8 +150,10 @@ def main() -> int:
     ap.add_argument("--report", help="write the section of --out from these run ids, comma-separated")
     ap.add_argument("--out", default="results/bitboard.md")
     ap.add_argument("--runs", type=Path, default=Path("results"), help="the folder of hard25.jsonl and generated/")
+    ap.add_argument("--set", default="hard25", help="the set's name: generated/NAME.txt and its tries NAME.jsonl")
     args = ap.parse_args()
-    tries, set_file, runs = args.runs / "generated/hard25.jsonl", args.runs / "generated/hard25.txt", args.runs / "hard25.jsonl"
+    tries, set_file = args.runs / f"generated/{args.set}.jsonl", args.runs / f"generated/{args.set}.txt"
+    runs, section = args.runs / "hard25.jsonl", SECTION if args.set == "hard25" else f"{SECTION}: {args.set}"
     if args.make:
         make(args.seeds, args.check_seconds, args.until, tries)
         write_set(read_rows(tries), set_file)
@@ -159,7 +161,7 @@ def main() -> int:
         run(args.specs.split(","), args.time_limit, args.wall or default_wall_limit(args.time_limit), set_file, runs)
     elif args.report:
         every, stamps = read_rows(runs), args.report.split(",")
-        splice_section(args.out, SECTION, set_lines(read_rows(tries)) + verdict(every, stamps[0])
+        splice_section(args.out, section, set_lines(read_rows(tries), set_file) + verdict(every, stamps[0])
                        + [line for stamp in stamps for line in run_table(every, stamp)])
     return 0
 
