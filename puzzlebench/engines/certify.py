@@ -95,6 +95,7 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
             if answer == "sat":
                 return _missed(puzzle, result, found, name, time.perf_counter() - start)
         prove_seconds = time.perf_counter() - start
+        proof_bytes = os.path.getsize(proof_path)   # the whole proof: the check may stop reading early
         if formula_path is not None:
             write_clauses(formula_path, clauses, n_vars)
         verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining())
@@ -102,7 +103,7 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
     reason = None if status == "verified" else _reason(verdict)
     if verdict["verdict"] == "timeout" or (status == "verified" and deadline.expired()):
         status, reason = "none", "the time limit struck before the proof was checked"
-    return Certificate(status, name, CHECKER, verdict["bytes_read"], prove_seconds, verdict["seconds"], reason)
+    return Certificate(status, name, CHECKER, proof_bytes, prove_seconds, verdict["seconds"], reason)
 
 
 class Certifier:

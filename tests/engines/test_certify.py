@@ -71,6 +71,16 @@ def test_each_proof_logging_solver_proves_a_unique_claim(variant):
     assert cert.proof_bytes > 0 and cert.reason is None
 
 
+def test_a_certificate_gives_the_size_of_the_whole_proof_kept(tmp_path):
+    """The proof's size, not the bytes the checker read: a forward check stops reading at the
+    first conflict, long before the end of a proof that goes on past it."""
+    puzzle = parse(INKALA)
+    result = make_engine("bitboard").run(puzzle, limit=2)
+    cert = certify(puzzle, result, Deadline(60), make_engine("sat:glucose3"), proof_dir=str(tmp_path))
+    (kept,) = tmp_path.glob("*.drat")
+    assert cert.status == "verified" and cert.proof_bytes == kept.stat().st_size > 0
+
+
 def test_the_solvers_left_out_of_the_list_log_no_proof_or_a_wrong_one():
     from pysat.solvers import Solver
     from puzzlebench.engines.sat import BAD_PROOFS, VARIANTS

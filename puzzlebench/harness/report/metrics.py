@@ -271,7 +271,7 @@ def _mean(values: list) -> float | None:
 
 
 def _kilobytes(value: float | None) -> float | None:
-    return None if value is None else round(value / 1024, 1)
+    return None if value is None else value / 1024
 
 
 def _megabytes(rows: list, column: str) -> float | None:
