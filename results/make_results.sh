@@ -154,7 +154,7 @@ campaign tools "Competition tools and CPMpy beside CP-SAT" \
 puzzlebench generate sudoku --unsat --count 50 --seed 1 --quiet --out results/generated/sudoku9_unsat_50.txt
 puzzlebench generate sudoku --unsat --box 2x3 --count 50 --seed 1 --quiet --out results/generated/sudoku6_unsat_50.txt
 campaign certify "What a certified answer costs" \
-    "Each claim of absence (unique; unsat on generated puzzles given one more clue that breaks no rule at once) proved by the engine's own DRUP proof where it writes one (bitboard on 9x9), else by a proof-logging SAT solver (the engine itself where it is one, else CaDiCaL 1.9.5 through PySAT) on the export's CNF with the found solution blocked, and the DRAT proof checked by the package's checker: per engine and size, the claims certified of those made, the median proof size, the median time to prove and to check, beside each engine's own median time (the certification is not in it)."
+    "Each claim of absence (unique; unsat on generated puzzles given one more clue that breaks no rule at once) proved by the engine's own DRUP proof where it writes one (bitboard on every grid of units, dlx on Sudoku), else by a proof-logging SAT solver (the engine itself where it is one, else CaDiCaL 1.9.5 through PySAT) on the export's CNF with the found solution blocked, and the DRAT proof checked by the package's checker: per engine and size, the claims certified of those made, the median proof size, the median time to prove and to check, beside each engine's own median time (the certification is not in it)."
 
 # -- the benchmark scripts: each writes its own page (and figure) in results/ ----------------
 
