@@ -28,12 +28,17 @@ def data_file(name: str) -> Path:
     return path
 
 
+NOT_PACKAGED = {"drat-trim": "build it from its public repository, marijnheule/drat-trim"}
+"""Programs no Debian package brings, and where to get them."""
+
+
 def needs_program(name: str, package: str | None = None) -> str:
     """The path of a program on PATH, or a skip saying it is absent and which Debian package
-    brings it (``package``, else the program's name).  Looked up when the test runs."""
+    brings it (``package``, else the program's name) or where else it comes from.  Looked up
+    when the test runs."""
     path = shutil.which(name)
     if path is None:
-        pytest.skip(f"the program {name!r} is not on PATH (Debian package {package or name})")
+        pytest.skip(f"the program {name!r} is not on PATH ({NOT_PACKAGED.get(name) or f'Debian package {package or name}'})")
     return path
 
 
