@@ -493,6 +493,17 @@ def verify_result(result: Result, puzzle: Puzzle) -> Result:
     return result
 
 
+def proof_of_these(solutions: Sequence[Solution], proof: bytes | None, count: int, found: bytes,
+                   cells: int) -> bytes | None:
+    """The proof of a search that counted a puzzle's solutions again (:meth:`Engine.prove`), when
+    it found ``solutions`` and no other (``found``: the first ones, ``cells`` values each), else
+    ``None``."""
+    if proof is None or count != len(solutions):
+        return None
+    again = {tuple(found[k * cells:(k + 1) * cells]) for k in range(count)}
+    return proof if again == set(map(tuple, solutions)) else None
+
+
 def limit_reached(count: int, limit: int | None) -> bool:
     return limit is not None and count >= limit
 

@@ -33,8 +33,8 @@ from ..models.sudoku_batch import SudokuBatch
 from ..models.sudokux import SudokuX
 from ..options import INT64_MAX, Whole
 from ..results import STATUS_CODES, Columns, ResultColumns, Stats, Status, status_of
-from ..runtime.limits import Deadline
-from .base import Engine, Option, SearchOutcome
+from ..runtime.limits import Deadline, native_seconds
+from .base import Engine, Option, SearchOutcome, proof_of_these
 from .batch import BATCH_KIND, NativeBatch
 
 
@@ -91,12 +91,6 @@ with no solution yet to clause learning (results/rtd.md, "Clause learning")."""
 CONFLICT_UNIT = 1024
 """Option ``conflict_unit``'s default (sudokun.h: CONFLICT_UNIT): clause learning's first run, in
 conflicts, when it restarts (results/rtd.md, "Where the gap to the SAT solvers lies")."""
-
-
-def _seconds(deadline: Deadline) -> float:
-    """The C side's time limit: 0 = none; a spent deadline still gets a sliver, never 0."""
-    remaining = deadline.remaining()
-    return 0.0 if remaining is None else max(remaining, 1e-9)
 
 
 def raw_names(large: bool, restarting: bool, learning: bool) -> tuple[str, ...]:
@@ -255,7 +249,7 @@ class BitboardEngine(NativeBatch, Engine):
 
     def search(self, artifact: Puzzle, limit: int | None, keep: int, deadline: Deadline) -> SearchOutcome:
         count, timed_out, sols, counters = _SEARCHES[artifact.kind](self, artifact, limit, keep,
-                                                                    _seconds(deadline))
+                                                                    native_seconds(deadline.remaining()))
         cells = artifact.n_cells
         propagating = artifact.kind in PROPAGATING
         restarting = propagating and not _is_9x9(artifact)
@@ -271,7 +265,7 @@ class BitboardEngine(NativeBatch, Engine):
         random tie-breaks), whose every propagation is unit propagation on the puzzle's CNF and
         every clause learnt a lemma; the locked rule and the alldifferent filter, which are not,
         are off."""
-        cells, keep, seconds = puzzle.n_cells, len(solutions) + 1, _seconds(deadline)
+        cells, keep, seconds = puzzle.n_cells, len(solutions) + 1, native_seconds(deadline.remaining())
         if _is_9x9(puzzle):
             proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), keep, seconds)
         elif puzzle.kind in PROPAGATING:
@@ -280,9 +274,7 @@ class BitboardEngine(NativeBatch, Engine):
                                                       self.settings["conflict_unit"])
         else:
             return None
-        if proof is None or count != len(solutions) or set(_split(found, count, cells)) != set(map(tuple, solutions)):
-            return None
-        return proof
+        return proof_of_these(solutions, proof, count, found, cells)
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box

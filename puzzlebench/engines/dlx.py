@@ -26,8 +26,8 @@ from ..models.base import Puzzle
 from ..models.sudoku_batch import SudokuBatch
 from ..results import STATUS_CODE, Columns, ResultColumns, Stats, Status, status_of
 from ..runtime.child import MB, machine_memory
-from ..runtime.limits import Deadline
-from .base import SearchOutcome
+from ..runtime.limits import Deadline, native_seconds
+from .base import SearchOutcome, proof_of_these
 from .batch import BATCH_KIND, NativeBatch
 from .dlx_py import ExactCoverEngine
 
@@ -59,7 +59,7 @@ def solve_matrix(matrix: ExactCoverMatrix, limit: int | None, keep: int,
     items, colors, starts = matrix.arrays()
     count, kept, nodes, updates, cleansings, timed_out = _native.dlx_solve(
         matrix.n_primary, matrix.n_secondary, items, colors, starts,
-        0 if limit is None else limit, keep, 0.0 if time_limit is None else max(time_limit, 1e-9))
+        0 if limit is None else limit, keep, native_seconds(time_limit))
     raw = {"nodes": nodes, "updates": updates}
     if matrix.colored:
         raw["cleansings"] = cleansings
@@ -91,15 +91,10 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
         of any block shape; other puzzles none."""
         if puzzle.kind != "sudoku" or _native_function("dlx_sudoku_prove") is None:
             return None
-        remaining = deadline.remaining()
-        cells = puzzle.n_cells
         proof, count, found = _native.dlx_sudoku_prove(bytes(puzzle.givens), puzzle.box[0], puzzle.box[1],
                                                        len(solutions) + 1,
-                                                       0.0 if remaining is None else max(remaining, 1e-9))
-        if proof is None or count != len(solutions):
-            return None
-        grids = {tuple(found[k * cells:(k + 1) * cells]) for k in range(count)}
-        return proof if grids == set(map(tuple, solutions)) else None
+                                                       native_seconds(deadline.remaining()))
+        return proof_of_these(solutions, proof, count, found, puzzle.n_cells)
 
     # -- the batch path ---------------------------------------------------------------------
 
@@ -115,7 +110,7 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
         start = time.perf_counter()
         rows = _native.dlx_sudoku_batch(packed.values, packed.box[0], packed.box[1],
                                         0 if limit is None else limit, 1,
-                                        0.0 if time_limit is None else max(time_limit, 1e-9), self.batch_threads)
+                                        native_seconds(time_limit), self.batch_threads)
         elapsed = (time.perf_counter() - start) * self.threads_used(len(rows))
         if None in rows:  # givens that break a rule: a validated batch never has them
             return None
@@ -147,7 +142,7 @@ class DlxEngine(NativeBatch, ExactCoverEngine):
         start = time.perf_counter()
         answered = _native.dlx_sudoku_batch_columns(
             packed.values, packed.box[0], packed.box[1], 0 if limit is None else limit,
-            0.0 if time_limit is None else max(time_limit, 1e-9),
+            native_seconds(time_limit),
             status, counts, nodes, updates, items, options, solutions, self.batch_threads)
         elapsed = (time.perf_counter() - start) * self.threads_used(answered)
         share = np.full(answered, elapsed / max(1, answered))

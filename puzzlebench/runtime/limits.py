@@ -42,6 +42,12 @@ def checked_limits(limit: int | None, time_limit: float | None) -> tuple[int | N
     return normalise_limit(limit), check_time_limit(time_limit)
 
 
+def native_seconds(seconds: float | None) -> float:
+    """A time limit as the native searches take it: 0 is none, so a spent one (0 or below)
+    still gets a sliver and stops at once."""
+    return 0.0 if seconds is None else max(seconds, 1e-9)
+
+
 class Deadline:
     """A point after which a search must stop (``None`` seconds: never), on the run's clock:
     ``wall`` (time.perf_counter), or ``cpu``, the CPU time of this process and the programs it
