@@ -74,10 +74,7 @@ static PyObject *sudoku_solve(PyObject *self, PyObject *args) {
     PyObject *res = NULL;
     BBSearch s;
     s.solutions = NULL;
-    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
-        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to 64 values supported", br, bc);
-        goto done;
-    }
+    if (!pb_block_shape_ok(br, bc, "", " supported")) goto done;
     int n = br * bc;
     if (check_values(&g, (Py_ssize_t)n * n, n, "givens") < 0) goto done;
     if (init_search(&s, limit, keep, seconds, (Py_ssize_t)n * n) < 0) goto done;
@@ -506,10 +503,7 @@ static PyObject *sudoku_batch_columns(PyObject *self, PyObject *args) {
                           &bt.rules, &bt.seed, &bt.restart_unit, &bt.handover, &bt.conflict_unit, &out[STATUS],
                           &out[COUNTS], &out[STATS], &out[SECONDS], &out[SOLUTIONS], &bt.threads)) return NULL;
     if (get_limit(limit_obj, &bt.limit) < 0 || batch_threads(bt.threads) < 0) goto done;
-    if (bt.br < 1 || bt.bc < 1 || bt.br > 64 || bt.bc > 64 || bt.br * bt.bc > 64) {
-        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to 64 values supported", bt.br, bt.bc);
-        goto done;
-    }
+    if (!pb_block_shape_ok(bt.br, bt.bc, "", " supported")) goto done;
     int n = bt.br * bt.bc;
     bt.cells = (Py_ssize_t)n * n;
     if (givens.len % bt.cells) {

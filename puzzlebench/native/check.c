@@ -51,14 +51,7 @@ static int grid_right(const uint8_t *v, const uint8_t *g, int n, const uint8_t *
 }
 
 
-/* Whether a block shape is one the checks take, tested before anything is multiplied. */
-static int shape_ok(int rows, int cols) {
-    if (rows < 1 || cols < 1 || rows > MAX_VALUES || cols > MAX_VALUES || rows * cols > MAX_VALUES) {
-        PyErr_Format(PyExc_ValueError, "block shape %dx%d: 1 to %d values", rows, cols, MAX_VALUES);
-        return 0;
-    }
-    return 1;
-}
+_Static_assert(MAX_VALUES == 64, "the block shapes the checks take are pb_block_shape_ok's");
 
 /* Givens that keep the rules: every value in 0..n, no value twice in a row, column or block. */
 static int givens_right(const uint8_t *g, const uint8_t *unused, int n, const uint8_t *block_of) {
@@ -104,7 +97,7 @@ static ptrdiff_t check_range(void *work, int worker, ptrdiff_t begin, ptrdiff_t 
  * the GIL released.  NULL with an exception set on a bad shape, length or thread count. */
 static PyObject *each_puzzle(int rows, int cols, const Py_buffer *values, const Py_buffer *givens,
                              PuzzleTest test, int threads) {
-    if (!shape_ok(rows, cols)) return NULL;
+    if (!pb_block_shape_ok(rows, cols, "", "")) return NULL;
     if (threads < 1 || threads > PB_MAX_THREADS) {
         PyErr_Format(PyExc_ValueError, "threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
         return NULL;
@@ -197,7 +190,7 @@ static PyObject *py_sudoku_text_givens(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiy*y*|i", &rows, &cols, &text, &table, &threads)) return NULL;
     PyObject *values = NULL, *flags = NULL, *out = NULL;
     uint8_t *block_of = NULL;
-    if (!shape_ok(rows, cols)) goto done;
+    if (!pb_block_shape_ok(rows, cols, "", "")) goto done;
     if (threads < 1 || threads > PB_MAX_THREADS) {
         PyErr_Format(PyExc_ValueError, "threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
         goto done;

@@ -379,11 +379,7 @@ static void sd_close(sd_call *call) {
 static Py_ssize_t sd_open(const Py_buffer *bg, int br, int bc, int keep, long long limit, double time_limit,
                           int threads, sd_call *call) {
     memset(call, 0, sizeof *call);
-    /* each side bounded before the products, which could overflow an int */
-    if (br < 1 || bc < 1 || br > 64 || bc > 64 || br * bc > 64) {
-        PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: block shape %dx%d: 1 to 64 values", br, bc);
-        return -1;
-    }
+    if (!pb_block_shape_ok(br, bc, "dlx_sudoku_batch: ", "")) return -1;
     if (threads < 1 || threads > PB_MAX_THREADS) {
         PyErr_Format(PyExc_ValueError, "dlx_sudoku_batch: threads = %d: 1 to %d", threads, (int)PB_MAX_THREADS);
         return -1;

@@ -24,6 +24,17 @@ int *read_units(PyObject *obj, int n, int *nunit_out);
 int pb_interrupt_arm(sig_atomic_t *seen);
 int pb_interrupted(int stopped, sig_atomic_t seen);
 
+/* Whether a Sudoku block shape of rows x cols is one the native searches take (1 to 64 values),
+ * each side bounded before the product, which could overflow an int; else 0 with a ValueError,
+ * "<call>block shape RxC: 1 to 64 values<tail>". */
+static inline int pb_block_shape_ok(int rows, int cols, const char *call, const char *tail) {
+    if (rows < 1 || cols < 1 || rows > 64 || cols > 64 || rows * cols > 64) {
+        PyErr_Format(PyExc_ValueError, "%sblock shape %dx%d: 1 to 64 values%s", call, rows, cols, tail);
+        return 0;
+    }
+    return 1;
+}
+
 /* A search's status as the columnar result codes it (results.STATUS_CODES: the order of
  * results.Status, which a test holds to these), from its count, limit (<= 0: all) and clock,
  * as results.status_of decides it. */

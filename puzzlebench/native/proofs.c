@@ -104,11 +104,7 @@ static PyObject *py_dlx_sudoku_prove(PyObject *self, PyObject *args) {
     BBSearch s;
     s.solutions = NULL;
     PBProof proof;
-    /* each side bounded before the product, which could overflow an int */
-    if (rows < 1 || cols < 1 || rows > 64 || cols > 64 || rows * cols > 64) {
-        PyErr_Format(PyExc_ValueError, "dlx_sudoku_prove: block shape %dx%d: 1 to 64 values", rows, cols);
-        goto done;
-    }
+    if (!pb_block_shape_ok(rows, cols, "dlx_sudoku_prove: ", "")) goto done;
     int n = rows * cols;
     if (begin_proving(&s, &proof, &opened, &g, (Py_ssize_t)n * n, n, keep, seconds) < 0) goto done;
     int rc;
