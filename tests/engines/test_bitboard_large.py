@@ -69,7 +69,8 @@ def test_25x25_agree_with_dlx(seed, share):
 
 
 def dug(box, seed, holes_wanted):
-    """A seeded full grid with cells removed while it stays unique (proven by DLX)."""
+    """A seeded full grid with cells removed while the native search finds it unique (DLX then
+    checks the claim in ``agree``; DLX digging took 40 times as long)."""
     rng = random.Random(seed)
     grid = pattern_sudoku_grid(box, rng)
     removed = 0
@@ -77,7 +78,7 @@ def dug(box, seed, holes_wanted):
         if removed == holes_wanted:
             break
         keep, grid[cell] = grid[cell], 0
-        if DLX.run(Sudoku(box, grid), limit=2).status is Status.UNIQUE:
+        if NEW.run(Sudoku(box, grid), limit=2).status is Status.UNIQUE:
             removed += 1
         else:
             grid[cell] = keep
