@@ -464,8 +464,7 @@ def test_cli_fit_writes_a_model(tmp_path, capsys):
     assert "2-fold cross-validated Pearson r" in capsys.readouterr().out
     model = load_model(out)
     assert model.fitted["rows"] == 6 and model.features[0] == "n:last free cell"
-    assert main(["rate", "-", "--model", str(out)] if False else ["rate", str(data), "--model", str(out),
-                                                                   "--format", "jsonl"]) == 0
+    assert main(["rate", str(data), "--model", str(out), "--format", "jsonl"]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 6
 
 
