@@ -31,6 +31,8 @@ typedef struct {
                              each a clause learnt (in nogoods) or a solution blocked */
     uint64_t handover;    /* grids of units without BB_CDCL: the depth-first search's dead ends with no
                              solution found after which clause learning takes the puzzle over (0: never) */
+    const uint8_t *blocked;   /* clause learning's proof: solutions known before the search (nblocked of */
+    int nblocked;             /* n_cells values each), blocked from its start, so that it only refutes */
 } BBSearch;
 
 /* The rules of the searches over units (bbu_solve, bbn_solve): a bit set.  BB_ALLDIFF and

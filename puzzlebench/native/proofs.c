@@ -60,15 +60,23 @@ static PyObject *sudoku9_prove(PyObject *self, PyObject *args) {
     return res;
 }
 
-/* units_prove(n, units, givens, keep, seconds, rules, seed, conflict_unit)
- *   -> (proof | None, count, solutions) */
+static int values_in_range(const uint8_t *v, Py_ssize_t len, int n) {
+    for (Py_ssize_t i = 0; i < len; i++) if (v[i] < 1 || v[i] > n) return 0;
+    return 1;
+}
+
+/* units_prove(n, units, givens, keep, seconds, rules, seed, conflict_unit[, known])
+ *   -> (proof | None, count, solutions); `known`: solutions blocked from the start, which the
+ *   proof refutes with the grid's CNF and none of which is counted */
 static PyObject *units_prove(PyObject *self, PyObject *args) {
     int n, keep, rules, opened = 0;
     PyObject *units_obj;
     Py_buffer g;
     double seconds;
     unsigned long long seed, conflict_unit;
-    if (!PyArg_ParseTuple(args, "iOy*idiKK", &n, &units_obj, &g, &keep, &seconds, &rules, &seed, &conflict_unit))
+    Py_buffer known = {0};
+    if (!PyArg_ParseTuple(args, "iOy*idiKK|y*", &n, &units_obj, &g, &keep, &seconds, &rules, &seed, &conflict_unit,
+                          &known))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -81,6 +89,12 @@ static PyObject *units_prove(PyObject *self, PyObject *args) {
     if (begin_proving(&s, &proof, &opened, &g, cells, n, keep, seconds) < 0) goto done;
     s.seed = seed;
     s.conflict_unit = conflict_unit;
+    if (known.buf && (known.len % cells || !values_in_range(known.buf, known.len, n))) {
+        PyErr_Format(PyExc_ValueError, "known: whole solutions of %zd values 1..%d expected", cells, n);
+        goto done;
+    }
+    s.blocked = known.buf;
+    s.nblocked = known.buf ? (int)(known.len / cells) : 0;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = bbu_prove(n, nunit, units, g.buf, rules | BB_CDCL, &s, &proof);
@@ -91,6 +105,7 @@ done:
     PyMem_Free(s.solutions);
     PyMem_Free(units);
     PyBuffer_Release(&g);
+    if (known.buf) PyBuffer_Release(&known);
     return res;
 }
 

@@ -465,6 +465,36 @@ static int target_value(const Solver *S, int y) {
     return w >= 0 && !S->asg[c * S->n + w] ? c * S->n + w : y;
 }
 
+#ifdef CDCL_PROOF
+/* The solutions a claim names (s->blocked), each blocked from the start by its clause of the
+ * claim's formula, "one of its open cells holds another value": the search is then the
+ * refutation the claim needs, proving from the start (no target phases: they would lead back
+ * to a blocked solution), with no lemma spent on finding them again.  1 when no solution is
+ * left at the root, 0 when the search is to go on, -1 on no memory. */
+static int block_known(Solver *S, const uint8_t *givens, BBSearch *s) {
+    S->proving = 1;
+    for (int k = 0; k < s->nblocked; k++) {
+        const uint8_t *solution = s->blocked + (size_t)k * S->ncell;
+        int satisfied = 0;
+        S->learnt.len = 0;
+        for (int c = 0; c < S->ncell && !satisfied; c++) {
+            if (givens[c]) continue;
+            int lit = 2 * (c * S->n + solution[c] - 1) + 1;   /* "c does not hold its value" */
+            if (lit_true(S, lit)) satisfied = 1;
+            else if (!lit_false(S, lit) && push(&S->learnt, lit) < 0) return -1;
+        }
+        if (satisfied) continue;
+        if (S->learnt.len == 0) return 1;
+        if (S->learnt.len == 1) assign(S, S->learnt.v[0], REASON(R_DECISION, 0));
+        else if (add_clause(S, 1, 0) < 0) return -1;
+        uint32_t confl; int x;
+        int p = propagate(S, &confl, &x, s);
+        if (p) return p;
+    }
+    return 0;
+}
+#endif
+
 /* The search: 1 when it ended (complete, at the limit, or out of time), -1 on no memory. */
 static int search(Solver *S, int rules, BBSearch *s) {
     uint64_t unit = s->conflict_unit ? s->conflict_unit : CONFLICT_UNIT;
@@ -581,6 +611,11 @@ int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBS
         if (p < 0) { rc = -1; goto done; }
         if (p) { s->conflicts++; PROOF_REFUTED(s); goto done; }
     }
+#ifdef CDCL_PROOF
+    int blocked = block_known(&S, givens, s);
+    if (blocked < 0) { rc = -1; goto done; }
+    if (blocked) { s->conflicts++; PROOF_REFUTED(s); goto done; }
+#endif
     if (search(&S, rules, s) < 0) rc = -1;
 done:
     solver_free(&S);

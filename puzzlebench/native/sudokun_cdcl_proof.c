@@ -5,9 +5,9 @@
  * unsatisfiable.  Each reason of the search is a clause of that CNF (R_BINARY a pairwise
  * at-most-one, R_CELL a cell's at-least-one, R_UNIT a unit's for a value) or a clause learnt
  * before, so its propagation is unit propagation and each first-UIP clause, minimised by those
- * reasons, is RUP as it stands.  The clause that blocks a found solution, its decisions'
- * negations, is RUP once the solution's blocking clause is in the formula: the decisions
- * propagate to the whole solution.  A conflict at the root, or a solution there, ends the proof
+ * reasons, is RUP as it stands.  The solutions the claim names are blocked from the start
+ * (block_known), so the search is a refutation from its first step; one it finds besides them
+ * refutes the claim, and the caller then has no proof.  A conflict at the root ends the proof
  * with the empty clause.  The clauses the search forgets are deleted from the proof as well, so
  * the checker propagates over the clauses the search kept. */
 #include "sudokun.h"

@@ -97,6 +97,24 @@ def test_a_proof_for_other_solutions_than_the_search_finds_is_none():
     assert engine.prove(puzzle, [solution, solution], Deadline(60)) is None
 
 
+def test_the_proof_search_blocks_the_claimed_solutions_from_its_start():
+    """Given the solutions a claim names, clause learning refutes the claim's formula without
+    finding them again (none counted, no lemma spent on them); what is not a whole solution of
+    values 1..n is refused."""
+    from puzzlebench import _native
+    puzzle = parse(sixteens(limit=1, step=1)[0])
+    engine = make_engine("bitboard")
+    solution = engine.run(puzzle, limit=2).solutions[0]
+    call = (16, engine._units_of(puzzle), bytes(puzzle.givens), 1, 60.0, engine._rules(), 0, 0)
+    proof, count, found = _native.units_prove(*call, bytes(solution))
+    assert (count, found) == (0, b"")
+    n_vars, clauses, _ = claim_formula(puzzle, [solution])
+    assert proof_verdict(n_vars, clauses, proof) == "verified"
+    for bad in (bytes(solution)[:-1], bytes(solution)[:-1] + b"\x00", bytes(solution)[:-1] + b"\x11"):
+        with pytest.raises(ValueError, match="^known: whole solutions of 256 values 1..16 expected$"):
+            _native.units_prove(*call, bad)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("index", QUICK25)
 def test_hard_25x25_puzzles_are_proved_by_the_engine(index):
