@@ -4,8 +4,9 @@
  * hardness peak (results/rtd.md, "Clause learning").  The puzzle's clauses are never written:
  * each is a kind of reason (below).  The loop is MiniSat's (Eén and Sörensson, "An extensible
  * SAT-solver", SAT 2003): propagate; on a conflict learn its first-UIP clause (Marques-Silva and
- * Sakallah, GRASP, 1999) less the literals the rest implies, jump back, bump its variables
- * (VSIDS); restart on the Luby or geometric sequence of conflicts; halve the learnt clauses now
+ * Sakallah, GRASP, 1999) less the literals the rest implies, each lower level's literals
+ * replaced by their UIP where one implies them all (shrinking, below), jump back, bump its
+ * variables (VSIDS); restart on the Luby or geometric sequence of conflicts; halve the learnt clauses now
  * and then, keeping those of few decision levels (Audemard and Simon, IJCAI 2009).  A decision
  * is always "cell c holds value v", v taken from the longest trail since the restart where it
  * is still open (target phases, below): saved phases of single literals are mostly "does not
@@ -286,6 +287,72 @@ static int redundant(Solver *S, int z, uint32_t levels) {
     return 1;
 }
 
+/* The UIP of level `level` for the `count` literals of the learnt clause there (their
+ * variables marked 1 in S->seen, as are all of the clause's): the literal of that level that,
+ * with literals of the clause at lower levels, implies them all; -2 when there is none of that
+ * kind (a reason reaches a lower level's literal outside the clause), -1 on no memory. */
+static int level_uip(Solver *S, int level, int count) {
+    int end = level < S->nlevels ? S->trail_lim[level] : S->ntrail, open = count, uip = -2;
+    S->toclear.len = 0;
+    for (int at = end - 1; at >= S->trail_lim[level - 1] && uip == -2; at--) {
+        int p = S->trail[at] >> 1;
+        if (!S->seen[p]) continue;
+        if (open == 1) { uip = p; break; }
+        open--;
+        if (clause_vars(S, S->reason[p], p) < 0) { uip = -1; break; }
+        for (size_t i = 0; i < S->buf.len; i++) {
+            int q = S->buf.v[i];
+            if (q == p || S->level[q] == 0) continue;
+            if (S->level[q] != level) {
+                if (S->seen[q] != 1) { at = -1; break; }   /* not in the clause: no UIP here */
+            } else if (!S->seen[q]) {
+                S->seen[q] = 2; open++;
+                if (push(&S->toclear, q) < 0) { uip = -1; break; }
+            }
+        }
+    }
+    for (size_t i = 0; i < S->toclear.len; i++) S->seen[S->toclear.v[i]] = 0;
+    return uip;
+}
+
+/* Shrinking (Feng and Bacchus, "Clause size reduction with all-UIP learning", SAT 2020): the
+ * learnt clause's literals of one lower level, where they follow from one literal of that
+ * level and the clause's literals below it, replaced by that literal.  A decision "cell holds
+ * value" puts out dozens of values at its level, and a clause learnt through a cell's or a
+ * unit's at-least-one gathers them.  Each clause stays RUP: its literals assumed false give
+ * each level's UIP, which gives by unit propagation the literals it replaced. */
+static int shrink(Solver *S) {
+    size_t len = S->learnt.len, out = 1;
+    if (len < 3) return 0;
+    int *lits = S->learnt.v;
+    for (size_t i = 2; i < len; i++) {   /* the highest level first (insertion: clauses are short) */
+        int lit = lits[i], l = S->level[lit >> 1];
+        size_t j = i;
+        for (; j > 1 && S->level[lits[j - 1] >> 1] < l; j--) lits[j] = lits[j - 1];
+        lits[j] = lit;
+    }
+    S->stack.len = 0;
+    for (size_t i = 1; i < len; i++) {
+        S->seen[lits[i] >> 1] = 1;
+        if (push(&S->stack, lits[i] >> 1) < 0) return -1;
+    }
+    for (size_t i = 1, j; i < len; i = j) {
+        int level = S->level[lits[i] >> 1];
+        for (j = i; j < len && S->level[lits[j] >> 1] == level; j++) {}
+        int uip = j - i >= 2 ? level_uip(S, level, (int)(j - i)) : -2;
+        if (uip == -1) return -1;
+        if (uip < 0) { while (i < j) lits[out++] = lits[i++]; continue; }
+        lits[out++] = false_lit_of(S, uip);
+        if (!S->seen[uip]) {
+            S->seen[uip] = 1;
+            if (push(&S->stack, uip) < 0) return -1;
+        }
+    }
+    S->learnt.len = out;
+    for (size_t i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
+    return 0;
+}
+
 /* First-UIP learning: the learnt clause in S->learnt (its asserting literal first, one of the
  * highest level of the rest second), the level to jump back to returned; -1 on no memory. */
 static int analyze(Solver *S, uint32_t r, int x) {
@@ -325,6 +392,8 @@ static int analyze(Solver *S, uint32_t r, int x) {
     }
     for (size_t i = 0; i < S->toclear.len; i++) S->seen[S->toclear.v[i]] = 0;
     S->learnt.len = kept;
+    if (shrink(S) < 0) return -1;
+    kept = S->learnt.len;
     int back = 0;
     for (size_t i = 1; i < kept; i++) {
         int l = S->level[S->learnt.v[i] >> 1];
