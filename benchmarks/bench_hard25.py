@@ -3,12 +3,15 @@ generator, kept where CP-SAT as a new user runs it needs 1 s CPU or more; then t
 engine, CP-SAT and CaDiCaL on every kept puzzle, in the same run.
 
     python benchmarks/bench_hard25.py --make [--check-seconds 0.5] [--seeds 1-19] [--until HH:MM] [--set NAME]
+                                     [--keep-over 1.0]
+    python benchmarks/bench_hard25.py --write-set [--set NAME] [--keep-over 1.0]   # the set again from its tries
     python benchmarks/bench_hard25.py --run [--time-limit 20] [--wall 60] [--specs a,b,...] [--engine-seeds 0-2]
     python benchmarks/bench_hard25.py --report RUN[,RUN...]   # results/bitboard.md's section
 
 --make: per seed ``generate sudoku --box 5x5 --count 1 --seed S --check-seconds C`` (a clue not
 decided in C s is kept: unique, not proven minimal), then ``cpsat --time-limit 20``; each try in
-results/generated/hard25.jsonl, the kept in hard25.txt. --run: limit 2, CPU decides
+results/generated/hard25.jsonl, those CP-SAT took ``--keep-over`` s of CPU or more for (or ran out
+of time on) in hard25.txt. --run: limit 2, CPU decides
 (``puzzlebench.solve`` on the CPU clock, a wall limit beside), every engine on a puzzle before the
 next, at each engine seed (an engine that takes none at seed 0 only), into results/hard25.jsonl.
 """
@@ -32,7 +35,7 @@ ENGINES = ("bitboard", "cpsat", "sat:cadical195@encoding=optimized")
 NATIVE, CADICAL = ENGINES[0], ENGINES[2]
 NEW_USER = "cpsat"        # the default spec, as `puzzlebench solve --solver cpsat --time-limit 20` runs it
 NEW_USER_LIMIT = 20.0     # its --time-limit: wall seconds, the CLI's default clock
-HARD = 1.0                # CPU seconds CP-SAT needs for a puzzle to be kept
+HARD = 1.0                # CPU seconds CP-SAT needs for a puzzle to be kept (--keep-over)
 
 
 def make(seeds: range, check_seconds: float, until: str | None, tries: Path) -> None:
@@ -48,17 +51,22 @@ def make(seeds: range, check_seconds: float, until: str | None, tries: Path) -> 
         append_rows(tries, [{"seed": seed, "check_seconds": check_seconds, "clues": sum(1 for g in puzzle.givens if g),
                              "undecided": puzzle.metadata.get("undecided", 0), "generate_cpu": round(made_cpu, 1),
                              "cpsat_status": r.status.value, "cpsat_cpu": round(r.times.cpu, 2),
-                             "kept": r.times.cpu >= HARD, "load": float(load_now().split()[0]),
+                             "load": float(load_now().split()[0]),
                              "puzzle": puzzle.write()}])
 
 
-def write_set(tries: list[dict], path: Path) -> None:
+def kept(row: dict, hard: float) -> bool:
+    """Whether a try goes into the set: CP-SAT needed ``hard`` s of CPU or more, or ran out of time."""
+    return row["cpsat_cpu"] >= hard or row["cpsat_status"] == "timeout"
+
+
+def write_set(tries: list[dict], path: Path, hard: float) -> None:
     """The kept puzzles, each after a comment line saying how to make it again."""
     lines = ["# Hard near-minimal 25x25 Sudoku, made by benchmarks/bench_hard25.py --make:",
              "# puzzlebench generate sudoku --box 5x5 --count 1 --seed SEED --check-seconds C, kept where",
-             f"# cpsat (--time-limit {NEW_USER_LIMIT:g}) needed >= {HARD:g} s CPU. check_seconds is wall time: a",
+             f"# cpsat (--time-limit {NEW_USER_LIMIT:g}) needed >= {hard:g} s CPU. check_seconds is wall time: a",
              "# check near it may end the other way on another machine, so the puzzle is kept here as made."]
-    for row in (row for row in tries if row["kept"]):
+    for row in (row for row in tries if kept(row, hard)):
         lines += [f"# seed {row['seed']} check_seconds {row['check_seconds']:g} clues {row['clues']} "
                   f"undecided {row['undecided']} generate_cpu {row['generate_cpu']:.0f} s "
                   f"cpsat {row['cpsat_status']} {row['cpsat_cpu']:.2f} s", row["puzzle"]]
@@ -117,8 +125,8 @@ def run_table(every: list[dict], stamp: str) -> list[str]:
                       "r" * (1 + 2 * len(specs))), ""]
 
 
-def set_lines(made: list[dict], set_file: Path) -> list[str]:
-    kept = [r for r in made if r["kept"]]
+def set_lines(made: list[dict], set_file: Path, hard: float) -> list[str]:
+    chosen = [r for r in made if kept(r, hard)]
     checks = ", ".join(sorted({f"{r['check_seconds']:g}" for r in made}))
 
     def span(key, rows, fmt="{}"):
@@ -126,8 +134,9 @@ def set_lines(made: list[dict], set_file: Path) -> list[str]:
     return [f"The set, results/generated/{set_file.name} (`python benchmarks/bench_hard25.py --make`, every try in "
             f"results/generated/{set_file.stem}.jsonl): {len(made)} seeded 25x25 from `puzzlebench generate sudoku --box 5x5 "
             f"--count 1 --seed S --check-seconds C` (seeds {made[0]['seed']}-{made[-1]['seed']}, C = "
-            f"{checks} s), {len(kept)} kept where `cpsat` with `--time-limit {NEW_USER_LIMIT:g}` needed >= {HARD:g} "
-            f"s CPU. Clues {span('clues', kept)} (of 625); of them {span('undecided', kept)} kept because their check "
+            f"{checks} s), {len(chosen)} kept where `cpsat` with `--time-limit {NEW_USER_LIMIT:g}` needed >= {hard:g} "
+            f"s CPU or ran out of time. Clues {span('clues', chosen)} (of 625); of them {span('undecided', chosen)} "
+            "kept because their check "
             "was not decided within C s: unique, near-minimal, not proven minimal. Generating one took "
             f"{span('generate_cpu', made, '{:.0f}')} s CPU, "
             f"{sum(r['generate_cpu'] + r['cpsat_cpu'] for r in made) / 60:.0f} min of CPU for the set with "
@@ -168,18 +177,24 @@ def main() -> int:
     ap.add_argument("--out", default="results/bitboard.md")
     ap.add_argument("--runs", type=Path, default=Path("results"), help="the folder of hard25.jsonl and generated/")
     ap.add_argument("--set", default="hard25", help="the set's name: generated/NAME.txt and its tries NAME.jsonl")
+    ap.add_argument("--keep-over", type=float, default=HARD,
+                    help="--make, --write-set, --report: CPU seconds CP-SAT needs for a try to be in the set")
+    ap.add_argument("--write-set", action="store_true", help="write the set again from its tries")
     args = ap.parse_args()
     tries, set_file = args.runs / f"generated/{args.set}.jsonl", args.runs / f"generated/{args.set}.txt"
     runs, section = args.runs / "hard25.jsonl", SECTION if args.set == "hard25" else f"{SECTION}: {args.set}"
     if args.make:
         make(args.seeds, args.check_seconds, args.until, tries)
-        write_set(read_rows(tries), set_file)
+        write_set(read_rows(tries), set_file, args.keep_over)
+    elif args.write_set:
+        write_set(read_rows(tries), set_file, args.keep_over)
     elif args.run:
         run(args.specs.split(","), args.time_limit, args.wall or default_wall_limit(args.time_limit), set_file, runs,
             args.engine_seeds)
     elif args.report:
         every, stamps = read_rows(runs), args.report.split(",")
-        splice_section(args.out, section, set_lines(read_rows(tries), set_file) + verdict(every, stamps[0])
+        splice_section(args.out, section, set_lines(read_rows(tries), set_file, args.keep_over)
+                       + verdict(every, stamps[0])
                        + [line for stamp in stamps for line in run_table(every, stamp)])
     return 0
 
