@@ -85,9 +85,9 @@ NOGOODS = 64
 """Option ``nogoods``: its rule bit (pb_bitboard.h: BB_NOGOODS)."""
 CDCL = 128
 """Option ``cdcl``: its rule bit (pb_bitboard.h: BB_CDCL)."""
-HANDOVER = 2000
+HANDOVER = 50
 """Option ``handover``'s default: the dead ends after which the depth-first search hands a puzzle
-with no solution yet to clause learning (results/rtd.md, "Clause learning")."""
+with no solution yet to clause learning (results/rtd.md, "Design notes: clause learning")."""
 CONFLICT_UNIT = 1024
 """Option ``conflict_unit``'s default (sudokun.h: CONFLICT_UNIT): clause learning's first run, in
 conflicts, when it restarts (results/rtd.md, "Where the gap to the SAT solvers lies")."""
@@ -145,7 +145,7 @@ class BitboardEngine(NativeBatch, Engine):
       and (option ``nogoods``) each run's refuted branches recorded as nogoods that the later runs
       of the puzzle propagate (Lecoutre, Sais, Tabary and Vidal, "Recording and minimizing
       nogoods from restarts", JSAT 2007).  After ``handover`` dead ends with no solution found
-      (2,000), clause learning takes the puzzle over from its start (native/sudokun_cdcl.c, option
+      (50), clause learning takes the puzzle over from its start (native/sudokun_cdcl.c, option
       ``cdcl`` for it alone): MiniSat's loop (Eén and Sörensson, SAT 2003) on the grid itself, the
       puzzle's clauses implicit, each decision a cell's value on the longest trail since the
       restart where it is open (target phases: Biere and Fleury, POS 2020); a hard puzzle's heavy

@@ -28,12 +28,13 @@ from puzzlebench.engines.registry import make_engine
 
 DLX = make_engine("dlx")
 SAT = make_engine("sat")
-FORCED = {(policy, large): make_engine(f"bitboard@restarts={policy};restart_unit=1;large={large}")
+FORCED = {(policy, large): make_engine(f"bitboard@restarts={policy};restart_unit=1;large={large};handover=0")
           for policy in ("luby", "geometric") for large in (True, False)}
-NOGOODS = {nogoods: make_engine(f"bitboard@restart_unit=1;large=false;locked=false;nogoods={nogoods}")
+NOGOODS = {nogoods: make_engine(f"bitboard@restart_unit=1;large=false;locked=false;nogoods={nogoods};handover=0")
            for nogoods in (True, False)}
 """Restarts after every dead end, on a search weak enough to meet many before its first solution:
-nogoods recorded at every restart."""
+nogoods recorded at every restart.  These engines are the depth-first search's alone (``handover=0``:
+clause learning, which counts its learnt clauses as nogoods, never takes over)."""
 
 
 def holed(puzzle_of, grid, rng, share, moved=0):
@@ -117,7 +118,7 @@ def test_every_solution_is_counted_once_while_restarting(n, seed, share, policy)
 def test_a_count_of_all_solutions_after_restarts_is_dlx_s(seed, share, count):
     """16x16 with a given moved, searched without the large-grid rules so that dead ends (and so
     restarts, one after each) come before the first solution: every solution counted once."""
-    engine = make_engine("bitboard@restart_unit=1;large=false;locked=false").seeded(seed)
+    engine = make_engine("bitboard@restart_unit=1;large=false;locked=false;handover=0").seeded(seed)
     result = same_count(random_puzzle(16, seed, share, 1), None, engine)
     assert result.count == count and result.stats.raw["restarts"] > 0
 
