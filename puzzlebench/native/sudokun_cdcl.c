@@ -1,20 +1,18 @@
 /* Conflict-driven clause learning over a grid of units (bbu_solve with BB_CDCL, or after the
- * depth-first search of sudokun.c hands a puzzle over): the search of a CDCL solver, on the grid
- * itself, where the depth-first search lives in the heavy tail of large completions near their
- * hardness peak (results/rtd.md, "Clause learning").  The puzzle's clauses are never written:
- * each is a kind of reason (below).  The loop is MiniSat's (Eén and Sörensson, "An extensible
- * SAT-solver", SAT 2003): propagate; on a conflict learn its first-UIP clause (Marques-Silva and
- * Sakallah, GRASP, 1999) less the literals the rest implies, each lower level's literals
- * replaced by their UIP where one implies them all (shrinking, below; once a solution is found,
- * shrink_all_uip), jump back, bump its variables (VSIDS); restart on the Luby or geometric
- * sequence of conflicts; halve the learnt clauses now
+ * depth-first search of sudokun.c hands a puzzle over), on the grid itself, where the depth-first
+ * search lives in the heavy tail of large completions near their hardness peak (results/rtd.md,
+ * "Clause learning").  The puzzle's clauses are never written: each is a kind of reason (below).
+ * The loop is MiniSat's (Eén and Sörensson, "An extensible SAT-solver", SAT 2003): propagate; on
+ * a conflict learn its first-UIP clause (Marques-Silva and Sakallah, GRASP, 1999) less the
+ * literals the rest implies, each lower level's literals replaced by their UIP where one implies
+ * them all (shrink; once a solution is found, shrink_all_uip), jump back, bump its variables
+ * (VSIDS); restart on the Luby or geometric sequence of conflicts; halve the learnt clauses now
  * and then, keeping those of few decision levels (Audemard and Simon, IJCAI 2009).  A decision
- * is always "cell c holds value v", v taken from the longest trail since the restart where it
- * is still open (target phases, below): saved phases of single literals are mostly "does not
- * hold" and took six times the CPU on QWH of order 35; target phases decided 63 of 72 seeded
- * peak runs against 51 without (results/rtd.md).  Glucose's restarts took twice the CPU.
- * Counting: each solution found is blocked for good by the clause of its decisions' negations,
- * so none is found twice and the count is complete when the clauses leave none. */
+ * is always "cell c holds value v", v from the longest trail since the restart where it is open
+ * (target phases, below): saved phases took six times the CPU on QWH of order 35, Glucose's
+ * restarts twice (results/rtd.md).  Counting: each solution found is blocked for good by the
+ * clause of its decisions' negations, so none is found twice and the count is complete when the
+ * clauses leave none. */
 #include <stdlib.h>
 #include <string.h>
 #include "sudokun.h"
@@ -359,7 +357,7 @@ static int shrink(Solver *S) {
 /* The proof's shrinking, once a solution is found: as shrink above, but a literal of a lower
  * level that a reason on the way reaches may also be implied by the clause (`redundant`), or of
  * a level the clause has already (`present`, hashed as `levels`), and is then added (Feng and
- * Bacchus's stable all-UIP); the block is replaced when the clause grows no longer, as CaDiCaL's
+ * Bacchus's stable all-UIP); the block is replaced unless that makes the clause longer, as CaDiCaL's
  * shrink does (Fleury and Biere, "Efficient all-UIP learned clause minimization", SAT 2021).
  * The clause keeps its levels, its jump and its asserting literal, and stays RUP: the UIP and
  * the literals beside it propagate the block again.  On the hard minimal 25x25 counted to two it
