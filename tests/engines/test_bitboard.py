@@ -551,8 +551,8 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
         N.sudoku_answers_right(*box, bytes(rng.randint(0, 255) for _ in range(n * n * 5)), bytes(n * n * 5))
     for box in [(2, 2), (2, 3), (3, 4), (4, 4), (5, 5), (8, 8)]:
         n = box[0] * box[1]
-        N.sudoku_solve(*box, bytes(n * n), 1, 3, 1.0, True)
-        N.sudoku_solve(*box, bytes([1, 1] + [0] * (n * n - 2)), 2, 1, 1.0, False)
+        N.sudoku_solve(*box, bytes(n * n), 1, 3, 0.5, True)
+        N.sudoku_solve(*box, bytes([1, 1] + [0] * (n * n - 2)), 2, 1, 0.5, False)
     from array import array
     for n in (1, 2, 5, 9, 16, 64):   # grids of units: Latin, random regions, overlapping units
         cells = list(range(n * n))
@@ -560,9 +560,9 @@ SANITIZED_SCRIPT = textwrap.dedent(r"""
         rng.shuffle(cells)
         overlapping = [c for u in range(2 * n) for c in rng.sample(range(n * n), n)]
         for units in (rows_cols, rows_cols + cells, rows_cols + overlapping, []):
-            N.units_solve(n, array("H", units), bytes(n * n), 2, 2, 0.3, True)
+            N.units_solve(n, array("H", units), bytes(n * n), 2, 2, 0.15, True)
             N.units_solve(n, array("H", units), bytes([1, 1] + [0] * (n * n - 2)) if n > 1 else bytes(1),
-                          2, 1, 0.3, False)
+                          2, 1, 0.15, False)
     for n in (1, 5, 12, 63, 64):
         N.nqueens_solve(n, bytes(n), 3, 3, 0.5, True)
     print(N.nqueens_solve(10, bytes(10), None, 5, 0.0, True)[0])
