@@ -71,6 +71,24 @@ def proof_verdict(n_vars: int, clauses: list[list[int]], proof: bytes) -> str:
         return check_proof(n_vars, clauses, out.name)["verdict"]
 
 
+def own_proof_steps(spec: str, puzzle) -> tuple[int, list[list[int]], list[bytes]]:
+    """Engine ``spec``'s own proof of its claim on ``puzzle`` (counted to 2): the claim's
+    variables and clauses and the proof's steps, the proof asserted whole (its steps make it, it
+    ends with the empty clause and has over 40 steps), verified, and refused without the blocking
+    clause of the solution found (the formula is then satisfiable)."""
+    from puzzlebench.engines.certify import claim_formula
+    from puzzlebench.engines.registry import make_engine
+    from puzzlebench.runtime.limits import Deadline
+    solutions = make_engine(spec).run(puzzle, limit=2).solutions
+    proof = make_engine(spec).prove(puzzle, solutions, Deadline(60))
+    n_vars, clauses, _ = claim_formula(puzzle, solutions)
+    steps = binary_steps(proof)
+    assert b"".join(steps) == proof and steps[-1] == b"a\x00" and len(steps) > 40
+    assert proof_verdict(n_vars, clauses, proof) == "verified"
+    assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
+    return n_vars, clauses, steps
+
+
 def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:
     """cadical's DRAT proof of an unsatisfiable ``cnf`` written to ``proof`` (the test skips,
     saying why, where the program is absent)."""

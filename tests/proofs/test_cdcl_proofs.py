@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, data_lines
-from proof_cases import binary_steps, proof_verdict
+from proof_cases import binary_steps, own_proof_steps, proof_verdict
 from puzzlebench import parse
 from puzzlebench.engines.certify import certified, claim_formula
 from puzzlebench.engines.registry import make_engine
@@ -73,14 +73,7 @@ def test_an_unsat_16x16_is_refuted_by_the_engine():
 def test_the_proof_ends_with_the_empty_clause_and_is_needed_whole():
     """A lemma left out of the middle of a 16x16's proof, or the formula without the blocking
     clause of the solution found (then satisfiable), and the checker refuses the proof."""
-    puzzle = parse(sixteens(limit=1, step=1)[0])
-    solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
-    proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(60))
-    n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    steps = binary_steps(proof)
-    assert b"".join(steps) == proof and steps[-1] == b"a\x00" and len(steps) > 40
-    assert proof_verdict(n_vars, clauses, proof) == "verified"
-    assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
+    n_vars, clauses, steps = own_proof_steps("bitboard", parse(sixteens(limit=1, step=1)[0]))
     middle = len(steps) // 2
     refused = [i for i in range(middle - 20, middle + 20)
                if steps[i][:1] == b"a"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 from conftest import REPO, data_lines
-from proof_cases import binary_steps, proof_verdict
+from proof_cases import own_proof_steps, proof_verdict
 from puzzlebench import _native, parse
-from puzzlebench.engines.certify import certified, claim_formula
+from puzzlebench.engines.certify import certified
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.sudoku import without_solution
 from puzzlebench.models.sudoku import Sudoku
@@ -86,14 +86,7 @@ def test_the_proof_ends_with_the_empty_clause_and_is_needed_whole():
     proof's lemmas left out, or a run of them from its middle, and the checker refuses the
     proof.  One lemma alone is never needed: unit propagation derives it again from its
     children's lemmas (the branch item's at-least-one clause makes the refuted choice a unit)."""
-    puzzle = parse(grids(FORUM, limit=1, step=1)[0])
-    solutions = make_engine("dlx").run(puzzle, limit=2).solutions
-    proof = make_engine("dlx").prove(puzzle, solutions, Deadline(60))
-    n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    steps = binary_steps(proof)
-    assert b"".join(steps) == proof and steps[-1] == b"a\x00" and len(steps) > 40
-    assert proof_verdict(n_vars, clauses, proof) == "verified"
-    assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
+    n_vars, clauses, steps = own_proof_steps("dlx", parse(grids(FORUM, limit=1, step=1)[0]))
     assert proof_verdict(n_vars, clauses, steps[-1]) == "not verified"    # the empty clause alone
     middle = len(steps) // 2
     for start in range(middle - 20, middle + 20, 8):
