@@ -266,7 +266,7 @@ class BitboardEngine(NativeBatch, Engine):
         the puzzle's CNF and every clause learnt a lemma (the locked rule and the alldifferent
         filter, which are not, are off), with ``solutions`` blocked from its start: it refutes
         the claim's formula and finds none again (on results/generated/hard25.txt, a proof of
-        1.8 MB against 3.7 MB when it finds the solution first, results/certify_native.md)."""
+        2.4 MB against 3.7 MB when it finds the solution first, results/certify_native.md)."""
         cells, seconds = puzzle.n_cells, native_seconds(deadline.remaining())
         if _is_9x9(puzzle):
             proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), len(solutions) + 1, seconds)
