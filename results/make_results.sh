@@ -164,5 +164,3 @@ python benchmarks/bench_tools.py
 python benchmarks/bench_generate.py --page large --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --paths counter,prover --sat-alone-boxes 4x4
 # the 25x25 dig's SAT checks asked two ways (results/generate_checks.md; about 18 minutes)
 python benchmarks/bench_generate.py --page checks --boxes 5x5 --seeds 2,1
-# --compare telling noise from a change (results/compare.md)
-python benchmarks/bench_compare_noise.py --repetitions 10 --puzzles 200

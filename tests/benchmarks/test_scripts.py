@@ -31,7 +31,6 @@ RUNS = {
     "bench_budget": run(["--boxes", "2", "--cases", "solve:mrv,export:dimacs"]),
     "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
                       "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
-    "bench_compare_noise": run(["--repetitions", "1", "--puzzles", "5"], ["## The same engine twice"]),
     "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
     "bench_drat_trim": run(["--drat-trim", "drat-trim", "--formulas", "1", "--provers", "cadical195"],
                            needs=("program:drat-trim",)),
