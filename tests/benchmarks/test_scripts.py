@@ -45,7 +45,6 @@ RUNS = {
                        ["## Large grids"]),
     "bench_native_proofs": run(["--puzzles", "5"], ["## Own proofs against CaDiCaL's"]),
     "bench_rating": run(["--quine-se", "0", "--sets", "top95", "--limit", "200"]),
-    "bench_rating_hard": run(["--hard", "2", "--wide", "2", "--time-limit", "2", "--check", "1"]),
     "bench_rtd": run(["--report", "--runs", "{repo}/results"], ["## Distributions over seeds", "## Targets"]),
     "bench_threads": run(["--puzzles", "40", "--runs", "1", "--seconds", "0"], ["# A native batch split over threads"]),
     "bench_tools": run(["--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs",

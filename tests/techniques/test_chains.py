@@ -223,7 +223,7 @@ def test_nested_rule_rests_on_the_chain_removals():
 
 
 # The ladder made faster (issue 19's speed target) must rate and solve exactly as before:
-# puzzles of the hard and wide samples of bench_rating_hard.py, one or two per hardest rung,
+# puzzles of the hard and wide samples of bench_rating_hard.py (at 8c9a24d), one or two per hardest rung,
 # with the rating, hardest technique, number of steps and a digest of every step (technique,
 # placements, eliminations, rating) that the ladder of commit fdfb409 (before the speed work)
 # gave.
