@@ -161,6 +161,4 @@ campaign certify "What a certified answer costs" \
 # SAT programs beside PySAT in-process, each run's time split (results/external.md)
 python benchmarks/bench_tools.py
 # minimal 16x16 and 25x25 Sudoku from the generator (results/generate_large.md; about 28 minutes)
-python benchmarks/bench_generate.py --page large --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --paths counter,prover --sat-alone-boxes 4x4
-# the 25x25 dig's SAT checks asked two ways (results/generate_checks.md; about 18 minutes)
-python benchmarks/bench_generate.py --page checks --boxes 5x5 --seeds 2,1
+python benchmarks/bench_generate.py --boxes 4x4,5x5 --seeds 1,2,3 --reference-seeds 1,2,3 --sat-alone-boxes 4x4
