@@ -38,7 +38,7 @@ RUNS = {
                         slow=False),
     "bench_generate": run(["--boxes", "3x3", "--seeds", "1", "--reference-seeds", "1", "--sat-alone-boxes", "3x3"],
                           ["## The run"]),
-    "bench_harness": run(["--fast-sample", "20", "--slow-sample", "3", "--repeats", "1", "--rows", "500"]),
+    "bench_harness": run(["--fast-sample", "20", "--slow-sample", "3", "--repeats", "1"]),
     "bench_large": run(["--public", "3", "--minimal", "1", "--levels", "60", "--per-level", "1", "--below", "5"],
                        ["## Large grids"]),
     "bench_native_proofs": run(["--puzzles", "5"], ["## Own proofs against CaDiCaL's"]),
