@@ -29,7 +29,7 @@ RUNS = {
     "bench_bitboard": run(["--puzzles", "5", "--queens", "8"],
                           ["## 9x9, limit 2, one thread, Python strings to Python results", "## Other shapes and kinds"]),
     "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
-                      "extended", "--policies", "20:0"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
+                      "extended"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
     "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
     "bench_drat_trim": run(["--drat-trim", "drat-trim", "--formulas", "1", "--provers", "cadical195"],
                            needs=("program:drat-trim",)),
