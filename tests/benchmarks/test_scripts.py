@@ -30,7 +30,6 @@ RUNS = {
                           ["## 9x9, limit 2, one thread, Python strings to Python results", "## Other shapes and kinds"]),
     "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
                       "extended"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
-    "bench_dask": run(["--sample", "4", "--repeats", "1", "--units", "4"], needs=("module:distributed",)),
     "bench_drat_trim": run(["--drat-trim", "drat-trim", "--formulas", "1", "--provers", "cadical195"],
                            needs=("program:drat-trim",)),
     "bench_dlx": run(["--skip-16", "--puzzles", "20"], ["## 9x9 Sudoku, limit 2 (solve and prove unique)"]),
