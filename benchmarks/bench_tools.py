@@ -16,16 +16,15 @@ import resource
 import shutil
 import statistics
 import subprocess
-import sys
 import tempfile
-import time
+from collections import Counter
 from pathlib import Path
 
 import puzzlebench
 from puzzlebench.encoders import cnf
 from puzzlebench.engines import external
 from puzzlebench.engines.registry import make_engine
-from puzzlebench.harness.pages import command_line, data_lines, load_now, spread, write_page
+from puzzlebench.harness.pages import command_line, data_lines, load_now, md_table, spread, timed, write_page
 
 SETS = {   # option: (title, data set, kind, which lines of it)
     "hardest": ("9x9 forum hardest 11+ ({}, evenly spaced)", "sudoku9_forum_hardest_1905_11plus.txt", "sudoku", None),
@@ -47,31 +46,19 @@ HEADER = ["engine", "total", "encode", "write file", "program processes", "their
           "a run with nothing to search", "conflicts", "statuses"]
 
 
-def samples(counts: dict) -> list[tuple[str, list[str], str | None]]:
-    """(title, puzzle texts, kind) of each set whose count is not 0, evenly spaced over its file."""
+def samples(counts: dict) -> list[tuple[str, list]]:
+    """(title, puzzles) of each set whose count is not 0, evenly spaced over its file."""
     out = []
     for option, (title, name, kind, size) in SETS.items():
         lines = [line.split(" nsol")[0] for line in data_lines(name) if size is None or line.split()[0] == size]
         chosen = [line.split()[0] if kind == "sudoku" else line for line in spread(lines, counts[option])]
         if chosen:
-            out.append((title.format(len(chosen)), chosen, kind))
+            out.append((title.format(len(chosen)), [puzzlebench.parse(text, kind=kind) for text in chosen]))
     return out
 
 
-def parsed(texts: list[str], kind: str | None) -> list:
-    return [puzzlebench.parse(text, kind=kind) for text in texts]
-
-
-def ms(seconds: float | None, form: str = ".2f") -> str:
-    return "—" if seconds is None else f"{seconds * 1000:{form}}"
-
-
-def median(values: list) -> float | None:
-    return statistics.median(values) if values else None
-
-
-def said(statuses: dict) -> str:
-    return ", ".join(f"{name} {n}" for name, n in sorted(statuses.items()))
+def ms(seconds: float | None) -> str:
+    return "—" if seconds is None else f"{seconds * 1000:,.2f}"
 
 
 def children_cpu() -> float:
@@ -79,25 +66,14 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def median_wall(run, times: int) -> float:
-    """The median wall seconds of ``times`` calls of ``run``."""
-    walls = []
-    for _ in range(times):
-        start = time.perf_counter()
-        run()
-        walls.append(time.perf_counter() - start)
-    return statistics.median(walls)
-
-
-# -- external: SAT programs beside PySAT -------------------------------------------------------
-
 def program_seconds(program_args: list[str], dimacs: str, runs: int) -> float:
     """The median wall time of a program on the formula text ``dimacs``."""
     with tempfile.TemporaryDirectory() as folder:
         path, answer = os.path.join(folder, "f.cnf"), os.path.join(folder, "answer.txt")
         Path(path).write_text(dimacs)
         args = [path if w == external.CNF_PLACE else answer if w == external.RESULT_PLACE else w for w in program_args]
-        return median_wall(lambda: subprocess.run(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL), runs)
+        return statistics.median(timed(lambda: subprocess.run(args, stdout=subprocess.DEVNULL,
+                                                              stderr=subprocess.DEVNULL))[1] for _ in range(runs))
 
 
 def solved_formula(puzzle) -> str:
@@ -109,56 +85,48 @@ def solved_formula(puzzle) -> str:
                     *(" ".join(map(str, c)) + " 0\n" for c in formula.all_clauses()), *(f"{u} 0\n" for u in units)])
 
 
-def external_rows(spec: str, puzzles: list, time_limit: float, start_up: float | None, idle: float | None) -> str:
+def engine_row(spec: str, puzzles: list, time_limit: float, start_up: float | None, idle: float | None) -> list:
+    """An engine's medians on a set; a program's parts where the engine runs one."""
     cnf._BASE.clear()   # each engine builds the shapes' formulas itself (the cache is shared)
     engine = make_engine(spec)
-    c = {k: [] for k in ("total", "encode", "write", "process", "runs", "cpu", "conflicts", "share")}
-    statuses: dict[str, int] = {}
+    parts: dict[str, list] = {k: [] for k in ("total", "encode", "write", "process", "cpu", "runs", "share",
+                                              "conflicts")}
+    statuses: Counter = Counter()
     for puzzle in puzzles:
         before = children_cpu()
         result = engine.run(puzzle, limit=2, time_limit=time_limit)
-        statuses[str(result.status)] = statuses.get(str(result.status), 0) + 1
-        c["total"].append(result.times.total)
-        c["encode"].append(result.times.encode)
+        statuses[str(result.status)] += 1
+        parts["total"].append(result.times.total)
+        parts["encode"].append(result.times.encode)
         raw = result.stats.raw
         if "runs" in raw:
-            c["cpu"].append(children_cpu() - before)
-            c["write"].append(raw["write_seconds"])
-            c["process"].append(raw["process_seconds"])
-            c["runs"].append(raw["runs"])
-            c["share"].append(raw["runs"] * start_up / result.times.total)
+            parts["cpu"].append(children_cpu() - before)
+            parts["write"].append(raw["write_seconds"])
+            parts["process"].append(raw["process_seconds"])
+            parts["runs"].append(raw["runs"])
+            parts["share"].append(raw["runs"] * start_up / result.times.total)
         if result.stats.conflicts is not None:
-            c["conflicts"].append(result.stats.conflicts)
-    m = {k: median(v) for k, v in c.items()}
-    runs = "—" if m["runs"] is None else f"{m['runs']:g}"
-    share = "—" if m["share"] is None else f"{m['share']:.0%}"
-    conflicts = "—" if m["conflicts"] is None else f"{m['conflicts']:,.0f}"
-    wide = [ms(m[k], ",.2f") for k in ("total", "encode", "write", "process", "cpu")]
-    return f"| `{spec}` | {' | '.join(wide)} | {runs} | {share} | {ms(idle, ',.2f')} | {conflicts} | {said(statuses)} |"
+            parts["conflicts"].append(result.stats.conflicts)
+    m = {k: statistics.median(v) if v else None for k, v in parts.items()}
+    return [f"`{spec}`", *(ms(m[k]) for k in ("total", "encode", "write", "process", "cpu")),
+            "—" if m["runs"] is None else f"{m['runs']:g}", "—" if m["share"] is None else f"{m['share']:.0%}",
+            ms(idle), "—" if m["conflicts"] is None else f"{m['conflicts']:,.0f}",
+            ", ".join(f"{name} {n}" for name, n in sorted(statuses.items()))]
 
 
-def external_page(args, sets: list) -> list[str]:
-    specs = [s for s in args.specs.split(",") if not s.startswith("ext:") or s[4:] in external.ExternalEngine.variants]
+def page_lines(specs: list[str], sets: list, time_limit: float) -> list[str]:
     programs = {s: [shutil.which(external.PRESETS[s[4:]].program), *external.PRESETS[s[4:]].arguments]
                 for s in specs if s.startswith("ext:")}
     start_up = {s: program_seconds(a, "p cnf 1 1\n1 0\n", 50) for s, a in programs.items()}
-    lines = [f"Programs: {make_engine('ext').version()}; time limit {args.time_limit:g} s a puzzle.", "",
-             METHOD, "",
+    lines = [f"Programs: {make_engine('ext').version()}; time limit {time_limit:g} s a puzzle.", "", METHOD, "",
              "Start-up: each program alone on a formula of one clause (median of 50): "
-             + ", ".join(f"{s} {ms(v, ',.2f')} ms" for s, v in start_up.items()) + ".", ""]
-    for title, texts, kind in sets:
-        puzzles = parsed(texts, kind)
-        solved = solved_formula(puzzles[0])
-        idle = {s: program_seconds(a, solved, 10) for s, a in programs.items()}
-        lines += table(title)
-        lines += [external_rows(s, puzzles, args.time_limit, start_up.get(s), idle.get(s)) for s in specs] + [""]
+             + ", ".join(f"{s} {ms(v)} ms" for s, v in start_up.items()) + ".", ""]
+    for title, puzzles in sets:
+        print(title, flush=True)
+        idle = {s: program_seconds(a, solved_formula(puzzles[0]), 10) for s, a in programs.items()}
+        rows = [engine_row(s, puzzles, time_limit, start_up.get(s), idle.get(s)) for s in specs]
+        lines += [f"## {title}", "", *md_table(HEADER, rows, "l" + "r" * (len(HEADER) - 2) + "l"), ""]
     return lines
-
-
-def table(title: str) -> list[str]:
-    """A set's heading and the head of its table."""
-    print(title, file=sys.stderr)
-    return [f"## {title}", "", "| " + " | ".join(HEADER) + " |", "|---|" + "---:|" * (len(HEADER) - 2) + "---|"]
 
 
 def main() -> None:
@@ -170,7 +138,9 @@ def main() -> None:
     ap.add_argument("--out", default="results/external.md", help="the page")
     args = ap.parse_args()
     load = load_now()
-    lines = external_page(args, samples({option: getattr(args, option) for option in SETS}))
+    present = external.ExternalEngine.variants
+    specs = [s for s in args.specs.split(",") if not s.startswith("ext:") or s[4:] in present]
+    lines = page_lines(specs, samples({option: getattr(args, option) for option in SETS}), args.time_limit)
     print(write_page(args.out, title=TITLE, lead=LEAD, command=command_line(), writer="benchmarks/bench_tools.py",
                      loads=[load, load_now()], lines=lines))
 
