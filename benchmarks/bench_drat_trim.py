@@ -7,7 +7,7 @@ threshold.  Prints a Markdown section: the pairs counted by (ours, drat-trim's) 
 prover and per corruption, every disagreement with both checkers' reasons, and the CPU time of
 both on the valid proofs.  drat-trim is not part of the package: give the path of a build.
 
-    python benchmarks/bench_drat_trim.py --drat-trim PATH [--keep DIR] [--out FILE] [--formulas N] [--provers a,b]
+    python benchmarks/bench_drat_trim.py --drat-trim PATH [--out FILE] [--formulas N] [--provers a,b]
 """
 
 from __future__ import annotations
@@ -253,8 +253,7 @@ def why_apart(program: str, cnf: Path, proof_path: Path, row: dict, binary_read:
 
 # -- the run -------------------------------------------------------------------------------------
 
-def compare(program: str, keep: Path | None, count: int | None,
-            pysat: Sequence[str] | None) -> tuple[list[dict], list[str]]:
+def compare(program: str, count: int | None, pysat: Sequence[str] | None) -> tuple[list[dict], list[str]]:
     rows, loads = [], [load_now()]
     with tempfile.TemporaryDirectory(prefix="drat-compare-") as temp:
         folder = Path(temp)
@@ -278,62 +277,50 @@ def compare(program: str, keep: Path | None, count: int | None,
                     rows.append(row)
                     if (our == "verified") != (their == "verified"):
                         row["apart"] = why_apart(program, cnf, path, row, binary_read)
-                        if keep is not None:
-                            _keep(keep, len(rows), cnf, data, row)
             print(f"{formula['name']}: {len(made)} proofs; {len(rows)} pairs so far", flush=True)
             loads.append(load_now())
     return rows, loads
 
 
-def _keep(keep: Path, number: int, cnf: Path, data: bytes, row: dict) -> None:
-    keep.mkdir(parents=True, exist_ok=True)
-    stem = keep / f"pair{number:04d}"
-    stem.with_suffix(".cnf").write_bytes(cnf.read_bytes())
-    stem.with_suffix(".drat").write_bytes(data)
-    stem.with_suffix(".txt").write_text(f"{row}\n")
-
-
 def section(rows: list[dict], loads: list[str]) -> list[str]:
-    verdicts = lambda r: f"{r['ours']} / {r['drat-trim']}"
-    by_prover, by_kind = Counter(), Counter()
-    for r in rows:
-        by_prover[(r["prover"], verdicts(r))] += 1
-        by_kind[(r["kind"], verdicts(r))] += 1
-    pairs = sorted({verdicts(r) for r in rows})
-    table = lambda counts, keys, title: md_table([title, *pairs], [
-        [key, *(str(counts[(key, p)] or "") for p in pairs)] for key in keys], "l" + "r" * len(pairs))
-    provers = sorted({r["prover"] for r in rows})
-    kinds = ["valid", *[k for k in CORRUPTIONS if any(r["kind"] == k for r in rows)]]
+    """The Markdown section: the verdicts counted by prover and by copy, every disagreement with
+    both checkers' reasons, how the refusals differ, drat-trim's warnings, the CPU time."""
     valid = [r for r in rows if r["kind"] == "valid"]
-    families = sorted({r["formula"].split(" #")[0].split(" n=")[0] for r in valid})
-    timing = []
-    for family in families:
-        chosen = [r for r in valid if r["formula"].startswith(family)]
-        ours_cpu, theirs = sum(r["our_cpu"] for r in chosen), sum(r["their_cpu"] for r in chosen)
-        timing.append([family, str(len(chosen)), f"{sum(r['bytes'] for r in chosen) / 2**20:.1f}",
-                       f"{ours_cpu:.2f}", f"{theirs:.2f}", f"{ours_cpu / theirs:.3f}" if theirs else "—"])
     disagree = [r for r in rows if (r["ours"] == "verified") != (r["drat-trim"] == "verified")]
-    refused_apart = Counter((r["ours"], r["drat-trim"]) for r in rows
-                            if r["ours"] != r["drat-trim"] and r not in disagree)
-    warned = Counter(w for r in rows for w in r["warnings"])
-    lines = [f"{len(rows)} (formula, proof) pairs on {len({r['formula'] for r in rows})} formulas; "
-             "verdicts as `ours / drat-trim`.", "", "By prover (all copies, valid and corrupted):", "",
-             *table(by_prover, provers, "prover (proof form)"), "", "By corruption (all provers):", "",
-             *table(by_kind, kinds, "copy"), "",
-             f"Disagreements (one checker verifies, the other does not): {len(disagree)}.", ""]
-    lines += [f"- {r['formula']}, {r['prover']}, {r['kind']}: ours {r['ours']}{_said(r['our_why'])}, drat-trim "
-              f"{r['drat-trim']}{_said(r['their_why'])}: {r['apart']}" for r in disagree]
-    reasons = Counter(r["apart"].split(";")[0].split(" (")[0] for r in disagree)
-    lines += ["", "Disagreements by reason: " + (", ".join(f"{why} ({n})" for why, n in reasons.most_common())
-                                              or "none") + ".", "", "Both refuse, in other words: " + (", ".join(f"{n} ours {a} / drat-trim {b}"
-                                                              for (a, b), n in sorted(refused_apart.items())) or "none")
-              + ".", "", "drat-trim's warnings (pairs): " + (", ".join(f"{w} ({n})" for w, n in warned.most_common())
-                                                          or "none") + ".", "",
-              "CPU seconds on the valid proofs (ours: `check_proof` in process, the clause buffer included; "
-              "drat-trim: its process, the formula's parse included):", "",
-              *md_table(["formulas", "proofs", "MB", "ours s", "drat-trim s", "ours / drat-trim"], timing, "lrrrrr"),
-              "", f"Load during the run: {', '.join(loads[:1] + loads[-1:])}."]
-    return lines
+    timing = []
+    for family in sorted({r["formula"].split(" #")[0].split(" n=")[0] for r in valid}):
+        chosen = [r for r in valid if r["formula"].startswith(family)]
+        ours, theirs = sum(r["our_cpu"] for r in chosen), sum(r["their_cpu"] for r in chosen)
+        timing.append([family, len(chosen), f"{sum(r['bytes'] for r in chosen) / 2**20:.1f}", f"{ours:.2f}",
+                       f"{theirs:.2f}", f"{ours / theirs:.3f}" if theirs else "—"])
+    kinds = ["valid", *[k for k in CORRUPTIONS if any(r["kind"] == k for r in rows)]]
+    return [f"{len(rows)} (formula, proof) pairs on {len({r['formula'] for r in rows})} formulas; "
+            "verdicts as `ours / drat-trim`.", "", "By prover (all copies, valid and corrupted):", "",
+            *verdict_table(rows, "prover", sorted({r["prover"] for r in rows}), "prover (proof form)"), "",
+            "By corruption (all provers):", "", *verdict_table(rows, "kind", kinds, "copy"), "",
+            f"Disagreements (one checker verifies, the other does not): {len(disagree)}.", "",
+            *(f"- {r['formula']}, {r['prover']}, {r['kind']}: ours {r['ours']}{_said(r['our_why'])}, drat-trim "
+              f"{r['drat-trim']}{_said(r['their_why'])}: {r['apart']}" for r in disagree), "",
+            "Disagreements by reason: " + counted(r["apart"].split(";")[0].split(" (")[0] for r in disagree), "",
+            "Both refuse, in other words: " + counted(f"ours {r['ours']} / drat-trim {r['drat-trim']}" for r in rows
+                                                      if r["ours"] != r["drat-trim"] and r not in disagree), "",
+            "drat-trim's warnings (pairs): " + counted(w for r in rows for w in r["warnings"]), "",
+            "CPU seconds on the valid proofs (ours: `check_proof` in process, the clause buffer included; "
+            "drat-trim: its process, the formula's parse included):", "",
+            *md_table(["formulas", "proofs", "MB", "ours s", "drat-trim s", "ours / drat-trim"], timing),
+            "", f"Load during the run: {', '.join(loads[:1] + loads[-1:])}."]
+
+
+def verdict_table(rows: list[dict], field: str, keys: list[str], title: str) -> list[str]:
+    """The pairs counted by ``field`` (a row each of ``keys``) and by the two verdicts."""
+    counts = Counter((r[field], f"{r['ours']} / {r['drat-trim']}") for r in rows)
+    pairs = sorted({pair for _, pair in counts})
+    return md_table([title, *pairs], [[key, *(counts[key, pair] or "" for pair in pairs)] for key in keys])
+
+
+def counted(items) -> str:
+    """'a (3), b (1).': each item with how many times it came, the most frequent first."""
+    return (", ".join(f"{item} ({n})" for item, n in Counter(items).most_common()) or "none") + "."
 
 
 def _said(why: str) -> str:
@@ -343,13 +330,12 @@ def _said(why: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drat-trim", required=True, help="the drat-trim program")
-    parser.add_argument("--keep", type=Path, help="where to keep each disagreeing pair (formula, proof, verdicts)")
     parser.add_argument("--out", type=Path, help="write the Markdown section there too")
     parser.add_argument("--formulas", type=int, help="the first N formulas only")
     parser.add_argument("--provers", help="PySAT's proof-logging solvers to ask, comma-separated (default: all)")
     args = parser.parse_args()
     start = time.time()
-    rows, loads = compare(args.drat_trim, args.keep, args.formulas, args.provers.split(",") if args.provers else None)
+    rows, loads = compare(args.drat_trim, args.formulas, args.provers.split(",") if args.provers else None)
     lines = [f"Command: `{command_line()}`, {time.strftime('%Y-%m-%d')}, {time.time() - start:.0f} s.", "",
              *section(rows, loads)]
     print("\n".join(lines))
