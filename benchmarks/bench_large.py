@@ -4,15 +4,14 @@ beside the best SAT engine and CP-SAT, every engine on a puzzle before the next 
 the machine is shared, so its load falls on all of them alike); the section "## Large grids".
 
     python benchmarks/bench_large.py [--public 1000] [--minimal 30] [--levels 300,320,330] [--per-level 8]
-    python benchmarks/bench_large.py --holes      # the section "## Large grids with random holes"
 
 The public 16x16 set and minimal 16x16 from ``generate_sudoku`` (seeded), limit 2; 25x25 made
 here: a seeded full grid, cells removed in a random order while the puzzle stays unique (this
 engine, limit 2, 1 s a check; a check that runs out keeps the cell; after 40 failed removals in
-a row the grid is taken as it is).  ``--holes``: seeded full grids of 36 to 64 values with a share
-of the cells removed at random (most have several solutions), counted to 2 by the native
-search, CP-SAT and CaDiCaL (``puzzlebench.solve`` runs CaDiCaL in a child killed at the limit).
-Every answer is verified.  The SAT engine, minisat22, is the fastest of PySAT's on these grids
+a row the grid is taken as it is).  Every answer is verified.  The section "## Large grids with
+random holes" (36 to 64 values, a share of the cells removed at random) was measured by this
+script's ``--holes`` in the tree at 8c9a24d; the hardness peak is measured again by
+benchmarks/bench_rtd.py.  The SAT engine, minisat22, is the fastest of PySAT's on these grids
 (measured once: 60 public 16x16, median 1.7 ms against cadical195 2.1, glucose3 2.6).
 """
 
@@ -27,15 +26,12 @@ from puzzlebench import api
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.generators.sudoku import generate_sudoku
-from puzzlebench.harness.pages import (best_cpu, command_line, data_lines, holed_sudokus, load_now, md_table,
-                                       race_results, splice_section)
+from puzzlebench.harness.pages import (best_cpu, command_line, data_lines, load_now, md_table, race_results,
+                                       splice_section)
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.results import Status
 
 NEW, OLD, SAT, CPSAT = "bitboard", "bitboard@large=false", "sat:minisat22", "cpsat:int"
-CDCL = "sat:cadical195@encoding=optimized"   # --holes: the givens propagated away, the open cells alone
-HOLE_BOXES, HOLE_SHARES, HOLE_PUZZLES, HOLE_SECONDS = ((6, 6), (7, 7), (8, 8)), (0.3, 0.4, 0.5), 3, 10.0
-SWEEP_SHARES = (0.4, 0.44, 0.46, 0.48, 0.5, 0.55, 0.6, 0.65, 0.7)   # 36x36: where the hard region lies
 
 
 def dig(box: tuple[int, int], rng: random.Random, holes: int, engine) -> Sudoku:
@@ -160,63 +156,6 @@ def targets(sets: dict) -> list[str]:
     return out + [""]
 
 
-def hole_row(box: tuple[int, int], share: float, runs: dict) -> list:
-    """A size and share: each engine's decided (unique / two) and median CPU ms (out of time:
-    the limit), and the median nodes of ours."""
-    row = [f"{box[0] * box[1]}x{box[0] * box[1]}", f"{share:.0%}", len(runs[NEW])]
-    for spec, rs in runs.items():
-        two, done = sum(r.status is Status.MULTIPLE for r in rs), sum(r.status is not Status.TIMEOUT for r in rs)
-        row += [f"{done}/{len(rs)} ({sum(map(unique, rs))} / {two})", f"{median_cpu(rs) * 1000:,.1f}"]
-        if spec == NEW:
-            row.append(f"{statistics.median(r.stats.nodes for r in rs):g}")
-    return row
-
-
-def median_cpu(rs: list) -> float:
-    """The median CPU seconds of the runs, a run out of time counting as the limit."""
-    return statistics.median(r.times.cpu if r.status is not Status.TIMEOUT else HOLE_SECONDS for r in rs)
-
-
-def hole_table(rows: list[list]) -> list[str]:
-    header = ["grid", "removed", "puzzles"]
-    for spec in (NEW, CPSAT, CDCL):
-        header += [f"`{spec}` decided (unique / two)", "median CPU ms", *(["median nodes"] if spec == NEW else [])]
-    return md_table(header, rows, "lrrlrrlrlr")
-
-
-def bench_holes() -> list[str]:
-    """Random full grids of 36, 49 and 64 values with 30, 40 and 50% of their cells removed,
-    counted to 2 by the native search, CP-SAT and CaDiCaL (CPU time a run; out of time: the
-    limit); then 36x36 from 40 to 70% removed, to show where the hard region lies."""
-    out = [f"`{command_line()}`: a seeded full grid (`fill.pattern_sudoku_grid`, `random.Random(1000 * box + "
-           f"percent)`) with a share of its cells removed at random, {HOLE_PUZZLES} a size and share, counted to 2 "
-           f"(decided: unique, or two solutions, each verified) by `{NEW}`, `{CPSAT}` (one worker) and `{CDCL}` "
-           "(CaDiCaL 1.9.5 on the encoding with the givens propagated away, the CDCL reference), puzzle by "
-           f"puzzle, {HOLE_SECONDS:g} s a run (on the clock; CaDiCaL in a child process killed at the limit plus "
-           "its grace, as `solve` runs it); CPU time a run, a run out of time counting as the limit. Load before: `"
-           + load_now() + "`.", ""]
-    done = {}
-    for box, share in [(box, share) for box in HOLE_BOXES for share in HOLE_SHARES] + [
-            (HOLE_BOXES[0], share) for share in SWEEP_SHARES]:
-        if (box, share) not in done:
-            puzzles = holed_sudokus(box, share, HOLE_PUZZLES, 1000 * box[0] + round(share * 100))
-            done[box, share] = race_results(puzzles, (NEW, CPSAT, CDCL), time_limit=HOLE_SECONDS)
-    first = [(box, share) for box in HOLE_BOXES for share in HOLE_SHARES]
-    met = [f"{b[0] * b[1]}x{b[0] * b[1]} {s:.0%}" for b, s in sorted(first) if median_cpu(done[b, s][NEW]) < 1.0]
-    every = {spec: [r for key in first for r in done[key][spec]] for spec in (NEW, CPSAT, CDCL)}
-    found = "; ".join(f"`{spec}` {sum(r.status is Status.TIMEOUT and r.count > 0 for r in rs)} of "
-                      f"{sum(r.status is Status.TIMEOUT for r in rs)}" for spec, rs in every.items())
-    n = HOLE_BOXES[0][0] * HOLE_BOXES[0][1]
-    return out + [*hole_table([hole_row(*key, done[key]) for key in first]), "",
-                  f"Target (solved and proven unique, or shown to have two, median under 1 s): met for {len(met)} of "
-                  f"{len(first)} size-and-share pairs ({', '.join(met)}). Runs out of time that had found a first "
-                  f"solution: {found} (the first solution, not the second, is what takes long: see native/sudokun.c).",
-                  "", f"Where the hard region lies: {n}x{n} with {SWEEP_SHARES[0]:.0%} to {SWEEP_SHARES[-1]:.0%} of the "
-                  "cells removed (the same seeds, engines and limit; the rows at 40% and 50% are the ones above).", "",
-                  *hole_table([hole_row(HOLE_BOXES[0], s, done[HOLE_BOXES[0], s]) for s in SWEEP_SHARES]), "",
-                  "Load after: `" + load_now() + "`.", ""]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--public", type=int, default=1000, help="puzzles of the public 16x16 set")
@@ -224,13 +163,9 @@ def main() -> int:
     ap.add_argument("--levels", default="300,320,330", help="holes of the 25x25 puzzles")
     ap.add_argument("--per-level", type=int, default=8, help="25x25 puzzles a level")
     ap.add_argument("--below", type=int, help="puzzles of each set below 16 values (default: all)")
-    ap.add_argument("--holes", action="store_true", help="only the 36x36-64x64 grids with random holes")
     ap.add_argument("--out", default="results/bitboard.md")
     args = ap.parse_args()
-    if args.holes:
-        splice_section(args.out, "## Large grids with random holes", bench_holes())
-    else:
-        splice_section(args.out, "## Large grids", bench(args))
+    splice_section(args.out, "## Large grids", bench(args))
     return 0
 
 
