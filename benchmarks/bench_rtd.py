@@ -5,14 +5,14 @@ for every seed (Gomes, Selman, Crato and Kautz, JAR 2000); and the targets at th
     python benchmarks/bench_rtd.py [--seeds 20] [--time-limit 10]      # into results/rtd.jsonl
     python benchmarks/bench_rtd.py --targets --time-limit 30 --wall 90 [--sets 'QWH 30 36%']
     python benchmarks/bench_rtd.py --report      # results/rtd.md's tables and rtd.png from the runs
-    python benchmarks/bench_rtd.py --write DIR [--shares 0.46,0.5] [--puzzles 6]
 
 36x36 Sudoku with a share of the cells removed from a seeded full grid, QWH from
 ``qwh_instance``; counted to 2 on the CPU clock (``puzzlebench.solve``, a wall limit beside),
 every engine and seed on an instance before the next; a line a run in results/rtd.jsonl and
 results/peak.jsonl.  ``--report`` splices the sections "Distributions over seeds" and
-"Targets" into the page (their notes are written by hand).  ``--write`` writes the 36x36 and
-QWH-40 sets at other shares (the nogoods' and the peak's) for ``puzzlebench bench --clock cpu``.
+"Targets" into the page (their notes are written by hand).  The 36x36 and QWH-40 sets at other
+shares (the nogoods' and the peak's) were written by this script's ``--write`` in the tree at
+8c9a24d.
 """
 
 from __future__ import annotations
@@ -69,17 +69,6 @@ def target_sets(puzzles: int) -> dict[str, list]:
         rng = random.Random(1000 * order + round(share * 100))
         out[f"QWH {order} {share:.0%}"] = [qwh_instance(order, share, rng) for _ in range(puzzles)]
     return out
-
-
-def write_sets(folder: Path, shares: list[float], puzzles: int) -> None:
-    """36x36 at each share (the targets' seeds) and QWH of order 40 at each share (seeds of their
-    own), a file each, puzzles separated by a blank line."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for share in shares:
-        rng = random.Random(7 * 1000 * 40 + round(share * 100))
-        for name, made in ((f"sudoku36_h{share:.2f}.txt", holed_36(share, puzzles)),
-                           (f"qwh40_h{share:.2f}.pls", [qwh_instance(40, share, rng) for _ in range(puzzles)])):
-            (folder / name).write_text("\n\n".join(p.write() for p in made) + "\n")
 
 
 def runs(named: list[tuple[str, object]], specs, seeds, time_limit: float, wall: float, **fields):
@@ -267,9 +256,7 @@ def main() -> int:
     ap.add_argument("--sets", help="--targets: only these sets, comma-separated (e.g. '36x36 55%%,QWH 40 34%%')")
     ap.add_argument("--engines", help=f"the engines (default: every one the report shows; --targets: "
                     f"{', '.join(TARGET_SPECS)}; another bitboard setting is reported beside the default)")
-    ap.add_argument("--puzzles", type=int, default=6, help="--targets, --write: puzzles a set")
-    ap.add_argument("--write", metavar="DIR", type=Path, help="write the 36x36 and QWH-40 sets at --shares")
-    ap.add_argument("--shares", default="0.32,0.34,0.46,0.5", help="--write: shares of holes, comma-separated")
+    ap.add_argument("--puzzles", type=int, default=6, help="--targets: puzzles a set")
     ap.add_argument("--out", type=Path, default=Path("results/rtd.md"), help="--report: the page")
     ap.add_argument("--runs", type=Path, default=Path("results"), help="the folder of rtd.jsonl and peak.jsonl")
     args = ap.parse_args()
@@ -279,9 +266,7 @@ def main() -> int:
         ap.error(f"--sets: no set {sorted(set(chosen) - set(known))[0]!r}; the sets: {', '.join(known)}")
     wall = args.wall or default_wall_limit(args.time_limit)
     engines = tuple(args.engines.split(",")) if args.engines else None
-    if args.write:
-        write_sets(args.write, [float(x) for x in args.shares.split(",")], args.puzzles)
-    elif args.report:
+    if args.report:
         report(args.runs, args.out)
     elif args.targets:
         named = [({"set": name}, k, p) for name, made in target_sets(args.puzzles).items() if name in chosen
