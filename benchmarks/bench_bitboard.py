@@ -47,11 +47,12 @@ from puzzlebench import _native, api
 from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.mrv import MrvEngine
 from puzzlebench.generators.fill import pattern_sudoku_grid
-from puzzlebench.harness.pages import Tdoku, command_line, data_lines, load_now, md_table, splice_section, timed
+from puzzlebench.harness.pages import (Tdoku, columns_read, command_line, data_lines, load_now, md_table,
+                                       splice_section, take_turns, timed)
 from puzzlebench.models.nqueens import NQueens
 from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
 from puzzlebench.models.sudoku_batch import read_sudoku_lines
-from puzzlebench.results import STATUS_CODE, Status
+from puzzlebench.results import Status
 
 SETS_9 = [  # file; tdoku's published puzzles/s and guesses/puzzle (its README, another machine)
     ("sudoku9_royle_17clue_49158.txt", 209_000, 0.62),
@@ -83,21 +84,9 @@ def read_records(records) -> tuple[int, int]:
     return unique, guesses
 
 
-def read_columns(table) -> tuple[int, int]:
-    """(puzzles unique with a verified solution, total nodes): every column a user reads."""
-    unique = ((table.status == STATUS_CODE[Status.UNIQUE]) & (table.count == 1) & table.verified
-              & (table.solutions.min(axis=1) > 0))
-    return int(unique.sum()), int(table.stats["nodes"].sum())
-
-
-def alternating(parts: dict, rounds: int = 3) -> dict:
-    """Each part's runs (:func:`timed`), the parts taking turns so that a change of load falls
-    on all of them."""
-    runs = {name: [] for name in parts}
-    for _ in range(rounds):
-        for name, fn in parts.items():
-            runs[name].append(timed(fn))
-    return {name: min(done, key=lambda run: run[2]) for name, done in runs.items()}
+def alternating(parts: dict) -> dict:
+    """Each part's run of least CPU time over three rounds, the parts taking turns."""
+    return {name: min(done, key=lambda run: run[2]) for name, done in take_turns(parts, 3).items()}
 
 
 def bench_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
@@ -141,7 +130,7 @@ def columns_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
     for name, _, _ in SETS_9:
         lines = lines_9(name, puzzles)
         n, (packed, _) = len(lines), read_sudoku_lines(lines)
-        parts = {"columns": lambda: read_columns(api.solve_many(lines, solver="bitboard", limit=2, columns=True)),
+        parts = {"columns": lambda: columns_read(api.solve_many(lines, solver="bitboard", limit=2, columns=True)),
                  "records": lambda: read_records(api.solve_many(lines, solver="bitboard", limit=2)),
                  "call": lambda: engine.batch(packed, limit=2, time_limit=None, keep=1),
                  "read": lambda: read_sudoku_lines(lines)}

@@ -18,8 +18,8 @@ import argparse
 import os
 
 import puzzlebench
-from puzzlebench.harness.pages import Tdoku, command_line, data_lines, load_now, md_table, timed, write_page
-from puzzlebench.results import STATUS_CODE, Status
+from puzzlebench.harness.pages import (Tdoku, columns_read, command_line, data_lines, load_now, md_table,
+                                       take_turns, timed, write_page)
 
 SETS = [("sudoku9_royle_17clue_49158.txt", "17 clues"), ("sudoku9_forum_hardest_1905_11plus.txt", "forum hardest 11+")]
 THREADS = (1, 2, 0)
@@ -29,10 +29,8 @@ PAGE = "results/threads.md"
 
 def read_columns(table) -> int:
     """Puzzles unique with a verified solution, every column a user reads looked at."""
-    unique = ((table.status == STATUS_CODE[Status.UNIQUE]) & (table.count == 1) & table.verified
-              & (table.solutions.min(axis=1) > 0))
-    assert not table.errors and int(table.stats["nodes"].min()) >= 1
-    return int(unique.sum())
+    assert not table.errors
+    return columns_read(table)[0]
 
 
 def best_walls(lines: list[str], solver: str, runs: int, seconds: float, tdoku: Tdoku | None) -> dict:
@@ -45,14 +43,12 @@ def best_walls(lines: list[str], solver: str, runs: int, seconds: float, tdoku: 
     if tdoku:
         their_input = tdoku.prepare(lines)
         parts["tdoku"] = lambda: tdoku.run(their_input, n)[0]
-    walls: dict = {part: [] for part in parts}
     _, first, _ = timed(lambda: puzzlebench.solve_many(lines, solver=solver, columns=True))   # untimed: imports
-    for _ in range(max(runs, int(seconds / first))):
-        for part, run in parts.items():
-            unique, wall, _ = timed(run)
-            assert unique == n, f"{part}: {unique} of {n} unique"
-            walls[part].append(wall)
-    return {part: min(w) for part, w in walls.items()}
+    best = {}
+    for part, done in take_turns(parts, max(runs, int(seconds / first))).items():
+        assert all(unique == n for unique, _, _ in done), f"{part}: not every one of {n} unique"
+        best[part] = min(wall for _, wall, _ in done)
+    return best
 
 
 def ratio_text(ratio: float | None, target: float | None) -> str:

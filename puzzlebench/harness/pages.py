@@ -1,6 +1,7 @@
 """What the benchmark scripts share: the public sets' lines, holed grids, CPU and wall time of a
-call, engines raced puzzle by puzzle, a run's row and its table cells, the pages of
-``results/`` they write, and tdoku's solver as the reference of the 9x9 figures.
+call, parts timed taking turns, a columnar result read whole, engines raced puzzle by puzzle, a
+run's row and its table cells, the pages of ``results/`` they write, and tdoku's solver as the
+reference of the 9x9 figures.
 
 A public set is read from the data folder (``PUZZLEBENCH_DATA``, else ``../shared/data``
 beside the repository), never copied.  A page opens with its provenance as an HTML comment
@@ -25,7 +26,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 from ..engines.registry import make_engine
 from ..generators.fill import pattern_sudoku_grid
 from ..models.sudoku import Sudoku
-from ..results import Result, Status
+from ..results import STATUS_CODE, Result, Status
 from ..runtime.child import run_limited
 from .database import git_commit, load, machine, now
 from .report import shifted_geometric_mean
@@ -81,6 +82,24 @@ def timed(fn: Callable):
 def best_cpu(fn: Callable, repeat: int = 3):
     """:func:`timed` of the run of ``fn`` with the least CPU time: the machine is shared."""
     return min((timed(fn) for _ in range(repeat)), key=lambda run: run[2])
+
+
+def take_turns(parts: dict[str, Callable], rounds: int) -> dict[str, list[tuple]]:
+    """Each part's :func:`timed` runs over ``rounds`` rounds, the parts taking turns in each
+    round so that a change of the machine's load falls on all of them alike."""
+    runs: dict[str, list[tuple]] = {name: [] for name in parts}
+    for _ in range(rounds):
+        for name, fn in parts.items():
+            runs[name].append(timed(fn))
+    return runs
+
+
+def columns_read(table) -> tuple[int, int]:
+    """(puzzles unique with a verified solution, total nodes) of a columnar result
+    (``solve_many(..., columns=True)``), every column a user reads looked at."""
+    unique = ((table.status == STATUS_CODE[Status.UNIQUE]) & (table.count == 1) & table.verified
+              & (table.solutions.min(axis=1) > 0))
+    return int(unique.sum()), int(table.stats["nodes"].sum())
 
 
 def race(puzzles: Sequence, specs: Sequence[str], seeds: Iterable[int] = (0,), limit: int | None = 2,

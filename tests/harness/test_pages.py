@@ -103,3 +103,19 @@ def test_seeds_are_a_count_from_0_or_a_range_and_anything_else_is_named():
         with pytest.raises(pages.argparse.ArgumentTypeError) as error:
             pages.seed_range(text)
         assert str(error.value) == f"not a count of seeds or a range 'a-b' of them: {text!r}"
+
+
+def test_parts_take_turns_round_by_round():
+    calls = []
+    runs = pages.take_turns({"a": lambda: calls.append("a") or 1, "b": lambda: calls.append("b") or 2}, rounds=3)
+    assert calls == ["a", "b"] * 3
+    assert [out for out, _, _ in runs["a"]] == [1, 1, 1] and [out for out, _, _ in runs["b"]] == [2, 2, 2]
+    assert all(wall >= 0 and cpu >= 0 for done in runs.values() for _, wall, cpu in done)
+
+
+def test_a_columnar_result_is_read_whole_and_counts_its_unique_puzzles_and_nodes():
+    from puzzlebench import solve_many
+    table = solve_many([TWO, OPEN], solver="bitboard", limit=2, columns=True)
+    unique, nodes = pages.columns_read(table)
+    assert unique == 1
+    assert nodes == sum(r.stats.nodes for r in solve_many([TWO, OPEN], solver="bitboard", limit=2))
