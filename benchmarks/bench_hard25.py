@@ -2,8 +2,7 @@
 generator, kept where CP-SAT as a new user runs it needs 1 s CPU or more; then the native
 engine, CP-SAT and CaDiCaL on every kept puzzle, in the same run.
 
-    python benchmarks/bench_hard25.py --make [--check-seconds 0.5] [--seeds 1-19] [--until HH:MM] [--set NAME]
-                                     [--keep-over 1.0]
+    python benchmarks/bench_hard25.py --make [--check-seconds 0.5] [--seeds 1-19] [--set NAME] [--keep-over 1.0]
     python benchmarks/bench_hard25.py --write-set [--set NAME] [--keep-over 1.0]   # the set again from its tries
     python benchmarks/bench_hard25.py --run [--time-limit 20] [--wall 60] [--specs a,b,...] [--engine-seeds 0-2]
     python benchmarks/bench_hard25.py --report RUN[,RUN...]   # results/bitboard.md's section
@@ -38,12 +37,10 @@ NEW_USER_LIMIT = 20.0     # its --time-limit: wall seconds, the CLI's default cl
 HARD = 1.0                # CPU seconds CP-SAT needs for a puzzle to be kept (--keep-over)
 
 
-def make(seeds: range, check_seconds: float, until: str | None, tries: Path) -> None:
+def make(seeds: range, check_seconds: float, tries: Path) -> None:
     """Generate seed by seed, time each, ask CP-SAT; every try appended to ``tries`` as it
-    comes, until the UTC clock passes ``until`` (HH:MM)."""
+    comes (a run stopped keeps what it made)."""
     for seed in seeds:
-        if until and time.strftime("%H:%M", time.gmtime()) >= until:
-            break
         started = time.process_time()
         puzzle = next(generate("sudoku", 1, seed, box=BOX, check_seconds=check_seconds))
         made_cpu = time.process_time() - started
@@ -168,7 +165,6 @@ def main() -> int:
     ap.add_argument("--make", action="store_true", help="generate, ask CP-SAT, keep the hard ones")
     ap.add_argument("--check-seconds", type=float, default=0.5, help="--make: each uniqueness check's limit")
     ap.add_argument("--seeds", type=seed_range, default="1-19", help="--make: generator seeds, a range 'a-b'")
-    ap.add_argument("--until", help="--make: stop starting new seeds past this UTC time (HH:MM)")
     ap.add_argument("--run", action="store_true", help="every kept puzzle through --specs, in one run")
     ap.add_argument("--specs", default=",".join(ENGINES), help="--run: engine specs, comma-separated")
     ap.add_argument("--engine-seeds", type=seed_range, default="0-0", help="--run: engine seeds, a range 'a-b'")
@@ -185,7 +181,7 @@ def main() -> int:
     tries, set_file = args.runs / f"generated/{args.set}.jsonl", args.runs / f"generated/{args.set}.txt"
     runs, section = args.runs / "hard25.jsonl", SECTION if args.set == "hard25" else f"{SECTION}: {args.set}"
     if args.make:
-        make(args.seeds, args.check_seconds, args.until, tries)
+        make(args.seeds, args.check_seconds, tries)
         write_set(read_rows(tries), set_file, args.keep_over)
     elif args.write_set:
         write_set(read_rows(tries), set_file, args.keep_over)
