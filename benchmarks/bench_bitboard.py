@@ -1,8 +1,9 @@
-"""The native bitboard engines against their references in the same run; writes the sections
-"9x9, limit 2, ...", "Other shapes and kinds" and "9x9 end to end through the columnar result"
-of results/bitboard.md (the other sections are other scripts' or written by hand).
+"""The native 9x9 bitboard engine against its references in the same run; writes the sections
+"9x9, limit 2, ..." and "9x9 end to end through the columnar result" of results/bitboard.md (the
+other sections are other scripts' or written by hand; "Other shapes and kinds" was written by
+this script in the tree at 8c9a24d).
 
-    python benchmarks/bench_bitboard.py [--puzzles N] [--tdoku PATH] [--only-9x9 | --columns]
+    python benchmarks/bench_bitboard.py [--puzzles N] [--tdoku PATH] [--columns]
 
 - 9x9 sets, limit 2, one thread: ``puzzlebench.solve_many(lines, solver="bitboard")`` with every
   record read (status, count, solution, verified, guesses), the batch call alone
@@ -10,7 +11,6 @@ of results/bitboard.md (the other sections are other scripts' or written by hand
   with ours as its run_benchmark calls it (limit 2, the puzzles as given); CPU time, best of 3.
 - ``--columns``: ``solve_many(lines, columns=True)`` end to end, every column read, beside the
   record view, the batch call alone and tdoku.
-- 16x16, 25x25 to 64x64 from a seeded full grid (30% removed, limit 1), N-Queens n = 15.
 
 tdoku (T. Dillon, github.com/t-dillon/tdoku; never copied here) is built as a shared library
 with a one-loop driver ``tdoku_batch.cc`` over its C entry point, so one ctypes call times a
@@ -40,17 +40,13 @@ whole set::
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
 
 from puzzlebench import _native, api
 from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.mrv import MrvEngine
-from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.harness.pages import (Tdoku, columns_read, command_line, data_lines, load_now, md_table,
                                        splice_section, take_turns, timed)
-from puzzlebench.models.nqueens import NQueens
-from puzzlebench.models.sudoku import Sudoku, parse_sudoku_line
+from puzzlebench.models.sudoku import parse_sudoku_line
 from puzzlebench.models.sudoku_batch import read_sudoku_lines
 from puzzlebench.results import Status
 
@@ -63,7 +59,6 @@ TARGET = 0.95   # bitboard's records end to end at >= 0.95 of tdoku in the same 
 COLUMNS_TARGET = 0.9   # its columnar result end to end at >= 0.9 of tdoku
 PAGE = "results/bitboard.md"
 NINE = "## 9x9, limit 2, one thread, Python strings to Python results"
-OTHER = "## Other shapes and kinds"
 COLUMNS = "## 9x9 end to end through the columnar result"
 
 
@@ -148,43 +143,10 @@ def columns_9x9(puzzles: int | None, tdoku: Tdoku | None) -> list[str]:
                      f"ratio: tdoku / columns end to end (target {COLUMNS_TARGET})"], rows)
 
 
-def other_shapes(puzzles: int | None, queens: int) -> list[str]:
-    """16x16 (all unique), 25x25 to 64x64 from a seeded full grid with 30% removed (limit 1),
-    N-Queens counted whole."""
-    engine = BitboardEngine()
-    grids = [parse_sudoku_line(line) for line in data_lines("sudoku16_vu_kr_1000.txt", limit=puzzles)]
-    results, _, cpu = timed(lambda: [engine.run(p) for p in grids])
-    unique = sum(r.status is Status.UNIQUE and r.verified for r in results)
-    ref = MrvEngine().run(grids[0], limit=2, time_limit=10)
-    out = [f"- 16x16 ({len(grids)} puzzles, limit 2): {unique} unique and verified; {len(grids) / cpu:,.0f} "
-           f"puzzles/s CPU; mrv on the first: {ref.status} in {ref.times.solve:.2f} s (bitboard on it: "
-           f"{results[0].times.solve * 1000:.2f} ms)"]
-    for box in [(5, 5), (6, 6), (7, 7), (8, 8)]:
-        rng, n = random.Random(2024 + box[0]), box[0] * box[1]
-        results = []
-        for _ in range(3):
-            grid = pattern_sudoku_grid(box, rng)
-            holes = set(rng.sample(range(n * n), int(n * n * 0.3)))
-            results.append(engine.run(Sudoku(box, [0 if i in holes else v for i, v in enumerate(grid)]), limit=1,
-                                      time_limit=10))
-        ok, times = sum(r.status is Status.SAT and r.verified for r in results), [r.times.solve for r in results]
-        out.append(f"- {n}x{n} (seeded full grid, 30% of cells removed, 3 puzzles, limit 1): {ok}/3 solved and "
-                   f"checked, median solve {statistics.median(times) * 1000:.1f} ms")
-    result, wall, cpu = timed(lambda: engine.run(NQueens(queens), limit=None))
-    plain, wall_p, cpu_p = timed(lambda: BitboardEngine(options={"symmetry": False}).run(NQueens(queens), limit=None))
-    assert result.count == plain.count
-    out.append(f"- N-Queens n={queens}, all {result.count:,} solutions: {cpu:.2f} s CPU ({wall:.2f} s wall) with "
-               f"mirror halving, {cpu_p:.2f} s CPU ({wall_p:.2f} s wall) without; target < 2 s "
-               f"{'met' if cpu < 2 else 'MISSED'}")
-    return out + ["", "Skyscrapers: [skyscrapers/summary.md](skyscrapers/summary.md)."]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--puzzles", type=int, help="at most N puzzles a set (default: every one)")
-    ap.add_argument("--queens", type=int, default=15, help="N-Queens counted whole (default 15)")
     ap.add_argument("--tdoku", metavar="PATH", help="tdoku's solver as a shared library (see the docstring)")
-    ap.add_argument("--only-9x9", action="store_true", help="the 9x9 section alone")
     ap.add_argument("--columns", action="store_true", help="the columnar result's section alone")
     ap.add_argument("--out", default=PAGE)
     args = ap.parse_args()
@@ -205,9 +167,6 @@ def main() -> int:
             "in the same process on the same lines, alternating with ours; its rate is its solve loop alone at "
             "limit 2 (a count to two, no solution text, nothing verified), ours from Python strings to every "
             "record read: status, count, solution text, verified, guesses and nodes, checked as it comes.")
-    if not args.only_9x9:
-        before = load_now()
-        section(OTHER, other_shapes(args.puzzles, args.queens), before, "Rates are puzzles per CPU second.")
     return 0
 
 

@@ -26,8 +26,7 @@ def run(args, headings=(), needs=(), slow=True, before=(), out=True):
 
 
 RUNS = {
-    "bench_bitboard": run(["--puzzles", "5", "--queens", "8"],
-                          ["## 9x9, limit 2, one thread, Python strings to Python results", "## Other shapes and kinds"]),
+    "bench_bitboard": run(["--puzzles", "5"], ["## 9x9, limit 2, one thread, Python strings to Python results"]),
     "bench_cnf": run(["--hardest", "2", "--top", "5", "--quine", "1", "--repeats", "1", "--solvers", "glucose3", "--encodings",
                       "extended"], ["## Quine dilemma engine (Python), top1465 sample, limit 2"]),
     "bench_drat_trim": run(["--drat-trim", "drat-trim", "--formulas", "1", "--provers", "cadical195"],
