@@ -40,7 +40,6 @@ RUNS = {
     "bench_large": run(["--public", "3", "--minimal", "1", "--levels", "60", "--per-level", "1", "--below", "5"],
                        ["## Large grids"]),
     "bench_native_proofs": run(["--puzzles", "5"], ["## Own proofs against CaDiCaL's"]),
-    "bench_rating": run(["--quine-se", "0", "--sets", "top95", "--limit", "200"]),
     "bench_rtd": run(["--report", "--runs", "{repo}/results"], ["## Distributions over seeds", "## Targets"]),
     "bench_threads": run(["--puzzles", "40", "--runs", "1", "--seconds", "0"], ["# A native batch split over threads"]),
     "bench_tools": run(["--hardest", "1", "--n16", "1", "--sky7", "1", "--killer", "1", "--specs",
