@@ -47,12 +47,6 @@ RUNS = {
 }
 
 
-def script(name: str) -> str:
-    """The script a run of ``RUNS`` is of: its name up to a colon (``bench_generate:large``: one
-    of the pages of a script that writes several)."""
-    return name.split(":")[0]
-
-
 def skip_unless_present(needs: tuple) -> None:
     for need in needs:
         kind, name = need.split(":", 1)
@@ -80,7 +74,7 @@ def tiny_run(name: str, tmp_path: Path) -> str:
                               text=True, timeout=60)
         assert done.returncode in (0, 1), done.stderr[-3000:]
     page = tmp_path / "page.md"
-    done = subprocess.run([sys.executable, str(SCRIPTS / f"{script(name)}.py"), *filled(case["args"]),
+    done = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *filled(case["args"]),
                            *(["--out", str(page)] if case["out"] else [])],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -97,7 +91,7 @@ def test_a_script_writes_its_page_on_a_tiny_input(name, tmp_path):
 
 
 def test_every_script_is_run_here():
-    assert sorted({script(name) for name in RUNS}) == sorted(p.stem for p in SCRIPTS.glob("*.py"))
+    assert sorted(RUNS) == sorted(p.stem for p in SCRIPTS.glob("*.py"))
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in SCRIPTS.glob("*.py")))
