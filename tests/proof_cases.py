@@ -6,8 +6,12 @@ brute-force satisfiability test."""
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from conftest import needs_program
 from puzzlebench.encoders.dimacs import binary_drat_step, read_dimacs
@@ -87,6 +91,16 @@ def own_proof_steps(spec: str, puzzle) -> tuple[int, list[list[int]], list[bytes
     assert proof_verdict(n_vars, clauses, proof) == "verified"
     assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
     return n_vars, clauses, steps
+
+
+def drat_trim() -> str:
+    """The path of a drat-trim build ($PUZZLEBENCH_DRAT_TRIM, else ``drat-trim`` on PATH), or a
+    skip saying where it comes from: it is not a dependency."""
+    path = os.environ.get("PUZZLEBENCH_DRAT_TRIM") or shutil.which("drat-trim")
+    if not path:
+        pytest.skip("drat-trim is neither named by $PUZZLEBENCH_DRAT_TRIM nor on PATH (build it from "
+                    "its public repository, marijnheule/drat-trim)")
+    return path
 
 
 def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:

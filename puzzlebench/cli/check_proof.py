@@ -1,5 +1,6 @@
-"""``puzzlebench check-proof FORMULA PROOF``: a DRAT proof that a DIMACS formula is
-unsatisfiable, checked as drat-trim checks it (docs/proofs.md) by the checker compiled into
+"""``puzzlebench check-proof FORMULA PROOF [--lrat]``: a DRAT proof that a DIMACS formula is
+unsatisfiable, checked as drat-trim checks it (docs/proofs.md), or an LRAT proof, each lemma
+checked forward by its hints as lrat-check does, by the checker compiled into
 ``puzzlebench._native`` (``native/drat.c``).  Its verdict is SAT-competition form (``s VERIFIED``
 or ``s NOT VERIFIED``, figures in ``c`` lines) and its exit code: 0 verified, 1 not verified
 (the failing lemma named on standard error), 2 a malformed formula or proof (one placed line),
@@ -29,20 +30,23 @@ def cmd_check_proof(args) -> int:
     except OSError as exc:
         raise UsageError(f"cannot read {args.proof}: {exc.strerror or exc}") from None
     budget = int(args.memory_limit * MIB) if args.memory_limit is not None else DEFAULT_BUDGET
-    found = check_proof(cnf.n_vars, cnf.clauses, proof, budget)
+    found = check_proof(cnf.n_vars, cnf.clauses, proof, budget, lrat=args.lrat)
     if found["verdict"] == "malformed":
         raise _malformed(found, proof_name)
     if found["verdict"] == "memout":
         more = "" if args.memory_limit is not None else "; give --memory-limit MB to allow more"
         report_error(f"error: {_place(found, proof_name)}: {found['message']}{more}")
         return EXIT_MEMOUT
-    for line in figures(found, proof_name, len(cnf.clauses)):
+    for line in (lrat_figures if args.lrat else figures)(found, proof_name, len(cnf.clauses)):
         print(f"c {line}")
     if found["verdict"] == "verified":
         print("s VERIFIED")
         return EXIT_OK
     print("s NOT VERIFIED")
-    report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]))
+    if args.lrat:
+        report_error(lrat_failure_text(found["failure"], proof_name, found["form"]))
+    else:
+        report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]))
     return EXIT_SOME_ERRORS
 
 
@@ -64,6 +68,29 @@ def figures(found: dict, proof: str, n_clauses: int) -> list[str]:
         f"lemmas checked {found['checked']:,}, by RAT {found['rat_checks']:,}",
         f"time: {found['seconds']:.3f} s; memory: {found['peak_bytes'] / MB:,.1f} MB at its peak",
     ]
+
+
+def lrat_figures(found: dict, proof: str, n_clauses: int) -> list[str]:
+    """What an LRAT check read and used, for ``c`` lines."""
+    rest = "; the rest of the proof is not read" if found["rest_unread"] else ""
+    return [
+        f"proof {proof}: {found['form']} LRAT, {found['bytes_read']:,} bytes read",
+        f"lemmas read and checked: {found['checked']:,}; deletions applied: {found['deletions']:,}, ignored: "
+        f"{found['absent_deletions']:,} of absent or deleted clauses",
+        f"refutation: the empty clause is lemma {found['conflict_lemma']:,}{rest}" if found["conflict_lemma"]
+        else "refutation: none; the check stops at the step named below",
+        f"hinted: lemmas {found['core_lemmas']:,}, formula clauses {found['core_clauses']:,} of {n_clauses:,}",
+        f"time: {found['seconds']:.3f} s; memory: {found['peak_bytes'] / MB:,.1f} MB at its peak",
+    ]
+
+
+def lrat_failure_text(failure: dict, proof: str, form: str) -> str:
+    """The line that names the LRAT step that fails (by its clause ID), where it is and why."""
+    if "lemma" not in failure:
+        return f"{proof}: {failure['why']}"
+    where = f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
+    literals = " ".join(map(str, [*failure["literals"], 0]))
+    return f"{where}: clause {failure['lemma']:,} ({literals}): {failure['why']}"
 
 
 def failure_text(failure: dict, proof: str, form: str, lemmas: int) -> str:
@@ -93,13 +120,16 @@ def _malformed(found: dict, proof: str) -> Exception:
 
 def register(sub) -> None:
     p = sub.add_parser("check-proof", help="check a DRAT proof that a DIMACS formula is unsatisfiable, as drat-trim "
-                                           "does",
+                                           "does (or an LRAT proof: --lrat)",
                        description="Check a DRAT proof (text or binary, as SAT solvers write them) that a DIMACS "
                                    "formula is unsatisfiable, with drat-trim's semantics (docs/proofs.md).  Exit "
                                    "codes: 0 s VERIFIED, 1 s NOT VERIFIED (the failing lemma on standard error), "
                                    "2 a malformed formula or proof, 3 past the memory limit, 130 Ctrl-C.")
     p.add_argument("formula", metavar="FORMULA", help="the DIMACS CNF file")
     p.add_argument("proof", metavar="PROOF", help="the DRAT proof ('-' for standard input); read as a stream")
+    p.add_argument("--lrat", action="store_true",
+                   help="the proof is LRAT (text, or binary as drat-trim -C and CaDiCaL write it): each lemma is "
+                        "checked forward by its hints, as lrat-check does; RAT hints are not supported")
     p.add_argument("--memory-limit", type=MEMORY, metavar="MB",
                    help=f"for the checker's clauses, proof steps and watches (a bare number: MB of 2^20 bytes; or "
                         f"512MiB, 2GiB); default {DEFAULT_BUDGET >> 20} MB; past it: exit 3")

@@ -145,13 +145,14 @@ def certified(engine, certify: bool = True, proof_dir: str | None = None):
 
 
 def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_limit: int = CHECK_MEMORY,
-                seconds: float | None = None) -> dict:
-    """The checker's verdict on the DRAT proof in ``proof_path`` for ``clauses``
-    (``_native.check_drat``: its dict of the verdict and the figures; ``timeout`` where
-    ``seconds`` ran out first, ``None``: no limit)."""
+                seconds: float | None = None, lrat: bool = False) -> dict:
+    """The checker's verdict on the DRAT proof in ``proof_path`` for ``clauses``, or with
+    ``lrat`` the LRAT proof, each lemma checked by its hints (``_native.check_drat``: its dict
+    of the verdict and the figures; ``timeout`` where ``seconds`` ran out first, ``None``: no
+    limit)."""
     from .. import _native
     return _native.check_drat(n_vars, clause_buffer(clauses), proof_path, memory_limit,
-                              -1.0 if seconds is None else seconds)
+                              -1.0 if seconds is None else seconds, lrat)
 
 
 def clause_buffer(clauses: list[list[int]]) -> array.array:

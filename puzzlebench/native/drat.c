@@ -1,14 +1,16 @@
-/* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md):
- * check_drat(n_vars, clauses, proof_path, memory_limit, seconds) -> dict, for `check-proof` and engines.
- * About 780 lines, one reason a part: types and state (~100); memory (~45: every array grows
- * through one function that counts its bytes against the limit, so any proof ends in a one-line
- * memout); clauses (~80: an arena, repeated literals dropped, a hash by literal set so a
- * deletion finds its clause); watches and propagation (~140: two watches a clause with a
+/* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md),
+ * and LRAT proof checking as lrat-check does it (Cruz-Filipe et al., CADE 2017):
+ * check_drat(n_vars, clauses, proof_path, memory_limit, seconds, lrat) -> dict, for `check-proof`
+ * and engines.  About 1,000 lines, one reason a part: types and state (~110); memory (~45: every
+ * array grows through one function that counts its bytes against the limit, so any proof ends in
+ * a one-line memout); clauses (~80: an arena, repeated literals dropped, a hash by literal set so
+ * a deletion finds its clause); watches and propagation (~140: two watches a clause with a
  * blocking literal, a binary clause decided from its watch, and the repair that lets the
- * backward pass remove a reason); reading (~120: text and binary DRAT told apart by their first
+ * backward pass remove a reason); reading (~140: text and binary told apart by their first
  * bytes, 1 MiB chunks, every mistake placed); forward pass (~65: until the first conflict;
- * deletions of units or reasons ignored); core marking, RUP and RAT (~105); the Python function
- * (~125).  Memory: ~30 bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof
+ * deletions of units or reasons ignored); core marking, RUP and RAT (~105); LRAT (~200: each
+ * lemma checked forward by its hints, no propagation, no backward pass); the Python function
+ * (~140).  Memory: ~30 bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof
  * text is never held.  Ctrl-C (interrupt.c) stops every loop. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -77,6 +79,12 @@ typedef struct {
         checked, rat_checks, conflict_lemma;
     int stopped_early;
     uint32_t failed_step, failed_with; const char *failure;
+    /* LRAT: the lemmas' IDs (increasing; lemma i is clause n_formula + i), the step's ID and its
+     * hints (or the IDs a deletion names), why it failed */
+    int lrat;
+    uint64_t *ids, step_id; uint32_t n_ids, ids_cap;
+    int64_t *hints; uint32_t n_hints, hints_cap;
+    char why[200];
 } Checker;
 
 static void bail(Checker *c, int outcome) { c->outcome = outcome; longjmp(c->bail, 1); }
@@ -411,72 +419,118 @@ static int looks_binary(Checker *c) {
 
 static int is_space(int ch) { return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
 
-/* The next step of a text proof into c->buffer: 'a' a lemma, 'd' a deletion, 0 at the end. */
-static int read_text_step(Checker *c) {
-    int deletion = 0;
+/* The next token of a text proof: 'n' a number (*value), 'd', or 0 at the proof's end; spaces
+ * and comment lines skipped, *line and *column where it starts.  `limit` the largest magnitude,
+ * `beyond` the complaint past it, `noun` what a number is here. */
+static int text_token(Checker *c, int64_t *value, uint64_t *line, uint64_t *column, uint64_t limit,
+                      const char *beyond, const char *noun) {
     char what[160];
-    c->n_buffer = 0;
     for (;;) {
         int ch = peek(c);
         if (is_space(ch)) { next(c); continue; }
         if (ch == 'c') { while (ch != EOF && ch != '\n') { next(c); ch = peek(c); } continue; }
-        if (ch == EOF) {
-            if (c->n_buffer || deletion) malformed(c, c->step_place, c->step_column, "the proof ends inside this step: it has no terminating 0");
-            return 0;
-        }
-        uint64_t line = c->line, column = c->column;
-        if (!c->n_buffer && !deletion) { c->step_place = line; c->step_column = column; }
-        if (ch == 'd' && !c->n_buffer && !deletion) { next(c); deletion = 1; continue; }
+        if (ch == EOF) return 0;
+        *line = c->line; *column = c->column;
+        if (ch == 'd') { next(c); return 'd'; }
         int negative = ch == '-';
         if (negative) { next(c); ch = peek(c); }
         if (ch < '0' || ch > '9') {
-            if (negative) malformed(c, line, column, "'-' without a number");
+            if (negative) malformed(c, *line, *column, "'-' without a number");
             snprintf(what, sizeof what, (ch > 32 && ch < 127) ? "unexpected character '%c'" : "unexpected byte 0x%02x", ch);
             malformed(c, c->line, c->column, what);
         }
-        uint64_t var = 0;
+        uint64_t number = 0;
         while (ch >= '0' && ch <= '9') {
-            var = var * 10 + (uint64_t)(ch - '0');
-            if (var > MAX_VAR) malformed(c, line, column, "literal beyond 2147483647, the largest DIMACS variable");
+            number = number * 10 + (uint64_t)(ch - '0');
+            if (number > limit) malformed(c, *line, *column, beyond);
             next(c); ch = peek(c);
         }
         if (ch != EOF && !is_space(ch)) {
-            snprintf(what, sizeof what, (ch > 32 && ch < 127) ? "unexpected character '%c' in a literal" : "unexpected byte 0x%02x in a literal", ch);
+            snprintf(what, sizeof what, (ch > 32 && ch < 127) ? "unexpected character '%c' in a %s"
+                                                               : "unexpected byte 0x%02x in a %s", ch, noun);
             malformed(c, c->line, c->column, what);
         }
-        if (var == 0) return deletion ? 'd' : 'a';
-        push_literal(c, (lit_t)(2 * var + (uint64_t)negative));
+        *value = negative ? -(int64_t)number : (int64_t)number;
+        return 'n';
     }
+}
+
+static const char BEYOND_VAR[] = "literal beyond 2147483647, the largest DIMACS variable";
+static const char ENDS_INSIDE[] = "the proof ends inside this step: it has no terminating 0";
+
+static lit_t literal_code(int64_t x) { return x > 0 ? 2u * (lit_t)x : 2u * (lit_t)(-x) + 1u; }
+
+/* The next step of a text proof into c->buffer: 'a' a lemma, 'd' a deletion, 0 at the end. */
+static int read_text_step(Checker *c) {
+    int deletion = 0;
+    c->n_buffer = 0;
+    for (;;) {
+        int64_t x;
+        uint64_t line, column;
+        int token = text_token(c, &x, &line, &column, MAX_VAR, BEYOND_VAR, "literal");
+        if (token == 0) {
+            if (c->n_buffer || deletion) malformed(c, c->step_place, c->step_column, ENDS_INSIDE);
+            return 0;
+        }
+        if (!c->n_buffer && !deletion) { c->step_place = line; c->step_column = column; }
+        if (token == 'd') {
+            if (c->n_buffer || deletion) malformed(c, line, column, "unexpected character 'd'");
+            deletion = 1;
+            continue;
+        }
+        if (x == 0) return deletion ? 'd' : 'a';
+        push_literal(c, literal_code(x));
+    }
+}
+
+/* The next number of a binary proof: 7 bits a byte, low first, the high bit saying more follow;
+ * *first the byte it starts at.  More than `most_bytes` bytes: malformed with `beyond`. */
+static uint64_t read_code(Checker *c, uint64_t *first, int most_bytes, const char *beyond) {
+    uint64_t code = 0;
+    int shift = 0, ch;
+    *first = byte_number(c);
+    do {
+        ch = next(c);
+        if (ch == EOF) malformed(c, c->step_place, 0, ENDS_INSIDE);
+        if (shift >= 7 * most_bytes) malformed(c, *first, 0, beyond);
+        code |= (uint64_t)(ch & 127) << shift;
+        shift += 7;
+    } while (ch & 128);
+    return code;
+}
+
+/* The opening byte of a binary step: 'a' or 'd', or 0 at the proof's end. */
+static int binary_kind(Checker *c, const char *added) {
+    if (peek(c) == EOF) return 0;
+    c->step_place = byte_number(c);
+    int kind = next(c);
+    if (kind != 'a' && kind != 'd') {
+        char what[160];
+        snprintf(what, sizeof what, "byte 0x%02x is neither 'a' (%s) nor 'd' (a deletion)%s", kind, added,
+                 c->step_place == 1 ? c->lrat ? " (read as binary LRAT: the first bytes are not all LRAT text)"
+                                     : " (read as binary DRAT: the first bytes are not all DRAT text)" : "");
+        malformed(c, c->step_place, 0, what);
+    }
+    return kind;
+}
+
+/* The next literal of a binary step onto c->buffer; 0 at the 0 that ends the clause. */
+static int push_code(Checker *c) {
+    uint64_t first, code = read_code(c, &first, 5, BEYOND_VAR);
+    if (code == 0) return 0;
+    if (code == 1) malformed(c, first, 0, "literal code 1 names variable 0");
+    if ((code >> 1) > MAX_VAR) malformed(c, first, 0, BEYOND_VAR);
+    push_literal(c, (lit_t)code);
+    return 1;
 }
 
 /* The next step of a binary proof: 'a' or 'd', literals of 7 bits a byte (high bit: more
  * follow), 0 closing it. */
 static int read_binary_step(Checker *c) {
     c->n_buffer = 0;
-    if (peek(c) == EOF) return 0;
-    c->step_place = byte_number(c);
-    int kind = next(c);
-    if (kind != 'a' && kind != 'd') {
-        char what[160];
-        snprintf(what, sizeof what, "byte 0x%02x is neither 'a' (a lemma) nor 'd' (a deletion)%s", kind,
-                 c->step_place == 1 ? " (read as binary DRAT: the first bytes are not all DRAT text)" : "");
-        malformed(c, c->step_place, 0, what);
-    }
-    for (;;) {
-        uint64_t first = byte_number(c), code = 0;
-        int shift = 0, ch;
-        do {
-            ch = next(c);
-            if (ch == EOF) malformed(c, c->step_place, 0, "the proof ends inside this step: it has no terminating 0");
-            if (shift > 28) malformed(c, first, 0, "literal beyond 2147483647, the largest DIMACS variable");
-            code |= (uint64_t)(ch & 127) << shift;
-            shift += 7;
-        } while (ch & 128);
-        if (code == 0) return kind;
-        if (code == 1) malformed(c, first, 0, "literal code 1 names variable 0");
-        if ((code >> 1) > MAX_VAR) malformed(c, first, 0, "literal beyond 2147483647, the largest DIMACS variable");
-        push_literal(c, (lit_t)code);
-    }
+    int kind = binary_kind(c, "a lemma");
+    while (kind && push_code(c)) {}
+    return kind;
 }
 
 /* ---- forward pass ---------------------------------------------------------------------- */
@@ -516,8 +570,7 @@ static void delete_clause(Checker *c) {
 static int forward(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits) {
     for (Py_ssize_t i = 0; i < n_formula_lits; i++) {
         if (formula[i] != 0) {
-            int32_t x = formula[i];
-            push_literal(c, x > 0 ? 2u * (uint32_t)x : 2u * (uint32_t)(-(int64_t)x) + 1u);
+            push_literal(c, literal_code(formula[i]));
             continue;
         }
         drop_repeats(c);
@@ -647,12 +700,189 @@ static void backward(Checker *c) {
     }
 }
 
+/* ---- LRAT: each lemma checked forward by its hints ------------------------------------- */
+
+static const char BEYOND_ID[] = "number beyond 2^62";
+static const char OPENS_WITH_ID[] = "a step opens with its clause ID, a positive number";
+static const char DELETES_IDS[] = "a deletion names clause IDs, positive numbers";
+
+static void push_hint(Checker *c, int64_t hint) {
+    GROW32(c, c->hints, c->hints_cap, (uint64_t)c->n_hints + 1);
+    c->hints[c->n_hints++] = hint;
+}
+
+/* The next text LRAT step, `ID literals 0 hints 0` or `ID d IDs 0`: 'a' (its literals in
+ * c->buffer) or 'd', its hints or the IDs deleted in c->hints, 0 at the proof's end. */
+static int read_lrat_text_step(Checker *c) {
+    int64_t x;
+    uint64_t line, column;
+    c->n_buffer = c->n_hints = 0;
+#define TOKEN() text_token(c, &x, &line, &column, 1ull << 62, BEYOND_ID, "number")
+    int token = TOKEN(), kind = 'a';
+    if (token == 0) return 0;
+    c->step_place = line; c->step_column = column;
+    if (token == 'd' || x <= 0) malformed(c, line, column, OPENS_WITH_ID);
+    c->step_id = (uint64_t)x;
+    for (int hints = 0;;) {
+        token = TOKEN();
+        if (token == 0) malformed(c, c->step_place, c->step_column, ENDS_INSIDE);
+        if (token == 'd' && !hints && !c->n_buffer && kind == 'a') { kind = 'd'; hints = 1; continue; }
+        if (token == 'd') malformed(c, line, column, "unexpected character 'd'");
+        if (x == 0 && hints) return kind;
+        if (x == 0) { hints = 1; continue; }
+        if (!hints) {
+            if (x > (int64_t)MAX_VAR || x < -(int64_t)MAX_VAR) malformed(c, line, column, BEYOND_VAR);
+            push_literal(c, literal_code(x));
+        } else {
+            if (kind == 'd' && x < 0) malformed(c, line, column, DELETES_IDS);
+            push_hint(c, x);
+        }
+    }
+#undef TOKEN
+}
+
+/* The next binary LRAT step: 'a' ID literals 0 hints 0, or 'd' IDs 0, every number in binary
+ * DRAT's code (2x, 2x + 1 when negative). */
+static int read_lrat_binary_step(Checker *c) {
+    c->n_buffer = c->n_hints = 0;
+    int kind = binary_kind(c, "a clause added");
+    uint64_t first, code;
+    if (kind == 'a') {
+        code = read_code(c, &first, 9, BEYOND_ID);
+        if (code < 2 || (code & 1)) malformed(c, first, 0, OPENS_WITH_ID);
+        c->step_id = code >> 1;
+        while (push_code(c)) {}
+    }
+    while (kind && (code = read_code(c, &first, 9, BEYOND_ID)) != 0) {
+        if (code == 1 || (kind == 'd' && (code & 1)))
+            malformed(c, first, 0, kind == 'd' ? DELETES_IDS : "hint code 1 names clause 0");
+        push_hint(c, (code & 1) ? -(int64_t)(code >> 1) : (int64_t)(code >> 1));
+    }
+    return kind;
+}
+
+/* The clause of LRAT ID `id`, or NONE; *deleted whether it was there once. */
+static uint32_t clause_of_id(Checker *c, uint64_t id, int *deleted) {
+    uint32_t k = NONE;
+    if (id >= 1 && id <= c->n_formula) k = (uint32_t)(id - 1);
+    else if (id > c->n_formula) {
+        uint32_t low = 0, high = c->n_ids;   /* the IDs increase: a binary search */
+        while (low < high) {
+            uint32_t middle = low + (high - low) / 2;
+            if (c->ids[middle] < id) low = middle + 1; else high = middle;
+        }
+        if (low < c->n_ids && c->ids[low] == id) k = c->n_formula + low;
+    }
+    *deleted = k != NONE && !(c->flags[k] & ACTIVE);
+    return *deleted ? NONE : k;
+}
+
+/* Whether the hints of clause `id` refute its negation: each hint unit in turn under the
+ * negation and the units before it (its open literal then set), up to one falsified.  A clause
+ * with a literal and its negation needs none.  Otherwise c->failure says why. */
+static int refuted_by_hints(Checker *c, uint32_t id) {
+    const lit_t *lits = lits_of(c, id);
+    int refuted = 0;
+    c->failure = NULL;
+    for (uint32_t i = 0; i < c->size[id] && !refuted; i++) {
+        if (c->val[lits[i]] > 0) refuted = 1;
+        else if (c->val[lits[i]] == 0) assign(c, NEG(lits[i]), NONE);
+    }
+    for (uint32_t h = 0; h < c->n_hints && !refuted && !c->failure; h++) {
+        tick(c);
+        int64_t hint = c->hints[h];
+        int deleted;
+        uint32_t k = hint < 0 ? NONE : clause_of_id(c, (uint64_t)hint, &deleted);
+        c->failure = c->why;
+        if (hint < 0) {
+            snprintf(c->why, sizeof c->why, "hint %u (%lld) is a RAT hint: RAT hints are not supported", h + 1,
+                     (long long)hint);
+            break;
+        }
+        if (k == NONE) {
+            snprintf(c->why, sizeof c->why, "hint %u names clause %lld, which %s", h + 1, (long long)hint,
+                     deleted ? "was deleted" : "is neither in the formula nor added before");
+            break;
+        }
+        mark_core(c, k);
+        const lit_t *ks = lits_of(c, k);
+        uint32_t open = 0, satisfied = 0;
+        lit_t unit = 0;
+        for (uint32_t i = 0; i < c->size[k]; i++) {
+            if (c->val[ks[i]] > 0) satisfied = 1;
+            else if (c->val[ks[i]] == 0) { open++; unit = ks[i]; }
+        }
+        if (satisfied) snprintf(c->why, sizeof c->why, "hint %u (clause %lld) is satisfied, not unit", h + 1, (long long)hint);
+        else if (open > 1)
+            snprintf(c->why, sizeof c->why, "hint %u (clause %lld) is not unit: %u of its literals are open", h + 1,
+                     (long long)hint, open);
+        else {
+            c->failure = NULL;
+            if (open == 0) refuted = 1; else assign(c, unit, NONE);
+        }
+    }
+    if (!refuted && !c->failure) c->failure = "its hints end before a clause is falsified";
+    undo(c, 0);
+    return refuted;
+}
+
+/* The formula, then the proof step by step: verified when the empty clause is added and its
+ * hints check. */
+static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits) {
+    for (Py_ssize_t i = 0; i < n_formula_lits; i++) {
+        if (formula[i] != 0) { push_literal(c, literal_code(formula[i])); continue; }
+        drop_repeats(c);
+        store_clause(c);
+        c->n_buffer = 0;
+    }
+    c->n_formula = c->n_clauses;
+    c->binary = looks_binary(c);
+    c->reading = 1;
+    for (;;) {
+        int kind = c->binary ? read_lrat_binary_step(c) : read_lrat_text_step(c);
+        if (kind == 0) {
+            c->reading = 0;
+            c->failure = "the proof ends before the empty clause is added";
+            bail(c, NOT_VERIFIED);
+        }
+        if (kind == 'd') {
+            for (uint32_t h = 0; h < c->n_hints; h++) {
+                int deleted;
+                uint32_t k = clause_of_id(c, (uint64_t)c->hints[h], &deleted);
+                if (k == NONE) c->absent_deletions++;
+                else { c->flags[k] &= ~ACTIVE; c->deletions++; }
+            }
+            continue;
+        }
+        c->lemmas++;
+        drop_repeats(c);
+        uint64_t last = c->n_ids ? c->ids[c->n_ids - 1] : c->n_formula;
+        if (c->step_id <= last) {
+            snprintf(c->why, sizeof c->why, "its ID is not above %s %llu", c->n_ids ? "the last lemma's," : "the formula's clauses,",
+                     (unsigned long long)last);
+            c->failure = c->why;
+            bail(c, NOT_VERIFIED);
+        }
+        uint32_t id = store_clause(c);
+        GROW32(c, c->ids, c->ids_cap, (uint64_t)c->n_ids + 1);
+        c->ids[c->n_ids++] = c->step_id;
+        c->checked++;
+        if (!refuted_by_hints(c, id)) bail(c, NOT_VERIFIED);
+        if (c->size[id] == 0) {
+            c->conflict_lemma = c->lemmas;
+            c->stopped_early = peek(c) != EOF;
+            c->reading = 0;
+            return;
+        }
+    }
+}
+
 /* ---- the Python function --------------------------------------------------------------- */
 
 static void release(Checker *c) {
     for (uint64_t l = 0; c->watches && l < 2 * (uint64_t)c->vars_cap; l++) free(c->watches[l].at);
     void *arrays[] = {c->lits, c->start, c->size, c->pivot, c->next, c->flags, c->buckets, c->steps, c->places,
-                      c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer};
+                      c->ids, c->hints, c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
     if (c->file && c->file != stdin) fclose(c->file);
 }
@@ -668,13 +898,33 @@ static void run(Checker *c, const int32_t *formula, Py_ssize_t n, const char *pa
     uint64_t chunk_cap = 0;
     grow(c, (void **)&c->chunk, &chunk_cap, CHUNK, 1);
     c->line = c->column = 1;
+    if (c->lrat) {
+        lrat_forward(c, formula, n);
+        c->outcome = VERIFIED;
+        return;
+    }
     if (!forward(c, formula, n)) { c->failure = "no refutation reached"; bail(c, NOT_VERIFIED); }
     free(c->buckets); c->buckets = NULL; c->bytes -= c->n_buckets * sizeof *c->buckets;
     backward(c);
     c->outcome = VERIFIED;
 }
 
+/* The LRAT step that failed: its ID, where it starts, its literals as written, why. */
+static PyObject *lrat_failure_dict(Checker *c) {
+    if (!c->reading) return Py_BuildValue("{s:s}", "why", c->failure);   /* no step: the proof ended */
+    PyObject *lits = PyList_New(c->n_buffer);
+    if (lits == NULL) return NULL;
+    for (uint32_t i = 0; i < c->n_buffer; i++) {
+        PyObject *x = PyLong_FromLongLong(DIMACS(c->buffer[i]));
+        if (x == NULL) { Py_DECREF(lits); return NULL; }
+        PyList_SET_ITEM(lits, i, x);
+    }
+    return Py_BuildValue("{s:s,s:K,s:K,s:N,s:s,s:L}", "why", c->failure, "lemma", (unsigned long long)c->step_id,
+                         "place", (unsigned long long)c->step_place, "literals", lits, "with_kind", "", "with", -1LL);
+}
+
 static PyObject *failure_dict(Checker *c) {
+    if (c->lrat) return lrat_failure_dict(c);
     if (c->failed_step >= c->n_steps) return Py_BuildValue("{s:s}", "why", c->failure ? c->failure : "");
     uint32_t id = c->steps[c->failed_step] & ~DELETION, n = c->size[id];
     PyObject *lits = PyList_New(n);   /* the pivot first, as written */
@@ -701,14 +951,15 @@ static const char *OUTCOMES[] = {"running", "verified", "not verified", "malform
                                   "internal"};
 
 static PyObject *check_drat(PyObject *self, PyObject *args, PyObject *kwargs) {
-    static char *keywords[] = {"n_vars", "clauses", "proof", "memory_limit", "seconds", NULL};
+    static char *keywords[] = {"n_vars", "clauses", "proof", "memory_limit", "seconds", "lrat", NULL};
     unsigned int n_vars;
     PyObject *clauses_object, *path_bytes;
     Py_buffer clauses;
     unsigned long long memory_limit = 2ull << 30;
     double seconds_left = -1.0;   /* below 0: no deadline */
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "IOO&|Kd", keywords, &n_vars, &clauses_object,
-                                     PyUnicode_FSConverter, &path_bytes, &memory_limit, &seconds_left))
+    int lrat = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "IOO&|Kdp", keywords, &n_vars, &clauses_object,
+                                     PyUnicode_FSConverter, &path_bytes, &memory_limit, &seconds_left, &lrat))
         return NULL;
     if (PyObject_GetBuffer(clauses_object, &clauses, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         Py_DECREF(path_bytes);
@@ -731,6 +982,7 @@ static PyObject *check_drat(PyObject *self, PyObject *args, PyObject *kwargs) {
             goto done;
         }
     c->budget = (size_t)memory_limit;
+    c->lrat = lrat;
     c->failed_with = c->failed_step = NONE;
     if (pb_interrupt_arm(&c->sigints) < 0) goto done;
     const char *path = PyBytes_AS_STRING(path_bytes);
@@ -763,9 +1015,10 @@ done:
 
 static PyMethodDef drat_methods[] = {
     {"check_drat", (PyCFunction)(void (*)(void))check_drat, METH_VARARGS | METH_KEYWORDS,
-     "check_drat(n_vars, clauses, proof, memory_limit=2**31, seconds=-1) -> dict: the DRAT proof in the file "
-     "`proof` (text or binary) checked against the formula `clauses` (a buffer of 32-bit DIMACS "
-     "literals, each clause closed by 0) as drat-trim checks it, within `seconds` (below 0: no "
+     "check_drat(n_vars, clauses, proof, memory_limit=2**31, seconds=-1, lrat=False) -> dict: the DRAT proof in "
+     "the file `proof` (text or binary) checked against the formula `clauses` (a buffer of 32-bit DIMACS "
+     "literals, each clause closed by 0) as drat-trim checks it, or with `lrat` the LRAT proof, each lemma "
+     "forward by its hints as lrat-check does, within `seconds` (below 0: no "
      "limit); 'verdict' is 'verified', 'not verified' ('failure' says which lemma and why), "
      "'malformed', 'memout' ('message' and 'error_line'/'error_column' or 'error_byte' say where) "
      "or 'timeout', beside the figures.  Ctrl-C: KeyboardInterrupt."},

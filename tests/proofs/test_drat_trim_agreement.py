@@ -6,25 +6,15 @@ benchmarks/bench_drat_trim.py makes the wide comparison (results/proofs.md)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 
 import pytest
 
 from conftest import INKALA, run
-from proof_cases import dimacs, pigeonhole, proof_text
+from proof_cases import dimacs, drat_trim, pigeonhole, proof_text
 from puzzlebench import parse
 from puzzlebench.engines.certify import claim_formula
 from puzzlebench.engines.registry import make_engine
-
-
-def drat_trim() -> str:
-    path = os.environ.get("PUZZLEBENCH_DRAT_TRIM") or shutil.which("drat-trim")
-    if not path:
-        pytest.skip("drat-trim is neither named by $PUZZLEBENCH_DRAT_TRIM nor on PATH (build it from "
-                    "its public repository, marijnheule/drat-trim)")
-    return path
 
 
 def drat_trim_verdict(program: str, cnf, proof) -> str:
