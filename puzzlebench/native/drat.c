@@ -765,6 +765,8 @@ static int read_lrat_binary_step(Checker *c) {
 static uint32_t clause_of_id(Checker *c, uint64_t id, int *deleted) {
     uint32_t k = NONE;
     if (id >= 1 && id <= c->n_formula) k = (uint32_t)(id - 1);
+    else if (id > c->n_formula && c->n_ids && id - c->ids[0] < c->n_ids && c->ids[id - c->ids[0]] == id)
+        k = c->n_formula + (uint32_t)(id - c->ids[0]);   /* IDs one after another, as most proofs number them */
     else if (id > c->n_formula) {
         uint32_t low = 0, high = c->n_ids;   /* the IDs increase: a binary search */
         while (low < high) {
