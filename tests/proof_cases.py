@@ -65,31 +65,68 @@ def binary_steps(proof: bytes) -> list[bytes]:
     return steps
 
 
-def proof_verdict(n_vars: int, clauses: list[list[int]], proof: bytes) -> str:
-    """The package's checker's verdict on ``proof`` (bytes) for ``clauses``."""
+def lrat_steps(proof: bytes) -> list[bytes]:
+    """A binary LRAT proof's steps ('a' ID literals 0 hints 0, or 'd' IDs 0), each as its bytes."""
+    steps, start, i = [], 0, 0
+    while i < len(proof):
+        lists = 2 if proof[i] == ord("a") else 1
+        i += 1
+        for _ in range(lists):
+            while proof[i] != 0:
+                while proof[i] & 0x80:
+                    i += 1
+                i += 1
+            i += 1
+        steps.append(proof[start:i])
+        start = i
+    return steps
+
+
+def step_codes(step: bytes) -> list[int]:
+    """The numbers of a binary step after its 'a' or 'd', each in its code (2x, + 1 if negative)."""
+    codes, code, shift = [], 0, 0
+    for byte in step[1:]:
+        code |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            codes.append(code)
+            code, shift = 0, 0
+    return codes
+
+
+def is_lrat_refutation(step: bytes) -> bool:
+    """Whether an LRAT step adds the empty clause: its ID, then at once the 0 ending its literals."""
+    return step[:1] == b"a" and step_codes(step)[1] == 0
+
+
+def proof_verdict(n_vars: int, clauses: list[list[int]], proof: bytes, lrat: bool = False) -> str:
+    """The package's checker's verdict on ``proof`` (bytes) for ``clauses``, DRAT or ``lrat``."""
     import tempfile
     from puzzlebench.engines.certify import check_proof
-    with tempfile.NamedTemporaryFile(suffix=".drat") as out:
+    with tempfile.NamedTemporaryFile(suffix=".lrat" if lrat else ".drat") as out:
         out.write(proof)
         out.flush()
-        return check_proof(n_vars, clauses, out.name)["verdict"]
+        return check_proof(n_vars, clauses, out.name, lrat=lrat)["verdict"]
 
 
 def own_proof_steps(spec: str, puzzle) -> tuple[int, list[list[int]], list[bytes]]:
     """Engine ``spec``'s own proof of its claim on ``puzzle`` (counted to 2): the claim's
     variables and clauses and the proof's steps, the proof asserted whole (its steps make it, it
-    ends with the empty clause and has over 40 steps), verified, and refused without the blocking
-    clause of the solution found (the formula is then satisfiable)."""
+    ends with the empty clause and has over 40 steps), verified in its form (DRAT, or LRAT where
+    the engine's ``proof_form`` says so), and refused without the blocking clause of the solution
+    found (the formula is then satisfiable)."""
     from puzzlebench.engines.certify import claim_formula
     from puzzlebench.engines.registry import make_engine
     from puzzlebench.runtime.limits import Deadline
     solutions = make_engine(spec).run(puzzle, limit=2).solutions
     proof = make_engine(spec).prove(puzzle, solutions, Deadline(60))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    steps = binary_steps(proof)
-    assert b"".join(steps) == proof and steps[-1] == b"a\x00" and len(steps) > 40
-    assert proof_verdict(n_vars, clauses, proof) == "verified"
-    assert proof_verdict(n_vars, clauses[:-1], proof) == "not verified"   # the blocking clause left out
+    lrat = make_engine(spec).proof_form(puzzle) == "lrat"
+    steps = lrat_steps(proof) if lrat else binary_steps(proof)
+    assert b"".join(steps) == proof and len(steps) > 40
+    assert is_lrat_refutation(steps[-1]) if lrat else steps[-1] == b"a\x00"
+    assert proof_verdict(n_vars, clauses, proof, lrat) == "verified"
+    assert proof_verdict(n_vars, clauses[:-1], proof, lrat) == "not verified"   # the blocking clause left out
     return n_vars, clauses, steps
 
 

@@ -264,6 +264,11 @@ class Engine(ABC):
         ``deadline``; a search whose solutions are not ``solutions``."""
         return None
 
+    def proof_form(self, puzzle: Puzzle) -> str:
+        """The form of :meth:`prove`'s proof of ``puzzle``: ``drat``, or ``lrat`` (each lemma
+        with the IDs of the clauses that derive it, checked by its hints)."""
+        return "drat"
+
     def estimated_bytes(self, puzzle: Puzzle) -> int:
         """What :meth:`encode` allocates for ``puzzle``, estimated from its shape before it runs
         (each encoder's ``estimated_bytes``); 0 where the artifact is the puzzle's size."""

@@ -258,25 +258,32 @@ class BitboardEngine(NativeBatch, Engine):
                                                restarting, restarting and self.settings["cdcl"]))
 
     def prove(self, puzzle: Puzzle, solutions: Sequence, deadline: Deadline) -> bytes | None:
-        """A DRUP proof that no solution but ``solutions`` exists, from a search that writes one
-        as it goes.  9x9 Sudoku: the kernel's copy that does (native/sudoku9_proof.c: option
-        locked, branching on cells, no triads), counting the solutions again.  The other grids of
-        units: clause learning from the start (native/sudokun_cdcl_proof.c: option ``cdcl``, this
-        engine's restarts and random tie-breaks), whose every propagation is unit propagation on
-        the puzzle's CNF and every clause learnt a lemma (the locked rule and the alldifferent
-        filter, which are not, are off), with ``solutions`` blocked from its start: it refutes
-        the claim's formula and finds none again (on results/generated/hard25.txt, a proof of
-        2.4 MB against 3.7 MB when it finds the solution first, results/certify_native.md)."""
+        """A proof that no solution but ``solutions`` exists, from a search that writes one as
+        it goes.  9x9 Sudoku: DRUP, from the kernel's copy that does (native/sudoku9_proof.c:
+        option locked, branching on cells, no triads), counting the solutions again.  The other
+        grids of units: LRAT (:meth:`proof_form`), from clause learning from the start
+        (native/sudokun_cdcl_proof.c: option ``cdcl``, this engine's restarts and random
+        tie-breaks), whose every propagation is unit propagation on the puzzle's CNF and every
+        clause learnt a lemma hinted by the clauses of its derivation (the locked rule and the
+        alldifferent filter, which are not, are off), with ``solutions`` blocked from its start:
+        it refutes the claim's formula, whose clauses it is handed for their IDs, and finds none
+        again."""
         cells, seconds = puzzle.n_cells, native_seconds(deadline.remaining())
         if _is_9x9(puzzle):
             proof, count, found = _native.sudoku9_prove(bytes(puzzle.givens), len(solutions) + 1, seconds)
             return proof_of_these(solutions, proof, count, found, cells)
         if puzzle.kind not in PROPAGATING or len(set(map(tuple, solutions))) != len(solutions):
             return None   # a count that names a solution twice is not proved by blocking it twice
+        from .certify import claim_formula, clause_buffer
+        formula = clause_buffer(claim_formula(puzzle, solutions)[1])
         proof, count, _ = _native.units_prove(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), 1,
                                               seconds, self._rules(), self._engine_seed, self.settings["conflict_unit"],
-                                              b"".join(map(bytes, solutions)))
+                                              b"".join(map(bytes, solutions)), formula)
         return proof if count == 0 else None
+
+    def proof_form(self, puzzle: Puzzle) -> str:
+        """LRAT from clause learning (beyond 9x9), DRAT from the 9x9 kernel."""
+        return "drat" if _is_9x9(puzzle) else "lrat"
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box

@@ -3,9 +3,11 @@ second one) and a complete count of k (no (k+1)-th one).
 
 Each is one claim about one formula: the puzzle's CNF as ``export --to dimacs`` writes it (the
 ``extended`` encoding with pairwise at-most-one, a unit clause a given), plus a blocking clause
-for each solution found, is unsatisfiable.  A prover refutes it and the package's DRAT checker
-(``native/drat.c``, drat-trim's semantics: Wetzler, Heule and Hunt, SAT 2014) checks the proof,
-so that the claim rests on a check a reader can repeat with drat-trim from the kept files
+for each solution found, is unsatisfiable.  A prover refutes it and the package's checker
+(``native/drat.c``) checks the proof: DRAT with drat-trim's semantics (Wetzler, Heule and Hunt,
+SAT 2014), or LRAT, each lemma forward by its hints, where the engine's proof names them
+(:meth:`~.base.Engine.proof_form`: bitboard's beyond 9x9), so that the claim rests on a check a
+reader can repeat with drat-trim, or lrat-check and cake_lpr, from the kept files
 (``proof_dir``), not on the engine's word.  The prover, named by the certificate, is the engine
 itself where it proves its own search (:meth:`~.base.Engine.prove`: bitboard on grids of
 units, dlx on Sudoku; its proof refused is ``failed``, never replaced) or logs proofs (``sat:glucose3``), else
@@ -29,7 +31,8 @@ from ..results import Certificate, Result, Status
 from ..runtime.limits import Deadline
 
 DEFAULT_PROVER = "sat:cadical195"
-CHECKER = "drat"   # native/drat.c
+CHECKER = "drat"   # native/drat.c, checking DRAT backward as drat-trim does
+LRAT_CHECKER = "lrat"   # the same checker's LRAT mode: each lemma forward by its hints
 CHECK_MEMORY = 2 * 2 ** 30   # the checker's budget, as every command's default
 
 
@@ -79,9 +82,10 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         return Certificate("none", prover.spec, reason=f"a count of {result.count} with {len(result.solutions)} "
                            "solutions kept: each needs its blocking clause (raise --keep)")
     n_vars, clauses, n_candidates = claim_formula(puzzle, result.solutions)
-    with _proof_place(proof_dir, result) as (formula_path, proof_path):
-        start = time.perf_counter()
-        own = None if engine is None else engine.prove(puzzle, result.solutions, deadline)
+    start = time.perf_counter()
+    own = None if engine is None else engine.prove(puzzle, result.solutions, deadline)
+    lrat = own is not None and engine.proof_form(puzzle) == "lrat"
+    with _proof_place(proof_dir, result, "lrat" if lrat else "drat") as (formula_path, proof_path):
         if own is not None:   # the engine's own proof: checked as it is, never replaced by another's
             name = engine.spec
             with open(proof_path, "wb") as out:
@@ -98,12 +102,13 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         proof_bytes = os.path.getsize(proof_path)   # the whole proof: the check may stop reading early
         if formula_path is not None:
             write_clauses(formula_path, clauses, n_vars)
-        verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining())
+        verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining(), lrat=lrat)
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
     if verdict["verdict"] == "timeout" or (status == "verified" and deadline.expired()):
         status, reason = "none", "the time limit struck before the proof was checked"
-    return Certificate(status, name, CHECKER, proof_bytes, prove_seconds, verdict["seconds"], reason)
+    return Certificate(status, name, LRAT_CHECKER if lrat else CHECKER, proof_bytes, prove_seconds,
+                       verdict["seconds"], reason)
 
 
 class Certifier:
@@ -197,19 +202,20 @@ def _reason(verdict: dict) -> str:
 
 class _proof_place:
     """Where the proof is written: ``proof_dir`` (the formula beside it, both kept, named by the
-    puzzle and the solver), else a temporary file removed after the check."""
+    puzzle and the solver, the proof's extension its form: ``.drat`` or ``.lrat``), else a
+    temporary file removed after the check."""
 
-    def __init__(self, proof_dir: str | None, result: Result):
-        self.proof_dir, self.result, self.temporary = proof_dir, result, None
+    def __init__(self, proof_dir: str | None, result: Result, form: str):
+        self.proof_dir, self.result, self.form, self.temporary = proof_dir, result, form, None
 
     def __enter__(self) -> tuple[str | None, str]:
         if self.proof_dir is None:
             self.temporary = tempfile.TemporaryDirectory(prefix="puzzlebench-proof-")
-            return None, os.path.join(self.temporary.name, "proof.drat")
+            return None, os.path.join(self.temporary.name, f"proof.{self.form}")
         stem = _file_stem(f"{self.result.source or 'puzzle'}-{self.result.solver}")
         folder = Path(self.proof_dir)
         folder.mkdir(parents=True, exist_ok=True)
-        return str(folder / f"{stem}.cnf"), str(folder / f"{stem}.drat")
+        return str(folder / f"{stem}.cnf"), str(folder / f"{stem}.{self.form}")
 
     def __exit__(self, *exc) -> None:
         if self.temporary is not None:

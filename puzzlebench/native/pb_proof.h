@@ -1,12 +1,15 @@
-/* A DRUP proof written by a search as it goes, in binary DRAT form ('a', each literal as
+/* A proof written by a search as it goes, in binary DRAT form ('a', each literal as
  * 2 * variable + (1 if negative) in 7-bit groups, low first, the high bit saying more
- * follow, then 0: drat-trim's binary format, the cheapest to write and to read).
+ * follow, then 0: drat-trim's binary format, the cheapest to write and to read), or in binary
+ * LRAT (clause learning's: 'a', its ID, its literals, 0, its hints, 0, every number in the same
+ * code; 'd', the IDs deleted, 0).
  *
  * The depth-first search (sudoku9_proof.c) keeps its decisions D (the literals assumed on the
  * path from the root) as the clause not-D, already encoded (the context); each lemma it states
  * is the context and at most one literal more: not-D when the node fails, (not-D or not-x) when
  * a rule that unit propagation does not reproduce removes candidate x.  Clause learning
- * (sudokun_cdcl_proof.c) states its learnt clauses whole instead, and deletes those it forgets.
+ * (sudokun_cdcl_proof.c) states its learnt clauses whole instead, each with the IDs of the clauses
+ * that derive it, and deletes those it forgets.
  * Nothing here is Python's: the searches write with the GIL released; a failed allocation is
  * remembered and ends the proof. */
 #ifndef PUZZLEBENCH_PB_PROOF_H
@@ -22,6 +25,8 @@ typedef struct PBProof {
     uint8_t *context; size_t context_len;    /* not-D, encoded (PB_PROOF_DEPTH * 5 bytes) */
     uint32_t ends[PB_PROOF_DEPTH + 1];       /* context_len after each decision */
     int depth, out_of_memory;
+    const int32_t *formula; size_t formula_len;   /* clause learning's LRAT: the claim's formula (DIMACS
+                                                      literals, each clause closed by 0), for its clause IDs */
 } PBProof;
 
 /* A literal's code: 2 * variable, + 1 when negative. */

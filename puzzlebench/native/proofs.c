@@ -65,18 +65,19 @@ static int values_in_range(const uint8_t *v, Py_ssize_t len, int n) {
     return 1;
 }
 
-/* units_prove(n, units, givens, keep, seconds, rules, seed, conflict_unit[, known])
+/* units_prove(n, units, givens, keep, seconds, rules, seed, conflict_unit, known, formula)
  *   -> (proof | None, count, solutions); `known`: solutions blocked from the start, which the
- *   proof refutes with the grid's CNF and none of which is counted */
+ *   proof refutes with the grid's CNF and none of which is counted; `formula`: the claim's
+ *   clauses (32-bit DIMACS literals, each clause closed by 0), whose IDs the LRAT proof's hints name */
 static PyObject *units_prove(PyObject *self, PyObject *args) {
     int n, keep, rules, opened = 0;
     PyObject *units_obj;
     Py_buffer g;
     double seconds;
     unsigned long long seed, conflict_unit;
-    Py_buffer known = {0};
-    if (!PyArg_ParseTuple(args, "iOy*idiKK|y*", &n, &units_obj, &g, &keep, &seconds, &rules, &seed, &conflict_unit,
-                          &known))
+    Py_buffer known = {0}, formula = {0};
+    if (!PyArg_ParseTuple(args, "iOy*idiKKy*y*", &n, &units_obj, &g, &keep, &seconds, &rules, &seed, &conflict_unit,
+                          &known, &formula))
         return NULL;
     PyObject *res = NULL;
     BBSearch s;
@@ -93,12 +94,23 @@ static PyObject *units_prove(PyObject *self, PyObject *args) {
         PyErr_Format(PyExc_ValueError, "known: whole solutions of %zd values 1..%d expected", cells, n);
         goto done;
     }
+    const int32_t *lits = formula.buf;
+    if (formula.len % 4 || (formula.len && lits[formula.len / 4 - 1] != 0)) {
+        PyErr_SetString(PyExc_ValueError, "formula: 32-bit literals, each clause closed by 0");
+        goto done;
+    }
     s.blocked = known.buf;
-    s.nblocked = known.buf ? (int)(known.len / cells) : 0;
+    s.nblocked = (int)(known.len / cells);
+    proof.formula = lits;
+    proof.formula_len = (size_t)formula.len / 4;
     int rc;
     Py_BEGIN_ALLOW_THREADS
     rc = bbu_prove(n, nunit, units, g.buf, rules | BB_CDCL, &s, &proof);
     Py_END_ALLOW_THREADS
+    if (rc == -2) {
+        PyErr_SetString(PyExc_ValueError, "formula: its last clauses are not the known solutions' blocking clauses");
+        goto done;
+    }
     res = proved(&s, &proof, rc, cells);
 done:
     if (opened) pb_proof_close(&proof);
@@ -106,6 +118,7 @@ done:
     PyMem_Free(units);
     PyBuffer_Release(&g);
     if (known.buf) PyBuffer_Release(&known);
+    if (formula.buf) PyBuffer_Release(&formula);
     return res;
 }
 
@@ -140,10 +153,11 @@ static PyMethodDef PROOF_METHODS[] = {
      "9x9 Sudoku (the first `keep`, 81 bytes each) and a binary DRAT proof that the puzzle's CNF with a "
      "blocking clause for each is unsatisfiable (None when the time limit, seconds > 0, struck)"},
     {"units_prove", units_prove, METH_VARARGS,
-     "units_prove(n, units, givens: n*n values 0..n, keep, seconds, rules, seed, conflict_unit) -> (proof, count, "
-     "solutions): every solution of a grid of units (as units_solve) found by clause learning from the start "
-     "(rules: its random tie-breaks and restarts), the first `keep` kept, and a binary DRAT proof that the "
-     "puzzle's CNF with a blocking clause for each is unsatisfiable (None when the time limit struck)"},
+     "units_prove(n, units, givens: n*n values 0..n, keep, seconds, rules, seed, conflict_unit, known, formula) -> "
+     "(proof, count, solutions): every solution of a grid of units (as units_solve) but the `known` ones found by "
+     "clause learning from the start (rules: its random tie-breaks and restarts), the first `keep` kept, and a "
+     "binary LRAT proof that `formula` (the puzzle's CNF with a blocking clause for each known solution, last) "
+     "is unsatisfiable (None when the time limit struck)"},
     {"dlx_sudoku_prove", py_dlx_sudoku_prove, METH_VARARGS,
      "dlx_sudoku_prove(givens: N*N values 0..N, box_rows, box_cols, keep, seconds) -> (proof, count, solutions): "
      "every solution of a Sudoku of box_rows x box_cols blocks found by Dancing Links (as dlx_sudoku_batch), "

@@ -64,8 +64,9 @@ static inline uint64_t all_values(int n) { return n == 64 ? ~0ULL : (1ULL << n) 
  * sudokun_cdcl.c, called by bbu_solve (sudokun.c). */
 int bbu_cdcl(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s);
 
-/* bbu_cdcl writing a DRUP proof of its search into `proof` (sudokun_cdcl_proof.c); -1 when memory
- * fails, the proof's included. */
+/* bbu_cdcl writing an LRAT proof of its search into `proof` (sudokun_cdcl_proof.c), the hints
+ * naming the clauses of proof->formula; -1 when memory fails, the proof's included, -2 when the
+ * formula's last clauses are not the blocking clauses of s->blocked. */
 int bbu_cdcl_prove(const UnitGrid *grid, const uint8_t *givens, int rules, BBSearch *s, struct PBProof *proof);
 
 /* A growable array of ints (the sizes are known only as the search goes). */

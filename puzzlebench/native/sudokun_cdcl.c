@@ -17,15 +17,19 @@
 #include <string.h>
 #include "sudokun.h"
 
-/* One copy writes a DRUP proof of its search (sudokun_cdcl_proof.c defines CDCL_PROOF, the
- * hooks and the copy's name): each reason below is a clause of the puzzle's CNF, so a clause
- * learnt is RUP as it stands and the hooks only write clauses down.  In the search's own copy
- * they are nothing. */
+/* One copy writes an LRAT proof of its search (sudokun_cdcl_proof.c defines CDCL_PROOF, the
+ * hooks and the copy's name): each reason below is a clause of the puzzle's CNF or a clause
+ * learnt, so a clause learnt follows by unit propagation from the reasons of the literals its
+ * derivation resolved away, and the hooks name those clauses, from the conflict back, in its
+ * hints.  In the search's own copy they are nothing. */
 #ifndef CDCL_PROOF
 #define CDCL_COPY(name) name
-#define PROOF_LEARNT(s, lits, len) ((void)0)      /* a clause learnt: literals lits[0 .. len) */
-#define PROOF_FORGOTTEN(s, lits, len) ((void)0)   /* a learnt clause removed */
-#define PROOF_REFUTED(s) ((void)0)                /* no solution left: the empty clause */
+#define PROOF_CONFLICT(s, r, x) ((void)0)   /* the conflict a clause is learnt from: reason r of x; x < 0: none */
+#define PROOF_LEARNT(S, s) ((void)0)        /* S->learnt learnt (before the jump back) */
+#define PROOF_FORGOTTEN(S, s, k) ((void)0)  /* learnt clause k removed */
+#define PROOF_KEPT(s, k, to) ((void)0)      /* learnt clause k kept as clause `to` */
+#define PROOF_REFUTED(S, s) ((void)0)       /* no solution left: the empty clause, from the conflict */
+#define PROOF_GIVENS_CLASH(S, s, x) ((void)0)   /* given x is out at the root: the empty clause */
 #endif
 
 /* Variable x = cell * n + value (value 0-based), literal 2x ("x holds") or 2x + 1 ("x does not").
@@ -51,7 +55,7 @@ enum { ARENA_CAP = 1 << 26 };
 
 typedef struct { int start, len, lbd; uint8_t keep, dead; } Clause;
 
-typedef struct {
+typedef struct Solver {
     const UnitGrid *g;
     int n, ncell, nvar;
     int *cu_pos;            /* parallel to g->cu: the cell's position in that unit */
@@ -536,7 +540,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
 /* Learn S->learnt: jump back to `back`, keep it (a clause of one literal is a fact of level 0),
  * and give its first literal. */
 static int learn(Solver *S, int back, int keep, BBSearch *s) {
-    PROOF_LEARNT(s, S->learnt.v, S->learnt.len);
+    PROOF_LEARNT(S, s);
     int lbd = lbd_of(S);
     for (size_t i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
     if (lbd < 0) return -1;
@@ -572,7 +576,8 @@ static int reduce(Solver *S, BBSearch *s) {
     int next = 0, at = 0;
     for (int k = 0; k < S->ncl; k++) {
         Clause c = S->cl[k];
-        if (c.dead) { PROOF_FORGOTTEN(s, S->arena.v + c.start, (size_t)c.len); renumber[k] = -1; continue; }
+        if (c.dead) { PROOF_FORGOTTEN(S, s, k); renumber[k] = -1; continue; }
+        PROOF_KEPT(s, k, next);
         memmove(S->arena.v + at, S->arena.v + c.start, sizeof(int) * (size_t)c.len);
         c.start = at; at += c.len;
         renumber[k] = next;
@@ -628,7 +633,8 @@ static int target_value(const Solver *S, int y) {
 
 #ifdef CDCL_PROOF
 /* The solutions a claim names (s->blocked), each blocked from the start by its clause of the
- * claim's formula, "one of its open cells holds another value": the search is then the
+ * claim's formula, "one of its open cells holds another value" (less its literals false at the
+ * root: a lemma of the proof, PROOF_BLOCKED): the search is then the
  * refutation the claim needs, proving from the start (no target phases: they would lead back
  * to a blocked solution), with no lemma spent on finding them again.  1 when no solution is
  * left at the root, 0 when the search is to go on, -1 on no memory. */
@@ -645,11 +651,13 @@ static int block_known(Solver *S, const uint8_t *givens, BBSearch *s) {
             else if (!lit_false(S, lit) && push(&S->learnt, lit) < 0) return -1;
         }
         if (satisfied) continue;
+        PROOF_BLOCKED(S, s, k, givens);
         if (S->learnt.len == 0) return 1;
         if (S->learnt.len == 1) assign(S, S->learnt.v[0], REASON(R_DECISION, 0));
         else if (add_clause(S, 1, 0) < 0) return -1;
         uint32_t confl; int x;
         int p = propagate(S, &confl, &x, s);
+        if (p == 1) PROOF_CONFLICT(s, confl, x);
         if (p) return p;
     }
     return 0;
@@ -667,7 +675,8 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (rc < 0) return -1;
         if (rc) {
             s->conflicts++; since_restart++;
-            if (S->nlevels == 0) { PROOF_REFUTED(s); return 1; }   /* no solution left */
+            PROOF_CONFLICT(s, confl, x);
+            if (S->nlevels == 0) { PROOF_REFUTED(S, s); return 1; }   /* no solution left */
             if (!S->proving && S->trail_lim[S->nlevels - 1] > S->target_len) keep_target(S);
             int back = analyze(S, confl, x);
             if (back < 0 || learn(S, back, 0, s) < 0) return -1;
@@ -691,7 +700,8 @@ static int search(Solver *S, int rules, BBSearch *s) {
         if (y < 0) {   /* every variable given: a solution, blocked by its decisions' negations */
             record(S, s);
             if (bb_stop(s)) return 1;
-            if (S->nlevels == 0) { PROOF_REFUTED(s); return 1; }
+            PROOF_CONFLICT(s, 0, -1);
+            if (S->nlevels == 0) { PROOF_REFUTED(S, s); return 1; }
             if (!S->proving)   /* the target would lead back to the solution just blocked */
                 for (int c = 0; c < S->ncell; c++) S->target[c] = -1;
             S->proving = 1;
@@ -766,17 +776,17 @@ int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBS
         if (!givens[c]) continue;
         int x = c * n + givens[c] - 1;
         if (S.asg[x] == 1) continue;
-        if (S.asg[x] == -1) { s->conflicts++; PROOF_REFUTED(s); goto done; }   /* two givens clash */
+        if (S.asg[x] == -1) { s->conflicts++; PROOF_GIVENS_CLASH(&S, s, x); goto done; }   /* two givens clash */
         assign(&S, 2 * x, REASON(R_DECISION, 0));
         uint32_t confl; int y;
         int p = propagate(&S, &confl, &y, s);
         if (p < 0) { rc = -1; goto done; }
-        if (p) { s->conflicts++; PROOF_REFUTED(s); goto done; }
+        if (p) { s->conflicts++; PROOF_CONFLICT(s, confl, y); PROOF_REFUTED(&S, s); goto done; }
     }
 #ifdef CDCL_PROOF
     int blocked = block_known(&S, givens, s);
     if (blocked < 0) { rc = -1; goto done; }
-    if (blocked) { s->conflicts++; PROOF_REFUTED(s); goto done; }
+    if (blocked) { s->conflicts++; PROOF_REFUTED(&S, s); goto done; }
 #endif
     if (search(&S, rules, s) < 0) rc = -1;
 done:

@@ -1,9 +1,9 @@
 """The bitboard engine's own proofs beyond 9x9 (native/sudokun_cdcl_proof.c): clause learning
-from the start writes each clause it learns as a DRUP lemma, so a claim of absence on 16x16 and
-25x25 Sudoku (unique, unsat, a complete count), and on the other grids of units, is certified by
-the engine's proof, checked by the package's DRAT checker, and not by the SAT prover's.  A proof
-with a lemma left out, or checked without the blocking clause of the solution it found, is
-refused."""
+from the start writes each clause it learns as an LRAT lemma with the IDs of the clauses that
+derive it, so a claim of absence on 16x16 and 25x25 Sudoku (unique, unsat, a complete count), and
+on the other grids of units, is certified by the engine's proof, checked by the package's checker
+in its LRAT mode, and not by the SAT prover's.  A proof with a lemma left out, or checked without
+the blocking clause of the solution it found, is refused."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import REPO, data_lines
-from proof_cases import binary_steps, own_proof_steps, proof_verdict
+from conftest import REPO, data_lines, run
+from proof_cases import lrat_steps, own_proof_steps, proof_verdict, step_codes
 from puzzlebench import parse
-from puzzlebench.engines.certify import certified, claim_formula
+from puzzlebench.engines.certify import certified, claim_formula, clause_buffer
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.sudoku import without_solution
 from puzzlebench.models.latin import LatinSquare
@@ -44,8 +44,8 @@ def certified_by_itself(puzzle, limit: int | None = 2, keep: int = 10, engine: s
     its own proof's, verified."""
     result = certified(make_engine(engine)).run(puzzle, limit=limit, keep=keep, time_limit=600)
     assert result.certificate is not None, result
-    assert (result.certificate.status, result.certificate.prover) == ("verified", make_engine(engine).spec), \
-        result.certificate
+    assert (result.certificate.status, result.certificate.prover, result.certificate.checker) == \
+        ("verified", make_engine(engine).spec, "lrat"), result.certificate
     return result
 
 
@@ -77,15 +77,15 @@ def test_the_proof_ends_with_the_empty_clause_and_is_needed_whole():
     middle = len(steps) // 2
     refused = [i for i in range(middle - 20, middle + 20)
                if steps[i][:1] == b"a"
-               and proof_verdict(n_vars, clauses, b"".join(steps[:i] + steps[i + 1:])) == "not verified"]
+               and proof_verdict(n_vars, clauses, b"".join(steps[:i] + steps[i + 1:]), lrat=True) == "not verified"]
     assert refused, "no lemma of the middle of the proof is needed"
 
 
 def lemma_mean(proof: bytes) -> float:
-    """The mean number of literals of the lemmas (steps 'a') of a binary DRAT proof: each
-    literal's varint ends on a byte below 128."""
-    lemmas = [step[1:-1] for step in binary_steps(proof) if step[:1] == b"a"]
-    return sum(sum(1 for b in lemma if b < 128) for lemma in lemmas) / len(lemmas)
+    """The mean number of literals of the lemmas of a binary LRAT proof (steps 'a': an ID, the
+    literals, 0, the hints, 0)."""
+    lemmas = [step_codes(step) for step in lrat_steps(proof) if step[:1] == b"a"]
+    return sum(codes.index(0) - 1 for codes in lemmas) / len(lemmas)
 
 
 def shrunk_proof(text: str) -> tuple[float, str]:
@@ -94,7 +94,7 @@ def shrunk_proof(text: str) -> tuple[float, str]:
     solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
     proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(120))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    return lemma_mean(proof), proof_verdict(n_vars, clauses, proof)
+    return lemma_mean(proof), proof_verdict(n_vars, clauses, proof, lrat=True)
 
 
 def test_the_proofs_lemmas_are_shrunk_further_and_still_verify():
@@ -132,13 +132,17 @@ def test_the_proof_search_blocks_the_claimed_solutions_from_its_start():
     engine = make_engine("bitboard")
     solution = engine.run(puzzle, limit=2).solutions[0]
     call = (16, engine._units_of(puzzle), bytes(puzzle.givens), 1, 60.0, engine._rules(), 0, 0)
-    proof, count, found = _native.units_prove(*call, bytes(solution))
-    assert (count, found) == (0, b"")
     n_vars, clauses, _ = claim_formula(puzzle, [solution])
-    assert proof_verdict(n_vars, clauses, proof) == "verified"
+    formula = clause_buffer(clauses)
+    proof, count, found = _native.units_prove(*call, bytes(solution), formula)
+    assert (count, found) == (0, b"")
+    assert proof_verdict(n_vars, clauses, proof, lrat=True) == "verified"
     for bad in (bytes(solution)[:-1], bytes(solution)[:-1] + b"\x00", bytes(solution)[:-1] + b"\x11"):
         with pytest.raises(ValueError, match="^known: whole solutions of 256 values 1..16 expected$"):
-            _native.units_prove(*call, bad)
+            _native.units_prove(*call, bad, formula)
+    other = clause_buffer(claim_formula(puzzle, [])[1])   # no blocking clause
+    with pytest.raises(ValueError, match="^formula: its last clauses are not the known solutions' blocking clauses$"):
+        _native.units_prove(*call, bytes(solution), other)
 
 
 @pytest.mark.slow
@@ -183,7 +187,7 @@ def test_an_option_the_proof_search_does_not_take_leaves_the_proof_as_it_is():
               for spec in ("bitboard", "bitboard@locked=false;large=false;handover=0",
                            "bitboard@restarts=none;random=false", "bitboard@restarts=geometric;conflict_unit=1")}
     assert proofs["bitboard"] == proofs["bitboard@locked=false;large=false;handover=0"]
-    assert all(proof_verdict(n_vars, clauses, proof) == "verified" for proof in proofs.values())
+    assert all(proof_verdict(n_vars, clauses, proof, lrat=True) == "verified" for proof in proofs.values())
 
 
 @pytest.mark.slow
@@ -206,3 +210,19 @@ def test_random_16x16_claims_are_proved_by_the_engine(seed, share, change):
     assert result.count == make_engine("dlx").run(puzzle, limit=200, keep=0).count
     if result.count < 200:
         assert (result.certificate.status, result.certificate.prover) == ("verified", "bitboard")
+
+
+def test_the_kept_lrat_proof_checks_again_from_its_files(tmp_path, capsys):
+    """--proof-dir keeps the engine's proof beside the formula as .lrat (no .drat), which
+    check-proof --lrat verifies and the DRAT mode does not read as a proof of it."""
+    (tmp_path / "p.txt").write_text(sixteens(limit=1, step=1)[0] + "\n")
+    code, _, err = run(capsys, "solve", str(tmp_path / "p.txt"), "--solver", "bitboard", "--certify",
+                       "--proof-dir", str(tmp_path / "kept"))
+    assert code == 0, err
+    [cnf] = (tmp_path / "kept").glob("*.cnf")
+    assert [p.suffix for p in (tmp_path / "kept").iterdir() if p != cnf] == [".lrat"]
+    proof = cnf.with_suffix(".lrat")
+    code, out, err = run(capsys, "check-proof", str(cnf), str(proof), "--lrat")
+    assert (code, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
+    assert "binary LRAT" in out
+    assert run(capsys, "check-proof", str(cnf), str(proof))[0] != 0
