@@ -872,6 +872,7 @@ static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formul
         if (!refuted_by_hints(c, id)) bail(c, NOT_VERIFIED);
         if (c->size[id] == 0) {
             c->conflict_lemma = c->lemmas;
+            while (!c->binary && is_space(peek(c))) next(c);   /* a text proof's last line end is no step */
             c->stopped_early = peek(c) != EOF;
             c->reading = 0;
             return;

@@ -51,6 +51,9 @@ def check(capsys, tmp_path):
 
 
 def test_an_lrat_proof_is_verified_with_its_figures(check):
+    got, out, err = check(PROOF)
+    assert (got, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
+    assert "c refutation: the empty clause is lemma 2\n" in out
     got, out, err = check("c a comment\n" + PROOF + "6 d 5 0\n")
     assert (got, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
     assert "c lemmas read and checked: 2; deletions applied: 0, ignored: 0 of absent or deleted clauses" in out
