@@ -49,10 +49,21 @@ def claim_formula(puzzle: Puzzle, solutions) -> tuple[int, list[list[int]], int]
     each of ``solutions`` (one of its open cells takes another value); its variables, its
     clauses and its candidate variables."""
     cnf = encode(puzzle)
+    return cnf.n_vars, cnf.all_clauses() + blocking_clauses(cnf, solutions), cnf.n_candidates
+
+
+def blocking_clauses(cnf, solutions) -> list[list[int]]:
+    """The clause of each of ``solutions`` that blocks it: one of its open cells takes another
+    value (``cnf``: the puzzle's)."""
     n, givens = cnf.n_values, cnf.givens
-    blocking = [[-(cell * n + value) for cell, value in enumerate(solution) if not givens[cell]]
-                for solution in solutions]
-    return cnf.n_vars, cnf.all_clauses() + blocking, cnf.n_candidates
+    return [[-(cell * n + value) for cell, value in enumerate(solution) if not givens[cell]] for solution in solutions]
+
+
+def claim_buffer(cnf, solutions, base: array.array) -> array.array:
+    """``clause_buffer`` of the claim's formula (:func:`claim_formula`), from ``base``, that of
+    the shape's clauses ``cnf.clauses`` (which a caller may keep per shape): the givens' unit
+    clauses and the blocking clauses are all that is made."""
+    return base + clause_buffer([[u] for u in cnf.units] + blocking_clauses(cnf, solutions))
 
 
 def prover_for(engine) -> str:

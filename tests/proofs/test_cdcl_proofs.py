@@ -123,6 +123,17 @@ def test_a_proof_for_other_solutions_than_the_search_finds_is_none():
     assert engine.prove(puzzle, [solution, solution], Deadline(60)) is None
 
 
+def test_the_formula_the_proof_search_is_handed_is_the_claims_clause_for_clause():
+    """The hints name the clauses of the formula the search is handed, and the checker reads
+    the claim's: the two are one, also for a shape kept from an earlier proof."""
+    engine = make_engine("bitboard")
+    for text in (sixteens(limit=1, step=1)[0], "1.3...2..1.3.4..", sixteens(limit=2, step=1)[1]):
+        puzzle = parse(text)
+        solutions = engine.run(puzzle, limit=2).solutions
+        made = engine._claim_buffer(puzzle, solutions)
+        assert made.tobytes() == clause_buffer(claim_formula(puzzle, solutions)[1]).tobytes()
+
+
 def test_the_proof_search_blocks_the_claimed_solutions_from_its_start():
     """Given the solutions a claim names, clause learning refutes the claim's formula without
     finding them again (none counted, no lemma spent on them); what is not a whole solution of
