@@ -1,7 +1,8 @@
 """The checker's LRAT mode (``check-proof --lrat``, ``check_proof(..., lrat=True)``): each lemma
 checked forward by its hints.  Hand-made proofs give its verdicts, figures and every bad
 input's one placed line; drat-trim's LRAT (``drat-trim FORMULA PROOF -L OUT``, text and binary)
-of a solver's proof verifies for several formulas, and its corrupted copies do not."""
+of a solver's proof verifies for several formulas, and its corrupted copies do not; on random
+small formulas no corrupted copy verifies a satisfiable one."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import random
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import INKALA, run
-from proof_cases import dimacs, drat_trim, pigeonhole
+from proof_cases import dimacs, drat_trim, pigeonhole, satisfiable
+from test_drat_random import formulas, made_unsatisfiable, solver_proof
 from puzzlebench import parse
 from puzzlebench.encoders.dimacs import binary_drat_step
 from puzzlebench.engines.certify import check_proof, claim_formula
@@ -217,3 +220,55 @@ def test_drat_trims_lrat_verifies_and_its_corrupted_copies_do_not(capsys, tmp_pa
         lrat.write_text("".join(" ".join(s) + "\n" for s in steps))
         seen[how] = check_proof(n_vars, clauses, str(lrat), lrat=True)["verdict"]
     assert seen == dict.fromkeys(seen, "not verified")
+
+
+def lrat_corrupted(steps: list[list[str]], rng: random.Random) -> list[list[str]]:
+    """A text LRAT proof with one random change: a hint dropped, two hints swapped, a hint
+    named another ID, a lemma's literal dropped or flipped, or a step left out."""
+    added = [i for i, s in enumerate(steps) if s[1] != "d"]
+    i = rng.choice(added)
+    words = list(steps[i])
+    end = words.index("0")
+    hints, lits = list(range(end + 1, len(words) - 1)), list(range(1, end))
+    how = rng.choice(["drop hint", "swap hints", "another hint", "drop literal", "flip literal", "drop step"])
+    if how == "drop hint" and hints:
+        del words[rng.choice(hints)]
+    elif how == "swap hints" and len(hints) > 1:
+        a, b = rng.sample(hints, 2)
+        words[a], words[b] = words[b], words[a]
+    elif how == "another hint" and hints:
+        words[rng.choice(hints)] = str(rng.randint(1, int(words[0]) - 1))
+    elif how == "drop literal" and lits:
+        del words[rng.choice(lits)]
+    elif how == "flip literal" and lits:
+        k = rng.choice(lits)
+        words[k] = str(-int(words[k]))
+    else:
+        return [*steps[:i], *steps[i + 1:]]
+    return [*steps[:i], words, *steps[i + 1:]]
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(formulas(), st.randoms(use_true_random=False))
+def test_drat_trims_lrat_of_a_random_formula_verifies_and_no_corruption_verifies_a_satisfiable_one(
+        tmp_path_factory, formula, rng):
+    """Random small formulas made unsatisfiable by unit clauses: drat-trim's LRAT of a solver's
+    proof verifies, and a corrupted copy checked against the formula before the unit clauses
+    verifies only where that formula is unsatisfiable (brute force): the LRAT mode is sound."""
+    program = drat_trim()
+    n_vars, clauses = formula
+    tmp_path = tmp_path_factory.mktemp("lrat")
+    stronger = made_unsatisfiable(n_vars, clauses, rng)
+    cnf, drat, lrat = tmp_path / "f.cnf", tmp_path / "p.drat", tmp_path / "p.lrat"
+    cnf.write_text(dimacs(stronger, n_vars))
+    drat.write_text("".join(line + "\n" for line in solver_proof(stronger)))
+    subprocess.run([program, str(cnf), str(drat), "-L", str(lrat)], capture_output=True, timeout=60)
+    steps = text_steps(lrat) if lrat.exists() else []
+    if not any(s[1] != "d" for s in steps):
+        return   # refuted by unit propagation alone: drat-trim writes no lemma
+    assert check_proof(n_vars, stronger, str(lrat), lrat=True)["verdict"] == "verified"
+    sat = satisfiable(clauses, n_vars)
+    for _ in range(3):
+        lrat.write_text("".join(" ".join(s) + "\n" for s in lrat_corrupted(steps, rng)))
+        assert (check_proof(n_vars, clauses, str(lrat), lrat=True)["verdict"] == "verified") <= (not sat)
