@@ -99,8 +99,7 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
     with _proof_place(proof_dir, result, "lrat" if lrat else "drat") as (formula_path, proof_path):
         if own is not None:   # the engine's own proof: checked as it is, never replaced by another's
             name = engine.spec
-            with open(proof_path, "wb") as out:
-                out.write(own)
+            _write_proof(own, proof_path, lrat and formula_path is not None, len(clauses))
         else:
             name = prover.spec
             answer, found = prover.refute(clauses, n_candidates, deadline, proof_path)
@@ -183,6 +182,17 @@ def clause_buffer(clauses: list[list[int]]) -> array.array:
     return array.array("i", flat)
 
 
+def _write_proof(proof: bytes, path: str, as_text: bool, n_clauses: int) -> None:
+    """An engine's proof written to ``path`` as it is, or a binary LRAT proof ``as_text``: the
+    form lrat-check and cake_lpr read, for a kept proof (``n_clauses``: the formula's)."""
+    from .. import _native
+    if as_text:
+        _native.lrat_text(proof, path, n_clauses)
+        return
+    with open(path, "wb") as out:
+        out.write(proof)
+
+
 def _missed(puzzle: Puzzle, result: Result, true_candidates: list[int], prover: str,
             prove_seconds: float) -> Certificate:
     """The prover's model: a solution the claim said does not exist, checked by the puzzle's
@@ -213,8 +223,8 @@ def _reason(verdict: dict) -> str:
 
 class _proof_place:
     """Where the proof is written: ``proof_dir`` (the formula beside it, both kept, named by the
-    puzzle and the solver, the proof's extension its form: ``.drat`` or ``.lrat``), else a
-    temporary file removed after the check."""
+    puzzle and the solver, the proof's extension its form: ``.drat``, or ``.lrat`` in text), else
+    a temporary file removed after the check."""
 
     def __init__(self, proof_dir: str | None, result: Result, form: str):
         self.proof_dir, self.result, self.form, self.temporary = proof_dir, result, form, None

@@ -1,7 +1,7 @@
 /* DRAT proof checking with drat-trim's semantics (Wetzler, Heule, Hunt, SAT 2014; docs/proofs.md),
  * and LRAT proof checking as lrat-check does it (Cruz-Filipe et al., CADE 2017):
  * check_drat(n_vars, clauses, proof_path, memory_limit, seconds, lrat) -> dict, for `check-proof`
- * and engines.  About 1,000 lines, one reason a part: types and state (~110); memory (~45: every
+ * and engines.  About 1,100 lines, one reason a part: types and state (~110); memory (~45: every
  * array grows through one function that counts its bytes against the limit, so any proof ends in
  * a one-line memout); clauses (~80: an arena, repeated literals dropped, a hash by literal set so
  * a deletion finds its clause); watches and propagation (~140: two watches a clause with a
@@ -9,9 +9,10 @@
  * backward pass remove a reason); reading (~140: text and binary told apart by their first
  * bytes, 1 MiB chunks, every mistake placed); forward pass (~65: until the first conflict;
  * deletions of units or reasons ignored); core marking, RUP and RAT (~105); LRAT (~200: each
- * lemma checked forward by its hints, no propagation, no backward pass); the Python function
- * (~140).  Memory: ~30 bytes a clause + 4 a literal, 12 a deletion, ~50 a variable; the proof
- * text is never held.  Ctrl-C (interrupt.c) stops every loop. */
+ * lemma checked forward by its hints, no propagation, no backward pass; and lrat_text, a binary
+ * LRAT proof written as text); the Python functions (~190).  Memory: ~30 bytes a clause + 4 a
+ * literal, 12 a deletion, ~50 a variable; the proof text is never held.  Ctrl-C (interrupt.c)
+ * stops every loop. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <errno.h>
@@ -85,6 +86,7 @@ typedef struct {
     uint64_t *ids, step_id; uint32_t n_ids, ids_cap;
     int64_t *hints; uint32_t n_hints, hints_cap;
     char why[200];
+    char *text; uint64_t text_cap;       /* lrat_text: a step's line */
 } Checker;
 
 static void bail(Checker *c, int outcome) { c->outcome = outcome; longjmp(c->bail, 1); }
@@ -885,7 +887,7 @@ static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formul
 static void release(Checker *c) {
     for (uint64_t l = 0; c->watches && l < 2 * (uint64_t)c->vars_cap; l++) free(c->watches[l].at);
     void *arrays[] = {c->lits, c->start, c->size, c->pivot, c->next, c->flags, c->buckets, c->steps, c->places,
-                      c->ids, c->hints, c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer};
+                      c->ids, c->hints, c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer, c->text};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
     if (c->file && c->file != stdin) fclose(c->file);
 }
@@ -1016,6 +1018,91 @@ done:
     return result;
 }
 
+/* ---- binary LRAT written as text -------------------------------------------------------- */
+
+/* The text of the numbers of one step, into out[] (at most 21 bytes a number). */
+static char *put_number(char *out, int64_t x) {
+    char digits[20];
+    int n = 0;
+    uint64_t magnitude = x < 0 ? (uint64_t)-(x + 1) + 1 : (uint64_t)x;
+    if (x < 0) *out++ = '-';
+    do { digits[n++] = (char)('0' + magnitude % 10); magnitude /= 10; } while (magnitude);
+    while (n) *out++ = digits[--n];
+    *out++ = ' ';
+    return out;
+}
+
+/* The binary LRAT proof in c->file written to `out` as text, step by step (a deletion carries
+ * the last added clause's ID, as drat-trim writes it); a malformed step stops it, placed. */
+static void write_text(Checker *c, FILE *out) {
+    uint64_t last = c->n_formula;
+    c->binary = c->lrat = c->reading = 1;
+    for (;;) {
+        int kind = read_lrat_binary_step(c);
+        if (kind == 0) break;
+        tick(c);
+        grow(c, (void **)&c->text, &c->text_cap, 21 * ((uint64_t)c->n_buffer + c->n_hints + 4), 1);
+        char *line = c->text, *at = put_number(line, (int64_t)(kind == 'a' ? c->step_id : last));
+        if (kind == 'd') { *at++ = 'd'; *at++ = ' '; }
+        else {
+            last = c->step_id;
+            for (uint32_t i = 0; i < c->n_buffer; i++) at = put_number(at, DIMACS(c->buffer[i]));
+            *at++ = '0'; *at++ = ' ';
+        }
+        for (uint32_t i = 0; i < c->n_hints; i++) at = put_number(at, c->hints[i]);
+        *at++ = '0'; *at++ = '\n';
+        if (fwrite(line, 1, (size_t)(at - line), out) != (size_t)(at - line)) {
+            snprintf(c->message, sizeof c->message, "cannot write the text: %s", strerror(errno));
+            bail(c, MALFORMED);
+        }
+    }
+}
+
+static void convert(Checker *c, FILE *out) {
+    if (setjmp(c->bail)) return;
+    uint64_t chunk_cap = 0;
+    grow(c, (void **)&c->chunk, &chunk_cap, CHUNK, 1);
+    write_text(c, out);
+    c->outcome = VERIFIED;
+}
+
+/* lrat_text(proof, path, n_formula): the binary LRAT proof `proof` (bytes) written to `path` as
+ * text, the form lrat-check and cake_lpr read (`n_formula`: the formula's clauses, the ID a
+ * deletion before any lemma carries).  ValueError, placed at its byte, for a malformed proof. */
+static PyObject *lrat_text(PyObject *self, PyObject *args) {
+    Py_buffer proof;
+    PyObject *path_bytes, *result = NULL;
+    unsigned int n_formula;
+    if (!PyArg_ParseTuple(args, "y*O&I", &proof, PyUnicode_FSConverter, &path_bytes, &n_formula)) return NULL;
+    Checker *c = calloc(1, sizeof *c);
+    FILE *out = NULL;
+    if (c == NULL) { PyErr_NoMemory(); goto done; }
+    c->budget = 2ull << 30;
+    c->n_formula = n_formula;
+    if (pb_interrupt_arm(&c->sigints) < 0) goto done;
+    out = fopen(PyBytes_AS_STRING(path_bytes), "wb");
+    if (out == NULL) { PyErr_SetFromErrnoWithFilename(PyExc_OSError, PyBytes_AS_STRING(path_bytes)); goto done; }
+    c->file = proof.len ? fmemopen(proof.buf, (size_t)proof.len, "rb") : NULL;
+    if (proof.len && c->file == NULL) { PyErr_SetFromErrno(PyExc_OSError); goto done; }
+    Py_BEGIN_ALLOW_THREADS
+    convert(c, out);
+    Py_END_ALLOW_THREADS
+    if (pb_interrupted(c->outcome == INTERRUPTED, c->sigints)) goto done;
+    if (c->outcome == MEMOUT) { PyErr_NoMemory(); goto done; }
+    if (c->outcome != VERIFIED) {
+        PyErr_Format(PyExc_ValueError, "byte %llu: %s", c->error_byte, c->message);
+        goto done;
+    }
+    Py_INCREF(Py_None);
+    result = Py_None;
+done:
+    if (out && fclose(out) != 0 && result) { Py_CLEAR(result); PyErr_SetFromErrno(PyExc_OSError); }
+    if (c) { release(c); free(c); }
+    PyBuffer_Release(&proof);
+    Py_DECREF(path_bytes);
+    return result;
+}
+
 static PyMethodDef drat_methods[] = {
     {"check_drat", (PyCFunction)(void (*)(void))check_drat, METH_VARARGS | METH_KEYWORDS,
      "check_drat(n_vars, clauses, proof, memory_limit=2**31, seconds=-1, lrat=False) -> dict: the DRAT proof in "
@@ -1025,6 +1112,9 @@ static PyMethodDef drat_methods[] = {
      "limit); 'verdict' is 'verified', 'not verified' ('failure' says which lemma and why), "
      "'malformed', 'memout' ('message' and 'error_line'/'error_column' or 'error_byte' say where) "
      "or 'timeout', beside the figures.  Ctrl-C: KeyboardInterrupt."},
+    {"lrat_text", lrat_text, METH_VARARGS,
+     "lrat_text(proof: bytes, path, n_formula) -> None: the binary LRAT proof written to `path` as text, the form "
+     "lrat-check and cake_lpr read; ValueError, placed at its byte, where it is malformed"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -224,8 +224,9 @@ def test_random_16x16_claims_are_proved_by_the_engine(seed, share, change):
 
 
 def test_the_kept_lrat_proof_checks_again_from_its_files(tmp_path, capsys):
-    """--proof-dir keeps the engine's proof beside the formula as .lrat (no .drat), which
-    check-proof --lrat verifies and the DRAT mode does not read as a proof of it."""
+    """--proof-dir keeps the engine's proof beside the formula as text LRAT in .lrat (no .drat),
+    the form lrat-check and cake_lpr read, which check-proof --lrat verifies and the DRAT mode
+    does not read as a proof of it."""
     (tmp_path / "p.txt").write_text(sixteens(limit=1, step=1)[0] + "\n")
     code, _, err = run(capsys, "solve", str(tmp_path / "p.txt"), "--solver", "bitboard", "--certify",
                        "--proof-dir", str(tmp_path / "kept"))
@@ -235,5 +236,7 @@ def test_the_kept_lrat_proof_checks_again_from_its_files(tmp_path, capsys):
     proof = cnf.with_suffix(".lrat")
     code, out, err = run(capsys, "check-proof", str(cnf), str(proof), "--lrat")
     assert (code, out.splitlines()[-1], err) == (0, "s VERIFIED", "")
-    assert "binary LRAT" in out
+    assert "text LRAT" in out
+    first_id = int(proof.read_text().split(maxsplit=1)[0])
+    assert first_id == int(cnf.read_text().split()[3]) + 1   # one past the formula's clauses
     assert run(capsys, "check-proof", str(cnf), str(proof))[0] != 0

@@ -146,6 +146,17 @@ def test_check_proof_takes_the_mode_as_an_argument(tmp_path):
         "with_kind": "", "with": -1}
 
 
+def test_a_binary_proof_is_written_as_the_same_text(tmp_path):
+    """lrat_text, for a kept proof: lrat-check and cake_lpr read text.  A deletion carries the
+    last added clause's ID (the formula's last before any), as drat-trim writes it."""
+    from puzzlebench import _native
+    path = tmp_path / "p.lrat"
+    _native.lrat_text(binary([("d", [2]), ("a", 5, [2], [1, 2]), ("d", [5, 1]), ("a", 6, [], [5, 3, 4])]), str(path), 4)
+    assert path.read_text() == "4 d 2 0\n5 2 0 1 2 0\n5 d 5 1 0\n6 0 5 3 4 0\n"
+    with pytest.raises(ValueError, match="^byte 2: a step opens with its clause ID, a positive number$"):
+        _native.lrat_text(b"a\x0b\x04\x00\x02\x04\x00", str(path), 4)
+
+
 # ---- drat-trim's LRAT of a solver's proof, and corrupted copies -------------------------------
 
 def random_3sat(n_vars: int, seed: int) -> list[list[int]]:
