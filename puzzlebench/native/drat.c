@@ -816,7 +816,8 @@ static int refuted_by_hints(Checker *c, uint32_t id) {
             if (c->val[ks[i]] > 0) satisfied = 1;
             else if (c->val[ks[i]] == 0) { open++; unit = ks[i]; }
         }
-        if (satisfied) snprintf(c->why, sizeof c->why, "hint %u (clause %lld) is satisfied, not unit", h + 1, (long long)hint);
+        if (satisfied)
+            snprintf(c->why, sizeof c->why, "hint %u (clause %lld) is satisfied, not unit", h + 1, (long long)hint);
         else if (open > 1)
             snprintf(c->why, sizeof c->why, "hint %u (clause %lld) is not unit: %u of its literals are open", h + 1,
                      (long long)hint, open);
@@ -862,8 +863,8 @@ static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formul
         drop_repeats(c);
         uint64_t last = c->n_ids ? c->ids[c->n_ids - 1] : c->n_formula;
         if (c->step_id <= last) {
-            snprintf(c->why, sizeof c->why, "its ID is not above %s %llu", c->n_ids ? "the last lemma's," : "the formula's clauses,",
-                     (unsigned long long)last);
+            snprintf(c->why, sizeof c->why, "its ID is not above %s %llu",
+                     c->n_ids ? "the last lemma's," : "the formula's clauses,", (unsigned long long)last);
             c->failure = c->why;
             bail(c, NOT_VERIFIED);
         }
@@ -887,7 +888,8 @@ static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formul
 static void release(Checker *c) {
     for (uint64_t l = 0; c->watches && l < 2 * (uint64_t)c->vars_cap; l++) free(c->watches[l].at);
     void *arrays[] = {c->lits, c->start, c->size, c->pivot, c->next, c->flags, c->buckets, c->steps, c->places,
-                      c->ids, c->hints, c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches, c->chunk, c->buffer, c->text};
+                      c->ids, c->hints, c->val, c->mark, c->reason, c->seen, c->trail, c->scratch, c->watches,
+                      c->chunk, c->buffer, c->text};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++) free(arrays[i]);
     if (c->file && c->file != stdin) fclose(c->file);
 }

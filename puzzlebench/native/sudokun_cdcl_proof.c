@@ -89,7 +89,9 @@ static int ids_room(ProvingUnits *P, int k) {
 
 /* ---- the formula's clause IDs ------------------------------------------------------------ */
 
-static uint64_t pair_key(int x, int y) { return x < y ? ((uint64_t)x << 32 | (uint32_t)y) + 1 : ((uint64_t)y << 32 | (uint32_t)x) + 1; }
+static uint64_t pair_key(int x, int y) {   /* never 0, an empty slot's */
+    return x < y ? ((uint64_t)x << 32 | (uint32_t)y) + 1 : ((uint64_t)y << 32 | (uint32_t)x) + 1;
+}
 
 static PairSlot *pair_slot(ProvingUnits *P, uint64_t key) {
     uint64_t i = (key * 0x9E3779B97F4A7C15ull) >> 20 & P->pairs_mask;
@@ -175,7 +177,8 @@ static int read_formula(ProvingUnits *P, const UnitGrid *g, const uint8_t *given
             }
             if (same_cell && !P->cell_alo[(c[0] - 1) / n]) P->cell_alo[(c[0] - 1) / n] = id;
             int u = same_value ? unit_of(g, c, P->mark + nvar) : -1;
-            if (u >= 0 && !P->unit_alo[(size_t)u * n + (c[0] - 1) % n]) P->unit_alo[(size_t)u * n + (c[0] - 1) % n] = id;
+            uint32_t *at = u >= 0 ? &P->unit_alo[(size_t)u * n + (c[0] - 1) % n] : NULL;
+            if (at && !*at) *at = id;
         }
     }
     return 0;
