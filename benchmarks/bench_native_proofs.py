@@ -109,8 +109,8 @@ def large(out: str) -> None:
         "sudoku16_vu_kr_1000.txt": data_lines("sudoku16_vu_kr_1000.txt", every=50),
         HARD25: [line for line in open(HARD25) if line.strip() and not line.startswith("#")]},
         "the bitboard engine's own proof on grids beyond 9x9 comes from clause learning run from the start in its "
-        "proof-writing build (native/sudokun_cdcl_proof.c: every learnt clause a lemma, each forgotten one a "
-        "deletion), checked by the same checker, beside CaDiCaL's proof of the same claim.")
+        "proof-writing build (native/sudokun_cdcl_proof.c: LRAT, every learnt clause a lemma with its hints, each "
+        "forgotten one a deletion), checked by the same checker's LRAT mode, beside CaDiCaL's proof of the same claim.")
 
 
 def dlx(out: str, puzzles: int) -> None:
