@@ -1,6 +1,7 @@
 """``puzzlebench check-proof``: its verdicts, exit codes and figures, and every bad input's one
 placed line: a malformed text or binary proof, a proof for another formula, an empty proof, a
-proof cut in the middle, /dev/zero, an endless stream (bounded memory, the memory limit, Ctrl-C)."""
+proof cut in the middle, /dev/zero, an endless stream (bounded memory, the memory limit, Ctrl-C),
+in the DRAT mode and the LRAT mode's limits."""
 
 from __future__ import annotations
 
@@ -286,3 +287,34 @@ def test_a_check_given_no_time_is_a_timeout_and_given_enough_verifies(tmp_path):
     n_vars = max(abs(lit) for clause in clauses for lit in clause)
     assert check_proof(n_vars, clauses, str(proof), seconds=0.0)["verdict"] == "timeout"
     assert check_proof(n_vars, clauses, str(proof), seconds=600.0)["verdict"] == "verified"
+
+
+# ---- the LRAT mode's limits: memory, time, Ctrl-C (its verdicts: test_lrat.py) ------------------
+
+def test_an_lrat_lemma_over_a_huge_variable_is_past_the_memory_limit_at_its_place(capsys, files):
+    (code, out, err), lrat = check(capsys, files, TWO, "5 2000000000 0 1 0\n", "--lrat", "--memory-limit", "64")
+    assert (code, out, err) == (3, "", f"puzzlebench: error: {lrat}:1:1: the check needs more than the memory "
+                                       "limit of 64 MB\n")
+
+
+def test_an_lrat_check_given_no_time_is_a_timeout(tmp_path):
+    proof = tmp_path / "p.lrat"
+    proof.write_text("5 2 0 1 2 0\n6 0 5 3 4 0\n")
+    assert check_proof(2, TWO, str(proof), seconds=0.0, lrat=True)["verdict"] == "timeout"
+    assert check_proof(2, TWO, str(proof), seconds=60.0, lrat=True)["verdict"] == "verified"
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_an_lrat_check_of_an_endless_stream_exit_130(files, sigint_handled):
+    """Deletions of a clause gone hold nothing and never end the proof: only Ctrl-C does."""
+    cnf, _ = files(THREE, "")
+    proc, writer = _command(cnf, "--lrat", proof_stream=b"4 d 1 0\n")
+    time.sleep(2)   # imported and reading
+    assert proc.poll() is None, proc.stderr.read()
+    proc.send_signal(signal.SIGINT)
+    try:
+        proc.wait(timeout=BOUND)
+    finally:
+        proc.kill()
+    out, err = proc.stdout.read(), proc.stderr.read()
+    assert (proc.returncode, out, err) == (130, b"", b"puzzlebench: interrupted\n")
