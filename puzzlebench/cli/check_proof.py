@@ -122,11 +122,12 @@ def register(sub) -> None:
     p = sub.add_parser("check-proof", help="check a DRAT proof that a DIMACS formula is unsatisfiable, as drat-trim "
                                            "does (or an LRAT proof: --lrat)",
                        description="Check a DRAT proof (text or binary, as SAT solvers write them) that a DIMACS "
-                                   "formula is unsatisfiable, with drat-trim's semantics (docs/proofs.md).  Exit "
+                                   "formula is unsatisfiable, with drat-trim's semantics, or with --lrat an LRAT "
+                                   "proof by its hints, as lrat-check does (docs/proofs.md).  Exit "
                                    "codes: 0 s VERIFIED, 1 s NOT VERIFIED (the failing lemma on standard error), "
                                    "2 a malformed formula or proof, 3 past the memory limit, 130 Ctrl-C.")
     p.add_argument("formula", metavar="FORMULA", help="the DIMACS CNF file")
-    p.add_argument("proof", metavar="PROOF", help="the DRAT proof ('-' for standard input); read as a stream")
+    p.add_argument("proof", metavar="PROOF", help="the DRAT (or LRAT) proof ('-' for standard input); read as a stream")
     p.add_argument("--lrat", action="store_true",
                    help="the proof is LRAT (text, or binary as drat-trim -C and CaDiCaL write it): each lemma is "
                         "checked forward by its hints, as lrat-check does; RAT hints are not supported")

@@ -44,6 +44,7 @@ static inline ProvingUnits *proving(BBSearch *s) { return (ProvingUnits *)s; }
 
 static void lrat_learnt(struct Solver *S, BBSearch *s);
 static void lrat_forgotten(BBSearch *s, int k);
+static void lrat_kept(BBSearch *s, int k, int to);
 static void lrat_refuted(struct Solver *S, BBSearch *s);
 static void lrat_givens_clash(struct Solver *S, BBSearch *s, int x);
 static void lrat_blocked(struct Solver *S, BBSearch *s, int k, const uint8_t *givens);
@@ -53,7 +54,7 @@ static void lrat_blocked(struct Solver *S, BBSearch *s, int k, const uint8_t *gi
 #define PROOF_CONFLICT(s, r, x) (proving(s)->confl = (r), proving(s)->confl_var = (x))
 #define PROOF_LEARNT(S, s) lrat_learnt(S, s)
 #define PROOF_FORGOTTEN(S, s, k) lrat_forgotten(s, k)
-#define PROOF_KEPT(s, k, to) (proving(s)->ids[to] = proving(s)->ids[k])
+#define PROOF_KEPT(s, k, to) lrat_kept(s, k, to)
 #define PROOF_REFUTED(S, s) lrat_refuted(S, s)
 #define PROOF_GIVENS_CLASH(S, s, x) lrat_givens_clash(S, s, x)
 #define PROOF_BLOCKED(S, s, k, givens) lrat_blocked(S, s, k, givens)
@@ -76,6 +77,9 @@ static uint32_t write_lemma(ProvingUnits *P, const int *lits, size_t len, const 
     pb_proof_end(p);
     return id;
 }
+
+/* Learnt clause k's ID, where memory held it (else the proof is out of memory already). */
+static uint32_t id_of(const ProvingUnits *P, int k) { return (size_t)k < P->ids_cap ? P->ids[k] : 0; }
 
 /* Room for learnt clause k's ID. */
 static int ids_room(ProvingUnits *P, int k) {
@@ -106,7 +110,7 @@ static uint32_t reason_id(ProvingUnits *P, const Solver *S, uint32_t r, int x) {
     case R_BINARY: return pair_slot(P, pair_key(x, PAYLOAD(r)))->id;
     case R_CELL: return P->cell_alo[x / S->n];
     case R_UNIT: return P->unit_alo[(size_t)PAYLOAD(r) * S->n + x % S->n];
-    case R_CLAUSE: return P->ids[PAYLOAD(r)];
+    case R_CLAUSE: return id_of(P, PAYLOAD(r));
     default: return 0;
     }
 }
@@ -191,29 +195,32 @@ static int touch(ProvingUnits *P, int x, uint8_t how) {
     return push(&P->touched, x);
 }
 
+/* Whether root variable y's unit lemma is yet to be written: a given's is the formula's unit
+ * clause, taken at once (where the formula has none, the hint is left out and the check fails). */
+static int needs_unit(ProvingUnits *P, const Solver *S, int y) {
+    if (P->unit_id[y]) return 0;
+    if (KIND(S->reason[y]) != R_DECISION) return 1;
+    P->unit_id[y] = P->given[y];
+    return 0;
+}
+
 /* The ID of the unit clause that holds variable x's value at the root, its lemma written first
  * where it has none yet (and those of its reason's root literals before it, depth first). */
 static uint32_t root_unit(ProvingUnits *P, Solver *S, int x) {
-    if (P->unit_id[x]) return P->unit_id[x];
-    IntVec *walk = &P->unit_walk;
+    IntVec *walk = &P->unit_walk, *chain = &P->unit_chain;
     walk->len = 0;
-    if (push(walk, x) < 0) return out_of_memory(P), 0;
+    if (needs_unit(P, S, x) && push(walk, x) < 0) return out_of_memory(P), 0;
     while (walk->len) {
         int y = walk->v[walk->len - 1];
         if (P->unit_id[y]) { walk->len--; continue; }
         uint32_t r = S->reason[y];
-        if (KIND(r) == R_DECISION) {   /* a given: the formula's unit clause */
-            P->unit_id[y] = P->given[y];
-            walk->len--;
-            continue;
-        }
         if (clause_vars(S, r, y) < 0) return out_of_memory(P), 0;
         size_t before = walk->len;
         for (size_t i = 0; i < S->buf.len; i++)
-            if (S->buf.v[i] != y && !P->unit_id[S->buf.v[i]] && push(walk, S->buf.v[i]) < 0) return out_of_memory(P), 0;
+            if (S->buf.v[i] != y && needs_unit(P, S, S->buf.v[i]) && push(walk, S->buf.v[i]) < 0)
+                return out_of_memory(P), 0;
         if (walk->len > before) continue;   /* its reason's literals first */
         walk->len--;
-        IntVec *chain = &P->unit_chain;
         chain->len = 0;
         for (size_t i = 0; i < S->buf.len; i++)
             if (S->buf.v[i] != y && P->unit_id[S->buf.v[i]] && push(chain, (int)P->unit_id[S->buf.v[i]]) < 0)
@@ -297,10 +304,15 @@ static void lrat_learnt(Solver *S, BBSearch *s) {
     else P->ids[S->ncl] = id;                                        /* the clause add_clause makes */
 }
 
+static void lrat_kept(BBSearch *s, int k, int to) {
+    ProvingUnits *P = proving(s);
+    if ((size_t)to < P->ids_cap) P->ids[to] = id_of(P, k);
+}
+
 static void lrat_forgotten(BBSearch *s, int k) {
     ProvingUnits *P = proving(s);
-    if (!pb_proof_begin(P->proof, 'd', 2)) return;
-    pb_proof_put(P->proof, 2 * P->ids[k]);
+    if (!id_of(P, k) || !pb_proof_begin(P->proof, 'd', 2)) return;
+    pb_proof_put(P->proof, 2 * id_of(P, k));
     pb_proof_end(P->proof);
 }
 
