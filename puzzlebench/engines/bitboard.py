@@ -295,6 +295,11 @@ class BitboardEngine(NativeBatch, Engine):
         """LRAT from clause learning (beyond 9x9), DRAT from the 9x9 kernel."""
         return "drat" if _is_9x9(puzzle) else "lrat"
 
+    def __getstate__(self) -> dict:
+        """Pickled (into a child process) without the kept formula, which the child makes again
+        when it proves (megabytes that most children never need)."""
+        return {**self.__dict__, "_formula_kept": (None, None)}
+
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box
         return _native.sudoku_solve(rows, cols, bytes(puzzle.givens), limit, keep, seconds, self._rules(),
