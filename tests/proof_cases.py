@@ -140,6 +140,16 @@ def drat_trim() -> str:
     return path
 
 
+def lrat_check() -> str:
+    """The path of a build of lrat-check, drat-trim's LRAT checker ($PUZZLEBENCH_LRAT_CHECK, else
+    ``lrat-check`` on PATH), or a skip saying where it comes from: it is not a dependency."""
+    path = os.environ.get("PUZZLEBENCH_LRAT_CHECK") or shutil.which("lrat-check")
+    if not path:
+        pytest.skip("lrat-check is neither named by $PUZZLEBENCH_LRAT_CHECK nor on PATH (build lrat-check.c "
+                    "from drat-trim's public repository, marijnheule/drat-trim)")
+    return path
+
+
 def cadical_proof(cnf: Path, proof: Path, binary: bool = True) -> None:
     """cadical's DRAT proof of an unsatisfiable ``cnf`` written to ``proof`` (the test skips,
     saying why, where the program is absent)."""

@@ -8,13 +8,14 @@ the blocking clause of the solution it found, is refused."""
 from __future__ import annotations
 
 import random
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, data_lines, run
-from proof_cases import lrat_steps, own_proof_steps, proof_verdict, step_codes
+from proof_cases import lrat_check, lrat_steps, own_proof_steps, proof_verdict, step_codes
 from puzzlebench import parse
 from puzzlebench.engines.certify import certified, claim_formula, clause_buffer
 from puzzlebench.engines.registry import make_engine
@@ -253,3 +254,18 @@ def test_an_engine_that_proved_is_pickled_without_the_formula_it_kept():
     sent = pickle.dumps(engine)
     assert len(sent) < 20_000, len(sent)
     assert pickle.loads(sent).prove(puzzle, solutions, Deadline(60)) is not None
+
+
+@pytest.mark.slow
+def test_the_kept_lrat_proof_of_a_hard_25x25_is_verified_by_lrat_check(tmp_path, capsys):
+    """drat-trim's LRAT checker, a reference independent of the package, verifies the engine's
+    kept proof of a hard 25x25's uniqueness (47 MB of text)."""
+    program = lrat_check()
+    (tmp_path / "p.txt").write_text(hard25(QUICK25[1]) + "\n")
+    code, _, err = run(capsys, "solve", str(tmp_path / "p.txt"), "--solver", "bitboard", "--certify",
+                       "--proof-dir", str(tmp_path / "kept"))
+    assert code == 0, err
+    [cnf] = (tmp_path / "kept").glob("*.cnf")
+    done = subprocess.run([program, str(cnf), str(cnf.with_suffix(".lrat"))], capture_output=True, text=True,
+                          timeout=300)
+    assert (done.returncode, "c VERIFIED" in done.stdout.splitlines()) == (0, True), done.stdout[-2000:]
