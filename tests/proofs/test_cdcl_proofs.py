@@ -269,3 +269,13 @@ def test_the_kept_lrat_proof_of_a_hard_25x25_is_verified_by_lrat_check(tmp_path,
     done = subprocess.run([program, str(cnf), str(cnf.with_suffix(".lrat"))], capture_output=True, text=True,
                           timeout=300)
     assert (done.returncode, "c VERIFIED" in done.stdout.splitlines()) == (0, True), done.stdout[-2000:]
+
+
+def test_a_16x16_refuted_at_the_root_is_certified_by_its_lrat_proof():
+    """Row 1 holds 2..16 after its first cell, which must then hold 1, and the cell below it is
+    given 1: the givens clash at the root, and the proof is the empty clause with its hints."""
+    givens = [0] * 256
+    givens[1:16] = range(2, 17)
+    givens[16] = 1
+    result = certified_by_itself(Sudoku((4, 4), givens))
+    assert (str(result.status), result.count) == ("unsat", 0)
