@@ -287,7 +287,7 @@ class BitboardEngine(NativeBatch, Engine):
         from ..encoders.cnf import encode
         from .certify import claim_buffer, clause_buffer
         cnf = encode(puzzle)
-        if self._formula_kept[0] != cnf.base_key:
+        if cnf.base_key is None or self._formula_kept[0] != cnf.base_key:   # None: no shape's formula to keep
             self._formula_kept = (cnf.base_key, clause_buffer(cnf.clauses))
         return claim_buffer(cnf, solutions, self._formula_kept[1])
 
