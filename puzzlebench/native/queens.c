@@ -17,11 +17,13 @@ typedef struct {
     BBSearch *s;
 } Q;
 
+/* A solution counted `mult` times is kept as many times: itself, then (mult 2, the mirror
+ * halving below) its mirror image, which the halved search never visits. */
 static void record_q(Q *q) {
     BBSearch *s = q->s;
-    if (s->kept < s->keep) {
-        memcpy(s->solutions + (size_t)s->kept * q->n, q->cols, (size_t)q->n);
-        s->kept++;
+    for (long long k = 0; k < q->mult && s->kept < s->keep; k++, s->kept++) {
+        uint8_t *out = s->solutions + (size_t)s->kept * q->n;
+        for (int r = 0; r < q->n; r++) out[r] = k ? (uint8_t)(q->n + 1 - q->cols[r]) : q->cols[r];
     }
     s->count += q->mult;
 }

@@ -28,6 +28,18 @@ def test_nqueens_counts_match_oeis():
             assert result.count == published[n] and result.verified
 
 
+def test_a_halved_count_keeps_every_solution_it_counts():
+    """The mirror halving counts each solution found twice; the solutions kept are as many, each
+    a different one: with room for all, the same set as the search without the halving's."""
+    for n in range(4, 10):
+        halved = BitboardEngine(options={"symmetry": True}).run(NQueens(n), limit=None, keep=400)
+        whole = BitboardEngine(options={"symmetry": False}).run(NQueens(n), limit=None, keep=400)
+        assert len(halved.solutions) == halved.count == whole.count and halved.verified
+        assert sorted(halved.solutions) == sorted(whole.solutions)
+    some = BitboardEngine(options={"symmetry": True}).run(NQueens(8), limit=None, keep=7)
+    assert some.count == 92 and len(set(some.solutions)) == 7
+
+
 def test_nqueens_limits_and_placed_against_mrv():
     rng = random.Random(5)
     for n in range(4, 10):
