@@ -10,11 +10,12 @@ from typing import Any, Iterable
 
 from .engines.base import DEFAULT_ENGINE_SEED, Engine, check_engine_seed
 from .engines.certify import certified
-from .engines.registry import DEFAULT_SOLVER, make_engine, split_over_threads
+from .engines.batch import NativeBatch
+from .engines.registry import default_solver, make_engine, split_over_threads
 from .errors import PuzzleError
 from .models.base import Puzzle
 from .models.sudoku_batch import read_sudoku_lines
-from .options import BOX, KEEP
+from .options import BOX, KEEP, THREADS
 from .results import Result, ResultColumns, Results, Times, error_result
 from .runtime.child import check_memory_limit, run_limited
 from .runtime.clock import check_clock
@@ -62,13 +63,63 @@ def seeded_engine(solver: str | Engine, engine_seed: int, certify: bool = False,
     return certified(engine.seeded(engine_seed), certify, proof_dir)
 
 
-def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: int | None = 2,
+def engine_chooser(solver: str | Engine | None, engine_seed: int, certify: bool = False,
+                   proof_dir: str | None = None, threads: int = 1, threads_name: str = "threads"):
+    """The engine of each puzzle, as a function of its kind: ``solver``'s for every kind, or
+    with ``solver`` None each kind's default (:func:`~.engines.registry.default_solver`), each
+    made once, seeded and certified as :func:`seeded_engine` says.  ``threads`` splits the
+    batch calls of an engine that has one; named, an engine without one is refused
+    (:func:`~.engines.registry.split_over_threads`), a default without one runs on one."""
+    if solver is not None:
+        engine = split_over_threads(seeded_engine(solver, engine_seed, certify, proof_dir), threads, threads_name)
+        return lambda kind: engine
+    check_engine_seed(engine_seed)
+    THREADS.check(threads, threads_name)
+    made: dict[str, Engine] = {}
+
+    def choose(kind: str) -> Engine:
+        spec = default_solver(kind)
+        if spec not in made:
+            engine = seeded_engine(spec, engine_seed, certify, proof_dir)
+            made[spec] = split_over_threads(engine, threads, threads_name) if isinstance(engine, NativeBatch) else engine
+        return made[spec]
+    return choose
+
+
+def run_each(choose, puzzles: list[Puzzle], **limits: Any) -> Results | list[Result]:
+    """Each puzzle run by ``choose(its kind)`` under ``limits`` (:func:`run_limited`'s), the
+    puzzles of one engine in one call (a batch where it has one), the results in input order.
+    After a Ctrl-C, :class:`Interrupted` with the results before the first puzzle unanswered."""
+    groups: dict[int, tuple[Engine, list[int]]] = {}
+    for i, puzzle in enumerate(puzzles):
+        engine = choose(puzzle.kind)
+        groups.setdefault(id(engine), (engine, []))[1].append(i)
+    if len(groups) <= 1:
+        return run_limited(choose(puzzles[0].kind), puzzles, **limits) if puzzles else []
+    results: list[Result | None] = [None] * len(puzzles)
+    for engine, taken in groups.values():
+        try:
+            answered = run_limited(engine, [puzzles[i] for i in taken], **limits)
+        except Interrupted as stop:
+            for i, result in zip(taken, stop.done):
+                results[i] = result
+            first_unanswered = next(k for k, result in enumerate(results + [None]) if result is None)
+            raise Interrupted(results[:first_unanswered]) from None
+        for i, result in zip(taken, answered):
+            results[i] = result
+    return results
+
+
+def solve(puzzle: Puzzle | str, solver: str | Engine | None = None, limit: int | None = 2,
           time_limit: float | None = None, keep: int = DEFAULT_KEEP, kind: str | None = None,
           box: str | tuple[int, int] | None = None, memory_limit: float | None = None,
           engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall", wall_limit: float | None = None,
           certify: bool = False, proof_dir: str | None = None) -> Result:
-    """Solve one puzzle (a parsed one or its text).  ``limit`` is the number of solutions to
-    look for: 2 finds one and proves it unique; ``None`` or ``0`` counts them all.
+    """Solve one puzzle (a parsed one or its text) with ``solver``, a spec (``"sat:cadical195"``,
+    ``puzzlebench solvers`` lists them) or an engine; ``None``: the default for the puzzle's
+    kind, the native ``bitboard`` where it takes the kind, else ``mrv``.  ``limit`` is the
+    number of solutions to look for: 2 finds one and proves it unique; ``None`` or ``0``
+    counts them all.
     ``memory_limit`` (MB above the idle process) runs the engine in a child process held to it
     (status ``memout`` past it).  ``engine_seed`` is the random seed given to an engine that
     takes one (``puzzlebench solvers`` says which), ignored by the others.  ``clock``: the clock
@@ -81,12 +132,13 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
     limit, time_limit, keep = normalise_limit(limit), check_time_limit(time_limit), check_keep(keep)
     wall_limit = check_clock(clock, time_limit, wall_limit)
     memory_limit, box = check_memory_limit(memory_limit), check_box(box)
-    engine = seeded_engine(solver, engine_seed, certify, proof_dir)
+    choose = engine_chooser(solver, engine_seed, certify, proof_dir)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
         start = time.perf_counter()
         puzzle = _as_puzzle(puzzle, kind, box)
         parse_time = time.perf_counter() - start
+    engine = choose(puzzle.kind)
     result = run_limited(engine, [puzzle], limit=limit, time_limit=time_limit, keep=keep,
                          memory_limit=memory_limit, clock=clock, wall_limit=wall_limit)[0]
     result.times.parse += parse_time
@@ -94,13 +146,14 @@ def solve(puzzle: Puzzle | str, solver: str | Engine = DEFAULT_SOLVER, limit: in
     return past_the_limit(result, time_limit, clock, wall_limit)
 
 
-def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_SOLVER,
+def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine | None = None,
                limit: int | None = 2, time_limit: float | None = None, keep: int = DEFAULT_KEEP,
                kind: str | None = None, box: str | tuple[int, int] | None = None,
                memory_limit: float | None = None, engine_seed: int = DEFAULT_ENGINE_SEED, clock: str = "wall",
                wall_limit: float | None = None, columns: bool = False, threads: int = 1,
                certify: bool = False, proof_dir: str | None = None) -> Results | ResultColumns:
-    """Solve many puzzles (parsed ones or texts) with one engine: a :class:`Results`, the
+    """Solve many puzzles (parsed ones or texts) with one engine (``solver`` as for
+    :func:`solve`; ``None``: each puzzle by its kind's default): a :class:`Results`, the
     :class:`Result` of each in order, every answer verified.  A text that does not parse gives
     an ``error`` result with the reader's message; the others still run.  Sudoku lines of one
     size are read together into the compact form a batch engine (``bitboard``, ``dlx``) takes
@@ -136,7 +189,8 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     memory_limit, box = check_memory_limit(memory_limit), check_box(box)
     if certify is True and columns:
         raise ValueError("certify gives each record its certificate: not with columns=True")
-    engine = split_over_threads(seeded_engine(solver, engine_seed, certify, proof_dir), threads)
+    choose = engine_chooser(solver, engine_seed, certify, proof_dir, threads)
+    engine = choose(kind or "sudoku")   # the lines read as Sudoku take it, and a text that is no puzzle names it
     items = list(puzzles)
     start = time.perf_counter()
     all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
@@ -148,7 +202,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     timing = dict(time_limit=time_limit, clock=clock, wall_limit=wall_limit)
     if columns:
         batched = taken if all_text else [texts[k] for k in taken]
-        return _solve_many_columns(engine, items, batch, batched, parse_share,
+        return _solve_many_columns(engine, None if solver is None else engine, items, batch, batched, parse_share,
                                    dict(limit=limit, keep=keep, kind=kind, box=box, memory_limit=memory_limit,
                                         engine_seed=engine_seed, threads=threads, **timing))
     fast = (run_limited(engine, batch, limit=limit, keep=keep, memory_limit=memory_limit, **timing)
@@ -172,8 +226,7 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
                                       times=Times(parse=spent, total=spent))
             continue
         records[i] = Times(parse=time.perf_counter() - start)  # the parse time, until solved
-    solved = run_limited(engine, list(parsed.values()), limit=limit, keep=keep, memory_limit=memory_limit,
-                         **timing)
+    solved = run_each(choose, list(parsed.values()), limit=limit, keep=keep, memory_limit=memory_limit, **timing)
     for i, result in zip(parsed, solved):
         parse_time = records[i].parse
         result.times.parse += parse_time
@@ -182,10 +235,11 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine = DEFAULT_S
     return Results.of(records, [r.puzzle for r in records], engine.spec, limit)
 
 
-def _solve_many_columns(engine: Engine, items: list, batch, batched: list[int], parse_share: float,
-                        options: dict[str, Any]) -> ResultColumns:
-    """:func:`solve_many` as columns: the lines read into ``batch`` (items ``batched``) in the
-    engine's native batch call when it has one, the other items through the records."""
+def _solve_many_columns(engine: Engine, solver: Engine | None, items: list, batch, batched: list[int],
+                        parse_share: float, options: dict[str, Any]) -> ResultColumns:
+    """:func:`solve_many` as columns: the lines read into ``batch`` (items ``batched``) in
+    ``engine``'s native batch call when it has one, the other items through the records, by
+    ``solver`` (``None``: each by its kind's default)."""
     timing = {name: options[name] for name in ("time_limit", "clock", "wall_limit")}
     fast = (engine.run_columns(batch, limit=options["limit"], **timing)
             if batch and options["memory_limit"] is None else None)
@@ -197,7 +251,7 @@ def _solve_many_columns(engine: Engine, items: list, batch, batched: list[int], 
     done = set(batched) if fast is not None else set()
     rest = [i for i in range(len(items)) if i not in done]
     try:
-        records = solve_many([items[i] for i in rest], engine, **options)
+        records = solve_many([items[i] for i in rest], solver, **options)
     except Interrupted as stop:   # the records answered before the Ctrl-C, as columns
         raise Interrupted(ResultColumns.of_results(stop.done, engine.spec, options["limit"])) from None
     slow = ResultColumns.of_results(records, engine.spec, options["limit"])

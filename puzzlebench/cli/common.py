@@ -18,7 +18,6 @@ from typing import Iterable, Iterator
 
 from .. import api
 from ..engines.base import DEFAULT_ENGINE_SEED
-from ..engines.registry import DEFAULT_SOLVER
 from ..errors import UsageError
 from ..models.kinds import KIND_NAMES
 from ..models.reader import Record
@@ -50,8 +49,9 @@ def add_clock_arguments(p: argparse.ArgumentParser) -> None:
 
 def add_solver_arguments(p: argparse.ArgumentParser, default_limit: int | None,
                          keep_help: str = "solutions kept per puzzle") -> None:
-    p.add_argument("--solver", default=DEFAULT_SOLVER, metavar="SPEC",
-                   help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default %(default)s")
+    p.add_argument("--solver", metavar="SPEC",
+                   help="family[:variant][@key=value;…] (see `puzzlebench solvers`); default: bitboard "
+                        "where it takes the puzzle's kind, else mrv")
     p.add_argument("--limit", type=LIMIT, default=default_limit,
                    help="solutions to look for (0 = all); default %(default)s")
     p.add_argument("--time-limit", type=TIME, metavar="SECONDS", help="per puzzle (900, 15min, 1.5h)")

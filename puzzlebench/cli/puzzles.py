@@ -15,38 +15,38 @@ import sys
 
 from .. import api
 from ..engines.certify import claims_absence
-from ..engines.registry import FAMILIES, engine_class, split_over_threads
+from ..engines.registry import FAMILIES, engine_class
 from ..errors import PuzzleError, UsageError
 from ..models.kinds import kind_entry
 from ..models.svg import gallery_page
 from ..options import THREADS
 from ..outputs import check_output, write_output
 from ..results import Result, Status, Times, error_result
-from ..runtime.child import check_memory_limit, run_limited
+from ..runtime.child import check_memory_limit
 from ..runtime.clock import check_clock
 from ..runtime.limits import Interrupted
 from .common import (EXIT_OK, Record, Tally, add_input_arguments, add_solver_arguments, batches, error_text,
                      read_records, record_error_text, report_error)
 
 
-def solve_records(records: list[Record], engine, args) -> list[Result]:
-    """Results in input order: parse errors as error results, the rest solved by one engine
-    (in one batch call where the engine has one)."""
+def solve_records(records: list[Record], choose, args) -> list[Result]:
+    """Results in input order: parse errors as error results, the rest each solved by
+    ``choose(its kind)``, the puzzles of one engine in one batch call where it has one."""
     limit = api.normalise_limit(args.limit)
     puzzles = [r.puzzle for r in records if r.puzzle is not None]
     stopped = None
     try:
-        solved = run_limited(engine, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
-                             memory_limit=check_memory_limit(args.memory_limit), clock=args.clock,
-                             wall_limit=args.wall_limit)
+        solved = api.run_each(choose, puzzles, limit=limit, time_limit=args.time_limit, keep=args.keep,
+                              memory_limit=check_memory_limit(args.memory_limit), clock=args.clock,
+                              wall_limit=args.wall_limit)
     except Interrupted as exc:   # a Ctrl-C: the results up to it, then stop
         solved, stopped = exc.done, exc
     solved = iter(solved)
     out = []
     for rec in records:
         if rec.puzzle is None:
-            out.append(error_result(str(rec.error), solver=engine.spec, limit=limit, source=rec.source,
-                                    times=Times()))
+            out.append(error_result(str(rec.error), solver=choose(args.kind or "sudoku").spec, limit=limit,
+                                    source=rec.source, times=Times()))
         else:
             res = next(solved, None)
             if res is None:   # interrupted before this puzzle was answered
@@ -115,14 +115,14 @@ def cmd_solve(args) -> int:
     check_clock(args.clock, args.time_limit, args.wall_limit)
     check_memory_limit(args.memory_limit)
     api.check_keep(args.keep)
-    engine = split_over_threads(api.seeded_engine(args.solver, args.engine_seed, args.certify, args.proof_dir),
-                                args.threads, "--threads")
+    choose = api.engine_chooser(args.solver, args.engine_seed, args.certify, args.proof_dir, args.threads,
+                                "--threads")
     tally, not_certified = Tally(), 0
     first = True
     for batch in batches(read_records(args)):
         stopped = None
         try:
-            results = solve_records(batch, engine, args)
+            results = solve_records(batch, choose, args)
         except Interrupted as exc:   # Ctrl-C: every answer finished is printed, then the command stops
             results, stopped = exc.done, exc
         alone = first and len(results) == 1 and len(args.files or []) <= 1 and args.files != ["-"]
@@ -134,7 +134,7 @@ def cmd_solve(args) -> int:
             elif args.certify and uncertified(res):
                 report_error(f"{res.source}: {res.status} not certified: {uncertified(res)}")
                 not_certified += 1
-            elif not args.certify and engine.family == "ext" and claims_absence(res):
+            elif not args.certify and choose(res.kind).family == "ext" and claims_absence(res):
                 print(f"puzzlebench: warning: {res.source}: {res.status} is the program's word alone "
                       "(--certify proves it)", file=sys.stderr)
             tally.add(str(res.status), error=failed, seconds=res.times.total)

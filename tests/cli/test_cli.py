@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from conftest import INKALA, INKALA_SOLUTION, REPO, cpu_seconds, data_file, run
+import puzzlebench
 from puzzlebench.cli import main
 
 # Seconds a command may take to get the CPU time a test of its Ctrl-C waits for: a hang guard
@@ -123,11 +124,29 @@ def test_count_lists_the_solutions_it_keeps(capsys):
     assert [line.split(": ")[0] for line in lines[1:10]] == [f"solution {k}" for k in range(2, 11)]
     assert lines[10] == "… 82 more not kept (--keep K lists K)"
     code, out, _ = run(capsys, "count", "--example", "8-queens", "--keep", "92")
-    listed = [lines[0].split(" propagations=")[1].split(" ", 1)[1]] + [line.split(": ")[1] for line in out.splitlines()[1:]]
+    first = out.splitlines()[0]
+    listed = [first[first.index(" 8 (") + 1:]] + [line.split(": ")[1] for line in out.splitlines()[1:]]
     every = make_engine("mrv").run(queens, limit=None, keep=100).solutions
     assert code == 0 and sorted(listed) == sorted(queens.write_solution(s) for s in every) and len(set(listed)) == 92
     code, out, _ = run(capsys, "solve", "--example", "8-queens")
     assert code == 0 and "solution 2" not in out
+
+
+def test_with_no_solver_named_each_kind_takes_its_default_engine(capsys, tmp_path):
+    """The native bitboards where they take the kind (Sudoku, N-Queens, ...), MRV where they do
+    not (Futoshiki, KenKen, Killer), in one run of a file that mixes kinds, answers in order."""
+    from puzzlebench.models.examples import example
+    mixed = tmp_path / "mixed.txt"
+    futoshiki = "4:1,0,0,0,0,2,0,0,3,0,0,0,0,0,1,4,"   # Tatham's Unequal game id, the first of the public set
+    mixed.write_text("\n".join([futoshiki, INKALA, example("kenken4").write(), INKALA]) + "\n")
+    code, out, _ = run(capsys, "solve", str(mixed), "--format", "jsonl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [(r["kind"], r["solver"], r["status"]) for r in rows] == [
+        ("futoshiki", "mrv", "unique"), ("sudoku", "bitboard", "unique"), ("kenken", "mrv", "unique"),
+        ("sudoku", "bitboard", "unique")]
+    assert puzzlebench.solve(INKALA).solver == "bitboard"
+    assert [r.solver for r in puzzlebench.solve_many([example("killer"), INKALA, example("8-queens")])] == [
+        "mrv", "bitboard", "bitboard"]
 
 
 def test_check_lists_every_broken_rule(capsys, tmp_path):

@@ -259,6 +259,25 @@ def test_a_native_batch_stopped_by_ctrl_c_keeps_the_puzzles_answered_before(solv
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
+def test_a_ctrl_c_in_a_run_by_each_kinds_default_keeps_the_answers_before_it_in_input_order():
+    """With no solver named, each kind's default engine runs its puzzles in one call; a Ctrl-C
+    in the second engine's call keeps the answers before the first puzzle left unanswered, in
+    input order: not the later Futoshiki that the first engine had already answered."""
+    from puzzlebench import solve_many
+    from puzzlebench.models.examples import example
+    from puzzlebench.runtime.limits import Interrupted
+    futoshiki = example("futoshiki5")
+    lines = data_lines("sudoku9_norvig_top95.txt", 4)
+    puzzles = [futoshiki] + [parse(line) for line in lines[:2]] + [parse(BLANK9), futoshiki]
+    _after(0.5)
+    with pytest.raises(Interrupted) as caught:
+        solve_many(puzzles, limit=None)
+    done = caught.value.done
+    assert [(r.solver, str(r.status)) for r in done] == [("mrv", "unique"), ("bitboard", "unique"),
+                                                         ("bitboard", "unique")]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def _latin_units(n: int) -> bytes:
     """The rows and columns of an n x n grid, as units_solve takes them (n < 16: bytes)."""
     return bytes([r * n + c for r in range(n) for c in range(n)] + [r * n + c for c in range(n) for r in range(n)])
