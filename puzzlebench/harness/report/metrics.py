@@ -338,8 +338,9 @@ SUMMARY = [
     Metric("certified", "certified", fields=("certified", "claims"), format=certified_of,
            compute=lambda g: dict(zip(("certified", "claims"), certified_counts(g.rows))),
            lower_is_better=False, shown=present("certified"),
-           description="claims of absence (unsat, unique, a complete count) whose DRAT proof the checker verified, "
-                       "of the claims made, under `bench --certify`; an unproved claim is shown red on the page"),
+           description="claims of absence (unsat, unique, a complete count) whose proof (DRAT, or LRAT where the "
+                       "engine writes its own beyond 9x9) the checker verified, of the claims made, under "
+                       "`bench --certify`; an unproved claim is shown red on the page"),
     Metric("median", "median ms", compute=lambda g: _median(g.times), format=milliseconds, lower_is_better=True,
            description="median time of the solved puzzles"),
     Metric("proof_kb", "proof KB", compute=lambda g: _kilobytes(_proved(g.rows, "proof_bytes")), format=general,
@@ -350,7 +351,7 @@ SUMMARY = [
            description="median time the prover took for the verified proofs, beside the run's own time"),
     Metric("check_median", "check ms", compute=lambda g: _proved(g.rows, "check_seconds"), format=milliseconds,
            lower_is_better=True, shown=present("check_median"),
-           description="median time the DRAT checker took on them"),
+           description="median time the proof checker took on them"),
     Metric("median_ci", "median 95% CI ms", fields=("median_lo", "median_hi"), format=interval(milliseconds),
            compute=lambda g: interval_fields("median", median_interval(g.times)), shown=present("median_lo"),
            description="percentile bootstrap interval of the median, the puzzles resampled"),
