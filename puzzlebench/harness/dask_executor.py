@@ -207,6 +207,10 @@ class DaskExecutor:
                                  f"start some with `dask worker {self.address}`") from None
             self.jobs = max(1, sum(self.client.nthreads().values()))
         except BaseException:
+            # a start cut short leaves tasks of Dask's event loop failed ("Nanny failed to
+            # start"), which asyncio logs with their tracebacks when they are collected, under
+            # the bench's one line: its log is silenced for the little that is left of the run
+            logging.getLogger("asyncio").setLevel(logging.CRITICAL + 1)
             self.close()
             raise
 
