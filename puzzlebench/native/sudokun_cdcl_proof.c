@@ -1,23 +1,16 @@
 /* Clause learning over a grid of units (sudokun_cdcl.c) compiled once more, writing a binary
- * LRAT proof of its search: the claim's formula (the puzzle's CNF, encoders/cnf.py `extended`,
- * with a blocking clause for each solution the claim names, engines/certify.py claim_formula)
- * is unsatisfiable.  Each reason of the search is a clause of that formula (R_BINARY a pairwise
- * at-most-one, R_CELL a cell's at-least-one, R_UNIT a unit's for a value, a given's unit clause)
- * or a clause learnt before, so a clause learnt follows by unit propagation, and its hints are
- * the reasons of the literals between the conflict and the clause (the cone of the implication
- * graph, walked depth first from the conflict so that each reason comes after those of its
- * false literals; the conflict last), whatever minimisation and shrinking took out.  A literal
- * fixed at the root is hinted by a unit lemma of its own, written when a hint first needs it
- * (its reason's root literals' lemmas first).  The solutions the claim names are blocked from
- * the start (block_known); one the search finds besides them refutes the claim, and the caller
- * then has no proof.  The clauses the search forgets are deleted by ID.
- *
- * The formula's clause IDs are read from the formula itself, handed over as the checker gets it
- * (PBProof.formula): a hash of its binary clauses, its at-least-one clauses by cell and by
- * (unit, value), its unit clauses by variable, and the blocking clauses last.  Computing them
- * from the encoder's order instead would save the pass (~25 ms on 25x25's 752,770 clauses) but
- * would drift with any change of the encoder's order or of a kind's constraints, where this
- * cannot: a clause the search uses and the formula lacks has no ID, and the check then fails. */
+ * LRAT proof that the claim's formula (engines/certify.py claim_formula: the puzzle's CNF and a
+ * blocking clause per solution named) is unsatisfiable.  Each reason of the search is a clause
+ * of that formula (R_BINARY, R_CELL, R_UNIT, a given's unit clause) or one learnt before, so a
+ * learnt clause's hints are the reasons of the literals between the conflict and the clause:
+ * the cone of the implication graph, walked depth first from the conflict (each reason after
+ * those of its false literals, the conflict last), whatever minimising and shrinking took out.
+ * A root literal is hinted by a unit lemma of its own, written when a hint first needs it.  The
+ * claimed solutions are blocked from the start (block_known); the clauses forgotten are deleted
+ * by ID.  The formula's IDs are read from the formula itself (PBProof.formula: its binary
+ * clauses hashed, its at-least-one clauses by cell and by unit and value, its units by
+ * variable, the blocking clauses last): computing them from the encoder's order would save
+ * ~25 ms on 25x25 but could drift from it, where a clause missing here fails the check. */
 #include "sudokun.h"
 #include "pb_proof.h"
 
