@@ -50,27 +50,13 @@ def proof_text(steps: list[list[int] | tuple[str, list[int]]]) -> str:
 binary_step = binary_drat_step   # one binary DRAT step: 'a' or 'd', then the literals
 
 
-def binary_steps(proof: bytes) -> list[bytes]:
-    """A binary DRAT proof's steps ('a' or 'd', varint literals, 0), each as its bytes."""
+def binary_steps(proof: bytes, lrat: bool = False) -> list[bytes]:
+    """A binary proof's steps, each as its bytes: DRAT's ('a' or 'd', varint literals, 0) or,
+    with ``lrat``, LRAT's ('a' ID literals 0 hints 0, or 'd' IDs 0)."""
     steps, start, i = [], 0, 0
     while i < len(proof):
+        lists = 2 if lrat and proof[i] == ord("a") else 1
         i += 1                                 # 'a' or 'd'
-        while proof[i] != 0:
-            while proof[i] & 0x80:
-                i += 1
-            i += 1
-        i += 1
-        steps.append(proof[start:i])
-        start = i
-    return steps
-
-
-def lrat_steps(proof: bytes) -> list[bytes]:
-    """A binary LRAT proof's steps ('a' ID literals 0 hints 0, or 'd' IDs 0), each as its bytes."""
-    steps, start, i = [], 0, 0
-    while i < len(proof):
-        lists = 2 if proof[i] == ord("a") else 1
-        i += 1
         for _ in range(lists):
             while proof[i] != 0:
                 while proof[i] & 0x80:
@@ -80,6 +66,11 @@ def lrat_steps(proof: bytes) -> list[bytes]:
         steps.append(proof[start:i])
         start = i
     return steps
+
+
+def lrat_steps(proof: bytes) -> list[bytes]:
+    """A binary LRAT proof's steps (:func:`binary_steps` with ``lrat``)."""
+    return binary_steps(proof, lrat=True)
 
 
 def step_codes(step: bytes) -> list[int]:
@@ -122,7 +113,7 @@ def own_proof_steps(spec: str, puzzle) -> tuple[int, list[list[int]], list[bytes
     proof = make_engine(spec).prove(puzzle, solutions, Deadline(60))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
     lrat = make_engine(spec).proof_form(puzzle) == "lrat"
-    steps = lrat_steps(proof) if lrat else binary_steps(proof)
+    steps = binary_steps(proof, lrat)
     assert b"".join(steps) == proof and len(steps) > 40
     assert is_lrat_refutation(steps[-1]) if lrat else steps[-1] == b"a\x00"
     assert proof_verdict(n_vars, clauses, proof, lrat) == "verified"
