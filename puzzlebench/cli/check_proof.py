@@ -18,6 +18,9 @@ from ..options import MEMORY, MIB
 from .common import EXIT_OK, EXIT_SOME_ERRORS, read_text, report_error
 
 EXIT_MEMOUT = 3
+# said after a DRAT check's refusal of a proof named as LRAT (--proof-dir keeps the engine's so),
+# which read as DRAT is numbers that mean something else
+LRAT_HINT = " (the proof is named .lrat: check an LRAT proof with --lrat)"
 
 
 def cmd_check_proof(args) -> int:
@@ -31,7 +34,9 @@ def cmd_check_proof(args) -> int:
         raise UsageError(f"cannot read {args.proof}: {exc.strerror or exc}") from None
     budget = int(args.memory_limit * MIB) if args.memory_limit is not None else DEFAULT_BUDGET
     found = check_proof(cnf.n_vars, cnf.clauses, proof, budget, lrat=args.lrat)
+    hint = LRAT_HINT if not args.lrat and proof_name.endswith(".lrat") else ""
     if found["verdict"] == "malformed":
+        found["message"] += hint
         raise _malformed(found, proof_name)
     if found["verdict"] == "memout":
         more = "" if args.memory_limit is not None else "; give --memory-limit MB to allow more"
@@ -46,7 +51,7 @@ def cmd_check_proof(args) -> int:
     if args.lrat:
         report_error(lrat_failure_text(found["failure"], proof_name, found["form"]))
     else:
-        report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]))
+        report_error(failure_text(found["failure"], proof_name, found["form"], found["lemmas"]) + hint)
     return EXIT_SOME_ERRORS
 
 

@@ -291,6 +291,22 @@ def test_a_check_given_no_time_is_a_timeout_and_given_enough_verifies(tmp_path):
     assert check_proof(n_vars, clauses, str(proof), seconds=600.0)["verdict"] == "verified"
 
 
+def test_a_proof_named_lrat_refused_as_drat_says_to_give_lrat(capsys, tmp_path):
+    """The engine's kept LRAT proof checked without --lrat is refused, with the way to check it."""
+    cnf, lrat = tmp_path / "f.cnf", tmp_path / "p.lrat"
+    cnf.write_text(dimacs(TWO))
+    lrat.write_text("5 2 0 1 2 0\n6 0 5 3 4 0\n")
+    code, _, err = run(capsys, "check-proof", str(cnf), str(lrat))
+    assert (code, err) == (1, f"puzzlebench: {lrat}: no refutation reached: unit propagation finds no conflict in "
+                              "the formula and the proof's 4 lemma(s) (the proof is named .lrat: check an LRAT "
+                              "proof with --lrat)\n")
+    lrat.write_text("5 2 0 1 2 0\n6 d 5 0\n")
+    code, _, err = run(capsys, "check-proof", str(cnf), str(lrat))
+    assert (code, err) == (2, f"puzzlebench: error: {lrat}:2:3: unexpected character 'd' (the proof is named "
+                              ".lrat: check an LRAT proof with --lrat)\n")
+    assert run(capsys, "check-proof", str(cnf), str(lrat), "--lrat")[0] == 1
+
+
 # ---- the LRAT mode's limits: memory, time, Ctrl-C (its verdicts: test_lrat.py) ------------------
 
 def test_an_lrat_lemma_over_a_huge_variable_is_past_the_memory_limit_at_its_place(capsys, files):
