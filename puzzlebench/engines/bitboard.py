@@ -229,7 +229,6 @@ class BitboardEngine(NativeBatch, Engine):
     def __init__(self, variant: str | None = None, options: dict | None = None):
         super().__init__(variant, options)
         self._units_kept: dict[tuple, array] = {}   # structure -> its units (grid_units)
-        self._formula_kept: tuple = (None, None)     # the last shape's clauses as a buffer (_claim_buffer)
 
     @classmethod
     def version(cls) -> str:
@@ -275,30 +274,15 @@ class BitboardEngine(NativeBatch, Engine):
             return proof_of_these(solutions, proof, count, found, cells)
         if puzzle.kind not in PROPAGATING or len(set(map(tuple, solutions))) != len(solutions):
             return None   # a count that names a solution twice is not proved by blocking it twice
+        from .certify import claim_buffer   # the encoders, loaded only for a proof
         proof, count, _ = _native.units_prove(puzzle.n_values, self._units_of(puzzle), bytes(puzzle.givens), 1,
                                               seconds, self._rules(), self._engine_seed, self.settings["conflict_unit"],
-                                              b"".join(map(bytes, solutions)), self._claim_buffer(puzzle, solutions))
+                                              b"".join(map(bytes, solutions)), claim_buffer(puzzle, solutions))
         return proof if count == 0 else None
-
-    def _claim_buffer(self, puzzle: Puzzle, solutions: Sequence) -> array:
-        """The claim's formula as the checker reads it (certify.claim_formula, clause_buffer),
-        whose clause IDs the proof's hints name: the shape's clauses made into a buffer once and
-        kept (the last shape's: 9 MB for 25x25, where making it took 0.1 s a proof)."""
-        from ..encoders.cnf import encode
-        from .certify import claim_buffer, clause_buffer
-        cnf = encode(puzzle)
-        if cnf.base_key is None or self._formula_kept[0] != cnf.base_key:   # None: no shape's formula to keep
-            self._formula_kept = (cnf.base_key, clause_buffer(cnf.clauses))
-        return claim_buffer(cnf, solutions, self._formula_kept[1])
 
     def proof_form(self, puzzle: Puzzle) -> str:
         """LRAT from clause learning (beyond 9x9), DRAT from the 9x9 kernel."""
         return "drat" if _is_9x9(puzzle) else "lrat"
-
-    def __getstate__(self) -> dict:
-        """Pickled (into a child process) without the kept formula, which the child makes again
-        when it proves (megabytes that most children never need)."""
-        return {**self.__dict__, "_formula_kept": (None, None)}
 
     def _sudoku(self, puzzle: Sudoku, limit, keep, seconds):
         rows, cols = puzzle.box

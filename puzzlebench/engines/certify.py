@@ -59,10 +59,22 @@ def blocking_clauses(cnf, solutions) -> list[list[int]]:
     return [[-(cell * n + value) for cell, value in enumerate(solution) if not givens[cell]] for solution in solutions]
 
 
-def claim_buffer(cnf, solutions, base: array.array) -> array.array:
-    """``clause_buffer`` of the claim's formula (:func:`claim_formula`), from ``base``, that of
-    the shape's clauses ``cnf.clauses`` (which a caller may keep per shape): the givens' unit
-    clauses and the blocking clauses are all that is made."""
+# the last shape's clauses as the checker reads them (claim_buffer), beside encoders.cnf's cache
+# of the shapes' formulas: 9 MB for 25x25, where making it takes 0.09 s a claim
+_BASE_BUFFER: dict[tuple, array.array] = {}
+
+
+def claim_buffer(puzzle: Puzzle, solutions) -> array.array:
+    """``clause_buffer`` of the claim's formula (:func:`claim_formula`), as the checker reads it
+    and as the engine's LRAT proof names its clauses: the shape's clauses made into a buffer
+    once and kept, the givens' unit clauses and the blocking clauses made each time."""
+    cnf = encode(puzzle)
+    base = _BASE_BUFFER.get(cnf.base_key) if cnf.base_key is not None else None
+    if base is None:   # base_key None: no shape's formula to keep
+        base = clause_buffer(cnf.clauses)
+        if cnf.base_key is not None:
+            _BASE_BUFFER.clear()
+            _BASE_BUFFER[cnf.base_key] = base
     return base + clause_buffer([[u] for u in cnf.units] + blocking_clauses(cnf, solutions))
 
 
@@ -112,7 +124,8 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         proof_bytes = os.path.getsize(proof_path)   # the whole proof: the check may stop reading early
         if formula_path is not None:
             write_clauses(formula_path, clauses, n_vars)
-        verdict = check_proof(n_vars, clauses, proof_path, seconds=deadline.remaining(), lrat=lrat)
+        verdict = check_buffer(n_vars, claim_buffer(puzzle, result.solutions), proof_path,
+                               seconds=deadline.remaining(), lrat=lrat)
     status = "verified" if verdict["verdict"] == "verified" else "failed"
     reason = None if status == "verified" else _reason(verdict)
     if verdict["verdict"] == "timeout" or (status == "verified" and deadline.expired()):
@@ -165,9 +178,15 @@ def check_proof(n_vars: int, clauses: list[list[int]], proof_path: str, memory_l
     ``lrat`` the LRAT proof, each lemma checked by its hints (``_native.check_drat``: its dict
     of the verdict and the figures; ``timeout`` where ``seconds`` ran out first, ``None``: no
     limit)."""
+    return check_buffer(n_vars, clause_buffer(clauses), proof_path, memory_limit, seconds, lrat)
+
+
+def check_buffer(n_vars: int, formula: array.array, proof_path: str, memory_limit: int = CHECK_MEMORY,
+                 seconds: float | None = None, lrat: bool = False) -> dict:
+    """:func:`check_proof` of a formula already made into the checker's buffer
+    (:func:`clause_buffer`, :func:`claim_buffer`)."""
     from .. import _native
-    return _native.check_drat(n_vars, clause_buffer(clauses), proof_path, memory_limit,
-                              -1.0 if seconds is None else seconds, lrat)
+    return _native.check_drat(n_vars, formula, proof_path, memory_limit, -1.0 if seconds is None else seconds, lrat)
 
 
 def clause_buffer(clauses: list[list[int]]) -> array.array:

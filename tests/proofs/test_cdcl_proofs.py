@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conftest import REPO, data_lines, run
 from proof_cases import lrat_check, lrat_steps, own_proof_steps, proof_verdict, step_codes
 from puzzlebench import parse
-from puzzlebench.engines.certify import certified, claim_formula, clause_buffer
+from puzzlebench.engines.certify import certified, claim_buffer, claim_formula, clause_buffer
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.sudoku import without_solution
 from puzzlebench.models.latin import LatinSquare
@@ -131,7 +131,7 @@ def test_the_formula_the_proof_search_is_handed_is_the_claims_clause_for_clause(
     for text in (sixteens(limit=1, step=1)[0], "1.3...2..1.3.4..", sixteens(limit=2, step=1)[1]):
         puzzle = parse(text)
         solutions = engine.run(puzzle, limit=2).solutions
-        made = engine._claim_buffer(puzzle, solutions)
+        made = claim_buffer(puzzle, solutions)
         assert made.tobytes() == clause_buffer(claim_formula(puzzle, solutions)[1]).tobytes()
 
 
