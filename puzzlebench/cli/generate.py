@@ -24,6 +24,7 @@ def generate_options() -> dict[str, tuple[str, ...]]:
     def taking(option: str) -> tuple[str, ...]:
         return tuple(k for k in generated_kinds() if option in KINDS[k].generate_options)
     return {"box": shaped_by_box(), "clues": taking("clues"), "check_seconds": taking("check_seconds"),
+            "recheck_seconds": taking("recheck_seconds"),
             "size": tuple(k for k in generated_kinds() if k not in shaped_by_box()),
             **{name: taking(name) for name in ("remove", "placed", "holes", "balanced", "rating", "unsat")}}
 
@@ -61,10 +62,25 @@ def cmd_generate(args) -> int:
     rated = _rating_target(args, box)
     if args.check_seconds is not None and not args.check_seconds > 0:
         raise UsageError(f"--check-seconds must be more than 0; got {args.check_seconds:g}")
+    _check_recheck(args.recheck_seconds, args.check_seconds, rated)
     with _output(args.out) as out:
         if rated:
             return _generate_rated(args, out)
         return _generate(args, out, box, size)
+
+
+def _check_recheck(recheck: float | None, check: float | None, rated: bool) -> None:
+    """``--recheck-seconds`` checks again what ``--check-seconds`` left undecided: longer, and only
+    with it (a rated 9x9 decides every check in milliseconds)."""
+    if recheck is None:
+        return
+    if rated:
+        raise UsageError("--recheck-seconds does not go with a rating target: rated puzzles are 9x9, "
+                         "whose checks end in milliseconds")
+    if check is None:
+        raise UsageError("--recheck-seconds goes with --check-seconds: without it no check is left undecided")
+    if not recheck > check:
+        raise UsageError(f"--recheck-seconds must be more than --check-seconds ({check:g}); got {recheck:g}")
 
 
 def _output(path: str | None):
@@ -87,7 +103,8 @@ def _generate(args, out, box: tuple[int, int], size: int) -> int:
     try:
         for index, puzzle in enumerate(generate(args.kind, args.count, args.seed, box=box, clues=args.clues, size=size,
                                remove=args.remove, placed=args.placed, holes=args.holes,
-                               balanced=args.balanced, check_seconds=args.check_seconds, unsat=args.unsat,
+                               balanced=args.balanced, check_seconds=args.check_seconds,
+                               recheck_seconds=args.recheck_seconds, unsat=args.unsat,
                                on_cell=on_cell, memory_limit=check_memory_limit(args.memory_limit)), 1):
             print(puzzle.write_generated(f"seed {args.seed}, {index} of {args.count}"), file=out, flush=True)
             if cells:   # a pass stopped at --clues leaves cells untried: the bar goes on to this puzzle's end
@@ -96,9 +113,10 @@ def _generate(args, out, box: tuple[int, int], size: int) -> int:
                 progress.update(label, "sat")
             undecided = puzzle.metadata.get("undecided")
             if undecided:
+                limit = (f"--recheck-seconds {args.recheck_seconds:g}" if args.recheck_seconds is not None
+                         else f"--check-seconds {args.check_seconds:g}")
                 print(f"puzzlebench: warning: puzzle {index}: {undecided} clues kept undecided (their check "
-                      f"passed --check-seconds {args.check_seconds:g}): unique, but not proven minimal",
-                      file=sys.stderr)
+                      f"passed {limit}): unique, but not proven minimal", file=sys.stderr)
     finally:
         progress.finish()
     return EXIT_OK
@@ -171,6 +189,10 @@ def register(sub) -> None:
                    help="Sudoku: time limit of each uniqueness check; a clue whose removal is not decided "
                         "in time is kept (unique, not proven minimal); default none (from "
                         f"{LARGE_GRID} values the counter's quick look, then a SAT solver, on each check)")
+    p.add_argument("--recheck-seconds", type=TIME, metavar="S",
+                   help="Sudoku: with --check-seconds, each clue left undecided checked again, S seconds "
+                        "(more than --check-seconds), once every clue is tried: a deeper, harder puzzle for "
+                        "the few checks that need it")
     p.add_argument("--unsat", action="store_true",
                    help="Sudoku: each unique puzzle given one more clue that breaks no rule at once yet leaves no "
                         "solution (for testing unsat claims and their proofs)")

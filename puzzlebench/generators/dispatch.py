@@ -33,7 +33,7 @@ need no proof of uniqueness."""
 GENERATORS: dict[str, MakeGenerator] = {
     "sudoku": lambda box, rng, counter, o: _unsat_if_asked(
         generate_sudoku(box, rng, o["clues"], counter=counter, check_seconds=o["check_seconds"],
-                        on_cell=o["on_cell"]), rng, o),
+                        on_cell=o["on_cell"], recheck_seconds=o["recheck_seconds"]), rng, o),
     "skyscrapers": lambda n, rng, counter, o: generate_skyscrapers(n, rng, o["remove"], counter=counter),
     "nqueens": lambda n, rng, counter, o: generate_nqueens(n, o["placed"], rng),
     "latin": lambda n, rng, counter, o: generate_qwh(n, rng, o["holes"], o["balanced"]),
@@ -112,15 +112,17 @@ def generator_of(kind: str) -> MakeGenerator:
 def generate(kind: str, count: int, seed: int, *, box: tuple[int, int] = (3, 3), clues: int | None = None,
              size: int = 8, remove: float = 0.5, placed: int = 0, holes: float = 0.42,
              balanced: bool = False, check_seconds: float | None = None, unsat: bool = False,
-             on_cell: Callable[[], None] | None = None, memory_limit: int | None = None) -> Iterator:
+             on_cell: Callable[[], None] | None = None, memory_limit: int | None = None,
+             recheck_seconds: float | None = None) -> Iterator:
     """``count`` puzzles of ``kind``, the same ones for the same arguments (Sudoku: the same
-    ones for the same ``check_seconds`` too, where a check reaches it).  ``memory_limit``: the
+    ones for the same ``check_seconds`` and ``recheck_seconds`` too, where a check reaches them).  ``memory_limit``: the
     bytes a uniqueness check's encoding may take (:class:`~.dig.Counter`)."""
     if kind not in KIND_NAMES:
         raise UsageError(f"cannot generate {kind!r}: choose {', '.join(generated_kinds())}")
     entry, make = kind_entry(kind), generator_of(kind)
     options = {"clues": clues, "remove": remove, "placed": placed, "holes": holes, "balanced": balanced,
-               "check_seconds": check_seconds, "on_cell": on_cell, "unsat": unsat}
+               "check_seconds": check_seconds, "recheck_seconds": recheck_seconds, "on_cell": on_cell,
+               "unsat": unsat}
     by_box = entry.shape == "box"
     rng = random.Random(f"{kind}:{seed}")
     counter = Counter(kind, box[0] * box[1] if by_box else size, memory_limit) if entry.proven_unique else None

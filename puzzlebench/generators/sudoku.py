@@ -7,7 +7,9 @@ engine 5 ms), then its clues dug in a random order (:func:`.dig.dig`).  From 16 
 counter gets a short first look at each check and a SAT solver decides the rest
 (:class:`CluesProver`; results/generate_large.md).  With a time limit per check a clue the
 engine could not decide in time is kept: the puzzle is still unique, not minimal, and its
-metadata counts those clues (``undecided``).  To a target rating: minimal puzzles rated by
+metadata counts those clues (``undecided``); a second, longer check of those clues alone
+(``recheck_seconds``) digs deeper for a fraction of what the longer limit would cost on every
+clue.  To a target rating: minimal puzzles rated by
 ``rate``'s default score, kept when in range (generate and test, no steering).
 """
 
@@ -177,12 +179,15 @@ class CluesProver:
 
 def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None = None,
                     attempts: int = 20, counter: Counter | None = None, check_seconds: float | None = None,
-                    on_cell: Callable[[], None] | None = None, sat: bool = True) -> Sudoku:
+                    on_cell: Callable[[], None] | None = None, sat: bool = True,
+                    recheck_seconds: float | None = None) -> Sudoku:
     """A Sudoku with a unique solution: minimal, or with ``clues`` clues.  ``check_seconds``:
-    the time limit of each uniqueness check (module text); ``on_cell``: called after each
-    clue tried (a progress bar's step); ``sat``: from :data:`LARGE_GRID` values, the counter's
-    first look and a SAT solver (:class:`CluesProver`), else the counter alone (the
-    benchmark's reference)."""
+    the time limit of each uniqueness check (module text); ``recheck_seconds``: the limit of a
+    second check of each clue the first left undecided, in the order they were dug, after the
+    pass (a clue needed stays needed with fewer clues, so only those can go then); ``on_cell``:
+    called after each clue tried (a progress bar's step); ``sat``: from :data:`LARGE_GRID`
+    values, the counter's first look and a SAT solver (:class:`CluesProver`), else the counter
+    alone (the benchmark's reference)."""
     r, c = box
     n = r * c
     if clues is not None and not 0 < clues <= n * n:
@@ -196,24 +201,34 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
         givens = list(solution)
         order = list(range(n * n))
         rng.shuffle(order)
-        undecided = 0
+        undecided: list[int] = []   # the cells whose check ran out of time, in the order dug
         prover = CluesProver(box, solution, counter, check_seconds is not None) if sat and n >= LARGE_GRID else None
 
-        def removable(kept: list, cell: int) -> bool:   # `givens` is `kept` written out, the clue at `cell` gone
-            nonlocal undecided
+        def check(cell: int, seconds: float | None) -> bool:   # the clue at `cell` gone for good if unique
             givens[cell] = 0
             if prover is None:
-                status = counter.solve(Sudoku(box, givens), time_limit=check_seconds).status
+                status = counter.solve(Sudoku(box, givens), time_limit=seconds).status
             else:
-                status = prover.removable(givens, cell, check_seconds)
+                status = prover.removable(givens, cell, seconds)
             if status is not Status.UNIQUE:
                 givens[cell] = solution[cell]
-                undecided += status is Status.TIMEOUT
-            if on_cell is not None:
-                on_cell()
+                if status is Status.TIMEOUT:
+                    undecided.append(cell)
             return status is Status.UNIQUE
 
+        def removable(kept: list, cell: int) -> bool:   # `givens` is `kept` written out
+            unique = check(cell, check_seconds)
+            if on_cell is not None:
+                on_cell()
+            return unique
+
         dig(range(n * n), order, removable, stop=None if clues is None else lambda left: left <= clues)
+        if recheck_seconds is not None:
+            first, undecided[:] = list(undecided), []
+            for cell in first:
+                if clues is not None and sum(1 for g in givens if g) <= clues:
+                    break
+                check(cell, recheck_seconds)
         form = self_describing_form(box)   # 3x2 blocks written as a line read back as 2x3: a Solo id names them
         metadata = {"solution": Sudoku(box, solution, form=form).write()}
         if prover is not None:
@@ -221,7 +236,7 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
             metadata["decided"] = dict(prover.decided)
             metadata["seconds"] = {k: round(v, 3) for k, v in prover.seconds.items()}
         if undecided:
-            metadata["undecided"] = undecided
+            metadata["undecided"] = len(undecided)
         puzzle = Sudoku(box, givens, form=form, metadata=metadata)
         count = sum(1 for g in givens if g)
         if clues is None or count == clues:

@@ -79,8 +79,8 @@ def unregister_kind(name: str) -> None:
 
 
 for _entry in (
-    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3), ("clues", "check_seconds", "rating", "unsat"),
-         drawing="svg"),
+    Kind("sudoku", "puzzlebench.models.sudoku:Sudoku", "sudoku", "box", (3, 3),
+         ("clues", "check_seconds", "recheck_seconds", "rating", "unsat"), drawing="svg"),
     Kind("nqueens", "puzzlebench.models.nqueens:NQueens", "nqueens", "size", 8, ("placed",), proven_unique=False,
          drawing="svg"),
     Kind("skyscrapers", "puzzlebench.models.skyscrapers:Skyscrapers", "skyscrapers", "size", 6, ("remove",),

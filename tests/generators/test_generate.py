@@ -175,6 +175,14 @@ def test_scramble_says_what_it_cannot_scramble(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv, message", [
     (["sudoku", "--check-seconds", "0"], "--check-seconds must be more than 0; got 0"),
+    (["sudoku", "--recheck-seconds", "5"], "--recheck-seconds goes with --check-seconds: without it no check "
+                                           "is left undecided"),
+    (["sudoku", "--check-seconds", "2", "--recheck-seconds", "2"], "--recheck-seconds must be more than "
+                                                                  "--check-seconds (2); got 2"),
+    (["sudoku", "--check-seconds", "1", "--recheck-seconds", "5", "--rating-min", "3"],
+     "--recheck-seconds does not go with a rating target: rated puzzles are 9x9, whose checks end in milliseconds"),
+    (["latin", "--recheck-seconds", "5"], "--recheck-seconds does not go with generate latin: it goes with "
+                                          "generate sudoku"),
     (["skyscrapers", "--size", "10"], "Skyscrapers sizes go from 1 to 9; got 10"),
     (["sudoku", "--clues", "-3"], "--clues -3: out of range: a whole number from 0 to 2^31-1"),
     (["sudoku", "--clues", "0"], "--clues must be between 1 and 81 for 3x3 blocks; got 0"),
@@ -269,3 +277,17 @@ def test_unsat_goes_with_sudoku_unrated(capsys):
     assert main(["generate", "sudoku", "--unsat", "--technique", "x-wing"]) == 2
     assert capsys.readouterr().err == ("puzzlebench: error: --technique and --unsat do not go together: a rated "
                                        "puzzle has its solution\n")
+
+
+def test_generate_rechecks_what_its_checks_left_undecided(capsys):
+    """Every first check cut at once (1e-9 s): a long recheck makes the puzzle of a dig with no
+    limit and says nothing; a recheck cut too keeps the clues and names its own limit."""
+    base = ["generate", "sudoku", "--box", "4x4", "--count", "1", "--seed", "1", "--quiet"]
+    assert main(base) == 0
+    unlimited = capsys.readouterr().out
+    assert main([*base, "--check-seconds", "1e-9", "--recheck-seconds", "60"]) == 0
+    assert capsys.readouterr() == (unlimited, "")
+    assert main([*base, "--check-seconds", "1e-9", "--recheck-seconds", "2e-9"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("puzzlebench: warning: puzzle 1: ") and err.endswith(
+        " clues kept undecided (their check passed --recheck-seconds 2e-09): unique, but not proven minimal\n")

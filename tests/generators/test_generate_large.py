@@ -84,3 +84,18 @@ def test_a_check_cut_by_check_seconds_keeps_its_clue(monkeypatch):
     kept = sum(1 for g in puzzle.givens if g)
     assert 0 < puzzle.metadata.get("undecided", 0) <= kept
     assert registry.make_engine("dlx").run(puzzle, limit=2).status is Status.UNIQUE
+
+
+def test_a_recheck_of_every_clue_left_undecided_is_the_dig_without_a_limit():
+    """Every first check cut at once: the recheck, in the order dug, is then the whole dig, so
+    the puzzle is the one dug with no limit, clue for clue, and nothing is left undecided."""
+    rechecked = _dig((4, 4), 1, check_seconds=1e-9, recheck_seconds=60)
+    assert rechecked.givens == _dig((4, 4), 1).givens
+    assert "undecided" not in rechecked.metadata
+    assert sum(1 for g in _dig((4, 4), 1, clues=120, check_seconds=1e-9, recheck_seconds=60).givens if g) == 120
+
+
+def test_a_recheck_cut_too_keeps_its_clue_counted():
+    first = _dig((4, 4), 1, check_seconds=1e-9)
+    again = _dig((4, 4), 1, check_seconds=1e-9, recheck_seconds=2e-9)
+    assert again.givens == first.givens and again.metadata["undecided"] == first.metadata["undecided"]
