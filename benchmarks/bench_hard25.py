@@ -117,7 +117,7 @@ def run(specs: list[str], time_limit: float, wall: float, set_file: Path, runs: 
 
 
 def run_table(every: list[dict], stamp: str) -> list[str]:
-    """One run's summary (a row an engine and seed) and per-puzzle table (seed 0)."""
+    """One run's summary (a row an engine and seed) and per-puzzle table (its first seed)."""
     loads = next(r for r in every if r["run"] == stamp and "uptime_before" in r)
     rows = [r for r in every if r["run"] == stamp and "spec" in r]
     specs, limit, wall = list(dict.fromkeys(r["spec"] for r in rows)), rows[0]["limit"], rows[0]["wall_limit"]
@@ -127,7 +127,7 @@ def run_table(every: list[dict], stamp: str) -> list[str]:
     per_puzzle = []
     for seed in dict.fromkeys(r["puzzle_seed"] for r in rows):
         row = [seed]
-        for r in (next(r for r in rows if r["puzzle_seed"] == seed and r["spec"] == spec and r["seed"] == 0)
+        for r in (next(r for r in rows if r["puzzle_seed"] == seed and r["spec"] == spec and r["seed"] == seeds[0])
                   for spec in specs):
             extra = f" ({r['restarts']} restarts)" if r.get("restarts") else ""
             row += [f"{r['cpu']:.2f}" if decided(r) else f"out ({r['cpu']:.1f})",
@@ -141,7 +141,7 @@ def run_table(every: list[dict], stamp: str) -> list[str]:
             f"(an engine that takes none at seed 0 only). Load before: `{loads['uptime_before']}`; after: "
             f"`{loads['uptime_after']}`.", "",
             *md_table(["engine", "seed", "decided", "SGM CPU s (shift 1 s, out of time at the limit)"], summary), "",
-            "Per puzzle, seed 0:", "",
+            f"Per puzzle, seed {seeds[0]}:", "",
             *md_table(["puzzle (generator seed)", *(f"`{s}` CPU s | nodes" for s in specs)], per_puzzle,
                       "r" * (1 + 2 * len(specs))), ""]
 
