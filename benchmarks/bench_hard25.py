@@ -74,10 +74,7 @@ def kept(row: dict, hard: float) -> bool:
 def latest(tries: list[dict]) -> list[dict]:
     """Each seed's last try, in the order of their first (a seed made again, with a recheck,
     replaces its earlier puzzle)."""
-    by_seed = {}
-    for row in tries:
-        by_seed[row["seed"]] = row
-    return list(by_seed.values())
+    return list({row["seed"]: row for row in tries}.values())
 
 
 def write_set(tries: list[dict], path: Path, hard: float) -> None:
@@ -150,14 +147,15 @@ def set_lines(made: list[dict], set_file: Path, hard: float) -> list[str]:
     made = latest(made)
     chosen = [r for r in made if kept(r, hard)]
     checks = ", ".join(sorted({check_label(r) for r in made}))
+    rechecks = any("recheck_seconds" in r for r in made)
 
     def span(key, rows, fmt="{}"):
         return f"{fmt.format(min(r[key] for r in rows))}-{fmt.format(max(r[key] for r in rows))}"
     return [f"The set, results/generated/{set_file.name} (`python benchmarks/bench_hard25.py --make`, every try in "
             f"results/generated/{set_file.stem}.jsonl): {len(made)} seeded 25x25 from `puzzlebench generate sudoku --box 5x5 "
             "--count 1 --seed S --check-seconds C`"
-            + (" and, on some, `--recheck-seconds R`" if any("recheck_seconds" in r for r in made) else "")
-            + f" (seeds {made[0]['seed']}-{made[-1]['seed']}, C" + ("/R" if any("recheck_seconds" in r for r in made) else "")
+            + (" and, on some, `--recheck-seconds R`" if rechecks else "")
+            + f" (seeds {made[0]['seed']}-{made[-1]['seed']}, C" + ("/R" if rechecks else "")
             + " = "
             f"{checks} s), {len(chosen)} kept where `cpsat` with `--time-limit {NEW_USER_LIMIT:g}` needed >= {hard:g} "
             f"s CPU. Clues {span('clues', chosen)} (of 625); of them {span('undecided', chosen)} "

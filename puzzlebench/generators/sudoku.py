@@ -224,11 +224,12 @@ def generate_sudoku(box: tuple[int, int], rng: random.Random, clues: int | None 
 
         dig(range(n * n), order, removable, stop=None if clues is None else lambda left: left <= clues)
         if recheck_seconds is not None:
-            first, undecided[:] = list(undecided), []
+            first, left = undecided.copy(), sum(1 for g in givens if g)
+            undecided.clear()
             for cell in first:
-                if clues is not None and sum(1 for g in givens if g) <= clues:
+                if clues is not None and left <= clues:
                     break
-                check(cell, recheck_seconds)
+                left -= check(cell, recheck_seconds)
         form = self_describing_form(box)   # 3x2 blocks written as a line read back as 2x3: a Solo id names them
         metadata = {"solution": Sudoku(box, solution, form=form).write()}
         if prover is not None:
