@@ -66,10 +66,12 @@ typedef struct Solver {
     int *trail_lim, nlevels;
     uint64_t *cellmask;     /* per cell: its values not yet out */
     uint64_t *posmask;      /* per unit * n + value: the unit's positions where the value is not out */
-    IntVec arena;              /* the learnt clauses' literals */
+    uint64_t *root_cellmask, *root_posmask;   /* the two above at the root, as of the last restart */
+    IntVec arena;              /* the learnt clauses, each its index and length, then its literals */
     Clause *cl; int ncl, clcap;
-    IntVec *watches;           /* per literal: pairs (clause watching it, a literal of the clause: when
-                               that one holds, the clause is not read) */
+    IntVec *watches;           /* per literal: pairs (where the literals of a clause watching it start
+                               in the arena, a literal of the clause: when that one holds, the
+                               clause is not read) */
     double *activity, bump;
     int *heap, nheap, *heap_at;
     uint8_t *seen;
@@ -192,6 +194,34 @@ static int clause_vars(Solver *S, uint32_t r, int x) {
     return 0;
 }
 
+/* As clause_vars, less the variables out at the root as of the last restart (S->root_cellmask,
+ * S->root_posmask): the analysis passes over level 0, and a cell's or a unit's clause has lost
+ * most of its n variables there once the givens are in. */
+static int open_vars(Solver *S, uint32_t r, int x) {
+    const int n = S->n, c = x / n, v = x % n;
+    switch (KIND(r)) {
+    case R_CELL:
+        S->buf.len = 0;
+        for (uint64_t m = S->root_cellmask[c]; m; m &= m - 1) if (push(&S->buf, c * n + pb_ctz64(m)) < 0) return -1;
+        return 0;
+    case R_UNIT: {
+        const int u = PAYLOAD(r), *cells = S->g->units + (size_t)u * n;
+        S->buf.len = 0;
+        for (uint64_t m = S->root_posmask[(size_t)u * n + v]; m; m &= m - 1)
+            if (push(&S->buf, cells[pb_ctz64(m)] * n + v) < 0) return -1;
+        return 0;
+    }
+    default:
+        return clause_vars(S, r, x);
+    }
+}
+
+/* The masks at the root kept (S->nlevels is 0). */
+static void keep_root(Solver *S) {
+    memcpy(S->root_cellmask, S->cellmask, sizeof(uint64_t) * (size_t)S->ncell);
+    memcpy(S->root_posmask, S->posmask, sizeof(uint64_t) * (size_t)S->g->nunit * S->n);
+}
+
 /* Unit propagation to a fixed point; the conflict's reason and variable (its clause, as
  * clause_vars reads it) in *confl, *confl_var, or 0 when there is none. */
 static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
@@ -235,26 +265,26 @@ static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
         IntVec *w = &S->watches[lit ^ 1];
         size_t i = 0, kept = 0;
         for (; i < w->len; i += 2) {
-            int k = w->v[i], blocker = w->v[i + 1];
-            if (lit_true(S, blocker)) { w->v[kept++] = k; w->v[kept++] = blocker; continue; }
-            int *lits = S->arena.v + S->cl[k].start, len = S->cl[k].len, false_lit = lit ^ 1;
+            int at = w->v[i], blocker = w->v[i + 1];
+            if (lit_true(S, blocker)) { w->v[kept++] = at; w->v[kept++] = blocker; continue; }
+            int *lits = S->arena.v + at, len = lits[-1], false_lit = lit ^ 1;
             if (lits[0] == false_lit) { lits[0] = lits[1]; lits[1] = false_lit; }
-            if (lit_true(S, lits[0])) { w->v[kept++] = k; w->v[kept++] = lits[0]; continue; }
+            if (lit_true(S, lits[0])) { w->v[kept++] = at; w->v[kept++] = lits[0]; continue; }
             int t = 2;
             while (t < len && lit_false(S, lits[t])) t++;
             if (t < len) {   /* never onto w: lits[t] is not false */
                 lits[1] = lits[t]; lits[t] = false_lit;
-                if (push(&S->watches[lits[1]], k) < 0 || push(&S->watches[lits[1]], lits[0]) < 0) return -1;
+                if (push(&S->watches[lits[1]], at) < 0 || push(&S->watches[lits[1]], lits[0]) < 0) return -1;
                 continue;
             }
-            w->v[kept++] = k; w->v[kept++] = lits[0];
+            w->v[kept++] = at; w->v[kept++] = lits[0];
             if (lit_false(S, lits[0])) {
                 for (i += 2; i < w->len; i++) w->v[kept++] = w->v[i];
                 w->len = kept;
-                *confl = REASON(R_CLAUSE, k); *confl_var = lits[0] >> 1;
+                *confl = REASON(R_CLAUSE, lits[-2]); *confl_var = lits[0] >> 1;
                 return 1;
             }
-            assign(S, lits[0], REASON(R_CLAUSE, k));
+            assign(S, lits[0], REASON(R_CLAUSE, lits[-2]));
         }
         w->len = kept;
     }
@@ -275,7 +305,7 @@ static int redundant(Solver *S, int z, uint32_t levels) {
     if (push(&S->stack, z) < 0) return -1;
     while (S->stack.len) {
         int y = S->stack.v[--S->stack.len];
-        if (clause_vars(S, S->reason[y], y) < 0) return -1;
+        if (open_vars(S, S->reason[y], y) < 0) return -1;
         for (size_t i = 0; i < S->buf.len; i++) {
             int q = S->buf.v[i];
             if (q == y || (S->seen[q] & 1) || S->level[q] == 0) continue;
@@ -304,7 +334,7 @@ static int level_uip(Solver *S, int level, int count) {
         if (!S->seen[p]) continue;
         if (open == 1) { uip = p; break; }
         open--;
-        if (clause_vars(S, S->reason[p], p) < 0) { uip = -1; break; }
+        if (open_vars(S, S->reason[p], p) < 0) { uip = -1; break; }
         for (size_t i = 0; i < S->buf.len; i++) {
             int q = S->buf.v[i];
             if (q == p || S->level[q] == 0) continue;
@@ -387,7 +417,7 @@ static int shrink_level(Solver *S, int level, size_t len, uint32_t levels, uint3
         int v = S->trail[i] >> 1;
         if (!(S->seen[v] & 2)) continue;
         if (--open == 0) { uip = v; break; }
-        if (clause_vars(S, S->reason[v], v) < 0) return -1;
+        if (open_vars(S, S->reason[v], v) < 0) return -1;
         S->reasonbuf.len = 0;   /* redundant below reads S->buf again */
         for (size_t j = 0; j < S->buf.len; j++) if (push(&S->reasonbuf, S->buf.v[j]) < 0) return -1;
         for (size_t j = 0; j < S->reasonbuf.len; j++) {
@@ -459,7 +489,7 @@ static int bump_reasons(Solver *S, size_t len) {
     for (size_t i = 1; i < len && bumped < budget; i++) {
         int z = S->learnt.v[i] >> 1;
         if (KIND(S->reason[z]) == R_DECISION) continue;
-        if (clause_vars(S, S->reason[z], z) < 0) return -1;
+        if (open_vars(S, S->reason[z], z) < 0) return -1;
         for (size_t j = 0; j < S->buf.len && bumped < budget; j++) {
             int q = S->buf.v[j];
             if (S->level[q] == 0 || (S->seen[q] & 8)) continue;
@@ -481,7 +511,7 @@ static int analyze(Solver *S, uint32_t r, int x) {
     S->learnt.len = 0;
     if (push(&S->learnt, 0) < 0) return -1;
     for (;;) {
-        if (clause_vars(S, r, x) < 0) return -1;
+        if (open_vars(S, r, x) < 0) return -1;
         for (size_t i = 0; i < S->buf.len; i++) {
             int z = S->buf.v[i];
             if (z == p || S->seen[z] || S->level[z] == 0) continue;
@@ -546,9 +576,9 @@ static int lbd_of(Solver *S) {
 
 /* Clause k watched on its first two literals, each with the other as its blocker. */
 static int watch(Solver *S, int k) {
-    const int *lits = S->arena.v + S->cl[k].start;
-    return push(&S->watches[lits[0]], k) < 0 || push(&S->watches[lits[0]], lits[1]) < 0
-        || push(&S->watches[lits[1]], k) < 0 || push(&S->watches[lits[1]], lits[0]) < 0 ? -1 : 0;
+    const int at = S->cl[k].start, *lits = S->arena.v + at;
+    return push(&S->watches[lits[0]], at) < 0 || push(&S->watches[lits[0]], lits[1]) < 0
+        || push(&S->watches[lits[1]], at) < 0 || push(&S->watches[lits[1]], lits[0]) < 0 ? -1 : 0;
 }
 
 /* S->learnt as a clause, watched on its first two literals; its index, or -1. */
@@ -561,6 +591,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
     }
     int k = S->ncl;
     Clause *c = &S->cl[k];
+    if (push(&S->arena, k) < 0 || push(&S->arena, (int)S->learnt.len) < 0) return -1;
     c->start = (int)S->arena.len; c->len = (int)S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = 0;
     for (size_t i = 0; i < S->learnt.len; i++) if (push(&S->arena, S->learnt.v[i]) < 0) return -1;
     if (watch(S, k) < 0) return -1;
@@ -609,8 +640,9 @@ static int reduce(Solver *S, BBSearch *s) {
         Clause c = S->cl[k];
         if (c.dead) { PROOF_FORGOTTEN(S, s, k); renumber[k] = -1; continue; }
         PROOF_KEPT(s, k, next);
-        memmove(S->arena.v + at, S->arena.v + c.start, sizeof(int) * (size_t)c.len);
-        c.start = at; at += c.len;
+        memmove(S->arena.v + at, S->arena.v + c.start - 2, sizeof(int) * (size_t)(c.len + 2));
+        S->arena.v[at] = next;
+        c.start = at + 2; at += c.len + 2;
         renumber[k] = next;
         S->cl[next++] = c;
     }
@@ -700,6 +732,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
     uint64_t unit = s->conflict_unit ? s->conflict_unit : CONFLICT_UNIT;
     uint64_t cutoff = restart_cutoff(rules, unit, 0), since_restart = 0;
     uint64_t next_reduce = REDUCE_FIRST, reductions = 0;
+    keep_root(S);
     for (;;) {
         uint32_t confl; int x;
         int rc = propagate(S, &confl, &x, s);
@@ -717,6 +750,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         }
         if (cutoff && since_restart >= cutoff) {
             backtrack(S, 0);
+            keep_root(S);
             S->target_len = 0;
             s->restarts++;
             since_restart = 0;
@@ -752,7 +786,8 @@ static int search(Solver *S, int rules, BBSearch *s) {
 
 static void solver_free(Solver *S) {
     free(S->cu_pos); free(S->asg); free(S->level); free(S->reason); free(S->trail);
-    free(S->trail_lim); free(S->cellmask); free(S->posmask); free(S->arena.v); free(S->cl);
+    free(S->trail_lim); free(S->cellmask); free(S->posmask);
+    free(S->root_cellmask); free(S->root_posmask); free(S->arena.v); free(S->cl);
     if (S->watches) for (int l = 0; l < 2 * S->nvar; l++) free(S->watches[l].v);
     free(S->watches); free(S->activity); free(S->heap); free(S->heap_at); free(S->seen);
     free(S->target);
@@ -775,6 +810,8 @@ int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBS
     S.trail_lim = malloc(sizeof(int) * ((size_t)nvar + 1));
     S.cellmask = malloc(sizeof(uint64_t) * (size_t)ncell);
     S.posmask = malloc(sizeof(uint64_t) * (size_t)g->nunit * n);
+    S.root_cellmask = malloc(sizeof(uint64_t) * (size_t)ncell);
+    S.root_posmask = malloc(sizeof(uint64_t) * (size_t)g->nunit * n);
     S.watches = calloc(2 * (size_t)nvar, sizeof(IntVec));
     S.activity = malloc(sizeof(double) * (size_t)nvar);
     S.heap = malloc(sizeof(int) * (size_t)nvar);
@@ -783,7 +820,7 @@ int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBS
     S.target = malloc(sizeof(int) * (size_t)ncell);
     for (int c = 0; S.target && c < ncell; c++) S.target[c] = -1;
     if (!S.cu_pos || !S.asg || !S.level || !S.reason || !S.trail || !S.trail_lim || !S.cellmask
-        || !S.posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen
+        || !S.posmask || !S.root_cellmask || !S.root_posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen
         || !S.target) goto done;
     for (int c = 0; c < ncell; c++)
         for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {
