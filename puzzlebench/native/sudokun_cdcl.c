@@ -266,6 +266,9 @@ static int propagate(Solver *S, uint32_t *confl, int *confl_var, BBSearch *s) {
         size_t i = 0, kept = 0;
         for (; i < w->len; i += 2) {
             int at = w->v[i], blocker = w->v[i + 1];
+            /* the next clause's literals asked for now: a third of the watches read their clause,
+             * and the read waits on memory (hard25d: 0.97 of the time without) */
+            if (i + 2 < w->len) __builtin_prefetch(S->arena.v + w->v[i + 2]);
             if (lit_true(S, blocker)) { w->v[kept++] = at; w->v[kept++] = blocker; continue; }
             int *lits = S->arena.v + at, len = lits[-1], false_lit = lit ^ 1;
             if (lits[0] == false_lit) { lits[0] = lits[1]; lits[1] = false_lit; }
