@@ -7,10 +7,10 @@
  * literals the rest implies, each lower level's literals replaced by their UIP where one implies
  * them all (shrink; once a solution is found, shrink_all_uip), jump back, bump its variables
  * and those of their reasons (VSIDS); restart on the Luby or geometric sequence of conflicts;
- * halve the learnt clauses now and then, keeping those of few decision levels (Audemard and
- * Simon, IJCAI 2009).  A decision is always "cell c holds value v", v from the longest trail
- * since the restart where it is open (target phases, below): saved phases took six times the CPU
- * on QWH of order 35, Glucose's restarts twice (results/rtd.md).  Counting: each solution found
+ * remove learnt clauses not used lately, keeping those of few levels (Audemard and Simon, IJCAI
+ * 2009; reduce).  A decision is always "cell c holds value v", v from the longest trail since
+ * the restart where it is open (target phases, below): saved phases took six times the CPU on
+ * QWH of order 35, Glucose's restarts twice (results/rtd.md).  Counting: each solution found
  * is blocked for good by the clause of its decisions' negations, so none is found twice and the
  * count is complete when the clauses leave none. */
 #include <stdlib.h>
@@ -45,15 +45,18 @@ enum { R_DECISION = 0, R_BINARY = 1, R_CELL = 2, R_UNIT = 3, R_CLAUSE = 4 };
 #define REASON(kind, payload) (((uint32_t)(kind) << 28) | (uint32_t)(payload))
 #define KIND(r) ((int)((r) >> 28))
 #define PAYLOAD(r) ((int)((r) & 0x0fffffffu))
-/* Learnt clauses: the first reduction after this many conflicts, each later one this many more
- * than the last (MiniSat 2.2's and Glucose's orders of magnitude); clauses of at most GLUE
- * decision levels are never removed. */
-enum { REDUCE_FIRST = 2000, REDUCE_STEP = 300, GLUE = 2 };
+/* Learnt clauses: a reduction every REDUCE_INTERVAL * sqrt(k + 1) conflicts, k the reductions
+ * so far, removing REDUCE_PERCENT of those it may; clauses of at most GLUE decision levels are
+ * never removed, and those of at most TIER2 outlive two reductions after their last use, the
+ * others one (CaDiCaL's defaults: reduceint, reducetarget, reducetier1glue, reducetier2glue). */
+enum { REDUCE_INTERVAL = 300, REDUCE_PERCENT = 75, GLUE = 2, TIER2 = 6 };
 /* At most this many literals of learnt clauses (256 MB); past it the next reduction comes at once. */
 enum { ARENA_CAP = 1 << 26 };
 #define VAR_DECAY 0.95
 
-typedef struct { int start, len, lbd; uint8_t keep, dead; } Clause;
+/* A learnt clause: its literals at arena[start .. start + len), its levels (lbd, lowered when a
+ * use finds fewer), whether it is kept for good, removed, and the reductions it outlives unused. */
+typedef struct { int start, len, lbd; uint8_t keep, dead, used; } Clause;
 
 typedef struct Solver {
     const UnitGrid *g;
@@ -75,6 +78,7 @@ typedef struct Solver {
     double *activity, bump;
     int *heap, nheap, *heap_at;
     uint8_t *seen;
+    unsigned *level_stamp, stamp;   /* per level: the last clause whose levels counted it (used) */
     IntVec learnt, buf, stack, toclear;
     IntVec block, added, reasonbuf, shrinking;   /* shrink_all_uip's: a level's literals, those it
                                                    adds, a reason's variables, the levels to shrink */
@@ -506,6 +510,26 @@ static int bump_reasons(Solver *S, size_t len) {
     return 0;
 }
 
+/* Learnt clause k, its variables in S->buf, took part in a conflict: it outlives the next
+ * reductions, and its levels are counted again (Audemard and Simon's "dynamic" LBD; the tiers
+ * of Oh, "Between SAT and UNSAT", SAT 2015, as CaDiCaL keeps them).  Hard minimal 25x25 counted
+ * to two, engine seeds 0-2 (results/bitboard.md, "hard25d"): SGM 3.67, 3.87 and 3.79 s against
+ * 3.71, 4.15 and 4.20 s with the halving before it; without the recount 3.94, 3.99 and 3.85 s.
+ * At the peak, 36x36 48% of results/rtd.md at seeds 0-3: 15 of 24 runs decided against 13. */
+static void used(Solver *S, int k) {
+    Clause *c = &S->cl[k];
+    if (c->lbd > GLUE) {
+        int levels = 0;
+        S->stamp++;
+        for (size_t i = 0; i < S->buf.len; i++) {
+            int l = S->level[S->buf.v[i]];
+            if (S->level_stamp[l] != S->stamp) { S->level_stamp[l] = S->stamp; levels++; }
+        }
+        if (levels < c->lbd) c->lbd = levels;
+    }
+    c->used = 1 + (c->lbd <= TIER2);
+}
+
 /* First-UIP learning, minimised and shrunk: the learnt clause in S->learnt (its asserting
  * literal first, one of the highest level of the rest second), the level to jump back to
  * returned; -1 on no memory. */
@@ -515,6 +539,7 @@ static int analyze(Solver *S, uint32_t r, int x) {
     if (push(&S->learnt, 0) < 0) return -1;
     for (;;) {
         if (open_vars(S, r, x) < 0) return -1;
+        if (KIND(r) == R_CLAUSE) used(S, PAYLOAD(r));
         for (size_t i = 0; i < S->buf.len; i++) {
             int z = S->buf.v[i];
             if (z == p || S->seen[z] || S->level[z] == 0) continue;
@@ -595,7 +620,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
     int k = S->ncl;
     Clause *c = &S->cl[k];
     if (push(&S->arena, k) < 0 || push(&S->arena, (int)S->learnt.len) < 0) return -1;
-    c->start = (int)S->arena.len; c->len = (int)S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = 0;
+    c->start = (int)S->arena.len; c->len = (int)S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = c->used = 0;
     for (size_t i = 0; i < S->learnt.len; i++) if (push(&S->arena, S->learnt.v[i]) < 0) return -1;
     if (watch(S, k) < 0) return -1;
     S->ncl++;
@@ -622,8 +647,9 @@ static int by_key(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Remove half of the learnt clauses of more than GLUE levels, the most levels first, and none
- * that is the reason of a literal now given; the clauses kept renumbered and watched again. */
+/* Remove REDUCE_PERCENT of the learnt clauses of more than GLUE levels not used since the last
+ * reductions (Clause.used), the most levels first, then the longest, and none that is the reason
+ * of a literal now given; the clauses kept renumbered and watched again. */
 static int reduce(Solver *S, BBSearch *s) {
     uint64_t *order = malloc(sizeof(uint64_t) * ((size_t)S->ncl + 1));
     int *renumber = malloc(sizeof(int) * ((size_t)S->ncl + 1)), candidates = 0;
@@ -632,12 +658,15 @@ static int reduce(Solver *S, BBSearch *s) {
         Clause *c = &S->cl[k];
         int first = S->arena.v[c->start] >> 1;
         int locked = lit_true(S, S->arena.v[c->start]) && S->reason[first] == REASON(R_CLAUSE, k);
-        /* sorted on: the most levels first, then the oldest (the lowest index) */
-        if (!c->keep && c->lbd > GLUE && !locked)
-            order[candidates++] = (uint64_t)(0x7fffffff - c->lbd) << 32 | (uint32_t)k;
+        int recent = c->used;
+        if (c->used) c->used--;
+        /* sorted on: the most levels first, then the longest, then the oldest (the lowest index) */
+        if (!c->keep && c->lbd > GLUE && !locked && !recent)
+            order[candidates++] = (uint64_t)(255 - (c->lbd < 255 ? c->lbd : 255)) << 56
+                | (uint64_t)(65535 - (c->len < 65535 ? c->len : 65535)) << 40 | (uint32_t)k;
     }
     qsort(order, (size_t)candidates, sizeof(uint64_t), by_key);
-    for (int i = 0; i < candidates / 2; i++) S->cl[(uint32_t)order[i]].dead = 1;
+    for (int i = 0; i < candidates * REDUCE_PERCENT / 100; i++) S->cl[(uint32_t)order[i]].dead = 1;
     int next = 0, at = 0;
     for (int k = 0; k < S->ncl; k++) {
         Clause c = S->cl[k];
@@ -730,11 +759,19 @@ static int block_known(Solver *S, const uint8_t *givens, BBSearch *s) {
 }
 #endif
 
+/* The whole square root of x (x below 2^62). */
+static uint64_t isqrt(uint64_t x) {
+    uint64_t r = 0;
+    for (uint64_t bit = 1ULL << 31; bit; bit >>= 1)
+        if ((r + bit) * (r + bit) <= x) r += bit;
+    return r;
+}
+
 /* The search: 1 when it ended (complete, at the limit, or out of time), -1 on no memory. */
 static int search(Solver *S, int rules, BBSearch *s) {
     uint64_t unit = s->conflict_unit ? s->conflict_unit : CONFLICT_UNIT;
     uint64_t cutoff = restart_cutoff(rules, unit, 0), since_restart = 0;
-    uint64_t next_reduce = REDUCE_FIRST, reductions = 0;
+    uint64_t next_reduce = REDUCE_INTERVAL, reductions = 0;
     keep_root(S);
     for (;;) {
         uint32_t confl; int x;
@@ -761,7 +798,7 @@ static int search(Solver *S, int rules, BBSearch *s) {
         }
         if (s->conflicts >= next_reduce || S->arena.len > ARENA_CAP) {
             if (reduce(S, s) < 0) return -1;
-            next_reduce = s->conflicts + REDUCE_FIRST + REDUCE_STEP * ++reductions;
+            next_reduce = s->conflicts + isqrt(REDUCE_INTERVAL * REDUCE_INTERVAL * (++reductions + 1));
         }
         int y = -1;
         while (S->nheap) { int z = heap_pop(S); if (!S->asg[z]) { y = z; break; } }
@@ -792,7 +829,7 @@ static void solver_free(Solver *S) {
     free(S->trail_lim); free(S->cellmask); free(S->posmask);
     free(S->root_cellmask); free(S->root_posmask); free(S->arena.v); free(S->cl);
     if (S->watches) for (int l = 0; l < 2 * S->nvar; l++) free(S->watches[l].v);
-    free(S->watches); free(S->activity); free(S->heap); free(S->heap_at); free(S->seen);
+    free(S->watches); free(S->activity); free(S->heap); free(S->heap_at); free(S->seen); free(S->level_stamp);
     free(S->target);
     free(S->learnt.v); free(S->buf.v); free(S->stack.v); free(S->toclear.v);
     free(S->block.v); free(S->added.v); free(S->reasonbuf.v); free(S->shrinking.v);
@@ -820,10 +857,11 @@ int CDCL_COPY(bbu_cdcl)(const UnitGrid *g, const uint8_t *givens, int rules, BBS
     S.heap = malloc(sizeof(int) * (size_t)nvar);
     S.heap_at = malloc(sizeof(int) * (size_t)nvar);
     S.seen = calloc((size_t)nvar + 1, 1);
+    S.level_stamp = calloc((size_t)nvar + 1, sizeof(unsigned));
     S.target = malloc(sizeof(int) * (size_t)ncell);
     for (int c = 0; S.target && c < ncell; c++) S.target[c] = -1;
     if (!S.cu_pos || !S.asg || !S.level || !S.reason || !S.trail || !S.trail_lim || !S.cellmask
-        || !S.posmask || !S.root_cellmask || !S.root_posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen
+        || !S.posmask || !S.root_cellmask || !S.root_posmask || !S.watches || !S.activity || !S.heap || !S.heap_at || !S.seen || !S.level_stamp
         || !S.target) goto done;
     for (int c = 0; c < ncell; c++)
         for (int k = g->cu_start[c]; k < g->cu_start[c + 1]; k++) {
