@@ -172,9 +172,12 @@ static void backtrack(Solver *S, int level) {
 }
 
 /* The variables of the clause behind reason r of variable x (x among them) into S->buf: the
- * clause's literals are all false but x's, or all false when it is a conflict. */
-static int clause_vars(Solver *S, uint32_t r, int x) {
-    const UnitGrid *g = S->g;
+ * clause's literals are all false but x's, or all false when it is a conflict.  With
+ * `open_only`, a cell's or a unit's clause less its variables out at the root as of the last
+ * restart (S->root_cellmask, S->root_posmask): the search's analysis passes over level 0, and
+ * such a clause has lost most of its n variables there once the givens are in; the proof's
+ * hints need the whole clause. */
+static int reason_vars(Solver *S, uint32_t r, int x, int open_only) {
     const int n = S->n, c = x / n, v = x % n;
     S->buf.len = 0;
     switch (KIND(r)) {
@@ -182,11 +185,13 @@ static int clause_vars(Solver *S, uint32_t r, int x) {
         if (push(&S->buf, x) < 0 || push(&S->buf, PAYLOAD(r)) < 0) return -1;
         break;
     case R_CELL:
-        for (int w = 0; w < n; w++) if (push(&S->buf, c * n + w) < 0) return -1;
+        for (uint64_t m = open_only ? S->root_cellmask[c] : all_values(n); m; m &= m - 1)
+            if (push(&S->buf, c * n + pb_ctz64(m)) < 0) return -1;
         break;
     case R_UNIT: {
-        const int *cells = g->units + (size_t)PAYLOAD(r) * n;
-        for (int p = 0; p < n; p++) if (push(&S->buf, cells[p] * n + v) < 0) return -1;
+        const int u = PAYLOAD(r), *cells = S->g->units + (size_t)u * n;
+        for (uint64_t m = open_only ? S->root_posmask[(size_t)u * n + v] : all_values(n); m; m &= m - 1)
+            if (push(&S->buf, cells[pb_ctz64(m)] * n + v) < 0) return -1;
         break;
     }
     case R_CLAUSE: {
@@ -198,27 +203,8 @@ static int clause_vars(Solver *S, uint32_t r, int x) {
     return 0;
 }
 
-/* As clause_vars, less the variables out at the root as of the last restart (S->root_cellmask,
- * S->root_posmask): the analysis passes over level 0, and a cell's or a unit's clause has lost
- * most of its n variables there once the givens are in. */
-static int open_vars(Solver *S, uint32_t r, int x) {
-    const int n = S->n, c = x / n, v = x % n;
-    switch (KIND(r)) {
-    case R_CELL:
-        S->buf.len = 0;
-        for (uint64_t m = S->root_cellmask[c]; m; m &= m - 1) if (push(&S->buf, c * n + pb_ctz64(m)) < 0) return -1;
-        return 0;
-    case R_UNIT: {
-        const int u = PAYLOAD(r), *cells = S->g->units + (size_t)u * n;
-        S->buf.len = 0;
-        for (uint64_t m = S->root_posmask[(size_t)u * n + v]; m; m &= m - 1)
-            if (push(&S->buf, cells[pb_ctz64(m)] * n + v) < 0) return -1;
-        return 0;
-    }
-    default:
-        return clause_vars(S, r, x);
-    }
-}
+static int clause_vars(Solver *S, uint32_t r, int x) { return reason_vars(S, r, x, 0); }
+static int open_vars(Solver *S, uint32_t r, int x) { return reason_vars(S, r, x, 1); }
 
 /* The masks at the root kept (S->nlevels is 0). */
 static void keep_root(Solver *S) {
