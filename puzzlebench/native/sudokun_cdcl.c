@@ -78,7 +78,7 @@ typedef struct Solver {
     double *activity, bump;
     int *heap, nheap, *heap_at;
     uint8_t *seen;
-    unsigned *level_stamp, stamp;   /* per level: the last clause whose levels counted it (used) */
+    unsigned *level_stamp, stamp;   /* per level: the last count that met it (levels_of) */
     IntVec learnt, buf, stack, toclear;
     IntVec block, added, reasonbuf, shrinking;   /* shrink_all_uip's: a level's literals, those it
                                                    adds, a reason's variables, the levels to shrink */
@@ -496,6 +496,21 @@ static int bump_reasons(Solver *S, size_t len) {
     return 0;
 }
 
+/* The number of decision levels among `count` variables (vars[i] >> shift: 1 for literals), each
+ * level met stamped with a new S->stamp, so nothing is left to clear. */
+static int levels_of(Solver *S, const int *vars, size_t count, int shift) {
+    if (++S->stamp == 0) {   /* the stamps wrapped: the old ones cleared */
+        memset(S->level_stamp, 0, sizeof(unsigned) * ((size_t)S->nvar + 1));
+        S->stamp = 1;
+    }
+    int levels = 0;
+    for (size_t i = 0; i < count; i++) {
+        int l = S->level[vars[i] >> shift];
+        if (S->level_stamp[l] != S->stamp) { S->level_stamp[l] = S->stamp; levels++; }
+    }
+    return levels;
+}
+
 /* Learnt clause k, its variables in S->buf, took part in a conflict: it outlives the next
  * reductions, and its levels are counted again (Audemard and Simon's "dynamic" LBD; the tiers
  * of Oh, "Between SAT and UNSAT", SAT 2015, as CaDiCaL keeps them).  Hard minimal 25x25 counted
@@ -505,12 +520,7 @@ static int bump_reasons(Solver *S, size_t len) {
 static void used(Solver *S, int k) {
     Clause *c = &S->cl[k];
     if (c->lbd > GLUE) {
-        int levels = 0;
-        S->stamp++;
-        for (size_t i = 0; i < S->buf.len; i++) {
-            int l = S->level[S->buf.v[i]];
-            if (S->level_stamp[l] != S->stamp) { S->level_stamp[l] = S->stamp; levels++; }
-        }
+        int levels = levels_of(S, S->buf.v, S->buf.len, 0);
         if (levels < c->lbd) c->lbd = levels;
     }
     c->used = 1 + (c->lbd <= TIER2);
@@ -574,20 +584,6 @@ static int analyze(Solver *S, uint32_t r, int x) {
     return back;
 }
 
-/* The number of decision levels among the learnt clause's literals (each marked in S->seen and
- * listed in S->stack, for the caller to clear); -1 on no memory. */
-static int lbd_of(Solver *S) {
-    int distinct = 0;
-    S->stack.len = 0;
-    for (size_t i = 0; i < S->learnt.len; i++) {
-        int l = S->level[S->learnt.v[i] >> 1];
-        if (S->seen[l]) continue;
-        S->seen[l] = 1; distinct++;
-        if (push(&S->stack, l) < 0) return -1;
-    }
-    return distinct;
-}
-
 /* Clause k watched on its first two literals, each with the other as its blocker. */
 static int watch(Solver *S, int k) {
     const int at = S->cl[k].start, *lits = S->arena.v + at;
@@ -617,9 +613,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
  * and give its first literal. */
 static int learn(Solver *S, int back, int keep, BBSearch *s) {
     PROOF_LEARNT(S, s);
-    int lbd = lbd_of(S);
-    for (size_t i = 0; i < S->stack.len; i++) S->seen[S->stack.v[i]] = 0;
-    if (lbd < 0) return -1;
+    int lbd = levels_of(S, S->learnt.v, S->learnt.len, 1);
     backtrack(S, back);
     if (S->learnt.len == 1) { assign(S, S->learnt.v[0], REASON(R_DECISION, 0)); return 0; }
     int k = add_clause(S, keep, lbd);
