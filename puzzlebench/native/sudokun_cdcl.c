@@ -54,9 +54,11 @@ enum { REDUCE_INTERVAL = 300, REDUCE_PERCENT = 75, GLUE = 2, TIER2 = 6 };
 enum { ARENA_CAP = 1 << 26 };
 #define VAR_DECAY 0.95
 
-/* A learnt clause: its literals at arena[start .. start + len), its levels (lbd, lowered when a
- * use finds fewer), whether it is kept for good, removed, and the reductions it outlives unused. */
-typedef struct { int start, len, lbd; uint8_t keep, dead, used; } Clause;
+/* A learnt clause: its literals from arena[start], its index and length just before them (HEADER
+ * ints: a watch reads them from where the literals start), its levels (lbd, lowered when a use
+ * finds fewer), whether it is kept for good, removed, and the reductions it outlives unused. */
+typedef struct { int start, lbd; uint8_t keep, dead, used; } Clause;
+enum { HEADER = 2 };
 
 typedef struct Solver {
     const UnitGrid *g;
@@ -195,8 +197,8 @@ static int reason_vars(Solver *S, uint32_t r, int x, int open_only) {
         break;
     }
     case R_CLAUSE: {
-        const Clause *k = &S->cl[PAYLOAD(r)];
-        for (int i = 0; i < k->len; i++) if (push(&S->buf, S->arena.v[k->start + i] >> 1) < 0) return -1;
+        const int *lits = S->arena.v + S->cl[PAYLOAD(r)].start;
+        for (int i = 0; i < lits[-1]; i++) if (push(&S->buf, lits[i] >> 1) < 0) return -1;
         break;
     }
     }
@@ -602,7 +604,7 @@ static int add_clause(Solver *S, int keep, int lbd) {
     int k = S->ncl;
     Clause *c = &S->cl[k];
     if (push(&S->arena, k) < 0 || push(&S->arena, (int)S->learnt.len) < 0) return -1;
-    c->start = (int)S->arena.len; c->len = (int)S->learnt.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = c->used = 0;
+    c->start = (int)S->arena.len; c->lbd = lbd; c->keep = (uint8_t)keep; c->dead = c->used = 0;
     for (size_t i = 0; i < S->learnt.len; i++) if (push(&S->arena, S->learnt.v[i]) < 0) return -1;
     if (watch(S, k) < 0) return -1;
     S->ncl++;
@@ -638,12 +640,12 @@ static int reduce(Solver *S, BBSearch *s) {
         Clause *c = &S->cl[k];
         int first = S->arena.v[c->start] >> 1;
         int locked = lit_true(S, S->arena.v[c->start]) && S->reason[first] == REASON(R_CLAUSE, k);
-        int recent = c->used;
+        int recent = c->used, len = S->arena.v[c->start - 1];
         if (c->used) c->used--;
         /* sorted on: the most levels first, then the longest, then the oldest (the lowest index) */
         if (!c->keep && c->lbd > GLUE && !locked && !recent)
             order[candidates++] = (uint64_t)(255 - (c->lbd < 255 ? c->lbd : 255)) << 56
-                | (uint64_t)(65535 - (c->len < 65535 ? c->len : 65535)) << 40 | (uint32_t)k;
+                | (uint64_t)(65535 - (len < 65535 ? len : 65535)) << 40 | (uint32_t)k;
     }
     qsort(order, (size_t)candidates, sizeof(uint64_t), by_key);
     for (int i = 0; i < candidates * REDUCE_PERCENT / 100; i++) S->cl[(uint32_t)order[i]].dead = 1;
@@ -652,9 +654,10 @@ static int reduce(Solver *S, BBSearch *s) {
         Clause c = S->cl[k];
         if (c.dead) { PROOF_FORGOTTEN(S, s, k); renumber[k] = -1; continue; }
         PROOF_KEPT(s, k, next);
-        memmove(S->arena.v + at, S->arena.v + c.start - 2, sizeof(int) * (size_t)(c.len + 2));
+        int len = S->arena.v[c.start - 1];
+        memmove(S->arena.v + at, S->arena.v + c.start - HEADER, sizeof(int) * (size_t)(HEADER + len));
         S->arena.v[at] = next;
-        c.start = at + 2; at += c.len + 2;
+        c.start = at + HEADER; at += HEADER + len;
         renumber[k] = next;
         S->cl[next++] = c;
     }
