@@ -23,10 +23,8 @@ import statistics
 from pathlib import Path
 
 from puzzlebench.generators.latin import qwh_instance
-from puzzlebench.harness.pages import (append_rows, decided, decided_sgm, holed_sudokus, md_table, race, read_rows,
-                                       run_row, seed_range, splice_section)
-from puzzlebench.harness.report import shifted_geometric_mean
-from puzzlebench.harness.uncertainty import ratio_interval, solved_test
+from puzzlebench.harness.pages import (append_rows, decided, decided_sgm, holed_sudokus, md_table, paired_figures,
+                                       race, read_rows, run_row, seed_range, speedup_words, splice_section)
 from puzzlebench.runtime.clock import default_wall_limit
 from puzzlebench.runtime.limits import grace
 
@@ -188,14 +186,10 @@ def seeded_table(runs: list[dict]) -> list[str]:
                      if key[0] == mine and (theirs, *key[1:]) in by]
             if len({a["seed"] for a, _ in pairs}) < 2:
                 continue   # a reference that takes no seed ran at seed 0 only
-            ours, ref = ([decided(r) for r in side] for side in zip(*pairs))
-            gained, lost = sum(a and not b for a, b in zip(ours, ref)), sum(b and not a for a, b in zip(ours, ref))
-            times = [[min(r["cpu"], TARGET_LIMIT) if decided(r) else TARGET_LIMIT for r in side] for side in zip(*pairs)]
-            sgm = [shifted_geometric_mean(side, 1.0) for side in times]
-            interval = ratio_interval(times[1], times[0], 1.0)
-            rows.append([name, f"`{mine}`", f"`{theirs}`", len(pairs), sum(ours), sum(ref),
-                         f"{gained} / {lost} ({solved_test(gained, lost):.2f})", f"{sgm[0]:.2f}", f"{sgm[1]:.2f}",
-                         f"{sgm[1] / sgm[0]:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "")])
+            f = paired_figures(*zip(*pairs), TARGET_LIMIT)
+            rows.append([name, f"`{mine}`", f"`{theirs}`", f["runs"], *f["decided"],
+                         f"{f['only'][0]} / {f['only'][1]} ({f['p_decided']:.2f})", *(f"{t:.2f}" for t in f["sgm"]),
+                         speedup_words(f)])
     named = ", ".join(map(str, seeds[:-1])) + " and " * (len(seeds) > 1) + str(seeds[-1])
     return [f"How far the seeds move it: the sets run again with engine seeds {named} "
             f"(`--seeds {seeds[0]}-{seeds[-1]}`), each run a draw of the engine's random choices on the same "

@@ -30,6 +30,7 @@ from ..results import STATUS_CODE, Result, Status
 from ..runtime.child import run_limited
 from .database import git_commit, load, machine, now
 from .report import shifted_geometric_mean
+from .uncertainty import ALPHA, paired_time_test, ratio_interval, solved_test
 
 DATA_ENV = "PUZZLEBENCH_DATA"
 NOTES = "Notes:"   # a section's hand-written notes start at a line of their own
@@ -178,6 +179,37 @@ def decided_sgm(rows: Sequence[dict], limit: float) -> tuple[int, float]:
     time counted at ``limit``): the two cells of a comparison of runs on the CPU clock."""
     return (sum(map(decided, rows)),
             shifted_geometric_mean([min(r["cpu"], limit) if decided(r) else limit for r in rows], 1.0))
+
+
+def paired_figures(mine: Sequence[dict], theirs: Sequence[dict], limit: float) -> dict:
+    """Two engines' runs on the same puzzles, ``mine[i]`` and ``theirs[i]`` a pair, on the CPU
+    clock (shift 1 s, a run out of time counted at ``limit``): how many each decided, how many
+    only one of the two did with the exact McNemar test's p, each shifted geometric mean, their
+    ratio theirs / mine (mine's speed-up) with its 95% bootstrap interval over the pairs, and
+    the Wilcoxon test's p of a change in time beyond 5% (:mod:`.uncertainty`)."""
+    ours, ref = [decided(r) for r in mine], [decided(r) for r in theirs]
+    gained = sum(a and not b for a, b in zip(ours, ref))
+    lost = sum(b and not a for a, b in zip(ours, ref))
+    times = [[min(r["cpu"], limit) if decided(r) else limit for r in side] for side in (mine, theirs)]
+    sgm = [shifted_geometric_mean(side, 1.0) for side in times]
+    test = paired_time_test(times[1], times[0])
+    return {"runs": len(mine), "decided": (sum(ours), sum(ref)), "only": (gained, lost),
+            "p_decided": solved_test(gained, lost), "sgm": tuple(sgm), "speedup": sgm[1] / sgm[0],
+            "interval": ratio_interval(times[1], times[0], 1.0), "p_time": test[0] if test else None}
+
+
+def told_apart(figures: dict) -> bool:
+    """Whether :func:`paired_figures` tells the two engines apart at the 5% level: by the runs
+    only one decided, or by time (the speed-up's interval leaves 1 out, or the Wilcoxon test)."""
+    interval, p_time = figures["interval"], figures["p_time"]
+    return (figures["p_decided"] < ALPHA or (interval is not None and not interval[0] <= 1 <= interval[1])
+            or (p_time is not None and p_time < ALPHA))
+
+
+def speedup_words(figures: dict) -> str:
+    """The speed-up of :func:`paired_figures` and its interval: ``0.98 [0.90, 1.07]``."""
+    interval = figures["interval"]
+    return f"{figures['speedup']:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "")
 
 
 def md_table(header: Sequence[str], rows: Iterable[Sequence], align: str = "") -> list[str]:

@@ -119,3 +119,34 @@ def test_a_columnar_result_is_read_whole_and_counts_its_unique_puzzles_and_nodes
     unique, nodes = pages.columns_read(table)
     assert unique == 1
     assert nodes == sum(r.stats.nodes for r in solve_many([TWO, OPEN], solver="bitboard", limit=2))
+
+
+def runs(*cpus, limit=None):
+    """Rows of runs taking these CPU seconds; one at ``limit`` or past it is out of time."""
+    return [{"status": "timeout" if limit is not None and cpu >= limit else "unique", "cpu": cpu} for cpu in cpus]
+
+
+def test_paired_runs_give_the_speed_up_its_interval_and_the_runs_only_one_side_decided():
+    f = pages.paired_figures(runs(1.0, 3.0, 5.0, limit=5.0), runs(6.0, 7.0, 9.0, limit=5.0), limit=5.0)
+    assert f["runs"] == 3 and f["decided"] == (2, 0) and f["only"] == (2, 0)
+    assert f["sgm"] == pytest.approx((((2 * 4 * 6) ** (1 / 3)) - 1, 5.0))   # every run past 5 s counted at 5 s
+    assert f["speedup"] == pytest.approx(f["sgm"][1] / f["sgm"][0])
+    assert f["p_decided"] == pytest.approx(0.5)   # two of two discordant puzzles: 2 * 0.5^2
+    low, high = f["interval"]
+    assert low <= f["speedup"] <= high
+    assert pages.speedup_words(f) == f"{f['speedup']:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def test_the_same_runs_are_not_told_apart_and_a_steady_fourfold_gap_is():
+    jitter = [1.0 + 0.01 * k for k in range(20)]
+    same = pages.paired_figures(runs(*jitter), runs(*jitter), limit=20.0)
+    assert same["speedup"] == pytest.approx(1.0) and not pages.told_apart(same)
+    apart = pages.paired_figures(runs(*jitter), runs(*(4 * t for t in jitter)), limit=20.0)
+    assert apart["interval"][0] > 1 and apart["p_time"] < 0.05 and pages.told_apart(apart)
+    slower = pages.paired_figures(runs(*(4 * t for t in jitter)), runs(*jitter), limit=20.0)
+    assert slower["interval"][1] < 1 and pages.told_apart(slower)
+
+
+def test_runs_told_apart_by_what_only_one_side_decided():
+    f = pages.paired_figures(runs(*[1.0] * 10), runs(*[9.0] * 10, limit=9.0), limit=9.0)
+    assert f["only"] == (10, 0) and f["p_decided"] < 0.01 and pages.told_apart(f)
