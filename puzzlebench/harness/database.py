@@ -33,6 +33,7 @@ from ..results import Status
 from .runner import ROW_FIELDS
 
 RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
+LOCK_WAIT = 5.0   # seconds a reader waits for another program's lock before it says so (sqlite3's default)
 """The log's columns that are stored as they are (every one but the names and the puzzle)."""
 
 RESULTS_VIEW = """
@@ -392,7 +393,7 @@ class ResultsReader:
         writing it there).  One another program holds locked is refused: read through its
         lock, it could be half written."""
         uri = file.as_uri()
-        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"{uri}?mode=ro", uri=True, timeout=LOCK_WAIT)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             return conn

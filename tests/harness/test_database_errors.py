@@ -15,6 +15,7 @@ import pytest
 
 from conftest import INKALA, REPO
 from puzzlebench.cli import main
+from puzzlebench.harness import database
 
 PR_CAPBSET_DROP = 24                        # prctl(2)
 CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_SETPCAP = 1, 2, 8   # capability.h
@@ -96,9 +97,11 @@ def test_a_database_in_a_read_only_folder_is_read_and_refused_for_writing(small_
 
 
 @pytest.mark.slow
-def test_a_database_another_program_holds_locked_is_one_line(small_db, tmp_path, capsys):
+def test_a_database_another_program_holds_locked_is_one_line(small_db, tmp_path, capsys, monkeypatch):
     """A database in SQLite's rollback mode under another program's exclusive lock: report,
-    db list and load_results say so (report read it as immutable, through the lock)."""
+    db list and load_results say so (report read it as immutable, through the lock), after
+    the reader's wait for the lock (shortened here)."""
+    monkeypatch.setattr(database, "LOCK_WAIT", 0.2)
     conn = sqlite3.connect(small_db)
     conn.execute("PRAGMA journal_mode=DELETE")
     conn.close()
