@@ -14,6 +14,7 @@ The details and the statistics: :class:`SatEngine`.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import threading
@@ -22,6 +23,7 @@ import weakref
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from operator import neg
+from typing import Iterator
 
 from ..encoders.budget import pysat_bytes
 from ..encoders.cnf import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, Cnf, encode
@@ -74,7 +76,8 @@ class Abilities:
         if not self.interrupt and self.budget:
             said.append(f"cannot be interrupted: searched in slices of {SLICE_CONFLICTS:,} conflicts off the main "
                         "thread, a Ctrl-C looked at between two; under a time limit it runs in a child process "
-                        "killed at the limit")
+                        "killed at the limit, where it searches in one call, or in slices closing in on the "
+                        "limit, as its own seed and schedules need")
         elif not self.interrupt:
             said.append("cannot be interrupted in-process: under a time limit, or where a Ctrl-C can "
                         "come, it runs in a child process killed at the limit or the Ctrl-C")
@@ -270,14 +273,14 @@ class SolveThread:
         self._given.acquire()
         self._done.acquire()
 
-    def solve(self, solver, assumptions: list[int], stop) -> bool | None:
+    def solve(self, solver, assumptions: list[int], stop, budgets: Iterator[int] | None = None) -> bool | None:
         """``solver``'s answer under ``assumptions`` (``None``: ``stop()`` said so between two
-        slices)."""
+        slices), in slices of ``budgets`` (by default :data:`SLICE_CONFLICTS` each)."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._serve, name="sat-solve", daemon=True)
             self._thread.start()
         with ctrl_c_kept():   # handed over and back whole: a Ctrl-C raises once the slice is done
-            self._job = (solver, assumptions, stop)
+            self._job = (solver, assumptions, stop, budgets)
             self._given.release()
             self._done.acquire()
         answered, value = self._answer
@@ -304,12 +307,43 @@ class SolveThread:
             self._thread = None
 
 
-def _solve_in_slices(solver, assumptions: list[int], stop) -> bool | None:
-    while True:
-        solver.conf_budget(SLICE_CONFLICTS)
+def _solve_in_slices(solver, assumptions: list[int], stop, budgets: Iterator[int] | None = None) -> bool | None:
+    for budget in budgets or itertools.repeat(SLICE_CONFLICTS):
+        solver.conf_budget(budget)
         ok = solver.solve_limited(assumptions=assumptions)
         if ok is not None or stop():
             return ok
+
+
+def slice_budgets(solver, deadline: Deadline) -> Iterator[int]:
+    """The conflict budgets of a search's slices (-1: none).  Where a Ctrl-C can come,
+    :data:`SLICE_CONFLICTS` each: it is looked at between two.  In a process that leaves SIGINT
+    to its parent (a child or a worker, which the parent ends, and stops at its hard limits)
+    each solve call is one slice, as PySAT alone solves, or under a time limit a first slice and
+    then slices that close in on the deadline: a ``solve`` call starts
+    CaDiCaL's schedules (its modes, rephasing, local search) again, and slices of 5,000 kept its
+    seed from having any effect (results/bitboard.md, "Hard minimal 25x25")."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        return itertools.repeat(SLICE_CONFLICTS)
+    if deadline.at is None:
+        return itertools.repeat(-1)
+    return _to_the_deadline(solver, deadline)
+
+
+def _to_the_deadline(solver, deadline: Deadline) -> Iterator[int]:
+    """A first slice, then each the conflicts of half the time left at the rate so far: the
+    rate falls as the learnt clauses pile up, and a slice that ran past the deadline would have
+    the parent kill the process, the run's statistics with it."""
+    started, before = time.perf_counter(), _conflicts(solver)
+    yield SLICE_CONFLICTS
+    while True:
+        rate = (_conflicts(solver) - before) / max(time.perf_counter() - started, 1e-3)
+        yield max(SLICE_CONFLICTS, int(rate * (deadline.remaining() or 0.0) / 2))
+
+
+def _conflicts(solver) -> int:
+    """The conflicts ``solver`` has searched, 0 where it does not say."""
+    return (solver.accum_stats() or {}).get("conflicts", 0)
 
 
 def _reset_watchdogs_in_child() -> None:
@@ -625,7 +659,8 @@ class SatEngine(Engine):
                 return STOPPED
             if self.abilities.budget:
                 thread = self._solve_thread or self._new_solve_thread()
-                ok = thread.solve(solver, assumptions, lambda: ctrl_c.pressed or deadline.expired())
+                ok = thread.solve(solver, assumptions, lambda: ctrl_c.pressed or deadline.expired(),
+                                  slice_budgets(solver, deadline))
                 if ok is None:
                     return STOPPED
             elif not limited:
