@@ -258,6 +258,9 @@ def main() -> int:
             args.engine_seeds)
     elif args.report:
         every, stamps = read_rows(runs), args.report.split(",")
+        unknown = [stamp for stamp in stamps if not any(r["run"] == stamp and "spec" in r for r in every)]
+        if unknown:
+            ap.error(f"--report: no run {unknown[0]!r} in {runs}")
         splice_section(args.out, section, set_lines(read_rows(tries), set_file, args.keep_over)
                        + verdict(every, stamps)
                        + [line for stamp in stamps for line in run_table(every, stamp)])

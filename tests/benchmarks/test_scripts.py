@@ -125,3 +125,14 @@ def test_every_generated_set_of_the_results_is_what_its_command_makes(command, p
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "made.txt").read_text() == (REPO / path).read_text()
+
+
+def test_a_report_of_a_run_the_file_does_not_hold_is_one_line_and_exit_2(tmp_path):
+    """``bench_hard25.py --report`` with a run id not in its runs file (a typo of a stamp)."""
+    done = subprocess.run([sys.executable, str(SCRIPTS / "bench_hard25.py"), "--report", "2026-11-29 17:26:38",
+                           "--runs", str(REPO / "results"), "--out", str(tmp_path / "page.md")],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (f"bench_hard25.py: error: --report: no run '2026-11-29 17:26:38' in "
+                                            f"{REPO / 'results' / 'hard25.jsonl'}")
+    assert not (tmp_path / "page.md").exists()
