@@ -320,9 +320,9 @@ def slice_budgets(solver, deadline: Deadline) -> Iterator[int]:
     :data:`SLICE_CONFLICTS` each: it is looked at between two.  In a process that leaves SIGINT
     to its parent (a child or a worker, which the parent ends, and stops at its hard limits)
     each solve call is one slice, as PySAT alone solves, or under a time limit a first slice and
-    then slices that close in on the deadline: a ``solve`` call starts
-    CaDiCaL's schedules (its modes, rephasing, local search) again, and slices of 5,000 kept its
-    seed from having any effect (results/bitboard.md, "Hard minimal 25x25")."""
+    then slices that close in on the deadline: a ``solve`` call starts CaDiCaL's schedules (its
+    modes, rephasing, local search) again, and slices of 5,000 kept its seed from having any
+    effect (results/bitboard.md, "Hard minimal 25x25")."""
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         return itertools.repeat(SLICE_CONFLICTS)
     if deadline.at is None:
