@@ -33,8 +33,10 @@ from ..results import Status
 from .runner import ROW_FIELDS
 
 RESULT_COLUMNS = ("run_id", "limit_", "time_limit") + ROW_FIELDS[1:]
-LOCK_WAIT = 5.0   # seconds a reader waits for another program's lock before it says so (sqlite3's default)
 """The log's columns that are stored as they are (every one but the names and the puzzle)."""
+LOCK_WAIT = 5.0
+"""Seconds a reader waits for another program's lock on a database before it says so (sqlite3's
+default)."""
 
 RESULTS_VIEW = """
 SELECT r.id, r.run_id, s.name || ':' || r.line AS puzzle_id, r.puzzle_hash, s.name AS set_name,
