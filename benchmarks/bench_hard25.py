@@ -193,10 +193,9 @@ def cadical_pairs(rows: list[dict]) -> list[tuple[dict, dict]]:
     """One run's (native row, CaDiCaL's row) on each puzzle at each native seed, CaDiCaL's at
     that seed where it ran there, else at seed 0."""
     runs = {(r["spec"], r["seed"], r["puzzle_seed"]): r for r in rows}
-    cadical_seeds = {seed for spec, seed, _ in runs if spec == CADICAL}
-    return [(r, runs[(CADICAL, seed if seed in cadical_seeds else 0, puzzle)])
-            for (spec, seed, puzzle), r in runs.items()
-            if spec == NATIVE and (CADICAL, seed if seed in cadical_seeds else 0, puzzle) in runs]
+    ran_at = {seed for spec, seed, _ in runs if spec == CADICAL}
+    partners = {key: runs.get((CADICAL, key[1] if key[1] in ran_at else 0, key[2])) for key in runs if key[0] == NATIVE}
+    return [(runs[key], partner) for key, partner in partners.items() if partner is not None]
 
 
 def paired_words(f: dict) -> str:
@@ -208,7 +207,7 @@ def paired_words(f: dict) -> str:
 
 def seed_verdicts(rows: list[dict]) -> list[str]:
     """One run's verdict lines, an engine seed each."""
-    limit, lines = rows[0]["limit"], []
+    limit, lines, pairs = rows[0]["limit"], [], cadical_pairs(rows)
     for seed in sorted({r["seed"] for r in rows if r["spec"] == NATIVE}):
         at = lambda spec: decided_sgm([r for r in rows if r["spec"] == spec and r["seed"] == (
             seed if any(x["spec"] == spec and x["seed"] == seed for x in rows) else 0)], limit)
@@ -217,14 +216,15 @@ def seed_verdicts(rows: list[dict]) -> list[str]:
         faster = CADICAL not in others or mean <= at(CADICAL)[1]
         lines.append(f"- seed {seed}: decided {mine}, against " + ", ".join(f"`{s}` {at(s)[0]}" for s in others)
                      + (f"; SGM {mean:.2f} s against CaDiCaL's {at(CADICAL)[1]:.2f} s" if CADICAL in others else "")
-                     + f": {'**met**' if decides and faster else '**not met**'}" + paired_at(rows, seed) + ".")
+                     + f": {'**met**' if decides and faster else '**not met**'}" + paired_at(pairs, seed, limit) + ".")
     return lines
 
 
-def paired_at(rows: list[dict], seed: int) -> str:
-    """The verdict's words on the native engine's runs at ``seed`` paired with CaDiCaL's."""
-    pairs = [pair for pair in cadical_pairs(rows) if pair[0]["seed"] == seed]
-    return f"; paired: {paired_words(paired_figures(*zip(*pairs), rows[0]['limit']))}" if pairs else ""
+def paired_at(pairs: list[tuple[dict, dict]], seed: int, limit: float) -> str:
+    """The verdict's words on the native engine's runs at ``seed`` paired with CaDiCaL's
+    (:func:`cadical_pairs`)."""
+    at = [pair for pair in pairs if pair[0]["seed"] == seed]
+    return f"; paired: {paired_words(paired_figures(*zip(*at), limit))}" if at else ""
 
 
 def main() -> int:

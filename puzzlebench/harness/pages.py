@@ -174,11 +174,15 @@ def decided(row: dict) -> bool:
     return row["status"] != Status.TIMEOUT.value
 
 
+def capped_cpu(rows: Sequence[dict], limit: float) -> list[float]:
+    """Each run's CPU seconds, at most ``limit``, a run out of time counted at ``limit``."""
+    return [min(r["cpu"], limit) if decided(r) else limit for r in rows]
+
+
 def decided_sgm(rows: Sequence[dict], limit: float) -> tuple[int, float]:
     """(runs decided, shifted geometric mean of CPU seconds with a shift of 1 s, a run out of
     time counted at ``limit``): the two cells of a comparison of runs on the CPU clock."""
-    return (sum(map(decided, rows)),
-            shifted_geometric_mean([min(r["cpu"], limit) if decided(r) else limit for r in rows], 1.0))
+    return sum(map(decided, rows)), shifted_geometric_mean(capped_cpu(rows, limit), 1.0)
 
 
 def paired_figures(mine: Sequence[dict], theirs: Sequence[dict], limit: float) -> dict:
@@ -190,7 +194,7 @@ def paired_figures(mine: Sequence[dict], theirs: Sequence[dict], limit: float) -
     ours, ref = [decided(r) for r in mine], [decided(r) for r in theirs]
     gained = sum(a and not b for a, b in zip(ours, ref))
     lost = sum(b and not a for a, b in zip(ours, ref))
-    times = [[min(r["cpu"], limit) if decided(r) else limit for r in side] for side in (mine, theirs)]
+    times = [capped_cpu(mine, limit), capped_cpu(theirs, limit)]
     sgm = [shifted_geometric_mean(side, 1.0) for side in times]
     test = paired_time_test(times[1], times[0])
     return {"runs": len(mine), "decided": (sum(ours), sum(ref)), "only": (gained, lost),
