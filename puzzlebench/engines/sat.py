@@ -31,7 +31,7 @@ from ..encoders.cnf import estimated_bytes as cnf_estimated_bytes
 from ..errors import EngineError
 from ..models.base import Puzzle
 from ..results import Stats
-from ..runtime.interrupts import ctrl_c_kept, is_pysat_interrupt, stop_at_ctrl_c
+from ..runtime.interrupts import ctrl_c_kept, ctrl_c_left_to_the_parent, is_pysat_interrupt, stop_at_ctrl_c
 from ..runtime.limits import Deadline
 from .base import EVERY_KIND, Engine, Option, SearchOutcome, encodes_a_puzzle
 from .blocking import STOPPED, enumerate_by_blocking
@@ -323,7 +323,7 @@ def slice_budgets(solver, deadline: Deadline) -> Iterator[int]:
     then slices that close in on the deadline: a ``solve`` call starts CaDiCaL's schedules (its
     modes, rephasing, local search) again, and slices of 5,000 kept its seed from having any
     effect (results/bitboard.md, "Hard minimal 25x25")."""
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+    if not ctrl_c_left_to_the_parent():
         return itertools.repeat(SLICE_CONFLICTS)
     if deadline.at is None:
         return itertools.repeat(-1)

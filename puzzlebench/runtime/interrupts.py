@@ -57,6 +57,13 @@ def _extension():
     return _native if hasattr(_native, "watch_sigints") else None
 
 
+def ctrl_c_left_to_the_parent() -> bool:
+    """Whether this process ignores SIGINT, as a child or a worker does
+    (:func:`~.child.leave_ctrl_c_to_the_parent`): a Ctrl-C is its parent's to act on, by ending
+    it, and nothing here need look for one."""
+    return _python_sigint_handler() == signal.SIG_IGN
+
+
 def sigint_count() -> int | None:
     """The count of SIGINTs so far, kept by the extension's C handler put in front of Python's
     (native/interrupt.c); ``None`` where none is counted: without the extension, or where SIGINT
