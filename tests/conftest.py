@@ -82,13 +82,14 @@ def run(capsys, *argv):
     return code, out, err
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def sigint_handled():
-    """Python's own SIGINT handler for a test that sends itself or its commands a Ctrl-C, the
-    disposition before it put back after.  A suite started as a background job (``nohup
-    pytest &``) has SIGINT ignored, and so has every command it starts: the Ctrl-C such a test
-    sent was ignored, and its search of an empty grid ran for ever.  A command started during
-    the test gets the default disposition, which its Python turns into its own handler."""
+    """Python's own SIGINT handler in every test, the disposition before it put back after.  A
+    suite started as a background job (``nohup pytest &``) has SIGINT ignored, and so has every
+    command it starts: a Ctrl-C a test sent was ignored, and its command (a search of an empty
+    grid, a read of a pipe left open) ran on until the test's guard.  Every test has it, so that
+    no test that sends one can be without it.  A command started during the test gets the
+    default disposition, which its Python turns into its own handler."""
     import signal
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:

@@ -259,7 +259,6 @@ def test_every_commands_help_opens_with_its_description_in_plain_text():
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
     """PySAT's C module turns Ctrl-C into its own pysolvers.error: the command printed that
     traceback and exited 1.  The hardest puzzles keep glucose busy: the signal lands in a solve
@@ -280,7 +279,6 @@ def test_ctrl_c_inside_a_pysat_solve_is_an_interruption_not_a_traceback():
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 @pytest.mark.parametrize("command, solver, extra", [
     ("solve", "mrv", []),                          # in-process, puzzle by puzzle (Engine.run_many)
     ("count", "mrv", ["--memory-limit", "300"]),   # in a child (run_limited), the same path for count
@@ -331,7 +329,6 @@ def test_ctrl_c_prints_every_answer_finished_before_it(command, solver, extra):
         assert not puzzle.check(puzzle.parse_solution(r["solution"]))
 
 
-@pytest.mark.usefixtures("sigint_handled")
 def test_a_ctrl_c_during_a_native_batch_keeps_the_whole_batch():
     """A native batch call looks at no signal: it answers its 1,000 puzzles whatever is
     pressed, and the KeyboardInterrupt raised at the first Python line after it dropped them
@@ -361,7 +358,6 @@ def puzzlebench_parse(text):
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 @pytest.mark.parametrize("solver", ["cpsat", "cpmpy:z3", "cpmpy:exact"])
 def test_ctrl_c_caught_by_the_back_end_still_stops_the_command(tmp_path, solver):
     """OR-Tools and Z3 (here through CPMpy) catch SIGINT themselves and end the search early:

@@ -23,7 +23,6 @@ from puzzlebench import parse
 from puzzlebench.generators.fill import pattern_sudoku_grid
 from puzzlebench.models.sudoku import Sudoku
 
-pytestmark = pytest.mark.usefixtures("sigint_handled")   # every test here sends a Ctrl-C
 
 BOUND = 5.0   # seconds from SIGINT to the exit (the target is 1 s; the machine is shared)
 BLANK9 = "." * 81   # every 9x9 grid: no engine counts them all

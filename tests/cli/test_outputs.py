@@ -289,14 +289,17 @@ def test_ctrl_c_keeps_the_puzzles_generate_finished(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "puzzlebench", "generate", "sudoku", "--count", "100000",
                              "--quiet", "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    started = time.monotonic()
-    while not any(len(p.read_text().splitlines()) >= 3 for p in tmp_path.glob(".g.txt.*")):
-        if proc.poll() is not None or time.monotonic() - started > 120:
-            proc.kill()
-            pytest.fail(f"no puzzle written to a temporary beside {out}: {proc.communicate()[1].decode()}")
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    assert proc.wait(timeout=60) == 130
+    try:
+        started = time.monotonic()
+        while not any(len(p.read_text().splitlines()) >= 3 for p in tmp_path.glob(".g.txt.*")):
+            if proc.poll() is not None or time.monotonic() - started > 120:
+                proc.kill()
+                pytest.fail(f"no puzzle written to a temporary beside {out}: {proc.communicate()[1].decode()}")
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+    finally:
+        proc.kill()   # no generator left running when the test fails
     assert (proc.stdout.read(), proc.stderr.read()) == (b"", b"puzzlebench: interrupted\n")
     lines = out.read_text().splitlines()
     assert len(lines) >= 3 and all(len(line) == 81 + 1 + 81 for line in lines)

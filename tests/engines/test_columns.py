@@ -122,7 +122,6 @@ def test_a_time_limit_marks_the_columns_timeout():
     assert table.statuses() == [Status.TIMEOUT, Status.TIMEOUT] and not table.verified.any()
 
 
-@pytest.mark.usefixtures("sigint_handled")
 @pytest.mark.parametrize("solver", ["bitboard", "dlx"])
 def test_a_ctrl_c_keeps_the_columns_answered_before_it(solver):
     """A Ctrl-C in the native call: Interrupted carries the columns of the puzzles answered

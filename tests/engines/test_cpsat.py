@@ -103,7 +103,6 @@ def test_cli_export_cpsat_proto_solves_the_same(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")   # the script's Python gets its own handler
 def test_a_ctrl_c_after_a_solve_is_still_python_s():
     """OR-Tools installs its own SIGINT handler for a solve and leaves the default action
     behind it: a Ctrl-C between two puzzles killed the command outright (no 'interrupted', the

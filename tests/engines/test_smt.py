@@ -429,7 +429,6 @@ def test_solve_smt2_counts_enumerations_and_bit_vectors(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 def test_ctrl_c_during_a_z3_check_stops_the_command(tmp_path):
     """Z3 catches SIGINT itself and returns unknown ("interrupted from keyboard"): the puzzle
     was an error record and the command went on with the rest (560 s for the hardest file).

@@ -214,7 +214,6 @@ def test_the_command_answers_alike_on_threads(capsys, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 @pytest.mark.parametrize("solver", ["bitboard", "dlx"])
 def test_a_ctrl_c_keeps_the_answers_before_the_first_unanswered_and_joins_every_thread(solver):
     """A grid no call answers at 40 of 200: whatever the other threads answered after it, the
@@ -240,7 +239,6 @@ def _count_command(path, threads: str) -> subprocess.Popen:
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 def test_a_ctrl_c_in_a_threaded_count_writes_the_answers_before_it_and_exits_130(tmp_path):
     """The command's first batch of 1,000 holds a grid no count finishes at 500: SIGINT once it
     searches (by its CPU time), then exit 130 and the 500 answers before that grid printed, in

@@ -667,7 +667,6 @@ def test_the_bench_lock_is_held_by_one_and_taken_again_once_released(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path):
     """A database the bench made is removed when nothing was stored in it (it held one run
     and no result); one that existed before is kept."""
@@ -694,7 +693,6 @@ def test_a_bench_interrupted_before_its_first_result_leaves_no_database(tmp_path
 
 
 @pytest.mark.slow
-@pytest.mark.usefixtures("sigint_handled")
 def test_a_ctrl_c_ends_a_bench_without_waiting_for_its_busy_workers(tmp_path):
     """At a Ctrl-C every worker is in a unit: asked to stop, each would read the request only
     after it, and the bench waited a second for each before it killed it (2.1 s after the

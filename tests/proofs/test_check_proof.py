@@ -257,7 +257,7 @@ def test_a_huge_stream_of_deletions_is_checked_in_constant_memory(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("form, stream", [((), b"d 1 2 3 0\n"), (("--lrat",), b"4 d 1 0\n")], ids=["drat", "lrat"])
-def test_ctrl_c_stops_a_check_of_an_endless_stream_exit_130(files, sigint_handled, form, stream):
+def test_ctrl_c_stops_a_check_of_an_endless_stream_exit_130(files, form, stream):
     """Deletions of a clause gone hold nothing and never end the proof: only Ctrl-C does."""
     cnf, _ = files(THREE, "")
     proc, writer = _command(cnf, *form, proof_stream=stream)
