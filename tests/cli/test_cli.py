@@ -245,6 +245,27 @@ def test_the_longest_time_limit_runs_an_engine_in_a_child(capsys):
     assert code == 0 and out.startswith("example:arto-inkala: unique count=1") and "Error" not in err
 
 
+def test_each_command_loads_its_own_module_and_its_help_lists_every_command(capsys):
+    """A command line loads the one module that registers its command, so the table of which
+    module registers which must be true; ``--help`` and a mistyped name load them all."""
+    import puzzlebench.cli as cli
+    every = cli.build_parser()._subparsers._group_actions[0].choices
+    assert sorted(every) == sorted(c for commands in cli.COMMAND_MODULES.values() for c in commands)
+    for module, commands in cli.COMMAND_MODULES.items():
+        for command in commands:
+            assert cli._modules_for([command, "--help"]) == [module]
+            assert sorted(cli.build_parser([module])._subparsers._group_actions[0].choices) == sorted(commands)
+    assert cli._modules_for(["--help"]) == cli._modules_for(["slove"]) == list(cli.COMMAND_MODULES)
+    loaded = subprocess.run([sys.executable, "-c", "import sys; from puzzlebench.cli import main; "
+                             "main(['solvers']); print(sorted(m for m in sys.modules if m.startswith('puzzlebench.cli.')))"],
+                            capture_output=True, text=True, cwd=REPO)
+    assert loaded.stdout.splitlines()[-1] == "['puzzlebench.cli.common', 'puzzlebench.cli.puzzles']", loaded.stderr
+    with pytest.raises(SystemExit) as stopped:
+        main(["slove"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "invalid choice: 'slove' (choose from" in err and "'solve-cnf'" in err
+
+
 def test_every_commands_help_opens_with_its_description_in_plain_text():
     from puzzlebench.cli import build_parser
     parser = build_parser()
