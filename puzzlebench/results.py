@@ -199,6 +199,12 @@ NOT_COUNTED = -1
 """A statistic's value in :class:`ResultColumns` where the record's is ``None`` (not counted)."""
 
 
+def names_of(names: Iterable[str], default: str = "") -> str:
+    """The one kind or solver of many answers, or where they differ (a batch of several kinds,
+    each by its default engine) each one in order of first use, joined by commas."""
+    return ",".join(dict.fromkeys(part for name in names for part in name.split(",") if part)) or default
+
+
 @dataclass
 class ResultColumns:
     """The answers to many puzzles as arrays, index ``i`` = puzzle ``i``: what
@@ -215,7 +221,9 @@ class ResultColumns:
     - ``errors``: the ``error`` text of the few puzzles that have one, by index.
 
     A native batch call (bitboard or dlx on Sudoku) writes it in C;
-    :meth:`of_results` builds it from records for every other engine, the same arrays."""
+    :meth:`of_results` builds it from records for every other engine, the same arrays.
+    ``kind`` and ``solver`` name the answers' kind and engine, each of several in order,
+    joined by commas, where a batch mixes them (:func:`names_of`)."""
 
     kind: str
     solver: str
@@ -271,7 +279,7 @@ class ResultColumns:
         stats = {name: _column((_counted(getattr(r.stats, name)) for r in results), np.int64, n)
                  for name in STATISTICS}
         times = {name: _column((getattr(r.times, name) for r in results), np.float64, n) for name in TIME_NAMES}
-        return cls(first.kind if first else "", first.solver if first else solver,
+        return cls(names_of(r.kind for r in results), names_of((r.solver for r in results), solver),
                    first.limit if first else limit,
                    _column((STATUS_CODE[r.status] for r in results), np.uint8, n),
                    _column((r.count for r in results), np.int64, n), solutions, stats, times,
@@ -287,7 +295,8 @@ class ResultColumns:
         first = parts[0][1]
         cells = max(part.solutions.shape[1] for _, part in parts)
         dtype = np.result_type(*(part.solutions.dtype for _, part in parts))
-        out = cls(first.kind, first.solver, first.limit, np.zeros(n, np.uint8), np.zeros(n, np.int64),
+        out = cls(names_of(part.kind for _, part in parts), names_of(part.solver for _, part in parts),
+                  first.limit, np.zeros(n, np.uint8), np.zeros(n, np.int64),
                   np.zeros((n, cells), dtype), {name: np.zeros(n, np.int64) for name in STATISTICS},
                   {name: np.zeros(n) for name in TIME_NAMES}, np.zeros(n, bool))
         for where, part in parts:
@@ -322,7 +331,8 @@ class Results(Sequence[Result]):
     columns instead.  ``parse_seconds`` is each
     puzzle's share of reading the batch, added to its ``times``; ``batch_cpu`` the CPU time of
     a batch call, and ``cpu_batch_size`` the number of puzzles each ``times.cpu`` is an even
-    share of (1: each puzzle was timed alone)."""
+    share of (1: each puzzle was timed alone).  ``kind`` and ``solver`` are the records', each
+    of several joined by commas where they differ (:func:`names_of`)."""
 
     def __init__(self, kind: str, solver: str, limit: int | None, puzzles: Sequence[Puzzle],
                  records: list[Result] | None = None, columns: Columns | None = None):
@@ -342,8 +352,8 @@ class Results(Sequence[Result]):
     @classmethod
     def of(cls, results: list[Result], puzzles: Sequence[Puzzle], solver: str = "",
            limit: int | None = None) -> "Results":
-        kind = results[0].kind if results else ""
-        return cls(kind, results[0].solver if results else solver, limit, puzzles, records=results)
+        return cls(names_of(r.kind for r in results), names_of((r.solver for r in results), solver), limit,
+                   puzzles, records=results)
 
     def __len__(self) -> int:
         return len(self.records) if self.records is not None else len(self.columns.statuses)

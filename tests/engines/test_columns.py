@@ -149,3 +149,19 @@ def test_a_wrong_answer_in_the_columns_is_an_error_as_in_the_records(public_line
     assert [column_fields(table, i)[:5:4] for i in wrong] == [record_fields(records[i])[:5:4] for i in wrong]
     assert all(table.errors[i].startswith("wrong answer from columnswrong: ") for i in wrong)
     assert not table.verified[wrong].any() and table.verified.sum() == len(lines) - len(wrong)
+
+
+def test_a_batch_of_several_kinds_names_each_kind_and_engine():
+    """Each puzzle of a mixed batch goes to its kind's default engine (a futoshiki to mrv, the
+    Sudoku lines to the native batch): the columns and the records name every kind and engine
+    they hold, in order of first use, not the first puzzle's alone."""
+    from puzzlebench.models.examples import example
+    sudoku, futoshiki = example("arto-inkala").write(), example("futoshiki5")
+    columns = api.solve_many([sudoku, futoshiki, sudoku], columns=True)
+    records = api.solve_many([futoshiki, sudoku])
+    assert (columns.kind, columns.solver) == ("sudoku,futoshiki", "bitboard,mrv")
+    assert (records.kind, records.solver) == ("futoshiki,sudoku", "mrv,bitboard")
+    assert [(r.kind, r.solver) for r in records] == [("futoshiki", "mrv"), ("sudoku", "bitboard")]
+    assert columns.statuses() == [Status.UNIQUE] * 3
+    one = api.solve_many([sudoku, sudoku], columns=True)
+    assert (one.kind, one.solver) == ("sudoku", "bitboard")
