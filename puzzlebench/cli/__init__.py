@@ -3,9 +3,10 @@
 Every module named in :data:`COMMAND_MODULES` adds its sub-commands with
 ``register(subparsers)``, each sub-parser setting ``func`` to a function ``(args) -> exit
 code``; :mod:`.common` holds what they share (the exit codes, the input records, the error
-lines).  A command loads its own module only (``puzzlebench solve`` in half the start-up
-time); ``--help``, or a name no module claims, loads them all.  A user's mistake is a message, never a traceback; so is a write the system refuses
-(a full disk: ``puzzlebench: cannot write WHERE: reason``, exit 1).
+lines).  A command line loads its command's module only (``puzzlebench solve`` starts in
+half the time); ``--help``, or a name no module claims, loads them all.  A user's mistake is
+a message, never a traceback; so is a write the system refuses (a full disk:
+``puzzlebench: cannot write WHERE: reason``, exit 1).
 """
 
 from __future__ import annotations
