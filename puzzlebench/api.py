@@ -14,6 +14,7 @@ from .engines.batch import NativeBatch
 from .engines.registry import default_solver, make_engine, split_over_threads
 from .errors import PuzzleError
 from .models.base import Puzzle
+from .models.reader import load_kind_classes
 from .models.sudoku_batch import read_sudoku_lines
 from .options import BOX, KEEP, THREADS
 from .results import Result, ResultColumns, Results, Times, error_result
@@ -135,6 +136,7 @@ def solve(puzzle: Puzzle | str, solver: str | Engine | None = None, limit: int |
     choose = engine_chooser(solver, engine_seed, certify, proof_dir)
     parse_time = 0.0
     if not isinstance(puzzle, Puzzle):
+        load_kind_classes()
         start = time.perf_counter()
         puzzle = _as_puzzle(puzzle, kind, box)
         parse_time = time.perf_counter() - start
@@ -192,9 +194,11 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine | None = No
     choose = engine_chooser(solver, engine_seed, certify, proof_dir, threads)
     engine = choose(kind or "sudoku")   # the lines read as Sudoku take it, and a text that is no puzzle names it
     items = list(puzzles)
-    start = time.perf_counter()
     all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
     texts = range(len(items)) if all_text else [i for i, item in enumerate(items) if isinstance(item, str)]
+    if texts:
+        load_kind_classes()
+    start = time.perf_counter()
     batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box,
                                       getattr(engine, "batch_threads", 1))
                     if kind in (None, "sudoku") and texts else (None, []))

@@ -71,6 +71,16 @@ def _spans_lines(own, text: str) -> bool:
     return spans(text) if callable(spans) else bool(spans)
 
 
+def load_kind_classes() -> None:
+    """Import now every class the reader asks whether a text is its kind's (the kinds it does
+    not weigh itself: :func:`_claimed_kind`), so that a timer started after this call times
+    the parse alone, not the first puzzle's share of loading them (about 17 ms, against 0.5 ms
+    to read and solve a 9x9)."""
+    for name in KIND_NAMES:
+        if name not in BUILT_IN:
+            kind_class(name)
+
+
 def _claimed_kind(text: str) -> str | None:
     """A registered kind whose text form this unmistakably is (a ``.pls`` file's ``order``
     line, a game id's parameters), or ``None``."""
@@ -783,6 +793,7 @@ def read_records(lines: Iterable[str], name: str, kind: str | None = None, box=N
                  prefer: str | None = None) -> Iterator[Record]:
     """:func:`read_puzzles` as :class:`Record` s, each timed, in order (a stream: one block in
     memory at a time)."""
+    load_kind_classes()
     start = time.perf_counter()
     for n, item in enumerate(read_puzzles(lines, name, kind=kind, box=box, prefer=prefer), start=1):
         spent = time.perf_counter() - start
