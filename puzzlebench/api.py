@@ -196,8 +196,6 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine | None = No
     items = list(puzzles)
     all_text = set(map(type, items)) == {str}   # the usual call: a file's lines (no copies of them)
     texts = range(len(items)) if all_text else [i for i, item in enumerate(items) if isinstance(item, str)]
-    if texts:
-        load_kind_classes()
     start = time.perf_counter()
     batch, taken = (read_sudoku_lines(items if all_text else [items[i] for i in texts], box,
                                       getattr(engine, "batch_threads", 1))
@@ -220,6 +218,8 @@ def solve_many(puzzles: Iterable[Puzzle | str], solver: str | Engine | None = No
         records[texts[k]] = result
     rest = [i for i, r in enumerate(records) if r is None]
     parsed: dict[int, Puzzle] = {}
+    if rest:   # only here: the lines the batch read took never ask the other kinds
+        load_kind_classes()
     for i in rest:
         start = time.perf_counter()
         try:
