@@ -567,20 +567,24 @@ static void delete_clause(Checker *c) {
     add_step(c, id | DELETION);
 }
 
-/* The formula and then the proof, step by step, until a conflict (c->failed_with, the clause
- * falsified) or the proof's end.  Returns 1 at a conflict. */
-static int forward(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits) {
+/* The formula's clauses (each ended by 0) stored in order; with `attach_them` (DRAT) each watched
+ * as it comes, and 1 returned at the first one falsified (c->failed_with). */
+static int load_formula(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits, int attach_them) {
     for (Py_ssize_t i = 0; i < n_formula_lits; i++) {
-        if (formula[i] != 0) {
-            push_literal(c, literal_code(formula[i]));
-            continue;
-        }
+        if (formula[i] != 0) { push_literal(c, literal_code(formula[i])); continue; }
         drop_repeats(c);
         uint32_t id = store_clause(c);
         c->n_buffer = 0;
-        if (attach(c, id)) { c->failed_with = id; c->n_formula = c->n_clauses; return 1; }
+        if (attach_them && attach(c, id)) { c->failed_with = id; c->n_formula = c->n_clauses; return 1; }
     }
     c->n_formula = c->n_clauses;
+    return 0;
+}
+
+/* The formula and then the proof, step by step, until a conflict (c->failed_with, the clause
+ * falsified) or the proof's end.  Returns 1 at a conflict. */
+static int forward(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits) {
+    if (load_formula(c, formula, n_formula_lits, 1)) return 1;
     uint32_t conflict = propagate(c);
     if (conflict != NONE) { c->failed_with = conflict; return 1; }
     hash_rebuild(c, c->n_clauses > 1024 ? c->n_clauses : 1024);
@@ -834,13 +838,7 @@ static int refuted_by_hints(Checker *c, uint32_t id) {
 /* The formula, then the proof step by step: verified when the empty clause is added and its
  * hints check. */
 static void lrat_forward(Checker *c, const int32_t *formula, Py_ssize_t n_formula_lits) {
-    for (Py_ssize_t i = 0; i < n_formula_lits; i++) {
-        if (formula[i] != 0) { push_literal(c, literal_code(formula[i])); continue; }
-        drop_repeats(c);
-        store_clause(c);
-        c->n_buffer = 0;
-    }
-    c->n_formula = c->n_clauses;
+    load_formula(c, formula, n_formula_lits, 0);
     c->binary = looks_binary(c);
     c->reading = 1;
     for (;;) {
