@@ -40,7 +40,7 @@ SEARCHES = {FIXED: "the depth-first search in its fixed order, no restarts (one 
                                                  "the distribution the run above is a draw from",
             "bitboard@handover=0": "Luby restarts, 100 dead ends the unit (the depth-first search's default)",
             "bitboard@restarts=geometric;handover=0": "restarts after 100 x 1.5^k dead ends",
-            "bitboard": "the default: the depth-first search, then clause learning after 2,000 dead ends with "
+            "bitboard": "the default: the depth-first search, then clause learning after 50 dead ends with "
                         "no solution",
             "bitboard@cdcl=true": "clause learning from the start"}
 ENGINES = (*list(SEARCHES)[1:], CDCL, "cpsat:int")   # the seeded ones, drawn in the figure
