@@ -439,6 +439,10 @@ static int shrink_level(Solver *S, int level, size_t len, uint32_t levels, uint3
     for (size_t i = 1; i < len; i++)
         if (S->level[S->learnt.v[i] >> 1] != level) S->learnt.v[kept++] = S->learnt.v[i];
     S->learnt.v[kept++] = false_lit_of(S, uip);
+    if (!(S->seen[uip] & 1)) {   /* in the clause now: a later level's walk must not add it again */
+        S->seen[uip] |= 1;
+        if (push(&S->toclear, uip) < 0) return -1;
+    }
     for (size_t i = 0; i < S->added.len; i++) {
         int q = S->added.v[i];
         S->learnt.v[kept++] = false_lit_of(S, q);

@@ -82,20 +82,23 @@ def test_the_proof_ends_with_the_empty_clause_and_is_needed_whole():
     assert refused, "no lemma of the middle of the proof is needed"
 
 
-def lemma_mean(proof: bytes) -> float:
-    """The mean number of literals of the lemmas of a binary LRAT proof (steps 'a': an ID, the
-    literals, 0, the hints, 0)."""
+def lemma_literals(proof: bytes) -> list[list[int]]:
+    """The literals of each lemma of a binary LRAT proof (steps 'a': an ID, the literals, 0,
+    the hints, 0)."""
     lemmas = [step_codes(step) for step in lrat_steps(proof) if step[:1] == b"a"]
-    return sum(codes.index(0) - 1 for codes in lemmas) / len(lemmas)
+    return [codes[1:codes.index(0)] for codes in lemmas]
 
 
-def shrunk_proof(text: str) -> tuple[float, str]:
-    """The mean lemma length of the engine's proof of ``text`` counted to 2, and its verdict."""
+def shrunk_proof(text: str) -> tuple[float, int, str]:
+    """The engine's proof of ``text`` counted to 2: its lemmas' mean length, how many of them
+    repeat a literal, and its verdict."""
     puzzle = parse(text)
     solutions = make_engine("bitboard").run(puzzle, limit=2).solutions
     proof = make_engine("bitboard").prove(puzzle, solutions, Deadline(120))
     n_vars, clauses, _ = claim_formula(puzzle, solutions)
-    return lemma_mean(proof), proof_verdict(n_vars, clauses, proof, lrat=True)
+    lemmas = lemma_literals(proof)
+    repeating = sum(len(set(lemma)) < len(lemma) for lemma in lemmas)
+    return sum(map(len, lemmas)) / len(lemmas), repeating, proof_verdict(n_vars, clauses, proof, lrat=True)
 
 
 def test_the_proofs_lemmas_are_shrunk_further_and_still_verify():
@@ -103,16 +106,18 @@ def test_the_proofs_lemmas_are_shrunk_further_and_still_verify():
     with a lower level's literals implied by the clause passed over and those of its levels
     added (shrink_all_uip): the 16x16's lemmas average under 5.5 literals (6.3 where a lower
     level's literal outside the clause stops the UIP), and every one is still RUP."""
-    mean, verdict = shrunk_proof(sixteens(limit=1, step=1)[0])
+    mean, repeating, verdict = shrunk_proof(sixteens(limit=1, step=1)[0])
     assert verdict == "verified"
     assert mean < 5.5, mean
+    assert repeating == 0   # a level's UIP is in the clause: no later level adds it again
 
 
 @pytest.mark.slow
 def test_a_hard_25x25_proofs_lemmas_are_shrunk_further_and_still_verify():
-    mean, verdict = shrunk_proof(hard25(QUICK25[1]))   # 27 literals a lemma with shrink alone
+    mean, repeating, verdict = shrunk_proof(hard25(QUICK25[1]))   # 27 literals a lemma with shrink alone
     assert verdict == "verified"
     assert mean < 20, mean
+    assert repeating == 0
 
 
 def test_a_proof_for_other_solutions_than_the_search_finds_is_none():
