@@ -10,7 +10,7 @@ or ``s NOT VERIFIED``, figures in ``c`` lines) and its exit code: 0 verified, 1 
 from __future__ import annotations
 
 
-from ..engines.certify import check_proof
+from ..engines.certify import check_proof, failed_step
 from ..encoders.budget import DEFAULT_BUDGET, MB
 from ..encoders.dimacs import read_dimacs
 from ..errors import ParseError, Place, UsageError
@@ -93,9 +93,7 @@ def lrat_failure_text(failure: dict, proof: str, form: str) -> str:
     """The line that names the LRAT step that fails (by its clause ID), where it is and why."""
     if "lemma" not in failure:
         return f"{proof}: {failure['why']}"
-    where = f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
-    literals = " ".join(map(str, [*failure["literals"], 0]))
-    return f"{where}: clause {failure['lemma']:,} ({literals}): {failure['why']}"
+    return f"{_where(failure, proof, form)}: {failed_step(failure, lrat=True)}"
 
 
 def failure_text(failure: dict, proof: str, form: str, lemmas: int) -> str:
@@ -103,12 +101,11 @@ def failure_text(failure: dict, proof: str, form: str, lemmas: int) -> str:
     if "lemma" not in failure:
         return (f"{proof}: no refutation reached: unit propagation finds no conflict in the formula and the "
                 f"proof's {lemmas:,} lemma(s)")
-    where = f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
-    literals = " ".join(map(str, [*failure["literals"], 0]))
-    text = f"{where}: lemma {failure['lemma']:,} ({literals}): {failure['why']}"
-    if failure["with"] >= 0:
-        text += f" {failure['literals'][0]}: its resolvent with {failure['with_kind']} {failure['with']:,} is not RUP"
-    return text
+    return f"{_where(failure, proof, form)}: {failed_step(failure, lrat=False)}"
+
+
+def _where(failure: dict, proof: str, form: str) -> str:
+    return f"{proof}:{failure['place']}" if form == "text" else f"{proof}:byte {failure['place']}"
 
 
 def _place(found: dict, proof: str) -> str:

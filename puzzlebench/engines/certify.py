@@ -127,7 +127,7 @@ def certify(puzzle: Puzzle, result: Result, deadline: Deadline, prover=None,
         verdict = check_buffer(n_vars, claim_buffer(puzzle, result.solutions), proof_path,
                                seconds=deadline.remaining(), lrat=lrat)
     status = "verified" if verdict["verdict"] == "verified" else "failed"
-    reason = None if status == "verified" else _reason(verdict)
+    reason = None if status == "verified" else _reason(verdict, lrat)
     if verdict["verdict"] == "timeout" or (status == "verified" and deadline.expired()):
         status, reason = "none", "the time limit struck before the proof was checked"
     return Certificate(status, name, LRAT_CHECKER if lrat else CHECKER, proof_bytes, prove_seconds,
@@ -233,10 +233,22 @@ def _missed(puzzle: Puzzle, result: Result, true_candidates: list[int], prover: 
     return Certificate("failed", prover, prove_seconds=prove_seconds, reason=f"another solution exists: {missed}")
 
 
-def _reason(verdict: dict) -> str:
+def failed_step(failure: dict, lrat: bool) -> str:
+    """The step a failed check names, and why (the checker's ``failure`` with a ``lemma``):
+    "lemma 12 (3 -4 0): ...", by its clause ID in an LRAT proof."""
+    literals = " ".join(map(str, [*failure["literals"], 0]))
+    text = f"{'clause' if lrat else 'lemma'} {failure['lemma']:,} ({literals}): {failure['why']}"
+    if failure.get("with", -1) >= 0:
+        text += f" {failure['literals'][0]}: its resolvent with {failure['with_kind']} {failure['with']:,} is not RUP"
+    return text
+
+
+def _reason(verdict: dict, lrat: bool) -> str:
     failure = verdict.get("failure")
     if verdict["verdict"] == "not verified" and failure:
-        return f"not verified: {failure.get('reason') or failure}"
+        if "lemma" in failure:
+            return f"not verified: {failed_step(failure, lrat)}"
+        return f"not verified: {failure.get('why') or 'no refutation reached'}"
     return f"{verdict['verdict']}: {verdict.get('message') or ''}".rstrip(": ")
 
 

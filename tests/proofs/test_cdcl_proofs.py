@@ -8,6 +8,7 @@ the blocking clause of the solution it found, is refused."""
 from __future__ import annotations
 
 import random
+import re
 import subprocess
 
 import pytest
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 from conftest import REPO, data_lines, run
 from proof_cases import lrat_check, lrat_steps, own_proof_steps, proof_verdict, step_codes
-from puzzlebench import parse
+from puzzlebench import api, parse
 from puzzlebench.engines.certify import certified, claim_buffer, claim_formula, clause_buffer
+from puzzlebench.engines.bitboard import BitboardEngine
 from puzzlebench.engines.registry import make_engine
 from puzzlebench.generators.sudoku import without_solution
 from puzzlebench.models.latin import LatinSquare
@@ -284,3 +286,19 @@ def test_a_16x16_refuted_at_the_root_is_certified_by_its_lrat_proof():
     givens[16] = 1
     result = certified_by_itself(Sudoku((4, 4), givens))
     assert (str(result.status), result.count) == ("unsat", 0)
+
+
+class HalfProofEngine(BitboardEngine):
+    """The bitboard engine whose LRAT proofs lose their middle lemma: a wrong proof of its own."""
+
+    def prove(self, puzzle, solutions, deadline):
+        steps = lrat_steps(super().prove(puzzle, solutions, deadline))
+        middle = len(steps) // 2
+        return b"".join(steps[:middle] + steps[middle + 1:])
+
+
+def test_a_refused_lrat_proof_names_the_clause_that_fails_in_its_certificate():
+    result = api.solve(sixteens(limit=1, step=1)[0], solver=HalfProofEngine(), certify=True)
+    assert (str(result.status), result.certificate.status) == ("unique", "failed")
+    assert re.fullmatch(r"not verified: clause [\d,]+ \((-?\d+ )+0\): hint \d+ names clause \d+, which is "
+                        r"neither in the formula nor added before", result.certificate.reason), result.certificate.reason
