@@ -117,7 +117,7 @@ def cmd_solve(args) -> int:
     api.check_keep(args.keep)
     choose = api.engine_chooser(args.solver, args.engine_seed, args.certify, args.proof_dir, args.threads,
                                 "--threads")
-    tally, not_certified = Tally(), 0
+    tally, not_certified, certified = Tally(), 0, Tally()
     first = True
     for batch in batches(read_records(args)):
         stopped = None
@@ -138,13 +138,26 @@ def cmd_solve(args) -> int:
                 print(f"puzzlebench: warning: {res.source}: {res.status} is the program's word alone "
                       "(--certify proves it)", file=sys.stderr)
             tally.add(str(res.status), error=failed, seconds=res.times.total)
+            if res.certificate is not None:
+                certified.add(res.certificate.status,
+                              seconds=(res.certificate.prove_seconds or 0) + (res.certificate.check_seconds or 0))
         sys.stdout.flush()
         if stopped is not None:
             raise stopped   # "puzzlebench: interrupted", exit 130
         first = False
     if tally.records > 1 or tally.errors:
-        print(f"puzzlebench: {tally.summary()}", file=sys.stderr)
+        print(f"puzzlebench: {tally.summary(also=certificates_said(certified) if args.certify else '')}",
+              file=sys.stderr)
     return tally.exit_code(failed=not_certified)
+
+
+def certificates_said(certified: Tally) -> str:
+    """The summary's word on a certified run: its claims' certificates by status and the time
+    they took (proof and check), which the solve times leave out."""
+    if not certified.records:
+        return "; no claim of absence to certify"
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(certified.counts.items()))
+    return f"; certificates: {counts}, proved and checked in {certified.seconds:.3f}s"
 
 
 def print_examples() -> int:

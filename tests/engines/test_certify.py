@@ -4,6 +4,7 @@ caught by the model the prover finds instead, verified by the puzzle's own check
 
 from __future__ import annotations
 
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -117,6 +118,24 @@ def test_without_certify_an_external_unsat_is_said_to_be_its_word_alone(capsys):
     assert code == 0 and "unsat" in out
     assert err == ("puzzlebench: warning: example:arto-inkala: unsat is the program's word alone "
                    "(--certify proves it)\n")
+
+
+def test_a_certified_runs_summary_counts_its_certificates_and_their_time(tmp_path, capsys):
+    puzzles = tmp_path / "two.txt"
+    puzzles.write_text(f"{INKALA}\n{UNSAT}\n")
+    code, _, err = run(capsys, "solve", str(puzzles), "--certify")
+    assert code == 0
+    assert re.fullmatch(r"puzzlebench: 2 puzzles: 1 unique, 1 unsat; certificates: 2 verified, proved and checked "
+                        r"in \d+\.\d{3}s; \d+\.\d{3}s in all\n", err), err
+    code, _, err = run(capsys, "solve", str(puzzles), "--certify", "--limit", "1")
+    assert re.fullmatch(r"puzzlebench: 2 puzzles: 1 sat, 1 unsat; certificates: 1 verified, proved and checked "
+                        r"in \d+\.\d{3}s; \d+\.\d{3}s in all\n", err), err
+    code, _, err = run(capsys, "solve", str(puzzles), "--limit", "1")
+    assert re.fullmatch(r"puzzlebench: 2 puzzles: 1 sat, 1 unsat; \d+\.\d{3}s in all\n", err), err
+    (tmp_path / "sat.txt").write_text(f"{INKALA}\n{INKALA}\n")
+    code, _, err = run(capsys, "solve", str(tmp_path / "sat.txt"), "--certify", "--limit", "1")
+    assert re.fullmatch(r"puzzlebench: 2 puzzles: 2 sat; no claim of absence to certify; \d+\.\d{3}s in all\n",
+                        err), err
 
 
 def test_a_count_is_certified_with_every_solution_kept_and_said_uncertified_without(capsys):
