@@ -146,8 +146,8 @@ def cmd_solve(args) -> int:
             raise stopped   # "puzzlebench: interrupted", exit 130
         first = False
     if tally.records > 1 or tally.errors:
-        print(f"puzzlebench: {tally.summary(also=certificates_said(certified) if args.certify else '')}",
-              file=sys.stderr)
+        said = certificates_said(certified) if args.certify and tally.records > tally.errors else ""
+        print(f"puzzlebench: {tally.summary(also=said)}", file=sys.stderr)
     return tally.exit_code(failed=not_certified)
 
 

@@ -136,6 +136,10 @@ def test_a_certified_runs_summary_counts_its_certificates_and_their_time(tmp_pat
     code, _, err = run(capsys, "solve", str(tmp_path / "sat.txt"), "--certify", "--limit", "1")
     assert re.fullmatch(r"puzzlebench: 2 puzzles: 2 sat; no claim of absence to certify; \d+\.\d{3}s in all\n",
                         err), err
+    (tmp_path / "bad.txt").write_text("1.3.\n")
+    code, _, err = run(capsys, "solve", str(tmp_path / "bad.txt"), str(tmp_path / "bad.txt"), "--certify")
+    assert code == 2
+    assert err.splitlines()[-1] == "puzzlebench: 2 puzzles: 2 error; 0.000s in all"   # no word on certificates
 
 
 def test_a_count_is_certified_with_every_solution_kept_and_said_uncertified_without(capsys):
