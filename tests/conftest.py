@@ -58,6 +58,14 @@ def data_lines(name: str, limit: int | None = None, step: int = 1) -> list[str]:
     return lines[:limit] if limit else lines
 
 
+def hard25_line(name: str, seed: int) -> str:
+    """The puzzle of generator seed ``seed`` in results/generated/``name``, a set that
+    benchmarks/bench_hard25.py writes: each puzzle under its ``# seed S`` line."""
+    lines = (REPO / "results" / "generated" / name).read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.split()[:3] == ["#", "seed", str(seed)])
+    return next(line for line in lines[at + 1:] if line and not line.startswith("#")).split()[0]
+
+
 def cpu_seconds(pid: int) -> float:
     """CPU time of a process and of its live children (a child that solves under
     ``--memory-limit``), from /proc: a solver at work, whatever the machine's load."""

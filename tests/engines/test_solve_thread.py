@@ -6,7 +6,8 @@ import threading
 
 import pytest
 
-from conftest import REPO
+from conftest import hard25_line
+from puzzlebench import parse
 
 pysat = pytest.importorskip("pysat")
 
@@ -51,14 +52,6 @@ def test_only_a_solver_with_a_budget_or_an_interrupt_stops_at_a_ctrl_c_in_proces
     assert make_engine(f"sat:{_cadical()}").stops_at_ctrl_c
 
 
-def _hard25(name: str, seed: int):
-    """The puzzle of generator seed ``seed`` in results/generated/``name``."""
-    from puzzlebench.models.sudoku import parse_sudoku_line
-    lines = (REPO / "results" / "generated" / name).read_text().splitlines()
-    at = lines.index(next(line for line in lines if line.split()[:3] == ["#", "seed", str(seed)]))
-    return parse_sudoku_line(next(line for line in lines[at + 1:] if line and not line.startswith("#")), box=(5, 5))
-
-
 @pytest.fixture
 def sigint_left_to_the_parent():
     """SIGINT ignored, as in a child or a worker (runtime/child.py), then put back."""
@@ -86,7 +79,7 @@ def test_where_the_parent_takes_the_ctrl_c_cadical_searches_as_pysat_alone_does(
     CaDiCaL's schedules again, and this puzzle took 9,945 conflicts at every seed)."""
     from puzzlebench.engines.registry import make_engine
     name = _cadical()
-    engine, puzzle = make_engine(f"sat:{name}@encoding=optimized"), _hard25("hard25.txt", 7)
+    engine, puzzle = make_engine(f"sat:{name}@encoding=optimized"), parse(hard25_line("hard25.txt", 7))
     cnf = engine.encode(puzzle)
     conflicts = [engine.seeded(seed).run(puzzle, limit=1).stats.raw["conflicts"] for seed in (0, 1)]
     assert conflicts == [_pysat_alone(name, cnf, seed) for seed in (0, 1)]
@@ -100,6 +93,6 @@ def test_without_slices_for_a_ctrl_c_a_time_limit_still_ends_the_search_itself(s
     from puzzlebench.engines.registry import make_engine
     from puzzlebench.results import Status
     engine = make_engine(f"sat:{_cadical()}@encoding=optimized")
-    result = engine.run(_hard25("hard25d.txt", 20), limit=2, time_limit=1.0)
+    result = engine.run(parse(hard25_line("hard25d.txt", 20)), limit=2, time_limit=1.0)
     assert result.status is Status.TIMEOUT and result.stats.raw["conflicts"] > 5_000
     assert result.times.total < 1.6
