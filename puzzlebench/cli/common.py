@@ -201,9 +201,13 @@ class Tally:
     def summary(self, noun: str = "puzzle", timed: bool = True, also: str = "") -> str:
         """``N puzzles: counts by status; S s in all`` (``timed`` false: a command that times
         nothing, ``check``, whose "0.000s in all" read as a measure), ``also`` after the counts."""
-        parts = ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
         plural = "" if self.records == 1 else "s"
-        return f"{self.records} {noun}{plural}: {parts}{also}" + (f"; {self.seconds:.3f}s in all" if timed else "")
+        return (f"{self.records} {noun}{plural}: {self.counts_said()}{also}"
+                + (f"; {self.seconds:.3f}s in all" if timed else ""))
+
+    def counts_said(self) -> str:
+        """``3 unique, 1 unsat``: the counts by verdict, in the verdicts' order."""
+        return ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items()))
 
     def exit_code(self, failed: int = 0) -> int:
         """One rule for every command: 2 when nothing usable was read (every record an

@@ -156,8 +156,7 @@ def certificates_said(certified: Tally) -> str:
     they took (proof and check), which the solve times leave out."""
     if not certified.records:
         return "; no claim of absence to certify"
-    counts = ", ".join(f"{v} {k}" for k, v in sorted(certified.counts.items()))
-    return f"; certificates: {counts}, proved and checked in {certified.seconds:.3f}s"
+    return f"; certificates: {certified.counts_said()}, proved and checked in {certified.seconds:.3f}s"
 
 
 def print_examples() -> int:
